@@ -1,0 +1,77 @@
+"""Shared helpers for reading game-definition folders (CSV tables, TOML parameters).
+
+Every error is a :class:`DataError` whose message names the file, row and column, so that the
+CLI can print it as one line.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import tomllib
+from pathlib import Path
+
+SEEDS_DIR = Path(__file__).resolve().parent.parent / "seeds"
+
+
+class DataError(ValueError):
+    """A game-definition file is missing or malformed."""
+
+
+def default_dir(game: str) -> Path:
+    """The folder holding a game's shipped definition data."""
+    return SEEDS_DIR / game
+
+
+def sha256(path: Path) -> str:
+    """Hex SHA-256 of a file's bytes."""
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def read_csv(path: Path, columns: list[str]) -> list[tuple[int, dict[str, str]]]:
+    """Rows of a CSV with exactly the given header, as ``(line number, row)`` pairs."""
+    if not path.is_file():
+        raise DataError(f"{path}: file not found")
+    with path.open(newline="", encoding="utf-8") as f:
+        reader = csv.reader(f)
+        try:
+            header = next(reader)
+        except StopIteration:
+            raise DataError(f"{path}: file is empty") from None
+        header = [h.strip() for h in header]
+        missing = [c for c in columns if c not in header]
+        if missing:
+            raise DataError(f"{path}: line 1: missing column(s) {', '.join(missing)}")
+        rows = []
+        for line, values in enumerate(reader, start=2):
+            if not any(v.strip() for v in values):
+                continue
+            if len(values) != len(header):
+                raise DataError(
+                    f"{path}: line {line}: expected {len(header)} fields, found {len(values)}"
+                )
+            rows.append((line, {h: v.strip() for h, v in zip(header, values, strict=True)}))
+    if not rows:
+        raise DataError(f"{path}: no data rows")
+    return rows
+
+
+def read_toml(path: Path) -> dict:
+    """Parse a TOML file, naming the file in any error."""
+    if not path.is_file():
+        raise DataError(f"{path}: file not found")
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as e:
+        raise DataError(f"{path}: {e}") from None
+
+
+def parse_int(path: Path, line: int, column: str, text: str, lo: int, hi: int) -> int:
+    """An integer field within ``[lo, hi]``, or a DataError naming file, line and column."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise DataError(f"{path}: line {line}: column '{column}': '{text}' is not an integer") from None
+    if not lo <= value <= hi:
+        raise DataError(f"{path}: line {line}: column '{column}': {value} is outside {lo}..{hi}")
+    return value
