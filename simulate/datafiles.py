@@ -11,6 +11,8 @@ import hashlib
 import tomllib
 from pathlib import Path
 
+import numpy as np
+
 SEEDS_DIR = Path(__file__).resolve().parent.parent / "seeds"
 
 
@@ -75,3 +77,16 @@ def parse_int(path: Path, line: int, column: str, text: str, lo: int, hi: int) -
     if not lo <= value <= hi:
         raise DataError(f"{path}: line {line}: column '{column}': {value} is outside {lo}..{hi}")
     return value
+
+
+def pack_record(tables) -> np.ndarray:
+    """One-element structured array holding every array of a NamedTuple of tables.
+
+    numba kernels take ``record[0]`` as one pointer instead of a tuple of arrays, whose fields
+    would be copied and reference-counted on every call.
+    """
+    fields = [(name, arr.dtype, arr.shape) for name, arr in zip(tables._fields, tables, strict=True)]
+    out = np.zeros(1, np.dtype(fields, align=True))
+    for name, arr in zip(tables._fields, tables, strict=True):
+        out[0][name] = arr
+    return out

@@ -7,7 +7,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from simulate.datafiles import DataError, default_dir, parse_int, read_csv, read_toml, sha256
+from simulate.datafiles import DataError, default_dir, pack_record, parse_int, read_csv, read_toml, sha256
 
 COLOURS = "YGTM"
 NUM_COLOURS = 4
@@ -61,6 +61,7 @@ class CenturyData(NamedTuple):
     """Loaded definition: kernel tables plus names and provenance for logs and replays."""
 
     tables: CenturyTables
+    kernel: np.ndarray  # the tables packed as a one-element structured array (pack_record)
     merchant_ids: tuple[str, ...]
     point_ids: tuple[str, ...]
     rules: dict[str, Any]
@@ -131,7 +132,7 @@ def load(cards_dir: str | Path | None = None, rules: dict[str, Any] | None = Non
         "estimates": False,
         "files": {name: sha256(folder / name) for name in FILES},
     }
-    return CenturyData(tables, tuple(m_ids), tuple(p_ids), rule_values, table, provenance)
+    return CenturyData(tables, pack_record(tables), tuple(m_ids), tuple(p_ids), rule_values, table, provenance)
 
 
 def _merchant_cards(path: Path):

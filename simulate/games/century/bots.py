@@ -1,0 +1,781 @@
+"""Century bots: numba functions that choose every decision a player makes.
+
+A bot writes the action part of a move record (``choose_action``), and after the engine has
+applied it, the crystals it returns over the caravan limit (``choose_discard``). The kernel
+dispatches on an integer bot id; parameters come as a float vector named in ``BOTS``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from simulate.games.century.data import (
+    KIND_CREATE,
+    KIND_TRADE,
+    KIND_UPGRADE,
+    P_CARAVAN_LIMIT,
+    P_COPPER_VP,
+    P_SILVER_VP,
+)
+from simulate.games.century.engine import (
+    can_claim,
+    can_rest,
+    excess,
+    legal_moves,
+    trade_max_times,
+)
+from simulate.games.century.state import (
+    ACQUIRE,
+    CLAIM,
+    IN_HAND,
+    M_ARG,
+    M_DISCARD,
+    M_KIND,
+    M_PAY,
+    M_STEPS,
+    M_TIMES,
+    MOVE_LEN,
+    PASS,
+    PLAY,
+    PLAYED,
+    REST,
+)
+from simulate.rng import randint
+
+RANDOM, GREEDY, ENGINE, PLANNER = 0, 1, 2, 3
+
+# name -> (id, description, {param: (default, help)})
+BOTS: dict[str, tuple[int, str, dict[str, tuple[float, str]]]] = {
+    "random": (RANDOM, "uniform over the legal moves; returns random crystals over the limit", {}),
+    "greedy": (
+        GREEDY,
+        "claims the best point card it can, else the play that brings it closest to a point card",
+        {"patience": (1.0, "exponent on distance when picking a target: value / (1 + distance)^patience")},
+    ),
+    "engine": (
+        ENGINE,
+        "buys strong trade and upgrade cards early, then converts and claims like greedy",
+        {
+            "buy_turns": (8.0, "own turns at the start spent building the hand"),
+            "max_hand": (8.0, "stops buying once it holds this many merchant cards"),
+            "min_gain": (3.0, "smallest card value (crystal value per play minus cost) worth buying early"),
+            "late_gain": (7.0, "card value worth buying after the building phase"),
+            "patience": (1.0, "exponent on distance when picking a target"),
+        },
+    ),
+    "planner": (
+        PLANNER,
+        "looks ahead over its own next turns: each candidate move is scored by greedy rollouts to the best targets",
+        {
+            "horizon": (4.0, "own turns simulated after the candidate move"),
+            "discount": (0.85, "value kept per turn of delay"),
+            "targets": (3.0, "point cards considered as targets in each rollout"),
+            "patience": (1.0, "exponent on distance when ranking targets"),
+        },
+    ),
+}
+MAX_BOT_PARAMS = 8
+SCRATCH_MOVES = 2048
+
+_BIG = 1.0e9
+
+
+@njit(cache=True)
+def choose_action(r, tb, bot, params, mv, moves, hand):
+    """Write the action part of bot ``bot``'s move for the player to move in game record ``r`` into ``mv``.
+
+    ``moves`` (SCRATCH_MOVES, MOVE_LEN) and ``hand`` (num_merchant,) are scratch arrays.
+    """
+    _clear(mv)
+    if bot == RANDOM:
+        n = legal_moves(r, tb, moves)
+        k = randint(r.rng, 0, n)
+        for f in range(MOVE_LEN):
+            mv[f] = moves[k, f]
+    elif bot == GREEDY:
+        _greedy(r, tb, params[0], mv)
+    elif bot == ENGINE:
+        _engine(r, tb, params, mv)
+    else:
+        _planner(r, tb, params, mv, hand)
+
+
+@njit(cache=True)
+def choose_discard(r, tb, bot, params, mv):
+    """Write the crystals to return over the caravan limit (after the action) into ``mv``."""
+    s = r.current
+    e = excess(r, tb)
+    for c in range(4):
+        mv[M_DISCARD + c] = 0
+    if e == 0:
+        return
+    if bot == RANDOM:
+        x0 = r.crystals[s, 0]
+        x1 = r.crystals[s, 1]
+        x2 = r.crystals[s, 2]
+        x3 = r.crystals[s, 3]
+        for _ in range(e):
+            left = x0 + x1 + x2 + x3
+            pick = randint(r.rng, 0, left)
+            if pick < x0:
+                x0 -= 1
+                mv[M_DISCARD] += 1
+            elif pick < x0 + x1:
+                x1 -= 1
+                mv[M_DISCARD + 1] += 1
+            elif pick < x0 + x1 + x2:
+                x2 -= 1
+                mv[M_DISCARD + 2] += 1
+            else:
+                x3 -= 1
+                mv[M_DISCARD + 3] += 1
+        return
+    j = _target(r, tb, s, r.crystals[s, 0], r.crystals[s, 1], r.crystals[s, 2],
+                r.crystals[s, 3], 1.0, -1)
+    c0, c1, c2, c3 = _row_cost(r, tb, j)
+    d0, d1, d2, d3 = _spare(r.crystals[s, 0], r.crystals[s, 1], r.crystals[s, 2],
+                            r.crystals[s, 3], c0, c1, c2, c3, e)
+    mv[M_DISCARD] = d0
+    mv[M_DISCARD + 1] = d1
+    mv[M_DISCARD + 2] = d2
+    mv[M_DISCARD + 3] = d3
+
+
+# ---------------------------------------------------------------------------------------------
+# heuristics shared by the bots
+
+
+@njit(cache=True)
+def distance(x0, x1, x2, x3, c0, c1, c2, c3):
+    """Estimated work to turn caravan x into one holding cost c: upgrade steps, plus new crystals.
+
+    Each missing crystal is filled from the highest spare crystal below its colour (one step per
+    level); a crystal with no spare below it costs its level plus two.
+    """
+    s0 = max(x0 - c0, 0)
+    s1 = max(x1 - c1, 0)
+    s2 = max(x2 - c2, 0)
+    n1 = max(c1 - x1, 0)
+    n2 = max(c2 - x2, 0)
+    n3 = max(c3 - x3, 0)
+    cost = 0
+    # magenta from T, G, Y
+    t = min(n3, s2)
+    cost += t
+    n3 -= t
+    s2 -= t
+    t = min(n3, s1)
+    cost += 2 * t
+    n3 -= t
+    s1 -= t
+    t = min(n3, s0)
+    cost += 3 * t
+    n3 -= t
+    s0 -= t
+    cost += 5 * n3
+    # turquoise from G, Y
+    t = min(n2, s1)
+    cost += t
+    n2 -= t
+    s1 -= t
+    t = min(n2, s0)
+    cost += 2 * t
+    n2 -= t
+    s0 -= t
+    cost += 4 * n2
+    # green from Y
+    t = min(n1, s0)
+    cost += t
+    n1 -= t
+    cost += 3 * n1
+    cost += 2 * max(c0 - x0, 0)
+    return cost
+
+
+@njit(cache=True)
+def _coin_value(r, tb, pos):
+    if pos == 0:
+        if r.copper_left > 0:
+            return tb.params[P_COPPER_VP]
+        if r.silver_left > 0:
+            return tb.params[P_SILVER_VP]
+    elif pos == 1 and r.copper_left > 0 and r.silver_left > 0:
+        return tb.params[P_SILVER_VP]
+    return 0
+
+
+@njit(cache=True)
+def _row_cost(r, tb, pos):
+    if pos < 0:
+        return 0, 0, 0, 0
+    pc = r.p_row[pos]
+    return tb.p_cost[pc, 0], tb.p_cost[pc, 1], tb.p_cost[pc, 2], tb.p_cost[pc, 3]
+
+
+@njit(cache=True)
+def _target(r, tb, s, x0, x1, x2, x3, patience, skip):
+    """Row position of the best point card to work toward: value / (1 + distance)^patience."""
+    best = -1
+    best_v = -1.0
+    for p in range(r.p_row.shape[0]):
+        pc = r.p_row[p]
+        if pc < 0:
+            break
+        if p == skip:
+            continue
+        d = distance(x0, x1, x2, x3, tb.p_cost[pc, 0], tb.p_cost[pc, 1], tb.p_cost[pc, 2], tb.p_cost[pc, 3])
+        v = (tb.p_vp[pc] + _coin_value(r, tb, p)) / (1.0 + d) ** patience
+        if v > best_v:
+            best_v = v
+            best = p
+    return best
+
+
+@njit(cache=True)
+def _spare(x0, x1, x2, x3, c0, c1, c2, c3, k):
+    """The k crystals least needed for cost c: spares first, lowest colour first."""
+    d0 = min(k, max(x0 - c0, 0))
+    k -= d0
+    d1 = min(k, max(x1 - c1, 0))
+    k -= d1
+    d2 = min(k, max(x2 - c2, 0))
+    k -= d2
+    d3 = min(k, max(x3 - c3, 0))
+    k -= d3
+    t = min(k, x0 - d0)
+    d0 += t
+    k -= t
+    t = min(k, x1 - d1)
+    d1 += t
+    k -= t
+    t = min(k, x2 - d2)
+    d2 += t
+    k -= t
+    d3 += min(k, x3 - d3)
+    return d0, d1, d2, d3
+
+
+@njit(cache=True)
+def _trimmed_distance(x0, x1, x2, x3, c0, c1, c2, c3, limit):
+    """Distance after returning the least-needed crystals above ``limit``."""
+    e = x0 + x1 + x2 + x3 - limit
+    if e > 0:
+        d0, d1, d2, d3 = _spare(x0, x1, x2, x3, c0, c1, c2, c3, e)
+        x0 -= d0
+        x1 -= d1
+        x2 -= d2
+        x3 -= d3
+    return distance(x0, x1, x2, x3, c0, c1, c2, c3)
+
+
+@njit(cache=True)
+def _upgrade_toward(x0, x1, x2, x3, c0, c1, c2, c3, up, limit):
+    """Greedy single steps toward cost c; returns (steps from Y, G, T, resulting distance)."""
+    sy = 0
+    sg = 0
+    stq = 0
+    best = _trimmed_distance(x0, x1, x2, x3, c0, c1, c2, c3, limit)
+    for _ in range(up):
+        choice = -1
+        cand = best
+        if x0 > 0:
+            d = _trimmed_distance(x0 - 1, x1 + 1, x2, x3, c0, c1, c2, c3, limit)
+            if d < cand:
+                cand = d
+                choice = 0
+        if x1 > 0:
+            d = _trimmed_distance(x0, x1 - 1, x2 + 1, x3, c0, c1, c2, c3, limit)
+            if d < cand:
+                cand = d
+                choice = 1
+        if x2 > 0:
+            d = _trimmed_distance(x0, x1, x2 - 1, x3 + 1, c0, c1, c2, c3, limit)
+            if d < cand:
+                cand = d
+                choice = 2
+        if choice < 0:
+            break
+        best = cand
+        if choice == 0:
+            x0 -= 1
+            x1 += 1
+            sy += 1
+        elif choice == 1:
+            x1 -= 1
+            x2 += 1
+            sg += 1
+        else:
+            x2 -= 1
+            x3 += 1
+            stq += 1
+    return sy, sg, stq, best
+
+
+@njit(cache=True)
+def _best_play(tb, hand, x0, x1, x2, x3, c0, c1, c2, c3, limit):
+    """Best play of an unplayed hand card toward cost c.
+
+    Returns (distance after, card, times, sY, sG, sT); card -1 when no card is playable.
+    """
+    best_d = _BIG
+    best_m = -1
+    best_t = 0
+    by = 0
+    bg = 0
+    bt = 0
+    for m in range(hand.shape[0]):
+        if hand[m] != IN_HAND:
+            continue
+        kind = tb.m_kind[m]
+        if kind == KIND_CREATE:
+            d = _trimmed_distance(x0 + tb.m_out[m, 0], x1 + tb.m_out[m, 1], x2 + tb.m_out[m, 2],
+                                  x3 + tb.m_out[m, 3], c0, c1, c2, c3, limit)
+            if d < best_d:
+                best_d = d
+                best_m = m
+                best_t = 0
+        elif kind == KIND_UPGRADE:
+            sy, sg, stq, d = _upgrade_toward(x0, x1, x2, x3, c0, c1, c2, c3, tb.m_up[m], limit)
+            if sy + sg + stq > 0 and d < best_d:
+                best_d = d
+                best_m = m
+                by = sy
+                bg = sg
+                bt = stq
+        else:
+            tmax = trade_max_times(tb, m, x0, x1, x2, x3)
+            for t in range(1, tmax + 1):
+                d = _trimmed_distance(
+                    x0 + t * (tb.m_out[m, 0] - tb.m_in[m, 0]),
+                    x1 + t * (tb.m_out[m, 1] - tb.m_in[m, 1]),
+                    x2 + t * (tb.m_out[m, 2] - tb.m_in[m, 2]),
+                    x3 + t * (tb.m_out[m, 3] - tb.m_in[m, 3]),
+                    c0, c1, c2, c3, limit,
+                )
+                if d < best_d:
+                    best_d = d
+                    best_m = m
+                    best_t = t
+    return best_d, best_m, best_t, by, bg, bt
+
+
+@njit(cache=True)
+def _write_play(tb, mv, m, t, sy, sg, stq):
+    mv[M_KIND] = PLAY
+    mv[M_ARG] = m
+    if tb.m_kind[m] == KIND_TRADE:
+        mv[M_TIMES] = t
+    elif tb.m_kind[m] == KIND_UPGRADE:
+        mv[M_STEPS] = sy
+        mv[M_STEPS + 1] = sg
+        mv[M_STEPS + 2] = stq
+
+
+@njit(cache=True)
+def _write_acquire(mv, p, a, b, c, d):
+    """Acquire at position p paying a Y, b G, c T, d M, cheapest crystals on the leftmost cards."""
+    mv[M_KIND] = ACQUIRE
+    mv[M_ARG] = p
+    k = 0
+    for _ in range(a):
+        mv[M_PAY + k] = 0
+        k += 1
+    for _ in range(b):
+        mv[M_PAY + k] = 1
+        k += 1
+    for _ in range(c):
+        mv[M_PAY + k] = 2
+        k += 1
+    for _ in range(d):
+        mv[M_PAY + k] = 3
+        k += 1
+
+
+@njit(cache=True)
+def _clear(mv):
+    for f in range(MOVE_LEN):
+        mv[f] = 0
+    for f in range(M_PAY, M_DISCARD):
+        mv[f] = -1
+
+
+@njit(cache=True)
+def _best_claim(r, tb, s):
+    best = -1
+    best_v = -1
+    for p in range(r.p_row.shape[0]):
+        if r.p_row[p] < 0:
+            break
+        if can_claim(r, tb, s, p):
+            v = tb.p_vp[r.p_row[p]] + _coin_value(r, tb, p)
+            if v > best_v:
+                best_v = v
+                best = p
+    return best
+
+
+@njit(cache=True)
+def _greedy(r, tb, patience, mv):
+    s = r.current
+    p = _best_claim(r, tb, s)
+    if p >= 0:
+        mv[M_KIND] = CLAIM
+        mv[M_ARG] = p
+        return
+    _toward_target(r, tb, s, patience, mv)
+
+
+@njit(cache=True)
+def _toward_target(r, tb, s, patience, mv):
+    """The play or acquisition that most reduces the distance to the best target, else rest."""
+    x0 = r.crystals[s, 0]
+    x1 = r.crystals[s, 1]
+    x2 = r.crystals[s, 2]
+    x3 = r.crystals[s, 3]
+    limit = tb.params[P_CARAVAN_LIMIT]
+    j = _target(r, tb, s, x0, x1, x2, x3, patience, -1)
+    c0, c1, c2, c3 = _row_cost(r, tb, j)
+    here = distance(x0, x1, x2, x3, c0, c1, c2, c3)
+    d, m, t, sy, sg, stq = _best_play(tb, r.cards[s], x0, x1, x2, x3, c0, c1, c2, c3, limit)
+    # acquiring a card that carries crystals can also bring the target closer
+    best_p = -1
+    total = x0 + x1 + x2 + x3
+    for p in range(r.m_row.shape[0]):
+        if r.m_row[p] < 0 or p > total:
+            break
+        a, b, c, e = _spare(x0, x1, x2, x3, c0, c1, c2, c3, p)
+        da = _trimmed_distance(
+            x0 - a + r.m_row_crystals[p, 0], x1 - b + r.m_row_crystals[p, 1],
+            x2 - c + r.m_row_crystals[p, 2], x3 - e + r.m_row_crystals[p, 3],
+            c0, c1, c2, c3, limit,
+        )
+        if da < d:
+            d = da
+            best_p = p
+    if d < here:
+        if best_p >= 0:
+            a, b, c, e = _spare(x0, x1, x2, x3, c0, c1, c2, c3, best_p)
+            _write_acquire(mv, best_p, a, b, c, e)
+        else:
+            _write_play(tb, mv, m, t, sy, sg, stq)
+        return
+    if can_rest(r, tb, s):
+        mv[M_KIND] = REST
+        return
+    if m >= 0:
+        _write_play(tb, mv, m, t, sy, sg, stq)
+        return
+    if r.m_row[0] >= 0:
+        mv[M_KIND] = ACQUIRE
+        mv[M_ARG] = 0
+        return
+    mv[M_KIND] = PASS
+
+
+@njit(cache=True)
+def card_value(tb, m, limit):
+    """Crystal value (Y1 G2 T3 M4) one play of merchant card ``m`` adds, trades counted twice."""
+    kind = tb.m_kind[m]
+    if kind == KIND_UPGRADE:
+        return 1.5 * tb.m_up[m]
+    gain = 0.0
+    size = 0
+    for c in range(4):
+        gain += (c + 1) * (tb.m_out[m, c] - tb.m_in[m, c])
+        size = max(size, tb.m_in[m, c] + tb.m_out[m, c])
+    if kind == KIND_CREATE:
+        return gain
+    reps = min(2, limit // max(1, _side(tb, m)))
+    return gain * reps
+
+
+@njit(cache=True)
+def _side(tb, m):
+    a = 0
+    b = 0
+    for c in range(4):
+        a += tb.m_in[m, c]
+        b += tb.m_out[m, c]
+    return max(a, b)
+
+
+@njit(cache=True)
+def _engine(r, tb, params, mv):
+    s = r.current
+    p = _best_claim(r, tb, s)
+    if p >= 0:
+        mv[M_KIND] = CLAIM
+        mv[M_ARG] = p
+        return
+    n = r.num_players
+    own_turn = r.turn // n
+    held = 0
+    for m in range(tb.m_kind.shape[0]):
+        if r.cards[s, m] != 0:
+            held += 1
+    threshold = params[3]
+    if own_turn < params[0] and held < params[1]:
+        threshold = params[2]
+    limit = tb.params[P_CARAVAN_LIMIT]
+    total = r.crystals[s, 0] + r.crystals[s, 1] + r.crystals[s, 2] + r.crystals[s, 3]
+    best_p = -1
+    best_v = threshold
+    for q in range(r.m_row.shape[0]):
+        m = r.m_row[q]
+        if m < 0 or q > total:
+            break
+        gained = 0.0
+        for c in range(4):
+            gained += (c + 1) * r.m_row_crystals[q, c]
+        v = card_value(tb, m, limit) + 0.5 * gained - 1.5 * q
+        if v >= best_v:
+            best_v = v
+            best_p = q
+    if best_p >= 0:
+        j = _target(r, tb, s, r.crystals[s, 0], r.crystals[s, 1], r.crystals[s, 2],
+                    r.crystals[s, 3], params[4], -1)
+        c0, c1, c2, c3 = _row_cost(r, tb, j)
+        a, b, c, e = _spare(r.crystals[s, 0], r.crystals[s, 1], r.crystals[s, 2],
+                            r.crystals[s, 3], c0, c1, c2, c3, best_p)
+        _write_acquire(mv, best_p, a, b, c, e)
+        return
+    _toward_target(r, tb, s, params[4], mv)
+
+
+# ---------------------------------------------------------------------------------------------
+# planner: candidate moves scored by greedy rollouts over its own next turns
+
+
+@njit(cache=True)
+def _rollout(r, tb, hand, x0, x1, x2, x3, j, horizon, discount, limit):
+    """Discounted value of reaching row card ``j`` by greedy own plays within ``horizon`` turns.
+
+    ``hand`` is modified (a scratch copy of the player's cards).
+    """
+    pc = r.p_row[j]
+    c0 = tb.p_cost[pc, 0]
+    c1 = tb.p_cost[pc, 1]
+    c2 = tb.p_cost[pc, 2]
+    c3 = tb.p_cost[pc, 3]
+    value = tb.p_vp[pc] + _coin_value(r, tb, j)
+    w = 1.0
+    for _ in range(horizon):
+        if x0 >= c0 and x1 >= c1 and x2 >= c2 and x3 >= c3:
+            return value * w
+        w *= discount
+        here = distance(x0, x1, x2, x3, c0, c1, c2, c3)
+        d, m, t, sy, sg, stq = _best_play(tb, hand, x0, x1, x2, x3, c0, c1, c2, c3, limit)
+        if m >= 0 and d < here:
+            kind = tb.m_kind[m]
+            if kind == KIND_CREATE:
+                x0 += tb.m_out[m, 0]
+                x1 += tb.m_out[m, 1]
+                x2 += tb.m_out[m, 2]
+                x3 += tb.m_out[m, 3]
+            elif kind == KIND_UPGRADE:
+                x0 -= sy
+                x1 += sy - sg
+                x2 += sg - stq
+                x3 += stq
+            else:
+                x0 += t * (tb.m_out[m, 0] - tb.m_in[m, 0])
+                x1 += t * (tb.m_out[m, 1] - tb.m_in[m, 1])
+                x2 += t * (tb.m_out[m, 2] - tb.m_in[m, 2])
+                x3 += t * (tb.m_out[m, 3] - tb.m_in[m, 3])
+            e = x0 + x1 + x2 + x3 - limit
+            if e > 0:
+                d0, d1, d2, d3 = _spare(x0, x1, x2, x3, c0, c1, c2, c3, e)
+                x0 -= d0
+                x1 -= d1
+                x2 -= d2
+                x3 -= d3
+            hand[m] = PLAYED
+        else:
+            played = False
+            for k in range(hand.shape[0]):
+                if hand[k] == PLAYED:
+                    hand[k] = IN_HAND
+                    played = True
+            if not played:
+                break
+    if x0 >= c0 and x1 >= c1 and x2 >= c2 and x3 >= c3:
+        return value * w
+    # not reached: a small value that still prefers being closer
+    return value * w * discount / (1.0 + distance(x0, x1, x2, x3, c0, c1, c2, c3))
+
+
+@njit(cache=True)
+def _position_value(r, tb, s, hand, x0, x1, x2, x3, skip, params, scratch):
+    """Value of a caravan and hand: best discounted rollout value over the top target cards."""
+    horizon = int(params[0])
+    discount = params[1]
+    targets = int(params[2])
+    patience = params[3]
+    limit = tb.params[P_CARAVAN_LIMIT]
+    best = 0.0
+    tried = 0
+    used = 0  # bitmask of row positions already tried
+    while tried < targets:
+        j = -1
+        best_rank = -1.0
+        for p in range(r.p_row.shape[0]):
+            pc = r.p_row[p]
+            if pc < 0:
+                break
+            if p == skip or (used >> p) & 1:
+                continue
+            d = distance(x0, x1, x2, x3, tb.p_cost[pc, 0], tb.p_cost[pc, 1], tb.p_cost[pc, 2],
+                         tb.p_cost[pc, 3])
+            score = (tb.p_vp[pc] + _coin_value(r, tb, p)) / (1.0 + d) ** patience
+            if score > best_rank:
+                best_rank = score
+                j = p
+        if j < 0:
+            break
+        used |= 1 << j
+        tried += 1
+        for k in range(hand.shape[0]):
+            scratch[k] = hand[k]
+        v = _rollout(r, tb, scratch, x0, x1, x2, x3, j, horizon, discount, limit)
+        if v > best:
+            best = v
+    return best
+
+
+@njit(cache=True)
+def _planner(r, tb, params, mv, hand):
+    s = r.current
+    nm = tb.m_kind.shape[0]
+    base = hand[:nm]
+    scratch = hand[nm:]
+    discount = params[1]
+    limit = tb.params[P_CARAVAN_LIMIT]
+    x0 = r.crystals[s, 0]
+    x1 = r.crystals[s, 1]
+    x2 = r.crystals[s, 2]
+    x3 = r.crystals[s, 3]
+    best_v = -1.0
+    # claims: immediate value plus what is left to build toward
+    for p in range(r.p_row.shape[0]):
+        if r.p_row[p] < 0:
+            break
+        if can_claim(r, tb, s, p):
+            pc = r.p_row[p]
+            for k in range(nm):
+                base[k] = r.cards[s, k]
+            v = tb.p_vp[pc] + _coin_value(r, tb, p) + discount * _position_value(
+                r, tb, s, base, x0 - tb.p_cost[pc, 0], x1 - tb.p_cost[pc, 1], x2 - tb.p_cost[pc, 2],
+                x3 - tb.p_cost[pc, 3], p, params, scratch)
+            if v > best_v:
+                best_v = v
+                _clear(mv)
+                mv[M_KIND] = CLAIM
+                mv[M_ARG] = p
+    # plays: each card in hand with its best variant toward each of the row cards
+    for m in range(nm):
+        if r.cards[s, m] != IN_HAND:
+            continue
+        kind = tb.m_kind[m]
+        variants = 1
+        if kind == KIND_TRADE:
+            variants = trade_max_times(tb, m, x0, x1, x2, x3)
+        elif kind == KIND_UPGRADE:
+            variants = r.p_row.shape[0]
+        for k in range(variants):
+            y0 = x0
+            y1 = x1
+            y2 = x2
+            y3 = x3
+            t = 0
+            sy = 0
+            sg = 0
+            stq = 0
+            if kind == KIND_CREATE:
+                y0 += tb.m_out[m, 0]
+                y1 += tb.m_out[m, 1]
+                y2 += tb.m_out[m, 2]
+                y3 += tb.m_out[m, 3]
+            elif kind == KIND_TRADE:
+                t = k + 1
+                y0 += t * (tb.m_out[m, 0] - tb.m_in[m, 0])
+                y1 += t * (tb.m_out[m, 1] - tb.m_in[m, 1])
+                y2 += t * (tb.m_out[m, 2] - tb.m_in[m, 2])
+                y3 += t * (tb.m_out[m, 3] - tb.m_in[m, 3])
+            else:
+                if r.p_row[k] < 0:
+                    break
+                c0, c1, c2, c3 = _row_cost(r, tb, k)
+                sy, sg, stq, _ = _upgrade_toward(x0, x1, x2, x3, c0, c1, c2, c3, tb.m_up[m], limit)
+                if sy + sg + stq == 0:
+                    continue
+                y0 -= sy
+                y1 += sy - sg
+                y2 += sg - stq
+                y3 += stq
+            y0, y1, y2, y3 = _trim(r, tb, s, y0, y1, y2, y3, params)
+            for q in range(nm):
+                base[q] = r.cards[s, q]
+            base[m] = PLAYED
+            v = discount * _position_value(r, tb, s, base, y0, y1, y2, y3, -1, params, scratch)
+            if v > best_v:
+                best_v = v
+                _clear(mv)
+                _write_play(tb, mv, m, t, sy, sg, stq)
+    # acquisitions: the card joins the hand, paid with the least needed crystals
+    total = x0 + x1 + x2 + x3
+    j = _target(r, tb, s, x0, x1, x2, x3, params[3], -1)
+    c0, c1, c2, c3 = _row_cost(r, tb, j)
+    for p in range(r.m_row.shape[0]):
+        m = r.m_row[p]
+        if m < 0 or p > total:
+            break
+        a, b, c, e = _spare(x0, x1, x2, x3, c0, c1, c2, c3, p)
+        y0, y1, y2, y3 = _trim(r, tb, s, x0 - a + r.m_row_crystals[p, 0],
+                               x1 - b + r.m_row_crystals[p, 1], x2 - c + r.m_row_crystals[p, 2],
+                               x3 - e + r.m_row_crystals[p, 3], params)
+        for q in range(nm):
+            base[q] = r.cards[s, q]
+        base[m] = IN_HAND
+        v = discount * _position_value(r, tb, s, base, y0, y1, y2, y3, -1, params, scratch)
+        if v > best_v:
+            best_v = v
+            _clear(mv)
+            _write_acquire(mv, p, a, b, c, e)
+    # rest
+    if can_rest(r, tb, s):
+        for q in range(nm):
+            base[q] = IN_HAND if r.cards[s, q] == PLAYED else r.cards[s, q]
+        v = discount * _position_value(r, tb, s, base, x0, x1, x2, x3, -1, params, scratch)
+        if v > best_v:
+            best_v = v
+            _clear(mv)
+            mv[M_KIND] = REST
+    if best_v < 0:
+        _greedy(r, tb, params[3], mv)
+
+
+@njit(cache=True)
+def _trim(r, tb, s, y0, y1, y2, y3, params):
+    """Caravan after returning the crystals least needed by the best target over the limit."""
+    limit = tb.params[P_CARAVAN_LIMIT]
+    e = y0 + y1 + y2 + y3 - limit
+    if e <= 0:
+        return y0, y1, y2, y3
+    j = _target(r, tb, s, y0, y1, y2, y3, params[3], -1)
+    c0, c1, c2, c3 = _row_cost(r, tb, j)
+    d0, d1, d2, d3 = _spare(y0, y1, y2, y3, c0, c1, c2, c3, e)
+    return y0 - d0, y1 - d1, y2 - d2, y3 - d3
+
+
+def bot_names() -> list[str]:
+    """Names of the Century bots."""
+    return list(BOTS)
+
+
+def default_params(name: str) -> np.ndarray:
+    """Parameter vector of bot ``name`` with its defaults."""
+    out = np.zeros(MAX_BOT_PARAMS)
+    for k, (default, _) in enumerate(BOTS[name][2].values()):
+        out[k] = default
+    return out

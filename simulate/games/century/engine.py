@@ -1,0 +1,477 @@
+"""Century: Golem Edition rules as numba functions over the record ``r`` of one game of a batch.
+
+The engine knows rules only: setup, legal moves, applying a move and its discard, the end of a
+turn, and scoring. Bots choose moves (``bots.py``); the batch loop lives in ``play.py``.
+The rules page is ``docs/century.md``; the plain-Python twin is ``reference.py``.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from simulate.games.century.data import (
+    KIND_CREATE,
+    KIND_TRADE,
+    KIND_UPGRADE,
+    P_CARAVAN_LIMIT,
+    P_COINS_PER_PLAYER,
+    P_COPPER_VP,
+    P_MAX_ROUNDS,
+    P_MERCHANT_ROW,
+    P_POINT_ROW,
+    P_REST_REQUIRES_PLAYED,
+    P_SILVER_VP,
+    P_TIE_SHARED,
+)
+from simulate.games.century.state import (
+    ACQUIRE,
+    CLAIM,
+    END_TRIGGER,
+    END_TURN_CAP,
+    IN_HAND,
+    M_ARG,
+    M_DISCARD,
+    M_KIND,
+    M_PAY,
+    M_STEPS,
+    M_TIMES,
+    MAX_MOVES,
+    NOT_OWNED,
+    PASS,
+    PLAY,
+    PLAYED,
+    REST,
+    RUNNING,
+)
+from simulate.rng import shuffle
+
+MAX_PLAYERS = 5
+
+
+@njit(cache=True)
+def init_game(r, tb, num_players, setup_seed, play_seed):
+    """Set up game record ``r`` for ``num_players`` from its setup seed; bots will draw from the play seed."""
+    nm = tb.m_kind.shape[0]
+    nk = tb.market_cards.shape[0]
+    npt = tb.p_vp.shape[0]
+    r.num_players = num_players
+    r.current = 0
+    r.turn = 0
+    r.triggered = 0
+    r.over = RUNNING
+    r.rng[0] = setup_seed
+    for k in range(nk):
+        r.m_deck[k] = tb.market_cards[k]
+    shuffle(r.rng, 0, r.m_deck, nk)
+    for k in range(npt):
+        r.p_deck[k] = k
+    shuffle(r.rng, 0, r.p_deck, npt)
+    r.rng[0] = play_seed
+    for k in range(r.m_row.shape[0]):
+        r.m_row[k] = -1
+        for c in range(4):
+            r.m_row_crystals[k, c] = 0
+    for k in range(r.p_row.shape[0]):
+        r.p_row[k] = -1
+    drawn = min(tb.params[P_MERCHANT_ROW], nk)
+    for k in range(drawn):
+        r.m_row[k] = r.m_deck[k]
+    r.m_deck_pos = drawn
+    drawn = min(tb.params[P_POINT_ROW], npt)
+    for k in range(drawn):
+        r.p_row[k] = r.p_deck[k]
+    r.p_deck_pos = drawn
+    coins = tb.params[P_COINS_PER_PLAYER] * num_players
+    r.copper_left = coins
+    r.silver_left = coins
+    for s in range(MAX_PLAYERS):
+        for c in range(4):
+            r.crystals[s, c] = tb.start_crystals[s, c] if s < num_players else 0
+        for m in range(nm):
+            r.cards[s, m] = NOT_OWNED
+        r.num_points[s] = 0
+        r.point_vp[s] = 0
+        r.copper[s] = 0
+        r.silver[s] = 0
+    for s in range(num_players):
+        for k in range(tb.start_cards.shape[0]):
+            r.cards[s, tb.start_cards[k]] = IN_HAND
+    for m in range(nm):
+        r.m_turn[m] = -1
+    for p in range(npt):
+        r.p_turn[p] = -1
+        r.p_owner[p] = -1
+
+
+@njit(cache=True)
+def trade_max_times(tb, card, x0, x1, x2, x3):
+    """Repetitions of trade ``card`` a caravan (x0..x3) can pay one after another, at most caravan_limit."""
+    t = 0
+    while t < tb.params[P_CARAVAN_LIMIT]:
+        if x0 < tb.m_in[card, 0] or x1 < tb.m_in[card, 1] or x2 < tb.m_in[card, 2] or x3 < tb.m_in[card, 3]:
+            return t
+        x0 += tb.m_out[card, 0] - tb.m_in[card, 0]
+        x1 += tb.m_out[card, 1] - tb.m_in[card, 1]
+        x2 += tb.m_out[card, 2] - tb.m_in[card, 2]
+        x3 += tb.m_out[card, 3] - tb.m_in[card, 3]
+        t += 1
+    return t
+
+
+@njit(cache=True)
+def can_rest(r, tb, s):
+    """Rest is legal: a played card to take back, unless the rule option allows resting anyway."""
+    if tb.params[P_REST_REQUIRES_PLAYED] == 0:
+        return True
+    for m in range(tb.m_kind.shape[0]):
+        if r.cards[s, m] == PLAYED:
+            return True
+    return False
+
+
+@njit(cache=True)
+def can_claim(r, tb, s, pos):
+    """The caravan of seat ``s`` holds the exact cost of the point card at row ``pos``."""
+    pc = r.p_row[pos]
+    if pc < 0:
+        return False
+    for c in range(4):
+        if r.crystals[s, c] < tb.p_cost[pc, c]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def legal_moves(r, tb, out):
+    """Write the canonical legal moves of the player to move into ``out``; return their count.
+
+    Acquisitions appear once per multiset of paid colours, placed in ascending colour order
+    from position 0. Discard fields are left at zero.
+    """
+    s = r.current
+    n = 0
+    x0 = r.crystals[s, 0]
+    x1 = r.crystals[s, 1]
+    x2 = r.crystals[s, 2]
+    x3 = r.crystals[s, 3]
+    for m in range(tb.m_kind.shape[0]):
+        if r.cards[s, m] != IN_HAND:
+            continue
+        kind = tb.m_kind[m]
+        if kind == KIND_CREATE:
+            n = _emit(out, n, PLAY, m)
+        elif kind == KIND_UPGRADE:
+            up = tb.m_up[m]
+            for sy in range(min(up, x0) + 1):
+                for sg in range(min(up - sy, x1 + sy) + 1):
+                    for stq in range(min(up - sy - sg, x2 + sg) + 1):
+                        if sy + sg + stq == 0:
+                            continue
+                        n = _emit(out, n, PLAY, m)
+                        out[n - 1, M_STEPS] = sy
+                        out[n - 1, M_STEPS + 1] = sg
+                        out[n - 1, M_STEPS + 2] = stq
+        else:
+            tmax = trade_max_times(tb, m, x0, x1, x2, x3)
+            for t in range(1, tmax + 1):
+                n = _emit(out, n, PLAY, m)
+                out[n - 1, M_TIMES] = t
+    total = x0 + x1 + x2 + x3
+    for p in range(r.m_row.shape[0]):
+        if r.m_row[p] < 0 or p > total:
+            break
+        # every multiset (a, b, c, d) of size p within the caravan
+        for a in range(min(p, x0) + 1):
+            for b in range(min(p - a, x1) + 1):
+                for c in range(min(p - a - b, x2) + 1):
+                    d = p - a - b - c
+                    if d > x3:
+                        continue
+                    n = _emit(out, n, ACQUIRE, p)
+                    k = 0
+                    for _ in range(a):
+                        out[n - 1, M_PAY + k] = 0
+                        k += 1
+                    for _ in range(b):
+                        out[n - 1, M_PAY + k] = 1
+                        k += 1
+                    for _ in range(c):
+                        out[n - 1, M_PAY + k] = 2
+                        k += 1
+                    for _ in range(d):
+                        out[n - 1, M_PAY + k] = 3
+                        k += 1
+    if can_rest(r, tb, s):
+        n = _emit(out, n, REST, 0)
+    for p in range(r.p_row.shape[0]):
+        if can_claim(r, tb, s, p):
+            n = _emit(out, n, CLAIM, p)
+    if n == 0:
+        n = _emit(out, n, PASS, 0)
+    return n
+
+
+@njit(cache=True)
+def _emit(out, n, kind, arg):
+    if n >= MAX_MOVES:
+        raise ValueError("more legal moves than MAX_MOVES")
+    for f in range(out.shape[1]):
+        out[n, f] = 0
+    for f in range(M_PAY, M_DISCARD):
+        out[n, f] = -1
+    out[n, M_KIND] = kind
+    out[n, M_ARG] = arg
+    return n + 1
+
+
+@njit(cache=True)
+def is_legal_action(r, tb, mv):
+    """The action part of ``mv`` (all but the discard) is legal for the player to move."""
+    s = r.current
+    kind = mv[M_KIND]
+    if kind == PLAY:
+        m = mv[M_ARG]
+        if m < 0 or m >= tb.m_kind.shape[0] or r.cards[s, m] != IN_HAND:
+            return False
+        if tb.m_kind[m] == KIND_UPGRADE:
+            sy = mv[M_STEPS]
+            sg = mv[M_STEPS + 1]
+            stq = mv[M_STEPS + 2]
+            if sy < 0 or sg < 0 or stq < 0 or sy + sg + stq < 1 or sy + sg + stq > tb.m_up[m]:
+                return False
+            return (
+                sy <= r.crystals[s, 0]
+                and sg <= r.crystals[s, 1] + sy
+                and stq <= r.crystals[s, 2] + sg
+            )
+        if tb.m_kind[m] == KIND_TRADE:
+            t = mv[M_TIMES]
+            tmax = trade_max_times(
+                tb, m, r.crystals[s, 0], r.crystals[s, 1], r.crystals[s, 2], r.crystals[s, 3]
+            )
+            return 1 <= t <= tmax
+        return True
+    if kind == ACQUIRE:
+        p = mv[M_ARG]
+        if p < 0 or p >= r.m_row.shape[0] or r.m_row[p] < 0:
+            return False
+        for c in range(4):
+            need = 0
+            for k in range(p):
+                col = mv[M_PAY + k]
+                if col < 0 or col > 3:
+                    return False
+                if col == c:
+                    need += 1
+            if need > r.crystals[s, c]:
+                return False
+        return True
+    if kind == REST:
+        return can_rest(r, tb, s)
+    if kind == CLAIM:
+        p = mv[M_ARG]
+        return 0 <= p < r.p_row.shape[0] and can_claim(r, tb, s, p)
+    if kind == PASS:
+        return _no_other_move(r, tb, s)
+    return False
+
+
+@njit(cache=True)
+def _no_other_move(r, tb, s):
+    for m in range(tb.m_kind.shape[0]):
+        if r.cards[s, m] == IN_HAND:
+            kind = tb.m_kind[m]
+            if kind == KIND_CREATE:
+                return False
+            upgradable = r.crystals[s, 0] + r.crystals[s, 1] + r.crystals[s, 2]
+            if kind == KIND_UPGRADE and upgradable > 0:
+                return False
+            if kind == KIND_TRADE and trade_max_times(
+                tb, m, r.crystals[s, 0], r.crystals[s, 1], r.crystals[s, 2], r.crystals[s, 3]
+            ) > 0:
+                return False
+    if r.m_row[0] >= 0:
+        return False
+    if can_rest(r, tb, s):
+        return False
+    for p in range(r.p_row.shape[0]):
+        if can_claim(r, tb, s, p):
+            return False
+    return True
+
+
+@njit(cache=True)
+def apply_action(r, tb, mv):
+    """Apply the action part of a legal move for the player to move (not the discard, not the turn end)."""
+    s = r.current
+    kind = mv[M_KIND]
+    if kind == PLAY:
+        m = mv[M_ARG]
+        mk = tb.m_kind[m]
+        if mk == KIND_CREATE:
+            for c in range(4):
+                r.crystals[s, c] += tb.m_out[m, c]
+        elif mk == KIND_UPGRADE:
+            sy = mv[M_STEPS]
+            sg = mv[M_STEPS + 1]
+            stq = mv[M_STEPS + 2]
+            r.crystals[s, 0] -= sy
+            r.crystals[s, 1] += sy - sg
+            r.crystals[s, 2] += sg - stq
+            r.crystals[s, 3] += stq
+        else:
+            t = mv[M_TIMES]
+            for c in range(4):
+                r.crystals[s, c] += t * (tb.m_out[m, c] - tb.m_in[m, c])
+        r.cards[s, m] = PLAYED
+    elif kind == ACQUIRE:
+        p = mv[M_ARG]
+        for k in range(p):
+            col = mv[M_PAY + k]
+            r.crystals[s, col] -= 1
+            r.m_row_crystals[k, col] += 1
+        m = r.m_row[p]
+        r.cards[s, m] = IN_HAND
+        r.m_turn[m] = r.turn
+        for c in range(4):
+            r.crystals[s, c] += r.m_row_crystals[p, c]
+        size = tb.params[P_MERCHANT_ROW]
+        for k in range(p, size - 1):
+            r.m_row[k] = r.m_row[k + 1]
+            for c in range(4):
+                r.m_row_crystals[k, c] = r.m_row_crystals[k + 1, c]
+        for c in range(4):
+            r.m_row_crystals[size - 1, c] = 0
+        if r.m_deck_pos < tb.market_cards.shape[0]:
+            r.m_row[size - 1] = r.m_deck[r.m_deck_pos]
+            r.m_deck_pos += 1
+        else:
+            r.m_row[size - 1] = -1
+    elif kind == REST:
+        for m in range(tb.m_kind.shape[0]):
+            if r.cards[s, m] == PLAYED:
+                r.cards[s, m] = IN_HAND
+    elif kind == CLAIM:
+        p = mv[M_ARG]
+        pc = r.p_row[p]
+        for c in range(4):
+            r.crystals[s, c] -= tb.p_cost[pc, c]
+        r.num_points[s] += 1
+        r.point_vp[s] += tb.p_vp[pc]
+        r.p_owner[pc] = s
+        r.p_turn[pc] = r.turn
+        if p == 0:
+            if r.copper_left > 0:
+                r.copper_left -= 1
+                r.copper[s] += 1
+            elif r.silver_left > 0:
+                r.silver_left -= 1
+                r.silver[s] += 1
+        elif p == 1 and r.copper_left > 0 and r.silver_left > 0:
+            r.silver_left -= 1
+            r.silver[s] += 1
+        size = tb.params[P_POINT_ROW]
+        for k in range(p, size - 1):
+            r.p_row[k] = r.p_row[k + 1]
+        if r.p_deck_pos < tb.p_vp.shape[0]:
+            r.p_row[size - 1] = r.p_deck[r.p_deck_pos]
+            r.p_deck_pos += 1
+        else:
+            r.p_row[size - 1] = -1
+
+
+@njit(cache=True)
+def excess(r, tb):
+    """Crystals of the player to move above the caravan limit (0 if none)."""
+    s = r.current
+    total = r.crystals[s, 0] + r.crystals[s, 1] + r.crystals[s, 2] + r.crystals[s, 3]
+    return max(0, total - tb.params[P_CARAVAN_LIMIT])
+
+
+@njit(cache=True)
+def is_legal_discard(r, tb, mv):
+    """The discard fields of ``mv`` return exactly the excess, from crystals held (after the action)."""
+    s = r.current
+    total = 0
+    for c in range(4):
+        d = mv[M_DISCARD + c]
+        if d < 0 or d > r.crystals[s, c]:
+            return False
+        total += d
+    return total == excess(r, tb)
+
+
+@njit(cache=True)
+def apply_discard(r, mv):
+    """Return the crystals named in the discard fields of ``mv``."""
+    s = r.current
+    for c in range(4):
+        r.crystals[s, c] -= mv[M_DISCARD + c]
+
+
+@njit(cache=True)
+def end_turn(r, tb, claimed):
+    """Close the turn: end trigger, next seat, and the end of the game at a round's end."""
+    s = r.current
+    n = r.num_players
+    if claimed and r.num_points[s] >= tb.end_trigger[n]:
+        r.triggered = 1
+    r.turn += 1
+    s += 1
+    if s == n:
+        s = 0
+    r.current = s
+    if s == 0:
+        if r.triggered:
+            r.over = END_TRIGGER
+        elif r.turn // n >= tb.params[P_MAX_ROUNDS]:
+            r.over = END_TURN_CAP
+
+
+@njit(cache=True)
+def step(r, tb, mv):
+    """Apply a whole legal move: action, discard and turn end."""
+    apply_action(r, tb, mv)
+    apply_discard(r, mv)
+    end_turn(r, tb, mv[M_KIND] == CLAIM)
+
+
+@njit(cache=True)
+def score_parts(r, tb, s, out):
+    """Write seat ``s``'s score parts (point VP, copper, silver, crystals) into ``out[0:4]``."""
+    out[0] = r.point_vp[s]
+    out[1] = r.copper[s] * tb.params[P_COPPER_VP]
+    out[2] = r.silver[s] * tb.params[P_SILVER_VP]
+    crystal = 0
+    for c in range(4):
+        crystal += r.crystals[s, c] * tb.crystal_vp[c]
+    out[3] = crystal
+
+
+@njit(cache=True)
+def rank_seats(scores, n, shared, rank, win):
+    """Ranks (1 = best) and wins of ``n`` seats; ties go to the later seat unless ``shared``."""
+    best = scores[0]
+    for s in range(1, n):
+        if scores[s] > best:
+            best = scores[s]
+    top = 0
+    for s in range(n):
+        if scores[s] == best:
+            top += 1
+    for s in range(n):
+        r = 1
+        for o in range(n):
+            if scores[o] > scores[s] or (not shared and scores[o] == scores[s] and o > s):
+                r += 1
+        rank[s] = r
+        if scores[s] == best:
+            win[s] = 1.0 / top if shared else (1.0 if r == 1 else 0.0)
+        else:
+            win[s] = 0.0
+    return top > 1
+
+
+def is_tie_shared(tb) -> bool:
+    """The rule option ``tie_break`` is ``shared``."""
+    return bool(tb.params[P_TIE_SHARED])

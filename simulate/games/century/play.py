@@ -1,0 +1,197 @@
+"""Play batches of Century games with bots: the njit game loop and its public wrapper."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from simulate.games.century.bots import MAX_BOT_PARAMS, SCRATCH_MOVES, choose_action, choose_discard
+from simulate.games.century.data import MAX_MERCHANT_ROW, MAX_POINT_ROW, P_TIE_SHARED, CenturyData
+from simulate.games.century.engine import (
+    apply_action,
+    apply_discard,
+    end_turn,
+    init_game,
+    is_legal_action,
+    is_legal_discard,
+    rank_seats,
+    score_parts,
+)
+from simulate.games.century.state import (
+    CLAIM,
+    END_ILLEGAL,
+    M_KIND,
+    MOVE_LEN,
+    RUNNING,
+    new_move,
+    new_state,
+)
+
+MAX_PLAYERS = 5
+NUM_PARTS = 4
+SCORE_PARTS = ("score_points", "score_copper", "score_silver", "score_crystals")
+
+
+@njit(cache=True)
+def _play_games(st, tab, g0, g1, num_players, seat_bot, bot_ids, bot_params, setup_seeds, play_seeds,
+                open_m, open_p, trace):
+    """Play games ``g0..g1-1`` to the end; a move that a bot makes illegally ends its game.
+
+    ``trace`` (T, MOVE_LEN): when T > 0 the moves of game ``g0`` are recorded; returns the count.
+    """
+    tb = tab[0]
+    nm = tb.m_kind.shape[0]
+    mv = np.zeros(MOVE_LEN, np.int16)
+    moves = np.zeros((SCRATCH_MOVES, MOVE_LEN), np.int16)
+    hand = np.zeros(2 * nm, np.int8)
+    recorded = 0
+    for g in range(g0, g1):
+        r = st[g]
+        init_game(r, tb, num_players, setup_seeds[g], play_seeds[g])
+        for k in range(MAX_MERCHANT_ROW):
+            open_m[g, k] = r.m_row[k]
+        for k in range(MAX_POINT_ROW):
+            open_p[g, k] = r.p_row[k]
+        while r.over == RUNNING:
+            b = seat_bot[g, r.current]
+            bot = bot_ids[b]
+            choose_action(r, tb, bot, bot_params[b], mv, moves, hand)
+            if not is_legal_action(r, tb, mv):
+                r.over = END_ILLEGAL
+                break
+            apply_action(r, tb, mv)
+            choose_discard(r, tb, bot, bot_params[b], mv)
+            if not is_legal_discard(r, tb, mv):
+                r.over = END_ILLEGAL
+                break
+            apply_discard(r, mv)
+            if recorded < trace.shape[0]:
+                for f in range(MOVE_LEN):
+                    trace[recorded, f] = mv[f]
+                recorded += 1
+            end_turn(r, tb, mv[M_KIND] == CLAIM)
+    return recorded
+
+
+@njit(cache=True, parallel=True)
+def _play_parallel(st, tab, num_players, seat_bot, bot_ids, bot_params, setup_seeds, play_seeds,
+                   open_m, open_p, num_blocks):
+    n = setup_seeds.shape[0]
+    no_trace = np.zeros((0, MOVE_LEN), np.int16)
+    for b in prange(num_blocks):
+        g0 = b * n // num_blocks
+        g1 = (b + 1) * n // num_blocks
+        _play_games(st, tab, g0, g1, num_players, seat_bot, bot_ids, bot_params, setup_seeds, play_seeds,
+                    open_m, open_p, no_trace)
+
+
+@njit(cache=True)
+def _results(st, tab, shared, score, parts, rank, win, tied, winner):
+    tb = tab[0]
+    sc = np.zeros(MAX_PLAYERS, np.int64)
+    rk = np.zeros(MAX_PLAYERS, np.int64)
+    wn = np.zeros(MAX_PLAYERS, np.float64)
+    pt = np.zeros(NUM_PARTS, np.int64)
+    for g in range(st.shape[0]):
+        r = st[g]
+        n = r.num_players
+        for s in range(n):
+            score_parts(r, tb, s, pt)
+            total = 0
+            for k in range(NUM_PARTS):
+                parts[g, s, k] = pt[k]
+                total += pt[k]
+            score[g, s] = total
+            sc[s] = total
+        tied[g] = rank_seats(sc, n, shared, rk, wn)
+        winner[g] = -1
+        for s in range(n):
+            rank[g, s] = rk[s]
+            win[g, s] = wn[s]
+            if rk[s] == 1 and wn[s] == 1.0:
+                winner[g] = s
+
+
+def play_batch(
+    data: CenturyData,
+    num_players: int,
+    seat_bot: np.ndarray,
+    bot_ids: np.ndarray,
+    bot_params: np.ndarray,
+    setup_seeds: np.ndarray,
+    play_seeds: np.ndarray,
+    threads: int = 1,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Play one game per seed pair to the end; return the final states and the opening rows.
+
+    Parameters
+    ----------
+    seat_bot : ndarray(int, ndim=2)
+        (G, num_players): index into ``bot_ids`` of the bot in each seat.
+    bot_ids, bot_params : ndarray
+        (L,) bot ids and (L, MAX_BOT_PARAMS) parameter vectors of the lineup.
+    setup_seeds, play_seeds : ndarray(uint64)
+        (G,) seeds of each game.
+    threads : int
+        1 plays serially; more plays blocks of games on numba threads (same results).
+    """
+    g = setup_seeds.shape[0]
+    st = new_state(g, data.tables)
+    open_m = np.full((g, MAX_MERCHANT_ROW), -1, np.int16)
+    open_p = np.full((g, MAX_POINT_ROW), -1, np.int16)
+    seat_bot = np.ascontiguousarray(seat_bot, dtype=np.int64)
+    bot_ids = np.ascontiguousarray(bot_ids, dtype=np.int64)
+    bot_params = np.ascontiguousarray(bot_params, dtype=np.float64).reshape(-1, MAX_BOT_PARAMS)
+    setup_seeds = np.ascontiguousarray(setup_seeds, dtype=np.uint64)
+    play_seeds = np.ascontiguousarray(play_seeds, dtype=np.uint64)
+    if threads > 1 and g > 1:
+        _play_parallel(st, data.kernel, num_players, seat_bot, bot_ids, bot_params, setup_seeds, play_seeds,
+                       open_m, open_p, min(g, 16 * threads))
+    else:
+        _play_games(st, data.kernel, 0, g, num_players, seat_bot, bot_ids, bot_params, setup_seeds, play_seeds,
+                    open_m, open_p, np.zeros((0, MOVE_LEN), np.int16))
+    return st, open_m, open_p
+
+
+def trace_game(
+    data: CenturyData,
+    num_players: int,
+    seat_bot: np.ndarray,
+    bot_ids: np.ndarray,
+    bot_params: np.ndarray,
+    setup_seed: int,
+    play_seed: int,
+    max_moves: int = 20000,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Play one game and return its move records (moves, MOVE_LEN) and its final state."""
+    st = new_state(1, data.tables)
+    trace = np.zeros((max_moves, MOVE_LEN), np.int16)
+    open_rows = np.zeros((1, max(MAX_MERCHANT_ROW, MAX_POINT_ROW)), np.int16)
+    count = _play_games(
+        st, data.kernel, 0, 1, num_players,
+        np.ascontiguousarray(np.asarray(seat_bot, dtype=np.int64).reshape(1, -1)),
+        np.ascontiguousarray(bot_ids, dtype=np.int64),
+        np.ascontiguousarray(bot_params, dtype=np.float64).reshape(-1, MAX_BOT_PARAMS),
+        np.array([setup_seed], np.uint64), np.array([play_seed], np.uint64),
+        open_rows, open_rows.copy(), trace,
+    )
+    return trace[:count].copy(), st
+
+
+def results(data: CenturyData, st: np.ndarray) -> dict[str, np.ndarray]:
+    """Scores, parts, ranks and wins of finished games: arrays shaped (G, n) or (G,)."""
+    tb = data.tables
+    g = st.shape[0]
+    n = int(st["num_players"][0]) if g else 2
+    score = np.zeros((g, n), np.int32)
+    parts = np.zeros((g, n, NUM_PARTS), np.int32)
+    rank = np.zeros((g, n), np.int8)
+    win = np.zeros((g, n), np.float32)
+    tied = np.zeros(g, np.bool_)
+    winner = np.zeros(g, np.int8)
+    if g:
+        _results(st, data.kernel, bool(tb.params[P_TIE_SHARED]), score, parts, rank, win, tied, winner)
+    return {"score": score, "parts": parts, "rank": rank, "win": win, "tied": tied, "winner": winner}
+
+
+__all__ = ["play_batch", "trace_game", "results", "new_move", "SCORE_PARTS"]
