@@ -628,9 +628,9 @@ def test_to_arrays_matches_state_layout() -> None:
     g.apply_action(acquire(2, pay="YY"))
     arrays = g.to_arrays()
     batch = new_state(1, DATA.tables)
-    assert set(arrays) == set(batch._fields) - {"rng"}
+    assert set(arrays) == set(batch.dtype.names) - {"rng"}
     for name, value in arrays.items():
-        ref = getattr(batch, name)[0]
+        ref = batch[name][0]
         assert value.shape == ref.shape and value.dtype == ref.dtype, name
     assert arrays["crystals"][3:].sum() == 0 and arrays["cards"][3:].sum() == 0
     assert list(arrays["m_row"][6:]) == [-1, -1] and list(arrays["p_row"][5:]) == [-1, -1, -1]

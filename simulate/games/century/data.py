@@ -33,7 +33,11 @@ FILES = ("merchant_cards.csv", "point_cards.csv", "game.toml")
 
 RULE_OPTIONS: dict[str, tuple[type, tuple, str]] = {
     "rest_requires_played": (bool, (True, False), "Rest is legal only with a played card to take back"),
-    "tie_break": (str, ("later_seat", "shared"), "later_seat: the tied player who acted later wins; shared: tied players share the win"),
+    "tie_break": (
+        str,
+        ("later_seat", "shared"),
+        "later_seat: the tied player who acted later wins; shared: tied players share the win",
+    ),
 }
 
 

@@ -475,3 +475,36 @@ def rank_seats(scores, n, shared, rank, win):
 def is_tie_shared(tb) -> bool:
     """The rule option ``tie_break`` is ``shared``."""
     return bool(tb.params[P_TIE_SHARED])
+
+
+# Entry points for Python callers (tests, replays): one game ``g`` of a batch ``st``, tables ``tab``.
+
+
+@njit(cache=True)
+def game_init(st, tab, g, num_players, setup_seed, play_seed):
+    """Set up game ``g`` of batch ``st``."""
+    init_game(st[g], tab[0], num_players, setup_seed, play_seed)
+
+
+@njit(cache=True)
+def game_legal_moves(st, tab, g, out):
+    """Canonical legal moves of game ``g`` into ``out``; returns their count."""
+    return legal_moves(st[g], tab[0], out)
+
+
+@njit(cache=True)
+def game_step(st, tab, g, mv):
+    """Apply a whole move to game ``g``: 0 done, 1 illegal action (nothing changed), 2 illegal discard.
+
+    After an illegal discard the action has been applied: the record is for inspection only.
+    """
+    r = st[g]
+    tb = tab[0]
+    if not is_legal_action(r, tb, mv):
+        return 1
+    apply_action(r, tb, mv)
+    if not is_legal_discard(r, tb, mv):
+        return 2
+    apply_discard(r, mv)
+    end_turn(r, tb, mv[M_KIND] == CLAIM)
+    return 0

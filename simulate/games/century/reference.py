@@ -148,7 +148,7 @@ def make_record(
 class CenturyReference:
     """One game of Century: Golem Edition, set up from ``setup_seed`` as in ``docs/century.md``.
 
-    The position is held in plain attributes named like the fields of ``CenturyState`` (lists of
+    The position is held in plain attributes named like the fields of a game record (``state.new_state``) (lists of
     ints, seats ``0..num_players-1``); tests may set them directly to script a position. Rows have
     exactly ``merchant_row`` / ``point_row`` entries, ``-1`` for an empty slot.
     """
@@ -519,7 +519,7 @@ class CenturyReference:
     # ----------------------------------------------------------------------------- edges
 
     def to_arrays(self) -> dict[str, np.ndarray]:
-        """Every ``CenturyState`` field but ``rng`` as one game's slice (``state.field[g]``)."""
+        """Every game-record field but ``rng``, shaped as in ``state.new_state(...)[g][field]``."""
         n, nm, npt = self.num_players, len(self.m_kind), len(self.p_vp)
 
         def seats(values: list, dtype) -> np.ndarray:
