@@ -54,16 +54,21 @@ set has value 0 (lower than every real hand), and adding a card to a set never l
 
 Kernels
 -------
-The engine calls the scalar njit functions inside its own njit loops; they allocate nothing and
-work on local integers and module-level lookup tables built once at import:
+The engine calls the scalar njit functions inside its own njit loops; they allocate nothing,
+work on local integers and module-level lookup tables built once at import (frozen into the
+compiled code), and are declared ``inline="always"`` so that numba inlines them into the
+caller:
 
 * ``_eval5(c0, c1, c2, c3, c4, ace_high)``: one five-card hand, branch-free.
-* ``_best_of(cards, n, ace_high)``: best five of ``cards[:n]``.
+* ``_best_of(cards, n, ace_high)``: best five of ``cards[:n]`` (``n`` from 0 to 52).
 * ``_card_bits(c, ace_high)`` and ``_eval_packed(x, ace_high)``: a card set as one ``int64``
-  (bits ``16 * suit + strength``), for engines that collect cards one at a time (``x |= ...``).
+  (bit ``16 * suit + strength`` per card), for engines that collect cards one at a time
+  (``x |= _card_bits(c, ace_high)``, then one ``_eval_packed``); ``_eval_packed`` is
+  branch-free.
 
-They do not validate cards: out-of-range or repeated cards give unspecified values (the public
-batch functions check both).
+They do not validate cards: an out-of-range or repeated card gives an unspecified value (never
+a memory error: cards index the tables as ``c & 63``). The public batch functions check both,
+at little cost, inside their kernels.
 """
 
 from __future__ import annotations
@@ -200,7 +205,9 @@ def _make_tables() -> tuple[np.ndarray, ...]:
     )
 
 
-(_CARD_BITS, _POPCOUNT, _TOP5, _TOP_BIT, _STRAIGHT, _SUIT_BEST, _UNIQUE5, _FLUSH_ADD, _PAIR_CAT) = _make_tables()
+(_CARD_BITS, _POPCOUNT, _TOP5, _TOP_BIT, _STRAIGHT, _SUIT_BEST, _UNIQUE5, _FLUSH_ADD, _PAIR_CAT) = (
+    _make_tables()
+)
 
 
 # ---------------------------------------------------------------------------------------------
