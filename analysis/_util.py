@@ -1,0 +1,185 @@
+"""Private helpers shared by the analysis modules: column checks, per-game sums, intervals.
+
+Everything here is vectorised over rows; the only Python loops run over a handful of groups
+(player counts, seats), never over games.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+from statsmodels.stats.multitest import multipletests
+from statsmodels.stats.proportion import proportion_confint
+
+# Bootstrap work limits: resampled values per call before falling back to cheaper exact forms.
+_MAX_MULTINOMIAL_CELLS = 40_000_000
+_MAX_INDEX_RESAMPLES = 40_000_000
+
+
+def require_columns(df: pd.DataFrame, columns: Iterable[str], name: str = "table") -> None:
+    """Raise ``ValueError`` naming every column of ``columns`` missing from ``df``."""
+    if not isinstance(df, pd.DataFrame):
+        raise TypeError(f"{name} must be a pandas DataFrame, got {type(df).__name__}")
+    missing = [c for c in columns if c not in df.columns]
+    if missing:
+        raise ValueError(f"{name} is missing required column(s): {', '.join(missing)}")
+
+
+def check_alpha(alpha: float) -> None:
+    if not 0 < alpha < 1:
+        raise ValueError(f"alpha must be in (0, 1), got {alpha}")
+
+
+def wilson_confint(count: np.ndarray, nobs: np.ndarray, alpha: float) -> tuple[np.ndarray, np.ndarray]:
+    """Wilson score interval (statsmodels); fractional counts (shared ties) are allowed."""
+    count = np.asarray(count, dtype=float)
+    nobs = np.asarray(nobs, dtype=float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        low, high = proportion_confint(count, nobs, alpha=alpha, method="wilson")
+    low = np.where(nobs > 0, low, np.nan)
+    high = np.where(nobs > 0, high, np.nan)
+    return np.asarray(low, dtype=float), np.asarray(high, dtype=float)
+
+
+def game_codes(game: pd.Series | np.ndarray) -> tuple[np.ndarray, int]:
+    """Integer codes for game ids, usable as ``np.bincount`` indices, and the code count.
+
+    Dense non-negative game ids (the run format's 0-based ``game``) are used as they are, which
+    avoids hashing millions of rows; anything else is factorised.
+    """
+    values = np.asarray(game)
+    if values.dtype.kind in "iu" and len(values):
+        lo, hi = values.min(), values.max()
+        if lo >= 0 and hi < 4 * len(values) + 1024:
+            return values.astype(np.intp, copy=False), int(hi) + 1
+    codes, uniques = pd.factorize(values)
+    return codes.astype(np.intp, copy=False), len(uniques)
+
+
+def seat_margins(seats: pd.DataFrame) -> np.ndarray:
+    """Score minus the mean score of the other seats of the same game, one value per seat row.
+
+    Requires ``game``, ``score``. Games with a single seat row get NaN.
+    """
+    require_columns(seats, ["game", "score"], "seats")
+    codes, num_codes = game_codes(seats["game"])
+    score = seats["score"].to_numpy(dtype=float)
+    total = np.bincount(codes, weights=score, minlength=num_codes)
+    count = np.bincount(codes, minlength=num_codes)
+    others = count[codes] - 1
+    with np.errstate(divide="ignore", invalid="ignore"):
+        margin = score - (total[codes] - score) / others
+    return np.where(others > 0, margin, np.nan)
+
+
+def mirror_mask(seats: pd.DataFrame) -> np.ndarray:
+    """Boolean per seat row: True when every seat of its game holds the same bot label.
+
+    Requires ``game``, ``bot``.
+    """
+    require_columns(seats, ["game", "bot"], "seats")
+    codes, num_codes = game_codes(seats["game"])
+    bot_codes, _ = pd.factorize(seats["bot"])
+    first = np.full(num_codes, -1, dtype=np.intp)
+    first[codes[::-1]] = bot_codes[::-1]  # the last write wins: each game's first row
+    mismatch = np.bincount(codes, weights=(bot_codes != first[codes]), minlength=num_codes)
+    return mismatch[codes] == 0
+
+
+def ensure_rng(random_state: int | np.random.Generator | None) -> np.random.Generator:
+    if isinstance(random_state, np.random.Generator):
+        return random_state
+    return np.random.default_rng(random_state)
+
+
+def bootstrap_mean_confint(
+    values: np.ndarray, alpha: float, num_resamples: int, rng: np.random.Generator
+) -> tuple[float, float]:
+    """Percentile bootstrap interval of a mean, resampling observations with replacement.
+
+    Resampling N observations is the same as drawing multinomial counts over the distinct
+    values (weights = their frequencies), so integer-valued data (scores, margins, wins) costs
+    O(distinct values x resamples), not O(N x resamples). With nearly all values distinct and N
+    too large to resample quickly, returns the normal interval, which the bootstrap matches at
+    that size.
+    """
+    values = np.asarray(values, dtype=float)
+    values = values[np.isfinite(values)]
+    n = len(values)
+    if n < 2:
+        return np.nan, np.nan
+    uniques, counts = np.unique(values, return_counts=True)
+    q = [100 * alpha / 2, 100 * (1 - alpha / 2)]
+    if len(uniques) == 1:
+        return float(uniques[0]), float(uniques[0])
+    if len(uniques) * num_resamples <= _MAX_MULTINOMIAL_CELLS:
+        draws = rng.multinomial(n, counts / n, size=num_resamples)
+        means = draws @ uniques / n
+    elif n * num_resamples <= _MAX_INDEX_RESAMPLES:
+        batch = max(1, _MAX_INDEX_RESAMPLES // (20 * n))
+        means = np.concatenate(
+            [
+                values[rng.integers(0, n, size=(min(batch, num_resamples - i), n))].mean(axis=1)
+                for i in range(0, num_resamples, batch)
+            ]
+        )
+    else:
+        mean, se = values.mean(), values.std(ddof=1) / np.sqrt(n)
+        z = stats.norm.ppf(1 - alpha / 2)
+        return float(mean - z * se), float(mean + z * se)
+    low, high = np.percentile(means, q)
+    return float(low), float(high)
+
+
+def welch(
+    n1: np.ndarray, mean1: np.ndarray, var1: np.ndarray, n0: np.ndarray, mean0: np.ndarray, var0: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Welch two-sample comparison from summaries: (difference, se, df, two-sided p-value)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        a, b = var1 / n1, var0 / n0
+        se = np.sqrt(a + b)
+        df = (a + b) ** 2 / (a**2 / (n1 - 1) + b**2 / (n0 - 1))
+        diff = mean1 - mean0
+        t = diff / se
+        p = 2 * stats.t.sf(np.abs(t), np.where(np.isfinite(df), df, 1e12))
+    return diff, se, df, p
+
+
+def multiple_tests(pvalue: np.ndarray, alpha: float, correction: str | None) -> tuple[np.ndarray, np.ndarray, float]:
+    """Multiple-comparison adjusted p-values, decisions and the matching per-interval level.
+
+    ``correction`` is a ``statsmodels.stats.multitest.multipletests`` method ("holm",
+    "fdr_bh", ...) or None. The level (the alpha of each interval) is Bonferroni's alpha/m for
+    family-wise methods, so the intervals hold simultaneously, and the Benjamini-Yekutieli
+    false-coverage-rate level alpha*R/m (R rejections) for false-discovery methods ("fdr_*").
+    NaN p-values are left out. Returns (pvalue_adj, significant, level).
+    """
+    pvalue = np.asarray(pvalue, dtype=float)
+    ok = np.isfinite(pvalue)
+    m = int(ok.sum())
+    p_adj = np.full(len(pvalue), np.nan)
+    reject = np.zeros(len(pvalue), dtype=bool)
+    level = alpha
+    if m and correction is not None:
+        rej, padj, _, _ = multipletests(pvalue[ok], alpha=alpha, method=correction)
+        p_adj[ok], reject[ok] = padj, rej
+        level = alpha * max(int(rej.sum()), 1) / m if correction.startswith("fdr") else alpha / m
+    elif m:
+        p_adj[ok], reject[ok] = pvalue[ok], pvalue[ok] < alpha
+    return p_adj, reject, level
+
+
+def t_confint(estimate: np.ndarray, se: np.ndarray, df: np.ndarray, level: float) -> tuple[np.ndarray, np.ndarray]:
+    """Two-sided t interval ``estimate -/+ t(1 - level/2, df) * se``; infinite df is normal."""
+    df = np.where(np.isfinite(df), df, 1e12)
+    crit = stats.t.ppf(1 - level / 2, np.maximum(df, 1))
+    return estimate - crit * se, estimate + crit * se
+
+
+def format_pvalue(p: float) -> str:
+    if not np.isfinite(p):
+        return "p = n/a"
+    return "p < 0.001" if p < 0.001 else f"p = {p:.3f}"

@@ -1,0 +1,335 @@
+"""Setup variance: how much of a seat's outcome the setup decides, which setups are (un)balanced,
+and which setup features shift the seat advantage.
+
+Runs that replay each setup several times share a ``setup_id`` between games. For one seat the
+per-game outcome is its score margin (score minus the mean of the other seats, points) or its
+win minus the fair share 1/n. A one-way random-effects ANOVA over setups splits the outcome's
+variance into between-setup and within-setup parts; their ratio is the intraclass correlation
+ICC(1) (Shrout and Fleiss 1979), with the exact F-distribution interval of Searle (1971) for
+balanced normal data (approximate otherwise, using the usual n0 for unequal replays).
+
+References
+----------
+Searle, S. R. (1971). *Linear Models*, ch. 9. Wiley.
+Shrout, P. E. and Fleiss, J. L. (1979). Intraclass correlations. *Psychological Bulletin* 86.
+Benjamini, Y. and Yekutieli, D. (2005). False discovery rate-adjusted multiple confidence
+intervals for selected parameters. *JASA* 100.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from analysis._util import (
+    check_alpha,
+    game_codes,
+    multiple_tests,
+    require_columns,
+    seat_margins,
+    t_confint,
+    welch,
+)
+
+__all__ = ["OUTCOMES", "setup_balance", "setup_feature_effects", "setup_variance"]
+
+OUTCOMES = ("margin", "win")
+"""Per-game seat outcomes: ``margin`` (points over the other seats' mean) and ``win`` (win - 1/n)."""
+
+_SEATS_COLUMNS = ["game", "setup_id", "num_players", "seat", "score", "win"]
+
+
+def _outcome_frame(seats: pd.DataFrame, outcomes: Sequence[str]) -> pd.DataFrame:
+    bad = [o for o in outcomes if o not in OUTCOMES]
+    if bad:
+        raise ValueError(f"unknown outcome(s) {bad}; choose from {OUTCOMES}")
+    require_columns(seats, _SEATS_COLUMNS, "seats")
+    frame = pd.DataFrame(
+        {
+            "setup_id": seats["setup_id"].to_numpy(),
+            "num_players": seats["num_players"].to_numpy(),
+            "seat": seats["seat"].to_numpy(),
+        }
+    )
+    if "margin" in outcomes:
+        frame["margin"] = seat_margins(seats)
+    if "win" in outcomes:
+        frame["win"] = seats["win"].to_numpy(dtype=float) - 1.0 / seats["num_players"].to_numpy(dtype=float)
+    return frame
+
+
+def _group_sums(setup_id: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per setup (present ones only): ids, counts, sums and sums of squares of ``y``, centred."""
+    ok = np.isfinite(y)
+    setup_id, y = setup_id[ok], y[ok]
+    codes, num_codes = game_codes(setup_id)
+    count = np.bincount(codes, minlength=num_codes)
+    present = count > 0
+    first = np.zeros(num_codes, dtype=setup_id.dtype)
+    first[codes[::-1]] = setup_id[::-1]
+    total = np.bincount(codes, weights=y, minlength=num_codes)
+    square = np.bincount(codes, weights=y * y, minlength=num_codes)
+    return first[present], count[present], total[present], square[present]
+
+
+def _anova(count: np.ndarray, total: np.ndarray, square: np.ndarray, alpha: float) -> dict[str, float]:
+    k = len(count)
+    num = float(count.sum())
+    grand = total.sum() / num if num else np.nan
+    # Centre on the grand mean before squaring: sum((y - g)^2) = sum(y^2) - 2 g sum(y) + n g^2.
+    ss_total = float(square.sum() - num * grand**2) if num else np.nan
+    ss_between = float(np.sum(total**2 / count) - num * grand**2) if num else np.nan
+    ss_within = max(ss_total - ss_between, 0.0)
+    df_b, df_w = k - 1, num - k
+    out = {
+        "num_setups": k,
+        "num_games": int(num),
+        "games_per_setup": np.nan,
+        "mean": grand,
+        "var_between": np.nan,
+        "var_within": np.nan,
+        "sd_between": np.nan,
+        "icc": np.nan,
+        "icc_low": np.nan,
+        "icc_high": np.nan,
+        "f_stat": np.nan,
+        "df_between": df_b,
+        "df_within": df_w,
+        "pvalue": np.nan,
+    }
+    if df_b < 1 or df_w < 1:
+        return out
+    n0 = (num - np.sum(count.astype(float) ** 2) / num) / df_b
+    ms_b, ms_w = ss_between / df_b, ss_within / df_w
+    var_b = (ms_b - ms_w) / n0
+    out.update(games_per_setup=n0, var_between=var_b, var_within=ms_w, sd_between=np.sqrt(max(var_b, 0.0)))
+    if ms_w <= 0:
+        return out
+    f = ms_b / ms_w
+    f_low = f / stats.f.ppf(1 - alpha / 2, df_b, df_w)
+    f_high = f / stats.f.ppf(alpha / 2, df_b, df_w)
+    out.update(
+        f_stat=f,
+        pvalue=float(stats.f.sf(f, df_b, df_w)),
+        icc=(f - 1) / (f + n0 - 1),
+        icc_low=(f_low - 1) / (f_low + n0 - 1),
+        icc_high=(f_high - 1) / (f_high + n0 - 1),
+    )
+    return out
+
+
+def setup_variance(seats: pd.DataFrame, outcomes: Sequence[str] = OUTCOMES, alpha: float = 0.05) -> pd.DataFrame:
+    """Between- and within-setup variance of each seat's outcome, and the ICC with its interval.
+
+    Required columns: ``game``, ``setup_id``, ``num_players``, ``seat``, ``score``, ``win``.
+
+    Returns one row per ``num_players``, ``seat`` and ``outcome`` (``"margin"``: score margin in
+    points; ``"win"``: win - 1/n): ``num_setups``, ``num_games``, ``games_per_setup`` (n0, the
+    effective replays per setup), ``mean``, ``var_between`` and ``var_within`` (ANOVA variance
+    components; ``var_between`` may be negative by chance), ``sd_between`` (typical shift a setup
+    gives, outcome units), ``icc`` (share of the outcome's variance that the setup decides),
+    ``icc_low``, ``icc_high`` (Searle F interval, level ``1 - alpha``), ``f_stat``,
+    ``df_between``, ``df_within``, ``pvalue`` (F test of no setup effect). ICC columns are NaN
+    when no setup is replayed.
+    """
+    check_alpha(alpha)
+    frame = _outcome_frame(seats, outcomes)
+    rows = []
+    for (num_players, seat), part in frame.groupby(["num_players", "seat"], sort=True):  # few groups
+        setup_id = part["setup_id"].to_numpy()
+        for outcome in outcomes:
+            _, count, total, square = _group_sums(setup_id, part[outcome].to_numpy())
+            rows.append(
+                {"num_players": num_players, "seat": seat, "outcome": outcome} | _anova(count, total, square, alpha)
+            )
+    return pd.DataFrame(rows)
+
+
+def setup_balance(seats: pd.DataFrame, seat: int = 1, outcome: str = "margin", alpha: float = 0.05) -> pd.DataFrame:
+    """Each setup's advantage for one seat, raw and shrunk, for caterpillar plots and rankings.
+
+    Required columns: ``game``, ``setup_id``, ``num_players``, ``seat``, ``score``, ``win``.
+
+    Returns one row per ``num_players`` and ``setup_id``, sorted by ``shrunk`` (largest
+    advantage first within each player count): ``seat``, ``outcome``, ``num_games``,
+    ``advantage`` (mean outcome of the seat in that setup's games; 0 is fair), ``ci_low``,
+    ``ci_high`` (t interval with the pooled within-setup variance), ``shrunk`` (empirical-Bayes
+    estimate, the raw mean pulled toward the overall mean by its reliability
+    var_between / (var_between + var_within / num_games); this ranks setups fairly when replays
+    are few), ``imbalance`` (``|shrunk|``: sort ascending for the most balanced setups,
+    descending for the least) and ``rank`` (1 = largest ``shrunk``).
+    """
+    check_alpha(alpha)
+    frame = _outcome_frame(seats, [outcome])
+    frame = frame[frame["seat"] == seat]
+    parts = []
+    for num_players, part in frame.groupby("num_players", sort=True):  # a few player counts
+        ids, count, total, square = _group_sums(part["setup_id"].to_numpy(), part[outcome].to_numpy())
+        comp = _anova(count, total, square, alpha)
+        mean = total / count
+        var_w, var_b = comp["var_within"], max(comp["var_between"], 0.0)
+        if np.isfinite(var_w):
+            half = stats.t.ppf(1 - alpha / 2, comp["df_within"]) * np.sqrt(var_w / count)
+            reliability = var_b / (var_b + var_w / count) if var_b + var_w > 0 else np.zeros(len(count))
+        else:
+            half = np.full(len(count), np.nan)
+            reliability = np.full(len(count), np.nan)
+        shrunk = comp["mean"] + reliability * (mean - comp["mean"])
+        out = pd.DataFrame(
+            {
+                "num_players": num_players,
+                "setup_id": ids,
+                "seat": seat,
+                "outcome": outcome,
+                "num_games": count,
+                "advantage": mean,
+                "ci_low": mean - half,
+                "ci_high": mean + half,
+                "shrunk": shrunk,
+                "imbalance": np.abs(shrunk),
+            }
+        ).sort_values(["shrunk", "advantage"], ascending=False, kind="stable")
+        out["rank"] = np.arange(1, len(out) + 1)
+        parts.append(out)
+    columns = [
+        "num_players",
+        "setup_id",
+        "seat",
+        "outcome",
+        "num_games",
+        "advantage",
+        "ci_low",
+        "ci_high",
+        "shrunk",
+        "imbalance",
+        "rank",
+    ]
+    return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=columns)
+
+
+def _families(games: pd.DataFrame) -> dict[str, list[str]]:
+    families: dict[str, list[str]] = {}
+    for column in games.columns:
+        if column.startswith("setup_") and column not in ("setup_id", "setup_seed"):
+            families.setdefault(re.sub(r"_\d+$", "", column), []).append(column)
+    return families
+
+
+def setup_feature_effects(
+    seats: pd.DataFrame,
+    games: pd.DataFrame,
+    seat: int = 1,
+    outcome: str = "margin",
+    alpha: float = 0.05,
+    correction: str | None = "holm",
+    min_setups: int = 5,
+) -> pd.DataFrame:
+    """Which setup features shift one seat's advantage: setups with a feature against those without.
+
+    A feature is a value in a family of ``setup_*`` columns, in any position: the family of
+    ``setup_point_1..5`` is ``setup_point``, so ``setup_point=P07`` means card P07 is somewhere
+    in the opening point row. Each setup counts once, with the mean outcome of its games, so
+    replays are not mistaken for independent evidence; the comparison is Welch's t test.
+
+    Required columns: seats ``game``, ``setup_id``, ``num_players``, ``seat``, ``score``,
+    ``win``; games ``setup_id`` and at least one ``setup_*`` descriptor column.
+
+    ``correction`` is a ``statsmodels`` ``multipletests`` method applied over all features of a
+    player count: ``"holm"`` (family-wise error; intervals Bonferroni-adjusted so they hold
+    simultaneously), ``"fdr_bh"`` (false discovery rate; Benjamini-Yekutieli false-coverage
+    intervals) or None (unadjusted). Features present in (or absent from) fewer than
+    ``min_setups`` setups are dropped.
+
+    Returns one row per ``num_players`` and feature, sorted by p-value: ``seat``, ``outcome``,
+    ``feature`` (``"setup_point=P07"``), ``column`` (the family), ``value``,
+    ``num_setups_with``, ``num_setups_without``, ``mean_with``, ``mean_without``, ``effect``
+    (difference, outcome units), ``se``, ``df``, ``ci_low``, ``ci_high`` (adjusted),
+    ``pvalue``, ``pvalue_adj``, ``significant``.
+    """
+    check_alpha(alpha)
+    require_columns(games, ["setup_id"], "games")
+    families = _families(games)
+    if not families:
+        raise ValueError("games has no setup_* descriptor columns (e.g. setup_point_1)")
+    frame = _outcome_frame(seats, [outcome])
+    frame = frame[frame["seat"] == seat]
+    first = ~games["setup_id"].duplicated().to_numpy()
+    setup_rows = games.loc[first]
+    row_ids = setup_rows["setup_id"].to_numpy()
+    columns = [
+        "num_players",
+        "seat",
+        "outcome",
+        "feature",
+        "column",
+        "value",
+        "num_setups_with",
+        "num_setups_without",
+        "mean_with",
+        "mean_without",
+        "effect",
+        "se",
+        "df",
+        "ci_low",
+        "ci_high",
+        "pvalue",
+        "pvalue_adj",
+        "significant",
+    ]
+    parts = []
+    for num_players, part in frame.groupby("num_players", sort=True):  # a few player counts
+        ids, count, total, _ = _group_sums(part["setup_id"].to_numpy(), part[outcome].to_numpy())
+        setup_mean = pd.Series(total / count, index=ids)
+        y = setup_mean.reindex(row_ids).to_numpy()
+        ok = np.isfinite(y)
+        y_ok = y[ok]
+        num_all, sum_all, sq_all = len(y_ok), y_ok.sum(), np.sum(y_ok**2)
+        feature_parts = []
+        for family, family_columns in families.items():  # a few descriptor families
+            values = pd.concat([setup_rows[c][ok] for c in family_columns], ignore_index=True)
+            codes, uniques = pd.factorize(values)
+            setup_pos = np.tile(np.arange(num_all), len(family_columns))
+            keep = codes >= 0
+            key = np.unique(setup_pos[keep].astype(np.int64) * len(uniques) + codes[keep])
+            pos, code = key // max(len(uniques), 1), key % max(len(uniques), 1)
+            n1 = np.bincount(code, minlength=len(uniques)).astype(float)
+            s1 = np.bincount(code, weights=y_ok[pos], minlength=len(uniques))
+            q1 = np.bincount(code, weights=y_ok[pos] ** 2, minlength=len(uniques))
+            n0, s0, q0 = num_all - n1, sum_all - s1, sq_all - q1
+            with np.errstate(divide="ignore", invalid="ignore"):
+                m1, m0 = s1 / n1, s0 / n0
+                v1 = (q1 - n1 * m1**2) / (n1 - 1)
+                v0 = (q0 - n0 * m0**2) / (n0 - 1)
+            diff, se, df, p = welch(n1, m1, np.maximum(v1, 0), n0, m0, np.maximum(v0, 0))
+            feature_parts.append(
+                pd.DataFrame(
+                    {
+                        "column": family,
+                        "value": np.asarray(uniques, dtype=object),
+                        "num_setups_with": n1.astype(np.int64),
+                        "num_setups_without": n0.astype(np.int64),
+                        "mean_with": m1,
+                        "mean_without": m0,
+                        "effect": diff,
+                        "se": se,
+                        "df": df,
+                        "pvalue": p,
+                    }
+                )
+            )
+        out = pd.concat(feature_parts, ignore_index=True)
+        out = out[(out["num_setups_with"] >= min_setups) & (out["num_setups_without"] >= min_setups)]
+        out = out.reset_index(drop=True)
+        out.insert(0, "feature", out["column"] + "=" + out["value"].astype(str))
+        out.insert(0, "outcome", outcome)
+        out.insert(0, "seat", seat)
+        out.insert(0, "num_players", num_players)
+        p_adj, reject, level = multiple_tests(out["pvalue"].to_numpy(), alpha, correction)
+        low, high = t_confint(out["effect"].to_numpy(), out["se"].to_numpy(), out["df"].to_numpy(), level)
+        out["ci_low"], out["ci_high"], out["pvalue_adj"], out["significant"] = low, high, p_adj, reject
+        parts.append(out[columns].sort_values(["pvalue", "effect"], kind="stable"))
+    return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=columns)

@@ -1,0 +1,561 @@
+"""Tests of the analysis statistics and plots on synthetic runs whose truth is known.
+
+Repetition tests check error rates against binomial bounds: with R independent repetitions and
+a nominal rate of 5%, the count of rejections must fall inside the central 99.8% of
+Binomial(R, 0.05), so a correct method fails such a check about once in 500 runs. Seeds are
+fixed, so the suite is deterministic.
+"""
+
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+import pytest  # noqa: E402
+from scipy import stats  # noqa: E402
+
+from analysis import plots  # noqa: E402
+from analysis.components import ASSOCIATION_NOTE, component_strength  # noqa: E402
+from analysis.convergence import convergence, games_needed  # noqa: E402
+from analysis.outcomes import end_reasons, game_lengths, score_summary  # noqa: E402
+from analysis.seats import add_margins, seat_advantage, seat_balance, win_rates  # noqa: E402
+from analysis.setups import setup_balance, setup_feature_effects, setup_variance  # noqa: E402
+from analysis.strategies import ELO_SCALE, bradley_terry, head_to_head  # noqa: E402
+from analysis.synthetic import synthetic_run  # noqa: E402
+
+SEED = 20261130
+NULL_SEED = 7_000
+COVERAGE_SEED = 9_000
+REPS = 200
+QUICK_RESAMPLES = 400
+
+GAMES_COLUMNS = [
+    "game",
+    "setup_id",
+    "setup_seed",
+    "play_seed",
+    "num_players",
+    "rotation",
+    "turns",
+    "rounds",
+    "end_reason",
+    "winner_seat",
+    "tied",
+]
+SEATS_COLUMNS = ["game", "setup_id", "num_players", "seat", "bot", "score", "rank", "win"]
+COMPONENTS_COLUMNS = ["game", "seat", "component", "kind", "turn", "round"]
+
+
+def binomial_band(reps: int, rate: float = 0.05) -> tuple[float, float]:
+    low, high = stats.binom.ppf([0.001, 0.999], reps, rate)
+    return float(low), float(high)
+
+
+@pytest.fixture(autouse=True)
+def clean_plots():
+    yield
+    plt.close("all")
+
+
+@pytest.fixture(scope="module")
+def advantage_run():
+    return synthetic_run(20_000, 3, seat_advantage=[3.0, 0.0, 0.0], random_state=SEED)
+
+
+@pytest.fixture(scope="module")
+def rich_run():
+    """Mixed bots, replayed setups, a turn cap and planted component effects: one of everything."""
+    return synthetic_run(
+        6_000,
+        3,
+        lineup=["greedy", "random", "engine"],
+        bot_strength={"greedy": 3.0, "engine": 1.0},
+        games_per_setup=6,
+        setup_sd=3.0,
+        component_effects={"M09": 4.0},
+        turn_cap_rate=0.02,
+        random_state=SEED,
+    )
+
+
+# --- synthetic tables -------------------------------------------------------------------------
+
+
+def test_synthetic_tables_have_the_run_format_columns_and_dtypes(rich_run):
+    games, seats, components = rich_run.games, rich_run.seats, rich_run.components
+    setup_cols = [f"setup_merchant_{i}" for i in range(1, 7)] + [f"setup_point_{i}" for i in range(1, 6)]
+    assert list(games.columns) == GAMES_COLUMNS + setup_cols
+    assert list(seats.columns[: len(SEATS_COLUMNS)]) == SEATS_COLUMNS
+    assert [c for c in seats.columns if c.startswith("score_")] == [
+        "score_points",
+        "score_copper",
+        "score_silver",
+        "score_crystals",
+    ]
+    assert list(components.columns) == COMPONENTS_COLUMNS
+    assert games["num_players"].dtype == np.int8 and seats["win"].dtype == np.float32
+    assert games["setup_seed"].dtype == np.uint64 and seats["score"].dtype == np.int32
+    parts = seats[["score_points", "score_copper", "score_silver", "score_crystals"]].sum(axis=1)
+    assert (parts == seats["score"]).all()
+    assert set(games["end_reason"]) == {"trigger", "turn_cap"}
+    # seat s plays lineup[(s - 1 + rotation) % n]
+    lineup = ["greedy", "random", "engine"]
+    merged = seats.merge(games[["game", "rotation"]], on="game")
+    expected = [lineup[(s - 1 + r) % 3] for s, r in zip(merged["seat"], merged["rotation"], strict=True)]
+    assert (merged["bot"].to_numpy() == np.array(expected)).all()
+
+
+# --- win rates and ties -----------------------------------------------------------------------
+
+
+def test_shared_ties_are_fractional_wins_summing_to_one_per_game():
+    run = synthetic_run(3_000, 4, score_sd=1.5, tie_break="shared", random_state=SEED)
+    seats, games = run.seats, run.games
+    per_game = seats.groupby("game")["win"].sum()
+    np.testing.assert_allclose(per_game.to_numpy(), 1.0, atol=1e-6)
+    assert games["tied"].mean() > 0.2  # the small spread forces many ties
+    tied = seats[seats["game"].isin(games.loc[games["tied"], "game"]) & (seats["rank"] == 1)]
+    k = tied.groupby("game")["win"].transform("size")
+    np.testing.assert_allclose(tied["win"].to_numpy(), 1.0 / k.to_numpy(), rtol=1e-6)
+    assert (games.loc[games["tied"], "winner_seat"] == -1).all()
+    rates = win_rates(seats)
+    assert rates["wins"].sum() == pytest.approx(len(games), rel=1e-6)
+    assert rates["num_games"].eq(len(games)).all()
+
+
+def test_later_seat_tie_break_gives_whole_wins_to_the_later_seat():
+    run = synthetic_run(3_000, 3, score_sd=1.5, tie_break="later_seat", random_state=SEED)
+    seats = run.seats
+    assert set(np.unique(seats["win"])) == {0.0, 1.0}
+    top = seats.groupby("game")["score"].transform("max") == seats["score"]
+    latest_top = seats[top].groupby("game")["seat"].max()
+    winner = seats[seats["win"] == 1].set_index("game")["seat"]
+    assert (winner.loc[latest_top.index] == latest_top).all()
+    assert seats.groupby("game")["rank"].nunique().eq(3).all()
+
+
+def test_win_rates_on_a_hand_made_table():
+    # game 0: seats 1 and 2 share the win; game 1: seat 3 wins.
+    seats = pd.DataFrame(
+        {
+            "game": [0, 0, 0, 1, 1, 1],
+            "num_players": [3] * 6,
+            "seat": [1, 2, 3, 1, 2, 3],
+            "bot": ["a", "b", "a", "a", "b", "a"],
+            "win": np.array([0.5, 0.5, 0, 0, 0, 1], dtype=np.float32),
+        }
+    )
+    by_seat = win_rates(seats).set_index("seat")
+    np.testing.assert_allclose(by_seat["wins"], [0.5, 0.5, 1.0])
+    np.testing.assert_allclose(by_seat["win_rate"], [0.25, 0.25, 0.5])
+    assert (by_seat["ci_low"] <= by_seat["win_rate"]).all() and (by_seat["win_rate"] <= by_seat["ci_high"]).all()
+    by_bot = win_rates(seats, "bot").set_index("bot")
+    assert by_bot.loc["a", "num_games"] == 4 and by_bot.loc["a", "wins"] == pytest.approx(1.5)
+    both = win_rates(seats, ["bot", "seat"])
+    assert len(both) == 3 and both["wins"].sum() == pytest.approx(2.0)
+
+
+# --- seat advantage ---------------------------------------------------------------------------
+
+
+def test_planted_three_point_seat_advantage_is_found_and_covered(advantage_run):
+    table, tests, verdict = seat_advantage(advantage_run.seats)
+    first = table.set_index("seat").loc[1]
+    truth = advantage_run.truth["seat_margin"][0]
+    assert truth == pytest.approx(3.0)
+    assert first.margin_low < truth < first.margin_high
+    assert first.margin_low > 0 and first.ci_low > 1 / 3
+    assert bool(tests["significant"].iloc[0]) and tests["pvalue"].iloc[0] < 1e-6
+    assert verdict.startswith("seat 1 wins ") and "of 3-player games against a fair 33.3%" in verdict
+    assert "not balanced" in verdict
+    np.testing.assert_allclose(table["margin"].sum(), 0.0, atol=1e-9)  # margins cancel over seats
+
+
+def test_seat_margin_bootstrap_interval_covers_the_truth_at_its_nominal_rate():
+    covered = 0
+    reps = 120
+    for rep in range(reps):
+        run = synthetic_run(300, 3, seat_advantage=[3.0, 0.0, 0.0], random_state=COVERAGE_SEED + rep)
+        first = seat_advantage(run.seats, num_resamples=QUICK_RESAMPLES, random_state=rep).table.iloc[0]
+        covered += first.margin_low <= 3.0 <= first.margin_high
+    low, high = binomial_band(reps, 0.05)
+    assert low <= reps - covered <= high
+
+
+def test_fair_game_flags_an_advantage_in_about_five_percent_of_repetitions():
+    flagged = excluded = 0
+    for rep in range(REPS):
+        run = synthetic_run(200, 3, random_state=NULL_SEED + rep)
+        table, tests, verdict = seat_advantage(run.seats, num_resamples=QUICK_RESAMPLES, random_state=rep)
+        flagged += bool(tests["significant"].iloc[0])
+        first = table.iloc[0]
+        excluded += (first.margin_low > 0) or (first.margin_high < 0)
+        assert ("no seat advantage detected" in verdict) != bool(tests["significant"].iloc[0])
+    low, high = binomial_band(REPS)
+    assert low <= flagged <= high, flagged
+    assert low <= excluded <= high, excluded
+
+
+def test_mixed_bots_need_rotation_to_read_seat_effects(rich_run):
+    rotated = seat_advantage(rich_run.seats, lineup="all", num_resamples=QUICK_RESAMPLES)
+    assert bool(rotated.tests["balanced"].iloc[0])
+    assert "caution" not in rotated.verdict
+    fixed = synthetic_run(
+        3_000,
+        3,
+        lineup=["greedy", "random", "random"],
+        bot_strength={"greedy": 5.0},
+        rotate_seats=False,
+        random_state=SEED,
+    )
+    confounded = seat_advantage(fixed.seats, lineup="all", num_resamples=QUICK_RESAMPLES)
+    assert not bool(confounded.tests["balanced"].iloc[0])
+    assert "confounded" in confounded.verdict
+    assert seat_balance(fixed.seats).set_index("bot").loc["greedy", "imbalance"] == pytest.approx(3.0)
+    mirror = seat_advantage(rich_run.seats)  # no mirror matches in a mixed lineup
+    assert mirror.table.empty and "no games" in mirror.verdict
+
+
+def test_player_counts_are_kept_apart():
+    three = synthetic_run(2_000, 3, seat_advantage=[2.0, 0, 0], random_state=SEED)
+    four = synthetic_run(2_000, 4, random_state=SEED + 1)
+    seats = pd.concat([three.seats, four.seats.assign(game=four.seats["game"] + 2_000)], ignore_index=True)
+    table, tests, verdict = seat_advantage(seats, num_resamples=QUICK_RESAMPLES)
+    assert list(tests["num_players"]) == [3, 4]
+    assert table.groupby("num_players")["seat"].count().to_dict() == {3: 3, 4: 4}
+    np.testing.assert_allclose(table.loc[table["num_players"] == 4, "fair"], 0.25)
+    assert "3-player" in verdict and "4-player" in verdict
+
+
+# --- setups -----------------------------------------------------------------------------------
+
+
+def test_planted_setup_icc_is_recovered_within_its_interval():
+    run = synthetic_run(4_000, 3, games_per_setup=10, setup_sd=4.0, score_sd=8.0, random_state=SEED)
+    result = setup_variance(run.seats)
+    row = result[(result["seat"] == 1) & (result["outcome"] == "margin")].iloc[0]
+    truth = run.truth["setup_icc"]
+    assert truth == pytest.approx(0.2)
+    assert row.icc_low < truth < row.icc_high
+    assert row.num_setups == 400 and row.games_per_setup == pytest.approx(10)
+    assert row.pvalue < 1e-10
+    wins = result[result["outcome"] == "win"]
+    assert (wins["icc"] > 0).all()  # the setup moves who wins too, less sharply
+
+
+def test_icc_interval_covers_the_truth_at_its_nominal_rate():
+    reps = 120
+    missed = 0
+    for rep in range(reps):
+        run = synthetic_run(600, 3, games_per_setup=6, setup_sd=4.0, random_state=COVERAGE_SEED + rep)
+        row = setup_variance(run.seats, outcomes=["margin"]).iloc[0]
+        missed += not (row.icc_low <= run.truth["setup_icc"] <= row.icc_high)
+    low, high = binomial_band(reps)
+    assert low <= missed <= high, missed
+
+
+def test_icc_is_undefined_without_replays(advantage_run):
+    result = setup_variance(advantage_run.seats, outcomes=["margin"])
+    assert result["icc"].isna().all() and (result["df_within"] == 0).all()
+
+
+def test_setup_balance_ranks_setups_by_their_planted_effect():
+    run = synthetic_run(4_000, 3, games_per_setup=8, setup_sd=4.0, random_state=SEED)
+    balance = setup_balance(run.seats, seat=1)
+    effects = run.truth["setup_effects"].pivot(index="setup_id", columns="seat", values="effect")
+    truth = effects[1] - (effects[2] + effects[3]) / 2  # planted shift of the seat-1 margin
+    merged = balance.set_index("setup_id").join(truth.rename("truth"))
+    assert merged["shrunk"].corr(merged["truth"]) > 0.7
+    assert balance["rank"].tolist() == list(range(1, len(balance) + 1))
+    assert (balance["shrunk"].diff().dropna() <= 0).all()
+    # Shrinkage pulls toward the overall mean: never further out than the raw mean.
+    centre = balance["advantage"].mean()
+    assert ((balance["shrunk"] - centre).abs() <= (balance["advantage"] - centre).abs() + 1e-9).all()
+
+
+def test_planted_setup_feature_is_found_with_an_interval_covering_it():
+    run = synthetic_run(4_000, 3, feature_effects={"setup_point=P07": 4.0}, random_state=SEED)
+    result = setup_feature_effects(run.seats, run.games)
+    top = result.iloc[0]
+    assert top.feature == "setup_point=P07" and bool(top.significant)
+    assert top.ci_low < 4.0 < top.ci_high
+    assert result["significant"].sum() == 1
+    assert len(result) == 43 + 36
+    assert set(result["column"]) == {"setup_merchant", "setup_point"}
+
+
+@pytest.mark.parametrize("correction", ["holm", "fdr_bh"])
+def test_multiple_comparison_correction_controls_false_positives_on_null_features(correction):
+    reps = 100
+    any_false = raw_false = 0
+    for rep in range(reps):
+        run = synthetic_run(600, 3, random_state=NULL_SEED + rep)
+        result = setup_feature_effects(run.seats, run.games, correction=correction)
+        any_false += bool(result["significant"].any())
+        raw_false += bool((result["pvalue"] < 0.05).any())
+    _, high = binomial_band(reps)
+    assert any_false <= high, any_false  # family-wise (= FDR under the global null) at 5%
+    assert raw_false > 0.9 * reps  # without correction nearly every repetition has a false hit
+
+
+def test_feature_effects_use_one_value_per_setup_not_per_replay():
+    run = synthetic_run(3_000, 3, games_per_setup=5, random_state=SEED)
+    result = setup_feature_effects(run.seats, run.games)
+    assert (result["num_setups_with"] + result["num_setups_without"] == 600).all()
+
+
+# --- strategies -------------------------------------------------------------------------------
+
+
+def test_bradley_terry_recovers_the_planted_strength_order():
+    strength = {"planner": 4.0, "engine": 2.0, "greedy": 0.0, "random": -3.0}
+    run = synthetic_run(4_000, 4, lineup=list(strength), bot_strength=strength, random_state=SEED)
+    h2h = head_to_head(run.seats)
+    ratings = bradley_terry(h2h)
+    assert ratings["bot"].tolist() == list(strength)
+    assert ratings["rating"].sum() == pytest.approx(0.0, abs=1e-9)
+    assert (ratings["ci_low"] < ratings["rating"]).all() and (ratings["rating"] < ratings["ci_high"]).all()
+    np.testing.assert_allclose(ratings["elo"] - 1500, ELO_SCALE * ratings["rating"])
+    paired = h2h.merge(h2h, left_on=["bot", "opponent"], right_on=["opponent", "bot"])
+    np.testing.assert_allclose(paired["win_rate_x"] + paired["win_rate_y"], 1.0)
+    assert (h2h["num_games"] == 4_000).all() and (h2h["num_comparisons"] == 4_000).all()
+
+
+def test_head_to_head_counts_seat_pairs_and_halves_ties():
+    seats = pd.DataFrame(
+        {
+            "game": [0, 0, 0, 1, 1, 1],
+            "seat": [1, 2, 3, 1, 2, 3],
+            "bot": ["a", "a", "b", "b", "a", "a"],
+            "rank": [1, 3, 2, 1, 1, 3],  # game 1: b and one a share first place
+        }
+    )
+    h2h = head_to_head(seats).set_index(["bot", "opponent"])
+    assert h2h.loc[("a", "b"), "num_comparisons"] == 4 and h2h.loc[("a", "b"), "num_games"] == 2
+    # game 0: a(1) beats b(2), a(3) loses; game 1: a(1) ties b(1), a(3) loses -> 1.5 of 4
+    assert h2h.loc[("a", "b"), "wins"] == pytest.approx(1.5)
+    assert h2h.loc[("b", "a"), "wins"] == pytest.approx(2.5)
+
+
+def test_bradley_terry_rejects_a_disconnected_comparison_graph():
+    h2h = pd.DataFrame(
+        {
+            "bot": ["a", "b", "c", "d"],
+            "opponent": ["b", "a", "d", "c"],
+            "num_comparisons": [10] * 4,
+            "wins": [6, 4, 5, 5],
+        }
+    )
+    with pytest.raises(ValueError, match="connected"):
+        bradley_terry(h2h)
+
+
+# --- components -------------------------------------------------------------------------------
+
+
+def test_planted_component_effect_is_found_and_flagged_as_association(rich_run):
+    result = component_strength(rich_run.seats, rich_run.components, rich_run.games)
+    assert result.attrs["note"] == ASSOCIATION_NOTE
+    assert set(result["phase"]) == {"any", "early", "mid", "late"}
+    any_phase = result[result["phase"] == "any"].set_index("component")
+    assert any_phase.loc["M09", "significant"]
+    assert any_phase.loc["M09", "score_diff_low"] < 4.0 < any_phase.loc["M09", "score_diff_high"]
+    assert any_phase["significant"].sum() == 1
+    by_phase = result[result["component"] == "M09"].set_index("phase")["num_acquired"]
+    assert by_phase["early"] + by_phase["mid"] + by_phase["late"] == by_phase["any"]
+
+
+def test_component_null_effects_keep_nominal_error_rates():
+    reps = 30
+    unadjusted = []
+    family_hits = 0
+    for rep in range(reps):
+        run = synthetic_run(1_500, 2, acquire_rate=0.4, random_state=NULL_SEED + rep)
+        result = component_strength(run.seats, run.components, correction="holm")
+        unadjusted.append((result["pvalue"] < 0.05).to_numpy())
+        family_hits += bool(result["significant"].any())
+    tests = np.concatenate(unadjusted)
+    # 2-player games make the acquirer's opponent the whole baseline of that game: the
+    # game-clustered standard error keeps the per-test rate at 5%.
+    assert abs(tests.mean() - 0.05) < 0.015, tests.mean()
+    assert family_hits <= binomial_band(reps)[1]
+
+
+def test_component_clustered_standard_error_matches_a_direct_computation():
+    run = synthetic_run(300, 3, acquire_rate=0.3, random_state=SEED)
+    comps = run.components
+    # A second copy of some cards taken by other seats, and a repeat by the same seat.
+    extra = comps.iloc[::5].assign(seat=lambda d: (d["seat"] % 3 + 1).astype(np.int8))
+    repeat = comps.iloc[::7].assign(round=lambda d: d["round"] + 2)
+    comps = pd.concat([comps, extra, repeat], ignore_index=True)
+    result = component_strength(run.seats, comps, run.games, correction=None, min_count=2)
+    seats = run.seats
+    first = comps.groupby(["game", "seat", "component"], as_index=False)["round"].min()
+    first = first.merge(run.games[["game", "rounds"]], on="game")
+    first["phase"] = np.array(["early", "mid", "late"])[np.clip(3 * first["round"] // first["rounds"], 0, 2)]
+    for component, phase in [("M05", "any"), ("P10", "mid"), ("M20", "late")]:
+        owners = first[first["component"] == component]
+        chosen = owners if phase == "any" else owners[owners["phase"] == phase]
+        key = seats.set_index(["game", "seat"]).index
+        acquired = key.isin(pd.MultiIndex.from_frame(chosen[["game", "seat"]]))
+        baseline = ~key.isin(pd.MultiIndex.from_frame(owners[["game", "seat"]]))
+        y = seats["win"].to_numpy(float)
+        m1, m0 = y[acquired].mean(), y[baseline].mean()
+        psi = (
+            pd.Series(
+                np.where(acquired, (y - m1) / acquired.sum(), 0) - np.where(baseline, (y - m0) / baseline.sum(), 0)
+            )
+            .groupby(seats["game"].to_numpy())
+            .sum()
+        )
+        row = result[(result["component"] == component) & (result["phase"] == phase)].iloc[0]
+        assert row.num_acquired == acquired.sum() and row.num_not == baseline.sum()
+        assert row.win_diff == pytest.approx(m1 - m0)
+        se = np.sqrt((psi**2).sum())
+        a, b = y[acquired].var(ddof=1) / acquired.sum(), y[baseline].var(ddof=1) / baseline.sum()
+        welch_df = (a + b) ** 2 / (a**2 / (acquired.sum() - 1) + b**2 / (baseline.sum() - 1))
+        half_width = row.win_diff_high - row.win_diff
+        assert half_width == pytest.approx(stats.t.ppf(0.975, welch_df) * se, rel=1e-6)
+        assert row.pvalue == pytest.approx(2 * stats.t.sf(abs(row.win_diff) / se, welch_df), rel=1e-6)
+
+
+# --- game length, scores, convergence ---------------------------------------------------------
+
+
+def test_turn_cap_endings_are_called_out(rich_run):
+    table, verdict = end_reasons(rich_run.games)
+    capped = table[table["turn_cap"]].iloc[0]
+    assert capped.ci_low < 0.02 < capped.ci_high
+    assert verdict.startswith("The turn cap ended ") and "3-player" in verdict
+    lengths = game_lengths(rich_run.games).set_index("end_reason")
+    assert lengths.loc["turn_cap", "rounds_median"] == 200
+    assert lengths.loc["all", "num_games"] == len(rich_run.games)
+    clean = end_reasons(synthetic_run(500, 2, random_state=SEED).games).verdict
+    assert clean.startswith("No 2-player game hit the turn cap")
+
+
+def test_score_summary_reports_parts_and_margins(advantage_run):
+    summary = score_summary(advantage_run.seats).set_index("seat")
+    assert summary.loc[1, "margin_mean"] == pytest.approx(3.0, abs=0.3)
+    parts = summary[["score_points_mean", "score_copper_mean", "score_silver_mean", "score_crystals_mean"]]
+    np.testing.assert_allclose(parts.sum(axis=1), summary["score_mean"])
+    assert (summary["score_p05"] <= summary["score_median"]).all()
+    margins = add_margins(advantage_run.seats)
+    np.testing.assert_allclose(margins.groupby("game")["margin"].sum(), 0.0, atol=1e-9)
+
+
+def test_convergence_narrows_and_ends_at_the_full_estimate(advantage_run):
+    conv = convergence(advantage_run.seats, num_points=20)
+    first = conv[conv["seat"] == 1]
+    assert first["num_games"].iloc[-1] == 20_000
+    assert first["width"].is_monotonic_decreasing
+    full = seat_advantage(advantage_run.seats).table.iloc[0]
+    assert first["win_rate"].iloc[-1] == pytest.approx(full.win_rate)
+    assert first["margin"].iloc[-1] == pytest.approx(full.margin)
+
+
+def test_games_needed_follows_the_normal_power_formula():
+    table = pd.DataFrame(
+        {
+            "seat": [1, 2, 3],
+            "num_games": [1_000, 1_000, 1_000],
+            "win_rate": [0.40, 1 / 3 - 0.01, 1 / 3],
+            "fair": [1 / 3] * 3,
+        }
+    )
+    out = games_needed(table)
+    h = 2 * np.arcsin(np.sqrt(0.40)) - 2 * np.arcsin(np.sqrt(1 / 3))
+    assert out.loc[0, "games_needed"] == np.ceil((stats.norm.ppf(0.975) / h) ** 2)
+    assert bool(out.loc[0, "resolved"]) and out.loc[0, "more_games"] == 0
+    assert not out.loc[1, "resolved"] and out.loc[1, "more_games"] > 7_000
+    assert "more games" in out.loc[1, "note"]
+    assert np.isinf(out.loc[2, "games_needed"]) and "no real difference" in out.loc[2, "note"]
+    planned = games_needed(table, power=0.8)
+    assert (planned["games_needed"].iloc[:2] > out["games_needed"].iloc[:2]).all()
+
+
+# --- input checks -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("func", "missing"),
+    [
+        (lambda s, c, g: win_rates(s.drop(columns="win")), "win"),
+        (lambda s, c, g: seat_advantage(s.drop(columns=["score", "bot"])), "bot, score"),
+        (lambda s, c, g: setup_variance(s.drop(columns="setup_id")), "setup_id"),
+        (lambda s, c, g: setup_feature_effects(s, g.drop(columns="setup_id")), "setup_id"),
+        (lambda s, c, g: head_to_head(s.drop(columns="rank")), "rank"),
+        (lambda s, c, g: component_strength(s, c.drop(columns="component"), g), "component"),
+        (lambda s, c, g: component_strength(s, c, g.drop(columns="rounds")), "rounds"),
+        (lambda s, c, g: game_lengths(g.drop(columns="turns")), "turns"),
+        (lambda s, c, g: convergence(s.drop(columns="game")), "game"),
+        (lambda s, c, g: plots.plot_seat_win_rates(win_rates(s).drop(columns="fair")), "fair"),
+    ],
+)
+def test_missing_columns_raise_value_errors_naming_them(rich_run, func, missing):
+    with pytest.raises(ValueError, match=f"missing required column\\(s\\): {missing}"):
+        func(rich_run.seats, rich_run.components, rich_run.games)
+
+
+# --- plots ------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def plot_inputs(rich_run):
+    seats = rich_run.seats
+    mirror = synthetic_run(2_000, 3, seat_advantage=[1.0, 0, 0], games_per_setup=4, setup_sd=2.0, random_state=SEED)
+    h2h = head_to_head(seats)
+    return {
+        "win_rates": seat_advantage(mirror.seats, num_resamples=QUICK_RESAMPLES).table,
+        "seats": seats,
+        "balance": setup_balance(mirror.seats),
+        "balance_win": setup_balance(mirror.seats, outcome="win"),
+        "h2h": h2h,
+        "ratings": bradley_terry(h2h),
+        "strength": component_strength(seats, rich_run.components, rich_run.games),
+        "conv": convergence(mirror.seats, num_points=10),
+        "games": rich_run.games,
+    }
+
+
+@pytest.mark.parametrize(
+    ("func", "data", "kwargs"),
+    [
+        (plots.plot_seat_win_rates, "win_rates", {}),
+        (plots.plot_seat_win_rates, "win_rates", {"title": "t", "show_fair": False, "color": "k"}),
+        (plots.plot_score_distributions, "seats", {}),
+        (plots.plot_score_distributions, "seats", {"by": "bot", "cumulative": True, "bins": 20}),
+        (plots.plot_setup_caterpillar, "balance", {}),
+        (plots.plot_setup_caterpillar, "balance", {"max_setups": 50, "show_shrunk": False}),
+        (plots.plot_setup_caterpillar, "balance_win", {"num_players": 3}),
+        (plots.plot_head_to_head, "h2h", {}),
+        (plots.plot_head_to_head, "h2h", {"annotate": False, "order": ["greedy", "engine", "random"]}),
+        (plots.plot_ratings, "ratings", {}),
+        (plots.plot_ratings, "ratings", {"scale": "logit"}),
+        (plots.plot_component_forest, "strength", {}),
+        (plots.plot_component_forest, "strength", {"metric": "score", "phase": "late", "top": 5}),
+        (plots.plot_convergence, "conv", {}),
+        (plots.plot_convergence, "conv", {"show": "width", "seats": [1], "log_x": False}),
+        (plots.plot_game_lengths, "games", {}),
+        (plots.plot_game_lengths, "games", {"unit": "rounds"}),
+    ],
+)
+def test_plots_draw_titled_labelled_axes(plot_inputs, func, data, kwargs):
+    ax = func(plot_inputs[data], **kwargs)
+    assert ax.get_title() and ax.get_xlabel() and ax.get_ylabel()
+    assert ax.has_data()
+    _, given = plt.subplots()
+    assert func(plot_inputs[data], ax=given, **kwargs) is given
+
+
+def test_plot_seat_win_rates_draws_a_fair_line_per_player_count():
+    three = synthetic_run(500, 3, random_state=SEED)
+    four = synthetic_run(500, 4, random_state=SEED)
+    seats = pd.concat([three.seats, four.seats.assign(game=four.seats["game"] + 500)], ignore_index=True)
+    ax = plots.plot_seat_win_rates(win_rates(seats))
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert "fair 33.3% (3 players)" in labels and "fair 25.0% (4 players)" in labels
