@@ -88,7 +88,8 @@ def synthetic_run(
     bot_strength
         Points added to the score of each bot label (missing labels: 0).
     rotate_seats
-        Rotation ``game % num_players``; seat ``s`` (1-based) plays ``lineup[(s - 1 + rotation) % n]``.
+        Rotation = replay index within the setup (the game index without replays) modulo
+        ``num_players``; seat ``s`` (1-based) plays ``lineup[(s - 1 + rotation) % n]``.
     seat_advantage
         Points added to each seat's score, e.g. ``[3, 0, 0]`` (default none).
     games_per_setup
@@ -140,7 +141,8 @@ def synthetic_run(
     game = np.arange(num_g, dtype=np.int64)
     setup_id = game // games_per_setup
     num_setups = int(setup_id[-1]) + 1
-    rotation = (game % n) if rotate_seats else np.zeros(num_g, dtype=np.int64)
+    within = game % games_per_setup if games_per_setup > 1 else game  # replay index, as the runner
+    rotation = (within % n) if rotate_seats else np.zeros(num_g, dtype=np.int64)
 
     # Opening rows: distinct cards per setup, in random order.
     rows: dict[str, np.ndarray] = {}
