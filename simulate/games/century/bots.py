@@ -214,6 +214,14 @@ def _row_cost(r, tb, pos):
 
 
 @njit(cache=True)
+def _effort(d, patience):
+    """(1 + d) ** patience, without the cost of a power for the usual patience of 1."""
+    if patience == 1.0:
+        return 1.0 + d
+    return (1.0 + d) ** patience
+
+
+@njit(cache=True)
 def _target(r, tb, s, x0, x1, x2, x3, patience, skip):
     """Row position of the best point card to work toward: value / (1 + distance)^patience."""
     best = -1
@@ -225,7 +233,7 @@ def _target(r, tb, s, x0, x1, x2, x3, patience, skip):
         if p == skip:
             continue
         d = distance(x0, x1, x2, x3, tb.p_cost[pc, 0], tb.p_cost[pc, 1], tb.p_cost[pc, 2], tb.p_cost[pc, 3])
-        v = (tb.p_vp[pc] + _coin_value(r, tb, p)) / (1.0 + d) ** patience
+        v = (tb.p_vp[pc] + _coin_value(r, tb, p)) / _effort(d, patience)
         if v > best_v:
             best_v = v
             best = p
@@ -404,11 +412,16 @@ def _clear(mv):
 def _best_claim(r, tb, s):
     best = -1
     best_v = -1
+    x0 = r.crystals[s, 0]
+    x1 = r.crystals[s, 1]
+    x2 = r.crystals[s, 2]
+    x3 = r.crystals[s, 3]
     for p in range(r.p_row.shape[0]):
-        if r.p_row[p] < 0:
+        pc = r.p_row[p]
+        if pc < 0:
             break
-        if can_claim(r, tb, s, p):
-            v = tb.p_vp[r.p_row[p]] + _coin_value(r, tb, p)
+        if x0 >= tb.p_cost[pc, 0] and x1 >= tb.p_cost[pc, 1] and x2 >= tb.p_cost[pc, 2] and x3 >= tb.p_cost[pc, 3]:
+            v = tb.p_vp[pc] + _coin_value(r, tb, p)
             if v > best_v:
                 best_v = v
                 best = p
@@ -418,12 +431,20 @@ def _best_claim(r, tb, s):
 @njit(cache=True)
 def _greedy(r, tb, patience, mv):
     s = r.current
-    p = _best_claim(r, tb, s)
-    if p >= 0:
-        mv[M_KIND] = CLAIM
-        mv[M_ARG] = p
+    if _claim_best(r, tb, s, mv):
         return
     _toward_target(r, tb, s, patience, mv)
+
+
+@njit(cache=True)
+def _claim_best(r, tb, s, mv):
+    """Write a claim of the most valuable point card the caravan pays exactly; False if none."""
+    p = _best_claim(r, tb, s)
+    if p < 0:
+        return False
+    mv[M_KIND] = CLAIM
+    mv[M_ARG] = p
+    return True
 
 
 @njit(cache=True)
@@ -444,6 +465,9 @@ def _toward_target(r, tb, s, patience, mv):
     for p in range(r.m_row.shape[0]):
         if r.m_row[p] < 0 or p > total:
             break
+        on_card = r.m_row_crystals[p, 0] + r.m_row_crystals[p, 1] + r.m_row_crystals[p, 2] + r.m_row_crystals[p, 3]
+        if on_card == 0:
+            continue  # paying crystals alone never brings a target closer
         a, b, c, e = _spare(x0, x1, x2, x3, c0, c1, c2, c3, p)
         da = _trimmed_distance(
             x0 - a + r.m_row_crystals[p, 0], x1 - b + r.m_row_crystals[p, 1],
@@ -503,10 +527,7 @@ def _side(tb, m):
 @njit(cache=True)
 def _engine(r, tb, params, mv):
     s = r.current
-    p = _best_claim(r, tb, s)
-    if p >= 0:
-        mv[M_KIND] = CLAIM
-        mv[M_ARG] = p
+    if _claim_best(r, tb, s, mv):
         return
     n = r.num_players
     own_turn = r.turn // n
@@ -627,7 +648,7 @@ def _position_value(r, tb, s, hand, x0, x1, x2, x3, skip, params, scratch):
                 continue
             d = distance(x0, x1, x2, x3, tb.p_cost[pc, 0], tb.p_cost[pc, 1], tb.p_cost[pc, 2],
                          tb.p_cost[pc, 3])
-            score = (tb.p_vp[pc] + _coin_value(r, tb, p)) / (1.0 + d) ** patience
+            score = (tb.p_vp[pc] + _coin_value(r, tb, p)) / _effort(d, patience)
             if score > best_rank:
                 best_rank = score
                 j = p

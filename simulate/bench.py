@@ -1,0 +1,77 @@
+"""Throughput benchmarks: numba kernel vs reference engine, and end-to-end runs (``golem bench``)."""
+
+from __future__ import annotations
+
+import resource
+import statistics
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from simulate import __version__
+from simulate.lineup import lineup_arrays, parse_lineup
+from simulate.registry import make
+from simulate.rng import game_seeds
+from simulate.runner import RunSpec, plan_games, run
+
+BENCH_SEED = 12345
+
+
+def _kernel_rate(game, data, lineup, num_players: int, num_games: int, repeats: int) -> dict[str, float]:
+    spec = RunSpec(game.name, num_players, num_games, BENCH_SEED, lineup)
+    plan = plan_games(spec, 0, num_games)
+    ids, params = lineup_arrays(game, lineup)
+    game.play_chunk(data, num_players, plan.seat_lineup[:4], ids, params, plan.setup_seed[:4], plan.play_seed[:4])
+    times, turns = [], 0
+    for _ in range(repeats):
+        t = time.perf_counter()
+        tables = game.play_chunk(data, num_players, plan.seat_lineup, ids, params, plan.setup_seed, plan.play_seed)
+        times.append(time.perf_counter() - t)
+        turns = int(np.asarray(tables.games["turns"]).sum())
+    sec = statistics.median(times)
+    return {"games_per_s": num_games / sec, "turns_per_s": turns / sec, "seconds": sec, "games": num_games}
+
+
+def _reference_rate(game, data, lineup, num_players: int, num_games: int) -> dict[str, float]:
+    """The game's plain-Python reference engine replaying kernel-played games."""
+    ids, params = lineup_arrays(game, lineup)
+    setup, play = game_seeds(BENCH_SEED, np.arange(num_games), np.arange(num_games))
+    seconds, turns = game.reference_replay_seconds(data, num_players, ids, params, setup, play)
+    return {"games_per_s": num_games / seconds, "turns_per_s": turns / seconds, "seconds": seconds, "games": num_games}
+
+
+def run_bench(game_name: str, num_games: int | None = None, repeats: int = 5,
+              run_games: int = 1_000_000) -> Iterator[dict[str, Any]]:
+    """Yield one JSON-able record per measurement (compile time excluded, medians of ``repeats``)."""
+    game = make(game_name)
+    data = game.load_data(None, {})
+    base = {"game": game_name, "version": __version__, "engine_version": game.version, "players": 3}
+    for bots, default_games in (("greedy", 20_000), ("planner", 1_000)):
+        lineup = parse_lineup(game, [bots], 3)
+        n = num_games or default_games
+        fast = _kernel_rate(game, data, lineup, 3, n, repeats)
+        yield {**base, "bench": "kernel_one_core", "bots": bots, **_round(fast)}
+        ref = _reference_rate(game, data, lineup, 3, max(20, n // 200))
+        yield {**base, "bench": "reference_engine", "bots": bots, **_round(ref)}
+        yield {**base, "bench": "kernel_vs_reference", "bots": bots,
+               "speedup": round(fast["turns_per_s"] / ref["turns_per_s"], 1)}
+    if run_games:
+        lineup = parse_lineup(game, ["greedy"], 3)
+        for games in (run_games // 10, run_games):
+            with tempfile.TemporaryDirectory() as tmp:
+                spec = RunSpec(game.name, 3, games, BENCH_SEED, lineup)
+                t = time.perf_counter()
+                run(spec, Path(tmp) / "run", progress=False)
+                sec = time.perf_counter() - t
+                size = sum(f.stat().st_size for f in (Path(tmp) / "run").rglob("*.parquet"))
+            yield {**base, "bench": "simulate_run_all_cores", "bots": "greedy", "games": games,
+                   "seconds": round(sec, 2), "games_per_s": round(games / sec), "parquet_mb": round(size / 2**20, 1),
+                   "peak_rss_mb_children": round(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024)}
+
+
+def _round(d: dict[str, float]) -> dict[str, float]:
+    return {k: (round(v, 3) if isinstance(v, float) and v < 100 else round(v)) for k, v in d.items()}

@@ -1,0 +1,215 @@
+"""The ``golem`` command line: thin click commands over typed functions."""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import sys
+from pathlib import Path
+
+import click
+
+CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+
+
+class KeyValue(click.ParamType):
+    """A ``key=value`` option value."""
+
+    name = "KEY=VALUE"
+
+    def convert(self, value, param, ctx):
+        key, sep, val = value.partition("=")
+        if not sep or not key.strip():
+            self.fail(f"expected KEY=VALUE, got '{value}'", param, ctx)
+        return key.strip(), _scalar(val.strip())
+
+
+def _scalar(text: str):
+    for cast in (int, float):
+        try:
+            return cast(text)
+        except ValueError:
+            pass
+    return {"true": True, "false": False}.get(text.lower(), text)
+
+
+def _fail(e: Exception) -> click.ClickException:
+    return click.ClickException(str(e))
+
+
+@click.group(context_settings=CONTEXT_SETTINGS)
+@click.version_option(package_name="golem-lab", prog_name="golem")
+def main() -> None:
+    """Monte Carlo balance lab for the four tabletop games named Golem.
+
+    \b
+    Examples:
+      golem games
+      golem bots century
+      golem simulate century --players 3 --games 1000000 --bots greedy,engine,planner --seed 7 --out runs/c3
+      golem replay runs/c3 --game 123456
+      golem bench century
+    """
+
+
+@main.command()
+def games() -> None:
+    """List the games, their player counts and rule options."""
+    from simulate.registry import available_games, make
+
+    for name, desc in available_games().items():
+        game = make(name)
+        click.echo(f"{name:<12} {game.min_players}-{game.max_players} players  {desc}")
+        for opt in game.rule_options().values():
+            choices = "/".join(str(c) for c in opt.choices)
+            click.echo(f"{'':14}rule {opt.name}={opt.default} ({choices}): {opt.help}")
+
+
+@main.command()
+@click.argument("game_name", metavar="GAME")
+def bots(game_name: str) -> None:
+    """List the bots of GAME with their parameters and defaults."""
+    from simulate.registry import UnknownName, make
+
+    try:
+        game = make(game_name)
+    except UnknownName as e:
+        raise _fail(e) from None
+    for bot in game.bots.values():
+        click.echo(f"{bot.name:<10} {bot.description}")
+        for key, (default, help_text) in bot.params.items():
+            click.echo(f"{'':12}{key}={default:g}  {help_text}")
+
+
+@main.command()
+@click.argument("game_name", metavar="GAME")
+@click.option("--players", "-p", type=int, required=True, help="Number of players.")
+@click.option("--games", "-n", "num_games", type=int, default=None,
+              help="Games to play (default 10000, or setups x games-per-setup).")
+@click.option("--bots", "bot_list", default=None,
+              help="Comma-separated bots, one per seat or one for all, e.g. greedy,engine:buy_turns=6,planner.")
+@click.option("--bot", "bot_specs", multiple=True,
+              help="A bot for the next seat as NAME[:KEY=VALUE...]; repeat per seat (alternative to --bots).")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Master seed: with the game index it fixes every game.")
+@click.option("--out", "-o", type=click.Path(path_type=Path), required=True, help="Run directory to write.")
+@click.option("--workers", "-w", type=int, default=None, help="Worker processes [default: all cores].")
+@click.option("--setups", type=int, default=None, help="Play this many random setups, each --games-per-setup times.")
+@click.option("--games-per-setup", type=int, default=1, show_default=True,
+              help="Games per setup, seats rotated across a setup's games.")
+@click.option("--rotate/--fixed-seats", default=True, show_default=True,
+              help="Rotate the bot lineup through the seats so every bot sits in every seat equally often.")
+@click.option("--rule", "rules", type=KeyValue(), multiple=True,
+              help="Set a rule option, e.g. --rule tie_break=shared.")
+@click.option("--cards", type=click.Path(path_type=Path), default=None,
+              help="Folder with edited game data (a copy of seeds/GAME) to play instead of the shipped data.")
+@click.option("--chunk-size", type=int, default=None, help="Games per chunk and Parquet part [default: 20000].")
+@click.option("--overwrite", is_flag=True, help="Replace a run already in --out.")
+@click.option("--resume", is_flag=True, help="Finish an interrupted run in --out (same options).")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar or summary.")
+def simulate(game_name, players, num_games, bot_list, bot_specs, seed, out, workers, setups, games_per_setup,
+             rotate, rules, cards, chunk_size, overwrite, resume, quiet) -> None:
+    """Play many games of GAME with bots and write a run directory.
+
+    \b
+    Examples:
+      golem simulate century -p 3 -n 1000000 --bots greedy,engine,planner --seed 7 --out runs/c3
+      golem simulate century -p 4 --bots greedy --setups 2000 --games-per-setup 12 --out runs/c4-setups
+      golem simulate century -p 2 --bot engine:buy_turns=6 --bot planner -n 50000 --out runs/c2
+    """
+    from simulate.datafiles import DataError
+    from simulate.lineup import LineupError, parse_lineup
+    from simulate.registry import UnknownName, make
+    from simulate.runner import DEFAULT_CHUNK, RunError, RunSpec, run
+
+    try:
+        game = make(game_name)
+        specs = [s for s in (bot_list or "").split(",") if s.strip()] + list(bot_specs)
+        if not specs:
+            raise LineupError("give the bots with --bots or --bot (see 'golem bots GAME')")
+        lineup = parse_lineup(game, specs, players)
+        if setups is not None:
+            if num_games is not None and num_games != setups * games_per_setup:
+                raise RunError(f"--games {num_games} differs from --setups x --games-per-setup "
+                               f"= {setups * games_per_setup}; give one or the other")
+            num_games = setups * games_per_setup
+        elif games_per_setup != 1:
+            raise RunError("--games-per-setup needs --setups")
+        spec = RunSpec(
+            game=game.name, num_players=players, num_games=10_000 if num_games is None else num_games,
+            master_seed=seed, lineup=lineup, rotate_seats=rotate, setups=setups,
+            games_per_setup=games_per_setup, chunk_size=chunk_size or DEFAULT_CHUNK,
+            rules=dict(rules), cards=str(cards) if cards else None,
+        )
+        command = "golem " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+        run_dir = run(spec, out, workers=workers, overwrite=overwrite, resume=resume, progress=not quiet,
+                      command=command)
+    except (UnknownName, LineupError, RunError, DataError, ValueError) as e:
+        raise _fail(e) from None
+    except KeyboardInterrupt:
+        raise click.ClickException("interrupted; finish the run with the same command and --resume") from None
+    if not quiet:
+        from simulate.summary import summarize
+
+        click.echo(summarize(run_dir))
+
+
+@main.command()
+@click.argument("run_dir", type=click.Path(path_type=Path))
+@click.option("--game", "game_index", type=int, required=True, help="Index of the game in the run (0-based).")
+@click.option("--json", "as_json", is_flag=True, help="Print the events as a JSON list (see docs/replay.md).")
+def replay(run_dir: Path, game_index: int, as_json: bool) -> None:
+    """Re-simulate one game of a run from its seeds and print it turn by turn."""
+    from simulate.replay import replay_game
+    from simulate.runformat import RunFormatError
+
+    try:
+        game, events = replay_game(run_dir, game_index)
+    except (RunFormatError, ValueError) as e:
+        raise _fail(e) from None
+    if as_json:
+        click.echo(json.dumps(events, indent=1))
+        return
+    for event in events:
+        click.echo(game.format_event(event))
+
+
+@main.command()
+@click.argument("run_dir", type=click.Path(path_type=Path))
+@click.option("--no-checksums", is_flag=True, help="Check files and row counts only.")
+def verify(run_dir: Path, no_checksums: bool) -> None:
+    """Check that a run is complete and that no part file is missing, truncated or altered."""
+    from simulate.runformat import RunFormatError, verify_run
+
+    try:
+        m = verify_run(run_dir, checksums=not no_checksums)
+    except RunFormatError as e:
+        raise _fail(e) from None
+    parts = sum(len(c["files"]) for c in m["chunks"].values())
+    click.echo(f"{run_dir}: complete, {m['num_games']} games in {parts} intact part files")
+
+
+@main.command()
+@click.argument("game_name", metavar="GAME")
+@click.option("--games", "-n", "num_games", type=int, default=None, help="Games per kernel measurement.")
+@click.option("--repeats", type=int, default=5, show_default=True, help="Repetitions; the median is reported.")
+@click.option("--run-games", type=int, default=1_000_000, show_default=True,
+              help="Games of the end-to-end 'golem simulate' measurement (0 to skip).")
+def bench(game_name: str, num_games: int | None, repeats: int, run_games: int) -> None:
+    """Measure engine, reference and end-to-end throughput of GAME; prints one JSON line each."""
+    from simulate.bench import run_bench
+    from simulate.registry import UnknownName
+
+    try:
+        for line in run_bench(game_name, num_games=num_games, repeats=repeats, run_games=run_games):
+            click.echo(json.dumps(line))
+    except UnknownName as e:
+        raise _fail(e) from None
+
+
+def entry() -> None:
+    """Console entry point: keep BLAS single-threaded in every worker before numpy loads."""
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
+    main()

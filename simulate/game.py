@@ -1,0 +1,130 @@
+"""The small interface every game engine offers to the shared runner, CLI and analysis.
+
+A game package (``simulate/games/<name>/``) exposes ``GAME``, an object with the attributes and
+methods of :class:`Game`. Engines know rules only; seats, seeds and logging belong to the runner.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, NamedTuple, Protocol
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class BotSpec:
+    """A bot: its kernel id, a one-line description, and its named numeric parameters."""
+
+    name: str
+    bot_id: int
+    description: str
+    params: dict[str, tuple[float, str]] = field(default_factory=dict)  # name -> (default, help)
+
+
+@dataclass(frozen=True)
+class RuleOption:
+    """A rule option: its default, allowed values and what it decides."""
+
+    name: str
+    default: Any
+    choices: tuple
+    help: str
+
+
+class Codes(NamedTuple):
+    """A dictionary-encoded column: integer codes into ``categories`` (-1 = missing)."""
+
+    codes: np.ndarray
+    categories: tuple[str, ...]
+
+
+class ChunkTables(NamedTuple):
+    """Columns a game returns for a chunk of games; the runner adds the shared columns.
+
+    ``games`` has one value per game, ``seats`` one per seat per game (game-major, then seat),
+    ``components`` one per component acquired (with ``game`` as an offset into the chunk and
+    ``seat`` 0-based).
+    """
+
+    games: dict[str, np.ndarray | Codes]
+    seats: dict[str, np.ndarray | Codes]
+    components: dict[str, np.ndarray | Codes]
+
+
+class Game(Protocol):
+    """What the runner needs from a game engine."""
+
+    name: str
+    title: str
+    version: int
+    min_players: int
+    max_players: int
+    description: str
+    bots: dict[str, BotSpec]
+    max_bot_params: int
+    data_files: tuple[str, ...]
+    score_parts: tuple[str, ...]
+    setup_columns: tuple[str, ...]
+    component_kinds: tuple[str, ...]
+
+    def rule_options(self) -> dict[str, RuleOption]:
+        """Rule options with their defaults from the shipped data."""
+        ...
+
+    def load_data(self, folder: Path | None, rules: dict[str, Any]) -> Any:
+        """Load and validate definition data; raise ``DataError`` naming file, row and column."""
+        ...
+
+    def describe_data(self, data: Any) -> dict[str, Any]:
+        """Rules in force and data provenance (files and hashes, estimates used) for the manifest."""
+        ...
+
+    def play_chunk(
+        self,
+        data: Any,
+        num_players: int,
+        seat_lineup: np.ndarray,
+        lineup_ids: np.ndarray,
+        lineup_params: np.ndarray,
+        setup_seeds: np.ndarray,
+        play_seeds: np.ndarray,
+        threads: int = 1,
+    ) -> ChunkTables:
+        """Play one game per seed pair; seat s of game g is lineup entry ``seat_lineup[g, s]``."""
+        ...
+
+    def replay(
+        self,
+        data: Any,
+        num_players: int,
+        seat_lineup: np.ndarray,
+        lineup_ids: np.ndarray,
+        lineup_params: np.ndarray,
+        setup_seed: int,
+        play_seed: int,
+        labels: list[str],
+    ) -> list[dict[str, Any]]:
+        """The events of one game, re-simulated: a setup event, one per move, and a result event."""
+        ...
+
+    def format_event(self, event: dict[str, Any]) -> str:
+        """One event as readable text."""
+        ...
+
+    def reference_replay_seconds(
+        self,
+        data: Any,
+        num_players: int,
+        lineup_ids: np.ndarray,
+        lineup_params: np.ndarray,
+        setup_seeds: np.ndarray,
+        play_seeds: np.ndarray,
+    ) -> tuple[float, int]:
+        """Seconds the reference engine takes to replay these kernel-played games, and their turns.
+
+        For ``golem bench``: the kernel plays each game first (untimed); only the reference's
+        replay of the same moves is timed.
+        """
+        ...

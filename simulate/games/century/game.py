@@ -1,0 +1,245 @@
+"""Century: Golem Edition behind the shared game interface (``simulate.game.Game``)."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from simulate.game import BotSpec, ChunkTables, Codes, RuleOption
+from simulate.games.century import bots as century_bots
+from simulate.games.century import data, play
+from simulate.games.century.reference import CenturyReference
+from simulate.games.century.state import END_REASONS, IN_HAND, M_KIND, MOVE_NAMES
+
+MERCHANT_ROW_DESCRIPTORS = 6
+POINT_ROW_DESCRIPTORS = 5
+
+
+class Century:
+    """Century: Golem Edition, 2-5 players."""
+
+    name = "century"
+    title = "Century: Golem Edition"
+    version = 1
+    min_players = 2
+    max_players = 5
+    description = "Century: Golem Edition (Plan B Games 2017): crystal trading and hand building, 2-5 players"
+    bots = {
+        name: BotSpec(name, bot_id, desc, dict(params)) for name, (bot_id, desc, params) in century_bots.BOTS.items()
+    }
+    max_bot_params = century_bots.MAX_BOT_PARAMS
+    data_files = data.FILES
+    score_parts = play.SCORE_PARTS
+    setup_columns = tuple(f"setup_merchant_{k + 1}" for k in range(MERCHANT_ROW_DESCRIPTORS)) + tuple(
+        f"setup_point_{k + 1}" for k in range(POINT_ROW_DESCRIPTORS)
+    )
+    component_kinds = ("merchant", "point")
+    seat_columns = ("num_point_cards", "num_merchant_cards", "copper", "silver", "crystals_left")
+    game_columns = ("point_cards_left", "merchant_cards_left")
+
+    def rule_options(self) -> dict[str, RuleOption]:
+        defaults = data.load().rules
+        return {
+            name: RuleOption(name, defaults[name], choices, help)
+            for name, (_, choices, help) in data.RULE_OPTIONS.items()
+        }
+
+    def load_data(self, folder: Path | None, rules: dict[str, Any]) -> data.CenturyData:
+        return data.load(folder, rules)
+
+    def describe_data(self, d: data.CenturyData) -> dict[str, Any]:
+        return {"rules": dict(d.rules), "data": dict(d.provenance), "table": dict(d.table)}
+
+    def play_chunk(
+        self,
+        d: data.CenturyData,
+        num_players: int,
+        seat_lineup: np.ndarray,
+        lineup_ids: np.ndarray,
+        lineup_params: np.ndarray,
+        setup_seeds: np.ndarray,
+        play_seeds: np.ndarray,
+        threads: int = 1,
+    ) -> ChunkTables:
+        n = num_players
+        st, open_m, open_p = play.play_batch(
+            d, n, seat_lineup, lineup_ids, lineup_params, setup_seeds, play_seeds, threads
+        )
+        res = play.results(d, st)
+        g = st.shape[0]
+        turns = st["turn"]
+        games: dict[str, Any] = {
+            "turns": turns.astype(np.int32),
+            "rounds": (turns // n).astype(np.int32),
+            "end_reason": Codes(st["over"].astype(np.int32), END_REASONS),
+            "winner_seat": np.where(res["winner"] >= 0, res["winner"] + 1, -1).astype(np.int8),
+            "tied": res["tied"],
+            "point_cards_left": (d.tables.p_vp.shape[0] - st["p_deck_pos"]).astype(np.int16),
+            "merchant_cards_left": (d.tables.market_cards.shape[0] - st["m_deck_pos"]).astype(np.int16),
+        }
+        for k in range(MERCHANT_ROW_DESCRIPTORS):
+            games[f"setup_merchant_{k + 1}"] = Codes(open_m[:, k].astype(np.int32), d.merchant_ids)
+        for k in range(POINT_ROW_DESCRIPTORS):
+            games[f"setup_point_{k + 1}"] = Codes(open_p[:, k].astype(np.int32), d.point_ids)
+
+        cards = st["cards"][:, :n, :]
+        owned_market = (cards[:, :, d.tables.market_cards] != 0).sum(axis=2)
+        seats = {
+            "score": res["score"].ravel(),
+            "rank": res["rank"].ravel(),
+            "win": res["win"].ravel(),
+            **{name: res["parts"][:, :, k].ravel() for k, name in enumerate(self.score_parts)},
+            "num_point_cards": st["num_points"][:, :n].ravel().astype(np.int16),
+            "num_merchant_cards": owned_market.ravel().astype(np.int16),
+            "copper": st["copper"][:, :n].ravel(),
+            "silver": st["silver"][:, :n].ravel(),
+            "crystals_left": st["crystals"][:, :n, :].sum(axis=2).ravel().astype(np.int16),
+        }
+
+        mg, mm = np.nonzero(st["m_turn"] >= 0)
+        m_owner = (st["cards"][mg, :, mm] != 0).argmax(axis=1)
+        pg, pp = np.nonzero(st["p_owner"] >= 0)
+        num_m = len(d.merchant_ids)
+        comp_game = np.concatenate([mg, pg]).astype(np.int64)
+        comp_turn = np.concatenate([st["m_turn"][mg, mm], st["p_turn"][pg, pp]]).astype(np.int32)
+        order = np.lexsort((comp_turn, comp_game))
+        components = {
+            "game": comp_game[order],
+            "seat": np.concatenate([m_owner, st["p_owner"][pg, pp]]).astype(np.int8)[order],
+            "component": Codes(
+                np.concatenate([mm, pp + num_m]).astype(np.int32)[order], d.merchant_ids + d.point_ids
+            ),
+            "kind": Codes(
+                np.concatenate([np.zeros(len(mg), np.int32), np.ones(len(pg), np.int32)])[order],
+                self.component_kinds,
+            ),
+            "turn": comp_turn[order],
+            "round": (comp_turn[order] // n).astype(np.int32),
+        }
+        assert g == setup_seeds.shape[0]
+        return ChunkTables(games, seats, components)
+
+    def replay(
+        self,
+        d: data.CenturyData,
+        num_players: int,
+        seat_lineup: np.ndarray,
+        lineup_ids: np.ndarray,
+        lineup_params: np.ndarray,
+        setup_seed: int,
+        play_seed: int,
+        labels: list[str],
+    ) -> list[dict[str, Any]]:
+        moves, final = play.trace_game(
+            d, num_players, seat_lineup, lineup_ids, lineup_params, setup_seed, play_seed
+        )
+        ref = CenturyReference(d, num_players, int(setup_seed))
+        events: list[dict[str, Any]] = [{"event": "setup", **_board(ref, d, labels)}]
+        for t, mv in enumerate(moves):
+            seat = ref.current_player()
+            text = ref.describe(mv)
+            ref.apply_action(mv)
+            events.append(
+                {
+                    "event": "move",
+                    "turn": t + 1,
+                    "round": t // num_players + 1,
+                    "seat": seat + 1,
+                    "bot": labels[seat],
+                    "kind": MOVE_NAMES[int(mv[M_KIND])],
+                    "text": text,
+                    "record": [int(v) for v in mv],
+                    **_board(ref, d, labels),
+                }
+            )
+        events.append(
+            {
+                "event": "result",
+                "end_reason": END_REASONS[int(final["over"][0])] if ref.is_terminal() else "running",
+                "scores": ref.scores(),
+                "score_parts": [dict(zip(self.score_parts, p, strict=True)) for p in ref.score_parts()],
+                "ranks": ref.ranks(),
+                "wins": ref.wins(),
+            }
+        )
+        return events
+
+    def reference_replay_seconds(
+        self,
+        d: data.CenturyData,
+        num_players: int,
+        lineup_ids: np.ndarray,
+        lineup_params: np.ndarray,
+        setup_seeds: np.ndarray,
+        play_seeds: np.ndarray,
+    ) -> tuple[float, int]:
+        seats = np.arange(num_players)
+        traces = [
+            play.trace_game(d, num_players, seats, lineup_ids, lineup_params, s, p)[0]
+            for s, p in zip(setup_seeds, play_seeds, strict=True)
+        ]
+        start = time.perf_counter()
+        for s, moves in zip(setup_seeds, traces, strict=True):
+            ref = CenturyReference(d, num_players, int(s))
+            for mv in moves:
+                ref.apply_action(mv)
+        return time.perf_counter() - start, sum(len(t) for t in traces)
+
+    def format_event(self, e: dict[str, Any]) -> str:
+        if e["event"] == "setup":
+            return "setup\n" + _board_text(e)
+        if e["event"] == "move":
+            return f"turn {e['turn']} (round {e['round']}), {e['bot']}: {e['text']}\n" + _board_text(e)
+        lines = [f"game over ({e['end_reason']})"]
+        for s, (score, rank, parts) in enumerate(zip(e["scores"], e["ranks"], e["score_parts"], strict=True)):
+            detail = ", ".join(f"{k.removeprefix('score_')} {v}" for k, v in parts.items())
+            lines.append(f"  seat {s + 1}: {score} points ({detail}), rank {rank}")
+        return "\n".join(lines)
+
+
+def _board(ref: CenturyReference, d: data.CenturyData, labels: list[str]) -> dict[str, Any]:
+    """The public position after a move: caravans, hands, rows, coins and score so far."""
+    seats = []
+    for s in range(ref.num_players):
+        seats.append(
+            {
+                "seat": s + 1,
+                "bot": labels[s],
+                "crystals": data.crystals_str(ref.crystals[s]),
+                "hand": [d.merchant_ids[m] for m, v in enumerate(ref.cards[s]) if v == IN_HAND],
+                "played": [d.merchant_ids[m] for m, v in enumerate(ref.cards[s]) if v not in (0, IN_HAND)],
+                "point_cards": ref.num_points[s],
+                "score": ref.scores()[s],
+            }
+        )
+    return {
+        "seats": seats,
+        "merchant_row": [
+            {"card": d.merchant_ids[m], "crystals": data.crystals_str(ref.m_row_crystals[k])}
+            for k, m in enumerate(ref.m_row)
+            if m >= 0
+        ],
+        "point_row": [d.point_ids[p] for p in ref.p_row if p >= 0],
+        "copper_left": ref.copper_left,
+        "silver_left": ref.silver_left,
+    }
+
+
+def _board_text(e: dict[str, Any]) -> str:
+    row = " ".join(c["card"] + (f"[{c['crystals']}]" if c["crystals"] else "") for c in e["merchant_row"])
+    lines = [
+        f"  merchants: {row}",
+        f"  points:    {' '.join(e['point_row'])}   copper {e['copper_left']} silver {e['silver_left']}",
+    ]
+    for s in e["seats"]:
+        lines.append(
+            f"  seat {s['seat']} ({s['bot']}): {s['crystals'] or '-':<10} score {s['score']:>3}  "
+            f"points {s['point_cards']}  hand {' '.join(s['hand'])}"
+        )
+    return "\n".join(lines)
+
+
+GAME = Century()

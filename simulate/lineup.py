@@ -1,0 +1,79 @@
+"""Bot lineups: parsing ``name:key=value`` specs and assigning bots to seats."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from simulate.game import Game
+from simulate.registry import unknown_message
+
+
+class LineupError(ValueError):
+    """A bot spec or lineup that cannot be used; the message is one line."""
+
+
+@dataclass(frozen=True)
+class BotEntry:
+    """One bot of a lineup: its label (as written in logs), name and full parameter set."""
+
+    label: str
+    bot: str
+    params: dict[str, float]
+
+    def to_json(self) -> dict:
+        return {"label": self.label, "bot": self.bot, "params": dict(self.params)}
+
+
+def parse_bot(game: Game, spec: str) -> BotEntry:
+    """Parse ``name`` or ``name:key=value[:key=value...]`` against the game's bots."""
+    name, *settings = [part.strip() for part in spec.strip().split(":")]
+    if name not in game.bots:
+        raise LineupError(unknown_message(f"{game.name} bot", name, list(game.bots)))
+    bot = game.bots[name]
+    params = {k: float(default) for k, (default, _) in bot.params.items()}
+    given = []
+    for setting in settings:
+        key, sep, value = setting.partition("=")
+        key = key.strip()
+        if not sep:
+            raise LineupError(f"bot '{spec}': expected key=value after ':', found '{setting}'")
+        if key not in params:
+            known = list(params) or ["(this bot has no parameters)"]
+            raise LineupError(f"bot '{spec}': " + unknown_message(f"parameter of {name}", key, known))
+        try:
+            params[key] = float(value)
+        except ValueError:
+            raise LineupError(f"bot '{spec}': parameter {key} needs a number, found '{value}'") from None
+        given.append(f"{key}={value.strip()}")
+    label = ":".join([name, *given])
+    return BotEntry(label, name, params)
+
+
+def parse_lineup(game: Game, specs: list[str], num_players: int) -> list[BotEntry]:
+    """One bot per seat: a single bot fills every seat (a mirror match)."""
+    entries = [parse_bot(game, s) for s in specs if s.strip()]
+    if not entries:
+        raise LineupError("no bots given")
+    if len(entries) == 1:
+        entries = entries * num_players
+    if len(entries) != num_players:
+        raise LineupError(f"{len(entries)} bots for {num_players} players: give one bot, or one per seat")
+    return entries
+
+
+def lineup_arrays(game: Game, lineup: list[BotEntry]) -> tuple[np.ndarray, np.ndarray]:
+    """Kernel ids (L,) and parameter vectors (L, max params) of a lineup, in the bots' parameter order."""
+    ids = np.array([game.bots[e.bot].bot_id for e in lineup], dtype=np.int64)
+    params = np.zeros((len(lineup), game.max_bot_params))
+    for k, e in enumerate(lineup):
+        for j, key in enumerate(game.bots[e.bot].params):
+            params[k, j] = e.params[key]
+    return ids, params
+
+
+def seat_assignment(num_players: int, rotation: np.ndarray) -> np.ndarray:
+    """(G, n) lineup index of each seat: seat s plays entry ``(s + rotation) mod n``."""
+    seats = np.arange(num_players)[None, :]
+    return (seats + np.asarray(rotation)[:, None]) % num_players

@@ -1,0 +1,36 @@
+"""The one registry of games: ``make(name)`` with lazy imports and helpful errors."""
+
+from __future__ import annotations
+
+import difflib
+import importlib
+
+from simulate.game import Game
+
+# name -> (module holding GAME, one-line description); modules are imported on first use.
+_GAMES: dict[str, tuple[str, str]] = {
+    "century": ("simulate.games.century.game", "Century: Golem Edition (Plan B Games 2017), 2-5 players"),
+}
+
+
+class UnknownName(ValueError):
+    """A name that is not registered; the message lists the valid ones."""
+
+
+def available_games() -> dict[str, str]:
+    """Registered game names with their one-line descriptions."""
+    return {name: desc for name, (_, desc) in _GAMES.items()}
+
+
+def make(name: str) -> Game:
+    """The engine of game ``name``."""
+    if name not in _GAMES:
+        raise UnknownName(unknown_message("game", name, list(_GAMES)))
+    return importlib.import_module(_GAMES[name][0]).GAME
+
+
+def unknown_message(kind: str, name: str, known: list[str]) -> str:
+    """'unknown <kind> ...' naming close matches and the valid names."""
+    close = difflib.get_close_matches(name, known, n=3)
+    hint = f" (did you mean {', '.join(close)}?)" if close else ""
+    return f"unknown {kind} '{name}'{hint}; choose from: {', '.join(known)}"

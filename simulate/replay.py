@@ -1,0 +1,34 @@
+"""Re-simulate one game of a run from its manifest and seeds."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from simulate.game import Game
+from simulate.lineup import lineup_arrays
+from simulate.runformat import read_manifest
+from simulate.runner import load_run_data, plan_games, spec_from_manifest
+
+
+def replay_game(run_dir: str | Path, game_index: int) -> tuple[Game, list[dict[str, Any]]]:
+    """The game engine and the events of game ``game_index`` of a run, exactly as it was played."""
+    run_dir = Path(run_dir)
+    manifest = read_manifest(run_dir)
+    if not 0 <= game_index < manifest["num_games"]:
+        raise ValueError(f"game {game_index} is not in this run (games 0..{manifest['num_games'] - 1})")
+    game, data = load_run_data(run_dir, manifest)
+    spec = spec_from_manifest(manifest)
+    plan = plan_games(spec, game_index, game_index + 1)
+    ids, params = lineup_arrays(game, spec.lineup)
+    seat_lineup = plan.seat_lineup[0]
+    labels = [spec.lineup[k].label for k in seat_lineup]
+    events = game.replay(
+        data, spec.num_players, seat_lineup, ids, params,
+        int(plan.setup_seed[0]), int(plan.play_seed[0]), labels,
+    )
+    events[0].update(
+        {"run_id": manifest["run_id"], "game": game_index, "setup_id": int(plan.setup_id[0]),
+         "setup_seed": int(plan.setup_seed[0]), "play_seed": int(plan.play_seed[0])}
+    )
+    return game, events

@@ -1,0 +1,199 @@
+"""The run directory format (``docs/run-format.md``): writing parts and manifests, reading runs back."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from simulate.game import ChunkTables, Codes
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from simulate.runner import GamePlan
+
+FORMAT_VERSION = 1
+TABLES = ("games", "seats", "components")
+
+
+class RunFormatError(ValueError):
+    """A run directory that is missing, incomplete, corrupt or of another format; one-line message."""
+
+
+def _column(values: np.ndarray | Codes) -> pa.Array:
+    if isinstance(values, Codes):
+        codes = np.asarray(values.codes, dtype=np.int32)
+        mask = codes < 0
+        return pa.DictionaryArray.from_arrays(
+            pa.array(codes, mask=mask if mask.any() else None), pa.array(list(values.categories), pa.string())
+        )
+    return pa.array(np.ascontiguousarray(values))
+
+
+def _labels(run_id: str, n: int) -> pa.Array:
+    return pa.DictionaryArray.from_arrays(pa.array(np.zeros(n, np.int32)), pa.array([run_id]))
+
+
+def chunk_tables(
+    run_id: str, num_players: int, plan: GamePlan, labels: list[str], t: ChunkTables
+) -> dict[str, pa.Table]:
+    """The three Parquet tables of a chunk: shared columns first, then the game's own."""
+    g = len(plan.game)
+    n = num_players
+    games = {
+        "run_id": _labels(run_id, g),
+        "game": pa.array(plan.game),
+        "setup_id": pa.array(plan.setup_id),
+        "setup_seed": pa.array(plan.setup_seed),
+        "play_seed": pa.array(plan.play_seed),
+        "num_players": pa.array(np.full(g, n, np.int8)),
+        "rotation": pa.array(plan.rotation),
+        **{k: _column(v) for k, v in t.games.items()},
+    }
+    seats = {
+        "run_id": _labels(run_id, g * n),
+        "game": pa.array(np.repeat(plan.game, n)),
+        "setup_id": pa.array(np.repeat(plan.setup_id, n)),
+        "num_players": pa.array(np.full(g * n, n, np.int8)),
+        "seat": pa.array(np.tile(np.arange(1, n + 1, dtype=np.int8), g)),
+        "bot": _column(Codes(plan.seat_lineup.ravel().astype(np.int32), tuple(labels))),
+        **{k: _column(v) for k, v in t.seats.items()},
+    }
+    comp = dict(t.components)
+    offset = np.asarray(comp.pop("game"), dtype=np.int64)
+    seat = np.asarray(comp.pop("seat"), dtype=np.int8) + 1
+    components = {
+        "run_id": _labels(run_id, len(offset)),
+        "game": pa.array(plan.game[offset] if len(offset) else np.zeros(0, np.int64)),
+        "seat": pa.array(seat),
+        **{k: _column(v) for k, v in comp.items()},
+    }
+    return {"games": pa.table(games), "seats": pa.table(seats), "components": pa.table(components)}
+
+
+def part_name(table: str, chunk: int) -> str:
+    return f"{table}/part-{chunk:05d}.parquet"
+
+
+def write_part(out: Path, table: str, chunk: int, data: pa.Table) -> dict[str, Any]:
+    """Write one part under a temporary name, then rename it; returns its path, rows and checksum."""
+    rel = part_name(table, chunk)
+    final = out / rel
+    tmp = final.with_name(f".{final.name}.tmp-{os.getpid()}")
+    pq.write_table(data, tmp, compression="zstd")
+    digest = _sha256(tmp)
+    os.replace(tmp, final)
+    return {"path": rel, "rows": data.num_rows, "sha256": digest}
+
+
+def write_json_atomic(path: Path, obj: Any) -> None:
+    """Write JSON under a temporary name and rename it, so a reader never sees half a file."""
+    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
+    tmp.write_text(json.dumps(obj, indent=1, default=_json_default) + "\n", encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def _json_default(o: Any) -> Any:
+    if isinstance(o, np.integer):
+        return int(o)
+    if isinstance(o, np.floating):
+        return float(o)
+    if isinstance(o, np.ndarray):
+        return o.tolist()
+    raise TypeError(f"cannot store {type(o).__name__} in a manifest")
+
+
+def _sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def read_manifest(run_dir: str | Path) -> dict[str, Any]:
+    """A run's manifest, checked for format and version."""
+    run_dir = Path(run_dir)
+    path = run_dir / "manifest.json"
+    if not run_dir.is_dir():
+        raise RunFormatError(f"{run_dir}: no such run directory")
+    if not path.is_file():
+        raise RunFormatError(f"{run_dir}: not a run directory (no manifest.json)")
+    try:
+        m = json.loads(path.read_text(encoding="utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        raise RunFormatError(f"{path}: not valid JSON ({e})") from None
+    if not isinstance(m, dict) or m.get("format") != "golem-run":
+        raise RunFormatError(f"{path}: not a golem run manifest")
+    if m.get("format_version") != FORMAT_VERSION:
+        raise RunFormatError(
+            f"{path}: run format version {m.get('format_version')} is not supported (this is version "
+            f"{FORMAT_VERSION})"
+        )
+    for key in ("game", "num_players", "num_games", "chunks", "lineup", "status"):
+        if key not in m:
+            raise RunFormatError(f"{path}: manifest has no '{key}'")
+    return m
+
+
+def verify_run(run_dir: str | Path, checksums: bool = True) -> dict[str, Any]:
+    """Check that a run is complete and every part is intact; returns the manifest.
+
+    Raises RunFormatError naming the first missing, truncated or altered file.
+    """
+    run_dir = Path(run_dir)
+    m = read_manifest(run_dir)
+    if m["status"] != "complete":
+        raise RunFormatError(f"{run_dir}: run is {m['status']}, not complete (finish it with --resume)")
+    covered = sum(c["games"][1] - c["games"][0] for c in m["chunks"].values())
+    if covered != m["num_games"]:
+        raise RunFormatError(f"{run_dir}: chunks cover {covered} of {m['num_games']} games")
+    for chunk in m["chunks"].values():
+        for info in chunk["files"].values():
+            path = run_dir / info["path"]
+            if not path.is_file():
+                raise RunFormatError(f"{path}: part file is missing")
+            if checksums and _sha256(path) != info["sha256"]:
+                raise RunFormatError(f"{path}: checksum differs from the manifest (altered or truncated)")
+            try:
+                rows = pq.ParquetFile(path).metadata.num_rows
+            except Exception as e:  # pyarrow raises several types for corrupt files
+                raise RunFormatError(f"{path}: not a readable Parquet file ({e})") from None
+            if rows != info["rows"]:
+                raise RunFormatError(f"{path}: {rows} rows, the manifest says {info['rows']}")
+    return m
+
+
+def read_table(
+    run_dir: str | Path, table: str, columns: list[str] | None = None, manifest: dict[str, Any] | None = None
+) -> pd.DataFrame:
+    """One table of a complete run as a DataFrame, reading only ``columns`` (all if None)."""
+    run_dir = Path(run_dir)
+    m = manifest or read_manifest(run_dir)
+    if table not in TABLES:
+        raise ValueError(f"unknown table '{table}'; choose from {', '.join(TABLES)}")
+    paths = [run_dir / c["files"][table]["path"] for _, c in sorted(m["chunks"].items(), key=lambda kv: int(kv[0]))]
+    frames = []
+    for path in paths:
+        try:
+            frames.append(pq.read_table(path, columns=columns))
+        except FileNotFoundError:
+            raise RunFormatError(f"{path}: part file is missing") from None
+        except (pa.ArrowInvalid, OSError) as e:
+            raise RunFormatError(f"{path}: not a readable Parquet file ({e})") from None
+        except KeyError as e:
+            raise RunFormatError(f"{path}: no column {e}") from None
+    if not frames:
+        raise RunFormatError(f"{run_dir}: run has no finished chunks")
+    try:
+        data = pa.concat_tables(frames, promote_options="permissive")
+    except pa.ArrowInvalid as e:
+        raise RunFormatError(f"{run_dir}/{table}: parts do not share one schema ({e})") from None
+    return data.to_pandas()

@@ -1,0 +1,413 @@
+"""The one runner for every game: plans seeds and seats, plays chunks on local cores, writes runs.
+
+A run is split into fixed chunks of games. Each chunk is a pure function of the run spec and
+the chunk index, played by one worker and written as Parquet parts under temporary names, then
+renamed; the manifest records every finished chunk. The files of a run are therefore the same
+whatever the number of workers.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import multiprocessing
+import os
+import platform
+import shutil
+import sys
+import time
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from simulate import __version__
+from simulate.datafiles import DataError
+from simulate.game import Game
+from simulate.lineup import BotEntry, lineup_arrays, seat_assignment
+from simulate.registry import make
+from simulate.rng import game_seeds
+from simulate.runformat import (
+    FORMAT_VERSION,
+    TABLES,
+    RunFormatError,
+    chunk_tables,
+    read_manifest,
+    write_json_atomic,
+    write_part,
+)
+
+DEFAULT_CHUNK = 20_000
+
+
+class RunError(ValueError):
+    """A run that cannot start or continue; the message is one line."""
+
+
+@dataclass
+class RunSpec:
+    """Everything that decides a run's results (and nothing that does not)."""
+
+    game: str
+    num_players: int
+    num_games: int
+    master_seed: int
+    lineup: list[BotEntry]
+    rotate_seats: bool = True
+    setups: int | None = None
+    games_per_setup: int = 1
+    chunk_size: int = DEFAULT_CHUNK
+    rules: dict[str, Any] = field(default_factory=dict)
+    cards: str | None = None
+
+    def design(self) -> dict[str, Any]:
+        return {
+            "setups": self.setups,
+            "games_per_setup": self.games_per_setup,
+            "rotate_seats": self.rotate_seats,
+            "chunk_size": self.chunk_size,
+        }
+
+
+@dataclass(frozen=True)
+class GamePlan:
+    """Seeds and seats of a range of games."""
+
+    game: np.ndarray  # int64 game indices
+    setup_id: np.ndarray  # int64
+    rotation: np.ndarray  # int8
+    setup_seed: np.ndarray  # uint64
+    play_seed: np.ndarray  # uint64
+    seat_lineup: np.ndarray  # (G, n) lineup index per seat
+
+
+def plan_games(spec: RunSpec, lo: int, hi: int) -> GamePlan:
+    """Seeds, setups and seat rotations of games ``lo..hi-1``: a pure function of the spec."""
+    n = spec.num_players
+    game = np.arange(lo, hi, dtype=np.int64)
+    if spec.setups is None:
+        setup_id = game.copy()
+        within = game
+    else:
+        setup_id = game // spec.games_per_setup
+        within = game % spec.games_per_setup
+    rotation = (within % n).astype(np.int8) if spec.rotate_seats else np.zeros(len(game), np.int8)
+    setup_seed, play_seed = game_seeds(spec.master_seed, game, setup_id)
+    return GamePlan(game, setup_id, rotation, setup_seed, play_seed, seat_assignment(n, rotation))
+
+
+def validate(spec: RunSpec) -> tuple[Game, Any]:
+    """Check a spec before anything is written; returns the game and its loaded data."""
+    game = make(spec.game)
+    if not game.min_players <= spec.num_players <= game.max_players:
+        raise RunError(
+            f"{game.name} takes {game.min_players}-{game.max_players} players, not {spec.num_players}"
+        )
+    if spec.num_games < 1:
+        raise RunError(f"the number of games must be at least 1, not {spec.num_games}")
+    if spec.setups is not None and (spec.setups < 1 or spec.games_per_setup < 1):
+        raise RunError("--setups and --games-per-setup must be at least 1")
+    if spec.chunk_size < 1:
+        raise RunError(f"the chunk size must be at least 1, not {spec.chunk_size}")
+    if len(spec.lineup) != spec.num_players:
+        raise RunError(f"{len(spec.lineup)} bots for {spec.num_players} players")
+    cards = Path(spec.cards) if spec.cards else None
+    data = game.load_data(cards, spec.rules)
+    return game, data
+
+
+def run_id(spec: RunSpec, game: Game, described: dict[str, Any]) -> str:
+    """A run id that depends only on what decides the results."""
+    key = {
+        "game": spec.game,
+        "engine_version": game.version,
+        "players": spec.num_players,
+        "games": spec.num_games,
+        "seed": spec.master_seed,
+        "lineup": [e.to_json() for e in spec.lineup],
+        "design": spec.design(),
+        "rules": described["rules"],
+        "files": described["data"]["files"],
+    }
+    digest = hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()[:12]
+    return f"{spec.game}-{spec.num_players}p-{digest}"
+
+
+def chunk_ranges(spec: RunSpec) -> list[tuple[int, int, int]]:
+    """(chunk index, first game, end game) of every chunk."""
+    return [
+        (k, lo, min(lo + spec.chunk_size, spec.num_games))
+        for k, lo in enumerate(range(0, spec.num_games, spec.chunk_size))
+    ]
+
+
+def run(
+    spec: RunSpec,
+    out: str | Path,
+    workers: int | None = None,
+    overwrite: bool = False,
+    resume: bool = False,
+    progress: bool = True,
+    command: str = "",
+) -> Path:
+    """Play a run into directory ``out`` and return it; see ``docs/run-format.md``."""
+    game, data = validate(spec)
+    workers = workers or os.cpu_count() or 1
+    if workers < 1:
+        raise RunError(f"--workers must be at least 1, not {workers}")
+    out = Path(out)
+    described = game.describe_data(data)
+    rid = run_id(spec, game, described)
+    manifest = _prepare_output(out, spec, game, described, rid, overwrite, resume, command, workers)
+    done = {int(k) for k in manifest["chunks"]}
+    todo = [c for c in chunk_ranges(spec) if c[0] not in done]
+    started = time.perf_counter()
+    games_before = sum(v["games"][1] - v["games"][0] for v in manifest["chunks"].values())
+    bar = _progress_bar(spec.num_games, games_before, progress, f"{spec.game} {spec.num_players}p")
+    try:
+        for info in _execute(spec, out, rid, todo, workers):
+            manifest["chunks"][str(info["chunk"])] = {k: v for k, v in info.items() if k != "chunk"}
+            write_json_atomic(out / "manifest.json", manifest)
+            if bar is not None:
+                bar.update(info["games"][1] - info["games"][0])
+    except BaseException:
+        manifest["status"] = "interrupted"
+        write_json_atomic(out / "manifest.json", manifest)
+        raise
+    finally:
+        if bar is not None:
+            bar.close()
+    seconds = time.perf_counter() - started
+    played = spec.num_games - games_before
+    manifest["chunks"] = dict(sorted(manifest["chunks"].items(), key=lambda kv: int(kv[0])))
+    manifest["status"] = "complete"
+    manifest["timing"].update(
+        {
+            "finished": _now(),
+            "seconds": round(seconds, 3),
+            "games_played_this_session": played,
+            "games_per_second": round(played / seconds, 1) if seconds > 0 else None,
+        }
+    )
+    write_json_atomic(out / "manifest.json", manifest)
+    return out
+
+
+def _prepare_output(
+    out: Path,
+    spec: RunSpec,
+    game: Game,
+    described: dict[str, Any],
+    rid: str,
+    overwrite: bool,
+    resume: bool,
+    command: str,
+    workers: int,
+) -> dict[str, Any]:
+    if overwrite and resume:
+        raise RunError("--overwrite and --resume exclude each other")
+    if out.exists() and not out.is_dir():
+        raise RunError(f"{out}: exists and is not a directory")
+    has_run = (out / "manifest.json").is_file()
+    if has_run and resume:
+        try:
+            manifest = read_manifest(out)
+        except RunFormatError as e:
+            raise RunError(str(e)) from None
+        if manifest.get("run_id") != rid:
+            raise RunError(f"{out}: holds run {manifest.get('run_id')}, not this one ({rid}); options differ")
+        manifest["status"] = "running"
+        manifest["chunks"] = {
+            k: v
+            for k, v in manifest["chunks"].items()
+            if all((out / f["path"]).is_file() for f in v["files"].values())
+        }
+        return manifest
+    if resume:
+        raise RunError(f"{out}: no run to resume (no manifest.json)")
+    if out.exists() and any(out.iterdir()):
+        if not has_run:
+            raise RunError(f"{out}: directory is not empty and holds no run; choose another --out")
+        if not overwrite:
+            raise RunError(f"{out}: already holds a run; use --overwrite to replace it or --resume to finish it")
+        for name in ("manifest.json", "data", *TABLES):
+            target = out / name
+            if target.is_dir():
+                shutil.rmtree(target)
+            elif target.exists():
+                target.unlink()
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "data").mkdir(exist_ok=True)
+    source = Path(spec.cards) if spec.cards else None
+    from simulate.datafiles import default_dir
+
+    folder = source or default_dir(game.name)
+    for name in game.data_files:
+        shutil.copy2(folder / name, out / "data" / name)
+    for table in TABLES:
+        (out / table).mkdir(exist_ok=True)
+    manifest = {
+        "format": "golem-run",
+        "format_version": FORMAT_VERSION,
+        "run_id": rid,
+        "game": game.name,
+        "title": game.title,
+        "engine_version": game.version,
+        "package_version": __version__,
+        "command": command,
+        "num_players": spec.num_players,
+        "num_games": spec.num_games,
+        "master_seed": spec.master_seed,
+        "design": spec.design(),
+        "lineup": [e.to_json() for e in spec.lineup],
+        "rule_overrides": dict(spec.rules),
+        **described,
+        "columns": {
+            "setup": list(game.setup_columns),
+            "score_parts": list(game.score_parts),
+        },
+        "component_kinds": list(game.component_kinds),
+        "chunks": {},
+        "status": "running",
+        "timing": {"started": _now()},
+        "environment": _environment(workers),
+    }
+    write_json_atomic(out / "manifest.json", manifest)
+    return manifest
+
+
+def _execute(spec: RunSpec, out: Path, rid: str, todo: list[tuple[int, int, int]], workers: int):
+    """Yield chunk infos as chunks finish, in any order."""
+    payload = _spec_payload(spec)
+    if workers == 1 or len(todo) <= 1:
+        for k, lo, hi in todo:
+            yield play_chunk_to_parts(payload, str(out), rid, k, lo, hi)
+        return
+    context = multiprocessing.get_context("fork" if sys.platform.startswith("linux") else "spawn")
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        pending = set()
+        queue = list(todo)
+        try:
+            while queue or pending:
+                while queue and len(pending) < 2 * workers:
+                    k, lo, hi = queue.pop(0)
+                    pending.add(pool.submit(play_chunk_to_parts, payload, str(out), rid, k, lo, hi))
+                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for f in finished:
+                    yield f.result()
+        except BaseException:
+            for f in pending:
+                f.cancel()
+            raise
+
+
+def _spec_payload(spec: RunSpec) -> dict[str, Any]:
+    return {
+        "game": spec.game,
+        "num_players": spec.num_players,
+        "num_games": spec.num_games,
+        "master_seed": spec.master_seed,
+        "lineup": [e.to_json() for e in spec.lineup],
+        "rotate_seats": spec.rotate_seats,
+        "setups": spec.setups,
+        "games_per_setup": spec.games_per_setup,
+        "chunk_size": spec.chunk_size,
+        "rules": spec.rules,
+    }
+
+
+def spec_from_payload(p: dict[str, Any]) -> RunSpec:
+    """Rebuild a RunSpec from its JSON form (as stored in a manifest)."""
+    return RunSpec(
+        game=p["game"],
+        num_players=p["num_players"],
+        num_games=p["num_games"],
+        master_seed=p["master_seed"],
+        lineup=[BotEntry(e["label"], e["bot"], dict(e["params"])) for e in p["lineup"]],
+        rotate_seats=p["rotate_seats"],
+        setups=p["setups"],
+        games_per_setup=p["games_per_setup"],
+        chunk_size=p["chunk_size"],
+        rules=dict(p["rules"]),
+    )
+
+
+def spec_from_manifest(m: dict[str, Any]) -> RunSpec:
+    """The RunSpec a manifest was written for (data read from the run's own ``data/`` copy)."""
+    d = m["design"]
+    return spec_from_payload(
+        {
+            "game": m["game"],
+            "num_players": m["num_players"],
+            "num_games": m["num_games"],
+            "master_seed": m["master_seed"],
+            "lineup": m["lineup"],
+            "rotate_seats": d["rotate_seats"],
+            "setups": d["setups"],
+            "games_per_setup": d["games_per_setup"],
+            "chunk_size": d["chunk_size"],
+            "rules": m["rules"],
+        }
+    )
+
+
+@lru_cache(maxsize=4)
+def _load(game_name: str, folder: str, rules_json: str) -> tuple[Game, Any]:
+    game = make(game_name)
+    return game, game.load_data(Path(folder), json.loads(rules_json))
+
+
+def play_chunk_to_parts(payload: dict[str, Any], out: str, rid: str, k: int, lo: int, hi: int) -> dict[str, Any]:
+    """Play games ``lo..hi-1`` of a run and write their Parquet parts; returns the chunk's record."""
+    spec = spec_from_payload(payload)
+    game, data = _load(spec.game, str(Path(out) / "data"), json.dumps(spec.rules, sort_keys=True))
+    plan = plan_games(spec, lo, hi)
+    ids, params = lineup_arrays(game, spec.lineup)
+    tables = game.play_chunk(
+        data, spec.num_players, plan.seat_lineup, ids, params, plan.setup_seed, plan.play_seed
+    )
+    labels = [e.label for e in spec.lineup]
+    files = {}
+    for name, table in chunk_tables(rid, spec.num_players, plan, labels, tables).items():
+        files[name] = write_part(Path(out), name, k, table)
+    return {"chunk": k, "games": [lo, hi], "files": files}
+
+
+def load_run_data(run_dir: Path, manifest: dict[str, Any]) -> tuple[Game, Any]:
+    """The game and the data a run was played with, from the run's own copy."""
+    game = make(manifest["game"])
+    try:
+        return game, game.load_data(run_dir / "data", dict(manifest["rules"]))
+    except DataError as e:
+        raise RunFormatError(f"{run_dir}: its data copy is unusable: {e}") from None
+
+
+def _progress_bar(total: int, initial: int, enabled: bool, desc: str):
+    if not enabled:
+        return None
+    from tqdm import tqdm
+
+    return tqdm(total=total, initial=initial, unit="game", unit_scale=True, desc=desc, smoothing=0.1)
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def _environment(workers: int) -> dict[str, Any]:
+    import numba
+    import pyarrow
+
+    return {
+        "python": platform.python_version(),
+        "numpy": np.__version__,
+        "numba": numba.__version__,
+        "pyarrow": pyarrow.__version__,
+        "platform": platform.platform(),
+        "cpus": os.cpu_count(),
+        "workers": workers,
+    }
