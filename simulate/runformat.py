@@ -41,6 +41,13 @@ def _labels(run_id: str, n: int) -> pa.Array:
     return pa.DictionaryArray.from_arrays(pa.array(np.zeros(n, np.int32)), pa.array([run_id]))
 
 
+def _bot_column(seat_lineup: np.ndarray, labels: list[str]) -> pa.Array:
+    """Bot label of every seat row, dictionary-encoded over the distinct labels."""
+    distinct = list(dict.fromkeys(labels))
+    code_of = np.array([distinct.index(label) for label in labels], dtype=np.int32)
+    return _column(Codes(code_of[seat_lineup.ravel()], tuple(distinct)))
+
+
 def chunk_tables(
     run_id: str, num_players: int, plan: GamePlan, labels: list[str], t: ChunkTables
 ) -> dict[str, pa.Table]:
@@ -63,7 +70,7 @@ def chunk_tables(
         "setup_id": pa.array(np.repeat(plan.setup_id, n)),
         "num_players": pa.array(np.full(g * n, n, np.int8)),
         "seat": pa.array(np.tile(np.arange(1, n + 1, dtype=np.int8), g)),
-        "bot": _column(Codes(plan.seat_lineup.ravel().astype(np.int32), tuple(labels))),
+        "bot": _bot_column(plan.seat_lineup, labels),
         **{k: _column(v) for k, v in t.seats.items()},
     }
     comp = dict(t.components)

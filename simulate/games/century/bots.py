@@ -51,7 +51,11 @@ BOTS: dict[str, tuple[int, str, dict[str, tuple[float, str]]]] = {
     "greedy": (
         GREEDY,
         "claims the best point card it can, else the play that brings it closest to a point card",
-        {"patience": (1.0, "exponent on distance when picking a target: value / (1 + distance)^patience")},
+        {
+            "patience": (1.0, "exponent on distance when picking a target: value / (1 + distance)^patience"),
+            "lookahead": (0.0, "buys a row card if playing it next turn beats this turn's best play by this "
+                          "distance (0: never looks ahead)"),
+        },
     ),
     "engine": (
         ENGINE,
@@ -94,7 +98,7 @@ def choose_action(r, tb, bot, params, mv, moves, hand):
         for f in range(MOVE_LEN):
             mv[f] = moves[k, f]
     elif bot == GREEDY:
-        _greedy(r, tb, params[0], mv)
+        _greedy(r, tb, params[0], params[1], mv)
     elif bot == ENGINE:
         _engine(r, tb, params, mv)
     else:
@@ -225,6 +229,23 @@ def _effort(d, patience):
 def _target(r, tb, s, x0, x1, x2, x3, patience, skip):
     """Row position of the best point card to work toward: value / (1 + distance)^patience."""
     best = -1
+    if patience == 1.0:
+        # the usual case, in integers: a/(1+d) > b/(1+e)  <=>  a*(1+e) > b*(1+d)
+        best_val = -1
+        best_eff = 1
+        for p in range(r.p_row.shape[0]):
+            pc = r.p_row[p]
+            if pc < 0:
+                break
+            if p == skip:
+                continue
+            eff = 1 + distance(x0, x1, x2, x3, tb.p_cost[pc, 0], tb.p_cost[pc, 1], tb.p_cost[pc, 2], tb.p_cost[pc, 3])
+            val = tb.p_vp[pc] + _coin_value(r, tb, p)
+            if val * best_eff > best_val * eff:
+                best_val = val
+                best_eff = eff
+                best = p
+        return best
     best_v = -1.0
     for p in range(r.p_row.shape[0]):
         pc = r.p_row[p]
@@ -321,6 +342,39 @@ def _upgrade_toward(x0, x1, x2, x3, c0, c1, c2, c3, up, limit):
 
 
 @njit(cache=True)
+def _card_best(tb, m, x0, x1, x2, x3, c0, c1, c2, c3, limit):
+    """Best variant of playing card ``m`` toward cost c: (distance after, times, sY, sG, sT).
+
+    Distance is _BIG when the card cannot be played usefully (an upgrade without a step, an unpaid trade).
+    """
+    kind = tb.m_kind[m]
+    if kind == KIND_CREATE:
+        d = _trimmed_distance(x0 + tb.m_out[m, 0], x1 + tb.m_out[m, 1], x2 + tb.m_out[m, 2],
+                              x3 + tb.m_out[m, 3], c0, c1, c2, c3, limit)
+        return d, 0, 0, 0, 0
+    if kind == KIND_UPGRADE:
+        sy, sg, stq, d = _upgrade_toward(x0, x1, x2, x3, c0, c1, c2, c3, tb.m_up[m], limit)
+        if sy + sg + stq == 0:
+            return _BIG, 0, 0, 0, 0
+        return d, 0, sy, sg, stq
+    best_d = _BIG
+    best_t = 0
+    tmax = trade_max_times(tb, m, x0, x1, x2, x3)
+    for t in range(1, tmax + 1):
+        d = _trimmed_distance(
+            x0 + t * (tb.m_out[m, 0] - tb.m_in[m, 0]),
+            x1 + t * (tb.m_out[m, 1] - tb.m_in[m, 1]),
+            x2 + t * (tb.m_out[m, 2] - tb.m_in[m, 2]),
+            x3 + t * (tb.m_out[m, 3] - tb.m_in[m, 3]),
+            c0, c1, c2, c3, limit,
+        )
+        if d < best_d:
+            best_d = d
+            best_t = t
+    return best_d, best_t, 0, 0, 0
+
+
+@njit(cache=True)
 def _best_play(tb, hand, x0, x1, x2, x3, c0, c1, c2, c3, limit):
     """Best play of an unplayed hand card toward cost c.
 
@@ -335,36 +389,14 @@ def _best_play(tb, hand, x0, x1, x2, x3, c0, c1, c2, c3, limit):
     for m in range(hand.shape[0]):
         if hand[m] != IN_HAND:
             continue
-        kind = tb.m_kind[m]
-        if kind == KIND_CREATE:
-            d = _trimmed_distance(x0 + tb.m_out[m, 0], x1 + tb.m_out[m, 1], x2 + tb.m_out[m, 2],
-                                  x3 + tb.m_out[m, 3], c0, c1, c2, c3, limit)
-            if d < best_d:
-                best_d = d
-                best_m = m
-                best_t = 0
-        elif kind == KIND_UPGRADE:
-            sy, sg, stq, d = _upgrade_toward(x0, x1, x2, x3, c0, c1, c2, c3, tb.m_up[m], limit)
-            if sy + sg + stq > 0 and d < best_d:
-                best_d = d
-                best_m = m
-                by = sy
-                bg = sg
-                bt = stq
-        else:
-            tmax = trade_max_times(tb, m, x0, x1, x2, x3)
-            for t in range(1, tmax + 1):
-                d = _trimmed_distance(
-                    x0 + t * (tb.m_out[m, 0] - tb.m_in[m, 0]),
-                    x1 + t * (tb.m_out[m, 1] - tb.m_in[m, 1]),
-                    x2 + t * (tb.m_out[m, 2] - tb.m_in[m, 2]),
-                    x3 + t * (tb.m_out[m, 3] - tb.m_in[m, 3]),
-                    c0, c1, c2, c3, limit,
-                )
-                if d < best_d:
-                    best_d = d
-                    best_m = m
-                    best_t = t
+        d, t, sy, sg, stq = _card_best(tb, m, x0, x1, x2, x3, c0, c1, c2, c3, limit)
+        if d < best_d:
+            best_d = d
+            best_m = m
+            best_t = t
+            by = sy
+            bg = sg
+            bt = stq
     return best_d, best_m, best_t, by, bg, bt
 
 
@@ -429,11 +461,11 @@ def _best_claim(r, tb, s):
 
 
 @njit(cache=True)
-def _greedy(r, tb, patience, mv):
+def _greedy(r, tb, patience, lookahead, mv):
     s = r.current
     if _claim_best(r, tb, s, mv):
         return
-    _toward_target(r, tb, s, patience, mv)
+    _toward_target(r, tb, s, patience, lookahead, mv)
 
 
 @njit(cache=True)
@@ -448,7 +480,7 @@ def _claim_best(r, tb, s, mv):
 
 
 @njit(cache=True)
-def _toward_target(r, tb, s, patience, mv):
+def _toward_target(r, tb, s, patience, lookahead, mv):
     """The play or acquisition that most reduces the distance to the best target, else rest."""
     x0 = r.crystals[s, 0]
     x1 = r.crystals[s, 1]
@@ -477,6 +509,26 @@ def _toward_target(r, tb, s, patience, mv):
         if da < d:
             d = da
             best_p = p
+    # one turn ahead: a card in the row that, bought now, would bring the target closer next turn
+    if lookahead > 0.0 and best_p < 0:
+        buy_p = -1
+        buy_d = d - lookahead
+        for p in range(r.m_row.shape[0]):
+            m2 = r.m_row[p]
+            if m2 < 0 or p > total:
+                break
+            a, b, c, e = _spare(x0, x1, x2, x3, c0, c1, c2, c3, p)
+            dn = _card_best(
+                tb, m2, x0 - a + r.m_row_crystals[p, 0], x1 - b + r.m_row_crystals[p, 1],
+                x2 - c + r.m_row_crystals[p, 2], x3 - e + r.m_row_crystals[p, 3], c0, c1, c2, c3, limit,
+            )[0]
+            if dn < buy_d:
+                buy_d = dn
+                buy_p = p
+        if buy_p >= 0:
+            a, b, c, e = _spare(x0, x1, x2, x3, c0, c1, c2, c3, buy_p)
+            _write_acquire(mv, buy_p, a, b, c, e)
+            return
     if d < here:
         if best_p >= 0:
             a, b, c, e = _spare(x0, x1, x2, x3, c0, c1, c2, c3, best_p)
@@ -561,7 +613,7 @@ def _engine(r, tb, params, mv):
                             r.crystals[s, 3], c0, c1, c2, c3, best_p)
         _write_acquire(mv, best_p, a, b, c, e)
         return
-    _toward_target(r, tb, s, params[4], mv)
+    _toward_target(r, tb, s, params[4], 0.0, mv)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -773,7 +825,7 @@ def _planner(r, tb, params, mv, hand):
             _clear(mv)
             mv[M_KIND] = REST
     if best_v < 0:
-        _greedy(r, tb, params[3], mv)
+        _greedy(r, tb, params[3], 0.0, mv)
 
 
 @njit(cache=True)
