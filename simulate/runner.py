@@ -156,7 +156,8 @@ def run(
 ) -> Path:
     """Play a run into directory ``out`` and return it; see ``docs/run-format.md``."""
     game, data = validate(spec)
-    workers = workers or os.cpu_count() or 1
+    if workers is None:
+        workers = os.cpu_count() or 1
     if workers < 1:
         raise RunError(f"--workers must be at least 1, not {workers}")
     out = Path(out)
