@@ -1,0 +1,21 @@
+"""Golden replays: fixed games must replay exactly as recorded (regenerate with tests/golden/regenerate.py)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent / "golden"))
+from regenerate import GOLDEN, HERE, replay_events  # noqa: E402
+
+
+@pytest.mark.parametrize("name", list(GOLDEN))
+def test_replay_matches_golden(name: str) -> None:
+    expected = json.loads((HERE / f"{name}.json").read_text())
+    actual = json.loads(json.dumps(replay_events(name)))
+    assert len(actual) == len(expected)
+    for a, e in zip(actual, expected, strict=True):
+        assert a == e, f"{name}: first difference at {e.get('event')} turn {e.get('turn')}"
