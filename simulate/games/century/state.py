@@ -70,9 +70,10 @@ def new_state(num_games: int, tables: CenturyTables) -> np.ndarray:
     """Allocate a batch: a structured array of ``num_games`` game records (set up by ``init_game``).
 
     Kernels take one game's record ``r = state[g]`` and read fields as ``r.crystals[seat, colour]``.
+    The record is packed (no padding bytes), so two equal positions have equal bytes.
     """
     dtype = np.dtype(
-        state_fields(tables.m_kind.shape[0], tables.market_cards.shape[0], tables.p_vp.shape[0]), align=True
+        state_fields(tables.m_kind.shape[0], tables.market_cards.shape[0], tables.p_vp.shape[0])
     )
     return np.zeros(num_games, dtype)
 
