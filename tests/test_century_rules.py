@@ -452,7 +452,7 @@ def test_silver_moves_left_when_copper_runs_out() -> None:
     assert (g.copper[0], g.copper_left, g.silver_left) == (1, 0, 4)
     g.crystals[1] = counts("YYYGGGGG")
     g.p_row = [pid("P10"), pid("P02"), pid("P01"), pid("P05"), pid("P03")]
-    assert "(silver)" in str(g).split("points:")[1].split("[1]")[0]
+    assert "(silver)" in str(g).split("points:")[1].split("[2]")[0]
     g.apply_action(claim(1))  # second position: no silver once copper is gone
     assert (g.silver[1], g.silver_left) == (0, 4)
     g.crystals[0] = counts("GGGGG")
@@ -643,14 +643,14 @@ def test_to_arrays_matches_state_layout() -> None:
 def test_describe_and_str() -> None:
     g = scripted(n=2, crystals={0: "YYYYYYYYYY"}, hand={0: ["M18"]}, m_row=ROW, p_row=P_ROW)
     g.m_row_crystals[3] = counts("GGGG")
-    assert g.describe(play("M18", times=1)) == "seat 0 plays M18 (YYYYY->TTT) x1"
+    assert g.describe(play("M18", times=1)) == "seat 1 plays M18 (YYYYY->TTT) x1"
     assert g.describe(acquire(3, pay="YYY", discard="Y")) == (
-        "seat 0 acquires M04 at position 3 paying Y,Y,Y (gets GGGG); returns Y over the limit"
+        "seat 1 acquires M04 at position 4 paying Y,Y,Y (gets GGGG); returns Y over the limit"
     )
-    assert g.describe(play("S2", steps=(1, 1, 0))) == "seat 0 plays S2 (upgrade 2): Y->G x1, G->T x1"
-    assert g.describe(claim(0)) == "seat 0 claims P01 (YYGG, 6 VP) + copper"
+    assert g.describe(play("S2", steps=(1, 1, 0))) == "seat 1 plays S2 (upgrade 2): Y->G x1, G->T x1"
+    assert g.describe(claim(0)) == "seat 1 claims P01 (YYGG, 6 VP) + copper"
     text = str(g)
-    assert "M04 create M +GGGG" in text and "seat 1: YYYY" in text and "P36 YGTMMM=20" in text
+    assert "M04 create M +GGGG" in text and "seat 2: YYYY" in text and "P36 YGTMMM=20" in text
 
 
 # --------------------------------------------------------------------------------- random playouts

@@ -562,10 +562,13 @@ class CenturyReference:
         }
 
     def describe(self, record: Any) -> str:
-        """One readable line for ``record`` played in the current position (before applying it)."""
+        """One readable line for ``record`` played in the current position (before applying it).
+
+        Seats and row positions are numbered from 1, as in the run tables.
+        """
         rec = [int(x) for x in record]
         kind, arg = rec[M_KIND], rec[M_ARG]
-        seat = self.current
+        seat = self.current + 1
         if kind == PLAY and 0 <= arg < len(self.m_kind):
             text = f"seat {seat} plays {self._m_id(arg)} ({self._card_text(arg)})"
             if self.m_kind[arg] == KIND_TRADE:
@@ -578,18 +581,18 @@ class CenturyReference:
             card = self.m_row[arg]
             name = self._m_id(card) if card >= 0 else "nothing"
             paid = ",".join(COLOURS[c] if 0 <= c < NUM_COLOURS else "?" for c in rec[M_PAY : M_PAY + arg])
-            text = f"seat {seat} acquires {name} at position {arg} "
+            text = f"seat {seat} acquires {name} at position {arg + 1} "
             text += f"paying {paid}" if arg else "for free"
             gain = self.m_row_crystals[arg]
             if any(gain):
                 text += f" (gets {_crystal_str(gain)})"
         elif kind == REST:
-            back = [self._m_id(c) for c, s in enumerate(self.cards[seat]) if s == PLAYED]
+            back = [self._m_id(c) for c, s in enumerate(self.cards[self.current]) if s == PLAYED]
             text = f"seat {seat} rests (takes back {', '.join(back) or 'nothing'})"
         elif kind == CLAIM and 0 <= arg < self.point_row:
             card = self.p_row[arg]
             if card < 0:
-                text = f"seat {seat} claims nothing at position {arg}"
+                text = f"seat {seat} claims nothing at position {arg + 1}"
             else:
                 coin = ("", " + copper", " + silver")[self._coin_at(arg)]
                 cost = _crystal_str(self.p_cost[card])
@@ -606,27 +609,27 @@ class CenturyReference:
     def __str__(self) -> str:
         rounds = self.turn // self.num_players
         head = f"Century: {self.num_players} players, turn {self.turn} (round {rounds + 1}), "
-        head += f"seat {self.current} to move" if not self.is_terminal() else f"game over ({self.end_reason})"
+        head += f"seat {self.current + 1} to move" if not self.is_terminal() else f"game over ({self.end_reason})"
         if self.triggered and not self.is_terminal():
             head += ", end triggered"
         lines = [head]
         row = []
         for pos, card in enumerate(self.m_row):
             if card < 0:
-                row.append(f"[{pos}] -")
+                row.append(f"[{pos + 1}] -")
                 continue
             on = self.m_row_crystals[pos]
             extra = f" +{_crystal_str(on)}" if any(on) else ""
-            row.append(f"[{pos}] {self._m_id(card)} {self._card_text(card)}{extra}")
+            row.append(f"[{pos + 1}] {self._m_id(card)} {self._card_text(card)}{extra}")
         lines.append("merchants: " + "  ".join(row) + f"  | deck {len(self.m_deck) - self.m_deck_pos}")
         row = []
         for pos, card in enumerate(self.p_row):
             if card < 0:
-                row.append(f"[{pos}] -")
+                row.append(f"[{pos + 1}] -")
                 continue
             coin = ("", " (copper)", " (silver)")[self._coin_at(pos)]
             cost = _crystal_str(self.p_cost[card])
-            row.append(f"[{pos}] {self._p_id(card)} {cost}={self.p_vp[card]}{coin}")
+            row.append(f"[{pos + 1}] {self._p_id(card)} {cost}={self.p_vp[card]}{coin}")
         lines.append("points:    " + "  ".join(row) + f"  | deck {len(self.p_deck) - self.p_deck_pos}")
         lines.append(f"coins left: copper {self.copper_left}, silver {self.silver_left}")
         scores = self.scores()
@@ -635,7 +638,7 @@ class CenturyReference:
             played = " ".join(self._m_id(c) for c, s in enumerate(self.cards[k]) if s == PLAYED) or "-"
             mark = ">" if k == self.current and not self.is_terminal() else " "
             lines.append(
-                f"{mark}seat {k}: {_crystal_str(self.crystals[k]) or '-':<10} "
+                f"{mark}seat {k + 1}: {_crystal_str(self.crystals[k]) or '-':<10} "
                 f"hand {hand} | played {played} | "
                 f"{self.num_points[k]} point cards ({self.point_vp[k]} VP), copper {self.copper[k]}, "
                 f"silver {self.silver[k]} | score {scores[k]}"
