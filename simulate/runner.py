@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from simulate import __version__
-from simulate.datafiles import DataError
+from simulate.datafiles import DataError, default_dir
 from simulate.game import Game
 from simulate.lineup import BotEntry, lineup_arrays, seat_assignment
 from simulate.registry import make
@@ -243,10 +243,7 @@ def _prepare_output(
                 target.unlink()
     out.mkdir(parents=True, exist_ok=True)
     (out / "data").mkdir(exist_ok=True)
-    source = Path(spec.cards) if spec.cards else None
-    from simulate.datafiles import default_dir
-
-    folder = source or default_dir(game.name)
+    folder = Path(spec.cards) if spec.cards else default_dir(game.name)
     for name in game.data_files:
         shutil.copy2(folder / name, out / "data" / name)
     for table in TABLES:

@@ -37,6 +37,8 @@ class Century:
         f"setup_point_{k + 1}" for k in range(POINT_ROW_DESCRIPTORS)
     )
     component_kinds = ("merchant", "point")
+    bench_lineups = {"greedy": 20_000, "planner": 1_000}  # golem bench: --bots -> default games
+    bench_players = 3
     seat_columns = ("num_point_cards", "num_merchant_cards", "copper", "silver", "crystals_left")
     game_columns = ("point_cards_left", "merchant_cards_left")
 
@@ -69,7 +71,6 @@ class Century:
             d, n, seat_lineup, lineup_ids, lineup_params, setup_seeds, play_seeds, threads
         )
         res = play.results(d, st)
-        g = st.shape[0]
         turns = st["turn"]
         games: dict[str, Any] = {
             "turns": turns.astype(np.int32),
@@ -119,7 +120,6 @@ class Century:
             "turn": comp_turn[order],
             "round": (comp_turn[order] // n).astype(np.int32),
         }
-        assert g == setup_seeds.shape[0]
         return ChunkTables(games, seats, components)
 
     def replay(
