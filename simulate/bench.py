@@ -49,28 +49,40 @@ def run_bench(game_name: str, num_games: int | None = None, repeats: int = 5,
     """Yield one JSON-able record per measurement (compile time excluded, medians of ``repeats``)."""
     game = make(game_name)
     data = game.load_data(None, {})
-    base = {"game": game_name, "version": __version__, "engine_version": game.version, "players": 3}
-    for bots, default_games in (("greedy", 20_000), ("planner", 1_000)):
-        lineup = parse_lineup(game, [bots], 3)
+    players, lineups = bench_setup(game)
+    base = {"game": game_name, "version": __version__, "engine_version": game.version, "players": players}
+    for bots, default_games in lineups.items():
+        lineup = parse_lineup(game, bots.split(","), players)
         n = num_games or default_games
-        fast = _kernel_rate(game, data, lineup, 3, n, repeats)
+        fast = _kernel_rate(game, data, lineup, players, n, repeats)
         yield {**base, "bench": "kernel_one_core", "bots": bots, **_round(fast)}
-        ref = _reference_rate(game, data, lineup, 3, max(20, n // 200))
+        ref = _reference_rate(game, data, lineup, players, max(20, n // 200))
         yield {**base, "bench": "reference_engine", "bots": bots, **_round(ref)}
         yield {**base, "bench": "kernel_vs_reference", "bots": bots,
                "speedup": round(fast["turns_per_s"] / ref["turns_per_s"], 1)}
     if run_games:
-        lineup = parse_lineup(game, ["greedy"], 3)
+        bots = next(iter(lineups))
+        lineup = parse_lineup(game, bots.split(","), players)
         for games in (run_games // 10, run_games):
             with tempfile.TemporaryDirectory() as tmp:
-                spec = RunSpec(game.name, 3, games, BENCH_SEED, lineup)
+                spec = RunSpec(game.name, players, games, BENCH_SEED, lineup)
                 t = time.perf_counter()
                 run(spec, Path(tmp) / "run", progress=False)
                 sec = time.perf_counter() - t
                 size = sum(f.stat().st_size for f in (Path(tmp) / "run").rglob("*.parquet"))
-            yield {**base, "bench": "simulate_run_all_cores", "bots": "greedy", "games": games,
+            yield {**base, "bench": "simulate_run_all_cores", "bots": bots, "games": games,
                    "seconds": round(sec, 2), "games_per_s": round(games / sec), "parquet_mb": round(size / 2**20, 1),
                    "peak_rss_mb_children": round(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024)}
+
+
+def bench_setup(game) -> tuple[int, dict[str, int]]:
+    """Player count and lineups (``--bots`` strings -> default games) a game declares for ``golem bench``.
+
+    Games without ``bench_lineups`` are measured with their first bot in every seat.
+    """
+    players = getattr(game, "bench_players", max(game.min_players, min(3, game.max_players)))
+    lineups = getattr(game, "bench_lineups", None) or {next(iter(game.bots)): 20_000}
+    return players, dict(lineups)
 
 
 def _round(d: dict[str, float]) -> dict[str, float]:

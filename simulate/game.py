@@ -68,6 +68,8 @@ class Game(Protocol):
     score_parts: tuple[str, ...]
     setup_columns: tuple[str, ...]
     component_kinds: tuple[str, ...]
+    bench_lineups: dict[str, int]  # ``golem bench``: lineups as for ``--bots`` -> default games per measurement
+    bench_players: int  # ``golem bench``: player count
 
     def rule_options(self) -> dict[str, RuleOption]:
         """Rule options with their defaults from the shipped data."""

@@ -10,6 +10,7 @@ from simulate.game import Game
 # name -> (module holding GAME, one-line description); modules are imported on first use.
 _GAMES: dict[str, tuple[str, str]] = {
     "century": ("simulate.games.century.game", "Century: Golem Edition (Plan B Games 2017), 2-5 players"),
+    "golem-poker": ("simulate.games.golem_poker.game", "Golem (card game): five-card draw against a golem hand, 3-6"),
 }
 
 

@@ -1,0 +1,516 @@
+"""Golem-poker bots: numba functions that choose every decision a player makes.
+
+A bot writes a move record (``state.M_*``) for the player to act: a betting action in the two
+betting rounds, a discard in the draw. The kernel dispatches on an integer bot id; parameters
+come as a float vector in the order named in ``BOTS``. Bots draw randomness only from the play
+stream ``r.rng[1]``; they see their own cards, the public counts (pot, bets, cards drawn) and
+never another player's cards or the face-down discards of others.
+
+Hand strength is the percentile of a made five-card hand among all 2,598,960 hands
+(``data.hand_distribution``). Discard policies (``discard`` parameter):
+
+* 0, improve: draw to the best own hand: stand pat on a straight or better, draw two to trips,
+  one to two pair, keep a pair and its best kicker, draw one to four of a suit or four of a run,
+  else keep the three best cards.
+* 1, weaken the golem: feed the golem as little as possible: stand pat on two pair or better,
+  otherwise throw at most one card (the lowest one not in a pair, or the odd card of a draw).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from simulate.games.golem_poker.data import (
+    HAND_SIZE,
+    P_ACE_HIGH,
+    P_ANTE,
+    P_GOLEM_FOLDED,
+    P_GOLEM_SHORT,
+    P_GOLEM_TIE_PLAYER,
+    P_MAX_DISCARDS,
+    P_PENALTY,
+    SHORT_DECK,
+    SHORT_NONE,
+)
+from simulate.games.golem_poker.engine import bet_range, can_match, num_active, raise_range, to_match
+from simulate.games.golem_poker.evaluator import (
+    CATEGORY_SHIFT,
+    HIGH_CARD,
+    STRAIGHT,
+    TWO_PAIR,
+    _card_bits,
+    _eval5,
+    _eval_packed,
+)
+from simulate.games.golem_poker.state import (
+    BET,
+    BET1,
+    DISCARD,
+    DRAW,
+    FOLD,
+    M_AMOUNT,
+    M_CARDS,
+    M_KIND,
+    MATCH,
+    RAISE,
+)
+from simulate.rng import randint, uniform
+
+RANDOM, THRESHOLD, EQUITY = 0, 1, 2
+BOT_STREAM = 1  # index of the bots' generator in ``r.rng``
+
+
+def _threshold(fold_below: float, raise_above: float, bet_antes: float, max_raises: float, bluff: float = 0.0):
+    """Parameters of the threshold family, always in this order (the kernel reads them by position)."""
+    return {
+        "fold_below": (fold_below, "hand strength (percentile 0-1) below which it folds to a bet"),
+        "raise_above": (raise_above, "hand strength from which it bets, or raises while raises are below max_raises"),
+        "bet_antes": (bet_antes, "size of its bets and raises, in antes"),
+        "max_raises": (max_raises, "it raises only while the round has seen fewer raises than this"),
+        "discard": (0.0, "discard policy: 0 improve its own hand, 1 weaken the golem (throw at most one card)"),
+        "bluff": (bluff, "chance to bet or raise with a hand below fold_below instead of checking or folding"),
+    }
+
+
+# name -> (id, description, {param: (default, help)})
+BOTS: dict[str, tuple[int, str, dict[str, tuple[float, str]]]] = {
+    "random": (
+        RANDOM,
+        "uniform over the legal kinds of action (fold, match, bet or raise of 1-4 antes); discards 0-2 random cards",
+        {},
+    ),
+    "threshold": (THRESHOLD, "acts on fixed hand-strength thresholds (the family below)", _threshold(0.5, 0.9, 1, 1)),
+    "tight_passive": (
+        THRESHOLD, "tight and passive: folds all but good hands, bets only very strong ones, never raises",
+        _threshold(0.7, 0.97, 1, 0),
+    ),
+    "tight_aggressive": (
+        THRESHOLD, "tight and aggressive: folds all but good hands, bets and raises them big",
+        _threshold(0.7, 0.85, 2, 3),
+    ),
+    "loose_passive": (
+        THRESHOLD, "loose and passive: calls with almost anything, bets only very strong hands",
+        _threshold(0.2, 0.97, 1, 0),
+    ),
+    "loose_aggressive": (
+        THRESHOLD, "loose and aggressive: calls with almost anything, bets and raises often",
+        _threshold(0.2, 0.7, 2, 3),
+    ),
+    "bluffer": (
+        THRESHOLD, "threshold play that bets or raises a weak hand a third of the time",
+        _threshold(0.5, 0.85, 2, 2, bluff=0.33),
+    ),
+    "equity": (
+        EQUITY,
+        "samples opponents' hands, their draws and the golem to estimate its share of the pot; bets on edge",
+        {
+            "samples": (96.0, "samples per estimate"),
+            "call_margin": (0.0, "expected gain in antes a call must promise"),
+            "raise_edge": (1.6, "bets or raises when its estimated pot share exceeds this many fair shares"),
+            "bet_antes": (2.0, "size of its bets and raises, in antes"),
+            "max_raises": (3.0, "it raises only while the round has seen fewer raises than this"),
+            "discard": (-1.0, "-1 picks the discard with the best sampled value; 0 improve; 1 weaken the golem"),
+        },
+    ),
+}
+MAX_BOT_PARAMS = 8
+SCRATCH = 64  # length of the int8 scratch array the kernel passes in
+
+
+def default_params(name: str) -> np.ndarray:
+    """Default parameter vector (MAX_BOT_PARAMS,) of bot ``name``."""
+    out = np.zeros(MAX_BOT_PARAMS)
+    for k, (value, _) in enumerate(BOTS[name][2].values()):
+        out[k] = value
+    return out
+
+
+@njit(cache=True)
+def choose_move(r, tb, bot, params, mv, scratch):
+    """Write bot ``bot``'s move for the player to act in game record ``r`` into ``mv``."""
+    mv[M_KIND] = MATCH
+    mv[M_AMOUNT] = 0
+    mv[M_CARDS] = 0
+    if bot == RANDOM:
+        _random(r, tb, mv)
+    elif bot == THRESHOLD:
+        _threshold_bot(r, tb, params, mv)
+    else:
+        _equity_bot(r, tb, params, mv, scratch)
+
+
+# --------------------------------------------------------------------------------- helpers
+
+
+@njit(cache=True)
+def strength(tb, value):
+    """Percentile (0-1) of a five-card hand value among all five-card hands."""
+    vals = tb.hand_values
+    lo = 0
+    hi = vals.shape[0] - 1
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if vals[mid] < value:
+            lo = mid + 1
+        else:
+            hi = mid
+    return tb.hand_cdf[lo]
+
+
+@njit(cache=True, inline="always")
+def _order(c, ace):
+    """Strength order of a card's rank: 0 lowest .. 12 highest."""
+    q = c >> 2
+    if ace:
+        return (q + 12) % 13
+    return q
+
+
+@njit(cache=True)
+def policy_mask(c0, c1, c2, c3, c4, ace, max_disc, weaken):
+    """Discard mask (bit k = hand position k) of the improve (``weaken`` False) or weaken policy."""
+    cards = (c0, c1, c2, c3, c4)
+    cat = _eval5(c0, c1, c2, c3, c4, ace) >> CATEGORY_SHIFT
+    if cat >= STRAIGHT or max_disc <= 0:
+        return 0
+    if weaken:
+        if cat >= TWO_PAIR:
+            return 0
+        limit = 1
+    else:
+        limit = max_disc
+    order = (_order(c0, ace), _order(c1, ace), _order(c2, ace), _order(c3, ace), _order(c4, ace))
+    single = 0  # mask of cards whose rank appears once
+    for i in range(HAND_SIZE):
+        cnt = 0
+        for j in range(HAND_SIZE):
+            if order[j] == order[i]:
+                cnt += 1
+        if cnt == 1:
+            single |= 1 << i
+    if cat == HIGH_CARD:
+        odd = _draw_odd_card(cards, order)
+        if odd >= 0:
+            return 1 << odd
+    return _lowest(order, single, limit)
+
+
+@njit(cache=True)
+def _draw_odd_card(cards, order):
+    """Position of the one card outside four of a suit or four within a run of five, -1 if none."""
+    for i in range(HAND_SIZE):
+        suit = -1
+        same = True
+        lo = 99
+        hi = -1
+        for j in range(HAND_SIZE):
+            if j == i:
+                continue
+            sj = cards[j] & 3
+            if suit < 0:
+                suit = sj
+            elif sj != suit:
+                same = False
+            lo = min(lo, order[j])
+            hi = max(hi, order[j])
+        if same or hi - lo <= 4:
+            return i
+    return -1
+
+
+@njit(cache=True)
+def _lowest(order, candidates, limit):
+    """Mask of up to ``limit`` positions in ``candidates`` with the lowest ranks (first position on ties)."""
+    mask = 0
+    for _ in range(limit):
+        best = -1
+        for i in range(HAND_SIZE):
+            if (candidates >> i) & 1 and not (mask >> i) & 1:
+                if best < 0 or order[i] < order[best]:
+                    best = i
+        if best < 0:
+            break
+        mask |= 1 << best
+    return mask
+
+
+@njit(cache=True)
+def _seat_policy_mask(r, tb, s, weaken):
+    h = r.hand[s]
+    return policy_mask(h[0], h[1], h[2], h[3], h[4], tb.params[P_ACE_HIGH] != 0, tb.params[P_MAX_DISCARDS], weaken)
+
+
+@njit(cache=True)
+def _clip(x, lo, hi):
+    return min(max(x, lo), hi)
+
+
+@njit(cache=True)
+def _bet_or_raise(r, tb, chips, mv):
+    """Bet or raise about ``chips`` if legal (clipped into the legal range); False if neither is legal."""
+    if r.current_bet == 0:
+        lo, hi = bet_range(r, tb)
+        kind = BET
+    else:
+        lo, hi = raise_range(r, tb)
+        kind = RAISE
+    if lo > hi:
+        return False
+    mv[M_KIND] = kind
+    mv[M_AMOUNT] = _clip(chips, lo, hi)
+    return True
+
+
+@njit(cache=True)
+def _match_or_fold(r, tb, mv):
+    """Match (check when nothing is bet); fold if the match cannot be paid."""
+    mv[M_KIND] = MATCH if can_match(r, tb) else FOLD
+
+
+# --------------------------------------------------------------------------------- bots
+
+
+@njit(cache=True)
+def _random(r, tb, mv):
+    if r.phase == DRAW:
+        k = randint(r.rng, BOT_STREAM, tb.params[P_MAX_DISCARDS] + 1)
+        mask = 0
+        for _ in range(k):
+            pick = randint(r.rng, BOT_STREAM, HAND_SIZE)
+            while (mask >> pick) & 1:
+                pick = randint(r.rng, BOT_STREAM, HAND_SIZE)
+            mask |= 1 << pick
+        mv[M_KIND] = DISCARD
+        mv[M_CARDS] = mask
+        return
+    matchable = can_match(r, tb)
+    if r.current_bet == 0:
+        lo, hi = bet_range(r, tb)
+    else:
+        lo, hi = raise_range(r, tb)
+    can_bet = lo <= hi
+    kinds = 1 + int(matchable) + int(can_bet)
+    k = randint(r.rng, BOT_STREAM, kinds)
+    if k == 0:
+        mv[M_KIND] = FOLD
+    elif k == 1 and matchable:
+        mv[M_KIND] = MATCH
+    else:
+        chips = (1 + randint(r.rng, BOT_STREAM, 4)) * tb.params[P_ANTE]
+        _bet_or_raise(r, tb, chips, mv)
+
+
+@njit(cache=True)
+def _threshold_bot(r, tb, params, mv):
+    """params: fold_below, raise_above, bet_antes, max_raises, discard, bluff."""
+    s = r.current
+    if r.phase == DRAW:
+        mv[M_KIND] = DISCARD
+        mv[M_CARDS] = _seat_policy_mask(r, tb, s, params[4] >= 0.5)
+        return
+    h = r.hand[s]
+    st = strength(tb, _eval5(h[0], h[1], h[2], h[3], h[4], tb.params[P_ACE_HIGH] != 0))
+    bluffing = False
+    if st < params[0] and params[5] > 0.0:
+        bluffing = uniform(r.rng, BOT_STREAM) < params[5]
+    if st >= params[1] or bluffing:
+        if r.current_bet == 0 or r.raises < params[3]:
+            if _bet_or_raise(r, tb, np.int64(params[2] * tb.params[P_ANTE] + 0.5), mv):
+                return
+    if to_match(r) > 0 and st < params[0] and not bluffing:
+        mv[M_KIND] = FOLD
+        return
+    _match_or_fold(r, tb, mv)
+
+
+@njit(cache=True)
+def _equity_bot(r, tb, params, mv, scratch):
+    """params: samples, call_margin, raise_edge, bet_antes, max_raises, discard."""
+    s = r.current
+    samples = max(int(params[0]), 1)
+    policy = params[5]
+    if r.phase == DRAW:
+        mv[M_KIND] = DISCARD
+        if policy >= 0:
+            mv[M_CARDS] = _seat_policy_mask(r, tb, s, policy >= 0.5)
+            return
+        best_mask = 0
+        best_score = -1e18
+        tried = np.full(4, -1, np.int64)
+        cands = (
+            _seat_policy_mask(r, tb, s, False),
+            _seat_policy_mask(r, tb, s, True),
+            0,
+            _lowest_one(_seat_policy_mask(r, tb, s, False), r.hand[s], tb.params[P_ACE_HIGH] != 0),
+        )
+        for ci in range(4):
+            m = cands[ci]
+            dup = False
+            for t in range(ci):
+                dup |= tried[t] == m
+            tried[ci] = m
+            if dup:
+                continue
+            e, pen = equity(r, tb, s, m, samples, scratch)
+            score = e * r.pot - pen * tb.params[P_PENALTY]
+            if score > best_score:
+                best_score = score
+                best_mask = m
+        mv[M_CARDS] = best_mask
+        return
+    mask_me = 0
+    if r.phase == BET1:
+        mask_me = _seat_policy_mask(r, tb, s, policy >= 0.5)
+    e, pen = equity(r, tb, s, mask_me, samples, scratch)
+    m = num_active(r)
+    c = to_match(r)
+    ante = tb.params[P_ANTE]
+    if e * m >= params[2] and (r.current_bet == 0 or r.raises < params[4]):
+        if _bet_or_raise(r, tb, np.int64(params[3] * ante + 0.5), mv):
+            return
+    if c > 0 and e * (r.pot + c) - c - pen * tb.params[P_PENALTY] < params[1] * ante:
+        mv[M_KIND] = FOLD
+        return
+    _match_or_fold(r, tb, mv)
+
+
+@njit(cache=True)
+def _lowest_one(mask, hand, ace):
+    """The single card of ``mask`` with the lowest rank (``mask`` itself if it holds at most one)."""
+    best = -1
+    for i in range(HAND_SIZE):
+        if (mask >> i) & 1:
+            if best < 0 or _order(hand[i], ace) < _order(hand[best], ace):
+                best = i
+    return 0 if best < 0 else 1 << best
+
+
+@njit(cache=True)
+def _take(unseen, pos, u, rng):
+    """Next card of a partial shuffle of ``unseen[:u]`` (positions ``pos..`` not yet taken)."""
+    j = pos + randint(rng, BOT_STREAM, u - pos)
+    c = unseen[j]
+    unseen[j] = unseen[pos]
+    unseen[pos] = c
+    return c
+
+
+@njit(cache=True)
+def equity(r, tb, s, mask_me, samples, unseen):
+    """Estimated share of the pot for seat ``s`` and chance it pays the golem penalty, by sampling.
+
+    Unseen cards (all but its own hand and its own discards of this deal) are dealt at random to
+    the opponents still in and as their discards: an opponent who has not drawn yet draws with the
+    improve policy; one who has drawn gets that many random discards; folded players' discards
+    count when the rules say so. Seat ``s`` discards ``mask_me`` first if it has not drawn yet.
+    A sample whose golem beats the best hand counts as a fair share of the pot (it is dealt again).
+
+    Returns
+    -------
+    (float, float)
+        Expected share of the pot (0-1) and the chance of holding the best hand when the golem wins.
+    """
+    ace = tb.params[P_ACE_HIGH] != 0
+    n = r.num_players
+    maxd = tb.params[P_MAX_DISCARDS]
+    short = tb.params[P_GOLEM_SHORT]
+    tie_player = tb.params[P_GOLEM_TIE_PLAYER] != 0
+    folded_count = tb.params[P_GOLEM_FOLDED] != 0
+    seen = np.int64(0)
+    for k in range(HAND_SIZE):
+        seen |= np.int64(1) << r.hand[s, k]
+    known_golem = np.int64(0)
+    known_n = 0
+    for i in range(r.pile_n):
+        if r.pile_owner[i] == s:
+            seen |= np.int64(1) << r.pile[i]
+            known_golem |= _card_bits(r.pile[i], ace)
+            known_n += 1
+    u = 0
+    for c in range(52):
+        if not (seen >> c) & 1:
+            unseen[u] = c
+            u += 1
+    my_draw = r.drawn[s] < 0
+    m = num_active(r)
+    h = r.hand[s]
+    win = 0.0
+    redeal = 0.0
+    pen = 0.0
+    for _ in range(samples):
+        pos = 0
+        gx = known_golem
+        gn = known_n
+        # own final hand
+        mx = np.int64(0)
+        for k in range(HAND_SIZE):
+            if my_draw and (mask_me >> k) & 1:
+                gx |= _card_bits(h[k], ace)
+                gn += 1
+                mx |= _card_bits(_take(unseen, pos, u, r.rng), ace)
+                pos += 1
+            else:
+                mx |= _card_bits(h[k], ace)
+        mine = _eval_packed(mx, ace)
+        best_opp = np.int64(-1)
+        ties = 0
+        for o in range(n):
+            if o == s:
+                continue
+            if r.active[o]:
+                c0 = _take(unseen, pos, u, r.rng)
+                c1 = _take(unseen, pos + 1, u, r.rng)
+                c2 = _take(unseen, pos + 2, u, r.rng)
+                c3 = _take(unseen, pos + 3, u, r.rng)
+                c4 = _take(unseen, pos + 4, u, r.rng)
+                pos += 5
+                if r.drawn[o] < 0:
+                    om = policy_mask(c0, c1, c2, c3, c4, ace, maxd, False)
+                    ox = np.int64(0)
+                    oc = (c0, c1, c2, c3, c4)
+                    for k in range(HAND_SIZE):
+                        if (om >> k) & 1:
+                            gx |= _card_bits(oc[k], ace)
+                            gn += 1
+                            ox |= _card_bits(_take(unseen, pos, u, r.rng), ace)
+                            pos += 1
+                        else:
+                            ox |= _card_bits(oc[k], ace)
+                    v = np.int64(_eval_packed(ox, ace))
+                else:
+                    v = np.int64(_eval5(c0, c1, c2, c3, c4, ace))
+                    for _k in range(r.drawn[o]):
+                        gx |= _card_bits(_take(unseen, pos, u, r.rng), ace)
+                        gn += 1
+                        pos += 1
+                if v > best_opp:
+                    best_opp = v
+                    ties = 1
+                elif v == best_opp:
+                    ties += 1
+            elif folded_count and r.drawn[o] > 0:
+                for _k in range(r.drawn[o]):
+                    gx |= _card_bits(_take(unseen, pos, u, r.rng), ace)
+                    gn += 1
+                    pos += 1
+        if gn < HAND_SIZE and short == SHORT_NONE:
+            gv = np.int64(-1)
+        else:
+            if gn < HAND_SIZE and short == SHORT_DECK:
+                while gn < HAND_SIZE:
+                    gx |= _card_bits(_take(unseen, pos, u, r.rng), ace)
+                    gn += 1
+                    pos += 1
+            gv = np.int64(_eval_packed(gx, ace))
+        best = max(np.int64(mine), best_opp)
+        beaten = best > gv or (tie_player and best == gv)
+        if not beaten:
+            redeal += 1.0
+            if mine == best:
+                pen += 1.0
+        elif mine > best_opp:
+            win += 1.0
+        elif mine == best_opp:
+            win += 1.0 / (ties + 1)
+    return (win + redeal / m) / samples, pen / samples

@@ -1,0 +1,527 @@
+"""Golem-poker rules as numba functions over the record ``r`` of one game (one pot) of a batch.
+
+The engine knows rules only: antes, dealing, legal moves, applying a move, the showdown against
+the golem, re-deals and paying out the pot. Bots choose moves (``bots.py``); the batch loop lives
+in ``play.py``. The rules page is ``docs/golem-poker.md``; the plain-Python twin is ``reference.py``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from simulate.games.golem_poker.data import (
+    HAND_SIZE,
+    MAX_PLAYERS,
+    P_ACE_HIGH,
+    P_ANTE,
+    P_CREDIT,
+    P_GOLEM_FOLDED,
+    P_GOLEM_SHORT,
+    P_GOLEM_TIE_PLAYER,
+    P_HOUSE_BP,
+    P_HOUSE_ROUNDING,
+    P_MAX_BET,
+    P_MAX_DEALS,
+    P_MAX_DISCARDS,
+    P_MAX_RAISE,
+    P_MAX_RAISES,
+    P_MIN_BET,
+    P_MIN_RAISE,
+    P_PENALTY,
+    P_REDEAL_ANTE,
+    P_SPLIT,
+    P_STACK,
+    ROUND_DOWN,
+    ROUND_NEAREST,
+    SHORT_DECK,
+    SHORT_NONE,
+)
+from simulate.games.golem_poker.evaluator import _card_bits, _eval5, _eval_packed
+from simulate.games.golem_poker.state import (
+    BET,
+    BET1,
+    BET2,
+    DISCARD,
+    DRAW,
+    END_LAST_PLAYER,
+    END_SHOWDOWN,
+    END_TURN_CAP,
+    FOLD,
+    LOG_DEALS,
+    M_AMOUNT,
+    M_CARDS,
+    M_KIND,
+    MATCH,
+    NO_VALUE,
+    OUT_BET1,
+    OUT_BET2,
+    OUT_FORCED,
+    OUT_NONE,
+    RAISE,
+    RUNNING,
+)
+from simulate.rng import randint
+
+NUM_CARDS = 52
+BIG_CHIPS = 1_000_000  # largest single bet or raise: a bound for "no cap", far above any stack
+MAX_TURNS = 5000  # safety net: decisions in one pot (never reached by the shipped bots)
+
+
+@njit(cache=True)
+def draw(r):
+    """The next card from the deck: a uniform pick among the cards not yet dealt (dealing stream)."""
+    p = r.deck_pos
+    j = p + randint(r.rng, 0, NUM_CARDS - p)
+    c = r.deck[j]
+    r.deck[j] = r.deck[p]
+    r.deck[p] = c
+    r.deck_pos = p + 1
+    return c
+
+
+@njit(cache=True)
+def init_game(r, tb, num_players, setup_seed, play_seed):
+    """Set up game record ``r``: stacks, antes and the first deal (dealt from the setup seed)."""
+    r.num_players = num_players
+    r.over = RUNNING
+    r.deal = 1
+    r.turn = 0
+    r.rng[0] = setup_seed
+    r.rng[1] = play_seed
+    r.pot = 0
+    r.house_take = 0
+    r.num_showdowns = 0
+    r.golem_wins = 0
+    r.last_hand = NO_VALUE
+    r.last_golem = NO_VALUE
+    r.last_golem_cards = -1
+    for k in range(LOG_DEALS):
+        r.log_beaten[k] = -1
+        r.log_hand[k] = NO_VALUE
+        r.log_golem[k] = NO_VALUE
+        r.log_golem_cards[k] = -1
+        r.log_players[k] = 0
+    ante = tb.params[P_ANTE]
+    for s in range(MAX_PLAYERS):
+        inside = s < num_players
+        r.active[s] = 1 if inside else 0
+        r.stack[s] = tb.params[P_STACK] if inside else 0
+        r.paid_ante[s] = 0
+        r.paid_bet[s] = 0
+        r.paid_penalty[s] = 0
+        r.won[s] = 0
+        r.share[s] = 0.0
+        r.fold_deal[s] = 0
+        r.fold_phase[s] = OUT_NONE
+        r.showdowns[s] = 0
+        r.best_hands[s] = 0
+        r.penalties[s] = 0
+        r.discarded[s] = 0
+        r.num_bets[s] = 0
+        r.num_raises[s] = 0
+        r.num_calls[s] = 0
+        r.opening_value[s] = NO_VALUE
+        r.final_value[s] = NO_VALUE
+        if inside:
+            _pay(r, s, ante)
+            r.paid_ante[s] += ante
+    _start_deal(r, tb)
+    ace = tb.params[P_ACE_HIGH] != 0
+    for s in range(num_players):
+        h = r.hand[s]
+        r.opening_value[s] = _eval5(h[0], h[1], h[2], h[3], h[4], ace)
+
+
+@njit(cache=True)
+def _pay(r, s, chips):
+    r.stack[s] -= chips
+    r.pot += chips
+
+
+@njit(cache=True)
+def _start_deal(r, tb):
+    """Collect all cards, deal five to each seat still in, one at a time from the amulet."""
+    n = r.num_players
+    for c in range(NUM_CARDS):
+        r.deck[c] = c
+    r.deck_pos = 0
+    r.pile_n = 0
+    for k in range(r.pile.shape[0]):
+        r.pile[k] = -1
+        r.pile_owner[k] = -1
+    for s in range(MAX_PLAYERS):
+        r.drawn[s] = -1
+        for k in range(HAND_SIZE):
+            r.hand[s, k] = -1
+    for k in range(HAND_SIZE):
+        for s in range(n):
+            if r.active[s]:
+                r.hand[s, k] = draw(r)
+    _start_round(r, BET1)
+
+
+@njit(cache=True)
+def _start_round(r, phase):
+    """Begin a betting round or the draw: everyone still in must act, starting at the amulet."""
+    r.phase = phase
+    r.current_bet = 0
+    r.raises = 0
+    first = -1
+    for s in range(r.num_players):
+        r.bet_in[s] = 0
+        r.need[s] = r.active[s]
+        if first < 0 and r.active[s]:
+            first = s
+    r.current = first
+
+
+@njit(cache=True)
+def num_active(r):
+    """Players still in the pot."""
+    k = 0
+    for s in range(r.num_players):
+        k += r.active[s]
+    return k
+
+
+@njit(cache=True)
+def effective_cap(r, tb):
+    """The largest total a player may have put in this round: what every player still in can match."""
+    if tb.params[P_CREDIT] != 0:
+        return np.int64(BIG_CHIPS) * 8
+    cap = np.int64(BIG_CHIPS) * 8
+    for o in range(r.num_players):
+        if r.active[o]:
+            cap = min(cap, np.int64(r.bet_in[o]) + max(np.int64(r.stack[o]), 0))
+    return cap
+
+
+@njit(cache=True)
+def bet_range(r, tb):
+    """(lo, hi) of a legal opening bet by the player to act; lo > hi when no bet is legal."""
+    if r.phase == DRAW or r.current_bet != 0:
+        return np.int64(1), np.int64(0)
+    hi = min(effective_cap(r, tb), np.int64(BIG_CHIPS))
+    if tb.params[P_MAX_BET] > 0:
+        hi = min(hi, tb.params[P_MAX_BET])
+    return np.int64(tb.params[P_MIN_BET]), hi
+
+
+@njit(cache=True)
+def raise_range(r, tb):
+    """(lo, hi) of a legal raise (on top of the current bet); lo > hi when no raise is legal."""
+    if r.phase == DRAW or r.current_bet == 0:
+        return np.int64(1), np.int64(0)
+    if tb.params[P_MAX_RAISES] > 0 and r.raises >= tb.params[P_MAX_RAISES]:
+        return np.int64(1), np.int64(0)
+    hi = min(effective_cap(r, tb) - r.current_bet, np.int64(BIG_CHIPS))
+    if tb.params[P_MAX_RAISE] > 0:
+        hi = min(hi, tb.params[P_MAX_RAISE])
+    return np.int64(tb.params[P_MIN_RAISE]), hi
+
+
+@njit(cache=True)
+def to_match(r):
+    """Chips the player to act must add to match the current bet."""
+    return r.current_bet - r.bet_in[r.current]
+
+
+@njit(cache=True)
+def can_match(r, tb):
+    """The player to act can pay the match (always under ``cannot_pay = credit``)."""
+    return tb.params[P_CREDIT] != 0 or to_match(r) <= max(r.stack[r.current], 0)
+
+
+@njit(cache=True)
+def is_legal(r, tb, mv):
+    """Move ``mv`` is legal for the player to act in game record ``r``."""
+    if r.over != RUNNING:
+        return False
+    kind = mv[M_KIND]
+    if r.phase == DRAW:
+        if kind != DISCARD:
+            return False
+        mask = mv[M_CARDS]
+        if mask < 0 or mask >= 32:
+            return False
+        k = 0
+        for b in range(HAND_SIZE):
+            k += (mask >> b) & 1
+        return k <= tb.params[P_MAX_DISCARDS]
+    if kind == FOLD:
+        return True
+    if kind == MATCH:
+        return can_match(r, tb)
+    if kind == BET:
+        lo, hi = bet_range(r, tb)
+        return lo <= mv[M_AMOUNT] <= hi
+    if kind == RAISE:
+        lo, hi = raise_range(r, tb)
+        return lo <= mv[M_AMOUNT] <= hi
+    return False
+
+
+@njit(cache=True)
+def apply_move(r, tb, mv):
+    """Apply a legal move of the player to act, then everything that follows until the next decision."""
+    s = r.current
+    kind = mv[M_KIND]
+    r.turn += 1
+    if kind == DISCARD:
+        mask = mv[M_CARDS]
+        k = 0
+        for b in range(HAND_SIZE):
+            if (mask >> b) & 1:
+                r.pile[r.pile_n] = r.hand[s, b]
+                r.pile_owner[r.pile_n] = s
+                r.pile_n += 1
+                k += 1
+        for b in range(HAND_SIZE):
+            if (mask >> b) & 1:
+                r.hand[s, b] = draw(r)
+        r.drawn[s] = k
+        r.discarded[s] += k
+    elif kind == FOLD:
+        r.active[s] = 0
+        r.fold_deal[s] = r.deal
+        r.fold_phase[s] = OUT_BET1 if r.phase == BET1 else OUT_BET2
+    elif kind == MATCH:
+        c = r.current_bet - r.bet_in[s]
+        if c > 0:
+            r.num_calls[s] += 1
+            _pay(r, s, c)
+            r.paid_bet[s] += c
+            r.bet_in[s] = r.current_bet
+    else:
+        if kind == BET:
+            target = mv[M_AMOUNT]
+            r.num_bets[s] += 1
+        else:
+            target = r.current_bet + mv[M_AMOUNT]
+            r.num_raises[s] += 1
+            r.raises += 1
+        c = target - r.bet_in[s]
+        _pay(r, s, c)
+        r.paid_bet[s] += c
+        r.bet_in[s] = target
+        r.current_bet = target
+        for o in range(r.num_players):
+            r.need[o] = r.active[o]
+    r.need[s] = 0
+    _advance(r, tb)
+    if r.over == RUNNING and r.turn >= MAX_TURNS:
+        _award_active(r, tb, END_TURN_CAP)
+
+
+@njit(cache=True)
+def _advance(r, tb):
+    """Pass the turn on; close the round, the draw or the deal when nobody needs to act."""
+    n = r.num_players
+    if num_active(r) == 1:
+        _award_active(r, tb, END_LAST_PLAYER)
+        return
+    s = r.current
+    for step in range(1, n + 1):
+        o = (s + step) % n
+        if r.active[o] and r.need[o]:
+            r.current = o
+            return
+    if r.phase == BET1:
+        _start_round(r, DRAW)
+    elif r.phase == DRAW:
+        _start_round(r, BET2)
+    else:
+        _showdown(r, tb)
+
+
+@njit(cache=True)
+def golem_value(r, tb):
+    """Value of the golem hand of this deal and the number of cards it was made from.
+
+    Draws the missing cards from the deck when ``golem_short = deck``; ``NO_VALUE`` when
+    ``golem_short = none`` and fewer than five cards were discarded.
+    """
+    ace = tb.params[P_ACE_HIGH] != 0
+    folded_count = tb.params[P_GOLEM_FOLDED] != 0
+    x = np.int64(0)
+    k = 0
+    for i in range(r.pile_n):
+        if folded_count or r.active[r.pile_owner[i]]:
+            x |= _card_bits(r.pile[i], ace)
+            k += 1
+    if k < HAND_SIZE:
+        short = tb.params[P_GOLEM_SHORT]
+        if short == SHORT_NONE:
+            return np.int64(NO_VALUE), k
+        if short == SHORT_DECK:
+            while k < HAND_SIZE:
+                x |= _card_bits(draw(r), ace)
+                k += 1
+    return np.int64(_eval_packed(x, ace)), k
+
+
+@njit(cache=True)
+def hand_value(r, tb, s):
+    """Value of seat ``s``'s five cards."""
+    h = r.hand[s]
+    return np.int64(_eval5(h[0], h[1], h[2], h[3], h[4], tb.params[P_ACE_HIGH] != 0))
+
+
+@njit(cache=True)
+def _showdown(r, tb):
+    """Reveal the hands and free the golem: pay out the pot, or charge the penalty and deal again."""
+    n = r.num_players
+    best = np.int64(NO_VALUE)
+    players = 0
+    for s in range(n):
+        if r.active[s]:
+            v = hand_value(r, tb, s)
+            r.final_value[s] = v
+            r.showdowns[s] += 1
+            players += 1
+            if v > best:
+                best = v
+    gv, k = golem_value(r, tb)
+    beaten = best > gv or (tb.params[P_GOLEM_TIE_PLAYER] != 0 and best == gv)
+    r.last_hand = best
+    r.last_golem = gv
+    r.last_golem_cards = k
+    d = r.deal - 1
+    if d < LOG_DEALS:
+        r.log_beaten[d] = 1 if beaten else 0
+        r.log_hand[d] = best
+        r.log_golem[d] = gv
+        r.log_golem_cards[d] = k
+        r.log_players[d] = players
+    r.num_showdowns += 1
+    winners = 0
+    for s in range(n):
+        if r.active[s] and r.final_value[s] == best:
+            winners |= 1 << s
+            r.best_hands[s] += 1
+    if beaten:
+        _award(r, tb, winners, END_SHOWDOWN)
+        return
+    r.golem_wins += 1
+    for s in range(n):
+        if (winners >> s) & 1 and num_active(r) > 1:
+            r.penalties[s] += 1
+            paid = _force_pay(r, tb, s, tb.params[P_PENALTY])
+            r.paid_penalty[s] += paid
+    if tb.params[P_REDEAL_ANTE] != 0:
+        for s in range(n):
+            if r.active[s] and num_active(r) > 1:
+                r.paid_ante[s] += _force_pay(r, tb, s, tb.params[P_ANTE])
+    if num_active(r) == 1:
+        _award_active(r, tb, END_LAST_PLAYER)
+        return
+    if r.deal >= tb.params[P_MAX_DEALS]:
+        _award_active(r, tb, END_TURN_CAP)
+        return
+    r.deal += 1
+    _start_deal(r, tb)
+
+
+@njit(cache=True)
+def _force_pay(r, tb, s, chips):
+    """Seat ``s`` pays ``chips`` it must pay; under ``cannot_pay = fold`` a short stack pays all and leaves."""
+    if tb.params[P_CREDIT] != 0 or r.stack[s] >= chips:
+        _pay(r, s, chips)
+        return chips
+    paid = max(r.stack[s], 0)
+    _pay(r, s, paid)
+    r.active[s] = 0
+    r.fold_deal[s] = r.deal
+    r.fold_phase[s] = OUT_FORCED
+    return paid
+
+
+@njit(cache=True)
+def house_cut(tb, pot):
+    """The house's chips from a final pot: ``house_cut_pct`` percent, rounded as the rules say."""
+    x = np.int64(pot) * tb.params[P_HOUSE_BP]
+    rounding = tb.params[P_HOUSE_ROUNDING]
+    if rounding == ROUND_DOWN:
+        return x // 10000
+    if rounding == ROUND_NEAREST:
+        return (x + 5000) // 10000
+    return (x + 9999) // 10000
+
+
+@njit(cache=True)
+def _award_active(r, tb, reason):
+    """Pay the pot to the players still in (one of them, or all of them at the turn cap)."""
+    winners = 0
+    for s in range(r.num_players):
+        if r.active[s]:
+            winners |= 1 << s
+    _award(r, tb, winners, reason)
+
+
+@njit(cache=True)
+def _award(r, tb, winners, reason):
+    """Pay the pot, less the house cut, to the seats in bitmask ``winners``; end the game.
+
+    Tied winners split it (odd chips one each from the amulet on), or with ``player_tie =
+    amulet`` the first of them from the amulet takes it all; the turn-cap split is always even.
+    """
+    n = r.num_players
+    if tb.params[P_SPLIT] == 0 and reason != END_TURN_CAP:
+        for s in range(n):
+            if (winners >> s) & 1:
+                winners = 1 << s
+                break
+    k = 0
+    for s in range(n):
+        k += (winners >> s) & 1
+    take = house_cut(tb, r.pot)
+    net = r.pot - take
+    each = net // k
+    odd = net - each * k
+    for s in range(n):
+        if (winners >> s) & 1:
+            chips = each
+            if odd > 0:
+                chips += 1
+                odd -= 1
+            r.won[s] += chips
+            r.stack[s] += chips
+            r.share[s] = 1.0 / k
+    r.house_take = take
+    r.over = reason
+
+
+# Entry points for Python callers (tests, replays): one game ``g`` of a batch ``st``, tables ``tab``.
+
+
+@njit(cache=True)
+def game_init(st, tab, g, num_players, setup_seed, play_seed):
+    """Set up game ``g`` of batch ``st``."""
+    init_game(st[g], tab[0], num_players, setup_seed, play_seed)
+
+
+@njit(cache=True)
+def game_step(st, tab, g, mv):
+    """Apply move ``mv`` to game ``g``: 0 done, 1 illegal (nothing changed)."""
+    r = st[g]
+    tb = tab[0]
+    if not is_legal(r, tb, mv):
+        return 1
+    apply_move(r, tb, mv)
+    return 0
+
+
+@njit(cache=True)
+def game_ranges(st, tab, g, out):
+    """Legal move ranges of game ``g`` into ``out`` (6,): match ok, bet lo, hi, raise lo, hi, max discards."""
+    r = st[g]
+    tb = tab[0]
+    lo, hi = bet_range(r, tb)
+    rlo, rhi = raise_range(r, tb)
+    out[0] = 1 if (r.phase != DRAW and can_match(r, tb)) else 0
+    out[1] = lo
+    out[2] = hi
+    out[3] = rlo
+    out[4] = rhi
+    out[5] = tb.params[P_MAX_DISCARDS] if r.phase == DRAW else -1

@@ -1,0 +1,284 @@
+"""Golem (the card game) behind the shared game interface (``simulate.game.Game``).
+
+One game of the run format is one pot: from the antes until someone wins it, over as many deals
+as the golem forces. Seat 1 holds the amulet (acts first); the runner's seat rotation moves the
+amulet through the lineup, so "position relative to the amulet" is the seat.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from simulate.game import BotSpec, ChunkTables, Codes, RuleOption
+from simulate.games.golem_poker import bots as poker_bots
+from simulate.games.golem_poker import data, play
+from simulate.games.golem_poker.evaluator import CATEGORY_NAMES, CATEGORY_SHIFT, describe
+from simulate.games.golem_poker.reference import GolemPokerReference, card_text
+from simulate.games.golem_poker.state import (
+    END_REASONS,
+    LOG_DEALS,
+    M_KIND,
+    MOVE_NAMES,
+    NO_VALUE,
+    OUT_NAMES,
+    PHASE_NAMES,
+)
+
+THRESHOLD_BENCH = "tight_passive,tight_aggressive,loose_passive,loose_aggressive"
+
+
+def _category(values: np.ndarray) -> Codes:
+    """Hand categories of values as codes into CATEGORY_NAMES (-1 for NO_VALUE)."""
+    v = np.asarray(values).astype(np.int32)
+    return Codes(np.where(v == NO_VALUE, -1, v >> CATEGORY_SHIFT).astype(np.int32), CATEGORY_NAMES)
+
+
+class GolemPoker:
+    """Golem, the five-card draw game against the golem hand, 3-6 players."""
+
+    name = "golem-poker"
+    title = "Golem (card game)"
+    version = 1
+    min_players = 3
+    max_players = data.MAX_PLAYERS
+    description = "Golem: five-card draw against the golem hand built from the discards, 3-6 players"
+    bots = {
+        name: BotSpec(name, bot_id, desc, dict(params)) for name, (bot_id, desc, params) in poker_bots.BOTS.items()
+    }
+    max_bot_params = poker_bots.MAX_BOT_PARAMS
+    data_files = data.FILES
+    score_parts = play.SCORE_PARTS
+    setup_columns = ()
+    component_kinds = ()
+    # golem bench: lineups (as for --bots) with their default games per kernel measurement
+    bench_lineups = {THRESHOLD_BENCH: 400_000, "equity": 2_000}
+    bench_players = 4
+    game_columns = (
+        "deals", "pot", "house_take", "antes", "bets", "penalties", "showdowns", "golem_wins", "players_left",
+        "final_hand_cat", "final_golem_cat", "final_golem_cards",
+        *(f"deal{k}_{f}" for k in range(1, LOG_DEALS + 1)
+          for f in ("golem_beaten", "hand_cat", "golem_cat", "golem_cards", "players")),
+    )
+    seat_columns = (
+        "out", "out_deal", "showdowns", "best_hands", "penalties", "discarded", "bets", "raises", "calls",
+        "opening_cat", "opening_strength", "final_cat",
+    )
+
+    def rule_options(self) -> dict[str, RuleOption]:
+        defaults = data.load().rules
+        return {
+            name: RuleOption(name, defaults[name], data.rule_choices(name), help)
+            for name, (_, _, help) in data.RULE_OPTIONS.items()
+        }
+
+    def load_data(self, folder: Path | None, rules: dict[str, Any]) -> data.PokerData:
+        return data.load(folder, rules)
+
+    def describe_data(self, d: data.PokerData) -> dict[str, Any]:
+        return {"rules": dict(d.rules), "data": dict(d.provenance), "table": dict(d.table)}
+
+    def play_chunk(
+        self,
+        d: data.PokerData,
+        num_players: int,
+        seat_lineup: np.ndarray,
+        lineup_ids: np.ndarray,
+        lineup_params: np.ndarray,
+        setup_seeds: np.ndarray,
+        play_seeds: np.ndarray,
+        threads: int = 1,
+    ) -> ChunkTables:
+        n = num_players
+        st = play.play_batch(d, n, seat_lineup, lineup_ids, lineup_params, setup_seeds, play_seeds, threads)
+        res = play.results(st, n)
+        deals = st["deal"].astype(np.int16)
+        games: dict[str, Any] = {
+            "turns": st["turn"].astype(np.int32),
+            "rounds": deals.astype(np.int32),
+            "end_reason": Codes(st["over"].astype(np.int32), END_REASONS),
+            "winner_seat": np.where(res["winner"] >= 0, res["winner"] + 1, -1).astype(np.int8),
+            "tied": res["tied"],
+            "deals": deals,
+            "pot": st["pot"].astype(np.int32),
+            "house_take": st["house_take"].astype(np.int32),
+            "antes": st["paid_ante"].sum(axis=1).astype(np.int32),
+            "bets": st["paid_bet"].sum(axis=1).astype(np.int32),
+            "penalties": st["paid_penalty"].sum(axis=1).astype(np.int32),
+            "showdowns": st["num_showdowns"],
+            "golem_wins": st["golem_wins"],
+            "players_left": st["active"][:, :n].sum(axis=1).astype(np.int8),
+            "final_hand_cat": _category(st["last_hand"]),
+            "final_golem_cat": _category(st["last_golem"]),
+            "final_golem_cards": st["last_golem_cards"],
+        }
+        for k in range(LOG_DEALS):
+            games[f"deal{k + 1}_golem_beaten"] = st["log_beaten"][:, k]
+            games[f"deal{k + 1}_hand_cat"] = _category(st["log_hand"][:, k])
+            games[f"deal{k + 1}_golem_cat"] = _category(st["log_golem"][:, k])
+            games[f"deal{k + 1}_golem_cards"] = st["log_golem_cards"][:, k]
+            games[f"deal{k + 1}_players"] = st["log_players"][:, k]
+        opening = st["opening_value"][:, :n]
+        idx = np.searchsorted(d.tables.hand_values, opening)
+        seats = {
+            "score": res["score"].ravel(),
+            "rank": res["rank"].ravel(),
+            "win": res["win"].ravel(),
+            **{name: res["parts"][:, :, k].ravel() for k, name in enumerate(self.score_parts)},
+            "out": Codes(st["fold_phase"][:, :n].ravel().astype(np.int32), OUT_NAMES),
+            "out_deal": st["fold_deal"][:, :n].ravel(),
+            "showdowns": st["showdowns"][:, :n].ravel(),
+            "best_hands": st["best_hands"][:, :n].ravel(),
+            "penalties": st["penalties"][:, :n].ravel(),
+            "discarded": st["discarded"][:, :n].ravel(),
+            "bets": st["num_bets"][:, :n].ravel(),
+            "raises": st["num_raises"][:, :n].ravel(),
+            "calls": st["num_calls"][:, :n].ravel(),
+            "opening_cat": _category(opening.ravel()),
+            "opening_strength": d.tables.hand_cdf[idx].astype(np.float32).ravel(),
+            "final_cat": _category(st["final_value"][:, :n].ravel()),
+        }
+        empty = np.zeros(0, np.int64)
+        components = {
+            "game": empty,
+            "seat": empty.astype(np.int8),
+            "component": Codes(empty.astype(np.int32), ()),
+            "kind": Codes(empty.astype(np.int32), ()),
+            "turn": empty.astype(np.int32),
+            "round": empty.astype(np.int32),
+        }
+        return ChunkTables(games, seats, components)
+
+    def replay(
+        self,
+        d: data.PokerData,
+        num_players: int,
+        seat_lineup: np.ndarray,
+        lineup_ids: np.ndarray,
+        lineup_params: np.ndarray,
+        setup_seed: int,
+        play_seed: int,
+        labels: list[str],
+    ) -> list[dict[str, Any]]:
+        moves, final = play.trace_game(
+            d, num_players, seat_lineup, lineup_ids, lineup_params, setup_seed, play_seed
+        )
+        ace = d.rules["rank_one"] == "high"
+        ref = GolemPokerReference(d, num_players, int(setup_seed))
+        events: list[dict[str, Any]] = [{"event": "setup", "deal": 1, "rules": dict(d.rules),
+                                         **_table_view(ref, labels, ace)}]
+        shown = 0
+        for t, mv in enumerate(moves):
+            seat = ref.current_player()
+            phase = PHASE_NAMES[ref.phase]
+            deal = ref.deal
+            text = ref.describe(mv)
+            ref.apply_action(mv)
+            events.append(
+                {
+                    "event": "move",
+                    "turn": t + 1,
+                    "deal": deal,
+                    "phase": phase,
+                    "seat": seat + 1,
+                    "bot": labels[seat],
+                    "kind": MOVE_NAMES[int(mv[M_KIND])],
+                    "text": text,
+                    "record": [int(v) for v in mv],
+                    "pot": ref.pot,
+                }
+            )
+            while shown < len(ref.log):
+                e = ref.log[shown]
+                shown += 1
+                events.append(
+                    {
+                        "event": "showdown",
+                        "deal": shown,
+                        "best_hand": describe(e["hand"], ace),
+                        "golem": "none" if e["golem"] == NO_VALUE else describe(e["golem"], ace),
+                        "golem_cards": [card_text(c) for c in e["golem_hand"]],
+                        "golem_beaten": bool(e["beaten"]),
+                    }
+                )
+                if not e["beaten"] and not ref.is_terminal():
+                    events.append({"event": "deal", "deal": ref.deal, **_table_view(ref, labels, ace)})
+        events.append(
+            {
+                "event": "result",
+                "end_reason": END_REASONS[int(final["over"][0])] if ref.is_terminal() else "running",
+                "pot": ref.pot,
+                "house_take": ref.house_take,
+                "deals": ref.deal,
+                "scores": ref.scores(),
+                "score_parts": [dict(zip(self.score_parts, p, strict=True)) for p in ref.score_parts()],
+                "ranks": ref.ranks(),
+                "wins": ref.wins(),
+            }
+        )
+        return events
+
+    def reference_replay_seconds(
+        self,
+        d: data.PokerData,
+        num_players: int,
+        lineup_ids: np.ndarray,
+        lineup_params: np.ndarray,
+        setup_seeds: np.ndarray,
+        play_seeds: np.ndarray,
+    ) -> tuple[float, int]:
+        seats = np.arange(num_players)
+        traces = [
+            play.trace_game(d, num_players, seats, lineup_ids, lineup_params, s, p)[0]
+            for s, p in zip(setup_seeds, play_seeds, strict=True)
+        ]
+        start = time.perf_counter()
+        for s, moves in zip(setup_seeds, traces, strict=True):
+            ref = GolemPokerReference(d, num_players, int(s))
+            for mv in moves:
+                ref.apply_action(mv)
+        return time.perf_counter() - start, sum(len(t) for t in traces)
+
+    def format_event(self, e: dict[str, Any]) -> str:
+        if e["event"] in ("setup", "deal"):
+            head = "setup: antes in, deal 1" if e["event"] == "setup" else f"deal {e['deal']} (the golem won)"
+            lines = [f"{head}, pot {e['pot']}"]
+            for s in e["seats"]:
+                lines.append(f"  seat {s['seat']} ({s['bot']}): {s['hand']:<18} {s['value']:<28} stack {s['stack']}"
+                             + ("" if s["in"] else "  (out)"))
+            return "\n".join(lines)
+        if e["event"] == "move":
+            return f"deal {e['deal']}, {e['phase']}: seat {e['seat']} ({e['bot']}) {e['text']}  [pot {e['pot']}]"
+        if e["event"] == "showdown":
+            verdict = "beats the golem" if e["golem_beaten"] else "does not beat the golem"
+            return (f"showdown, deal {e['deal']}: best hand {e['best_hand']} {verdict} "
+                    f"({e['golem']} from {' '.join(e['golem_cards']) or 'no cards'})")
+        lines = [f"pot won ({e['end_reason']}) after {e['deals']} deal(s): pot {e['pot']}, house {e['house_take']}"]
+        for s, (score, rank, win) in enumerate(zip(e["scores"], e["ranks"], e["wins"], strict=True)):
+            parts = ", ".join(f"{k.removeprefix('score_')} {v}" for k, v in e["score_parts"][s].items())
+            lines.append(f"  seat {s + 1}: {score:+d} chips ({parts}), rank {rank}, pot share {win:g}")
+        return "\n".join(lines)
+
+
+def _table_view(ref: GolemPokerReference, labels: list[str], ace: bool) -> dict[str, Any]:
+    """Hands, stacks and the pot at the start of a deal."""
+    seats = []
+    for s in range(ref.num_players):
+        hand = ref.hand[s]
+        seats.append(
+            {
+                "seat": s + 1,
+                "bot": labels[s],
+                "in": bool(ref.active[s]),
+                "hand": ref.hand_text(s),
+                "value": describe(ref.value_of(hand), ace) if ref.active[s] else "",
+                "stack": ref.stack[s],
+            }
+        )
+    return {"pot": ref.pot, "seats": seats}
+
+
+GAME = GolemPoker()
