@@ -308,17 +308,23 @@ def _upgrade_toward(x0, x1, x2, x3, c0, c1, c2, c3, up, limit):
     for _ in range(up):
         choice = -1
         cand = best
+        # a step from a level can only help when some colour above it is missing
+        need3 = x3 < c3
+        need2 = need3 or x2 < c2
+        need1 = need2 or x1 < c1
+        if not need1:
+            break
         if x0 > 0:
             d = _trimmed_distance(x0 - 1, x1 + 1, x2, x3, c0, c1, c2, c3, limit)
             if d < cand:
                 cand = d
                 choice = 0
-        if x1 > 0:
+        if x1 > 0 and need2:
             d = _trimmed_distance(x0, x1 - 1, x2 + 1, x3, c0, c1, c2, c3, limit)
             if d < cand:
                 cand = d
                 choice = 1
-        if x2 > 0:
+        if x2 > 0 and need3:
             d = _trimmed_distance(x0, x1, x2 - 1, x3 + 1, c0, c1, c2, c3, limit)
             if d < cand:
                 cand = d
