@@ -1,0 +1,576 @@
+"""Golems bots: numba functions that choose the move of the player to move.
+
+A bot writes a whole move record (``choose``). The kernel dispatches on an integer bot id;
+parameters come as a float vector named in ``BOTS``. Bots see what players see: the display,
+every seat's cards and gems, the supply and the deck size, never the deck order or the cards
+removed at setup (the look-ahead bot reshuffles those before each rollout).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from simulate.games.golems.data import (
+    GOLEM,
+    MAX_DISPLAY,
+    MAX_TYPES,
+    P_DUST_LEN,
+    P_GOLEM_VP,
+    P_NUM_TYPES,
+    P_RESERVE_COST,
+    P_RUNE_DISCARD,
+    P_TAKE_GEMS,
+    P_TUCK_LIMIT,
+    P_TUCK_MAX,
+    P_TUCK_VP,
+    P_WILD_TUCK,
+    RUNE,
+    TUCK_REQUIRED_TYPES,
+    TUCK_REQUIREMENT,
+)
+from simulate.games.golems.engine import (
+    can_summon,
+    can_take_gems,
+    dust_score,
+    legal_moves,
+    reserve_ok,
+    score,
+    step,
+)
+from simulate.games.golems.state import (
+    DISCARD,
+    DUST,
+    M_ABILITY,
+    M_COLUMN,
+    M_KIND,
+    M_POS,
+    M_ROW,
+    M_TUCK,
+    MOVE_LEN,
+    PASS,
+    RESERVE,
+    RESOURCE,
+    REWARD,
+    RUNNING,
+    SUMMON,
+    TAKE_CARD,
+    TAKE_GEMS,
+)
+from simulate.rng import next_u64, randint
+
+RANDOM, GREEDY, COLLECTOR, LOOKAHEAD = 0, 1, 2, 3
+
+# name -> (id, description, {param: (default, help)})
+BOTS: dict[str, tuple[int, str, dict[str, tuple[float, str]]]] = {
+    "random": (RANDOM, "uniform over the legal moves", {}),
+    "greedy": (
+        GREEDY,
+        "takes the move worth the most points now (a summon tucks all it may); gems break ties, then chance",
+        {"gem_value": (0.25, "points a held gem is worth when comparing moves")},
+    ),
+    "collector": (
+        COLLECTOR,
+        "plans a dust set, builds columns toward the Golems on display, summons and tucks only cards it can spare",
+        {
+            "gem_value": (0.4, "points a held gem is worth"),
+            "column_value": (0.7, "points a column card is worth while a Golem on display needs it"),
+            "dust_target": (4.0, "dust it aims for (the best entry of the dust table)"),
+            "dust_chase": (0.5, "share of the points still missing to the dust target credited per step toward it"),
+            "endgame": (9.0, "deck size below which column and dust plans lose value, linearly to 0"),
+        },
+    ),
+    "lookahead": (
+        LOOKAHEAD,
+        "flat Monte Carlo: the collector's best candidate moves, each scored by rollouts of the next turns "
+        "(collector policy, unseen cards reshuffled)",
+        {
+            "candidates": (5.0, "candidate moves kept after a one-move collector evaluation"),
+            "rollouts": (8.0, "rollouts per candidate"),
+            "horizon": (8.0, "turns played in each rollout after the candidate (both players)"),
+            "win_bonus": (6.0, "points added to a rollout that ends the game with a win (half for a tie)"),
+        },
+    ),
+}
+MAX_BOT_PARAMS = 8
+SCRATCH_MOVES = 16384
+WORK_LEN = 3 * MAX_TYPES + MAX_DISPLAY + 1  # int64 scratch of a bot decision (columns, tucks, tied candidates)
+NUM_SCRATCH = 2  # game records a bot may use as scratch (look-ahead: position copy, rollout)
+
+_NEG = -1.0e18
+_EPS = 1.0e-9
+
+# collector defaults used by the look-ahead bot's rollouts and evaluation
+_C_GEM, _C_COLUMN, _C_TARGET, _C_CHASE, _C_ENDGAME = 0.4, 0.7, 4.0, 0.5, 9.0
+
+
+def default_params(name: str) -> np.ndarray:
+    """Parameter vector of bot ``name`` with its defaults."""
+    out = np.zeros(MAX_BOT_PARAMS)
+    for k, (default, _) in enumerate(BOTS[name][2].values()):
+        out[k] = default
+    return out
+
+
+@njit(cache=True)
+def choose(r, tb, bot, params, mv, moves, scratch, work):
+    """Write bot ``bot``'s move for the player to move in game record ``r`` into ``mv``.
+
+    ``moves`` (SCRATCH_MOVES, MOVE_LEN) is a move buffer, ``scratch`` a batch of NUM_SCRATCH
+    game records and ``work`` an int64 array of WORK_LEN, all scratch space.
+    """
+    if bot == RANDOM:
+        n = legal_moves(r, tb, moves)
+        k = randint(r.rng, 0, n)
+        for f in range(MOVE_LEN):
+            mv[f] = moves[k, f]
+    elif bot == GREEDY:
+        _greedy(r, tb, params[0], mv, work)
+    elif bot == COLLECTOR:
+        _collector(r, tb, params[0], params[1], params[2], params[3], params[4], mv, work)
+    else:
+        _lookahead(r, tb, params, mv, moves, scratch, work)
+
+
+@njit(cache=True)
+def _write(mv, kind, row, pos, ability, column):
+    for f in range(MOVE_LEN):
+        mv[f] = 0
+    mv[M_KIND] = kind
+    mv[M_ROW] = row
+    mv[M_POS] = pos
+    mv[M_ABILITY] = ability
+    mv[M_COLUMN] = column
+
+
+# ---------------------------------------------------------------------------- shared helpers
+
+
+@njit(cache=True)
+def _tuck_bounds(r, tb, s, c, ub):
+    """``ub[t]``: cards of column t that may be tucked under Golem ``c``; returns their sum (before tuck_max)."""
+    pm = tb.params
+    mode = pm[P_TUCK_LIMIT]
+    wild_ok = pm[P_WILD_TUCK] != 0
+    total = 0
+    for t in range(pm[P_NUM_TYPES]):
+        n = r.col[s, t]
+        if not wild_ok:
+            n -= r.wild[s, t]
+        req = tb.c_req[c, t]
+        if mode == TUCK_REQUIREMENT:
+            n = min(n, req)
+        elif mode == TUCK_REQUIRED_TYPES and req == 0:
+            n = 0
+        ub[t] = n
+        total += n
+    return total
+
+
+@njit(cache=True)
+def _offer(ties, nt, best, v, code):
+    """Keep the candidates of the best value so far: returns (count, best)."""
+    if v > best + _EPS:
+        ties[0] = code
+        return 1, v
+    if v >= best - _EPS:
+        ties[nt] = code
+        return nt + 1, best
+    return nt, best
+
+
+@njit(cache=True)
+def _pick(r, ties, nt):
+    """One of the ``nt`` tied candidate codes, uniformly (one draw only when there is a tie)."""
+    if nt == 1:
+        return ties[0]
+    return ties[randint(r.rng, 0, nt)]
+
+
+@njit(cache=True)
+def _most_column(r, tb, s):
+    """The existing column with the most cards (a wild Rune's column for greedy), -1 if none."""
+    best = -1
+    most = 0
+    for t in range(tb.params[P_NUM_TYPES]):
+        if r.col[s, t] > most:
+            most = r.col[s, t]
+            best = t
+    return best
+
+
+@njit(cache=True)
+def _decode(r, tb, code, mv):
+    """Write the move of candidate ``code`` (-1 gem action, -2 pass, else row*64 + pos*8 + ability)."""
+    for f in range(MOVE_LEN):
+        mv[f] = 0
+    mv[M_COLUMN] = -1
+    if code == -1:
+        mv[M_KIND] = TAKE_GEMS
+        return -1
+    if code == -2:
+        mv[M_KIND] = PASS
+        return -1
+    row = code // 64
+    pos = (code // 8) % 8
+    mv[M_KIND] = TAKE_CARD
+    mv[M_ROW] = row
+    mv[M_POS] = pos
+    mv[M_ABILITY] = code % 8
+    c = r.slot[row, pos]
+    if code % 8 == RESOURCE and tb.c_wild[c] == 0:
+        mv[M_COLUMN] = tb.c_res[c]
+    return c
+
+
+# ---------------------------------------------------------------------------------------- greedy
+
+
+@njit(cache=True)
+def _greedy(r, tb, gem_value, mv, work):
+    """Best immediate points; a held gem counts ``gem_value``; equal values are broken at random.
+
+    A summon tucks all it may (lowest column first); a wild Rune joins the longest column.
+    """
+    s = r.current
+    pm = tb.params
+    golem_vp = pm[P_GOLEM_VP]
+    tuck_vp = pm[P_TUCK_VP]
+    tuck_max = pm[P_TUCK_MAX]
+    ub = work[2 * MAX_TYPES : 3 * MAX_TYPES]
+    ties = work[3 * MAX_TYPES :]
+    best = _NEG
+    nt = 0
+    if can_take_gems(r, tb, s):
+        nt, best = _offer(ties, nt, best, gem_value * min(pm[P_TAKE_GEMS], r.supply), -1)
+    opp = r.gems[1 - s] if r.num_players == 2 else 0
+    d0 = dust_score(tb, r.dust[s])
+    has_column = _most_column(r, tb, s) >= 0
+    for row in range(r.rows):
+        k = r.row_count[row]
+        if k == 0:
+            continue
+        pay = k - 1 if k >= 3 else 0
+        if r.gems[s] < pay:
+            continue
+        for pos in range(r.row_size):
+            c = r.slot[row, pos]
+            if c < 0:
+                continue
+            gain = 0 if k == 2 else r.slot_gems[row, pos]
+            base = gem_value * (gain - pay)
+            ct = tb.c_type[c]
+            v = _NEG
+            ab = RESOURCE
+            if ct == GOLEM:
+                v = base
+                if can_summon(r, tb, s, c):
+                    vs = base + golem_vp + tuck_vp * min(_tuck_bounds(r, tb, s, c, ub), tuck_max)
+                    if vs > v:
+                        v = vs
+                        ab = SUMMON
+            elif ct == RUNE:
+                if has_column if tb.c_wild[c] else r.col[s, tb.c_res[c]] > 0:
+                    v = base
+                if reserve_ok(r, tb, s, r.gems[s] - pay + gain):
+                    vr = base + tb.c_vp[c] - gem_value * pm[P_RESERVE_COST]
+                    if vr > v:
+                        v = vr
+                        ab = RESERVE
+                if v == _NEG:
+                    if pm[P_RUNE_DISCARD] == 0:
+                        continue
+                    v = base
+                    ab = DISCARD
+            else:
+                v = base + tb.c_vp[c] + gem_value * min(tb.c_reward[c], r.supply + opp)
+                ab = REWARD
+                vd = base + dust_score(tb, r.dust[s] + tb.c_dust[c]) - d0
+                if vd > v:
+                    v = vd
+                    ab = DUST
+            nt, best = _offer(ties, nt, best, v, row * 64 + pos * 8 + ab)
+    c = _decode(r, tb, _pick(r, ties, nt) if nt > 0 else -2, mv)
+    if mv[M_KIND] == TAKE_CARD:
+        if mv[M_ABILITY] == SUMMON:
+            left = tuck_max
+            _tuck_bounds(r, tb, s, c, ub)
+            for t in range(pm[P_NUM_TYPES]):
+                x = min(ub[t], left)
+                mv[M_TUCK + t] = x
+                left -= x
+        elif mv[M_ABILITY] == RESOURCE and tb.c_wild[c]:
+            mv[M_COLUMN] = _most_column(r, tb, s)
+
+
+# ------------------------------------------------------------------------------------- collector
+
+
+@njit(cache=True)
+def _weight(r, endgame):
+    """How much plans still count: 1 while the deck holds ``endgame`` cards or more, then linearly less."""
+    left = r.deck_len - r.deck_pos
+    if endgame <= 0.0 or left >= endgame:
+        return 1.0
+    return left / endgame
+
+
+@njit(cache=True)
+def _needs(r, tb, need):
+    """``need[t]``: the largest requirement of type t among the Golems on display."""
+    k_types = tb.params[P_NUM_TYPES]
+    for t in range(MAX_TYPES):
+        need[t] = 0
+    for row in range(r.rows):
+        for pos in range(r.row_size):
+            c = r.slot[row, pos]
+            if c >= 0 and tb.c_type[c] == GOLEM:
+                for t in range(k_types):
+                    if tb.c_req[c, t] > need[t]:
+                        need[t] = tb.c_req[c, t]
+
+
+@njit(cache=True)
+def _column_card(need_t, x, column_value):
+    """Worth of the (x+1)-th card of a column: full while a Golem on display needs it, a quarter after."""
+    return column_value if x < need_t else 0.25 * column_value
+
+
+@njit(cache=True)
+def _dust_plan(tb, d, target, chase, w):
+    """Dust ``d`` valued as its points plus a share of the points still missing to ``target``."""
+    now = dust_score(tb, d)
+    if d <= 0 or d >= target:
+        return float(now)
+    return now + w * chase * (d / target) * (dust_score(tb, target) - now)
+
+
+@njit(cache=True)
+def _dust_target(tb, target):
+    t = int(target)
+    top = tb.params[P_DUST_LEN] - 1
+    return min(max(t, 1), max(top, 1))
+
+
+@njit(cache=True)
+def _plan_tucks(r, tb, s, c, need, column_value, w, ub, tk):
+    """Tucks under Golem ``c`` that pay: each tucked card scores tuck_vp and costs its column worth.
+
+    Writes the counts into ``tk`` and returns the value gained (>= 0).
+    """
+    k_types = tb.params[P_NUM_TYPES]
+    tuck_vp = tb.params[P_TUCK_VP]
+    _tuck_bounds(r, tb, s, c, ub)
+    for t in range(MAX_TYPES):
+        tk[t] = 0
+    gained = 0.0
+    for _ in range(tb.params[P_TUCK_MAX]):
+        best_t = -1
+        best_loss = 1.0e9
+        for t in range(k_types):
+            if tk[t] < ub[t]:
+                loss = w * _column_card(need[t], r.col[s, t] - tk[t] - 1, column_value)
+                if loss < best_loss:
+                    best_loss = loss
+                    best_t = t
+        if best_t < 0 or tuck_vp - best_loss <= 0.0:
+            break
+        tk[best_t] += 1
+        gained += tuck_vp - best_loss
+    return gained
+
+
+@njit(cache=True)
+def _wild_column(r, tb, s, need, column_value):
+    """The column a wild Rune is worth most in (ties: the lowest), -1 if the seat has none."""
+    best = -1
+    most = -1.0
+    for t in range(tb.params[P_NUM_TYPES]):
+        if r.col[s, t] > 0:
+            x = _column_card(need[t], r.col[s, t], column_value)
+            if x > most:
+                most = x
+                best = t
+    return best
+
+
+@njit(cache=True)
+def _collector(r, tb, gem_value, column_value, dust_target, dust_chase, endgame, mv, work):
+    """One-move planner: points now plus the change in column, dust and gem plans; ties at random.
+
+    ``work`` (WORK_LEN,) is scratch space.
+    """
+    s = r.current
+    pm = tb.params
+    golem_vp = pm[P_GOLEM_VP]
+    w = _weight(r, endgame)
+    need = work[:MAX_TYPES]
+    tk = work[MAX_TYPES : 2 * MAX_TYPES]
+    ub = work[2 * MAX_TYPES : 3 * MAX_TYPES]
+    ties = work[3 * MAX_TYPES :]
+    _needs(r, tb, need)
+    target = _dust_target(tb, dust_target)
+    d_now = _dust_plan(tb, r.dust[s], target, dust_chase, w)
+    opp = r.gems[1 - s] if r.num_players == 2 else 0
+    wild_col = _wild_column(r, tb, s, need, column_value)
+    best = _NEG
+    nt = 0
+    if can_take_gems(r, tb, s):
+        nt, best = _offer(ties, nt, best, gem_value * min(pm[P_TAKE_GEMS], r.supply), -1)
+    for row in range(r.rows):
+        k = r.row_count[row]
+        if k == 0:
+            continue
+        pay = k - 1 if k >= 3 else 0
+        if r.gems[s] < pay:
+            continue
+        for pos in range(r.row_size):
+            c = r.slot[row, pos]
+            if c < 0:
+                continue
+            gain = 0 if k == 2 else r.slot_gems[row, pos]
+            base = gem_value * (gain - pay)
+            ct = tb.c_type[c]
+            v = _NEG
+            ab = RESOURCE
+            if ct == GOLEM:
+                t = tb.c_res[c]
+                v = base + w * _column_card(need[t], r.col[s, t], column_value)
+                if can_summon(r, tb, s, c):
+                    vs = base + golem_vp + _plan_tucks(r, tb, s, c, need, column_value, w, ub, tk)
+                    if vs > v:
+                        v = vs
+                        ab = SUMMON
+            elif ct == RUNE:
+                t = wild_col if tb.c_wild[c] else (tb.c_res[c] if r.col[s, tb.c_res[c]] > 0 else -1)
+                if t >= 0:
+                    v = base + w * _column_card(need[t], r.col[s, t], column_value)
+                if reserve_ok(r, tb, s, r.gems[s] - pay + gain):
+                    vr = base + tb.c_vp[c] - gem_value * pm[P_RESERVE_COST]
+                    if vr > v:
+                        v = vr
+                        ab = RESERVE
+                if v == _NEG:
+                    if pm[P_RUNE_DISCARD] == 0:
+                        continue
+                    v = base
+                    ab = DISCARD
+            else:
+                v = base + tb.c_vp[c] + gem_value * min(tb.c_reward[c], r.supply + opp)
+                ab = REWARD
+                vd = base + _dust_plan(tb, r.dust[s] + tb.c_dust[c], target, dust_chase, w) - d_now
+                if vd > v:
+                    v = vd
+                    ab = DUST
+            nt, best = _offer(ties, nt, best, v, row * 64 + pos * 8 + ab)
+    c = _decode(r, tb, _pick(r, ties, nt) if nt > 0 else -2, mv)
+    if mv[M_KIND] == TAKE_CARD:
+        if mv[M_ABILITY] == SUMMON:
+            _plan_tucks(r, tb, s, c, need, column_value, w, ub, tk)
+            for t in range(pm[P_NUM_TYPES]):
+                mv[M_TUCK + t] = tk[t]
+        elif mv[M_ABILITY] == RESOURCE and tb.c_wild[c]:
+            mv[M_COLUMN] = wild_col
+
+
+# ------------------------------------------------------------------------------------- lookahead
+
+
+@njit(cache=True)
+def potential(r, tb, s, need):
+    """Collector-style worth of seat ``s``'s position: points, plus dust, column and gem plans."""
+    w = _weight(r, _C_ENDGAME)
+    target = _dust_target(tb, _C_TARGET)
+    v = float(score(r, tb, s)) - dust_score(tb, r.dust[s]) + _dust_plan(tb, r.dust[s], target, _C_CHASE, w)
+    v += _C_GEM * r.gems[s]
+    for t in range(tb.params[P_NUM_TYPES]):
+        for x in range(r.col[s, t]):
+            v += w * _column_card(need[t], x, _C_COLUMN)
+    return v
+
+
+@njit(cache=True)
+def _evaluate(r, tb, s, need, win_bonus):
+    """Worth of a (rolled-out) position for seat ``s`` against the other side (the automaton in solo)."""
+    mine = score(r, tb, s)
+    if r.num_players == 2:
+        theirs = score(r, tb, 1 - s)
+    else:
+        theirs = r.automa_vp
+    if r.over != RUNNING:
+        v = float(mine - theirs)
+        if mine > theirs:
+            v += win_bonus
+        elif mine == theirs:
+            v += 0.5 * win_bonus
+        return v
+    _needs(r, tb, need)
+    v = potential(r, tb, s, need)
+    if r.num_players == 2:
+        v -= potential(r, tb, 1 - s, need)
+    else:
+        v -= theirs
+    return v
+
+
+@njit(cache=True)
+def _determinize(r):
+    """Reshuffle the cards no player has seen (removed at setup, still in the deck) with ``r.rng``."""
+    removed = r.removed
+    n = removed + (r.deck_len - r.deck_pos)
+    for k in range(n - 1, 0, -1):
+        j = np.int64(randint(r.rng, 0, k + 1))  # randint is uint64-typed; mixed with int16 it would be float
+        ik = k if k < removed else np.int64(r.deck_pos) + k - removed
+        ij = j if j < removed else np.int64(r.deck_pos) + j - removed
+        tmp = r.deck[ik]
+        r.deck[ik] = r.deck[ij]
+        r.deck[ij] = tmp
+
+
+@njit(cache=True)
+def _lookahead(r, tb, params, mv, moves, scratch, work):
+    s = r.current
+    num_cand = max(int(params[0]), 1)
+    rollouts = max(int(params[1]), 1)
+    horizon = int(params[2])
+    win_bonus = params[3]
+    n = legal_moves(r, tb, moves)
+    if n == 1:
+        for f in range(MOVE_LEN):
+            mv[f] = moves[0, f]
+        return
+    need = np.empty(MAX_TYPES, np.int64)
+    first = np.empty(n)
+    # 1. every legal move, one step deep, by the collector's evaluation
+    for i in range(n):
+        scratch[0] = r
+        sc = scratch[0]
+        step(sc, tb, moves[i])
+        first[i] = _evaluate(sc, tb, s, need, win_bonus)
+    order = np.argsort(-first)
+    num_cand = min(num_cand, n)
+    # 2. the best candidates, each by rollouts of the next turns
+    inner = np.zeros(MOVE_LEN, np.int16)
+    best = _NEG
+    best_i = order[0]
+    for ci in range(num_cand):
+        i = order[ci]
+        total = 0.0
+        for _ in range(rollouts):
+            scratch[1] = r
+            sc = scratch[1]
+            sc.rng[0] = next_u64(r.rng, 0)
+            _determinize(sc)
+            step(sc, tb, moves[i])
+            for _h in range(horizon):
+                if sc.over != RUNNING:
+                    break
+                _collector(sc, tb, _C_GEM, _C_COLUMN, _C_TARGET, _C_CHASE, _C_ENDGAME, inner, work)
+                step(sc, tb, inner)
+            total += _evaluate(sc, tb, s, need, win_bonus)
+        v = total / rollouts
+        if v > best:
+            best = v
+            best_i = i
+    for f in range(MOVE_LEN):
+        mv[f] = moves[best_i, f]
