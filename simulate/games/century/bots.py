@@ -847,11 +847,6 @@ def _trim(r, tb, s, y0, y1, y2, y3, params):
     return y0 - d0, y1 - d1, y2 - d2, y3 - d3
 
 
-def bot_names() -> list[str]:
-    """Names of the Century bots."""
-    return list(BOTS)
-
-
 def default_params(name: str) -> np.ndarray:
     """Parameter vector of bot ``name`` with its defaults."""
     out = np.zeros(MAX_BOT_PARAMS)

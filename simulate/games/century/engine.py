@@ -21,7 +21,6 @@ from simulate.games.century.data import (
     P_POINT_ROW,
     P_REST_REQUIRES_PLAYED,
     P_SILVER_VP,
-    P_TIE_SHARED,
 )
 from simulate.games.century.state import (
     ACQUIRE,
@@ -429,14 +428,6 @@ def end_turn(r, tb, claimed):
 
 
 @njit(cache=True)
-def step(r, tb, mv):
-    """Apply a whole legal move: action, discard and turn end."""
-    apply_action(r, tb, mv)
-    apply_discard(r, mv)
-    end_turn(r, tb, mv[M_KIND] == CLAIM)
-
-
-@njit(cache=True)
 def score_parts(r, tb, s, out):
     """Write seat ``s``'s score parts (point VP, copper, silver, crystals) into ``out[0:4]``."""
     out[0] = r.point_vp[s]
@@ -471,10 +462,6 @@ def rank_seats(scores, n, shared, rank, win):
             win[s] = 0.0
     return top > 1
 
-
-def is_tie_shared(tb) -> bool:
-    """The rule option ``tie_break`` is ``shared``."""
-    return bool(tb.params[P_TIE_SHARED])
 
 
 # Entry points for Python callers (tests, replays): one game ``g`` of a batch ``st``, tables ``tab``.

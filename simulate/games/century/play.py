@@ -23,7 +23,6 @@ from simulate.games.century.state import (
     M_KIND,
     MOVE_LEN,
     RUNNING,
-    new_move,
     new_state,
 )
 
@@ -193,5 +192,3 @@ def results(data: CenturyData, st: np.ndarray) -> dict[str, np.ndarray]:
         _results(st, data.kernel, bool(tb.params[P_TIE_SHARED]), score, parts, rank, win, tied, winner)
     return {"score": score, "parts": parts, "rank": rank, "win": win, "tied": tied, "winner": winner}
 
-
-__all__ = ["play_batch", "trace_game", "results", "new_move", "SCORE_PARTS"]
