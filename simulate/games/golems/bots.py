@@ -30,7 +30,6 @@ from simulate.games.golems.data import (
     TUCK_REQUIREMENT,
 )
 from simulate.games.golems.engine import (
-    can_summon,
     can_take_gems,
     dust_score,
     legal_moves,
@@ -94,11 +93,15 @@ BOTS: dict[str, tuple[int, str, dict[str, tuple[float, str]]]] = {
 }
 MAX_BOT_PARAMS = 8
 SCRATCH_MOVES = 16384
-WORK_LEN = 3 * MAX_TYPES + MAX_DISPLAY + 1  # int64 scratch of a bot decision (columns, tucks, tied candidates)
+# int64 scratch of a bot decision, (WORK_ROWS, WORK_LEN): rows indexed, never sliced (a view costs refcounts)
+W_NEED, W_TUCK, W_BOUND, W_TIES = 0, 1, 2, 3
+WORK_ROWS = 4
+WORK_LEN = MAX_DISPLAY + 2
 NUM_SCRATCH = 2  # game records a bot may use as scratch (look-ahead: position copy, rollout)
 
 _NEG = -1.0e18
 _EPS = 1.0e-9
+_HIGH = np.uint64(0x8080808080808080)
 
 # collector defaults used by the look-ahead bot's rollouts and evaluation
 _C_GEM, _C_COLUMN, _C_TARGET, _C_CHASE, _C_ENDGAME = 0.4, 0.7, 4.0, 0.5, 9.0
@@ -112,24 +115,26 @@ def default_params(name: str) -> np.ndarray:
     return out
 
 
-@njit(cache=True)
-def choose(r, tb, bot, params, mv, moves, scratch, work):
+@njit(cache=True, inline="always")  # inlined into the play loop: a call would pass ~40 words of array structs
+def choose(r, tb, bot, params, row, mv, moves, scratch, work):
     """Write bot ``bot``'s move for the player to move in game record ``r`` into ``mv``.
 
-    ``moves`` (SCRATCH_MOVES, MOVE_LEN) is a move buffer, ``scratch`` a batch of NUM_SCRATCH
-    game records and ``work`` an int64 array of WORK_LEN, all scratch space.
+    The bot's parameters are ``params[row]``; ``moves`` (SCRATCH_MOVES, MOVE_LEN) is a move
+    buffer, ``scratch`` a batch of NUM_SCRATCH game records and ``work`` an int64 array
+    (WORK_ROWS, WORK_LEN), all scratch space. (Rows are read in place: a view of ``params[row]``
+    would cost two reference-count updates per move.)
     """
-    if bot == RANDOM:
+    if bot == GREEDY:
+        _greedy(r, tb, params[row, 0], mv, work)
+    elif bot == COLLECTOR:
+        _collector(r, tb, params[row, 0], params[row, 1], params[row, 2], params[row, 3], params[row, 4], mv, work)
+    elif bot == RANDOM:
         n = legal_moves(r, tb, moves)
         k = randint(r.rng, 0, n)
         for f in range(MOVE_LEN):
             mv[f] = moves[k, f]
-    elif bot == GREEDY:
-        _greedy(r, tb, params[0], mv, work)
-    elif bot == COLLECTOR:
-        _collector(r, tb, params[0], params[1], params[2], params[3], params[4], mv, work)
     else:
-        _lookahead(r, tb, params, mv, moves, scratch, work)
+        _lookahead(r, tb, params[row, 0], params[row, 1], params[row, 2], params[row, 3], mv, moves, scratch, work)
 
 
 @njit(cache=True)
@@ -147,8 +152,8 @@ def _write(mv, kind, row, pos, ability, column):
 
 
 @njit(cache=True)
-def _tuck_bounds(r, tb, s, c, ub):
-    """``ub[t]``: cards of column t that may be tucked under Golem ``c``; returns their sum (before tuck_max)."""
+def _tuck_bounds(r, tb, s, c, work):
+    """``work[W_BOUND, t]``: cards of column t that may be tucked under Golem ``c``; returns their sum."""
     pm = tb.params
     mode = pm[P_TUCK_LIMIT]
     wild_ok = pm[P_WILD_TUCK] != 0
@@ -162,29 +167,50 @@ def _tuck_bounds(r, tb, s, c, ub):
             n = min(n, req)
         elif mode == TUCK_REQUIRED_TYPES and req == 0:
             n = 0
-        ub[t] = n
+        work[W_BOUND, t] = n
         total += n
     return total
 
 
 @njit(cache=True)
-def _offer(ties, nt, best, v, code):
+def _packed_columns(r, tb, s):
+    """Seat ``s``'s column sizes packed one byte per type (capped at 127), as ``c_req_packed``."""
+    x = np.uint64(0)
+    for t in range(tb.params[P_NUM_TYPES]):
+        x |= np.uint64(min(r.col[s, t], 127)) << np.uint64(8 * t)
+    return x
+
+
+@njit(cache=True)
+def _meets(columns, req_packed):
+    """Every byte of ``columns`` is at least the byte of ``req_packed`` (SWAR: no borrow from a high bit)."""
+    return ((columns | _HIGH) - req_packed) & _HIGH == _HIGH
+
+
+@njit(cache=True)
+def _simple_tucks(tb):
+    """Under the default tuck rules a summonable Golem can tuck exactly its requirement's icons."""
+    return tb.params[P_TUCK_LIMIT] == TUCK_REQUIREMENT and tb.params[P_WILD_TUCK] != 0
+
+
+@njit(cache=True)
+def _offer(work, nt, best, v, code):
     """Keep the candidates of the best value so far: returns (count, best)."""
     if v > best + _EPS:
-        ties[0] = code
+        work[W_TIES, 0] = code
         return 1, v
     if v >= best - _EPS:
-        ties[nt] = code
+        work[W_TIES, nt] = code
         return nt + 1, best
     return nt, best
 
 
 @njit(cache=True)
-def _pick(r, ties, nt):
+def _pick(r, work, nt):
     """One of the ``nt`` tied candidate codes, uniformly (one draw only when there is a tie)."""
     if nt == 1:
-        return ties[0]
-    return ties[randint(r.rng, 0, nt)]
+        return work[W_TIES, 0]
+    return work[W_TIES, randint(r.rng, 0, nt)]
 
 
 @njit(cache=True)
@@ -237,15 +263,15 @@ def _greedy(r, tb, gem_value, mv, work):
     golem_vp = pm[P_GOLEM_VP]
     tuck_vp = pm[P_TUCK_VP]
     tuck_max = pm[P_TUCK_MAX]
-    ub = work[2 * MAX_TYPES : 3 * MAX_TYPES]
-    ties = work[3 * MAX_TYPES :]
     best = _NEG
     nt = 0
     if can_take_gems(r, tb, s):
-        nt, best = _offer(ties, nt, best, gem_value * min(pm[P_TAKE_GEMS], r.supply), -1)
+        nt, best = _offer(work, nt, best, gem_value * min(pm[P_TAKE_GEMS], r.supply), -1)
     opp = r.gems[1 - s] if r.num_players == 2 else 0
     d0 = dust_score(tb, r.dust[s])
     has_column = _most_column(r, tb, s) >= 0
+    columns = _packed_columns(r, tb, s)
+    simple = _simple_tucks(tb)
     for row in range(r.rows):
         k = r.row_count[row]
         if k == 0:
@@ -264,8 +290,9 @@ def _greedy(r, tb, gem_value, mv, work):
             ab = RESOURCE
             if ct == GOLEM:
                 v = base
-                if can_summon(r, tb, s, c):
-                    vs = base + golem_vp + tuck_vp * min(_tuck_bounds(r, tb, s, c, ub), tuck_max)
+                if _meets(columns, tb.c_req_packed[c]):
+                    tucks = tb.c_req_total[c] if simple else _tuck_bounds(r, tb, s, c, work)
+                    vs = base + golem_vp + tuck_vp * min(tucks, tuck_max)
                     if vs > v:
                         v = vs
                         ab = SUMMON
@@ -289,14 +316,14 @@ def _greedy(r, tb, gem_value, mv, work):
                 if vd > v:
                     v = vd
                     ab = DUST
-            nt, best = _offer(ties, nt, best, v, row * 64 + pos * 8 + ab)
-    c = _decode(r, tb, _pick(r, ties, nt) if nt > 0 else -2, mv)
+            nt, best = _offer(work, nt, best, v, row * 64 + pos * 8 + ab)
+    c = _decode(r, tb, _pick(r, work, nt) if nt > 0 else -2, mv)
     if mv[M_KIND] == TAKE_CARD:
         if mv[M_ABILITY] == SUMMON:
             left = tuck_max
-            _tuck_bounds(r, tb, s, c, ub)
+            _tuck_bounds(r, tb, s, c, work)
             for t in range(pm[P_NUM_TYPES]):
-                x = min(ub[t], left)
+                x = min(work[W_BOUND, t], left)
                 mv[M_TUCK + t] = x
                 left -= x
         elif mv[M_ABILITY] == RESOURCE and tb.c_wild[c]:
@@ -316,18 +343,22 @@ def _weight(r, endgame):
 
 
 @njit(cache=True)
-def _needs(r, tb, need):
-    """``need[t]``: the largest requirement of type t among the Golems on display."""
-    k_types = tb.params[P_NUM_TYPES]
-    for t in range(MAX_TYPES):
-        need[t] = 0
+def _needs(r, tb, work):
+    """``work[W_NEED, t]``: the largest requirement of type t among the Golems on display.
+
+    A bytewise maximum of the packed requirements (SWAR), then unpacked.
+    """
+    need = np.uint64(0)
     for row in range(r.rows):
         for pos in range(r.row_size):
             c = r.slot[row, pos]
             if c >= 0 and tb.c_type[c] == GOLEM:
-                for t in range(k_types):
-                    if tb.c_req[c, t] > need[t]:
-                        need[t] = tb.c_req[c, t]
+                b = tb.c_req_packed[c]
+                ge = (((need | _HIGH) - b) & _HIGH) >> np.uint64(7)  # 1 in each byte where need >= b
+                mask = ge * np.uint64(0xFF)
+                need = (need & mask) | (b & ~mask)
+    for t in range(MAX_TYPES):
+        work[W_NEED, t] = (need >> np.uint64(8 * t)) & np.uint64(0xFF)
 
 
 @njit(cache=True)
@@ -353,41 +384,41 @@ def _dust_target(tb, target):
 
 
 @njit(cache=True)
-def _plan_tucks(r, tb, s, c, need, column_value, w, ub, tk):
+def _plan_tucks(r, tb, s, c, column_value, w, work):
     """Tucks under Golem ``c`` that pay: each tucked card scores tuck_vp and costs its column worth.
 
-    Writes the counts into ``tk`` and returns the value gained (>= 0).
+    Writes the counts into ``work[W_TUCK]`` and returns the value gained (>= 0).
     """
     k_types = tb.params[P_NUM_TYPES]
     tuck_vp = tb.params[P_TUCK_VP]
-    _tuck_bounds(r, tb, s, c, ub)
+    _tuck_bounds(r, tb, s, c, work)
     for t in range(MAX_TYPES):
-        tk[t] = 0
+        work[W_TUCK, t] = 0
     gained = 0.0
     for _ in range(tb.params[P_TUCK_MAX]):
         best_t = -1
         best_loss = 1.0e9
         for t in range(k_types):
-            if tk[t] < ub[t]:
-                loss = w * _column_card(need[t], r.col[s, t] - tk[t] - 1, column_value)
+            if work[W_TUCK, t] < work[W_BOUND, t]:
+                loss = w * _column_card(work[W_NEED, t], r.col[s, t] - work[W_TUCK, t] - 1, column_value)
                 if loss < best_loss:
                     best_loss = loss
                     best_t = t
         if best_t < 0 or tuck_vp - best_loss <= 0.0:
             break
-        tk[best_t] += 1
+        work[W_TUCK, best_t] += 1
         gained += tuck_vp - best_loss
     return gained
 
 
 @njit(cache=True)
-def _wild_column(r, tb, s, need, column_value):
+def _wild_column(r, tb, s, column_value, work):
     """The column a wild Rune is worth most in (ties: the lowest), -1 if the seat has none."""
     best = -1
     most = -1.0
     for t in range(tb.params[P_NUM_TYPES]):
         if r.col[s, t] > 0:
-            x = _column_card(need[t], r.col[s, t], column_value)
+            x = _column_card(work[W_NEED, t], r.col[s, t], column_value)
             if x > most:
                 most = x
                 best = t
@@ -404,19 +435,16 @@ def _collector(r, tb, gem_value, column_value, dust_target, dust_chase, endgame,
     pm = tb.params
     golem_vp = pm[P_GOLEM_VP]
     w = _weight(r, endgame)
-    need = work[:MAX_TYPES]
-    tk = work[MAX_TYPES : 2 * MAX_TYPES]
-    ub = work[2 * MAX_TYPES : 3 * MAX_TYPES]
-    ties = work[3 * MAX_TYPES :]
-    _needs(r, tb, need)
+    _needs(r, tb, work)
     target = _dust_target(tb, dust_target)
     d_now = _dust_plan(tb, r.dust[s], target, dust_chase, w)
     opp = r.gems[1 - s] if r.num_players == 2 else 0
-    wild_col = _wild_column(r, tb, s, need, column_value)
+    wild_col = _wild_column(r, tb, s, column_value, work)
+    columns = _packed_columns(r, tb, s)
     best = _NEG
     nt = 0
     if can_take_gems(r, tb, s):
-        nt, best = _offer(ties, nt, best, gem_value * min(pm[P_TAKE_GEMS], r.supply), -1)
+        nt, best = _offer(work, nt, best, gem_value * min(pm[P_TAKE_GEMS], r.supply), -1)
     for row in range(r.rows):
         k = r.row_count[row]
         if k == 0:
@@ -435,16 +463,16 @@ def _collector(r, tb, gem_value, column_value, dust_target, dust_chase, endgame,
             ab = RESOURCE
             if ct == GOLEM:
                 t = tb.c_res[c]
-                v = base + w * _column_card(need[t], r.col[s, t], column_value)
-                if can_summon(r, tb, s, c):
-                    vs = base + golem_vp + _plan_tucks(r, tb, s, c, need, column_value, w, ub, tk)
+                v = base + w * _column_card(work[W_NEED, t], r.col[s, t], column_value)
+                if _meets(columns, tb.c_req_packed[c]):
+                    vs = base + golem_vp + _plan_tucks(r, tb, s, c, column_value, w, work)
                     if vs > v:
                         v = vs
                         ab = SUMMON
             elif ct == RUNE:
                 t = wild_col if tb.c_wild[c] else (tb.c_res[c] if r.col[s, tb.c_res[c]] > 0 else -1)
                 if t >= 0:
-                    v = base + w * _column_card(need[t], r.col[s, t], column_value)
+                    v = base + w * _column_card(work[W_NEED, t], r.col[s, t], column_value)
                 if reserve_ok(r, tb, s, r.gems[s] - pay + gain):
                     vr = base + tb.c_vp[c] - gem_value * pm[P_RESERVE_COST]
                     if vr > v:
@@ -462,13 +490,13 @@ def _collector(r, tb, gem_value, column_value, dust_target, dust_chase, endgame,
                 if vd > v:
                     v = vd
                     ab = DUST
-            nt, best = _offer(ties, nt, best, v, row * 64 + pos * 8 + ab)
-    c = _decode(r, tb, _pick(r, ties, nt) if nt > 0 else -2, mv)
+            nt, best = _offer(work, nt, best, v, row * 64 + pos * 8 + ab)
+    c = _decode(r, tb, _pick(r, work, nt) if nt > 0 else -2, mv)
     if mv[M_KIND] == TAKE_CARD:
         if mv[M_ABILITY] == SUMMON:
-            _plan_tucks(r, tb, s, c, need, column_value, w, ub, tk)
+            _plan_tucks(r, tb, s, c, column_value, w, work)
             for t in range(pm[P_NUM_TYPES]):
-                mv[M_TUCK + t] = tk[t]
+                mv[M_TUCK + t] = work[W_TUCK, t]
         elif mv[M_ABILITY] == RESOURCE and tb.c_wild[c]:
             mv[M_COLUMN] = wild_col
 
@@ -477,7 +505,7 @@ def _collector(r, tb, gem_value, column_value, dust_target, dust_chase, endgame,
 
 
 @njit(cache=True)
-def potential(r, tb, s, need):
+def potential(r, tb, s, work):
     """Collector-style worth of seat ``s``'s position: points, plus dust, column and gem plans."""
     w = _weight(r, _C_ENDGAME)
     target = _dust_target(tb, _C_TARGET)
@@ -485,12 +513,12 @@ def potential(r, tb, s, need):
     v += _C_GEM * r.gems[s]
     for t in range(tb.params[P_NUM_TYPES]):
         for x in range(r.col[s, t]):
-            v += w * _column_card(need[t], x, _C_COLUMN)
+            v += w * _column_card(work[W_NEED, t], x, _C_COLUMN)
     return v
 
 
 @njit(cache=True)
-def _evaluate(r, tb, s, need, win_bonus):
+def _evaluate(r, tb, s, work, win_bonus):
     """Worth of a (rolled-out) position for seat ``s`` against the other side (the automaton in solo)."""
     mine = score(r, tb, s)
     if r.num_players == 2:
@@ -504,10 +532,10 @@ def _evaluate(r, tb, s, need, win_bonus):
         elif mine == theirs:
             v += 0.5 * win_bonus
         return v
-    _needs(r, tb, need)
-    v = potential(r, tb, s, need)
+    _needs(r, tb, work)
+    v = potential(r, tb, s, work)
     if r.num_players == 2:
-        v -= potential(r, tb, 1 - s, need)
+        v -= potential(r, tb, 1 - s, work)
     else:
         v -= theirs
     return v
@@ -528,25 +556,25 @@ def _determinize(r):
 
 
 @njit(cache=True)
-def _lookahead(r, tb, params, mv, moves, scratch, work):
+def _lookahead(r, tb, candidates, rollouts, horizon, win_bonus, mv, moves, scratch, work):
+    """Flat Monte Carlo over the collector's best ``candidates`` moves (see ``BOTS``)."""
     s = r.current
-    num_cand = max(int(params[0]), 1)
-    rollouts = max(int(params[1]), 1)
-    horizon = int(params[2])
-    win_bonus = params[3]
+    num_cand = max(int(candidates), 1)
+    rollouts = max(int(rollouts), 1)
+    horizon = int(horizon)
     n = legal_moves(r, tb, moves)
     if n == 1:
         for f in range(MOVE_LEN):
             mv[f] = moves[0, f]
         return
-    need = np.empty(MAX_TYPES, np.int64)
+    own = np.zeros((WORK_ROWS, WORK_LEN), np.int64)  # the evaluation's scratch, apart from the rollouts'
     first = np.empty(n)
     # 1. every legal move, one step deep, by the collector's evaluation
     for i in range(n):
         scratch[0] = r
         sc = scratch[0]
         step(sc, tb, moves[i])
-        first[i] = _evaluate(sc, tb, s, need, win_bonus)
+        first[i] = _evaluate(sc, tb, s, own, win_bonus)
     order = np.argsort(-first)
     num_cand = min(num_cand, n)
     # 2. the best candidates, each by rollouts of the next turns
@@ -567,7 +595,7 @@ def _lookahead(r, tb, params, mv, moves, scratch, work):
                     break
                 _collector(sc, tb, _C_GEM, _C_COLUMN, _C_TARGET, _C_CHASE, _C_ENDGAME, inner, work)
                 step(sc, tb, inner)
-            total += _evaluate(sc, tb, s, need, win_bonus)
+            total += _evaluate(sc, tb, s, own, win_bonus)
         v = total / rollouts
         if v > best:
             best = v

@@ -141,6 +141,8 @@ class GolemsTables(NamedTuple):
     c_res: np.ndarray  # int8 (N,): resource type 0..K-1, -1 for Gem cards and wild Runes
     c_wild: np.ndarray  # int8 (N,): 1 for a wild Rune
     c_req: np.ndarray  # int8 (N, MAX_TYPES): summon requirement of a Golem by type
+    c_req_packed: np.ndarray  # uint64 (N,): the requirement, one byte per type (for bots' one-step checks)
+    c_req_total: np.ndarray  # int16 (N,): icons in the requirement
     c_vp: np.ndarray  # int16 (N,): hand VP of a Rune or Gem card
     c_reward: np.ndarray  # int16 (N,): gems of a Gem card's Reward
     c_dust: np.ndarray  # int16 (N,): dust of a Gem card (as counted: amount, or 1 with dust_count = cards)
@@ -222,11 +224,15 @@ def load(cards_dir: str | Path | None = None, rules: dict[str, Any] | None = Non
     dust = np.array(c_dust, dtype=np.int16)
     if rule_values["dust_count"] == "cards":
         dust = np.where(np.array(c_type) == GEM, 1, 0).astype(np.int16)
+    req = np.array(c_req, dtype=np.int8).reshape(-1, MAX_TYPES)
+    shifts = 8 * np.arange(MAX_TYPES, dtype=np.uint64)
     tables = GolemsTables(
         c_type=np.array(c_type, dtype=np.int8),
         c_res=np.array(c_res, dtype=np.int8),
         c_wild=np.array(c_wild, dtype=np.int8),
-        c_req=np.array(c_req, dtype=np.int8).reshape(-1, MAX_TYPES),
+        c_req=req,
+        c_req_packed=(req.astype(np.uint64) << shifts).sum(axis=1, dtype=np.uint64),
+        c_req_total=req.sum(axis=1).astype(np.int16),
         c_vp=np.array(c_vp, dtype=np.int16),
         c_reward=np.array(c_reward, dtype=np.int16),
         c_dust=dust,

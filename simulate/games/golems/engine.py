@@ -52,6 +52,7 @@ from simulate.games.golems.data import (
 from simulate.games.golems.state import (
     DISCARD,
     DUST,
+    END_STALLED,
     END_TRIGGER,
     END_TURN_CAP,
     M_ABILITY,
@@ -96,6 +97,7 @@ def init_game(r, tb, num_players, setup_seed, play_seed):
     r.turn = 0
     r.over = RUNNING
     r.triggered = 0
+    r.idle = 0
     if num_players == 1:
         r.rows = pm[P_SOLO_ROWS]
         r.row_size = pm[P_SOLO_ROW_SIZE]
@@ -554,11 +556,13 @@ def apply_move(r, tb, mv):
 
 
 @njit(cache=True)
-def end_turn(r, tb, took_card):
-    """Close the turn: refill empty rows (or trigger the end), the solo automaton, the next seat, the end."""
+def end_turn(r, tb, kind):
+    """Close a turn whose move was of ``kind``: refill empty rows (or trigger the end), the solo
+    automaton, the next seat, the end of the game."""
     pm = tb.params
+    r.idle = r.idle + 1 if kind == PASS else 0
     if r.num_players == 1:
-        _end_solo_turn(r, tb, took_card)
+        _end_solo_turn(r, tb, kind)
         return
     for row in range(r.rows):
         if r.row_count[row] == 0:
@@ -577,17 +581,19 @@ def end_turn(r, tb, took_card):
     if s == 0:
         if r.triggered:
             r.over = END_TRIGGER
+        elif r.idle >= r.num_players:
+            r.over = END_STALLED
         elif r.turn >= pm[P_MAX_TURNS]:
             r.over = END_TURN_CAP
 
 
 @njit(cache=True)
-def _end_solo_turn(r, tb, took_card):
+def _end_solo_turn(r, tb, kind):
     pm = tb.params
-    if took_card:
+    if kind == TAKE_CARD:
         r.picks += 1
     r.turn += 1
-    if r.picks >= r.pick_target:
+    if r.picks >= r.pick_target or kind == PASS:  # a player who cannot move ends the grid
         # the automaton receives every card left in the grid, with the gems on them
         for row in range(r.rows):
             for p in range(r.row_size):
@@ -629,7 +635,7 @@ def _end_solo_turn(r, tb, took_card):
 def step(r, tb, mv):
     """Apply a whole legal move: the move and the turn end."""
     apply_move(r, tb, mv)
-    end_turn(r, tb, mv[M_KIND] == TAKE_CARD)
+    end_turn(r, tb, mv[M_KIND])
 
 
 # ------------------------------------------------------------------------------------ scoring

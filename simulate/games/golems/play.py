@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from simulate.games.golems.bots import MAX_BOT_PARAMS, NUM_SCRATCH, SCRATCH_MOVES, WORK_LEN, choose
+from simulate.games.golems.bots import MAX_BOT_PARAMS, NUM_SCRATCH, SCRATCH_MOVES, WORK_LEN, WORK_ROWS, choose
 from simulate.games.golems.data import GolemsData
 from simulate.games.golems.engine import init_game, is_legal, rank_game, score_parts, step
 from simulate.games.golems.state import END_ILLEGAL, MOVE_LEN, RUNNING, new_state
@@ -24,14 +24,14 @@ def _play_games(st, tab, g0, g1, num_players, seat_bot, bot_ids, bot_params, set
     mv = np.zeros(MOVE_LEN, np.int16)
     moves = np.zeros((SCRATCH_MOVES, MOVE_LEN), np.int16)
     scratch = np.zeros(NUM_SCRATCH, st.dtype)
-    work = np.zeros(WORK_LEN, np.int64)
+    work = np.zeros((WORK_ROWS, WORK_LEN), np.int64)
     recorded = 0
     for g in range(g0, g1):
         r = st[g]
         init_game(r, tb, num_players, setup_seeds[g], play_seeds[g])
         while r.over == RUNNING:
             b = seat_bot[g, r.current]
-            choose(r, tb, bot_ids[b], bot_params[b], mv, moves, scratch, work)
+            choose(r, tb, bot_ids[b], bot_params, b, mv, moves, scratch, work)
             if not is_legal(r, tb, mv):
                 r.over = END_ILLEGAL
                 break

@@ -74,6 +74,7 @@ from simulate.games.golems.state import (
     DISCARD,
     DUST,
     END_REASONS,
+    END_STALLED,
     END_TRIGGER,
     END_TURN_CAP,
     M_ABILITY,
@@ -263,6 +264,7 @@ class GolemsReference:
         self.current = 0
         self.turn = 0
         self.triggered = 0
+        self.idle = 0
         self.over = RUNNING
         self.picks = 0
         self.pick_target = min(self.solo_picks, self.rows * self.row_size)
@@ -391,7 +393,7 @@ class GolemsReference:
             self.passes[seat] += 1
         else:
             self._take_card(seat, key)
-        self._end_turn(took_card=key[0] == "card")
+        self._end_turn(key[0])
 
     def _take_card(self, seat: int, key: tuple) -> None:
         _, row, pos, ability, *rest = key
@@ -470,10 +472,11 @@ class GolemsReference:
             dealt += 1
         return dealt
 
-    def _end_turn(self, took_card: bool) -> None:
+    def _end_turn(self, kind: str) -> None:
         self.turn += 1
+        self.idle = self.idle + 1 if kind == "pass" else 0
         if self.num_players == 1:
-            self._end_solo_turn(took_card)
+            self._end_solo_turn(kind)
             return
         for row in range(self.rows):
             if self.cards_in_row(row) > 0:
@@ -488,13 +491,15 @@ class GolemsReference:
         if self.current == 0:  # a round is complete: equal turns
             if self.triggered:
                 self.over = END_TRIGGER
+            elif self.idle >= self.num_players:  # nobody could move for a whole round
+                self.over = END_STALLED
             elif self.turn >= self.max_turns:
                 self.over = END_TURN_CAP
 
-    def _end_solo_turn(self, took_card: bool) -> None:
-        if took_card:
+    def _end_solo_turn(self, kind: str) -> None:
+        if kind == "card":
             self.picks += 1
-        if self.picks >= self.pick_target:
+        if self.picks >= self.pick_target or kind == "pass":  # a player who cannot move ends the grid
             for row in range(self.rows):
                 for pos in range(self.row_size):
                     card = self.slot[row][pos]
@@ -604,7 +609,8 @@ class GolemsReference:
             start[s, : len(self.start_runes[s])] = self.start_runes[s]
         scalar = {
             "num_players": (n, np.int8), "current": (self.current, np.int8), "turn": (self.turn, np.int32),
-            "over": (self.over, np.int8), "triggered": (self.triggered, np.int8), "rows": (self.rows, np.int8),
+            "over": (self.over, np.int8), "triggered": (self.triggered, np.int8), "idle": (self.idle, np.int8),
+            "rows": (self.rows, np.int8),
             "row_size": (self.row_size, np.int8), "deck_len": (len(self.deck), np.int16),
             "deck_pos": (self.deck_pos, np.int16), "removed": (self.removed, np.int16),
             "supply": (self.supply, np.int16), "picks": (self.picks, np.int8),

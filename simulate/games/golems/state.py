@@ -39,8 +39,8 @@ MOVE_LEN = M_TUCK + MAX_TYPES
 MAX_MOVES = 16384  # bound on the canonical legal-move list of one position
 
 # End reasons (``over``).
-RUNNING, END_TRIGGER, END_TURN_CAP, END_ILLEGAL = 0, 1, 2, 3
-END_REASONS = ("running", "trigger", "turn_cap", "illegal_move")
+RUNNING, END_TRIGGER, END_TURN_CAP, END_ILLEGAL, END_STALLED = 0, 1, 2, 3, 4
+END_REASONS = ("running", "trigger", "turn_cap", "illegal_move", "stalled")
 
 # How a card was used (``use`` per card, ``uses`` per seat): the card type and ability together.
 U_GOLEM_RESOURCE, U_SUMMON, U_RUNE_RESOURCE, U_RESERVE, U_REWARD, U_DUST, U_DISCARD, U_START = range(8)
@@ -57,6 +57,7 @@ def state_fields(num_cards: int) -> list[tuple]:
         ("turn", np.int32),  # turns completed
         ("over", np.int8),  # RUNNING, END_TRIGGER, END_TURN_CAP or END_ILLEGAL
         ("triggered", np.int8),  # 1 once a row could not be refilled
+        ("idle", np.int8),  # passes in a row (2 players: a whole round of passes ends the game)
         ("rows", np.int8),  # display rows in use (2 players: table.rows; solo: solo.rows)
         ("row_size", np.int8),
         ("slot", np.int16, (MAX_ROWS, MAX_ROW_SIZE)),  # card at each display position, -1 empty
