@@ -11,6 +11,7 @@ from simulate.game import Game
 _GAMES: dict[str, tuple[str, str]] = {
     "century": ("simulate.games.century.game", "Century: Golem Edition (Plan B Games 2017), 2-5 players"),
     "golem-poker": ("simulate.games.golem_poker.game", "Golem (card game): five-card draw against a golem hand, 3-6"),
+    "golems": ("simulate.games.golems.game", "Golems (ThunderGryph 2020), 2 players or solo; deck is a stand-in"),
 }
 
 
