@@ -32,6 +32,8 @@ from simulate.games.golem_poker.data import (
     P_PENALTY,
     SHORT_DECK,
     SHORT_NONE,
+    STRENGTH_SLOTS,
+    strength_slot,
 )
 from simulate.games.golem_poker.engine import bet_range, can_match, num_active, raise_range, to_match
 from simulate.games.golem_poker.evaluator import (
@@ -115,7 +117,20 @@ BOTS: dict[str, tuple[int, str, dict[str, tuple[float, str]]]] = {
     ),
 }
 MAX_BOT_PARAMS = 8
+# A bot of a lineup as the kernels take it: one record each (a record crosses calls for free).
+BOT_DTYPE = np.dtype([("id", np.int64), ("params", np.float64, (MAX_BOT_PARAMS,))], align=True)
 SCRATCH = 64  # length of the int8 scratch array the kernel passes in
+MEMO_SEATS = 6
+MEMO = 2 * MEMO_SEATS  # length of the float64 memo array the kernel passes in (filled with -1)
+
+
+def bot_records(bot_ids: np.ndarray, bot_params: np.ndarray) -> np.ndarray:
+    """Lineup as a ``BOT_DTYPE`` array from ids (L,) and parameter vectors (L, MAX_BOT_PARAMS)."""
+    ids = np.asarray(bot_ids, dtype=np.int64)
+    out = np.zeros(len(ids), BOT_DTYPE)
+    out["id"] = ids
+    out["params"] = np.asarray(bot_params, dtype=np.float64).reshape(len(ids), MAX_BOT_PARAMS)
+    return out
 
 
 def default_params(name: str) -> np.ndarray:
@@ -127,17 +142,21 @@ def default_params(name: str) -> np.ndarray:
 
 
 @njit(cache=True)
-def choose_move(r, tb, bot, params, mv, scratch):
-    """Write bot ``bot``'s move for the player to act in game record ``r`` into ``mv``."""
+def choose_move(r, tb, bp, mv, scratch, memo):
+    """Write the move of bot ``bp`` (a ``BOT_DTYPE`` record) for the player to act in game record ``r`` into ``mv``.
+
+    ``scratch`` (SCRATCH,) int8 and ``memo`` (MEMO,) float64 are work arrays owned by the caller;
+    ``memo`` caches hand strengths by hand value (results never depend on its contents).
+    """
     mv[M_KIND] = MATCH
     mv[M_AMOUNT] = 0
     mv[M_CARDS] = 0
-    if bot == RANDOM:
+    if bp.id == RANDOM:
         _random(r, tb, mv)
-    elif bot == THRESHOLD:
-        _threshold_bot(r, tb, params, mv)
+    elif bp.id == THRESHOLD:
+        _threshold_bot(r, tb, bp, mv, memo)
     else:
-        _equity_bot(r, tb, params, mv, scratch)
+        _equity_bot(r, tb, bp, mv, scratch)
 
 
 # --------------------------------------------------------------------------------- helpers
@@ -145,17 +164,27 @@ def choose_move(r, tb, bot, params, mv, scratch):
 
 @njit(cache=True)
 def strength(tb, value):
-    """Percentile (0-1) of a five-card hand value among all five-card hands."""
-    vals = tb.hand_values
-    lo = 0
-    hi = vals.shape[0] - 1
-    while lo < hi:
-        mid = (lo + hi) >> 1
-        if vals[mid] < value:
-            lo = mid + 1
-        else:
-            hi = mid
-    return tb.hand_cdf[lo]
+    """Percentile (0-1) of a five-card hand value among all five-card hands (0.5 for a non-hand)."""
+    k = strength_slot(value)
+    while True:
+        key = tb.strength_keys[k]
+        if key == value:
+            return tb.strength_values[k]
+        if key < 0:
+            return 0.5
+        k = (k + 1) & (STRENGTH_SLOTS - 1)
+
+
+@njit(cache=True)
+def _seat_strength(r, tb, s, memo):
+    """Strength of seat ``s``'s hand, cached in ``memo`` by hand value (slots s and MAX_PLAYERS + s)."""
+    v = r.value[s]
+    if memo[s] == v:
+        return memo[MEMO_SEATS + s]
+    x = strength(tb, v)
+    memo[s] = v
+    memo[MEMO_SEATS + s] = x
+    return x
 
 
 @njit(cache=True, inline="always")
@@ -302,34 +331,33 @@ def _random(r, tb, mv):
 
 
 @njit(cache=True)
-def _threshold_bot(r, tb, params, mv):
-    """params: fold_below, raise_above, bet_antes, max_raises, discard, bluff."""
+def _threshold_bot(r, tb, bp, mv, memo):
+    """bp.params: fold_below, raise_above, bet_antes, max_raises, discard, bluff."""
     s = r.current
     if r.phase == DRAW:
         mv[M_KIND] = DISCARD
-        mv[M_CARDS] = _seat_policy_mask(r, tb, s, params[4] >= 0.5)
+        mv[M_CARDS] = _seat_policy_mask(r, tb, s, bp.params[4] >= 0.5)
         return
-    h = r.hand[s]
-    st = strength(tb, _eval5(h[0], h[1], h[2], h[3], h[4], tb.params[P_ACE_HIGH] != 0))
+    st = _seat_strength(r, tb, s, memo)
     bluffing = False
-    if st < params[0] and params[5] > 0.0:
-        bluffing = uniform(r.rng, BOT_STREAM) < params[5]
-    if st >= params[1] or bluffing:
-        if r.current_bet == 0 or r.raises < params[3]:
-            if _bet_or_raise(r, tb, np.int64(params[2] * tb.params[P_ANTE] + 0.5), mv):
+    if st < bp.params[0] and bp.params[5] > 0.0:
+        bluffing = uniform(r.rng, BOT_STREAM) < bp.params[5]
+    if st >= bp.params[1] or bluffing:
+        if r.current_bet == 0 or r.raises < bp.params[3]:
+            if _bet_or_raise(r, tb, np.int64(bp.params[2] * tb.params[P_ANTE] + 0.5), mv):
                 return
-    if to_match(r) > 0 and st < params[0] and not bluffing:
+    if to_match(r) > 0 and st < bp.params[0] and not bluffing:
         mv[M_KIND] = FOLD
         return
     _match_or_fold(r, tb, mv)
 
 
 @njit(cache=True)
-def _equity_bot(r, tb, params, mv, scratch):
-    """params: samples, call_margin, raise_edge, bet_antes, max_raises, discard."""
+def _equity_bot(r, tb, bp, mv, scratch):
+    """bp.params: samples, call_margin, raise_edge, bet_antes, max_raises, discard."""
     s = r.current
-    samples = max(int(params[0]), 1)
-    policy = params[5]
+    samples = max(int(bp.params[0]), 1)
+    policy = bp.params[5]
     if r.phase == DRAW:
         mv[M_KIND] = DISCARD
         if policy >= 0:
@@ -366,10 +394,10 @@ def _equity_bot(r, tb, params, mv, scratch):
     m = num_active(r)
     c = to_match(r)
     ante = tb.params[P_ANTE]
-    if e * m >= params[2] and (r.current_bet == 0 or r.raises < params[4]):
-        if _bet_or_raise(r, tb, np.int64(params[3] * ante + 0.5), mv):
+    if e * m >= bp.params[2] and (r.current_bet == 0 or r.raises < bp.params[4]):
+        if _bet_or_raise(r, tb, np.int64(bp.params[3] * ante + 0.5), mv):
             return
-    if c > 0 and e * (r.pot + c) - c - pen * tb.params[P_PENALTY] < params[1] * ante:
+    if c > 0 and e * (r.pot + c) - c - pen * tb.params[P_PENALTY] < bp.params[1] * ante:
         mv[M_KIND] = FOLD
         return
     _match_or_fold(r, tb, mv)

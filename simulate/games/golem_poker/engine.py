@@ -103,6 +103,7 @@ def init_game(r, tb, num_players, setup_seed, play_seed):
         r.log_golem_cards[k] = -1
         r.log_players[k] = 0
     ante = tb.params[P_ANTE]
+    r.num_in = num_players
     for s in range(MAX_PLAYERS):
         inside = s < num_players
         r.active[s] = 1 if inside else 0
@@ -127,10 +128,8 @@ def init_game(r, tb, num_players, setup_seed, play_seed):
             _pay(r, s, ante)
             r.paid_ante[s] += ante
     _start_deal(r, tb)
-    ace = tb.params[P_ACE_HIGH] != 0
     for s in range(num_players):
-        h = r.hand[s]
-        r.opening_value[s] = _eval5(h[0], h[1], h[2], h[3], h[4], ace)
+        r.opening_value[s] = r.value[s]
 
 
 @njit(cache=True)
@@ -158,11 +157,13 @@ def _start_deal(r, tb):
         for s in range(n):
             if r.active[s]:
                 r.hand[s, k] = draw(r)
-    _start_round(r, BET1)
+    for s in range(MAX_PLAYERS):
+        r.value[s] = _value(r, tb, s) if s < n and r.active[s] else NO_VALUE
+    _start_round(r, tb, BET1)
 
 
 @njit(cache=True)
-def _start_round(r, phase):
+def _start_round(r, tb, phase):
     """Begin a betting round or the draw: everyone still in must act, starting at the amulet."""
     r.phase = phase
     r.current_bet = 0
@@ -174,51 +175,61 @@ def _start_round(r, phase):
         if first < 0 and r.active[s]:
             first = s
     r.current = first
+    _prepare_decision(r, tb)
+
+
+@njit(cache=True)
+def _prepare_decision(r, tb):
+    """Record what the player to act may do: match, and the bet and raise ranges (lo > hi: none)."""
+    r.bet_lo = 1
+    r.bet_hi = 0
+    r.raise_lo = 1
+    r.raise_hi = 0
+    if r.phase == DRAW:
+        r.match_ok = 0
+        return
+    s = r.current
+    credit = tb.params[P_CREDIT] != 0
+    r.match_ok = 1 if credit or r.current_bet - r.bet_in[s] <= max(r.stack[s], 0) else 0
+    cap = np.int64(BIG_CHIPS) * 8
+    if not credit:
+        for o in range(r.num_players):
+            if r.active[o]:
+                cap = min(cap, r.bet_in[o] + max(r.stack[o], 0))
+    if r.current_bet == 0:
+        hi = min(cap, np.int64(BIG_CHIPS))
+        if tb.params[P_MAX_BET] > 0:
+            hi = min(hi, tb.params[P_MAX_BET])
+        r.bet_lo = tb.params[P_MIN_BET]
+        r.bet_hi = hi
+    elif tb.params[P_MAX_RAISES] == 0 or r.raises < tb.params[P_MAX_RAISES]:
+        hi = min(cap - r.current_bet, np.int64(BIG_CHIPS))
+        if tb.params[P_MAX_RAISE] > 0:
+            hi = min(hi, tb.params[P_MAX_RAISE])
+        r.raise_lo = tb.params[P_MIN_RAISE]
+        r.raise_hi = hi
 
 
 @njit(cache=True)
 def num_active(r):
     """Players still in the pot."""
-    k = 0
-    for s in range(r.num_players):
-        k += r.active[s]
-    return k
-
-
-@njit(cache=True)
-def effective_cap(r, tb):
-    """The largest total a player may have put in this round: what every player still in can match."""
-    if tb.params[P_CREDIT] != 0:
-        return np.int64(BIG_CHIPS) * 8
-    cap = np.int64(BIG_CHIPS) * 8
-    for o in range(r.num_players):
-        if r.active[o]:
-            cap = min(cap, np.int64(r.bet_in[o]) + max(np.int64(r.stack[o]), 0))
-    return cap
+    return r.num_in
 
 
 @njit(cache=True)
 def bet_range(r, tb):
-    """(lo, hi) of a legal opening bet by the player to act; lo > hi when no bet is legal."""
-    if r.phase == DRAW or r.current_bet != 0:
-        return np.int64(1), np.int64(0)
-    hi = min(effective_cap(r, tb), np.int64(BIG_CHIPS))
-    if tb.params[P_MAX_BET] > 0:
-        hi = min(hi, tb.params[P_MAX_BET])
-    return np.int64(tb.params[P_MIN_BET]), hi
+    """(lo, hi) of a legal opening bet by the player to act; lo > hi when no bet is legal.
+
+    Bets and raises are capped at what every player still in can match (no side pots), unless
+    ``cannot_pay = credit``; and by the rule options' caps.
+    """
+    return r.bet_lo, r.bet_hi
 
 
 @njit(cache=True)
 def raise_range(r, tb):
-    """(lo, hi) of a legal raise (on top of the current bet); lo > hi when no raise is legal."""
-    if r.phase == DRAW or r.current_bet == 0:
-        return np.int64(1), np.int64(0)
-    if tb.params[P_MAX_RAISES] > 0 and r.raises >= tb.params[P_MAX_RAISES]:
-        return np.int64(1), np.int64(0)
-    hi = min(effective_cap(r, tb) - r.current_bet, np.int64(BIG_CHIPS))
-    if tb.params[P_MAX_RAISE] > 0:
-        hi = min(hi, tb.params[P_MAX_RAISE])
-    return np.int64(tb.params[P_MIN_RAISE]), hi
+    """(lo, hi) of a legal raise (chips on top of the current bet); lo > hi when no raise is legal."""
+    return r.raise_lo, r.raise_hi
 
 
 @njit(cache=True)
@@ -230,7 +241,7 @@ def to_match(r):
 @njit(cache=True)
 def can_match(r, tb):
     """The player to act can pay the match (always under ``cannot_pay = credit``)."""
-    return tb.params[P_CREDIT] != 0 or to_match(r) <= max(r.stack[r.current], 0)
+    return r.match_ok != 0
 
 
 @njit(cache=True)
@@ -254,11 +265,9 @@ def is_legal(r, tb, mv):
     if kind == MATCH:
         return can_match(r, tb)
     if kind == BET:
-        lo, hi = bet_range(r, tb)
-        return lo <= mv[M_AMOUNT] <= hi
+        return r.bet_lo <= mv[M_AMOUNT] <= r.bet_hi
     if kind == RAISE:
-        lo, hi = raise_range(r, tb)
-        return lo <= mv[M_AMOUNT] <= hi
+        return r.raise_lo <= mv[M_AMOUNT] <= r.raise_hi
     return False
 
 
@@ -280,10 +289,13 @@ def apply_move(r, tb, mv):
         for b in range(HAND_SIZE):
             if (mask >> b) & 1:
                 r.hand[s, b] = draw(r)
+        if k > 0:
+            r.value[s] = _value(r, tb, s)
         r.drawn[s] = k
         r.discarded[s] += k
     elif kind == FOLD:
         r.active[s] = 0
+        r.num_in -= 1
         r.fold_deal[s] = r.deal
         r.fold_phase[s] = OUT_BET1 if r.phase == BET1 else OUT_BET2
     elif kind == MATCH:
@@ -318,19 +330,22 @@ def apply_move(r, tb, mv):
 def _advance(r, tb):
     """Pass the turn on; close the round, the draw or the deal when nobody needs to act."""
     n = r.num_players
-    if num_active(r) == 1:
+    if r.num_in == 1:
         _award_active(r, tb, END_LAST_PLAYER)
         return
     s = r.current
     for step in range(1, n + 1):
-        o = (s + step) % n
+        o = s + step
+        if o >= n:
+            o -= n
         if r.active[o] and r.need[o]:
             r.current = o
+            _prepare_decision(r, tb)
             return
     if r.phase == BET1:
-        _start_round(r, DRAW)
+        _start_round(r, tb, DRAW)
     elif r.phase == DRAW:
-        _start_round(r, BET2)
+        _start_round(r, tb, BET2)
     else:
         _showdown(r, tb)
 
@@ -362,10 +377,16 @@ def golem_value(r, tb):
 
 
 @njit(cache=True)
-def hand_value(r, tb, s):
+def _value(r, tb, s):
     """Value of seat ``s``'s five cards."""
     h = r.hand[s]
-    return np.int64(_eval5(h[0], h[1], h[2], h[3], h[4], tb.params[P_ACE_HIGH] != 0))
+    return _eval5(h[0], h[1], h[2], h[3], h[4], tb.params[P_ACE_HIGH] != 0)
+
+
+@njit(cache=True)
+def hand_value(r, tb, s):
+    """Value of seat ``s``'s hand this deal (kept up to date by the deal and the draw)."""
+    return np.int64(r.value[s])
 
 
 @njit(cache=True)
@@ -405,15 +426,15 @@ def _showdown(r, tb):
         return
     r.golem_wins += 1
     for s in range(n):
-        if (winners >> s) & 1 and num_active(r) > 1:
+        if (winners >> s) & 1 and r.num_in > 1:
             r.penalties[s] += 1
             paid = _force_pay(r, tb, s, tb.params[P_PENALTY])
             r.paid_penalty[s] += paid
     if tb.params[P_REDEAL_ANTE] != 0:
         for s in range(n):
-            if r.active[s] and num_active(r) > 1:
+            if r.active[s] and r.num_in > 1:
                 r.paid_ante[s] += _force_pay(r, tb, s, tb.params[P_ANTE])
-    if num_active(r) == 1:
+    if r.num_in == 1:
         _award_active(r, tb, END_LAST_PLAYER)
         return
     if r.deal >= tb.params[P_MAX_DEALS]:
@@ -432,6 +453,7 @@ def _force_pay(r, tb, s, chips):
     paid = max(r.stack[s], 0)
     _pay(r, s, paid)
     r.active[s] = 0
+    r.num_in -= 1
     r.fold_deal[s] = r.deal
     r.fold_phase[s] = OUT_FORCED
     return paid
@@ -517,11 +539,9 @@ def game_ranges(st, tab, g, out):
     """Legal move ranges of game ``g`` into ``out`` (6,): match ok, bet lo, hi, raise lo, hi, max discards."""
     r = st[g]
     tb = tab[0]
-    lo, hi = bet_range(r, tb)
-    rlo, rhi = raise_range(r, tb)
-    out[0] = 1 if (r.phase != DRAW and can_match(r, tb)) else 0
-    out[1] = lo
-    out[2] = hi
-    out[3] = rlo
-    out[4] = rhi
+    out[0] = r.match_ok
+    out[1] = r.bet_lo
+    out[2] = r.bet_hi
+    out[3] = r.raise_lo
+    out[4] = r.raise_hi
     out[5] = tb.params[P_MAX_DISCARDS] if r.phase == DRAW else -1

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from simulate.games.golem_poker.bots import MAX_BOT_PARAMS, SCRATCH, choose_move
+from simulate.games.golem_poker.bots import MAX_BOT_PARAMS, MEMO, SCRATCH, bot_records, choose_move
 from simulate.games.golem_poker.data import PokerData
 from simulate.games.golem_poker.engine import apply_move, init_game, is_legal
 from simulate.games.golem_poker.state import END_ILLEGAL, MOVE_LEN, RUNNING, new_state
@@ -14,7 +14,7 @@ SCORE_PARTS = ("score_pot", "score_ante", "score_bet", "score_penalty")
 
 
 @njit(cache=True)
-def _play_games(st, tab, g0, g1, num_players, seat_bot, bot_ids, bot_params, setup_seeds, play_seeds, trace):
+def _play_games(st, tab, g0, g1, num_players, seat_bot, lineup, setup_seeds, play_seeds, trace):
     """Play games ``g0..g1-1`` to the end; a bot's illegal move ends its game (``END_ILLEGAL``).
 
     ``trace`` (T, MOVE_LEN): when T > 0 the moves of game ``g0`` are recorded; returns their count.
@@ -22,13 +22,13 @@ def _play_games(st, tab, g0, g1, num_players, seat_bot, bot_ids, bot_params, set
     tb = tab[0]
     mv = np.zeros(MOVE_LEN, np.int32)
     scratch = np.zeros(SCRATCH, np.int8)
+    memo = np.full(MEMO, -1.0)
     recorded = 0
     for g in range(g0, g1):
         r = st[g]
         init_game(r, tb, num_players, setup_seeds[g], play_seeds[g])
         while r.over == RUNNING:
-            b = seat_bot[g, r.current]
-            choose_move(r, tb, bot_ids[b], bot_params[b], mv, scratch)
+            choose_move(r, tb, lineup[seat_bot[g, r.current]], mv, scratch, memo)
             if not is_legal(r, tb, mv):
                 r.over = END_ILLEGAL
                 break
@@ -41,20 +41,19 @@ def _play_games(st, tab, g0, g1, num_players, seat_bot, bot_ids, bot_params, set
 
 
 @njit(cache=True, parallel=True)
-def _play_parallel(st, tab, num_players, seat_bot, bot_ids, bot_params, setup_seeds, play_seeds, num_blocks):
+def _play_parallel(st, tab, num_players, seat_bot, lineup, setup_seeds, play_seeds, num_blocks):
     n = setup_seeds.shape[0]
     no_trace = np.zeros((0, MOVE_LEN), np.int32)
     for b in prange(num_blocks):
         g0 = b * n // num_blocks
         g1 = (b + 1) * n // num_blocks
-        _play_games(st, tab, g0, g1, num_players, seat_bot, bot_ids, bot_params, setup_seeds, play_seeds, no_trace)
+        _play_games(st, tab, g0, g1, num_players, seat_bot, lineup, setup_seeds, play_seeds, no_trace)
 
 
 def _arrays(seat_bot, bot_ids, bot_params, setup_seeds, play_seeds):
     return (
         np.ascontiguousarray(np.asarray(seat_bot, dtype=np.int64).reshape(len(np.atleast_1d(setup_seeds)), -1)),
-        np.ascontiguousarray(bot_ids, dtype=np.int64),
-        np.ascontiguousarray(bot_params, dtype=np.float64).reshape(-1, MAX_BOT_PARAMS),
+        bot_records(bot_ids, np.asarray(bot_params, dtype=np.float64).reshape(-1, MAX_BOT_PARAMS)),
         np.ascontiguousarray(np.atleast_1d(setup_seeds), dtype=np.uint64),
         np.ascontiguousarray(np.atleast_1d(play_seeds), dtype=np.uint64),
     )
@@ -83,16 +82,13 @@ def play_batch(
     threads : int
         1 plays serially; more plays blocks of games on numba threads (same results).
     """
-    seat_bot, bot_ids, bot_params, setup_seeds, play_seeds = _arrays(
-        seat_bot, bot_ids, bot_params, setup_seeds, play_seeds
-    )
+    seat_bot, lineup, setup_seeds, play_seeds = _arrays(seat_bot, bot_ids, bot_params, setup_seeds, play_seeds)
     g = setup_seeds.shape[0]
     st = new_state(g)
     if threads > 1 and g > 1:
-        _play_parallel(st, data.kernel, num_players, seat_bot, bot_ids, bot_params, setup_seeds, play_seeds,
-                       min(g, 16 * threads))
+        _play_parallel(st, data.kernel, num_players, seat_bot, lineup, setup_seeds, play_seeds, min(g, 16 * threads))
     else:
-        _play_games(st, data.kernel, 0, g, num_players, seat_bot, bot_ids, bot_params, setup_seeds, play_seeds,
+        _play_games(st, data.kernel, 0, g, num_players, seat_bot, lineup, setup_seeds, play_seeds,
                     np.zeros((0, MOVE_LEN), np.int32))
     return st
 
@@ -108,10 +104,10 @@ def trace_game(
     max_moves: int = 20000,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Play one game and return its move records (moves, MOVE_LEN) and its final record (a batch of 1)."""
-    seat_bot, bot_ids, bot_params, setup, play = _arrays(seat_bot, bot_ids, bot_params, setup_seed, play_seed)
+    seat_bot, lineup, setup, play = _arrays(seat_bot, bot_ids, bot_params, setup_seed, play_seed)
     st = new_state(1)
     trace = np.zeros((max_moves, MOVE_LEN), np.int32)
-    count = _play_games(st, data.kernel, 0, 1, num_players, seat_bot, bot_ids, bot_params, setup, play, trace)
+    count = _play_games(st, data.kernel, 0, 1, num_players, seat_bot, lineup, setup, play, trace)
     return trace[:count].copy(), st
 
 

@@ -453,6 +453,8 @@ class GolemPokerReference:
             "pile_owner": owner,
             "pile_n": np.int8(len(self.pile)),
             "active": seats([int(a) for a in self.active], np.int8),
+            "num_in": np.int8(sum(self.active)),
+            "value": seats([self.value_of(h) if h[0] >= 0 else NO_VALUE for h in self.hand], np.int32, NO_VALUE),
             "drawn": np.array(self.drawn, np.int8),
             "stack": seats(self.stack, np.int64),
             "pot": np.int64(self.pot),
@@ -494,6 +496,11 @@ class GolemPokerReference:
                     "bet_in": seats(self.bet_in, np.int64),
                     "current_bet": np.int64(self.current_bet),
                     "raises": np.int16(self.raises),
+                    "match_ok": np.int8(("match",) in self.legal_actions()),
+                    "bet_lo": np.int64(self.bet_range()[0]),
+                    "bet_hi": np.int64(self.bet_range()[1]),
+                    "raise_lo": np.int64(self.raise_range()[0]),
+                    "raise_hi": np.int64(self.raise_range()[1]),
                 }
             )
         return out

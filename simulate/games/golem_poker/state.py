@@ -57,12 +57,20 @@ def state_fields() -> list[tuple]:
         ("pile_owner", np.int8, (MAX_GOLEM,)),  # seat that discarded each card of the pile
         ("pile_n", np.int8),
         ("active", np.int8, (p,)),  # 1 = still in the pot
+        ("num_in", np.int8),  # players still in the pot
+        ("value", np.int32, (p,)),  # value of each seat's hand this deal, NO_VALUE if not dealt in
         ("need", np.int8, (p,)),  # 1 = must still act in this round
         ("drawn", np.int8, (p,)),  # cards discarded and redrawn this deal (public), -1 before the draw
         ("stack", np.int64, (p,)),  # chips in front of each seat
         ("bet_in", np.int64, (p,)),  # chips put in during this betting round
         ("current_bet", np.int64),  # the bet to match in this betting round
         ("raises", np.int16),  # raises in this betting round
+        # what the player to act may do (set before each decision; empty ranges have lo > hi)
+        ("match_ok", np.int8),  # 1 = may match (or check)
+        ("bet_lo", np.int64),  # opening bet range
+        ("bet_hi", np.int64),
+        ("raise_lo", np.int64),  # raise range (chips on top of the current bet)
+        ("raise_hi", np.int64),
         ("pot", np.int64),
         ("paid_ante", np.int64, (p,)),
         ("paid_bet", np.int64, (p,)),
