@@ -151,7 +151,11 @@ def component_strength(
     comp_game = components["game"].to_numpy(dtype=np.int64)
     comp_seat = components["seat"].to_numpy(dtype=np.int64)
     span = int(max(seat_no.max(), comp_seat.max())) + 1
-    row = _lookup(comp_game * span + comp_seat, seat_game * span + seat_no)
+    key = comp_game * span
+    key += comp_seat
+    del comp_seat  # the large per-acquisition temporaries are freed as soon as they are used
+    row = _lookup(key, seat_game * span + seat_no)
+    del key
     if np.any(row < 0):
         raise ValueError(f"{int(np.sum(row < 0))} component rows have no matching (game, seat) in seats")
 
@@ -168,9 +172,11 @@ def component_strength(
         if np.any(pos < 0):
             raise ValueError("some component rows have no matching game in games")
         rounds = np.maximum(games["rounds"].to_numpy(dtype=np.int64)[pos], 1)
-        phase = np.clip((3 * rnd) // rounds, 0, 2) + 1
+        del pos
+        phase = (np.clip((3 * rnd) // rounds, 0, 2) + 1).astype(np.int8)
+        del rounds
     else:
-        phase = np.zeros(len(rnd), dtype=np.int64)
+        phase = np.zeros(len(rnd), dtype=np.int8)
 
     game_code, num_games = game_codes(seat_game)
     np_codes, np_values = pd.factorize(seats["num_players"].to_numpy(), sort=True)
