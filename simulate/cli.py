@@ -213,3 +213,9 @@ def entry() -> None:
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     os.environ.setdefault("OMP_NUM_THREADS", "1")
     main()
+
+
+from simulate.cli_report import report, study  # noqa: E402
+
+main.add_command(report)
+main.add_command(study)

@@ -1,0 +1,257 @@
+"""Reading run directories (docs/run-format.md) into DataFrames for analysis, one run or several.
+
+Only the requested tables and columns are read. String columns arrive as categoricals and the
+numeric columns of all parts are filled into one preallocated array, so a table costs little more
+than its final size in memory. Several runs are combined into one table per kind: the ``game``
+and ``setup_id`` of each run are offset by the games of the runs before it, so ids stay unique,
+and ``run_id`` tells the runs apart.
+
+Examples
+--------
+>>> run = load_run("runs/c3", tables=["seats"], columns={"seats": ["game", "seat", "win"]})  # doctest: +SKIP
+>>> run.seats.groupby("seat")["win"].mean()  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from simulate.runformat import TABLES, RunFormatError, verify_run
+
+__all__ = [
+    "OFFSET_COLUMNS",
+    "RunTables",
+    "check_runs",
+    "default_offsets",
+    "is_mirror",
+    "load_run",
+    "read_tables",
+    "run_label",
+]
+
+OFFSET_COLUMNS = ("game", "setup_id")
+"""Id columns offset per run when runs are combined (``setup_id`` never exceeds ``game``)."""
+
+PathLike = str | Path
+ColumnSpec = Mapping[str, Sequence[str] | None] | Sequence[str] | None
+
+
+class RunTables(NamedTuple):
+    """Tables of one or several runs; a table not requested is None."""
+
+    games: pd.DataFrame | None
+    seats: pd.DataFrame | None
+    components: pd.DataFrame | None
+    manifests: list[dict[str, Any]]
+    """The manifest of each run, in the order given, with ``path`` (the run directory) added."""
+    offsets: list[int]
+    """What was added to ``game`` and ``setup_id`` of each run (0 for the first)."""
+
+
+def _paths(path_or_paths: PathLike | Sequence[PathLike]) -> list[Path]:
+    if isinstance(path_or_paths, str | Path):
+        return [Path(path_or_paths)]
+    paths = [Path(p) for p in path_or_paths]
+    if not paths:
+        raise RunFormatError("no run directory given")
+    return paths
+
+
+def check_runs(path_or_paths: PathLike | Sequence[PathLike], checksums: bool = True) -> list[dict[str, Any]]:
+    """Verify every run (complete, parts intact) and that they can be combined; returns the manifests.
+
+    Raises ``RunFormatError`` with a one-line message naming the file or directory at fault: a
+    missing or empty directory, an unknown format version, a missing, truncated or altered part,
+    a run given twice, or runs of different games.
+    """
+    manifests = []
+    seen: dict[str, Path] = {}
+    for path in _paths(path_or_paths):
+        m = verify_run(path, checksums=checksums)
+        first = manifests[0] if manifests else None
+        if first is not None and m["game"] != first["game"]:
+            raise RunFormatError(
+                f"{path}: a '{m['game']}' run cannot be combined with the '{first['game']}' run {first['path']}"
+            )
+        rid = m.get("run_id", str(path))
+        if rid in seen:
+            raise RunFormatError(f"{path}: the same run as {seen[rid]} (run {rid}); give each run once")
+        seen[rid] = path
+        manifests.append({**m, "path": str(path)})
+    return manifests
+
+
+def _column_spec(tables: Sequence[str], columns: ColumnSpec) -> dict[str, list[str] | None]:
+    if columns is None:
+        return {t: None for t in tables}
+    if isinstance(columns, Mapping):
+        unknown = set(columns) - set(tables)
+        if unknown:
+            raise ValueError(f"columns given for table(s) not requested: {', '.join(sorted(unknown))}")
+        return {t: (list(columns[t]) if columns.get(t) is not None else None) for t in tables}
+    if len(tables) != 1:
+        raise ValueError("with several tables, give columns as a dict {table: [columns]}")
+    return {tables[0]: list(columns)}
+
+
+def _read_part(path: Path, columns: list[str] | None) -> pa.Table:
+    try:
+        if columns is not None:
+            names = set(pq.read_schema(path).names)
+            missing = [c for c in columns if c not in names]
+            if missing:
+                raise RunFormatError(f"{path}: no column {', '.join(missing)}")
+        return pq.read_table(path, columns=columns)
+    except FileNotFoundError:
+        raise RunFormatError(f"{path}: part file is missing") from None
+    except (pa.ArrowException, OSError) as e:
+        raise RunFormatError(f"{path}: not a readable Parquet file ({e})") from None
+
+
+def _is_plain(column: pa.ChunkedArray) -> bool:
+    """Whether a column converts to numpy without nulls or objects (numbers and booleans)."""
+    kind = column.type
+    return (pa.types.is_integer(kind) or pa.types.is_floating(kind) or pa.types.is_boolean(kind)) and (
+        column.null_count == 0
+    )
+
+
+def read_tables(
+    manifests: Sequence[dict[str, Any]],
+    table: str,
+    columns: Sequence[str] | None = None,
+    offsets: Sequence[int] | None = None,
+) -> pd.DataFrame:
+    """One table over runs already checked (manifests with ``path``, as from :func:`check_runs`).
+
+    ``offsets`` (one per run) are added to ``game`` and ``setup_id``; by default each run is
+    offset by the games of the runs before it, as in :func:`load_run`. Numbers are filled into
+    preallocated arrays and strings arrive as categoricals, so memory stays near the final size.
+    """
+    if table not in TABLES:
+        raise ValueError(f"unknown table '{table}'; choose from {', '.join(TABLES)}")
+    manifests = list(manifests)
+    offsets = default_offsets(manifests) if offsets is None else [int(o) for o in offsets]
+    columns = None if columns is None else list(columns)
+    parts = [
+        (Path(m["path"]) / c["files"][table]["path"], offset)
+        for m, offset in zip(manifests, offsets, strict=True)
+        for _, c in sorted(m["chunks"].items(), key=lambda kv: int(kv[0]))
+    ]
+    total = sum(c["files"][table]["rows"] for m in manifests for c in m["chunks"].values())
+    wanted = None if columns is None else list(dict.fromkeys(["run_id", *columns]))
+    filled: dict[str, np.ndarray] = {}
+    pieces: dict[str, list[Any]] = {}
+    order: list[str] = []
+    pos = 0
+    for path, offset in parts:
+        data = _read_part(path, wanted)
+        if not order:
+            order = list(data.column_names)
+        elif set(data.column_names) != set(order):
+            raise RunFormatError(f"{path}: its columns differ from the other parts of table '{table}'")
+        rows = data.num_rows
+        for name in order:
+            column = data.column(name)
+            if name in filled or (name not in pieces and _is_plain(column)):
+                if name not in filled:
+                    filled[name] = np.empty(total, dtype=column.type.to_pandas_dtype())
+                if not _is_plain(column):
+                    raise RunFormatError(f"{path}: column '{name}' has missing values or another type")
+                values = column.to_numpy()
+                if name in OFFSET_COLUMNS and offset:
+                    values = values + offset
+                filled[name][pos : pos + rows] = values
+            else:
+                series = column.to_pandas()
+                if name in OFFSET_COLUMNS and offset:
+                    series = series + offset
+                pieces.setdefault(name, []).append(series)
+        pos += rows
+        del data
+    if pos != total:
+        raise RunFormatError(f"{manifests[0]['path']}: table '{table}' has {pos} rows, the manifests say {total}")
+    out: dict[str, Any] = {}
+    for name in order:
+        if name in filled:
+            out[name] = filled.pop(name)
+            continue
+        series = pieces.pop(name)
+        if all(isinstance(s.dtype, pd.CategoricalDtype) for s in series):
+            out[name] = pd.api.types.union_categoricals(series, ignore_order=True)
+        else:
+            out[name] = pd.concat(series, ignore_index=True)
+    return pd.DataFrame(out, copy=False)
+
+
+def load_run(
+    path_or_paths: PathLike | Sequence[PathLike],
+    tables: str | Sequence[str] = TABLES,
+    columns: ColumnSpec = None,
+    *,
+    verify: bool = True,
+    checksums: bool = True,
+) -> RunTables:
+    """Tables of one run, or of several runs combined, reading only the columns asked for.
+
+    Parameters
+    ----------
+    path_or_paths
+        A run directory or a list of them. Runs must be of one game.
+    tables
+        ``"games"``, ``"seats"``, ``"components"`` or a list of them; the others come back None.
+    columns
+        None (every column), a list (with a single table), or ``{table: [columns] or None}``.
+        ``run_id`` is always included.
+    verify, checksums
+        Check completeness, row counts and (with ``checksums``) part checksums first
+        (:func:`simulate.runformat.verify_run`); never analyse part of a run by mistake.
+
+    Returns
+    -------
+    RunTables
+        ``games``, ``seats``, ``components``, ``manifests``, ``offsets``. With several runs,
+        ``game`` and ``setup_id`` of run k are offset by the games of runs 0..k-1.
+
+    Raises
+    ------
+    RunFormatError
+        One line naming the directory or file: missing, empty, unknown format version,
+        incomplete, corrupt, or runs of different games.
+    """
+    names = [tables] if isinstance(tables, str) else list(tables)
+    bad = [t for t in names if t not in TABLES]
+    if bad:
+        raise ValueError(f"unknown table(s) {', '.join(bad)}; choose from {', '.join(TABLES)}")
+    spec = _column_spec(names, columns)
+    if verify:
+        manifests = check_runs(path_or_paths, checksums=checksums)
+    else:
+        from simulate.runformat import read_manifest
+
+        manifests = [{**read_manifest(p), "path": str(p)} for p in _paths(path_or_paths)]
+    offsets = default_offsets(manifests)
+    frames = {t: read_tables(manifests, t, spec[t], offsets) for t in names}
+    return RunTables(frames.get("games"), frames.get("seats"), frames.get("components"), manifests, offsets)
+
+
+def default_offsets(manifests: Sequence[dict[str, Any]]) -> list[int]:
+    """Game id offset of each run when runs are combined: the games of the runs before it."""
+    return [int(o) for o in np.cumsum([0] + [int(m["num_games"]) for m in manifests[:-1]])]
+
+
+def is_mirror(manifest: dict[str, Any]) -> bool:
+    """Whether every seat of the run holds the same bot label (a mirror match)."""
+    return len({e["label"] for e in manifest["lineup"]}) == 1
+
+
+def run_label(manifest: dict[str, Any]) -> str:
+    """A short name of a run: its directory name."""
+    return Path(manifest.get("path", manifest.get("run_id", "run"))).name

@@ -1,0 +1,232 @@
+"""Standard studies: for each game, a declared list of runs that together answer the balance questions.
+
+A study is data: which player counts, which lineups (mirror matches for the first-player
+advantage, mixed bots for strategy strength, replayed setups for setup variance) and what share of
+the study's games each run gets. :func:`run_study` plays the runs with :func:`simulate.runner.run`
+and builds one combined report. Another game plugs in by adding its :class:`Study` to
+:data:`STUDIES`.
+
+Examples
+--------
+>>> plan = plan_study("century", num_games=100_000)  # doctest: +SKIP
+>>> [(p.name, p.spec.num_games) for p in plan]  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import math
+import shlex
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import NamedTuple
+
+from simulate.runner import DEFAULT_CHUNK, RunError, RunSpec
+
+__all__ = ["STUDIES", "PlannedRun", "Study", "StudyRun", "plan_study", "run_study", "study_for"]
+
+
+@dataclass(frozen=True)
+class StudyRun:
+    """One run of a study: lineup, player count and share of the study's games."""
+
+    name: str
+    """Directory name under the study's runs directory."""
+    num_players: int
+    bots: tuple[str, ...]
+    """One bot for a mirror match, or one per seat (``name[:key=value...]``)."""
+    share: float
+    """Fraction of the study's games this run plays."""
+    games_per_setup: int = 1
+    """More than 1: a setup-variance design, each setup replayed this often with seats rotated."""
+    purpose: str = ""
+
+
+@dataclass(frozen=True)
+class Study:
+    """A game's standard study."""
+
+    game: str
+    default_games: int
+    runs: tuple[StudyRun, ...]
+    description: str = ""
+
+
+STUDIES: dict[str, Study] = {
+    "century": Study(
+        game="century",
+        default_games=1_000_000,
+        description=(
+            "greedy mirror matches at 2-5 players (first-player advantage), greedy/engine/planner rotated "
+            "through the seats at 3 and 4 players (bot strength, seat advantage with mixed bots), and 3-player "
+            "greedy games replaying each setup 12 times (setup variance)"
+        ),
+        runs=(
+            StudyRun("century-2p-mirror", 2, ("greedy",), 0.15, purpose="first-player advantage, 2 players"),
+            StudyRun("century-3p-mirror", 3, ("greedy",), 0.15, purpose="first-player advantage, 3 players"),
+            StudyRun("century-4p-mirror", 4, ("greedy",), 0.15, purpose="first-player advantage, 4 players"),
+            StudyRun("century-5p-mirror", 5, ("greedy",), 0.15, purpose="first-player advantage, 5 players"),
+            # The planner plays ~1,700 games/s per core against ~20,000 for greedy: mixed runs stay small.
+            StudyRun("century-3p-mixed", 3, ("greedy", "engine", "planner"), 0.05, purpose="bot strength, 3 players"),
+            StudyRun(
+                "century-4p-mixed",
+                4,
+                ("greedy", "engine", "planner", "greedy"),
+                0.05,
+                purpose="bot strength, 4 players",
+            ),
+            StudyRun("century-3p-setups", 3, ("greedy",), 0.30, games_per_setup=12, purpose="setup variance"),
+        ),
+    ),
+}
+"""Standard study of each game, by game name."""
+
+
+class PlannedRun(NamedTuple):
+    """A study run made concrete: where it goes and the spec the runner plays."""
+
+    name: str
+    out: Path
+    spec: RunSpec
+    command: str
+    """The equivalent ``golem simulate`` command (recorded in the run's manifest)."""
+    purpose: str
+
+
+def study_for(game: str) -> Study:
+    """The standard study of ``game``; ``ValueError`` listing the games that have one."""
+    from simulate.registry import make
+
+    make(game)  # UnknownName for a game that does not exist
+    if game not in STUDIES:
+        raise ValueError(f"no standard study for '{game}'; studies exist for: {', '.join(STUDIES)}")
+    return STUDIES[game]
+
+
+def _chunk_size(num_games: int) -> int:
+    """At least 8 chunks for large runs (so every core has work), at most the runner's default size."""
+    return max(1_000, min(DEFAULT_CHUNK, math.ceil(num_games / 8)))
+
+
+def plan_study(
+    game: str, num_games: int | None = None, runs_dir: str | Path | None = None, seed: int = 0
+) -> list[PlannedRun]:
+    """The runs of ``game``'s study scaled to about ``num_games`` games in all.
+
+    Run k gets master seed ``seed + k``, so no two runs share games. A setup-variance run plays
+    whole setups (its game count is rounded to a multiple of ``games_per_setup``, at least 2
+    setups); every run plays at least one game per seat.
+    """
+    from simulate.lineup import parse_lineup
+    from simulate.registry import make
+
+    study = study_for(game)
+    total = study.default_games if num_games is None else int(num_games)
+    if total < 1:
+        raise RunError(f"--games must be at least 1, not {total}")
+    base = Path(runs_dir) if runs_dir is not None else Path("runs") / f"study-{game}"
+    engine = make(game)
+    planned = []
+    for k, r in enumerate(study.runs):
+        lineup = parse_lineup(engine, list(r.bots), r.num_players)
+        games = max(r.num_players, round(r.share * total))
+        setups = None
+        if r.games_per_setup > 1:
+            setups = max(2, round(games / r.games_per_setup))
+            games = setups * r.games_per_setup
+        chunk = _chunk_size(games)
+        spec = RunSpec(
+            game=game,
+            num_players=r.num_players,
+            num_games=games,
+            master_seed=seed + k,
+            lineup=lineup,
+            setups=setups,
+            games_per_setup=r.games_per_setup,
+            chunk_size=chunk,
+        )
+        out = base / r.name
+        size = f"--setups {setups} --games-per-setup {r.games_per_setup}" if setups else f"-n {games}"
+        command = (
+            f"golem simulate {game} -p {r.num_players} {size} --bots {','.join(r.bots)} --seed {seed + k} "
+            f"--chunk-size {chunk} --out {shlex.quote(str(out))}"
+        )
+        planned.append(PlannedRun(r.name, out, spec, command, r.purpose))
+    return planned
+
+
+def _play(p: PlannedRun, workers: int | None, progress: bool) -> str:
+    """Play one planned run, reusing or finishing a matching run already in its directory."""
+    from simulate.runformat import RunFormatError, read_manifest, verify_run
+    from simulate.runner import run, run_id, validate
+
+    game, data = validate(p.spec)
+    rid = run_id(p.spec, game, game.describe_data(data))
+    resume = overwrite = False
+    if (p.out / "manifest.json").is_file():
+        try:
+            m = read_manifest(p.out)
+        except RunFormatError:
+            m = {}
+        if m.get("run_id") == rid and m.get("status") == "complete":
+            try:
+                verify_run(p.out)
+                return "reused"
+            except RunFormatError:
+                overwrite = True
+        elif m.get("run_id") == rid:
+            resume = True
+        else:
+            overwrite = True
+    run(p.spec, p.out, workers=workers, overwrite=overwrite, resume=resume, progress=progress, command=p.command)
+    return "resumed" if resume else ("replaced" if overwrite else "played")
+
+
+def run_study(
+    game: str,
+    num_games: int | None = None,
+    runs_dir: str | Path | None = None,
+    out_dir: str | Path | None = None,
+    workers: int | None = None,
+    seed: int = 0,
+    progress: bool = True,
+    log: Callable[[str], None] = print,
+    command: str | None = None,
+) -> Path:
+    """Play the standard study of ``game`` and write its report; returns the report's HTML path.
+
+    Runs go to ``runs_dir`` (default ``runs/study-GAME``), one directory each; a directory that
+    already holds the same run is reused, an interrupted one is finished, a different run there is
+    replaced. The report goes to ``out_dir`` (default ``RUNS_DIR/report``). ``command`` is
+    written in the report as the way to reproduce it.
+    """
+    from analysis.report import build_report
+
+    study = study_for(game)
+    planned = plan_study(game, num_games, runs_dir, seed)
+    total = sum(p.spec.num_games for p in planned)
+    log(f"{game} study: {total:,} games in {len(planned)} runs ({study.description})")
+    started = time.perf_counter()
+    for i, p in enumerate(planned, 1):
+        t0 = time.perf_counter()
+        log(f"[{i}/{len(planned)}] {p.name}: {p.spec.num_games:,} games, {p.purpose} -> {p.out}")
+        what = _play(p, workers, progress)
+        log(f"    {what} in {time.perf_counter() - t0:.1f} s")
+    played = time.perf_counter() - started
+    runs_root = planned[0].out.parent
+    out = Path(out_dir) if out_dir is not None else runs_root / "report"
+    t0 = time.perf_counter()
+    command = command or (
+        f"golem study {game} --games {num_games or study.default_games} --seed {seed} "
+        f"--runs-dir {shlex.quote(str(runs_root))} --out {shlex.quote(str(out))}"
+    )
+    path = build_report([p.out for p in planned], out, title=f"{_title(game)}: standard balance study", command=command)
+    log(f"report in {time.perf_counter() - t0:.1f} s (runs played in {played:.1f} s) -> {path}")
+    return path
+
+
+def _title(game: str) -> str:
+    from simulate.registry import make
+
+    return getattr(make(game), "title", game)

@@ -1,0 +1,133 @@
+"""The ``golem report`` and ``golem study`` commands: thin click wrappers over ``analysis.report``
+and ``analysis.studies`` (registered on the ``golem`` group at the end of ``simulate.cli``)."""
+
+from __future__ import annotations
+
+import shlex
+from pathlib import Path
+
+import click
+
+
+def _one_line(e: Exception) -> click.ClickException:
+    """A ClickException whose message is a single line (pyarrow messages can span several)."""
+    return click.ClickException(" ".join(str(e).split()))
+
+
+def _command(*words: object) -> str:
+    """The command line as it would be typed, rebuilt from the parsed options (None is left out)."""
+    return "golem " + " ".join(shlex.quote(str(w)) for w in words if w is not None)
+
+
+def _option(name: str, value: object) -> tuple[object, ...]:
+    return (name, value) if value is not None else ()
+
+
+@click.command()
+@click.argument("run_dirs", nargs=-1, required=True, type=click.Path(path_type=Path), metavar="RUN...")
+@click.option("--out", "-o", type=click.Path(path_type=Path), required=True, help="Directory to write the report to.")
+@click.option("--title", default=None, help="Report title [default: '<game>: balance report'].")
+def report(run_dirs: tuple[Path, ...], out: Path, title: str | None) -> None:
+    """Write the balance report of one or several runs of one game.
+
+    Writes OUT/report.html (one self-contained page, plots embedded, opens offline) and
+    OUT/report.md with its PNG plots. Several runs are combined, e.g. the 2- to 5-player runs
+    of a game. Runs are verified first; a missing, incomplete or corrupt run is an error.
+
+    \b
+    Examples:
+      golem report runs/c3 --out reports/century-3p
+      golem report runs/c2 runs/c3 runs/c4 runs/c5 --out reports/century-all --title "Century, 2-5 players"
+    """
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from analysis.report import build_report
+    from simulate.runformat import RunFormatError
+
+    try:
+        command = _command("report", *run_dirs, "--out", out, *_option("--title", title))
+        path = build_report(list(run_dirs), out, title=title, command=command)
+    except (RunFormatError, ValueError, OSError) as e:
+        raise _one_line(e) from None
+    click.echo(f"wrote {path} and {path.with_name('report.md')}")
+
+
+@click.command()
+@click.argument("game_name", metavar="GAME")
+@click.option(
+    "--games",
+    "-n",
+    "num_games",
+    type=int,
+    default=None,
+    help="Games in the whole study, shared among its runs [default: the study's size].",
+)
+@click.option(
+    "--out", "-o", type=click.Path(path_type=Path), default=None, help="Report directory [default: RUNS_DIR/report]."
+)
+@click.option(
+    "--runs-dir",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Directory for the study's runs [default: runs/study-GAME].",
+)
+@click.option("--workers", "-w", type=int, default=None, help="Worker processes [default: all cores].")
+@click.option("--seed", type=int, default=0, show_default=True, help="Master seed of the first run (run k: seed + k).")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bars.")
+def study(
+    game_name: str,
+    num_games: int | None,
+    out: Path | None,
+    runs_dir: Path | None,
+    workers: int | None,
+    seed: int,
+    quiet: bool,
+) -> None:
+    """Run the standard balance study of GAME and write its report.
+
+    The study is a declared set of runs (analysis/studies.py): mirror matches at every player
+    count, mixed bots rotated through the seats, and a setup-variance design. Runs already in
+    RUNS_DIR with the same settings are reused; --games scales every run.
+
+    \b
+    Examples:
+      golem study century
+      golem study century --games 3000000 --out reports/century
+    """
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from analysis.studies import run_study
+    from simulate.datafiles import DataError
+    from simulate.lineup import LineupError
+    from simulate.registry import UnknownName
+    from simulate.runformat import RunFormatError
+    from simulate.runner import RunError
+
+    command = _command(
+        "study",
+        game_name,
+        *_option("--games", num_games),
+        "--seed",
+        seed,
+        *_option("--runs-dir", runs_dir),
+        *_option("--out", out),
+        *_option("--workers", workers),
+    )
+    try:
+        run_study(
+            game_name,
+            num_games,
+            runs_dir,
+            out,
+            workers=workers,
+            seed=seed,
+            progress=not quiet,
+            log=click.echo,
+            command=command,
+        )
+    except (UnknownName, LineupError, RunError, DataError, RunFormatError, ValueError, OSError) as e:
+        raise _one_line(e) from None
+    except KeyboardInterrupt:
+        raise click.ClickException("interrupted; run the same command again to finish the study") from None

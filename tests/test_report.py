@@ -1,0 +1,234 @@
+"""The report layer: loading and combining runs, ``golem report`` and ``golem study`` on small real runs,
+self-contained HTML, and one-line errors (exit code 1, no report) for bad input."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from analysis.report import compute_report
+from analysis.run import load_run
+from analysis.studies import STUDIES, plan_study
+from simulate.cli import main
+from simulate.lineup import parse_lineup
+from simulate.registry import make
+from simulate.runformat import RunFormatError
+from simulate.runner import RunSpec, run
+
+SEED = 23
+SECTIONS = (
+    "Win rates by seat",
+    "First-player advantage in mirror matches",
+    "Mixed bots with rotated seats",
+    "Setup variance",
+    "Strategy strength",
+    "Component strength",
+    "Game length, scores and end reasons",
+    "Convergence",
+)
+
+
+def invoke(*args: str | Path):
+    return CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
+
+
+def ok(*args: str | Path):
+    result = invoke(*args)
+    assert result.exit_code == 0, result.output
+    return result
+
+
+def one_line_error(result, *needles: str) -> str:
+    assert result.exit_code == 1, result.output
+    assert "Traceback" not in result.output
+    lines = [line for line in result.output.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("Error: "), result.output
+    for needle in needles:
+        assert needle in lines[0], result.output
+    return lines[0]
+
+
+def _play(out: Path, bots: list[str], num_games: int, seed: int, players: int = 3, **design) -> Path:
+    spec = RunSpec("century", players, num_games, seed, parse_lineup(make("century"), bots, players), **design)
+    return run(spec, out, workers=1, progress=False, command=f"(test run {out.name})")
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory) -> dict[str, Path]:
+    base = tmp_path_factory.mktemp("runs")
+    return {
+        "mirror": _play(base / "mirror", ["greedy"], 900, SEED, chunk_size=300),
+        "mixed": _play(base / "mixed", ["greedy", "engine", "planner"], 300, SEED + 1),
+        "setups": _play(base / "setups", ["greedy"], 240, SEED + 2, setups=40, games_per_setup=6),
+        "mirror4": _play(base / "mirror4", ["greedy"], 400, SEED + 3, players=4),
+    }
+
+
+@pytest.fixture(scope="module")
+def combined_report(runs, tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("report") / "all"
+    result = ok(
+        "report", runs["mirror"], runs["mixed"], runs["setups"], runs["mirror4"], "--out", out, "--title", "Test report"
+    )
+    assert "report.html" in result.output
+    return out
+
+
+def test_load_run_reads_only_the_columns_asked_for(runs) -> None:
+    r = load_run(runs["mirror"], tables="seats", columns=["game", "seat", "win"])
+    assert list(r.seats.columns) == ["run_id", "game", "seat", "win"]
+    assert r.games is None and r.components is None
+    assert len(r.seats) == 900 * 3
+    assert str(r.seats["run_id"].dtype) == "category"
+
+
+def test_load_run_combines_runs_with_unique_game_ids(runs) -> None:
+    r = load_run([runs["mirror"], runs["setups"]], tables=["games", "seats"])
+    assert r.offsets == [0, 900]
+    assert r.games["game"].is_unique and len(r.games) == 900 + 240
+    assert r.seats.groupby("run_id", observed=True)["game"].min().sort_values().tolist() == [0, 900]
+    # setup ids stay unique per run: the 40 replayed setups keep their own ids after the offset
+    setups = r.games[r.games["run_id"] == r.manifests[1]["run_id"]]
+    assert setups["setup_id"].nunique() == 40 and setups["setup_id"].min() == 900
+    assert {m["path"] for m in r.manifests} == {str(runs["mirror"]), str(runs["setups"])}
+
+
+def test_report_has_every_section_and_both_formats(combined_report, runs) -> None:
+    md = (combined_report / "report.md").read_text(encoding="utf-8")
+    html = (combined_report / "report.html").read_text(encoding="utf-8")
+    assert md.startswith("# Test report")
+    for title in SECTIONS:
+        assert title in md and title in html
+    for key in ("Key findings", "Verdict", "association, not cause", "turn cap", "golem report"):
+        assert key in md
+    for run_dir in runs.values():
+        assert f"(test run {run_dir.name})" in md  # each run's command
+    pngs = sorted(p.name for p in combined_report.glob("*.png"))
+    referenced = sorted(set(re.findall(r"\]\(([^)]+\.png)\)", md)))
+    assert pngs and pngs == referenced
+
+
+def test_html_is_self_contained(combined_report) -> None:
+    html = (combined_report / "report.html").read_text(encoding="utf-8")
+    sources = re.findall(r'\bsrc="([^"]*)"', html)
+    assert sources and all(s.startswith("data:image/png;base64,") for s in sources)
+    assert len(sources) == len(list(combined_report.glob("*.png")))
+    assert "<link" not in html and "<script" not in html and "url(" not in html
+    assert not re.search(r'href="(?!#)', html)
+
+
+def test_sections_follow_the_data(runs) -> None:
+    mirror_only = [s.title for s in compute_report([runs["mirror"]]).sections]
+    assert "First-player advantage in mirror matches" in mirror_only
+    for absent in ("Mixed bots with rotated seats", "Strategy strength", "Setup variance"):
+        assert absent not in mirror_only
+    mixed_only = [s.title for s in compute_report([runs["mixed"]]).sections]
+    assert "Strategy strength" in mixed_only and "First-player advantage in mirror matches" not in mixed_only
+
+
+def test_study_runs_and_reports_at_a_tiny_scale(tmp_path) -> None:
+    ok(
+        "study",
+        "century",
+        "--games",
+        "700",
+        "--runs-dir",
+        tmp_path / "runs",
+        "--out",
+        tmp_path / "rep",
+        "--workers",
+        "1",
+        "-q",
+    )
+    assert (tmp_path / "rep" / "report.html").is_file()
+    md = (tmp_path / "rep" / "report.md").read_text(encoding="utf-8")
+    assert "golem study century --games 700" in md
+    assert len(list((tmp_path / "runs").iterdir())) == len(STUDIES["century"].runs)
+    again = ok(
+        "study",
+        "century",
+        "--games",
+        "700",
+        "--runs-dir",
+        tmp_path / "runs",
+        "--out",
+        tmp_path / "rep",
+        "--workers",
+        "1",
+        "-q",
+    )
+    assert again.output.count("reused") == len(STUDIES["century"].runs), again.output
+
+
+def test_study_plan_scales_and_separates_seeds() -> None:
+    small, large = plan_study("century", 10_000), plan_study("century", 1_000_000)
+    assert sum(p.spec.num_games for p in large) >= 1_000_000 * 0.99
+    assert [p.spec.num_games * 100 for p in small] == pytest.approx([p.spec.num_games for p in large], rel=0.01)
+    assert len({p.spec.master_seed for p in small}) == len(small)
+    assert all(p.spec.num_games % p.spec.games_per_setup == 0 for p in large)
+
+
+def _copy(src: Path, dst: Path) -> Path:
+    shutil.copytree(src, dst)
+    return dst
+
+
+def _edit_manifest(run_dir: Path, **changes) -> None:
+    path = run_dir / "manifest.json"
+    manifest = json.loads(path.read_text())
+    manifest.update(changes)
+    path.write_text(json.dumps(manifest))
+
+
+def _bad_input(kind: str, runs: dict[str, Path], tmp: Path) -> tuple[list[Path], str]:
+    if kind == "missing":
+        return [tmp / "nowhere"], "nowhere: no such run directory"
+    if kind == "empty":
+        (tmp / "empty").mkdir()
+        return [tmp / "empty"], "empty: not a run directory"
+    if kind == "version":
+        bad = _copy(runs["mirror"], tmp / "v9")
+        _edit_manifest(bad, format_version=9)
+        return [bad], "format version 9"
+    if kind == "truncated":
+        bad = _copy(runs["mirror"], tmp / "cut")
+        part = bad / "seats" / "part-00001.parquet"
+        part.write_bytes(part.read_bytes()[:-200])
+        return [bad], "part-00001.parquet"
+    if kind == "missing_part":
+        bad = _copy(runs["mirror"], tmp / "gone")
+        (bad / "components" / "part-00002.parquet").unlink()
+        return [bad], "part-00002.parquet: part file is missing"
+    if kind == "incomplete":
+        bad = _copy(runs["mirror"], tmp / "half")
+        _edit_manifest(bad, status="interrupted")
+        return [bad], "not complete"
+    if kind == "other_game":
+        bad = _copy(runs["mixed"], tmp / "poker")
+        _edit_manifest(bad, game="golem_poker", run_id="golem_poker-3p-0")
+        return [runs["mirror"], bad], "cannot be combined"
+    if kind == "twice":
+        return [runs["mirror"], runs["mirror"]], "the same run"
+    raise ValueError(kind)
+
+
+@pytest.mark.parametrize(
+    "kind", ["missing", "empty", "version", "truncated", "missing_part", "incomplete", "other_game", "twice"]
+)
+def test_bad_input_is_one_line_error_and_no_report(kind, runs, tmp_path) -> None:
+    paths, needle = _bad_input(kind, runs, tmp_path)
+    out = tmp_path / "report"
+    line = one_line_error(invoke("report", *paths, "--out", out), needle)
+    assert str(paths[-1].name) in line
+    assert not out.exists()
+    with pytest.raises(RunFormatError):
+        load_run(paths)
+
+
+def test_unknown_game_for_study_is_one_line_error(tmp_path) -> None:
+    one_line_error(invoke("study", "chess", "--runs-dir", tmp_path), "unknown game 'chess'")
