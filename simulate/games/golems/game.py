@@ -270,19 +270,15 @@ def chunk_tables(d: data.GolemsData, st: np.ndarray, n: int, score_parts: tuple[
         "turns_played": ((turns[:, None] + n - 1 - np.arange(n)[None, :]) // n).ravel().astype(np.int16),
     }
 
-    owner = st["owner"]
-    cg, cc = np.nonzero((owner >= 0) & (st["use"] != U_START))
-    comp_turn = st["taken_turn"][cg, cc].astype(np.int32)
-    order = np.lexsort((comp_turn, cg))
-    cg, cc, comp_turn = cg[order], cc[order], comp_turn[order]
+    comp = play.components(st)
     components = {
-        "game": cg.astype(np.int64),
-        "seat": owner[cg, cc].astype(np.int8),
-        "component": Codes(cc.astype(np.int32), d.card_ids),
-        "kind": Codes(d.tables.c_type[cc].astype(np.int32), data.TYPES),
-        "turn": comp_turn,
-        "round": (comp_turn // n).astype(np.int32),
-        "use": Codes(st["use"][cg, cc].astype(np.int32), USE_NAMES[:NUM_USES]),
+        "game": comp["game"],
+        "seat": comp["seat"],
+        "component": Codes(comp["card"], d.card_ids),
+        "kind": Codes(d.tables.c_type[comp["card"]].astype(np.int32), data.TYPES),
+        "turn": comp["turn"],
+        "round": comp["turn"] // n,
+        "use": Codes(comp["use"].astype(np.int32), USE_NAMES[:NUM_USES]),
     }
     return ChunkTables(games, seats, components)
 

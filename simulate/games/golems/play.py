@@ -8,7 +8,7 @@ from numba import njit, prange
 from simulate.games.golems.bots import MAX_BOT_PARAMS, NUM_SCRATCH, SCRATCH_MOVES, WORK_LEN, WORK_ROWS, choose
 from simulate.games.golems.data import GolemsData
 from simulate.games.golems.engine import init_game, is_legal, rank_game, score_parts, step
-from simulate.games.golems.state import END_ILLEGAL, MOVE_LEN, RUNNING, new_state
+from simulate.games.golems.state import END_ILLEGAL, MOVE_LEN, RUNNING, U_START, new_state
 
 NUM_PARTS = 5
 SCORE_PARTS = ("score_golems", "score_tucks", "score_dust", "score_gems", "score_runes")
@@ -84,6 +84,48 @@ def _results(st, tab, score, parts, rank, win, tied, decided, winner):
             winner[g] = 2 if n == 2 else 0
         else:
             winner[g] = -1
+
+
+@njit(cache=True)
+def _components(st, game, seat, card, turn, use):
+    """Cards taken (not dealt), game by game in turn order; returns the count (call with empty arrays to count)."""
+    k = 0
+    fill = game.shape[0] > 0
+    for g in range(st.shape[0]):
+        r = st[g]
+        first = k
+        for c in range(r.owner.shape[0]):
+            if r.owner[c] < 0 or r.use[c] == U_START:
+                continue
+            if fill:
+                # insertion by turn: each card is taken on its own turn
+                j = k
+                t = r.taken_turn[c]
+                while j > first and turn[j - 1] > t:
+                    game[j] = game[j - 1]
+                    seat[j] = seat[j - 1]
+                    card[j] = card[j - 1]
+                    turn[j] = turn[j - 1]
+                    use[j] = use[j - 1]
+                    j -= 1
+                game[j] = g
+                seat[j] = r.owner[c]
+                card[j] = c
+                turn[j] = t
+                use[j] = r.use[c]
+            k += 1
+    return k
+
+
+def components(st: np.ndarray) -> dict[str, np.ndarray]:
+    """One row per card a seat took: ``game`` (offset in the batch), ``seat`` (0-based), ``card``, ``turn``, ``use``."""
+    empty = np.zeros(0, np.int64)
+    n = _components(st, empty, empty.astype(np.int8), empty.astype(np.int32), empty.astype(np.int32),
+                    empty.astype(np.int8))
+    out = {"game": np.zeros(n, np.int64), "seat": np.zeros(n, np.int8), "card": np.zeros(n, np.int32),
+           "turn": np.zeros(n, np.int32), "use": np.zeros(n, np.int8)}
+    _components(st, out["game"], out["seat"], out["card"], out["turn"], out["use"])
+    return out
 
 
 def play_batch(

@@ -1,0 +1,190 @@
+"""The Golems numba engine against the plain-Python reference engine, move by move, and invariants.
+
+Games are played by the numba kernel with its bots; their move records are replayed through both
+engines, comparing every record field after every move and the legal move sets on the way.
+Property tests check invariants (gem conservation, card conservation, row sizes, legal columns)
+after every move, over random seeds, bots and rule options.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from simulate.games.golems import bots as B
+from simulate.games.golems import data as D
+from simulate.games.golems.engine import game_init, game_legal_moves, game_step
+from simulate.games.golems.play import components, play_batch, results, trace_game
+from simulate.games.golems.reference import GolemsReference, move_key
+from simulate.games.golems.state import MAX_MOVES, MOVE_LEN, U_START, new_state
+from simulate.rng import game_seeds
+
+MASTER_SEED = 20261130
+DATA = D.load()
+# rule variants: every option off its default at least once
+VARIANTS = {
+    "default": {},
+    "options_a": {"tuck_limit": "any", "wild_tuck": False, "take_gems_short": "forbidden", "short_refill": "empty",
+                  "spare_start_runes": "deck", "unusable_rune": "discard", "solo_automa_gems": "score"},
+    "options_b": {"tuck_limit": "required_types", "reserve_check": "before_payment", "dust_count": "cards",
+                  "tie_break": "shared", "solo_short_grid": "partial"},
+}
+LINEUPS = {
+    "random": ["random", "random"],
+    "heuristic": ["greedy", "collector"],
+    "mixed": ["collector", "random"],
+}
+GAMES = 40
+
+
+def lineup(names: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    ids = np.array([B.BOTS[n][0] for n in names])
+    params = np.stack([B.default_params(n) for n in names])
+    return ids, params
+
+
+def check_invariants(rec, data: D.GolemsData, n: int) -> None:
+    """Gem and card conservation, row sizes and legal columns in one game record."""
+    tb = data.tables
+    tokens = int(tb.params[D.P_GEM_TOKENS])
+    on_display = int(rec["slot_gems"].sum())
+    assert rec["supply"] >= 0 and (rec["gems"] >= 0).all() and (rec["slot_gems"] >= 0).all()
+    assert rec["supply"] + rec["gems"][:n].sum() + on_display == tokens, "gems are conserved"
+    assert (rec["gems"][n:] == 0).all()
+    rows, size = int(rec["rows"]), int(rec["row_size"])
+    slot = rec["slot"]
+    assert (slot[rows:] == -1).all() and (slot[:, size:] == -1).all()
+    counts = (slot[:rows, :size] >= 0).sum(axis=1)
+    assert (counts == rec["row_count"][:rows]).all() and (counts <= size).all(), "row sizes"
+    assert (rec["slot_gems"][slot < 0] == 0).all(), "gems lie only on cards"
+    if n == 2:
+        full = counts == size
+        assert (rec["slot_gems"][:rows][full] == 0).all(), "a full row carries no gems"
+        if not rec["triggered"]:
+            assert (counts > 0).all(), "an empty row is refilled while the deck lasts"
+    # every card in exactly one place: removed, deck, display, taken, dealt to a seat, automaton, out
+    deck = rec["deck"][: rec["deck_len"]]
+    display = slot[slot >= 0].tolist()
+    taken = np.flatnonzero(rec["owner"] >= 0).tolist()
+    assert len(set(display) & set(taken)) == 0
+    drawn = deck[rec["removed"] : rec["deck_pos"]].tolist()
+    taken_from_deck = [c for c in taken if rec["use"][c] != U_START]
+    if n == 2:
+        assert sorted(display + taken_from_deck) == sorted(drawn), "every drawn card is on display or taken"
+    else:  # the automaton's cards leave the game
+        assert set(display + taken_from_deck) <= set(drawn)
+        assert len(drawn) == len(display) + len(taken_from_deck) + rec["automa_cards"]
+    # columns: never negative, wild within the column, every resource card accounted for
+    col, wild = rec["col"][:n, : len(data.resources)], rec["wild"][:n, : len(data.resources)]
+    assert (wild >= 0).all() and (wild <= col).all()
+    for s in range(n):
+        uses = rec["uses"][s]
+        assert col[s].sum() + rec["tucked"][s] == uses[0] + uses[2], "column cards = resources placed - tucked"
+        assert rec["golems"][s] == uses[1]
+
+
+def compare(ref: GolemsReference, st_: np.ndarray, where: str) -> None:
+    rec = st_[0]
+    for name, value in ref.to_arrays().items():
+        if not np.array_equal(value, rec[name]):
+            raise AssertionError(f"{where}: field {name} differs\nreference {value}\nnumba     {rec[name]}")
+
+
+@pytest.mark.parametrize("num_players", [2, 1])
+@pytest.mark.parametrize("variant", list(VARIANTS))
+@pytest.mark.parametrize("style", list(LINEUPS))
+def test_engines_agree_move_by_move(num_players: int, variant: str, style: str) -> None:
+    data = D.load(rules=VARIANTS[variant])
+    ids, params = lineup(LINEUPS[style][:num_players])
+    first = 1000 * num_players + 100 * list(LINEUPS).index(style) + 10_000 * list(VARIANTS).index(variant)
+    setup, play = game_seeds(MASTER_SEED, np.arange(first, first + GAMES), np.arange(first, first + GAMES))
+    out = np.zeros((MAX_MOVES, MOVE_LEN), np.int16)
+    total = 0
+    for k in range(GAMES):
+        moves, final = trace_game(data, num_players, np.arange(num_players), ids, params, setup[k], play[k])
+        assert final["over"][0] in (1, 4), "kernel games end by the trigger (or stall), never illegally or capped"
+        st_ = new_state(1, data.tables)
+        game_init(st_, data.kernel, 0, num_players, setup[k], play[k])
+        ref = GolemsReference(data, num_players, int(setup[k]))
+        compare(ref, st_, f"game {k} setup")
+        check_invariants(st_[0], data, num_players)
+        for t, mv in enumerate(moves):
+            where = f"{num_players}p {variant} {style} game {k} move {t}"
+            if k < 8 or t % 5 == 0:
+                n = game_legal_moves(st_, data.kernel, 0, out)
+                fast = sorted(move_key(out[i]) for i in range(n))
+                assert fast == sorted(ref.legal_actions()), where
+                assert move_key(mv) in set(fast), where
+            assert game_step(st_, data.kernel, 0, mv) == 0, where
+            ref.apply_action(mv)
+            compare(ref, st_, where)
+            check_invariants(st_[0], data, num_players)
+        assert ref.is_terminal()
+        res = results(data, final)
+        assert res["score"][0].tolist() == ref.scores()
+        assert res["win"][0].tolist() == pytest.approx(ref.wins())
+        assert res["rank"][0].tolist() == ref.ranks()
+        assert res["parts"][0].tolist() == ref.score_parts()
+        total += len(moves)
+    assert total > GAMES * 15
+
+
+def test_lookahead_games_agree() -> None:
+    ids, params = lineup(["lookahead", "greedy"])
+    setup, play = game_seeds(MASTER_SEED, np.arange(3), np.arange(3))
+    for k in range(3):
+        moves, final = trace_game(DATA, 2, np.arange(2), ids, params, setup[k], play[k])
+        ref = GolemsReference(DATA, 2, int(setup[k]))
+        for mv in moves:
+            ref.apply_action(mv)
+        assert ref.is_terminal() and results(DATA, final)["score"][0].tolist() == ref.scores()
+        assert ref.to_arrays()["deck"].tolist() == final["deck"][0].tolist(), "rollouts never touch the real deck"
+
+
+def test_batch_kernel_equals_traced_games() -> None:
+    """The batch loop (serial and threaded) plays exactly the games the tracer plays."""
+    ids, params = lineup(["greedy", "collector"])
+    setup, play = game_seeds(MASTER_SEED, np.arange(64), np.arange(64))
+    seat = np.tile(np.arange(2), (64, 1))
+    serial = play_batch(DATA, 2, seat, ids, params, setup, play)
+    threaded = play_batch(DATA, 2, seat, ids, params, setup, play, threads=2)
+    assert serial.tobytes() == threaded.tobytes()
+    for k in (0, 17, 63):
+        _, one = trace_game(DATA, 2, np.arange(2), ids, params, setup[k], play[k])
+        assert one.tobytes() == serial[k : k + 1].tobytes()
+    comp = components(serial)
+    taken = ((serial["owner"] >= 0) & (serial["use"] != U_START)).sum()
+    assert len(comp["card"]) == taken
+    for g in (0, 63):
+        mine = comp["game"] == g
+        assert (np.diff(comp["turn"][mine]) > 0).all(), "one card per turn, in turn order"
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    num_players=st.sampled_from([1, 2]),
+    bots=st.lists(st.sampled_from(["random", "greedy", "collector"]), min_size=2, max_size=2),
+    options=st.fixed_dictionaries({k: st.sampled_from(v[1]) for k, v in D.RULE_OPTIONS.items()}),
+    setup_seed=st.integers(0, 2**64 - 1),
+    play_seed=st.integers(0, 2**64 - 1),
+)
+def test_invariants_hold_after_every_move(num_players, bots, options, setup_seed, play_seed) -> None:
+    data = D.load(rules=options)
+    ids, params = lineup(bots[:num_players])
+    moves, final = trace_game(data, num_players, np.arange(num_players), ids, params, setup_seed, play_seed)
+    st_ = new_state(1, data.tables)
+    game_init(st_, data.kernel, 0, num_players, np.uint64(setup_seed), np.uint64(play_seed))
+    check_invariants(st_[0], data, num_players)
+    for mv in moves:
+        assert game_step(st_, data.kernel, 0, mv) == 0
+        check_invariants(st_[0], data, num_players)
+    rec = final[0]
+    assert rec["over"] in (1, 4)
+    if num_players == 2:
+        assert rec["turn"] % 2 == 0, "equal turns"
+    res = results(data, final)
+    assert (res["parts"].sum(axis=2) == res["score"]).all(), "a score is the sum of its parts"
+    assert res["win"].sum() == pytest.approx(1.0 if num_players == 2 else res["win"][0, 0])
+    assert 0.0 <= res["win"].sum() <= 1.0
