@@ -35,6 +35,7 @@ from simulate.games.golems.state import (
 )
 
 DECIDED_BY = ("score", "golems", "tucks", "shared")
+EMPTY = "-"  # setup descriptor of a display position, removed card or starting Rune the table does not use
 STAND_IN_NOTE = "the default deck is a labelled STAND-IN (the printed card list is not public)"
 
 
@@ -58,7 +59,7 @@ class Golems:
     data_files = data.FILES
     score_parts = play.SCORE_PARTS
     setup_columns = (
-        tuple(f"setup_display_{k + 1}" for k in range(data.MAX_DISPLAY))
+        tuple(f"setup_display_{k + 1:02d}" for k in range(data.MAX_DISPLAY))
         + tuple(f"setup_removed_{k + 1}" for k in range(data.MAX_REMOVED))
         + tuple(
             f"setup_start_s{s + 1}_{j + 1}" for s in range(data.MAX_PLAYERS) for j in range(data.MAX_START_PER_PLAYER)
@@ -223,20 +224,25 @@ def chunk_tables(d: data.GolemsData, st: np.ndarray, n: int, score_parts: tuple[
         "automa_cards": st["automa_cards"].astype(np.int16),
         "automa_gems": st["automa_gems"].astype(np.int16),
     }
-    # the opening display is deck[removed : removed + rows * row_size] (dealt row by row, never moved)
+    # the opening display is deck[removed : removed + rows * row_size] (dealt row by row, never moved);
+    # positions the table does not use hold EMPTY (not null), so every descriptor is a string
+    names = d.card_ids + (EMPTY,)
+    empty = len(d.card_ids)
     removed = st["removed"].astype(np.int64)
     shown = (st["rows"].astype(np.int64) * st["row_size"]).astype(np.int64)
+    last = st["deck"].shape[1] - 1
     idx = np.arange(data.MAX_DISPLAY)[None, :]
-    pos = np.minimum(removed[:, None] + idx, st["deck"].shape[1] - 1)
-    display = np.where(idx < shown[:, None], np.take_along_axis(st["deck"], pos, axis=1), -1)
+    pos = np.minimum(removed[:, None] + idx, last)
+    display = np.where(idx < shown[:, None], np.take_along_axis(st["deck"], pos, axis=1), empty)
     for k in range(data.MAX_DISPLAY):
-        games[f"setup_display_{k + 1}"] = Codes(display[:, k].astype(np.int32), d.card_ids)
+        games[f"setup_display_{k + 1:02d}"] = Codes(display[:, k].astype(np.int32), names)
     for k in range(data.MAX_REMOVED):
-        col = np.where(k < removed, st["deck"][:, min(k, st["deck"].shape[1] - 1)], -1)
-        games[f"setup_removed_{k + 1}"] = Codes(col.astype(np.int32), d.card_ids)
+        col = np.where(k < removed, st["deck"][:, min(k, last)], empty)
+        games[f"setup_removed_{k + 1}"] = Codes(col.astype(np.int32), names)
     for s in range(data.MAX_PLAYERS):
         for j in range(data.MAX_START_PER_PLAYER):
-            games[f"setup_start_s{s + 1}_{j + 1}"] = Codes(st["start_runes"][:, s, j].astype(np.int32), d.card_ids)
+            col = st["start_runes"][:, s, j]
+            games[f"setup_start_s{s + 1}_{j + 1}"] = Codes(np.where(col >= 0, col, empty).astype(np.int32), names)
 
     def seat(field: str) -> np.ndarray:
         return st[field][:, :n].ravel().astype(np.int16)
