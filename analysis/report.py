@@ -597,7 +597,7 @@ def _setup_section(
                     _num(r.games_per_setup, 1),
                     "100% (replays identical)" if r.var_within < _NO_VARIANCE else _pct(r.icc, 1),
                     "—" if r.var_within < _NO_VARIANCE else _pct_ci(r.icc_low, r.icc_high, 1),
-                    _num(r.sd_between, 2) if r.outcome == "margin" else _pp(r.sd_between, 2) + " pp",
+                    _num(r.sd_between, 2) if r.outcome == "margin" else _num(100 * r.sd_between, 2) + " pp",
                     "—" if r.var_within < _NO_VARIANCE else _p(r.pvalue),
                 ]
                 for r in var.itertuples()

@@ -168,6 +168,11 @@ def read_tables(
                 values = column.to_numpy()
                 if name in OFFSET_COLUMNS and offset:
                     values = values + offset
+                if not np.can_cast(values.dtype, filled[name].dtype, "safe"):  # stored wider here: never truncate
+                    wider = np.result_type(filled[name].dtype, values.dtype)
+                    if wider.kind == "f" and filled[name].dtype.kind in "iu":
+                        raise RunFormatError(f"{path}: column '{name}' mixes integer types that no type holds")
+                    filled[name] = filled[name].astype(wider)
                 filled[name][pos : pos + rows] = values
             else:
                 series = column.to_pandas()
