@@ -76,8 +76,8 @@ class Golems:
         "decided_by", "deck_left", "supply_left", "grids",
         "automa_score", "automa_golems", "automa_cards", "automa_gems",
     )
-    # lineups for ``golem bench`` (heuristic bots first, then the strong reference) and its player count
-    bench_lineups = (("greedy", 20_000), ("collector", 20_000), ("lookahead", 200))
+    # golem bench: lineups (as for --bots) with their default games per kernel measurement
+    bench_lineups = {"greedy": 100_000, "collector": 100_000, "greedy,collector": 100_000, "lookahead,collector": 400}
     bench_players = 2
 
     def rule_options(self) -> dict[str, RuleOption]:
