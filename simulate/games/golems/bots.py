@@ -542,14 +542,31 @@ def _evaluate(r, tb, s, work, win_bonus):
 
 
 @njit(cache=True)
+def _unseen_index(r, k):
+    """Deck position of the k-th unseen card: the removed cards, then the cards still to draw."""
+    return k if k < r.removed else np.int64(r.deck_pos) + k - r.removed
+
+
+@njit(cache=True)
 def _determinize(r):
-    """Reshuffle the cards no player has seen (removed at setup, still in the deck) with ``r.rng``."""
-    removed = r.removed
-    n = removed + (r.deck_len - r.deck_pos)
+    """Deal the cards no player has seen (removed at setup, still in the deck) anew with ``r.rng``.
+
+    They are sorted first, so the result depends on which cards are unseen, never on their real
+    order: the bot cannot peek.
+    """
+    n = r.removed + (r.deck_len - r.deck_pos)
+    for k in range(1, n):  # insertion sort
+        ik = _unseen_index(r, k)
+        x = r.deck[ik]
+        j = k - 1
+        while j >= 0 and r.deck[_unseen_index(r, j)] > x:
+            r.deck[_unseen_index(r, j + 1)] = r.deck[_unseen_index(r, j)]
+            j -= 1
+        r.deck[_unseen_index(r, j + 1)] = x
     for k in range(n - 1, 0, -1):
         j = np.int64(randint(r.rng, 0, k + 1))  # randint is uint64-typed; mixed with int16 it would be float
-        ik = k if k < removed else np.int64(r.deck_pos) + k - removed
-        ij = j if j < removed else np.int64(r.deck_pos) + j - removed
+        ik = _unseen_index(r, k)
+        ij = _unseen_index(r, j)
         tmp = r.deck[ik]
         r.deck[ik] = r.deck[ij]
         r.deck[ij] = tmp
@@ -569,10 +586,13 @@ def _lookahead(r, tb, candidates, rollouts, horizon, win_bonus, mv, moves, scrat
         return
     own = np.zeros((WORK_ROWS, WORK_LEN), np.int64)  # the evaluation's scratch, apart from the rollouts'
     first = np.empty(n)
-    # 1. every legal move, one step deep, by the collector's evaluation
+    # 1. every legal move, one step deep, by the collector's evaluation (unseen cards reshuffled:
+    #    a refill must not reveal the real deck)
     for i in range(n):
         scratch[0] = r
         sc = scratch[0]
+        sc.rng[0] = next_u64(r.rng, 0)
+        _determinize(sc)
         step(sc, tb, moves[i])
         first[i] = _evaluate(sc, tb, s, own, win_bonus)
     order = np.argsort(-first)
@@ -602,3 +622,9 @@ def _lookahead(r, tb, candidates, rollouts, horizon, win_bonus, mv, moves, scrat
             best_i = i
     for f in range(MOVE_LEN):
         mv[f] = moves[best_i, f]
+
+
+@njit(cache=True)
+def game_choose(st, tab, g, bot, params, row, mv, moves, scratch, work):
+    """Entry point for Python callers (tests): bot ``bot``'s move in game ``g`` of batch ``st`` into ``mv``."""
+    choose(st[g], tab[0], bot, params, row, mv, moves, scratch, work)
