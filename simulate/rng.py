@@ -51,7 +51,7 @@ def next_u64(state: np.ndarray, i: int) -> np.uint64:
 def randint(state: np.ndarray, i: int, n: int) -> int:
     """Uniform integer in ``[0, n)`` from generator ``state[i]`` (multiply-shift, bias < n/2^32)."""
     hi = next_u64(state, i) >> np.uint64(32)
-    return int((hi * np.uint64(n)) >> np.uint64(32))
+    return np.int64((hi * np.uint64(n)) >> np.uint64(32))
 
 
 @njit(cache=True)

@@ -41,7 +41,7 @@ from simulate.games.century.state import (
     PLAYED,
     REST,
 )
-from simulate.rng import randint
+from simulate.rng import randint, uniform
 
 RANDOM, GREEDY, ENGINE, PLANNER = 0, 1, 2, 3
 
@@ -55,6 +55,7 @@ BOTS: dict[str, tuple[int, str, dict[str, tuple[float, str]]]] = {
             "patience": (1.0, "exponent on distance when picking a target: value / (1 + distance)^patience"),
             "lookahead": (0.0, "buys a row card if playing it next turn beats this turn's best play by this "
                           "distance (0: never looks ahead)"),
+            "epsilon": (0.1, "chance per turn to work toward a random point card of the row instead of the best"),
         },
     ),
     "engine": (
@@ -66,6 +67,7 @@ BOTS: dict[str, tuple[int, str, dict[str, tuple[float, str]]]] = {
             "min_gain": (3.0, "smallest card value (crystal value per play minus cost) worth buying early"),
             "late_gain": (7.0, "card value worth buying after the building phase"),
             "patience": (1.0, "exponent on distance when picking a target"),
+            "epsilon": (0.1, "chance per turn to work toward a random point card of the row instead of the best"),
         },
     ),
     "planner": (
@@ -76,6 +78,7 @@ BOTS: dict[str, tuple[int, str, dict[str, tuple[float, str]]]] = {
             "discount": (0.85, "value kept per turn of delay"),
             "targets": (3.0, "point cards considered as targets in each rollout"),
             "patience": (1.0, "exponent on distance when ranking targets"),
+            "noise": (0.05, "each candidate's value is scaled by a random factor in [1 - noise, 1 + noise]"),
         },
     ),
 }
@@ -98,7 +101,7 @@ def choose_action(r, tb, bot, params, mv, moves, hand):
         for f in range(MOVE_LEN):
             mv[f] = moves[k, f]
     elif bot == GREEDY:
-        _greedy(r, tb, params[0], params[1], mv)
+        _greedy(r, tb, params[0], params[1], params[2], mv)
     elif bot == ENGINE:
         _engine(r, tb, params, mv)
     else:
@@ -207,6 +210,15 @@ def _coin_value(r, tb, pos):
     elif pos == 1 and r.copper_left > 0 and r.silver_left > 0:
         return tb.params[P_SILVER_VP]
     return 0
+
+
+@njit(cache=True)
+def _row_length(row):
+    """Cards in a row (filled from the left, -1 after the last)."""
+    n = 0
+    while n < row.shape[0] and row[n] >= 0:
+        n += 1
+    return n
 
 
 @njit(cache=True)
@@ -467,11 +479,11 @@ def _best_claim(r, tb, s):
 
 
 @njit(cache=True)
-def _greedy(r, tb, patience, lookahead, mv):
+def _greedy(r, tb, patience, lookahead, epsilon, mv):
     s = r.current
     if _claim_best(r, tb, s, mv):
         return
-    _toward_target(r, tb, s, patience, lookahead, mv)
+    _toward_target(r, tb, s, patience, lookahead, epsilon, mv)
 
 
 @njit(cache=True)
@@ -486,7 +498,7 @@ def _claim_best(r, tb, s, mv):
 
 
 @njit(cache=True)
-def _toward_target(r, tb, s, patience, lookahead, mv):
+def _toward_target(r, tb, s, patience, lookahead, epsilon, mv):
     """The play or acquisition that most reduces the distance to the best target, else rest."""
     x0 = r.crystals[s, 0]
     x1 = r.crystals[s, 1]
@@ -494,6 +506,8 @@ def _toward_target(r, tb, s, patience, lookahead, mv):
     x3 = r.crystals[s, 3]
     limit = tb.params[P_CARAVAN_LIMIT]
     j = _target(r, tb, s, x0, x1, x2, x3, patience, -1)
+    if epsilon > 0.0 and j >= 0 and uniform(r.rng, 0) < epsilon:
+        j = randint(r.rng, 0, _row_length(r.p_row))
     c0, c1, c2, c3 = _row_cost(r, tb, j)
     here = distance(x0, x1, x2, x3, c0, c1, c2, c3)
     d, m, t, sy, sg, stq = _best_play(tb, r.cards[s], x0, x1, x2, x3, c0, c1, c2, c3, limit)
@@ -619,7 +633,7 @@ def _engine(r, tb, params, mv):
                             r.crystals[s, 3], c0, c1, c2, c3, best_p)
         _write_acquire(mv, best_p, a, b, c, e)
         return
-    _toward_target(r, tb, s, params[4], 0.0, mv)
+    _toward_target(r, tb, s, params[4], 0.0, params[5], mv)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -729,6 +743,7 @@ def _planner(r, tb, params, mv, hand):
     base = hand[:nm]
     scratch = hand[nm:]
     discount = params[1]
+    noise = params[4]
     limit = tb.params[P_CARAVAN_LIMIT]
     x0 = r.crystals[s, 0]
     x1 = r.crystals[s, 1]
@@ -746,6 +761,7 @@ def _planner(r, tb, params, mv, hand):
             v = tb.p_vp[pc] + _coin_value(r, tb, p) + discount * _position_value(
                 r, tb, s, base, x0 - tb.p_cost[pc, 0], x1 - tb.p_cost[pc, 1], x2 - tb.p_cost[pc, 2],
                 x3 - tb.p_cost[pc, 3], p, params, scratch)
+            v *= _jitter(r, noise)
             if v > best_v:
                 best_v = v
                 _clear(mv)
@@ -797,6 +813,7 @@ def _planner(r, tb, params, mv, hand):
                 base[q] = r.cards[s, q]
             base[m] = PLAYED
             v = discount * _position_value(r, tb, s, base, y0, y1, y2, y3, -1, params, scratch)
+            v *= _jitter(r, noise)
             if v > best_v:
                 best_v = v
                 _clear(mv)
@@ -817,6 +834,7 @@ def _planner(r, tb, params, mv, hand):
             base[q] = r.cards[s, q]
         base[m] = IN_HAND
         v = discount * _position_value(r, tb, s, base, y0, y1, y2, y3, -1, params, scratch)
+        v *= _jitter(r, noise)
         if v > best_v:
             best_v = v
             _clear(mv)
@@ -826,12 +844,21 @@ def _planner(r, tb, params, mv, hand):
         for q in range(nm):
             base[q] = IN_HAND if r.cards[s, q] == PLAYED else r.cards[s, q]
         v = discount * _position_value(r, tb, s, base, x0, x1, x2, x3, -1, params, scratch)
+        v *= _jitter(r, noise)
         if v > best_v:
             best_v = v
             _clear(mv)
             mv[M_KIND] = REST
     if best_v < 0:
-        _greedy(r, tb, params[3], 0.0, mv)
+        _greedy(r, tb, params[3], 0.0, 0.0, mv)
+
+
+@njit(cache=True)
+def _jitter(r, noise):
+    """A random factor in [1 - noise, 1 + noise) from the game's play stream (1 when noise is 0)."""
+    if noise <= 0.0:
+        return 1.0
+    return 1.0 + noise * (2.0 * uniform(r.rng, 0) - 1.0)
 
 
 @njit(cache=True)
