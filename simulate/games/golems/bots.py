@@ -346,17 +346,17 @@ def _weight(r, endgame):
 def _needs(r, tb, work):
     """``work[W_NEED, t]``: the largest requirement of type t among the Golems on display.
 
-    A bytewise maximum of the packed requirements (SWAR), then unpacked.
+    A bytewise maximum (SWAR) of the packed requirements, branch-free (a Rune's or Gem card's
+    packed requirement is 0, an empty position is masked), then unpacked.
     """
     need = np.uint64(0)
     for row in range(r.rows):
         for pos in range(r.row_size):
             c = r.slot[row, pos]
-            if c >= 0 and tb.c_type[c] == GOLEM:
-                b = tb.c_req_packed[c]
-                ge = (((need | _HIGH) - b) & _HIGH) >> np.uint64(7)  # 1 in each byte where need >= b
-                mask = ge * np.uint64(0xFF)
-                need = (need & mask) | (b & ~mask)
+            b = tb.c_req_packed[max(c, 0)] & (np.uint64(0) - np.uint64(c >= 0))
+            ge = (((need | _HIGH) - b) & _HIGH) >> np.uint64(7)  # 1 in each byte where need >= b
+            mask = ge * np.uint64(0xFF)
+            need = (need & mask) | (b & ~mask)
     for t in range(MAX_TYPES):
         work[W_NEED, t] = (need >> np.uint64(8 * t)) & np.uint64(0xFF)
 
@@ -387,27 +387,38 @@ def _dust_target(tb, target):
 def _plan_tucks(r, tb, s, c, column_value, w, work):
     """Tucks under Golem ``c`` that pay: each tucked card scores tuck_vp and costs its column worth.
 
-    Writes the counts into ``work[W_TUCK]`` and returns the value gained (>= 0).
+    Cheapest first: cards above what the Golems on display need (a quarter of ``column_value``),
+    then needed cards, lower columns first; none that costs a point or more. Writes the counts into
+    ``work[W_TUCK]`` and returns the value gained (>= 0).
     """
     k_types = tb.params[P_NUM_TYPES]
     tuck_vp = tb.params[P_TUCK_VP]
+    left = tb.params[P_TUCK_MAX]
     _tuck_bounds(r, tb, s, c, work)
+    spare = tuck_vp - w * 0.25 * column_value
+    full = tuck_vp - w * column_value
+    gained = 0.0
     for t in range(MAX_TYPES):
         work[W_TUCK, t] = 0
-    gained = 0.0
-    for _ in range(tb.params[P_TUCK_MAX]):
-        best_t = -1
-        best_loss = 1.0e9
+    if spare <= 0.0:
+        return gained
+    if full == spare:  # every card costs the same: columns in order
         for t in range(k_types):
-            if work[W_TUCK, t] < work[W_BOUND, t]:
-                loss = w * _column_card(work[W_NEED, t], r.col[s, t] - work[W_TUCK, t] - 1, column_value)
-                if loss < best_loss:
-                    best_loss = loss
-                    best_t = t
-        if best_t < 0 or tuck_vp - best_loss <= 0.0:
-            break
-        work[W_TUCK, best_t] += 1
-        gained += tuck_vp - best_loss
+            x = min(work[W_BOUND, t], left)
+            work[W_TUCK, t] = x
+            left -= x
+        return (tb.params[P_TUCK_MAX] - left) * spare
+    for t in range(k_types):
+        x = min(work[W_BOUND, t], max(r.col[s, t] - work[W_NEED, t], 0), left)
+        work[W_TUCK, t] = x
+        left -= x
+        gained += x * spare
+    if full > 0.0:
+        for t in range(k_types):
+            x = min(work[W_BOUND, t] - work[W_TUCK, t], left)
+            work[W_TUCK, t] += x
+            left -= x
+            gained += x * full
     return gained
 
 
