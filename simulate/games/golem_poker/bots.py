@@ -141,7 +141,7 @@ def default_params(name: str) -> np.ndarray:
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def choose_move(r, tb, bp, mv, scratch, memo):
     """Write the move of bot ``bp`` (a ``BOT_DTYPE`` record) for the player to act in game record ``r`` into ``mv``.
 
@@ -162,7 +162,7 @@ def choose_move(r, tb, bp, mv, scratch, memo):
 # --------------------------------------------------------------------------------- helpers
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def strength(tb, value):
     """Percentile (0-1) of a five-card hand value among all five-card hands (0.5 for a non-hand)."""
     k = strength_slot(value)
@@ -175,7 +175,7 @@ def strength(tb, value):
         k = (k + 1) & (STRENGTH_SLOTS - 1)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _seat_strength(r, tb, s, memo):
     """Strength of seat ``s``'s hand, cached in ``memo`` by hand value (slots s and MAX_PLAYERS + s)."""
     v = r.value[s]
@@ -196,7 +196,7 @@ def _order(c, ace):
     return q
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def policy_mask(c0, c1, c2, c3, c4, ace, max_disc, weaken):
     """Discard mask (bit k = hand position k) of the improve (``weaken`` False) or weaken policy."""
     cards = (c0, c1, c2, c3, c4)
@@ -225,7 +225,7 @@ def policy_mask(c0, c1, c2, c3, c4, ace, max_disc, weaken):
     return _lowest(order, single, limit)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _draw_odd_card(cards, order):
     """Position of the one card outside four of a suit or four within a run of five, -1 if none."""
     for i in range(HAND_SIZE):
@@ -248,7 +248,7 @@ def _draw_odd_card(cards, order):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _lowest(order, candidates, limit):
     """Mask of up to ``limit`` positions in ``candidates`` with the lowest ranks (first position on ties)."""
     mask = 0
@@ -264,18 +264,18 @@ def _lowest(order, candidates, limit):
     return mask
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _seat_policy_mask(r, tb, s, weaken):
     h = r.hand[s]
     return policy_mask(h[0], h[1], h[2], h[3], h[4], tb.params[P_ACE_HIGH] != 0, tb.params[P_MAX_DISCARDS], weaken)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _clip(x, lo, hi):
     return min(max(x, lo), hi)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _bet_or_raise(r, tb, chips, mv):
     """Bet or raise about ``chips`` if legal (clipped into the legal range); False if neither is legal."""
     if r.current_bet == 0:
@@ -291,7 +291,7 @@ def _bet_or_raise(r, tb, chips, mv):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _match_or_fold(r, tb, mv):
     """Match (check when nothing is bet); fold if the match cannot be paid."""
     mv[M_KIND] = MATCH if can_match(r, tb) else FOLD
@@ -300,7 +300,7 @@ def _match_or_fold(r, tb, mv):
 # --------------------------------------------------------------------------------- bots
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _random(r, tb, mv):
     if r.phase == DRAW:
         k = randint(r.rng, BOT_STREAM, tb.params[P_MAX_DISCARDS] + 1)
@@ -330,7 +330,7 @@ def _random(r, tb, mv):
         _bet_or_raise(r, tb, chips, mv)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _threshold_bot(r, tb, bp, mv, memo):
     """bp.params: fold_below, raise_above, bet_antes, max_raises, discard, bluff."""
     s = r.current

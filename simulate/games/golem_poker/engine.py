@@ -68,7 +68,7 @@ BIG_CHIPS = 1_000_000  # largest single bet or raise: a bound for "no cap", far 
 MAX_TURNS = 5000  # safety net: decisions in one pot (never reached by the shipped bots)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def draw(r):
     """The next card from the deck: a uniform pick among the cards not yet dealt (dealing stream)."""
     p = r.deck_pos
@@ -132,7 +132,7 @@ def init_game(r, tb, num_players, setup_seed, play_seed):
         r.opening_value[s] = r.value[s]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _pay(r, s, chips):
     r.stack[s] -= chips
     r.pot += chips
@@ -162,7 +162,7 @@ def _start_deal(r, tb):
     _start_round(r, tb, BET1)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _start_round(r, tb, phase):
     """Begin a betting round or the draw: everyone still in must act, starting at the amulet."""
     r.phase = phase
@@ -175,10 +175,25 @@ def _start_round(r, tb, phase):
         if first < 0 and r.active[s]:
             first = s
     r.current = first
+    _set_cap(r, tb)
     _prepare_decision(r, tb)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
+def _set_cap(r, tb):
+    """Table stakes: the most any player still in can have put in this round (fixed until someone folds).
+
+    Paying moves chips from the stack into ``bet_in``, so ``bet_in + stack`` is constant within a round.
+    """
+    cap = np.int64(BIG_CHIPS) * 8
+    if tb.params[P_CREDIT] == 0:
+        for o in range(r.num_players):
+            if r.active[o]:
+                cap = min(cap, r.bet_in[o] + max(r.stack[o], 0))
+    r.cap = cap
+
+
+@njit(cache=True, inline="always")
 def _prepare_decision(r, tb):
     """Record what the player to act may do: match, and the bet and raise ranges (lo > hi: none)."""
     r.bet_lo = 1
@@ -191,11 +206,7 @@ def _prepare_decision(r, tb):
     s = r.current
     credit = tb.params[P_CREDIT] != 0
     r.match_ok = 1 if credit or r.current_bet - r.bet_in[s] <= max(r.stack[s], 0) else 0
-    cap = np.int64(BIG_CHIPS) * 8
-    if not credit:
-        for o in range(r.num_players):
-            if r.active[o]:
-                cap = min(cap, r.bet_in[o] + max(r.stack[o], 0))
+    cap = r.cap
     if r.current_bet == 0:
         hi = min(cap, np.int64(BIG_CHIPS))
         if tb.params[P_MAX_BET] > 0:
@@ -210,13 +221,13 @@ def _prepare_decision(r, tb):
         r.raise_hi = hi
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def num_active(r):
     """Players still in the pot."""
     return r.num_in
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def bet_range(r, tb):
     """(lo, hi) of a legal opening bet by the player to act; lo > hi when no bet is legal.
 
@@ -226,25 +237,25 @@ def bet_range(r, tb):
     return r.bet_lo, r.bet_hi
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def raise_range(r, tb):
     """(lo, hi) of a legal raise (chips on top of the current bet); lo > hi when no raise is legal."""
     return r.raise_lo, r.raise_hi
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def to_match(r):
     """Chips the player to act must add to match the current bet."""
     return r.current_bet - r.bet_in[r.current]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def can_match(r, tb):
     """The player to act can pay the match (always under ``cannot_pay = credit``)."""
     return r.match_ok != 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def is_legal(r, tb, mv):
     """Move ``mv`` is legal for the player to act in game record ``r``."""
     if r.over != RUNNING:
@@ -271,7 +282,7 @@ def is_legal(r, tb, mv):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def apply_move(r, tb, mv):
     """Apply a legal move of the player to act, then everything that follows until the next decision."""
     s = r.current
@@ -298,6 +309,7 @@ def apply_move(r, tb, mv):
         r.num_in -= 1
         r.fold_deal[s] = r.deal
         r.fold_phase[s] = OUT_BET1 if r.phase == BET1 else OUT_BET2
+        _set_cap(r, tb)
     elif kind == MATCH:
         c = r.current_bet - r.bet_in[s]
         if c > 0:
@@ -326,7 +338,7 @@ def apply_move(r, tb, mv):
         _award_active(r, tb, END_TURN_CAP)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _advance(r, tb):
     """Pass the turn on; close the round, the draw or the deal when nobody needs to act."""
     n = r.num_players
@@ -376,7 +388,7 @@ def golem_value(r, tb):
     return np.int64(_eval_packed(x, ace)), k
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _value(r, tb, s):
     """Value of seat ``s``'s five cards."""
     h = r.hand[s]
@@ -444,7 +456,7 @@ def _showdown(r, tb):
     _start_deal(r, tb)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _force_pay(r, tb, s, chips):
     """Seat ``s`` pays ``chips`` it must pay; under ``cannot_pay = fold`` a short stack pays all and leaves."""
     if tb.params[P_CREDIT] != 0 or r.stack[s] >= chips:

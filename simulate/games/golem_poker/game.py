@@ -16,7 +16,7 @@ import numpy as np
 from simulate.game import BotSpec, ChunkTables, Codes, RuleOption
 from simulate.games.golem_poker import bots as poker_bots
 from simulate.games.golem_poker import data, play
-from simulate.games.golem_poker.evaluator import CATEGORY_NAMES, CATEGORY_SHIFT, describe
+from simulate.games.golem_poker.evaluator import CATEGORY_NAMES, describe
 from simulate.games.golem_poker.reference import GolemPokerReference, card_text
 from simulate.games.golem_poker.state import (
     END_REASONS,
@@ -29,12 +29,6 @@ from simulate.games.golem_poker.state import (
 )
 
 THRESHOLD_BENCH = "tight_passive,tight_aggressive,loose_passive,loose_aggressive"
-
-
-def _category(values: np.ndarray) -> Codes:
-    """Hand categories of values as codes into CATEGORY_NAMES (-1 for NO_VALUE)."""
-    v = np.asarray(values).astype(np.int32)
-    return Codes(np.where(v == NO_VALUE, -1, v >> CATEGORY_SHIFT).astype(np.int32), CATEGORY_NAMES)
 
 
 class GolemPoker:
@@ -57,16 +51,10 @@ class GolemPoker:
     # golem bench: lineups (as for --bots) with their default games per kernel measurement
     bench_lineups = {THRESHOLD_BENCH: 400_000, "equity": 2_000}
     bench_players = 4
-    game_columns = (
-        "deals", "pot", "house_take", "antes", "bets", "penalties", "showdowns", "golem_wins", "players_left",
-        "final_hand_cat", "final_golem_cat", "final_golem_cards",
-        *(f"deal{k}_{f}" for k in range(1, LOG_DEALS + 1)
-          for f in ("golem_beaten", "hand_cat", "golem_cat", "golem_cards", "players")),
-    )
-    seat_columns = (
-        "out", "out_deal", "showdowns", "best_hands", "penalties", "discarded", "bets", "raises", "calls",
-        "opening_cat", "opening_strength", "final_cat",
-    )
+    game_columns = tuple(name for name, _ in play.GAME_COLUMNS[5:])
+    seat_columns = tuple(name for name, _ in play.SEAT_COLUMNS[7:])
+    category_columns = ("final_hand_cat", "final_golem_cat", *(f"deal{k + 1}_{f}" for k in range(LOG_DEALS)
+                                                               for f in ("hand_cat", "golem_cat")))
 
     def rule_options(self) -> dict[str, RuleOption]:
         defaults = data.load().rules
@@ -92,55 +80,12 @@ class GolemPoker:
         play_seeds: np.ndarray,
         threads: int = 1,
     ) -> ChunkTables:
-        n = num_players
-        st = play.play_batch(d, n, seat_lineup, lineup_ids, lineup_params, setup_seeds, play_seeds, threads)
-        res = play.results(st, n)
-        deals = st["deal"].astype(np.int16)
-        games: dict[str, Any] = {
-            "turns": st["turn"].astype(np.int32),
-            "rounds": deals.astype(np.int32),
-            "end_reason": Codes(st["over"].astype(np.int32), END_REASONS),
-            "winner_seat": np.where(res["winner"] >= 0, res["winner"] + 1, -1).astype(np.int8),
-            "tied": res["tied"],
-            "deals": deals,
-            "pot": st["pot"].astype(np.int32),
-            "house_take": st["house_take"].astype(np.int32),
-            "antes": st["paid_ante"].sum(axis=1).astype(np.int32),
-            "bets": st["paid_bet"].sum(axis=1).astype(np.int32),
-            "penalties": st["paid_penalty"].sum(axis=1).astype(np.int32),
-            "showdowns": st["num_showdowns"],
-            "golem_wins": st["golem_wins"],
-            "players_left": st["active"][:, :n].sum(axis=1).astype(np.int8),
-            "final_hand_cat": _category(st["last_hand"]),
-            "final_golem_cat": _category(st["last_golem"]),
-            "final_golem_cards": st["last_golem_cards"],
-        }
-        for k in range(LOG_DEALS):
-            games[f"deal{k + 1}_golem_beaten"] = st["log_beaten"][:, k]
-            games[f"deal{k + 1}_hand_cat"] = _category(st["log_hand"][:, k])
-            games[f"deal{k + 1}_golem_cat"] = _category(st["log_golem"][:, k])
-            games[f"deal{k + 1}_golem_cards"] = st["log_golem_cards"][:, k]
-            games[f"deal{k + 1}_players"] = st["log_players"][:, k]
-        opening = st["opening_value"][:, :n]
-        idx = np.searchsorted(d.tables.hand_values, opening)
-        seats = {
-            "score": res["score"].ravel(),
-            "rank": res["rank"].ravel(),
-            "win": res["win"].ravel(),
-            **{name: res["parts"][:, :, k].ravel() for k, name in enumerate(self.score_parts)},
-            "out": Codes(st["fold_phase"][:, :n].ravel().astype(np.int32), OUT_NAMES),
-            "out_deal": st["fold_deal"][:, :n].ravel(),
-            "showdowns": st["showdowns"][:, :n].ravel(),
-            "best_hands": st["best_hands"][:, :n].ravel(),
-            "penalties": st["penalties"][:, :n].ravel(),
-            "discarded": st["discarded"][:, :n].ravel(),
-            "bets": st["num_bets"][:, :n].ravel(),
-            "raises": st["num_raises"][:, :n].ravel(),
-            "calls": st["num_calls"][:, :n].ravel(),
-            "opening_cat": _category(opening.ravel()),
-            "opening_strength": d.tables.hand_cdf[idx].astype(np.float32).ravel(),
-            "final_cat": _category(st["final_value"][:, :n].ravel()),
-        }
+        st = play.play_batch(d, num_players, seat_lineup, lineup_ids, lineup_params, setup_seeds, play_seeds, threads)
+        games, seats = play.columns(d, st, num_players)
+        games["end_reason"] = Codes(games["end_reason"], END_REASONS)
+        for name in self.category_columns:
+            games[name] = Codes(games[name], CATEGORY_NAMES)
+        seats["out"] = Codes(seats["out"], OUT_NAMES)
         empty = np.zeros(0, np.int64)
         components = {
             "game": empty,

@@ -5,10 +5,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from simulate.games.golem_poker.bots import MAX_BOT_PARAMS, MEMO, SCRATCH, bot_records, choose_move
+from simulate.games.golem_poker.bots import MAX_BOT_PARAMS, MEMO, SCRATCH, bot_records, choose_move, strength
 from simulate.games.golem_poker.data import PokerData
 from simulate.games.golem_poker.engine import apply_move, init_game, is_legal
-from simulate.games.golem_poker.state import END_ILLEGAL, MOVE_LEN, RUNNING, new_state
+from simulate.games.golem_poker.evaluator import CATEGORY_SHIFT
+from simulate.games.golem_poker.state import END_ILLEGAL, LOG_DEALS, MOVE_LEN, NO_VALUE, RUNNING, new_state
 
 SCORE_PARTS = ("score_pot", "score_ante", "score_bet", "score_penalty")
 
@@ -130,4 +131,103 @@ def results(st: np.ndarray, num_players: int) -> dict[str, np.ndarray]:
     return {"score": score, "parts": parts, "rank": rank, "win": win, "tied": split, "winner": winner}
 
 
-__all__ = ["play_batch", "trace_game", "results", "SCORE_PARTS"]
+# Columns of the run format's tables filled by ``_fill_columns`` (name, dtype); see docs/golem-poker.md.
+GAME_COLUMNS = (
+    ("turns", np.int32), ("rounds", np.int32), ("end_reason", np.int32), ("winner_seat", np.int8),
+    ("tied", np.bool_), ("pot", np.int32), ("house_take", np.int32), ("antes", np.int32), ("golem_wins", np.int16),
+    ("final_hand_cat", np.int32), ("final_golem_cat", np.int32), ("final_golem_cards", np.int8),
+    *(
+        (f"deal{k + 1}_{name}", dtype)
+        for k in range(LOG_DEALS)
+        for name, dtype in (
+            ("golem_beaten", np.int8), ("hand_cat", np.int32), ("golem_cat", np.int32), ("golem_cards", np.int8),
+        )
+    ),
+)
+SEAT_COLUMNS = (
+    ("score", np.int32), ("rank", np.int8), ("win", np.float32),
+    ("score_pot", np.int32), ("score_ante", np.int32), ("score_bet", np.int32), ("score_penalty", np.int32),
+    ("out", np.int32), ("out_deal", np.int16), ("discarded", np.int16), ("opening_strength", np.float32),
+)
+
+
+@njit(cache=True, inline="always")
+def _cat(value):
+    return -1 if value == NO_VALUE else value >> CATEGORY_SHIFT
+
+
+@njit(cache=True)
+def _fill_columns(st, tab, n, gi, gb, si, sf):
+    """Fill the games and seats columns of finished games in one pass.
+
+    ``gi`` (len(GAME_COLUMNS), G) int64 and ``gb`` (G,) bool (``tied``); ``si`` (len(SEAT_COLUMNS), G * n)
+    int64 and ``sf`` (2, G * n) float64 (``win``, ``opening_strength``); rows in the order of the column tuples.
+    """
+    tb = tab[0]
+    score = np.zeros(6, np.int64)
+    for g in range(st.shape[0]):
+        r = st[g]
+        split = 0
+        winner = -1
+        for s in range(n):
+            if r.share[s] > 0:
+                split += 1
+                winner = s
+        gi[0, g] = r.turn
+        gi[1, g] = r.deal
+        gi[2, g] = r.over
+        gi[3, g] = winner + 1 if split == 1 else -1
+        gb[g] = split > 1
+        gi[5, g] = r.pot
+        gi[6, g] = r.house_take
+        antes = 0
+        for s in range(n):
+            antes += r.paid_ante[s]
+        gi[7, g] = antes
+        gi[8, g] = r.golem_wins
+        gi[9, g] = _cat(r.last_hand)
+        gi[10, g] = _cat(r.last_golem)
+        gi[11, g] = r.last_golem_cards
+        for k in range(LOG_DEALS):
+            gi[12 + 4 * k, g] = r.log_beaten[k]
+            gi[13 + 4 * k, g] = _cat(r.log_hand[k])
+            gi[14 + 4 * k, g] = _cat(r.log_golem[k])
+            gi[15 + 4 * k, g] = r.log_golem_cards[k]
+        for s in range(n):
+            score[s] = r.won[s] - r.paid_ante[s] - r.paid_bet[s] - r.paid_penalty[s]
+        for s in range(n):
+            i = g * n + s
+            above = 0
+            for o in range(n):
+                above += score[o] > score[s]
+            si[0, i] = score[s]
+            si[1, i] = 1 + above
+            sf[0, i] = r.share[s]
+            si[3, i] = r.won[s]
+            si[4, i] = -r.paid_ante[s]
+            si[5, i] = -r.paid_bet[s]
+            si[6, i] = -r.paid_penalty[s]
+            si[7, i] = r.fold_phase[s]
+            si[8, i] = r.fold_deal[s]
+            si[9, i] = r.discarded[s]
+            sf[1, i] = strength(tb, r.opening_value[s])
+
+
+def columns(data: PokerData, st: np.ndarray, num_players: int) -> tuple[dict, dict]:
+    """The game's columns of the ``games`` and ``seats`` tables (GAME_COLUMNS, SEAT_COLUMNS) as arrays."""
+    g = st.shape[0]
+    gi = np.zeros((len(GAME_COLUMNS), g), np.int64)
+    gb = np.zeros(g, np.bool_)
+    si = np.zeros((len(SEAT_COLUMNS), g * num_players), np.int64)
+    sf = np.zeros((2, g * num_players), np.float64)
+    if g:
+        _fill_columns(st, data.kernel, num_players, gi, gb, si, sf)
+    games = {name: (gb if dtype is np.bool_ else gi[k].astype(dtype)) for k, (name, dtype) in enumerate(GAME_COLUMNS)}
+    floats = {"win": sf[0], "opening_strength": sf[1]}
+    seats = {
+        name: (floats[name] if name in floats else si[k]).astype(dtype) for k, (name, dtype) in enumerate(SEAT_COLUMNS)
+    }
+    return games, seats
+
+
+__all__ = ["play_batch", "trace_game", "results", "columns", "SCORE_PARTS", "GAME_COLUMNS", "SEAT_COLUMNS"]

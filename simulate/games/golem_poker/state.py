@@ -35,7 +35,7 @@ OUT_NONE, OUT_BET1, OUT_BET2, OUT_FORCED = 0, 1, 2, 3
 OUT_NAMES = ("in", "first_round", "second_round", "cannot_pay")
 
 MAX_GOLEM = MAX_PLAYERS * MAX_DISCARDS  # cards in the discard pile of one deal
-LOG_DEALS = 4  # deals whose showdown is logged one by one (all deals are counted in totals)
+LOG_DEALS = 3  # deals whose showdown is logged one by one (all deals are counted in totals)
 NO_VALUE = -1  # hand value of "no hand" (no showdown, or no golem)
 
 
@@ -65,6 +65,7 @@ def state_fields() -> list[tuple]:
         ("bet_in", np.int64, (p,)),  # chips put in during this betting round
         ("current_bet", np.int64),  # the bet to match in this betting round
         ("raises", np.int16),  # raises in this betting round
+        ("cap", np.int64),  # table stakes: the most anyone still in can have put in this round
         # what the player to act may do (set before each decision; empty ranges have lo > hi)
         ("match_ok", np.int8),  # 1 = may match (or check)
         ("bet_lo", np.int64),  # opening bet range
