@@ -575,7 +575,7 @@ def _determinize(r):
             j -= 1
         r.deck[_unseen_index(r, j + 1)] = x
     for k in range(n - 1, 0, -1):
-        j = np.int64(randint(r.rng, 0, k + 1))  # randint is uint64-typed; mixed with int16 it would be float
+        j = randint(r.rng, 0, k + 1)
         ik = _unseen_index(r, k)
         ij = _unseen_index(r, j)
         tmp = r.deck[ik]
