@@ -87,32 +87,30 @@ def _results(st, tab, score, parts, rank, win, tied, decided, winner):
 
 
 @njit(cache=True)
-def _components(st, game, seat, card, turn, use):
-    """Cards taken (not dealt), game by game in turn order; returns the count (call with empty arrays to count)."""
+def _components(st, game, seat, card, turn, use, by_turn):
+    """Cards taken (not dealt), game by game in turn order; returns the count (call with empty arrays to count).
+
+    Each turn takes at most one card, so ``by_turn`` (one slot per turn, -1 empty) orders them.
+    """
     k = 0
     fill = game.shape[0] > 0
     for g in range(st.shape[0]):
         r = st[g]
-        first = k
+        for t in range(r.turn):
+            by_turn[t] = -1
         for c in range(r.owner.shape[0]):
-            if r.owner[c] < 0 or r.use[c] == U_START:
+            if r.owner[c] >= 0 and r.use[c] != U_START:
+                by_turn[r.taken_turn[c]] = c
+        for t in range(r.turn):
+            c = by_turn[t]
+            if c < 0:
                 continue
             if fill:
-                # insertion by turn: each card is taken on its own turn
-                j = k
-                t = r.taken_turn[c]
-                while j > first and turn[j - 1] > t:
-                    game[j] = game[j - 1]
-                    seat[j] = seat[j - 1]
-                    card[j] = card[j - 1]
-                    turn[j] = turn[j - 1]
-                    use[j] = use[j - 1]
-                    j -= 1
-                game[j] = g
-                seat[j] = r.owner[c]
-                card[j] = c
-                turn[j] = t
-                use[j] = r.use[c]
+                game[k] = g
+                seat[k] = r.owner[c]
+                card[k] = c
+                turn[k] = t
+                use[k] = r.use[c]
             k += 1
     return k
 
@@ -120,11 +118,12 @@ def _components(st, game, seat, card, turn, use):
 def components(st: np.ndarray) -> dict[str, np.ndarray]:
     """One row per card a seat took: ``game`` (offset in the batch), ``seat`` (0-based), ``card``, ``turn``, ``use``."""
     empty = np.zeros(0, np.int64)
+    by_turn = np.zeros(int(st["turn"].max()) + 1 if st.shape[0] else 1, np.int64)
     n = _components(st, empty, empty.astype(np.int8), empty.astype(np.int32), empty.astype(np.int32),
-                    empty.astype(np.int8))
+                    empty.astype(np.int8), by_turn)
     out = {"game": np.zeros(n, np.int64), "seat": np.zeros(n, np.int8), "card": np.zeros(n, np.int32),
            "turn": np.zeros(n, np.int32), "use": np.zeros(n, np.int8)}
-    _components(st, out["game"], out["seat"], out["card"], out["turn"], out["use"])
+    _components(st, out["game"], out["seat"], out["card"], out["turn"], out["use"], by_turn)
     return out
 
 
