@@ -110,9 +110,11 @@ BOTS: dict[str, tuple[int, str, dict[str, tuple[float, str]]]] = {
             "samples": (96.0, "samples per estimate"),
             "call_margin": (0.0, "expected gain in antes a call must promise"),
             "raise_edge": (1.6, "bets or raises when its estimated pot share exceeds this many fair shares"),
-            "bet_antes": (2.0, "size of its bets and raises, in antes"),
+            "bet_pot": (1.0, "size of its bets and raises as a share of the pot after matching (whole antes)"),
             "max_raises": (3.0, "it raises only while the round has seen fewer raises than this"),
             "discard": (-1.0, "-1 picks the discard with the best sampled value; 0 improve; 1 weaken the golem"),
+            "read_bet": (0.6, "an opponent who bet or raised this deal is sampled from hands at least this strong"),
+            "read_call": (0.3, "an opponent who matched a bet this deal is sampled from hands at least this strong"),
         },
     ),
 }
@@ -121,6 +123,7 @@ MAX_BOT_PARAMS = 8
 BOT_DTYPE = np.dtype([("id", np.int64), ("params", np.float64, (MAX_BOT_PARAMS,))], align=True)
 SCRATCH = 64  # length of the int8 scratch array the kernel passes in
 MEMO_SEATS = 6
+MAX_TRIES = 24  # equity bot: rejection-sampling draws per opponent hand
 MEMO = 2 * MEMO_SEATS  # length of the float64 memo array the kernel passes in (filled with -1)
 
 
@@ -380,7 +383,7 @@ def _equity_bot(r, tb, bp, mv, scratch):
             tried[ci] = m
             if dup:
                 continue
-            e, pen = equity(r, tb, s, m, samples, scratch)
+            e, pen = equity(r, tb, s, m, samples, bp.params[6], bp.params[7], scratch)
             score = e * r.pot - pen * tb.params[P_PENALTY]
             if score > best_score:
                 best_score = score
@@ -390,12 +393,13 @@ def _equity_bot(r, tb, bp, mv, scratch):
     mask_me = 0
     if r.phase == BET1:
         mask_me = _seat_policy_mask(r, tb, s, policy >= 0.5)
-    e, pen = equity(r, tb, s, mask_me, samples, scratch)
+    e, pen = equity(r, tb, s, mask_me, samples, bp.params[6], bp.params[7], scratch)
     m = num_active(r)
     c = to_match(r)
     ante = tb.params[P_ANTE]
     if e * m >= bp.params[2] and (r.current_bet == 0 or r.raises < bp.params[4]):
-        if _bet_or_raise(r, tb, np.int64(bp.params[3] * ante + 0.5), mv):
+        size = max(np.int64(bp.params[3] * (r.pot + c) / ante + 0.5), 1) * ante  # a share of the pot, in antes
+        if _bet_or_raise(r, tb, size, mv):
             return
     if c > 0 and e * (r.pot + c) - c - pen * tb.params[P_PENALTY] < bp.params[1] * ante:
         mv[M_KIND] = FOLD
@@ -425,7 +429,7 @@ def _take(unseen, pos, u, rng):
 
 
 @njit(cache=True)
-def equity(r, tb, s, mask_me, samples, unseen):
+def equity(r, tb, s, mask_me, samples, read_bet, read_call, unseen):
     """Estimated share of the pot for seat ``s`` and chance it pays the golem penalty, by sampling.
 
     Unseen cards (all but its own hand and its own discards of this deal) are dealt at random to
@@ -433,6 +437,9 @@ def equity(r, tb, s, mask_me, samples, unseen):
     improve policy; one who has drawn gets that many random discards; folded players' discards
     count when the rules say so. Seat ``s`` discards ``mask_me`` first if it has not drawn yet.
     A sample whose golem beats the best hand counts as a fair share of the pot (it is dealt again).
+    An opponent who bet or raised this deal holds a hand of strength at least ``read_bet`` (before
+    the draw if it has not drawn yet, else after), one who matched a bet at least ``read_call``
+    (rejection sampling, at most MAX_TRIES draws, then the last one is kept).
 
     Returns
     -------
@@ -487,11 +494,19 @@ def equity(r, tb, s, mask_me, samples, unseen):
             if o == s:
                 continue
             if r.active[o]:
-                c0 = _take(unseen, pos, u, r.rng)
-                c1 = _take(unseen, pos + 1, u, r.rng)
-                c2 = _take(unseen, pos + 2, u, r.rng)
-                c3 = _take(unseen, pos + 3, u, r.rng)
-                c4 = _take(unseen, pos + 4, u, r.rng)
+                need = 0.0
+                if r.aggr[o] == 2:
+                    need = read_bet
+                elif r.aggr[o] == 1:
+                    need = read_call
+                for _t in range(MAX_TRIES):
+                    c0 = _take(unseen, pos, u, r.rng)
+                    c1 = _take(unseen, pos + 1, u, r.rng)
+                    c2 = _take(unseen, pos + 2, u, r.rng)
+                    c3 = _take(unseen, pos + 3, u, r.rng)
+                    c4 = _take(unseen, pos + 4, u, r.rng)
+                    if need <= 0.0 or strength(tb, _eval5(c0, c1, c2, c3, c4, ace)) >= need:
+                        break
                 pos += 5
                 if r.drawn[o] < 0:
                     om = policy_mask(c0, c1, c2, c3, c4, ace, maxd, False)

@@ -151,6 +151,7 @@ def _start_deal(r, tb):
         r.pile_owner[k] = -1
     for s in range(MAX_PLAYERS):
         r.drawn[s] = -1
+        r.aggr[s] = 0
         for k in range(HAND_SIZE):
             r.hand[s, k] = -1
     for k in range(HAND_SIZE):
@@ -314,6 +315,7 @@ def apply_move(r, tb, mv):
         c = r.current_bet - r.bet_in[s]
         if c > 0:
             r.num_calls[s] += 1
+            r.aggr[s] = max(r.aggr[s], 1)
             _pay(r, s, c)
             r.paid_bet[s] += c
             r.bet_in[s] = r.current_bet
@@ -325,6 +327,7 @@ def apply_move(r, tb, mv):
             target = r.current_bet + mv[M_AMOUNT]
             r.num_raises[s] += 1
             r.raises += 1
+        r.aggr[s] = 2
         c = target - r.bet_in[s]
         _pay(r, s, c)
         r.paid_bet[s] += c

@@ -196,6 +196,7 @@ class GolemPokerReference:
             owed = self.current_bet - self.bet_in[s]
             if owed > 0:
                 self.num_calls[s] += 1
+                self.aggr[s] = max(self.aggr[s], 1)
                 self._put_bet(s, owed)
         else:
             if kind == BET:
@@ -205,6 +206,7 @@ class GolemPokerReference:
                 self.num_raises[s] += 1
                 self.raises += 1
                 new_bet = self.current_bet + amount
+            self.aggr[s] = 2
             self._put_bet(s, new_bet - self.bet_in[s])
             self.current_bet = new_bet
             self.need = [self.active[o] for o in range(self.num_players)]
@@ -262,6 +264,7 @@ class GolemPokerReference:
         self.deck_pos = 0
         self.pile: list[tuple[int, int]] = []  # (card, seat that discarded it)
         self.drawn = [-1] * MAX_PLAYERS
+        self.aggr = [0] * MAX_PLAYERS  # this deal: 2 bet or raised, 1 matched a bet
         self.hand = [[-1] * HAND_SIZE for _ in range(n)]
         for k in range(HAND_SIZE):
             for s in range(n):
@@ -456,6 +459,7 @@ class GolemPokerReference:
             "num_in": np.int8(sum(self.active)),
             "value": seats([self.value_of(h) if h[0] >= 0 else NO_VALUE for h in self.hand], np.int32, NO_VALUE),
             "drawn": np.array(self.drawn, np.int8),
+            "aggr": np.array(self.aggr, np.int8),
             "stack": seats(self.stack, np.int64),
             "pot": np.int64(self.pot),
             "paid_ante": seats(self.paid_ante, np.int64),

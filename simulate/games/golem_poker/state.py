@@ -61,6 +61,7 @@ def state_fields() -> list[tuple]:
         ("value", np.int32, (p,)),  # value of each seat's hand this deal, NO_VALUE if not dealt in
         ("need", np.int8, (p,)),  # 1 = must still act in this round
         ("drawn", np.int8, (p,)),  # cards discarded and redrawn this deal (public), -1 before the draw
+        ("aggr", np.int8, (p,)),  # this deal (public): 2 bet or raised, 1 matched a bet, 0 neither
         ("stack", np.int64, (p,)),  # chips in front of each seat
         ("bet_in", np.int64, (p,)),  # chips put in during this betting round
         ("current_bet", np.int64),  # the bet to match in this betting round
