@@ -30,6 +30,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure as MplFigure
+from statsmodels.tools.sm_exceptions import PerfectSeparationWarning
 
 from analysis import plots
 from analysis._util import format_pvalue, mirror_mask
@@ -750,10 +751,21 @@ def _strategy_section(seats: pd.DataFrame, alpha: float) -> Section | None:
             "shown on the Elo scale (400 points = 10:1 odds). Player counts are pooled."
         )
     )
+    # a bot that never (or always) beats another makes the maximum-likelihood ratings infinite
+    separated = bool(((h2h["wins"] <= 0) | (h2h["wins"] >= h2h["num_comparisons"])).any())
+    if separated:
+        section.items.append(
+            Text(
+                "Some bot never finishes above another, so the ratings add half a win to each side of every "
+                "pair (a pseudo-count) to stay finite; they rank the bots but understate such gaps.",
+                "warn",
+            )
+        )
     try:
         with warnings.catch_warnings():  # a single pair of bots leaves the GLM no residual df; harmless
             warnings.simplefilter("ignore", RuntimeWarning)
-            ratings = bradley_terry(h2h, alpha=alpha)
+            warnings.simplefilter("ignore", PerfectSeparationWarning)  # near-certain pairs; flagged above
+            ratings = bradley_terry(h2h, alpha=alpha, pseudo_count=0.5 if separated else 0.0)
     except ValueError as e:
         ratings = None
         section.items.append(Text(f"No Bradley-Terry ratings: {e}.", "warn"))

@@ -10,28 +10,9 @@ from pathlib import Path
 
 import click
 
+from simulate.clitypes import KeyValue
+
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
-
-
-class KeyValue(click.ParamType):
-    """A ``key=value`` option value."""
-
-    name = "KEY=VALUE"
-
-    def convert(self, value, param, ctx):
-        key, sep, val = value.partition("=")
-        if not sep or not key.strip():
-            self.fail(f"expected KEY=VALUE, got '{value}'", param, ctx)
-        return key.strip(), _scalar(val.strip())
-
-
-def _scalar(text: str):
-    for cast in (int, float):
-        try:
-            return cast(text)
-        except ValueError:
-            pass
-    return {"true": True, "false": False}.get(text.lower(), text)
 
 
 def _fail(e: Exception) -> click.ClickException:

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import click
 
+from simulate.clitypes import KeyValue
+
 
 def _one_line(e: Exception) -> click.ClickException:
     """A ClickException whose message is a single line (pyarrow messages can span several)."""
@@ -74,6 +76,13 @@ def report(run_dirs: tuple[Path, ...], out: Path, title: str | None) -> None:
 )
 @click.option("--workers", "-w", type=int, default=None, help="Worker processes [default: all cores].")
 @click.option("--seed", type=int, default=0, show_default=True, help="Master seed of the first run (run k: seed + k).")
+@click.option(
+    "--cards",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Folder with edited game data (a copy of seeds/GAME) played by every run of the study.",
+)
+@click.option("--rule", "rules", type=KeyValue(), multiple=True, help="Set a rule option in every run (KEY=VALUE).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bars.")
 def study(
     game_name: str,
@@ -82,6 +91,8 @@ def study(
     runs_dir: Path | None,
     workers: int | None,
     seed: int,
+    cards: Path | None,
+    rules: tuple[tuple[str, object], ...],
     quiet: bool,
 ) -> None:
     """Run the standard balance study of GAME and write its report.
@@ -94,6 +105,7 @@ def study(
     Examples:
       golem study century
       golem study century --games 3000000 --out reports/century
+      golem study golems --cards my-deck/ --runs-dir runs/my-deck --out reports/my-deck
     """
     import matplotlib
 
@@ -114,6 +126,8 @@ def study(
         *_option("--runs-dir", runs_dir),
         *_option("--out", out),
         *_option("--workers", workers),
+        *_option("--cards", cards),
+        *[a for k, v in rules for a in ("--rule", f"{k}={v}")],
     )
     try:
         run_study(
@@ -126,6 +140,8 @@ def study(
             progress=not quiet,
             log=click.echo,
             command=command,
+            cards=cards,
+            rules=dict(rules),
         )
     except (UnknownName, LineupError, RunError, DataError, RunFormatError, ValueError, OSError) as e:
         raise _one_line(e) from None

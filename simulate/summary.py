@@ -20,7 +20,7 @@ def summarize(run_dir: str | Path) -> str:
         f"played in {m['timing'].get('seconds', 0):.1f} s "
         f"({m['timing'].get('games_per_second') or 0:,.0f} games/s) -> {run_dir}",
         "",
-        f"win rate by seat (fair share {1 / n:.1%}):",
+        "win rate against the automated opponent:" if n == 1 else f"win rate by seat (fair share {1 / n:.1%}):",
     ]
     mean_score = seats.groupby("seat", observed=True)["score"].mean()
     for row in win_rates(seats, by="seat").itertuples():

@@ -1,0 +1,26 @@
+"""Shared click parameter types of the golem commands."""
+
+from __future__ import annotations
+
+import click
+
+
+class KeyValue(click.ParamType):
+    """A ``key=value`` option value."""
+
+    name = "KEY=VALUE"
+
+    def convert(self, value, param, ctx):
+        key, sep, val = value.partition("=")
+        if not sep or not key.strip():
+            self.fail(f"expected KEY=VALUE, got '{value}'", param, ctx)
+        return key.strip(), _scalar(val.strip())
+
+
+def _scalar(text: str):
+    for cast in (int, float):
+        try:
+            return cast(text)
+        except ValueError:
+            pass
+    return {"true": True, "false": False}.get(text.lower(), text)
