@@ -10,6 +10,7 @@ import csv
 import hashlib
 import tomllib
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -90,3 +91,68 @@ def pack_record(tables) -> np.ndarray:
     for name, arr in zip(tables._fields, tables, strict=True):
         out[0][name] = arr
     return out
+
+
+def resolve_rules(
+    path: Path, conf: dict, overrides: dict[str, Any], options: dict[str, tuple[type, tuple, str]]
+) -> dict[str, Any]:
+    """Rule options in force: the ``[rules]`` table of ``path`` with ``overrides`` on top, validated.
+
+    ``options`` declares each option as ``(type, allowed, help)``: ``allowed`` lists the choices of a
+    ``bool`` or ``str`` option and is ``(lo, hi)`` for an ``int`` or ``float`` one.
+    """
+    rules = dict(conf.get("rules", {}))
+    for key in rules:
+        if key not in options:
+            raise DataError(f"{path}: rules.{key}: unknown rule option (known: {', '.join(options)})")
+    for key in options:
+        if key not in rules:
+            raise DataError(f"{path}: rules.{key}: missing")
+    out = {key: rule_value(options, key, value, f"{path}: rules.{key}") for key, value in rules.items()}
+    for key, value in overrides.items():
+        if key not in options:
+            raise DataError(f"unknown rule option '{key}' (known: {', '.join(options)})")
+        out[key] = rule_value(options, key, value, f"rule option {key}")
+    return {key: out[key] for key in options}
+
+
+def rule_value(options: dict[str, tuple[type, tuple, str]], key: str, value: Any, where: str) -> Any:
+    """A rule option's value checked against its type and allowed values (strings are converted)."""
+    typ, allowed, _ = options[key]
+    if typ is bool:
+        if isinstance(value, str):
+            value = {"true": True, "false": False, "1": True, "0": False}.get(value.lower(), value)
+        if not isinstance(value, bool):
+            raise DataError(f"{where}: '{value}' is not one of true, false")
+        return value
+    if typ is str:
+        if value not in allowed:
+            raise DataError(f"{where}: '{value}' is not one of {', '.join(map(str, allowed))}")
+        return value
+    lo, hi = allowed
+    if isinstance(value, str):
+        try:
+            value = float(value) if typ is float else int(value)
+        except ValueError:
+            raise DataError(f"{where}: '{value}' is not a number") from None
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise DataError(f"{where}: '{value}' is not a number")
+    if typ is int:
+        if isinstance(value, float) and not value.is_integer():
+            raise DataError(f"{where}: {value} is not a whole number")
+        value = int(value)
+    else:
+        value = float(value)
+        if abs(value * 100 - round(value * 100)) > 1e-9:
+            raise DataError(f"{where}: {value} has more than two decimals")
+    if not lo <= value <= hi:
+        raise DataError(f"{where}: {value} is outside {lo}..{hi}")
+    return value
+
+
+def rule_choices(options: dict[str, tuple[type, tuple, str]], key: str) -> tuple:
+    """Allowed values of a rule option as shown by ``golem games``."""
+    typ, allowed, _ = options[key]
+    if typ in (int, float):
+        return (f"{'integer' if typ is int else 'number'} {allowed[0]}..{allowed[1]}",)
+    return allowed

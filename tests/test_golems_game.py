@@ -208,7 +208,7 @@ def test_deck_errors_name_file_line_and_field(tmp_path: Path, start: str, line: 
         ("dust_vp =", 'dust_vp = [0, "one"]', ["game.toml", "table.dust_vp"]),
         ("stand_in =", 'stand_in = "yes"', ["game.toml", "deck.stand_in"]),
         ("picks =", "picks = 10", ["game.toml", "solo.picks"]),
-        ("tuck_limit =", 'tuck_limit = "all"', ["rule option tuck_limit", "requirement"]),
+        ("tuck_limit =", 'tuck_limit = "all"', ["rules.tuck_limit", "requirement"]),
         ("removed_at_setup =", "removed_at_setup = 4", []),
     ],
 )

@@ -7,7 +7,16 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from simulate.datafiles import DataError, default_dir, pack_record, parse_int, read_csv, read_toml, sha256
+from simulate.datafiles import (
+    DataError,
+    default_dir,
+    pack_record,
+    parse_int,
+    read_csv,
+    read_toml,
+    resolve_rules,
+    sha256,
+)
 
 COLOURS = "YGTM"
 NUM_COLOURS = 4
@@ -217,24 +226,7 @@ def _game_toml(path: Path, conf: dict, rule_overrides: dict[str, Any]):
     start = table.get("start")
     if not isinstance(start, list) or len(start) != MAX_PLAYERS or not all(isinstance(s, str) for s in start):
         raise DataError(f"{path}: table.start: needs {MAX_PLAYERS} crystal strings, one per seat")
-    rules = dict(conf.get("rules", {}))
-    for key in rules:
-        if key not in RULE_OPTIONS:
-            raise DataError(f"{path}: rules.{key}: unknown rule option (known: {', '.join(RULE_OPTIONS)})")
-    for key, value in rule_overrides.items():
-        if key not in RULE_OPTIONS:
-            raise DataError(f"unknown rule option '{key}' (known: {', '.join(RULE_OPTIONS)})")
-        rules[key] = value
-    for key, (typ, choices, _) in RULE_OPTIONS.items():
-        if key not in rules:
-            raise DataError(f"{path}: rules.{key}: missing")
-        value = rules[key]
-        if typ is bool and isinstance(value, str):
-            value = {"true": True, "false": False, "1": True, "0": False}.get(value.lower(), value)
-        if value not in choices or type(value) is not typ:
-            raise DataError(f"rule option {key}: '{value}' is not one of {', '.join(map(str, choices))}")
-        rules[key] = value
-    return table, rules
+    return table, resolve_rules(path, conf, rule_overrides, RULE_OPTIONS)
 
 
 def _int_list(path: Path, table: dict, key: str, n: int, lo: int, hi: int) -> None:

@@ -14,7 +14,8 @@ from typing import Any, NamedTuple
 import numpy as np
 from numba import njit
 
-from simulate.datafiles import DataError, default_dir, pack_record, read_toml, sha256
+from simulate.datafiles import DataError, default_dir, pack_record, read_toml, resolve_rules, sha256
+from simulate.datafiles import rule_choices as shared_rule_choices
 from simulate.games.golem_poker.evaluator import NUM_CARDS, _eval5
 
 GAME_NAME = "golem-poker"
@@ -161,65 +162,15 @@ def _table(path: Path, conf: dict) -> dict[str, Any]:
 
 
 def _rules(path: Path, conf: dict, overrides: dict[str, Any]) -> dict[str, Any]:
-    rules = dict(conf.get("rules", {}))
-    for key in rules:
-        if key not in RULE_OPTIONS:
-            raise DataError(f"{path}: rules.{key}: unknown rule option (known: {', '.join(RULE_OPTIONS)})")
-    for key in rules.keys() | RULE_OPTIONS.keys():
-        if key not in rules:
-            raise DataError(f"{path}: rules.{key}: missing")
-    out = {}
-    for key, value in rules.items():
-        out[key] = _rule_value(key, value, f"{path}: rules.{key}")
-    for key, value in overrides.items():
-        if key not in RULE_OPTIONS:
-            raise DataError(f"unknown rule option '{key}' (known: {', '.join(RULE_OPTIONS)})")
-        out[key] = _rule_value(key, value, f"rule option {key}")
+    out = resolve_rules(path, conf, overrides, RULE_OPTIONS)
     if out["stack_antes"] < 1:
         raise DataError(f"{path}: rules.stack_antes: a player must afford the first ante")
-    return {key: out[key] for key in RULE_OPTIONS}
-
-
-def _rule_value(key: str, value: Any, where: str) -> Any:
-    """A rule option's value checked against its type and allowed values (strings are converted)."""
-    typ, allowed, _ = RULE_OPTIONS[key]
-    if typ is bool:
-        if isinstance(value, str):
-            value = {"true": True, "false": False, "1": True, "0": False}.get(value.lower(), value)
-        if not isinstance(value, bool):
-            raise DataError(f"{where}: '{value}' is not one of true, false")
-        return value
-    if typ is str:
-        if value not in allowed:
-            raise DataError(f"{where}: '{value}' is not one of {', '.join(allowed)}")
-        return value
-    lo, hi = allowed
-    if isinstance(value, str):
-        try:
-            value = float(value) if typ is float else int(value)
-        except ValueError:
-            raise DataError(f"{where}: '{value}' is not a number") from None
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise DataError(f"{where}: '{value}' is not a number")
-    if typ is int:
-        if isinstance(value, float) and not value.is_integer():
-            raise DataError(f"{where}: {value} is not a whole number")
-        value = int(value)
-    else:
-        value = float(value)
-        if abs(value * 100 - round(value * 100)) > 1e-9:
-            raise DataError(f"{where}: {value} has more than two decimals")
-    if not lo <= value <= hi:
-        raise DataError(f"{where}: {value} is outside {lo}..{hi}")
-    return value
+    return out
 
 
 def rule_choices(key: str) -> tuple:
     """Allowed values of a rule option as shown by ``golem games``."""
-    typ, allowed, _ = RULE_OPTIONS[key]
-    if typ in (int, float):
-        return (f"{'integer' if typ is int else 'number'} {allowed[0]}..{allowed[1]}",)
-    return allowed
+    return shared_rule_choices(RULE_OPTIONS, key)
 
 
 STRENGTH_SLOTS = 1 << 14  # open-addressing table of the 7,462 distinct hand values (load 0.46)

@@ -13,7 +13,16 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from simulate.datafiles import DataError, default_dir, pack_record, parse_int, read_csv, read_toml, sha256
+from simulate.datafiles import (
+    DataError,
+    default_dir,
+    pack_record,
+    parse_int,
+    read_csv,
+    read_toml,
+    resolve_rules,
+    sha256,
+)
 
 MAX_PLAYERS = 2
 MAX_TYPES = 6  # resource types
@@ -452,21 +461,4 @@ def _game_toml(path: Path, conf: dict):
 
 
 def _rules(path: Path, conf: dict, overrides: dict[str, Any]) -> dict[str, Any]:
-    rules = dict(conf.get("rules", {}))
-    for key in rules:
-        if key not in RULE_OPTIONS:
-            raise DataError(f"{path}: rules.{key}: unknown rule option (known: {', '.join(RULE_OPTIONS)})")
-    for key, value in overrides.items():
-        if key not in RULE_OPTIONS:
-            raise DataError(f"unknown rule option '{key}' (known: {', '.join(RULE_OPTIONS)})")
-        rules[key] = value
-    for key, (typ, choices, _) in RULE_OPTIONS.items():
-        if key not in rules:
-            raise DataError(f"{path}: rules.{key}: missing")
-        value = rules[key]
-        if typ is bool and isinstance(value, str):
-            value = {"true": True, "false": False, "1": True, "0": False}.get(value.lower(), value)
-        if value not in choices or type(value) is not typ:
-            raise DataError(f"rule option {key}: '{value}' is not one of {', '.join(map(str, choices))}")
-        rules[key] = value
-    return rules
+    return resolve_rules(path, conf, overrides, RULE_OPTIONS)
