@@ -13,7 +13,7 @@ import pytest
 from simulate.games.golem_poker import bots as B
 from simulate.games.golem_poker import data as D
 from simulate.games.golem_poker.engine import game_init, game_ranges, game_step
-from simulate.games.golem_poker.play import play_batch, results, trace_game
+from simulate.games.golem_poker.play import columns, play_batch, play_columns, results, trace_game
 from simulate.games.golem_poker.reference import GolemPokerReference
 from simulate.games.golem_poker.state import DRAW, END_ILLEGAL, RUNNING, new_state
 from simulate.rng import game_seeds
@@ -116,3 +116,21 @@ def test_batch_kernel_equals_traced_games() -> None:
     for k in (0, 17, 47):
         _, one = trace_game(data, 4, np.arange(4), ids, params, setup[k], play[k])
         assert one.tobytes() == serial[k : k + 1].tobytes()
+
+
+def test_chunk_columns_equal_the_columns_of_the_batch_records() -> None:
+    """``play_columns`` (one reused record per block) logs exactly the games ``play_batch`` plays."""
+    data = D.load(rules={"stack_antes": 3, "golem_short": "deck"})
+    ids, params = lineup(["tight_aggressive", "random", "bluffer", "loose_passive", "equity"])
+    params[:, 0] = np.where(ids == B.EQUITY, 16, params[:, 0])
+    setup, play = game_seeds(MASTER_SEED, np.arange(300), np.arange(300))
+    seat = (np.arange(5)[None, :] + np.arange(300)[:, None]) % 5
+    games, seats = columns(data, play_batch(data, 5, seat, ids, params, setup, play), 5)
+    res = results(play_batch(data, 5, seat, ids, params, setup, play), 5)
+    assert np.array_equal(seats["score"], res["score"].ravel()) and np.array_equal(seats["rank"], res["rank"].ravel())
+    for threads in (1, 2):
+        g2, s2 = play_columns(data, 5, seat, ids, params, setup, play, threads=threads)
+        for name in games:
+            assert np.array_equal(games[name], g2[name]), name
+        for name in seats:
+            assert np.array_equal(seats[name], s2[name]), name

@@ -29,6 +29,7 @@ from simulate.games.golem_poker.state import (
 )
 
 THRESHOLD_BENCH = "tight_passive,tight_aggressive,loose_passive,loose_aggressive"
+EQUITY_BENCH_OPPONENTS = "tight_aggressive,loose_aggressive,bluffer"
 
 
 class GolemPoker:
@@ -49,7 +50,7 @@ class GolemPoker:
     setup_columns = ()
     component_kinds = ()
     # golem bench: lineups (as for --bots) with their default games per kernel measurement
-    bench_lineups = {THRESHOLD_BENCH: 400_000, "equity": 2_000}
+    bench_lineups = {THRESHOLD_BENCH: 400_000, f"equity,{EQUITY_BENCH_OPPONENTS}": 4_000, "equity": 1_000}
     bench_players = 4
     game_columns = tuple(name for name, _ in play.GAME_COLUMNS[5:])
     seat_columns = tuple(name for name, _ in play.SEAT_COLUMNS[7:])
@@ -80,8 +81,9 @@ class GolemPoker:
         play_seeds: np.ndarray,
         threads: int = 1,
     ) -> ChunkTables:
-        st = play.play_batch(d, num_players, seat_lineup, lineup_ids, lineup_params, setup_seeds, play_seeds, threads)
-        games, seats = play.columns(d, st, num_players)
+        games, seats = play.play_columns(
+            d, num_players, seat_lineup, lineup_ids, lineup_params, setup_seeds, play_seeds, threads
+        )
         games["end_reason"] = Codes(games["end_reason"], END_REASONS)
         for name in self.category_columns:
             games[name] = Codes(games[name], CATEGORY_NAMES)

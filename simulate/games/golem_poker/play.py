@@ -156,72 +156,137 @@ def _cat(value):
     return -1 if value == NO_VALUE else value >> CATEGORY_SHIFT
 
 
-@njit(cache=True)
-def _fill_columns(st, tab, n, gi, gb, si, sf):
-    """Fill the games and seats columns of finished games in one pass.
+@njit(cache=True, inline="always")
+def _fill_game(r, tb, n, g, gi, gb, si, sf):
+    """Write the games and seats columns of finished game record ``r`` as game ``g`` of a chunk.
 
     ``gi`` (len(GAME_COLUMNS), G) int64 and ``gb`` (G,) bool (``tied``); ``si`` (len(SEAT_COLUMNS), G * n)
     int64 and ``sf`` (2, G * n) float64 (``win``, ``opening_strength``); rows in the order of the column tuples.
     """
+    split = 0
+    winner = -1
+    for s in range(n):
+        if r.share[s] > 0:
+            split += 1
+            winner = s
+    gi[0, g] = r.turn
+    gi[1, g] = r.deal
+    gi[2, g] = r.over
+    gi[3, g] = winner + 1 if split == 1 else -1
+    gb[g] = split > 1
+    gi[5, g] = r.pot
+    gi[6, g] = r.house_take
+    antes = 0
+    for s in range(n):
+        antes += r.paid_ante[s]
+    gi[7, g] = antes
+    gi[8, g] = r.golem_wins
+    gi[9, g] = _cat(r.last_hand)
+    gi[10, g] = _cat(r.last_golem)
+    gi[11, g] = r.last_golem_cards
+    for k in range(LOG_DEALS):
+        gi[12 + 4 * k, g] = r.log_beaten[k]
+        gi[13 + 4 * k, g] = _cat(r.log_hand[k])
+        gi[14 + 4 * k, g] = _cat(r.log_golem[k])
+        gi[15 + 4 * k, g] = r.log_golem_cards[k]
+    for s in range(n):
+        i = g * n + s
+        score = r.won[s] - r.paid_ante[s] - r.paid_bet[s] - r.paid_penalty[s]
+        above = 0
+        for o in range(n):
+            above += r.won[o] - r.paid_ante[o] - r.paid_bet[o] - r.paid_penalty[o] > score
+        si[0, i] = score
+        si[1, i] = 1 + above
+        sf[0, i] = r.share[s]
+        si[3, i] = r.won[s]
+        si[4, i] = -r.paid_ante[s]
+        si[5, i] = -r.paid_bet[s]
+        si[6, i] = -r.paid_penalty[s]
+        si[7, i] = r.fold_phase[s]
+        si[8, i] = r.fold_deal[s]
+        si[9, i] = r.discarded[s]
+        sf[1, i] = strength(tb, r.opening_value[s])
+
+
+@njit(cache=True)
+def _fill_columns(st, tab, n, gi, gb, si, sf):
+    """Columns of a batch of finished game records (see ``_fill_game``)."""
     tb = tab[0]
-    score = np.zeros(6, np.int64)
     for g in range(st.shape[0]):
-        r = st[g]
-        split = 0
-        winner = -1
-        for s in range(n):
-            if r.share[s] > 0:
-                split += 1
-                winner = s
-        gi[0, g] = r.turn
-        gi[1, g] = r.deal
-        gi[2, g] = r.over
-        gi[3, g] = winner + 1 if split == 1 else -1
-        gb[g] = split > 1
-        gi[5, g] = r.pot
-        gi[6, g] = r.house_take
-        antes = 0
-        for s in range(n):
-            antes += r.paid_ante[s]
-        gi[7, g] = antes
-        gi[8, g] = r.golem_wins
-        gi[9, g] = _cat(r.last_hand)
-        gi[10, g] = _cat(r.last_golem)
-        gi[11, g] = r.last_golem_cards
-        for k in range(LOG_DEALS):
-            gi[12 + 4 * k, g] = r.log_beaten[k]
-            gi[13 + 4 * k, g] = _cat(r.log_hand[k])
-            gi[14 + 4 * k, g] = _cat(r.log_golem[k])
-            gi[15 + 4 * k, g] = r.log_golem_cards[k]
-        for s in range(n):
-            score[s] = r.won[s] - r.paid_ante[s] - r.paid_bet[s] - r.paid_penalty[s]
-        for s in range(n):
-            i = g * n + s
-            above = 0
-            for o in range(n):
-                above += score[o] > score[s]
-            si[0, i] = score[s]
-            si[1, i] = 1 + above
-            sf[0, i] = r.share[s]
-            si[3, i] = r.won[s]
-            si[4, i] = -r.paid_ante[s]
-            si[5, i] = -r.paid_bet[s]
-            si[6, i] = -r.paid_penalty[s]
-            si[7, i] = r.fold_phase[s]
-            si[8, i] = r.fold_deal[s]
-            si[9, i] = r.discarded[s]
-            sf[1, i] = strength(tb, r.opening_value[s])
+        _fill_game(st[g], tb, n, g, gi, gb, si, sf)
 
 
-def columns(data: PokerData, st: np.ndarray, num_players: int) -> tuple[dict, dict]:
-    """The game's columns of the ``games`` and ``seats`` tables (GAME_COLUMNS, SEAT_COLUMNS) as arrays."""
-    g = st.shape[0]
-    gi = np.zeros((len(GAME_COLUMNS), g), np.int64)
-    gb = np.zeros(g, np.bool_)
-    si = np.zeros((len(SEAT_COLUMNS), g * num_players), np.int64)
-    sf = np.zeros((2, g * num_players), np.float64)
-    if g:
-        _fill_columns(st, data.kernel, num_players, gi, gb, si, sf)
+@njit(cache=True)
+def _play_to_columns(work, tab, g0, g1, num_players, seat_bot, lineup, setup_seeds, play_seeds, gi, gb, si, sf):
+    """Play games ``g0..g1-1`` in the one record ``work[0]`` and write each one's columns as it ends.
+
+    The same games as ``_play_games`` (``init_game`` sets every field a game reads), without
+    keeping a record per game.
+    """
+    tb = tab[0]
+    mv = np.zeros(MOVE_LEN, np.int32)
+    scratch = np.zeros(SCRATCH, np.int8)
+    memo = np.full(MEMO, -1.0)
+    r = work[0]
+    for g in range(g0, g1):
+        init_game(r, tb, num_players, setup_seeds[g], play_seeds[g])
+        while r.over == RUNNING:
+            choose_move(r, tb, lineup[seat_bot[g, r.current]], mv, scratch, memo)
+            if not is_legal(r, tb, mv):
+                r.over = END_ILLEGAL
+                break
+            apply_move(r, tb, mv)
+        _fill_game(r, tb, num_players, g, gi, gb, si, sf)
+
+
+@njit(cache=True, parallel=True)
+def _play_to_columns_parallel(work, tab, num_players, seat_bot, lineup, setup_seeds, play_seeds, gi, gb, si, sf):
+    n = setup_seeds.shape[0]
+    num_blocks = work.shape[0]
+    for b in prange(num_blocks):
+        _play_to_columns(work[b : b + 1], tab, b * n // num_blocks, (b + 1) * n // num_blocks, num_players,
+                         seat_bot, lineup, setup_seeds, play_seeds, gi, gb, si, sf)
+
+
+def play_columns(
+    data: PokerData,
+    num_players: int,
+    seat_bot: np.ndarray,
+    bot_ids: np.ndarray,
+    bot_params: np.ndarray,
+    setup_seeds: np.ndarray,
+    play_seeds: np.ndarray,
+    threads: int = 1,
+) -> tuple[dict, dict]:
+    """Play one game per seed pair and return its ``games`` and ``seats`` columns (as ``columns``).
+
+    Arguments as for :func:`play_batch`; no game record is kept, so memory stays small.
+    """
+    seat_bot, lineup, setup_seeds, play_seeds = _arrays(seat_bot, bot_ids, bot_params, setup_seeds, play_seeds)
+    g = setup_seeds.shape[0]
+    gi, gb, si, sf = _column_arrays(g, num_players)
+    if threads > 1 and g > 1:
+        work = new_state(min(g, 16 * threads))
+        _play_to_columns_parallel(work, data.kernel, num_players, seat_bot, lineup, setup_seeds, play_seeds,
+                                  gi, gb, si, sf)
+    elif g:
+        _play_to_columns(new_state(1), data.kernel, 0, g, num_players, seat_bot, lineup, setup_seeds, play_seeds,
+                         gi, gb, si, sf)
+    return _column_dicts(gi, gb, si, sf)
+
+
+def _column_arrays(g: int, n: int) -> tuple[np.ndarray, ...]:
+    return (
+        np.empty((len(GAME_COLUMNS), g), np.int64),
+        np.empty(g, np.bool_),
+        np.empty((len(SEAT_COLUMNS), g * n), np.int64),
+        np.empty((2, g * n), np.float64),
+    )
+
+
+def _column_dicts(gi, gb, si, sf) -> tuple[dict, dict]:
+    gi[4] = 0  # "tied" lives in gb; SEAT row 2 ("win") lives in sf
+    si[2] = 0
     games = {name: (gb if dtype is np.bool_ else gi[k].astype(dtype)) for k, (name, dtype) in enumerate(GAME_COLUMNS)}
     floats = {"win": sf[0], "opening_strength": sf[1]}
     seats = {
@@ -230,4 +295,14 @@ def columns(data: PokerData, st: np.ndarray, num_players: int) -> tuple[dict, di
     return games, seats
 
 
-__all__ = ["play_batch", "trace_game", "results", "columns", "SCORE_PARTS", "GAME_COLUMNS", "SEAT_COLUMNS"]
+def columns(data: PokerData, st: np.ndarray, num_players: int) -> tuple[dict, dict]:
+    """The game's columns of the ``games`` and ``seats`` tables (GAME_COLUMNS, SEAT_COLUMNS) of finished records."""
+    g = st.shape[0]
+    gi, gb, si, sf = _column_arrays(g, num_players)
+    if g:
+        _fill_columns(st, data.kernel, num_players, gi, gb, si, sf)
+    return _column_dicts(gi, gb, si, sf)
+
+
+__all__ = ["play_batch", "play_columns", "trace_game", "results", "columns", "SCORE_PARTS", "GAME_COLUMNS",
+           "SEAT_COLUMNS"]

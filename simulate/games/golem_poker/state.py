@@ -35,7 +35,7 @@ OUT_NONE, OUT_BET1, OUT_BET2, OUT_FORCED = 0, 1, 2, 3
 OUT_NAMES = ("in", "first_round", "second_round", "cannot_pay")
 
 MAX_GOLEM = MAX_PLAYERS * MAX_DISCARDS  # cards in the discard pile of one deal
-LOG_DEALS = 3  # deals whose showdown is logged one by one (all deals are counted in totals)
+LOG_DEALS = 2  # deals whose showdown is logged one by one (the last one is logged too; all are counted)
 NO_VALUE = -1  # hand value of "no hand" (no showdown, or no golem)
 
 
