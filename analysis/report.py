@@ -474,6 +474,35 @@ def _mirror_section(seats: pd.DataFrame, mirror: np.ndarray, alpha: float, rng: 
     return section, results
 
 
+def _solo_section(seats: pd.DataFrame, alpha: float) -> Section | None:
+    """Solo games: each bot's win rate against the game's automated opponent."""
+    if seats.empty:
+        return None
+    section = Section("Solo mode against the automated opponent")
+    section.items.append(
+        Text(
+            "In a solo game one seat plays against the game's automated opponent, so there is no seat to compare "
+            "with: the question is how often each bot beats the automaton (a shared tie counts half)."
+        )
+    )
+    rates = win_rates(seats, by="bot", alpha=alpha)
+    scores = seats.groupby("bot", observed=True)["score"].mean()
+    rows = []
+    for r in rates.itertuples():
+        rows.append([str(r.bot), _int(r.num_games), _pct(r.win_rate, 2), _pct_ci(r.ci_low, r.ci_high, 2),
+                     _num(scores[r.bot], 1)])
+        verdict = (
+            f"{r.bot} beats the automaton in {_pct(r.win_rate)} ({_pct_ci(r.ci_low, r.ci_high)}) of "
+            f"{_int(r.num_games)} solo games"
+        )
+        section.items.append(Text(verdict, "verdict"))
+        section.findings.append(f"Solo: {verdict}.")
+    section.items.append(
+        Table(["bot", "games", "win rate", f"{_level(alpha)} interval", "mean score"], rows, "Solo games.")
+    )
+    return section
+
+
 def _mixed_section(seats: pd.DataFrame, mirror: np.ndarray, alpha: float, rng: np.random.Generator):
     if mirror.all():
         return None, None
@@ -1216,14 +1245,19 @@ def compute_report(
         ids = {m["run_id"] for m in independent}
         base_seats = seats[seats["run_id"].isin(ids).to_numpy()]
         base_games = games[games["run_id"].isin(ids).to_numpy()]
-    mirror = mirror_mask(base_seats[["game", "bot"]])
-    mirror_all = mirror if base_seats is seats else mirror_mask(seats[["game", "bot"]])
-
+    mirror_all = mirror_mask(seats[["game", "bot"]])
+    # solo games (one seat against the game's automaton) have no seats to compare: their own section
     components = _component_section(base_seats, base_games, independent, offsets, alpha)
+    solo = (base_seats["num_players"] == 1).to_numpy()
+    solo_seats = base_seats[solo]
+    base_seats = base_seats[~solo]
+    mirror = mirror_mask(base_seats[["game", "bot"]])
+
     mirror_section, mirror_results = _mirror_section(base_seats, mirror, alpha, rng)
     mixed_section, mixed_result = _mixed_section(base_seats, mirror, alpha, rng)
     sections = [
         _win_rate_section(seats, labels, alpha),
+        _solo_section(solo_seats, alpha),
         mirror_section,
         mixed_section,
         _setup_section(seats, manifests, offsets, alpha),
