@@ -123,7 +123,9 @@ class GolemPoker:
             phase = PHASE_NAMES[ref.phase]
             deal = ref.deal
             text = ref.describe(mv)
+            pot = ref.pot - ref.paid_bet[seat]
             ref.apply_action(mv)
+            pot += ref.paid_bet[seat]  # the pot after this move's chips, before any showdown
             events.append(
                 {
                     "event": "move",
@@ -135,7 +137,7 @@ class GolemPoker:
                     "kind": MOVE_NAMES[int(mv[M_KIND])],
                     "text": text,
                     "record": [int(v) for v in mv],
-                    "pot": ref.pot,
+                    "pot": pot,
                 }
             )
             while shown < len(ref.log):
@@ -145,6 +147,12 @@ class GolemPoker:
                     {
                         "event": "showdown",
                         "deal": shown,
+                        "hands": [
+                            {"seat": s + 1, "bot": labels[s], "hand": " ".join(card_text(c) for c in cs),
+                             "value": describe(ref.value_of(cs), ace)}
+                            for s, cs in e["hands"].items()
+                        ],
+                        "best_seats": [s + 1 for s in e["best"]],
                         "best_hand": describe(e["hand"], ace),
                         "golem": "none" if e["golem"] == NO_VALUE else describe(e["golem"], ace),
                         "golem_cards": [card_text(c) for c in e["golem_hand"]],
@@ -201,8 +209,13 @@ class GolemPoker:
             return f"deal {e['deal']}, {e['phase']}: seat {e['seat']} ({e['bot']}) {e['text']}  [pot {e['pot']}]"
         if e["event"] == "showdown":
             verdict = "beats the golem" if e["golem_beaten"] else "does not beat the golem"
-            return (f"showdown, deal {e['deal']}: best hand {e['best_hand']} {verdict} "
-                    f"({e['golem']} from {' '.join(e['golem_cards']) or 'no cards'})")
+            seats = " and ".join(f"seat {s}" for s in e["best_seats"])
+            lines = [f"showdown, deal {e['deal']}:"]
+            for h in e["hands"]:
+                lines.append(f"  seat {h['seat']} ({h['bot']}): {h['hand']:<18} {h['value']}")
+            lines.append(f"  golem: {' '.join(e['golem_cards']) or 'no cards':<18} {e['golem']}")
+            lines.append(f"  the best hand ({seats}: {e['best_hand']}) {verdict}")
+            return "\n".join(lines)
         lines = [f"pot won ({e['end_reason']}) after {e['deals']} deal(s): pot {e['pot']}, house {e['house_take']}"]
         for s, (score, rank, win) in enumerate(zip(e["scores"], e["ranks"], e["wins"], strict=True)):
             parts = ", ".join(f"{k.removeprefix('score_')} {v}" for k, v in e["score_parts"][s].items())

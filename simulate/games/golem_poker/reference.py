@@ -344,7 +344,9 @@ class GolemPokerReference:
         golem, cards = self.golem()
         beaten = best > golem or (self.rules["golem_tie"] == "player" and best == golem)
         self.log.append({"beaten": int(beaten), "hand": best, "golem": golem, "golem_cards": len(cards),
-                         "players": len(players), "golem_hand": cards})
+                         "players": len(players), "golem_hand": cards,
+                         "hands": {s: list(self.hand[s]) for s in players},
+                         "best": [s for s in players if self.final_value[s] == best]})
         self.num_showdowns += 1
         leaders = [s for s in players if self.final_value[s] == best]
         for s in leaders:
