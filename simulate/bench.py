@@ -59,7 +59,28 @@ def run_bench(game_name: str, num_games: int | None = None, repeats: int = 5,
         ref = _reference_rate(game, data, lineup, players, max(20, n // 200))
         yield {**base, "bench": "reference_engine", "bots": bots, **_round(ref)}
         yield {**base, "bench": "kernel_vs_reference", "bots": bots,
-               "speedup": round(fast["turns_per_s"] / ref["turns_per_s"], 1)}
+               "speedup": round(fast["turns_per_s"] / ref["turns_per_s"], 1),
+               "note": "kernel with its bots deciding against the reference applying recorded moves"}
+        if hasattr(game, "kernel_replay_seconds"):
+            ids, params = lineup_arrays(game, lineup)
+            count = max(200, n // 50)
+            setup, play = game_seeds(BENCH_SEED, np.arange(count), np.arange(count))
+            seconds, turns = game.kernel_replay_seconds(data, players, ids, params, setup, play)
+            yield {**base, "bench": "engine_replay_vs_reference", "bots": bots, "games": count,
+                   "kernel_turns_per_s": round(turns / seconds),
+                   "speedup": round(turns / seconds / ref["turns_per_s"], 1),
+                   "note": "both engines applying the same recorded moves, no bots"}
+    if hasattr(game, "reference_random_seconds") and "random" in game.bots:
+        # whole games with the same uniform random player on both engines: the fairest comparison
+        lineup = parse_lineup(game, ["random"], players)
+        fast = _kernel_rate(game, data, lineup, players, num_games or 5_000, repeats)
+        count = 10
+        setup, play = game_seeds(BENCH_SEED, np.arange(count), np.arange(count))
+        seconds, turns = game.reference_random_seconds(data, players, setup, play)
+        yield {**base, "bench": "random_games_kernel_vs_reference", "bots": "random",
+               "kernel_turns_per_s": round(fast["turns_per_s"]), "reference_turns_per_s": round(turns / seconds),
+               "kernel_games_per_s": round(fast["games_per_s"]), "reference_games_per_s": round(count / seconds, 2),
+               "speedup": round(fast["turns_per_s"] / (turns / seconds), 1)}
     if run_games:
         bots = next(iter(lineups))
         lineup = parse_lineup(game, bots.split(","), players)

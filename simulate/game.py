@@ -127,6 +127,8 @@ class Game(Protocol):
         """Seconds the reference engine takes to replay these kernel-played games, and their turns.
 
         For ``golem bench``: the kernel plays each game first (untimed); only the reference's
-        replay of the same moves is timed.
+        replay of the same moves is timed. A game may also offer ``kernel_replay_seconds`` with the
+        same signature: the numba engine replaying the same moves, so the two engines are compared
+        on equal work.
         """
         ...

@@ -12,7 +12,7 @@ from simulate.game import BotSpec, ChunkTables, Codes, RuleOption
 from simulate.games.century import bots as century_bots
 from simulate.games.century import data, play
 from simulate.games.century.reference import CenturyReference
-from simulate.games.century.state import END_REASONS, IN_HAND, M_KIND, MOVE_NAMES
+from simulate.games.century.state import END_REASONS, IN_HAND, M_DISCARD, M_KIND, MOVE_NAMES
 
 MERCHANT_ROW_DESCRIPTORS = 6
 POINT_ROW_DESCRIPTORS = 5
@@ -176,17 +176,59 @@ class Century:
         setup_seeds: np.ndarray,
         play_seeds: np.ndarray,
     ) -> tuple[float, int]:
-        seats = np.arange(num_players)
-        traces = [
-            play.trace_game(d, num_players, seats, lineup_ids, lineup_params, s, p)[0]
-            for s, p in zip(setup_seeds, play_seeds, strict=True)
-        ]
+        traces = self._traces(d, num_players, lineup_ids, lineup_params, setup_seeds, play_seeds)
         start = time.perf_counter()
         for s, moves in zip(setup_seeds, traces, strict=True):
             ref = CenturyReference(d, num_players, int(s))
             for mv in moves:
                 ref.apply_action(mv)
         return time.perf_counter() - start, sum(len(t) for t in traces)
+
+    def kernel_replay_seconds(
+        self,
+        d: data.CenturyData,
+        num_players: int,
+        lineup_ids: np.ndarray,
+        lineup_params: np.ndarray,
+        setup_seeds: np.ndarray,
+        play_seeds: np.ndarray,
+    ) -> tuple[float, int]:
+        traces = self._traces(d, num_players, lineup_ids, lineup_params, setup_seeds, play_seeds)
+        play.replay_moves(d, num_players, setup_seeds[:1], play_seeds[:1], traces[:1])  # compile outside the clock
+        start = time.perf_counter()
+        play.replay_moves(d, num_players, setup_seeds, play_seeds, traces)
+        return time.perf_counter() - start, sum(len(t) for t in traces)
+
+    def reference_random_seconds(
+        self, d: data.CenturyData, num_players: int, setup_seeds: np.ndarray, play_seeds: np.ndarray
+    ) -> tuple[float, int]:
+        """Seconds and turns of whole games played by the reference engine with a uniform random player.
+
+        The Python twin of the kernel's ``random`` bot: every turn lists the legal moves, picks one
+        uniformly and returns random crystals over the limit.
+        """
+        start = time.perf_counter()
+        turns = 0
+        for s, p in zip(setup_seeds, play_seeds, strict=True):
+            rng = np.random.default_rng(int(p))
+            ref = CenturyReference(d, num_players, int(s))
+            while not ref.is_terminal():
+                moves = ref.legal_records()
+                mv = moves[rng.integers(len(moves))]
+                excess = ref.excess_after(mv)
+                if excess:
+                    held = np.repeat(np.arange(4), ref.crystals_after(mv))
+                    mv[M_DISCARD:M_DISCARD + 4] = np.bincount(rng.choice(held, excess, replace=False), minlength=4)
+                ref.apply_action(mv)
+                turns += 1
+        return time.perf_counter() - start, turns
+
+    def _traces(self, d, num_players, lineup_ids, lineup_params, setup_seeds, play_seeds) -> list[np.ndarray]:
+        seats = np.arange(num_players)
+        return [
+            play.trace_game(d, num_players, seats, lineup_ids, lineup_params, s, p)[0]
+            for s, p in zip(setup_seeds, play_seeds, strict=True)
+        ]
 
     def format_event(self, e: dict[str, Any]) -> str:
         if e["event"] == "setup":

@@ -72,6 +72,33 @@ def _play_games(st, tab, g0, g1, num_players, seat_bot, bot_ids, bot_params, set
     return recorded
 
 
+@njit(cache=True)
+def _replay_games(st, tab, num_players, setup_seeds, play_seeds, moves, offsets):
+    """Set up each game and apply its recorded moves (``moves[offsets[g]:offsets[g + 1]]``): the engine alone."""
+    tb = tab[0]
+    for g in range(st.shape[0]):
+        r = st[g]
+        init_game(r, tb, num_players, setup_seeds[g], play_seeds[g])
+        for k in range(offsets[g], offsets[g + 1]):
+            mv = moves[k]
+            apply_action(r, tb, mv)
+            apply_discard(r, mv)
+            end_turn(r, tb, mv[M_KIND] == CLAIM)
+
+
+def replay_moves(
+    data: CenturyData, num_players: int, setup_seeds: np.ndarray, play_seeds: np.ndarray, traces: list[np.ndarray]
+) -> np.ndarray:
+    """Final states of games replayed from their recorded moves by the numba engine, without bots."""
+    st = new_state(len(traces), data.tables)
+    offsets = np.zeros(len(traces) + 1, np.int64)
+    offsets[1:] = np.cumsum([len(t) for t in traces])
+    moves = np.concatenate(traces) if traces else np.zeros((0, MOVE_LEN), np.int16)
+    _replay_games(st, data.kernel, num_players, np.asarray(setup_seeds, np.uint64), np.asarray(play_seeds, np.uint64),
+                  moves, offsets)
+    return st
+
+
 @njit(cache=True, parallel=True)
 def _play_parallel(st, tab, num_players, seat_bot, bot_ids, bot_params, setup_seeds, play_seeds,
                    open_m, open_p, num_blocks):
