@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+
 import click
 
 
@@ -18,9 +20,8 @@ class KeyValue(click.ParamType):
 
 
 def _scalar(text: str):
+    """``text`` as an int, a float or a boolean when it reads as one, else as it is."""
     for cast in (int, float):
-        try:
+        with contextlib.suppress(ValueError):
             return cast(text)
-        except ValueError:
-            pass
     return {"true": True, "false": False}.get(text.lower(), text)

@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from simulate.game import BotSpec, ChunkTables, Codes, RuleOption
+from simulate.gamekit import kernel_traces, move_events, time_reference_replay
 from simulate.games.century import bots as century_bots
 from simulate.games.century import data, play
 from simulate.games.century.reference import CenturyReference
@@ -138,23 +139,9 @@ class Century:
         )
         ref = CenturyReference(d, num_players, int(setup_seed))
         events: list[dict[str, Any]] = [{"event": "setup", **_board(ref, d, labels)}]
-        for t, mv in enumerate(moves):
-            seat = ref.current_player()
-            text = ref.describe(mv)
-            ref.apply_action(mv)
-            events.append(
-                {
-                    "event": "move",
-                    "turn": t + 1,
-                    "round": t // num_players + 1,
-                    "seat": seat + 1,
-                    "bot": labels[seat],
-                    "kind": MOVE_NAMES[int(mv[M_KIND])],
-                    "text": text,
-                    "record": [int(v) for v in mv],
-                    **_board(ref, d, labels),
-                }
-            )
+        events += move_events(
+            ref, moves, num_players, labels, MOVE_NAMES, M_KIND, lambda position: _board(position, d, labels)
+        )
         events.append(
             {
                 "event": "result",
@@ -176,13 +163,8 @@ class Century:
         setup_seeds: np.ndarray,
         play_seeds: np.ndarray,
     ) -> tuple[float, int]:
-        traces = self._traces(d, num_players, lineup_ids, lineup_params, setup_seeds, play_seeds)
-        start = time.perf_counter()
-        for s, moves in zip(setup_seeds, traces, strict=True):
-            ref = CenturyReference(d, num_players, int(s))
-            for mv in moves:
-                ref.apply_action(mv)
-        return time.perf_counter() - start, sum(len(t) for t in traces)
+        traces = kernel_traces(play.trace_game, d, num_players, lineup_ids, lineup_params, setup_seeds, play_seeds)
+        return time_reference_replay(lambda seed: CenturyReference(d, num_players, seed), setup_seeds, traces)
 
     def kernel_replay_seconds(
         self,
@@ -193,7 +175,7 @@ class Century:
         setup_seeds: np.ndarray,
         play_seeds: np.ndarray,
     ) -> tuple[float, int]:
-        traces = self._traces(d, num_players, lineup_ids, lineup_params, setup_seeds, play_seeds)
+        traces = kernel_traces(play.trace_game, d, num_players, lineup_ids, lineup_params, setup_seeds, play_seeds)
         play.replay_moves(d, num_players, setup_seeds[:1], play_seeds[:1], traces[:1])  # compile outside the clock
         start = time.perf_counter()
         play.replay_moves(d, num_players, setup_seeds, play_seeds, traces)
@@ -222,13 +204,6 @@ class Century:
                 ref.apply_action(mv)
                 turns += 1
         return time.perf_counter() - start, turns
-
-    def _traces(self, d, num_players, lineup_ids, lineup_params, setup_seeds, play_seeds) -> list[np.ndarray]:
-        seats = np.arange(num_players)
-        return [
-            play.trace_game(d, num_players, seats, lineup_ids, lineup_params, s, p)[0]
-            for s, p in zip(setup_seeds, play_seeds, strict=True)
-        ]
 
     def format_event(self, e: dict[str, Any]) -> str:
         if e["event"] == "setup":

@@ -7,13 +7,13 @@ amulet through the lineup, so "position relative to the amulet" is the seat.
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from simulate.game import BotSpec, ChunkTables, Codes, RuleOption
+from simulate.gamekit import kernel_traces, time_reference_replay
 from simulate.games.golem_poker import bots as poker_bots
 from simulate.games.golem_poker import data, play
 from simulate.games.golem_poker.evaluator import CATEGORY_NAMES, describe
@@ -185,17 +185,8 @@ class GolemPoker:
         setup_seeds: np.ndarray,
         play_seeds: np.ndarray,
     ) -> tuple[float, int]:
-        seats = np.arange(num_players)
-        traces = [
-            play.trace_game(d, num_players, seats, lineup_ids, lineup_params, s, p)[0]
-            for s, p in zip(setup_seeds, play_seeds, strict=True)
-        ]
-        start = time.perf_counter()
-        for s, moves in zip(setup_seeds, traces, strict=True):
-            ref = GolemPokerReference(d, num_players, int(s))
-            for mv in moves:
-                ref.apply_action(mv)
-        return time.perf_counter() - start, sum(len(t) for t in traces)
+        traces = kernel_traces(play.trace_game, d, num_players, lineup_ids, lineup_params, setup_seeds, play_seeds)
+        return time_reference_replay(lambda seed: GolemPokerReference(d, num_players, seed), setup_seeds, traces)
 
     def format_event(self, e: dict[str, Any]) -> str:
         if e["event"] in ("setup", "deal"):

@@ -8,13 +8,13 @@ shared tie; the automaton's score is in the games table (``automa_score``).
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from simulate.game import BotSpec, ChunkTables, Codes, RuleOption
+from simulate.gamekit import kernel_traces, move_events, time_reference_replay
 from simulate.games.golems import bots as golems_bots
 from simulate.games.golems import data, play
 from simulate.games.golems.reference import GolemsReference
@@ -138,23 +138,9 @@ class Golems:
                 **_board(ref, d, labels),
             }
         ]
-        for t, mv in enumerate(moves):
-            seat = ref.current_player()
-            text = ref.describe(mv)
-            ref.apply_action(mv)
-            events.append(
-                {
-                    "event": "move",
-                    "turn": t + 1,
-                    "round": t // num_players + 1,
-                    "seat": seat + 1,
-                    "bot": labels[seat],
-                    "kind": MOVE_NAMES[int(mv[M_KIND])],
-                    "text": text,
-                    "record": [int(v) for v in mv],
-                    **_board(ref, d, labels),
-                }
-            )
+        events += move_events(
+            ref, moves, num_players, labels, MOVE_NAMES, M_KIND, lambda position: _board(position, d, labels)
+        )
         result: dict[str, Any] = {
             "event": "result",
             "end_reason": END_REASONS[int(final["over"][0])] if ref.is_terminal() else "running",
@@ -177,17 +163,8 @@ class Golems:
         setup_seeds: np.ndarray,
         play_seeds: np.ndarray,
     ) -> tuple[float, int]:
-        seats = np.arange(num_players)
-        traces = [
-            play.trace_game(d, num_players, seats, lineup_ids, lineup_params, s, p)[0]
-            for s, p in zip(setup_seeds, play_seeds, strict=True)
-        ]
-        start = time.perf_counter()
-        for s, moves in zip(setup_seeds, traces, strict=True):
-            ref = GolemsReference(d, num_players, int(s))
-            for mv in moves:
-                ref.apply_action(mv)
-        return time.perf_counter() - start, sum(len(t) for t in traces)
+        traces = kernel_traces(play.trace_game, d, num_players, lineup_ids, lineup_params, setup_seeds, play_seeds)
+        return time_reference_replay(lambda seed: GolemsReference(d, num_players, seed), setup_seeds, traces)
 
     def format_event(self, e: dict[str, Any]) -> str:
         if e["event"] == "setup":
