@@ -3,6 +3,11 @@
 The engine knows rules only: antes, dealing, legal moves, applying a move, the showdown against
 the golem, re-deals and paying out the pot. Bots choose moves (``bots.py``); the batch loop lives
 in ``play.py``. The rules page is ``docs/golem-poker.md``; the plain-Python twin is ``reference.py``.
+
+Speed note: numba compiles every ``@njit`` function separately and LLVM does not inline calls
+between them (they are calls through an absolute address), so the functions on the path of every
+move carry ``inline="always"`` (inlined at numba's IR level, with ``cache=True`` still working):
+about 1.6 times faster per move than plain calls. Functions run once per deal or game are not.
 """
 
 from __future__ import annotations
