@@ -371,6 +371,7 @@ def plot_game_lengths(
         counts, _ = np.histogram(length[reason == name], bins=edges)
         bars.append((name, counts))
     ax = _axes(ax, (7, 4))
+    others = iter(["C0", "C1", "C2", "C4", "C5", "C6", "C7", "C8", "C9"] * 2)
     for name, counts in bars:
         ax.stairs(
             counts,
@@ -378,7 +379,7 @@ def plot_game_lengths(
             fill=True,
             alpha=0.6,
             label=f"{name} ({counts.sum():,} games)",
-            color="C3" if name == "turn_cap" else None,
+            color="C3" if name == "turn_cap" else next(others),  # turn-cap endings always stand out in red
         )
     ax.set_xlabel(f"game length ({unit})")
     ax.set_ylabel("games")
