@@ -79,6 +79,45 @@ STUDIES: dict[str, Study] = {
             StudyRun("century-3p-setups", 3, ("greedy",), 0.30, games_per_setup=12, purpose="setup variance"),
         ),
     ),
+    "golem-poker": Study(
+        game="golem-poker",
+        default_games=1_000_000,
+        description=(
+            "threshold mirror matches at 3-6 players (value of each position relative to the amulet, house take, "
+            "deals per pot, golem wins), the threshold styles and the bluffer rotated at 6 players (which "
+            "strategy profits), the two discard policies side by side, and a small run with the sampling equity bot "
+            "(strong reference); no setup-variance run: the threshold bots are deterministic and a replayed deal "
+            "would repeat the same pot"
+        ),
+        runs=(
+            StudyRun("poker-3p-threshold", 3, ("threshold",), 0.15, purpose="positions and house take, 3 players"),
+            StudyRun("poker-4p-threshold", 4, ("threshold",), 0.15, purpose="positions and house take, 4 players"),
+            StudyRun("poker-5p-threshold", 5, ("threshold",), 0.15, purpose="positions and house take, 5 players"),
+            StudyRun("poker-6p-threshold", 6, ("threshold",), 0.15, purpose="positions and house take, 6 players"),
+            StudyRun(
+                "poker-6p-styles",
+                6,
+                ("tight_passive", "tight_aggressive", "loose_passive", "loose_aggressive", "bluffer", "random"),
+                0.22,
+                purpose="which strategy profits",
+            ),
+            StudyRun(
+                "poker-4p-discards",
+                4,
+                ("threshold:discard=0", "threshold:discard=1", "threshold:discard=0", "threshold:discard=1"),
+                0.175,
+                purpose="discard policy: improve own hand against weaken the golem",
+            ),
+            # The equity bot samples hands at every decision: thousands of games per second, not hundreds of thousands.
+            StudyRun(
+                "poker-4p-equity",
+                4,
+                ("equity", "tight_aggressive", "loose_passive", "bluffer"),
+                0.005,
+                purpose="strong reference",
+            ),
+        ),
+    ),
     "golems": Study(
         game="golems",
         default_games=1_000_000,
