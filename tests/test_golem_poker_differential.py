@@ -13,7 +13,7 @@ import pytest
 from simulate.games.golem_poker import bots as B
 from simulate.games.golem_poker import data as D
 from simulate.games.golem_poker.engine import game_init, game_ranges, game_step
-from simulate.games.golem_poker.play import columns, play_batch, play_columns, results, trace_game
+from simulate.games.golem_poker.play import columns, play_batch, play_columns, replay_moves, results, trace_game
 from simulate.games.golem_poker.reference import GolemPokerReference
 from simulate.games.golem_poker.state import DRAW, END_ILLEGAL, RUNNING, new_state
 from simulate.rng import game_seeds
@@ -134,3 +134,17 @@ def test_chunk_columns_equal_the_columns_of_the_batch_records() -> None:
             assert np.array_equal(games[name], g2[name]), name
         for name in seats:
             assert np.array_equal(seats[name], s2[name]), name
+
+
+def test_engine_replay_of_recorded_moves_reaches_the_played_games() -> None:
+    """``replay_moves`` (the engine alone, for golem bench) ends every game where the kernel ended it."""
+    data = D.load()
+    ids, params = lineup(["bluffer", "random", "tight_aggressive", "loose_passive"])
+    setup, play = game_seeds(MASTER_SEED, np.arange(40), np.arange(40))
+    traces, finals = zip(*(trace_game(data, 4, np.arange(4), ids, params, setup[k], play[k]) for k in range(40)),
+                         strict=True)
+    replayed = replay_moves(data, 4, setup, play, list(traces))
+    for k, final in enumerate(finals):
+        for name in replayed.dtype.names:
+            if name != "rng":  # the replay draws no bot randomness
+                assert np.array_equal(replayed[k][name], final[0][name]), (k, name)

@@ -7,6 +7,7 @@ amulet through the lineup, so "position relative to the amulet" is the seat.
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
@@ -17,15 +18,20 @@ from simulate.gamekit import kernel_traces, time_reference_replay
 from simulate.games.golem_poker import bots as poker_bots
 from simulate.games.golem_poker import data, play
 from simulate.games.golem_poker.evaluator import CATEGORY_NAMES, describe
-from simulate.games.golem_poker.reference import GolemPokerReference, card_text
+from simulate.games.golem_poker.reference import GolemPokerReference, card_text, make_record
 from simulate.games.golem_poker.state import (
+    BET,
+    DISCARD,
     END_REASONS,
+    FOLD,
     LOG_DEALS,
     M_KIND,
+    MATCH,
     MOVE_NAMES,
     NO_VALUE,
     OUT_NAMES,
     PHASE_NAMES,
+    RAISE,
 )
 
 THRESHOLD_BENCH = "tight_passive,tight_aggressive,loose_passive,loose_aggressive"
@@ -187,6 +193,51 @@ class GolemPoker:
     ) -> tuple[float, int]:
         traces = kernel_traces(play.trace_game, d, num_players, lineup_ids, lineup_params, setup_seeds, play_seeds)
         return time_reference_replay(lambda seed: GolemPokerReference(d, num_players, seed), setup_seeds, traces)
+
+    def kernel_replay_seconds(
+        self,
+        d: data.PokerData,
+        num_players: int,
+        lineup_ids: np.ndarray,
+        lineup_params: np.ndarray,
+        setup_seeds: np.ndarray,
+        play_seeds: np.ndarray,
+    ) -> tuple[float, int]:
+        """Seconds the numba engine takes to apply the same recorded moves as the reference, and the moves."""
+        traces = kernel_traces(play.trace_game, d, num_players, lineup_ids, lineup_params, setup_seeds, play_seeds)
+        play.replay_moves(d, num_players, setup_seeds[:1], play_seeds[:1], traces[:1])  # compile outside the clock
+        start = time.perf_counter()
+        play.replay_moves(d, num_players, setup_seeds, play_seeds, traces)
+        return time.perf_counter() - start, sum(len(t) for t in traces)
+
+    def reference_random_seconds(
+        self, d: data.PokerData, num_players: int, setup_seeds: np.ndarray, play_seeds: np.ndarray
+    ) -> tuple[float, int]:
+        """Seconds and moves of whole games played by the reference engine with a uniform random player.
+
+        The Python twin of the kernel's ``random`` bot: a uniform legal kind of action, bets and raises
+        of 1-4 antes clipped to the legal range, and 0 to ``max_discards`` random cards thrown.
+        """
+        ante = d.rules["ante"]
+        start = time.perf_counter()
+        turns = 0
+        for s, p in zip(setup_seeds, play_seeds, strict=True):
+            rng = np.random.default_rng(int(p))
+            ref = GolemPokerReference(d, num_players, int(s))
+            while not ref.is_terminal():
+                keys = ref.legal_actions()
+                if keys[0][0] == "discard":
+                    k = int(rng.integers(ref.max_discards + 1))
+                    mask = int(sum(1 << int(i) for i in rng.choice(5, k, replace=False)))
+                    mv = make_record(DISCARD, cards=mask)
+                else:
+                    key = keys[int(rng.integers(len(keys)))]
+                    kind = {"fold": FOLD, "match": MATCH, "bet": BET, "raise": RAISE}[key[0]]
+                    amount = min(max(int(rng.integers(1, 5)) * ante, key[1]), key[2]) if kind in (BET, RAISE) else 0
+                    mv = make_record(kind, amount)
+                ref.apply_action(mv)
+                turns += 1
+        return time.perf_counter() - start, turns
 
     def format_event(self, e: dict[str, Any]) -> str:
         if e["event"] in ("setup", "deal"):

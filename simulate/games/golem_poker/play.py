@@ -94,6 +94,30 @@ def play_batch(
     return st
 
 
+@njit(cache=True)
+def _replay_games(st, tab, num_players, setup_seeds, play_seeds, moves, offsets):
+    """Set up each game and apply its recorded moves (``moves[offsets[g]:offsets[g + 1]]``): the engine alone."""
+    tb = tab[0]
+    for g in range(st.shape[0]):
+        r = st[g]
+        init_game(r, tb, num_players, setup_seeds[g], play_seeds[g])
+        for k in range(offsets[g], offsets[g + 1]):
+            apply_move(r, tb, moves[k])
+
+
+def replay_moves(
+    data: PokerData, num_players: int, setup_seeds: np.ndarray, play_seeds: np.ndarray, traces: list[np.ndarray]
+) -> np.ndarray:
+    """Final records of games replayed from their recorded moves by the numba engine, without bots."""
+    st = new_state(len(traces))
+    offsets = np.zeros(len(traces) + 1, np.int64)
+    offsets[1:] = np.cumsum([len(t) for t in traces])
+    moves = np.concatenate(traces) if traces else np.zeros((0, MOVE_LEN), np.int32)
+    _replay_games(st, data.kernel, num_players, np.asarray(setup_seeds, np.uint64), np.asarray(play_seeds, np.uint64),
+                  np.ascontiguousarray(moves, np.int32), offsets)
+    return st
+
+
 def trace_game(
     data: PokerData,
     num_players: int,
