@@ -237,7 +237,7 @@ def _effort(d, patience):
     return (1.0 + d) ** patience
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _target(r, tb, s, x0, x1, x2, x3, patience, skip):
     """Row position of the best point card to work toward: value / (1 + distance)^patience."""
     best = -1
@@ -392,7 +392,7 @@ def _card_best(tb, m, x0, x1, x2, x3, c0, c1, c2, c3, limit):
     return best_d, best_t, 0, 0, 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _best_play(tb, hand, x0, x1, x2, x3, c0, c1, c2, c3, limit):
     """Best play of an unplayed hand card toward cost c.
 
@@ -458,7 +458,7 @@ def _clear(mv):
         mv[f] = -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _best_claim(r, tb, s):
     best = -1
     best_v = -1
@@ -478,7 +478,7 @@ def _best_claim(r, tb, s):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _greedy(r, tb, patience, lookahead, epsilon, mv):
     s = r.current
     if _claim_best(r, tb, s, mv):
@@ -486,7 +486,7 @@ def _greedy(r, tb, patience, lookahead, epsilon, mv):
     _toward_target(r, tb, s, patience, lookahead, epsilon, mv)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _claim_best(r, tb, s, mv):
     """Write a claim of the most valuable point card the caravan pays exactly; False if none."""
     p = _best_claim(r, tb, s)
@@ -497,7 +497,7 @@ def _claim_best(r, tb, s, mv):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _toward_target(r, tb, s, patience, lookahead, epsilon, mv):
     """The play or acquisition that most reduces the distance to the best target, else rest."""
     x0 = r.crystals[s, 0]

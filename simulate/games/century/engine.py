@@ -223,7 +223,7 @@ def _emit(out, n, kind, arg):
     return n + 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def is_legal_action(r, tb, mv):
     """The action part of ``mv`` (all but the discard) is legal for the player to move."""
     s = r.current
@@ -299,7 +299,7 @@ def _no_other_move(r, tb, s):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def apply_action(r, tb, mv):
     """Apply the action part of a legal move for the player to move (not the discard, not the turn end)."""
     s = r.current
@@ -379,7 +379,7 @@ def apply_action(r, tb, mv):
             r.p_row[size - 1] = -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def excess(r, tb):
     """Crystals of the player to move above the caravan limit (0 if none)."""
     s = r.current
@@ -387,7 +387,7 @@ def excess(r, tb):
     return max(0, total - tb.params[P_CARAVAN_LIMIT])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def is_legal_discard(r, tb, mv):
     """The discard fields of ``mv`` return exactly the excess, from crystals held (after the action)."""
     s = r.current
@@ -400,7 +400,7 @@ def is_legal_discard(r, tb, mv):
     return total == excess(r, tb)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def apply_discard(r, mv):
     """Return the crystals named in the discard fields of ``mv``."""
     s = r.current
@@ -408,7 +408,7 @@ def apply_discard(r, mv):
         r.crystals[s, c] -= mv[M_DISCARD + c]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def end_turn(r, tb, claimed):
     """Close the turn: end trigger, next seat, and the end of the game at a round's end."""
     s = r.current
