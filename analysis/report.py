@@ -979,6 +979,57 @@ def _component_section(
     return section
 
 
+def _game_metrics(manifests: Sequence[dict[str, Any]]) -> dict[str, tuple[str, str]]:
+    """Per-game measures the game declares for its report: ``report_metrics``, name -> (expression, meaning).
+
+    An expression is evaluated over the games table (``DataFrame.eval``), e.g. ``"house_take / rounds"``.
+    """
+    from simulate.registry import make
+
+    return dict(getattr(make(manifests[0]["game"]), "report_metrics", {}))
+
+
+def _metrics_section(
+    games: pd.DataFrame, metrics: dict[str, tuple[str, str]], labels: dict[str, str], alpha: float
+) -> Section | None:
+    """The game's own per-game measures: mean with a t interval and quantiles, per run; small counts in full."""
+    from scipy import stats
+
+    if not metrics:
+        return None
+    section = Section("Game-specific measures")
+    section.items.append(
+        Text(
+            "Measures the game declares for its balance questions, per run (one value per game): the mean with a "
+            f"{_level(alpha)} t interval, and quantiles. A measure taking few values is also shown as a distribution."
+        )
+    )
+    rows, dist_rows = [], []
+    for rid, part in games.groupby("run_id", observed=True, sort=False):
+        for column, (expr, meaning) in metrics.items():
+            x = np.asarray(part.eval(expr), dtype=float)
+            if not len(x):
+                continue
+            mean = x.mean()
+            half = stats.t.ppf(1 - alpha / 2, len(x) - 1) * x.std(ddof=1) / np.sqrt(len(x)) if len(x) > 1 else np.nan
+            q = np.quantile(x, [0.5, 0.9, 0.99])
+            rows.append([labels[str(rid)], column, meaning, _int(len(x)), _num(mean, 2),
+                         _ci(mean - half, mean + half, 2), _num(q[0], 1), _num(q[1], 1), _num(q[2], 1),
+                         _num(x.max(), 1)])
+            values, counts = np.unique(x, return_counts=True)
+            if len(values) <= 8 and np.all(values == np.round(values)):
+                shares = ", ".join(f"{v:g}: {_pct(c / len(x), 1)}" for v, c in zip(values, counts, strict=True))
+                dist_rows.append([labels[str(rid)], column, shares])
+    section.items.append(
+        Table(["run", "measure", "meaning", "games", "mean", f"{_level(alpha)} interval", "median", "90%", "99%",
+               "max"], rows, "Per-game measures by run.")
+    )
+    if dist_rows:
+        section.items.append(Table(["run", "measure", "share of games by value"], dist_rows,
+                                   "Distribution of the measures that take few values."))
+    return section
+
+
 def _outcome_section(
     games: pd.DataFrame, seats: pd.DataFrame, mirror: np.ndarray, labels: dict[str, str], alpha: float
 ) -> Section:
@@ -1222,7 +1273,9 @@ def compute_report(
         labels = {m["run_id"]: f"{run_label(m)} ({m['run_id']})" for m in manifests}
     parts = sorted({p for m in manifests for p in m.get("columns", {}).get("score_parts", [])})
     seats = read_tables(manifests, "seats", [*_SEAT_COLUMNS, *parts], offset_list)
-    games = read_tables(manifests, "games", _GAME_COLUMNS, offset_list)
+    metrics = _game_metrics(manifests)
+    needed = sorted({name for expr, _ in metrics.values() for name in re.findall(r"[A-Za-z_]\w*", expr)})
+    games = read_tables(manifests, "games", list(dict.fromkeys([*_GAME_COLUMNS, *needed])), offset_list)
     rng = np.random.default_rng(random_state) if not isinstance(random_state, np.random.Generator) else random_state
     header = _header(manifests, command, alpha)
 
@@ -1264,6 +1317,7 @@ def compute_report(
         _strategy_section(base_seats, alpha),
         components,
         _outcome_section(games, seats, mirror_all, labels, alpha),
+        _metrics_section(games, metrics, labels, alpha),
         _convergence_section(base_seats, mirror, mirror_results, mixed_result, alpha),
     ]
     if len(independent) < len(manifests):

@@ -8,10 +8,11 @@ import re
 import shutil
 from pathlib import Path
 
+import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from analysis.report import compute_report
+from analysis.report import build_report, compute_report
 from analysis.run import load_run
 from analysis.studies import STUDIES, plan_study
 from simulate.cli import main
@@ -232,3 +233,22 @@ def test_bad_input_is_one_line_error_and_no_report(kind, runs, tmp_path) -> None
 
 def test_unknown_game_for_study_is_one_line_error(tmp_path) -> None:
     one_line_error(invoke("study", "chess", "--runs-dir", tmp_path), "unknown game 'chess'")
+
+
+def test_game_declared_measures_are_reported(tmp_path: Path) -> None:
+    """A game's report_metrics appear with their per-game means (golem-poker: house take, deals)."""
+    from simulate.lineup import parse_lineup
+    from simulate.registry import make
+    from simulate.runner import RunSpec, run
+
+    game = make("golem-poker")
+    spec = RunSpec("golem-poker", 4, 2_000, 5, parse_lineup(game, ["threshold"], 4))
+    run_dir = run(spec, tmp_path / "poker", workers=1, progress=False)
+    out = build_report([run_dir], tmp_path / "report")
+    text = out.with_name("report.md").read_text()
+    games = pd.read_parquet(run_dir / "games")
+    assert "Game-specific measures" in text
+    row = next(line for line in text.splitlines() if "| house_take |" in line)
+    assert f"| {games['house_take'].mean():.2f} |" in row
+    long_row = next(line for line in text.splitlines() if "| long_pot |" in line)
+    assert f"| {(games['rounds'] >= 3).mean():.2f} |" in long_row

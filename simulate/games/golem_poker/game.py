@@ -58,6 +58,15 @@ class GolemPoker:
     # golem bench: lineups (as for --bots) with their default games per kernel measurement
     bench_lineups = {THRESHOLD_BENCH: 400_000, f"equity,{EQUITY_BENCH_OPPONENTS}": 4_000, "equity": 1_000}
     bench_players = 4
+    # per-game measures of the balance report: name -> (expression over the games table, meaning)
+    report_metrics = {
+        "house_take": ("house_take", "chips the house takes per pot"),
+        "house_take_per_deal": ("house_take / rounds", "house take per deal of the pot"),
+        "deals": ("rounds", "deals until the pot is won"),
+        "long_pot": ("rounds >= 3", "share of pots that need 3 or more deals"),
+        "golem_wins": ("golem_wins", "deals in the pot that the golem won"),
+        "pot": ("pot", "final pot in chips"),
+    }
     game_columns = tuple(name for name, _ in play.GAME_COLUMNS[5:])
     seat_columns = tuple(name for name, _ in play.SEAT_COLUMNS[7:])
     category_columns = ("final_hand_cat", "final_golem_cat", *(f"deal{k + 1}_{f}" for k in range(LOG_DEALS)
