@@ -68,6 +68,8 @@ class Game(Protocol):
     score_parts: tuple[str, ...]
     setup_columns: tuple[str, ...]
     component_kinds: tuple[str, ...]
+    game_columns: tuple[str, ...]  # the game's own columns of the games table (recorded in the manifest)
+    seat_columns: tuple[str, ...]  # the game's own columns of the seats table
     bench_lineups: dict[str, int]  # ``golem bench``: lineups as for ``--bots`` -> default games per measurement
     bench_players: int  # ``golem bench``: player count
 

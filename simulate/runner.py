@@ -267,6 +267,8 @@ def _prepare_output(
         "columns": {
             "setup": list(game.setup_columns),
             "score_parts": list(game.score_parts),
+            "games": list(getattr(game, "game_columns", ())),
+            "seats": list(getattr(game, "seat_columns", ())),
         },
         "component_kinds": list(game.component_kinds),
         "chunks": {},
