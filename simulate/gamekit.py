@@ -8,6 +8,9 @@ from typing import Any
 
 import numpy as np
 
+from simulate.datafiles import rule_choices
+from simulate.game import RuleOption
+
 
 def kernel_traces(
     trace_game: Callable, data: Any, num_players: int, lineup_ids: np.ndarray, lineup_params: np.ndarray,
@@ -59,3 +62,20 @@ def move_events(
             }
         )
     return events
+
+
+def time_kernel_replay(replay_moves: Callable, data: Any, num_players: int, setup_seeds: np.ndarray,
+                       play_seeds: np.ndarray, traces: list[np.ndarray]) -> tuple[float, int]:
+    """Seconds the numba engine takes to apply recorded moves (compiled outside the clock), and the moves."""
+    replay_moves(data, num_players, setup_seeds[:1], play_seeds[:1], traces[:1])
+    start = time.perf_counter()
+    replay_moves(data, num_players, setup_seeds, play_seeds, traces)
+    return time.perf_counter() - start, sum(len(t) for t in traces)
+
+
+def rule_options(options: dict[str, tuple[type, tuple, str]], defaults: dict[str, Any]) -> dict[str, RuleOption]:
+    """The game's rule options (declared as ``(type, allowed, help)``) with the shipped defaults."""
+    return {
+        name: RuleOption(name, defaults[name], rule_choices(options, name), help)
+        for name, (_, _, help) in options.items()
+    }

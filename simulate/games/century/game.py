@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from simulate.game import BotSpec, ChunkTables, Codes, RuleOption
-from simulate.gamekit import kernel_traces, move_events, time_reference_replay
+from simulate.gamekit import kernel_traces, move_events, rule_options, time_kernel_replay, time_reference_replay
 from simulate.games.century import bots as century_bots
 from simulate.games.century import data, play
 from simulate.games.century.reference import CenturyReference
@@ -44,11 +44,7 @@ class Century:
     game_columns = ("point_cards_left", "merchant_cards_left")
 
     def rule_options(self) -> dict[str, RuleOption]:
-        defaults = data.load().rules
-        return {
-            name: RuleOption(name, defaults[name], choices, help)
-            for name, (_, choices, help) in data.RULE_OPTIONS.items()
-        }
+        return rule_options(data.RULE_OPTIONS, data.load().rules)
 
     def load_data(self, folder: Path | None, rules: dict[str, Any]) -> data.CenturyData:
         return data.load(folder, rules)
@@ -176,10 +172,7 @@ class Century:
         play_seeds: np.ndarray,
     ) -> tuple[float, int]:
         traces = kernel_traces(play.trace_game, d, num_players, lineup_ids, lineup_params, setup_seeds, play_seeds)
-        play.replay_moves(d, num_players, setup_seeds[:1], play_seeds[:1], traces[:1])  # compile outside the clock
-        start = time.perf_counter()
-        play.replay_moves(d, num_players, setup_seeds, play_seeds, traces)
-        return time.perf_counter() - start, sum(len(t) for t in traces)
+        return time_kernel_replay(play.replay_moves, d, num_players, setup_seeds, play_seeds, traces)
 
     def reference_random_seconds(
         self, d: data.CenturyData, num_players: int, setup_seeds: np.ndarray, play_seeds: np.ndarray

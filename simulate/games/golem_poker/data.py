@@ -15,7 +15,6 @@ import numpy as np
 from numba import njit
 
 from simulate.datafiles import DataError, default_dir, pack_record, read_toml, resolve_rules, sha256
-from simulate.datafiles import rule_choices as shared_rule_choices
 from simulate.games.golem_poker.evaluator import NUM_CARDS, _eval5
 
 GAME_NAME = "golem-poker"
@@ -166,11 +165,6 @@ def _rules(path: Path, conf: dict, overrides: dict[str, Any]) -> dict[str, Any]:
     if out["stack_antes"] < 1:
         raise DataError(f"{path}: rules.stack_antes: a player must afford the first ante")
     return out
-
-
-def rule_choices(key: str) -> tuple:
-    """Allowed values of a rule option as shown by ``golem games``."""
-    return shared_rule_choices(RULE_OPTIONS, key)
 
 
 STRENGTH_SLOTS = 1 << 14  # open-addressing table of the 7,462 distinct hand values (load 0.46)

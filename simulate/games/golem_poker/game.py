@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from simulate.game import BotSpec, ChunkTables, Codes, RuleOption
-from simulate.gamekit import kernel_traces, time_reference_replay
+from simulate.gamekit import kernel_traces, rule_options, time_kernel_replay, time_reference_replay
 from simulate.games.golem_poker import bots as poker_bots
 from simulate.games.golem_poker import data, play
 from simulate.games.golem_poker.evaluator import CATEGORY_NAMES, describe
@@ -73,11 +73,7 @@ class GolemPoker:
                                                                for f in ("hand_cat", "golem_cat")))
 
     def rule_options(self) -> dict[str, RuleOption]:
-        defaults = data.load().rules
-        return {
-            name: RuleOption(name, defaults[name], data.rule_choices(name), help)
-            for name, (_, _, help) in data.RULE_OPTIONS.items()
-        }
+        return rule_options(data.RULE_OPTIONS, data.load().rules)
 
     def load_data(self, folder: Path | None, rules: dict[str, Any]) -> data.PokerData:
         return data.load(folder, rules)
@@ -214,10 +210,7 @@ class GolemPoker:
     ) -> tuple[float, int]:
         """Seconds the numba engine takes to apply the same recorded moves as the reference, and the moves."""
         traces = kernel_traces(play.trace_game, d, num_players, lineup_ids, lineup_params, setup_seeds, play_seeds)
-        play.replay_moves(d, num_players, setup_seeds[:1], play_seeds[:1], traces[:1])  # compile outside the clock
-        start = time.perf_counter()
-        play.replay_moves(d, num_players, setup_seeds, play_seeds, traces)
-        return time.perf_counter() - start, sum(len(t) for t in traces)
+        return time_kernel_replay(play.replay_moves, d, num_players, setup_seeds, play_seeds, traces)
 
     def reference_random_seconds(
         self, d: data.PokerData, num_players: int, setup_seeds: np.ndarray, play_seeds: np.ndarray

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from simulate.game import BotSpec, ChunkTables, Codes, RuleOption
-from simulate.gamekit import kernel_traces, move_events, time_reference_replay
+from simulate.gamekit import kernel_traces, move_events, rule_options, time_reference_replay
 from simulate.games.golems import bots as golems_bots
 from simulate.games.golems import data, play
 from simulate.games.golems.reference import GolemsReference
@@ -81,11 +81,7 @@ class Golems:
     bench_players = 2
 
     def rule_options(self) -> dict[str, RuleOption]:
-        defaults = data.load().rules
-        return {
-            name: RuleOption(name, defaults[name], choices, help)
-            for name, (_, choices, help) in data.RULE_OPTIONS.items()
-        }
+        return rule_options(data.RULE_OPTIONS, data.load().rules)
 
     def load_data(self, folder: Path | None, rules: dict[str, Any]) -> data.GolemsData:
         return data.load(folder, rules)
