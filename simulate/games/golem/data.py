@@ -1,0 +1,462 @@
+"""Golem (Cranio Creations 2021) definition data: the component tables of ``seeds/golem`` as arrays.
+
+Every component is a CSV table (one row per card, tile or track space) plus ``game.toml`` (table
+parameters with their provenance, the introductory setup and the rule options). Each CSV row names
+its estimated fields in ``estimated`` and its source in ``source``; values the rules text does not
+give are ESTIMATEs (see ``../shared/data/golem-cranio.md``) and runs record that they are in use.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from simulate.datafiles import DataError, default_dir, parse_int, read_csv, read_toml, resolve_rules, sha256
+
+MAX_PLAYERS = 4
+NUM_ROUNDS = 4
+NUM_SECTIONS = 10
+NUM_TILES = 7  # Neighbourhood tiles per district in play
+NUM_DISTRICT_TILES = 10
+NUM_ACTION_TILES = 12
+NUM_CHARACTERS = 12
+NUM_BOOKS = 38
+NUM_OBJECTIVES = 27
+NUM_START_TILES = 18
+NUM_ARTIFACT_TILES = 4
+NUM_CEMETERY = 6
+GOLEM_TRACK_LEN = 11
+STUDY_TRACK_LEN = 10
+NUM_GOLEM_DEVS = 6
+NUM_STUDY_DEVS = 5
+NUM_ARTIFACT_DEVS = 6
+
+RESOURCES = ("clay", "coin", "knowledge", "gold", "vp", "study")
+CLAY, COIN, KNOWLEDGE, GOLD, VP, STUDY = range(6)
+DISTRICTS = ("red", "yellow", "blue")
+RED, YELLOW, BLUE = range(3)
+MARBLES = ("red", "yellow", "blue", "white", "black")
+WHITE, BLACK = 3, 4
+BOOK_COLOURS = ("red", "yellow", "blue", "green", "black")
+BOOK_BLACK = 4
+ROWS = ("work", "golem", "artifacts", "study", "mirror")
+WORK, GOLEM_ROW, ARTIFACTS, STUDY_ROW, MIRROR = range(5)
+
+# Effect vocabulary: every effect a component can carry; the engine implements each by code.
+EFFECTS = (
+    "none",
+    # simple (Books, Neighbourhood tiles)
+    "gain", "choice", "trade", "study_up", "student_district", "student_any", "golem_track", "kill_golem",
+    "upgrade",
+    # Neighbourhood tiles
+    "create_golem", "kill_vp_per_level", "upgrade_golem", "student_back", "pay_for_vp",
+    "create_golem_vp_per_level", "upgrade_artifact", "pay_for_gold", "kill_gain", "pay_for_students",
+    "objective_gain", "activate_artifact", "student_income", "pay_for_study", "buy_book", "upgrade_study",
+    "study_down_vp_student", "pay_for_vp_study", "book_bonuses",
+    # Action tiles and the permanent space
+    "track_vp_knowledge", "gold_vp_per_artifact", "clay_create_move", "buy_book_free_card",
+    "kill_vp_clay_per_cemetery", "upgrade_any_resources", "move_activate_free_control", "move_two_activate",
+    "study_book_bonus", "copy_tile", "resources_objective", "student_vp_leftmost", "any_marble_action",
+    # Characters
+    "upgrade_any_vp", "golem_step_activate", "gain_gold", "create_golem_red_student", "study_blue_student",
+    "gold_yellow_student", "vp_per_development", "vp_times_leftmost", "vp_per_track_level", "vp_buy_book",
+    "kill_vp_per_cemetery",
+    # Development tiles
+    "plain", "control_cap_2", "kill_double_cemetery", "activate_work_extra", "ignore_character_steps",
+    "create_step_activate", "column_clay_coin", "column_vp", "column_double", "column_gold",
+    "reactivate_red_marble", "reactivate_blue_marble", "reactivate_first_book", "reactivate_create_golem",
+    "extra_knowledge_2", "extra_knowledge_vp", "extra_clay_2", "extra_clay_vp", "extra_coin_2", "extra_coin_vp",
+)
+E = {name: code for code, name in enumerate(EFFECTS)}
+BOOK_EFFECTS = ("none", "gain", "choice", "trade", "study_up", "student_district", "student_any", "golem_track",
+                "kill_golem", "upgrade")
+OBJECTIVE_TYPES = ("student_red", "student_yellow", "student_blue", "golems_made", "gold", "developments",
+                   "study", "books", "golems_killed")
+
+FILES = ("action_tiles.csv", "characters.csv", "neighbourhood.csv", "books.csv", "objectives.csv",
+         "starting_tiles.csv", "artifacts.csv", "developments.csv", "streets.csv", "golem_track.csv",
+         "study_track.csv", "cemetery.csv", "game.toml")
+
+# name -> (type, choices, help); defaults live in game.toml [rules]
+RULE_OPTIONS: dict[str, tuple[type, tuple, str]] = {
+    "setup": (str, ("standard", "introductory"),
+              "standard = random Characters, Neighbourhood tiles and 4 Starting tiles (keep 2); "
+              "introductory = the rulebook's fixed Characters and tiles, 2 Starting tiles each, both kept"),
+    "overmove": (str, ("five_per_step", "one_per_step"),
+                 "steps no Golem can use: five_per_step = 5 VP per step (rules text), one_per_step = 1 VP per step; "
+                 "both at most 5 VP per Golem"),
+    "section_payment": (str, ("choice", "vp", "knowledge"),
+                        "entering sections VIII-X is paid in VP or Knowledge: the mover's choice, or always one"),
+    "second_pass": (str, ("final", "none"),
+                    "final = a player may pass again in the passing phase (one final passing phase follows); "
+                    "none = no second pass"),
+    "vp_floor": (str, ("zero", "negative"), "losses stop at 0 VP, or VP may go negative"),
+    "leftover_gold": (str, ("excluded", "included"),
+                      "Gold not on an Artifact cauldron counts as a leftover resource at the end, or not"),
+}
+
+TOML_KEYS = {
+    "rounds": (4, 4), "starting_vp": (0, 100), "row_weights": (0, 100), "work_costs": (0, 50), "golem_cost": (0, 20),
+    "golem_extra_cost": (0, 20), "gold_price": (0, 20), "gold_supply": (0, 200), "mirror_cost": (0, 20),
+    "mirror_study_cost": (0, 20), "library_costs": (0, 20), "library_size": (5, 5), "character_coins": (0, 20),
+    "control_penalty": (0, 50), "overmove_penalty": (0, 50), "golem_track_start": (0, GOLEM_TRACK_LEN - 1),
+    "golem_track_create": (0, 5), "golem_track_kill": (0, 5), "tile_sections": (1, NUM_SECTIONS),
+    "menorah_section": (1, NUM_SECTIONS), "objective_type_vp": (0, 100), "leftover_per_vp": (1, 100),
+    "objectives_dealt": (4, 4), "objectives_kept": (1, 4), "starting_tiles_dealt": (2, 4),
+    "starting_tiles_kept": (1, 2), "max_study_column": (1, 5),
+    "marbles_1_2": (0, 9), "marbles_3": (0, 9), "marbles_4": (0, 9),
+}
+LIST_LENGTHS = {"row_weights": 5, "work_costs": 4, "library_costs": 5, "tile_sections": NUM_TILES,
+                "objective_type_vp": 5, "marbles_1_2": 5, "marbles_3": 5, "marbles_4": 5}
+
+
+class GolemTables(NamedTuple):
+    """Component tables in the form the engines take (integer arrays; codes index the tuples above)."""
+
+    at_effect: np.ndarray  # (13,) action tiles A01-A12, then the permanent space
+    at_a: np.ndarray
+    at_b: np.ndarray
+    ch_deck: np.ndarray  # (12,) 0 = rounds I-III, 1 = round IV
+    ch_c1: np.ndarray  # marble colour codes
+    ch_c2: np.ndarray
+    ch_move: np.ndarray
+    ch_cost: np.ndarray
+    ch_effect: np.ndarray
+    ch_a: np.ndarray
+    ch_b: np.ndarray
+    nb_effect: np.ndarray  # (3, 10) by district and tile number - 1
+    nb_a: np.ndarray
+    nb_b: np.ndarray
+    nb_res: np.ndarray
+    bk_colour: np.ndarray  # (38,)
+    bk_cost: np.ndarray
+    bk_effect: np.ndarray  # (38, 2): immediate, active
+    bk_a: np.ndarray  # (38, 2)
+    bk_res: np.ndarray  # (38, 2)
+    bk_a2: np.ndarray  # (38,) trade: amount received
+    bk_res2: np.ndarray  # (38,) trade: resource received
+    ob_type: np.ndarray  # (27,)
+    ob_threshold: np.ndarray
+    ob_vp: np.ndarray
+    start_tiles: np.ndarray  # (18, 9): clay, coin, knowledge, gold, vp, study, student red/yellow/blue
+    art: np.ndarray  # (4 tiles, 2 sides, 4 artifacts, 7): gold, clay, coin, knowledge, vp, study, dev_cost
+    gdev_menorah: np.ndarray  # (6,)
+    gdev_cost: np.ndarray
+    gdev_effect: np.ndarray
+    sdev_menorah: np.ndarray  # (5,)
+    sdev_cost: np.ndarray
+    sdev_effect: np.ndarray
+    adev_menorah: np.ndarray  # (6,)
+    adev_cost: np.ndarray
+    adev_effect: np.ndarray  # (6, 2): the two sides
+    street_res: np.ndarray  # (10,) by section - 1
+    street_vp: np.ndarray
+    street_entry: np.ndarray
+    gt_level: np.ndarray  # (11,)
+    gt_clay: np.ndarray
+    gt_vp: np.ndarray
+    sd_limit: np.ndarray  # (10,)
+    sd_income: np.ndarray
+    sd_vp: np.ndarray
+    cem_min_players: np.ndarray  # (6,)
+    cem_bonus: np.ndarray  # (6, 5): clay, coin, knowledge, gold, vp
+    cem_unlimited: np.ndarray
+
+
+class GolemData(NamedTuple):
+    """A loaded definition: tables, parameters, rule options, names and provenance."""
+
+    tables: GolemTables
+    params: dict[str, Any]
+    rules: dict[str, Any]
+    intro: dict[str, Any]
+    character_ids: tuple[str, ...]
+    book_ids: tuple[str, ...]
+    objective_ids: tuple[str, ...]
+    start_ids: tuple[str, ...]
+    action_ids: tuple[str, ...]
+    provenance: dict[str, Any]
+
+
+def load(folder: str | Path | None = None, rules: dict[str, Any] | None = None) -> GolemData:
+    """Load and validate a Golem definition folder (default: the shipped ``seeds/golem``).
+
+    ``rules`` overrides the rule options of the folder's ``game.toml``. Every error is a
+    ``DataError`` naming the file, line and field.
+    """
+    root = Path(folder) if folder is not None else default_dir("golem")
+    if not root.is_dir():
+        raise DataError(f"{root}: not a folder of Golem data ({', '.join(FILES)})")
+    toml_path = root / "game.toml"
+    conf = read_toml(toml_path)
+    params, estimated_params = _table(toml_path, conf)
+    rule_values = resolve_rules(toml_path, conf, rules or {}, RULE_OPTIONS)
+    reader = _Reader(root)
+
+    rows = reader.rows("action_tiles.csv", ["id", "effect", "amount", "amount2"], NUM_ACTION_TILES + 1)
+    action_ids = tuple(r["id"] for _, r in rows)
+    at_effect = np.array([reader.effect("action_tiles.csv", ln, r["effect"], EFFECTS) for ln, r in rows], np.int16)
+    at_a = np.array([reader.int("action_tiles.csv", ln, r, "amount", 0, 20) for ln, r in rows], np.int16)
+    at_b = np.array([reader.int("action_tiles.csv", ln, r, "amount2", 0, 20) for ln, r in rows], np.int16)
+
+    f = "characters.csv"
+    rows = reader.rows(f, ["id", "deck", "colour1", "colour2", "movement", "cost", "effect", "amount", "amount2"],
+                       NUM_CHARACTERS)
+    character_ids = tuple(r["id"] for _, r in rows)
+    ch_deck = np.array([reader.choice(f, ln, r, "deck", ("I-III", "IV")) for ln, r in rows], np.int16)
+    if int((ch_deck == 0).sum()) < 3 or int((ch_deck == 1).sum()) < 1:
+        raise DataError(f"{root / f}: column 'deck': needs at least 3 'I-III' and 1 'IV' cards")
+    ch = {k: np.array([reader.choice(f, ln, r, k, MARBLES) for ln, r in rows], np.int16) for k in ("colour1", "colour2")}
+    ch_move = np.array([reader.int(f, ln, r, "movement", 0, 10) for ln, r in rows], np.int16)
+    ch_cost = np.array([reader.int(f, ln, r, "cost", 0, 20) for ln, r in rows], np.int16)
+    ch_effect = np.array([reader.effect(f, ln, r["effect"], EFFECTS) for ln, r in rows], np.int16)
+    ch_a = np.array([reader.int(f, ln, r, "amount", 0, 20) for ln, r in rows], np.int16)
+    ch_b = np.array([reader.int(f, ln, r, "amount2", 0, 20) for ln, r in rows], np.int16)
+
+    f = "neighbourhood.csv"
+    rows = reader.rows(f, ["district", "number", "effect", "amount", "amount2", "resource"], 3 * NUM_DISTRICT_TILES)
+    nb = np.zeros((4, 3, NUM_DISTRICT_TILES), np.int16)
+    seen = set()
+    for ln, r in rows:
+        d = reader.choice(f, ln, r, "district", DISTRICTS)
+        n = reader.int(f, ln, r, "number", 1, NUM_DISTRICT_TILES) - 1
+        if (d, n) in seen:
+            raise DataError(f"{root / f}: line {ln}: column 'number': tile {r['district']} {n + 1} listed twice")
+        seen.add((d, n))
+        nb[0, d, n] = reader.effect(f, ln, r["effect"], EFFECTS)
+        nb[1, d, n] = reader.int(f, ln, r, "amount", 0, 20)
+        nb[2, d, n] = reader.int(f, ln, r, "amount2", 0, 20)
+        nb[3, d, n] = reader.resource(f, ln, r, "resource")
+
+    f = "books.csv"
+    cols = ["id", "colour", "cost", "effect", "amount", "resource", "amount2", "resource2", "active_effect",
+            "active_amount", "active_resource"]
+    rows = reader.rows(f, cols, NUM_BOOKS)
+    book_ids = tuple(r["id"] for _, r in rows)
+    bk_colour = np.array([reader.choice(f, ln, r, "colour", BOOK_COLOURS) for ln, r in rows], np.int16)
+    bk_cost = np.array([reader.int(f, ln, r, "cost", 0, 20) for ln, r in rows], np.int16)
+    bk_effect = np.array([[E[BOOK_EFFECTS[reader.choice(f, ln, r, k, BOOK_EFFECTS)]] for k in ("effect", "active_effect")]
+                          for ln, r in rows], np.int16)
+    bk_a = np.array([[reader.int(f, ln, r, k, 0, 20) for k in ("amount", "active_amount")] for ln, r in rows], np.int16)
+    bk_res = np.array([[reader.resource(f, ln, r, k) for k in ("resource", "active_resource")] for ln, r in rows],
+                      np.int16)
+    bk_a2 = np.array([reader.int(f, ln, r, "amount2", 0, 20) for ln, r in rows], np.int16)
+    bk_res2 = np.array([reader.resource(f, ln, r, "resource2") for ln, r in rows], np.int16)
+    for i, (ln, r) in enumerate(rows):
+        e = EFFECTS[bk_effect[i, 0]]
+        if e == "gain" and bk_res[i, 0] < 0 or e == "trade" and (bk_res[i, 0] < 0 or bk_res2[i] < 0):
+            raise DataError(f"{root / f}: line {ln}: column 'resource': effect '{e}' needs a resource")
+        if e == "student_district" and not 0 <= bk_res[i, 0] < 3:
+            raise DataError(f"{root / f}: line {ln}: column 'resource': student_district needs red, yellow or blue")
+        if EFFECTS[bk_effect[i, 1]] == "gain" and bk_res[i, 1] < 0:
+            raise DataError(f"{root / f}: line {ln}: column 'active_resource': effect 'gain' needs a resource")
+
+    f = "objectives.csv"
+    rows = reader.rows(f, ["id", "type", "threshold", "vp"], NUM_OBJECTIVES)
+    objective_ids = tuple(r["id"] for _, r in rows)
+    ob_type = np.array([reader.choice(f, ln, r, "type", OBJECTIVE_TYPES) for ln, r in rows], np.int16)
+    ob_threshold = np.array([reader.int(f, ln, r, "threshold", 0, 50) for ln, r in rows], np.int16)
+    ob_vp = np.array([reader.int(f, ln, r, "vp", 0, 50) for ln, r in rows], np.int16)
+
+    f = "starting_tiles.csv"
+    st_cols = ["clay", "coin", "knowledge", "gold", "vp", "study", "student_red", "student_yellow", "student_blue"]
+    rows = reader.rows(f, ["id", *st_cols], NUM_START_TILES)
+    start_ids = tuple(r["id"] for _, r in rows)
+    start_tiles = np.array([[reader.int(f, ln, r, k, 0, 20) for k in st_cols] for ln, r in rows], np.int16)
+
+    f = "artifacts.csv"
+    a_cols = ["gold", "clay", "coin", "knowledge", "vp", "study", "dev_cost"]
+    rows = reader.rows(f, ["tile", "side", "artifact", *a_cols], NUM_ARTIFACT_TILES * 8)
+    art = np.zeros((NUM_ARTIFACT_TILES, 2, 4, len(a_cols)), np.int16)
+    seen = set()
+    for ln, r in rows:
+        key = (reader.int(f, ln, r, "tile", 1, 4) - 1, reader.choice(f, ln, r, "side", ("A", "B")),
+               reader.int(f, ln, r, "artifact", 1, 4) - 1)
+        if key in seen:
+            raise DataError(f"{root / f}: line {ln}: column 'artifact': tile {key[0] + 1} side {r['side']} "
+                            f"artifact {key[2] + 1} listed twice")
+        seen.add(key)
+        art[key] = [reader.int(f, ln, r, k, 1 if k == "gold" else 0, 20) for k in a_cols]
+
+    f = "developments.csv"
+    rows = reader.rows(f, ["area", "tile", "menorahs", "cost", "effect", "effect_b"],
+                       NUM_GOLEM_DEVS + NUM_STUDY_DEVS + NUM_ARTIFACT_DEVS)
+    sizes = {"golem": NUM_GOLEM_DEVS, "study": NUM_STUDY_DEVS, "artifact": NUM_ARTIFACT_DEVS}
+    dev = {a: np.zeros((4, n), np.int16) for a, n in sizes.items()}
+    for ln, r in rows:
+        area = ("golem", "study", "artifact")[reader.choice(f, ln, r, "area", ("golem", "study", "artifact"))]
+        t = reader.int(f, ln, r, "tile", 1, sizes[area]) - 1
+        dev[area][0, t] = reader.int(f, ln, r, "menorahs", 0, 9)
+        dev[area][1, t] = reader.int(f, ln, r, "cost", 0, 30)
+        dev[area][2, t] = reader.effect(f, ln, r["effect"], EFFECTS)
+        dev[area][3, t] = reader.effect(f, ln, r["effect_b"], EFFECTS) if r["effect_b"] else 0
+
+    f = "streets.csv"
+    rows = reader.rows(f, ["section", "resource", "vp", "golem_entry_cost"], NUM_SECTIONS)
+    street = np.array([[reader.int(f, ln, r, k, 0, 20) for k in ("resource", "vp", "golem_entry_cost")]
+                       for ln, r in _ordered(reader, f, rows, "section", 1)], np.int16)
+    f = "golem_track.csv"
+    rows = reader.rows(f, ["position", "level", "income_clay", "income_vp"], GOLEM_TRACK_LEN)
+    gt = np.array([[reader.int(f, ln, r, k, 0, 20) for k in ("level", "income_clay", "income_vp")]
+                   for ln, r in _ordered(reader, f, rows, "position", 0)], np.int16)
+    f = "study_track.csv"
+    rows = reader.rows(f, ["position", "column_limit", "income_knowledge", "end_vp"], STUDY_TRACK_LEN)
+    sd = np.array([[reader.int(f, ln, r, k, 0, 5 if k == "column_limit" else 50)
+                    for k in ("column_limit", "income_knowledge", "end_vp")]
+                   for ln, r in _ordered(reader, f, rows, "position", 0)], np.int16)
+    f = "cemetery.csv"
+    rows = reader.rows(f, ["space", "min_players", "clay", "coin", "knowledge", "gold", "vp", "unlimited"],
+                       NUM_CEMETERY)
+    cem = np.array([[reader.int(f, ln, r, k, 0, 20) for k in ("min_players", "clay", "coin", "knowledge", "gold", "vp",
+                                                               "unlimited")]
+                    for ln, r in _ordered(reader, f, rows, "space", 1)], np.int16)
+    if cem[-1, 6] != 1:
+        raise DataError(f"{root / f}: line {rows[-1][0]}: column 'unlimited': the last space must be unlimited")
+
+    intro = _intro(toml_path, conf, character_ids)
+    tables = GolemTables(
+        at_effect, at_a, at_b, ch_deck, ch["colour1"], ch["colour2"], ch_move, ch_cost, ch_effect, ch_a, ch_b,
+        nb[0], nb[1], nb[2], nb[3], bk_colour, bk_cost, bk_effect, bk_a, bk_res, bk_a2, bk_res2,
+        ob_type, ob_threshold, ob_vp, start_tiles, art,
+        dev["golem"][0], dev["golem"][1], dev["golem"][2], dev["study"][0], dev["study"][1], dev["study"][2],
+        dev["artifact"][0], dev["artifact"][1], np.ascontiguousarray(dev["artifact"][2:4].T),
+        street[:, 0].copy(), street[:, 1].copy(), street[:, 2].copy(), gt[:, 0].copy(), gt[:, 1].copy(),
+        gt[:, 2].copy(), sd[:, 0].copy(), sd[:, 1].copy(), sd[:, 2].copy(), cem[:, 0].copy(), cem[:, 1:6].copy(),
+        cem[:, 6].copy(),
+    )
+    estimated_rows = dict(reader.estimated)
+    provenance = {
+        "folder": str(root),
+        "default": root.resolve() == default_dir("golem").resolve(),
+        "files": {name: sha256(root / name) for name in FILES},
+        "estimates": bool(estimated_params) or any(estimated_rows.values()),
+        "estimated_parameters": estimated_params,
+        "estimated_rows": estimated_rows,
+    }
+    return GolemData(tables, params, rule_values, intro, character_ids, book_ids, objective_ids, start_ids,
+                     action_ids, provenance)
+
+
+def estimate_note(d: GolemData) -> str:
+    """One line saying which values are estimates (empty when none are)."""
+    if not d.provenance["estimates"]:
+        return ""
+    files = [f"{name} ({n} rows)" for name, n in d.provenance["estimated_rows"].items() if n]
+    params = d.provenance["estimated_parameters"]
+    return ("ESTIMATES in use (values the rules text does not give): " + ", ".join(files)
+            + (f"; game.toml: {', '.join(params)}" if params else ""))
+
+
+class _Reader:
+    """Reads the CSV tables of one folder, counting the rows that carry estimated values."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.estimated: dict[str, int] = {}
+
+    def rows(self, name: str, columns: list[str], count: int) -> list[tuple[int, dict[str, str]]]:
+        path = self.root / name
+        rows = read_csv(path, [*columns, "estimated", "source"])
+        if len(rows) != count:
+            raise DataError(f"{path}: expected {count} data rows, found {len(rows)}")
+        n = 0
+        for line, r in rows:
+            flagged = [x for x in r["estimated"].split(";") if x]
+            if not flagged:
+                raise DataError(f"{path}: line {line}: column 'estimated': empty (use 'none', 'all' or field names)")
+            for x in flagged:
+                if x not in ("none", "all") and x not in r:
+                    raise DataError(f"{path}: line {line}: column 'estimated': '{x}' is not a column")
+            if flagged != ["none"]:
+                n += 1
+            if not r["source"]:
+                raise DataError(f"{path}: line {line}: column 'source': empty")
+        self.estimated[name] = n
+        return rows
+
+    def int(self, name: str, line: int, row: dict[str, str], col: str, lo: int, hi: int) -> int:
+        return parse_int(self.root / name, line, col, row[col], lo, hi)
+
+    def choice(self, name: str, line: int, row: dict[str, str], col: str, allowed: tuple[str, ...]) -> int:
+        if row[col] not in allowed:
+            raise DataError(f"{self.root / name}: line {line}: column '{col}': '{row[col]}' is not one of "
+                            f"{', '.join(allowed)}")
+        return allowed.index(row[col])
+
+    def effect(self, name: str, line: int, text: str, allowed: tuple[str, ...]) -> int:
+        if text not in allowed:
+            raise DataError(f"{self.root / name}: line {line}: column 'effect': unknown effect '{text}'")
+        return E[text]
+
+    def resource(self, name: str, line: int, row: dict[str, str], col: str) -> int:
+        text = row[col]
+        if not text:
+            return -1
+        if text in RESOURCES:
+            return RESOURCES.index(text)
+        if text in DISTRICTS:
+            return DISTRICTS.index(text)
+        raise DataError(f"{self.root / name}: line {line}: column '{col}': '{text}' is not one of "
+                        f"{', '.join(RESOURCES + DISTRICTS)}")
+
+
+def _ordered(reader: _Reader, name: str, rows: list, col: str, first: int) -> list:
+    """Rows of a track table, checking that ``col`` counts up from ``first``."""
+    for k, (line, r) in enumerate(rows):
+        reader.int(name, line, r, col, first + k, first + k)
+    return rows
+
+
+def _table(path: Path, conf: dict) -> tuple[dict[str, Any], list[str]]:
+    table = conf.get("table")
+    prov = conf.get("provenance", {})
+    if not isinstance(table, dict):
+        raise DataError(f"{path}: missing [table]")
+    out: dict[str, Any] = {}
+    for key, (lo, hi) in TOML_KEYS.items():
+        if key not in table:
+            raise DataError(f"{path}: table.{key}: missing")
+        value = table[key]
+        values = value if isinstance(value, list) else [value]
+        if key in LIST_LENGTHS and (not isinstance(value, list) or len(value) != LIST_LENGTHS[key]):
+            raise DataError(f"{path}: table.{key}: expected a list of {LIST_LENGTHS[key]} integers")
+        for v in values:
+            if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
+                raise DataError(f"{path}: table.{key}: '{v}' is not an integer in {lo}..{hi}")
+        if not isinstance(prov.get(key), str) or not prov[key].split(":")[0] in ("rules", "ESTIMATE"):
+            raise DataError(f"{path}: provenance.{key}: missing (a string starting 'rules:' or 'ESTIMATE:')")
+        out[key] = value
+    for key in table:
+        if key not in TOML_KEYS:
+            raise DataError(f"{path}: table.{key}: unknown parameter")
+    if sum(out["row_weights"]) == 0:
+        raise DataError(f"{path}: table.row_weights: all zero")
+    if sorted(out["tile_sections"]) != out["tile_sections"] or len(set(out["tile_sections"])) != NUM_TILES:
+        raise DataError(f"{path}: table.tile_sections: must be {NUM_TILES} different sections in ascending order")
+    if out["starting_tiles_kept"] > out["starting_tiles_dealt"]:
+        raise DataError(f"{path}: table.starting_tiles_kept: more than starting_tiles_dealt")
+    estimated = [k for k in TOML_KEYS if prov[k].startswith("ESTIMATE")]
+    return out, estimated
+
+
+def _intro(path: Path, conf: dict, character_ids: tuple[str, ...]) -> dict[str, Any]:
+    intro = conf.get("introductory")
+    if not isinstance(intro, dict):
+        raise DataError(f"{path}: missing [introductory]")
+    chars = intro.get("characters")
+    if not isinstance(chars, list) or len(chars) != NUM_ROUNDS or any(c not in character_ids for c in chars):
+        raise DataError(f"{path}: introductory.characters: expected {NUM_ROUNDS} ids from characters.csv")
+    out: dict[str, Any] = {"characters": [character_ids.index(c) for c in chars]}
+    for d in DISTRICTS:
+        tiles = intro.get(d)
+        if (not isinstance(tiles, list) or len(tiles) != NUM_TILES or sorted(set(tiles)) != tiles
+                or not all(isinstance(t, int) and 1 <= t <= NUM_DISTRICT_TILES for t in tiles)):
+            raise DataError(f"{path}: introductory.{d}: expected {NUM_TILES} ascending tile numbers 1..10")
+        out[d] = [t - 1 for t in tiles]
+    dealt = intro.get("starting_tiles_dealt")
+    if not isinstance(dealt, int) or not 1 <= dealt <= 4:
+        raise DataError(f"{path}: introductory.starting_tiles_dealt: expected an integer 1..4")
+    out["starting_tiles_dealt"] = dealt
+    return out
