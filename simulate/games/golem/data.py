@@ -48,68 +48,198 @@ WORK, GOLEM_ROW, ARTIFACTS, STUDY_ROW, MIRROR = range(5)
 EFFECTS = (
     "none",
     # simple (Books, Neighbourhood tiles)
-    "gain", "choice", "trade", "study_up", "student_district", "student_any", "golem_track", "kill_golem",
+    "gain",
+    "choice",
+    "trade",
+    "study_up",
+    "student_district",
+    "student_any",
+    "golem_track",
+    "kill_golem",
     "upgrade",
     # Neighbourhood tiles
-    "create_golem", "kill_vp_per_level", "upgrade_golem", "student_back", "pay_for_vp",
-    "create_golem_vp_per_level", "upgrade_artifact", "pay_for_gold", "kill_gain", "pay_for_students",
-    "objective_gain", "activate_artifact", "student_income", "pay_for_study", "buy_book", "upgrade_study",
-    "study_down_vp_student", "pay_for_vp_study", "book_bonuses",
+    "create_golem",
+    "kill_vp_per_level",
+    "upgrade_golem",
+    "student_back",
+    "pay_for_vp",
+    "create_golem_vp_per_level",
+    "upgrade_artifact",
+    "pay_for_gold",
+    "kill_gain",
+    "pay_for_students",
+    "objective_gain",
+    "activate_artifact",
+    "student_income",
+    "pay_for_study",
+    "buy_book",
+    "upgrade_study",
+    "study_down_vp_student",
+    "pay_for_vp_study",
+    "book_bonuses",
     # Action tiles and the permanent space
-    "track_vp_knowledge", "gold_vp_per_artifact", "clay_create_move", "buy_book_free_card",
-    "kill_vp_clay_per_cemetery", "upgrade_any_resources", "move_activate_free_control", "move_two_activate",
-    "study_book_bonus", "copy_tile", "resources_objective", "student_vp_leftmost", "any_marble_action",
+    "track_vp_knowledge",
+    "gold_vp_per_artifact",
+    "clay_create_move",
+    "buy_book_free_card",
+    "kill_vp_clay_per_cemetery",
+    "upgrade_any_resources",
+    "move_activate_free_control",
+    "move_two_activate",
+    "study_book_bonus",
+    "copy_tile",
+    "resources_objective",
+    "student_vp_leftmost",
+    "any_marble_action",
     # Characters
-    "upgrade_any_vp", "golem_step_activate", "gain_gold", "create_golem_red_student", "study_blue_student",
-    "gold_yellow_student", "vp_per_development", "vp_times_leftmost", "vp_per_track_level", "vp_buy_book",
+    "upgrade_any_vp",
+    "golem_step_activate",
+    "gain_gold",
+    "create_golem_red_student",
+    "study_blue_student",
+    "gold_yellow_student",
+    "vp_per_development",
+    "vp_times_leftmost",
+    "vp_per_track_level",
+    "vp_buy_book",
     "kill_vp_per_cemetery",
     # Development tiles
-    "plain", "control_cap_2", "kill_double_cemetery", "activate_work_extra", "ignore_character_steps",
-    "create_step_activate", "column_clay_coin", "column_vp", "column_double", "column_gold",
-    "reactivate_red_marble", "reactivate_blue_marble", "reactivate_first_book", "reactivate_create_golem",
-    "extra_knowledge_2", "extra_knowledge_vp", "extra_clay_2", "extra_clay_vp", "extra_coin_2", "extra_coin_vp",
+    "plain",
+    "control_cap_2",
+    "kill_double_cemetery",
+    "activate_work_extra",
+    "ignore_character_steps",
+    "create_step_activate",
+    "column_clay_coin",
+    "column_vp",
+    "column_double",
+    "column_gold",
+    "reactivate_red_marble",
+    "reactivate_blue_marble",
+    "reactivate_first_book",
+    "reactivate_create_golem",
+    "extra_knowledge_2",
+    "extra_knowledge_vp",
+    "extra_clay_2",
+    "extra_clay_vp",
+    "extra_coin_2",
+    "extra_coin_vp",
 )
 E = {name: code for code, name in enumerate(EFFECTS)}
-BOOK_EFFECTS = ("none", "gain", "choice", "trade", "study_up", "student_district", "student_any", "golem_track",
-                "kill_golem", "upgrade")
-OBJECTIVE_TYPES = ("student_red", "student_yellow", "student_blue", "golems_made", "gold", "developments",
-                   "study", "books", "golems_killed")
+BOOK_EFFECTS = (
+    "none",
+    "gain",
+    "choice",
+    "trade",
+    "study_up",
+    "student_district",
+    "student_any",
+    "golem_track",
+    "kill_golem",
+    "upgrade",
+)
+OBJECTIVE_TYPES = (
+    "student_red",
+    "student_yellow",
+    "student_blue",
+    "golems_made",
+    "gold",
+    "developments",
+    "study",
+    "books",
+    "golems_killed",
+)
 
-FILES = ("action_tiles.csv", "characters.csv", "neighbourhood.csv", "books.csv", "objectives.csv",
-         "starting_tiles.csv", "artifacts.csv", "developments.csv", "streets.csv", "golem_track.csv",
-         "study_track.csv", "cemetery.csv", "game.toml")
+FILES = (
+    "action_tiles.csv",
+    "characters.csv",
+    "neighbourhood.csv",
+    "books.csv",
+    "objectives.csv",
+    "starting_tiles.csv",
+    "artifacts.csv",
+    "developments.csv",
+    "streets.csv",
+    "golem_track.csv",
+    "study_track.csv",
+    "cemetery.csv",
+    "game.toml",
+)
 
 # name -> (type, choices, help); defaults live in game.toml [rules]
 RULE_OPTIONS: dict[str, tuple[type, tuple, str]] = {
-    "setup": (str, ("standard", "introductory"),
-              "standard = random Characters, Neighbourhood tiles and 4 Starting tiles (keep 2); "
-              "introductory = the rulebook's fixed Characters and tiles, 2 Starting tiles each, both kept"),
-    "overmove": (str, ("five_per_step", "one_per_step"),
-                 "steps no Golem can use: five_per_step = 5 VP per step (rules text), one_per_step = 1 VP per step; "
-                 "both at most 5 VP per Golem"),
-    "section_payment": (str, ("choice", "vp", "knowledge"),
-                        "entering sections VIII-X is paid in VP or Knowledge: the mover's choice, or always one"),
-    "second_pass": (str, ("final", "none"),
-                    "final = a player may pass again in the passing phase (one final passing phase follows); "
-                    "none = no second pass"),
+    "setup": (
+        str,
+        ("standard", "introductory"),
+        "standard = random Characters, Neighbourhood tiles and 4 Starting tiles (keep 2); "
+        "introductory = the rulebook's fixed Characters and tiles, 2 Starting tiles each, both kept",
+    ),
+    "overmove": (
+        str,
+        ("five_per_step", "one_per_step"),
+        "steps no Golem can use: five_per_step = 5 VP per step (rules text), one_per_step = 1 VP per step; "
+        "both at most 5 VP per Golem",
+    ),
+    "section_payment": (
+        str,
+        ("choice", "vp", "knowledge"),
+        "entering sections VIII-X is paid in VP or Knowledge: the mover's choice, or always one",
+    ),
+    "second_pass": (
+        str,
+        ("final", "none"),
+        "final = a player may pass again in the passing phase (one final passing phase follows); none = no second pass",
+    ),
     "vp_floor": (str, ("zero", "negative"), "losses stop at 0 VP, or VP may go negative"),
-    "leftover_gold": (str, ("excluded", "included"),
-                      "Gold not on an Artifact cauldron counts as a leftover resource at the end, or not"),
+    "leftover_gold": (
+        str,
+        ("excluded", "included"),
+        "Gold not on an Artifact cauldron counts as a leftover resource at the end, or not",
+    ),
 }
 
 TOML_KEYS = {
-    "rounds": (4, 4), "starting_vp": (0, 100), "row_weights": (0, 100), "work_costs": (0, 50), "golem_cost": (0, 20),
-    "golem_extra_cost": (0, 20), "gold_price": (0, 20), "gold_supply": (0, 200), "mirror_cost": (0, 20),
-    "mirror_study_cost": (0, 20), "library_costs": (0, 20), "library_size": (5, 5), "character_coins": (0, 20),
-    "control_penalty": (0, 50), "overmove_penalty": (0, 50), "golem_track_start": (0, GOLEM_TRACK_LEN - 1),
-    "golem_track_create": (0, 5), "golem_track_kill": (0, 5), "tile_sections": (1, NUM_SECTIONS),
-    "menorah_section": (1, NUM_SECTIONS), "objective_type_vp": (0, 100), "leftover_per_vp": (1, 100),
-    "objectives_dealt": (4, 4), "objectives_kept": (1, 4), "starting_tiles_dealt": (2, 4),
-    "starting_tiles_kept": (1, 2), "max_study_column": (1, 5),
-    "marbles_1_2": (0, 9), "marbles_3": (0, 9), "marbles_4": (0, 9),
+    "rounds": (4, 4),
+    "starting_vp": (0, 100),
+    "row_weights": (0, 100),
+    "work_costs": (0, 50),
+    "golem_cost": (0, 20),
+    "golem_extra_cost": (0, 20),
+    "gold_price": (0, 20),
+    "gold_supply": (0, 200),
+    "mirror_cost": (0, 20),
+    "mirror_study_cost": (0, 20),
+    "library_costs": (0, 20),
+    "library_size": (5, 5),
+    "character_coins": (0, 20),
+    "control_penalty": (0, 50),
+    "overmove_penalty": (0, 50),
+    "golem_track_start": (0, GOLEM_TRACK_LEN - 1),
+    "golem_track_create": (0, 5),
+    "golem_track_kill": (0, 5),
+    "tile_sections": (1, NUM_SECTIONS),
+    "menorah_section": (1, NUM_SECTIONS),
+    "objective_type_vp": (0, 100),
+    "leftover_per_vp": (1, 100),
+    "objectives_dealt": (4, 4),
+    "objectives_kept": (1, 4),
+    "starting_tiles_dealt": (2, 4),
+    "starting_tiles_kept": (1, 2),
+    "max_study_column": (1, 5),
+    "marbles_1_2": (0, 9),
+    "marbles_3": (0, 9),
+    "marbles_4": (0, 9),
 }
-LIST_LENGTHS = {"row_weights": 5, "work_costs": 4, "library_costs": 5, "tile_sections": NUM_TILES,
-                "objective_type_vp": 5, "marbles_1_2": 5, "marbles_3": 5, "marbles_4": 5}
+LIST_LENGTHS = {
+    "row_weights": 5,
+    "work_costs": 4,
+    "library_costs": 5,
+    "tile_sections": NUM_TILES,
+    "objective_type_vp": 5,
+    "marbles_1_2": 5,
+    "marbles_3": 5,
+    "marbles_4": 5,
+}
 
 
 class GolemTables(NamedTuple):
@@ -202,13 +332,16 @@ def load(folder: str | Path | None = None, rules: dict[str, Any] | None = None) 
     at_b = np.array([reader.int("action_tiles.csv", ln, r, "amount2", 0, 20) for ln, r in rows], np.int16)
 
     f = "characters.csv"
-    rows = reader.rows(f, ["id", "deck", "colour1", "colour2", "movement", "cost", "effect", "amount", "amount2"],
-                       NUM_CHARACTERS)
+    rows = reader.rows(
+        f, ["id", "deck", "colour1", "colour2", "movement", "cost", "effect", "amount", "amount2"], NUM_CHARACTERS
+    )
     character_ids = tuple(r["id"] for _, r in rows)
     ch_deck = np.array([reader.choice(f, ln, r, "deck", ("I-III", "IV")) for ln, r in rows], np.int16)
     if int((ch_deck == 0).sum()) < 3 or int((ch_deck == 1).sum()) < 1:
         raise DataError(f"{root / f}: column 'deck': needs at least 3 'I-III' and 1 'IV' cards")
-    ch = {k: np.array([reader.choice(f, ln, r, k, MARBLES) for ln, r in rows], np.int16) for k in ("colour1", "colour2")}
+    ch = {
+        k: np.array([reader.choice(f, ln, r, k, MARBLES) for ln, r in rows], np.int16) for k in ("colour1", "colour2")
+    }
     ch_move = np.array([reader.int(f, ln, r, "movement", 0, 10) for ln, r in rows], np.int16)
     ch_cost = np.array([reader.int(f, ln, r, "cost", 0, 20) for ln, r in rows], np.int16)
     ch_effect = np.array([reader.effect(f, ln, r["effect"], EFFECTS) for ln, r in rows], np.int16)
@@ -231,20 +364,37 @@ def load(folder: str | Path | None = None, rules: dict[str, Any] | None = None) 
         nb[3, d, n] = reader.resource(f, ln, r, "resource")
 
     f = "books.csv"
-    cols = ["id", "colour", "cost", "effect", "amount", "resource", "amount2", "resource2", "active_effect",
-            "active_amount", "active_resource"]
+    cols = [
+        "id",
+        "colour",
+        "cost",
+        "effect",
+        "amount",
+        "resource",
+        "amount2",
+        "resource2",
+        "active_effect",
+        "active_amount",
+        "active_resource",
+    ]
     rows = reader.rows(f, cols, NUM_BOOKS)
     book_ids = tuple(r["id"] for _, r in rows)
     bk_colour = np.array([reader.choice(f, ln, r, "colour", BOOK_COLOURS) for ln, r in rows], np.int16)
     bk_cost = np.array([reader.int(f, ln, r, "cost", 0, 20) for ln, r in rows], np.int16)
-    bk_effect = np.array([[E[BOOK_EFFECTS[reader.choice(f, ln, r, k, BOOK_EFFECTS)]] for k in ("effect", "active_effect")]
-                          for ln, r in rows], np.int16)
+    bk_effect = np.array(
+        [
+            [E[BOOK_EFFECTS[reader.choice(f, ln, r, k, BOOK_EFFECTS)]] for k in ("effect", "active_effect")]
+            for ln, r in rows
+        ],
+        np.int16,
+    )
     bk_a = np.array([[reader.int(f, ln, r, k, 0, 20) for k in ("amount", "active_amount")] for ln, r in rows], np.int16)
-    bk_res = np.array([[reader.resource(f, ln, r, k) for k in ("resource", "active_resource")] for ln, r in rows],
-                      np.int16)
+    bk_res = np.array(
+        [[reader.resource(f, ln, r, k) for k in ("resource", "active_resource")] for ln, r in rows], np.int16
+    )
     bk_a2 = np.array([reader.int(f, ln, r, "amount2", 0, 20) for ln, r in rows], np.int16)
     bk_res2 = np.array([reader.resource(f, ln, r, "resource2") for ln, r in rows], np.int16)
-    for i, (ln, r) in enumerate(rows):
+    for i, (ln, _) in enumerate(rows):
         e = EFFECTS[bk_effect[i, 0]]
         if e == "gain" and bk_res[i, 0] < 0 or e == "trade" and (bk_res[i, 0] < 0 or bk_res2[i] < 0):
             raise DataError(f"{root / f}: line {ln}: column 'resource': effect '{e}' needs a resource")
@@ -272,17 +422,25 @@ def load(folder: str | Path | None = None, rules: dict[str, Any] | None = None) 
     art = np.zeros((NUM_ARTIFACT_TILES, 2, 4, len(a_cols)), np.int16)
     seen = set()
     for ln, r in rows:
-        key = (reader.int(f, ln, r, "tile", 1, 4) - 1, reader.choice(f, ln, r, "side", ("A", "B")),
-               reader.int(f, ln, r, "artifact", 1, 4) - 1)
+        key = (
+            reader.int(f, ln, r, "tile", 1, 4) - 1,
+            reader.choice(f, ln, r, "side", ("A", "B")),
+            reader.int(f, ln, r, "artifact", 1, 4) - 1,
+        )
         if key in seen:
-            raise DataError(f"{root / f}: line {ln}: column 'artifact': tile {key[0] + 1} side {r['side']} "
-                            f"artifact {key[2] + 1} listed twice")
+            raise DataError(
+                f"{root / f}: line {ln}: column 'artifact': tile {key[0] + 1} side {r['side']} "
+                f"artifact {key[2] + 1} listed twice"
+            )
         seen.add(key)
         art[key] = [reader.int(f, ln, r, k, 1 if k == "gold" else 0, 20) for k in a_cols]
 
     f = "developments.csv"
-    rows = reader.rows(f, ["area", "tile", "menorahs", "cost", "effect", "effect_b"],
-                       NUM_GOLEM_DEVS + NUM_STUDY_DEVS + NUM_ARTIFACT_DEVS)
+    rows = reader.rows(
+        f,
+        ["area", "tile", "menorahs", "cost", "effect", "effect_b"],
+        NUM_GOLEM_DEVS + NUM_STUDY_DEVS + NUM_ARTIFACT_DEVS,
+    )
     sizes = {"golem": NUM_GOLEM_DEVS, "study": NUM_STUDY_DEVS, "artifact": NUM_ARTIFACT_DEVS}
     dev = {a: np.zeros((4, n), np.int16) for a, n in sizes.items()}
     for ln, r in rows:
@@ -295,35 +453,100 @@ def load(folder: str | Path | None = None, rules: dict[str, Any] | None = None) 
 
     f = "streets.csv"
     rows = reader.rows(f, ["section", "resource", "vp", "golem_entry_cost"], NUM_SECTIONS)
-    street = np.array([[reader.int(f, ln, r, k, 0, 20) for k in ("resource", "vp", "golem_entry_cost")]
-                       for ln, r in _ordered(reader, f, rows, "section", 1)], np.int16)
+    street = np.array(
+        [
+            [reader.int(f, ln, r, k, 0, 20) for k in ("resource", "vp", "golem_entry_cost")]
+            for ln, r in _ordered(reader, f, rows, "section", 1)
+        ],
+        np.int16,
+    )
     f = "golem_track.csv"
     rows = reader.rows(f, ["position", "level", "income_clay", "income_vp"], GOLEM_TRACK_LEN)
-    gt = np.array([[reader.int(f, ln, r, k, 0, 20) for k in ("level", "income_clay", "income_vp")]
-                   for ln, r in _ordered(reader, f, rows, "position", 0)], np.int16)
+    gt = np.array(
+        [
+            [reader.int(f, ln, r, k, 0, 20) for k in ("level", "income_clay", "income_vp")]
+            for ln, r in _ordered(reader, f, rows, "position", 0)
+        ],
+        np.int16,
+    )
     f = "study_track.csv"
     rows = reader.rows(f, ["position", "column_limit", "income_knowledge", "end_vp"], STUDY_TRACK_LEN)
-    sd = np.array([[reader.int(f, ln, r, k, 0, 5 if k == "column_limit" else 50)
-                    for k in ("column_limit", "income_knowledge", "end_vp")]
-                   for ln, r in _ordered(reader, f, rows, "position", 0)], np.int16)
+    sd = np.array(
+        [
+            [
+                reader.int(f, ln, r, k, 0, 5 if k == "column_limit" else 50)
+                for k in ("column_limit", "income_knowledge", "end_vp")
+            ]
+            for ln, r in _ordered(reader, f, rows, "position", 0)
+        ],
+        np.int16,
+    )
     f = "cemetery.csv"
-    rows = reader.rows(f, ["space", "min_players", "clay", "coin", "knowledge", "gold", "vp", "unlimited"],
-                       NUM_CEMETERY)
-    cem = np.array([[reader.int(f, ln, r, k, 0, 20) for k in ("min_players", "clay", "coin", "knowledge", "gold", "vp",
-                                                               "unlimited")]
-                    for ln, r in _ordered(reader, f, rows, "space", 1)], np.int16)
+    rows = reader.rows(
+        f, ["space", "min_players", "clay", "coin", "knowledge", "gold", "vp", "unlimited"], NUM_CEMETERY
+    )
+    cem = np.array(
+        [
+            [
+                reader.int(f, ln, r, k, 0, 20)
+                for k in ("min_players", "clay", "coin", "knowledge", "gold", "vp", "unlimited")
+            ]
+            for ln, r in _ordered(reader, f, rows, "space", 1)
+        ],
+        np.int16,
+    )
     if cem[-1, 6] != 1:
         raise DataError(f"{root / f}: line {rows[-1][0]}: column 'unlimited': the last space must be unlimited")
 
     intro = _intro(toml_path, conf, character_ids)
     tables = GolemTables(
-        at_effect, at_a, at_b, ch_deck, ch["colour1"], ch["colour2"], ch_move, ch_cost, ch_effect, ch_a, ch_b,
-        nb[0], nb[1], nb[2], nb[3], bk_colour, bk_cost, bk_effect, bk_a, bk_res, bk_a2, bk_res2,
-        ob_type, ob_threshold, ob_vp, start_tiles, art,
-        dev["golem"][0], dev["golem"][1], dev["golem"][2], dev["study"][0], dev["study"][1], dev["study"][2],
-        dev["artifact"][0], dev["artifact"][1], np.ascontiguousarray(dev["artifact"][2:4].T),
-        street[:, 0].copy(), street[:, 1].copy(), street[:, 2].copy(), gt[:, 0].copy(), gt[:, 1].copy(),
-        gt[:, 2].copy(), sd[:, 0].copy(), sd[:, 1].copy(), sd[:, 2].copy(), cem[:, 0].copy(), cem[:, 1:6].copy(),
+        at_effect,
+        at_a,
+        at_b,
+        ch_deck,
+        ch["colour1"],
+        ch["colour2"],
+        ch_move,
+        ch_cost,
+        ch_effect,
+        ch_a,
+        ch_b,
+        nb[0],
+        nb[1],
+        nb[2],
+        nb[3],
+        bk_colour,
+        bk_cost,
+        bk_effect,
+        bk_a,
+        bk_res,
+        bk_a2,
+        bk_res2,
+        ob_type,
+        ob_threshold,
+        ob_vp,
+        start_tiles,
+        art,
+        dev["golem"][0],
+        dev["golem"][1],
+        dev["golem"][2],
+        dev["study"][0],
+        dev["study"][1],
+        dev["study"][2],
+        dev["artifact"][0],
+        dev["artifact"][1],
+        np.ascontiguousarray(dev["artifact"][2:4].T),
+        street[:, 0].copy(),
+        street[:, 1].copy(),
+        street[:, 2].copy(),
+        gt[:, 0].copy(),
+        gt[:, 1].copy(),
+        gt[:, 2].copy(),
+        sd[:, 0].copy(),
+        sd[:, 1].copy(),
+        sd[:, 2].copy(),
+        cem[:, 0].copy(),
+        cem[:, 1:6].copy(),
         cem[:, 6].copy(),
     )
     estimated_rows = dict(reader.estimated)
@@ -335,8 +558,9 @@ def load(folder: str | Path | None = None, rules: dict[str, Any] | None = None) 
         "estimated_parameters": estimated_params,
         "estimated_rows": estimated_rows,
     }
-    return GolemData(tables, params, rule_values, intro, character_ids, book_ids, objective_ids, start_ids,
-                     action_ids, provenance)
+    return GolemData(
+        tables, params, rule_values, intro, character_ids, book_ids, objective_ids, start_ids, action_ids, provenance
+    )
 
 
 def estimate_note(d: GolemData) -> str:
@@ -345,8 +569,11 @@ def estimate_note(d: GolemData) -> str:
         return ""
     files = [f"{name} ({n} rows)" for name, n in d.provenance["estimated_rows"].items() if n]
     params = d.provenance["estimated_parameters"]
-    return ("ESTIMATES in use (values the rules text does not give): " + ", ".join(files)
-            + (f"; game.toml: {', '.join(params)}" if params else ""))
+    return (
+        "ESTIMATES in use (values the rules text does not give): "
+        + ", ".join(files)
+        + (f"; game.toml: {', '.join(params)}" if params else "")
+    )
 
 
 class _Reader:
@@ -381,8 +608,9 @@ class _Reader:
 
     def choice(self, name: str, line: int, row: dict[str, str], col: str, allowed: tuple[str, ...]) -> int:
         if row[col] not in allowed:
-            raise DataError(f"{self.root / name}: line {line}: column '{col}': '{row[col]}' is not one of "
-                            f"{', '.join(allowed)}")
+            raise DataError(
+                f"{self.root / name}: line {line}: column '{col}': '{row[col]}' is not one of {', '.join(allowed)}"
+            )
         return allowed.index(row[col])
 
     def effect(self, name: str, line: int, text: str, allowed: tuple[str, ...]) -> int:
@@ -398,8 +626,10 @@ class _Reader:
             return RESOURCES.index(text)
         if text in DISTRICTS:
             return DISTRICTS.index(text)
-        raise DataError(f"{self.root / name}: line {line}: column '{col}': '{text}' is not one of "
-                        f"{', '.join(RESOURCES + DISTRICTS)}")
+        raise DataError(
+            f"{self.root / name}: line {line}: column '{col}': '{text}' is not one of "
+            f"{', '.join(RESOURCES + DISTRICTS)}"
+        )
 
 
 def _ordered(reader: _Reader, name: str, rows: list, col: str, first: int) -> list:
@@ -425,7 +655,7 @@ def _table(path: Path, conf: dict) -> tuple[dict[str, Any], list[str]]:
         for v in values:
             if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
                 raise DataError(f"{path}: table.{key}: '{v}' is not an integer in {lo}..{hi}")
-        if not isinstance(prov.get(key), str) or not prov[key].split(":")[0] in ("rules", "ESTIMATE"):
+        if not isinstance(prov.get(key), str) or prov[key].split(":")[0] not in ("rules", "ESTIMATE"):
             raise DataError(f"{path}: provenance.{key}: missing (a string starting 'rules:' or 'ESTIMATE:')")
         out[key] = value
     for key in table:
@@ -451,8 +681,12 @@ def _intro(path: Path, conf: dict, character_ids: tuple[str, ...]) -> dict[str, 
     out: dict[str, Any] = {"characters": [character_ids.index(c) for c in chars]}
     for d in DISTRICTS:
         tiles = intro.get(d)
-        if (not isinstance(tiles, list) or len(tiles) != NUM_TILES or sorted(set(tiles)) != tiles
-                or not all(isinstance(t, int) and 1 <= t <= NUM_DISTRICT_TILES for t in tiles)):
+        if (
+            not isinstance(tiles, list)
+            or len(tiles) != NUM_TILES
+            or sorted(set(tiles)) != tiles
+            or not all(isinstance(t, int) and 1 <= t <= NUM_DISTRICT_TILES for t in tiles)
+        ):
             raise DataError(f"{path}: introductory.{d}: expected {NUM_TILES} ascending tile numbers 1..10")
         out[d] = [t - 1 for t in tiles]
     dealt = intro.get("starting_tiles_dealt")
