@@ -555,23 +555,15 @@ class GolemState:
 
     def _next_turn(self) -> None:
         """Give the turn to the next player who still acts in this stage of the Actions phase."""
-        n = self.n
-        for _ in range(2 * n + 2):
-            seq = self._stage_sequence()
-            for k in range(self.cursor + 1, len(seq)):
-                s = seq[k]
-                if self._acts_now(s):
-                    self.cursor = k
-                    self._begin_turn(s)
-                    return
-            # the sequence is exhausted: wrap around while someone still acts in this stage
-            if any(self._acts_now(s) for s in seq):
-                self.cursor = -1
-                continue
-            if not self._open_passing_stage():
-                self._end_actions()
+        seq = self._stage_sequence()
+        for i in range(len(seq)):  # round robin from the seat after the last to act
+            k = (self.cursor + 1 + i) % len(seq)
+            if self._acts_now(seq[k]):
+                self.cursor = k
+                self._begin_turn(seq[k])
                 return
-        raise RuntimeError("actions phase did not end")
+        if not self._open_passing_stage():
+            self._end_actions()
 
     def _stage_sequence(self) -> list[int]:
         if self.pass_stage == 0:
