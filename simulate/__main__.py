@@ -2,4 +2,5 @@
 
 from simulate.cli import entry
 
-entry()
+if __name__ == "__main__":  # not when a spawned worker process (e.g. a Dask worker) imports this module
+    entry()

@@ -74,8 +74,11 @@ def bots(game_name: str) -> None:
               help="A bot for the next seat as NAME[:KEY=VALUE...]; repeat per seat (alternative to --bots).")
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Master seed: with the game index it fixes every game.")
-@click.option("--out", "-o", type=click.Path(path_type=Path), required=True, help="Run directory to write.")
+@click.option("--out", "-o", required=True,
+              help="Run directory to write; with --cluster also an fsspec URL the workers reach (s3://...).")
 @click.option("--workers", "-w", type=int, default=None, help="Worker processes [default: all cores].")
+@click.option("--cluster", default=None, metavar="ADDRESS",
+              help="Play the chunks on Dask: a scheduler (tcp://HOST:8786) or local:N to start N local workers.")
 @click.option("--setups", type=int, default=None, help="Play this many random setups, each --games-per-setup times.")
 @click.option("--games-per-setup", type=int, default=1, show_default=True,
               help="Games per setup, seats rotated across a setup's games.")
@@ -88,9 +91,11 @@ def bots(game_name: str) -> None:
 @click.option("--chunk-size", type=int, default=None, help="Games per chunk and Parquet part [default: 20000].")
 @click.option("--overwrite", is_flag=True, help="Replace a run already in --out.")
 @click.option("--resume", is_flag=True, help="Finish an interrupted run in --out (same options).")
+@click.option("--strict", is_flag=True,
+              help="Stop at the first game ended by the turn cap or an illegal move (it is recorded and replayable).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar or summary.")
-def simulate(game_name, players, num_games, bot_list, bot_specs, seed, out, workers, setups, games_per_setup,
-             rotate, rules, cards, chunk_size, overwrite, resume, quiet) -> None:
+def simulate(game_name, players, num_games, bot_list, bot_specs, seed, out, workers, cluster, setups,
+             games_per_setup, rotate, rules, cards, chunk_size, overwrite, resume, strict, quiet) -> None:
     """Play many games of GAME with bots and write a run directory.
 
     \b
@@ -98,11 +103,14 @@ def simulate(game_name, players, num_games, bot_list, bot_specs, seed, out, work
       golem simulate century -p 3 -n 1000000 --bots greedy,engine,planner --seed 7 --out runs/c3
       golem simulate century -p 4 --bots greedy --setups 2000 --games-per-setup 12 --out runs/c4-setups
       golem simulate century -p 2 --bot engine:buy_turns=6 --bot planner -n 50000 --out runs/c2
+      golem simulate century -p 3 -n 10000000 --bots greedy --cluster tcp://10.0.0.5:8786 --out /shared/c3
+      golem simulate golems -p 2 --bots greedy --cluster local:2 --out s3://bucket/runs/g2
     """
     from simulate.datafiles import DataError
     from simulate.lineup import LineupError, parse_lineup
     from simulate.registry import UnknownName, make
     from simulate.runner import DEFAULT_CHUNK, RunError, RunSpec, run
+    from simulate.store import is_url
 
     try:
         game = make(game_name)
@@ -124,8 +132,10 @@ def simulate(game_name, players, num_games, bot_list, bot_specs, seed, out, work
             rules=dict(rules), cards=str(cards) if cards else None,
         )
         command = "golem " + " ".join(shlex.quote(a) for a in sys.argv[1:])
-        run_dir = run(spec, out, workers=workers, overwrite=overwrite, resume=resume, progress=not quiet,
-                      command=command)
+        if cluster is not None and workers is not None:
+            raise RunError("--workers is for local runs; with --cluster the cluster's workers play")
+        run_dir = run(spec, out if is_url(out) else Path(out), workers=workers, overwrite=overwrite, resume=resume,
+                      progress=not quiet, command=command, cluster=cluster, strict=strict)
     except (UnknownName, LineupError, RunError, DataError, ValueError) as e:
         raise _fail(e) from None
     except KeyboardInterrupt:

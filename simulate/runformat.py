@@ -13,6 +13,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from simulate.game import ChunkTables, Codes
+from simulate.store import RunStore
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -89,22 +90,49 @@ def part_name(table: str, chunk: int) -> str:
     return f"{table}/part-{chunk:05d}.parquet"
 
 
-def write_part(out: Path, table: str, chunk: int, data: pa.Table) -> dict[str, Any]:
-    """Write one part under a temporary name, then rename it; returns its path, rows and checksum."""
+def write_part(out: Path | RunStore, table: str, chunk: int, data: pa.Table) -> dict[str, Any]:
+    """Write one part under a temporary name, then rename it; returns its path, rows and checksum.
+
+    ``out`` is a run directory or a :class:`~simulate.store.RunStore`; the bytes are the same either way.
+    """
     rel = part_name(table, chunk)
-    final = out / rel
+    if isinstance(out, RunStore):
+        if not out.local:
+            buffer = pa.BufferOutputStream()
+            pq.write_table(data, buffer, compression="zstd")
+            raw = buffer.getvalue().to_pybytes()
+            out.write_atomic(rel, raw)
+            return {"path": rel, "rows": data.num_rows, "sha256": hashlib.sha256(raw).hexdigest()}
+        out = out.dir
+    final = Path(out) / rel
     tmp = final.with_name(f".{final.name}.tmp-{os.getpid()}")
-    pq.write_table(data, tmp, compression="zstd")
-    digest = _sha256(tmp)
-    os.replace(tmp, final)
+    try:
+        pq.write_table(data, tmp, compression="zstd")
+        digest = _sha256(tmp)
+        os.replace(tmp, final)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
     return {"path": rel, "rows": data.num_rows, "sha256": digest}
 
 
 def write_json_atomic(path: Path, obj: Any) -> None:
     """Write JSON under a temporary name and rename it, so a reader never sees half a file."""
     tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
-    tmp.write_text(json.dumps(obj, indent=1, default=_json_default) + "\n", encoding="utf-8")
+    tmp.write_bytes(_manifest_bytes(obj))
     os.replace(tmp, path)
+
+
+def write_manifest(store: RunStore, manifest: dict[str, Any]) -> None:
+    """Write a run's ``manifest.json`` atomically."""
+    if store.local:
+        write_json_atomic(store.dir / "manifest.json", manifest)
+    else:
+        store.write_atomic("manifest.json", _manifest_bytes(manifest))
+
+
+def _manifest_bytes(obj: Any) -> bytes:
+    return (json.dumps(obj, indent=1, default=_json_default) + "\n").encode()
 
 
 def _json_default(o: Any) -> Any:
@@ -117,24 +145,25 @@ def _json_default(o: Any) -> Any:
     raise TypeError(f"cannot store {type(o).__name__} in a manifest")
 
 
-def _sha256(path: Path) -> str:
+def _sha256(path: Path | str, fs: Any = None) -> str:
     h = hashlib.sha256()
-    with open(path, "rb") as f:
+    with open(path, "rb") if fs is None else fs.open(path, "rb") as f:
         for block in iter(lambda: f.read(1 << 20), b""):
             h.update(block)
     return h.hexdigest()
 
 
-def read_manifest(run_dir: str | Path) -> dict[str, Any]:
-    """A run's manifest, checked for format and version."""
-    run_dir = Path(run_dir)
-    path = run_dir / "manifest.json"
-    if not run_dir.is_dir():
-        raise RunFormatError(f"{run_dir}: no such run directory")
-    if not path.is_file():
-        raise RunFormatError(f"{run_dir}: not a run directory (no manifest.json)")
+def read_manifest(run_dir: str | Path | RunStore) -> dict[str, Any]:
+    """A run's manifest, checked for format and version; ``run_dir`` may be an fsspec URL."""
+    store = run_dir if isinstance(run_dir, RunStore) else RunStore(run_dir)
+    where = store.name()
+    path = f"{where}/manifest.json"
+    if not store.isdir():
+        raise RunFormatError(f"{where}: no such run directory")
+    if not store.isfile("manifest.json"):
+        raise RunFormatError(f"{where}: not a run directory (no manifest.json)")
     try:
-        m = json.loads(path.read_text(encoding="utf-8"))
+        m = json.loads(store.read_bytes("manifest.json").decode("utf-8"))
     except (json.JSONDecodeError, UnicodeDecodeError) as e:
         raise RunFormatError(f"{path}: not valid JSON ({e})") from None
     if not isinstance(m, dict) or m.get("format") != "golem-run":
@@ -153,24 +182,29 @@ def read_manifest(run_dir: str | Path) -> dict[str, Any]:
 def verify_run(run_dir: str | Path, checksums: bool = True) -> dict[str, Any]:
     """Check that a run is complete and every part is intact; returns the manifest.
 
-    Raises RunFormatError naming the first missing, truncated or altered file.
+    ``run_dir`` may be an fsspec URL. Raises RunFormatError naming the first missing, truncated or
+    altered file.
     """
-    run_dir = Path(run_dir)
-    m = read_manifest(run_dir)
+    store = RunStore(run_dir)
+    where = store.name()
+    m = read_manifest(store)
     if m["status"] != "complete":
-        raise RunFormatError(f"{run_dir}: run is {m['status']}, not complete (finish it with --resume)")
+        raise RunFormatError(f"{where}: run is {m['status']}, not complete (finish it with --resume)")
     covered = sum(c["games"][1] - c["games"][0] for c in m["chunks"].values())
     if covered != m["num_games"]:
-        raise RunFormatError(f"{run_dir}: chunks cover {covered} of {m['num_games']} games")
+        raise RunFormatError(f"{where}: chunks cover {covered} of {m['num_games']} games")
+    fs = None if store.local else store.fs
     for chunk in m["chunks"].values():
         for info in chunk["files"].values():
-            path = run_dir / info["path"]
-            if not path.is_file():
+            path = f"{where}/{info['path']}"
+            full = store.path(info["path"])
+            if not store.isfile(info["path"]):
                 raise RunFormatError(f"{path}: part file is missing")
-            if checksums and _sha256(path) != info["sha256"]:
+            if checksums and _sha256(full, fs) != info["sha256"]:
                 raise RunFormatError(f"{path}: checksum differs from the manifest (altered or truncated)")
             try:
-                rows = pq.ParquetFile(path).metadata.num_rows
+                with store.fs.open(full, "rb") as f:
+                    rows = pq.ParquetFile(f).metadata.num_rows
             except Exception as e:  # pyarrow raises several types for corrupt files
                 raise RunFormatError(f"{path}: not a readable Parquet file ({e})") from None
             if rows != info["rows"]:
@@ -182,15 +216,18 @@ def read_table(
     run_dir: str | Path, table: str, columns: list[str] | None = None, manifest: dict[str, Any] | None = None
 ) -> pd.DataFrame:
     """One table of a complete run as a DataFrame, reading only ``columns`` (all if None)."""
-    run_dir = Path(run_dir)
-    m = manifest or read_manifest(run_dir)
+    store = RunStore(run_dir)
+    where = store.name()
+    m = manifest or read_manifest(store)
     if table not in TABLES:
         raise ValueError(f"unknown table '{table}'; choose from {', '.join(TABLES)}")
-    paths = [run_dir / c["files"][table]["path"] for _, c in sorted(m["chunks"].items(), key=lambda kv: int(kv[0]))]
+    fs = None if store.local else store.fs
     frames = []
-    for path in paths:
+    for _, c in sorted(m["chunks"].items(), key=lambda kv: int(kv[0])):
+        rel = c["files"][table]["path"]
+        path = f"{where}/{rel}"
         try:
-            frames.append(pq.read_table(path, columns=columns))
+            frames.append(pq.read_table(store.path(rel), columns=columns, filesystem=fs))
         except FileNotFoundError:
             raise RunFormatError(f"{path}: part file is missing") from None
         except (pa.ArrowInvalid, OSError) as e:
@@ -198,9 +235,9 @@ def read_table(
         except KeyError as e:
             raise RunFormatError(f"{path}: no column {e}") from None
     if not frames:
-        raise RunFormatError(f"{run_dir}: run has no finished chunks")
+        raise RunFormatError(f"{where}: run has no finished chunks")
     try:
         data = pa.concat_tables(frames, promote_options="permissive")
     except pa.ArrowInvalid as e:
-        raise RunFormatError(f"{run_dir}/{table}: parts do not share one schema ({e})") from None
+        raise RunFormatError(f"{where}/{table}: parts do not share one schema ({e})") from None
     return data.to_pandas()

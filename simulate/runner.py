@@ -8,14 +8,15 @@ whatever the number of workers.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import multiprocessing
 import os
 import platform
-import shutil
 import sys
 import time
+from collections.abc import Iterator
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -27,8 +28,9 @@ import numpy as np
 
 from simulate import __version__
 from simulate.datafiles import DataError, default_dir
-from simulate.game import Game
+from simulate.game import ChunkTables, Codes, Game
 from simulate.lineup import BotEntry, lineup_arrays, seat_assignment
+from simulate.lock import LOCK_NAME, acquire
 from simulate.registry import make
 from simulate.rng import game_seeds
 from simulate.runformat import (
@@ -37,11 +39,14 @@ from simulate.runformat import (
     RunFormatError,
     chunk_tables,
     read_manifest,
-    write_json_atomic,
+    write_manifest,
     write_part,
 )
+from simulate.store import RunStore
 
 DEFAULT_CHUNK = 20_000
+FAULT_END_REASONS = ("turn_cap", "illegal_move")
+"""End reasons that are not the rules' end of a game: recorded, and fatal under ``strict``."""
 
 
 class RunError(ValueError):
@@ -153,31 +158,82 @@ def run(
     resume: bool = False,
     progress: bool = True,
     command: str = "",
-) -> Path:
-    """Play a run into directory ``out`` and return it; see ``docs/run-format.md``."""
+    *,
+    cluster: Any = None,
+    strict: bool = False,
+) -> Path | str:
+    """Play a run into ``out`` and return it; see ``docs/run-format.md``.
+
+    Without ``cluster`` the chunks are played by ``workers`` local processes and ``out`` is a
+    directory. ``cluster`` sends them as tasks to Dask (``"tcp://HOST:8786"``, ``"local:N"`` or a
+    ``distributed.Client``); ``out`` may then be any fsspec URL the workers reach. ``strict``
+    stops the run at the first game ended by the turn cap or an illegal move (after recording its
+    chunk). A second run on the same ``out`` is refused while this one holds its lock.
+    """
     game, data = validate(spec)
-    if workers is None:
-        workers = os.cpu_count() or 1
-    if workers < 1:
-        raise RunError(f"--workers must be at least 1, not {workers}")
-    out = Path(out)
+    if overwrite and resume:
+        raise RunError("--overwrite and --resume exclude each other")
+    store = RunStore(out)
+    if cluster is None:
+        if workers is None:
+            workers = os.cpu_count() or 1
+        if workers < 1:
+            raise RunError(f"--workers must be at least 1, not {workers}")
+        if not store.local:
+            raise RunError(f"{out}: a URL output needs --cluster (local workers write to a directory)")
+    if store.exists() and not store.isdir():
+        raise RunError(f"{out}: exists and is not a directory")
     described = game.describe_data(data)
     rid = run_id(spec, game, described)
-    manifest = _prepare_output(out, spec, game, described, rid, overwrite, resume, command, workers)
+    try:
+        lock = acquire(store, command)
+    except OSError as e:
+        raise RunError(_write_error(store, e)) from None
+    try:
+        with _backend(cluster) as client:
+            if client is not None:
+                workers = len(client.scheduler_info()["workers"])
+            manifest = _prepare_output(store, spec, game, described, rid, overwrite, resume, command, workers)
+            if client is not None:
+                manifest["environment"]["cluster"] = cluster if isinstance(cluster, str) else client.scheduler.address
+            _play(spec, store, rid, manifest, workers, client, progress, strict)
+    except OSError as e:
+        raise RunError(_write_error(store, e)) from None
+    finally:
+        with contextlib.suppress(OSError):
+            lock.release()
+    return store.dir if store.local else store.url
+
+
+def _play(
+    spec: RunSpec,
+    store: RunStore,
+    rid: str,
+    manifest: dict[str, Any],
+    workers: int,
+    client: Any,
+    progress: bool,
+    strict: bool,
+) -> None:
+    """Play the chunks a manifest lacks, recording each as it finishes, and mark the run complete."""
     done = {int(k) for k in manifest["chunks"]}
     todo = [c for c in chunk_ranges(spec) if c[0] not in done]
     started = time.perf_counter()
     games_before = sum(v["games"][1] - v["games"][0] for v in manifest["chunks"].values())
     bar = _progress_bar(spec.num_games, games_before, progress, f"{spec.game} {spec.num_players}p")
     try:
-        for info in _execute(spec, out, rid, todo, workers):
-            manifest["chunks"][str(info["chunk"])] = {k: v for k, v in info.items() if k != "chunk"}
-            write_json_atomic(out / "manifest.json", manifest)
+        for info in _execute(spec, store, rid, todo, workers, client):
+            fault = info.pop("fault")
+            manifest["chunks"][str(info.pop("chunk"))] = info
+            write_manifest(store, manifest)
             if bar is not None:
                 bar.update(info["games"][1] - info["games"][0])
+            if strict and fault is not None:
+                raise RunError(_fault_message(store, fault))
     except BaseException:
         manifest["status"] = "interrupted"
-        write_json_atomic(out / "manifest.json", manifest)
+        with contextlib.suppress(OSError):  # on a full disk the last manifest written stays, still resumable
+            write_manifest(store, manifest)
         raise
     finally:
         if bar is not None:
@@ -194,12 +250,35 @@ def run(
             "games_per_second": round(played / seconds, 1) if seconds > 0 else None,
         }
     )
-    write_json_atomic(out / "manifest.json", manifest)
-    return out
+    write_manifest(store, manifest)
+
+
+def _backend(cluster: Any) -> contextlib.AbstractContextManager:
+    """A Dask client for ``cluster``; None (local processes) without one."""
+    if cluster is None:
+        return contextlib.nullcontext()
+    from simulate.cluster import connect
+
+    return connect(cluster)
+
+
+def _write_error(store: RunStore, e: OSError) -> str:
+    reason = e.strerror or str(e) or type(e).__name__
+    return (
+        f"cannot write the run to {store.name()}: {reason}; the chunks already written are kept, "
+        "free space or fix the permissions and finish it with --resume"
+    )
+
+
+def _fault_message(store: RunStore, fault: dict[str, Any]) -> str:
+    return (
+        f"--strict: game {fault['game']} ended by {fault['end_reason']} (setup seed {fault['setup_seed']}, "
+        f"play seed {fault['play_seed']}); see it with 'golem replay {store.name()} --game {fault['game']}'"
+    )
 
 
 def _prepare_output(
-    out: Path,
+    store: RunStore,
     spec: RunSpec,
     game: Game,
     described: dict[str, Any],
@@ -209,45 +288,39 @@ def _prepare_output(
     command: str,
     workers: int,
 ) -> dict[str, Any]:
-    if overwrite and resume:
-        raise RunError("--overwrite and --resume exclude each other")
-    if out.exists() and not out.is_dir():
-        raise RunError(f"{out}: exists and is not a directory")
-    has_run = (out / "manifest.json").is_file()
+    out = store.name()
+    has_run = store.isfile("manifest.json")
     if has_run and resume:
         try:
-            manifest = read_manifest(out)
+            manifest = read_manifest(store)
         except RunFormatError as e:
             raise RunError(str(e)) from None
         if manifest.get("run_id") != rid:
             raise RunError(f"{out}: holds run {manifest.get('run_id')}, not this one ({rid}); options differ")
         manifest["status"] = "running"
+        present = {f"{t}/{name}" for t in TABLES for name in store.listdir(t)}
         manifest["chunks"] = {
-            k: v
-            for k, v in manifest["chunks"].items()
-            if all((out / f["path"]).is_file() for f in v["files"].values())
+            k: v for k, v in manifest["chunks"].items() if all(f["path"] in present for f in v["files"].values())
         }
+        for rel in present:  # parts of writers killed mid-write
+            if rel.split("/")[1].startswith(".") and ".tmp-" in rel:
+                store.remove(rel)
         return manifest
     if resume:
         raise RunError(f"{out}: no run to resume (no manifest.json)")
-    if out.exists() and any(out.iterdir()):
+    if any(name != LOCK_NAME for name in store.listdir()):
         if not has_run:
             raise RunError(f"{out}: directory is not empty and holds no run; choose another --out")
         if not overwrite:
             raise RunError(f"{out}: already holds a run; use --overwrite to replace it or --resume to finish it")
         for name in ("manifest.json", "data", *TABLES):
-            target = out / name
-            if target.is_dir():
-                shutil.rmtree(target)
-            elif target.exists():
-                target.unlink()
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "data").mkdir(exist_ok=True)
+            store.remove(name)
+    store.makedirs("data")
     folder = Path(spec.cards) if spec.cards else default_dir(game.name)
     for name in game.data_files:
-        shutil.copy2(folder / name, out / "data" / name)
+        store.put_file(folder / name, f"data/{name}")
     for table in TABLES:
-        (out / table).mkdir(exist_ok=True)
+        store.makedirs(table)
     manifest = {
         "format": "golem-run",
         "format_version": FORMAT_VERSION,
@@ -276,16 +349,24 @@ def _prepare_output(
         "timing": {"started": _now()},
         "environment": _environment(workers),
     }
-    write_json_atomic(out / "manifest.json", manifest)
+    write_manifest(store, manifest)
     return manifest
 
 
-def _execute(spec: RunSpec, out: Path, rid: str, todo: list[tuple[int, int, int]], workers: int):
+def _execute(
+    spec: RunSpec, store: RunStore, rid: str, todo: list[tuple[int, int, int]], workers: int, client: Any
+) -> Iterator[dict[str, Any]]:
     """Yield chunk infos as chunks finish, in any order."""
     payload = _spec_payload(spec)
+    out = store.root if store.local else store.url
+    if client is not None:
+        from simulate.cluster import play_on_cluster
+
+        yield from play_on_cluster(client, play_chunk_to_parts, payload, out, rid, todo)
+        return
     if workers == 1 or len(todo) <= 1:
         for k, lo, hi in todo:
-            yield play_chunk_to_parts(payload, str(out), rid, k, lo, hi)
+            yield play_chunk_to_parts(payload, out, rid, k, lo, hi)
         return
     context = multiprocessing.get_context("fork" if sys.platform.startswith("linux") else "spawn")
     with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
@@ -295,7 +376,7 @@ def _execute(spec: RunSpec, out: Path, rid: str, todo: list[tuple[int, int, int]
             while queue or pending:
                 while queue and len(pending) < 2 * workers:
                     k, lo, hi = queue.pop(0)
-                    pending.add(pool.submit(play_chunk_to_parts, payload, str(out), rid, k, lo, hi))
+                    pending.add(pool.submit(play_chunk_to_parts, payload, out, rid, k, lo, hi))
                 finished, pending = wait(pending, return_when=FIRST_COMPLETED)
                 for f in finished:
                     yield f.result()
@@ -362,9 +443,15 @@ def _load(game_name: str, folder: str, rules_json: str) -> tuple[Game, Any]:
 
 
 def play_chunk_to_parts(payload: dict[str, Any], out: str, rid: str, k: int, lo: int, hi: int) -> dict[str, Any]:
-    """Play games ``lo..hi-1`` of a run and write their Parquet parts; returns the chunk's record."""
+    """Play games ``lo..hi-1`` of a run and write their Parquet parts to ``out`` (a directory or URL).
+
+    Returns the chunk's record, with ``fault``: the first game of the chunk that ended by one of
+    :data:`FAULT_END_REASONS` (its index, end reason and seeds), or None.
+    """
     spec = spec_from_payload(payload)
-    game, data = _load(spec.game, str(Path(out) / "data"), json.dumps(spec.rules, sort_keys=True))
+    store = RunStore(out)
+    folder = store.local_folder("data", rid)
+    game, data = _load(spec.game, str(folder), json.dumps(spec.rules, sort_keys=True))
     plan = plan_games(spec, lo, hi)
     ids, params = lineup_arrays(game, spec.lineup)
     tables = game.play_chunk(
@@ -373,8 +460,33 @@ def play_chunk_to_parts(payload: dict[str, Any], out: str, rid: str, k: int, lo:
     labels = [e.label for e in spec.lineup]
     files = {}
     for name, table in chunk_tables(rid, spec.num_players, plan, labels, tables).items():
-        files[name] = write_part(Path(out), name, k, table)
-    return {"chunk": k, "games": [lo, hi], "files": files}
+        files[name] = write_part(store, name, k, table)
+    return {"chunk": k, "games": [lo, hi], "files": files, "fault": first_fault(plan, tables)}
+
+
+def first_fault(plan: GamePlan, tables: ChunkTables) -> dict[str, Any] | None:
+    """The first game of a chunk whose ``end_reason`` is one of :data:`FAULT_END_REASONS`, or None.
+
+    Returns the game index, its end reason and seeds, and ``games``, the number of such games.
+    """
+    ends = tables.games.get("end_reason")
+    if ends is None:
+        return None
+    if isinstance(ends, Codes):
+        names = np.array([*ends.categories, ""], dtype=object)[np.asarray(ends.codes)]
+    else:
+        names = np.asarray(ends, dtype=object)
+    hits = np.flatnonzero(np.isin(names, FAULT_END_REASONS))
+    if not len(hits):
+        return None
+    i = int(hits[0])
+    return {
+        "game": int(plan.game[i]),
+        "end_reason": str(names[i]),
+        "setup_seed": int(plan.setup_seed[i]),
+        "play_seed": int(plan.play_seed[i]),
+        "games": len(hits),
+    }
 
 
 def load_run_data(run_dir: Path, manifest: dict[str, Any]) -> tuple[Game, Any]:
