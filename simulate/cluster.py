@@ -54,7 +54,7 @@ def connect(cluster: str | Client) -> Iterator[Client]:
                 n_workers=value,
                 threads_per_worker=1,
                 processes=True,
-                dashboard_address=None,
+                dashboard_address=":0",
                 silence_logs=logging.ERROR,
             ) as local,
             Client(local) as client,

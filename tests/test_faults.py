@@ -1,0 +1,274 @@
+"""Runs that survive faults: killed processes, a second writer, a full disk, games that end abnormally.
+
+The kill tests start real ``python -m simulate`` processes and SIGKILL them (or one of their Dask
+workers) mid-run; ``--resume`` must then give the files of an uninterrupted run.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import psutil
+import pyarrow.parquet as pq
+import pytest
+from click.testing import CliRunner
+
+from analysis.run import load_run
+from simulate.cli import main
+from simulate.datafiles import default_dir
+from simulate.game import Codes
+from simulate.lineup import parse_lineup
+from simulate.lock import LOCK_NAME, LockError
+from simulate.registry import make
+from simulate.replay import replay_game
+from simulate.runformat import RunFormatError, read_table, verify_run
+from simulate.runner import RunError, RunSpec, run
+
+ROOT = Path(__file__).resolve().parents[1]
+KILL_SEED = 5
+KILL_ARGS = ["century", "-p", "3", "-n", "1500", "--bots", "planner", "--seed", str(KILL_SEED), "--chunk-size", "100"]
+SMALL_ARGS = ["century", "-p", "3", "-n", "900", "--bots", "greedy,engine,random", "--chunk-size", "300"]
+CENTURY = make("century")
+
+
+def kill_spec() -> RunSpec:
+    return RunSpec("century", 3, 1500, KILL_SEED, parse_lineup(CENTURY, ["planner"], 3), chunk_size=100)
+
+
+def small_spec() -> RunSpec:
+    return RunSpec("century", 3, 900, 0, parse_lineup(CENTURY, ["greedy", "engine", "random"], 3), chunk_size=300)
+
+
+def parts(run_dir: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(run_dir)): p.read_bytes() for p in sorted(run_dir.rglob("*.parquet"))}
+
+
+def manifest(run_dir: Path) -> dict:
+    return json.loads((run_dir / "manifest.json").read_text())
+
+
+def invoke(*args: str | Path):
+    return CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
+
+
+def one_line_error(result, *needles: str) -> str:
+    assert result.exit_code != 0, result.output
+    assert "Traceback" not in result.output
+    errors = [line for line in result.output.splitlines() if line.startswith("Error:")]
+    assert len(errors) == 1, result.output
+    for needle in needles:
+        assert needle in errors[0], result.output
+    return errors[0]
+
+
+def write_lock(out: Path, **holder) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    (out / LOCK_NAME).write_text(json.dumps(holder))
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory) -> Path:
+    """The kill tests' run, played without interruption."""
+    return run(kill_spec(), tmp_path_factory.mktemp("ref") / "run", workers=2, progress=False)
+
+
+def start(out: Path, *extra: str) -> subprocess.Popen:
+    cmd = [sys.executable, "-m", "simulate", "simulate", *KILL_ARGS, "--out", str(out), "-q", *extra]
+    return subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def wait_for_chunks(out: Path, proc: subprocess.Popen, count: int, timeout: float = 120) -> dict:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if (out / "manifest.json").is_file():
+            m = manifest(out)
+            if len(m["chunks"]) >= count:
+                return m
+        if proc.poll() is not None:
+            pytest.fail(f"the run ended before {count} chunks: {proc.stderr.read()}")
+        time.sleep(0.02)
+    pytest.fail(f"no {count} chunks within {timeout} s")
+
+
+@contextlib.contextmanager
+def reaped(proc: subprocess.Popen):
+    """Kill whatever this test's process tree left behind (by pid), however the test ends."""
+    tree = [psutil.Process(proc.pid)]
+    try:
+        yield tree
+    finally:
+        for p in tree:
+            with contextlib.suppress(psutil.Error):
+                p.kill()
+        psutil.wait_procs(tree, timeout=10)
+        proc.wait(timeout=10)
+
+
+def test_sigkill_of_simulate_loses_only_unfinished_chunks(reference: Path, tmp_path: Path) -> None:
+    out = tmp_path / "killed"
+    proc = start(out, "--workers", "2")
+    with reaped(proc) as tree:
+        wait_for_chunks(out, proc, 2)
+        tree.extend(tree[0].children(recursive=True))
+        with pytest.raises(LockError, match=f"pid {proc.pid}, started"):  # a second writer is refused
+            run(kill_spec(), out, workers=1, progress=False, resume=True)
+        os.kill(proc.pid, signal.SIGKILL)
+    m = manifest(out)
+    assert m["status"] == "running" and 2 <= len(m["chunks"]) < 15, "killed mid-run"
+    assert json.loads((out / LOCK_NAME).read_text())["pid"] == proc.pid  # its lock is left, and stale
+    result = invoke("simulate", *KILL_ARGS, "--out", out, "--workers", "2", "--resume", "-q")
+    assert result.exit_code == 0, result.output
+    assert parts(out) == parts(reference)
+    assert manifest(out)["chunks"] == manifest(reference)["chunks"]
+    assert not (out / LOCK_NAME).exists() and not list(out.rglob(".*.tmp-*"))
+    verify_run(out)
+
+
+def test_sigkill_of_a_dask_worker_loses_only_its_chunk(reference: Path, tmp_path: Path) -> None:
+    out = tmp_path / "cluster"
+    proc = start(out, "--cluster", "local:2")
+    with reaped(proc) as tree:
+        wait_for_chunks(out, proc, 1)
+        workers = [p for p in tree[0].children(recursive=True) if "spawn_main" in " ".join(p.cmdline())]
+        tree.extend(workers)
+        assert len(workers) == 2
+        workers[0].send_signal(signal.SIGKILL)
+        assert manifest(out)["status"] == "running"
+        assert proc.wait(timeout=180) == 0, proc.stderr.read()
+    assert not workers[0].is_running()
+    assert manifest(out)["status"] == "complete"
+    assert parts(out) == parts(reference)
+    verify_run(out)
+
+
+def test_stale_lock_of_a_dead_process_is_taken_over(tmp_path: Path) -> None:
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()
+    out = tmp_path / "r"
+    write_lock(out, host=socket.gethostname(), pid=gone.pid, started="2026-01-01T00:00:00+00:00")
+    run(small_spec(), out, workers=1, progress=False)
+    assert manifest(out)["status"] == "complete" and not (out / LOCK_NAME).exists()
+
+
+def test_lock_of_a_reused_pid_is_stale(tmp_path: Path) -> None:
+    """The pid is alive but its process started after the lock was taken: not the holder."""
+    out = tmp_path / "r"
+    write_lock(out, host=socket.gethostname(), pid=os.getpid(), started="2000-01-01T00:00:00+00:00")
+    run(small_spec(), out, workers=1, progress=False)
+    assert not (out / LOCK_NAME).exists()
+
+
+def test_lock_of_another_host_is_refused_naming_it(tmp_path: Path) -> None:
+    out = tmp_path / "r"
+    write_lock(out, host="node-7", pid=4242, started="2026-11-30T12:00:00+00:00")
+    line = one_line_error(
+        invoke("simulate", *SMALL_ARGS, "--out", out, "--workers", "1"),
+        "another run is writing here (host node-7, pid 4242, started 2026-11-30T12:00:00+00:00)",
+        f"delete {out / LOCK_NAME}",
+    )
+    assert "Error" in line and not (out / "manifest.json").exists()
+
+
+def test_full_disk_is_a_one_line_error_and_the_run_resumes(tmp_path: Path, monkeypatch) -> None:
+    whole = run(small_spec(), tmp_path / "whole", workers=1, progress=False)
+    real = pq.write_table
+    written = []
+
+    def fills_up(table, where, **kw):
+        if len(written) == 4:  # chunk 1's second part
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(where))
+        written.append(where)
+        return real(table, where, **kw)
+
+    monkeypatch.setattr(pq, "write_table", fills_up)
+    out = tmp_path / "full"
+    args = [*SMALL_ARGS, "--seed", "0", "--out", out, "--workers", "1", "-q"]
+    one_line_error(invoke("simulate", *args), f"cannot write the run to {out}: No space left on device", "--resume")
+    m = manifest(out)
+    assert m["status"] == "interrupted" and list(m["chunks"]) == ["0"]
+    assert not list(out.rglob(".*.tmp-*")) and not (out / LOCK_NAME).exists()
+    monkeypatch.undo()
+    assert invoke("simulate", *args, "--resume").exit_code == 0
+    assert parts(out) == parts(whole)
+
+
+def test_unwritable_output_is_a_one_line_error(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory")
+    one_line_error(
+        invoke("simulate", *SMALL_ARGS, "--out", blocker / "run", "--workers", "1"),
+        f"cannot write the run to {blocker / 'run'}",
+    )
+
+
+def test_altered_part_of_the_same_size_is_refused_by_analysis(tmp_path: Path) -> None:
+    out = run(small_spec(), tmp_path / "r", workers=1, progress=False)
+    target = out / "seats" / "part-00001.parquet"
+    data = bytearray(target.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    target.write_bytes(bytes(data))
+    with pytest.raises(RunFormatError, match="seats/part-00001.parquet: checksum differs"):
+        load_run(out)
+    one_line_error(invoke("verify", out), "seats/part-00001.parquet")
+
+
+def capped_cards(tmp_path: Path) -> Path:
+    """The shipped Golems data with its turn cap set to 2 turns, so every game hits it."""
+    cards = tmp_path / "capped"
+    shutil.copytree(default_dir("golems"), cards)
+    toml = cards / "game.toml"
+    toml.write_text(toml.read_text().replace("max_turns = 400", "max_turns = 2"))
+    return cards
+
+
+def test_turn_cap_games_are_recorded_with_their_seeds(tmp_path: Path) -> None:
+    out = tmp_path / "r"
+    args = ["golems", "-p", "2", "-n", "200", "--bots", "greedy", "--chunk-size", "100", "--workers", "1", "-q"]
+    assert invoke("simulate", *args, "--cards", capped_cards(tmp_path), "--out", out).exit_code == 0
+    games = read_table(out, "games")
+    assert (games["end_reason"] == "turn_cap").all() and (games["turns"] == 2).all()
+    _, events = replay_game(out, 37)
+    assert events[0]["play_seed"] == games["play_seed"][37] and events[-1]["end_reason"] == "turn_cap"
+
+
+def test_strict_stops_at_the_first_turn_cap_game(tmp_path: Path) -> None:
+    out = tmp_path / "strict"
+    args = ["golems", "-p", "2", "-n", "200", "--bots", "greedy", "--chunk-size", "100", "--workers", "1", "-q"]
+    one_line_error(
+        invoke("simulate", *args, "--cards", capped_cards(tmp_path), "--out", out, "--strict"),
+        "--strict: game 0 ended by turn_cap (setup seed",
+        f"golem replay {out} --game 0",
+    )
+    m = manifest(out)
+    assert m["status"] == "interrupted" and list(m["chunks"]) == ["0"]
+
+
+def test_strict_stops_at_an_illegal_move(tmp_path: Path, monkeypatch) -> None:
+    """A game a bot ended with an illegal move: recorded as such, fatal only with strict."""
+    real = CENTURY.play_chunk
+
+    def one_illegal(*args, **kw):
+        tables = real(*args, **kw)
+        codes = np.array(tables.games["end_reason"].codes)
+        if len(codes) > 4:
+            codes[4] = tables.games["end_reason"].categories.index("illegal_move")
+        tables.games["end_reason"] = Codes(codes, tables.games["end_reason"].categories)
+        return tables
+
+    monkeypatch.setattr(CENTURY, "play_chunk", one_illegal)
+    lax = run(small_spec(), tmp_path / "lax", workers=1, progress=False)
+    ends = read_table(lax, "games")["end_reason"]
+    assert ends[4] == "illegal_move" and ends[304] == "illegal_move" and (ends == "illegal_move").sum() == 3
+    with pytest.raises(RunError, match="game 4 ended by illegal_move"):
+        run(small_spec(), tmp_path / "strict", workers=1, progress=False, strict=True)
