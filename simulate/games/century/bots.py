@@ -89,10 +89,12 @@ _BIG = 1.0e9
 
 
 @njit(cache=True)
-def choose_action(r, tb, bot, params, mv, moves, hand):
+def choose_action(r, tb, bot, params, b, mv, moves, hand):
     """Write the action part of bot ``bot``'s move for the player to move in game record ``r`` into ``mv``.
 
-    ``moves`` (SCRATCH_MOVES, MOVE_LEN) and ``hand`` (num_merchant,) are scratch arrays.
+    ``params[b]`` are the bot's parameters (passed as table and row: a row view per move costs more
+    than a greedy decision's arithmetic). ``moves`` (SCRATCH_MOVES, MOVE_LEN) and ``hand``
+    (num_merchant,) are scratch arrays.
     """
     _clear(mv)
     if bot == RANDOM:
@@ -101,16 +103,16 @@ def choose_action(r, tb, bot, params, mv, moves, hand):
         for f in range(MOVE_LEN):
             mv[f] = moves[k, f]
     elif bot == GREEDY:
-        _greedy(r, tb, params[0], params[1], params[2], mv)
+        _greedy(r, tb, params[b, 0], params[b, 1], params[b, 2], mv)
     elif bot == ENGINE:
-        _engine(r, tb, params, mv)
+        _engine(r, tb, params[b], mv)
     else:
-        _planner(r, tb, params, mv, hand)
+        _planner(r, tb, params[b], mv, hand)
 
 
 @njit(cache=True)
-def choose_discard(r, tb, bot, params, mv):
-    """Write the crystals to return over the caravan limit (after the action) into ``mv``."""
+def choose_discard(r, tb, bot, params, b, mv):
+    """Write the crystals to return over the caravan limit (after the action) into ``mv``; ``params[b]`` as above."""
     s = r.current
     e = excess(r, tb)
     for c in range(4):
@@ -393,8 +395,8 @@ def _card_best(tb, m, x0, x1, x2, x3, c0, c1, c2, c3, limit):
 
 
 @njit(cache=True, inline="always")
-def _best_play(tb, hand, x0, x1, x2, x3, c0, c1, c2, c3, limit):
-    """Best play of an unplayed hand card toward cost c.
+def _best_play(tb, hand, owned, num_owned, x0, x1, x2, x3, c0, c1, c2, c3, limit):
+    """Best play toward cost c of a card of ``owned[:num_owned]`` (in card order) whose ``hand`` status is IN_HAND.
 
     Returns (distance after, card, times, sY, sG, sT); card -1 when no card is playable.
     """
@@ -404,7 +406,8 @@ def _best_play(tb, hand, x0, x1, x2, x3, c0, c1, c2, c3, limit):
     by = 0
     bg = 0
     bt = 0
-    for m in range(hand.shape[0]):
+    for k in range(num_owned):
+        m = owned[k]
         if hand[m] != IN_HAND:
             continue
         d, t, sy, sg, stq = _card_best(tb, m, x0, x1, x2, x3, c0, c1, c2, c3, limit)
@@ -510,7 +513,8 @@ def _toward_target(r, tb, s, patience, lookahead, epsilon, mv):
         j = randint(r.rng, 0, _row_length(r.p_row))
     c0, c1, c2, c3 = _row_cost(r, tb, j)
     here = distance(x0, x1, x2, x3, c0, c1, c2, c3)
-    d, m, t, sy, sg, stq = _best_play(tb, r.cards[s], x0, x1, x2, x3, c0, c1, c2, c3, limit)
+    d, m, t, sy, sg, stq = _best_play(tb, r.cards[s], r.owned[s], r.num_owned[s], x0, x1, x2, x3,
+                                      c0, c1, c2, c3, limit)
     # acquiring a card that carries crystals can also bring the target closer
     best_p = -1
     total = x0 + x1 + x2 + x3
@@ -603,10 +607,7 @@ def _engine(r, tb, params, mv):
         return
     n = r.num_players
     own_turn = r.turn // n
-    held = 0
-    for m in range(tb.m_kind.shape[0]):
-        if r.cards[s, m] != 0:
-            held += 1
+    held = r.num_owned[s]
     threshold = params[3]
     if own_turn < params[0] and held < params[1]:
         threshold = params[2]
@@ -641,10 +642,10 @@ def _engine(r, tb, params, mv):
 
 
 @njit(cache=True)
-def _rollout(r, tb, hand, x0, x1, x2, x3, j, horizon, discount, limit):
+def _rollout(r, tb, hand, owned, num_owned, x0, x1, x2, x3, j, horizon, discount, limit):
     """Discounted value of reaching row card ``j`` by greedy own plays within ``horizon`` turns.
 
-    ``hand`` is modified (a scratch copy of the player's cards).
+    ``hand`` is modified (a scratch copy of the statuses of the cards ``owned[:num_owned]``).
     """
     pc = r.p_row[j]
     c0 = tb.p_cost[pc, 0]
@@ -658,7 +659,7 @@ def _rollout(r, tb, hand, x0, x1, x2, x3, j, horizon, discount, limit):
             return value * w
         w *= discount
         here = distance(x0, x1, x2, x3, c0, c1, c2, c3)
-        d, m, t, sy, sg, stq = _best_play(tb, hand, x0, x1, x2, x3, c0, c1, c2, c3, limit)
+        d, m, t, sy, sg, stq = _best_play(tb, hand, owned, num_owned, x0, x1, x2, x3, c0, c1, c2, c3, limit)
         if m >= 0 and d < here:
             kind = tb.m_kind[m]
             if kind == KIND_CREATE:
@@ -686,9 +687,9 @@ def _rollout(r, tb, hand, x0, x1, x2, x3, j, horizon, discount, limit):
             hand[m] = PLAYED
         else:
             played = False
-            for k in range(hand.shape[0]):
-                if hand[k] == PLAYED:
-                    hand[k] = IN_HAND
+            for k in range(num_owned):
+                if hand[owned[k]] == PLAYED:
+                    hand[owned[k]] = IN_HAND
                     played = True
             if not played:
                 break
@@ -699,8 +700,8 @@ def _rollout(r, tb, hand, x0, x1, x2, x3, j, horizon, discount, limit):
 
 
 @njit(cache=True)
-def _position_value(r, tb, s, hand, x0, x1, x2, x3, skip, params, scratch):
-    """Value of a caravan and hand: best discounted rollout value over the top target cards."""
+def _position_value(r, tb, s, hand, owned, num_owned, x0, x1, x2, x3, skip, params, scratch):
+    """Value of a caravan and hand (statuses of ``owned[:num_owned]``): best discounted rollout over the top targets."""
     horizon = int(params[0])
     discount = params[1]
     targets = int(params[2])
@@ -728,9 +729,9 @@ def _position_value(r, tb, s, hand, x0, x1, x2, x3, skip, params, scratch):
             break
         used |= 1 << j
         tried += 1
-        for k in range(hand.shape[0]):
-            scratch[k] = hand[k]
-        v = _rollout(r, tb, scratch, x0, x1, x2, x3, j, horizon, discount, limit)
+        for k in range(num_owned):
+            scratch[owned[k]] = hand[owned[k]]
+        v = _rollout(r, tb, scratch, owned, num_owned, x0, x1, x2, x3, j, horizon, discount, limit)
         if v > best:
             best = v
     return best
@@ -741,7 +742,10 @@ def _planner(r, tb, params, mv, hand):
     s = r.current
     nm = tb.m_kind.shape[0]
     base = hand[:nm]
-    scratch = hand[nm:]
+    scratch = hand[nm:2 * nm]
+    cand = hand[2 * nm:]  # the owned list with a card to acquire added
+    owned = r.owned[s]
+    no = r.num_owned[s]
     discount = params[1]
     noise = params[4]
     limit = tb.params[P_CARAVAN_LIMIT]
@@ -756,10 +760,9 @@ def _planner(r, tb, params, mv, hand):
             break
         if can_claim(r, tb, s, p):
             pc = r.p_row[p]
-            for k in range(nm):
-                base[k] = r.cards[s, k]
+            _copy_hand(r, s, base)
             v = tb.p_vp[pc] + _coin_value(r, tb, p) + discount * _position_value(
-                r, tb, s, base, x0 - tb.p_cost[pc, 0], x1 - tb.p_cost[pc, 1], x2 - tb.p_cost[pc, 2],
+                r, tb, s, base, owned, no, x0 - tb.p_cost[pc, 0], x1 - tb.p_cost[pc, 1], x2 - tb.p_cost[pc, 2],
                 x3 - tb.p_cost[pc, 3], p, params, scratch)
             v *= _jitter(r, noise)
             if v > best_v:
@@ -768,7 +771,8 @@ def _planner(r, tb, params, mv, hand):
                 mv[M_KIND] = CLAIM
                 mv[M_ARG] = p
     # plays: each card in hand with its best variant toward each of the row cards
-    for m in range(nm):
+    for i in range(no):
+        m = owned[i]
         if r.cards[s, m] != IN_HAND:
             continue
         kind = tb.m_kind[m]
@@ -809,10 +813,9 @@ def _planner(r, tb, params, mv, hand):
                 y2 += sg - stq
                 y3 += stq
             y0, y1, y2, y3 = _trim(r, tb, s, y0, y1, y2, y3, params)
-            for q in range(nm):
-                base[q] = r.cards[s, q]
+            _copy_hand(r, s, base)
             base[m] = PLAYED
-            v = discount * _position_value(r, tb, s, base, y0, y1, y2, y3, -1, params, scratch)
+            v = discount * _position_value(r, tb, s, base, owned, no, y0, y1, y2, y3, -1, params, scratch)
             v *= _jitter(r, noise)
             if v > best_v:
                 best_v = v
@@ -830,10 +833,16 @@ def _planner(r, tb, params, mv, hand):
         y0, y1, y2, y3 = _trim(r, tb, s, x0 - a + r.m_row_crystals[p, 0],
                                x1 - b + r.m_row_crystals[p, 1], x2 - c + r.m_row_crystals[p, 2],
                                x3 - e + r.m_row_crystals[p, 3], params)
-        for q in range(nm):
-            base[q] = r.cards[s, q]
+        _copy_hand(r, s, base)
         base[m] = IN_HAND
-        v = discount * _position_value(r, tb, s, base, y0, y1, y2, y3, -1, params, scratch)
+        k = no
+        while k > 0 and owned[k - 1] > m:
+            cand[k] = owned[k - 1]
+            k -= 1
+        cand[k] = m
+        for q in range(k):
+            cand[q] = owned[q]
+        v = discount * _position_value(r, tb, s, base, cand, no + 1, y0, y1, y2, y3, -1, params, scratch)
         v *= _jitter(r, noise)
         if v > best_v:
             best_v = v
@@ -841,9 +850,9 @@ def _planner(r, tb, params, mv, hand):
             _write_acquire(mv, p, a, b, c, e)
     # rest
     if can_rest(r, tb, s):
-        for q in range(nm):
-            base[q] = IN_HAND if r.cards[s, q] == PLAYED else r.cards[s, q]
-        v = discount * _position_value(r, tb, s, base, x0, x1, x2, x3, -1, params, scratch)
+        for q in range(no):
+            base[owned[q]] = IN_HAND
+        v = discount * _position_value(r, tb, s, base, owned, no, x0, x1, x2, x3, -1, params, scratch)
         v *= _jitter(r, noise)
         if v > best_v:
             best_v = v
@@ -851,6 +860,14 @@ def _planner(r, tb, params, mv, hand):
             mv[M_KIND] = REST
     if best_v < 0:
         _greedy(r, tb, params[3], 0.0, 0.0, mv)
+
+
+@njit(cache=True)
+def _copy_hand(r, s, base):
+    """Statuses of seat ``s``'s owned cards into ``base`` (other entries are never read)."""
+    for k in range(r.num_owned[s]):
+        m = r.owned[s, k]
+        base[m] = r.cards[s, m]
 
 
 @njit(cache=True)

@@ -88,6 +88,8 @@ def init_game(r, tb, num_players, setup_seed, play_seed):
             r.crystals[s, c] = tb.start_crystals[s, c] if s < num_players else 0
         for m in range(nm):
             r.cards[s, m] = NOT_OWNED
+            r.owned[s, m] = -1
+        r.num_owned[s] = 0
         r.num_points[s] = 0
         r.point_vp[s] = 0
         r.copper[s] = 0
@@ -95,11 +97,23 @@ def init_game(r, tb, num_players, setup_seed, play_seed):
     for s in range(num_players):
         for k in range(tb.start_cards.shape[0]):
             r.cards[s, tb.start_cards[k]] = IN_HAND
+            _add_owned(r, s, tb.start_cards[k])
     for m in range(nm):
         r.m_turn[m] = -1
     for p in range(npt):
         r.p_turn[p] = -1
         r.p_owner[p] = -1
+
+
+@njit(cache=True)
+def _add_owned(r, s, m):
+    """Insert card ``m`` into seat ``s``'s owned list, keeping it in card order."""
+    k = r.num_owned[s]
+    while k > 0 and r.owned[s, k - 1] > m:
+        r.owned[s, k] = r.owned[s, k - 1]
+        k -= 1
+    r.owned[s, k] = m
+    r.num_owned[s] += 1
 
 
 @njit(cache=True)
@@ -122,8 +136,8 @@ def can_rest(r, tb, s):
     """Rest is legal: a played card to take back, unless the rule option allows resting anyway."""
     if tb.params[P_REST_REQUIRES_PLAYED] == 0:
         return True
-    for m in range(tb.m_kind.shape[0]):
-        if r.cards[s, m] == PLAYED:
+    for k in range(r.num_owned[s]):
+        if r.cards[s, r.owned[s, k]] == PLAYED:
             return True
     return False
 
@@ -153,7 +167,8 @@ def legal_moves(r, tb, out):
     x1 = r.crystals[s, 1]
     x2 = r.crystals[s, 2]
     x3 = r.crystals[s, 3]
-    for m in range(tb.m_kind.shape[0]):
+    for k in range(r.num_owned[s]):
+        m = r.owned[s, k]
         if r.cards[s, m] != IN_HAND:
             continue
         kind = tb.m_kind[m]
@@ -277,7 +292,8 @@ def is_legal_action(r, tb, mv):
 
 @njit(cache=True)
 def _no_other_move(r, tb, s):
-    for m in range(tb.m_kind.shape[0]):
+    for k in range(r.num_owned[s]):
+        m = r.owned[s, k]
         if r.cards[s, m] == IN_HAND:
             kind = tb.m_kind[m]
             if kind == KIND_CREATE:
@@ -331,6 +347,7 @@ def apply_action(r, tb, mv):
             r.m_row_crystals[k, col] += 1
         m = r.m_row[p]
         r.cards[s, m] = IN_HAND
+        _add_owned(r, s, m)
         r.m_turn[m] = r.turn
         for c in range(4):
             r.crystals[s, c] += r.m_row_crystals[p, c]
@@ -347,7 +364,8 @@ def apply_action(r, tb, mv):
         else:
             r.m_row[size - 1] = -1
     elif kind == REST:
-        for m in range(tb.m_kind.shape[0]):
+        for k in range(r.num_owned[s]):
+            m = r.owned[s, k]
             if r.cards[s, m] == PLAYED:
                 r.cards[s, m] = IN_HAND
     elif kind == CLAIM:

@@ -42,7 +42,7 @@ def _play_games(st, tab, g0, g1, num_players, seat_bot, bot_ids, bot_params, set
     nm = tb.m_kind.shape[0]
     mv = np.zeros(MOVE_LEN, np.int16)
     moves = np.zeros((SCRATCH_MOVES, MOVE_LEN), np.int16)
-    hand = np.zeros(2 * nm, np.int8)
+    hand = np.zeros(3 * nm + 1, np.int16)  # planner scratch: two hands and a card list
     recorded = 0
     for g in range(g0, g1):
         r = st[g]
@@ -54,12 +54,12 @@ def _play_games(st, tab, g0, g1, num_players, seat_bot, bot_ids, bot_params, set
         while r.over == RUNNING:
             b = seat_bot[g, r.current]
             bot = bot_ids[b]
-            choose_action(r, tb, bot, bot_params[b], mv, moves, hand)
+            choose_action(r, tb, bot, bot_params, b, mv, moves, hand)
             if not is_legal_action(r, tb, mv):
                 r.over = END_ILLEGAL
                 break
             apply_action(r, tb, mv)
-            choose_discard(r, tb, bot, bot_params[b], mv)
+            choose_discard(r, tb, bot, bot_params, b, mv)
             if not is_legal_discard(r, tb, mv):
                 r.over = END_ILLEGAL
                 break

@@ -535,6 +535,12 @@ class CenturyReference:
         p_row[: self.point_row] = self.p_row
         m_deck = np.zeros(max(len(self.m_deck), 1), np.int16)
         m_deck[: len(self.m_deck)] = self.m_deck
+        owned = np.full((MAX_PLAYERS, nm), -1, np.int16)
+        num_owned = np.zeros(MAX_PLAYERS, np.int16)
+        for k in range(n):
+            mine = [c for c, status in enumerate(self.cards[k]) if status != NOT_OWNED]
+            owned[k, : len(mine)] = mine
+            num_owned[k] = len(mine)
         return {
             "num_players": np.array(n, np.int8),
             "current": np.array(self.current, np.int8),
@@ -543,6 +549,8 @@ class CenturyReference:
             "over": np.array(self.over, np.int8),
             "crystals": seats(self.crystals, np.int16),
             "cards": seats(self.cards, np.int8),
+            "owned": owned,
+            "num_owned": num_owned,
             "num_points": seats(self.num_points, np.int16),
             "point_vp": seats(self.point_vp, np.int16),
             "copper": seats(self.copper, np.int16),

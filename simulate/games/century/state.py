@@ -46,6 +46,8 @@ def state_fields(num_merchant: int, num_market: int, num_point: int) -> list[tup
         ("over", np.int8),  # RUNNING, END_TRIGGER, END_TURN_CAP or END_ILLEGAL
         ("crystals", np.int16, (p, 4)),  # caravans, Y G T M
         ("cards", np.int8, (p, num_merchant)),  # NOT_OWNED, IN_HAND or PLAYED per merchant card
+        ("owned", np.int16, (p, num_merchant)),  # merchant cards owned, in card order, then -1
+        ("num_owned", np.int16, (p,)),  # length of ``owned``: hands are scanned, not the whole deck
         ("num_points", np.int16, (p,)),  # point cards claimed
         ("point_vp", np.int16, (p,)),  # VP of claimed point cards
         ("copper", np.int16, (p,)),  # copper coins taken
