@@ -83,39 +83,25 @@ class Century:
         for k in range(POINT_ROW_DESCRIPTORS):
             games[f"setup_point_{k + 1}"] = Codes(open_p[:, k].astype(np.int32), d.point_ids)
 
-        cards = st["cards"][:, :n, :]
-        owned_market = (cards[:, :, d.tables.market_cards] != 0).sum(axis=2)
+        per_seat, comp = play.seat_and_component_rows(d, st)
         seats = {
             "score": res["score"].ravel(),
             "rank": res["rank"].ravel(),
             "win": res["win"].ravel(),
             **{name: res["parts"][:, :, k].ravel() for k, name in enumerate(self.score_parts)},
             "num_point_cards": st["num_points"][:, :n].ravel().astype(np.int16),
-            "num_merchant_cards": owned_market.ravel().astype(np.int16),
+            "num_merchant_cards": per_seat["cards"].astype(np.int16),
             "copper": st["copper"][:, :n].ravel(),
             "silver": st["silver"][:, :n].ravel(),
-            "crystals_left": st["crystals"][:, :n, :].sum(axis=2).ravel().astype(np.int16),
+            "crystals_left": per_seat["crystals"].astype(np.int16),
         }
-
-        mg, mm = np.nonzero(st["m_turn"] >= 0)
-        m_owner = (st["cards"][mg, :, mm] != 0).argmax(axis=1)
-        pg, pp = np.nonzero(st["p_owner"] >= 0)
-        num_m = len(d.merchant_ids)
-        comp_game = np.concatenate([mg, pg]).astype(np.int64)
-        comp_turn = np.concatenate([st["m_turn"][mg, mm], st["p_turn"][pg, pp]]).astype(np.int32)
-        order = np.lexsort((comp_turn, comp_game))
         components = {
-            "game": comp_game[order],
-            "seat": np.concatenate([m_owner, st["p_owner"][pg, pp]]).astype(np.int8)[order],
-            "component": Codes(
-                np.concatenate([mm, pp + num_m]).astype(np.int32)[order], d.merchant_ids + d.point_ids
-            ),
-            "kind": Codes(
-                np.concatenate([np.zeros(len(mg), np.int32), np.ones(len(pg), np.int32)])[order],
-                self.component_kinds,
-            ),
-            "turn": comp_turn[order],
-            "round": (comp_turn[order] // n).astype(np.int32),
+            "game": comp["game"],
+            "seat": comp["seat"].astype(np.int8),
+            "component": Codes(comp["code"].astype(np.int32), d.merchant_ids + d.point_ids),
+            "kind": Codes(comp["kind"].astype(np.int32), self.component_kinds),
+            "turn": comp["turn"].astype(np.int32),
+            "round": (comp["turn"] // n).astype(np.int32),
         }
         return ChunkTables(games, seats, components)
 

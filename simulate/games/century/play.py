@@ -219,3 +219,76 @@ def results(data: CenturyData, st: np.ndarray) -> dict[str, np.ndarray]:
         _results(st, data.kernel, bool(tb.params[P_TIE_SHARED]), score, parts, rank, win, tied, winner)
     return {"score": score, "parts": parts, "rank": rank, "win": win, "tied": tied, "winner": winner}
 
+
+
+@njit(cache=True)
+def _seat_and_component_rows(st, market, num_merchant, seat_cards, seat_crystals, comp_game, comp_seat, comp_code,
+                             comp_kind, comp_turn):
+    """Per-seat card and crystal counts, and one row per card acquired in game order, then turn order.
+
+    With ``comp_game`` of length 0 only counts the component rows (the return value).
+    """
+    rows = 0
+    for g in range(st.shape[0]):
+        r = st[g]
+        n = r.num_players
+        for s in range(n):
+            if seat_cards.shape[0]:
+                k = 0
+                for i in range(r.num_owned[s]):
+                    k += market[r.owned[s, i]]
+                seat_cards[g * n + s] = k
+                seat_crystals[g * n + s] = r.crystals[s, 0] + r.crystals[s, 1] + r.crystals[s, 2] + r.crystals[s, 3]
+        first = rows
+        for m in range(r.m_turn.shape[0]):
+            if r.m_turn[m] < 0:
+                continue
+            if comp_game.shape[0]:
+                owner = 0
+                while r.cards[owner, m] == 0:
+                    owner += 1
+                _insert_row(comp_game, comp_seat, comp_code, comp_kind, comp_turn, first, rows, g, owner, m, 0,
+                            r.m_turn[m])
+            rows += 1
+        for p in range(r.p_owner.shape[0]):
+            if r.p_owner[p] < 0:
+                continue
+            if comp_game.shape[0]:
+                _insert_row(comp_game, comp_seat, comp_code, comp_kind, comp_turn, first, rows, g, r.p_owner[p],
+                            num_merchant + p, 1, r.p_turn[p])
+            rows += 1
+    return rows
+
+
+@njit(cache=True, inline="always")
+def _insert_row(game, seat, code, kind, turn, first, at, g, s, c, k, t):
+    """Insert a component row into rows ``first..at`` kept in turn order (one acquisition per turn)."""
+    while at > first and turn[at - 1] > t:
+        game[at] = game[at - 1]
+        seat[at] = seat[at - 1]
+        code[at] = code[at - 1]
+        kind[at] = kind[at - 1]
+        turn[at] = turn[at - 1]
+        at -= 1
+    game[at] = g
+    seat[at] = s
+    code[at] = c
+    kind[at] = k
+    turn[at] = t
+
+
+def seat_and_component_rows(data: CenturyData, st: np.ndarray) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
+    """Market cards held and crystals left per seat (game-major), and the component rows of finished games."""
+    g = st.shape[0]
+    n = int(st["num_players"][0]) if g else 2
+    market = np.zeros(len(data.tables.m_kind), np.int64)
+    market[data.tables.market_cards] = 1
+    nm = len(data.tables.m_kind)
+    none = np.zeros(0, np.int64)
+    rows = _seat_and_component_rows(st, market, nm, none, none, none, none, none, none, none)
+    seat_cards = np.zeros(g * n, np.int64)
+    seat_crystals = np.zeros(g * n, np.int64)
+    comp = {k: np.zeros(rows, np.int64) for k in ("game", "seat", "code", "kind", "turn")}
+    _seat_and_component_rows(st, market, nm, seat_cards, seat_crystals, comp["game"], comp["seat"], comp["code"],
+                             comp["kind"], comp["turn"])
+    return {"cards": seat_cards, "crystals": seat_crystals}, comp
