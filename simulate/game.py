@@ -40,6 +40,13 @@ class Codes(NamedTuple):
     categories: tuple[str, ...]
 
 
+class Lists(NamedTuple):
+    """A list column: row i holds ``values[offsets[i]:offsets[i + 1]]`` (``offsets`` has one entry per row + 1)."""
+
+    offsets: np.ndarray
+    values: np.ndarray | Codes
+
+
 class ChunkTables(NamedTuple):
     """Columns a game returns for a chunk of games; the runner adds the shared columns.
 
@@ -48,8 +55,8 @@ class ChunkTables(NamedTuple):
     ``seat`` 0-based).
     """
 
-    games: dict[str, np.ndarray | Codes]
-    seats: dict[str, np.ndarray | Codes]
+    games: dict[str, np.ndarray | Codes | Lists]
+    seats: dict[str, np.ndarray | Codes | Lists]
     components: dict[str, np.ndarray | Codes]
 
 

@@ -12,7 +12,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from simulate.game import ChunkTables, Codes
+from simulate.game import ChunkTables, Codes, Lists
 from simulate.store import RunStore
 
 if TYPE_CHECKING:
@@ -28,7 +28,9 @@ class RunFormatError(ValueError):
     """A run directory that is missing, incomplete, corrupt or of another format; one-line message."""
 
 
-def _column(values: np.ndarray | Codes) -> pa.Array:
+def _column(values: np.ndarray | Codes | Lists) -> pa.Array:
+    if isinstance(values, Lists):
+        return pa.ListArray.from_arrays(pa.array(np.asarray(values.offsets, np.int32)), _column(values.values))
     if isinstance(values, Codes):
         codes = np.asarray(values.codes, dtype=np.int32)
         mask = codes < 0

@@ -125,15 +125,21 @@ def test_chunk_columns_equal_the_columns_of_the_batch_records() -> None:
     params[:, 0] = np.where(ids == B.EQUITY, 16, params[:, 0])
     setup, play = game_seeds(MASTER_SEED, np.arange(300), np.arange(300))
     seat = (np.arange(5)[None, :] + np.arange(300)[:, None]) % 5
-    games, seats = columns(data, play_batch(data, 5, seat, ids, params, setup, play), 5)
-    res = results(play_batch(data, 5, seat, ids, params, setup, play), 5)
+    batch = play_batch(data, 5, seat, ids, params, setup, play)
+    games, seats, deals = columns(data, batch, 5)
+    res = results(batch, 5)
     assert np.array_equal(seats["score"], res["score"].ravel()) and np.array_equal(seats["rank"], res["rank"].ravel())
+    for g in (0, int(np.argmax(batch["num_showdowns"]))):
+        shown = slice(deals["offsets"][g], deals["offsets"][g + 1])
+        assert np.array_equal(deals["deal_golem_beaten"][shown], batch["log_beaten"][g][: batch["num_showdowns"][g]])
     for threads in (1, 2):
-        g2, s2 = play_columns(data, 5, seat, ids, params, setup, play, threads=threads)
+        g2, s2, d2 = play_columns(data, 5, seat, ids, params, setup, play, threads=threads)
         for name in games:
             assert np.array_equal(games[name], g2[name]), name
         for name in seats:
             assert np.array_equal(seats[name], s2[name]), name
+        for name in deals:
+            assert np.array_equal(deals[name], d2[name]), name
 
 
 def test_engine_replay_of_recorded_moves_reaches_the_played_games() -> None:

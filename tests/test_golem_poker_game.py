@@ -12,7 +12,8 @@ from click.testing import CliRunner
 
 from simulate.bench import bench_setup
 from simulate.cli import main
-from simulate.games.golem_poker.play import GAME_COLUMNS, SEAT_COLUMNS
+from simulate.games.golem_poker.evaluator import CATEGORY_NAMES
+from simulate.games.golem_poker.play import DEAL_COLUMNS, GAME_COLUMNS, SEAT_COLUMNS
 from simulate.lineup import parse_lineup
 from simulate.registry import make
 from simulate.replay import replay_game
@@ -35,7 +36,7 @@ def test_run_tables_hold_the_documented_columns(run_dir: Path) -> None:
     assert len(games) == 1200 and len(seats) == 4800
     assert set(GAME.game_columns) | {"turns", "rounds", "end_reason", "winner_seat", "tied"} <= set(games.columns)
     assert {name for name, _ in SEAT_COLUMNS} <= set(seats.columns)
-    assert len(GAME_COLUMNS) - 5 == len(GAME.game_columns)
+    assert len(GAME_COLUMNS) - 5 + len(DEAL_COLUMNS) == len(GAME.game_columns)
     # chips: the nets of a game sum to minus the house take; parts sum to the net
     nets = seats.groupby("game")["score"].sum()
     assert (nets.to_numpy() == -games.set_index("game")["house_take"].loc[nets.index].to_numpy()).all()
@@ -45,10 +46,19 @@ def test_run_tables_hold_the_documented_columns(run_dir: Path) -> None:
     assert np.allclose(wins, 1.0)
     assert set(games["end_reason"].astype(str)) <= {"showdown", "last_player", "turn_cap"}
     assert (games["golem_wins"] >= games["rounds"] - 1).all()
-    one = games[games["rounds"] == 1]
-    assert (one["deal2_golem_beaten"] == -1).all() and one["deal2_hand_cat"].isna().all()
-    shown = games[games["deal1_golem_beaten"] >= 0]
-    assert (shown["deal1_golem_cards"] >= 5).all(), "golem_short = deck fills every golem to five cards"
+    # one list entry per showdown: every deal but the last ended in one the golem won
+    assert (games["showdowns"] == games["golem_wins"] + (games["end_reason"] == "showdown")).all()
+    assert (games["deal_golem_beaten"].map(len) == games["showdowns"]).all()
+    assert (games["deal_golem_beaten"].map(lambda b: b[:-1].sum() == 0 if len(b) else True)).all()
+    assert (games["deal_golem_beaten"].map(lambda b: b.sum()) == (games["end_reason"] == "showdown")).all()
+    deals = games.explode(["deal_golem_beaten", "deal_hand_cat", "deal_golem_cat", "deal_golem_cards", "deal_players"])
+    deals = deals[deals["deal_golem_cards"].notna()]
+    assert len(deals) == games["showdowns"].sum() and deals["rounds"].max() >= 3
+    assert (deals["deal_golem_cards"] >= 5).all(), "golem_short = deck fills every golem to five cards"
+    assert deals["deal_players"].between(2, 4).all()
+    assert set(deals["deal_hand_cat"]) <= set(CATEGORY_NAMES) and deals["deal_golem_cat"].notna().all()
+    last = games[games["showdowns"] > 0]
+    assert (last["deal_hand_cat"].map(lambda c: c[-1]) == last["final_hand_cat"].astype(str)).all()
     assert set(seats["out"].astype(str)) <= {"in", "first_round", "second_round", "cannot_pay"}
     assert seats["opening_strength"].between(0, 1).all()
     manifest = json.loads((run_dir / "manifest.json").read_text())

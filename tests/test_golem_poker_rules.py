@@ -525,6 +525,9 @@ def test_game_toml_errors_name_file_and_field(tmp_path: Path) -> None:
     folder = _edited_copy(tmp_path, "max_deals = 100", "max_deals = 0")
     with pytest.raises(D.DataError, match=r"game.toml: table.max_deals"):
         D.load(folder)
+    folder = _edited_copy(tmp_path / "c", "max_deals = 100", "max_deals = 101")
+    with pytest.raises(D.DataError, match=r"table.max_deals: needs an integer in 1..100"):
+        D.load(folder)  # the state logs at most 100 showdowns per pot
     folder = _edited_copy(tmp_path / "b", 'rank_one = "low"', 'rank_one = "ace"')
     with pytest.raises(D.DataError, match=r"game.toml: rules.rank_one"):
         D.load(folder)

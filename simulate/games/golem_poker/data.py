@@ -22,6 +22,7 @@ FILES = ("game.toml",)
 MAX_PLAYERS = 6
 HAND_SIZE = 5
 MAX_DISCARDS = 3  # largest ``max_discards`` the state has room for
+MAX_DEALS = 100  # largest ``max_deals``: the state logs every showdown of a pot
 
 # Indices into ``PokerTables.params``.
 P_ANTE = 0
@@ -77,7 +78,7 @@ RULE_OPTIONS: dict[str, tuple[type, tuple, str]] = {
     ),
 }
 
-_TABLE_LIMITS = {"max_discards": (0, MAX_DISCARDS), "max_deals": (1, 10_000)}
+_TABLE_LIMITS = {"max_discards": (0, MAX_DISCARDS), "max_deals": (1, MAX_DEALS)}
 
 
 class PokerTables(NamedTuple):

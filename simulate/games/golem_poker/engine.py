@@ -42,7 +42,7 @@ from simulate.games.golem_poker.data import (
     SHORT_DECK,
     SHORT_NONE,
 )
-from simulate.games.golem_poker.evaluator import _card_bits, _eval5, _eval_packed
+from simulate.games.golem_poker.evaluator import CATEGORY_SHIFT, _card_bits, _eval5, _eval_packed
 from simulate.games.golem_poker.state import (
     BET,
     BET1,
@@ -53,7 +53,6 @@ from simulate.games.golem_poker.state import (
     END_SHOWDOWN,
     END_TURN_CAP,
     FOLD,
-    LOG_DEALS,
     M_AMOUNT,
     M_CARDS,
     M_KIND,
@@ -96,17 +95,17 @@ def init_game(r, tb, num_players, setup_seed, play_seed):
     r.rng[1] = play_seed
     r.pot = 0
     r.house_take = 0
+    for k in range(r.num_showdowns):  # clear the previous game's log (a record may be reused)
+        r.log_beaten[k] = 0
+        r.log_hand_cat[k] = 0
+        r.log_golem_cat[k] = 0
+        r.log_golem_cards[k] = 0
+        r.log_players[k] = 0
     r.num_showdowns = 0
     r.golem_wins = 0
     r.last_hand = NO_VALUE
     r.last_golem = NO_VALUE
     r.last_golem_cards = -1
-    for k in range(LOG_DEALS):
-        r.log_beaten[k] = -1
-        r.log_hand[k] = NO_VALUE
-        r.log_golem[k] = NO_VALUE
-        r.log_golem_cards[k] = -1
-        r.log_players[k] = 0
     ante = tb.params[P_ANTE]
     r.num_in = num_players
     for s in range(MAX_PLAYERS):
@@ -428,13 +427,12 @@ def _showdown(r, tb):
     r.last_hand = best
     r.last_golem = gv
     r.last_golem_cards = k
-    d = r.deal - 1
-    if d < LOG_DEALS:
-        r.log_beaten[d] = 1 if beaten else 0
-        r.log_hand[d] = best
-        r.log_golem[d] = gv
-        r.log_golem_cards[d] = k
-        r.log_players[d] = players
+    d = r.num_showdowns  # = r.deal - 1: every earlier deal ended in a showdown the golem won
+    r.log_beaten[d] = 1 if beaten else 0
+    r.log_hand_cat[d] = best >> CATEGORY_SHIFT
+    r.log_golem_cat[d] = -1 if gv == NO_VALUE else gv >> CATEGORY_SHIFT
+    r.log_golem_cards[d] = k
+    r.log_players[d] = players
     r.num_showdowns += 1
     winners = 0
     for s in range(n):

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from simulate.game import BotSpec, ChunkTables, Codes, RuleOption
+from simulate.game import BotSpec, ChunkTables, Codes, Lists, RuleOption
 from simulate.gamekit import kernel_traces, rule_options, time_kernel_replay, time_reference_replay
 from simulate.games.golem_poker import bots as poker_bots
 from simulate.games.golem_poker import data, play
@@ -24,7 +24,6 @@ from simulate.games.golem_poker.state import (
     DISCARD,
     END_REASONS,
     FOLD,
-    LOG_DEALS,
     M_KIND,
     MATCH,
     MOVE_NAMES,
@@ -58,19 +57,21 @@ class GolemPoker:
     # golem bench: lineups (as for --bots) with their default games per kernel measurement
     bench_lineups = {THRESHOLD_BENCH: 400_000, f"equity,{EQUITY_BENCH_OPPONENTS}": 4_000, "equity": 1_000}
     bench_players = 4
-    # per-game measures of the balance report: name -> (expression over the games table, meaning)
+    score_unit = "chips"  # what a seat's score counts, in the report's wording
+    # measures of the balance report: name -> (expression over the games table, meaning[, per]); with ``per``
+    # the measure is a ratio of totals over all games, sum(expression) / sum(per)
     report_metrics = {
         "house_take": ("house_take", "chips the house takes per pot"),
-        "house_take_per_deal": ("house_take / rounds", "house take per deal of the pot"),
+        "house_take_per_deal": ("house_take", "chips the house takes per deal (all pots' take over their deals)",
+                                "rounds"),
         "deals": ("rounds", "deals until the pot is won"),
         "long_pot": ("rounds >= 3", "share of pots that need 3 or more deals"),
+        "golem_win_rate": ("golem_wins", "share of showdowns the golem won", "showdowns"),
         "golem_wins": ("golem_wins", "deals in the pot that the golem won"),
         "pot": ("pot", "final pot in chips"),
     }
-    game_columns = tuple(name for name, _ in play.GAME_COLUMNS[5:])
+    game_columns = (*(name for name, _ in play.GAME_COLUMNS[5:]), *play.DEAL_COLUMNS)
     seat_columns = tuple(name for name, _ in play.SEAT_COLUMNS[7:])
-    category_columns = ("final_hand_cat", "final_golem_cat", *(f"deal{k + 1}_{f}" for k in range(LOG_DEALS)
-                                                               for f in ("hand_cat", "golem_cat")))
 
     def rule_options(self) -> dict[str, RuleOption]:
         return rule_options(data.RULE_OPTIONS, data.load().rules)
@@ -92,12 +93,15 @@ class GolemPoker:
         play_seeds: np.ndarray,
         threads: int = 1,
     ) -> ChunkTables:
-        games, seats = play.play_columns(
+        games, seats, deals = play.play_columns(
             d, num_players, seat_lineup, lineup_ids, lineup_params, setup_seeds, play_seeds, threads
         )
         games["end_reason"] = Codes(games["end_reason"], END_REASONS)
-        for name in self.category_columns:
+        for name in ("final_hand_cat", "final_golem_cat"):
             games[name] = Codes(games[name], CATEGORY_NAMES)
+        offsets = deals.pop("offsets")
+        for name, values in deals.items():
+            games[name] = Lists(offsets, Codes(values, CATEGORY_NAMES) if name.endswith("_cat") else values)
         seats["out"] = Codes(seats["out"], OUT_NAMES)
         empty = np.zeros(0, np.int64)
         components = {

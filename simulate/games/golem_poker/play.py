@@ -6,10 +6,10 @@ import numpy as np
 from numba import njit, prange
 
 from simulate.games.golem_poker.bots import MAX_BOT_PARAMS, MEMO, SCRATCH, bot_records, choose_move, strength
-from simulate.games.golem_poker.data import PokerData
+from simulate.games.golem_poker.data import MAX_DEALS, PokerData
 from simulate.games.golem_poker.engine import apply_move, init_game, is_legal
 from simulate.games.golem_poker.evaluator import CATEGORY_SHIFT
-from simulate.games.golem_poker.state import END_ILLEGAL, LOG_DEALS, MOVE_LEN, NO_VALUE, RUNNING, new_state
+from simulate.games.golem_poker.state import END_ILLEGAL, MOVE_LEN, NO_VALUE, RUNNING, new_state
 
 SCORE_PARTS = ("score_pot", "score_ante", "score_bet", "score_penalty")
 
@@ -159,15 +159,11 @@ def results(st: np.ndarray, num_players: int) -> dict[str, np.ndarray]:
 GAME_COLUMNS = (
     ("turns", np.int32), ("rounds", np.int32), ("end_reason", np.int32), ("winner_seat", np.int8),
     ("tied", np.bool_), ("pot", np.int32), ("house_take", np.int32), ("antes", np.int32), ("golem_wins", np.int16),
-    ("final_hand_cat", np.int32), ("final_golem_cat", np.int32), ("final_golem_cards", np.int8),
-    *(
-        (f"deal{k + 1}_{name}", dtype)
-        for k in range(LOG_DEALS)
-        for name, dtype in (
-            ("golem_beaten", np.int8), ("hand_cat", np.int32), ("golem_cat", np.int32), ("golem_cards", np.int8),
-        )
-    ),
+    ("showdowns", np.int16), ("final_hand_cat", np.int32), ("final_golem_cat", np.int32),
+    ("final_golem_cards", np.int8),
 )
+# List columns of the games table: one int8 entry per showdown of the pot (deal k's at k - 1).
+DEAL_COLUMNS = ("deal_golem_beaten", "deal_hand_cat", "deal_golem_cat", "deal_golem_cards", "deal_players")
 SEAT_COLUMNS = (
     ("score", np.int32), ("rank", np.int8), ("win", np.float32),
     ("score_pot", np.int32), ("score_ante", np.int32), ("score_bet", np.int32), ("score_penalty", np.int32),
@@ -181,11 +177,12 @@ def _cat(value):
 
 
 @njit(cache=True, inline="always")
-def _fill_game(r, tb, n, g, gi, gb, si, sf):
+def _fill_game(r, tb, n, g, gi, gb, si, sf, dl):
     """Write the games and seats columns of finished game record ``r`` as game ``g`` of a chunk.
 
     ``gi`` (len(GAME_COLUMNS), G) int64 and ``gb`` (G,) bool (``tied``); ``si`` (len(SEAT_COLUMNS), G * n)
     int64 and ``sf`` (2, G * n) float64 (``win``, ``opening_strength``); rows in the order of the column tuples.
+    ``dl`` (len(DEAL_COLUMNS), MAX_DEALS, G) int8: the game's showdowns, ``dl[:, k, g]`` for k < ``showdowns``.
     """
     split = 0
     winner = -1
@@ -205,14 +202,16 @@ def _fill_game(r, tb, n, g, gi, gb, si, sf):
         antes += r.paid_ante[s]
     gi[7, g] = antes
     gi[8, g] = r.golem_wins
-    gi[9, g] = _cat(r.last_hand)
-    gi[10, g] = _cat(r.last_golem)
-    gi[11, g] = r.last_golem_cards
-    for k in range(LOG_DEALS):
-        gi[12 + 4 * k, g] = r.log_beaten[k]
-        gi[13 + 4 * k, g] = _cat(r.log_hand[k])
-        gi[14 + 4 * k, g] = _cat(r.log_golem[k])
-        gi[15 + 4 * k, g] = r.log_golem_cards[k]
+    gi[9, g] = r.num_showdowns
+    gi[10, g] = _cat(r.last_hand)
+    gi[11, g] = _cat(r.last_golem)
+    gi[12, g] = r.last_golem_cards
+    for k in range(r.num_showdowns):
+        dl[0, k, g] = r.log_beaten[k]
+        dl[1, k, g] = r.log_hand_cat[k]
+        dl[2, k, g] = r.log_golem_cat[k]
+        dl[3, k, g] = r.log_golem_cards[k]
+        dl[4, k, g] = r.log_players[k]
     for s in range(n):
         i = g * n + s
         score = r.won[s] - r.paid_ante[s] - r.paid_bet[s] - r.paid_penalty[s]
@@ -233,15 +232,25 @@ def _fill_game(r, tb, n, g, gi, gb, si, sf):
 
 
 @njit(cache=True)
-def _fill_columns(st, tab, n, gi, gb, si, sf):
+def _fill_columns(st, tab, n, gi, gb, si, sf, dl):
     """Columns of a batch of finished game records (see ``_fill_game``)."""
     tb = tab[0]
     for g in range(st.shape[0]):
-        _fill_game(st[g], tb, n, g, gi, gb, si, sf)
+        _fill_game(st[g], tb, n, g, gi, gb, si, sf, dl)
 
 
 @njit(cache=True)
-def _play_to_columns(work, tab, g0, g1, num_players, seat_bot, lineup, setup_seeds, play_seeds, gi, gb, si, sf):
+def _flatten_deals(dl, counts, offsets, flat):
+    """Pack the per-game showdown slots ``dl`` into list values: game g's at ``flat[:, offsets[g]:offsets[g + 1]]``."""
+    for g in range(counts.shape[0]):
+        o = offsets[g]
+        for k in range(counts[g]):
+            for f in range(flat.shape[0]):
+                flat[f, o + k] = dl[f, k, g]
+
+
+@njit(cache=True)
+def _play_to_columns(work, tab, g0, g1, num_players, seat_bot, lineup, setup_seeds, play_seeds, gi, gb, si, sf, dl):
     """Play games ``g0..g1-1`` in the one record ``work[0]`` and write each one's columns as it ends.
 
     The same games as ``_play_games`` (``init_game`` sets every field a game reads), without
@@ -260,16 +269,16 @@ def _play_to_columns(work, tab, g0, g1, num_players, seat_bot, lineup, setup_see
                 r.over = END_ILLEGAL
                 break
             apply_move(r, tb, mv)
-        _fill_game(r, tb, num_players, g, gi, gb, si, sf)
+        _fill_game(r, tb, num_players, g, gi, gb, si, sf, dl)
 
 
 @njit(cache=True, parallel=True)
-def _play_to_columns_parallel(work, tab, num_players, seat_bot, lineup, setup_seeds, play_seeds, gi, gb, si, sf):
+def _play_to_columns_parallel(work, tab, num_players, seat_bot, lineup, setup_seeds, play_seeds, gi, gb, si, sf, dl):
     n = setup_seeds.shape[0]
     num_blocks = work.shape[0]
     for b in prange(num_blocks):
         _play_to_columns(work[b : b + 1], tab, b * n // num_blocks, (b + 1) * n // num_blocks, num_players,
-                         seat_bot, lineup, setup_seeds, play_seeds, gi, gb, si, sf)
+                         seat_bot, lineup, setup_seeds, play_seeds, gi, gb, si, sf, dl)
 
 
 def play_columns(
@@ -281,22 +290,21 @@ def play_columns(
     setup_seeds: np.ndarray,
     play_seeds: np.ndarray,
     threads: int = 1,
-) -> tuple[dict, dict]:
-    """Play one game per seed pair and return its ``games`` and ``seats`` columns (as ``columns``).
+) -> tuple[dict, dict, dict]:
+    """Play one game per seed pair and return its ``games``, ``seats`` and per-deal columns (as ``columns``).
 
     Arguments as for :func:`play_batch`; no game record is kept, so memory stays small.
     """
     seat_bot, lineup, setup_seeds, play_seeds = _arrays(seat_bot, bot_ids, bot_params, setup_seeds, play_seeds)
     g = setup_seeds.shape[0]
-    gi, gb, si, sf = _column_arrays(g, num_players)
+    arrays = _column_arrays(g, num_players)
     if threads > 1 and g > 1:
         work = new_state(min(g, 16 * threads))
-        _play_to_columns_parallel(work, data.kernel, num_players, seat_bot, lineup, setup_seeds, play_seeds,
-                                  gi, gb, si, sf)
+        _play_to_columns_parallel(work, data.kernel, num_players, seat_bot, lineup, setup_seeds, play_seeds, *arrays)
     elif g:
         _play_to_columns(new_state(1), data.kernel, 0, g, num_players, seat_bot, lineup, setup_seeds, play_seeds,
-                         gi, gb, si, sf)
-    return _column_dicts(gi, gb, si, sf)
+                         *arrays)
+    return _column_dicts(*arrays)
 
 
 def _column_arrays(g: int, n: int) -> tuple[np.ndarray, ...]:
@@ -305,10 +313,11 @@ def _column_arrays(g: int, n: int) -> tuple[np.ndarray, ...]:
         np.empty(g, np.bool_),
         np.empty((len(SEAT_COLUMNS), g * n), np.int64),
         np.empty((2, g * n), np.float64),
+        np.empty((len(DEAL_COLUMNS), MAX_DEALS, g), np.int8),  # only the slots of real showdowns are touched
     )
 
 
-def _column_dicts(gi, gb, si, sf) -> tuple[dict, dict]:
+def _column_dicts(gi, gb, si, sf, dl) -> tuple[dict, dict, dict]:
     gi[4] = 0  # "tied" lives in gb; SEAT row 2 ("win") lives in sf
     si[2] = 0
     games = {name: (gb if dtype is np.bool_ else gi[k].astype(dtype)) for k, (name, dtype) in enumerate(GAME_COLUMNS)}
@@ -316,17 +325,27 @@ def _column_dicts(gi, gb, si, sf) -> tuple[dict, dict]:
     seats = {
         name: (floats[name] if name in floats else si[k]).astype(dtype) for k, (name, dtype) in enumerate(SEAT_COLUMNS)
     }
-    return games, seats
+    counts = games["showdowns"]
+    offsets = np.zeros(len(counts) + 1, np.int32)
+    np.cumsum(counts, out=offsets[1:])
+    flat = np.empty((len(DEAL_COLUMNS), offsets[-1]), np.int8)
+    _flatten_deals(dl, counts, offsets, flat)
+    deals = {"offsets": offsets, **{name: flat[k] for k, name in enumerate(DEAL_COLUMNS)}}
+    return games, seats, deals
 
 
-def columns(data: PokerData, st: np.ndarray, num_players: int) -> tuple[dict, dict]:
-    """The game's columns of the ``games`` and ``seats`` tables (GAME_COLUMNS, SEAT_COLUMNS) of finished records."""
+def columns(data: PokerData, st: np.ndarray, num_players: int) -> tuple[dict, dict, dict]:
+    """The ``games`` and ``seats`` columns (GAME_COLUMNS, SEAT_COLUMNS) of finished records, and their deals.
+
+    The deals are list columns: ``offsets`` (G + 1,) and one flat int8 array per DEAL_COLUMNS name, game g's
+    showdowns at ``offsets[g]:offsets[g + 1]``.
+    """
     g = st.shape[0]
-    gi, gb, si, sf = _column_arrays(g, num_players)
+    arrays = _column_arrays(g, num_players)
     if g:
-        _fill_columns(st, data.kernel, num_players, gi, gb, si, sf)
-    return _column_dicts(gi, gb, si, sf)
+        _fill_columns(st, data.kernel, num_players, *arrays)
+    return _column_dicts(*arrays)
 
 
 __all__ = ["play_batch", "play_columns", "trace_game", "results", "columns", "SCORE_PARTS", "GAME_COLUMNS",
-           "SEAT_COLUMNS"]
+           "SEAT_COLUMNS", "DEAL_COLUMNS"]

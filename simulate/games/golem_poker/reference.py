@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from simulate.games.golem_poker import evaluator as ev
-from simulate.games.golem_poker.data import HAND_SIZE, MAX_PLAYERS, PokerData
+from simulate.games.golem_poker.data import HAND_SIZE, MAX_DEALS, MAX_PLAYERS, PokerData
 from simulate.games.golem_poker.state import (
     BET,
     BET1,
@@ -35,7 +35,6 @@ from simulate.games.golem_poker.state import (
     END_SHOWDOWN,
     END_TURN_CAP,
     FOLD,
-    LOG_DEALS,
     M_AMOUNT,
     M_CARDS,
     M_KIND,
@@ -440,11 +439,14 @@ class GolemPokerReference:
         owner = np.full(MAX_GOLEM, -1, np.int8)
         for k, (c, o) in enumerate(self.pile):
             pile[k], owner[k] = c, o
-        logs = self.log[:LOG_DEALS]
-        pad = LOG_DEALS - len(logs)
 
-        def log(key: str, fill: int, dtype) -> np.ndarray:
-            return np.array([e[key] for e in logs] + [fill] * pad, dtype)
+        def log(key: str, convert=int) -> np.ndarray:
+            out = np.zeros(MAX_DEALS, np.int8)
+            out[: len(self.log)] = [convert(e[key]) for e in self.log]
+            return out
+
+        def category(value: int) -> int:
+            return -1 if value == NO_VALUE else value >> ev.CATEGORY_SHIFT
 
         out = {
             "num_players": np.int8(n),
@@ -486,11 +488,11 @@ class GolemPokerReference:
             "last_hand": np.int32(self.log[-1]["hand"] if self.log else NO_VALUE),
             "last_golem": np.int32(self.log[-1]["golem"] if self.log else NO_VALUE),
             "last_golem_cards": np.int8(self.log[-1]["golem_cards"] if self.log else -1),
-            "log_beaten": log("beaten", -1, np.int8),
-            "log_hand": log("hand", NO_VALUE, np.int32),
-            "log_golem": log("golem", NO_VALUE, np.int32),
-            "log_golem_cards": log("golem_cards", -1, np.int8),
-            "log_players": log("players", 0, np.int8),
+            "log_beaten": log("beaten"),
+            "log_hand_cat": log("hand", category),
+            "log_golem_cat": log("golem", category),
+            "log_golem_cards": log("golem_cards"),
+            "log_players": log("players"),
             "rng0": self.dealer_rng.copy(),
         }
         if not self.is_terminal():

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simulate.games.golem_poker.data import HAND_SIZE, MAX_DISCARDS, MAX_PLAYERS
+from simulate.games.golem_poker.data import HAND_SIZE, MAX_DEALS, MAX_DISCARDS, MAX_PLAYERS
 
 # Move kinds.
 FOLD, MATCH, BET, RAISE, DISCARD = 0, 1, 2, 3, 4
@@ -35,7 +35,6 @@ OUT_NONE, OUT_BET1, OUT_BET2, OUT_FORCED = 0, 1, 2, 3
 OUT_NAMES = ("in", "first_round", "second_round", "cannot_pay")
 
 MAX_GOLEM = MAX_PLAYERS * MAX_DISCARDS  # cards in the discard pile of one deal
-LOG_DEALS = 2  # deals whose showdown is logged one by one (the last one is logged too; all are counted)
 NO_VALUE = -1  # hand value of "no hand" (no showdown, or no golem)
 
 
@@ -97,11 +96,12 @@ def state_fields() -> list[tuple]:
         ("last_hand", np.int32),  # best hand value at the last showdown, NO_VALUE if none
         ("last_golem", np.int32),  # golem value at the last showdown, NO_VALUE if none (or no golem)
         ("last_golem_cards", np.int8),  # cards the last golem was made from, -1 if no showdown
-        ("log_beaten", np.int8, (LOG_DEALS,)),  # per deal: 1 best hand beat the golem, 0 golem won, -1 none
-        ("log_hand", np.int32, (LOG_DEALS,)),  # per deal: best showdown hand value, NO_VALUE if none
-        ("log_golem", np.int32, (LOG_DEALS,)),  # per deal: golem hand value, NO_VALUE if none
-        ("log_golem_cards", np.int8, (LOG_DEALS,)),  # per deal: cards the golem was made from, -1
-        ("log_players", np.int8, (LOG_DEALS,)),  # per deal: players at the showdown, 0 if none
+        # one entry per showdown (deal k's at k - 1), up to ``num_showdowns``; entries past it are 0
+        ("log_beaten", np.int8, (MAX_DEALS,)),  # 1 the best hand beat the golem, 0 the golem won
+        ("log_hand_cat", np.int8, (MAX_DEALS,)),  # category of the best showdown hand
+        ("log_golem_cat", np.int8, (MAX_DEALS,)),  # category of the golem, -1 no golem
+        ("log_golem_cards", np.int8, (MAX_DEALS,)),  # cards the golem was made from
+        ("log_players", np.int8, (MAX_DEALS,)),  # players at the showdown
     ]
 
 
