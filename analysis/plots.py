@@ -2,7 +2,7 @@
 
 Each function takes the DataFrame produced by the matching statistic (or a run table), draws on
 ``ax`` or, when ``ax`` is None, on a new figure, and returns the Axes. Data are prepared before
-anything is drawn. Rates are shown in percent, scores in points.
+anything is drawn. Rates are shown in percent, scores in points (or the unit given).
 """
 
 from __future__ import annotations
@@ -99,12 +99,13 @@ def plot_score_distributions(
     bins: int | Sequence[float] | None = None,
     cumulative: bool = False,
     title: str | None = None,
+    unit: str = "points",
 ) -> Axes:
     """Distribution of final scores, one step line per seat (or per ``by`` value).
 
     Required columns: ``num_players``, ``score`` and ``by``. One player count is drawn (the
     smallest, or ``num_players``). Integer scores get one bin per point unless ``bins`` is given;
-    ``cumulative=True`` draws the empirical distribution function.
+    ``cumulative=True`` draws the empirical distribution function; ``unit`` labels the score axis.
     """
     require_columns(seats, ["num_players", "score", by], "seats")
     part, n = _one_player_count(seats, num_players, "seats")
@@ -124,7 +125,7 @@ def plot_score_distributions(
     for group, share in curves:
         label = f"seat {group}" if by == "seat" else str(group)
         ax.stairs(share, edges, label=label, linewidth=1.5)
-    ax.set_xlabel("final score (points)")
+    ax.set_xlabel(f"final score ({unit})")
     ax.set_ylabel("games at or below score (%)" if cumulative else "share of games (%)")
     ax.set_title(title or f"Final score distribution by {by}, {n}-player games")
     ax.legend(frameon=False)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import base64
 import html
 import io
+import json
 import re
 import subprocess
 import warnings
@@ -289,7 +290,10 @@ def _header(manifests: list[dict[str, Any]], command: str | None, alpha: float) 
     if len({m.get("engine_version") for m in manifests}) > 1:
         items.append(Text("The runs were played with different engine versions; pooled results mix them.", "warn"))
     by_players: dict[int, set] = {}
+    base_rules = _base_rules(manifests)
     for m in manifests:
+        if _rules_key(m) != base_rules:
+            continue  # rule variants are compared with their baseline, never pooled
         key = (str(m.get("rules")), str(m.get("data", {}).get("files")))
         by_players.setdefault(int(m["num_players"]), set()).add(key)
     mixed = sorted(n for n, keys in by_players.items() if len(keys) > 1)
@@ -406,35 +410,29 @@ def _test_rows(tests: pd.DataFrame, alpha: float) -> list[list[str]]:
     ]
 
 
-_ADV_COLUMNS = [
-    "players",
-    "seat",
-    "games",
-    "win rate",
-    "interval",
-    "fair",
-    "excess (pp)",
-    "margin (points)",
-    "margin interval",
-]
+def _adv_columns(unit: str) -> list[str]:
+    return ["players", "seat", "games", "win rate", "interval", "fair", "excess (pp)", f"margin ({unit})",
+            "margin interval"]
+
+
 _TEST_COLUMNS = ["players", "games", "chi-square", "df", "p", "verdict"]
 
 
 def _seat_advantage_by_count(
-    seats: pd.DataFrame, lineup: str, alpha: float, rng: np.random.Generator
+    seats: pd.DataFrame, lineup: str, alpha: float, rng: np.random.Generator, unit: str
 ) -> tuple[SeatAdvantage, list[tuple[int, str]]]:
     """``seat_advantage`` per player count: the combined tables, and each count's verdict apart."""
     results = []
     for n in sorted(seats["num_players"].unique()):
         part = seats[(seats["num_players"] == n).to_numpy()]
-        results.append((int(n), seat_advantage(part, lineup=lineup, alpha=alpha, random_state=rng)))
+        results.append((int(n), seat_advantage(part, lineup=lineup, alpha=alpha, random_state=rng, unit=unit)))
     table = pd.concat([r.table for _, r in results], ignore_index=True)
     tests = pd.concat([r.tests for _, r in results], ignore_index=True)
     verdicts = [(n, r.verdict) for n, r in results]
     return SeatAdvantage(table, tests, " ".join(v for _, v in verdicts)), verdicts
 
 
-def _mirror_section(seats: pd.DataFrame, mirror: np.ndarray, alpha: float, rng: np.random.Generator):
+def _mirror_section(seats: pd.DataFrame, mirror: np.ndarray, alpha: float, rng: np.random.Generator, unit: str):
     if not mirror.any():
         return None, {}
     sub = seats.loc[mirror, ["game", "num_players", "seat", "bot", "score", "win"]]
@@ -452,12 +450,14 @@ def _mirror_section(seats: pd.DataFrame, mirror: np.ndarray, alpha: float, rng: 
     results = {}
     for label in labels:
         part = sub[(sub["bot"] == label).to_numpy()]
-        adv, verdicts = _seat_advantage_by_count(part, "mirror", alpha, rng)
+        adv, verdicts = _seat_advantage_by_count(part, "mirror", alpha, rng, unit)
         results[label] = adv
         for n, verdict in verdicts:
             section.items.append(Text(f"{n} players, {label} mirror matches: {verdict}", "verdict"))
             section.findings.append(f"First player, {n} players ({label} mirror matches): {verdict}")
-        section.items.append(Table(_ADV_COLUMNS, _advantage_rows(adv.table), f"Seats in {label} mirror matches."))
+        section.items.append(
+            Table(_adv_columns(unit), _advantage_rows(adv.table), f"Seats in {label} mirror matches.")
+        )
         section.items.append(Table(_TEST_COLUMNS, _test_rows(adv.tests, alpha), "Goodness of fit against 1/n."))
         section.items.append(
             _figure(
@@ -503,7 +503,7 @@ def _solo_section(seats: pd.DataFrame, alpha: float) -> Section | None:
     return section
 
 
-def _mixed_section(seats: pd.DataFrame, mirror: np.ndarray, alpha: float, rng: np.random.Generator):
+def _mixed_section(seats: pd.DataFrame, mirror: np.ndarray, alpha: float, rng: np.random.Generator, unit: str):
     if mirror.all():
         return None, None
     sub = seats.loc[~mirror, ["game", "num_players", "seat", "bot", "score", "win"]]
@@ -552,11 +552,11 @@ def _mixed_section(seats: pd.DataFrame, mirror: np.ndarray, alpha: float, rng: n
             "Win rate by bot and seat.",
         )
     )
-    adv, verdicts = _seat_advantage_by_count(sub, "all", alpha, rng)
+    adv, verdicts = _seat_advantage_by_count(sub, "all", alpha, rng, unit)
     for n, verdict in verdicts:
         section.items.append(Text(f"{n} players, mixed bots: {verdict}", "verdict"))
         section.findings.append(f"Seats with mixed bots, {n} players: {verdict}")
-    section.items.append(Table(_ADV_COLUMNS, _advantage_rows(adv.table), "Seats in mixed-bot games."))
+    section.items.append(Table(_adv_columns(unit), _advantage_rows(adv.table), "Seats in mixed-bot games."))
     section.items.append(Table(_TEST_COLUMNS, _test_rows(adv.tests, alpha), "Goodness of fit against 1/n."))
     section.items.append(
         _figure(
@@ -592,6 +592,7 @@ def _setup_section(
     manifests: list[dict[str, Any]],
     offsets: dict[str, int],
     alpha: float,
+    unit: str = "points",
 ) -> Section | None:
     setup_runs = [m for m in manifests if _replays_setups(m)]
     if not setup_runs:
@@ -610,7 +611,7 @@ def _setup_section(
             "Runs that replay each setup several times (seats rotated between replays) show how much the "
             "opening deal decides. A one-way random-effects ANOVA over setups splits each seat's outcome into "
             "between- and within-setup variance; the intraclass correlation (ICC) is the share the setup "
-            "decides, with its exact F interval. Outcomes: the score margin (points over the other seats' mean) "
+            f"decides, with its exact F interval. Outcomes: the score margin ({unit} over the other seats' mean) "
             "and the win minus the fair share."
         )
     )
@@ -633,7 +634,7 @@ def _setup_section(
                 for r in var.itertuples()
             ],
             "Share of each seat's outcome variance decided by the setup (setup SD: the typical shift a setup "
-            "gives, in points for margins and percentage points for wins).",
+            f"gives, in {unit} for margins and percentage points for wins).",
         )
     )
     balance = setup_balance(sub, seat=1, outcome="margin", alpha=alpha)
@@ -646,13 +647,13 @@ def _setup_section(
                 "setups): the bots play deterministically, so the setup and the seating fix the whole game and "
                 "the ICC is 1 by construction; an ICC with an interval needs bots that randomise. Setups still "
                 f"differ: across {int(r.num_setups):,} setups seat 1's score margin has a standard deviation of "
-                f"{r.sd_between:.1f} points, and seat 1 beats the other seats' mean in {np.mean(ahead > 0):.0%} of "
+                f"{r.sd_between:.1f} {unit}, and seat 1 beats the other seats' mean in {np.mean(ahead > 0):.0%} of "
                 f"them ({np.mean(ahead < 0):.0%} behind)."
             )
         elif _ok(r.pvalue) and r.pvalue < alpha:
             text = (
                 f"In {n}-player games the setup decides {_pct(r.icc)} ({_pct_ci(r.icc_low, r.icc_high)}) of the "
-                f"variance of seat 1's score margin; a typical setup moves it by about ±{r.sd_between:.1f} points "
+                f"variance of seat 1's score margin; a typical setup moves it by about ±{r.sd_between:.1f} {unit} "
                 f"(F test {format_pvalue(r.pvalue)}, {int(r.num_setups):,} setups)."
             )
         else:
@@ -724,7 +725,7 @@ def _setup_section(
             )
             text = (
                 f"{num_sig} of {len(part)} opening-row features shift seat 1's score margin in {n}-player games "
-                f"after Holm correction; the largest: {top.feature} ({top.effect:+.2f} points, "
+                f"after Holm correction; the largest: {top.feature} ({top.effect:+.2f} {unit}, "
                 f"{_ci(top.ci_low, top.ci_high, 2, True)})."
             )
         else:
@@ -740,7 +741,7 @@ def _setup_section(
                     "feature",
                     "setups with",
                     "without",
-                    "effect (points)",
+                    f"effect ({unit})",
                     "adjusted interval",
                     "p (Holm)",
                     "significant",
@@ -979,18 +980,47 @@ def _component_section(
     return section
 
 
-def _game_metrics(manifests: Sequence[dict[str, Any]]) -> dict[str, tuple[str, str]]:
-    """Per-game measures the game declares for its report: ``report_metrics``, name -> (expression, meaning).
-
-    An expression is evaluated over the games table (``DataFrame.eval``), e.g. ``"house_take / rounds"``.
-    """
+def _game_attr(manifests: Sequence[dict[str, Any]], name: str, default: Any) -> Any:
+    """An attribute the runs' game declares for its report, e.g. ``report_metrics`` or ``score_unit``."""
     from simulate.registry import make
 
-    return dict(getattr(make(manifests[0]["game"]), "report_metrics", {}))
+    return getattr(make(manifests[0]["game"]), name, default)
+
+
+def _game_metrics(manifests: Sequence[dict[str, Any]]) -> dict[str, tuple[str, ...]]:
+    """Per-game measures the game declares for its report: ``report_metrics``, name -> (expression, meaning[, per]).
+
+    An expression is evaluated over the games table (``DataFrame.eval``), e.g. ``"rounds >= 3"``; a measure
+    with ``per`` is a ratio of totals over the games, ``sum(expression) / sum(per)`` (e.g. chips per deal).
+    """
+    return dict(_game_attr(manifests, "report_metrics", {}))
+
+
+def _metric_columns(metrics: dict[str, tuple[str, ...]]) -> list[str]:
+    """The games-table columns the measures' expressions use."""
+    exprs = [e for spec in metrics.values() for e in (spec[0], *spec[2:])]
+    return sorted({name for e in exprs for name in re.findall(r"[A-Za-z_]\w*", e)})
+
+
+def _estimate(part: pd.DataFrame, spec: tuple[str, ...]) -> tuple[np.ndarray, float, float]:
+    """A measure over the games in ``part``: per-game values, the estimate and its standard error.
+
+    A mean has the usual standard error; a ratio of totals its delta-method (linearised) standard error.
+    """
+    x = np.asarray(part.eval(spec[0]), dtype=float)
+    n = len(x)
+    if len(spec) < 3:
+        return x, (x.mean() if n else np.nan), (x.std(ddof=1) / np.sqrt(n) if n > 1 else np.nan)
+    w = np.asarray(part.eval(spec[2]), dtype=float)
+    total = w.sum()
+    if n < 2 or total <= 0:
+        return x, np.nan, np.nan
+    ratio = x.sum() / total
+    return x, ratio, np.sqrt(n / (n - 1) * np.sum((x - ratio * w) ** 2)) / total
 
 
 def _metrics_section(
-    games: pd.DataFrame, metrics: dict[str, tuple[str, str]], labels: dict[str, str], alpha: float
+    games: pd.DataFrame, metrics: dict[str, tuple[str, ...]], labels: dict[str, str], alpha: float
 ) -> Section | None:
     """The game's own per-game measures: mean with a t interval and quantiles, per run; small counts in full."""
     from scipy import stats
@@ -1001,20 +1031,25 @@ def _metrics_section(
     section.items.append(
         Text(
             "Measures the game declares for its balance questions, per run (one value per game): the mean with a "
-            f"{_level(alpha)} t interval, and quantiles. A measure taking few values is also shown as a distribution."
+            f"{_level(alpha)} t interval, and quantiles. A measure taking few values is also shown as a "
+            "distribution. A rate per deal, showdown or turn is the ratio of the totals over all games, with a "
+            "delta-method interval (no quantiles)."
         )
     )
     rows, dist_rows = [], []
     for rid, part in games.groupby("run_id", observed=True, sort=False):
-        for column, (expr, meaning) in metrics.items():
-            x = np.asarray(part.eval(expr), dtype=float)
+        for column, spec in metrics.items():
+            x, est, se = _estimate(part, spec)
             if not len(x):
                 continue
-            mean = x.mean()
-            half = stats.t.ppf(1 - alpha / 2, len(x) - 1) * x.std(ddof=1) / np.sqrt(len(x)) if len(x) > 1 else np.nan
+            half = stats.t.ppf(1 - alpha / 2, len(x) - 1) * se if len(x) > 1 else np.nan
+            if len(spec) > 2:
+                rows.append([labels[str(rid)], column, spec[1], _int(len(x)), _num(est, 3),
+                             _ci(est - half, est + half, 3), "—", "—", "—", "—"])
+                continue
             q = np.quantile(x, [0.5, 0.9, 0.99])
-            rows.append([labels[str(rid)], column, meaning, _int(len(x)), _num(mean, 2),
-                         _ci(mean - half, mean + half, 2), _num(q[0], 1), _num(q[1], 1), _num(q[2], 1),
+            rows.append([labels[str(rid)], column, spec[1], _int(len(x)), _num(est, 2),
+                         _ci(est - half, est + half, 2), _num(q[0], 1), _num(q[1], 1), _num(q[2], 1),
                          _num(x.max(), 1)])
             values, counts = np.unique(x, return_counts=True)
             if len(values) <= 8 and np.all(values == np.round(values)):
@@ -1030,8 +1065,78 @@ def _metrics_section(
     return section
 
 
+def _rules_key(m: dict[str, Any]) -> str:
+    return json.dumps(m.get("rules", {}), sort_keys=True)
+
+
+def _base_rules(manifests: Sequence[dict[str, Any]]) -> str:
+    """The rules most runs share (the first run's on a tie): runs under other rules are rule variants."""
+    keys = [_rules_key(m) for m in manifests]
+    return max(dict.fromkeys(keys), key=keys.count)
+
+
+def _lineup_key(m: dict[str, Any]) -> tuple:
+    return int(m["num_players"]), tuple(e["label"] for e in m["lineup"]), _replays_setups(m)
+
+
+def _variant_section(
+    games: pd.DataFrame,
+    seats: pd.DataFrame,
+    manifests: Sequence[dict[str, Any]],
+    metrics: dict[str, tuple[str, ...]],
+    labels: dict[str, str],
+    alpha: float,
+) -> Section | None:
+    """Each run under changed rule options against the run with the same players and bots under the base rules."""
+    from scipy import stats
+
+    base = _base_rules(manifests)
+    variants = [m for m in manifests if _rules_key(m) != base]
+    if not variants:
+        return None
+    baselines = {_lineup_key(m): m for m in manifests if _rules_key(m) == base}
+    base_rules = json.loads(base)
+    z = stats.norm.ppf(1 - alpha / 2)
+    section = Section("Rule options side by side")
+    section.items.append(
+        Text(
+            "Runs that change rule options are left out of the pooled sections and compared here with the run "
+            "that has the same players and bots under the other runs' rules (the baseline): the game's measures "
+            f"and seat 1's win rate, with the difference and its {_level(alpha)} normal interval (independent "
+            "runs). A difference whose interval excludes 0 is marked."
+        )
+    )
+    rows = []
+    for m in variants:
+        change = ", ".join(f"{k}={v}" for k, v in m.get("rules", {}).items() if base_rules.get(k) != v)
+        ref = baselines.get(_lineup_key(m))
+        if ref is None:
+            section.items.append(Text(f"Run {run_label(m)} ({change}) has no baseline run with the same players "
+                                      "and bots.", "warn"))
+            continue
+        pair = [(games[(games["run_id"] == r["run_id"]).to_numpy()],
+                 seats[((seats["run_id"] == r["run_id"]) & (seats["seat"] == 1)).to_numpy()]) for r in (ref, m)]
+        measures = [(name, spec, 0) for name, spec in metrics.items()] + [("seat 1 win rate", ("win",), 1)]
+        changed = []
+        for name, spec, table in measures:
+            (_, b, b_se), (_, v, v_se) = (_estimate(p[table], spec) for p in pair)
+            diff, half = v - b, z * np.hypot(b_se, v_se)
+            marked = _ok(half) and abs(diff) > half
+            if marked:
+                changed.append(f"{name} {_num(b, 3)} → {_num(v, 3)}")
+            rows.append([run_label(m), change, name, _num(b, 3), _num(v, 3), _num(diff, 3, True),
+                         _ci(diff - half, diff + half, 3, True), "yes" if marked else ""])
+        summary = f"Rule change {change} ({m['num_players']} players, against {run_label(ref)}): "
+        section.findings.append(summary + ("; ".join(changed) if changed else "no measure changed detectably") + ".")
+    section.items.append(
+        Table(["run", "rule change", "measure", "baseline", "variant", "difference", f"{_level(alpha)} interval",
+               "differs"], rows, "Each rule variant against its baseline run.")
+    )
+    return section
+
+
 def _outcome_section(
-    games: pd.DataFrame, seats: pd.DataFrame, mirror: np.ndarray, labels: dict[str, str], alpha: float
+    games: pd.DataFrame, seats: pd.DataFrame, mirror: np.ndarray, labels: dict[str, str], alpha: float, unit: str
 ) -> Section:
     section = Section("Game length, scores and end reasons")
     ends = end_reasons(games[["num_players", "end_reason"]], alpha=alpha)
@@ -1107,7 +1212,7 @@ def _outcome_section(
                 ]
                 for r in summary.itertuples()
             ],
-            "Final scores by run and seat, with the mean of each part of the score (points).",
+            f"Final scores by run and seat, with the mean of each part of the score ({unit}).",
         )
     )
     if seats["bot"].nunique() > 1 and not mirror.all():
@@ -1139,7 +1244,8 @@ def _outcome_section(
         _figure(
             "score-distributions.png",
             f"Final score distribution by seat ({what}), one panel per player count.",
-            [lambda ax, n=n: plots.plot_score_distributions(score_frame, ax=ax, num_players=int(n)) for n in counts],
+            [lambda ax, n=n: plots.plot_score_distributions(score_frame, ax=ax, num_players=int(n), unit=unit)
+             for n in counts],
             ncols=min(2, len(counts)),
             size=(6, 3.6),
         )
@@ -1274,16 +1380,21 @@ def compute_report(
     parts = sorted({p for m in manifests for p in m.get("columns", {}).get("score_parts", [])})
     seats = read_tables(manifests, "seats", [*_SEAT_COLUMNS, *parts], offset_list)
     metrics = _game_metrics(manifests)
-    needed = sorted({name for expr, _ in metrics.values() for name in re.findall(r"[A-Za-z_]\w*", expr)})
+    unit = _game_attr(manifests, "score_unit", "points")
+    needed = _metric_columns(metrics)
     games = read_tables(manifests, "games", list(dict.fromkeys([*_GAME_COLUMNS, *needed])), offset_list)
     rng = np.random.default_rng(random_state) if not isinstance(random_state, np.random.Generator) else random_state
     header = _header(manifests, command, alpha)
 
     # Replays of a setup are not independent games: setup-design runs feed the setup-variance
-    # section, and the other sections only when there is nothing else.
-    independent = [m for m in manifests if not _replays_setups(m)]
+    # section, and the other sections only when there is nothing else. Runs under changed rule
+    # options are compared with their baseline in their own section, never pooled.
+    base_rules = _base_rules(manifests)
+    variants = [m for m in manifests if _rules_key(m) != base_rules]
+    same_rules = [m for m in manifests if _rules_key(m) == base_rules]
+    independent = [m for m in same_rules if not _replays_setups(m)]
     if not independent:
-        independent = manifests
+        independent = same_rules
         header.insert(
             1,
             Text(
@@ -1306,26 +1417,36 @@ def compute_report(
     base_seats = base_seats[~solo]
     mirror = mirror_mask(base_seats[["game", "bot"]])
 
-    mirror_section, mirror_results = _mirror_section(base_seats, mirror, alpha, rng)
-    mixed_section, mixed_result = _mixed_section(base_seats, mirror, alpha, rng)
+    mirror_section, mirror_results = _mirror_section(base_seats, mirror, alpha, rng, unit)
+    mixed_section, mixed_result = _mixed_section(base_seats, mirror, alpha, rng, unit)
+    strategy_section = _strategy_section(base_seats, alpha)
     sections = [
         _win_rate_section(seats, labels, alpha),
         _solo_section(solo_seats, alpha),
         mirror_section,
         mixed_section,
-        _setup_section(seats, manifests, offsets, alpha),
-        _strategy_section(base_seats, alpha),
+        _setup_section(seats, same_rules, offsets, alpha, unit),
+        strategy_section,
         components,
-        _outcome_section(games, seats, mirror_all, labels, alpha),
+        _outcome_section(games, seats, mirror_all, labels, alpha, unit),
         _metrics_section(games, metrics, labels, alpha),
+        _variant_section(games, seats, manifests, metrics, labels, alpha),
         _convergence_section(base_seats, mirror, mirror_results, mixed_result, alpha),
     ]
-    if len(independent) < len(manifests):
+    if len(independent) < len(same_rules):
         note = Text(
             "Setup-design runs (each setup replayed) are left out of this section: their replays are not "
             "independent games. They feed the setup-variance section."
         )
         for section in (mirror_section, mixed_section, components):
+            if section is not None:
+                section.items.insert(1, note)
+    if variants:
+        note = Text(
+            f"Runs under changed rule options ({', '.join(run_label(m) for m in variants)}) are left out of this "
+            "section; see Rule options side by side."
+        )
+        for section in (mirror_section, mixed_section, components, strategy_section):
             if section is not None:
                 section.items.insert(1, note)
     game = manifests[0].get("title", manifests[0]["game"])

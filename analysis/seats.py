@@ -92,7 +92,7 @@ class SeatAdvantage(NamedTuple):
 
     table: pd.DataFrame
     """Per ``num_players`` and ``seat``: ``num_games``, ``wins``, ``win_rate``, ``ci_low``,
-    ``ci_high`` (Wilson), ``fair``, ``excess``, ``margin`` (mean score margin, points),
+    ``ci_high`` (Wilson), ``fair``, ``excess``, ``margin`` (mean score margin, in score units),
     ``margin_low``, ``margin_high`` (bootstrap percentile interval), ``margin_sd``."""
     tests: pd.DataFrame
     """Per ``num_players``: ``lineup``, ``num_games``, ``chi2``, ``df``, ``pvalue`` (goodness of
@@ -108,6 +108,7 @@ def seat_advantage(
     alpha: float = 0.05,
     num_resamples: int = 2000,
     random_state: int | np.random.Generator | None = 0,
+    unit: str = "points",
 ) -> SeatAdvantage:
     """First-player (seat) advantage: win rates against the fair share and score margins by seat.
 
@@ -122,7 +123,8 @@ def seat_advantage(
     interval resamples games (percentile bootstrap, ``num_resamples`` resamples, exact and fast
     for integer scores, see ``analysis._util.bootstrap_mean_confint``). The test is Pearson's
     chi-square goodness of fit of the wins per seat against 1/n each (n - 1 df); with shared
-    ties the wins are fractional and the test is slightly conservative.
+    ties the wins are fractional and the test is slightly conservative. ``unit`` names what a
+    score counts in the verdict (``"points"``, ``"chips"``).
 
     Examples
     --------
@@ -225,14 +227,14 @@ def seat_advantage(
             "balanced",
         ],
     )
-    return SeatAdvantage(table, tests, _verdict(table, tests, alpha))
+    return SeatAdvantage(table, tests, _verdict(table, tests, alpha, unit))
 
 
 def _pct(x: float) -> str:
     return f"{100 * x:.1f}"
 
 
-def _verdict(table: pd.DataFrame, tests: pd.DataFrame, alpha: float) -> str:
+def _verdict(table: pd.DataFrame, tests: pd.DataFrame, alpha: float, unit: str) -> str:
     if table.empty:
         return "no games to judge (no mirror matches?)"
     sentences = []
@@ -248,7 +250,7 @@ def _verdict(table: pd.DataFrame, tests: pd.DataFrame, alpha: float) -> str:
         )
         if np.isfinite(first.margin):
             text += (
-                f" and scores {first.margin:+.1f} points ({first.margin_low:+.1f} to "
+                f" and scores {first.margin:+.1f} {unit} ({first.margin_low:+.1f} to "
                 f"{first.margin_high:+.1f}) against {'the other seat' if n == 2 else 'the mean of the other seats'}"
             )
         kind = "mirror matches" if test.lineup == "mirror" else "games"

@@ -41,6 +41,8 @@ class StudyRun:
     games_per_setup: int = 1
     """More than 1: a setup-variance design, each setup replayed this often with seats rotated."""
     purpose: str = ""
+    rules: tuple[tuple[str, str], ...] = ()
+    """Rule options this run changes, ``(name, value)`` pairs (on top of the study's own ``rules``)."""
 
 
 @dataclass(frozen=True)
@@ -84,28 +86,32 @@ STUDIES: dict[str, Study] = {
         default_games=1_000_000,
         description=(
             "threshold mirror matches at 3-6 players (value of each position relative to the amulet, house take, "
-            "deals per pot, golem wins), the threshold styles and the bluffer rotated at 6 players (which "
-            "strategy profits), the two discard policies side by side, and a small run with the sampling equity bot "
-            "(strong reference); no setup-variance run: the threshold bots are deterministic and a replayed deal "
-            "would repeat the same pot"
+            "deals per pot, golem wins), a 4-player mirror of the golem-weakening discard policy beside the "
+            "default improving one (golem wins by discard policy), the threshold styles and the bluffer rotated at "
+            "6 players (which strategy profits), the two discard policies at one table, a small run with the "
+            "sampling equity bot (strong reference), and the 4-player threshold mirror under each balance-relevant "
+            "rule option (side by side with the default rules); no setup-variance run: the threshold bots are "
+            "deterministic and a replayed deal would repeat the same pot"
         ),
         runs=(
-            StudyRun("poker-3p-threshold", 3, ("threshold",), 0.15, purpose="positions and house take, 3 players"),
-            StudyRun("poker-4p-threshold", 4, ("threshold",), 0.15, purpose="positions and house take, 4 players"),
-            StudyRun("poker-5p-threshold", 5, ("threshold",), 0.15, purpose="positions and house take, 5 players"),
-            StudyRun("poker-6p-threshold", 6, ("threshold",), 0.15, purpose="positions and house take, 6 players"),
+            StudyRun("poker-3p-threshold", 3, ("threshold",), 0.10, purpose="positions and house take, 3 players"),
+            StudyRun("poker-4p-threshold", 4, ("threshold",), 0.10, purpose="positions and house take, 4 players"),
+            StudyRun("poker-5p-threshold", 5, ("threshold",), 0.10, purpose="positions and house take, 5 players"),
+            StudyRun("poker-6p-threshold", 6, ("threshold",), 0.10, purpose="positions and house take, 6 players"),
+            StudyRun("poker-4p-weaken", 4, ("threshold:discard=1",), 0.08,
+                     purpose="golem wins when every player weakens the golem"),
             StudyRun(
                 "poker-6p-styles",
                 6,
                 ("tight_passive", "tight_aggressive", "loose_passive", "loose_aggressive", "bluffer", "random"),
-                0.22,
+                0.155,
                 purpose="which strategy profits",
             ),
             StudyRun(
                 "poker-4p-discards",
                 4,
                 ("threshold:discard=0", "threshold:discard=1", "threshold:discard=0", "threshold:discard=1"),
-                0.175,
+                0.08,
                 purpose="discard policy: improve own hand against weaken the golem",
             ),
             # The equity bot samples hands at every decision: thousands of games per second, not hundreds of thousands.
@@ -115,6 +121,18 @@ STUDIES: dict[str, Study] = {
                 ("equity", "tight_aggressive", "loose_passive", "bluffer"),
                 0.005,
                 purpose="strong reference",
+            ),
+            *(
+                StudyRun(f"poker-4p-{name}", 4, ("threshold",), 0.04, purpose=f"rule option {k}={v}", rules=((k, v),))
+                for name, k, v in (
+                    ("golem-tie-player", "golem_tie", "player"),
+                    ("golem-short-deck", "golem_short", "deck"),
+                    ("golem-short-none", "golem_short", "none"),
+                    ("golem-folded-off", "golem_folded", "false"),
+                    ("penalty-4", "penalty_antes", "4"),
+                    ("redeal-ante", "redeal_ante", "true"),
+                    ("rank-one-high", "rank_one", "high"),
+                )
             ),
         ),
     ),
@@ -199,6 +217,7 @@ def plan_study(
             setups = max(2, round(games / r.games_per_setup))
             games = setups * r.games_per_setup
         chunk = _chunk_size(games)
+        run_rules = {**(rules or {}), **dict(r.rules)}
         spec = RunSpec(
             game=game,
             num_players=r.num_players,
@@ -208,7 +227,7 @@ def plan_study(
             setups=setups,
             games_per_setup=r.games_per_setup,
             chunk_size=chunk,
-            rules=dict(rules or {}),
+            rules=run_rules,
             cards=str(cards) if cards is not None else None,
         )
         out = base / r.name
@@ -217,7 +236,7 @@ def plan_study(
             f"golem simulate {game} -p {r.num_players} {size} --bots {','.join(r.bots)} --seed {seed + k} "
             f"--chunk-size {chunk} --out {shlex.quote(str(out))}"
         )
-        command += "".join(f" --rule {k}={v}" for k, v in (rules or {}).items())
+        command += "".join(f" --rule {k}={v}" for k, v in run_rules.items())
         command += f" --cards {shlex.quote(str(cards))}" if cards is not None else ""
         planned.append(PlannedRun(r.name, out, spec, command, r.purpose))
     return planned

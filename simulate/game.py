@@ -73,6 +73,7 @@ class Game(Protocol):
     max_bot_params: int
     data_files: tuple[str, ...]
     score_parts: tuple[str, ...]
+    score_unit: str  # what a seat's score counts ("points", "chips"): the report's wording
     setup_columns: tuple[str, ...]
     component_kinds: tuple[str, ...]
     game_columns: tuple[str, ...]  # the game's own columns of the games table (recorded in the manifest)

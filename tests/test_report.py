@@ -252,3 +252,30 @@ def test_game_declared_measures_are_reported(tmp_path: Path) -> None:
     assert f"| {games['house_take'].mean():.2f} |" in row
     long_row = next(line for line in text.splitlines() if "| long_pot |" in line)
     assert f"| {(games['rounds'] >= 3).mean():.2f} |" in long_row
+    ratio_row = next(line for line in text.splitlines() if "| golem_win_rate |" in line)
+    assert f"| {games['golem_wins'].sum() / games['showdowns'].sum():.3f} |" in ratio_row, "a ratio of totals"
+    assert "scores" in text and " chips (" in text and " points (" not in text, "poker scores count chips"
+
+
+def test_rule_variants_are_compared_with_their_baseline_and_never_pooled(tmp_path: Path) -> None:
+    game = make("golem-poker")
+    lineup = parse_lineup(game, ["threshold"], 4)
+    base = run(RunSpec("golem-poker", 4, 1_500, 5, lineup), tmp_path / "base", workers=1, progress=False)
+    other = run(RunSpec("golem-poker", 3, 600, 6, parse_lineup(game, ["threshold"], 3)), tmp_path / "three",
+                workers=1, progress=False)
+    variant = run(RunSpec("golem-poker", 4, 1_000, 7, lineup, rules={"penalty_antes": 6}), tmp_path / "penalty",
+                  workers=1, progress=False)
+    report = compute_report([base, other, variant])
+    titles = [s.title for s in report.sections]
+    assert "Rule options side by side" in titles
+    mirror = report.sections[titles.index("First-player advantage in mirror matches")]
+    four = next(i for i in mirror.items if getattr(i, "caption", "") == "Goodness of fit against 1/n.")
+    assert [r[1] for r in four.rows if r[0] == "4"] == ["1,500"], "the variant's games stay out of the pool"
+    side = report.sections[titles.index("Rule options side by side")]
+    table = next(i for i in side.items if hasattr(i, "rows"))
+    pots = next(r for r in table.rows if r[2] == "pot")
+    assert pots[:2] == ["penalty", "penalty_antes=6"] and pots[-1] == "yes", "a bigger penalty grows the pot"
+    base_pot = pd.read_parquet(base / "games")["pot"].mean()
+    assert pots[3] == f"{base_pot:.3f}"
+    assert any("penalty_antes=6" in f for f in side.findings)
+    assert not any("differ in rules" in getattr(t, "text", "") for t in report.header)

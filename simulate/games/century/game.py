@@ -34,6 +34,7 @@ class Century:
     max_bot_params = century_bots.MAX_BOT_PARAMS
     data_files = data.FILES
     score_parts = play.SCORE_PARTS
+    score_unit = "points"  # what a seat's score counts, in the report's wording
     setup_columns = tuple(f"setup_merchant_{k + 1}" for k in range(MERCHANT_ROW_DESCRIPTORS)) + tuple(
         f"setup_point_{k + 1}" for k in range(POINT_ROW_DESCRIPTORS)
     )

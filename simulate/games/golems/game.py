@@ -58,6 +58,7 @@ class Golems:
     max_bot_params = golems_bots.MAX_BOT_PARAMS
     data_files = data.FILES
     score_parts = play.SCORE_PARTS
+    score_unit = "points"  # what a seat's score counts, in the report's wording
     setup_columns = (
         tuple(f"setup_display_{k + 1:02d}" for k in range(data.MAX_DISPLAY))
         + tuple(f"setup_removed_{k + 1}" for k in range(data.MAX_REMOVED))
