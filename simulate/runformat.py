@@ -22,6 +22,10 @@ if TYPE_CHECKING:
 
 FORMAT_VERSION = 1
 TABLES = ("games", "seats", "components")
+STATISTICS = ("game", "setup_id", "seat")
+"""Columns whose Parquet statistics (min/max per row group) are written: the keys readers filter on.
+Statistics of the other columns, dictionary-encoded strings above all, cost more to write than they save;
+likewise Parquet dictionary pages are written for the string columns only (integers are left plain)."""
 
 
 class RunFormatError(ValueError):
@@ -32,7 +36,7 @@ def _column(values: np.ndarray | Codes | Lists) -> pa.Array:
     if isinstance(values, Lists):
         return pa.ListArray.from_arrays(pa.array(np.asarray(values.offsets, np.int32)), _column(values.values))
     if isinstance(values, Codes):
-        codes = np.asarray(values.codes, dtype=np.int32)
+        codes = np.asarray(values.codes, dtype=_index_type(len(values.categories)))
         mask = codes < 0
         return pa.DictionaryArray.from_arrays(
             pa.array(codes, mask=mask if mask.any() else None), pa.array(list(values.categories), pa.string())
@@ -40,8 +44,13 @@ def _column(values: np.ndarray | Codes | Lists) -> pa.Array:
     return pa.array(np.ascontiguousarray(values))
 
 
+def _index_type(num_categories: int) -> type:
+    """The narrowest signed integer that indexes ``num_categories`` (and -1 for missing)."""
+    return np.int8 if num_categories < 2**7 else np.int16 if num_categories < 2**15 else np.int32
+
+
 def _labels(run_id: str, n: int) -> pa.Array:
-    return pa.DictionaryArray.from_arrays(pa.array(np.zeros(n, np.int32)), pa.array([run_id]))
+    return pa.DictionaryArray.from_arrays(pa.array(np.zeros(n, np.int8)), pa.array([run_id]))
 
 
 def _bot_column(seat_lineup: np.ndarray, labels: list[str]) -> pa.Array:
@@ -92,6 +101,15 @@ def part_name(table: str, chunk: int) -> str:
     return f"{table}/part-{chunk:05d}.parquet"
 
 
+def _write_options(data: pa.Table) -> dict[str, Any]:
+    """Parquet writer options of a part: zstd, statistics for the key columns, dictionaries for strings only."""
+    return {
+        "compression": "zstd",
+        "write_statistics": [c for c in STATISTICS if c in data.column_names],
+        "use_dictionary": [f.name for f in data.schema if pa.types.is_dictionary(f.type)],
+    }
+
+
 def write_part(out: Path | RunStore, table: str, chunk: int, data: pa.Table) -> dict[str, Any]:
     """Write one part under a temporary name, then rename it; returns its path, rows and checksum.
 
@@ -101,7 +119,7 @@ def write_part(out: Path | RunStore, table: str, chunk: int, data: pa.Table) -> 
     if isinstance(out, RunStore):
         if not out.local:
             buffer = pa.BufferOutputStream()
-            pq.write_table(data, buffer, compression="zstd")
+            pq.write_table(data, buffer, **_write_options(data))
             raw = buffer.getvalue().to_pybytes()
             out.write_atomic(rel, raw)
             return {"path": rel, "rows": data.num_rows, "sha256": hashlib.sha256(raw).hexdigest()}
@@ -109,7 +127,7 @@ def write_part(out: Path | RunStore, table: str, chunk: int, data: pa.Table) -> 
     final = Path(out) / rel
     tmp = final.with_name(f".{final.name}.tmp-{os.getpid()}")
     try:
-        pq.write_table(data, tmp, compression="zstd")
+        pq.write_table(data, tmp, **_write_options(data))
         digest = _sha256(tmp)
         os.replace(tmp, final)
     except BaseException:
