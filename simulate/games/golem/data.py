@@ -13,7 +13,16 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from simulate.datafiles import DataError, default_dir, parse_int, read_csv, read_toml, resolve_rules, sha256
+from simulate.datafiles import (
+    DataError,
+    default_dir,
+    pack_record,
+    parse_int,
+    read_csv,
+    read_toml,
+    resolve_rules,
+    sha256,
+)
 
 MAX_PLAYERS = 4
 NUM_ROUNDS = 4
@@ -242,6 +251,40 @@ LIST_LENGTHS = {
 }
 
 
+# Indices into ``GolemTables.prm`` (scalar parameters and rule options for the kernels).
+(
+    P_STARTING_VP,
+    P_GOLEM_COST,
+    P_GOLEM_EXTRA_COST,
+    P_GOLD_PRICE,
+    P_GOLD_SUPPLY,
+    P_MIRROR_COST,
+    P_MIRROR_STUDY_COST,
+    P_CHARACTER_COINS,
+    P_CONTROL_PENALTY,
+    P_OVERMOVE_PENALTY,
+    P_TRACK_START,
+    P_TRACK_CREATE,
+    P_TRACK_KILL,
+    P_MENORAH_SECTION,
+    P_LEFTOVER_PER_VP,
+    P_OBJECTIVES_DEALT,
+    P_OBJECTIVES_KEPT,
+    P_START_DEALT,
+    P_START_KEPT,
+    P_MAX_COLUMN,
+    P_INTRO_START_DEALT,
+    P_INTRO,
+    P_OVERMOVE_ONE,
+    P_SECTION_PAYMENT,
+    P_SECOND_PASS,
+    P_VP_FLOOR_ZERO,
+    P_LEFTOVER_GOLD,
+    NUM_PARAMS,
+) = range(28)
+PAY_CHOICE, PAY_VP, PAY_KNOWLEDGE = 0, 1, 2
+
+
 class GolemTables(NamedTuple):
     """Component tables in the form the engines take (integer arrays; codes index the tuples above)."""
 
@@ -293,12 +336,22 @@ class GolemTables(NamedTuple):
     cem_min_players: np.ndarray  # (6,)
     cem_bonus: np.ndarray  # (6, 5): clay, coin, knowledge, gold, vp
     cem_unlimited: np.ndarray
+    prm: np.ndarray  # int64 (NUM_PARAMS,), see P_*
+    row_weights: np.ndarray  # (5,)
+    work_costs: np.ndarray  # (4,)
+    library_costs: np.ndarray  # (5,)
+    tile_sections: np.ndarray  # (7,)
+    objective_type_vp: np.ndarray  # (5,)
+    marbles: np.ndarray  # (5 player counts 0..4, 5 colours)
+    intro_chars: np.ndarray  # (4,) character indices of the introductory Palace
+    intro_tiles: np.ndarray  # (3, 7) introductory Neighbourhood tiles (0-based numbers)
 
 
 class GolemData(NamedTuple):
     """A loaded definition: tables, parameters, rule options, names and provenance."""
 
     tables: GolemTables
+    kernel: np.ndarray  # the tables packed as a one-element structured array (pack_record)
     params: dict[str, Any]
     rules: dict[str, Any]
     intro: dict[str, Any]
@@ -548,6 +601,7 @@ def load(folder: str | Path | None = None, rules: dict[str, Any] | None = None) 
         cem[:, 0].copy(),
         cem[:, 1:6].copy(),
         cem[:, 6].copy(),
+        *_kernel_params(params, rule_values, intro),
     )
     estimated_rows = dict(reader.estimated)
     provenance = {
@@ -559,7 +613,7 @@ def load(folder: str | Path | None = None, rules: dict[str, Any] | None = None) 
         "estimated_rows": estimated_rows,
     }
     return GolemData(
-        tables, params, rule_values, intro, character_ids, book_ids, objective_ids, start_ids, action_ids, provenance
+        tables, pack_record(tables), params, rule_values, intro, character_ids, book_ids, objective_ids, start_ids, action_ids, provenance
     )
 
 
@@ -630,6 +684,56 @@ class _Reader:
             f"{self.root / name}: line {line}: column '{col}': '{text}' is not one of "
             f"{', '.join(RESOURCES + DISTRICTS)}"
         )
+
+
+def _kernel_params(params: dict[str, Any], rules: dict[str, Any], intro: dict[str, Any]) -> tuple:
+    """The scalar parameters, rule options and list parameters as kernel arrays."""
+    prm = np.zeros(NUM_PARAMS, np.int64)
+    for idx, key in (
+        (P_STARTING_VP, "starting_vp"),
+        (P_GOLEM_COST, "golem_cost"),
+        (P_GOLEM_EXTRA_COST, "golem_extra_cost"),
+        (P_GOLD_PRICE, "gold_price"),
+        (P_GOLD_SUPPLY, "gold_supply"),
+        (P_MIRROR_COST, "mirror_cost"),
+        (P_MIRROR_STUDY_COST, "mirror_study_cost"),
+        (P_CHARACTER_COINS, "character_coins"),
+        (P_CONTROL_PENALTY, "control_penalty"),
+        (P_OVERMOVE_PENALTY, "overmove_penalty"),
+        (P_TRACK_START, "golem_track_start"),
+        (P_TRACK_CREATE, "golem_track_create"),
+        (P_TRACK_KILL, "golem_track_kill"),
+        (P_MENORAH_SECTION, "menorah_section"),
+        (P_LEFTOVER_PER_VP, "leftover_per_vp"),
+        (P_OBJECTIVES_DEALT, "objectives_dealt"),
+        (P_OBJECTIVES_KEPT, "objectives_kept"),
+        (P_START_DEALT, "starting_tiles_dealt"),
+        (P_START_KEPT, "starting_tiles_kept"),
+        (P_MAX_COLUMN, "max_study_column"),
+    ):
+        prm[idx] = params[key]
+    prm[P_INTRO_START_DEALT] = intro["starting_tiles_dealt"]
+    prm[P_INTRO] = int(rules["setup"] == "introductory")
+    prm[P_OVERMOVE_ONE] = int(rules["overmove"] == "one_per_step")
+    prm[P_SECTION_PAYMENT] = ("choice", "vp", "knowledge").index(rules["section_payment"])
+    prm[P_SECOND_PASS] = int(rules["second_pass"] == "final")
+    prm[P_VP_FLOOR_ZERO] = int(rules["vp_floor"] == "zero")
+    prm[P_LEFTOVER_GOLD] = int(rules["leftover_gold"] == "included")
+    marbles = np.array(
+        [params["marbles_1_2"], params["marbles_1_2"], params["marbles_1_2"], params["marbles_3"], params["marbles_4"]],
+        np.int64,
+    )
+    return (
+        prm,
+        np.array(params["row_weights"], np.int64),
+        np.array(params["work_costs"], np.int64),
+        np.array(params["library_costs"], np.int64),
+        np.array(params["tile_sections"], np.int64),
+        np.array(params["objective_type_vp"], np.int64),
+        marbles,
+        np.array(intro["characters"], np.int64),
+        np.array([intro[d] for d in DISTRICTS], np.int64),
+    )
 
 
 def _ordered(reader: _Reader, name: str, rows: list, col: str, first: int) -> list:

@@ -624,9 +624,9 @@ class GolemState:
         self._drop_all()
         self.at_discard += [x for x in self.at_slots if x >= 0]
         self._deal_action_tiles()
-        first = self.library.pop(0)
-        self.book_deck.append(first)
-        self.library.append(self.book_deck.pop(0))
+        if self.library:
+            self.book_deck.append(self.library.pop(0))
+            self.library.append(self.book_deck.pop(0))
         self.phase = PH_MOVE
         self.cursor = 0
 
@@ -893,9 +893,9 @@ class GolemState:
 
     def _confirm_ok(self, s: int, e: int, a: int, b: int, c: int, x: int) -> bool:
         if e in (E["pay_for_vp"], E["pay_for_gold"], E["pay_for_students"], E["pay_for_study"], E["pay_for_vp_study"]):
-            return self.res[s][c] >= a if c < 3 else False
+            return 0 <= c < 3 and self.res[s][c] >= a
         if e == E["trade"]:
-            return c < 3 and self.res[s][c] >= a
+            return 0 <= c < 3 and self.res[s][c] >= a
         if e == E["student_back"]:
             return self.student[s][x] > 1
         if e == E["study_down_vp_student"]:

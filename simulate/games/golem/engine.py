@@ -1,0 +1,2037 @@
+"""Golem rules as numba functions over the record ``r`` of one game (``state.py``).
+
+A line-by-line port of ``reference.py`` (the readable twin, compared move by move in
+``tests/test_golem_differential.py``): the same decisions, action integers, task stack, chance draws
+and scoring. ``tb`` is the packed tables record (``GolemData.kernel[0]``). The batch loop and the
+bots live in ``play.py`` and ``bots.py``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from simulate.games.golem.data import (
+    ARTIFACTS,
+    BLACK,
+    BLUE,
+    BOOK_BLACK,
+    CLAY,
+    COIN,
+    GOLD,
+    GOLEM_ROW,
+    GOLEM_TRACK_LEN,
+    KNOWLEDGE,
+    MIRROR,
+    NUM_ACTION_TILES,
+    NUM_CEMETERY,
+    NUM_ROUNDS,
+    NUM_SECTIONS,
+    P_CHARACTER_COINS,
+    P_CONTROL_PENALTY,
+    P_GOLD_PRICE,
+    P_GOLD_SUPPLY,
+    P_GOLEM_COST,
+    P_GOLEM_EXTRA_COST,
+    P_INTRO,
+    P_INTRO_START_DEALT,
+    P_LEFTOVER_GOLD,
+    P_LEFTOVER_PER_VP,
+    P_MAX_COLUMN,
+    P_MENORAH_SECTION,
+    P_MIRROR_COST,
+    P_MIRROR_STUDY_COST,
+    P_OBJECTIVES_DEALT,
+    P_OBJECTIVES_KEPT,
+    P_OVERMOVE_ONE,
+    P_OVERMOVE_PENALTY,
+    P_SECOND_PASS,
+    P_SECTION_PAYMENT,
+    P_START_DEALT,
+    P_START_KEPT,
+    P_STARTING_VP,
+    P_TRACK_CREATE,
+    P_TRACK_KILL,
+    P_TRACK_START,
+    P_VP_FLOOR_ZERO,
+    PAY_KNOWLEDGE,
+    PAY_VP,
+    RED,
+    STUDY,
+    STUDY_ROW,
+    STUDY_TRACK_LEN,
+    VP,
+    WHITE,
+    WORK,
+    YELLOW,
+    E,
+)
+from simulate.games.golem.reference import (
+    ACT_FORFEIT,
+    ACT_PASS,
+    ACT_RABBI,
+    ART_OPTIONS,
+    CEMETERY,
+    MAX_STACK,
+    NUM_ACTIONS,
+    OFF_BOARD,
+    PASS_ACTION,
+    PERM_SLOT,
+    PH_ACTIONS,
+    PH_ARTIFACT,
+    PH_DEV,
+    PH_DRAFT,
+    PH_END,
+    PH_INFLUENCE,
+    PH_KEEP,
+    PH_MOVE,
+    PH_PLACE,
+    PH_START,
+    RABBI_BASE,
+    T_AUTO,
+    UPGRADE_SKIP,
+    X_ACTIVATE_ART,
+    X_ACTIVATE_GOLEM,
+    X_AFTER_BOOK,
+    X_END_ACTION,
+    X_GAIN,
+    X_GOLD,
+    X_GOLD_PIECE,
+    X_KNOW_PER_LEVEL,
+    X_OVERMOVE,
+    X_REDROP,
+    X_ROW_ACTION,
+    X_STUDENT,
+    X_TILE,
+    X_VP_CEMETERY,
+    X_VP_LEFTMOST,
+    X_VP_PER_ARTIFACT,
+    X_VP_PER_LEVEL,
+    Decision,
+)
+from simulate.rng import mix64, randint, shuffle
+
+# decisions as plain ints
+D_DRAFT = int(Decision.DRAFT)
+D_KEEP = int(Decision.KEEP)
+D_ARTIFACT_TILE = int(Decision.ARTIFACT_TILE)
+D_START_TILES = int(Decision.START_TILES)
+D_PLACE_GOLEMS = int(Decision.PLACE_GOLEMS)
+D_IGNORE_CHAR = int(Decision.IGNORE_CHAR)
+D_MOVE_STEP = int(Decision.MOVE_STEP)
+D_TURN = int(Decision.TURN)
+D_BLACK_MARBLE = int(Decision.BLACK_MARBLE)
+D_WORK_COUNT = int(Decision.WORK_COUNT)
+D_ACTIVATE = int(Decision.ACTIVATE)
+D_GOLEM_ACTION = int(Decision.GOLEM_ACTION)
+D_ARTIFACT_ACTION = int(Decision.ARTIFACT_ACTION)
+D_STUDY_ACTION = int(Decision.STUDY_ACTION)
+D_MIRROR = int(Decision.MIRROR)
+D_CHARACTER = int(Decision.CHARACTER)
+D_UPGRADE = int(Decision.UPGRADE)
+D_CREATE = int(Decision.CREATE)
+D_KILL = int(Decision.KILL)
+D_CEMETERY_SPACE = int(Decision.CEMETERY_SPACE)
+D_STUDENT = int(Decision.STUDENT)
+D_GOLEM_STEP = int(Decision.GOLEM_STEP)
+D_BOOK = int(Decision.BOOK)
+D_STUDENT_BACK = int(Decision.STUDENT_BACK)
+D_BOOK_BONUS = int(Decision.BOOK_BONUS)
+D_OBJECTIVE = int(Decision.OBJECTIVE)
+D_TRACK = int(Decision.TRACK)
+D_ARTIFACT_ACTIVATE = int(Decision.ARTIFACT_ACTIVATE)
+D_GOLD_PLACE = int(Decision.GOLD_PLACE)
+D_CHOICE = int(Decision.CHOICE)
+D_CONFIRM = int(Decision.CONFIRM)
+D_COPY_TILE = int(Decision.COPY_TILE)
+D_ANY_ACTION = int(Decision.ANY_ACTION)
+D_REMOVE_MARBLE = int(Decision.REMOVE_MARBLE)
+D_INCOME_UPGRADE = int(Decision.INCOME_UPGRADE)
+
+# effects as plain ints
+E_NONE = E["none"]
+E_PLAIN = E["plain"]
+E_GAIN = E["gain"]
+E_CHOICE = E["choice"]
+E_TRADE = E["trade"]
+E_STUDY_UP = E["study_up"]
+E_STUDENT_DISTRICT = E["student_district"]
+E_STUDENT_ANY = E["student_any"]
+E_GOLEM_TRACK = E["golem_track"]
+E_KILL_GOLEM = E["kill_golem"]
+E_UPGRADE = E["upgrade"]
+E_CREATE_GOLEM = E["create_golem"]
+E_KILL_VP_PER_LEVEL = E["kill_vp_per_level"]
+E_UPGRADE_GOLEM = E["upgrade_golem"]
+E_STUDENT_BACK = E["student_back"]
+E_PAY_FOR_VP = E["pay_for_vp"]
+E_CREATE_GOLEM_VP_PER_LEVEL = E["create_golem_vp_per_level"]
+E_UPGRADE_ARTIFACT = E["upgrade_artifact"]
+E_PAY_FOR_GOLD = E["pay_for_gold"]
+E_KILL_GAIN = E["kill_gain"]
+E_PAY_FOR_STUDENTS = E["pay_for_students"]
+E_OBJECTIVE_GAIN = E["objective_gain"]
+E_ACTIVATE_ARTIFACT = E["activate_artifact"]
+E_STUDENT_INCOME = E["student_income"]
+E_PAY_FOR_STUDY = E["pay_for_study"]
+E_BUY_BOOK = E["buy_book"]
+E_UPGRADE_STUDY = E["upgrade_study"]
+E_STUDY_DOWN_VP_STUDENT = E["study_down_vp_student"]
+E_PAY_FOR_VP_STUDY = E["pay_for_vp_study"]
+E_BOOK_BONUSES = E["book_bonuses"]
+E_TRACK_VP_KNOWLEDGE = E["track_vp_knowledge"]
+E_GOLD_VP_PER_ARTIFACT = E["gold_vp_per_artifact"]
+E_CLAY_CREATE_MOVE = E["clay_create_move"]
+E_BUY_BOOK_FREE_CARD = E["buy_book_free_card"]
+E_KILL_VP_CLAY_PER_CEMETERY = E["kill_vp_clay_per_cemetery"]
+E_UPGRADE_ANY_RESOURCES = E["upgrade_any_resources"]
+E_MOVE_ACTIVATE_FREE_CONTROL = E["move_activate_free_control"]
+E_MOVE_TWO_ACTIVATE = E["move_two_activate"]
+E_STUDY_BOOK_BONUS = E["study_book_bonus"]
+E_COPY_TILE = E["copy_tile"]
+E_RESOURCES_OBJECTIVE = E["resources_objective"]
+E_STUDENT_VP_LEFTMOST = E["student_vp_leftmost"]
+E_ANY_MARBLE_ACTION = E["any_marble_action"]
+E_UPGRADE_ANY_VP = E["upgrade_any_vp"]
+E_GOLEM_STEP_ACTIVATE = E["golem_step_activate"]
+E_GAIN_GOLD = E["gain_gold"]
+E_CREATE_GOLEM_RED_STUDENT = E["create_golem_red_student"]
+E_STUDY_BLUE_STUDENT = E["study_blue_student"]
+E_GOLD_YELLOW_STUDENT = E["gold_yellow_student"]
+E_VP_PER_DEVELOPMENT = E["vp_per_development"]
+E_VP_TIMES_LEFTMOST = E["vp_times_leftmost"]
+E_VP_PER_TRACK_LEVEL = E["vp_per_track_level"]
+E_VP_BUY_BOOK = E["vp_buy_book"]
+E_KILL_VP_PER_CEMETERY = E["kill_vp_per_cemetery"]
+E_CONTROL_CAP_2 = E["control_cap_2"]
+E_KILL_DOUBLE_CEMETERY = E["kill_double_cemetery"]
+E_ACTIVATE_WORK_EXTRA = E["activate_work_extra"]
+E_IGNORE_CHARACTER_STEPS = E["ignore_character_steps"]
+E_CREATE_STEP_ACTIVATE = E["create_step_activate"]
+E_COLUMN_CLAY_COIN = E["column_clay_coin"]
+E_COLUMN_VP = E["column_vp"]
+E_COLUMN_DOUBLE = E["column_double"]
+E_COLUMN_GOLD = E["column_gold"]
+E_REACTIVATE_RED_MARBLE = E["reactivate_red_marble"]
+E_REACTIVATE_BLUE_MARBLE = E["reactivate_blue_marble"]
+E_REACTIVATE_FIRST_BOOK = E["reactivate_first_book"]
+E_REACTIVATE_CREATE_GOLEM = E["reactivate_create_golem"]
+E_EXTRA_KNOWLEDGE_2 = E["extra_knowledge_2"]
+E_EXTRA_KNOWLEDGE_VP = E["extra_knowledge_vp"]
+E_EXTRA_CLAY_2 = E["extra_clay_2"]
+E_EXTRA_CLAY_VP = E["extra_clay_vp"]
+E_EXTRA_COIN_2 = E["extra_coin_2"]
+E_EXTRA_COIN_VP = E["extra_coin_vp"]
+
+PAIR_A = np.array([0, 0, 0, 1, 1, 2], np.int64)
+PAIR_B = np.array([1, 2, 3, 2, 3, 3], np.int64)
+NUM_PARTS = 8
+ST_VP_CONTROL, ST_VP_OVERMOVE, ST_VP_SECTIONS, ST_KNOW_CONTROL, ST_OBJECTIVES_MET = range(5)
+
+
+# ----------------------------------------------------------------------------- setup
+
+
+@njit(cache=True)
+def init_game(r, tb, n, setup_seed, play_seed):
+    """Set up game record ``r`` for ``n`` players from its seeds and run to the first decision."""
+    rng = np.zeros(1, np.uint64)
+    rng[0] = setup_seed
+    r.chance[0] = mix64(np.uint64(setup_seed) ^ np.uint64(0x5EED))
+    r.rng[0] = play_seed
+    r.n = n
+    intro = tb.prm[P_INTRO] == 1
+    if intro:
+        for k in range(4):
+            r.palace[k] = tb.intro_chars[k]
+    else:
+        early = np.zeros(12, np.int64)
+        late = np.zeros(12, np.int64)
+        ne = 0
+        nl = 0
+        for c in range(tb.ch_deck.shape[0]):
+            if tb.ch_deck[c] == 0:
+                early[ne] = c
+                ne += 1
+            else:
+                late[nl] = c
+                nl += 1
+        shuffle(rng, 0, early, ne)
+        shuffle(rng, 0, late, nl)
+        for k in range(3):
+            r.palace[k] = early[k]
+        r.palace[3] = late[0]
+    for dist in range(3):
+        for sec in range(NUM_SECTIONS + 1):
+            r.section_tile[dist, sec] = -1
+        if intro:
+            for k in range(7):
+                r.tiles[dist, k] = tb.intro_tiles[dist, k]
+        else:
+            pool = np.arange(10)
+            shuffle(rng, 0, pool, 10)
+            chosen = np.sort(pool[:7])
+            for k in range(7):
+                r.tiles[dist, k] = chosen[k]
+        for k in range(7):
+            r.section_tile[dist, tb.tile_sections[k]] = r.tiles[dist, k]
+    nb = tb.bk_colour.shape[0]
+    books = np.arange(nb)
+    shuffle(rng, 0, books, nb)
+    for k in range(5):
+        r.library[k] = books[k]
+    r.lib_len = 5
+    for k in range(5, nb):
+        r.bk_q[k - 5] = books[k]
+    r.bk_head = 0
+    r.bk_len = nb - 5
+    at = np.arange(NUM_ACTION_TILES)
+    shuffle(rng, 0, at, NUM_ACTION_TILES)
+    for k in range(NUM_ACTION_TILES):
+        r.at_q[k] = at[k]
+    r.at_head = 0
+    r.at_len = NUM_ACTION_TILES
+    r.at_disc_len = 0
+    no = tb.ob_type.shape[0]
+    objs = np.arange(no)
+    shuffle(rng, 0, objs, no)
+    for k in range(no):
+        r.ob_q[k] = objs[k]
+    r.ob_head = 0
+    r.ob_len = no
+    order = np.arange(n)
+    shuffle(rng, 0, order, n)
+    for k in range(n):
+        r.order[k] = order[k]
+    ns = tb.start_tiles.shape[0]
+    starts = np.arange(ns)
+    shuffle(rng, 0, starts, ns)
+    dealt = tb.prm[P_INTRO_START_DEALT] if intro else tb.prm[P_START_DEALT]
+    for s in range(n):
+        r.start_len[s] = dealt
+        for k in range(dealt):
+            r.start_offer[s, k] = starts[s * dealt + k]
+        r.hand_len[s] = tb.prm[P_OBJECTIVES_DEALT]
+        for k in range(tb.prm[P_OBJECTIVES_DEALT]):
+            r.hands[s, k] = _ob_pop(r)
+    arts = np.arange(4)
+    shuffle(rng, 0, arts, 4)
+    for k in range(n):
+        r.art_offer[k, 0] = arts[k]
+        r.art_offer[k, 1] = randint(rng, 0, 2)
+    r.art_offer_len = n
+    for c in range(5):
+        r.marbles[c] = tb.marbles[n, c]
+    for s in range(n):
+        r.vp[s] = tb.prm[P_STARTING_VP]
+        r.track[s] = tb.prm[P_TRACK_START]
+        r.art_tile[s] = -1
+        r.rabbi_slot[s] = -1
+        for d in range(3):
+            r.student[s, d] = 1
+        for g in range(6):
+            r.golem_loc[s, g] = OFF_BOARD
+            r.standing[s, g] = 1
+            r.adev_space[s, g] = -1
+        for c in range(4):
+            r.col_colour[s, c] = -1
+    for k in range(3):
+        r.tokens[k] = -1
+    for k in range(NUM_CEMETERY):
+        r.cemetery[k] = -1
+    r.gold_supply = tb.prm[P_GOLD_SUPPLY]
+    r.drawn[0] = -1
+    r.drawn[1] = -1
+    r.last_stepped = -1
+    r.phase = PH_DRAFT
+    r.cursor = 0
+    r.sp = 0
+    _drop_all(r, tb)
+    _deal_action_tiles(r)
+    _push_phase(r, tb)
+    advance(r, tb)
+
+
+@njit(cache=True)
+def _ob_pop(r):
+    x = r.ob_q[r.ob_head]
+    r.ob_head = (r.ob_head + 1) % r.ob_q.shape[0]
+    r.ob_len -= 1
+    return x
+
+
+@njit(cache=True)
+def _ob_append(r, x):
+    r.ob_q[(r.ob_head + r.ob_len) % r.ob_q.shape[0]] = x
+    r.ob_len += 1
+
+
+@njit(cache=True)
+def _bk_pop(r):
+    x = r.bk_q[r.bk_head]
+    r.bk_head = (r.bk_head + 1) % r.bk_q.shape[0]
+    r.bk_len -= 1
+    return x
+
+
+@njit(cache=True)
+def _bk_append(r, x):
+    r.bk_q[(r.bk_head + r.bk_len) % r.bk_q.shape[0]] = x
+    r.bk_len += 1
+
+
+# ----------------------------------------------------------------------------- public API
+
+
+@njit(cache=True)
+def current_player(r):
+    """Seat to move, or -4 when the game is over."""
+    if r.phase == PH_END:
+        return -4
+    return r.stack[r.sp - 1, 1]
+
+
+@njit(cache=True)
+def decision(r):
+    if r.phase == PH_END:
+        return 0
+    return r.stack[r.sp - 1, 0]
+
+
+@njit(cache=True)
+def legal_mask(r, tb, out):
+    """Fill ``out[a]`` (NUM_ACTIONS) with 1 for each legal action; return their count."""
+    k = r.sp - 1
+    count = 0
+    for a in range(NUM_ACTIONS):
+        ok = _legal(r, tb, r.stack[k, 0], r.stack[k, 1], r.stack[k, 2], r.stack[k, 3], r.stack[k, 4],
+                    r.stack[k, 5], r.stack[k, 6], a)
+        out[a] = 1 if ok else 0
+        if ok:
+            count += 1
+    return count
+
+
+@njit(cache=True)
+def is_legal(r, tb, a):
+    if r.phase == PH_END or a < 0 or a >= NUM_ACTIONS:
+        return False
+    k = r.sp - 1
+    return _legal(r, tb, r.stack[k, 0], r.stack[k, 1], r.stack[k, 2], r.stack[k, 3], r.stack[k, 4],
+                  r.stack[k, 5], r.stack[k, 6], a)
+
+
+@njit(cache=True)
+def apply_action(r, tb, a):
+    """Resolve the pending decision with legal action ``a`` and advance to the next decision."""
+    k = r.sp - 1
+    kind = r.stack[k, 0]
+    s = r.stack[k, 1]
+    e = r.stack[k, 2]
+    pa = r.stack[k, 3]
+    pb = r.stack[k, 4]
+    pc = r.stack[k, 5]
+    px = r.stack[k, 6]
+    r.sp -= 1
+    r.moves += 1
+    _resolve(r, tb, kind, s, e, pa, pb, pc, px, a)
+    advance(r, tb)
+
+
+@njit(cache=True)
+def advance(r, tb):
+    """Run automatic steps and phase changes until a decision is pending or the game is over."""
+    while True:
+        if r.sp > 0:
+            k = r.sp - 1
+            kind = r.stack[k, 0]
+            if kind != T_AUTO:
+                if _has_legal(r, tb, kind, r.stack[k, 1], r.stack[k, 2], r.stack[k, 3], r.stack[k, 4],
+                              r.stack[k, 5], r.stack[k, 6]):
+                    return
+                r.sp -= 1
+                continue
+            s = r.stack[k, 1]
+            e = r.stack[k, 2]
+            a = r.stack[k, 3]
+            b = r.stack[k, 4]
+            c = r.stack[k, 5]
+            x = r.stack[k, 6]
+            r.sp -= 1
+            _effect(r, tb, s, e, a, b, c, x)
+            continue
+        if r.phase == PH_END:
+            return
+        _next_phase(r, tb)
+
+
+@njit(cache=True)
+def _has_legal(r, tb, kind, s, e, pa, pb, pc, px):
+    for a in range(NUM_ACTIONS):
+        if _legal(r, tb, kind, s, e, pa, pb, pc, px, a):
+            return True
+    return False
+
+
+@njit(cache=True)
+def _push(r, kind, s, e, a, b, c, x):
+    if r.sp >= MAX_STACK:
+        r.error = 2
+        return
+    k = r.sp
+    r.stack[k, 0] = kind
+    r.stack[k, 1] = s
+    r.stack[k, 2] = e
+    r.stack[k, 3] = a
+    r.stack[k, 4] = b
+    r.stack[k, 5] = c
+    r.stack[k, 6] = x
+    r.sp += 1
+
+
+@njit(cache=True)
+def _auto(r, s, e, a, b, c, x):
+    _push(r, T_AUTO, s, e, a, b, c, x)
+
+
+# ----------------------------------------------------------------------------- scoring
+
+
+@njit(cache=True)
+def menorahs(r, tb, s, out):
+    """Red, yellow and blue Menorahs of seat ``s`` into ``out[0:3]``."""
+    red = 0
+    for k in range(6):
+        if r.gdev[s, k]:
+            red += tb.gdev_menorah[k]
+    yellow = 0
+    for k in range(6):
+        if r.adev_space[s, k] >= 0:
+            yellow += tb.adev_menorah[k]
+    blue = 0
+    for k in range(5):
+        if r.sdev[s, k]:
+            blue += tb.sdev_menorah[k]
+    out[0] = red + (1 if r.tokens[RED] == s else 0)
+    out[1] = yellow + (1 if r.tokens[YELLOW] == s else 0)
+    out[2] = blue + (1 if r.tokens[BLUE] == s else 0)
+
+
+@njit(cache=True)
+def gold_owned(r, s):
+    t = r.loose_gold[s]
+    for k in range(4):
+        t += r.art_gold[s, k]
+    return t
+
+
+@njit(cache=True)
+def devs_flipped(r, s):
+    t = 0
+    for k in range(6):
+        t += r.gdev[s, k]
+        if r.adev_space[s, k] >= 0:
+            t += 1
+    for k in range(5):
+        t += r.sdev[s, k]
+    return t
+
+
+@njit(cache=True)
+def books_owned(r, s):
+    t = 0
+    for c in range(4):
+        t += r.col_len[s, c]
+    return t
+
+
+@njit(cache=True)
+def objectives_met(r, tb, s):
+    """(VP of met objectives, number met, bitmask of their types)."""
+    vp = 0
+    met = 0
+    types = 0
+    for k in range(r.obj_len[s]):
+        o = r.objectives[s, k]
+        kind = tb.ob_type[o]
+        if kind == 0:
+            value = r.student[s, RED]
+        elif kind == 1:
+            value = r.student[s, YELLOW]
+        elif kind == 2:
+            value = r.student[s, BLUE]
+        elif kind == 3:
+            value = r.built[s]
+        elif kind == 4:
+            value = gold_owned(r, s)
+        elif kind == 5:
+            value = devs_flipped(r, s)
+        elif kind == 6:
+            value = r.study[s]
+        elif kind == 7:
+            value = books_owned(r, s)
+        else:
+            value = r.killed[s]
+        if value >= tb.ob_threshold[o]:
+            vp += tb.ob_vp[o]
+            met += 1
+            types |= 1 << kind
+    return vp, met, types
+
+
+@njit(cache=True)
+def score_parts(r, tb, s, out):
+    """Seat ``s``'s score parts into ``out`` (NUM_PARTS): vp, golems, artifacts, books, study, objectives,
+    objective types, leftover."""
+    m = np.zeros(3, np.int64)
+    menorahs(r, tb, s, m)
+    columns = 0
+    for c in range(4):
+        if r.col_len[s, c] > 0:
+            columns += 1
+    arts = 0
+    for k in range(4):
+        arts += r.art_done[s, k]
+    vp, met, types = objectives_met(r, tb, s)
+    ntypes = 0
+    for k in range(9):
+        if (types >> k) & 1:
+            ntypes += 1
+    left = r.res[s, 0] + r.res[s, 1] + r.res[s, 2]
+    if tb.prm[P_LEFTOVER_GOLD]:
+        left += r.loose_gold[s]
+    out[0] = r.vp[s]
+    out[1] = r.built[s] * m[0]
+    out[2] = arts * m[1]
+    out[3] = columns * m[2]
+    out[4] = tb.sd_vp[r.study[s]]
+    out[5] = vp
+    out[6] = tb.objective_type_vp[min(ntypes, 4)]
+    out[7] = left // tb.prm[P_LEFTOVER_PER_VP]
+
+
+# ----------------------------------------------------------------------------- phase driver
+
+
+@njit(cache=True)
+def _push_phase(r, tb):
+    n = r.n
+    ph = r.phase
+    if ph == PH_DRAFT:
+        _push(r, D_DRAFT, r.order[r.cursor], 0, 0, 0, 0, 0)
+    elif ph == PH_KEEP:
+        _push(r, D_KEEP, r.order[r.cursor], 0, 0, 0, 0, 0)
+    elif ph == PH_ARTIFACT:
+        _push(r, D_ARTIFACT_TILE, r.order[n - 1 - r.cursor], 0, 0, 0, 0, 0)
+    elif ph == PH_START:
+        s = r.order[r.cursor]
+        kept = r.start_len[0] if tb.prm[P_INTRO] else tb.prm[P_START_KEPT]
+        if r.start_len[s] <= kept:
+            for k in range(r.start_len[s]):
+                _take_start(r, tb, s, r.start_offer[s, k])
+        else:
+            _push(r, D_START_TILES, s, 0, 0, 0, 0, 0)
+    elif ph == PH_PLACE:
+        _push(r, D_PLACE_GOLEMS, r.order[r.cursor], 0, 0, 0, 0, 0)
+    elif ph == PH_MOVE:
+        s = r.order[r.cursor]
+        r.step_left = _level(r, tb, s) + tb.ch_move[r.palace[r.round]]
+        _auto(r, s, X_OVERMOVE, 0, 0, 0, 0)
+        _push(r, D_MOVE_STEP, s, 0, 0, 0, 0, 0)
+        if _has_gdev(r, tb, s, E_IGNORE_CHARACTER_STEPS):
+            _push(r, D_IGNORE_CHAR, s, 0, 0, 0, 0, 0)
+    elif ph == PH_INFLUENCE:
+        s = r.order[r.cursor]
+        if _matches(r, tb, s):
+            _push(r, D_CHARACTER, s, 0, 0, 0, 0, 0)
+    elif ph == PH_DEV:
+        _push(r, D_INCOME_UPGRADE, r.order[r.cursor], 0, 7, 0, 0, 0)
+
+
+@njit(cache=True)
+def _next_phase(r, tb):
+    n = r.n
+    ph = r.phase
+    if ph == PH_ACTIONS:
+        _next_turn(r, tb)
+        return
+    r.cursor += 1
+    if ph == PH_DRAFT and r.cursor == n:
+        r.cursor = 0
+        r.pick += 1
+        # hands pass to the next seat
+        for s in range(n):
+            src = (s - 1) % n
+            r.tmp[s] = r.hand_len[src]
+            for k in range(4):
+                r.tmp[4 + 4 * s + k] = r.hands[src, k]
+        for s in range(n):
+            r.hand_len[s] = r.tmp[s]
+            for k in range(4):
+                r.hands[s, k] = r.tmp[4 + 4 * s + k]
+        if r.pick == tb.prm[P_OBJECTIVES_DEALT]:
+            r.phase = PH_KEEP
+    elif r.cursor == n and (ph == PH_KEEP or ph == PH_ARTIFACT or ph == PH_START or ph == PH_PLACE
+                            or ph == PH_MOVE or ph == PH_INFLUENCE or ph == PH_DEV):
+        r.cursor = 0
+        if ph == PH_PLACE:
+            r.phase = PH_MOVE
+        elif ph == PH_MOVE:
+            _start_actions(r, tb)
+            return
+        elif ph == PH_INFLUENCE:
+            _income(r, tb)
+            r.phase = PH_DEV
+        elif ph == PH_DEV:
+            _control(r, tb)
+            _end_round(r, tb)
+            if r.phase == PH_END:
+                return
+        else:
+            r.phase += 1
+    _push_phase(r, tb)
+
+
+@njit(cache=True)
+def _start_actions(r, tb):
+    r.phase = PH_ACTIONS
+    r.pass_stage = 0
+    r.cursor = -1
+    _next_turn(r, tb)
+
+
+@njit(cache=True)
+def _stage_seat(r, k):
+    """Seat ``k`` of the current stage's sequence: turn order, or Pass-tile order when passing."""
+    if r.pass_stage == 0:
+        return r.order[k]
+    for s in range(r.n):
+        if r.pass_tile[s] == k + 1:
+            return s
+    return -1
+
+
+@njit(cache=True)
+def _stage_len(r):
+    if r.pass_stage == 0:
+        return r.n
+    m = 0
+    for s in range(r.n):
+        if r.pass_tile[s]:
+            m += 1
+    return m
+
+
+@njit(cache=True)
+def _acts_now(r, s):
+    return r.actions[s] < 3 and r.passes[s] == r.pass_stage
+
+
+@njit(cache=True)
+def _next_turn(r, tb):
+    m = _stage_len(r)
+    for i in range(m):
+        k = (r.cursor + 1 + i) % m
+        s = _stage_seat(r, k)
+        if _acts_now(r, s):
+            r.cursor = k
+            _begin_turn(r, tb, s)
+            return
+    if not _open_passing_stage(r, tb):
+        _end_actions(r, tb)
+
+
+@njit(cache=True)
+def _open_passing_stage(r, tb):
+    waiting = False
+    for s in range(r.n):
+        if r.actions[s] < 3 and r.passes[s] > r.pass_stage:
+            waiting = True
+    if not waiting or r.pass_stage == 2:
+        return False
+    r.pass_stage += 1
+    r.cursor = -1
+    holder = -1
+    for s in range(r.n):
+        if r.pass_tile[s] == 1:
+            holder = s
+    left = 0
+    for row in range(5):
+        for c in range(5):
+            left += r.syn[row, c]
+    if holder >= 0 and left > 0:
+        _auto(r, holder, X_REDROP, 0, 0, 0, 0)
+        _push(r, D_REMOVE_MARBLE, holder, 0, 0, 0, 0, 0)
+    else:
+        _redrop(r, tb)
+    return True
+
+
+@njit(cache=True)
+def _begin_turn(r, tb, s):
+    if _has_legal(r, tb, D_TURN, s, 0, 0, 0, 0, 0):
+        _push(r, D_TURN, s, 0, 0, 0, 0, 0)
+    else:
+        r.act_count[s, ACT_FORFEIT] += 3 - r.actions[s]
+        r.actions[s] = 3
+
+
+@njit(cache=True)
+def _end_actions(r, tb):
+    k = 0
+    for slot in range(5):
+        for s in range(r.n):
+            if r.rabbi_slot[s] == slot:
+                r.order[k] = s
+                k += 1
+    for j in range(r.perm_len):
+        r.order[k] = r.perm_queue[j]
+        k += 1
+    r.phase = PH_INFLUENCE
+    r.cursor = 0
+    _push_phase(r, tb)
+
+
+@njit(cache=True)
+def _end_round(r, tb):
+    r.round += 1
+    if r.round == NUM_ROUNDS:
+        r.phase = PH_END
+        r.sp = 0
+        for s in range(r.n):
+            vp, met, types = objectives_met(r, tb, s)
+            r.stats[ST_OBJECTIVES_MET, s] = met
+        return
+    for s in range(r.n):
+        r.eyes_len[s] = 0
+        r.marble_actions[s] = 0
+        r.rabbi_done[s] = 0
+        r.actions[s] = 0
+        r.pass_tile[s] = 0
+        r.passes[s] = 0
+        r.rabbi_slot[s] = -1
+        r.free_control[s] = 0
+    r.perm_len = 0
+    _drop_all(r, tb)
+    for k in range(5):
+        if r.at_slots[k] >= 0:
+            r.at_disc[r.at_disc_len] = r.at_slots[k]
+            r.at_disc_len += 1
+    _deal_action_tiles(r)
+    if r.lib_len > 0:
+        _bk_append(r, r.library[0])
+        for k in range(r.lib_len - 1):
+            r.library[k] = r.library[k + 1]
+        r.library[r.lib_len - 1] = _bk_pop(r)
+    r.phase = PH_MOVE
+    r.cursor = 0
+
+
+# ----------------------------------------------------------------------------- Synagogue
+
+
+@njit(cache=True)
+def _drop_one(r, tb, c):
+    total = 0
+    for row in range(5):
+        total += tb.row_weights[row]
+    x = randint(r.chance, 0, total)
+    row = 0
+    while x >= tb.row_weights[row]:
+        x -= tb.row_weights[row]
+        row += 1
+    r.syn[row, c] += 1
+
+
+@njit(cache=True)
+def _drop_all(r, tb):
+    for row in range(5):
+        for c in range(5):
+            r.syn[row, c] = 0
+    for c in range(5):
+        for _ in range(r.marbles[c]):
+            _drop_one(r, tb, c)
+
+
+@njit(cache=True)
+def _redrop(r, tb):
+    m = 0
+    for row in range(5):
+        for c in range(5):
+            for _ in range(r.syn[row, c]):
+                r.tmp[m] = c
+                m += 1
+            r.syn[row, c] = 0
+    for k in range(m):
+        _drop_one(r, tb, r.tmp[k])
+
+
+@njit(cache=True)
+def _deal_action_tiles(r):
+    for k in range(5):
+        r.at_slots[k] = -1
+    for k in range(r.n + 1):
+        if r.at_len == 0:
+            for j in range(r.at_disc_len):
+                r.at_q[j] = r.at_disc[j]
+            r.at_head = 0
+            r.at_len = r.at_disc_len
+            r.at_disc_len = 0
+            shuffle(r.chance, 0, r.at_q, r.at_len)
+        r.at_slots[k] = r.at_q[r.at_head]
+        r.at_head += 1
+        r.at_len -= 1
+
+
+# ----------------------------------------------------------------------------- legality
+
+
+@njit(cache=True)
+def _on_board(loc):
+    return loc >= 0 and loc <= 2
+
+
+@njit(cache=True)
+def _legal(r, tb, kind, s, e, pa, pb, pc, px, a):  # noqa: C901 - one branch per decision
+    n = r.n
+    if kind == D_DRAFT:
+        return a < r.hand_len[s]
+    if kind == D_KEEP:
+        return r.drafted_len[s] > tb.prm[P_OBJECTIVES_KEPT] and a < r.drafted_len[s]
+    if kind == D_ARTIFACT_TILE:
+        return a < r.art_offer_len
+    if kind == D_START_TILES:
+        return a < 6 and PAIR_B[a] < r.start_len[s]
+    if kind == D_PLACE_GOLEMS:
+        return a < 3
+    if kind == D_IGNORE_CHAR:
+        return a < 2
+    if kind == D_MOVE_STEP:
+        return _step_legal(r, tb, s, a // 2, a % 2, False, a < 12) and r.step_left > 0
+    if kind == D_TURN:
+        if a < 25:
+            return r.marble_actions[s] < 2 and r.syn[a // 5, a % 5] > 0
+        if a < PASS_ACTION:
+            slot = a - RABBI_BASE
+            if r.rabbi_done[s]:
+                return False
+            if slot == PERM_SLOT:
+                return True
+            if r.at_slots[slot] < 0:
+                return False
+            for o in range(n):
+                if r.rabbi_slot[o] == slot:
+                    return False
+            return True
+        if a == PASS_ACTION:
+            if r.pass_stage == 0:
+                return True
+            return r.pass_stage == 1 and tb.prm[P_SECOND_PASS] == 1 and r.passes[s] == 1
+        return False
+    if kind == D_BLACK_MARBLE:
+        return a < 3
+    if kind == D_WORK_COUNT:
+        if a > 4 or a > _standing_count(r, s, False):
+            return False
+        cost = 0 if a == 0 else max(0, tb.work_costs[a - 1] - pa)
+        return r.res[s, KNOWLEDGE] >= cost
+    if kind == D_ACTIVATE:
+        if a == 6:
+            return True
+        if a > 6:
+            return False
+        if px >= 0 and a != px:
+            return False
+        return _on_board(r.golem_loc[s, a]) and r.standing[s, a] == 1 and not (pb != 0 and r.fresh[s, a] != 0)
+    if kind == D_GOLEM_ACTION:
+        if a < 6:
+            return (pb & 1) == 0 and _upgrade_legal(r, tb, s, a, 0, 0)
+        if a < 9:
+            return (pb & 2) == 0 and _create_legal(r, tb, s, a - 6, 0)
+        return a == 9
+    if kind == D_ARTIFACT_ACTION:
+        if a < ART_OPTIONS:
+            return (pb & 1) == 0 and _upgrade_legal(r, tb, s, 11 + a, 0, 0)
+        if a == 41:
+            return (pb & 2) == 0 and r.res[s, COIN] >= tb.prm[P_GOLD_PRICE] and r.gold_supply > 0
+        return a == 42
+    if kind == D_STUDY_ACTION:
+        if a < 5:
+            return (pb & 1) == 0 and _upgrade_legal(r, tb, s, 6 + a, 0, 0)
+        if a < 25:
+            return (pb & 2) == 0 and _book_legal(r, tb, s, (a - 5) // 4, (a - 5) % 4, 0, 0)
+        return a == 25
+    if kind == D_MIRROR:
+        if a < 4:
+            return (pb & 1) == 0 and r.res[s, COIN] >= tb.prm[P_MIRROR_COST]
+        if a == 4:
+            return ((pb & 2) == 0 and r.res[s, COIN] >= tb.prm[P_MIRROR_STUDY_COST]
+                    and r.study[s] < STUDY_TRACK_LEN - 1)
+        return a == 5
+    if kind == D_CHARACTER:
+        if a == 0:
+            return r.res[s, COIN] >= tb.ch_cost[r.palace[r.round]]
+        return a == 1
+    if kind == D_UPGRADE or kind == D_INCOME_UPGRADE:
+        if a == UPGRADE_SKIP:
+            return True
+        if a > UPGRADE_SKIP:
+            return False
+        area = 1 if a < 6 else (2 if a < 11 else 4)
+        return (pa & area) != 0 and _upgrade_legal(r, tb, s, a, pb, pc)
+    if kind == D_CREATE:
+        return a == 3 or (a < 3 and _create_legal(r, tb, s, a, pa))
+    if kind == D_KILL:
+        return a == 6 or (a < 6 and _on_board(r.golem_loc[s, a]))
+    if kind == D_CEMETERY_SPACE:
+        if a >= NUM_CEMETERY:
+            return False
+        if tb.cem_unlimited[a]:
+            return True
+        return r.cemetery[a] < 0 and tb.cem_min_players[a] <= n
+    if kind == D_STUDENT:
+        return a == 3 or (a < 3 and r.student[s, a] < NUM_SECTIONS)
+    if kind == D_GOLEM_STEP:
+        if a == 24:
+            return True
+        if a > 24:
+            return False
+        g = a // 4
+        back = (a // 2) % 2
+        pay = a % 2
+        if px >= 0 and g != px:
+            return False
+        if back == 1 and (pa & 1) == 0:
+            return False
+        return _step_legal(r, tb, s, g, pay, back == 1, True)
+    if kind == D_BOOK:
+        return a == 20 or (a < 20 and _book_legal(r, tb, s, a // 4, a % 4, pa, pb))
+    if kind == D_STUDENT_BACK:
+        return a < 3 and r.student[s, a] > 1
+    if kind == D_BOOK_BONUS:
+        if a == 20:
+            return True
+        if a > 20:
+            return False
+        return (a % 5) < r.col_len[s, a // 5] and ((pb >> a) & 1) == 0
+    if kind == D_OBJECTIVE:
+        return a < 2 and r.drawn[a] >= 0
+    if kind == D_TRACK:
+        if a == 0:
+            return r.track[s] < GOLEM_TRACK_LEN - 1
+        if a == 1:
+            return r.track[s] > 0
+        return a == 2
+    if kind == D_ARTIFACT_ACTIVATE:
+        return a == 4 or (a < 4 and r.art_done[s, a] == 1)
+    if kind == D_GOLD_PLACE:
+        return a < 4 and _art_need(r, tb, s, a) > 0
+    if kind == D_CHOICE:
+        return a < 3
+    if kind == D_CONFIRM:
+        return a == 1 or (a == 0 and _confirm_ok(r, s, e, pa, pb, pc, px))
+    if kind == D_COPY_TILE:
+        if a == 6:
+            return True
+        if a > 6:
+            return False
+        loc = r.golem_loc[s, a]
+        return _on_board(loc) and r.section_tile[loc, r.golem_sec[s, a]] >= 0
+    if kind == D_ANY_ACTION:
+        return a < 4
+    if kind == D_REMOVE_MARBLE:
+        return a < 25 and r.syn[a // 5, a % 5] > 0
+    return False
+
+
+@njit(cache=True)
+def _step_legal(r, tb, s, g, pay, back, in_range):
+    if not in_range or g >= 6 or not _on_board(r.golem_loc[s, g]):
+        return False
+    sec = r.golem_sec[s, g]
+    if back:
+        return sec > 1 and pay == 0
+    if sec >= NUM_SECTIONS:
+        return False
+    cost = tb.street_entry[sec]
+    mode = tb.prm[P_SECTION_PAYMENT]
+    if cost == 0:
+        return pay == 0
+    if pay == 1:
+        return mode != PAY_VP and r.res[s, KNOWLEDGE] >= cost
+    return mode != PAY_KNOWLEDGE or r.res[s, KNOWLEDGE] < cost
+
+
+@njit(cache=True)
+def _standing_count(r, s, fresh_ok):
+    m = 0
+    for g in range(6):
+        if _on_board(r.golem_loc[s, g]) and r.standing[s, g] and (fresh_ok or r.fresh[s, g] == 0):
+            m += 1
+    return m
+
+
+@njit(cache=True)
+def _create_cost(r, tb, s, dist, discount):
+    own = 0
+    for g in range(6):
+        if r.golem_loc[s, g] == dist:
+            own += 1
+    return max(0, tb.prm[P_GOLEM_COST] + tb.prm[P_GOLEM_EXTRA_COST] * own - discount)
+
+
+@njit(cache=True)
+def _create_legal(r, tb, s, dist, discount):
+    free = False
+    for g in range(2, 6):
+        if r.golem_loc[s, g] == OFF_BOARD:
+            free = True
+    return free and r.res[s, CLAY] >= _create_cost(r, tb, s, dist, discount)
+
+
+@njit(cache=True)
+def _upgrade_cost(r, tb, s, opt):
+    """(cost, resource) of upgrade option ``opt``; cost -1 if not available."""
+    if opt < 6:
+        return (-1 if r.gdev[s, opt] else tb.gdev_cost[opt]), CLAY
+    if opt < 11:
+        return (-1 if r.sdev[s, opt - 6] else tb.sdev_cost[opt - 6]), KNOWLEDGE
+    k = opt - 11
+    if k == 0:
+        return (-1 if r.adev_space[s, 5] >= 0 else tb.adev_cost[5]), COIN
+    tile = (k - 1) // 8
+    space = ((k - 1) // 2) % 4
+    if r.adev_space[s, tile] >= 0 or r.art_tile[s] < 0:
+        return -1, COIN
+    for t in range(5):
+        if r.adev_space[s, t] == space:
+            return -1, COIN
+    return tb.art[r.art_tile[s], r.art_side[s], space, 6], COIN
+
+
+@njit(cache=True)
+def _upgrade_legal(r, tb, s, opt, discount, any_res):
+    cost, res = _upgrade_cost(r, tb, s, opt)
+    if cost < 0:
+        return False
+    due = max(0, cost - discount)
+    if any_res:
+        return r.res[s, 0] + r.res[s, 1] + r.res[s, 2] >= due
+    return r.res[s, res] >= due
+
+
+@njit(cache=True)
+def _book_price(r, tb, s, pos, discount, free_card):
+    b = r.library[pos]
+    card = 0 if free_card or tb.bk_colour[b] == BOOK_BLACK else tb.bk_cost[b]
+    return max(0, card + tb.library_costs[pos] - discount)
+
+
+@njit(cache=True)
+def _book_legal(r, tb, s, pos, col, discount, free_card):
+    if pos >= r.lib_len or col > 3:
+        return False
+    b = r.library[pos]
+    if r.res[s, KNOWLEDGE] < _book_price(r, tb, s, pos, discount, free_card):
+        return False
+    if tb.bk_colour[b] == BOOK_BLACK and max(r.student[s, 0], max(r.student[s, 1], r.student[s, 2])) <= 1:
+        return False
+    return fits(r, tb, s, b, col)
+
+
+@njit(cache=True)
+def fits(r, tb, s, b, col):
+    """Book ``b`` may be tucked into column ``col`` of seat ``s``."""
+    limit = min(tb.sd_limit[r.study[s]], tb.prm[P_MAX_COLUMN])
+    if r.col_len[s, col] >= limit:
+        return False
+    colour = tb.bk_colour[b]
+    if colour == BOOK_BLACK:
+        return True
+    here = r.col_colour[s, col]
+    if here >= 0:
+        return here == colour
+    for c in range(4):
+        if r.col_colour[s, c] == colour:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _confirm_ok(r, s, e, a, b, c, x):
+    if (e == E_PAY_FOR_VP or e == E_PAY_FOR_GOLD or e == E_PAY_FOR_STUDENTS or e == E_PAY_FOR_STUDY
+            or e == E_PAY_FOR_VP_STUDY):
+        return c < 3 and c >= 0 and r.res[s, c] >= a
+    if e == E_TRADE:
+        return c < 3 and c >= 0 and r.res[s, c] >= a
+    if e == E_STUDENT_BACK:
+        return r.student[s, x] > 1
+    if e == E_STUDY_DOWN_VP_STUDENT:
+        return r.study[s] > 0
+    return True
+
+
+@njit(cache=True)
+def _art_need(r, tb, s, k):
+    if r.art_tile[s] < 0:
+        return 0
+    return tb.art[r.art_tile[s], r.art_side[s], k, 0] - r.art_gold[s, k]
+
+
+@njit(cache=True)
+def _fits_icon(m, want):
+    return m == want or m == WHITE
+
+
+@njit(cache=True)
+def _matches(r, tb, s):
+    if r.eyes_len[s] < 2:
+        return False
+    c = r.palace[r.round]
+    c1 = tb.ch_c1[c]
+    c2 = tb.ch_c2[c]
+    m1 = r.eyes[s, 0]
+    m2 = r.eyes[s, 1]
+    return (_fits_icon(m1, c1) and _fits_icon(m2, c2)) or (_fits_icon(m1, c2) and _fits_icon(m2, c1))
+
+
+# ----------------------------------------------------------------------------- resolving decisions
+
+
+@njit(cache=True)
+def _resolve(r, tb, kind, s, e, pa, pb, pc, px, a):  # noqa: C901 - one branch per decision
+    if kind == D_DRAFT:
+        r.drafted[s, r.drafted_len[s]] = r.hands[s, a]
+        r.drafted_len[s] += 1
+        for k in range(a, r.hand_len[s] - 1):
+            r.hands[s, k] = r.hands[s, k + 1]
+        r.hand_len[s] -= 1
+    elif kind == D_KEEP:
+        _ob_append(r, r.drafted[s, a])
+        for k in range(a, r.drafted_len[s] - 1):
+            r.drafted[s, k] = r.drafted[s, k + 1]
+        r.drafted_len[s] -= 1
+        for k in range(r.drafted_len[s]):
+            r.objectives[s, k] = r.drafted[s, k]
+        r.obj_len[s] = r.drafted_len[s]
+    elif kind == D_ARTIFACT_TILE:
+        r.art_tile[s] = r.art_offer[a, 0]
+        r.art_side[s] = r.art_offer[a, 1]
+        for k in range(a, r.art_offer_len - 1):
+            r.art_offer[k, 0] = r.art_offer[k + 1, 0]
+            r.art_offer[k, 1] = r.art_offer[k + 1, 1]
+        r.art_offer_len -= 1
+    elif kind == D_START_TILES:
+        _take_start(r, tb, s, r.start_offer[s, PAIR_A[a]])
+        _take_start(r, tb, s, r.start_offer[s, PAIR_B[a]])
+    elif kind == D_PLACE_GOLEMS:
+        g = 0
+        for dist in range(3):
+            if dist != a:
+                r.golem_loc[s, g] = dist
+                r.golem_sec[s, g] = 1
+                g += 1
+    elif kind == D_IGNORE_CHAR:
+        if a == 1:
+            r.step_left -= tb.ch_move[r.palace[r.round]]
+    elif kind == D_MOVE_STEP:
+        _step_golem(r, tb, s, a // 2, a % 2, False)
+        r.step_left -= 1
+        if r.step_left > 0:
+            _push(r, D_MOVE_STEP, s, 0, 0, 0, 0, 0)
+    elif kind == D_TURN:
+        _turn(r, tb, s, a)
+    elif kind == D_BLACK_MARBLE:
+        for dist in range(3):
+            if dist != a:
+                _move_student(r, tb, s, dist, 1)
+    elif kind == D_WORK_COUNT:
+        if a > 0:
+            _pay(r, s, KNOWLEDGE, max(0, tb.work_costs[a - 1] - pa))
+        extra = 1 if _has_gdev(r, tb, s, E_ACTIVATE_WORK_EXTRA) else 0
+        if a + extra > 0:
+            _push(r, D_ACTIVATE, s, 0, a + extra, 1, 0, -1)
+    elif kind == D_ACTIVATE:
+        if a < 6:
+            if pa > 1:
+                _push(r, D_ACTIVATE, s, 0, pa - 1, pb, pc, px)
+            _activate(r, tb, s, a, True)
+    elif kind == D_GOLEM_ACTION:
+        if a == 9:
+            return
+        _push(r, D_GOLEM_ACTION, s, 0, 0, pb | (1 if a < 6 else 2), 0, 0)
+        if a < 6:
+            _upgrade(r, tb, s, a, 0, 0)
+        else:
+            _create(r, tb, s, a - 6, 0)
+    elif kind == D_ARTIFACT_ACTION:
+        if a == 42:
+            return
+        _push(r, D_ARTIFACT_ACTION, s, 0, 0, pb | (1 if a < ART_OPTIONS else 2), 0, 0)
+        if a < ART_OPTIONS:
+            _upgrade(r, tb, s, 11 + a, 0, 0)
+        else:
+            _pay(r, s, COIN, tb.prm[P_GOLD_PRICE])
+            _gain_gold(r, s, 1)
+    elif kind == D_STUDY_ACTION:
+        if a == 25:
+            return
+        _push(r, D_STUDY_ACTION, s, 0, 0, pb | (1 if a < 5 else 2), 0, 0)
+        if a < 5:
+            _upgrade(r, tb, s, 6 + a, 0, 0)
+        else:
+            _buy_book(r, tb, s, (a - 5) // 4, (a - 5) % 4, 0, 0)
+    elif kind == D_MIRROR:
+        if a == 5:
+            return
+        _push(r, D_MIRROR, s, 0, pa, pb | (1 if a < 4 else 2), 0, 0)
+        if a < 4:
+            _pay(r, s, COIN, tb.prm[P_MIRROR_COST])
+            _row_action(r, s, a, pa)
+        else:
+            _pay(r, s, COIN, tb.prm[P_MIRROR_STUDY_COST])
+            _study_up(r, s, 1)
+    elif kind == D_CHARACTER:
+        c = r.palace[r.round]
+        if a == 0:
+            _pay(r, s, COIN, tb.ch_cost[c])
+            _effect(r, tb, s, tb.ch_effect[c], tb.ch_a[c], tb.ch_b[c], -1, 0)
+        else:
+            r.res[s, COIN] += tb.prm[P_CHARACTER_COINS]
+    elif kind == D_UPGRADE or kind == D_INCOME_UPGRADE:
+        if a != UPGRADE_SKIP:
+            _upgrade(r, tb, s, a, pb, pc)
+    elif kind == D_CREATE:
+        if a < 3:
+            _create(r, tb, s, a, pa)
+    elif kind == D_KILL:
+        if a < 6:
+            _push(r, D_CEMETERY_SPACE, s, 0, a, 0, 0, 0)
+    elif kind == D_CEMETERY_SPACE:
+        _kill(r, tb, s, pa, a)
+    elif kind == D_STUDENT:
+        if a < 3:
+            _move_student(r, tb, s, a, 1)
+    elif kind == D_GOLEM_STEP:
+        if a == 24:
+            return
+        g = a // 4
+        _step_golem(r, tb, s, g, a % 2, (a // 2) % 2 == 1)
+        if pb > 1:
+            _push(r, D_GOLEM_STEP, s, 0, pa, pb - 1, pc, -1 if px == -1 else g)
+    elif kind == D_BOOK:
+        if a < 20:
+            _buy_book(r, tb, s, a // 4, a % 4, pa, pb)
+    elif kind == D_STUDENT_BACK:
+        r.student[s, a] -= 1
+    elif kind == D_BOOK_BONUS:
+        if a < 20:
+            if pa > 1:
+                _push(r, D_BOOK_BONUS, s, 0, pa - 1, pb | (1 << a), 0, 0)
+            _book_effect(r, tb, s, r.col_books[s, a // 5, a % 5], 1)
+    elif kind == D_OBJECTIVE:
+        r.objectives[s, r.obj_len[s]] = r.drawn[a]
+        r.obj_len[s] += 1
+        other = r.drawn[1 - a]
+        if other >= 0:
+            _ob_append(r, other)
+        r.drawn[0] = -1
+        r.drawn[1] = -1
+    elif kind == D_TRACK:
+        if a == 0:
+            r.track[s] += 1
+        elif a == 1:
+            r.track[s] -= 1
+    elif kind == D_ARTIFACT_ACTIVATE:
+        if a < 4:
+            _activate_artifact(r, tb, s, a)
+    elif kind == D_GOLD_PLACE:
+        r.art_gold[s, a] += 1
+        if _art_need(r, tb, s, a) == 0:
+            r.art_done[s, a] = 1
+            _activate_artifact(r, tb, s, a)
+    elif kind == D_CHOICE:
+        r.res[s, a] += pa
+    elif kind == D_CONFIRM:
+        if a == 0:
+            _confirmed(r, tb, s, e, pa, pb, pc, px)
+    elif kind == D_COPY_TILE:
+        if a < 6:
+            _tile_effect(r, tb, s, r.golem_loc[s, a], r.golem_sec[s, a])
+    elif kind == D_ANY_ACTION:
+        _row_action(r, s, a, pa)
+    elif kind == D_REMOVE_MARBLE:
+        r.syn[a // 5, a % 5] -= 1
+
+
+@njit(cache=True)
+def _turn(r, tb, s, a):
+    if a == PASS_ACTION:
+        r.passes[s] += 1
+        r.act_count[s, ACT_PASS] += 1
+        if r.pass_tile[s] == 0:
+            m = 0
+            for o in range(r.n):
+                if r.pass_tile[o]:
+                    m += 1
+            r.pass_tile[s] = 1 + m
+        return
+    r.actions[s] += 1
+    _auto(r, s, X_END_ACTION, 0, 0, 0, 0)
+    if a < 25:
+        row = a // 5
+        colour = a % 5
+        value = 0
+        for c in range(5):
+            value += r.syn[row, c]
+        r.syn[row, colour] -= 1
+        r.eyes[s, r.eyes_len[s]] = colour
+        r.eyes_len[s] += 1
+        r.marble_actions[s] += 1
+        r.act_count[s, row] += 1
+        _auto(r, s, X_ROW_ACTION, row, value, 0, 0)
+        if colour == RED or colour == BLUE:
+            want = E_REACTIVATE_RED_MARBLE if colour == RED else E_REACTIVATE_BLUE_MARBLE
+            for k in range(4):
+                if _reactivates(r, tb, s, k, want):
+                    _auto(r, s, X_ACTIVATE_ART, k, 0, 0, 0)
+        if colour < 3:
+            _move_student(r, tb, s, colour, 1)
+        elif colour == BLACK:
+            _push(r, D_BLACK_MARBLE, s, 0, 0, 0, 0, 0)
+        return
+    slot = a - RABBI_BASE
+    r.rabbi_done[s] = 1
+    r.act_count[s, ACT_RABBI] += 1
+    if slot == PERM_SLOT:
+        r.perm_queue[r.perm_len] = s
+        r.perm_len += 1
+        r.rabbi_slot[s] = PERM_SLOT
+        tile = NUM_ACTION_TILES
+    else:
+        r.rabbi_slot[s] = slot
+        tile = r.at_slots[slot]
+    _effect(r, tb, s, tb.at_effect[tile], tb.at_a[tile], tb.at_b[tile], -1, 0)
+
+
+@njit(cache=True)
+def _row_action(r, s, row, value):
+    if row == WORK:
+        _push(r, D_WORK_COUNT, s, 0, value, 0, 0, 0)
+    elif row == GOLEM_ROW:
+        r.res[s, CLAY] += value
+        _push(r, D_GOLEM_ACTION, s, 0, 0, 0, 0, 0)
+    elif row == ARTIFACTS:
+        r.res[s, COIN] += value
+        _push(r, D_ARTIFACT_ACTION, s, 0, 0, 0, 0, 0)
+    elif row == STUDY_ROW:
+        r.res[s, KNOWLEDGE] += value
+        _push(r, D_STUDY_ACTION, s, 0, 0, 0, 0, 0)
+    elif row == MIRROR:
+        _push(r, D_MIRROR, s, 0, value, 0, 0, 0)
+
+
+# ----------------------------------------------------------------------------- effects
+
+
+@njit(cache=True)
+def _effect(r, tb, s, e, a, b, c, x):  # noqa: C901 - the effect table
+    """Apply effect ``e`` for seat ``s``; decisions and later steps go on the stack (pushed in reverse)."""
+    if e == E_NONE or e == E_PLAIN:
+        return
+    if e == E_GAIN:
+        _gain(r, s, c, a)
+    elif e == E_CHOICE:
+        _push(r, D_CHOICE, s, 0, a, 0, 0, 0)
+    elif (e == E_TRADE or e == E_PAY_FOR_VP or e == E_PAY_FOR_GOLD or e == E_PAY_FOR_STUDENTS
+          or e == E_PAY_FOR_STUDY or e == E_PAY_FOR_VP_STUDY or e == E_STUDENT_BACK
+          or e == E_STUDY_DOWN_VP_STUDENT):
+        _push(r, D_CONFIRM, s, e, a, b, c, x)
+    elif e == E_STUDY_UP:
+        _study_up(r, s, a)
+    elif e == E_STUDENT_DISTRICT:
+        _move_student(r, tb, s, c, max(1, a))
+    elif e == E_STUDENT_ANY:
+        for _ in range(a):
+            _push(r, D_STUDENT, s, 0, 0, 0, 0, 0)
+    elif e == E_GOLEM_TRACK:
+        for _ in range(max(1, a)):
+            _push(r, D_TRACK, s, 0, 0, 0, 0, 0)
+    elif e == E_KILL_GOLEM:
+        _push(r, D_KILL, s, 0, 0, 0, 0, 0)
+    elif e == E_UPGRADE:
+        _push(r, D_UPGRADE, s, 0, 7, a, 0, 0)
+    elif e == E_CREATE_GOLEM:
+        _push(r, D_CREATE, s, 0, a, 0, 0, 0)
+    elif e == E_KILL_VP_PER_LEVEL:
+        _auto(r, s, X_VP_PER_LEVEL, a, 0, 0, 0)
+        _push(r, D_KILL, s, 0, 0, 0, 0, 0)
+    elif e == E_UPGRADE_GOLEM:
+        _push(r, D_UPGRADE, s, 0, 1, a, 0, 0)
+    elif e == E_CREATE_GOLEM_VP_PER_LEVEL:
+        _auto(r, s, X_VP_PER_LEVEL, b, 0, 0, 0)
+        _push(r, D_CREATE, s, 0, a, 0, 0, 0)
+    elif e == E_UPGRADE_ARTIFACT:
+        _push(r, D_UPGRADE, s, 0, 4, a, 0, 0)
+    elif e == E_KILL_GAIN:
+        _auto(r, s, X_GAIN, a, 0, c, 0)
+        _push(r, D_KILL, s, 0, 0, 0, 0, 0)
+    elif e == E_OBJECTIVE_GAIN:
+        _gain(r, s, c, b)
+        _draw_objectives(r, s, a)
+    elif e == E_ACTIVATE_ARTIFACT:
+        for _ in range(max(1, a)):
+            _push(r, D_ARTIFACT_ACTIVATE, s, 0, 0, 0, 0, 0)
+    elif e == E_STUDENT_INCOME:
+        _student_income(r, tb, s)
+    elif e == E_BUY_BOOK:
+        _push(r, D_BOOK, s, 0, a, 0, 0, 0)
+    elif e == E_UPGRADE_STUDY:
+        _push(r, D_UPGRADE, s, 0, 2, a, 0, 0)
+    elif e == E_BOOK_BONUSES:
+        _push(r, D_BOOK_BONUS, s, 0, a, 0, 0, 0)
+    elif e == E_TRACK_VP_KNOWLEDGE:
+        _auto(r, s, X_KNOW_PER_LEVEL, b, 0, 0, 0)
+        _auto(r, s, X_VP_PER_LEVEL, a, 0, 0, 0)
+        _push(r, D_TRACK, s, 0, 0, 0, 0, 0)
+    elif e == E_GOLD_VP_PER_ARTIFACT:
+        _auto(r, s, X_VP_PER_ARTIFACT, b, 0, 0, 0)
+        _auto(r, s, X_GOLD, a, 0, 0, 0)
+    elif e == E_CLAY_CREATE_MOVE:
+        r.res[s, CLAY] += a
+        _push(r, D_GOLEM_STEP, s, 0, 1, max(1, b), 1, -1)
+        _push(r, D_CREATE, s, 0, 0, 0, 0, 0)
+    elif e == E_BUY_BOOK_FREE_CARD:
+        _push(r, D_BOOK, s, 0, a, 1, 0, 0)
+    elif e == E_KILL_VP_CLAY_PER_CEMETERY:
+        _auto(r, s, X_VP_CEMETERY, a, b, 0, 0)
+        _push(r, D_KILL, s, 0, 0, 0, 0, 0)
+    elif e == E_UPGRADE_ANY_RESOURCES:
+        _push(r, D_UPGRADE, s, 0, 7, a, 1, 0)
+    elif e == E_MOVE_ACTIVATE_FREE_CONTROL:
+        r.free_control[s] = 1
+        r.last_stepped = -1
+        _auto(r, s, X_ACTIVATE_GOLEM, 0, 0, 0, 0)
+        _push(r, D_GOLEM_STEP, s, 0, 0, a, 1, -2)
+    elif e == E_MOVE_TWO_ACTIVATE:
+        _push(r, D_ACTIVATE, s, 0, max(1, b), 0, 0, -1)
+        _push(r, D_GOLEM_STEP, s, 0, 1, a, 1, -1)
+    elif e == E_STUDY_BOOK_BONUS:
+        _study_up(r, s, a)
+        _push(r, D_BOOK_BONUS, s, 0, max(1, b), 0, 0, 0)
+    elif e == E_COPY_TILE:
+        _push(r, D_COPY_TILE, s, 0, 0, 0, 0, 0)
+    elif e == E_RESOURCES_OBJECTIVE:
+        for res in range(3):
+            r.res[s, res] += a
+        _draw_objectives(r, s, b)
+    elif e == E_STUDENT_VP_LEFTMOST:
+        _auto(r, s, X_VP_LEFTMOST, b, 0, 0, 0)
+        _push(r, D_STUDENT, s, 0, 0, 0, 0, 0)
+    elif e == E_ANY_MARBLE_ACTION:
+        _push(r, D_ANY_ACTION, s, 0, a, 0, 0, 0)
+    elif e == E_UPGRADE_ANY_VP:
+        r.vp[s] += b
+        _push(r, D_UPGRADE, s, 0, 7, a, 1, 0)
+    elif e == E_GOLEM_STEP_ACTIVATE:
+        _push(r, D_ACTIVATE, s, 0, max(1, b), 0, 0, -1)
+        _push(r, D_GOLEM_STEP, s, 0, 1, max(1, a), 0, -1)
+    elif e == E_GAIN_GOLD:
+        _gain_gold(r, s, a)
+    elif e == E_CREATE_GOLEM_RED_STUDENT:
+        _auto(r, s, X_STUDENT, b, 0, RED, 0)
+        _push(r, D_CREATE, s, 0, a, 0, 0, 0)
+    elif e == E_STUDY_BLUE_STUDENT:
+        _study_up(r, s, a)
+        _move_student(r, tb, s, BLUE, b)
+    elif e == E_GOLD_YELLOW_STUDENT:
+        _auto(r, s, X_STUDENT, b, 0, YELLOW, 0)
+        _auto(r, s, X_GOLD, a, 0, 0, 0)
+    elif e == E_VP_PER_DEVELOPMENT:
+        r.vp[s] += a * devs_flipped(r, s)
+    elif e == E_VP_TIMES_LEFTMOST:
+        r.vp[s] += a * min(r.student[s, 0], min(r.student[s, 1], r.student[s, 2]))
+    elif e == E_VP_PER_TRACK_LEVEL:
+        r.vp[s] += a * _level(r, tb, s)
+    elif e == E_VP_BUY_BOOK:
+        r.vp[s] += a
+        _push(r, D_BOOK, s, 0, b, 0, 0, 0)
+    elif e == E_KILL_VP_PER_CEMETERY:
+        _auto(r, s, X_VP_CEMETERY, a, 0, 0, 0)
+        _push(r, D_KILL, s, 0, 0, 0, 0, 0)
+    elif e == X_VP_PER_LEVEL:
+        r.vp[s] += a * _level(r, tb, s)
+    elif e == X_KNOW_PER_LEVEL:
+        r.res[s, KNOWLEDGE] += a * _level(r, tb, s)
+    elif e == X_VP_CEMETERY:
+        r.vp[s] += a * r.cemetery_count[s]
+        r.res[s, CLAY] += b * r.cemetery_count[s]
+    elif e == X_VP_LEFTMOST:
+        r.vp[s] += max(1, a) * min(r.student[s, 0], min(r.student[s, 1], r.student[s, 2]))
+    elif e == X_VP_PER_ARTIFACT:
+        done = 0
+        for k in range(4):
+            done += r.art_done[s, k]
+        r.vp[s] += a * done
+    elif e == X_ROW_ACTION:
+        _row_action(r, s, a, b)
+    elif e == X_STUDENT:
+        _move_student(r, tb, s, c, a)
+    elif e == X_GAIN:
+        _gain(r, s, c, a)
+    elif e == X_ACTIVATE_ART:
+        _activate_artifact(r, tb, s, a)
+    elif e == X_END_ACTION:
+        for g in range(6):
+            r.fresh[s, g] = 0
+    elif e == X_ACTIVATE_GOLEM:
+        g = r.last_stepped
+        if g >= 0 and _on_board(r.golem_loc[s, g]) and r.standing[s, g]:
+            _push(r, D_ACTIVATE, s, 0, 1, 0, 0, g)
+    elif e == X_GOLD:
+        _gain_gold(r, s, a)
+    elif e == X_GOLD_PIECE:
+        _gold_piece(r, tb, s)
+    elif e == X_OVERMOVE:
+        _overmove(r, tb, s)
+    elif e == X_REDROP:
+        _redrop(r, tb)
+    elif e == X_AFTER_BOOK:
+        _after_book(r, tb, s, a, b)
+    elif e == X_TILE:
+        # the tile's effect runs as the next step (no recursion: numba cannot cache recursive functions)
+        tile = r.section_tile[a, b]
+        if tile >= 0:
+            _auto(r, s, tb.nb_effect[a, tile], tb.nb_a[a, tile], tb.nb_b[a, tile], tb.nb_res[a, tile], a)
+    else:
+        r.error = 3
+
+
+@njit(cache=True)
+def _confirmed(r, tb, s, e, a, b, c, x):
+    if e == E_TRADE:
+        _pay(r, s, c, a)
+        _gain(r, s, x, b)
+    elif e == E_PAY_FOR_VP:
+        _pay(r, s, c, a)
+        r.vp[s] += b
+    elif e == E_PAY_FOR_GOLD:
+        _pay(r, s, c, a)
+        _gain_gold(r, s, b)
+    elif e == E_PAY_FOR_STUDENTS:
+        _pay(r, s, c, a)
+        for _ in range(b):
+            _push(r, D_STUDENT, s, 0, 0, 0, 0, 0)
+    elif e == E_PAY_FOR_STUDY:
+        _pay(r, s, c, a)
+        _study_up(r, s, b)
+    elif e == E_PAY_FOR_VP_STUDY:
+        _pay(r, s, c, a)
+        r.vp[s] += b
+        _study_up(r, s, 1)
+    elif e == E_STUDENT_BACK:
+        r.student[s, x] -= 1
+        r.vp[s] += a
+        _gain(r, s, c, b)
+    elif e == E_STUDY_DOWN_VP_STUDENT:
+        r.study[s] -= 1
+        r.vp[s] += a
+        for _ in range(b):
+            _push(r, D_STUDENT, s, 0, 0, 0, 0, 0)
+
+
+@njit(cache=True)
+def _gain(r, s, res, amount):
+    if res < 0 or amount <= 0:
+        return
+    if res < 3:
+        r.res[s, res] += amount
+    elif res == GOLD:
+        _gain_gold(r, s, amount)
+    elif res == VP:
+        r.vp[s] += amount
+    elif res == STUDY:
+        _study_up(r, s, amount)
+
+
+@njit(cache=True)
+def _pay(r, s, res, amount):
+    if r.res[s, res] < amount:
+        r.error = 4
+    r.res[s, res] -= amount
+
+
+@njit(cache=True)
+def _lose_vp(r, tb, s, amount):
+    lost = min(amount, r.vp[s]) if tb.prm[P_VP_FLOOR_ZERO] else amount
+    r.vp[s] -= lost
+    return lost
+
+
+@njit(cache=True)
+def _gain_gold(r, s, amount):
+    for _ in range(amount):
+        _auto(r, s, X_GOLD_PIECE, 0, 0, 0, 0)
+
+
+@njit(cache=True)
+def _gold_piece(r, tb, s):
+    if r.gold_supply == 0:
+        return
+    r.gold_supply -= 1
+    for k in range(4):
+        if _art_need(r, tb, s, k) > 0:
+            _push(r, D_GOLD_PLACE, s, 0, 0, 0, 0, 0)
+            return
+    r.loose_gold[s] += 1
+
+
+@njit(cache=True)
+def _study_up(r, s, steps):
+    r.study[s] = min(STUDY_TRACK_LEN - 1, r.study[s] + steps)
+
+
+@njit(cache=True)
+def _move_student(r, tb, s, dist, steps):
+    for _ in range(steps):
+        if r.student[s, dist] >= NUM_SECTIONS:
+            return
+        r.student[s, dist] += 1
+        if r.student[s, dist] == tb.prm[P_MENORAH_SECTION] and r.tokens[dist] < 0:
+            r.tokens[dist] = s
+
+
+@njit(cache=True)
+def _level(r, tb, s):
+    return tb.gt_level[r.track[s]]
+
+
+@njit(cache=True)
+def _has_gdev(r, tb, s, effect):
+    for k in range(6):
+        if tb.gdev_effect[k] == effect:
+            return r.gdev[s, k] == 1
+    return False
+
+
+@njit(cache=True)
+def _reactivates(r, tb, s, k, effect):
+    if r.art_done[s, k] == 0:
+        return False
+    for tile in range(5):
+        if r.adev_space[s, tile] == k and tb.adev_effect[tile, r.adev_side[s, tile]] == effect:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _take_start(r, tb, s, tile):
+    for res in range(3):
+        r.res[s, res] += tb.start_tiles[tile, res]
+    r.vp[s] += tb.start_tiles[tile, 4]
+    _study_up(r, s, tb.start_tiles[tile, 5])
+    for dist in range(3):
+        _move_student(r, tb, s, dist, tb.start_tiles[tile, 6 + dist])
+    r.kept_starts[s, r.kept_len[s]] = tile
+    r.kept_len[s] += 1
+    if tb.start_tiles[tile, 3]:
+        _gain_gold(r, s, tb.start_tiles[tile, 3])
+
+
+@njit(cache=True)
+def _draw_objectives(r, s, count):
+    r.drawn[0] = -1
+    r.drawn[1] = -1
+    m = min(count, min(2, r.ob_len))
+    for k in range(m):
+        r.drawn[k] = _ob_pop(r)
+    if r.drawn[0] >= 0:
+        _push(r, D_OBJECTIVE, s, 0, 0, 0, 0, 0)
+
+
+@njit(cache=True)
+def _student_income(r, tb, s):
+    for dist in range(3):
+        sec = r.student[s, dist] - 1
+        r.res[s, dist] += tb.street_res[sec]
+        r.vp[s] += tb.street_vp[sec]
+
+
+# ----------------------------------------------------------------------------- golems
+
+
+@njit(cache=True)
+def _step_golem(r, tb, s, g, pay, back):
+    r.last_stepped = g
+    r.standing[s, g] = 1
+    if back:
+        r.golem_sec[s, g] -= 1
+        return
+    cost = tb.street_entry[r.golem_sec[s, g]]
+    r.golem_sec[s, g] += 1
+    if cost:
+        if pay:
+            _pay(r, s, KNOWLEDGE, cost)
+        else:
+            r.stats[ST_VP_SECTIONS, s] += _lose_vp(r, tb, s, cost)
+
+
+@njit(cache=True)
+def _overmove(r, tb, s):
+    left = r.step_left
+    r.step_left = 0
+    on_board = 0
+    for g in range(6):
+        if _on_board(r.golem_loc[s, g]):
+            on_board += 1
+    if left <= 0 or on_board == 0:
+        return
+    per = 1 if tb.prm[P_OVERMOVE_ONE] else tb.prm[P_OVERMOVE_PENALTY]
+    loss = min(left * per, tb.prm[P_OVERMOVE_PENALTY] * on_board)
+    r.stats[ST_VP_OVERMOVE, s] += _lose_vp(r, tb, s, loss)
+
+
+@njit(cache=True)
+def _create(r, tb, s, dist, discount):
+    _pay(r, s, CLAY, _create_cost(r, tb, s, dist, discount))
+    g = 2
+    while r.golem_loc[s, g] != OFF_BOARD:
+        g += 1
+    r.golem_loc[s, g] = dist
+    r.golem_sec[s, g] = 1
+    r.standing[s, g] = 1
+    r.fresh[s, g] = 1
+    r.built[s] += 1
+    r.track[s] = min(GOLEM_TRACK_LEN - 1, r.track[s] + tb.prm[P_TRACK_CREATE])
+    for k in range(4):
+        if _reactivates(r, tb, s, k, E_REACTIVATE_CREATE_GOLEM):
+            _auto(r, s, X_ACTIVATE_ART, k, 0, 0, 0)
+    if _has_gdev(r, tb, s, E_CREATE_STEP_ACTIVATE):
+        r.golem_sec[s, g] += 1
+        _auto(r, s, X_TILE, dist, r.golem_sec[s, g], 0, 0)
+
+
+@njit(cache=True)
+def _kill(r, tb, s, g, space):
+    r.golem_loc[s, g] = CEMETERY
+    r.golem_sec[s, g] = 0
+    if tb.cem_unlimited[space] == 0:
+        r.cemetery[space] = s
+    r.cemetery_count[s] += 1
+    r.killed[s] += 1
+    r.track[s] = max(0, r.track[s] - tb.prm[P_TRACK_KILL])
+    times = 2 if _has_gdev(r, tb, s, E_KILL_DOUBLE_CEMETERY) else 1
+    for res in range(3):
+        r.res[s, res] += tb.cem_bonus[space, res] * times
+    r.vp[s] += tb.cem_bonus[space, 4] * times
+    if tb.cem_bonus[space, 3]:
+        _gain_gold(r, s, tb.cem_bonus[space, 3] * times)
+
+
+@njit(cache=True)
+def _activate(r, tb, s, g, lie_down):
+    if lie_down:
+        r.standing[s, g] = 0
+    _tile_effect(r, tb, s, r.golem_loc[s, g], r.golem_sec[s, g])
+
+
+@njit(cache=True)
+def _tile_effect(r, tb, s, dist, sec):
+    tile = r.section_tile[dist, sec]
+    if tile < 0:
+        return
+    _effect(r, tb, s, tb.nb_effect[dist, tile], tb.nb_a[dist, tile], tb.nb_b[dist, tile], tb.nb_res[dist, tile], dist)
+
+
+@njit(cache=True)
+def _income(r, tb):
+    for i in range(r.n):
+        s = r.order[i]
+        _student_income(r, tb, s)
+        for k in range(4):
+            if r.art_done[s, k]:
+                _activate_artifact(r, tb, s, k)
+        r.res[s, KNOWLEDGE] += tb.sd_income[r.study[s]]
+        r.res[s, CLAY] += tb.gt_clay[r.track[s]]
+        r.vp[s] += tb.gt_vp[r.track[s]]
+
+
+@njit(cache=True)
+def _control(r, tb):
+    for s in range(r.n):
+        if r.free_control[s]:
+            continue
+        cap = 2 if _has_gdev(r, tb, s, E_CONTROL_CAP_2) else 99
+        m = 0
+        for g in range(6):
+            loc = r.golem_loc[s, g]
+            if _on_board(loc):
+                cost = min(cap, max(0, r.golem_sec[s, g] - r.student[s, loc]))
+                # insertion into the sorted costs r.tmp[:m]
+                j = m
+                while j > 0 and r.tmp[j - 1] > cost:
+                    r.tmp[j] = r.tmp[j - 1]
+                    j -= 1
+                r.tmp[j] = cost
+                m += 1
+        unpaid = 0
+        for j in range(m):
+            cost = r.tmp[j]
+            if r.res[s, KNOWLEDGE] >= cost:
+                r.res[s, KNOWLEDGE] -= cost
+                r.stats[ST_KNOW_CONTROL, s] += cost
+            else:
+                unpaid += 1
+        if unpaid:
+            r.stats[ST_KNOW_CONTROL, s] += r.res[s, KNOWLEDGE]
+            r.res[s, KNOWLEDGE] = 0
+            r.stats[ST_VP_CONTROL, s] += _lose_vp(r, tb, s, unpaid * tb.prm[P_CONTROL_PENALTY])
+
+
+# ----------------------------------------------------------------------------- developments, artifacts, books
+
+
+@njit(cache=True)
+def _upgrade(r, tb, s, opt, discount, any_res):
+    cost, res = _upgrade_cost(r, tb, s, opt)
+    due = max(0, cost - discount)
+    take = min(due, r.res[s, res])
+    r.res[s, res] -= take
+    due -= take
+    if any_res:
+        for other in range(3):
+            if due > 0:
+                take = min(due, r.res[s, other])
+                r.res[s, other] -= take
+                due -= take
+    if due > 0:
+        r.error = 5
+    if opt < 6:
+        r.gdev[s, opt] = 1
+        e = tb.gdev_effect[opt]
+        if e == E_KILL_DOUBLE_CEMETERY:
+            _push(r, D_KILL, s, 0, 0, 0, 0, 0)
+        elif e == E_ACTIVATE_WORK_EXTRA:
+            _push(r, D_ACTIVATE, s, 0, 1, 0, 0, -1)
+    elif opt < 11:
+        r.sdev[s, opt - 6] = 1
+    elif opt == 11:
+        r.adev_space[s, 5] = 0
+    else:
+        k = opt - 12
+        tile = k // 8
+        r.adev_space[s, tile] = (k // 2) % 4
+        r.adev_side[s, tile] = k % 2
+
+
+@njit(cache=True)
+def _activate_artifact(r, tb, s, k):
+    t = r.art_tile[s]
+    side = r.art_side[s]
+    r.res[s, CLAY] += tb.art[t, side, k, 1]
+    r.res[s, COIN] += tb.art[t, side, k, 2]
+    r.res[s, KNOWLEDGE] += tb.art[t, side, k, 3]
+    r.vp[s] += tb.art[t, side, k, 4]
+    _study_up(r, s, tb.art[t, side, k, 5])
+    for tile in range(5):
+        if r.adev_space[s, tile] != k:
+            continue
+        e = tb.adev_effect[tile, r.adev_side[s, tile]]
+        if e == E_EXTRA_KNOWLEDGE_2:
+            r.res[s, KNOWLEDGE] += 2
+        elif e == E_EXTRA_KNOWLEDGE_VP:
+            r.res[s, KNOWLEDGE] += 1
+            r.vp[s] += 1
+        elif e == E_EXTRA_CLAY_2:
+            r.res[s, CLAY] += 2
+        elif e == E_EXTRA_CLAY_VP:
+            r.res[s, CLAY] += 1
+            r.vp[s] += 1
+        elif e == E_EXTRA_COIN_2:
+            r.res[s, COIN] += 2
+        elif e == E_EXTRA_COIN_VP:
+            r.res[s, COIN] += 1
+            r.vp[s] += 1
+
+
+@njit(cache=True)
+def _buy_book(r, tb, s, pos, col, discount, free_card):
+    b = r.library[pos]
+    _pay(r, s, KNOWLEDGE, _book_price(r, tb, s, pos, discount, free_card))
+    for k in range(pos, r.lib_len - 1):
+        r.library[k] = r.library[k + 1]
+    r.lib_len -= 1
+    if r.bk_len > 0:
+        r.library[r.lib_len] = _bk_pop(r)
+        r.lib_len += 1
+    first = 1 if r.col_len[s, col] == 0 else 0
+    r.col_books[s, col, r.col_len[s, col]] = b
+    r.col_len[s, col] += 1
+    colour = tb.bk_colour[b]
+    if colour != BOOK_BLACK:
+        r.col_colour[s, col] = colour
+    _auto(r, s, X_AFTER_BOOK, col, first, 0, 0)
+    if colour == BOOK_BLACK:
+        _push(r, D_STUDENT_BACK, s, 0, 0, 0, 0, 0)
+
+
+@njit(cache=True)
+def _push_book_task(r, tb, s, b, which):
+    e = tb.bk_effect[b, which]
+    if e == E_TRADE:
+        _auto(r, s, e, tb.bk_a[b, which], tb.bk_a2[b], tb.bk_res[b, which], tb.bk_res2[b])
+    else:
+        _auto(r, s, e, tb.bk_a[b, which], 0, tb.bk_res[b, which], 0)
+
+
+@njit(cache=True)
+def _book_effect(r, tb, s, b, which):
+    e = tb.bk_effect[b, which]
+    if e == E_TRADE:
+        _effect(r, tb, s, e, tb.bk_a[b, which], tb.bk_a2[b], tb.bk_res[b, which], tb.bk_res2[b])
+    else:
+        _effect(r, tb, s, e, tb.bk_a[b, which], 0, tb.bk_res[b, which], 0)
+
+
+@njit(cache=True)
+def _after_book(r, tb, s, col, first):
+    """Steps after tucking a Book (pushed in reverse of the order they run; see reference ``_after_book``)."""
+    b = r.col_books[s, col, r.col_len[s, col] - 1]
+    dev = tb.sdev_effect[col] if r.sdev[s, col] else 0
+    if first:
+        for k in range(3, -1, -1):
+            if _reactivates(r, tb, s, k, E_REACTIVATE_FIRST_BOOK):
+                _auto(r, s, X_ACTIVATE_ART, k, 0, 0, 0)
+    for j in range(r.col_len[s, col] - 1, -1, -1):
+        _push_book_task(r, tb, s, r.col_books[s, col, j], 1)
+    if dev == E_COLUMN_CLAY_COIN:
+        _auto(r, s, X_GAIN, 1, 0, CLAY, 0)
+        _auto(r, s, X_GAIN, 1, 0, COIN, 0)
+    elif dev == E_COLUMN_VP:
+        _auto(r, s, X_GAIN, 2, 0, VP, 0)
+    elif dev == E_COLUMN_GOLD:
+        _auto(r, s, X_GAIN, 1, 0, GOLD, 0)
+    times = 2 if dev == E_COLUMN_DOUBLE and tb.bk_colour[b] != BOOK_BLACK else 1
+    for _ in range(times):
+        _push_book_task(r, tb, s, b, 0)
+
+
+# ----------------------------------------------------------------------------- one game of a batch (Python entry points)
+
+
+@njit(cache=True)
+def init_one(st, g, tab, n, setup_seed, play_seed):
+    """``init_game`` on record ``g`` of batch ``st`` (``tab``: the packed tables, ``GolemData.kernel``)."""
+    init_game(st[g], tab[0], n, setup_seed, play_seed)
+
+
+@njit(cache=True)
+def mask_one(st, g, tab, out):
+    """``legal_mask`` of record ``g``."""
+    return legal_mask(st[g], tab[0], out)
+
+
+@njit(cache=True)
+def apply_one(st, g, tab, a):
+    """``apply_action`` on record ``g``."""
+    apply_action(st[g], tab[0], a)
