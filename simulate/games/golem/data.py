@@ -613,7 +613,17 @@ def load(folder: str | Path | None = None, rules: dict[str, Any] | None = None) 
         "estimated_rows": estimated_rows,
     }
     return GolemData(
-        tables, pack_record(tables), params, rule_values, intro, character_ids, book_ids, objective_ids, start_ids, action_ids, provenance
+        tables,
+        pack_record(tables),
+        params,
+        rule_values,
+        intro,
+        character_ids,
+        book_ids,
+        objective_ids,
+        start_ids,
+        action_ids,
+        provenance,
     )
 
 

@@ -223,6 +223,46 @@ E_EXTRA_CLAY_VP = E["extra_clay_vp"]
 E_EXTRA_COIN_2 = E["extra_coin_2"]
 E_EXTRA_COIN_VP = E["extra_coin_vp"]
 
+# Actions that can be legal in each decision (an upper bound on its option numbers + 1).
+OPTIONS = np.zeros(64, np.int64)
+for _kind, _count in (
+    (D_DRAFT, 4),
+    (D_KEEP, 4),
+    (D_ARTIFACT_TILE, 4),
+    (D_START_TILES, 6),
+    (D_PLACE_GOLEMS, 3),
+    (D_IGNORE_CHAR, 2),
+    (D_MOVE_STEP, 12),
+    (D_TURN, 32),
+    (D_BLACK_MARBLE, 3),
+    (D_WORK_COUNT, 5),
+    (D_ACTIVATE, 7),
+    (D_GOLEM_ACTION, 10),
+    (D_ARTIFACT_ACTION, 43),
+    (D_STUDY_ACTION, 26),
+    (D_MIRROR, 6),
+    (D_CHARACTER, 2),
+    (D_UPGRADE, 53),
+    (D_CREATE, 4),
+    (D_KILL, 7),
+    (D_CEMETERY_SPACE, 6),
+    (D_STUDENT, 4),
+    (D_GOLEM_STEP, 25),
+    (D_BOOK, 21),
+    (D_STUDENT_BACK, 3),
+    (D_BOOK_BONUS, 21),
+    (D_OBJECTIVE, 2),
+    (D_TRACK, 3),
+    (D_ARTIFACT_ACTIVATE, 5),
+    (D_GOLD_PLACE, 4),
+    (D_CHOICE, 3),
+    (D_CONFIRM, 2),
+    (D_COPY_TILE, 7),
+    (D_ANY_ACTION, 4),
+    (D_REMOVE_MARBLE, 25),
+    (D_INCOME_UPGRADE, 53),
+):
+    OPTIONS[_kind] = _count
 PAIR_A = np.array([0, 0, 0, 1, 1, 2], np.int64)
 PAIR_B = np.array([1, 2, 3, 2, 3, 3], np.int64)
 NUM_PARTS = 8
@@ -403,9 +443,22 @@ def legal_mask(r, tb, out):
     """Fill ``out[a]`` (NUM_ACTIONS) with 1 for each legal action; return their count."""
     k = r.sp - 1
     count = 0
-    for a in range(NUM_ACTIONS):
-        ok = _legal(r, tb, r.stack[k, 0], r.stack[k, 1], r.stack[k, 2], r.stack[k, 3], r.stack[k, 4],
-                    r.stack[k, 5], r.stack[k, 6], a)
+    last = OPTIONS[r.stack[k, 0]]
+    for a in range(last, NUM_ACTIONS):
+        out[a] = 0
+    for a in range(last):
+        ok = _legal(
+            r,
+            tb,
+            r.stack[k, 0],
+            r.stack[k, 1],
+            r.stack[k, 2],
+            r.stack[k, 3],
+            r.stack[k, 4],
+            r.stack[k, 5],
+            r.stack[k, 6],
+            a,
+        )
         out[a] = 1 if ok else 0
         if ok:
             count += 1
@@ -417,8 +470,18 @@ def is_legal(r, tb, a):
     if r.phase == PH_END or a < 0 or a >= NUM_ACTIONS:
         return False
     k = r.sp - 1
-    return _legal(r, tb, r.stack[k, 0], r.stack[k, 1], r.stack[k, 2], r.stack[k, 3], r.stack[k, 4],
-                  r.stack[k, 5], r.stack[k, 6], a)
+    return _legal(
+        r,
+        tb,
+        r.stack[k, 0],
+        r.stack[k, 1],
+        r.stack[k, 2],
+        r.stack[k, 3],
+        r.stack[k, 4],
+        r.stack[k, 5],
+        r.stack[k, 6],
+        a,
+    )
 
 
 @njit(cache=True)
@@ -446,8 +509,17 @@ def advance(r, tb):
             k = r.sp - 1
             kind = r.stack[k, 0]
             if kind != T_AUTO:
-                if _has_legal(r, tb, kind, r.stack[k, 1], r.stack[k, 2], r.stack[k, 3], r.stack[k, 4],
-                              r.stack[k, 5], r.stack[k, 6]):
+                if _has_legal(
+                    r,
+                    tb,
+                    kind,
+                    r.stack[k, 1],
+                    r.stack[k, 2],
+                    r.stack[k, 3],
+                    r.stack[k, 4],
+                    r.stack[k, 5],
+                    r.stack[k, 6],
+                ):
                     return
                 r.sp -= 1
                 continue
@@ -467,7 +539,7 @@ def advance(r, tb):
 
 @njit(cache=True)
 def _has_legal(r, tb, kind, s, e, pa, pb, pc, px):
-    for a in range(NUM_ACTIONS):
+    for a in range(OPTIONS[kind] - 1, -1, -1):  # from the top: "skip" and "done" are usually the last option
         if _legal(r, tb, kind, s, e, pa, pb, pc, px, a):
             return True
     return False
@@ -671,8 +743,15 @@ def _next_phase(r, tb):
                 r.hands[s, k] = r.tmp[4 + 4 * s + k]
         if r.pick == tb.prm[P_OBJECTIVES_DEALT]:
             r.phase = PH_KEEP
-    elif r.cursor == n and (ph == PH_KEEP or ph == PH_ARTIFACT or ph == PH_START or ph == PH_PLACE
-                            or ph == PH_MOVE or ph == PH_INFLUENCE or ph == PH_DEV):
+    elif r.cursor == n and (
+        ph == PH_KEEP
+        or ph == PH_ARTIFACT
+        or ph == PH_START
+        or ph == PH_PLACE
+        or ph == PH_MOVE
+        or ph == PH_INFLUENCE
+        or ph == PH_DEV
+    ):
         r.cursor = 0
         if ph == PH_PLACE:
             r.phase = PH_MOVE
@@ -965,8 +1044,7 @@ def _legal(r, tb, kind, s, e, pa, pb, pc, px, a):  # noqa: C901 - one branch per
         if a < 4:
             return (pb & 1) == 0 and r.res[s, COIN] >= tb.prm[P_MIRROR_COST]
         if a == 4:
-            return ((pb & 2) == 0 and r.res[s, COIN] >= tb.prm[P_MIRROR_STUDY_COST]
-                    and r.study[s] < STUDY_TRACK_LEN - 1)
+            return (pb & 2) == 0 and r.res[s, COIN] >= tb.prm[P_MIRROR_STUDY_COST] and r.study[s] < STUDY_TRACK_LEN - 1
         return a == 5
     if kind == D_CHARACTER:
         if a == 0:
@@ -1159,8 +1237,13 @@ def fits(r, tb, s, b, col):
 
 @njit(cache=True)
 def _confirm_ok(r, s, e, a, b, c, x):
-    if (e == E_PAY_FOR_VP or e == E_PAY_FOR_GOLD or e == E_PAY_FOR_STUDENTS or e == E_PAY_FOR_STUDY
-            or e == E_PAY_FOR_VP_STUDY):
+    if (
+        e == E_PAY_FOR_VP
+        or e == E_PAY_FOR_GOLD
+        or e == E_PAY_FOR_STUDENTS
+        or e == E_PAY_FOR_STUDY
+        or e == E_PAY_FOR_VP_STUDY
+    ):
         return c < 3 and c >= 0 and r.res[s, c] >= a
     if e == E_TRADE:
         return c < 3 and c >= 0 and r.res[s, c] >= a
@@ -1443,9 +1526,16 @@ def _effect(r, tb, s, e, a, b, c, x):  # noqa: C901 - the effect table
         _gain(r, s, c, a)
     elif e == E_CHOICE:
         _push(r, D_CHOICE, s, 0, a, 0, 0, 0)
-    elif (e == E_TRADE or e == E_PAY_FOR_VP or e == E_PAY_FOR_GOLD or e == E_PAY_FOR_STUDENTS
-          or e == E_PAY_FOR_STUDY or e == E_PAY_FOR_VP_STUDY or e == E_STUDENT_BACK
-          or e == E_STUDY_DOWN_VP_STUDENT):
+    elif (
+        e == E_TRADE
+        or e == E_PAY_FOR_VP
+        or e == E_PAY_FOR_GOLD
+        or e == E_PAY_FOR_STUDENTS
+        or e == E_PAY_FOR_STUDY
+        or e == E_PAY_FOR_VP_STUDY
+        or e == E_STUDENT_BACK
+        or e == E_STUDY_DOWN_VP_STUDENT
+    ):
         _push(r, D_CONFIRM, s, e, a, b, c, x)
     elif e == E_STUDY_UP:
         _study_up(r, s, a)
@@ -2016,7 +2106,7 @@ def _after_book(r, tb, s, col, first):
         _push_book_task(r, tb, s, b, 0)
 
 
-# ----------------------------------------------------------------------------- one game of a batch (Python entry points)
+# ----------------------------------------------------------------------------- one game of a batch (from Python)
 
 
 @njit(cache=True)

@@ -1,0 +1,174 @@
+"""Golem bots: numba functions choosing the action of the seat to move.
+
+Every decision of the engine is one small integer choice, so all heuristic bots share one method:
+try each legal action on a copy of the game record (the engine runs on to the next decision) and
+keep the action whose resulting position the bot values most (ties broken by the play stream). The
+bots differ only in their valuation, a named weight vector (``BOTS``): the exact points scored now
+(in-game VP plus what final scoring would give at this moment) plus, while rounds remain, weights on
+resources, Gold, Students, the Study track, the three Menorah lines and the Golem Control shortfall.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from simulate.games.golem.data import BLUE, KNOWLEDGE, P_LEFTOVER_PER_VP, RED, YELLOW
+from simulate.games.golem.engine import E_CONTROL_CAP_2 as CAP_DEV
+from simulate.games.golem.engine import (
+    NUM_ACTIONS,
+    _has_gdev,
+    _on_board,
+    apply_action,
+    current_player,
+    legal_mask,
+    objectives_met,
+)
+from simulate.rng import randint
+
+RANDOM, GREEDY, GOLEMS, ARTIFACTS, BOOKS, BALANCED = range(6)
+PARAM_NAMES = ("resource", "gold", "student", "study", "red", "yellow", "blue", "control")
+MAX_BOT_PARAMS = len(PARAM_NAMES)
+_HELP = {
+    "resource": "points a Clay, Coin or Knowledge is worth, scaled by the share of rounds left",
+    "gold": "points a Gold is worth (scaled likewise)",
+    "student": "points per section a Student has advanced (scaled likewise)",
+    "study": "points per Study track step (scaled likewise)",
+    "red": "points per red Menorah and per created Golem, beyond their product (scaled likewise)",
+    "yellow": "points per yellow Menorah and per completed Artifact (scaled likewise)",
+    "blue": "points per blue Menorah and per Book column, and a third of it per Book (scaled likewise)",
+    "control": "points lost per Knowledge missing for the next Golem Control",
+}
+
+
+def _params(**values: float) -> dict[str, tuple[float, str]]:
+    return {k: (float(values.get(k, 0.0)), _HELP[k]) for k in PARAM_NAMES}
+
+
+# name -> (id, description, {param: (default, help)})
+BOTS: dict[str, tuple[int, str, dict[str, tuple[float, str]]]] = {
+    "random": (RANDOM, "uniform over the legal actions", {}),
+    "greedy": (
+        GREEDY,
+        "the action giving the most points now, plus resource and Gold value",
+        _params(resource=0.3, gold=0.6),
+    ),
+    "golems": (
+        GOLEMS,
+        "pursues the red line: creates Golems and Golem Developments",
+        _params(resource=0.3, gold=0.3, student=0.3, study=0.1, red=1.6, yellow=0.2, blue=0.2, control=1.0),
+    ),
+    "artifacts": (
+        ARTIFACTS,
+        "pursues the yellow line: Gold, Artifacts and Artifact Developments",
+        _params(resource=0.3, gold=1.0, student=0.3, study=0.1, red=0.2, yellow=1.6, blue=0.2, control=1.0),
+    ),
+    "books": (
+        BOOKS,
+        "pursues the blue line: Books in several columns, Study Developments and the Study track",
+        _params(resource=0.3, gold=0.3, student=0.3, study=0.5, red=0.2, yellow=0.2, blue=1.6, control=1.0),
+    ),
+    "balanced": (
+        BALANCED,
+        "plans across the three lines toward the final multipliers and guards Golem Control (strong reference)",
+        _params(resource=0.35, gold=0.8, student=0.4, study=0.3, red=0.9, yellow=0.9, blue=0.9, control=1.2),
+    ),
+}
+
+
+@njit(cache=True)
+def value(r, tb, s, w):
+    """Seat ``s``'s valuation of position ``r`` under weights ``w`` (PARAM_NAMES order)."""
+    red = 1 if r.tokens[RED] == s else 0
+    for k in range(6):
+        if r.gdev[s, k]:
+            red += tb.gdev_menorah[k]
+    yellow = 1 if r.tokens[YELLOW] == s else 0
+    for k in range(6):
+        if r.adev_space[s, k] >= 0:
+            yellow += tb.adev_menorah[k]
+    blue = 1 if r.tokens[BLUE] == s else 0
+    for k in range(5):
+        if r.sdev[s, k]:
+            blue += tb.sdev_menorah[k]
+    cols = 0
+    books = 0
+    for c in range(4):
+        if r.col_len[s, c] > 0:
+            cols += 1
+        books += r.col_len[s, c]
+    arts = 0
+    gold = 0
+    for k in range(4):
+        arts += r.art_done[s, k]
+        if r.art_done[s, k] == 0:
+            gold += r.art_gold[s, k]
+    obj_vp, met, types = objectives_met(r, tb, s)
+    ntypes = 0
+    for k in range(9):
+        ntypes += (types >> k) & 1
+    res = r.res[s, 0] + r.res[s, 1] + r.res[s, 2]
+    v = float(r.vp[s] + r.built[s] * red + arts * yellow + cols * blue + tb.sd_vp[r.study[s]] + obj_vp)
+    v += tb.objective_type_vp[min(ntypes, 4)] + res / tb.prm[P_LEFTOVER_PER_VP]
+    f = (4 - r.round) / 4.0
+    if f <= 0.0:
+        return v
+    steps = r.student[s, 0] + r.student[s, 1] + r.student[s, 2] - 3
+    v += f * (w[0] * res + w[1] * gold + w[2] * steps + w[3] * r.study[s])
+    v += f * (w[4] * (red + r.built[s]) + w[5] * (yellow + arts) + w[6] * (blue + cols + books / 3.0))
+    if w[7] > 0.0:
+        cap = 2 if _has_gdev(r, tb, s, CAP_DEV) else 99
+        need = 0
+        for g in range(6):
+            loc = r.golem_loc[s, g]
+            if _on_board(loc):
+                need += min(cap, max(0, r.golem_sec[s, g] - r.student[s, loc]))
+        short = need - r.res[s, KNOWLEDGE]
+        if short > 0:
+            v -= w[7] * short
+    return v
+
+
+@njit(cache=True)
+def choose(r, tb, bot, w, mask, scratch):
+    """The action of bot ``bot`` (weights ``w``) for the seat to move; ``mask`` and ``scratch`` are scratch."""
+    count = legal_mask(r, tb, mask)
+    if count == 1 or bot == RANDOM:
+        k = 0 if count == 1 else randint(r.rng, 0, count)
+        for a in range(NUM_ACTIONS):
+            if mask[a]:
+                if k == 0:
+                    return a
+                k -= 1
+    s = current_player(r)
+    best = -1e18
+    best_a = -1
+    ties = 0
+    for a in range(NUM_ACTIONS):
+        if not mask[a]:
+            continue
+        scratch[0] = r
+        apply_action(scratch[0], tb, a)
+        v = value(scratch[0], tb, s, w)
+        if v > best + 1e-9:
+            best = v
+            best_a = a
+            ties = 1
+        elif v > best - 1e-9:
+            ties += 1
+            if randint(r.rng, 0, ties) == 0:
+                best_a = a
+    return best_a
+
+
+def bot_params(name: str, overrides: dict[str, float] | None = None) -> np.ndarray:
+    """The weight vector of bot ``name`` with ``overrides`` applied (unknown names raise ValueError)."""
+    _, _, params = BOTS[name]
+    out = np.zeros(MAX_BOT_PARAMS)
+    for k, (default, _) in params.items():
+        out[PARAM_NAMES.index(k)] = default
+    for k, v in (overrides or {}).items():
+        if k not in params:
+            raise ValueError(f"bot {name} has no parameter {k} (has: {', '.join(params) or 'none'})")
+        out[PARAM_NAMES.index(k)] = v
+    return out

@@ -1,0 +1,226 @@
+"""Play batches of Golem games with bots: the njit game loop, replays and results."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from simulate.games.golem.bots import MAX_BOT_PARAMS, choose
+from simulate.games.golem.data import GolemData
+from simulate.games.golem.engine import (
+    NUM_PARTS,
+    apply_action,
+    current_player,
+    init_game,
+    is_legal,
+    score_parts,
+)
+from simulate.games.golem.reference import NUM_ACTIONS, PH_END
+from simulate.games.golem.state import new_state
+
+SCORE_PARTS = (
+    "score_vp",
+    "score_golems",
+    "score_artifacts",
+    "score_books",
+    "score_study",
+    "score_objectives",
+    "score_objective_types",
+    "score_leftover",
+)
+MAX_MOVES = 4000  # bound on the decisions of one game (a trace buffer size, not a rule)
+
+
+@njit(cache=True)
+def _play_games(st, tab, g0, g1, n, seat_bot, bot_ids, bot_params, setup_seeds, play_seeds, trace):
+    """Play games ``g0..g1-1`` to the end; an illegal bot action stops its game (``error`` = 1).
+
+    ``trace`` (T,): when T > 0 the actions of game ``g0`` are recorded; returns their count.
+    """
+    tb = tab[0]
+    mask = np.zeros(NUM_ACTIONS, np.int64)
+    scratch = np.zeros(1, st.dtype)
+    recorded = 0
+    for g in range(g0, g1):
+        r = st[g]
+        init_game(r, tb, n, setup_seeds[g], play_seeds[g])
+        while r.phase != PH_END and r.error == 0:
+            b = seat_bot[g, current_player(r)]
+            a = choose(r, tb, bot_ids[b], bot_params[b], mask, scratch)
+            if not is_legal(r, tb, a):
+                r.error = 1
+                break
+            if recorded < trace.shape[0]:
+                trace[recorded] = a
+                recorded += 1
+            apply_action(r, tb, a)
+    return recorded
+
+
+@njit(cache=True, parallel=True)
+def _play_parallel(st, tab, n, seat_bot, bot_ids, bot_params, setup_seeds, play_seeds, num_blocks):
+    total = setup_seeds.shape[0]
+    no_trace = np.zeros(0, np.int16)
+    for b in prange(num_blocks):
+        g0 = b * total // num_blocks
+        g1 = (b + 1) * total // num_blocks
+        _play_games(st, tab, g0, g1, n, seat_bot, bot_ids, bot_params, setup_seeds, play_seeds, no_trace)
+
+
+@njit(cache=True)
+def _replay(st, tab, n, setup_seeds, play_seeds, moves, offsets):
+    """Apply recorded actions (game k: ``moves[offsets[k]:offsets[k + 1]]``) to fresh games."""
+    tb = tab[0]
+    for g in range(setup_seeds.shape[0]):
+        r = st[g]
+        init_game(r, tb, n, setup_seeds[g], play_seeds[g])
+        for k in range(offsets[g], offsets[g + 1]):
+            apply_action(r, tb, moves[k])
+
+
+@njit(cache=True)
+def _results(st, tab, score, parts, rank, win):
+    tb = tab[0]
+    pt = np.zeros(NUM_PARTS, np.int64)
+    for g in range(st.shape[0]):
+        r = st[g]
+        n = r.n
+        for s in range(n):
+            score_parts(r, tb, s, pt)
+            total = 0
+            for k in range(NUM_PARTS):
+                parts[g, s, k] = pt[k]
+                total += pt[k]
+            score[g, s] = total
+        # rank by score, then by the final turn order (the uppermost Rabbi)
+        for s in range(n):
+            pos_s = 0
+            for k in range(n):
+                if r.order[k] == s:
+                    pos_s = k
+            better = 0
+            for o in range(n):
+                if o == s:
+                    continue
+                pos_o = 0
+                for k in range(n):
+                    if r.order[k] == o:
+                        pos_o = k
+                if score[g, o] > score[g, s] or (score[g, o] == score[g, s] and pos_o < pos_s):
+                    better += 1
+            rank[g, s] = better + 1
+            win[g, s] = 1.0 if better == 0 else 0.0
+
+
+@njit(cache=True)
+def score_parts_one(st, g, tab, s, out):
+    """Score parts of seat ``s`` in record ``g`` (for tests)."""
+    score_parts(st[g], tab[0], s, out)
+
+
+def play_batch(
+    data: GolemData,
+    num_players: int,
+    seat_bot: np.ndarray,
+    bot_ids: np.ndarray,
+    bot_params: np.ndarray,
+    setup_seeds: np.ndarray,
+    play_seeds: np.ndarray,
+    threads: int = 1,
+) -> np.ndarray:
+    """Play one game per seed pair to the end; return the final records.
+
+    Parameters
+    ----------
+    seat_bot : ndarray(int, ndim=2)
+        (G, num_players): index into ``bot_ids`` of the bot in each seat (seat = table position).
+    bot_ids, bot_params : ndarray
+        (L,) bot ids and (L, MAX_BOT_PARAMS) weight vectors of the lineup.
+    setup_seeds, play_seeds : ndarray(uint64)
+        (G,) seeds of each game.
+    threads : int
+        1 plays serially; more plays blocks of games on numba threads (same results).
+    """
+    g = setup_seeds.shape[0]
+    st = new_state(g)
+    args = (
+        np.ascontiguousarray(seat_bot, dtype=np.int64).reshape(g, num_players),
+        np.ascontiguousarray(bot_ids, dtype=np.int64),
+        _params(bot_params),
+        np.ascontiguousarray(setup_seeds, dtype=np.uint64),
+        np.ascontiguousarray(play_seeds, dtype=np.uint64),
+    )
+    if threads > 1 and g > 1:
+        _play_parallel(st, data.kernel, num_players, *args, min(g, 16 * threads))
+    else:
+        _play_games(st, data.kernel, 0, g, num_players, *args, np.zeros(0, np.int16))
+    return st
+
+
+def _params(bot_params: np.ndarray) -> np.ndarray:
+    p = np.zeros((max(1, np.asarray(bot_params).shape[0]), MAX_BOT_PARAMS))
+    bp = np.asarray(bot_params, dtype=np.float64)
+    if bp.size:
+        p[: bp.shape[0], : bp.shape[1]] = bp
+    return p
+
+
+def trace_game(
+    data: GolemData,
+    num_players: int,
+    seat_bot: np.ndarray,
+    bot_ids: np.ndarray,
+    bot_params: np.ndarray,
+    setup_seed: int,
+    play_seed: int,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Play one game; return its actions and its final record (a batch of 1)."""
+    st = new_state(1)
+    trace = np.zeros(MAX_MOVES, np.int16)
+    count = _play_games(
+        st,
+        data.kernel,
+        0,
+        1,
+        num_players,
+        np.ascontiguousarray(np.asarray(seat_bot, dtype=np.int64).reshape(1, -1)),
+        np.ascontiguousarray(bot_ids, dtype=np.int64),
+        _params(bot_params),
+        np.array([setup_seed], np.uint64),
+        np.array([play_seed], np.uint64),
+        trace,
+    )
+    return trace[:count].copy(), st
+
+
+def replay_moves(
+    data: GolemData, num_players: int, setup_seeds: np.ndarray, play_seeds: np.ndarray, traces: list[np.ndarray]
+) -> np.ndarray:
+    """The numba engine applying recorded actions (for ``golem bench``); returns the final records."""
+    offsets = np.zeros(len(traces) + 1, np.int64)
+    offsets[1:] = np.cumsum([len(t) for t in traces])
+    moves = np.concatenate(traces).astype(np.int64) if traces else np.zeros(0, np.int64)
+    st = new_state(len(traces))
+    _replay(
+        st,
+        data.kernel,
+        num_players,
+        np.ascontiguousarray(setup_seeds, dtype=np.uint64),
+        np.ascontiguousarray(play_seeds, dtype=np.uint64),
+        moves,
+        offsets,
+    )
+    return st
+
+
+def results(data: GolemData, st: np.ndarray) -> dict[str, np.ndarray]:
+    """Scores (G, n), parts (G, n, NUM_PARTS), ranks and wins of finished games."""
+    g = st.shape[0]
+    n = int(st["n"][0]) if g else 1
+    score = np.zeros((g, n), np.int32)
+    parts = np.zeros((g, n, NUM_PARTS), np.int32)
+    rank = np.zeros((g, n), np.int8)
+    win = np.zeros((g, n), np.float32)
+    if g:
+        _results(st, data.kernel, score, parts, rank, win)
+    return {"score": score, "parts": parts, "rank": rank, "win": win}
