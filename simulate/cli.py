@@ -86,7 +86,7 @@ def bots(game_name: str) -> None:
               help="Rotate the bot lineup through the seats so every bot sits in every seat equally often.")
 @click.option("--rule", "rules", type=KeyValue(), multiple=True,
               help="Set a rule option, e.g. --rule tie_break=shared.")
-@click.option("--cards", type=click.Path(path_type=Path), default=None,
+@click.option("--cards", "--components", type=click.Path(path_type=Path), default=None,
               help="Folder with edited game data (a copy of seeds/GAME) to play instead of the shipped data.")
 @click.option("--chunk-size", type=int, default=None, help="Games per chunk and Parquet part [default: 20000].")
 @click.option("--overwrite", is_flag=True, help="Replace a run already in --out.")

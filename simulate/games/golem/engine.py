@@ -343,6 +343,7 @@ def init_game(r, tb, n, setup_seed, play_seed):
     shuffle(rng, 0, order, n)
     for k in range(n):
         r.order[k] = order[k]
+        r.start_order[k] = order[k]
     ns = tb.start_tiles.shape[0]
     starts = np.arange(ns)
     shuffle(rng, 0, starts, ns)

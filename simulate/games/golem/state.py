@@ -49,6 +49,7 @@ def state_fields() -> list[tuple]:
         ("ob_head", i16),
         ("ob_len", i16),
         ("order", i16, (P,)),
+        ("start_order", i16, (P,)),  # round 1's turn order (setup)
         ("start_offer", i16, (P, 4)),
         ("start_len", i16, (P,)),
         ("kept_starts", i16, (P, 4)),

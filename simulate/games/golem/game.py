@@ -1,0 +1,341 @@
+"""Golem (Cranio Creations 2021) behind the shared game interface (``simulate.game.Game``).
+
+Seats are table positions (seat 1 = the first record seat); the turn order of round 1 is drawn at
+setup, so each seat row carries its ``start_position`` (1 = first to act in round 1), the column to
+use for first-player advantage.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from simulate.game import BotSpec, ChunkTables, Codes, RuleOption
+from simulate.gamekit import kernel_traces, rule_options, time_kernel_replay, time_reference_replay
+from simulate.games.golem import bots as golem_bots
+from simulate.games.golem import data, play
+from simulate.games.golem.reference import ACT_NAMES, STAT_NAMES, Decision, GolemState
+from simulate.games.golem.state import MAX_OBJECTIVES
+
+END_REASONS = ("rules", "illegal_move", "engine_error")
+DECIDED_BY = ("score", "rabbi")
+LAYOUTS = tuple(" ".join(str(t) for t in c) for c in combinations(range(1, 11), 7))
+ARTIFACT_SIDES = tuple(f"{t}{side}" for t in range(1, 5) for side in "AB")
+COMPONENT_KINDS = ("book", "objective", "development", "artifact")
+DEV_NAMES = (
+    tuple(f"golem_dev_{k + 1}" for k in range(6))
+    + tuple(f"study_dev_{k + 1}" for k in range(5))
+    + tuple(f"artifact_dev_{k + 1}" for k in range(6))
+)
+ART_NAMES = tuple(f"artifact_{k + 1}" for k in range(4))
+
+
+class Golem:
+    """Golem: 1-4 players, four rounds of seven phases."""
+
+    name = "golem"
+    title = "Golem (Cranio Creations)"
+    version = 1
+    min_players = 1
+    max_players = 4
+    description = (
+        "Golem (Cranio Creations 2021): marbles, Rabbis, Golems, Books and Artifacts over four rounds; "
+        "1-4 players; ESTIMATES stand in for printed values the rules text does not give (seeds/golem/SOURCES.md)"
+    )
+    bots = {name: BotSpec(name, bot_id, desc, dict(params)) for name, (bot_id, desc, params) in golem_bots.BOTS.items()}
+    max_bot_params = golem_bots.MAX_BOT_PARAMS
+    data_files = data.FILES
+    score_parts = play.SCORE_PARTS
+    setup_columns = (
+        tuple(f"setup_character_r{k + 1}" for k in range(4))
+        + tuple(f"setup_{d}_tiles" for d in data.DISTRICTS)
+        + tuple(f"setup_start_s{s + 1}_{k + 1}" for s in range(4) for k in range(4))
+        + tuple(f"setup_artifact_s{s + 1}" for s in range(4))
+        + ("setup_first_seat",)
+    )
+    component_kinds = COMPONENT_KINDS
+    game_columns = ("turns", "rounds", "end_reason", "winner_seat", "tied", "decided_by", "gold_left", *setup_columns)
+    seat_columns = (
+        "start_position", "menorahs_red", "menorahs_yellow", "menorahs_blue", "golems_built", "golems_killed",
+        "golems_on_board", "golem_track", "artifacts", "gold", "books", "book_columns", "study",
+        "developments_golem", "developments_study", "developments_artifact", "objectives_held", "objectives_met",
+        "vp_lost_control", "vp_lost_overmove", "vp_lost_sections", "knowledge_control",
+        *(f"actions_{a}" for a in ACT_NAMES), "students_red", "students_yellow", "students_blue",
+        "clay_left", "coins_left", "knowledge_left",
+    )  # fmt: skip
+    bench_lineups = {"greedy": 4000, "balanced": 4000, "balanced,golems,artifacts,books": 4000, "random": 20000}
+    bench_players = 4
+
+    def rule_options(self) -> dict[str, RuleOption]:
+        return rule_options(data.RULE_OPTIONS, data.load().rules)
+
+    def load_data(self, folder: Path | None, rules: dict[str, Any]) -> data.GolemData:
+        return data.load(folder, rules)
+
+    def describe_data(self, d: data.GolemData) -> dict[str, Any]:
+        title = self.title + (" [ESTIMATES in use]" if d.provenance["estimates"] else "")
+        if not d.provenance["default"]:
+            title += f" from {d.provenance['folder']}"
+        return {
+            "title": title,
+            "rules": dict(d.rules),
+            "data": {**d.provenance, "estimate_note": data.estimate_note(d)},
+            "table": dict(d.params),
+        }
+
+    def play_chunk(
+        self,
+        d: data.GolemData,
+        num_players: int,
+        seat_lineup: np.ndarray,
+        lineup_ids: np.ndarray,
+        lineup_params: np.ndarray,
+        setup_seeds: np.ndarray,
+        play_seeds: np.ndarray,
+        threads: int = 1,
+    ) -> ChunkTables:
+        st = play.play_batch(d, num_players, seat_lineup, lineup_ids, lineup_params, setup_seeds, play_seeds, threads)
+        return chunk_tables(d, st, num_players)
+
+    def replay(
+        self,
+        d: data.GolemData,
+        num_players: int,
+        seat_lineup: np.ndarray,
+        lineup_ids: np.ndarray,
+        lineup_params: np.ndarray,
+        setup_seed: int,
+        play_seed: int,
+        labels: list[str],
+    ) -> list[dict[str, Any]]:
+        moves, final = play.trace_game(d, num_players, seat_lineup, lineup_ids, lineup_params, setup_seed, play_seed)
+        ref = GolemState(d, num_players, int(setup_seed))
+        events: list[dict[str, Any]] = [_setup_event(ref, d)]
+        for t, a in enumerate(moves):
+            seat = ref.current_player()
+            phase = ref.phase
+            text = ref.describe(int(a))
+            kind = Decision(ref.decision()).name.lower()
+            ref.apply_action(int(a))
+            events.append(
+                {
+                    "event": "move",
+                    "turn": t + 1,
+                    "round": min(ref.round, 3) + 1 if phase >= 5 else 0,
+                    "seat": seat + 1,
+                    "bot": labels[seat],
+                    "kind": kind,
+                    "text": text,
+                    "action": int(a),
+                    "vp": list(ref.vp),
+                }
+            )
+        parts = ref.score_parts()
+        events.append(
+            {
+                "event": "result",
+                "end_reason": "rules" if ref.is_terminal() else "running",
+                "scores": ref.scores(),
+                "score_parts": [dict(zip(self.score_parts, p, strict=True)) for p in parts],
+                "ranks": ref.ranks(),
+                "final_order": [s + 1 for s in ref.order],
+            }
+        )
+        return events
+
+    def format_event(self, e: dict[str, Any]) -> str:
+        if e["event"] == "setup":
+            lines = [
+                "setup: Palace " + " ".join(e["characters"]),
+                *(f"  {dist} district tiles: {tiles}" for dist, tiles in e["tiles"].items()),
+                f"  turn order: seats {' '.join(map(str, e['order']))}",
+            ]
+            return "\n".join(lines)
+        if e["event"] == "move":
+            rnd = f"round {e['round']}" if e["round"] else "setup"
+            return f"{e['turn']:>4} ({rnd}) seat {e['seat']} {e['bot']}: {e['kind']}: {e['text']}  [VP {e['vp']}]"
+        lines = [f"game over ({e['end_reason']}); final turn order {e['final_order']}"]
+        for s, (score, rank, parts) in enumerate(zip(e["scores"], e["ranks"], e["score_parts"], strict=True)):
+            detail = ", ".join(f"{k.removeprefix('score_')} {v}" for k, v in parts.items())
+            lines.append(f"  seat {s + 1}: {score} points ({detail}), rank {rank}")
+        return "\n".join(lines)
+
+    def reference_replay_seconds(
+        self,
+        d: data.GolemData,
+        num_players: int,
+        lineup_ids: np.ndarray,
+        lineup_params: np.ndarray,
+        setup_seeds: np.ndarray,
+        play_seeds: np.ndarray,
+    ) -> tuple[float, int]:
+        traces = kernel_traces(play.trace_game, d, num_players, lineup_ids, lineup_params, setup_seeds, play_seeds)
+        return time_reference_replay(lambda seed: _IntActions(GolemState(d, num_players, seed)), setup_seeds, traces)
+
+    def kernel_replay_seconds(
+        self,
+        d: data.GolemData,
+        num_players: int,
+        lineup_ids: np.ndarray,
+        lineup_params: np.ndarray,
+        setup_seeds: np.ndarray,
+        play_seeds: np.ndarray,
+    ) -> tuple[float, int]:
+        traces = kernel_traces(play.trace_game, d, num_players, lineup_ids, lineup_params, setup_seeds, play_seeds)
+        return time_kernel_replay(play.replay_moves, d, num_players, setup_seeds, play_seeds, traces)
+
+
+class _IntActions:
+    """A reference game taking the kernel's recorded actions (numpy integers)."""
+
+    def __init__(self, ref: GolemState) -> None:
+        self.ref = ref
+
+    def apply_action(self, a: Any) -> None:
+        self.ref.apply_action(int(a))
+
+
+def _setup_event(ref: GolemState, d: data.GolemData) -> dict[str, Any]:
+    return {
+        "event": "setup",
+        "characters": [d.character_ids[c] for c in ref.palace],
+        "tiles": {dist: " ".join(str(t + 1) for t in ref.tiles[k]) for k, dist in enumerate(data.DISTRICTS)},
+        "order": [s + 1 for s in ref.order],
+        "starting_tiles": [[d.start_ids[t] for t in offer] for offer in ref.start_offer],
+        "artifact_tiles": [f"{t + 1}{'AB'[side]}" for t, side in ref.art_offer],
+    }
+
+
+def chunk_tables(d: data.GolemData, st: np.ndarray, n: int) -> ChunkTables:
+    """The games, seats and components columns of finished games ``st`` (see ``docs/golem.md``)."""
+    res = play.results(d, st)
+    g = st.shape[0]
+    score = res["score"]
+    top = score.max(axis=1)
+    tied = (score == top[:, None]).sum(axis=1) > 1
+    winner = (np.argmax(res["win"], axis=1) + 1).astype(np.int8)
+    end = np.where(st["error"] == 0, 0, np.where(st["error"] == 1, 1, 2)).astype(np.int32)
+    games: dict[str, Any] = {
+        "turns": st["moves"].astype(np.int32),
+        "rounds": np.minimum(st["round"], 4).astype(np.int8),
+        "end_reason": Codes(end, END_REASONS),
+        "winner_seat": winner,
+        "tied": tied,
+        "decided_by": Codes(tied.astype(np.int32), DECIDED_BY),
+        "gold_left": st["gold_supply"].astype(np.int16),
+    }
+    char_names = d.character_ids
+    for k in range(4):
+        games[f"setup_character_r{k + 1}"] = Codes(st["palace"][:, k].astype(np.int32), char_names)
+    layout_index = {tuple(int(x) for x in name.split()): i for i, name in enumerate(LAYOUTS)}
+    for k, dist in enumerate(data.DISTRICTS):
+        codes = np.array([layout_index[tuple(int(t) + 1 for t in row)] for row in st["tiles"][:, k, :]], np.int32)
+        games[f"setup_{dist}_tiles"] = Codes(codes, LAYOUTS)
+    for s in range(4):
+        for k in range(4):
+            valid = (s < n) & (k < st["start_len"][:, min(s, 3)])
+            col = np.where(valid, st["start_offer"][:, min(s, 3), k], -1).astype(np.int32)
+            games[f"setup_start_s{s + 1}_{k + 1}"] = Codes(col, d.start_ids)
+        if s < n:
+            side = (st["art_tile"][:, s] * 2 + st["art_side"][:, s]).astype(np.int32)
+        else:
+            side = np.full(g, -1, np.int32)
+        games[f"setup_artifact_s{s + 1}"] = Codes(side, ARTIFACT_SIDES)
+    games["setup_first_seat"] = (st["start_order"][:, 0] + 1).astype(np.int8)
+
+    def seat(field: str) -> np.ndarray:
+        return st[field][:, :n].ravel().astype(np.int16)
+
+    position = np.zeros((g, n), np.int8)
+    for k in range(n):
+        position[np.arange(g), st["start_order"][:, k]] = k + 1
+    m_red, m_yellow, m_blue = _menorahs(d, st, n)
+    on_board = ((st["golem_loc"][:, :n, :] >= 0) & (st["golem_loc"][:, :n, :] <= 2)).sum(axis=2)
+    gold = st["art_gold"][:, :n, :].sum(axis=2) + st["loose_gold"][:, :n]
+    col_len = st["col_len"][:, :n, :]
+    met = st["stats"][:, STAT_NAMES.index("objectives_met"), :n]
+    seats: dict[str, Any] = {
+        "score": score.ravel(),
+        "rank": res["rank"].ravel(),
+        "win": res["win"].ravel(),
+        **{name: res["parts"][:, :, k].ravel() for k, name in enumerate(play.SCORE_PARTS)},
+        "start_position": position.ravel(),
+        "menorahs_red": m_red.ravel(),
+        "menorahs_yellow": m_yellow.ravel(),
+        "menorahs_blue": m_blue.ravel(),
+        "golems_built": seat("built"),
+        "golems_killed": seat("killed"),
+        "golems_on_board": on_board.ravel().astype(np.int16),
+        "golem_track": seat("track"),
+        "artifacts": st["art_done"][:, :n, :].sum(axis=2).ravel().astype(np.int16),
+        "gold": gold.ravel().astype(np.int16),
+        "books": col_len.sum(axis=2).ravel().astype(np.int16),
+        "book_columns": (col_len > 0).sum(axis=2).ravel().astype(np.int16),
+        "study": seat("study"),
+        "developments_golem": st["gdev"][:, :n, :].sum(axis=2).ravel().astype(np.int16),
+        "developments_study": st["sdev"][:, :n, :].sum(axis=2).ravel().astype(np.int16),
+        "developments_artifact": (st["adev_space"][:, :n, :] >= 0).sum(axis=2).ravel().astype(np.int16),
+        "objectives_held": seat("obj_len"),
+        "objectives_met": met.ravel().astype(np.int16),
+        "vp_lost_control": st["stats"][:, STAT_NAMES.index("vp_control"), :n].ravel().astype(np.int16),
+        "vp_lost_overmove": st["stats"][:, STAT_NAMES.index("vp_overmove"), :n].ravel().astype(np.int16),
+        "vp_lost_sections": st["stats"][:, STAT_NAMES.index("vp_sections"), :n].ravel().astype(np.int16),
+        "knowledge_control": st["stats"][:, STAT_NAMES.index("know_control"), :n].ravel().astype(np.int16),
+        **{f"actions_{a}": st["act_count"][:, :n, k].ravel().astype(np.int16) for k, a in enumerate(ACT_NAMES)},
+        "students_red": st["student"][:, :n, 0].ravel().astype(np.int16),
+        "students_yellow": st["student"][:, :n, 1].ravel().astype(np.int16),
+        "students_blue": st["student"][:, :n, 2].ravel().astype(np.int16),
+        "clay_left": st["res"][:, :n, 0].ravel().astype(np.int16),
+        "coins_left": st["res"][:, :n, 1].ravel().astype(np.int16),
+        "knowledge_left": st["res"][:, :n, 2].ravel().astype(np.int16),
+    }
+    return ChunkTables(games, seats, _components(d, st, n))
+
+
+def _menorahs(d: data.GolemData, st: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    t = d.tables
+    seats = np.arange(n)[None, :]
+    red = (st["gdev"][:, :n, :] * t.gdev_menorah[None, None, :]).sum(axis=2) + (st["tokens"][:, 0:1] == seats)
+    yellow = ((st["adev_space"][:, :n, :] >= 0) * t.adev_menorah[None, None, :]).sum(axis=2)
+    yellow = yellow + (st["tokens"][:, 1:2] == seats)
+    blue = (st["sdev"][:, :n, :] * t.sdev_menorah[None, None, :]).sum(axis=2) + (st["tokens"][:, 2:3] == seats)
+    return red.astype(np.int16), yellow.astype(np.int16), blue.astype(np.int16)
+
+
+def _components(d: data.GolemData, st: np.ndarray, n: int) -> dict[str, Any]:
+    """One row per Book, kept Objective, upgraded Development and completed Artifact a seat ends with."""
+    names = d.book_ids + d.objective_ids + DEV_NAMES + ART_NAMES
+    ob0 = len(d.book_ids)
+    dev0 = ob0 + len(d.objective_ids)
+    art0 = dev0 + len(DEV_NAMES)
+    game, seat, comp, kind = [], [], [], []
+
+    def add(mask: np.ndarray, codes: np.ndarray, k: int) -> None:
+        gi, si, *_ = np.nonzero(mask)
+        game.append(gi)
+        seat.append(si)
+        comp.append(codes[mask])
+        kind.append(np.full(len(gi), k))
+
+    books = st["col_books"][:, :n]  # (G, n, 4, 5)
+    held = np.arange(5)[None, None, None, :] < st["col_len"][:, :n, :, None]
+    add(held, books.astype(np.int64), 0)
+    objs = st["objectives"][:, :n]
+    add(np.arange(MAX_OBJECTIVES)[None, None, :] < st["obj_len"][:, :n, None], objs.astype(np.int64) + ob0, 1)
+    devs = np.concatenate([st["gdev"][:, :n] > 0, st["sdev"][:, :n] > 0, st["adev_space"][:, :n] >= 0], axis=2)
+    add(devs, np.broadcast_to(np.arange(17) + dev0, devs.shape), 2)
+    done = st["art_done"][:, :n] > 0
+    add(done, np.broadcast_to(np.arange(4) + art0, done.shape), 3)
+    cat = np.concatenate
+    return {
+        "game": cat(game).astype(np.int64),
+        "seat": cat(seat).astype(np.int8),
+        "component": Codes(cat(comp).astype(np.int32), names),
+        "kind": Codes(cat(kind).astype(np.int32), COMPONENT_KINDS),
+    }
+
+
+GAME = Golem()

@@ -1,0 +1,167 @@
+"""Golem (Cranio) on the shared runner and CLI: run tables, estimates in manifests, replays, edited components."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+from simulate.cli import main
+from simulate.datafiles import default_dir
+from simulate.games.golem import bots as golem_bots
+from simulate.games.golem import data, play
+from simulate.games.golem.reference import GolemState
+from simulate.registry import make
+
+SEED = 3
+GAMES = 120
+
+
+def invoke(*args: str):
+    return CliRunner().invoke(main, list(args), catch_exceptions=False)
+
+
+def ok(*args: str):
+    result = invoke(*args)
+    assert result.exit_code == 0, result.output
+    return result
+
+
+def one_line_error(result, *needles: str) -> None:
+    assert result.exit_code != 0, result.output
+    assert "Traceback" not in result.output
+    errors = [line for line in result.output.splitlines() if line.startswith("Error:")]
+    assert len(errors) == 1, result.output
+    for needle in needles:
+        assert needle in errors[0], result.output
+
+
+def simulate(out: Path, players: int, bots: str, *extra: str) -> Path:
+    ok("simulate", "golem", "-p", str(players), "-n", str(GAMES), "--bots", bots, "--seed", str(SEED),
+       "--out", str(out), "--workers", "1", "--chunk-size", "50", "-q", *extra)  # fmt: skip
+    return out
+
+
+def table(run: Path, name: str) -> pd.DataFrame:
+    return pd.concat(pd.read_parquet(p) for p in sorted((run / name).glob("*.parquet")))
+
+
+@pytest.fixture(scope="module")
+def four_player_run(tmp_path_factory) -> Path:
+    return simulate(tmp_path_factory.mktemp("runs") / "g4", 4, "balanced,greedy,golems,books")
+
+
+def test_listings_say_estimates_are_used() -> None:
+    out = ok("games").output
+    assert "golem " in out and "ESTIMATES" in out
+    bots = ok("bots", "golem").output
+    for name in ("random", "greedy", "golems", "artifacts", "books", "balanced"):
+        assert name in bots
+    assert "resource=" in bots
+
+
+def test_four_player_tables(four_player_run: Path) -> None:
+    manifest = json.loads((four_player_run / "manifest.json").read_text())
+    assert manifest["data"]["estimates"] is True and "ESTIMATES" in manifest["title"]
+    assert "books.csv" in manifest["data"]["estimate_note"]
+    assert manifest["rules"]["setup"] == "standard"
+    game = make("golem")
+    games = table(four_player_run, "games")
+    seats = table(four_player_run, "seats")
+    comps = table(four_player_run, "components")
+    assert len(games) == GAMES and len(seats) == 4 * GAMES
+    for col in game.game_columns:
+        assert col in games.columns, col
+    for col in (*game.seat_columns, *game.score_parts, "score", "rank", "win"):
+        assert col in seats.columns, col
+    assert (games["end_reason"] == "rules").all() and (games["rounds"] == 4).all()
+    parts = seats[list(game.score_parts)].sum(axis=1)
+    assert (parts == seats["score"]).all()
+    assert (seats.groupby("game")["win"].sum() == 1).all()
+    assert sorted(seats.groupby("game")["start_position"].apply(sorted).iloc[0]) == [1, 2, 3, 4]
+    acts = seats[[f"actions_{a}" for a in ("work", "golem", "artifacts", "study", "mirror", "rabbi", "forfeit")]]
+    assert (acts.sum(axis=1) == 12).all(), "three actions per round"
+    assert (seats["actions_rabbi"] == 4).all()
+    assert set(comps["kind"].astype(str)) <= set(game.component_kinds)
+    books = comps[comps["kind"] == "book"].groupby(["game", "seat"], observed=True).size()
+    by_seat = seats.set_index(["game", "seat"])["books"]
+    assert (books == by_seat.loc[books.index]).all()
+    assert games["setup_red_tiles"].astype(str).str.split().map(len).eq(7).all()
+
+
+def test_run_rows_match_the_reference_engine(four_player_run: Path) -> None:
+    manifest = json.loads((four_player_run / "manifest.json").read_text())
+    games = table(four_player_run, "games").set_index("game")
+    seats = table(four_player_run, "seats")
+    events = json.loads(ok("replay", str(four_player_run), "--game", "7", "--json").output)
+    result = events[-1]
+    assert result["event"] == "result" and events[0]["event"] == "setup"
+    rows = seats[seats["game"] == 7].sort_values("seat")
+    assert rows["score"].tolist() == result["scores"]
+    assert rows["rank"].tolist() == result["ranks"]
+    assert events[0]["characters"] == [games.loc[7, f"setup_character_r{k}"] for k in range(1, 5)]
+    assert manifest["num_players"] == 4
+
+
+def test_replay_text(four_player_run: Path) -> None:
+    out = ok("replay", str(four_player_run), "--game", "3").output
+    assert out.startswith("setup: Palace") and "game over (rules)" in out and "marble" in out
+
+
+def test_components_alias_runs_edited_tables(tmp_path: Path) -> None:
+    folder = tmp_path / "golem"
+    shutil.copytree(default_dir("golem"), folder)
+    path = folder / "game.toml"
+    path.write_text(path.read_text().replace("starting_vp = 10\n", "starting_vp = 30\n"))
+    run = simulate(tmp_path / "edited", 2, "greedy", "--components", str(folder))
+    manifest = json.loads((run / "manifest.json").read_text())
+    assert manifest["table"]["starting_vp"] == 30 and not manifest["data"]["default"]
+    assert table(run, "seats")["score_vp"].mean() > 20
+
+
+def test_component_errors_are_one_line(tmp_path: Path) -> None:
+    folder = tmp_path / "golem"
+    shutil.copytree(default_dir("golem"), folder)
+    path = folder / "books.csv"
+    path.write_text(path.read_text().replace("B05,red,0,gain,2,clay", "B05,red,zero,gain,2,clay"))
+    result = invoke("simulate", "golem", "-p", "2", "-n", "10", "--bots", "greedy", "--out", str(tmp_path / "x"),
+                    "--components", str(folder), "-q")  # fmt: skip
+    one_line_error(result, "books.csv", "line 6", "cost")
+
+
+def test_rule_option_is_recorded(tmp_path: Path) -> None:
+    run = simulate(tmp_path / "intro", 3, "balanced", "--rule", "setup=introductory")
+    manifest = json.loads((run / "manifest.json").read_text())
+    assert manifest["rules"]["setup"] == "introductory"
+    games = table(run, "games")
+    assert (games["setup_character_r1"] == "39").all() and (games["setup_red_tiles"] == "1 2 4 5 7 8 9").all()
+    one_line_error(invoke("simulate", "golem", "-p", "2", "-n", "5", "--bots", "greedy", "--rule", "setup=quick",
+                          "--out", str(tmp_path / "y"), "-q"), "setup")  # fmt: skip
+
+
+def test_kernel_games_replay_identically_on_the_reference() -> None:
+    d = data.load()
+    ids = np.array([golem_bots.BOTS[b][0] for b in ("balanced", "greedy", "books")])
+    prm = np.array([golem_bots.bot_params(b) for b in ("balanced", "greedy", "books")])
+    for seed in range(5):
+        moves, final = play.trace_game(d, 3, np.arange(3), ids, prm, seed, seed + 50)
+        ref = GolemState(d, 3, seed)
+        for a in moves:
+            ref.apply_action(int(a))
+        assert ref.is_terminal()
+        res = play.results(d, final)
+        assert res["score"][0].tolist() == ref.scores()
+
+
+def test_bot_parameters_are_validated() -> None:
+    assert golem_bots.bot_params("balanced", {"red": 2.0})[golem_bots.PARAM_NAMES.index("red")] == 2.0
+    with pytest.raises(ValueError, match="no parameter"):
+        golem_bots.bot_params("greedy", {"speed": 1.0})
+    result = invoke("simulate", "golem", "-p", "2", "-n", "5", "--bot", "greedy:speed=2", "--bot", "random",
+                    "--out", "/tmp/never", "-q")  # fmt: skip
+    one_line_error(result, "speed")
