@@ -1,0 +1,402 @@
+"""Report of a what-if experiment (HTML and Markdown), built with the document model of ``analysis.report``.
+
+Sections: the design and the exact command, effects on win rates and score margins (paired
+differences from the baseline with intervals, multiple-testing corrected), a ranking of the most
+influential changes, plots of each metric against each swept value with interval bands (a forest
+plot for ablations), the balance verdict of every variant, what the pairing bought, why the
+experiment stopped, and timing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from analysis._util import mirror_mask
+from analysis.experiment_plots import plot_effect_forest, plot_sweep
+from analysis.experiments import SEAT_COLUMNS, Experiment, load_experiment, variant_run_dirs
+from analysis.report import (
+    Figure,
+    Report,
+    Section,
+    Table,
+    Text,
+    _ci,
+    _figure,
+    _level,
+    _num,
+    _p,
+    _pct,
+    _source_revision,
+    write_report,
+)
+from analysis.run import check_runs, read_tables
+from analysis.seats import seat_advantage
+
+__all__ = ["build_experiment_report", "compute_experiment_report", "effects_with_values", "ranking"]
+
+_TOP = 10
+
+
+def effects_with_values(exp: Experiment) -> pd.DataFrame:
+    """The experiment's effects with one column per swept value (the variant's value) and baseline rows.
+
+    Baseline rows have diff 0 and a zero-width interval, so a sweep plot passes through the
+    current value. ``attrs["values"]`` lists the value columns.
+    """
+    variants = exp.manifest["variants"]
+    names = list(dict.fromkeys(k for rec in variants for k in rec["settings"]))
+    if not names:
+        out = exp.effects.copy()
+        out.attrs["values"] = []
+        return out
+    from simulate.registry import make
+    from simulate.variants import settable_values
+
+    design = exp.manifest["design"]
+    values = settable_values(make(design["game"]), design.get("cards"))
+    current = {n: (values[n].value if values[n].kind == "cell" else values[n].convert(values[n].value)) for n in names}
+    settings = {rec["name"]: {**current, **rec["settings"]} for rec in variants}
+    base = exp.effects.drop_duplicates("quantity").copy()
+    base["variant_name"] = "baseline"
+    base["variant"] = base["baseline"]
+    base[["diff", "ci_low", "ci_high", "se"]] = 0.0
+    base["pvalue"] = base["pvalue_adj"] = 1.0
+    base["significant"] = False
+    out = pd.concat([base, exp.effects], ignore_index=True)
+    for n in names:
+        out[n] = [settings[v][n] for v in out["variant_name"]]
+    out.attrs["values"] = names
+    return out
+
+
+def ranking(effects: pd.DataFrame) -> pd.DataFrame:
+    """Variants ranked by their largest effect on a win rate (absolute, in rate units).
+
+    Returns one row per variant: ``variant_name``, ``quantity`` (the most affected), ``diff``,
+    ``ci_low``, ``ci_high``, ``significant``, ``num_significant`` (rate effects significant).
+    """
+    rates = effects[effects["unit"] == "rate"]
+    idx = rates.assign(size=rates["diff"].abs()).groupby("variant_name", sort=False)["size"].idxmax()
+    out = rates.loc[idx, ["variant_name", "quantity", "diff", "ci_low", "ci_high", "significant"]]
+    counts = rates.groupby("variant_name", sort=False)["significant"].sum()
+    out["num_significant"] = out["variant_name"].map(counts).astype(int)
+    return out.iloc[np.argsort(-np.abs(out["diff"].to_numpy()), kind="stable")].reset_index(drop=True)
+
+
+def _pp_ci(row: Any, scale: float) -> str:
+    digits = 1 if scale == 100 else 2
+    return _ci(row.ci_low * scale, row.ci_high * scale, digits, sign=True)
+
+
+def _subject(quantity: str) -> str:
+    if quantity.startswith("seat"):
+        return f"seat {quantity[4:]}'s win rate"
+    if quantity.startswith("margin"):
+        return f"seat {quantity[6:]}'s score margin"
+    return f"{quantity}'s win rate"
+
+
+def _effect_sentence(row: Any) -> str:
+    scale, unit = (100.0, "pp") if row.unit == "rate" else (1.0, "points")
+    direction = "raises" if row.diff > 0 else "lowers"
+    size = _num(row.diff * scale, 1 if scale == 100 else 2, True)
+    return (
+        f"{row.variant_name} {direction} {_subject(row.quantity)} by {size} {unit} ({_pp_ci(row, scale)}; "
+        f"adjusted p {_p(row.pvalue_adj)})."
+    )
+
+
+def _effects_table(effects: pd.DataFrame, unit: str, alpha: float) -> Table:
+    scale = 100.0 if unit == "rate" else 1.0
+    rows = []
+    for r in effects[effects["unit"] == unit].itertuples(index=False):
+        base = _pct(r.baseline) if unit == "rate" else _num(r.baseline, 2, True)
+        var = _pct(r.variant) if unit == "rate" else _num(r.variant, 2, True)
+        rows.append(
+            [
+                r.variant_name,
+                r.subject,
+                base,
+                var,
+                _num(r.diff * scale, 1 if unit == "rate" else 2, True),
+                _pp_ci(r, scale),
+                _p(r.pvalue_adj),
+                "yes" if r.significant else "no",
+                f"{100 * r.variance_removed:.0f}%" if np.isfinite(r.variance_removed) else "n/a",
+            ]
+        )
+    what = "percentage points" if unit == "rate" else "points"
+    return Table(
+        [
+            "variant",
+            "of",
+            "baseline",
+            "variant",
+            f"change ({what})",
+            f"{_level(alpha)} interval",
+            "p (Holm)",
+            "significant",
+            "variance removed by pairing",
+        ],
+        rows,
+        f"Paired differences from the baseline ({what}); p-values Holm-adjusted over all variants.",
+    )
+
+
+def _design_section(exp: Experiment) -> Section:
+    m = exp.manifest
+    d = m["design"]
+    pairing = (
+        "every variant replays the baseline's games (same setups, play seeds and seat rotations: common random "
+        "numbers), so each effect is a mean of per-game differences"
+        if d["paired"]
+        else "each variant has its own seeds (an unpaired design)"
+    )
+    items: list[Text | Table | Figure] = [
+        Text(
+            f"{m['kind'].capitalize()} of {d['game']} with {d['num_players']} players, bots {', '.join(d['bots'])}"
+            f" ({'seats rotated' if d['rotate'] else 'fixed seats'}); {len(m['variants']) - 1} variants against the "
+            f"baseline, {m['games_per_variant']:,} games each in {m['rounds']} round{'s' if m['rounds'] > 1 else ''} "
+            f"(round k uses master seed {d['seed']} + k); {pairing}."
+        ),
+        Text("Reproduce this experiment with:"),
+        Text(m.get("command") or "(command not recorded)", "code"),
+    ]
+    rows = []
+    for rec in m["variants"]:
+        changes = [f"{k}={v}" for k, v in rec["settings"].items()]
+        changes += [f"remove {k}" for k in rec["removed"]]
+        changes += [f"{k} takes the values of {v}" for k, v in rec["replaced"].items()]
+        runs = rec["runs"][0] if len(rec["runs"]) == 1 else f"{rec['runs'][0]} to …/{Path(rec['runs'][-1]).name}"
+        rows.append([rec["name"], "; ".join(changes) or "(data as given)", runs])
+    items.append(Table(["variant", "changes", "run directories"], rows, "Variants and their runs."))
+    return Section("Design", items)
+
+
+def _plots_section(exp: Experiment, effects: pd.DataFrame) -> Section:
+    n = int(exp.manifest["design"]["num_players"])
+    quantities = [f"seat{s + 1}" for s in range(n)] + ["margin1"]
+    items: list[Text | Table | Figure] = []
+    values = effects.attrs.get("values", [])
+    if values:
+        for k, value in enumerate(values):
+            panels = [lambda ax, q=q, v=value: plot_sweep(effects, v, q, ax=ax) for q in quantities]
+            items.append(
+                _figure(
+                    f"sweep_{k + 1}.png",
+                    f"Change in each seat's win rate and seat 1's score margin against {value}, with "
+                    f"{_level(exp.manifest['design']['alpha'])} paired interval bands.",
+                    panels,
+                    ncols=2,
+                    size=(5.5, 3.6),
+                )
+            )
+    else:
+        panels = [lambda ax, q=q: plot_effect_forest(exp.effects, q, ax=ax) for q in quantities]
+        height = 0.9 + 0.35 * (len(exp.manifest["variants"]) - 1)
+        items.append(
+            _figure(
+                "effects.png",
+                "Effect of each variant on each seat's win rate and seat 1's score margin, with paired intervals.",
+                panels,
+                ncols=2,
+                size=(6.0, max(2.6, height)),
+            )
+        )
+    return Section("Effect plots", items)
+
+
+def _verdict_section(exp: Experiment, alpha: float) -> Section:
+    items: list[Text | Table | Figure] = [
+        Text(
+            "Each variant judged on its own (all its games, Wilson intervals, chi-square test of the seats), "
+            "as the balance report would judge it."
+        )
+    ]
+    rows = []
+    for name, dirs in variant_run_dirs(exp).items():
+        manifests = check_runs(dirs, checksums=False)
+        seats = read_tables(manifests, "seats", SEAT_COLUMNS)
+        mirror = bool(mirror_mask(seats[["game", "bot"]]).all())
+        adv = seat_advantage(seats, lineup="mirror" if mirror else "all", alpha=alpha, num_resamples=500)
+        first = adv.table.iloc[0]
+        test = adv.tests.iloc[0]
+        rows.append(
+            [
+                name,
+                _pct(first.win_rate),
+                _pct(first.fair),
+                _p(test.pvalue),
+                "not balanced" if test.significant else "no seat advantage detected",
+            ]
+        )
+        items.append(Text(f"{name}: {adv.verdict}", "verdict"))
+    items.insert(1, Table(["variant", "seat 1 wins", "fair", "p (chi-square)", "verdict"], rows))
+    return Section("Balance verdict of each variant", items)
+
+
+def _pairing_section(exp: Experiment) -> Section:
+    effects = exp.effects
+    rows = []
+    for metric, part in effects.groupby("metric", sort=False):
+        removed = part["variance_removed"].dropna()
+        if removed.empty:
+            continue
+        med = float(removed.median())
+        factor = 1 / (1 - med) if med < 1 else float("inf")
+        rows.append(
+            [metric, f"{100 * med:.0f}%", f"{100 * removed.min():.0f}–{100 * removed.max():.0f}%", f"{factor:.1f}×"]
+        )
+    text = (
+        "Variance of the paired differences against the variance of a difference between two independent runs of the "
+        "same size: the share the pairing removed, and how many times as many games an unpaired design would need "
+        "for intervals as narrow."
+        if exp.manifest["design"]["paired"]
+        else "This experiment was unpaired: the column shows what pairing would have removed had the games been "
+        "paired (about nothing: independent runs share no games)."
+    )
+    return Section(
+        "What the pairing bought",
+        [Text(text), Table(["metric", "median variance removed", "range", "unpaired games needed"], rows)],
+    )
+
+
+def _stopping_section(exp: Experiment) -> Section:
+    m = exp.manifest
+    d = m["design"]
+    stop = m["stopped"]
+    items: list[Text | Table | Figure] = [
+        Text(
+            f"Stopped after {m['rounds']} round{'s' if m['rounds'] > 1 else ''} and {m['games_per_variant']:,} games "
+            f"per variant: {stop['reason']}. The widest interval of a win-rate effect is ±"
+            f"{100 * stop['widest_rate_halfwidth']:.2f} percentage points.",
+            "verdict",
+        )
+    ]
+    if d.get("precision") is not None:
+        items.append(
+            Text(
+                f"Precision rule: stop at the first round (from the second) where every win-rate interval has a "
+                f"half-width of at most {d['precision']:g} percentage points (Chow-Robbins fixed-width rule; "
+                "coverage at stopping checked on synthetic data in the tests)."
+            )
+        )
+    if d.get("test"):
+        items.append(
+            Text(
+                f"Sequential test '{d['test']}': an anytime-valid {_level(d['alpha'])} confidence sequence per "
+                "variant (asymptotic confidence sequence of Waudby-Smith et al. 2021); a decision is wrong with "
+                f"probability at most {d['alpha']:g} however many rounds are looked at."
+            )
+        )
+        rows = [
+            [
+                t["variant"],
+                t["quantity"],
+                _num(t["mean"], 4),
+                _ci(t["cs_low"], t["cs_high"], 4),
+                t["decision"] or "undecided",
+                f"{t['num_games']:,}",
+            ]
+            for t in stop["tests"]
+        ]
+        items.append(Table(["variant", "quantity", "mean", "confidence sequence", "decision", "games"], rows))
+    return Section("Stopping", items)
+
+
+def _timing_section(exp: Experiment) -> Section:
+    t = exp.manifest["timing"]
+    share = t.get("overhead_share")
+    return Section(
+        "Timing",
+        [
+            Text(
+                f"{t['seconds']:.1f} s in all, of which the runs took {t['run_seconds']:.1f} s; the experiment layer "
+                f"(variant data, reading and comparing results, stopping checks) took {t['overhead_seconds']:.1f} s"
+                + (f" ({100 * share:.1f}% of the wall time)." if share is not None else ".")
+                + " Building this report is not included."
+            )
+        ],
+    )
+
+
+def compute_experiment_report(exp: Experiment, title: str | None = None, command: str | None = None) -> Report:
+    """The report of an experiment, unwritten (see :func:`build_experiment_report`)."""
+    d = exp.manifest["design"]
+    alpha = float(d["alpha"])
+    effects = effects_with_values(exp)
+    header: list[Text | Table] = [
+        Text(
+            f"What-if {exp.manifest['kind']} of {d['game']}: every change is measured as the paired difference from "
+            f"the baseline (the data as given) on the same games. Intervals are {_level(alpha)} t intervals of the "
+            "per-game differences; p-values are Holm-adjusted over all variants and quantities, so a family of changes "
+            f"that do nothing shows a significant effect at most {alpha:g} of the time. Generated "
+            f"{datetime.now(UTC).strftime('%Y-%m-%d %H:%M UTC')}{_source_revision()}."
+        )
+    ]
+    if command:
+        header += [Text("Reproduce this report with:"), Text(command, "code")]
+    rates = Section("Effects on win rates", [_effects_table(exp.effects, "rate", alpha)])
+    significant = exp.effects[exp.effects["significant"]]
+    rates.findings = [_effect_sentence(r) for r in significant[significant["unit"] == "rate"].itertuples()][:_TOP]
+    if not rates.findings:
+        rates.findings = ["No change moves a win rate significantly (after correction for multiple comparisons)."]
+    rates.items.insert(0, Text(" ".join(rates.findings), "verdict"))
+    margins = Section("Effects on score margins", [_effects_table(exp.effects, "points", alpha)])
+    ranked = ranking(exp.effects)
+    rank_rows = [
+        [
+            str(i + 1),
+            r.variant_name,
+            _subject(r.quantity),
+            _num(100 * r.diff, 1, True),
+            _pp_ci(r, 100.0),
+            f"{r.num_significant}",
+        ]
+        for i, r in enumerate(ranked.head(_TOP).itertuples())
+    ]
+    rank = Section(
+        "Most influential changes",
+        [
+            Text("Variants ranked by their largest effect on any win rate (percentage points)."),
+            Table(
+                ["rank", "variant", "largest effect on", "change (pp)", "interval", "significant effects"], rank_rows
+            ),
+        ],
+    )
+    sections = [
+        _design_section(exp),
+        rates,
+        margins,
+        rank,
+        _plots_section(exp, effects),
+        _verdict_section(exp, alpha),
+        _pairing_section(exp),
+        _stopping_section(exp),
+        _timing_section(exp),
+    ]
+    return Report(title or f"{d['game']}: what-if {exp.manifest['kind']}", header, sections)
+
+
+def build_experiment_report(
+    exp: Experiment | str | Path,
+    out_dir: str | Path,
+    title: str | None = None,
+    command: str | None = None,
+    extra: Sequence[Section] = (),
+) -> Path:
+    """Write the experiment's report (``report.md`` with PNGs, self-contained ``report.html``); returns the HTML path.
+
+    ``extra`` sections (e.g. a search's results) are put after the design section.
+    """
+    if not isinstance(exp, Experiment):
+        exp = load_experiment(exp)
+    report = compute_experiment_report(exp, title, command)
+    report.sections[1:1] = list(extra)
+    return write_report(report, out_dir)

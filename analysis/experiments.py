@@ -1,0 +1,474 @@
+"""What-if experiments: variants of a game's data played on common random numbers and compared.
+
+An experiment is a :class:`Design` (game, players, bots, the variants, games per round, stopping
+rule) played into an experiment directory::
+
+    EXP/experiment.json          the experiment manifest: design, exact command, variants, runs,
+                                 stopping decision, timing
+    EXP/effects.csv              paired effects of every variant against the baseline
+    EXP/data/<variant>/          the variant's data folder (a changed copy of the game's data)
+    EXP/runs/<variant>/round-<k> one run directory of the shared format per variant and round
+
+Round k of every variant is played with master seed ``seed + k``, so game g of a variant replays
+game g of the baseline (same setup, same play seed, same seat rotation): the comparison is paired
+(:mod:`analysis.paired`). With ``paired=False`` each variant gets its own seeds (for measuring what
+the pairing buys). Rounds continue until the stopping rule (:mod:`analysis.sequential`) says so.
+
+Examples
+--------
+>>> values = settable_values(make("century"))  # doctest: +SKIP
+>>> variants = sweep_variants(values, [("points.P36.vp", ["18", "22"])])  # doctest: +SKIP
+>>> design = Design("century", 3, ("greedy",), tuple(variants))  # doctest: +SKIP
+>>> exp = run_experiment(design, "runs/exp-p36")  # doctest: +SKIP
+>>> exp.effects.query("quantity == 'seat1'")[["variant_name", "diff", "ci_low", "ci_high"]]  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import re
+import shutil
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import numpy as np
+import pandas as pd
+
+from analysis.paired import compare_variants, game_quantities
+from analysis.run import check_runs, read_tables
+from analysis.sequential import confseq_halfwidth, decide, mixture_rho2, parse_test, running_moments
+from simulate.runformat import write_json_atomic
+from simulate.variants import Value, Variant, resolve_value, write_variant
+
+__all__ = [
+    "EXPERIMENT_FORMAT",
+    "Design",
+    "Experiment",
+    "ExperimentError",
+    "ablation_variants",
+    "load_experiment",
+    "run_experiment",
+    "sweep_variants",
+]
+
+EXPERIMENT_FORMAT = "golem-experiment"
+SEAT_COLUMNS = ["game", "num_players", "seat", "bot", "score", "win"]
+_UNPAIRED_SEED_STEP = 1_000_003
+_MAX_ROUNDS_SEQUENTIAL = 20
+
+
+class ExperimentError(ValueError):
+    """An experiment that cannot start; the message is one line."""
+
+
+@dataclass
+class Design:
+    """What an experiment plays: the first variant is the baseline."""
+
+    game: str
+    num_players: int
+    bots: tuple[str, ...]
+    variants: tuple[Variant, ...]
+    num_games: int = 10_000
+    """Games per variant and round."""
+    seed: int = 0
+    rotate: bool = True
+    cards: str | None = None
+    """Base data folder (default: the shipped data); variants change a copy of it."""
+    rules: dict[str, Any] = field(default_factory=dict)
+    """Rule options of every variant (a variant's own rule settings go on top)."""
+    paired: bool = True
+    precision: float | None = None
+    """Stop when every rate interval's half-width is at most this many percentage points."""
+    test: str | None = None
+    """Stop when this test (``seat1 > 1/n + 0.01``) is decided for every variant."""
+    max_games: int | None = None
+    """Games per variant at most [default: one round, or 20 rounds with a stopping rule]."""
+    alpha: float = 0.05
+    chunk_size: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "num_players": self.num_players,
+            "bots": list(self.bots),
+            "num_games": self.num_games,
+            "seed": self.seed,
+            "rotate": self.rotate,
+            "cards": self.cards,
+            "rules": dict(self.rules),
+            "paired": self.paired,
+            "precision": self.precision,
+            "test": self.test,
+            "max_games": self.budget,
+            "alpha": self.alpha,
+            "variants": [v.to_json() for v in self.variants],
+        }
+
+    @property
+    def sequential(self) -> bool:
+        return self.precision is not None or self.test is not None
+
+    @property
+    def budget(self) -> int:
+        if self.max_games is not None:
+            return self.max_games
+        return self.num_games * (_MAX_ROUNDS_SEQUENTIAL if self.sequential else 1)
+
+
+class Experiment(NamedTuple):
+    """A played experiment: its directory, manifest, per-game quantities of each variant and effects."""
+
+    path: Path
+    manifest: dict[str, Any]
+    quantities: dict[str, pd.DataFrame]
+    """Variant name -> :func:`analysis.paired.game_quantities` over all its rounds."""
+    effects: pd.DataFrame
+    """:func:`analysis.paired.compare_variants` against the baseline."""
+
+
+def _parse_values(v: Value, spec: str | Sequence[Any]) -> list[Any]:
+    """Values of ``--set NAME=a,b,c`` or a range ``lo:hi[:step]`` (numbers only)."""
+    items = list(spec) if not isinstance(spec, str) else spec.split(",")
+    out: list[Any] = []
+    for item in items:
+        text = str(item).strip()
+        m = re.fullmatch(r"(-?[\d.]+):(-?[\d.]+)(?::(-?[\d.]+))?", text)
+        if m and not isinstance(v.value, str | bool):
+            lo, hi, step = (float(x) if x is not None else None for x in m.groups())
+            step = step or 1.0
+            if step <= 0 or hi < lo:
+                raise ExperimentError(f"{v.name}: range '{text}' needs lo <= hi and a positive step")
+            count = int(math.floor((hi - lo) / step + 1e-9)) + 1
+            out += [v.convert(lo + k * step) for k in range(count)]
+        else:
+            out.append(v.convert(text) if v.kind != "cell" else text)
+    if not out:
+        raise ExperimentError(f"{v.name}: no values given")
+    return list(dict.fromkeys(out))
+
+
+def _variant_name(pairs: Sequence[tuple[str, Any]]) -> str:
+    return " ".join(f"{k}={v}" for k, v in pairs)
+
+
+def sweep_variants(
+    values: dict[str, Value], sets: Sequence[tuple[str, str | Sequence[Any]]], design: str = "grid"
+) -> list[Variant]:
+    """The baseline and the variants of a sweep.
+
+    ``sets`` pairs a value name (see :mod:`simulate.variants`) with its values (``"18,20,22"``,
+    a numeric range ``"16:24:2"`` or a list). ``design`` is ``"grid"`` (every combination) or
+    ``"oat"`` (one value changed at a time). Variants equal to the baseline are left out.
+    """
+    if design not in ("grid", "oat"):
+        raise ExperimentError(f"unknown design '{design}'; choose grid or oat")
+    axes: list[tuple[Value, list[Any]]] = []
+    for name, spec in sets:
+        v = resolve_value(values, name)
+        if any(a.name == v.name for a, _ in axes):
+            raise ExperimentError(f"{v.name} is set twice")
+        axes.append((v, _parse_values(v, spec)))
+    if not axes:
+        raise ExperimentError("nothing to sweep: give --set NAME=VALUES")
+    current = {v.name: v.convert(v.value) if v.kind != "cell" else v.value for v, _ in axes}
+    combos: list[tuple[tuple[str, Any], ...]] = []
+    if design == "grid":
+        for combo in itertools.product(*[[(v.name, x) for x in xs] for v, xs in axes]):
+            combos.append(tuple(combo))
+    else:
+        for v, xs in axes:
+            combos += [tuple((a.name, x if a.name == v.name else current[a.name]) for a, _ in axes) for x in xs]
+    out = [Variant("baseline")]
+    seen = set()
+    for combo in combos:
+        changed = tuple((k, x) for k, x in combo if x != current[k])
+        if not changed or changed in seen:
+            continue
+        seen.add(changed)
+        out.append(Variant(_variant_name(changed), changed))
+    if len(out) == 1:
+        raise ExperimentError("every value given equals the current one; nothing to compare")
+    return out
+
+
+def ablation_variants(
+    removes: Sequence[str], replaces: Sequence[tuple[str, str]], settings: Sequence[tuple[str, Any]] = ()
+) -> list[Variant]:
+    """The baseline and one variant per ``--remove`` (``M09`` or ``M09+M10`` together) and ``--replace``.
+
+    ``replaces`` pairs a component with the one whose values it takes. ``settings`` (value name,
+    value) form one more variant each.
+    """
+    out = [Variant("baseline")]
+    for spec in removes:
+        keys = tuple(k.strip() for k in spec.split("+") if k.strip())
+        if not keys:
+            raise ExperimentError(f"--remove '{spec}': no component id")
+        out.append(Variant("remove " + "+".join(keys), removed=keys))
+    for key, other in replaces:
+        out.append(Variant(f"replace {key} by {other}", replaced=((key, other),)))
+    for name, value in settings:
+        out.append(Variant(f"{name}={value}", ((name, value),)))
+    if len(out) == 1:
+        raise ExperimentError("nothing to ablate: give --remove ID or --replace ID=OTHER")
+    return out
+
+
+def _slug(k: int, name: str) -> str:
+    text = re.sub(r"[^\w.=,+-]+", "_", name).strip("_")[:60]
+    return f"v{k:02d}-{text}"
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def _chunk(num_games: int, workers: int) -> int:
+    return max(500, min(20_000, math.ceil(num_games / max(2, 2 * workers))))
+
+
+def _prepare(design: Design, out: Path, overwrite: bool) -> list[dict[str, Any]]:
+    """Check the design, write each variant's data folder; returns the variants' records."""
+    from simulate.lineup import LineupError, parse_lineup
+    from simulate.registry import make
+
+    game = make(design.game)
+    if not game.min_players <= design.num_players <= game.max_players:
+        raise ExperimentError(
+            f"{game.name} takes {game.min_players}-{game.max_players} players, not {design.num_players}"
+        )
+    if design.num_games < 2:
+        raise ExperimentError(f"--games must be at least 2, not {design.num_games}")
+    if design.precision is not None and design.precision <= 0:
+        raise ExperimentError(f"--precision must be positive, not {design.precision}")
+    try:
+        parse_lineup(game, list(design.bots), design.num_players)
+    except LineupError as e:
+        raise ExperimentError(str(e)) from None
+    names = [v.name for v in design.variants]
+    if len(set(names)) != len(names) or not design.variants or not design.variants[0].is_baseline:
+        raise ExperimentError("the variants need distinct names and the baseline first")
+    if out.exists() and any(out.iterdir()):
+        if not (out / "experiment.json").is_file():
+            raise ExperimentError(f"{out}: directory is not empty and holds no experiment; choose another --out")
+        if not overwrite:
+            raise ExperimentError(f"{out}: already holds an experiment; use --overwrite to replace it")
+    records = []
+    with tempfile.TemporaryDirectory(prefix="golem-variants-") as tmp:
+        for k, variant in enumerate(design.variants):
+            slug = _slug(k, variant.name)
+            _, rules = write_variant(game, variant, Path(tmp) / slug, design.cards)
+            data = out / "data" / slug
+            records.append({**variant.to_json(), "slug": slug, "data": str(data), "rules": {**design.rules, **rules}})
+        for sub in ("data", "runs", "report"):
+            shutil.rmtree(out / sub, ignore_errors=True)
+        (out / "data").mkdir(parents=True)
+        for rec in records:
+            shutil.move(Path(tmp) / rec["slug"], rec["data"])
+    return records
+
+
+def _round_seed(design: Design, round_index: int, variant_index: int) -> int:
+    return design.seed + round_index + (0 if design.paired else _UNPAIRED_SEED_STEP * variant_index)
+
+
+def _play_round(
+    design: Design, out: Path, records: list[dict[str, Any]], r: int, workers: int | None, progress: bool
+) -> tuple[list[Path], float]:
+    from simulate.lineup import parse_lineup
+    from simulate.registry import make
+    from simulate.runner import RunSpec, run
+
+    game = make(design.game)
+    lineup = parse_lineup(game, list(design.bots), design.num_players)
+    dirs, seconds = [], 0.0
+    for k, rec in enumerate(records):
+        seed = _round_seed(design, r, k)
+        spec = RunSpec(
+            game=design.game,
+            num_players=design.num_players,
+            num_games=design.num_games,
+            master_seed=seed,
+            lineup=lineup,
+            rotate_seats=design.rotate,
+            chunk_size=design.chunk_size or _chunk(design.num_games, workers or 2),
+            rules=dict(rec["rules"]),
+            cards=rec["data"],
+        )
+        run_dir = out / "runs" / rec["slug"] / f"round-{r:03d}"
+        command = (
+            f"golem simulate {design.game} -p {design.num_players} -n {design.num_games} "
+            f"--bots {','.join(design.bots)} --seed {seed} --cards {rec['data']} --out {run_dir}"
+            + ("" if design.rotate else " --fixed-seats")
+            + "".join(f" --rule {key}={value}" for key, value in rec["rules"].items())
+        )
+        t0 = time.perf_counter()
+        run(spec, run_dir, workers=workers, overwrite=True, progress=progress, command=command)
+        seconds += time.perf_counter() - t0
+        rec.setdefault("runs", []).append(str(run_dir.relative_to(out)))
+        dirs.append(run_dir)
+    return dirs, seconds
+
+
+def _read_quantities(run_dir: Path, offset: int) -> pd.DataFrame:
+    manifests = check_runs([run_dir], checksums=False)
+    seats = read_tables(manifests, "seats", SEAT_COLUMNS, [offset])
+    return game_quantities(seats)
+
+
+def _test_state(design: Design, quantities: dict[str, pd.DataFrame], rho2: float) -> list[dict[str, Any]]:
+    test = parse_test(design.test or "", list(next(iter(quantities.values())).columns), design.num_players)
+    rows = []
+    for name, q in quantities.items():
+        mean, var, n = running_moments(q[test.quantity].to_numpy())
+        half = float(confseq_halfwidth(n, var, design.alpha, rho2))
+        rows.append(
+            {
+                "variant": name,
+                "quantity": test.quantity,
+                "mean": mean,
+                "cs_low": mean - half,
+                "cs_high": mean + half,
+                "decision": decide(test, mean, half),
+                "num_games": n,
+            }
+        )
+    return rows
+
+
+def run_experiment(
+    design: Design,
+    out: str | Path,
+    kind: str = "sweep",
+    command: str = "",
+    workers: int | None = None,
+    overwrite: bool = False,
+    progress: bool = False,
+    log: Callable[[str], None] | None = None,
+) -> Experiment:
+    """Play every variant of ``design`` in rounds into ``out`` until the stopping rule is met.
+
+    Writes the variants' data folders, one run directory per variant and round, ``effects.csv``
+    and the experiment manifest ``experiment.json`` (``command`` is recorded as the way to
+    reproduce it). Raises ``ExperimentError`` or ``VariantError`` (one line) before playing when
+    the design cannot be played.
+    """
+    started = time.perf_counter()
+    out = Path(out)
+    if design.test is not None:
+        parse_test(design.test, _quantity_names(design), design.num_players)
+    records = _prepare(design, out, overwrite)
+    manifest: dict[str, Any] = {
+        "format": EXPERIMENT_FORMAT,
+        "kind": kind,
+        "command": command,
+        "design": design.to_json(),
+        "variants": records,
+        "status": "running",
+        "timing": {"started": _now()},
+    }
+    write_json_atomic(out / "experiment.json", manifest)
+    quantities: dict[str, list[pd.DataFrame]] = {rec["name"]: [] for rec in records}
+    run_seconds = 0.0
+    rho2 = float("nan")
+    reason, r, tests = "", 0, []
+    while True:
+        dirs, seconds = _play_round(design, out, records, r, workers, progress)
+        run_seconds += seconds
+        for rec, run_dir in zip(records, dirs, strict=True):
+            quantities[rec["name"]].append(_read_quantities(run_dir, r * design.num_games))
+        merged = {name: pd.concat(parts) if len(parts) > 1 else parts[0] for name, parts in quantities.items()}
+        effects = compare_variants(merged, "baseline", design.alpha)
+        played = (r + 1) * design.num_games
+        if design.test is not None:
+            if r == 0:
+                first = merged["baseline"]
+                test = parse_test(design.test, list(first.columns), design.num_players)
+                var0 = float(np.nanvar(first[test.quantity].to_numpy(), ddof=1)) or 1e-12
+                rho2 = mixture_rho2(design.alpha, max(design.budget / 2, design.num_games), var0)
+            tests = _test_state(design, merged, rho2)
+        rates = effects[effects["unit"] == "rate"]
+        widest = float(((rates["ci_high"] - rates["ci_low"]) / 2).max()) if len(rates) else float("nan")
+        if log is not None:
+            log(f"round {r + 1}: {played:,} games per variant, widest rate interval +/-{100 * widest:.2f} pp")
+        if design.precision is not None and r >= 1 and widest <= design.precision / 100:
+            reason = f"every rate interval reached +/-{design.precision:g} pp"
+        if design.test is not None and all(t["decision"] is not None for t in tests):
+            reason = f"the test '{design.test}' was decided for every variant"
+        if not reason and played + design.num_games > design.budget:
+            reason = (
+                f"the budget of {design.budget:,} games per variant was used"
+                if design.sequential
+                else f"fixed design of {played:,} games per variant"
+            )
+        if reason:
+            break
+        r += 1
+    analysis_started = time.perf_counter()
+    effects.to_csv(out / "effects.csv", index=False)
+    total = time.perf_counter() - started
+    manifest.update(
+        {
+            "status": "complete",
+            "rounds": r + 1,
+            "games_per_variant": played,
+            "stopped": {"reason": reason, "widest_rate_halfwidth": widest, "tests": tests, "rho2": rho2},
+        }
+    )
+    manifest["timing"].update(
+        {
+            "finished": _now(),
+            "seconds": round(total, 3),
+            "run_seconds": round(run_seconds, 3),
+            "overhead_seconds": round(total - run_seconds, 3),
+            "overhead_share": round((total - run_seconds) / total, 4) if total > 0 else None,
+            "final_analysis_seconds": round(time.perf_counter() - analysis_started, 3),
+        }
+    )
+    write_json_atomic(out / "experiment.json", manifest)
+    return Experiment(out, manifest, merged, effects)
+
+
+def _quantity_names(design: Design) -> list[str]:
+    from simulate.lineup import parse_lineup
+    from simulate.registry import make
+
+    n = design.num_players
+    names = [f"seat{s + 1}" for s in range(n)] + [f"margin{s + 1}" for s in range(n)]
+    labels = {e.label for e in parse_lineup(make(design.game), list(design.bots), n)}
+    if len(labels) > 1:
+        names += [re.sub(r"\W", "_", label) for label in sorted(labels)]
+    return names
+
+
+def load_experiment(path: str | Path) -> Experiment:
+    """An experiment read back from its directory: manifest, quantities and effects recomputed from the runs."""
+    from simulate.runformat import RunFormatError
+
+    path = Path(path)
+    file = path / "experiment.json"
+    if not file.is_file():
+        raise RunFormatError(f"{path}: no experiment.json (not an experiment directory)")
+    manifest = json.loads(file.read_text(encoding="utf-8"))
+    if manifest.get("format") != EXPERIMENT_FORMAT or manifest.get("status") != "complete":
+        raise RunFormatError(f"{path}: not a complete experiment")
+    num_games = manifest["design"]["num_games"]
+    quantities = {}
+    for rec in manifest["variants"]:
+        parts = [_read_quantities(path / d, r * num_games) for r, d in enumerate(rec["runs"])]
+        quantities[rec["name"]] = pd.concat(parts) if len(parts) > 1 else parts[0]
+    effects = compare_variants(quantities, "baseline", manifest["design"]["alpha"])
+    return Experiment(path, manifest, quantities, effects)
+
+
+def variant_run_dirs(exp: Experiment) -> dict[str, list[Path]]:
+    """Run directories of each variant, by variant name."""
+    return {rec["name"]: [exp.path / d for d in rec["runs"]] for rec in exp.manifest["variants"]}

@@ -1,0 +1,285 @@
+"""The what-if commands ``golem sweep``, ``golem ablate``, ``golem balance``, ``golem tune`` and ``golem values``.
+
+Thin click wrappers over ``analysis.experiments``, ``analysis.search`` and
+``analysis.experiment_report`` (registered on the ``golem`` group at the end of ``simulate.cli``).
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import click
+
+from simulate.clitypes import KeyValue
+
+
+def _one_line(e: Exception) -> click.ClickException:
+    return click.ClickException(" ".join(str(e).split()))
+
+
+def _errors() -> tuple[type[Exception], ...]:
+    from analysis.sequential import StopRuleError
+    from simulate.datafiles import DataError
+    from simulate.lineup import LineupError
+    from simulate.registry import UnknownName
+    from simulate.runformat import RunFormatError
+    from simulate.runner import RunError
+    from simulate.variants import VariantError
+
+    return (
+        UnknownName,
+        LineupError,
+        RunError,
+        DataError,
+        VariantError,
+        StopRuleError,
+        RunFormatError,
+        ValueError,
+        OSError,
+    )
+
+
+def rebuild_command(ctx: click.Context) -> str:
+    """The command line as typed, rebuilt from the parsed parameters (defaults left out)."""
+    words: list[str] = ["golem", ctx.info_name or ""]
+    for param in ctx.command.params:
+        value = ctx.params.get(param.name)
+        if isinstance(param, click.Argument):
+            words += [str(v) for v in (value if isinstance(value, tuple) else (value,)) if v is not None]
+            continue
+        if value is None or value == param.default or (param.multiple and not value):
+            continue
+        opt = param.opts[0]
+        if getattr(param, "is_flag", False):
+            if param.secondary_opts:
+                words.append(opt if value else param.secondary_opts[0])
+            elif value:
+                words.append(opt)
+            continue
+        for v in value if param.multiple else (value,):
+            words += [opt, f"{v[0]}={v[1]}" if isinstance(v, tuple) else str(v)]
+    return " ".join(shlex.quote(w) for w in words)
+
+
+def _experiment_options(f: Callable) -> Callable:
+    """Options every experiment command shares."""
+    options = [
+        click.option("--players", "-p", type=int, required=True, help="Number of players."),
+        click.option("--bots", "bot_list", default=None, help="Bots, one per seat or one for all (as for simulate)."),
+        click.option(
+            "--games",
+            "-n",
+            "num_games",
+            type=int,
+            default=10_000,
+            show_default=True,
+            help="Games per variant (per round with --precision or --test).",
+        ),
+        click.option("--seed", type=int, default=0, show_default=True, help="Master seed of the first round."),
+        click.option(
+            "--out",
+            "-o",
+            type=click.Path(path_type=Path),
+            default=None,
+            help="Experiment directory [default: runs/COMMAND-GAME].",
+        ),
+        click.option(
+            "--report",
+            "report_dir",
+            type=click.Path(path_type=Path),
+            default=None,
+            help="Report directory [default: OUT/report].",
+        ),
+        click.option("--workers", "-w", type=int, default=None, help="Worker processes [default: all cores]."),
+        click.option(
+            "--cards",
+            type=click.Path(path_type=Path),
+            default=None,
+            help="Base data folder (a copy of seeds/GAME) that every variant changes.",
+        ),
+        click.option(
+            "--rule", "rules", type=KeyValue(), multiple=True, help="Rule option of every variant (KEY=VALUE)."
+        ),
+        click.option(
+            "--precision",
+            type=float,
+            default=None,
+            help="Play rounds until every win-rate interval is at most +/- this many percentage points.",
+        ),
+        click.option(
+            "--test",
+            "test",
+            default=None,
+            help="Play rounds until this sequential test is decided for every variant, e.g. 'seat1 > 1/n + 0.01'.",
+        ),
+        click.option(
+            "--max-games",
+            type=int,
+            default=None,
+            help="Games per variant at most with --precision/--test [default: 20 rounds].",
+        ),
+        click.option("--fixed-seats", is_flag=True, help="Keep the bot order as given instead of rotating seats."),
+        click.option(
+            "--unpaired", is_flag=True, help="Give every variant its own seeds (to measure what pairing buys)."
+        ),
+        click.option("--overwrite", is_flag=True, help="Replace an experiment already in --out."),
+        click.option("--quiet", "-q", is_flag=True, help="No progress output."),
+    ]
+    for option in reversed(options):
+        f = option(f)
+    return f
+
+
+def _design(game_name: str, variants: list, o: dict[str, Any]):
+    from analysis.experiments import Design
+    from simulate.registry import make
+
+    game = make(game_name)
+    bots = [b for b in (o["bot_list"] or "").split(",") if b.strip()]
+    if not bots:
+        raise ValueError("give the bots with --bots (see 'golem bots GAME')")
+    return Design(
+        game=game.name,
+        num_players=o["players"],
+        bots=tuple(bots),
+        variants=tuple(variants),
+        num_games=o["num_games"],
+        seed=o["seed"],
+        rotate=not o["fixed_seats"],
+        cards=str(o["cards"]) if o["cards"] else None,
+        rules=dict(o["rules"]),
+        paired=not o["unpaired"],
+        precision=o["precision"],
+        test=o["test"],
+        max_games=o["max_games"],
+    )
+
+
+def _run_and_report(kind: str, design, o: dict[str, Any], command: str) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from analysis.experiment_report import build_experiment_report
+    from analysis.experiments import run_experiment
+
+    out = o["out"] or Path("runs") / f"{kind}-{design.game}"
+    log = None if o["quiet"] else click.echo
+    exp = run_experiment(
+        design, out, kind=kind, command=command, workers=o["workers"], overwrite=o["overwrite"], log=log
+    )
+    report_dir = o["report_dir"] or out / "report"
+    path = build_experiment_report(exp, report_dir)
+    click.echo(f"stopped: {exp.manifest['stopped']['reason']}")
+    click.echo(f"wrote {out / 'experiment.json'} and {path} (+ report.md)")
+
+
+@click.command()
+@click.argument("game_name", metavar="GAME")
+@click.option(
+    "--set",
+    "sets",
+    type=KeyValue(),
+    multiple=True,
+    required=True,
+    help="NAME=V1,V2,... or NAME=LO:HI[:STEP]: a data value or rule option and the values to try.",
+)
+@click.option(
+    "--design",
+    "design_kind",
+    type=click.Choice(["grid", "oat"]),
+    default="grid",
+    show_default=True,
+    help="Every combination of the values (grid) or one value changed at a time (oat).",
+)
+@_experiment_options
+@click.pass_context
+def sweep(ctx: click.Context, game_name: str, sets, design_kind: str, **o) -> None:
+    """Play variants of GAME with changed values on the same games and report their effects.
+
+    Any value of the game's data or rule options can be set (list them with 'golem values GAME'):
+    a card table cell as TABLE.ID.COLUMN, a game.toml value as KEY or SECTION.KEY (list elements
+    as KEY.K or KEY.seatK), a rule option by its name.
+
+    \b
+    Examples:
+      golem sweep century -p 3 --bots greedy --set points.P36.vp=18,20,22 --set start.seat1=YYY,YYYY
+      golem sweep century -p 3 --bots greedy --set copper_vp=1:5 --precision 0.5
+      golem sweep golem-poker -p 4 --bots threshold --set penalty_antes=0:4 --test 'seat1 > 1/n'
+    """
+    from analysis.experiments import sweep_variants
+    from simulate.registry import make
+    from simulate.variants import settable_values
+
+    try:
+        game = make(game_name)
+        values = settable_values(game, o["cards"])
+        variants = sweep_variants(values, [(k, str(v)) for k, v in sets], design_kind)
+        _run_and_report("sweep", _design(game_name, variants, o), o, rebuild_command(ctx))
+    except _errors() as e:
+        raise _one_line(e) from None
+
+
+@click.command()
+@click.argument("game_name", metavar="GAME")
+@click.option("--remove", "removes", multiple=True, help="Component id(s) to take out: M09, or M09+M10 together.")
+@click.option(
+    "--replace",
+    "replaces",
+    type=KeyValue(),
+    multiple=True,
+    help="ID=OTHER: component ID takes the values of component OTHER.",
+)
+@click.option(
+    "--set", "sets", type=KeyValue(), multiple=True, help="NAME=VALUE: one more variant with one value changed."
+)
+@_experiment_options
+@click.pass_context
+def ablate(ctx: click.Context, game_name: str, removes, replaces, sets, **o) -> None:
+    """Measure the effect of removing or changing components of GAME, each against the full game.
+
+    \b
+    Examples:
+      golem ablate century -p 3 --bots greedy --remove M09 --remove M10+M11
+      golem ablate century -p 3 --bots greedy --replace M09=M10 --precision 0.5
+    """
+    from analysis.experiments import ablation_variants
+
+    try:
+        variants = ablation_variants(list(removes), [(k, str(v)) for k, v in replaces], [(k, v) for k, v in sets])
+        _run_and_report("ablation", _design(game_name, variants, o), o, rebuild_command(ctx))
+    except _errors() as e:
+        raise _one_line(e) from None
+
+
+@click.command()
+@click.argument("game_name", metavar="GAME")
+@click.option("--pattern", default="*", show_default=True, help="Show only names matching this glob.")
+def values(game_name: str, pattern: str) -> None:
+    """List the values of GAME that sweep, ablate and balance can set, with their current values.
+
+    \b
+    Examples:
+      golem values century --pattern 'start.*'
+      golem values golem-poker
+    """
+    import fnmatch
+
+    from simulate.registry import make
+    from simulate.variants import settable_values
+
+    try:
+        vals = settable_values(make(game_name))
+    except _errors() as e:
+        raise _one_line(e) from None
+    shown = {}
+    for name, v in vals.items():
+        if fnmatch.fnmatchcase(name, pattern) or fnmatch.fnmatchcase(v.name, pattern):
+            shown.setdefault(v.name, []).append(name)
+    for canonical, names in shown.items():
+        v = vals[canonical]
+        aliases = [n for n in names if n != canonical]
+        also = f"  (also {', '.join(aliases)})" if aliases else ""
+        click.echo(f"{canonical} = {v.value!r}{also}")
