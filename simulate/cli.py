@@ -211,8 +211,10 @@ from simulate.cli_report import report, study  # noqa: E402
 main.add_command(report)
 main.add_command(study)
 
-from simulate.cli_experiment import ablate, sweep, values  # noqa: E402
+from simulate.cli_experiment import ablate, balance, sweep, tune, values  # noqa: E402
 
 main.add_command(sweep)
 main.add_command(ablate)
 main.add_command(values)
+main.add_command(balance)
+main.add_command(tune)

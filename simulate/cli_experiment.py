@@ -283,3 +283,137 @@ def values(game_name: str, pattern: str) -> None:
         aliases = [n for n in names if n != canonical]
         also = f"  (also {', '.join(aliases)})" if aliases else ""
         click.echo(f"{canonical} = {v.value!r}{also}")
+
+
+@click.command()
+@click.argument("game_name", metavar="GAME")
+@click.option("--players", "-p", type=int, required=True, help="Number of players.")
+@click.option("--bots", "bot_list", required=True, help="Bots, one per seat or one for all (as for simulate).")
+@click.option(
+    "--vary",
+    multiple=True,
+    required=True,
+    help="Values to search: a name or glob (start.*), optionally =V1,V2,... or =LO:HI to give the candidates.",
+)
+@click.option(
+    "--target",
+    default="seat-advantage",
+    show_default=True,
+    help="seat-advantage, margin, QUANTITY=VALUE (seat1=fair, greedy=0.5) or -QUANTITY (maximise).",
+)
+@click.option("--games", "-n", "num_games", type=int, default=4000, show_default=True, help="Games per evaluation.")
+@click.option("--budget", type=int, default=40, show_default=True, help="Distinct settings to evaluate at most.")
+@click.option(
+    "--confirm-games", type=int, default=20_000, show_default=True, help="Fresh games to re-measure the best."
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="Master seed of the search games.")
+@click.option("--out", "-o", type=click.Path(path_type=Path), default=None, help="Output [default: runs/balance-GAME].")
+@click.option("--workers", "-w", type=int, default=None, help="Worker processes [default: all cores].")
+@click.option("--cards", type=click.Path(path_type=Path), default=None, help="Base data folder to start from.")
+@click.option("--rule", "rules", type=KeyValue(), multiple=True, help="Rule option of every evaluation (KEY=VALUE).")
+@click.option("--overwrite", is_flag=True, help="Replace what is in --out.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress output.")
+@click.pass_context
+def balance(ctx: click.Context, game_name: str, **o) -> None:
+    """Search values of GAME for the setting closest to a balance target, and confirm it on fresh games.
+
+    SciPy's differential evolution searches the declared space; every evaluation plays the same
+    games, and the best setting is re-measured against the current values on fresh games.
+
+    \b
+    Examples:
+      golem balance century -p 3 --bots greedy --vary 'start.*' --target seat-advantage
+      golem balance century -p 3 --bots greedy --vary start.seat1 --vary copper_vp=1:5 --budget 30
+      golem balance golem-poker -p 4 --bots threshold --vary player_tie --target seat1=fair
+    """
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from analysis.search import run_balance
+
+    try:
+        path = run_balance(
+            game_name,
+            o["players"],
+            [b for b in o["bot_list"].split(",") if b.strip()],
+            list(o["vary"]),
+            target=o["target"],
+            num_games=o["num_games"],
+            budget=o["budget"],
+            seed=o["seed"],
+            out=o["out"] or Path("runs") / f"balance-{game_name}",
+            workers=o["workers"],
+            cards=str(o["cards"]) if o["cards"] else None,
+            rules=dict(o["rules"]),
+            confirm_games=o["confirm_games"],
+            command=rebuild_command(ctx),
+            log=None if o["quiet"] else click.echo,
+            overwrite=o["overwrite"],
+        )
+    except _errors() as e:
+        raise _one_line(e) from None
+    click.echo(f"wrote {path} (+ report.md)")
+
+
+@click.command()
+@click.argument("game_name", metavar="GAME")
+@click.option("--players", "-p", type=int, required=True, help="Number of players.")
+@click.option("--bot", "bot", required=True, help="The bot whose numeric parameters are tuned.")
+@click.option("--field", default=None, help="Opponents, comma-separated [default: the bot with its defaults].")
+@click.option("--param", "params", multiple=True, help="Parameter to tune (repeatable) [default: all].")
+@click.option(
+    "--range", "ranges", type=KeyValue(), multiple=True, help="PARAM=LO:HI bounds [default: 0 to 2x default]."
+)
+@click.option("--games", "-n", "num_games", type=int, default=3000, show_default=True, help="Games per evaluation.")
+@click.option("--budget", type=int, default=40, show_default=True, help="Distinct settings to evaluate at most.")
+@click.option("--confirm-games", type=int, default=10_000, show_default=True, help="Fresh games per confirmation run.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Master seed of the search games.")
+@click.option(
+    "--out", "-o", type=click.Path(path_type=Path), default=None, help="Output [default: runs/tune-GAME-BOT]."
+)
+@click.option("--workers", "-w", type=int, default=None, help="Worker processes [default: all cores].")
+@click.option("--cards", type=click.Path(path_type=Path), default=None, help="Data folder to play.")
+@click.option("--rule", "rules", type=KeyValue(), multiple=True, help="Rule option (KEY=VALUE).")
+@click.option("--overwrite", is_flag=True, help="Replace what is in --out.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress output.")
+@click.pass_context
+def tune(ctx: click.Context, game_name: str, **o) -> None:
+    """Tune a bot's numeric parameters against a field of bots and check balance under stronger play.
+
+    Writes OUT/tuned.bot, which --bot and --bots accept as @OUT/tuned.bot, and a report with the
+    tuned bot's gain on fresh games and the seat-balance verdict at both skill levels.
+
+    \b
+    Examples:
+      golem tune century -p 3 --bot greedy
+      golem tune century -p 3 --bot greedy --field engine,greedy --param patience --range patience=0:3
+      golem simulate century -p 3 --bot @runs/tune-century-greedy/tuned.bot -n 100000 --out runs/strong
+    """
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from analysis.search import run_tune
+
+    try:
+        path = run_tune(
+            game_name,
+            o["players"],
+            o["bot"],
+            field=[b for b in (o["field"] or "").split(",") if b.strip()],
+            params=list(o["params"]),
+            ranges={k: str(v) for k, v in o["ranges"]},
+            num_games=o["num_games"],
+            budget=o["budget"],
+            seed=o["seed"],
+            out=o["out"] or Path("runs") / f"tune-{game_name}-{o['bot']}",
+            workers=o["workers"],
+            cards=str(o["cards"]) if o["cards"] else None,
+            rules=dict(o["rules"]),
+            confirm_games=o["confirm_games"],
+            command=rebuild_command(ctx),
+            log=None if o["quiet"] else click.echo,
+            overwrite=o["overwrite"],
+        )
+    except _errors() as e:
+        raise _one_line(e) from None
+    click.echo(f"wrote {path} (+ report.md)")

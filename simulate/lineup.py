@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -26,8 +27,22 @@ class BotEntry:
         return {"label": self.label, "bot": self.bot, "params": dict(self.params)}
 
 
+def read_bot_file(path: str) -> str:
+    """The bot spec stored in a file (as ``golem tune`` writes it): its first line that is not a comment."""
+    try:
+        lines = Path(path).read_text(encoding="utf-8").splitlines()
+    except OSError as e:
+        raise LineupError(f"bot file {path}: {e.strerror or e}") from None
+    specs = [line.strip() for line in lines if line.strip() and not line.strip().startswith("#")]
+    if not specs:
+        raise LineupError(f"bot file {path}: no bot spec in it")
+    return specs[0]
+
+
 def parse_bot(game: Game, spec: str) -> BotEntry:
-    """Parse ``name`` or ``name:key=value[:key=value...]`` against the game's bots."""
+    """Parse ``name``, ``name:key=value[:key=value...]`` or ``@FILE`` (a spec in a file) against the game's bots."""
+    if spec.strip().startswith("@"):
+        spec = read_bot_file(spec.strip()[1:])
     name, *settings = [part.strip() for part in spec.strip().split(":")]
     if name not in game.bots:
         raise LineupError(unknown_message(f"{game.name} bot", name, list(game.bots)))

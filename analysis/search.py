@@ -1,0 +1,584 @@
+"""Searches over a game's values (``golem balance``) and a bot's parameters (``golem tune``).
+
+Both minimise a noisy objective measured by playing games. Every evaluation plays the same games
+(the same master seed: common random numbers), so two settings are compared on equal luck and the
+objective is a deterministic function of the setting, which a standard optimiser can handle. The
+optimiser is SciPy's differential evolution (Storn and Price 1997), with integrality constraints for
+discrete values; the search stops when its evaluation budget is used. The best setting is then
+re-measured on fresh games against the baseline, so the reported effect is free of the search's
+selection bias (the winner's curse).
+
+Each evaluation is a run directory of the shared format under ``OUT/search/evals/``; the list of
+evaluations is ``OUT/search/evaluations.csv``.
+
+References
+----------
+Storn, R. and Price, K. (1997). Differential evolution: a simple and efficient heuristic for global
+optimization over continuous spaces. *Journal of Global Optimization* 11.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import shutil
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import numpy as np
+import pandas as pd
+from scipy.optimize import differential_evolution
+
+from analysis.experiments import ExperimentError
+from analysis.paired import game_quantities
+from analysis.run import check_runs, read_tables
+from simulate.variants import Value, Variant, match_values, write_variant
+
+__all__ = [
+    "Dimension",
+    "SearchResult",
+    "balance_dimensions",
+    "objective_function",
+    "search",
+    "tune_dimensions",
+]
+
+_SEAT_COLUMNS = ["game", "num_players", "seat", "bot", "score", "win"]
+
+
+@dataclass(frozen=True)
+class Dimension:
+    """One searched value: its name, current value and the candidates (discrete) or bounds (continuous)."""
+
+    name: str
+    current: Any
+    choices: tuple[Any, ...] = ()
+    bounds: tuple[float, float] | None = None
+
+    @property
+    def discrete(self) -> bool:
+        return self.bounds is None
+
+    def value(self, x: float) -> Any:
+        if self.discrete:
+            return self.choices[int(round(x))]
+        return round(float(x), 4)
+
+    def scipy_bounds(self) -> tuple[float, float]:
+        return (0.0, float(len(self.choices) - 1)) if self.discrete else self.bounds  # type: ignore[return-value]
+
+
+class SearchResult(NamedTuple):
+    """What a search found: every evaluation and the best one."""
+
+    evaluations: pd.DataFrame
+    """One row per distinct setting evaluated, in order: ``evaluation``, one column per dimension,
+    ``num_changed``, ``objective``, ``run`` (its run directory)."""
+    best: dict[str, Any]
+    """Dimension name -> value of the best setting."""
+    best_objective: float
+    current_objective: float
+    """Objective of the current values (evaluated first)."""
+
+
+def _derived_choices(v: Value, values: dict[str, Value], spread: float) -> tuple[Any, ...]:
+    """Candidates of a value with none declared: other values its list or column holds, or a range around it."""
+    current = v.value if v.kind == "cell" else v.convert(v.value)
+    if isinstance(current, bool):
+        return (False, True)
+    if v.kind == "cell":
+        peers = {w.value for w in values.values() if w.kind == "cell" and w.file == v.file and w.key[1] == v.key[1]}
+        if all(re.fullmatch(r"-?\d+", p or "") for p in peers):
+            number = int(current)
+            width = max(1, math.ceil(spread * abs(number)))
+            return tuple(str(x) for x in range(max(0, number - width), number + width + 1))
+        return tuple(sorted(peers))
+    if isinstance(current, str):
+        if v.kind == "toml" and isinstance(v.key[-1], int):
+            whole = values[".".join(map(str, v.key[:-1]))]
+            return tuple(sorted(set(whole.value)))
+        return (current,)
+    width = max(1, math.ceil(spread * abs(current)))
+    if isinstance(current, int):
+        return tuple(range(max(0, current - width), current + width + 1))
+    return tuple(round(current + k * width / 4, 4) for k in range(-4, 5) if current + k * width / 4 >= 0)
+
+
+def balance_dimensions(
+    values: dict[str, Value], vary: Sequence[str], spread: float = 0.5, rule_choices: dict[str, tuple] | None = None
+) -> list[Dimension]:
+    """The search space of ``--vary`` patterns: ``start.*``, ``points.P36.vp``, or ``NAME=a,b,c`` / ``NAME=lo:hi``.
+
+    A value with no candidates given varies over the other values its list or table column holds
+    (strings), both truth values (booleans), the choices of a rule option, or the whole numbers
+    within ``spread`` (a share of the current value, at least 1) around its current value.
+    Values with a single candidate are left out.
+    """
+    from analysis.experiments import _parse_values
+
+    dims: dict[str, Dimension] = {}
+    for spec in vary:
+        pattern, sep, given = spec.partition("=")
+        for v in match_values(values, pattern.strip()):
+            current = v.value if v.kind == "cell" else v.convert(v.value)
+            if sep:
+                choices = tuple(_parse_values(v, given))
+            elif v.kind == "rule" and rule_choices and v.key[0] in rule_choices:
+                choices = tuple(rule_choices[v.key[0]])
+            else:
+                choices = _derived_choices(v, values, spread)
+            if current not in choices:
+                choices = (current, *choices)
+            if len(choices) > 1:
+                dims[v.name] = Dimension(v.name, current, tuple(choices))
+    if not dims:
+        raise ExperimentError("nothing to vary: every value matched has a single candidate")
+    return list(dims.values())
+
+
+def tune_dimensions(
+    bot_params: dict[str, tuple[float, str]], names: Sequence[str] = (), ranges: dict[str, str] | None = None
+) -> list[Dimension]:
+    """Continuous dimensions of a bot's parameters: ``names`` (default all), bounds ``lo:hi`` from ``ranges``
+    or ``[0, 2 x default]`` (``[0, 1]`` for a default of 0)."""
+    from simulate.registry import unknown_message
+
+    ranges = dict(ranges or {})
+    chosen = list(names) or list(bot_params)
+    for name in [*chosen, *ranges]:
+        if name not in bot_params:
+            raise ExperimentError(unknown_message("bot parameter", name, list(bot_params)))
+    dims = []
+    for name in chosen:
+        default = float(bot_params[name][0])
+        if name in ranges:
+            m = re.fullmatch(r"\s*(-?[\d.]+)\s*:\s*(-?[\d.]+)\s*", str(ranges[name]))
+            if not m or float(m.group(1)) >= float(m.group(2)):
+                raise ExperimentError(f"--range {name}={ranges[name]}: expected LO:HI with LO < HI")
+            bounds = (float(m.group(1)), float(m.group(2)))
+        else:
+            bounds = (0.0, 2 * default) if default > 0 else (min(default, 0.0), max(1.0, abs(default)))
+        dims.append(Dimension(name, default, bounds=bounds))
+    return dims
+
+
+def objective_function(target: str, num_players: int, labels: Sequence[str]) -> tuple[Callable, str]:
+    """The objective of a ``--target`` on :func:`analysis.paired.game_quantities` tables, and its description.
+
+    ``seat-advantage``: root mean square of the seats' win rates minus 1/n. ``margin``: root mean
+    square of the seats' mean score margins. ``QUANTITY=VALUE``: distance of a quantity's mean
+    (``seat1``, a bot label, ``margin2``) from VALUE (a number or ``fair`` = 1/n); a leading ``-``
+    instead maximises the quantity (``-tuned``).
+    """
+    n = num_players
+    seats = [f"seat{s + 1}" for s in range(n)]
+    if target == "seat-advantage":
+        return (
+            lambda q: float(np.sqrt(np.mean((q[seats].mean().to_numpy() - 1 / n) ** 2))),
+            "root mean square of the seats' win rates minus the fair share 1/n",
+        )
+    if target == "margin":
+        margins = [f"margin{s + 1}" for s in range(n)]
+        return (
+            lambda q: float(np.sqrt(np.mean(q[margins].mean().to_numpy() ** 2))),
+            "root mean square of the seats' mean score margins",
+        )
+    names = seats + [f"margin{s + 1}" for s in range(n)] + [re.sub(r"\W", "_", x) for x in labels]
+    if target.startswith("-") and target[1:] in names:
+        name = target[1:]
+        return (lambda q: -float(q[name].mean()), f"minus the mean of {name} (maximise it)")
+    name, sep, goal = target.partition("=")
+    if not sep or name.strip() not in names:
+        from simulate.registry import unknown_message
+
+        raise ExperimentError(
+            "--target: "
+            + unknown_message("target", target, ["seat-advantage", "margin", *[f"{x}=VALUE" for x in names]])
+        )
+    name = name.strip()
+    try:
+        value = 1 / n if goal.strip() == "fair" else float(goal)
+    except ValueError:
+        raise ExperimentError(f"--target {target}: '{goal}' is not a number or 'fair'") from None
+    return (lambda q: abs(float(q[name].mean()) - value), f"distance of {name}'s mean from {value:.4g}")
+
+
+def search(
+    dims: Sequence[Dimension],
+    evaluate: Callable[[dict[str, Any], Path], pd.DataFrame],
+    objective: Callable[[pd.DataFrame], float],
+    out: str | Path,
+    budget: int = 60,
+    seed: int = 0,
+    log: Callable[[str], None] | None = None,
+) -> SearchResult:
+    """Minimise ``objective(evaluate(setting, run_dir))`` over ``dims`` with differential evolution.
+
+    ``evaluate`` plays the setting (a dict of dimension name -> value) into ``run_dir`` and returns
+    its :func:`analysis.paired.game_quantities`. The current values are evaluated first; settings
+    already evaluated are not played again; the search stops after ``budget`` distinct settings
+    (or when the optimiser converges).
+    """
+    out = Path(out)
+    if budget < 2:
+        raise ExperimentError(f"--budget must be at least 2 evaluations, not {budget}")
+    shutil.rmtree(out, ignore_errors=True)
+    (out / "evals").mkdir(parents=True)
+    cache: dict[tuple, float] = {}
+    rows: list[dict[str, Any]] = []
+
+    class _Budget(Exception):
+        pass
+
+    def measure(setting: dict[str, Any]) -> float:
+        key = tuple(setting[d.name] for d in dims)
+        if key in cache:
+            return cache[key]
+        if len(cache) >= budget:
+            raise _Budget
+        k = len(rows)
+        run_dir = out / "evals" / f"{k:04d}"
+        t0 = time.perf_counter()
+        value = objective(evaluate(setting, run_dir))
+        cache[key] = value
+        changed = sum(setting[d.name] != d.current for d in dims)
+        rows.append(
+            {
+                "evaluation": k,
+                **setting,
+                "num_changed": changed,
+                "objective": value,
+                "seconds": time.perf_counter() - t0,
+                "run": str(run_dir),
+            }
+        )
+        if log is not None:
+            best = min(cache.values())
+            log(f"evaluation {k + 1}/{budget}: objective {value:.4f} (best {best:.4f})")
+        return value
+
+    current = {d.name: d.current for d in dims}
+    measure(current)
+    popsize = max(4, math.ceil(12 / max(1, len(dims))))
+    maxiter = max(1, budget // (popsize * len(dims)))
+    x0 = [d.choices.index(d.current) if d.discrete else d.current for d in dims]
+    try:
+        differential_evolution(
+            lambda x: measure({d.name: d.value(xi) for d, xi in zip(dims, x, strict=True)}),
+            bounds=[d.scipy_bounds() for d in dims],
+            integrality=[d.discrete for d in dims],
+            popsize=popsize,
+            maxiter=maxiter,
+            polish=False,
+            seed=seed,
+            x0=x0,
+            init="sobol" if popsize * len(dims) >= 4 else "latinhypercube",
+            tol=0,
+        )
+    except _Budget:
+        pass
+    evaluations = pd.DataFrame(rows)
+    evaluations.to_csv(out / "evaluations.csv", index=False)
+    best_row = evaluations.loc[evaluations["objective"].idxmin()]
+    best = {d.name: best_row[d.name] for d in dims}
+    return SearchResult(evaluations, best, float(best_row["objective"]), float(evaluations["objective"].iloc[0]))
+
+
+def read_quantities(run_dir: Path) -> pd.DataFrame:
+    """:func:`analysis.paired.game_quantities` of one run directory."""
+    return game_quantities(read_tables(check_runs([run_dir], checksums=False), "seats", _SEAT_COLUMNS))
+
+
+def variant_of(dims: Sequence[Dimension], setting: dict[str, Any]) -> Variant:
+    """The variant of a data setting (only the values that differ from the current ones)."""
+    changed = tuple((d.name, setting[d.name]) for d in dims if setting[d.name] != d.current)
+    name = " ".join(f"{k}={v}" for k, v in changed) or "baseline"
+    return Variant(name, changed)
+
+
+def play_variant(
+    game: Any, variant: Variant, run_dir: Path, spec_fields: dict[str, Any], cards: str | None, workers: int | None
+) -> Path:
+    """Write ``variant``'s data beside ``run_dir`` and play it there (``spec_fields``: the rest of the RunSpec)."""
+    from simulate.runner import RunSpec, run
+
+    folder, rules = write_variant(game, variant, run_dir.with_name(run_dir.name + "-data"), cards)
+    spec = RunSpec(cards=str(folder), **{**spec_fields, "rules": {**spec_fields.get("rules", {}), **rules}})
+    return run(spec, run_dir, workers=workers, overwrite=True, progress=False)
+
+
+def _bootstrap_objective_change(
+    objective: Callable[[pd.DataFrame], float], base: pd.DataFrame, best: pd.DataFrame, alpha: float, seed: int
+) -> tuple[float, float, float]:
+    """Change of the objective from ``base`` to ``best`` on paired games, with a percentile bootstrap interval
+    (games resampled together, 400 resamples)."""
+    rng = np.random.default_rng(seed)
+    change = objective(best) - objective(base)
+    draws = []
+    for _ in range(400):  # resamples: each a handful of vectorised means
+        idx = rng.integers(0, len(base), len(base))
+        draws.append(objective(best.iloc[idx]) - objective(base.iloc[idx]))
+    low, high = np.percentile(draws, [100 * alpha / 2, 100 * (1 - alpha / 2)])
+    return change, float(low), float(high)
+
+
+def _search_items(dims: Sequence[Dimension], result: SearchResult, description: str, budget: int) -> list:
+    from analysis.experiment_plots import plot_search_history, plot_tradeoff
+    from analysis.report import Table, Text, _figure
+
+    items: list = [
+        Text(
+            f"Objective: {description} (lower is better). Optimiser: SciPy differential evolution"
+            + (" (integrality constraints for discrete values), " if any(d.discrete for d in dims) else ", ")
+            + f"{len(result.evaluations)} distinct settings evaluated "
+            f"of a budget of {budget}, every one on the same games (common random numbers)."
+        ),
+        Table(
+            ["value", "current", "candidates", "best found"],
+            [
+                [
+                    d.name,
+                    str(d.current),
+                    ", ".join(map(str, d.choices)) if d.discrete else f"{d.bounds[0]:g} to {d.bounds[1]:g}",
+                    str(result.best[d.name]),
+                ]
+                for d in dims
+            ],
+            "Search space and the best setting found.",
+        ),
+        Text(
+            f"On the search games the objective went from {result.current_objective:.4f} (current values) to "
+            f"{result.best_objective:.4f}. That figure is optimistic (it is the best of many tries on the same games); "
+            "the re-measurement on fresh games below is the one to trust.",
+            "verdict",
+        ),
+    ]
+    panels = [lambda ax: plot_search_history(result.evaluations, ax=ax)]
+    if "num_changed" in result.evaluations and result.evaluations["num_changed"].nunique() > 1:
+        panels.append(lambda ax: plot_tradeoff(result.evaluations, ax=ax))
+    items.append(_figure("search.png", "Search progress and trade-off.", panels, ncols=2, size=(5.5, 3.8)))
+    return items
+
+
+def run_balance(
+    game_name: str,
+    num_players: int,
+    bots: Sequence[str],
+    vary: Sequence[str],
+    target: str = "seat-advantage",
+    num_games: int = 4000,
+    budget: int = 40,
+    seed: int = 0,
+    out: str | Path = "runs/balance",
+    workers: int | None = None,
+    cards: str | None = None,
+    rules: dict[str, Any] | None = None,
+    confirm_games: int = 20_000,
+    command: str = "",
+    log: Callable[[str], None] | None = None,
+    overwrite: bool = False,
+) -> Path:
+    """Search the ``vary`` space for the values that minimise ``target``, confirm on fresh games, write the report.
+
+    Writes ``OUT/search`` (evaluations), ``OUT/confirm`` (an experiment: baseline against the best
+    setting on fresh games) and ``OUT/report``; returns the report's HTML path.
+    """
+    from analysis.experiment_report import build_experiment_report
+    from analysis.experiments import Design, run_experiment
+    from analysis.report import Report, Section, Text, write_report
+    from simulate.lineup import parse_lineup
+    from simulate.registry import make
+    from simulate.variants import settable_values
+
+    game = make(game_name)
+    out = Path(out)
+    if out.exists() and any(out.iterdir()) and not overwrite:
+        raise ExperimentError(f"{out}: not empty; use --overwrite to replace it")
+    values = settable_values(game, cards)
+    choices = {o.name: tuple(o.choices) for o in game.rule_options().values() if isinstance(o.default, str | bool)}
+    dims = balance_dimensions(values, vary, rule_choices=choices)
+    lineup = parse_lineup(game, list(bots), num_players)
+    objective, description = objective_function(target, num_players, [e.label for e in lineup])
+    fields = {
+        "game": game.name,
+        "num_players": num_players,
+        "num_games": num_games,
+        "master_seed": seed,
+        "lineup": lineup,
+        "chunk_size": max(500, math.ceil(num_games / 2)),
+        "rules": dict(rules or {}),
+    }
+
+    def evaluate(setting: dict[str, Any], run_dir: Path) -> pd.DataFrame:
+        return read_quantities(play_variant(game, variant_of(dims, setting), run_dir, fields, cards, workers))
+
+    result = search(dims, evaluate, objective, out / "search", budget, seed, log)
+    best = variant_of(dims, result.best)
+    items = _search_items(dims, result, description, budget)
+    title = f"{game.name}: balance search ({target})"
+    if best.is_baseline:
+        items.append(Text("No setting beat the current values on the search games; nothing to confirm.", "verdict"))
+        return write_report(
+            Report(title, [Text(f"Command: {command}", "code")], [Section("Search", items)]), out / "report"
+        )
+    design = Design(
+        game.name,
+        num_players,
+        tuple(bots),
+        (Variant("baseline"), best),
+        num_games=confirm_games,
+        seed=seed + 1_000_000,
+        cards=cards,
+        rules=dict(rules or {}),
+    )
+    exp = run_experiment(design, out / "confirm", kind="balance", command=command, workers=workers, overwrite=True)
+    change, low, high = _bootstrap_objective_change(
+        objective, exp.quantities["baseline"], exp.quantities[best.name], design.alpha, seed
+    )
+    items.append(
+        Text(
+            f"Re-measured on {confirm_games:,} fresh games (master seed {design.seed}): the objective is "
+            f"{objective(exp.quantities['baseline']):.4f} with the current values and "
+            f"{objective(exp.quantities[best.name]):.4f} with the best setting, a change of {change:+.4f} "
+            f"({low:+.4f} to {high:+.4f}, paired bootstrap, {100 * (1 - design.alpha):g}%). The sections below give "
+            "its effect on every seat and bot with paired intervals.",
+            "verdict",
+        )
+    )
+    return build_experiment_report(exp, out / "report", title=title, extra=[Section("Search", items)])
+
+
+def _candidate_spec(bot: str, setting: dict[str, Any]) -> str:
+    return bot + "".join(f":{k}={v:g}" for k, v in setting.items())
+
+
+def run_tune(
+    game_name: str,
+    num_players: int,
+    bot: str,
+    field: Sequence[str] = (),
+    params: Sequence[str] = (),
+    ranges: dict[str, str] | None = None,
+    num_games: int = 3000,
+    budget: int = 40,
+    seed: int = 0,
+    out: str | Path = "runs/tune",
+    workers: int | None = None,
+    cards: str | None = None,
+    rules: dict[str, Any] | None = None,
+    confirm_games: int = 10_000,
+    command: str = "",
+    log: Callable[[str], None] | None = None,
+    overwrite: bool = False,
+) -> Path:
+    """Tune ``bot``'s parameters for the highest win rate against ``field`` (default: the bot with its
+    defaults), write ``OUT/tuned.bot`` (usable as ``--bot @OUT/tuned.bot``) and a report that checks
+    the seat-balance verdict at both skill levels; returns the report's HTML path."""
+    from analysis._util import mirror_mask
+    from analysis.paired import paired_effects
+    from analysis.report import Report, Section, Table, Text, _pct, _pct_ci, write_report
+    from analysis.seats import seat_advantage
+    from simulate.lineup import LineupError, parse_bot, parse_lineup
+    from simulate.registry import make, unknown_message
+    from simulate.runner import RunSpec, run
+
+    game = make(game_name)
+    if bot not in game.bots:
+        raise LineupError(unknown_message(f"{game.name} bot", bot, list(game.bots)))
+    out = Path(out)
+    if out.exists() and any(out.iterdir()) and not overwrite:
+        raise ExperimentError(f"{out}: not empty; use --overwrite to replace it")
+    dims = tune_dimensions(game.bots[bot].params, params, ranges)
+    field = list(field) or [bot]
+    for spec in field:
+        parse_bot(game, spec)
+    opponents = [field[k % len(field)] for k in range(num_players - 1)]
+    if num_players < 2:
+        raise ExperimentError("tuning needs at least 2 players")
+
+    def play(specs: list[str], run_dir: Path, games: int, master_seed: int) -> pd.DataFrame:
+        spec = RunSpec(
+            game=game.name,
+            num_players=num_players,
+            num_games=games,
+            master_seed=master_seed,
+            lineup=parse_lineup(game, specs, num_players),
+            chunk_size=max(500, math.ceil(games / 2)),
+            rules=dict(rules or {}),
+            cards=cards,
+        )
+        return read_quantities(run(spec, run_dir, workers=workers, overwrite=True, progress=False))
+
+    def evaluate(setting: dict[str, Any], run_dir: Path) -> pd.DataFrame:
+        label = re.sub(r"\W", "_", parse_bot(game, _candidate_spec(bot, setting)).label)
+        q = play([_candidate_spec(bot, setting), *opponents], run_dir, num_games, seed)
+        return q.assign(tuned=q[label])
+
+    result = search(dims, evaluate, lambda q: -float(q["tuned"].mean()), out / "search", budget, seed, log)
+    tuned = _candidate_spec(bot, result.best)
+    default = _candidate_spec(bot, {d.name: d.current for d in dims})
+    (out / "tuned.bot").write_text(
+        f"# {game.name} bot tuned by: {command or 'golem tune'}\n"
+        f"# win rate against {', '.join(opponents)} on the search games: {-result.best_objective:.4f} "
+        f"(defaults: {-result.current_objective:.4f})\n{tuned}\n",
+        encoding="utf-8",
+    )
+    fresh = seed + 1_000_000
+    confirm = out / "confirm"
+    q_tuned = play([tuned, *opponents], confirm / "tuned-vs-field", confirm_games, fresh)
+    q_default = play([default, *opponents], confirm / "default-vs-field", confirm_games, fresh)
+    t_label = re.sub(r"\W", "_", parse_bot(game, tuned).label)
+    d_label = re.sub(r"\W", "_", parse_bot(game, default).label)
+    effect = paired_effects(q_default.assign(bot=q_default[d_label]), q_tuned.assign(bot=q_tuned[t_label]))
+    row = next(effect[effect["quantity"] == "bot"].itertuples())
+    level = f"{100 * 0.95:g}%"
+    field_items = [
+        Text(
+            f"On {confirm_games:,} fresh games (master seed {fresh}) against {', '.join(opponents)}, the tuned bot "
+            f"wins {_pct(row.variant)} of its seats against {_pct(row.baseline)} with the defaults: a change of "
+            f"{100 * row.diff:+.1f} pp ({100 * row.ci_low:+.1f} to {100 * row.ci_high:+.1f}, paired {level} interval, "
+            f"same games).",
+            "verdict",
+        ),
+        Text("Use it with: --bot @" + str(out / "tuned.bot")),
+        Text(tuned, "code"),
+    ]
+    levels = []
+    for name, spec in (("defaults", default), ("tuned", tuned)):
+        run_dir = confirm / f"mirror-{name}"
+        play([spec], run_dir, confirm_games, fresh)
+        seats = read_tables(check_runs([run_dir], checksums=False), "seats", _SEAT_COLUMNS)
+        adv = seat_advantage(seats, lineup="mirror" if mirror_mask(seats).all() else "all", num_resamples=500)
+        levels.append((name, adv))
+    verdicts = [bool(a.tests["significant"].iloc[0]) for _, a in levels]
+    signs = [np.sign(a.table["excess"].iloc[0]) for _, a in levels]
+    holds = verdicts[0] == verdicts[1] and (not verdicts[0] or signs[0] == signs[1])
+    rows = [
+        [name, f"seat {int(r.seat)}", _pct(r.win_rate), _pct_ci(r.ci_low, r.ci_high), _pct(r.fair)]
+        for name, a in levels
+        for r in a.table.itertuples()
+    ]
+    skill_items = [
+        Text(
+            "The seat-balance verdict "
+            + ("holds" if holds else "does NOT hold")
+            + " across the two skill levels (mirror matches of the bot with its defaults and tuned, "
+            f"{confirm_games:,} games each).",
+            "verdict",
+        ),
+        Table(["skill level", "seat", "win rate", f"{level} interval", "fair"], rows),
+        *[Text(f"{name}: {a.verdict}") for name, a in levels],
+    ]
+    report = Report(
+        f"{game.name}: tuning {bot} ({num_players} players)",
+        [Text("Reproduce with:"), Text(command or "(command not recorded)", "code")],
+        [
+            Section("Search", _search_items(dims, result, f"minus the win rate of {bot} against the field", budget)),
+            Section("Tuned bot against the field", field_items),
+            Section("Balance across skill levels", skill_items, findings=[skill_items[0].text]),
+        ],
+    )
+    return write_report(report, out / "report")
