@@ -43,7 +43,15 @@ import pandas as pd
 
 from analysis.paired import compare_variants, game_quantities
 from analysis.run import check_runs, read_tables
-from analysis.sequential import confseq_halfwidth, decide, mixture_rho2, parse_test, running_moments
+from analysis.sequential import (
+    confseq_halfwidth,
+    decide,
+    mixture_rho2,
+    parse_test,
+    precision_reached,
+    running_moments,
+    widest_halfwidth,
+)
 from simulate.runformat import write_json_atomic
 from simulate.variants import Value, Variant, resolve_value, write_variant
 
@@ -141,13 +149,15 @@ def _parse_values(v: Value, spec: str | Sequence[Any]) -> list[Any]:
     for item in items:
         text = str(item).strip()
         m = re.fullmatch(r"(-?[\d.]+):(-?[\d.]+)(?::(-?[\d.]+))?", text)
-        if m and not isinstance(v.value, str | bool):
+        numeric_cell = v.kind == "cell" and re.fullmatch(r"-?\d+(\.\d+)?", str(v.value)) is not None
+        if m and (numeric_cell or not isinstance(v.value, str | bool)):
             lo, hi, step = (float(x) if x is not None else None for x in m.groups())
             step = step or 1.0
             if step <= 0 or hi < lo:
                 raise ExperimentError(f"{v.name}: range '{text}' needs lo <= hi and a positive step")
             count = int(math.floor((hi - lo) / step + 1e-9)) + 1
-            out += [v.convert(lo + k * step) for k in range(count)]
+            points = [round(lo + k * step, 10) for k in range(count)]
+            out += [f"{x:g}" if numeric_cell else v.convert(x) for x in points]
         else:
             out.append(v.convert(text) if v.kind != "cell" else text)
     if not out:
@@ -395,11 +405,10 @@ def run_experiment(
                 var0 = float(np.nanvar(first[test.quantity].to_numpy(), ddof=1)) or 1e-12
                 rho2 = mixture_rho2(design.alpha, max(design.budget / 2, design.num_games), var0)
             tests = _test_state(design, merged, rho2)
-        rates = effects[effects["unit"] == "rate"]
-        widest = float(((rates["ci_high"] - rates["ci_low"]) / 2).max()) if len(rates) else float("nan")
+        widest = widest_halfwidth(effects)
         if log is not None:
             log(f"round {r + 1}: {played:,} games per variant, widest rate interval +/-{100 * widest:.2f} pp")
-        if design.precision is not None and r >= 1 and widest <= design.precision / 100:
+        if design.precision is not None and precision_reached(effects, design.precision, r):
             reason = f"every rate interval reached +/-{design.precision:g} pp"
         if design.test is not None and all(t["decision"] is not None for t in tests):
             reason = f"the test '{design.test}' was decided for every variant"

@@ -24,7 +24,7 @@ from scipy import stats
 
 from analysis._util import check_alpha, multiple_tests, require_columns, seat_margins
 
-__all__ = ["QUANTITY_COLUMNS", "compare_variants", "game_quantities", "paired_effects", "quantity_info"]
+__all__ = ["QUANTITY_COLUMNS", "compare_variants", "game_quantities", "holm", "paired_effects", "quantity_info"]
 
 QUANTITY_COLUMNS = ["quantity", "metric", "subject", "unit"]
 
@@ -133,6 +133,22 @@ def paired_effects(baseline: pd.DataFrame, variant: pd.DataFrame, alpha: float =
     return out
 
 
+def holm(pvalue: np.ndarray, alpha: float) -> tuple[np.ndarray, np.ndarray]:
+    """Holm's step-down adjusted p-values and rejections (Holm 1979), NaN left out.
+
+    The same numbers as ``statsmodels.stats.multitest.multipletests(method="holm")``, which calls
+    ``gc.collect()`` on every call (0.2-0.8 s in a process holding a large heap, once per round of
+    a sequential experiment); the tests check the two agree.
+    """
+    pvalue = np.asarray(pvalue, dtype=float)
+    adjusted = np.full(len(pvalue), np.nan)
+    ok = np.flatnonzero(np.isfinite(pvalue))
+    order = ok[np.argsort(pvalue[ok], kind="stable")]
+    m = len(order)
+    adjusted[order] = np.minimum(np.maximum.accumulate(pvalue[order] * np.arange(m, 0, -1)), 1.0)
+    return adjusted, np.where(np.isfinite(adjusted), adjusted < alpha, False)
+
+
 def compare_variants(
     quantities: Mapping[str, pd.DataFrame], baseline: str, alpha: float = 0.05, correction: str | None = "holm"
 ) -> pd.DataFrame:
@@ -155,13 +171,16 @@ def compare_variants(
     if not frames:
         raise ValueError("no variant to compare with the baseline")
     out = pd.concat(frames, ignore_index=True)
-    out = out[["variant_name", *[c for c in out.columns if c != "variant_name"]]]
+    out = out[["variant_name", *[c for c in out.columns if c != "variant_name"]]].copy()
     out["pvalue_adj"] = np.nan
     out["significant"] = False
     for unit in ("rate", "points"):
         rows = (out["unit"] == unit).to_numpy()
         if rows.any():
-            p_adj, reject, _ = multiple_tests(out.loc[rows, "pvalue"].to_numpy(), alpha, correction)
+            if correction == "holm":
+                p_adj, reject = holm(out.loc[rows, "pvalue"].to_numpy(), alpha)
+            else:
+                p_adj, reject, _ = multiple_tests(out.loc[rows, "pvalue"].to_numpy(), alpha, correction)
             out.loc[rows, "pvalue_adj"] = p_adj
             out.loc[rows, "significant"] = reject
     out["significant"] = out["significant"].astype(bool)

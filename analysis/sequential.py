@@ -30,10 +30,20 @@ from collections.abc import Mapping
 from typing import NamedTuple
 
 import numpy as np
+import pandas as pd
 
 from analysis._util import check_alpha
 
-__all__ = ["SequentialTest", "StopRuleError", "confseq_halfwidth", "mixture_rho2", "parse_test", "decide"]
+__all__ = [
+    "SequentialTest",
+    "StopRuleError",
+    "confseq_halfwidth",
+    "decide",
+    "mixture_rho2",
+    "parse_test",
+    "precision_reached",
+    "widest_halfwidth",
+]
 
 _OPS = {ast.Gt: ">", ast.GtE: ">=", ast.Lt: "<", ast.LtE: "<="}
 _ARITH = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv}
@@ -129,3 +139,15 @@ def running_moments(values: Mapping[str, np.ndarray] | np.ndarray) -> tuple[floa
     if len(x) < 2:
         return float("nan"), float("nan"), len(x)
     return float(x.mean()), float(x.var(ddof=1)), len(x)
+
+
+def widest_halfwidth(effects: pd.DataFrame) -> float:
+    """Largest half-width of the rate effects' intervals (rows of :func:`analysis.paired.paired_effects`)."""
+    rates = effects[effects["unit"] == "rate"]
+    return float(((rates["ci_high"] - rates["ci_low"]) / 2).max()) if len(rates) else float("nan")
+
+
+def precision_reached(effects: pd.DataFrame, precision_pp: float, round_index: int) -> bool:
+    """The Chow-Robbins rule: from the second round (``round_index >= 1``), every rate interval is at most
+    ``precision_pp`` percentage points either side of its estimate."""
+    return round_index >= 1 and widest_halfwidth(effects) <= precision_pp / 100

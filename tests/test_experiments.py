@@ -1,0 +1,510 @@
+"""What-if experiments: value paths, variants, paired effects with planted effects, sequential stopping,
+searches, reports and the sweep/ablate/balance/tune/values commands."""
+
+from __future__ import annotations
+
+import csv
+import json
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+from statsmodels.stats.multitest import multipletests
+
+from analysis.experiment_plots import plot_effect_forest, plot_search_history, plot_sweep, plot_tradeoff
+from analysis.experiment_report import build_experiment_report, effects_with_values, ranking
+from analysis.experiments import (
+    Design,
+    ExperimentError,
+    ablation_variants,
+    load_experiment,
+    run_experiment,
+    sweep_variants,
+)
+from analysis.paired import compare_variants, game_quantities, holm, paired_effects
+from analysis.search import Dimension, balance_dimensions, objective_function, search, tune_dimensions
+from analysis.sequential import (
+    SequentialTest,
+    StopRuleError,
+    confseq_halfwidth,
+    decide,
+    mixture_rho2,
+    parse_test,
+    precision_reached,
+)
+from simulate.cli import main
+from simulate.datafiles import default_dir
+from simulate.lineup import LineupError, parse_bot
+from simulate.registry import available_games, make
+from simulate.runformat import read_manifest, verify_run
+from simulate.variants import Variant, VariantError, match_values, resolve_value, settable_values, write_variant
+
+SEED = 11
+GAMES = 1500  # per variant: enough for the planted effects below (about 10-25 pp), fast on one core
+
+
+@pytest.fixture(autouse=True)
+def _close_figures():
+    yield
+    plt.close("all")
+
+
+@pytest.fixture(scope="module")
+def century_values():
+    return settable_values(make("century"))
+
+
+# --------------------------------------------------------------------------- value paths and variants
+
+
+@pytest.mark.parametrize("name", list(available_games()))
+def test_every_game_exposes_its_data_cells_and_rule_options(name):
+    game = make(name)
+    values = settable_values(game)
+    canonical = {v.name for v in values.values()}
+    for option in game.rule_options():
+        assert values[option].name == f"rules.{option}"
+    for file in game.data_files:
+        if file.endswith(".csv"):
+            assert any(v.file == file and v.kind == "cell" for v in values.values())
+    assert all(resolve_value(values, n).name == n for n in canonical)
+
+
+def test_paths_address_cells_toml_list_elements_and_rules(century_values):
+    assert resolve_value(century_values, "points.P36.vp").name == "point_cards.P36.vp"
+    assert resolve_value(century_values, "point_cards.P36.vp").value == "20"
+    seat1 = resolve_value(century_values, "start.seat1")
+    assert (seat1.name, seat1.value) == ("table.start.1", "YYY")
+    assert resolve_value(century_values, "tie_break").kind == "rule"
+    assert [v.name for v in match_values(century_values, "start.*")] == [f"table.start.{k}" for k in range(1, 6)]
+
+
+def test_unknown_path_is_one_line_with_close_matches(century_values):
+    with pytest.raises(VariantError, match=r"unknown value 'points.P36.vpp'; did you mean points.P36.vp"):
+        resolve_value(century_values, "points.P36.vpp")
+
+
+def test_write_variant_changes_exactly_the_named_values(tmp_path):
+    game = make("century")
+    variant = Variant(
+        "v", (("points.P36.vp", "18"), ("start.seat1", "YYYY"), ("tie_break", "shared")), ("M09",), (("M10", "M11"),)
+    )
+    folder, rules = write_variant(game, variant, tmp_path / "v")
+    assert rules == {"tie_break": "shared"}
+    points = {r["id"]: r for r in csv.DictReader((folder / "point_cards.csv").open())}
+    shipped = {r["id"]: r for r in csv.DictReader((default_dir("century") / "point_cards.csv").open())}
+    assert points["P36"] == {**shipped["P36"], "vp": "18"}
+    assert {k: r for k, r in points.items() if k != "P36"} == {k: r for k, r in shipped.items() if k != "P36"}
+    merchants = {r["id"]: r for r in csv.DictReader((folder / "merchant_cards.csv").open())}
+    assert "M09" not in merchants and len(merchants) == 44
+    assert (merchants["M10"]["input"], merchants["M10"]["output"]) == ("YY", "GG")
+    data = game.load_data(folder, rules)
+    assert game.describe_data(data)["rules"]["tie_break"] == "shared"
+    toml = (folder / "game.toml").read_text()
+    assert 'start = ["YYYY", "YYYY", "YYYY", "YYYG", "YYYG"]' in toml
+    assert "# Starting crystals by seat" in toml  # comments kept
+
+
+def test_write_variant_rejects_values_the_game_rejects(tmp_path):
+    game = make("century")
+    with pytest.raises(VariantError, match=r"'YYQ' has 'Q'"):
+        write_variant(game, Variant("bad", (("start.seat1", "YYQ"),)), tmp_path / "bad")
+    with pytest.raises(VariantError, match=r"unknown component 'M99'.*M09"):
+        write_variant(game, Variant("bad", (), ("M99",)), tmp_path / "bad2")
+    with pytest.raises(VariantError, match="not a whole number"):
+        write_variant(game, Variant("bad", (("copper_vp", "2.5"),)), tmp_path / "bad3")
+
+
+def test_sweep_variants_grid_and_one_at_a_time(century_values):
+    grid = sweep_variants(century_values, [("points.P36.vp", "18,20,22"), ("start.seat1", "YYY,YYYY")])
+    assert grid[0].is_baseline
+    assert len(grid) == 1 + 3 * 2 - 1  # the combination equal to the shipped data is the baseline
+    oat = sweep_variants(century_values, [("points.P36.vp", "16:22:2"), ("start.seat1", "YYYY")], design="oat")
+    assert [v.name for v in oat[1:]] == [
+        "point_cards.P36.vp=16",
+        "point_cards.P36.vp=18",
+        "point_cards.P36.vp=22",
+        "table.start.1=YYYY",
+    ]
+    with pytest.raises(ExperimentError, match="equals the current one"):
+        sweep_variants(century_values, [("points.P36.vp", "20")])
+
+
+def test_ablation_variants():
+    variants = ablation_variants(["M09", "M10+M11"], [("M12", "M13")])
+    assert [v.name for v in variants] == ["baseline", "remove M09", "remove M10+M11", "replace M12 by M13"]
+    assert variants[2].removed == ("M10", "M11")
+
+
+def test_bot_file_is_accepted_by_parse_bot(tmp_path):
+    game = make("century")
+    path = tmp_path / "tuned.bot"
+    path.write_text("# tuned\ngreedy:patience=0.5\n")
+    entry = parse_bot(game, f"@{path}")
+    assert (entry.bot, entry.params["patience"]) == ("greedy", 0.5)
+    with pytest.raises(LineupError, match="no bot spec"):
+        (tmp_path / "empty.bot").write_text("# nothing\n")
+        parse_bot(game, f"@{tmp_path / 'empty.bot'}")
+
+
+# --------------------------------------------------------------------------- paired statistics
+
+
+def _null_quantities(num_games: int, rng: np.random.Generator, shift: float = 0.0) -> pd.DataFrame:
+    """Per-game quantities of a 3-player game with seat win shares from independent games."""
+    winner = rng.integers(0, 3, num_games)
+    wins = np.eye(3)[winner]
+    margin = rng.normal(0, 5, (num_games, 3)) + shift
+    return pd.DataFrame(
+        {**{f"seat{s + 1}": wins[:, s] for s in range(3)}, **{f"margin{s + 1}": margin[:, s] for s in range(3)}},
+        index=pd.Index(np.arange(num_games), name="game"),
+    )
+
+
+def test_changes_that_do_nothing_are_significant_at_most_at_the_nominal_rate():
+    """Families of three null variants: any significant effect (Holm) in at most ~alpha of the families."""
+    rng = np.random.default_rng(SEED)
+    reps, hits = 200, 0
+    for _ in range(reps):
+        q = {name: _null_quantities(300, rng) for name in ("baseline", "a", "b", "c")}
+        effects = compare_variants(q, "baseline")
+        hits += bool(effects.loc[effects["unit"] == "rate", "significant"].any())
+    assert hits / reps <= 0.05 + 3 * np.sqrt(0.05 * 0.95 / reps)
+
+
+def test_holm_matches_statsmodels():
+    rng = np.random.default_rng(SEED)
+    p = np.concatenate([rng.random(20) ** 3, [np.nan]])
+    adjusted, reject = holm(p, 0.05)
+    expected_reject, expected, _, _ = multipletests(p[:-1], alpha=0.05, method="holm")
+    np.testing.assert_allclose(adjusted[:-1], expected)
+    assert reject[:-1].tolist() == expected_reject.tolist() and np.isnan(adjusted[-1]) and not reject[-1]
+
+
+def test_paired_effects_recover_a_planted_shift():
+    rng = np.random.default_rng(SEED)
+    base = _null_quantities(2000, rng)
+    variant = base.copy()
+    variant["margin1"] += 1.5
+    row = paired_effects(base, variant).set_index("quantity").loc["margin1"]
+    assert row["diff"] == pytest.approx(1.5)
+    assert row["ci_low"] == pytest.approx(1.5) and row["pvalue"] < 1e-6
+    assert row["variance_removed"] == pytest.approx(1.0)
+    with pytest.raises(ValueError, match="not the same games"):
+        paired_effects(base, variant.iloc[:10])
+
+
+def test_game_quantities_of_a_rotated_lineup():
+    seats = pd.DataFrame(
+        {
+            "game": [0, 0, 1, 1],
+            "num_players": 2,
+            "seat": [1, 2, 1, 2],
+            "bot": ["a", "b", "b", "a"],
+            "score": [10, 4, 3, 3],
+            "win": [1.0, 0.0, 0.5, 0.5],
+        }
+    )
+    q = game_quantities(seats)
+    assert q["seat1"].tolist() == [1.0, 0.5]
+    assert q["margin1"].tolist() == [6.0, 0.0]
+    assert q["a"].tolist() == [1.0, 0.5] and q["b"].tolist() == [0.0, 0.5]
+
+
+# --------------------------------------------------------------------------- sequential rules
+
+
+def test_parse_test_expressions():
+    t = parse_test("seat1 > 1/n + 0.01", ["seat1", "seat2"], 3)
+    assert (t.quantity, t.op) == ("seat1", ">") and t.threshold == pytest.approx(1 / 3 + 0.01)
+    for bad, message in [
+        ("seat9 > 0.3", "unknown quantity .seat9. .did you mean"),
+        ("seat1 > x", "numbers, n"),
+        ("seat1", "one comparison"),
+        ("seat1 >", "not an expression"),
+    ]:
+        with pytest.raises(StopRuleError, match=message):
+            parse_test(bad, ["seat1", "seat2"], 3)
+
+
+def test_sequential_test_keeps_its_error_rate_under_repeated_looks():
+    """Win indicators with the true rate exactly at the threshold: looking after every round of 500 games up
+    to 40,000, the test decides 'true' (the wrong answer for '>') in at most alpha of the streams."""
+    rng = np.random.default_rng(SEED)
+    alpha, p, reps, rounds, size = 0.05, 0.35, 400, 80, 500
+    test = SequentialTest("seat1", ">", p, "")
+    rho2 = mixture_rho2(alpha, rounds * size / 2, p * (1 - p))
+    x = rng.random((reps, rounds * size)) < p
+    counts = np.cumsum(x.reshape(reps, rounds, size).sum(axis=2), axis=1)
+    n = size * np.arange(1, rounds + 1)
+    mean = counts / n
+    var = mean * (1 - mean) * n / (n - 1)
+    half = confseq_halfwidth(n, var, alpha, rho2)
+    wrong = np.any(mean - half > p, axis=1)
+    assert wrong.mean() <= alpha
+    assert decide(test, 0.40, 0.02) == "true" and decide(test, 0.30, 0.02) == "false"
+    assert decide(test, 0.35, 0.02) is None
+
+
+def test_sequential_test_decides_a_real_difference_early():
+    rng = np.random.default_rng(SEED)
+    alpha, size = 0.05, 500
+    rho2 = mixture_rho2(alpha, 20_000, 0.25)
+    x = rng.random(40 * size) < 0.40
+    test = SequentialTest("seat1", ">", 1 / 3, "")
+    for k in range(1, 41):
+        n = k * size
+        m = x[:n].mean()
+        if decide(test, m, float(confseq_halfwidth(n, m * (1 - m), alpha, rho2))) == "true":
+            break
+    assert k * size <= 5000
+
+
+def test_precision_rule_covers_at_the_nominal_level():
+    """Chow-Robbins: stopping when the paired interval is +/-2 pp, the interval covers the true effect in at
+    least 92% of 200 synthetic experiments (nominal 95%)."""
+    rng = np.random.default_rng(SEED)
+    covered, reps, size = 0, 200, 600
+    for _ in range(reps):
+        base_parts, var_parts = [], []
+        for r in range(40):
+            base = _null_quantities(size, rng)
+            base.index = base.index + r * size
+            variant = base.copy()
+            flip = rng.random(size) < 0.1  # 10% of games change winner to seat 1: effect on seat1 known
+            variant.loc[flip, ["seat1", "seat2", "seat3"]] = [1.0, 0.0, 0.0]
+            base_parts.append(base)
+            var_parts.append(variant)
+            effects = paired_effects(pd.concat(base_parts), pd.concat(var_parts))
+            if precision_reached(effects, 2.0, r):
+                break
+        row = effects.set_index("quantity").loc["seat1"]
+        covered += row["ci_low"] <= 0.1 * 2 / 3 <= row["ci_high"]
+    assert covered / reps >= 0.92
+
+
+# --------------------------------------------------------------------------- experiments on a real game
+
+
+@pytest.fixture(scope="module")
+def seat_sweep(tmp_path_factory):
+    """Century, 3 greedy players: a first seat with more starting crystals, with fewer, and a change to the
+    fifth seat's crystals (no seat 5 at 3 players: a change that does nothing)."""
+    out = tmp_path_factory.mktemp("exp") / "sweep"
+    values = settable_values(make("century"))
+    variants = sweep_variants(values, [("start.seat1", "YY,YYYYY"), ("start.seat5", "YY")], design="oat")
+    design = Design("century", 3, ("greedy",), tuple(variants), num_games=GAMES, seed=SEED)
+    return run_experiment(design, out, command="golem sweep century ...", workers=1)
+
+
+def test_planted_first_seat_advantage_is_detected_with_the_right_sign(seat_sweep):
+    e = seat_sweep.effects.set_index(["variant_name", "quantity"])
+    more = e.loc[("table.start.1=YYYYY", "seat1")]
+    fewer = e.loc[("table.start.1=YY", "seat1")]
+    assert more["significant"] and more["ci_low"] > 0
+    assert fewer["significant"] and fewer["ci_high"] < 0
+
+
+def test_a_change_that_does_nothing_gives_identical_games(seat_sweep):
+    e = seat_sweep.effects
+    rows = e[e["variant_name"] == "table.start.5=YY"]
+    assert (rows["diff"] == 0).all() and not rows["significant"].any()
+
+
+def test_experiment_writes_verified_paired_runs_and_a_manifest(seat_sweep):
+    m = json.loads((seat_sweep.path / "experiment.json").read_text())
+    assert m["format"] == "golem-experiment" and m["status"] == "complete"
+    assert m["command"] == "golem sweep century ..."
+    seeds = set()
+    for rec in m["variants"]:
+        (run_dir,) = rec["runs"]
+        manifest = verify_run(seat_sweep.path / run_dir)
+        seeds.add(manifest["master_seed"])
+        assert manifest["num_games"] == GAMES
+    assert seeds == {SEED}
+    assert m["timing"]["run_seconds"] <= m["timing"]["seconds"]
+    again = load_experiment(seat_sweep.path)
+    pd.testing.assert_frame_equal(again.effects, seat_sweep.effects)
+
+
+def test_paired_design_is_narrower_than_unpaired_on_the_same_budget(tmp_path, seat_sweep):
+    values = settable_values(make("century"))
+    variants = sweep_variants(values, [("points.P36.vp", "10")])
+    widths = {}
+    for paired in (True, False):
+        design = Design("century", 3, ("greedy",), tuple(variants), num_games=GAMES, seed=SEED, paired=paired)
+        exp = run_experiment(design, tmp_path / str(paired), workers=1)
+        row = exp.effects.set_index("quantity").loc["seat1"]
+        widths[paired] = row["ci_high"] - row["ci_low"]
+        if paired:
+            assert row["variance_removed"] > 0.5
+    assert widths[True] < 0.7 * widths[False]
+
+
+def test_sequential_test_stops_when_decided_on_a_real_game(tmp_path):
+    values = settable_values(make("century"))
+    variants = sweep_variants(values, [("start.seat1", "YYYYYY")])
+    design = Design(
+        "century", 3, ("greedy",), tuple(variants), num_games=1000, seed=SEED, test="seat1 > 1/n", max_games=20_000
+    )
+    exp = run_experiment(design, tmp_path / "seq", workers=1)
+    stop = exp.manifest["stopped"]
+    assert "decided" in stop["reason"] and exp.manifest["games_per_variant"] < 20_000
+    decisions = {t["variant"]: t["decision"] for t in stop["tests"]}
+    assert decisions == {"baseline": "false", "table.start.1=YYYYYY": "true"}
+
+
+def test_experiment_report_has_every_section_and_plot(seat_sweep, tmp_path):
+    path = build_experiment_report(seat_sweep, tmp_path / "report", command="golem sweep century ...")
+    md = (tmp_path / "report" / "report.md").read_text()
+    for title in ("Effects on win rates", "Most influential changes", "What the pairing bought", "Stopping"):
+        assert title in md
+    assert "golem sweep century ..." in md
+    assert "raises seat 1's win rate" in md
+    assert (tmp_path / "report" / "sweep_1.png").is_file() and path.read_text().count("data:image/png") >= 2
+
+
+def test_ranking_puts_the_largest_effect_first(seat_sweep):
+    ranked = ranking(seat_sweep.effects)
+    assert ranked["diff"].abs().is_monotonic_decreasing
+    assert ranked.iloc[-1]["variant_name"] == "table.start.5=YY"
+
+
+def test_plots_draw_on_new_and_given_axes(seat_sweep):
+    effects = effects_with_values(seat_sweep)
+    assert plot_sweep(effects, "table.start.1", "seat1").get_xlabel() == "table.start.1"
+    _, ax = plt.subplots()
+    assert plot_effect_forest(seat_sweep.effects, "margin1", ax=ax) is ax
+    evals = pd.DataFrame({"objective": [0.3, 0.2, 0.25], "num_changed": [0, 1, 2]})
+    assert plot_tradeoff(evals).get_ylabel().startswith("objective")
+    assert plot_search_history(evals, ax=ax) is ax
+
+
+# --------------------------------------------------------------------------- searches
+
+
+def test_search_finds_the_minimum_of_a_known_objective(tmp_path):
+    dims = [Dimension("a", 0, tuple(range(6))), Dimension("b", "x", ("x", "y", "z"))]
+
+    def evaluate(setting, run_dir):
+        run_dir.mkdir(parents=True)
+        return pd.DataFrame({"v": [abs(setting["a"] - 4) + (setting["b"] != "y")]})
+
+    result = search(dims, evaluate, lambda q: float(q["v"].iloc[0]), tmp_path / "s", budget=18, seed=SEED)
+    assert result.best == {"a": 4, "b": "y"} and result.best_objective == 0
+    assert result.current_objective == 5
+    assert len(result.evaluations) <= 18 and (tmp_path / "s" / "evaluations.csv").is_file()
+
+
+def test_balance_dimensions_derive_candidates_from_the_data(century_values):
+    dims = {d.name: d for d in balance_dimensions(century_values, ["start.seat1", "copper_vp", "points.P36.vp"])}
+    assert set(dims["table.start.1"].choices) == {"YYY", "YYYY", "YYYG"}
+    assert dims["table.copper_vp"].choices == (1, 2, 3, 4, 5)
+    assert dims["point_cards.P36.vp"].choices == tuple(str(v) for v in range(10, 31))
+    given = balance_dimensions(century_values, ["start.seat1=YYY,YYYYY"])
+    assert given[0].choices == ("YYY", "YYYYY")
+
+
+def test_objective_and_tune_dimensions():
+    q = pd.DataFrame({"seat1": [1.0, 0.0], "seat2": [0.0, 1.0], "margin1": [2.0, -2.0], "margin2": [-2.0, 2.0]})
+    fair, _ = objective_function("seat-advantage", 2, ["greedy"])
+    assert fair(q) == pytest.approx(0.0)
+    seat1, _ = objective_function("seat1=0.25", 2, ["greedy"])
+    assert seat1(q) == pytest.approx(0.25)
+    with pytest.raises(ExperimentError, match="unknown target"):
+        objective_function("seat7=0.3", 2, ["greedy"])
+    dims = tune_dimensions(make("century").bots["greedy"].params, ["patience"], {"patience": "0:3"})
+    assert dims[0].bounds == (0.0, 3.0)
+    with pytest.raises(ExperimentError, match="did you mean patience"):
+        tune_dimensions(make("century").bots["greedy"].params, ["patiense"])
+
+
+# --------------------------------------------------------------------------- command line
+
+
+def _invoke(args):
+    return CliRunner().invoke(main, args, catch_exceptions=False)
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (
+            ["sweep", "century", "-p", "3", "--bots", "greedy", "--set", "points.P36.vpp=18"],
+            "did you mean points.P36.vp",
+        ),
+        (["ablate", "century", "-p", "3", "--bots", "greedy", "--remove", "M99"], "unknown component 'M99'"),
+        (
+            ["sweep", "century", "-p", "3", "--bots", "greedy", "--set", "tie_break=shared", "--test", "seat1 >"],
+            "--test",
+        ),
+        (["sweep", "centuri", "-p", "3", "--bots", "greedy", "--set", "tie_break=shared"], "did you mean century"),
+        (["sweep", "century", "-p", "7", "--bots", "greedy", "--set", "tie_break=shared"], "2-5 players"),
+        (["balance", "century", "-p", "3", "--bots", "greedy", "--vary", "start.*", "--target", "x"], "unknown target"),
+        (["tune", "century", "-p", "3", "--bot", "greedyy"], "did you mean greedy"),
+    ],
+)
+def test_bad_input_is_a_one_line_error(tmp_path, args, message):
+    result = _invoke([*args, "--out", str(tmp_path / "x")])
+    assert result.exit_code == 1, result.output
+    assert message in result.output and len(result.output.strip().splitlines()) == 1, result.output
+
+
+def test_cli_ablate_writes_experiment_and_report(tmp_path):
+    out = tmp_path / "abl"
+    args = [
+        "ablate",
+        "century",
+        "-p",
+        "2",
+        "--bots",
+        "greedy",
+        "--remove",
+        "M09",
+        "-n",
+        "400",
+        "-w",
+        "1",
+        "-o",
+        str(out),
+    ]
+    result = _invoke(args)
+    assert result.exit_code == 0, result.output
+    m = json.loads((out / "experiment.json").read_text())
+    assert m["command"].startswith("golem ablate century --remove M09")
+    assert (out / "report" / "report.html").is_file() and (out / "report" / "effects.png").is_file()
+    again = _invoke(args)
+    assert again.exit_code == 1 and "--overwrite" in again.output
+
+
+def test_cli_values_lists_names_and_aliases():
+    result = _invoke(["values", "century", "--pattern", "start.*"])
+    assert result.exit_code == 0
+    assert "table.start.1 = 'YYY'  (also start.1, start.seat1" in result.output
+
+
+def test_cli_balance_and_tune_small(tmp_path):
+    result = _invoke(
+        ["balance", "golem-poker", "-p", "3", "--bots", "threshold", "--vary", "player_tie", "--target", "seat1=fair",
+         "-n", "600", "--budget", "3", "--confirm-games", "600", "-w", "1", "-q", "-o", str(tmp_path / "bal")]
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    evals = pd.read_csv(tmp_path / "bal" / "search" / "evaluations.csv")
+    assert set(evals["rules.player_tie"]) == {"split", "amulet"}
+    assert (tmp_path / "bal" / "report" / "report.html").is_file()
+    result = _invoke(
+        ["tune", "century", "-p", "2", "--bot", "greedy", "--param", "patience", "-n", "300", "--budget", "3",
+         "--confirm-games", "300", "-w", "1", "-q", "-o", str(tmp_path / "tune")]
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    tuned = tmp_path / "tune" / "tuned.bot"
+    entry = parse_bot(make("century"), f"@{tuned}")
+    assert entry.bot == "greedy" and "patience" in entry.label
+    assert "skill levels" in (tmp_path / "tune" / "report" / "report.md").read_text()
+    assert read_manifest(tmp_path / "tune" / "confirm" / "mirror-tuned")["lineup"][0]["label"] == entry.label
