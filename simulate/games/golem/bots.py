@@ -6,6 +6,8 @@ keep the action whose resulting position the bot values most (ties broken by the
 bots differ only in their valuation, a named weight vector (``BOTS``): the exact points scored now
 (in-game VP plus what final scoring would give at this moment) plus, while rounds remain, weights on
 resources, Gold, Students, the Study track, the three Menorah lines and the Golem Control shortfall.
+Small Artifact Development tiles are only tried on the cheapest free space (both sides): the
+valuation cannot tell the spaces apart except by their cost.
 """
 
 from __future__ import annotations
@@ -14,8 +16,10 @@ import numpy as np
 from numba import njit
 
 from simulate.games.golem.data import BLUE, KNOWLEDGE, P_LEFTOVER_PER_VP, RED, YELLOW
-from simulate.games.golem.engine import E_CONTROL_CAP_2 as CAP_DEV
 from simulate.games.golem.engine import (
+    D_ARTIFACT_ACTION,
+    D_INCOME_UPGRADE,
+    D_UPGRADE,
     NUM_ACTIONS,
     _has_gdev,
     _on_board,
@@ -24,6 +28,7 @@ from simulate.games.golem.engine import (
     legal_mask,
     objectives_met,
 )
+from simulate.games.golem.engine import E_CONTROL_CAP_2 as CAP_DEV
 from simulate.rng import randint
 
 RANDOM, GREEDY, GOLEMS, ARTIFACTS, BOOKS, BALANCED = range(6)
@@ -141,11 +146,20 @@ def choose(r, tb, bot, w, mask, scratch):
                     return a
                 k -= 1
     s = current_player(r)
+    kind = r.stack[r.sp - 1, 0]
+    first = 0  # the first small Artifact Development option of this decision, 0 if none
+    if kind == D_ARTIFACT_ACTION:
+        first = 1
+    elif kind == D_UPGRADE or kind == D_INCOME_UPGRADE:
+        first = 12
+    cheapest = _cheapest_space(r, tb, s) if first else -1
     best = -1e18
     best_a = -1
     ties = 0
     for a in range(NUM_ACTIONS):
         if not mask[a]:
+            continue
+        if first and first <= a < first + 40 and ((a - first) // 2) % 4 != cheapest:
             continue
         scratch[0] = r
         apply_action(scratch[0], tb, a)
@@ -159,6 +173,24 @@ def choose(r, tb, bot, w, mask, scratch):
             if randint(r.rng, 0, ties) == 0:
                 best_a = a
     return best_a
+
+
+@njit(cache=True)
+def _cheapest_space(r, tb, s):
+    """The free Artifact space with the lowest development cost for seat ``s`` (-1 if none)."""
+    if r.art_tile[s] < 0:
+        return -1
+    best = -1
+    for space in range(4):
+        taken = False
+        for t in range(5):
+            if r.adev_space[s, t] == space:
+                taken = True
+        if not taken and (
+            best < 0 or tb.art[r.art_tile[s], r.art_side[s], space, 6] < tb.art[r.art_tile[s], r.art_side[s], best, 6]
+        ):
+            best = space
+    return best
 
 
 def bot_params(name: str, overrides: dict[str, float] | None = None) -> np.ndarray:

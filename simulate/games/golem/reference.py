@@ -51,7 +51,7 @@ from simulate.games.golem.data import (
 )
 
 NUM_ACTIONS = 64
-MAX_STACK = 48
+MAX_STACK = 32
 OFF_BOARD, CEMETERY = -1, 3  # golem location besides districts 0..2
 
 
