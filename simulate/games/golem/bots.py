@@ -75,8 +75,9 @@ BOTS: dict[str, tuple[int, str, dict[str, tuple[float, str]]]] = {
     ),
     "balanced": (
         BALANCED,
-        "plans across the three lines toward the final multipliers and guards Golem Control (strong reference)",
-        _params(resource=0.35, gold=0.8, student=0.4, study=0.3, red=0.9, yellow=0.9, blue=0.9, control=1.2),
+        "weighs all three lines toward the final multipliers with weights tuned against the line bots "
+        "(strong reference)",
+        _params(resource=0.17, gold=0.3, student=3.2, study=0.01, red=2.7, yellow=0.08, blue=0.33, control=0.45),
     ),
 }
 

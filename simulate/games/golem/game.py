@@ -7,6 +7,8 @@ use for first-player advantage.
 
 from __future__ import annotations
 
+import random
+import time
 from itertools import combinations
 from pathlib import Path
 from typing import Any
@@ -186,6 +188,21 @@ class Golem:
     ) -> tuple[float, int]:
         traces = kernel_traces(play.trace_game, d, num_players, lineup_ids, lineup_params, setup_seeds, play_seeds)
         return time_kernel_replay(play.replay_moves, d, num_players, setup_seeds, play_seeds, traces)
+
+    def reference_random_seconds(
+        self, d: data.GolemData, num_players: int, setup_seeds: np.ndarray, play_seeds: np.ndarray
+    ) -> tuple[float, int]:
+        """Seconds the reference engine takes to play whole games with a uniform random player, and its moves."""
+        start = time.perf_counter()
+        moves = 0
+        for s, p in zip(setup_seeds, play_seeds, strict=True):
+            ref = GolemState(d, num_players, int(s))
+            rnd = random.Random(int(p))
+            while not ref.is_terminal():
+                legal = ref.legal_actions()
+                ref.apply_action(legal[rnd.randrange(len(legal))])
+                moves += 1
+        return time.perf_counter() - start, moves
 
 
 class _IntActions:
