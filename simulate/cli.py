@@ -167,10 +167,13 @@ def replay(run_dir: Path, game_index: int, as_json: bool) -> None:
 
 
 @main.command()
-@click.argument("run_dir", type=click.Path(path_type=Path))
+@click.argument("run_dir")
 @click.option("--no-checksums", is_flag=True, help="Check files and row counts only.")
-def verify(run_dir: Path, no_checksums: bool) -> None:
-    """Check that a run is complete and that no part file is missing, truncated or altered."""
+def verify(run_dir: str, no_checksums: bool) -> None:
+    """Check that a run is complete and that no part file is missing, truncated or altered.
+
+    RUN_DIR is a run directory or an fsspec URL (s3://bucket/runs/c3).
+    """
     from simulate.runformat import RunFormatError, verify_run
 
     try:

@@ -473,16 +473,18 @@ def first_fault(plan: GamePlan, tables: ChunkTables) -> dict[str, Any] | None:
     if ends is None:
         return None
     if isinstance(ends, Codes):
-        names = np.array([*ends.categories, ""], dtype=object)[np.asarray(ends.codes)]
+        bad = [k for k, name in enumerate(ends.categories) if name in FAULT_END_REASONS]
+        hits = np.flatnonzero(np.isin(ends.codes, bad))
+        reason = ends.categories[int(ends.codes[hits[0]])] if len(hits) else ""
     else:
-        names = np.asarray(ends, dtype=object)
-    hits = np.flatnonzero(np.isin(names, FAULT_END_REASONS))
+        hits = np.flatnonzero(np.isin(np.asarray(ends, dtype=object), FAULT_END_REASONS))
+        reason = str(ends[hits[0]]) if len(hits) else ""
     if not len(hits):
         return None
     i = int(hits[0])
     return {
         "game": int(plan.game[i]),
-        "end_reason": str(names[i]),
+        "end_reason": reason,
         "setup_seed": int(plan.setup_seed[i]),
         "play_seed": int(plan.play_seed[i]),
         "games": len(hits),
