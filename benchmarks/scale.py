@@ -5,8 +5,11 @@ Usage: python benchmarks/scale.py [--seconds 4] [--repeats 3] [--memory-game gol
 
 * ``throughput``: games/s of whole ``golem simulate`` runs (Parquet parts and manifest included;
   compilation and cluster start-up excluded) with 1 local worker, 2 local workers and a 2-worker
-  Dask LocalCluster; the median of ``--repeats``, wall clock. ``scaling`` is the 2-worker rate over
-  the 1-worker rate (2.0 is perfect on two idle cores).
+  Dask LocalCluster; the median of ``--repeats``, wall clock. ``scaling_*`` is a 2-worker rate over
+  the 1-worker rate (2.0 is perfect on two idle cores). ``games_per_cpu_s`` divides by the CPU
+  time of every process of the run (main, pool workers, Dask workers) instead: on a machine loaded
+  by other jobs, where wall-clock scaling means little, ``cpu_efficiency`` (a 2-worker figure over
+  the 1-worker one) shows what running in parallel costs (1.0: nothing).
 * ``log_cost``: CPU seconds per game of playing a chunk (the kernel) and of logging it (building the
   tables, writing the three Parquet parts with their checksums), and logging's share of the chunk.
 * ``run_memory``: peak memory of a ``--small`` and a ``--big`` run of one fast game, each in a fresh
@@ -22,12 +25,15 @@ import argparse
 import json
 import logging
 import os
+import resource
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+import psutil
 
 from simulate import __version__
 from simulate.lineup import lineup_arrays, parse_lineup
@@ -50,27 +56,46 @@ def bench_spec(name: str, num_games: int, chunk_size: int) -> RunSpec:
     return RunSpec(name, game.bench_players, num_games, SEED, lineup, chunk_size=chunk_size)
 
 
-def timed_run(spec: RunSpec, **kw) -> float:
+def cpu_seconds(pids: list[int]) -> float:
+    """CPU time of this process, its finished children and the live processes ``pids``."""
+    total = 0.0
+    for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN):
+        usage = resource.getrusage(who)
+        total += usage.ru_utime + usage.ru_stime
+    for pid in pids:
+        times = psutil.Process(pid).cpu_times()
+        total += times.user + times.system
+    return total
+
+
+def timed_run(spec: RunSpec, pids: list[int] = (), **kw) -> tuple[float, float]:
+    """Wall-clock and CPU seconds of a whole run."""
     with tempfile.TemporaryDirectory() as tmp:
+        cpu = cpu_seconds(pids)
         start = time.perf_counter()
         run(spec, Path(tmp) / "run", progress=False, **kw)
-        return time.perf_counter() - start
+        return time.perf_counter() - start, cpu_seconds(pids) - cpu
 
 
 def throughput(name: str, seconds: float, repeats: int, client) -> dict:
     """Rates of one game with 1 and 2 local workers and on the cluster, sized to ``seconds`` on one worker."""
     probe = bench_spec(name, 2000, 2000)
     timed_run(probe, workers=1)  # compile (or load the cache) outside the measurement
-    rate = 2000 / timed_run(probe, workers=1)
+    rate = 2000 / timed_run(probe, workers=1)[1]
     num_games = max(8_000, int(rate * seconds) // 8 * 8)
     spec = bench_spec(name, num_games, num_games // 8)
     timed_run(bench_spec(name, 200, 100), cluster=client)  # the workers compile (or load) too
-    rates = {}
-    for label, kw in (("1_worker", {"workers": 1}), ("2_workers", {"workers": 2}), ("local_cluster_2", {})):
-        if label == "local_cluster_2":
-            kw = {"cluster": client}
-        times = [timed_run(spec, **kw) for _ in range(repeats)]
-        rates[label] = round(num_games / statistics.median(times))
+    worker_pids = list(client.run(os.getpid).values())
+    configs = {
+        "1_worker": {"workers": 1},
+        "2_workers": {"workers": 2},
+        "local_cluster_2": {"cluster": client, "pids": worker_pids},
+    }
+    rates, per_cpu = {}, {}
+    for label, kw in configs.items():
+        wall, cpu = zip(*(timed_run(spec, **kw) for _ in range(repeats)), strict=True)
+        rates[label] = round(num_games / statistics.median(wall))
+        per_cpu[label] = round(num_games / statistics.median(cpu))
     return {
         "bench": "throughput",
         "game": name,
@@ -81,6 +106,9 @@ def throughput(name: str, seconds: float, repeats: int, client) -> dict:
         "games_per_s": rates,
         "scaling_2_workers": round(rates["2_workers"] / rates["1_worker"], 2),
         "scaling_cluster": round(rates["local_cluster_2"] / rates["1_worker"], 2),
+        "games_per_cpu_s": per_cpu,
+        "cpu_efficiency_2_workers": round(per_cpu["2_workers"] / per_cpu["1_worker"], 2),
+        "cpu_efficiency_cluster": round(per_cpu["local_cluster_2"] / per_cpu["1_worker"], 2),
     }
 
 

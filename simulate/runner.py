@@ -454,14 +454,43 @@ def play_chunk_to_parts(payload: dict[str, Any], out: str, rid: str, k: int, lo:
     game, data = _load(spec.game, str(folder), json.dumps(spec.rules, sort_keys=True))
     plan = plan_games(spec, lo, hi)
     ids, params = lineup_arrays(game, spec.lineup)
-    tables = game.play_chunk(
-        data, spec.num_players, plan.seat_lineup, ids, params, plan.setup_seed, plan.play_seed
-    )
+    try:
+        tables = game.play_chunk(
+            data, spec.num_players, plan.seat_lineup, ids, params, plan.setup_seed, plan.play_seed
+        )
+    except Exception as e:  # an engine failure: name the game, so that it can be replayed
+        raise RunError(_engine_failure(game, data, spec, plan, ids, params, e, out)) from None
     labels = [e.label for e in spec.lineup]
     files = {}
     for name, table in chunk_tables(rid, spec.num_players, plan, labels, tables).items():
         files[name] = write_part(store, name, k, table)
     return {"chunk": k, "games": [lo, hi], "files": files, "fault": first_fault(plan, tables)}
+
+
+def _engine_failure(
+    game: Game,
+    data: Any,
+    spec: RunSpec,
+    plan: GamePlan,
+    ids: np.ndarray,
+    params: np.ndarray,
+    error: Exception,
+    out: str,
+) -> str:
+    """The message for a chunk whose play raised: the first game that raises alone, with its seeds."""
+    what = f"{type(error).__name__}: {error}"
+    for i in range(len(plan.game)):
+        one = slice(i, i + 1)
+        try:
+            game.play_chunk(
+                data, spec.num_players, plan.seat_lineup[one], ids, params, plan.setup_seed[one], plan.play_seed[one]
+            )
+        except Exception:
+            return (
+                f"game {plan.game[i]} (setup seed {plan.setup_seed[i]}, play seed {plan.play_seed[i]}) broke the "
+                f"{game.name} engine ({what}); see it with 'golem replay {out} --game {plan.game[i]}'"
+            )
+    return f"games {plan.game[0]}-{plan.game[-1]} broke the {game.name} engine together ({what})"
 
 
 def first_fault(plan: GamePlan, tables: ChunkTables) -> dict[str, Any] | None:

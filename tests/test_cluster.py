@@ -115,3 +115,20 @@ def test_memory_url_run_resumes_and_reads_back(threads: Client, tmp_path: Path) 
 def test_url_output_needs_a_cluster() -> None:
     with pytest.raises(RunError, match="needs --cluster"):
         run(spec(), "memory://golem-test/local", workers=1, progress=False)
+
+
+@pytest.mark.filterwarnings("ignore:The inplace keyword")  # dask's own use of a pandas 3.1 deprecation
+def test_readers_of_the_readme_agree(tmp_path: Path) -> None:
+    """pandas, pyarrow datasets and dask.dataframe read the same seats table."""
+    import dask.dataframe as dd
+    import pandas as pd
+    import pyarrow.dataset as ds
+
+    out = run(spec(), tmp_path / "r", workers=1, progress=False)
+    seats = pd.read_parquet(out / "seats", columns=["seat", "bot", "win"])
+    expected = seats.groupby(["bot", "seat"], observed=True)["win"].mean()
+    lazy = dd.read_parquet(str(out / "seats"), columns=["seat", "bot", "win"])
+    got = lazy.groupby(["bot", "seat"], observed=True)["win"].mean().compute()
+    pd.testing.assert_series_equal(got.sort_index(), expected.sort_index(), check_dtype=False)
+    first = ds.dataset(out / "seats", format="parquet").to_table(columns=["win"], filter=ds.field("seat") == 1)
+    assert first.num_rows == 600 and first["win"].to_numpy().sum() == seats[seats["seat"] == 1]["win"].sum()

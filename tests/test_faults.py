@@ -272,3 +272,24 @@ def test_strict_stops_at_an_illegal_move(tmp_path: Path, monkeypatch) -> None:
     assert ends[4] == "illegal_move" and ends[304] == "illegal_move" and (ends == "illegal_move").sum() == 3
     with pytest.raises(RunError, match="game 4 ended by illegal_move"):
         run(small_spec(), tmp_path / "strict", workers=1, progress=False, strict=True)
+
+
+def test_engine_failure_names_the_game_and_keeps_the_run_resumable(tmp_path: Path, monkeypatch) -> None:
+    real = CENTURY.play_chunk
+    whole = run(small_spec(), tmp_path / "whole", workers=1, progress=False)
+    broken_seed = read_table(whole, "games")["play_seed"][457]
+
+    def breaks(data, n, seat_lineup, ids, params, setup_seeds, play_seeds, *rest):
+        if broken_seed in play_seeds:
+            raise ValueError("more legal moves than MAX_MOVES")
+        return real(data, n, seat_lineup, ids, params, setup_seeds, play_seeds, *rest)
+
+    monkeypatch.setattr(CENTURY, "play_chunk", breaks)
+    out = tmp_path / "broken"
+    with pytest.raises(RunError, match=f"game 457 .*play seed {broken_seed}.* broke the century engine .*MAX_MOVES"):
+        run(small_spec(), out, workers=1, progress=False)
+    m = manifest(out)
+    assert m["status"] == "interrupted" and list(m["chunks"]) == ["0"]
+    monkeypatch.undo()
+    run(small_spec(), out, workers=1, progress=False, resume=True)
+    assert parts(out) == parts(whole)
