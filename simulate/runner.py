@@ -174,6 +174,10 @@ def run(
     if overwrite and resume:
         raise RunError("--overwrite and --resume exclude each other")
     store = RunStore(out)
+    if isinstance(cluster, str):
+        from simulate.cluster import parse_cluster
+
+        parse_cluster(cluster)
     if cluster is None:
         if workers is None:
             workers = os.cpu_count() or 1

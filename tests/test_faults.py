@@ -293,3 +293,34 @@ def test_engine_failure_names_the_game_and_keeps_the_run_resumable(tmp_path: Pat
     monkeypatch.undo()
     run(small_spec(), out, workers=1, progress=False, resume=True)
     assert parts(out) == parts(whole)
+
+
+def test_ctrl_c_stops_after_the_current_chunks_and_releases_the_lock(reference: Path, tmp_path: Path) -> None:
+    out = tmp_path / "interrupted"
+    proc = start(out, "--workers", "2")
+    with reaped(proc) as tree:
+        wait_for_chunks(out, proc, 2)
+        tree.extend(tree[0].children(recursive=True))
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=60) == 1
+        stderr = proc.stderr.read()
+    assert "Traceback" not in stderr and "interrupted; finish the run with the same command and --resume" in stderr
+    m = manifest(out)
+    assert m["status"] == "interrupted" and len(m["chunks"]) < 15 and not (out / LOCK_NAME).exists()
+    run(kill_spec(), out, workers=2, progress=False, resume=True)
+    assert parts(out) == parts(reference)
+
+
+@pytest.mark.parametrize(
+    ("option", "needle"),
+    [
+        (["--cluster", "local:0"], "give local:N with N at least 1"),
+        (["--cluster", "somewhere"], "give a scheduler address such as tcp://HOST:8786"),
+        (["--cluster", "local:2", "--workers", "2"], "--workers is for local runs"),
+        (["--out", "memory://nowhere/run"], "a URL output needs --cluster"),
+    ],
+)
+def test_bad_cluster_options_are_one_line_errors(tmp_path: Path, option: list[str], needle: str) -> None:
+    out = tmp_path / "r"
+    one_line_error(invoke("simulate", *SMALL_ARGS, "--out", out, *option), needle)
+    assert not out.exists()
