@@ -81,7 +81,9 @@ def play_on_cluster(
 
     On any exception (Ctrl-C included) the chunks not yet finished are cancelled.
     """
-    from distributed import as_completed
+    from concurrent.futures import CancelledError
+
+    from distributed import KilledWorker, as_completed
 
     token = uuid.uuid4().hex[:8]
     futures = [
@@ -90,7 +92,12 @@ def play_on_cluster(
     ]
     try:
         for future in as_completed(futures):
-            info = future.result()
+            try:
+                info = future.result()
+            except KilledWorker as e:
+                raise ClusterError(f"Dask workers kept dying on a chunk ({e}); finish the run with --resume") from None
+            except CancelledError:
+                raise ClusterError("the cluster cancelled a chunk; finish the run with --resume") from None
             future.release()
             yield info
     except BaseException:
