@@ -1,7 +1,9 @@
-"""Golems throughput: the numba kernel on one core and on two threads, wall and CPU time.
+"""Golems throughput: the numba kernel on one core and on two threads, wall and CPU time, and beside it
+the end-to-end figure: CPU time of whole ``golem simulate`` chunks (play, columns, Parquet parts).
 
 Usage: ``python benchmarks/golems_speed.py [GAMES]``; one JSON line per measurement (compile time
-excluded, best of 3). ``golem bench golems`` adds the reference engine and end-to-end runs.
+excluded, best of 3 for the kernel, median of 3 for chunks). ``golem bench golems`` adds the
+reference engine and a timed ``golem simulate`` run on all cores.
 """
 
 from __future__ import annotations
@@ -13,9 +15,12 @@ import time
 import numpy as np
 
 from simulate import __version__
+from simulate.bench import chunk_rate
 from simulate.games.golems import bots as B
 from simulate.games.golems import data as D
 from simulate.games.golems.play import play_batch
+from simulate.lineup import parse_lineup
+from simulate.registry import make
 from simulate.rng import game_seeds
 
 
@@ -44,3 +49,11 @@ if __name__ == "__main__":
                            (["collector"], 1)):
         for threads in (1, 2):
             print(json.dumps(measure(names, players, n, threads)), flush=True)
+        game = make("golems")
+        whole = chunk_rate(game, D.load(), parse_lineup(game, names, players), players, min(n, 20_000), 3)
+        print(json.dumps({"game": "golems", "version": __version__, "bench": "simulate_chunk_one_core",
+                          "bots": ",".join(names), "players": players, "games": whole["games"],
+                          "games_per_s_cpu": round(whole["games_per_cpu_s"]),
+                          "two_core_capacity": round(2 * whole["games_per_cpu_s"]),
+                          "cpu_us_per_game": round(whole["cpu_us_per_game"], 2),
+                          "parquet_bytes_per_game": round(whole["parquet_bytes_per_game"])}), flush=True)

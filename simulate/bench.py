@@ -26,14 +26,46 @@ def _kernel_rate(game, data, lineup, num_players: int, num_games: int, repeats: 
     plan = plan_games(spec, 0, num_games)
     ids, params = lineup_arrays(game, lineup)
     game.play_chunk(data, num_players, plan.seat_lineup[:4], ids, params, plan.setup_seed[:4], plan.play_seed[:4])
-    times, turns = [], 0
+    times, cpu, turns = [], [], 0
     for _ in range(repeats):
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         tables = game.play_chunk(data, num_players, plan.seat_lineup, ids, params, plan.setup_seed, plan.play_seed)
         times.append(time.perf_counter() - t)
+        cpu.append(time.process_time() - c)
         turns = int(np.asarray(tables.games["turns"]).sum())
     sec = statistics.median(times)
-    return {"games_per_s": num_games / sec, "turns_per_s": turns / sec, "seconds": sec, "games": num_games}
+    return {"games_per_s": num_games / sec, "games_per_cpu_s": num_games / statistics.median(cpu),
+            "turns_per_s": turns / sec, "seconds": sec, "games": num_games}
+
+
+def chunk_rate(game, data, lineup, num_players: int, num_games: int, repeats: int) -> dict[str, float]:
+    """CPU time of whole ``golem simulate`` chunks in this process: play, columns, Arrow tables, Parquet parts.
+
+    ``games_per_cpu_s`` is the rate of one core; a run with one worker per core scales it by the
+    number of free cores (the chunks share nothing). Medians of ``repeats``.
+    """
+    from simulate.runformat import TABLES, chunk_tables, write_part
+
+    spec = RunSpec(game.name, num_players, num_games, BENCH_SEED, lineup)
+    plan = plan_games(spec, 0, num_games)
+    ids, params = lineup_arrays(game, lineup)
+    labels = [e.label for e in lineup]
+    game.play_chunk(data, num_players, plan.seat_lineup[:4], ids, params, plan.setup_seed[:4], plan.play_seed[:4])
+    times, size = [], 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in TABLES:
+            (Path(tmp) / name).mkdir()
+        for k in range(repeats):
+            t = time.process_time()
+            tables = game.play_chunk(data, num_players, plan.seat_lineup, ids, params, plan.setup_seed,
+                                     plan.play_seed)
+            files = [write_part(Path(tmp), name, k, table)
+                     for name, table in chunk_tables("bench", num_players, plan, labels, tables).items()]
+            times.append(time.process_time() - t)
+            size = sum((Path(tmp) / f["path"]).stat().st_size for f in files)
+    sec = statistics.median(times)
+    return {"games_per_cpu_s": num_games / sec, "cpu_us_per_game": 1e6 * sec / num_games,
+            "parquet_bytes_per_game": size / num_games, "games": num_games}
 
 
 def _reference_rate(game, data, lineup, num_players: int, num_games: int) -> dict[str, float]:
@@ -56,6 +88,9 @@ def run_bench(game_name: str, num_games: int | None = None, repeats: int = 5,
         n = num_games or default_games
         fast = _kernel_rate(game, data, lineup, players, n, repeats)
         yield {**base, "bench": "kernel_one_core", "bots": bots, **_round(fast)}
+        whole = chunk_rate(game, data, lineup, players, n, repeats)
+        yield {**base, "bench": "simulate_chunk_one_core", "bots": bots, **_round(whole),
+               "note": "CPU time of play, columns and Parquet parts (what golem simulate does per chunk)"}
         ref = _reference_rate(game, data, lineup, players, max(20, n // 200))
         yield {**base, "bench": "reference_engine", "bots": bots, **_round(ref)}
         yield {**base, "bench": "kernel_vs_reference", "bots": bots,

@@ -87,13 +87,24 @@ def _results(st, tab, score, parts, rank, win, tied, decided, winner):
 
 
 @njit(cache=True)
+def _count_components(st):
+    """Cards taken (not dealt) in a batch of finished games."""
+    k = 0
+    for g in range(st.shape[0]):
+        r = st[g]
+        for c in range(r.owner.shape[0]):
+            if r.owner[c] >= 0 and r.use[c] != U_START:
+                k += 1
+    return k
+
+
+@njit(cache=True)
 def _components(st, game, seat, card, turn, use, by_turn):
-    """Cards taken (not dealt), game by game in turn order; returns the count (call with empty arrays to count).
+    """Cards taken (not dealt), game by game in turn order, into arrays sized by ``_count_components``.
 
     Each turn takes at most one card, so ``by_turn`` (one slot per turn, -1 empty) orders them.
     """
     k = 0
-    fill = game.shape[0] > 0
     for g in range(st.shape[0]):
         r = st[g]
         for t in range(r.turn):
@@ -105,22 +116,18 @@ def _components(st, game, seat, card, turn, use, by_turn):
             c = by_turn[t]
             if c < 0:
                 continue
-            if fill:
-                game[k] = g
-                seat[k] = r.owner[c]
-                card[k] = c
-                turn[k] = t
-                use[k] = r.use[c]
+            game[k] = g
+            seat[k] = r.owner[c]
+            card[k] = c
+            turn[k] = t
+            use[k] = r.use[c]
             k += 1
-    return k
 
 
 def components(st: np.ndarray) -> dict[str, np.ndarray]:
     """One row per card a seat took: ``game`` (offset in the batch), ``seat`` (0-based), ``card``, ``turn``, ``use``."""
-    empty = np.zeros(0, np.int64)
     by_turn = np.zeros(int(st["turn"].max()) + 1 if st.shape[0] else 1, np.int64)
-    n = _components(st, empty, empty.astype(np.int8), empty.astype(np.int32), empty.astype(np.int32),
-                    empty.astype(np.int8), by_turn)
+    n = _count_components(st)
     out = {"game": np.zeros(n, np.int64), "seat": np.zeros(n, np.int8), "card": np.zeros(n, np.int32),
            "turn": np.zeros(n, np.int32), "use": np.zeros(n, np.int8)}
     _components(st, out["game"], out["seat"], out["card"], out["turn"], out["use"], by_turn)
