@@ -1218,22 +1218,29 @@ def _outcome_section(
     if seats["bot"].nunique() > 1 and not mirror.all():
         sub = seats.loc[~mirror, ["game", "num_players", "bot", "score"]]
         by_bot = score_summary(sub, by="bot")
+        from scipy import stats
+
+        z = stats.norm.ppf(1 - alpha / 2)
         section.items.append(
             Table(
-                ["players", "bot", "seat-games", "mean score", "SD", "median", "margin (mean)"],
+                ["players", "bot", "seat-games", "mean score", f"{_level(alpha)} interval", "SD", "median",
+                 "margin (mean)"],
                 [
                     [
                         str(r.num_players),
                         str(r.bot),
                         _int(r.num_games),
                         _num(r.score_mean, 1),
+                        _ci(r.score_mean - z * r.score_sd / np.sqrt(r.num_games),
+                            r.score_mean + z * r.score_sd / np.sqrt(r.num_games), 1),
                         _num(r.score_sd, 1),
                         _num(r.score_median, 0),
                         _num(r.margin_mean, 2, True),
                     ]
                     for r in by_bot.itertuples()
                 ],
-                "Final scores by bot in mixed-bot games.",
+                f"Final scores by bot in mixed-bot games ({unit}; normal interval over seat-games, which treats "
+                "the seats of one game as independent).",
             )
         )
     source = seats.loc[mirror] if mirror.any() else seats
