@@ -242,3 +242,18 @@ def test_a_relabelled_real_deck_is_not_an_estimate(tmp_path: Path) -> None:
     d = D.load(deck)
     described = make("golems").describe_data(d)
     assert described["data"]["estimates"] is False and "printed deck, transcribed" in described["title"]
+
+
+def test_chunk_benchmark_measures_play_and_parquet() -> None:
+    """``chunk_rate`` (golem bench's end-to-end figure) times whole chunks: more CPU than the kernel alone."""
+    from simulate.bench import _kernel_rate, chunk_rate
+    from simulate.lineup import parse_lineup
+
+    game = make("golems")
+    data = game.load_data(None, {})
+    lineup = parse_lineup(game, ["greedy"], 2)
+    whole = chunk_rate(game, data, lineup, 2, 2_000, 3)
+    kernel = _kernel_rate(game, data, lineup, 2, 2_000, 3)
+    assert whole["games"] == 2_000 and 50 < whole["parquet_bytes_per_game"] < 1_000
+    assert whole["cpu_us_per_game"] == pytest.approx(1e6 / whole["games_per_cpu_s"])
+    assert whole["games_per_cpu_s"] < kernel["games_per_cpu_s"]
