@@ -1232,7 +1232,7 @@ def _outcome_section(
                         _int(r.num_games),
                         _num(r.score_mean, 1),
                         _ci(r.score_mean - z * r.score_sd / np.sqrt(r.num_games),
-                            r.score_mean + z * r.score_sd / np.sqrt(r.num_games), 1),
+                            r.score_mean + z * r.score_sd / np.sqrt(r.num_games), 2),
                         _num(r.score_sd, 1),
                         _num(r.score_median, 0),
                         _num(r.margin_mean, 2, True),
