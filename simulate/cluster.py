@@ -55,7 +55,7 @@ def connect(cluster: str | Client) -> Iterator[Client]:
                 threads_per_worker=1,
                 processes=True,
                 dashboard_address=":0",
-                silence_logs=logging.ERROR,
+                silence_logs=logging.CRITICAL,  # the run reports its own failures, in one line
             ) as local,
             Client(local) as client,
         ):
