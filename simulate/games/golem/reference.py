@@ -414,12 +414,14 @@ class GolemState:
 
     # ----------------------------------------------------------------- describing actions
 
-    def describe(self, action: int) -> str:
+    def describe(self, action: int) -> str:  # noqa: C901 - one phrase per decision
         """The pending decision resolved by ``action``, as text."""
         task = self.stack[-1]
         kind = Decision(task[0])
+        s = task[1]
         a = action
-        if kind == Decision.TURN:
+        D = Decision
+        if kind == D.TURN:
             if a < 25:
                 return f"marble {MARBLES[a % 5]} from {ROWS[a // 5]} (value {sum(self.syn[a // 5])})"
             if a < PASS_ACTION:
@@ -428,17 +430,78 @@ class GolemState:
                     return "Rabbi on the permanent space"
                 return f"Rabbi on action tile {self.d.action_ids[self.at_slots[slot]]}"
             return "pass"
-        if kind in (Decision.UPGRADE, Decision.INCOME_UPGRADE):
-            return "skip upgrade" if a == UPGRADE_SKIP else f"upgrade {_dev_name(a)}"
-        if kind == Decision.MOVE_STEP:
-            return f"golem {a // 2} steps" + (" paying Knowledge" if a % 2 else "")
-        if kind == Decision.GOLEM_STEP:
-            return "stop" if a == 24 else f"golem {a // 4} {'back' if a % 4 >= 2 else 'forward'}"
-        if kind == Decision.STUDY_ACTION and 5 <= a < 25:
-            b = self.library[(a - 5) // 4]
-            return f"buy Book {self.d.book_ids[b]} into column {(a - 5) % 4 + 1}"
-        if kind == Decision.BOOK and a < 20:
-            return f"buy Book {self.d.book_ids[self.library[a // 4]]} into column {a % 4 + 1}"
+        if kind in (D.UPGRADE, D.INCOME_UPGRADE):
+            return "no upgrade" if a == UPGRADE_SKIP else f"upgrade {_dev_name(a)}"
+        if kind == D.GOLEM_ACTION:
+            return (
+                "done" if a == 9 else (f"upgrade {_dev_name(a)}" if a < 6 else f"create a Golem in {DISTRICTS[a - 6]}")
+            )
+        if kind == D.ARTIFACT_ACTION:
+            return {41: "buy a Gold", 42: "done"}.get(a) or f"upgrade {_dev_name(11 + a)}"
+        if kind == D.STUDY_ACTION:
+            if a < 5:
+                return f"upgrade {_dev_name(6 + a)}"
+            if a < 25:
+                return f"buy Book {self.d.book_ids[self.library[(a - 5) // 4]]} into column {(a - 5) % 4 + 1}"
+            return "done"
+        if kind == D.BOOK:
+            return "no Book" if a == 20 else f"buy Book {self.d.book_ids[self.library[a // 4]]} into column {a % 4 + 1}"
+        if kind == D.MIRROR:
+            return (*(f"mirror {ROWS[k]}" for k in range(4)), "3 Coins: Study step", "done")[a]
+        if kind in (D.MOVE_STEP, D.GOLEM_STEP):
+            if kind == D.GOLEM_STEP and a == 24:
+                return "stop"
+            g = a // 2 if kind == D.MOVE_STEP else a // 4
+            back = kind == D.GOLEM_STEP and a % 4 >= 2
+            where = f"{DISTRICTS[self.golem_loc[s][g]]} {self.golem_sec[s][g]}"
+            return f"Golem {g + 1} ({where}) {'back' if back else 'forward'}" + (" paying Knowledge" if a % 2 else "")
+        if kind in (D.ACTIVATE, D.KILL, D.COPY_TILE):
+            verb = {D.ACTIVATE: "activate", D.KILL: "kill", D.COPY_TILE: "use the tile of"}[kind]
+            if a == 6:
+                return "stop" if kind == D.ACTIVATE else "none"
+            return f"{verb} Golem {a + 1} ({DISTRICTS[self.golem_loc[s][a]]} {self.golem_sec[s][a]})"
+        if kind in (D.CREATE, D.STUDENT, D.PLACE_GOLEMS, D.BLACK_MARBLE, D.STUDENT_BACK):
+            if a == 3:
+                return "none"
+            return {
+                D.CREATE: "create a Golem in {}",
+                D.STUDENT: "{} Student forward",
+                D.PLACE_GOLEMS: "starting Golems outside {}",
+                D.BLACK_MARBLE: "Students forward except {}",
+                D.STUDENT_BACK: "{} Student back (black Book)",
+            }[kind].format(DISTRICTS[a])
+        if kind in (D.DRAFT, D.KEEP):
+            cards = self.hands[s] if kind == D.DRAFT else self.drafted[s]
+            return f"{'draft' if kind == D.DRAFT else 'discard'} Objective {self.d.objective_ids[cards[a]]}"
+        if kind == D.ARTIFACT_TILE:
+            tile, side = self.art_offer[a]
+            return f"Artifact tile {tile + 1}{'AB'[side]}"
+        if kind == D.START_TILES:
+            return "Starting tiles " + " ".join(self.d.start_ids[self.start_offer[s][k]] for k in PAIRS[a])
+        if kind == D.CHARACTER:
+            return "pay for the Character's bonus" if a == 0 else "take the Coins"
+        if kind == D.CEMETERY_SPACE:
+            return f"Cemetery space {a + 1}"
+        if kind == D.TRACK:
+            return ("Golem track up", "Golem track down", "track unchanged")[a]
+        if kind == D.OBJECTIVE:
+            return f"keep Objective {self.d.objective_ids[self.drawn[a]]}"
+        if kind in (D.GOLD_PLACE, D.ARTIFACT_ACTIVATE):
+            return "none" if a == 4 else f"{'Gold onto' if kind == D.GOLD_PLACE else 'activate'} Artifact {a + 1}"
+        if kind == D.CHOICE:
+            return f"take {task[3]} {('Clay', 'Coins', 'Knowledge')[a]}"
+        if kind == D.CONFIRM:
+            return f"{'accept' if a == 0 else 'decline'} {EFFECTS[task[2]]}"
+        if kind == D.ANY_ACTION:
+            return f"{ROWS[a]} action at value {task[3]}"
+        if kind == D.REMOVE_MARBLE:
+            return f"remove a {MARBLES[a % 5]} marble from {ROWS[a // 5]}"
+        if kind == D.IGNORE_CHAR:
+            return "ignore the Character's steps" if a else "use the Character's steps"
+        if kind == D.WORK_COUNT:
+            return f"pay for {a} Golem(s)"
+        if kind == D.BOOK_BONUS:
+            return "stop" if a == 20 else f"active bonus of Book {self.d.book_ids[self.col_books[s][a // 5][a % 5]]}"
         return f"{kind.name.lower()} {a}"
 
     # ----------------------------------------------------------------- phase driver
