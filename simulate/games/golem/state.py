@@ -110,7 +110,7 @@ def state_fields() -> list[tuple]:
         ("chance", np.uint64, (1,)),  # the engine's chance stream (marble drops, reshuffles)
         ("tmp", np.int16, (32,)),  # scratch for re-drops, hand rotation and sorting
         ("rng", np.uint64, (1,)),  # the bots' play randomness
-        ("error", i16),  # 1: a bot chose an illegal action (the game stops)
+        ("error", i16),  # 0 ok; 1 illegal bot action (game stops); 2-5 engine faults: stack, effect, payment
     ]
 
 
