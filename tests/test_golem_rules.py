@@ -1064,3 +1064,49 @@ def test_loader_requires_provenance_for_every_parameter(tmp_path) -> None:
 def test_estimates_are_reported() -> None:
     assert DATA.provenance["estimates"] is True
     assert "books.csv (38 rows)" in data.estimate_note(DATA)
+
+
+def test_upgrade_artifact_and_study_discounts() -> None:
+    g = game(n=1)
+    clean(g, 0, coin=1, know=2)
+    g.art_tile[0], g.art_side[0] = 0, 0
+    effect(g, 0, "upgrade_artifact", 2)
+    # a small tile on artifact 1's space costs art[0, 0, 0, 6] = 2: free after the discount of 2
+    assert 11 + 1 + (2 * 4 + 0) * 2 in g.legal_actions() and 11 not in g.legal_actions()  # the 8-Coin tile is not
+    answer(g, 11 + 1 + (2 * 4 + 0) * 2)
+    assert g.res[0][COIN] == 1 and g.adev_space[0][2] == 0
+    effect(g, 0, "upgrade_study", 4)
+    assert 6 + 2 in g.legal_actions() and 6 + 4 not in g.legal_actions()  # costs 6 and 8: 2 of 2, 4 of 2 Knowledge
+    answer(g, 6 + 1)
+    assert g.sdev[0][1] == 1 and g.res[0][KNOWLEDGE] == 1
+
+
+def test_simple_book_effects() -> None:
+    g = game(n=1)
+    clean(g, 0, coin=2)
+    effect(g, 0, "gain", 3, 0, KNOWLEDGE)
+    effect(g, 0, "study_up", 1)
+    effect(g, 0, "student_district", 1, 0, YELLOW)
+    assert g.res[0][KNOWLEDGE] == 3 and g.study[0] == 1 and g.student[0][YELLOW] == 2
+    effect(g, 0, "choice", 2)
+    answer(g, CLAY)
+    assert g.res[0][CLAY] == 2
+    effect(g, 0, "trade", 2, 4, COIN, CLAY)  # 2 Coins for 4 Clay
+    answer(g, 0)
+    assert g.res[0][COIN] == 0 and g.res[0][CLAY] == 6
+    effect(g, 0, "golem_track", 1)
+    answer(g, 1)
+    assert g.track[0] == 1
+    effect(g, 0, "student_any", 2)
+    answer(g, RED, 3)
+    assert g.student[0][RED] == 2
+
+
+def test_red_tile_student_and_golem_upgrade_on_activation() -> None:
+    g = game(n=1)
+    clean(g, 0)
+    set_tile(g, RED, 1, 4)  # red tile 4: any Student forward
+    g._activate(0, 0, True)
+    g._advance()
+    answer(g, BLUE)
+    assert g.student[0][BLUE] == 2 and g.standing[0][0] == 0
