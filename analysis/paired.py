@@ -47,8 +47,10 @@ def game_quantities(seats: pd.DataFrame) -> pd.DataFrame:
     if len(counts) != 1:
         raise ValueError(f"an experiment compares one player count, found {sorted(counts.tolist())}")
     n = int(counts[0])
-    order = np.lexsort((seats["seat"].to_numpy(), seats["game"].to_numpy()))
-    frame = seats.iloc[order]
+    game, seat = seats["game"].to_numpy(), seats["seat"].to_numpy()
+    same = game[1:] == game[:-1]
+    in_order = bool(np.all(game[1:] >= game[:-1]) and np.all(seat[1:][same] > seat[:-1][same]))
+    frame = seats if in_order else seats.iloc[np.lexsort((seat, game))]
     if len(frame) % n:
         raise ValueError("seats table does not hold n rows per game")
     games = frame["game"].to_numpy()[::n]
@@ -56,7 +58,8 @@ def game_quantities(seats: pd.DataFrame) -> pd.DataFrame:
     margin = seat_margins(frame).reshape(-1, n)
     out = {f"seat{s + 1}": win[:, s] for s in range(n)}
     out |= {f"margin{s + 1}": margin[:, s] for s in range(n)}
-    codes, labels = pd.factorize(frame["bot"].astype(str).to_numpy(), sort=True)
+    codes, labels = pd.factorize(frame["bot"], sort=True)
+    labels = [str(label) for label in labels]
     if len(labels) > 1:
         codes = codes.reshape(-1, n)
         for k, label in enumerate(labels):

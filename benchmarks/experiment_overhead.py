@@ -1,0 +1,129 @@
+"""Overhead of the experiment layer over the raw runs it plays; prints one JSON line per measurement.
+
+A sweep (baseline + variants, paired) is played with ``run_experiment``; its manifest times the
+runner calls (``run_seconds``) and the whole experiment (``seconds``): the difference is the
+experiment layer (variant data folders, reading the runs, paired comparisons, stopping checks,
+manifest). The same runs are then played again with the bare runner as the reference
+(``raw_seconds``). The report is built afterwards and timed apart. Medians of ``--repeats``.
+
+    python benchmarks/experiment_overhead.py --games 100000 --repeats 3
+    python benchmarks/experiment_overhead.py --game golem-poker --players 4 --bots threshold \\
+        --set player_tie=split,amulet --games 200000 --rounds 4
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+from analysis.experiment_report import build_experiment_report  # noqa: E402
+from analysis.experiments import Design, run_experiment, sweep_variants  # noqa: E402
+from simulate import __version__  # noqa: E402
+from simulate.lineup import parse_lineup  # noqa: E402
+from simulate.registry import make  # noqa: E402
+from simulate.runner import RunSpec, run  # noqa: E402
+from simulate.variants import settable_values  # noqa: E402
+
+
+def measure(args: argparse.Namespace, root: Path) -> dict:
+    game = make(args.game)
+    values = settable_values(game)
+    sets = [tuple(s.split("=", 1)) for s in args.set]
+    variants = sweep_variants(values, sets)
+    rounds = args.rounds
+    design = Design(
+        game.name,
+        args.players,
+        tuple(args.bots.split(",")),
+        tuple(variants),
+        num_games=args.games // rounds,
+        max_games=args.games,
+        precision=1e-6 if rounds > 1 else None,  # never reached: plays every round, checking after each
+        seed=1,
+    )
+    out = root / "exp"
+    t0 = time.perf_counter()
+    exp = run_experiment(design, out, workers=args.workers, overwrite=True)
+    wall = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    build_experiment_report(exp, out / "report")
+    report = time.perf_counter() - t0
+    lineup = parse_lineup(game, list(design.bots), design.num_players)
+    t0 = time.perf_counter()
+    for rec in exp.manifest["variants"]:
+        for r in range(exp.manifest["rounds"]):
+            spec = RunSpec(
+                game=game.name,
+                num_players=design.num_players,
+                num_games=design.num_games,
+                master_seed=design.seed + r,
+                lineup=lineup,
+                chunk_size=max(500, min(20_000, -(-design.num_games // (2 * args.workers)))),
+                rules=dict(rec["rules"]),
+                cards=rec["data"],
+            )
+            run(spec, root / "raw", workers=args.workers, overwrite=True, progress=False)
+    raw = time.perf_counter() - t0
+    t = exp.manifest["timing"]
+    shutil.rmtree(out)
+    return {
+        "wall": wall,
+        "run_seconds": t["run_seconds"],
+        "overhead_seconds": t["overhead_seconds"],
+        "overhead_share": t["overhead_share"],
+        "raw_seconds": raw,
+        "report_seconds": report,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", default="century")
+    parser.add_argument("--players", type=int, default=3)
+    parser.add_argument("--bots", default="greedy")
+    parser.add_argument("--set", action="append", default=None, help="NAME=V1,V2 (repeatable)")
+    parser.add_argument("--games", type=int, default=100_000, help="games per variant")
+    parser.add_argument("--rounds", type=int, default=1, help="rounds the games are split into")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--repeats", type=int, default=3)
+    args = parser.parse_args()
+    args.set = args.set or ["points.P36.vp=16,24", "start.seat1=YYYY"]
+    with tempfile.TemporaryDirectory(prefix="golem-bench-") as tmp:  # warm-up: numba caches loaded, compiled
+        measure(argparse.Namespace(**{**vars(args), "games": 2000 * args.rounds}), Path(tmp))
+    results = []
+    for _ in range(args.repeats):
+        with tempfile.TemporaryDirectory(prefix="golem-bench-") as tmp:
+            results.append(measure(args, Path(tmp)))
+    med = {k: statistics.median(r[k] for r in results) for k in results[0]}
+    print(
+        json.dumps(
+            {
+                "benchmark": "experiment_overhead",
+                "version": __version__,
+                "game": args.game,
+                "players": args.players,
+                "bots": args.bots,
+                "sets": args.set,
+                "variants": len(sweep_variants(settable_values(make(args.game)), [s.split("=", 1) for s in args.set])),
+                "games_per_variant": args.games,
+                "rounds": args.rounds,
+                "workers": args.workers,
+                "repeats": args.repeats,
+                **{f"median_{k}": round(v, 3) for k, v in med.items()},
+                "median_overhead_vs_raw": round((med["wall"] - med["raw_seconds"]) / med["wall"], 4),
+            }
+        )
+    )
+
+
+if __name__ == "__main__":
+    main()
