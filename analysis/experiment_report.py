@@ -89,8 +89,13 @@ def ranking(effects: pd.DataFrame) -> pd.DataFrame:
     return out.iloc[np.argsort(-np.abs(out["diff"].to_numpy()), kind="stable")].reset_index(drop=True)
 
 
+def _digits(row: Any, scale: float) -> int:
+    """Decimals showing an effect and its interval: one for percentage points, two for points or tiny effects."""
+    return 1 if scale == 100 and max(abs(row.ci_low), abs(row.ci_high)) * scale >= 0.1 else 2
+
+
 def _pp_ci(row: Any, scale: float) -> str:
-    digits = 1 if scale == 100 else 2
+    digits = _digits(row, scale)
     return _ci(row.ci_low * scale, row.ci_high * scale, digits, sign=True)
 
 
@@ -105,7 +110,7 @@ def _subject(quantity: str) -> str:
 def _effect_sentence(row: Any) -> str:
     scale, unit = (100.0, "pp") if row.unit == "rate" else (1.0, "points")
     direction = "raises" if row.diff > 0 else "lowers"
-    size = _num(row.diff * scale, 1 if scale == 100 else 2, True)
+    size = _num(row.diff * scale, _digits(row, scale), True)
     return (
         f"{row.variant_name} {direction} {_subject(row.quantity)} by {size} {unit} ({_pp_ci(row, scale)}; "
         f"adjusted p {_p(row.pvalue_adj)})."
@@ -124,7 +129,7 @@ def _effects_table(effects: pd.DataFrame, unit: str, alpha: float) -> Table:
                 r.subject,
                 base,
                 var,
-                _num(r.diff * scale, 1 if unit == "rate" else 2, True),
+                _num(r.diff * scale, _digits(r, scale), True),
                 _pp_ci(r, scale),
                 _p(r.pvalue_adj),
                 "yes" if r.significant else "no",
@@ -249,10 +254,8 @@ def _pairing_section(exp: Experiment) -> Section:
         if removed.empty:
             continue
         med = float(removed.median())
-        factor = 1 / (1 - med) if med < 1 else float("inf")
-        rows.append(
-            [metric, f"{100 * med:.0f}%", f"{100 * removed.min():.0f}–{100 * removed.max():.0f}%", f"{factor:.1f}×"]
-        )
+        factor = f"{1 / (1 - med):.1f}×" if med < 0.9995 else "any (the games did not change)"
+        rows.append([metric, f"{100 * med:.0f}%", f"{100 * removed.min():.0f}–{100 * removed.max():.0f}%", factor])
     text = (
         "Variance of the paired differences against the variance of a difference between two independent runs of the "
         "same size: the share the pairing removed, and how many times as many games an unpaired design would need "
@@ -355,7 +358,7 @@ def compute_experiment_report(exp: Experiment, title: str | None = None, command
             str(i + 1),
             r.variant_name,
             _subject(r.quantity),
-            _num(100 * r.diff, 1, True),
+            _num(100 * r.diff, _digits(r, 100.0), True),
             _pp_ci(r, 100.0),
             f"{r.num_significant}",
         ]

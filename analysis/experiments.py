@@ -62,6 +62,7 @@ __all__ = [
     "ExperimentError",
     "ablation_variants",
     "load_experiment",
+    "parse_values",
     "run_experiment",
     "sweep_variants",
 ]
@@ -142,7 +143,7 @@ class Experiment(NamedTuple):
     """:func:`analysis.paired.compare_variants` against the baseline."""
 
 
-def _parse_values(v: Value, spec: str | Sequence[Any]) -> list[Any]:
+def parse_values(v: Value, spec: str | Sequence[Any]) -> list[Any]:
     """Values of ``--set NAME=a,b,c`` or a range ``lo:hi[:step]`` (numbers only)."""
     items = list(spec) if not isinstance(spec, str) else spec.split(",")
     out: list[Any] = []
@@ -185,7 +186,7 @@ def sweep_variants(
         v = resolve_value(values, name)
         if any(a.name == v.name for a, _ in axes):
             raise ExperimentError(f"{v.name} is set twice")
-        axes.append((v, _parse_values(v, spec)))
+        axes.append((v, parse_values(v, spec)))
     if not axes:
         raise ExperimentError("nothing to sweep: give --set NAME=VALUES")
     current = {v.name: v.convert(v.value) if v.kind != "cell" else v.value for v, _ in axes}

@@ -32,7 +32,7 @@ import numpy as np
 import pandas as pd
 from scipy.optimize import differential_evolution
 
-from analysis.experiments import ExperimentError
+from analysis.experiments import ExperimentError, parse_values
 from analysis.paired import game_quantities
 from analysis.run import check_runs, read_tables
 from simulate.variants import Value, Variant, match_values, write_variant
@@ -117,15 +117,13 @@ def balance_dimensions(
     within ``spread`` (a share of the current value, at least 1) around its current value.
     Values with a single candidate are left out.
     """
-    from analysis.experiments import _parse_values
-
     dims: dict[str, Dimension] = {}
     for spec in vary:
         pattern, sep, given = spec.partition("=")
         for v in match_values(values, pattern.strip()):
             current = v.value if v.kind == "cell" else v.convert(v.value)
             if sep:
-                choices = tuple(_parse_values(v, given))
+                choices = tuple(parse_values(v, given))
             elif v.kind == "rule" and rule_choices and v.key[0] in rule_choices:
                 choices = tuple(rule_choices[v.key[0]])
             else:
