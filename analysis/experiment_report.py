@@ -254,7 +254,7 @@ def _pairing_section(exp: Experiment) -> Section:
         if removed.empty:
             continue
         med = float(removed.median())
-        factor = f"{1 / (1 - med):.1f}×" if med < 0.9995 else "any (the games did not change)"
+        factor = f"{1 / (1 - med):.1f}×" if med < 0.9995 else "unbounded (identical games)"
         rows.append([metric, f"{100 * med:.0f}%", f"{100 * removed.min():.0f}–{100 * removed.max():.0f}%", factor])
     text = (
         "Variance of the paired differences against the variance of a difference between two independent runs of the "
