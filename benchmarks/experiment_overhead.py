@@ -4,7 +4,9 @@ A sweep (baseline + variants, paired) is played with ``run_experiment``; its man
 runner calls (``run_seconds``) and the whole experiment (``seconds``): the difference is the
 experiment layer (variant data folders, reading the runs, paired comparisons, stopping checks,
 manifest). The same runs are then played again with the bare runner as the reference
-(``raw_seconds``). The report is built afterwards and timed apart. Medians of ``--repeats``.
+(``raw_seconds``). CPU seconds of the process and its worker processes are measured for both as
+well: on a shared machine they are the robust comparison (``median_cpu_overhead_vs_raw``). The
+report is built afterwards and timed apart. Medians of ``--repeats``.
 
     python benchmarks/experiment_overhead.py --games 100000 --repeats 3
     python benchmarks/experiment_overhead.py --game golem-poker --players 4 --bots threshold \\
@@ -15,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import statistics
 import tempfile
@@ -34,6 +37,12 @@ from simulate.runner import RunSpec, run  # noqa: E402
 from simulate.variants import settable_values  # noqa: E402
 
 
+def _cpu() -> float:
+    """CPU seconds of this process and its finished children (the runner's worker processes)."""
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
+
+
 def measure(args: argparse.Namespace, root: Path) -> dict:
     game = make(args.game)
     values = settable_values(game)
@@ -51,14 +60,14 @@ def measure(args: argparse.Namespace, root: Path) -> dict:
         seed=1,
     )
     out = root / "exp"
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), _cpu()
     exp = run_experiment(design, out, workers=args.workers, overwrite=True)
-    wall = time.perf_counter() - t0
+    wall, cpu = time.perf_counter() - t0, _cpu() - c0
     t0 = time.perf_counter()
     build_experiment_report(exp, out / "report")
     report = time.perf_counter() - t0
     lineup = parse_lineup(game, list(design.bots), design.num_players)
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), _cpu()
     for rec in exp.manifest["variants"]:
         for r in range(exp.manifest["rounds"]):
             spec = RunSpec(
@@ -72,7 +81,7 @@ def measure(args: argparse.Namespace, root: Path) -> dict:
                 cards=rec["data"],
             )
             run(spec, root / "raw", workers=args.workers, overwrite=True, progress=False)
-    raw = time.perf_counter() - t0
+    raw, raw_cpu = time.perf_counter() - t0, _cpu() - c0
     t = exp.manifest["timing"]
     shutil.rmtree(out)
     return {
@@ -81,6 +90,8 @@ def measure(args: argparse.Namespace, root: Path) -> dict:
         "overhead_seconds": t["overhead_seconds"],
         "overhead_share": t["overhead_share"],
         "raw_seconds": raw,
+        "cpu": cpu,
+        "raw_cpu": raw_cpu,
         "report_seconds": report,
     }
 
@@ -120,6 +131,7 @@ def main() -> None:
                 "repeats": args.repeats,
                 **{f"median_{k}": round(v, 3) for k, v in med.items()},
                 "median_overhead_vs_raw": round((med["wall"] - med["raw_seconds"]) / med["wall"], 4),
+                "median_cpu_overhead_vs_raw": round((med["cpu"] - med["raw_cpu"]) / med["cpu"], 4),
             }
         )
     )
