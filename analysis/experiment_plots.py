@@ -56,6 +56,8 @@ def plot_sweep(
         )
     if not numeric:
         ax.set_xticks(range(len(categories)), categories, rotation=30, ha="right")
+    elif len(categories) <= 12:
+        ax.set_xticks(sorted(pd.to_numeric(rows[value]).unique()))
     ax.axhline(0, color="grey", linewidth=0.8, linestyle="--")
     ax.set_xlabel(value)
     ax.set_ylabel(f"change in {quantity} ({unit})")

@@ -186,7 +186,9 @@ def _design_section(exp: Experiment) -> Section:
 
 def _plots_section(exp: Experiment, effects: pd.DataFrame) -> Section:
     n = int(exp.manifest["design"]["num_players"])
-    quantities = [f"seat{s + 1}" for s in range(n)] + ["margin1"]
+    bots = list(dict.fromkeys(exp.effects.loc[exp.effects["metric"] == "bot win rate", "quantity"]))
+    quantities = [f"seat{s + 1}" for s in range(n)] + ["margin1"] + bots
+    what = "each seat's win rate, seat 1's score margin" + (" and each bot's win rate" if bots else "")
     items: list[Text | Table | Figure] = []
     values = effects.attrs.get("values", [])
     if values:
@@ -195,7 +197,7 @@ def _plots_section(exp: Experiment, effects: pd.DataFrame) -> Section:
             items.append(
                 _figure(
                     f"sweep_{k + 1}.png",
-                    f"Change in each seat's win rate and seat 1's score margin against {value}, with "
+                    f"Change in {what} against {value}, with "
                     f"{_level(exp.manifest['design']['alpha'])} paired interval bands.",
                     panels,
                     ncols=2,
@@ -208,7 +210,7 @@ def _plots_section(exp: Experiment, effects: pd.DataFrame) -> Section:
         items.append(
             _figure(
                 "effects.png",
-                "Effect of each variant on each seat's win rate and seat 1's score margin, with paired intervals.",
+                f"Effect of each variant on {what}, with paired intervals.",
                 panels,
                 ncols=2,
                 size=(6.0, max(2.6, height)),
