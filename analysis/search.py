@@ -35,7 +35,7 @@ from scipy.optimize import differential_evolution
 from analysis.experiments import ExperimentError, parse_values
 from analysis.paired import game_quantities
 from analysis.run import check_runs, read_tables
-from simulate.variants import Value, Variant, match_values, write_variant
+from simulate.variants import Value, Variant, VariantError, match_values, write_variant
 
 __all__ = [
     "Dimension",
@@ -47,6 +47,8 @@ __all__ = [
 ]
 
 _SEAT_COLUMNS = ["game", "num_players", "seat", "bot", "score", "win"]
+INFEASIBLE = 1e9
+"""Objective of a setting the game rejects (``evaluate`` returned None)."""
 
 
 @dataclass(frozen=True)
@@ -206,7 +208,7 @@ def objective_function(target: str, num_players: int, labels: Sequence[str]) -> 
 
 def search(
     dims: Sequence[Dimension],
-    evaluate: Callable[[dict[str, Any], Path], pd.DataFrame],
+    evaluate: Callable[[dict[str, Any], Path], pd.DataFrame | None],
     objective: Callable[[pd.DataFrame], float],
     out: str | Path,
     budget: int = 60,
@@ -216,7 +218,8 @@ def search(
     """Minimise ``objective(evaluate(setting, run_dir))`` over ``dims`` with differential evolution.
 
     ``evaluate`` plays the setting (a dict of dimension name -> value) into ``run_dir`` and returns
-    its :func:`analysis.paired.game_quantities`. The current values are evaluated first; settings
+    its :func:`analysis.paired.game_quantities`, or None for a setting the game rejects (scored
+    :data:`INFEASIBLE`). The current values are evaluated first; settings
     already evaluated are not played again; the search stops after ``budget`` distinct settings
     (or when the optimiser converges).
     """
@@ -240,7 +243,8 @@ def search(
         k = len(rows)
         run_dir = out / "evals" / f"{k:04d}"
         t0 = time.perf_counter()
-        value = objective(evaluate(setting, run_dir))
+        quantities = evaluate(setting, run_dir)
+        value = INFEASIBLE if quantities is None else objective(quantities)
         cache[key] = value
         changed = sum(setting[d.name] != d.current for d in dims)
         rows.append(
@@ -354,9 +358,15 @@ def _search_items(dims: Sequence[Dimension], result: SearchResult, description: 
             "verdict",
         ),
     ]
-    panels = [lambda ax: plot_search_history(result.evaluations, ax=ax)]
-    if "num_changed" in result.evaluations and result.evaluations["num_changed"].nunique() > 1:
-        panels.append(lambda ax: plot_tradeoff(result.evaluations, ax=ax))
+    feasible = result.evaluations[result.evaluations["objective"] < INFEASIBLE]
+    rejected = len(result.evaluations) - len(feasible)
+    if rejected:
+        items.append(
+            Text(f"{rejected} setting(s) the game's data checks reject were skipped (listed in evaluations.csv).")
+        )
+    panels = [lambda ax: plot_search_history(feasible, ax=ax)]
+    if "num_changed" in feasible and feasible["num_changed"].nunique() > 1:
+        panels.append(lambda ax: plot_tradeoff(feasible, ax=ax))
     items.append(_figure("search.png", "Search progress and trade-off.", panels, ncols=2, size=(5.5, 3.8)))
     return items
 
@@ -410,8 +420,12 @@ def run_balance(
         "rules": dict(rules or {}),
     }
 
-    def evaluate(setting: dict[str, Any], run_dir: Path) -> pd.DataFrame:
-        return read_quantities(play_variant(game, variant_of(dims, setting), run_dir, fields, cards, workers))
+    def evaluate(setting: dict[str, Any], run_dir: Path) -> pd.DataFrame | None:
+        try:
+            played = play_variant(game, variant_of(dims, setting), run_dir, fields, cards, workers)
+        except VariantError:
+            return None  # a combination the game's data checks reject: infeasible
+        return read_quantities(played)
 
     result = search(dims, evaluate, objective, out / "search", budget, seed, log)
     best = variant_of(dims, result.best)

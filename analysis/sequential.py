@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import ast
 import operator
-from collections.abc import Mapping
 from typing import NamedTuple
 
 import numpy as np
@@ -132,7 +131,7 @@ def decide(test: SequentialTest, mean: float, halfwidth: float) -> str | None:
     return "true" if below else ("false" if above else None)
 
 
-def running_moments(values: Mapping[str, np.ndarray] | np.ndarray) -> tuple[float, float, int]:
+def running_moments(values: np.ndarray) -> tuple[float, float, int]:
     """Mean, sample variance and count of the finite values."""
     x = np.asarray(values, dtype=float)
     x = x[np.isfinite(x)]

@@ -28,7 +28,7 @@ from analysis.experiments import (
     sweep_variants,
 )
 from analysis.paired import compare_variants, game_quantities, holm, paired_effects
-from analysis.search import Dimension, balance_dimensions, objective_function, search, tune_dimensions
+from analysis.search import INFEASIBLE, Dimension, balance_dimensions, objective_function, search, tune_dimensions
 from analysis.sequential import (
     SequentialTest,
     StopRuleError,
@@ -400,6 +400,19 @@ def test_search_finds_the_minimum_of_a_known_objective(tmp_path):
     assert result.best == {"a": 4, "b": "y"} and result.best_objective == 0
     assert result.current_objective == 5
     assert len(result.evaluations) <= 18 and (tmp_path / "s" / "evaluations.csv").is_file()
+
+
+def test_search_skips_settings_the_game_rejects(tmp_path):
+    dims = [Dimension("a", 0, tuple(range(8)))]
+
+    def evaluate(setting, run_dir):
+        run_dir.mkdir(parents=True)
+        return None if setting["a"] > 3 else pd.DataFrame({"v": [-setting["a"]]})
+
+    result = search(dims, evaluate, lambda q: float(q["v"].iloc[0]), tmp_path / "s", budget=8, seed=SEED)
+    assert result.best == {"a": 3}
+    rejected = result.evaluations[result.evaluations["a"] > 3]
+    assert (rejected["objective"] == INFEASIBLE).all()
 
 
 def test_balance_dimensions_derive_candidates_from_the_data(century_values):
