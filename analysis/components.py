@@ -118,7 +118,8 @@ def component_strength(
 
     Required columns: seats ``game``, ``seat``, ``num_players``, ``score``, ``win``;
     components ``game``, ``seat``, ``component``, ``kind``, ``round``; games (optional, for the
-    phases) ``game``, ``rounds``.
+    phases) ``game``, ``rounds``. Phases need every ``round``: with any round of -1 (not
+    recorded by the game) only the "any" phase is reported.
 
     A seat counts once per component however often it took it; its phase is that of its first
     acquisition: ``early``, ``mid`` or ``late`` for round / rounds (the game's complete rounds)
@@ -166,7 +167,8 @@ def component_strength(
     first_row[comp_codes[::-1]] = np.arange(len(comp_codes))[::-1]
     kinds = components["kind"].iloc[first_row].astype("str").to_numpy(dtype=object)
     rnd = components["round"].to_numpy(dtype=np.int64)
-    with_phases = games is not None
+    # a round of -1 (the game logs only what a seat ends with) leaves the "any" phase alone
+    with_phases = games is not None and not np.any(rnd < 0)
     if with_phases:
         pos = _lookup(comp_game, games["game"].to_numpy(dtype=np.int64))
         if np.any(pos < 0):

@@ -266,6 +266,14 @@ def _header(manifests: list[dict[str, Any]], command: str | None, alpha: float) 
     if command:
         items.append(Text("Reproduce this report with:"))
         items.append(Text(command, "code"))
+    turn_order = _game_attr(manifests, "turn_order_column", None)
+    if turn_order:
+        items.append(
+            Text(
+                f"This game draws its turn order at setup: a seat in this report is a place in the first "
+                f"round's turn order (column {turn_order}, 1 = first to act), not a place at the table."
+            )
+        )
     for m in manifests:
         d = m.get("data", {})
         name = run_label(m)
@@ -1385,7 +1393,12 @@ def compute_report(
     if len(set(labels.values())) < len(labels):
         labels = {m["run_id"]: f"{run_label(m)} ({m['run_id']})" for m in manifests}
     parts = sorted({p for m in manifests for p in m.get("columns", {}).get("score_parts", [])})
-    seats = read_tables(manifests, "seats", [*_SEAT_COLUMNS, *parts], offset_list)
+    turn_order = _game_attr(manifests, "turn_order_column", None)
+    seats = read_tables(manifests, "seats", [*_SEAT_COLUMNS, *parts, *([turn_order] if turn_order else [])],
+                        offset_list)
+    if turn_order:
+        # the game draws its turn order at setup: "seat" in this report is the place in that order
+        seats["seat"] = seats.pop(turn_order).astype(seats["seat"].dtype)
     metrics = _game_metrics(manifests)
     unit = _game_attr(manifests, "score_unit", "points")
     needed = _metric_columns(metrics)

@@ -61,7 +61,13 @@ class ChunkTables(NamedTuple):
 
 
 class Game(Protocol):
-    """What the runner needs from a game engine."""
+    """What the runner needs from a game engine.
+
+    Optional attributes a game may declare for the reports: ``report_metrics`` (game-specific
+    measures over the games table) and ``turn_order_column`` (a seats column holding each seat's
+    place in the turn order, 1 = first, for games that draw the turn order at setup; without it
+    the table seat is the turn order).
+    """
 
     name: str
     title: str

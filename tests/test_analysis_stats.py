@@ -559,3 +559,14 @@ def test_plot_seat_win_rates_draws_a_fair_line_per_player_count():
     ax = plots.plot_seat_win_rates(win_rates(seats))
     labels = [t.get_text() for t in ax.get_legend().get_texts()]
     assert "fair 33.3% (3 players)" in labels and "fair 25.0% (4 players)" in labels
+
+
+def test_components_without_rounds_give_the_any_phase_only():
+    run = synthetic_run(600, 3, acquire_rate=0.3, random_state=SEED)
+    with_rounds = component_strength(run.seats, run.components, run.games, correction=None, min_count=2)
+    unknown = run.components.assign(round=-1)
+    result = component_strength(run.seats, unknown, run.games, correction=None, min_count=2)
+    assert set(result["phase"]) == {"any"}
+    # the "any" rows do not depend on when a component was taken
+    any_rows = with_rounds[with_rounds["phase"] == "any"].reset_index(drop=True)
+    pd.testing.assert_frame_equal(result.reset_index(drop=True), any_rows, check_like=True)

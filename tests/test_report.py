@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from analysis.report import build_report, compute_report
+from analysis.report import build_report, compute_report, render_markdown
 from analysis.run import load_run
 from analysis.studies import STUDIES, plan_study
 from simulate.cli import main
@@ -279,3 +279,17 @@ def test_rule_variants_are_compared_with_their_baseline_and_never_pooled(tmp_pat
     assert pots[3] == f"{base_pot:.3f}"
     assert any("penalty_antes=6" in f for f in side.findings)
     assert not any("differ in rules" in getattr(t, "text", "") for t in report.header)
+
+
+def test_a_game_with_a_drawn_turn_order_reports_seats_by_that_order(tmp_path) -> None:
+    game = make("golem")
+    spec = RunSpec("golem", 2, 300, 5, parse_lineup(game, ["greedy"], 2))
+    out = run(spec, tmp_path / "g2", workers=1, progress=False, command="(test run g2)")
+    text = render_markdown(compute_report([out], random_state=0))
+    assert "place in the first round's turn order" in text
+    seats = load_run(out, tables="seats", columns=["start_position", "seat", "win"]).seats
+    by_place = seats.groupby("start_position")["win"].mean()
+    by_table = seats.groupby("seat")["win"].mean()
+    assert not by_place.equals(by_table)
+    rate = f"{100 * by_place.loc[1]:.2f}%"
+    assert rate in text, (rate, by_table.to_dict())

@@ -59,6 +59,8 @@ class Golem:
         + ("setup_first_seat",)
     )
     component_kinds = COMPONENT_KINDS
+    score_unit = "points"  # what a seat's score counts, in the report's wording
+    turn_order_column = "start_position"  # the turn order is drawn at setup: seat advantage is by this place
     game_columns = ("turns", "rounds", "end_reason", "winner_seat", "tied", "decided_by", "gold_left", *setup_columns)
     seat_columns = (
         "start_position", "menorahs_red", "menorahs_yellow", "menorahs_blue", "golems_built", "golems_killed",
@@ -347,11 +349,15 @@ def _components(d: data.GolemData, st: np.ndarray, n: int) -> dict[str, Any]:
     done = st["art_done"][:, :n] > 0
     add(done, np.broadcast_to(np.arange(4) + art0, done.shape), 3)
     cat = np.concatenate
+    rows = sum(len(x) for x in game)
     return {
         "game": cat(game).astype(np.int64),
         "seat": cat(seat).astype(np.int8),
         "component": Codes(cat(comp).astype(np.int32), names),
         "kind": Codes(cat(kind).astype(np.int32), COMPONENT_KINDS),
+        # the record keeps what a seat ends with, not when it was taken: -1, as the run format says
+        "turn": np.full(rows, -1, np.int32),
+        "round": np.full(rows, -1, np.int32),
     }
 
 
