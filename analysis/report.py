@@ -896,6 +896,8 @@ def _component_section(
         ids = {m["run_id"] for m in runs}
         keep = seats["run_id"].isin(ids).to_numpy()
         comps = read_tables(runs, "components", _COMPONENT_COLUMNS, [offsets[m["run_id"]] for m in runs])
+        if "table_seat" in seats:
+            comps["seat"] = _turn_order_seats(seats.loc[keep], comps)
         part_seats = seats.loc[keep, ["game", "seat", "num_players", "score", "win"]]
         part_games = games.loc[games["run_id"].isin(ids).to_numpy(), ["game", "rounds"]]
         result = component_strength(part_seats, comps, part_games, alpha=alpha, correction="holm")
@@ -986,6 +988,13 @@ def _component_section(
             )
         )
     return section
+
+
+def _turn_order_seats(seats: pd.DataFrame, comps: pd.DataFrame) -> np.ndarray:
+    """The turn-order place of each component row's seat (the components table names table seats)."""
+    place = pd.Series(seats["seat"].to_numpy(), index=pd.MultiIndex.from_arrays([seats["game"], seats["table_seat"]]))
+    found = place.reindex(pd.MultiIndex.from_arrays([comps["game"], comps["seat"]]))
+    return found.to_numpy().astype(comps["seat"].dtype)
 
 
 def _game_attr(manifests: Sequence[dict[str, Any]], name: str, default: Any) -> Any:
@@ -1397,7 +1406,9 @@ def compute_report(
     seats = read_tables(manifests, "seats", [*_SEAT_COLUMNS, *parts, *([turn_order] if turn_order else [])],
                         offset_list)
     if turn_order:
-        # the game draws its turn order at setup: "seat" in this report is the place in that order
+        # the game draws its turn order at setup: "seat" in this report is the place in that order;
+        # "table_seat" keeps the table position that the components table refers to
+        seats["table_seat"] = seats["seat"]
         seats["seat"] = seats.pop(turn_order).astype(seats["seat"].dtype)
     metrics = _game_metrics(manifests)
     unit = _game_attr(manifests, "score_unit", "points")

@@ -136,6 +136,39 @@ STUDIES: dict[str, Study] = {
             ),
         ),
     ),
+    "golem": Study(
+        game="golem",
+        default_games=200_000,
+        description=(
+            "balanced mirror matches at 2-4 players (advantage of each place in the turn order drawn at setup), the "
+            "three line strategists and the balanced planner rotated at 4 and 2 players (which Menorah line is "
+            "strongest), 4-player balanced games replaying each setup 12 times (how much the Characters, "
+            "Neighbourhood, Starting tiles and Artifact sides decide), and the 4-player mirror under the "
+            "balance-relevant rule options; the shipped data contain ESTIMATES of unpublished printed values"
+        ),
+        runs=(
+            StudyRun("golem-2p-mirror", 2, ("balanced",), 0.12, purpose="turn-order advantage, 2 players"),
+            StudyRun("golem-3p-mirror", 3, ("balanced",), 0.12, purpose="turn-order advantage, 3 players"),
+            StudyRun("golem-4p-mirror", 4, ("balanced",), 0.14, purpose="turn-order advantage, 4 players"),
+            StudyRun("golem-4p-lines", 4, ("balanced", "golems", "artifacts", "books"), 0.14,
+                     purpose="which line is strongest, 4 players"),
+            *(
+                StudyRun(f"golem-2p-{a}-{b}", 2, (a, b), 0.03, purpose="which line is strongest, 2 players")
+                for a, b in (("golems", "artifacts"), ("golems", "books"), ("artifacts", "books"))
+            ),
+            StudyRun("golem-4p-setups", 4, ("balanced",), 0.20, games_per_setup=12, purpose="setup variance"),
+            *(
+                StudyRun(f"golem-4p-{name}", 4, ("balanced",), 0.038, purpose=f"rule option {k}={v}", rules=((k, v),))
+                for name, k, v in (
+                    ("introductory", "setup", "introductory"),
+                    ("overmove-one", "overmove", "one_per_step"),
+                    ("no-second-pass", "second_pass", "none"),
+                    ("vp-negative", "vp_floor", "negative"),
+                    ("gold-included", "leftover_gold", "included"),
+                )
+            ),
+        ),
+    ),
     "golems": Study(
         game="golems",
         default_games=1_000_000,

@@ -13,6 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from analysis.report import build_report, compute_report, render_markdown
+from analysis.components import component_strength
 from analysis.run import load_run
 from analysis.studies import STUDIES, plan_study
 from simulate.cli import main
@@ -293,3 +294,9 @@ def test_a_game_with_a_drawn_turn_order_reports_seats_by_that_order(tmp_path) ->
     assert not by_place.equals(by_table)
     rate = f"{100 * by_place.loc[1]:.2f}%"
     assert rate in text, (rate, by_table.to_dict())
+    # components name table seats: their rows must still meet the right seats
+    t = load_run(out)
+    direct = component_strength(t.seats, t.components, t.games, correction="holm")
+    top = direct.loc[direct["win_diff"].abs().idxmax()]
+    row = f"| {top['component']} | {top['kind']} | {top['num_acquired']} | {100 * top['win_rate']:.1f}% |"
+    assert row in text, row
