@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from analysis._util import check_alpha, multiple_tests, require_columns, seat_margins
+from analysis._util import check_alpha, multiple_tests, require_columns
 
 __all__ = ["QUANTITY_COLUMNS", "compare_variants", "game_quantities", "holm", "paired_effects", "quantity_info"]
 
@@ -55,7 +55,9 @@ def game_quantities(seats: pd.DataFrame) -> pd.DataFrame:
         raise ValueError("seats table does not hold n rows per game")
     games = frame["game"].to_numpy()[::n]
     win = frame["win"].to_numpy(dtype=float).reshape(-1, n)
-    margin = seat_margins(frame).reshape(-1, n)
+    score = frame["score"].to_numpy(dtype=float).reshape(-1, n)
+    with np.errstate(invalid="ignore", divide="ignore"):  # as analysis._util.seat_margins, on the (G, n) matrix
+        margin = score - (score.sum(axis=1, keepdims=True) - score) / (n - 1) if n > 1 else np.full_like(score, np.nan)
     out = {f"seat{s + 1}": win[:, s] for s in range(n)}
     out |= {f"margin{s + 1}": margin[:, s] for s in range(n)}
     codes, labels = pd.factorize(frame["bot"], sort=True)
@@ -108,13 +110,13 @@ def paired_effects(baseline: pd.DataFrame, variant: pd.DataFrame, alpha: float =
     d = v - b
     ok = np.isfinite(d)
     g = ok.sum(axis=0)
+    if not ok.all():  # pairs with a missing value (a margin of a one-seat game) are left out
+        b, v, d = (np.where(ok, x, np.nan) for x in (b, v, d))
     with np.errstate(invalid="ignore", divide="ignore"):
-        mean_b = np.nanmean(np.where(ok, b, np.nan), axis=0)
-        mean_v = np.nanmean(np.where(ok, v, np.nan), axis=0)
-        diff = np.nanmean(np.where(ok, d, np.nan), axis=0)
-        var_d = np.nanvar(np.where(ok, d, np.nan), axis=0, ddof=1)
-        var_b = np.nanvar(np.where(ok, b, np.nan), axis=0, ddof=1)
-        var_v = np.nanvar(np.where(ok, v, np.nan), axis=0, ddof=1)
+        mean_b, mean_v, diff = np.nanmean(b, axis=0), np.nanmean(v, axis=0), np.nanmean(d, axis=0)
+        var_d = np.nanvar(d, axis=0, ddof=1)
+        var_b = np.nanvar(b, axis=0, ddof=1)
+        var_v = np.nanvar(v, axis=0, ddof=1)
         se = np.sqrt(var_d / g)
         se_unpaired = np.sqrt((var_b + var_v) / g)
         t = diff / se
