@@ -178,7 +178,7 @@ def verify(run_dir: str, no_checksums: bool) -> None:
 
     try:
         m = verify_run(run_dir, checksums=not no_checksums)
-    except RunFormatError as e:
+    except (RunFormatError, ValueError) as e:
         raise _fail(e) from None
     parts = sum(len(c["files"]) for c in m["chunks"].values())
     click.echo(f"{run_dir}: complete, {m['num_games']} games in {parts} intact part files")
@@ -186,15 +186,19 @@ def verify(run_dir: str, no_checksums: bool) -> None:
 
 @main.command()
 @click.argument("game_name", metavar="GAME")
-@click.option("--games", "-n", "num_games", type=int, default=None, help="Games per kernel measurement.")
-@click.option("--repeats", type=int, default=5, show_default=True, help="Repetitions; the median is reported.")
-@click.option("--run-games", type=int, default=1_000_000, show_default=True,
+@click.option("--games", "-n", "num_games", type=click.IntRange(min=1), default=None,
+              help="Games per kernel measurement.")
+@click.option("--repeats", type=click.IntRange(min=1), default=5, show_default=True,
+              help="Repetitions; the median is reported.")
+@click.option("--run-games", type=click.IntRange(min=0), default=1_000_000, show_default=True,
               help="Games of the end-to-end 'golem simulate' measurement (0 to skip).")
 def bench(game_name: str, num_games: int | None, repeats: int, run_games: int) -> None:
     """Measure engine, reference and end-to-end throughput of GAME; prints one JSON line each."""
     from simulate.bench import run_bench
     from simulate.registry import UnknownName
 
+    if 0 < run_games < 10:
+        raise click.BadParameter("0 (skip) or at least 10 (it is also measured at a tenth)", param_hint="--run-games")
     try:
         for line in run_bench(game_name, num_games=num_games, repeats=repeats, run_games=run_games):
             click.echo(json.dumps(line))

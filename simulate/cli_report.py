@@ -25,6 +25,12 @@ def _option(name: str, value: object) -> tuple[object, ...]:
     return (name, value) if value is not None else ()
 
 
+def _refuse_run_dir(path: Path | None, option: str) -> None:
+    """Stop if ``path`` is a run directory: writing into it would mix other files into the run."""
+    if path is not None and (path / "manifest.json").is_file():
+        raise click.ClickException(f"{option} {path}: is a run directory; choose another directory")
+
+
 @click.command()
 @click.argument("run_dirs", nargs=-1, required=True, type=click.Path(path_type=Path), metavar="RUN...")
 @click.option("--out", "-o", type=click.Path(path_type=Path), required=True, help="Directory to write the report to.")
@@ -47,6 +53,7 @@ def report(run_dirs: tuple[Path, ...], out: Path, title: str | None) -> None:
     from analysis.report import build_report
     from simulate.runformat import RunFormatError
 
+    _refuse_run_dir(out, "--out")
     try:
         command = _command("report", *run_dirs, "--out", out, *_option("--title", title))
         path = build_report(list(run_dirs), out, title=title, command=command)
@@ -113,10 +120,18 @@ def study(
     from analysis.studies import run_study
     from simulate.datafiles import DataError
     from simulate.lineup import LineupError
-    from simulate.registry import UnknownName
+    from simulate.registry import UnknownName, make
     from simulate.runformat import RunFormatError
     from simulate.runner import RunError
 
+    _refuse_run_dir(runs_dir, "--runs-dir")
+    _refuse_run_dir(out, "--out")
+    if workers is not None and workers < 1:
+        raise click.ClickException(f"--workers must be at least 1, not {workers}")
+    try:  # the game, data and rule options are checked before the first run starts
+        make(game_name).load_data(cards, dict(rules))
+    except (UnknownName, DataError) as e:
+        raise _one_line(e) from None
     command = _command(
         "study",
         game_name,

@@ -120,6 +120,10 @@ def validate(spec: RunSpec) -> tuple[Game, Any]:
         raise RunError(f"the chunk size must be at least 1, not {spec.chunk_size}")
     if len(spec.lineup) != spec.num_players:
         raise RunError(f"{len(spec.lineup)} bots for {spec.num_players} players")
+    for entry in spec.lineup:
+        bad = [key for key, value in entry.params.items() if not np.isfinite(value)]
+        if bad:
+            raise RunError(f"bot '{entry.label}': parameter {bad[0]} needs a finite number")
     cards = Path(spec.cards) if spec.cards else None
     data = game.load_data(cards, spec.rules)
     return game, data

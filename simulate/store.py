@@ -16,6 +16,10 @@ import fsspec
 from fsspec.implementations.local import LocalFileSystem
 
 
+class StoreError(ValueError):
+    """An output location whose filesystem is unknown or not installed; the message is one line."""
+
+
 def is_url(location: str | Path) -> bool:
     """Whether ``location`` names a filesystem protocol (``s3://...``) rather than a local path."""
     return isinstance(location, str) and "://" in location
@@ -30,7 +34,10 @@ class RunStore:
 
     def __init__(self, location: str | Path) -> None:
         self.url = str(location)
-        self.fs, self.root = fsspec.core.url_to_fs(self.url)
+        try:
+            self.fs, self.root = fsspec.core.url_to_fs(self.url)
+        except (ImportError, ValueError) as e:  # an unknown protocol, or one whose package is missing (s3fs)
+            raise StoreError(f"{self.url}: {' '.join(str(e).split())}") from None
         self.root = self.root.rstrip("/") or "/"
         self.local = isinstance(self.fs, LocalFileSystem)
         self.dir = Path(self.root) if self.local else None

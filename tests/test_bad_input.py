@@ -1,0 +1,146 @@
+"""Bad input to every command: one ``Error:`` line, a non-zero exit, no traceback, no run touched.
+
+Each case here failed once (a traceback, a silent success or a half-written output); the common
+cases are in ``test_cli.py``.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from simulate.cli import main
+from simulate.datafiles import default_dir
+
+SEED = 5
+
+
+def invoke(*args: str):
+    return CliRunner().invoke(main, list(args), catch_exceptions=False)
+
+
+def only_error_line(result, *needles: str) -> None:
+    """The whole output is a single ``Error:`` line holding every needle (click usage lines aside)."""
+    assert result.exit_code != 0, result.output
+    assert "Traceback" not in result.output
+    lines = [line for line in result.output.splitlines() if line and not line.startswith(("Usage:", "Try "))]
+    assert len(lines) == 1 and lines[0].startswith("Error:"), result.output
+    for needle in needles:
+        assert needle in lines[0], result.output
+
+
+def snapshot(folder: Path) -> dict[Path, bytes]:
+    return {p: p.read_bytes() for p in folder.rglob("*") if p.is_file()}
+
+
+@pytest.fixture(scope="module")
+def small_run(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("runs") / "c2"
+    result = invoke(
+        "simulate",
+        "century",
+        "-p",
+        "2",
+        "-n",
+        "30",
+        "--bots",
+        "greedy",
+        "--seed",
+        str(SEED),
+        "--out",
+        str(out),
+        "-w",
+        "1",
+        "-q",
+    )
+    assert result.exit_code == 0, result.output
+    return out
+
+
+@pytest.mark.parametrize(
+    ("args", "needles"),
+    [
+        (["simulate", "golem", "-p", "2", "--bots", "greedy:resource=nan"], ["resource", "finite"]),
+        (["simulate", "century", "-p", "2", "--bots", "engine:buy_turns=inf"], ["buy_turns", "finite"]),
+        (["simulate", "golems", "-p", "2", "--bots", "greedy,greedy:gem_value=-inf"], ["finite"]),
+        (["bench", "century", "--games", "0"], ["--games"]),
+        (["bench", "century", "--repeats", "0"], ["--repeats"]),
+        (["bench", "century", "--run-games", "-1"], ["--run-games"]),
+        (["bench", "century", "--run-games", "5"], ["--run-games", "at least 10"]),
+        (["study", "century", "-n", "100", "-w", "0"], ["--workers"]),
+        (["study", "century", "-n", "100", "--rule", "tie_break=coin"], ["tie_break", "coin"]),
+        (["study", "golem-poker", "-n", "100", "--rule", "ante=0"], ["ante", "outside"]),
+        (["study", "golems", "-n", "100", "--rule", "speed=fast"], ["unknown rule option 'speed'"]),
+        (["study", "century", "-n", "100", "--cards", "NOWHERE"], ["NOWHERE"]),
+    ],
+)
+def test_bad_values_stop_before_anything_is_written(tmp_path: Path, args: list[str], needles: list[str]) -> None:
+    out = tmp_path / "out"
+    if args[0] == "simulate":
+        args = [*args, "-n", "5", "-w", "1", "-q", "--out", str(out)]
+    elif args[0] == "study":
+        args = [str(tmp_path / a) if a == "NOWHERE" else a for a in args] + ["--runs-dir", str(out), "-q"]
+    only_error_line(invoke(*args), *needles)
+    assert not out.exists()
+
+
+def test_study_with_a_malformed_card_table_names_it_before_playing(tmp_path: Path) -> None:
+    cards = tmp_path / "deck"
+    shutil.copytree(default_dir("century"), cards)
+    lines = (cards / "point_cards.csv").read_text().splitlines()
+    lines[1] = lines[1].rsplit(",", 1)[0] + ",x"
+    (cards / "point_cards.csv").write_text("\n".join(lines) + "\n")
+    only_error_line(
+        invoke("study", "century", "-n", "100", "--cards", str(cards), "--runs-dir", str(tmp_path / "r")),
+        "point_cards.csv",
+        "line 2",
+        "vp",
+    )
+    assert not (tmp_path / "r").exists()
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["verify", "nosuchprotocol://bucket/run"],
+        ["report", "nosuchprotocol://bucket/run", "--out", "OUT"],
+        ["replay", "nosuchprotocol://bucket/run", "--game", "0"],
+        ["simulate", "century", "-p", "2", "--bots", "greedy", "-n", "5", "--out", "nosuchprotocol://bucket/run"],
+    ],
+)
+def test_unknown_url_protocol_is_one_line(tmp_path: Path, args: list[str]) -> None:
+    args = [str(tmp_path / a) if a == "OUT" else a for a in args]
+    only_error_line(invoke(*args), "nosuchprotocol")
+    assert not (tmp_path / "OUT").exists()
+
+
+@pytest.mark.skipif(importlib.util.find_spec("s3fs") is not None, reason="s3fs is installed")
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["verify", "s3://bucket/run"],
+        ["simulate", "century", "-p", "2", "--bots", "greedy", "-n", "5", "--out", "s3://bucket/run"],
+    ],
+)
+def test_url_of_a_filesystem_not_installed_is_one_line(args: list[str]) -> None:
+    only_error_line(invoke(*args), "s3://bucket/run")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["report", "RUN", "--out", "RUN"],
+        ["study", "century", "-n", "100", "--runs-dir", "RUN"],
+        ["study", "century", "-n", "100", "--runs-dir", "FRESH", "--out", "RUN"],
+    ],
+)
+def test_reports_and_studies_never_write_into_a_run(small_run: Path, tmp_path: Path, args: list[str]) -> None:
+    before = snapshot(small_run)
+    args = [str(small_run) if a == "RUN" else str(tmp_path / "fresh") if a == "FRESH" else a for a in args]
+    only_error_line(invoke(*args), str(small_run), "run directory")
+    assert snapshot(small_run) == before
+    assert not (tmp_path / "fresh").exists()
