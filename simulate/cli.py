@@ -66,36 +66,96 @@ def bots(game_name: str) -> None:
 @main.command()
 @click.argument("game_name", metavar="GAME")
 @click.option("--players", "-p", type=int, required=True, help="Number of players.")
-@click.option("--games", "-n", "num_games", type=int, default=None,
-              help="Games to play (default 10000, or setups x games-per-setup).")
-@click.option("--bots", "bot_list", default=None,
-              help="Comma-separated bots, one per seat or one for all, e.g. greedy,engine:buy_turns=6,planner.")
-@click.option("--bot", "bot_specs", multiple=True,
-              help="A bot for the next seat as NAME[:KEY=VALUE...]; repeat per seat (alternative to --bots).")
-@click.option("--seed", type=int, default=0, show_default=True,
-              help="Master seed: with the game index it fixes every game.")
-@click.option("--out", "-o", required=True,
-              help="Run directory to write; with --cluster also an fsspec URL the workers reach (s3://...).")
+@click.option(
+    "--games",
+    "-n",
+    "num_games",
+    type=int,
+    default=None,
+    help="Games to play (default 10000, or setups x games-per-setup).",
+)
+@click.option(
+    "--bots",
+    "bot_list",
+    default=None,
+    help="Comma-separated bots, one per seat or one for all, e.g. greedy,engine:buy_turns=6,planner.",
+)
+@click.option(
+    "--bot",
+    "bot_specs",
+    multiple=True,
+    help="A bot for the next seat as NAME[:KEY=VALUE...]; repeat per seat (alternative to --bots).",
+)
+@click.option(
+    "--seed", type=int, default=0, show_default=True, help="Master seed: with the game index it fixes every game."
+)
+@click.option(
+    "--out",
+    "-o",
+    required=True,
+    help="Run directory to write; with --cluster also an fsspec URL the workers reach (s3://...).",
+)
 @click.option("--workers", "-w", type=int, default=None, help="Worker processes [default: all cores].")
-@click.option("--cluster", default=None, metavar="ADDRESS",
-              help="Play the chunks on Dask: a scheduler (tcp://HOST:8786) or local:N to start N local workers.")
+@click.option(
+    "--cluster",
+    default=None,
+    metavar="ADDRESS",
+    help="Play the chunks on Dask: a scheduler (tcp://HOST:8786) or local:N to start N local workers.",
+)
 @click.option("--setups", type=int, default=None, help="Play this many random setups, each --games-per-setup times.")
-@click.option("--games-per-setup", type=int, default=1, show_default=True,
-              help="Games per setup, seats rotated across a setup's games.")
-@click.option("--rotate/--fixed-seats", default=True, show_default=True,
-              help="Rotate the bot lineup through the seats so every bot sits in every seat equally often.")
-@click.option("--rule", "rules", type=KeyValue(), multiple=True,
-              help="Set a rule option, e.g. --rule tie_break=shared.")
-@click.option("--cards", "--components", type=click.Path(path_type=Path), default=None,
-              help="Folder with edited game data (a copy of seeds/GAME) to play instead of the shipped data.")
+@click.option(
+    "--games-per-setup",
+    type=int,
+    default=1,
+    show_default=True,
+    help="Games per setup, seats rotated across a setup's games.",
+)
+@click.option(
+    "--rotate/--fixed-seats",
+    default=True,
+    show_default=True,
+    help="Rotate the bot lineup through the seats so every bot sits in every seat equally often.",
+)
+@click.option(
+    "--rule", "rules", type=KeyValue(), multiple=True, help="Set a rule option, e.g. --rule tie_break=shared."
+)
+@click.option(
+    "--cards",
+    "--components",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Folder with edited game data (a copy of seeds/GAME) to play instead of the shipped data.",
+)
 @click.option("--chunk-size", type=int, default=None, help="Games per chunk and Parquet part [default: 20000].")
 @click.option("--overwrite", is_flag=True, help="Replace a run already in --out.")
 @click.option("--resume", is_flag=True, help="Finish an interrupted run in --out (same options).")
-@click.option("--strict", is_flag=True,
-              help="Stop at the first game ended by the turn cap or an illegal move (it is recorded and replayable).")
+@click.option(
+    "--strict",
+    is_flag=True,
+    help="Stop at the first game ended by the turn cap or an illegal move (it is recorded and replayable).",
+)
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar or summary.")
-def simulate(game_name, players, num_games, bot_list, bot_specs, seed, out, workers, cluster, setups,
-             games_per_setup, rotate, rules, cards, chunk_size, overwrite, resume, strict, quiet) -> None:
+def simulate(
+    game_name,
+    players,
+    num_games,
+    bot_list,
+    bot_specs,
+    seed,
+    out,
+    workers,
+    cluster,
+    setups,
+    games_per_setup,
+    rotate,
+    rules,
+    cards,
+    chunk_size,
+    overwrite,
+    resume,
+    strict,
+    quiet,
+) -> None:
     """Play many games of GAME with bots and write a run directory.
 
     \b
@@ -120,22 +180,40 @@ def simulate(game_name, players, num_games, bot_list, bot_specs, seed, out, work
         lineup = parse_lineup(game, specs, players)
         if setups is not None:
             if num_games is not None and num_games != setups * games_per_setup:
-                raise RunError(f"--games {num_games} differs from --setups x --games-per-setup "
-                               f"= {setups * games_per_setup}; give one or the other")
+                raise RunError(
+                    f"--games {num_games} differs from --setups x --games-per-setup "
+                    f"= {setups * games_per_setup}; give one or the other"
+                )
             num_games = setups * games_per_setup
         elif games_per_setup != 1:
             raise RunError("--games-per-setup needs --setups")
         spec = RunSpec(
-            game=game.name, num_players=players, num_games=10_000 if num_games is None else num_games,
-            master_seed=seed, lineup=lineup, rotate_seats=rotate, setups=setups,
-            games_per_setup=games_per_setup, chunk_size=chunk_size or DEFAULT_CHUNK,
-            rules=dict(rules), cards=str(cards) if cards else None,
+            game=game.name,
+            num_players=players,
+            num_games=10_000 if num_games is None else num_games,
+            master_seed=seed,
+            lineup=lineup,
+            rotate_seats=rotate,
+            setups=setups,
+            games_per_setup=games_per_setup,
+            chunk_size=chunk_size or DEFAULT_CHUNK,
+            rules=dict(rules),
+            cards=str(cards) if cards else None,
         )
         command = "golem " + " ".join(shlex.quote(a) for a in sys.argv[1:])
         if cluster is not None and workers is not None:
             raise RunError("--workers is for local runs; with --cluster the cluster's workers play")
-        run_dir = run(spec, out if is_url(out) else Path(out), workers=workers, overwrite=overwrite, resume=resume,
-                      progress=not quiet, command=command, cluster=cluster, strict=strict)
+        run_dir = run(
+            spec,
+            out if is_url(out) else Path(out),
+            workers=workers,
+            overwrite=overwrite,
+            resume=resume,
+            progress=not quiet,
+            command=command,
+            cluster=cluster,
+            strict=strict,
+        )
     except (UnknownName, LineupError, RunError, DataError, ValueError) as e:
         raise _fail(e) from None
     except KeyboardInterrupt:
@@ -186,12 +264,19 @@ def verify(run_dir: str, no_checksums: bool) -> None:
 
 @main.command()
 @click.argument("game_name", metavar="GAME")
-@click.option("--games", "-n", "num_games", type=click.IntRange(min=1), default=None,
-              help="Games per kernel measurement.")
-@click.option("--repeats", type=click.IntRange(min=1), default=5, show_default=True,
-              help="Repetitions; the median is reported.")
-@click.option("--run-games", type=click.IntRange(min=0), default=1_000_000, show_default=True,
-              help="Games of the end-to-end 'golem simulate' measurement (0 to skip).")
+@click.option(
+    "--games", "-n", "num_games", type=click.IntRange(min=1), default=None, help="Games per kernel measurement."
+)
+@click.option(
+    "--repeats", type=click.IntRange(min=1), default=5, show_default=True, help="Repetitions; the median is reported."
+)
+@click.option(
+    "--run-games",
+    type=click.IntRange(min=0),
+    default=1_000_000,
+    show_default=True,
+    help="Games of the end-to-end 'golem simulate' measurement (0 to skip).",
+)
 def bench(game_name: str, num_games: int | None, repeats: int, run_games: int) -> None:
     """Measure engine, reference and end-to-end throughput of GAME; prints one JSON line each."""
     from simulate.bench import run_bench

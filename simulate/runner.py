@@ -109,9 +109,7 @@ def validate(spec: RunSpec) -> tuple[Game, Any]:
     """Check a spec before anything is written; returns the game and its loaded data."""
     game = make(spec.game)
     if not game.min_players <= spec.num_players <= game.max_players:
-        raise RunError(
-            f"{game.name} takes {game.min_players}-{game.max_players} players, not {spec.num_players}"
-        )
+        raise RunError(f"{game.name} takes {game.min_players}-{game.max_players} players, not {spec.num_players}")
     if spec.num_games < 1:
         raise RunError(f"the number of games must be at least 1, not {spec.num_games}")
     if spec.setups is not None and (spec.setups < 1 or spec.games_per_setup < 1):
@@ -463,9 +461,7 @@ def play_chunk_to_parts(payload: dict[str, Any], out: str, rid: str, k: int, lo:
     plan = plan_games(spec, lo, hi)
     ids, params = lineup_arrays(game, spec.lineup)
     try:
-        tables = game.play_chunk(
-            data, spec.num_players, plan.seat_lineup, ids, params, plan.setup_seed, plan.play_seed
-        )
+        tables = game.play_chunk(data, spec.num_players, plan.seat_lineup, ids, params, plan.setup_seed, plan.play_seed)
     except Exception as e:  # an engine failure: name the game, so that it can be replayed
         raise RunError(_engine_failure(game, data, spec, plan, ids, params, e, out)) from None
     labels = [e.label for e in spec.lineup]
