@@ -36,7 +36,13 @@ def main() -> None:
 
 @main.command()
 def games() -> None:
-    """List the games, their player counts and rule options."""
+    """List the games, their player counts and rule options.
+
+    \b
+    Examples:
+      golem games
+      golem simulate century -p 3 --bots greedy --rule tie_break=shared --out runs/shared-ties
+    """
     from simulate.registry import available_games, make
 
     for name, desc in available_games().items():
@@ -50,7 +56,13 @@ def games() -> None:
 @main.command()
 @click.argument("game_name", metavar="GAME")
 def bots(game_name: str) -> None:
-    """List the bots of GAME with their parameters and defaults."""
+    """List the bots of GAME with their parameters and defaults.
+
+    \b
+    Examples:
+      golem bots century
+      golem simulate century -p 2 --bot engine:buy_turns=6 --bot planner --out runs/c2
+    """
     from simulate.registry import UnknownName, make
 
     try:
@@ -229,7 +241,13 @@ def simulate(
 @click.option("--game", "game_index", type=int, required=True, help="Index of the game in the run (0-based).")
 @click.option("--json", "as_json", is_flag=True, help="Print the events as a JSON list (see docs/replay.md).")
 def replay(run_dir: Path, game_index: int, as_json: bool) -> None:
-    """Re-simulate one game of a run from its seeds and print it turn by turn."""
+    """Re-simulate one game of a run from its seeds and print it turn by turn.
+
+    \b
+    Examples:
+      golem replay runs/c3 --game 123456
+      golem replay runs/c3 --game 123456 --json > game-123456.json
+    """
     from simulate.replay import replay_game
     from simulate.runformat import RunFormatError
 
@@ -251,6 +269,11 @@ def verify(run_dir: str, no_checksums: bool) -> None:
     """Check that a run is complete and that no part file is missing, truncated or altered.
 
     RUN_DIR is a run directory or an fsspec URL (s3://bucket/runs/c3).
+
+    \b
+    Examples:
+      golem verify runs/c3
+      golem verify s3://bucket/runs/c3 --no-checksums
     """
     from simulate.runformat import RunFormatError, verify_run
 
@@ -278,7 +301,13 @@ def verify(run_dir: str, no_checksums: bool) -> None:
     help="Games of the end-to-end 'golem simulate' measurement (0 to skip).",
 )
 def bench(game_name: str, num_games: int | None, repeats: int, run_games: int) -> None:
-    """Measure engine, reference and end-to-end throughput of GAME; prints one JSON line each."""
+    """Measure engine, reference and end-to-end throughput of GAME; prints one JSON line each.
+
+    \b
+    Examples:
+      golem bench century
+      golem bench golems --repeats 3 --run-games 0
+    """
     from simulate.bench import run_bench
     from simulate.registry import UnknownName
 

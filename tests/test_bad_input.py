@@ -144,3 +144,11 @@ def test_reports_and_studies_never_write_into_a_run(small_run: Path, tmp_path: P
     only_error_line(invoke(*args), str(small_run), "run directory")
     assert snapshot(small_run) == before
     assert not (tmp_path / "fresh").exists()
+
+
+def test_every_command_has_a_description_examples_and_option_help() -> None:
+    for name, command in main.commands.items():
+        out = invoke(name, "--help").output
+        assert "Examples:" in out and f"golem {name}" in out, out
+        undocumented = [p.opts[0] for p in command.params if getattr(p, "help", "x") is None]
+        assert not undocumented, (name, undocumented)
