@@ -153,7 +153,7 @@ def parse_values(v: Value, spec: str | Sequence[Any]) -> list[Any]:
         numeric_cell = v.kind == "cell" and re.fullmatch(r"-?\d+(\.\d+)?", str(v.value)) is not None
         if m and (numeric_cell or not isinstance(v.value, str | bool)):
             lo, hi, step = (float(x) if x is not None else None for x in m.groups())
-            step = step or 1.0
+            step = 1.0 if step is None else step
             if step <= 0 or hi < lo:
                 raise ExperimentError(f"{v.name}: range '{text}' needs lo <= hi and a positive step")
             count = int(math.floor((hi - lo) / step + 1e-9)) + 1

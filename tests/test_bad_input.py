@@ -152,3 +152,26 @@ def test_every_command_has_a_description_examples_and_option_help() -> None:
         assert "Examples:" in out and f"golem {name}" in out, out
         undocumented = [p.opts[0] for p in command.params if getattr(p, "help", "x") is None]
         assert not undocumented, (name, undocumented)
+
+
+def test_sweep_range_with_a_zero_step_is_refused(tmp_path: Path) -> None:
+    out = tmp_path / "sweep"
+    result = invoke(
+        "sweep",
+        "century",
+        "--set",
+        "point_cards.P01.vp=1:5:0",
+        "-p",
+        "2",
+        "--bots",
+        "greedy",
+        "-n",
+        "10",
+        "-w",
+        "1",
+        "-q",
+        "--out",
+        str(out),
+    )
+    only_error_line(result, "1:5:0", "positive step")
+    assert not out.exists()
