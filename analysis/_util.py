@@ -148,6 +148,22 @@ def welch(
     return diff, se, df, p
 
 
+def holm(pvalue: np.ndarray, alpha: float) -> tuple[np.ndarray, np.ndarray]:
+    """Holm's step-down adjusted p-values and rejections (Holm 1979), NaN left out.
+
+    The same numbers as ``statsmodels.stats.multitest.multipletests(method="holm")``, which calls
+    ``gc.collect()`` on every call (0.2-0.8 s in a process holding a large heap, once per round of
+    a sequential experiment); the tests check the two agree.
+    """
+    pvalue = np.asarray(pvalue, dtype=float)
+    adjusted = np.full(len(pvalue), np.nan)
+    ok = np.flatnonzero(np.isfinite(pvalue))
+    order = ok[np.argsort(pvalue[ok], kind="stable")]
+    m = len(order)
+    adjusted[order] = np.minimum(np.maximum.accumulate(pvalue[order] * np.arange(m, 0, -1)), 1.0)
+    return adjusted, np.where(np.isfinite(adjusted), adjusted < alpha, False)
+
+
 def multiple_tests(pvalue: np.ndarray, alpha: float, correction: str | None) -> tuple[np.ndarray, np.ndarray, float]:
     """Multiple-comparison adjusted p-values, decisions and the matching per-interval level.
 
@@ -164,7 +180,10 @@ def multiple_tests(pvalue: np.ndarray, alpha: float, correction: str | None) -> 
     reject = np.zeros(len(pvalue), dtype=bool)
     level = alpha
     if m and correction is not None:
-        rej, padj, _, _ = multipletests(pvalue[ok], alpha=alpha, method=correction)
+        if correction == "holm":
+            padj, rej = holm(pvalue[ok], alpha)
+        else:
+            rej, padj, _, _ = multipletests(pvalue[ok], alpha=alpha, method=correction)
         p_adj[ok], reject[ok] = padj, rej
         level = alpha * max(int(rej.sum()), 1) / m if correction.startswith("fdr") else alpha / m
     elif m:
