@@ -191,6 +191,7 @@ def run(
         raise RunError(f"{out}: exists and is not a directory")
     described = game.describe_data(data)
     rid = run_id(spec, game, described)
+    created = not store.exists()
     try:
         lock = acquire(store, command)
     except OSError as e:
@@ -208,6 +209,8 @@ def run(
     finally:
         with contextlib.suppress(OSError):
             lock.release()
+            if created and store.local and not store.listdir():  # a run stopped before writing leaves no directory
+                store.fs.rmdir(store.root)
     return store.dir if store.local else store.url
 
 

@@ -175,3 +175,12 @@ def test_sweep_range_with_a_zero_step_is_refused(tmp_path: Path) -> None:
     )
     only_error_line(result, "1:5:0", "positive step")
     assert not out.exists()
+
+
+def test_resume_without_a_run_leaves_no_directory(tmp_path: Path) -> None:
+    out = tmp_path / "new"
+    result = invoke(
+        "simulate", "century", "-p", "2", "-n", "5", "--bots", "greedy", "-w", "1", "--resume", "--out", str(out)
+    )
+    only_error_line(result, "no run to resume")
+    assert not out.exists()
