@@ -99,7 +99,11 @@ def bots(game_name: str) -> None:
     help="A bot for the next seat as NAME[:KEY=VALUE...]; repeat per seat (alternative to --bots).",
 )
 @click.option(
-    "--seed", type=int, default=0, show_default=True, help="Master seed: with the game index it fixes every game."
+    "--seed",
+    type=click.IntRange(0, 2**64 - 1),
+    default=0,
+    show_default=True,
+    help="Master seed: with the game index it fixes every game.",
 )
 @click.option(
     "--out",

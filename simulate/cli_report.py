@@ -82,7 +82,13 @@ def report(run_dirs: tuple[Path, ...], out: Path, title: str | None) -> None:
     help="Directory for the study's runs [default: runs/study-GAME].",
 )
 @click.option("--workers", "-w", type=int, default=None, help="Worker processes [default: all cores].")
-@click.option("--seed", type=int, default=0, show_default=True, help="Master seed of the first run (run k: seed + k).")
+@click.option(
+    "--seed",
+    type=click.IntRange(0, 2**64 - 1),
+    default=0,
+    show_default=True,
+    help="Master seed of the first run (run k: seed + k).",
+)
 @click.option(
     "--cards",
     type=click.Path(path_type=Path),

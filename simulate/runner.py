@@ -112,6 +112,8 @@ def validate(spec: RunSpec) -> tuple[Game, Any]:
         raise RunError(f"{game.name} takes {game.min_players}-{game.max_players} players, not {spec.num_players}")
     if spec.num_games < 1:
         raise RunError(f"the number of games must be at least 1, not {spec.num_games}")
+    if not 0 <= spec.master_seed < 2**64:
+        raise RunError(f"the master seed must be within 0..2**64-1, not {spec.master_seed}")
     if spec.setups is not None and (spec.setups < 1 or spec.games_per_setup < 1):
         raise RunError("--setups and --games-per-setup must be at least 1")
     if spec.chunk_size < 1:

@@ -67,6 +67,9 @@ def small_run(tmp_path_factory) -> Path:
         (["simulate", "golem", "-p", "2", "--bots", "greedy:resource=nan"], ["resource", "finite"]),
         (["simulate", "century", "-p", "2", "--bots", "engine:buy_turns=inf"], ["buy_turns", "finite"]),
         (["simulate", "golems", "-p", "2", "--bots", "greedy,greedy:gem_value=-inf"], ["finite"]),
+        (["simulate", "century", "-p", "2", "--bots", "greedy", "--seed", "-1"], ["--seed"]),
+        (["simulate", "century", "-p", "2", "--bots", "greedy", "--seed", str(2**64)], ["--seed"]),
+        (["study", "century", "-n", "100", "--seed", "-1"], ["--seed"]),
         (["bench", "century", "--games", "0"], ["--games"]),
         (["bench", "century", "--repeats", "0"], ["--repeats"]),
         (["bench", "century", "--run-games", "-1"], ["--run-games"]),
@@ -184,3 +187,14 @@ def test_resume_without_a_run_leaves_no_directory(tmp_path: Path) -> None:
     )
     only_error_line(result, "no run to resume")
     assert not out.exists()
+
+
+def test_runner_refuses_a_seed_outside_64_bits(tmp_path: Path) -> None:
+    from simulate.lineup import parse_lineup
+    from simulate.registry import make
+    from simulate.runner import RunError, RunSpec, run
+
+    lineup = parse_lineup(make("century"), ["greedy"], 2)
+    with pytest.raises(RunError, match="master seed"):
+        run(RunSpec("century", 2, 5, -1, lineup), tmp_path / "r", workers=1, progress=False)
+    assert not (tmp_path / "r").exists()
