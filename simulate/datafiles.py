@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import csv
 import hashlib
+import io
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -35,25 +36,26 @@ def read_csv(path: Path, columns: list[str]) -> list[tuple[int, dict[str, str]]]
     """Rows of a CSV with exactly the given header, as ``(line number, row)`` pairs."""
     if not path.is_file():
         raise DataError(f"{path}: file not found")
-    with path.open(newline="", encoding="utf-8") as f:
-        reader = csv.reader(f)
-        try:
-            header = next(reader)
-        except StopIteration:
-            raise DataError(f"{path}: file is empty") from None
-        header = [h.strip() for h in header]
-        missing = [c for c in columns if c not in header]
-        if missing:
-            raise DataError(f"{path}: line 1: missing column(s) {', '.join(missing)}")
-        rows = []
-        for line, values in enumerate(reader, start=2):
-            if not any(v.strip() for v in values):
-                continue
-            if len(values) != len(header):
-                raise DataError(
-                    f"{path}: line {line}: expected {len(header)} fields, found {len(values)}"
-                )
-            rows.append((line, {h: v.strip() for h, v in zip(header, values, strict=True)}))
+    try:
+        text = path.read_text(encoding="utf-8-sig")  # a spreadsheet's "CSV UTF-8" starts with a byte-order mark
+    except UnicodeDecodeError as e:
+        raise DataError(f"{path}: not UTF-8 text (byte {e.start}); save it as UTF-8") from None
+    reader = csv.reader(io.StringIO(text, newline=""))
+    try:
+        header = next(reader)
+    except StopIteration:
+        raise DataError(f"{path}: file is empty") from None
+    header = [h.strip() for h in header]
+    missing = [c for c in columns if c not in header]
+    if missing:
+        raise DataError(f"{path}: line 1: missing column(s) {', '.join(missing)}")
+    rows = []
+    for line, values in enumerate(reader, start=2):
+        if not any(v.strip() for v in values):
+            continue
+        if len(values) != len(header):
+            raise DataError(f"{path}: line {line}: expected {len(header)} fields, found {len(values)}")
+        rows.append((line, {h: v.strip() for h, v in zip(header, values, strict=True)}))
     if not rows:
         raise DataError(f"{path}: no data rows")
     return rows
@@ -65,6 +67,8 @@ def read_toml(path: Path) -> dict:
         raise DataError(f"{path}: file not found")
     try:
         return tomllib.loads(path.read_text(encoding="utf-8"))
+    except UnicodeDecodeError as e:
+        raise DataError(f"{path}: not UTF-8 text (byte {e.start}); save it as UTF-8") from None
     except tomllib.TOMLDecodeError as e:
         raise DataError(f"{path}: {e}") from None
 

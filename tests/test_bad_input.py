@@ -198,3 +198,27 @@ def test_runner_refuses_a_seed_outside_64_bits(tmp_path: Path) -> None:
     with pytest.raises(RunError, match="master seed"):
         run(RunSpec("century", 2, 5, -1, lineup), tmp_path / "r", workers=1, progress=False)
     assert not (tmp_path / "r").exists()
+
+
+@pytest.mark.parametrize("command", ["simulate", "study"])
+def test_card_table_not_in_utf8_names_the_file(tmp_path: Path, command: str) -> None:
+    cards = tmp_path / "deck"
+    shutil.copytree(default_dir("century"), cards)
+    (cards / "point_cards.csv").write_bytes("id,cost,vp\nP01,YYGG,6é\n".encode("latin-1"))
+    out = tmp_path / "out"
+    if command == "simulate":
+        args = ["simulate", "century", "-p", "2", "-n", "5", "--bots", "greedy", "--out", str(out)]
+    else:
+        args = ["study", "century", "-n", "100", "--runs-dir", str(out)]
+    only_error_line(invoke(*args, "--cards", str(cards)), "point_cards.csv", "UTF-8")
+    assert not out.exists()
+
+
+def test_card_table_saved_with_a_byte_order_mark_is_read(tmp_path: Path) -> None:
+    from simulate.datafiles import read_csv
+
+    path = default_dir("century") / "point_cards.csv"
+    plain = read_csv(path, ["id", "cost", "vp"])
+    with_bom = tmp_path / "point_cards.csv"
+    with_bom.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
+    assert read_csv(with_bom, ["id", "cost", "vp"]) == plain
