@@ -26,7 +26,9 @@ def _option(name: str, value: object) -> tuple[object, ...]:
 
 
 def _refuse_run_dir(path: Path | None, option: str) -> None:
-    """Stop if ``path`` is a run directory: writing into it would mix other files into the run."""
+    """Stop if ``path`` is a file or a run directory: writing into it would mix other files into the run."""
+    if path is not None and path.exists() and not path.is_dir():
+        raise click.ClickException(f"{option} {path}: exists and is not a directory")
     if path is not None and (path / "manifest.json").is_file():
         raise click.ClickException(f"{option} {path}: is a run directory; choose another directory")
 

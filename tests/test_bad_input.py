@@ -79,6 +79,7 @@ def small_run(tmp_path_factory) -> Path:
         (["study", "golem-poker", "-n", "100", "--rule", "ante=0"], ["ante", "outside"]),
         (["study", "golems", "-n", "100", "--rule", "speed=fast"], ["unknown rule option 'speed'"]),
         (["study", "century", "-n", "100", "--cards", "NOWHERE"], ["NOWHERE"]),
+        (["study", "century", "-n", "100", "--runs-dir", "FILE"], ["FILE", "not a directory"]),
     ],
 )
 def test_bad_values_stop_before_anything_is_written(tmp_path: Path, args: list[str], needles: list[str]) -> None:
@@ -86,7 +87,9 @@ def test_bad_values_stop_before_anything_is_written(tmp_path: Path, args: list[s
     if args[0] == "simulate":
         args = [*args, "-n", "5", "-w", "1", "-q", "--out", str(out)]
     elif args[0] == "study":
-        args = [str(tmp_path / a) if a == "NOWHERE" else a for a in args] + ["--runs-dir", str(out), "-q"]
+        (tmp_path / "FILE").write_text("keep me")
+        args = [str(tmp_path / a) if a in ("NOWHERE", "FILE") else a for a in args]
+        args += ["-q"] if "--runs-dir" in args else ["--runs-dir", str(out), "-q"]
     only_error_line(invoke(*args), *needles)
     assert not out.exists()
 
