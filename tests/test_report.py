@@ -12,8 +12,8 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from analysis.report import build_report, compute_report, render_markdown
 from analysis.components import component_strength
+from analysis.report import build_report, compute_report, render_markdown
 from analysis.run import load_run
 from analysis.studies import STUDIES, plan_study
 from simulate.cli import main
