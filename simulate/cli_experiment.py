@@ -15,6 +15,9 @@ import click
 
 from simulate.clitypes import KeyValue
 
+_COUNT = click.IntRange(min=1)  # games, budgets: checked before anything is written
+_SEED = click.IntRange(0, 2**64 - 1)
+
 
 def _one_line(e: Exception) -> click.ClickException:
     return click.ClickException(" ".join(str(e).split()))
@@ -73,12 +76,12 @@ def _experiment_options(f: Callable) -> Callable:
             "--games",
             "-n",
             "num_games",
-            type=int,
+            type=_COUNT,
             default=10_000,
             show_default=True,
             help="Games per variant (per round with --precision or --test).",
         ),
-        click.option("--seed", type=int, default=0, show_default=True, help="Master seed of the first round."),
+        click.option("--seed", type=_SEED, default=0, show_default=True, help="Master seed of the first round."),
         click.option(
             "--out",
             "-o",
@@ -117,7 +120,7 @@ def _experiment_options(f: Callable) -> Callable:
         ),
         click.option(
             "--max-games",
-            type=int,
+            type=_COUNT,
             default=None,
             help="Games per variant at most with --precision/--test [default: 20 rounds].",
         ),
@@ -301,12 +304,12 @@ def values(game_name: str, pattern: str) -> None:
     show_default=True,
     help="seat-advantage, margin, QUANTITY=VALUE (seat1=fair, greedy=0.5) or -QUANTITY (maximise).",
 )
-@click.option("--games", "-n", "num_games", type=int, default=4000, show_default=True, help="Games per evaluation.")
-@click.option("--budget", type=int, default=40, show_default=True, help="Distinct settings to evaluate at most.")
+@click.option("--games", "-n", "num_games", type=_COUNT, default=4000, show_default=True, help="Games per evaluation.")
+@click.option("--budget", type=_COUNT, default=40, show_default=True, help="Distinct settings to evaluate at most.")
 @click.option(
-    "--confirm-games", type=int, default=20_000, show_default=True, help="Fresh games to re-measure the best."
+    "--confirm-games", type=_COUNT, default=20_000, show_default=True, help="Fresh games to re-measure the best."
 )
-@click.option("--seed", type=int, default=0, show_default=True, help="Master seed of the search games.")
+@click.option("--seed", type=_SEED, default=0, show_default=True, help="Master seed of the search games.")
 @click.option("--out", "-o", type=click.Path(path_type=Path), default=None, help="Output [default: runs/balance-GAME].")
 @click.option("--workers", "-w", type=int, default=None, help="Worker processes [default: all cores].")
 @click.option("--cards", type=click.Path(path_type=Path), default=None, help="Base data folder to start from.")
@@ -364,10 +367,12 @@ def balance(ctx: click.Context, game_name: str, **o) -> None:
 @click.option(
     "--range", "ranges", type=KeyValue(), multiple=True, help="PARAM=LO:HI bounds [default: 0 to 2x default]."
 )
-@click.option("--games", "-n", "num_games", type=int, default=3000, show_default=True, help="Games per evaluation.")
-@click.option("--budget", type=int, default=40, show_default=True, help="Distinct settings to evaluate at most.")
-@click.option("--confirm-games", type=int, default=10_000, show_default=True, help="Fresh games per confirmation run.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Master seed of the search games.")
+@click.option("--games", "-n", "num_games", type=_COUNT, default=3000, show_default=True, help="Games per evaluation.")
+@click.option("--budget", type=_COUNT, default=40, show_default=True, help="Distinct settings to evaluate at most.")
+@click.option(
+    "--confirm-games", type=_COUNT, default=10_000, show_default=True, help="Fresh games per confirmation run."
+)
+@click.option("--seed", type=_SEED, default=0, show_default=True, help="Master seed of the search games.")
 @click.option(
     "--out", "-o", type=click.Path(path_type=Path), default=None, help="Output [default: runs/tune-GAME-BOT]."
 )

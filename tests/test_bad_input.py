@@ -80,6 +80,14 @@ def small_run(tmp_path_factory) -> Path:
         (["study", "golems", "-n", "100", "--rule", "speed=fast"], ["unknown rule option 'speed'"]),
         (["study", "century", "-n", "100", "--cards", "NOWHERE"], ["NOWHERE"]),
         (["study", "century", "-n", "100", "--runs-dir", "FILE"], ["FILE", "not a directory"]),
+        (["balance", "century", "-p", "2", "--bots", "greedy", "--vary", "start.seat1", "-n", "0"], ["--games"]),
+        (["balance", "century", "-p", "2", "--bots", "greedy", "--vary", "start.seat1", "--confirm-games", "0"],
+         ["--confirm-games"]),
+        (["tune", "century", "--bot", "greedy", "-p", "2", "-n", "0"], ["--games"]),
+        (["tune", "century", "--bot", "greedy", "-p", "2", "--seed", "-1"], ["--seed"]),
+        (["sweep", "century", "-p", "2", "--bots", "greedy", "--set", "start.seat1=YYY,YYYY", "--seed", "-1"],
+         ["--seed"]),
+        (["ablate", "century", "-p", "2", "--bots", "greedy", "--remove", "M09", "-n", "0"], ["--games"]),
     ],
 )
 def test_bad_values_stop_before_anything_is_written(tmp_path: Path, args: list[str], needles: list[str]) -> None:
@@ -90,6 +98,8 @@ def test_bad_values_stop_before_anything_is_written(tmp_path: Path, args: list[s
         (tmp_path / "FILE").write_text("keep me")
         args = [str(tmp_path / a) if a in ("NOWHERE", "FILE") else a for a in args]
         args += ["-q"] if "--runs-dir" in args else ["--runs-dir", str(out), "-q"]
+    elif args[0] in ("balance", "tune", "sweep", "ablate"):
+        args = [*args, "--out", str(out)]
     only_error_line(invoke(*args), *needles)
     assert not out.exists()
 
