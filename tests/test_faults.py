@@ -37,13 +37,15 @@ from simulate.runner import RunError, RunSpec, run
 
 ROOT = Path(__file__).resolve().parents[1]
 KILL_SEED = 5
-KILL_ARGS = ["century", "-p", "3", "-n", "1500", "--bots", "planner", "--seed", str(KILL_SEED), "--chunk-size", "100"]
+KILL_GAMES = 3000  # 30 chunks: signals land mid-run even when a warm machine plays fast
+KILL_ARGS = ["century", "-p", "3", "-n", str(KILL_GAMES), "--bots", "planner", "--seed", str(KILL_SEED)]
+KILL_ARGS += ["--chunk-size", "100"]
 SMALL_ARGS = ["century", "-p", "3", "-n", "900", "--bots", "greedy,engine,random", "--chunk-size", "300"]
 CENTURY = make("century")
 
 
 def kill_spec() -> RunSpec:
-    return RunSpec("century", 3, 1500, KILL_SEED, parse_lineup(CENTURY, ["planner"], 3), chunk_size=100)
+    return RunSpec("century", 3, KILL_GAMES, KILL_SEED, parse_lineup(CENTURY, ["planner"], 3), chunk_size=100)
 
 
 def small_spec() -> RunSpec:
@@ -125,7 +127,7 @@ def test_sigkill_of_simulate_loses_only_unfinished_chunks(reference: Path, tmp_p
             run(kill_spec(), out, workers=1, progress=False, resume=True)
         os.kill(proc.pid, signal.SIGKILL)
     m = manifest(out)
-    assert m["status"] == "running" and 2 <= len(m["chunks"]) < 15, "killed mid-run"
+    assert m["status"] == "running" and 2 <= len(m["chunks"]) < KILL_GAMES // 100, "killed mid-run"
     assert json.loads((out / LOCK_NAME).read_text())["pid"] == proc.pid  # its lock is left, and stale
     result = invoke("simulate", *KILL_ARGS, "--out", out, "--workers", "2", "--resume", "-q")
     assert result.exit_code == 0, result.output
@@ -309,7 +311,7 @@ def test_ctrl_c_stops_after_the_current_chunks_and_releases_the_lock(
         stderr = proc.stderr.read()
     assert stderr.strip() == "Error: interrupted; finish the run with the same command and --resume"
     m = manifest(out)
-    assert m["status"] == "interrupted" and len(m["chunks"]) < 15 and not (out / LOCK_NAME).exists()
+    assert m["status"] == "interrupted" and len(m["chunks"]) < KILL_GAMES // 100 and not (out / LOCK_NAME).exists()
     run(kill_spec(), out, workers=2, progress=False, resume=True)
     assert parts(out) == parts(reference)
 
