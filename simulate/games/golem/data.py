@@ -604,9 +604,10 @@ def load(folder: str | Path | None = None, rules: dict[str, Any] | None = None) 
         *_kernel_params(params, rule_values, intro),
     )
     estimated_rows = dict(reader.estimated)
+    default = root.resolve() == default_dir("golem").resolve()
     provenance = {
-        "folder": str(root),
-        "default": root.resolve() == default_dir("golem").resolve(),
+        "folder": "seeds/golem" if default else str(root),
+        "default": default,
         "files": {name: sha256(root / name) for name in FILES},
         "estimates": bool(estimated_params) or any(estimated_rows.values()),
         "estimated_parameters": estimated_params,
