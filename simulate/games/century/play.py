@@ -5,7 +5,15 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from simulate.games.century.bots import MAX_BOT_PARAMS, SCRATCH_MOVES, choose_action, choose_discard
+from simulate.games.century.bots import (
+    GREEDY,
+    MAX_BOT_PARAMS,
+    SCRATCH_MOVES,
+    _clear,
+    _greedy,
+    choose_action,
+    choose_discard,
+)
 from simulate.games.century.data import MAX_MERCHANT_ROW, MAX_POINT_ROW, P_TIE_SHARED, CenturyData
 from simulate.games.century.engine import (
     apply_action,
@@ -54,7 +62,11 @@ def _play_games(st, tab, g0, g1, num_players, seat_bot, bot_ids, bot_params, set
         while r.over == RUNNING:
             b = seat_bot[g, r.current]
             bot = bot_ids[b]
-            choose_action(r, tb, bot, bot_params, b, mv, moves, hand)
+            if bot == GREEDY:  # the common cheap bot without the dispatch call (~3% of a turn)
+                _clear(mv)
+                _greedy(r, tb, bot_params[b, 0], bot_params[b, 1], bot_params[b, 2], mv)
+            else:
+                choose_action(r, tb, bot, bot_params, b, mv, moves, hand)
             if not is_legal_action(r, tb, mv):
                 r.over = END_ILLEGAL
                 break
