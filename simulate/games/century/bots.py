@@ -96,18 +96,26 @@ def choose_action(r, tb, bot, params, b, mv, moves, hand):
     than a greedy decision's arithmetic). ``moves`` (SCRATCH_MOVES, MOVE_LEN) and ``hand``
     (num_merchant,) are scratch arrays.
     """
+    if bot == GREEDY:
+        greedy_action(r, tb, params, b, mv)
+        return
     _clear(mv)
     if bot == RANDOM:
         n = legal_moves(r, tb, moves)
         k = randint(r.rng, 0, n)
         for f in range(MOVE_LEN):
             mv[f] = moves[k, f]
-    elif bot == GREEDY:
-        _greedy(r, tb, params[b, 0], params[b, 1], params[b, 2], mv)
     elif bot == ENGINE:
         _engine(r, tb, params[b], mv)
     else:
         _planner(r, tb, params[b], mv, hand)
+
+
+@njit(cache=True, inline="always")
+def greedy_action(r, tb, params, b, mv):
+    """``choose_action`` of the greedy bot, for a kernel loop that calls it without the dispatch."""
+    _clear(mv)
+    _greedy(r, tb, params[b, 0], params[b, 1], params[b, 2], mv)
 
 
 @njit(cache=True)

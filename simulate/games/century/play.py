@@ -9,10 +9,9 @@ from simulate.games.century.bots import (
     GREEDY,
     MAX_BOT_PARAMS,
     SCRATCH_MOVES,
-    _clear,
-    _greedy,
     choose_action,
     choose_discard,
+    greedy_action,
 )
 from simulate.games.century.data import MAX_MERCHANT_ROW, MAX_POINT_ROW, P_TIE_SHARED, CenturyData
 from simulate.games.century.engine import (
@@ -62,9 +61,8 @@ def _play_games(st, tab, g0, g1, num_players, seat_bot, bot_ids, bot_params, set
         while r.over == RUNNING:
             b = seat_bot[g, r.current]
             bot = bot_ids[b]
-            if bot == GREEDY:  # the common cheap bot without the dispatch call (~3% of a turn)
-                _clear(mv)
-                _greedy(r, tb, bot_params[b, 0], bot_params[b, 1], bot_params[b, 2], mv)
+            if bot == GREEDY:  # the cheap common bot without the dispatch call: ~10% of a greedy run
+                greedy_action(r, tb, bot_params, b, mv)
             else:
                 choose_action(r, tb, bot, bot_params, b, mv, moves, hand)
             if not is_legal_action(r, tb, mv):
