@@ -85,9 +85,17 @@ def reference(tmp_path_factory) -> Path:
     return run(kill_spec(), tmp_path_factory.mktemp("ref") / "run", workers=2, progress=False)
 
 
+def _default_sigint() -> None:
+    """In the child: SIGINT as a terminal delivers it, whatever earlier tests (Dask) left in this process."""
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def start(out: Path, *extra: str) -> subprocess.Popen:
     cmd = [sys.executable, "-m", "simulate", "simulate", *KILL_ARGS, "--out", str(out), "-q", *extra]
-    return subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return subprocess.Popen(
+        cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=_default_sigint
+    )
 
 
 def wait_for_chunks(out: Path, proc: subprocess.Popen, count: int, timeout: float = 120) -> dict:
