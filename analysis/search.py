@@ -19,6 +19,7 @@ optimization over continuous spaces. *Journal of Global Optimization* 11.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import re
 import shutil
@@ -232,7 +233,7 @@ def search(
     rows: list[dict[str, Any]] = []
 
     class _Budget(Exception):
-        pass
+        """The evaluation budget is spent: stops the optimiser."""
 
     def measure(setting: dict[str, Any]) -> float:
         key = tuple(setting[d.name] for d in dims)
@@ -267,7 +268,7 @@ def search(
     popsize = max(4, math.ceil(12 / max(1, len(dims))))
     maxiter = max(1, budget // (popsize * len(dims)))
     x0 = [d.choices.index(d.current) if d.discrete else d.current for d in dims]
-    try:
+    with contextlib.suppress(_Budget):
         differential_evolution(
             lambda x: measure({d.name: d.value(xi) for d, xi in zip(dims, x, strict=True)}),
             bounds=[d.scipy_bounds() for d in dims],
@@ -280,8 +281,6 @@ def search(
             init="sobol" if popsize * len(dims) >= 4 else "latinhypercube",
             tol=0,
         )
-    except _Budget:
-        pass
     evaluations = pd.DataFrame(rows)
     evaluations.to_csv(out / "evaluations.csv", index=False)
     best_row = evaluations.loc[evaluations["objective"].idxmin()]

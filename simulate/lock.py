@@ -7,6 +7,7 @@ that no longer runs (killed, machine restarted) is stale: the next run takes it 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import socket
@@ -33,11 +34,9 @@ class RunLock:
         self._data = data
 
     def release(self) -> None:
-        try:
+        with contextlib.suppress(FileNotFoundError):
             if self.store.read_bytes(LOCK_NAME) == self._data:
                 self.store.remove(LOCK_NAME)
-        except FileNotFoundError:
-            pass
 
     def __enter__(self) -> RunLock:
         return self

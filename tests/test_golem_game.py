@@ -158,10 +158,10 @@ def test_kernel_games_replay_identically_on_the_reference() -> None:
         assert res["score"][0].tolist() == ref.scores()
 
 
-def test_bot_parameters_are_validated() -> None:
+def test_bot_parameters_are_validated(tmp_path) -> None:
     assert golem_bots.bot_params("balanced", {"red": 2.0})[golem_bots.PARAM_NAMES.index("red")] == 2.0
     with pytest.raises(ValueError, match="no parameter"):
         golem_bots.bot_params("greedy", {"speed": 1.0})
     result = invoke("simulate", "golem", "-p", "2", "-n", "5", "--bot", "greedy:speed=2", "--bot", "random",
-                    "--out", "/tmp/never", "-q")  # fmt: skip
+                    "--out", str(tmp_path / "never"), "-q")  # fmt: skip
     one_line_error(result, "speed")
