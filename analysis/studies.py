@@ -55,6 +55,16 @@ class Study:
     description: str = ""
 
 
+def _rule_runs(
+    prefix: str, players: int, bots: tuple[str, ...], share: float, options: tuple[tuple[str, str, str], ...]
+) -> tuple[StudyRun, ...]:
+    """One run per ``(name, option, value)``: the lineup under that rule option, compared with its default-rules run."""
+    return tuple(
+        StudyRun(f"{prefix}-{name}", players, bots, share, purpose=f"rule option {k}={v}", rules=((k, v),))
+        for name, k, v in options
+    )
+
+
 STUDIES: dict[str, Study] = {
     "century": Study(
         game="century",
@@ -122,9 +132,12 @@ STUDIES: dict[str, Study] = {
                 0.005,
                 purpose="strong reference",
             ),
-            *(
-                StudyRun(f"poker-4p-{name}", 4, ("threshold",), 0.04, purpose=f"rule option {k}={v}", rules=((k, v),))
-                for name, k, v in (
+            *_rule_runs(
+                "poker-4p",
+                4,
+                ("threshold",),
+                0.04,
+                (
                     ("golem-tie-player", "golem_tie", "player"),
                     ("golem-short-deck", "golem_short", "deck"),
                     ("golem-short-none", "golem_short", "none"),
@@ -132,7 +145,7 @@ STUDIES: dict[str, Study] = {
                     ("penalty-4", "penalty_antes", "4"),
                     ("redeal-ante", "redeal_ante", "true"),
                     ("rank-one-high", "rank_one", "high"),
-                )
+                ),
             ),
         ),
     ),
@@ -157,15 +170,18 @@ STUDIES: dict[str, Study] = {
                 for a, b in (("golems", "artifacts"), ("golems", "books"), ("artifacts", "books"))
             ),
             StudyRun("golem-4p-setups", 4, ("balanced",), 0.20, games_per_setup=12, purpose="setup variance"),
-            *(
-                StudyRun(f"golem-4p-{name}", 4, ("balanced",), 0.038, purpose=f"rule option {k}={v}", rules=((k, v),))
-                for name, k, v in (
+            *_rule_runs(
+                "golem-4p",
+                4,
+                ("balanced",),
+                0.038,
+                (
                     ("introductory", "setup", "introductory"),
                     ("overmove-one", "overmove", "one_per_step"),
                     ("no-second-pass", "second_pass", "none"),
                     ("vp-negative", "vp_floor", "negative"),
                     ("gold-included", "leftover_gold", "included"),
-                )
+                ),
             ),
         ),
     ),
