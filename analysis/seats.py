@@ -25,7 +25,7 @@ from analysis._util import (
     wilson_confint,
 )
 
-__all__ = ["SeatAdvantage", "add_margins", "seat_advantage", "seat_balance", "win_rates"]
+__all__ = ["SeatAdvantage", "add_margins", "seat_advantage", "seat_balance", "win_rates", "win_rates_from_counts"]
 
 # Largest relative spread of a bot's seat counts for seats to count as evenly rotated.
 _BALANCE_TOLERANCE = 0.02
@@ -55,7 +55,19 @@ def win_rates(seats: pd.DataFrame, by: str | Sequence[str] = "seat", alpha: floa
     require_columns(seats, ["num_players", "win", *by_cols], "seats")
     keys = ["num_players", *[c for c in by_cols if c != "num_players"]]
     frame = seats[keys].assign(win=seats["win"].to_numpy(dtype=float))
-    out = frame.groupby(keys, observed=True, sort=True)["win"].agg(num_games="size", wins="sum").reset_index()
+    counts = frame.groupby(keys, observed=True, sort=True)["win"].agg(num_games="size", wins="sum").reset_index()
+    return win_rates_from_counts(counts, alpha)
+
+
+def win_rates_from_counts(counts: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
+    """:func:`win_rates` from seat rows already counted per group.
+
+    Required columns: ``num_players``, ``num_games`` (seat rows in the group) and ``wins``; the
+    other columns are the groups. Returns them with the columns :func:`win_rates` adds.
+    """
+    check_alpha(alpha)
+    require_columns(counts, ["num_players", "num_games", "wins"], "counts")
+    out = counts.copy()
     out["win_rate"] = out["wins"] / out["num_games"]
     out["ci_low"], out["ci_high"] = wilson_confint(out["wins"], out["num_games"], alpha)
     out["fair"] = 1.0 / out["num_players"].astype(float)

@@ -216,6 +216,8 @@ def simulate(
             rules=dict(rules),
             cards=str(cards) if cards else None,
         )
+        from simulate.summary import SUMMARY_IMPORTS
+
         command = "golem " + " ".join(shlex.quote(a) for a in sys.argv[1:])
         if cluster is not None and workers is not None:
             raise RunError("--workers is for local runs; with --cluster the cluster's workers play")
@@ -229,6 +231,7 @@ def simulate(
             command=command,
             cluster=cluster,
             strict=strict,
+            warm_imports=() if quiet else SUMMARY_IMPORTS,
         )
     except (UnknownName, LineupError, RunError, DataError, ValueError) as e:
         raise _fail(e) from None

@@ -236,6 +236,13 @@ def read_table(
     run_dir: str | Path, table: str, columns: list[str] | None = None, manifest: dict[str, Any] | None = None
 ) -> pd.DataFrame:
     """One table of a complete run as a DataFrame, reading only ``columns`` (all if None)."""
+    return read_arrow(run_dir, table, columns, manifest).to_pandas()
+
+
+def read_arrow(
+    run_dir: str | Path, table: str, columns: list[str] | None = None, manifest: dict[str, Any] | None = None
+) -> pa.Table:
+    """One table of a complete run as an Arrow table, reading only ``columns`` (all if None)."""
     store = RunStore(run_dir)
     where = store.name()
     m = manifest or read_manifest(store)
@@ -260,4 +267,4 @@ def read_table(
         data = pa.concat_tables(frames, promote_options="permissive")
     except pa.ArrowInvalid as e:
         raise RunFormatError(f"{where}/{table}: parts do not share one schema ({e})") from None
-    return data.to_pandas()
+    return data

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import importlib
 import json
 import multiprocessing
 import os
 import platform
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
@@ -165,6 +167,7 @@ def run(
     *,
     cluster: Any = None,
     strict: bool = False,
+    warm_imports: tuple[str, ...] = (),
 ) -> Path | str:
     """Play a run into ``out`` and return it; see ``docs/run-format.md``.
 
@@ -173,6 +176,8 @@ def run(
     ``distributed.Client``); ``out`` may then be any fsspec URL the workers reach. ``strict``
     stops the run at the first game ended by the turn cap or an illegal move (after recording its
     chunk). A second run on the same ``out`` is refused while this one holds its lock.
+    ``warm_imports`` names modules the caller needs after the run (say, for a summary): local
+    multi-process runs import them in the background while the workers play.
     """
     game, data = validate(spec)
     if overwrite and resume:
@@ -205,7 +210,7 @@ def run(
             manifest = _prepare_output(store, spec, game, described, rid, overwrite, resume, command, workers)
             if client is not None:
                 manifest["environment"]["cluster"] = cluster if isinstance(cluster, str) else client.scheduler.address
-            _play(spec, store, rid, manifest, workers, client, progress, strict)
+            _play(spec, store, rid, manifest, workers, client, progress, strict, warm_imports)
     except OSError as e:
         raise RunError(_write_error(store, e)) from None
     finally:
@@ -225,6 +230,7 @@ def _play(
     client: Any,
     progress: bool,
     strict: bool,
+    warm_imports: tuple[str, ...] = (),
 ) -> None:
     """Play the chunks a manifest lacks, recording each as it finishes, and mark the run complete."""
     done = {int(k) for k in manifest["chunks"]}
@@ -233,7 +239,7 @@ def _play(
     games_before = sum(v["games"][1] - v["games"][0] for v in manifest["chunks"].values())
     bar = _progress_bar(spec.num_games, games_before, progress, f"{spec.game} {spec.num_players}p")
     try:
-        for info in _execute(spec, store, rid, todo, workers, client):
+        for info in _execute(spec, store, rid, todo, workers, client, warm_imports):
             fault = info.pop("fault")
             manifest["chunks"][str(info.pop("chunk"))] = info
             write_manifest(store, manifest)
@@ -365,7 +371,13 @@ def _prepare_output(
 
 
 def _execute(
-    spec: RunSpec, store: RunStore, rid: str, todo: list[tuple[int, int, int]], workers: int, client: Any
+    spec: RunSpec,
+    store: RunStore,
+    rid: str,
+    todo: list[tuple[int, int, int]],
+    workers: int,
+    client: Any,
+    warm_imports: tuple[str, ...] = (),
 ) -> Iterator[dict[str, Any]]:
     """Yield chunk infos as chunks finish, in any order."""
     payload = _spec_payload(spec)
@@ -379,22 +391,42 @@ def _execute(
         for k, lo, hi in todo:
             yield play_chunk_to_parts(payload, out, rid, k, lo, hi)
         return
-    context = multiprocessing.get_context("fork" if sys.platform.startswith("linux") else "spawn")
+    forking = sys.platform.startswith("linux")
+    if forking:
+        import pandas  # noqa: F401  (pyarrow imports it on first use: once here, not in every forked worker)
+    context = multiprocessing.get_context("fork" if forking else "spawn")
     with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
         pending = set()
         queue = list(todo)
+        warming = None
         try:
             while queue or pending:
                 while queue and len(pending) < 2 * workers:
                     k, lo, hi = queue.pop(0)
                     pending.add(pool.submit(play_chunk_to_parts, payload, out, rid, k, lo, hi))
+                if warming is None:  # after the workers are forked: a child must not inherit a half-held import
+                    warming = _import_in_background(warm_imports)
                 finished, pending = wait(pending, return_when=FIRST_COMPLETED)
                 for f in finished:
                     yield f.result()
+            warming.join()  # the caller needs these modules next; on a short run they may still be loading
         except BaseException:
             for f in pending:
                 f.cancel()
             raise
+
+
+def _import_in_background(modules: tuple[str, ...]) -> threading.Thread:
+    """Import ``modules`` on a daemon thread; a failing import is left for its user to raise again."""
+
+    def work() -> None:
+        for name in modules:
+            with contextlib.suppress(Exception):
+                importlib.import_module(name)
+
+    thread = threading.Thread(target=work, name="golem-warm-imports", daemon=True)
+    thread.start()
+    return thread
 
 
 def _spec_payload(spec: RunSpec) -> dict[str, Any]:

@@ -10,6 +10,7 @@ import pandas as pd
 import pyarrow.dataset as ds
 import pytest
 
+from analysis.seats import win_rates
 from simulate.lineup import parse_lineup
 from simulate.registry import make
 from simulate.runformat import RunFormatError, read_table, verify_run
@@ -123,6 +124,27 @@ def test_readers_see_the_tables(tmp_path: Path) -> None:
     assert (games["end_reason"] == "trigger").mean() > 0.9
     assert np.array_equal(np.sort(games["game"].to_numpy()), np.arange(300))
     assert "win rate by seat" in summarize(out)
+
+
+def test_summary_counts_as_the_analysis_layer_does(tmp_path: Path) -> None:
+    out = run(spec(600), tmp_path / "s", workers=2, progress=False)
+    text = summarize(out)
+    seats = read_table(out, "seats")
+    for by in ("seat", "bot"):
+        for r in win_rates(seats, by).itertuples():
+            label = f"seat {r.seat}:" if by == "seat" else f"{r.bot:<24}"
+            line = next(x for x in text.splitlines() if x.strip().startswith(label.strip()))
+            assert f"{r.win_rate:6.1%} ({r.ci_low:.1%}-{r.ci_high:.1%})" in line
+            mean = seats.loc[seats[by] == getattr(r, by), "score"].mean()
+            assert line.endswith(f"mean score {mean:.1f}")
+
+
+def test_warm_imports_load_after_the_workers_start(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    probe = tmp_path / "probe"
+    (tmp_path / "warm_probe.py").write_text(f"open({str(probe)!r}, 'w').write('imported')\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    run(spec(), tmp_path / "w", workers=2, progress=False, warm_imports=("no_such_module_here", "warm_probe"))
+    assert probe.read_text() == "imported"  # a failing name does not stop the others or the run
 
 
 def test_tampered_part_is_refused(tmp_path: Path) -> None:
