@@ -47,6 +47,8 @@ from simulate.runformat import (
 from simulate.store import RunStore
 
 DEFAULT_CHUNK = 20_000
+MANIFEST_INTERVAL = 1.0
+"""Seconds between manifest writes while a run plays (a hard kill redoes at most these chunks on resume)."""
 FAULT_END_REASONS = ("turn_cap", "illegal_move")
 """End reasons that are not the rules' end of a game: recorded, and fatal under ``strict``."""
 
@@ -238,11 +240,14 @@ def _play(
     started = time.perf_counter()
     games_before = sum(v["games"][1] - v["games"][0] for v in manifest["chunks"].values())
     bar = _progress_bar(spec.num_games, games_before, progress, f"{spec.game} {spec.num_players}p")
+    written = time.monotonic()
     try:
         for info in _execute(spec, store, rid, todo, workers, client, warm_imports):
             fault = info.pop("fault")
             manifest["chunks"][str(info.pop("chunk"))] = info
-            write_manifest(store, manifest)
+            if time.monotonic() - written >= MANIFEST_INTERVAL:
+                write_manifest(store, manifest)
+                written = time.monotonic()
             if bar is not None:
                 bar.update(info["games"][1] - info["games"][0])
             if strict and fault is not None:

@@ -147,6 +147,21 @@ def test_warm_imports_load_after_the_workers_start(tmp_path: Path, monkeypatch: 
     assert probe.read_text() == "imported"  # a failing name does not stop the others or the run
 
 
+@pytest.mark.parametrize(("interval", "writes"), [(0.0, 2 + 3), (3600.0, 2)])
+def test_manifest_is_rewritten_at_most_once_per_interval(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, interval: float, writes: int
+) -> None:
+    import simulate.runner as runner
+
+    calls = []
+    real = runner.write_manifest
+    monkeypatch.setattr(runner, "MANIFEST_INTERVAL", interval)
+    monkeypatch.setattr(runner, "write_manifest", lambda store, m: calls.append(len(m["chunks"])) or real(store, m))
+    out = run(spec(), tmp_path / "m", workers=1, progress=False)
+    assert len(calls) == writes and calls[0] == 0 and calls[-1] == 3  # the first and the complete one always
+    assert json.loads((out / "manifest.json").read_text())["status"] == "complete"
+
+
 def test_tampered_part_is_refused(tmp_path: Path) -> None:
     out = run(spec(300), tmp_path / "r", workers=1, progress=False)
     target = out / "seats" / "part-00000.parquet"
