@@ -2,8 +2,8 @@
 
 A run is split into fixed chunks of games. Each chunk is a pure function of the run spec and
 the chunk index, played by one worker and written as Parquet parts under temporary names, then
-renamed; the manifest records the finished chunks (at most a second late). The files of a run are therefore the same
-whatever the number of workers.
+renamed; the manifest records the finished chunks (at most a second late). The files of a run
+are therefore the same whatever the number of workers.
 """
 
 from __future__ import annotations
