@@ -141,10 +141,13 @@ def balance_dimensions(
 
 
 def tune_dimensions(
-    bot_params: dict[str, tuple[float, str]], names: Sequence[str] = (), ranges: dict[str, str] | None = None
+    bot_params: dict[str, tuple[float, str]],
+    names: Sequence[str] = (),
+    ranges: dict[str, str] | None = None,
+    limits: dict[str, tuple[float, float]] | None = None,
 ) -> list[Dimension]:
     """Continuous dimensions of a bot's parameters: ``names`` (default all), bounds ``lo:hi`` from ``ranges``
-    or ``[0, 2 x default]`` (``[0, 1]`` for a default of 0)."""
+    or ``[0, 2 x default]`` (``[0, 1]`` for a default of 0), within the parameters' ``limits``."""
     from simulate.registry import unknown_message
 
     ranges = dict(ranges or {})
@@ -155,13 +158,17 @@ def tune_dimensions(
     dims = []
     for name in chosen:
         default = float(bot_params[name][0])
+        low, high = (limits or {}).get(name, (-np.inf, np.inf))
         if name in ranges:
             m = re.fullmatch(r"\s*(-?[\d.]+)\s*:\s*(-?[\d.]+)\s*", str(ranges[name]))
             if not m or float(m.group(1)) >= float(m.group(2)):
                 raise ExperimentError(f"--range {name}={ranges[name]}: expected LO:HI with LO < HI")
             bounds = (float(m.group(1)), float(m.group(2)))
+            if not low <= bounds[0] < bounds[1] <= high:
+                raise ExperimentError(f"--range {name}={ranges[name]}: {name} accepts {low:g}..{high:g}")
         else:
             bounds = (0.0, 2 * default) if default > 0 else (min(default, 0.0), max(1.0, abs(default)))
+            bounds = (max(bounds[0], low), min(bounds[1], high))
         dims.append(Dimension(name, default, bounds=bounds))
     return dims
 
@@ -502,7 +509,7 @@ def run_tune(
     out = Path(out)
     if out.exists() and any(out.iterdir()) and not overwrite:
         raise ExperimentError(f"{out}: not empty; use --overwrite to replace it")
-    dims = tune_dimensions(game.bots[bot].params, params, ranges)
+    dims = tune_dimensions(game.bots[bot].params, params, ranges, game.bots[bot].limits)
     field = list(field) or [bot]
     for spec in field:
         parse_bot(game, spec)

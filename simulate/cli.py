@@ -72,7 +72,8 @@ def bots(game_name: str) -> None:
     for bot in game.bots.values():
         click.echo(f"{bot.name:<10} {bot.description}")
         for key, (default, help_text) in bot.params.items():
-            click.echo(f"{'':12}{key}={default:g}  {help_text}")
+            low, high = bot.limits[key]
+            click.echo(f"{'':12}{key}={default:g}  [{low:g}..{high:g}]  {help_text}")
 
 
 @main.command()

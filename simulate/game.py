@@ -21,6 +21,17 @@ class BotSpec:
     bot_id: int
     description: str
     params: dict[str, tuple[float, str]] = field(default_factory=dict)  # name -> (default, help)
+    limits: dict[str, tuple[float, float]] = field(default_factory=dict)  # name -> (lowest, highest) accepted
+
+
+def bot_specs(
+    bots: dict[str, tuple[int, str, dict[str, tuple[float, str]]]], limits: dict[str, tuple[float, float]]
+) -> dict[str, BotSpec]:
+    """A game's bots from its table (name -> id, description, parameters) and its parameters' limits by name."""
+    return {
+        name: BotSpec(name, bot_id, desc, dict(params), {k: limits[k] for k in params})
+        for name, (bot_id, desc, params) in bots.items()
+    }
 
 
 @dataclass(frozen=True)

@@ -61,6 +61,11 @@ def parse_bot(game: Game, spec: str) -> BotEntry:
             params[key] = float(value)
         except ValueError:
             raise LineupError(f"bot '{spec}': parameter {key} needs a number, found '{value}'") from None
+        if not np.isfinite(params[key]):
+            raise LineupError(f"bot '{spec}': parameter {key} needs a finite number, found '{value.strip()}'")
+        low, high = bot.limits.get(key, (-np.inf, np.inf))
+        if not low <= params[key] <= high:
+            raise LineupError(f"bot '{spec}': parameter {key} must be within {low:g}..{high:g}, not {value.strip()}")
         given.append(f"{key}={value.strip()}")
     label = ":".join([name, *given])
     return BotEntry(label, name, params)

@@ -15,6 +15,8 @@ from click.testing import CliRunner
 
 from simulate.cli import main
 from simulate.datafiles import default_dir
+from simulate.lineup import LineupError, parse_bot
+from simulate.registry import make
 
 SEED = 5
 
@@ -67,6 +69,12 @@ def small_run(tmp_path_factory) -> Path:
         (["simulate", "golem", "-p", "2", "--bots", "greedy:resource=nan"], ["resource", "finite"]),
         (["simulate", "century", "-p", "2", "--bots", "engine:buy_turns=inf"], ["buy_turns", "finite"]),
         (["simulate", "golems", "-p", "2", "--bots", "greedy,greedy:gem_value=-inf"], ["finite"]),
+        (["simulate", "century", "-p", "2", "--bots", "engine:buy_turns=-5"], ["buy_turns", "within 0..60", "-5"]),
+        (["simulate", "golem-poker", "-p", "3", "--bots", "threshold:fold_below=1.5"], ["fold_below", "0..1"]),
+        (["simulate", "golems", "-p", "2", "--bots", "lookahead:rollouts=0"], ["rollouts", "1..200"]),
+        (["simulate", "golem", "-p", "2", "--bots", "balanced:red=-1"], ["red", "0..20"]),
+        (["tune", "century", "--bot", "greedy", "-p", "2", "--param", "epsilon", "--range", "epsilon=0:2"],
+         ["epsilon", "accepts 0..1"]),
         (["simulate", "century", "-p", "2", "--bots", "greedy", "--seed", "-1"], ["--seed"]),
         (["simulate", "century", "-p", "2", "--bots", "greedy", "--seed", str(2**64)], ["--seed"]),
         (["study", "century", "-n", "100", "--seed", "-1"], ["--seed"]),
@@ -102,6 +110,19 @@ def test_bad_values_stop_before_anything_is_written(tmp_path: Path, args: list[s
         args = [*args, "--out", str(out)]
     only_error_line(invoke(*args), *needles)
     assert not out.exists()
+
+
+@pytest.mark.parametrize("game_name", ["century", "golem-poker", "golems", "golem"])
+def test_every_bot_parameter_has_limits_around_its_default(game_name: str) -> None:
+    game = make(game_name)
+    for bot in game.bots.values():
+        assert set(bot.limits) == set(bot.params), bot.name
+        for key, (default, _) in bot.params.items():
+            low, high = bot.limits[key]
+            assert low <= default <= high, (bot.name, key)
+            parse_bot(game, f"{bot.name}:{key}={high:g}")  # the limits themselves are accepted
+            with pytest.raises(LineupError, match=f"{key} must be within"):
+                parse_bot(game, f"{bot.name}:{key}={high + 1:g}")
 
 
 def test_study_with_a_malformed_card_table_names_it_before_playing(tmp_path: Path) -> None:

@@ -436,6 +436,11 @@ def test_objective_and_tune_dimensions():
     assert dims[0].bounds == (0.0, 3.0)
     with pytest.raises(ExperimentError, match="did you mean patience"):
         tune_dimensions(make("century").bots["greedy"].params, ["patiense"])
+    planner = make("century").bots["planner"]
+    dims = tune_dimensions(planner.params, ["discount", "horizon"], None, planner.limits)
+    assert [d.bounds for d in dims] == [(0.0, 1.0), (1.0, 8.0)]  # 0..2x default, clipped to the limits
+    with pytest.raises(ExperimentError, match="accepts 0..1"):
+        tune_dimensions(planner.params, ["discount"], {"discount": "0.5:1.5"}, planner.limits)
 
 
 # --------------------------------------------------------------------------- command line

@@ -82,6 +82,20 @@ BOTS: dict[str, tuple[int, str, dict[str, tuple[float, str]]]] = {
         },
     ),
 }
+# lowest and highest value a parameter accepts (by name, for every bot that has it)
+LIMITS: dict[str, tuple[float, float]] = {
+    "patience": (0.0, 5.0),
+    "lookahead": (0.0, 20.0),
+    "epsilon": (0.0, 1.0),
+    "buy_turns": (0.0, 60.0),
+    "max_hand": (0.0, 50.0),
+    "min_gain": (-10.0, 40.0),
+    "late_gain": (-10.0, 40.0),
+    "horizon": (1.0, 12.0),
+    "discount": (0.0, 1.0),
+    "targets": (1.0, 6.0),
+    "noise": (0.0, 1.0),
+}
 MAX_BOT_PARAMS = 8
 SCRATCH_MOVES = 2048
 

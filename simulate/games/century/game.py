@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from simulate.game import BotSpec, ChunkTables, Codes, RuleOption
+from simulate.game import ChunkTables, Codes, RuleOption, bot_specs
 from simulate.gamekit import kernel_traces, move_events, rule_options, time_kernel_replay, time_reference_replay
 from simulate.games.century import bots as century_bots
 from simulate.games.century import data, play
@@ -28,9 +28,7 @@ class Century:
     min_players = 2
     max_players = 5
     description = "Century: Golem Edition (Plan B Games 2017): crystal trading and hand building, 2-5 players"
-    bots = {
-        name: BotSpec(name, bot_id, desc, dict(params)) for name, (bot_id, desc, params) in century_bots.BOTS.items()
-    }
+    bots = bot_specs(century_bots.BOTS, century_bots.LIMITS)
     max_bot_params = century_bots.MAX_BOT_PARAMS
     data_files = data.FILES
     score_parts = play.SCORE_PARTS

@@ -46,6 +46,10 @@ _HELP = {
 }
 
 
+# lowest and highest value a parameter accepts: every weight is a non-negative number of points
+LIMITS: dict[str, tuple[float, float]] = {name: (0.0, 20.0) for name in PARAM_NAMES}
+
+
 def _params(**values: float) -> dict[str, tuple[float, str]]:
     return {k: (float(values.get(k, 0.0)), _HELP[k]) for k in PARAM_NAMES}
 

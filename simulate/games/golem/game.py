@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from simulate.game import BotSpec, ChunkTables, Codes, RuleOption
+from simulate.game import ChunkTables, Codes, RuleOption, bot_specs
 from simulate.gamekit import kernel_traces, rule_options, time_kernel_replay, time_reference_replay
 from simulate.games.golem import bots as golem_bots
 from simulate.games.golem import data, play
@@ -47,7 +47,7 @@ class Golem:
         "Golem (Cranio Creations 2021): marbles, Rabbis, Golems, Books and Artifacts over four rounds; "
         "1-4 players; ESTIMATES stand in for printed values the rules text does not give (seeds/golem/SOURCES.md)"
     )
-    bots = {name: BotSpec(name, bot_id, desc, dict(params)) for name, (bot_id, desc, params) in golem_bots.BOTS.items()}
+    bots = bot_specs(golem_bots.BOTS, golem_bots.LIMITS)
     max_bot_params = golem_bots.MAX_BOT_PARAMS
     data_files = data.FILES
     score_parts = play.SCORE_PARTS

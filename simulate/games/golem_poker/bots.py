@@ -118,6 +118,21 @@ BOTS: dict[str, tuple[int, str, dict[str, tuple[float, str]]]] = {
         },
     ),
 }
+# lowest and highest value a parameter accepts (by name, for every bot that has it)
+LIMITS: dict[str, tuple[float, float]] = {
+    "fold_below": (0.0, 1.0),
+    "raise_above": (0.0, 1.0),
+    "bet_antes": (1.0, 50.0),
+    "max_raises": (0.0, 20.0),
+    "discard": (-1.0, 1.0),
+    "bluff": (0.0, 1.0),
+    "samples": (1.0, 10_000.0),
+    "call_margin": (-50.0, 50.0),
+    "raise_edge": (0.0, 10.0),
+    "bet_pot": (0.0, 10.0),
+    "read_bet": (0.0, 1.0),
+    "read_call": (0.0, 1.0),
+}
 MAX_BOT_PARAMS = 8
 # A bot of a lineup as the kernels take it: one record each (a record crosses calls for free).
 BOT_DTYPE = np.dtype([("id", np.int64), ("params", np.float64, (MAX_BOT_PARAMS,))], align=True)

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from simulate.game import BotSpec, ChunkTables, Codes, Lists, RuleOption
+from simulate.game import ChunkTables, Codes, Lists, RuleOption, bot_specs
 from simulate.gamekit import kernel_traces, rule_options, time_kernel_replay, time_reference_replay
 from simulate.games.golem_poker import bots as poker_bots
 from simulate.games.golem_poker import data, play
@@ -46,9 +46,7 @@ class GolemPoker:
     min_players = 3
     max_players = data.MAX_PLAYERS
     description = "Golem: five-card draw against the golem hand built from the discards, 3-6 players"
-    bots = {
-        name: BotSpec(name, bot_id, desc, dict(params)) for name, (bot_id, desc, params) in poker_bots.BOTS.items()
-    }
+    bots = bot_specs(poker_bots.BOTS, poker_bots.LIMITS)
     max_bot_params = poker_bots.MAX_BOT_PARAMS
     data_files = data.FILES
     score_parts = play.SCORE_PARTS

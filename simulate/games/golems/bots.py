@@ -91,6 +91,18 @@ BOTS: dict[str, tuple[int, str, dict[str, tuple[float, str]]]] = {
         },
     ),
 }
+# lowest and highest value a parameter accepts (by name, for every bot that has it)
+LIMITS: dict[str, tuple[float, float]] = {
+    "gem_value": (0.0, 10.0),
+    "column_value": (0.0, 10.0),
+    "dust_target": (0.0, 4.0),
+    "dust_chase": (0.0, 1.0),
+    "endgame": (0.0, 60.0),
+    "candidates": (1.0, 20.0),
+    "rollouts": (1.0, 200.0),
+    "horizon": (0.0, 60.0),
+    "win_bonus": (0.0, 100.0),
+}
 MAX_BOT_PARAMS = 8
 SCRATCH_MOVES = 16384
 # int64 scratch of a bot decision, (WORK_ROWS, WORK_LEN): rows indexed, never sliced (a view costs refcounts)

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from simulate.game import BotSpec, ChunkTables, Codes, RuleOption
+from simulate.game import ChunkTables, Codes, RuleOption, bot_specs
 from simulate.gamekit import kernel_traces, move_events, rule_options, time_reference_replay
 from simulate.games.golems import bots as golems_bots
 from simulate.games.golems import data, play
@@ -51,10 +51,7 @@ class Golems:
         "Golems (ThunderGryph Games 2020): draft cards paid for with gems, summon golems, collect dust; "
         f"2 players, or 1 = solo against the automaton; {STAND_IN_NOTE}"
     )
-    bots = {
-        name: BotSpec(name, bot_id, desc, dict(params))
-        for name, (bot_id, desc, params) in golems_bots.BOTS.items()
-    }
+    bots = bot_specs(golems_bots.BOTS, golems_bots.LIMITS)
     max_bot_params = golems_bots.MAX_BOT_PARAMS
     data_files = data.FILES
     score_parts = play.SCORE_PARTS
