@@ -103,10 +103,17 @@ def part_name(table: str, chunk: int) -> str:
 
 def _write_options(data: pa.Table) -> dict[str, Any]:
     """Parquet writer options of a part: zstd, statistics for the key columns, dictionaries for strings only."""
+    strings = [f.name for f in data.schema if pa.types.is_dictionary(f.type)]
+    strings += [  # the leaf of a list of strings (Parquet's compliant list layout names it so)
+        f"{f.name}.list.element"
+        for f in data.schema
+        if pa.types.is_list(f.type) and pa.types.is_dictionary(f.type.value_type)
+    ]
     return {
         "compression": "zstd",
         "write_statistics": [c for c in STATISTICS if c in data.column_names],
-        "use_dictionary": [f.name for f in data.schema if pa.types.is_dictionary(f.type)],
+        "use_dictionary": strings,
+        "use_compliant_nested_type": True,
     }
 
 
