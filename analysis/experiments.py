@@ -40,19 +40,21 @@ from typing import Any, NamedTuple
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
 
-from analysis.paired import compare_variants, game_quantities
+from analysis.paired import Moments, PairedRounds, game_quantities
 from analysis.run import check_runs, read_tables
 from analysis.sequential import (
+    SequentialTest,
     confseq_halfwidth,
     decide,
     mixture_rho2,
     parse_test,
     precision_reached,
-    running_moments,
     widest_halfwidth,
 )
-from simulate.runformat import write_json_atomic
+from simulate.runformat import RunFormatError, read_manifest, write_json_atomic
 from simulate.variants import Value, Variant, resolve_value, write_variant
 
 __all__ = [
@@ -63,6 +65,7 @@ __all__ = [
     "ablation_variants",
     "load_experiment",
     "parse_values",
+    "read_quantities",
     "run_experiment",
     "sweep_variants",
 ]
@@ -329,17 +332,82 @@ def _play_round(
     return dirs, seconds
 
 
-def _read_quantities(run_dir: Path, offset: int) -> pd.DataFrame:
-    manifests = check_runs([run_dir], checksums=False)
-    seats = read_tables(manifests, "seats", SEAT_COLUMNS, [offset])
+def read_quantities(run_dir: str | Path, offset: int = 0) -> pd.DataFrame:
+    """:func:`analysis.paired.game_quantities` of one complete run, its games numbered from ``offset``.
+
+    Reads only the seats table's ``game``, ``seat``, ``win`` and ``score`` columns (and ``bot``
+    when the lineup has several labels) into arrays and places every row by its position: part k
+    holds the games of chunk k in order, seat by seat (``docs/run-format.md``). That layout is
+    checked row by row; a run whose parts do not have it is read the straightforward way (a
+    DataFrame sorted by game and seat).
+    """
+    run_dir = Path(run_dir)
+    m = read_manifest(run_dir)
+    if m["status"] != "complete":
+        raise RunFormatError(f"{run_dir}: run is {m['status']}, not complete (finish it with --resume)")
+    fast = _read_positional(run_dir, m, offset)
+    if fast is not None:
+        return fast
+    seats = read_tables(check_runs([run_dir], checksums=False), "seats", SEAT_COLUMNS, [offset])
     return game_quantities(seats)
 
 
-def _test_state(design: Design, quantities: dict[str, pd.DataFrame], rho2: float) -> list[dict[str, Any]]:
-    test = parse_test(design.test or "", list(next(iter(quantities.values())).columns), design.num_players)
+def _read_positional(run_dir: Path, m: dict[str, Any], offset: int) -> pd.DataFrame | None:
+    """:func:`read_quantities` by row position, or None when a part does not show the positional layout."""
+    n, num_games = int(m["num_players"]), int(m["num_games"])
+    chunks = sorted(m["chunks"].values(), key=lambda c: c["games"][0])
+    bounds = [0, *[c["games"][1] for c in chunks]]
+    if [c["games"][0] for c in chunks] != bounds[:-1] or bounds[-1] != num_games:
+        return None
+    labels = list(dict.fromkeys(str(e["label"]) for e in m["lineup"]))
+    bots = len(labels) > 1
+    block = np.empty((2 * n + (len(labels) if bots else 0), num_games))  # one row per quantity: one pandas block
+    columns = ["game", "seat", "win", "score", *(["bot"] if bots else [])]
+    seat_numbers = np.arange(1, n + 1, dtype=np.int8)[:, None]
+    for c in chunks:  # each part's rows in (seat, game) arrays: whole rows of the block, no per-row work
+        lo, hi = c["games"]
+        path = run_dir / c["files"]["seats"]["path"]
+        try:
+            data = pq.ParquetFile(path).read(columns=columns, use_threads=False)
+        except FileNotFoundError:
+            raise RunFormatError(f"{path}: part file is missing") from None
+        except (pa.ArrowException, OSError) as e:
+            raise RunFormatError(f"{path}: not a readable Parquet file ({e})") from None
+        if data.num_rows != n * (hi - lo) or any(data.column(k).null_count for k in columns):
+            return None
+        part = {k: data.column(k).to_numpy().reshape(-1, n).T for k in columns if k != "bot"}
+        if not ((part["seat"] == seat_numbers).all() and (part["game"] == np.arange(lo, hi)).all()):
+            return None
+        win = block[:n, lo:hi]
+        win[:] = part["win"]
+        margin = block[n : 2 * n, lo:hi]  # as game_quantities: score minus the mean of the others'
+        if n > 1:
+            score = part["score"].astype(float, order="C")
+            np.subtract(score.sum(axis=0), score, out=margin)
+            margin /= 1 - n
+            margin += score
+        else:
+            margin[:] = np.nan
+        if bots:
+            pieces = data.column("bot").chunks
+            if any(not pa.types.is_dictionary(p.type) or p.dictionary.to_pylist() != labels for p in pieces):
+                return None
+            codes = np.concatenate([p.indices.to_numpy() for p in pieces]).reshape(-1, n).T
+            for k in range(len(labels)):
+                held = codes == k
+                with np.errstate(invalid="ignore", divide="ignore"):
+                    block[2 * n + k, lo:hi] = (win * held).sum(axis=0) / held.sum(axis=0)
+    names = [f"seat{s + 1}" for s in range(n)] + [f"margin{s + 1}" for s in range(n)]
+    names += [re.sub(r"\W", "_", label) for label in labels] if bots else []
+    index = pd.RangeIndex(offset, offset + num_games, name="game")
+    return pd.DataFrame(block.T, index=index, columns=names, copy=False)
+
+
+def _test_state(design: Design, test: SequentialTest, own: dict[str, Moments], rho2: float) -> list[dict[str, Any]]:
+    """Each variant's confidence sequence for the test quantity, from its moments over every round."""
     rows = []
-    for name, q in quantities.items():
-        mean, var, n = running_moments(q[test.quantity].to_numpy())
+    for name, m in own.items():
+        mean, var, n = float(m.mean[0]), float(m.var[0]), int(m.count[0])
         half = float(confseq_halfwidth(n, var, design.alpha, rho2))
         rows.append(
             {
@@ -388,24 +456,31 @@ def run_experiment(
     }
     write_json_atomic(out / "experiment.json", manifest)
     quantities: dict[str, list[pd.DataFrame]] = {rec["name"]: [] for rec in records}
+    paired = PairedRounds("baseline")
+    own: dict[str, Moments] = {}
     run_seconds = 0.0
     rho2 = float("nan")
     reason, r, tests = "", 0, []
     while True:
         dirs, seconds = _play_round(design, out, records, r, workers, progress)
         run_seconds += seconds
-        for rec, run_dir in zip(records, dirs, strict=True):
-            quantities[rec["name"]].append(_read_quantities(run_dir, r * design.num_games))
-        merged = {name: pd.concat(parts) if len(parts) > 1 else parts[0] for name, parts in quantities.items()}
-        effects = compare_variants(merged, "baseline", design.alpha)
+        this_round = {
+            rec["name"]: read_quantities(d, r * design.num_games) for rec, d in zip(records, dirs, strict=True)
+        }
+        for name, q in this_round.items():
+            quantities[name].append(q)
+        effects = paired.add(this_round).effects(design.alpha)
         played = (r + 1) * design.num_games
         if design.test is not None:
+            first = this_round["baseline"]
+            test = parse_test(design.test, list(first.columns), design.num_players)
             if r == 0:
-                first = merged["baseline"]
-                test = parse_test(design.test, list(first.columns), design.num_players)
                 var0 = float(np.nanvar(first[test.quantity].to_numpy(), ddof=1)) or 1e-12
                 rho2 = mixture_rho2(design.alpha, max(design.budget / 2, design.num_games), var0)
-            tests = _test_state(design, merged, rho2)
+            for name, q in this_round.items():
+                m = Moments.of(q[[test.quantity]].to_numpy(dtype=float))
+                own[name] = own[name].combine(m) if name in own else m
+            tests = _test_state(design, test, own, rho2)
         widest = widest_halfwidth(effects)
         if log is not None:
             log(f"round {r + 1}: {played:,} games per variant, widest rate interval +/-{100 * widest:.2f} pp")
@@ -424,6 +499,7 @@ def run_experiment(
         r += 1
     analysis_started = time.perf_counter()
     effects.to_csv(out / "effects.csv", index=False)
+    joined = _joined(quantities)
     total = time.perf_counter() - started
     manifest.update(
         {
@@ -444,7 +520,7 @@ def run_experiment(
         }
     )
     write_json_atomic(out / "experiment.json", manifest)
-    return Experiment(out, manifest, merged, effects)
+    return Experiment(out, manifest, joined, effects)
 
 
 def _quantity_names(design: Design) -> list[str]:
@@ -461,7 +537,6 @@ def _quantity_names(design: Design) -> list[str]:
 
 def load_experiment(path: str | Path) -> Experiment:
     """An experiment read back from its directory: manifest, quantities and effects recomputed from the runs."""
-    from simulate.runformat import RunFormatError
 
     path = Path(path)
     file = path / "experiment.json"
@@ -471,12 +546,21 @@ def load_experiment(path: str | Path) -> Experiment:
     if manifest.get("format") != EXPERIMENT_FORMAT or manifest.get("status") != "complete":
         raise RunFormatError(f"{path}: not a complete experiment")
     num_games = manifest["design"]["num_games"]
-    quantities = {}
-    for rec in manifest["variants"]:
-        parts = [_read_quantities(path / d, r * num_games) for r, d in enumerate(rec["runs"])]
-        quantities[rec["name"]] = pd.concat(parts) if len(parts) > 1 else parts[0]
-    effects = compare_variants(quantities, "baseline", manifest["design"]["alpha"])
-    return Experiment(path, manifest, quantities, effects)
+    runs = {rec["name"]: [path / d for d in rec["runs"]] for rec in manifest["variants"]}
+    quantities: dict[str, list[pd.DataFrame]] = {name: [] for name in runs}
+    paired = PairedRounds("baseline")
+    for r in range(min(len(dirs) for dirs in runs.values())):
+        this_round = {name: read_quantities(dirs[r], r * num_games) for name, dirs in runs.items()}
+        paired.add(this_round)
+        for name, q in this_round.items():
+            quantities[name].append(q)
+    effects = paired.effects(manifest["design"]["alpha"])
+    return Experiment(path, manifest, _joined(quantities), effects)
+
+
+def _joined(parts: dict[str, list[pd.DataFrame]]) -> dict[str, pd.DataFrame]:
+    """Each variant's rounds as one table."""
+    return {name: pd.concat(frames) if len(frames) > 1 else frames[0] for name, frames in parts.items()}
 
 
 def variant_run_dirs(exp: Experiment) -> dict[str, list[Path]]:

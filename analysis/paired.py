@@ -11,20 +11,39 @@ Examples
 --------
 >>> q0, q1 = game_quantities(base_seats), game_quantities(variant_seats)  # doctest: +SKIP
 >>> paired_effects(q0, q1)[["quantity", "diff", "ci_low", "ci_high"]]  # doctest: +SKIP
+
+References
+----------
+Chan, T. F., Golub, G. H. and LeVeque, R. J. (1979). Updating formulae and a pairwise algorithm for
+computing sample variances. Stanford report STAN-CS-79-773.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
+from numba import njit
 from scipy import stats
 
 from analysis._util import check_alpha, holm, multiple_tests, require_columns
 
-__all__ = ["QUANTITY_COLUMNS", "compare_variants", "game_quantities", "holm", "paired_effects", "quantity_info"]
+__all__ = [
+    "QUANTITY_COLUMNS",
+    "Moments",
+    "PairMoments",
+    "PairedRounds",
+    "compare_variants",
+    "effects_table",
+    "game_quantities",
+    "holm",
+    "pair_moments",
+    "paired_effects",
+    "quantity_info",
+]
 
 QUANTITY_COLUMNS = ["quantity", "metric", "subject", "unit"]
 
@@ -76,8 +95,12 @@ def quantity_info(quantities: pd.DataFrame) -> pd.DataFrame:
 
     ``unit`` is ``"rate"`` (a share of wins; shown in percentage points) or ``"points"``.
     """
+    return _info(list(quantities.columns))
+
+
+def _info(columns: list[str]) -> pd.DataFrame:
     rows = []
-    for name in quantities.columns:
+    for name in columns:
         seat = re.fullmatch(r"seat(\d+)", name)
         margin = re.fullmatch(r"margin(\d+)", name)
         if seat:
@@ -87,6 +110,157 @@ def quantity_info(quantities: pd.DataFrame) -> pd.DataFrame:
         else:
             rows.append([name, "bot win rate", name, "rate"])
     return pd.DataFrame(rows, columns=QUANTITY_COLUMNS)
+
+
+class Moments(NamedTuple):
+    """Per-column count, mean and sum of squared deviations from the mean (``m2``) of the finite values.
+
+    Moments of two parts of a column combine into those of the whole (:meth:`combine`, the pairwise
+    update of Chan, Golub and LeVeque 1979), so each round of games is summarised once.
+    """
+
+    count: np.ndarray
+    mean: np.ndarray
+    m2: np.ndarray
+
+    @classmethod
+    def of(cls, x: np.ndarray) -> Moments:
+        """Moments of each column of ``x`` (shape ``(games, columns)``), NaN left out."""
+        with np.errstate(invalid="ignore", divide="ignore"):
+            mean = x.mean(axis=0)
+            if np.isfinite(mean).all():
+                dev = x - mean
+                dev *= dev
+                return cls(np.full(x.shape[1], len(x)), mean, dev.sum(axis=0))
+            ok = np.isfinite(x)
+            count = ok.sum(axis=0)
+            mean = np.where(ok, x, 0.0).sum(axis=0) / count
+            dev = np.where(ok, x - mean, 0.0)
+            dev *= dev
+            return cls(count, mean, dev.sum(axis=0))
+
+    @property
+    def var(self) -> np.ndarray:
+        """Sample variance (``ddof=1``); NaN below two values."""
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.where(self.count > 1, self.m2 / (self.count - 1), np.nan)
+
+    def combine(self, other: Moments) -> Moments:
+        """The moments of both parts together."""
+        n = self.count + other.count
+        with np.errstate(invalid="ignore", divide="ignore"):
+            delta = other.mean - self.mean
+            mean = np.where(
+                other.count == 0,
+                self.mean,
+                np.where(self.count == 0, other.mean, self.mean + delta * (other.count / n)),
+            )
+            m2 = np.where(
+                other.count == 0,
+                self.m2,
+                np.where(
+                    self.count == 0, other.m2, self.m2 + other.m2 + delta * delta * (self.count * other.count / n)
+                ),
+            )
+        return Moments(n, mean, m2)
+
+
+class PairMoments(NamedTuple):
+    """:class:`Moments` of a baseline, a variant and their per-game differences over the games where both
+    are finite."""
+
+    baseline: Moments
+    variant: Moments
+    diff: Moments
+
+    def combine(self, other: PairMoments) -> PairMoments:
+        """The moments of both parts together."""
+        return PairMoments(*(a.combine(b) for a, b in zip(self, other, strict=True)))
+
+
+def pair_moments(b: np.ndarray, v: np.ndarray) -> PairMoments:
+    """Moments of baseline ``b``, variant ``v`` (aligned ``(games, columns)`` arrays) and ``v - b``, over the
+    games where ``v - b`` is finite (a pair with a missing value, a margin of a one-seat game, is left out).
+
+    One pass over the two arrays for the sums and one for the squared deviations, without temporaries.
+    """
+    out = np.empty((7, b.shape[1]))
+    _pair_sums(np.asfortranarray(b, dtype=float), np.asfortranarray(v, dtype=float), out)
+    count = out[0].astype(np.int64)
+    return PairMoments(*(Moments(count, out[1 + k], out[4 + k]) for k in range(3)))
+
+
+@njit(cache=True)
+def _pair_sums(b: np.ndarray, v: np.ndarray, out: np.ndarray) -> None:
+    """For each column j of ``b`` and ``v`` (``ndarray(float, ndim=2)``, shape ``(games, k)``, column-major):
+    ``out[:, j]`` = count of finite ``v - b``, the means of ``b``, ``v``, ``v - b`` and their sums of squared
+    deviations over those games (``out``: ``ndarray(float, ndim=2)``, shape ``(7, k)``)."""
+    num_games, k = b.shape
+    for j in range(k):
+        count, sb, sv, sd = 0, 0.0, 0.0, 0.0
+        for i in range(num_games):
+            d = v[i, j] - b[i, j]
+            if np.isfinite(d):
+                count += 1
+                sb += b[i, j]
+                sv += v[i, j]
+                sd += d
+        mb, mv, md = (sb / count, sv / count, sd / count) if count > 0 else (np.nan, np.nan, np.nan)
+        qb, qv, qd = 0.0, 0.0, 0.0
+        for i in range(num_games):
+            d = v[i, j] - b[i, j]
+            if np.isfinite(d):
+                qb += (b[i, j] - mb) ** 2
+                qv += (v[i, j] - mv) ** 2
+                qd += (d - md) ** 2
+        out[0, j] = count
+        out[1, j], out[2, j], out[3, j] = mb, mv, md
+        out[4, j], out[5, j], out[6, j] = qb, qv, qd
+
+
+def effects_table(info: pd.DataFrame, moments: PairMoments, alpha: float = 0.05) -> pd.DataFrame:
+    """The rows of :func:`paired_effects` from the :class:`PairMoments` of each quantity in ``info``
+    (rows of :func:`quantity_info`)."""
+    check_alpha(alpha)
+    mb, mv, md = moments
+    g = md.count
+    with np.errstate(invalid="ignore", divide="ignore"):
+        se = np.sqrt(md.var / g)
+        se_unpaired = np.sqrt((mb.var + mv.var) / g)
+        t = md.mean / se
+    diff = md.mean
+    df = np.maximum(g - 1, 1)
+    crit = stats.t.ppf(1 - alpha / 2, df)
+    pvalue = np.where(se > 0, 2 * stats.t.sf(np.abs(t), df), np.where(diff == 0, 1.0, 0.0))
+    out = info.reset_index(drop=True)
+    out["baseline"] = mb.mean
+    out["variant"] = mv.mean
+    out["diff"] = diff
+    out["se"] = se
+    out["ci_low"] = diff - crit * se
+    out["ci_high"] = diff + crit * se
+    out["pvalue"] = pvalue
+    out["se_unpaired"] = se_unpaired
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out["variance_removed"] = np.where(se_unpaired > 0, 1 - se**2 / se_unpaired**2, np.nan)
+    out["num_games"] = g
+    return out
+
+
+def _aligned(baseline: pd.DataFrame, variant: pd.DataFrame) -> tuple[list[str], np.ndarray, np.ndarray]:
+    """Common columns and the two tables as arrays with rows in the baseline's game order."""
+    if not baseline.index.equals(variant.index):
+        if len(baseline) != len(variant) or not baseline.index.sort_values().equals(variant.index.sort_values()):
+            raise ValueError("baseline and variant are not the same games; pair runs of the same seeds and design")
+        variant = variant.loc[baseline.index]
+    columns = [c for c in baseline.columns if c in variant.columns]
+    return columns, _values(baseline, columns), _values(variant, columns)
+
+
+def _values(q: pd.DataFrame, columns: list[str]) -> np.ndarray:
+    """``q[columns]`` as a float array, without a copy when that is all of ``q``'s float columns."""
+    frame = q if list(q.columns) == columns else q[columns]
+    return frame.to_numpy(dtype=float)
 
 
 def paired_effects(baseline: pd.DataFrame, variant: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
@@ -100,42 +274,73 @@ def paired_effects(baseline: pd.DataFrame, variant: pd.DataFrame, alpha: float =
     size would give), ``variance_removed`` (``1 - se**2 / se_unpaired**2``) and ``num_games``.
     """
     check_alpha(alpha)
-    if not baseline.index.equals(variant.index):
-        if len(baseline) != len(variant) or not baseline.index.sort_values().equals(variant.index.sort_values()):
-            raise ValueError("baseline and variant are not the same games; pair runs of the same seeds and design")
-        variant = variant.loc[baseline.index]
-    columns = [c for c in baseline.columns if c in variant.columns]
-    b = baseline[columns].to_numpy(dtype=float)
-    v = variant[columns].to_numpy(dtype=float)
-    d = v - b
-    ok = np.isfinite(d)
-    g = ok.sum(axis=0)
-    if not ok.all():  # pairs with a missing value (a margin of a one-seat game) are left out
-        b, v, d = (np.where(ok, x, np.nan) for x in (b, v, d))
-    with np.errstate(invalid="ignore", divide="ignore"):
-        mean_b, mean_v, diff = np.nanmean(b, axis=0), np.nanmean(v, axis=0), np.nanmean(d, axis=0)
-        var_d = np.nanvar(d, axis=0, ddof=1)
-        var_b = np.nanvar(b, axis=0, ddof=1)
-        var_v = np.nanvar(v, axis=0, ddof=1)
-        se = np.sqrt(var_d / g)
-        se_unpaired = np.sqrt((var_b + var_v) / g)
-        t = diff / se
-    df = np.maximum(g - 1, 1)
-    crit = stats.t.ppf(1 - alpha / 2, df)
-    pvalue = np.where(se > 0, 2 * stats.t.sf(np.abs(t), df), np.where(diff == 0, 1.0, 0.0))
-    out = quantity_info(baseline[columns])
-    out["baseline"] = mean_b
-    out["variant"] = mean_v
-    out["diff"] = diff
-    out["se"] = se
-    out["ci_low"] = diff - crit * se
-    out["ci_high"] = diff + crit * se
-    out["pvalue"] = pvalue
-    out["se_unpaired"] = se_unpaired
-    with np.errstate(invalid="ignore", divide="ignore"):
-        out["variance_removed"] = np.where(se_unpaired > 0, 1 - se**2 / se_unpaired**2, np.nan)
-    out["num_games"] = g
-    return out
+    columns, b, v = _aligned(baseline, variant)
+    return effects_table(_info(columns), pair_moments(b, v), alpha)
+
+
+class PairedRounds:
+    """Paired moments of every variant against a baseline, accumulated over rounds of games.
+
+    Each :meth:`add` takes the :func:`game_quantities` tables of one round (the same new games for
+    every variant; the baseline's table is converted once for all of them), and no round is
+    summarised twice. :meth:`effects` is :func:`compare_variants` of all rounds' games
+    together (equal up to floating-point rounding).
+
+    Examples
+    --------
+    >>> rounds = PairedRounds("baseline")  # doctest: +SKIP
+    >>> rounds.add({"baseline": q0, "P36=18": q1})  # doctest: +SKIP
+    >>> rounds.effects()[["variant_name", "quantity", "diff", "ci_low", "ci_high"]]  # doctest: +SKIP
+    """
+
+    def __init__(self, baseline: str) -> None:
+        self.baseline = baseline
+        self.moments: dict[str, PairMoments] = {}
+        self.columns: dict[str, list[str]] = {}
+
+    def add(self, quantities: Mapping[str, pd.DataFrame]) -> PairedRounds:
+        """Add one round: variant name -> :func:`game_quantities` table, the baseline among them."""
+        if self.baseline not in quantities:
+            raise ValueError(f"no variant named {self.baseline!r}")
+        base = quantities[self.baseline]
+        base_columns = list(base.columns)
+        base_values = _values(base, base_columns)  # once per round for every variant
+        for name, q in quantities.items():
+            if name == self.baseline:
+                continue
+            if q.index.equals(base.index) and list(q.columns) == base_columns:
+                columns, b, v = base_columns, base_values, _values(q, base_columns)
+            else:
+                columns, b, v = _aligned(base, q)
+            if self.columns.setdefault(name, columns) != columns:
+                raise ValueError(f"variant {name!r} has other quantities than in the rounds before")
+            m = pair_moments(b, v)
+            self.moments[name] = self.moments[name].combine(m) if name in self.moments else m
+        return self
+
+    def effects(self, alpha: float = 0.05, correction: str | None = "holm") -> pd.DataFrame:
+        """The effects table of :func:`compare_variants` over every round added."""
+        if not self.moments:
+            raise ValueError("no variant to compare with the baseline")
+        frames = [
+            effects_table(_info(self.columns[name]), m, alpha).assign(variant_name=name)
+            for name, m in self.moments.items()
+        ]
+        out = pd.concat(frames, ignore_index=True)
+        out = out[["variant_name", *[c for c in out.columns if c != "variant_name"]]].copy()
+        out["pvalue_adj"] = np.nan
+        out["significant"] = False
+        for unit in ("rate", "points"):
+            rows = (out["unit"] == unit).to_numpy()
+            if rows.any():
+                if correction == "holm":
+                    p_adj, reject = holm(out.loc[rows, "pvalue"].to_numpy(), alpha)
+                else:
+                    p_adj, reject, _ = multiple_tests(out.loc[rows, "pvalue"].to_numpy(), alpha, correction)
+                out.loc[rows, "pvalue_adj"] = p_adj
+                out.loc[rows, "significant"] = reject
+        out["significant"] = out["significant"].astype(bool)
+        return out
 
 
 def compare_variants(
@@ -150,27 +355,5 @@ def compare_variants(
     nothing shows any significant effect at most ``alpha`` of the time). Margins (points) are
     tested as a second family.
     """
-    if baseline not in quantities:
-        raise ValueError(f"no variant named {baseline!r}")
-    frames = []
-    for name, q in quantities.items():
-        if name == baseline:
-            continue
-        frames.append(paired_effects(quantities[baseline], q, alpha).assign(variant_name=name))
-    if not frames:
-        raise ValueError("no variant to compare with the baseline")
-    out = pd.concat(frames, ignore_index=True)
-    out = out[["variant_name", *[c for c in out.columns if c != "variant_name"]]].copy()
-    out["pvalue_adj"] = np.nan
-    out["significant"] = False
-    for unit in ("rate", "points"):
-        rows = (out["unit"] == unit).to_numpy()
-        if rows.any():
-            if correction == "holm":
-                p_adj, reject = holm(out.loc[rows, "pvalue"].to_numpy(), alpha)
-            else:
-                p_adj, reject, _ = multiple_tests(out.loc[rows, "pvalue"].to_numpy(), alpha, correction)
-            out.loc[rows, "pvalue_adj"] = p_adj
-            out.loc[rows, "significant"] = reject
-    out["significant"] = out["significant"].astype(bool)
-    return out
+    check_alpha(alpha)
+    return PairedRounds(baseline).add(quantities).effects(alpha, correction)

@@ -33,8 +33,7 @@ import numpy as np
 import pandas as pd
 from scipy.optimize import differential_evolution
 
-from analysis.experiments import ExperimentError, parse_values
-from analysis.paired import game_quantities
+from analysis.experiments import ExperimentError, parse_values, read_quantities
 from analysis.run import check_runs, read_tables
 from simulate.variants import Value, Variant, VariantError, match_values, write_variant
 
@@ -293,11 +292,6 @@ def search(
     best_row = evaluations.loc[evaluations["objective"].idxmin()]
     best = {d.name: best_row[d.name] for d in dims}
     return SearchResult(evaluations, best, float(best_row["objective"]), float(evaluations["objective"].iloc[0]))
-
-
-def read_quantities(run_dir: Path) -> pd.DataFrame:
-    """:func:`analysis.paired.game_quantities` of one run directory."""
-    return game_quantities(read_tables(check_runs([run_dir], checksums=False), "seats", _SEAT_COLUMNS))
 
 
 def variant_of(dims: Sequence[Dimension], setting: dict[str, Any]) -> Variant:

@@ -13,6 +13,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
 from statsmodels.stats.multitest import multipletests
@@ -20,14 +21,17 @@ from statsmodels.stats.multitest import multipletests
 from analysis.experiment_plots import plot_effect_forest, plot_search_history, plot_sweep, plot_tradeoff
 from analysis.experiment_report import build_experiment_report, effects_with_values, ranking
 from analysis.experiments import (
+    SEAT_COLUMNS,
     Design,
     ExperimentError,
     ablation_variants,
     load_experiment,
+    read_quantities,
     run_experiment,
     sweep_variants,
 )
-from analysis.paired import compare_variants, game_quantities, holm, paired_effects
+from analysis.paired import Moments, PairedRounds, compare_variants, game_quantities, holm, paired_effects
+from analysis.run import check_runs, read_tables
 from analysis.search import INFEASIBLE, Dimension, balance_dimensions, objective_function, search, tune_dimensions
 from analysis.sequential import (
     SequentialTest,
@@ -40,9 +44,10 @@ from analysis.sequential import (
 )
 from simulate.cli import main
 from simulate.datafiles import default_dir
-from simulate.lineup import LineupError, parse_bot
+from simulate.lineup import LineupError, parse_bot, parse_lineup
 from simulate.registry import available_games, make
 from simulate.runformat import read_manifest, verify_run
+from simulate.runner import RunSpec, run
 from simulate.variants import Variant, VariantError, match_values, resolve_value, settable_values, write_variant
 
 SEED = 11
@@ -198,6 +203,90 @@ def test_paired_effects_recover_a_planted_shift():
     assert row["variance_removed"] == pytest.approx(1.0)
     with pytest.raises(ValueError, match="not the same games"):
         paired_effects(base, variant.iloc[:10])
+
+
+def _reference_effects(base: pd.DataFrame, variant: pd.DataFrame) -> pd.DataFrame:
+    """Paired effects straight from their definition: NaN-aware means and variances of every column."""
+    b, v = base.to_numpy(dtype=float), variant.loc[base.index, base.columns].to_numpy(dtype=float)
+    d = v - b
+    ok = np.isfinite(d)
+    b, v = np.where(ok, b, np.nan), np.where(ok, v, np.nan)
+    g = ok.sum(axis=0)
+    return pd.DataFrame(
+        {
+            "quantity": base.columns,
+            "baseline": np.nanmean(b, axis=0),
+            "variant": np.nanmean(v, axis=0),
+            "diff": np.nanmean(d, axis=0),
+            "se": np.sqrt(np.nanvar(d, axis=0, ddof=1) / g),
+            "se_unpaired": np.sqrt((np.nanvar(b, axis=0, ddof=1) + np.nanvar(v, axis=0, ddof=1)) / g),
+            "num_games": g,
+        }
+    )
+
+
+def _rounds_of_quantities(num_rounds: int, size: int, rng: np.random.Generator) -> list[dict[str, pd.DataFrame]]:
+    """Rounds of a baseline and two variants (one planted margin shift, one with a few missing margins)."""
+    rounds = []
+    for r in range(num_rounds):
+        base = _null_quantities(size, rng)
+        base.index = base.index + r * size
+        shifted = base.copy()
+        shifted["margin1"] += rng.normal(0.5, 1.0, size)
+        gaps = _null_quantities(size, rng).set_axis(base.index)
+        gaps.loc[gaps.index[: r + 1], "margin2"] = np.nan
+        rounds.append({"baseline": base, "shifted": shifted.sample(frac=1.0, random_state=r), "gaps": gaps})
+    return rounds
+
+
+def test_effects_by_rounds_equal_the_effects_of_all_games():
+    """PairedRounds sums up rounds as they come; the result is compare_variants on all games at once, and
+    each variant's row is the effect computed from its definition (rounding aside)."""
+    rounds = _rounds_of_quantities(5, 400, np.random.default_rng(SEED))
+    by_rounds = PairedRounds("baseline")
+    for q in rounds:
+        by_rounds.add(q)
+    together = {name: pd.concat([q[name] for q in rounds]) for name in rounds[0]}
+    expected = compare_variants(together, "baseline")
+    pd.testing.assert_frame_equal(by_rounds.effects(), expected, check_exact=False, rtol=1e-10, atol=1e-12)
+    for name in ("shifted", "gaps"):
+        reference = _reference_effects(together["baseline"], together[name])
+        got = expected[expected["variant_name"] == name].reset_index(drop=True)
+        pd.testing.assert_frame_equal(got[reference.columns], reference, check_exact=False, rtol=1e-12)
+    assert expected.set_index(["variant_name", "quantity"]).loc[("gaps", "margin2"), "num_games"] == 2000 - 15
+
+
+def test_moments_of_parts_combine_into_the_moments_of_the_whole():
+    x = np.random.default_rng(SEED).normal(3.0, 2.0, (1000, 3))
+    x[5, 1] = np.nan
+    x[:, 2] = np.nan
+    whole = Moments.of(x)
+    parts = Moments.of(x[:10]).combine(Moments.of(x[10:700])).combine(Moments.of(x[700:]))
+    for a, b in zip(whole, parts, strict=True):
+        np.testing.assert_allclose(a, b, rtol=1e-12)
+    assert whole.count.tolist() == [1000, 999, 0]
+    np.testing.assert_allclose(whole.var[:2], np.nanvar(x[:, :2], axis=0, ddof=1), rtol=1e-12)
+    assert np.isnan(whole.var[2])
+
+
+def test_read_quantities_matches_the_straightforward_reading(tmp_path, seat_sweep):
+    """The positional reader gives exactly game_quantities of the seats table (a mirror run, a run with four bot
+    labels, with and without an offset); a part whose rows are out of order is read the straightforward way."""
+    poker = make("golem-poker")
+    lineup = parse_lineup(poker, ["threshold", "tight_aggressive", "loose_passive", "bluffer"], 4)
+    spec = RunSpec(game="golem-poker", num_players=4, num_games=3000, master_seed=SEED, lineup=lineup, chunk_size=1000)
+    runs = [seat_sweep.path / seat_sweep.manifest["variants"][0]["runs"][0]]
+    runs.append(run(spec, tmp_path / "poker", workers=1, progress=False))
+    for run_dir in runs:
+        for offset in (0, 7000):
+            seats = read_tables(check_runs([run_dir]), "seats", SEAT_COLUMNS, [offset])
+            pd.testing.assert_frame_equal(read_quantities(run_dir, offset), game_quantities(seats), check_exact=True)
+    in_order = read_quantities(runs[1])
+    assert list(in_order.columns[-4:]) == ["threshold", "tight_aggressive", "loose_passive", "bluffer"]
+    part = runs[1] / "seats" / "part-00001.parquet"
+    table = pq.read_table(part)
+    pq.write_table(table.take(np.random.default_rng(SEED).permutation(table.num_rows)), part)
+    pd.testing.assert_frame_equal(read_quantities(runs[1]), in_order, check_exact=True, check_index_type=False)
 
 
 def test_game_quantities_of_a_rotated_lineup():
@@ -358,6 +447,12 @@ def test_sequential_test_stops_when_decided_on_a_real_game(tmp_path):
     assert "decided" in stop["reason"] and exp.manifest["games_per_variant"] < 20_000
     decisions = {t["variant"]: t["decision"] for t in stop["tests"]}
     assert decisions == {"baseline": "false", "table.start.1=YYYYYY": "true"}
+    assert exp.manifest["rounds"] > 1  # effects and tests summed up by rounds equal those of all games at once
+    together = compare_variants(exp.quantities, "baseline")
+    pd.testing.assert_frame_equal(exp.effects, together, check_exact=False, rtol=1e-10, atol=1e-12)
+    for t in stop["tests"]:
+        seat1 = exp.quantities[t["variant"]]["seat1"]
+        assert t["num_games"] == len(seat1) and t["mean"] == pytest.approx(seat1.mean(), rel=1e-12)
 
 
 def test_experiment_report_has_every_section_and_plot(seat_sweep, tmp_path):
