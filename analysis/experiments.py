@@ -32,7 +32,8 @@ import re
 import shutil
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -74,6 +75,7 @@ EXPERIMENT_FORMAT = "golem-experiment"
 SEAT_COLUMNS = ["game", "num_players", "seat", "bot", "score", "win"]
 _UNPAIRED_SEED_STEP = 1_000_003
 _MAX_ROUNDS_SEQUENTIAL = 20
+_READ_THREADS = 2
 
 
 class ExperimentError(ValueError):
@@ -140,10 +142,35 @@ class Experiment(NamedTuple):
 
     path: Path
     manifest: dict[str, Any]
-    quantities: dict[str, pd.DataFrame]
-    """Variant name -> :func:`analysis.paired.game_quantities` over all its rounds."""
+    quantities: Mapping[str, pd.DataFrame]
+    """Variant name -> :func:`analysis.paired.game_quantities` over all its rounds (:class:`RunQuantities`)."""
     effects: pd.DataFrame
     """:func:`analysis.paired.compare_variants` against the baseline."""
+
+
+class RunQuantities(Mapping[str, pd.DataFrame]):
+    """Variant name -> :func:`read_quantities` of its rounds' runs as one table, read when first asked for.
+
+    The effects are summed up round by round as the runs are played, so an experiment holds no
+    per-game table of its own; one is read from the runs (and kept) only if it is asked for.
+    """
+
+    def __init__(self, runs: Mapping[str, Sequence[Path]], num_games: int) -> None:
+        self.runs = {name: list(dirs) for name, dirs in runs.items()}
+        self.num_games = num_games
+        self._read: dict[str, pd.DataFrame] = {}
+
+    def __getitem__(self, name: str) -> pd.DataFrame:
+        if name not in self._read:
+            parts = [read_quantities(d, r * self.num_games) for r, d in enumerate(self.runs[name])]
+            self._read[name] = pd.concat(parts) if len(parts) > 1 else parts[0]
+        return self._read[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.runs)
+
+    def __len__(self) -> int:
+        return len(self.runs)
 
 
 def parse_values(v: Value, spec: str | Sequence[Any]) -> list[Any]:
@@ -353,54 +380,64 @@ def read_quantities(run_dir: str | Path, offset: int = 0) -> pd.DataFrame:
 
 
 def _read_positional(run_dir: Path, m: dict[str, Any], offset: int) -> pd.DataFrame | None:
-    """:func:`read_quantities` by row position, or None when a part does not show the positional layout."""
+    """:func:`read_quantities` by row position, or None when a part does not have the positional layout."""
     n, num_games = int(m["num_players"]), int(m["num_games"])
     chunks = sorted(m["chunks"].values(), key=lambda c: c["games"][0])
     bounds = [0, *[c["games"][1] for c in chunks]]
     if [c["games"][0] for c in chunks] != bounds[:-1] or bounds[-1] != num_games:
         return None
     labels = list(dict.fromkeys(str(e["label"]) for e in m["lineup"]))
-    bots = len(labels) > 1
-    block = np.empty((2 * n + (len(labels) if bots else 0), num_games))  # one row per quantity: one pandas block
-    columns = ["game", "seat", "win", "score", *(["bot"] if bots else [])]
-    seat_numbers = np.arange(1, n + 1, dtype=np.int8)[:, None]
-    for c in chunks:  # each part's rows in (seat, game) arrays: whole rows of the block, no per-row work
-        lo, hi = c["games"]
-        path = run_dir / c["files"]["seats"]["path"]
-        try:
-            data = pq.ParquetFile(path).read(columns=columns, use_threads=False)
-        except FileNotFoundError:
-            raise RunFormatError(f"{path}: part file is missing") from None
-        except (pa.ArrowException, OSError) as e:
-            raise RunFormatError(f"{path}: not a readable Parquet file ({e})") from None
-        if data.num_rows != n * (hi - lo) or any(data.column(k).null_count for k in columns):
-            return None
-        part = {k: data.column(k).to_numpy().reshape(-1, n).T for k in columns if k != "bot"}
-        if not ((part["seat"] == seat_numbers).all() and (part["game"] == np.arange(lo, hi)).all()):
-            return None
-        win = block[:n, lo:hi]
-        win[:] = part["win"]
-        margin = block[n : 2 * n, lo:hi]  # as game_quantities: score minus the mean of the others'
-        if n > 1:
-            score = part["score"].astype(float, order="C")
-            np.subtract(score.sum(axis=0), score, out=margin)
-            margin /= 1 - n
-            margin += score
-        else:
-            margin[:] = np.nan
-        if bots:
-            pieces = data.column("bot").chunks
-            if any(not pa.types.is_dictionary(p.type) or p.dictionary.to_pylist() != labels for p in pieces):
-                return None
-            codes = np.concatenate([p.indices.to_numpy() for p in pieces]).reshape(-1, n).T
-            for k in range(len(labels)):
-                held = codes == k
-                with np.errstate(invalid="ignore", divide="ignore"):
-                    block[2 * n + k, lo:hi] = (win * held).sum(axis=0) / held.sum(axis=0)
+    block = np.empty((2 * n + (len(labels) if len(labels) > 1 else 0), num_games))  # a row per quantity: one block
+    with ThreadPoolExecutor(_READ_THREADS) as pool:  # Parquet decoding and numpy release the GIL
+        placed = list(
+            pool.map(lambda c: _place_part(run_dir / c["files"]["seats"]["path"], c, n, labels, block), chunks)
+        )
+    if not all(placed):
+        return None
     names = [f"seat{s + 1}" for s in range(n)] + [f"margin{s + 1}" for s in range(n)]
-    names += [re.sub(r"\W", "_", label) for label in labels] if bots else []
+    names += [re.sub(r"\W", "_", label) for label in labels] if len(labels) > 1 else []
     index = pd.RangeIndex(offset, offset + num_games, name="game")
     return pd.DataFrame(block.T, index=index, columns=names, copy=False)
+
+
+def _place_part(path: Path, chunk: dict[str, Any], n: int, labels: list[str], block: np.ndarray) -> bool:
+    """Fill the block's columns of one chunk's games from its seats part; False if the part's rows are not
+    its games in order, seat by seat."""
+    lo, hi = chunk["games"]
+    bots = len(labels) > 1
+    columns = ["game", "seat", "win", "score", *(["bot"] if bots else [])]
+    try:
+        data = pq.ParquetFile(path).read(columns=columns, use_threads=False)
+    except FileNotFoundError:
+        raise RunFormatError(f"{path}: part file is missing") from None
+    except (pa.ArrowException, OSError) as e:
+        raise RunFormatError(f"{path}: not a readable Parquet file ({e})") from None
+    if data.num_rows != n * (hi - lo) or any(data.column(k).null_count for k in columns):
+        return False
+    part = {k: data.column(k).to_numpy().reshape(-1, n).T for k in columns if k != "bot"}  # (seat, game)
+    seats = np.arange(1, n + 1, dtype=np.int8)[:, None]
+    if not ((part["seat"] == seats).all() and (part["game"] == np.arange(lo, hi)).all()):
+        return False
+    win = block[:n, lo:hi]
+    win[:] = part["win"]
+    margin = block[n : 2 * n, lo:hi]  # as game_quantities: score minus the mean of the others'
+    if n > 1:
+        score = part["score"].astype(float, order="C")
+        np.subtract(score.sum(axis=0), score, out=margin)
+        margin /= 1 - n
+        margin += score
+    else:
+        margin[:] = np.nan
+    if bots:
+        pieces = data.column("bot").chunks
+        if any(not pa.types.is_dictionary(p.type) or p.dictionary.to_pylist() != labels for p in pieces):
+            return False
+        codes = np.concatenate([p.indices.to_numpy() for p in pieces]).reshape(-1, n).T
+        for k in range(len(labels)):
+            held = codes == k
+            with np.errstate(invalid="ignore", divide="ignore"):
+                block[2 * n + k, lo:hi] = (win * held).sum(axis=0) / held.sum(axis=0)
+    return True
 
 
 def _test_state(design: Design, test: SequentialTest, own: dict[str, Moments], rho2: float) -> list[dict[str, Any]]:
@@ -442,8 +479,7 @@ def run_experiment(
     """
     started = time.perf_counter()
     out = Path(out)
-    if design.test is not None:
-        parse_test(design.test, _quantity_names(design), design.num_players)
+    test = None if design.test is None else parse_test(design.test, _quantity_names(design), design.num_players)
     records = _prepare(design, out, overwrite)
     manifest: dict[str, Any] = {
         "format": EXPERIMENT_FORMAT,
@@ -455,7 +491,6 @@ def run_experiment(
         "timing": {"started": _now()},
     }
     write_json_atomic(out / "experiment.json", manifest)
-    quantities: dict[str, list[pd.DataFrame]] = {rec["name"]: [] for rec in records}
     paired = PairedRounds("baseline")
     own: dict[str, Moments] = {}
     run_seconds = 0.0
@@ -464,22 +499,13 @@ def run_experiment(
     while True:
         dirs, seconds = _play_round(design, out, records, r, workers, progress)
         run_seconds += seconds
-        this_round = {
-            rec["name"]: read_quantities(d, r * design.num_games) for rec, d in zip(records, dirs, strict=True)
-        }
-        for name, q in this_round.items():
-            quantities[name].append(q)
-        effects = paired.add(this_round).effects(design.alpha)
+        base = _sum_up_round(paired, own, test, [rec["name"] for rec in records], dirs, r * design.num_games)
+        effects = paired.effects(design.alpha)
         played = (r + 1) * design.num_games
-        if design.test is not None:
-            first = this_round["baseline"]
-            test = parse_test(design.test, list(first.columns), design.num_players)
+        if test is not None:
             if r == 0:
-                var0 = float(np.nanvar(first[test.quantity].to_numpy(), ddof=1)) or 1e-12
+                var0 = float(np.nanvar(base[test.quantity].to_numpy(), ddof=1)) or 1e-12
                 rho2 = mixture_rho2(design.alpha, max(design.budget / 2, design.num_games), var0)
-            for name, q in this_round.items():
-                m = Moments.of(q[[test.quantity]].to_numpy(dtype=float))
-                own[name] = own[name].combine(m) if name in own else m
             tests = _test_state(design, test, own, rho2)
         widest = widest_halfwidth(effects)
         if log is not None:
@@ -499,7 +525,6 @@ def run_experiment(
         r += 1
     analysis_started = time.perf_counter()
     effects.to_csv(out / "effects.csv", index=False)
-    joined = _joined(quantities)
     total = time.perf_counter() - started
     manifest.update(
         {
@@ -520,7 +545,7 @@ def run_experiment(
         }
     )
     write_json_atomic(out / "experiment.json", manifest)
-    return Experiment(out, manifest, joined, effects)
+    return Experiment(out, manifest, RunQuantities(_run_dirs(out, manifest), design.num_games), effects)
 
 
 def _quantity_names(design: Design) -> list[str]:
@@ -546,23 +571,39 @@ def load_experiment(path: str | Path) -> Experiment:
     if manifest.get("format") != EXPERIMENT_FORMAT or manifest.get("status") != "complete":
         raise RunFormatError(f"{path}: not a complete experiment")
     num_games = manifest["design"]["num_games"]
-    runs = {rec["name"]: [path / d for d in rec["runs"]] for rec in manifest["variants"]}
-    quantities: dict[str, list[pd.DataFrame]] = {name: [] for name in runs}
+    runs = _run_dirs(path, manifest)
     paired = PairedRounds("baseline")
     for r in range(min(len(dirs) for dirs in runs.values())):
-        this_round = {name: read_quantities(dirs[r], r * num_games) for name, dirs in runs.items()}
-        paired.add(this_round)
-        for name, q in this_round.items():
-            quantities[name].append(q)
+        _sum_up_round(paired, {}, None, list(runs), [dirs[r] for dirs in runs.values()], r * num_games)
     effects = paired.effects(manifest["design"]["alpha"])
-    return Experiment(path, manifest, _joined(quantities), effects)
+    return Experiment(path, manifest, RunQuantities(runs, num_games), effects)
 
 
-def _joined(parts: dict[str, list[pd.DataFrame]]) -> dict[str, pd.DataFrame]:
-    """Each variant's rounds as one table."""
-    return {name: pd.concat(frames) if len(frames) > 1 else frames[0] for name, frames in parts.items()}
+def _run_dirs(path: Path, manifest: dict[str, Any]) -> dict[str, list[Path]]:
+    return {rec["name"]: [path / d for d in rec["runs"]] for rec in manifest["variants"]}
+
+
+def _sum_up_round(
+    paired: PairedRounds,
+    own: dict[str, Moments],
+    test: SequentialTest | None,
+    names: list[str],
+    dirs: list[Path],
+    offset: int,
+) -> pd.DataFrame:
+    """Read one round's runs (the baseline first) one variant at a time into the paired moments, and into each
+    variant's own moments of the test quantity; returns the baseline's table."""
+    base = read_quantities(dirs[0], offset)
+    for name, run_dir in zip(names, dirs, strict=True):
+        q = base if name == names[0] else read_quantities(run_dir, offset)
+        if name != names[0]:
+            paired.add_pair(name, base, q)
+        if test is not None:
+            m = Moments.of(q[[test.quantity]].to_numpy(dtype=float))
+            own[name] = own[name].combine(m) if name in own else m
+    return base
 
 
 def variant_run_dirs(exp: Experiment) -> dict[str, list[Path]]:
     """Run directories of each variant, by variant name."""
-    return {rec["name"]: [exp.path / d for d in rec["runs"]] for rec in exp.manifest["variants"]}
+    return _run_dirs(exp.path, exp.manifest)

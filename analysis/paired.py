@@ -282,9 +282,9 @@ class PairedRounds:
     """Paired moments of every variant against a baseline, accumulated over rounds of games.
 
     Each :meth:`add` takes the :func:`game_quantities` tables of one round (the same new games for
-    every variant; the baseline's table is converted once for all of them), and no round is
-    summarised twice. :meth:`effects` is :func:`compare_variants` of all rounds' games
-    together (equal up to floating-point rounding).
+    every variant), or :meth:`add_pair` one variant's table and the baseline's, so a round can be
+    read one variant at a time; no round is summarised twice. :meth:`effects` is
+    :func:`compare_variants` of all rounds' games together (equal up to floating-point rounding).
 
     Examples
     --------
@@ -303,19 +303,18 @@ class PairedRounds:
         if self.baseline not in quantities:
             raise ValueError(f"no variant named {self.baseline!r}")
         base = quantities[self.baseline]
-        base_columns = list(base.columns)
-        base_values = _values(base, base_columns)  # once per round for every variant
-        for name, q in quantities.items():
-            if name == self.baseline:
-                continue
-            if q.index.equals(base.index) and list(q.columns) == base_columns:
-                columns, b, v = base_columns, base_values, _values(q, base_columns)
-            else:
-                columns, b, v = _aligned(base, q)
-            if self.columns.setdefault(name, columns) != columns:
-                raise ValueError(f"variant {name!r} has other quantities than in the rounds before")
-            m = pair_moments(b, v)
-            self.moments[name] = self.moments[name].combine(m) if name in self.moments else m
+        for name in quantities:
+            if name != self.baseline:
+                self.add_pair(name, base, quantities[name])
+        return self
+
+    def add_pair(self, name: str, baseline: pd.DataFrame, variant: pd.DataFrame) -> PairedRounds:
+        """Add one round of variant ``name``: its table and the baseline's of the same games."""
+        columns, b, v = _aligned(baseline, variant)
+        if self.columns.setdefault(name, columns) != columns:
+            raise ValueError(f"variant {name!r} has other quantities than in the rounds before")
+        m = pair_moments(b, v)
+        self.moments[name] = self.moments[name].combine(m) if name in self.moments else m
         return self
 
     def effects(self, alpha: float = 0.05, correction: str | None = "holm") -> pd.DataFrame:

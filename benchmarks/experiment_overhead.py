@@ -3,14 +3,15 @@
 A sweep (baseline + variants, paired) is played with ``run_experiment``; its manifest times the
 runner calls (``run_seconds``) and the whole experiment (``seconds``): the difference is the
 experiment layer (variant data folders, reading the runs, paired comparisons, stopping checks,
-manifest). The same runs are then played again with the bare runner as the reference
-(``raw_seconds``). CPU seconds of the process and its worker processes are measured for both as
-well: on a shared machine they are the robust comparison (``median_cpu_overhead_vs_raw``). The
-report is built afterwards and timed apart. Medians of ``--repeats``.
+manifest). The same runs are then played again with the bare runner, each into its own
+directory as the experiment does (``raw_seconds``). CPU seconds of the process and its worker
+processes are measured for both as well: on a shared machine they are the robust comparison
+(``median_cpu_overhead_vs_raw``). The report is built afterwards and timed apart. Medians of
+``--repeats``; the 1-minute load average before and after is printed too.
 
     python benchmarks/experiment_overhead.py --games 100000 --repeats 3
     python benchmarks/experiment_overhead.py --game golem-poker --players 4 --bots threshold \\
-        --set player_tie=split,amulet --games 200000 --rounds 4
+        --set max_discards=1,3 --games 1000000 --repeats 3
 """
 
 from __future__ import annotations
@@ -80,7 +81,7 @@ def measure(args: argparse.Namespace, root: Path) -> dict:
                 rules=dict(rec["rules"]),
                 cards=rec["data"],
             )
-            run(spec, root / "raw", workers=args.workers, overwrite=True, progress=False)
+            run(spec, root / "raw" / rec["slug"] / f"round-{r:03d}", workers=args.workers, progress=False)
     raw, raw_cpu = time.perf_counter() - t0, _cpu() - c0
     t = exp.manifest["timing"]
     shutil.rmtree(out)
@@ -110,6 +111,7 @@ def main() -> None:
     args.set = args.set or ["points.P36.vp=16,24", "start.seat1=YYYY"]
     with tempfile.TemporaryDirectory(prefix="golem-bench-") as tmp:  # warm-up: numba caches loaded, compiled
         measure(argparse.Namespace(**{**vars(args), "games": 2000 * args.rounds}), Path(tmp))
+    load_before = os.getloadavg()[0]
     results = []
     for _ in range(args.repeats):
         with tempfile.TemporaryDirectory(prefix="golem-bench-") as tmp:
@@ -129,6 +131,7 @@ def main() -> None:
                 "rounds": args.rounds,
                 "workers": args.workers,
                 "repeats": args.repeats,
+                "load_average_1min": [round(load_before, 2), round(os.getloadavg()[0], 2)],
                 **{f"median_{k}": round(v, 3) for k, v in med.items()},
                 "median_overhead_vs_raw": round((med["wall"] - med["raw_seconds"]) / med["wall"], 4),
                 "median_cpu_overhead_vs_raw": round((med["cpu"] - med["raw_cpu"]) / med["cpu"], 4),
