@@ -192,14 +192,13 @@ def test_invariants_hold_after_every_move(num_players, bots, options, setup_seed
 
 def test_lookahead_does_not_peek_at_the_deck() -> None:
     """The same visible position with the unseen cards in another order gives the same move."""
-    from simulate.games.golems.bots import NUM_SCRATCH, SCRATCH_MOVES, WORK_LEN, WORK_ROWS, game_choose
+    from simulate.games.golems.bots import game_choose, new_work
 
     ids, params = lineup(["lookahead", "collector"])
     setup, play = game_seeds(MASTER_SEED, np.arange(2), np.arange(2))
     shuffler = np.random.default_rng(1)
     out = np.zeros((2, MOVE_LEN), np.int16)
-    buffers = (np.zeros((SCRATCH_MOVES, MOVE_LEN), np.int16), np.zeros(NUM_SCRATCH, new_state(1, DATA.tables).dtype),
-               np.zeros((WORK_ROWS, WORK_LEN), np.int64))
+    ws = new_work(1, new_state(1, DATA.tables).dtype)
     compared = 0
     for k in range(2):
         moves, _ = trace_game(DATA, 2, np.arange(2), ids, params, setup[k], play[k])
@@ -212,7 +211,8 @@ def test_lookahead_does_not_peek_at_the_deck() -> None:
                 unseen = np.r_[0 : rec["removed"], rec["deck_pos"] : rec["deck_len"]]
                 rec["deck"][unseen] = shuffler.permutation(rec["deck"][unseen])
                 for g in (0, 1):
-                    game_choose(st_, DATA.kernel, g, B.LOOKAHEAD, params, 0, out[g], *buffers)
+                    game_choose(st_, DATA.kernel, g, B.LOOKAHEAD, params, 0, ws)
+                    out[g] = ws[0]["mv"]
                 assert out[0].tolist() == out[1].tolist()
                 compared += 1
             game_step(st_, DATA.kernel, 0, mv)

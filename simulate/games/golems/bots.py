@@ -127,26 +127,44 @@ def default_params(name: str) -> np.ndarray:
     return out
 
 
-@njit(cache=True, inline="always")  # inlined into the play loop: a call would pass ~40 words of array structs
-def choose(r, tb, bot, params, row, mv, moves, scratch, work):
-    """Write bot ``bot``'s move for the player to move in game record ``r`` into ``mv``.
+def new_work(num: int, state_dtype: np.dtype) -> np.ndarray:
+    """``num`` bot work records: the move being chosen, scratch arrays and NUM_SCRATCH game records.
 
-    The bot's parameters are ``params[row]``; ``moves`` (SCRATCH_MOVES, MOVE_LEN) is a move
-    buffer, ``scratch`` a batch of NUM_SCRATCH game records and ``work`` an int64 array
-    (WORK_ROWS, WORK_LEN), all scratch space. (Rows are read in place: a view of ``params[row]``
-    would cost two reference-count updates per move.)
+    Fields ``mv`` (MOVE_LEN,), ``work`` (WORK_ROWS, WORK_LEN) int64, ``moves`` (SCRATCH_MOVES,
+    MOVE_LEN) and ``scratch`` (NUM_SCRATCH game records). Fields of a record are views without a
+    reference count: passing them from call to call costs no atomic updates, as arrays would.
     """
+    fields = [
+        ("mv", np.int16, (MOVE_LEN,)),
+        ("work", np.int64, (WORK_ROWS, WORK_LEN)),
+        ("moves", np.int16, (SCRATCH_MOVES, MOVE_LEN)),
+        ("scratch", state_dtype, (NUM_SCRATCH,)),
+    ]
+    return np.zeros(num, np.dtype(fields, align=True))
+
+
+@njit(cache=True)
+def choose(r, tb, bot, params, row, w):
+    """Write bot ``bot``'s move for the player to move in game record ``r`` into ``w.mv``.
+
+    The bot's parameters are ``params[row]``; ``w`` is a work record (``new_work``). (Rows are
+    read in place: a view of ``params[row]`` would cost two reference-count updates per move.)
+    """
+    mv = w.mv
     if bot == GREEDY:
-        _greedy(r, tb, params[row, 0], mv, work)
+        _greedy(r, tb, params[row, 0], mv, w.work)
     elif bot == COLLECTOR:
-        _collector(r, tb, params[row, 0], params[row, 1], params[row, 2], params[row, 3], params[row, 4], mv, work)
+        _collector(r, tb, params[row, 0], params[row, 1], params[row, 2], params[row, 3], params[row, 4], mv, w.work)
     elif bot == RANDOM:
+        moves = w.moves
         n = legal_moves(r, tb, moves)
         k = randint(r.rng, 0, n)
         for f in range(MOVE_LEN):
             mv[f] = moves[k, f]
     else:
-        _lookahead(r, tb, params[row, 0], params[row, 1], params[row, 2], params[row, 3], mv, moves, scratch, work)
+        _lookahead(
+            r, tb, params[row, 0], params[row, 1], params[row, 2], params[row, 3], mv, w.moves, w.scratch, w.work
+        )
 
 
 @njit(cache=True)
@@ -648,6 +666,6 @@ def _lookahead(r, tb, candidates, rollouts, horizon, win_bonus, mv, moves, scrat
 
 
 @njit(cache=True)
-def game_choose(st, tab, g, bot, params, row, mv, moves, scratch, work):
-    """Entry point for Python callers (tests): bot ``bot``'s move in game ``g`` of batch ``st`` into ``mv``."""
-    choose(st[g], tab[0], bot, params, row, mv, moves, scratch, work)
+def game_choose(st, tab, g, bot, params, row, ws):
+    """Entry point for Python callers (tests): bot ``bot``'s move in game ``g`` of batch ``st`` into ``ws[0].mv``."""
+    choose(st[g], tab[0], bot, params, row, ws[0])

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from simulate.games.golems.bots import MAX_BOT_PARAMS, NUM_SCRATCH, SCRATCH_MOVES, WORK_LEN, WORK_ROWS, choose
+from simulate.games.golems.bots import MAX_BOT_PARAMS, choose, new_work
 from simulate.games.golems.data import GolemsData
 from simulate.games.golems.engine import init_game, is_legal, rank_game, score_parts, step
 from simulate.games.golems.state import END_ILLEGAL, MOVE_LEN, RUNNING, U_START, new_state
@@ -15,23 +15,20 @@ SCORE_PARTS = ("score_golems", "score_tucks", "score_dust", "score_gems", "score
 
 
 @njit(cache=True)
-def _play_games(st, tab, g0, g1, num_players, seat_bot, bot_ids, bot_params, setup_seeds, play_seeds, trace):
-    """Play games ``g0..g1-1`` to the end; a move that a bot makes illegally ends its game.
+def _play_games(st, tab, g0, g1, num_players, seat_bot, bot_ids, bot_params, setup_seeds, play_seeds, w, trace):
+    """Play games ``g0..g1-1`` to the end with bot work record ``w``; a move that a bot makes illegally ends its game.
 
     ``trace`` (T, MOVE_LEN): when T > 0 the moves of game ``g0`` are recorded; returns the count.
     """
     tb = tab[0]
-    mv = np.zeros(MOVE_LEN, np.int16)
-    moves = np.zeros((SCRATCH_MOVES, MOVE_LEN), np.int16)
-    scratch = np.zeros(NUM_SCRATCH, st.dtype)
-    work = np.zeros((WORK_ROWS, WORK_LEN), np.int64)
+    mv = w.mv
     recorded = 0
     for g in range(g0, g1):
         r = st[g]
         init_game(r, tb, num_players, setup_seeds[g], play_seeds[g])
         while r.over == RUNNING:
             b = seat_bot[g, r.current]
-            choose(r, tb, bot_ids[b], bot_params, b, mv, moves, scratch, work)
+            choose(r, tb, bot_ids[b], bot_params, b, w)
             if not is_legal(r, tb, mv):
                 r.over = END_ILLEGAL
                 break
@@ -44,13 +41,16 @@ def _play_games(st, tab, g0, g1, num_players, seat_bot, bot_ids, bot_params, set
 
 
 @njit(cache=True, parallel=True)
-def _play_parallel(st, tab, num_players, seat_bot, bot_ids, bot_params, setup_seeds, play_seeds, num_blocks):
+def _play_parallel(st, tab, num_players, seat_bot, bot_ids, bot_params, setup_seeds, play_seeds, ws):
     n = setup_seeds.shape[0]
+    num_blocks = ws.shape[0]
     no_trace = np.zeros((0, MOVE_LEN), np.int16)
     for b in prange(num_blocks):
         g0 = b * n // num_blocks
         g1 = (b + 1) * n // num_blocks
-        _play_games(st, tab, g0, g1, num_players, seat_bot, bot_ids, bot_params, setup_seeds, play_seeds, no_trace)
+        _play_games(
+            st, tab, g0, g1, num_players, seat_bot, bot_ids, bot_params, setup_seeds, play_seeds, ws[b], no_trace
+        )
 
 
 @njit(cache=True)
@@ -167,9 +167,10 @@ def play_batch(
         np.ascontiguousarray(play_seeds, dtype=np.uint64),
     )
     if threads > 1 and g > 1:
-        _play_parallel(st, data.kernel, num_players, *args, min(g, 16 * threads))
+        _play_parallel(st, data.kernel, num_players, *args, new_work(min(g, 16 * threads), st.dtype))
     else:
-        _play_games(st, data.kernel, 0, g, num_players, *args, np.zeros((0, MOVE_LEN), np.int16))
+        no_trace = np.zeros((0, MOVE_LEN), np.int16)
+        _play_games(st, data.kernel, 0, g, num_players, *args, new_work(1, st.dtype)[0], no_trace)
     return st
 
 
@@ -192,7 +193,7 @@ def trace_game(
         np.ascontiguousarray(bot_ids, dtype=np.int64),
         np.ascontiguousarray(bot_params, dtype=np.float64).reshape(-1, MAX_BOT_PARAMS),
         np.array([setup_seed], np.uint64), np.array([play_seed], np.uint64),
-        trace,
+        new_work(1, st.dtype)[0], trace,
     )
     return trace[:count].copy(), st
 
