@@ -17,6 +17,10 @@ from simulate.games.golem.state import new_state
 
 DATA = data.load()
 SEEDS = range(12)
+AUTOMA_FIELDS = (
+    "automa", "au_deck", "au_strategy", "au_pos", "au_actions", "au_slot", "au_eyes", "au_gauge", "au_next",
+    "au_laps", "au_vp",
+)  # fmt: skip
 
 
 def ref_view(g: GolemState) -> dict:
@@ -82,6 +86,7 @@ def ref_view(g: GolemState) -> dict:
         "drawn": list(g.drawn),
         "chance": g.chance.s,
         "n": n,
+        **{k: getattr(g, k) if not isinstance(getattr(g, k), list) else list(getattr(g, k)) for k in AUTOMA_FIELDS},
     }
 
 
@@ -159,6 +164,9 @@ def rec_view(r: np.void, n: int) -> dict:
         "drawn": r["drawn"].tolist(),
         "chance": int(r["chance"][0]),
         "n": int(r["n"]),
+        **{k: r[k].tolist() for k in AUTOMA_FIELDS if k not in ("automa", "au_eyes")},
+        "automa": bool(r["automa"]),
+        "au_eyes": r["au_eyes"][: r["au_eyes_len"]].tolist(),
     }
 
 

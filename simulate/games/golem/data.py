@@ -41,6 +41,12 @@ STUDY_TRACK_LEN = 10
 NUM_GOLEM_DEVS = 6
 NUM_STUDY_DEVS = 5
 NUM_ARTIFACT_DEVS = 6
+NUM_AUTOMA_CARDS = 20
+NUM_AUTOMA_STRATEGIES = 3
+NUM_AUTOMA_SPECIALS = 2
+NUM_AUTOMA_THRESHOLDS = 4
+AUTOMA_TILE_KINDS = ("main", "strategy", "special")
+AUTOMA_CATEGORIES = ("main", "strategy")  # what a Special Development tile doubles
 
 RESOURCES = ("clay", "coin", "knowledge", "gold", "vp", "study")
 CLAY, COIN, KNOWLEDGE, GOLD, VP, STUDY = range(6)
@@ -172,6 +178,8 @@ FILES = (
     "golem_track.csv",
     "study_track.csv",
     "cemetery.csv",
+    "automa_cards.csv",
+    "automa_tiles.csv",
     "game.toml",
 )
 
@@ -204,6 +212,17 @@ RULE_OPTIONS: dict[str, tuple[type, tuple, str]] = {
         str,
         ("excluded", "included"),
         "Gold not on an Artifact cauldron counts as a leftover resource at the end, or not",
+    ),
+    "solo_opponent": (
+        str,
+        ("automa", "none"),
+        "1-player games: automa = play against the stand-in Automa (an ESTIMATE, automa_*.csv); "
+        "none = the normal rules alone (the player always wins)",
+    ),
+    "automa_difficulty": (
+        str,
+        ("easy", "normal", "hard"),
+        "the Automa's gauge thresholds: easy = automa_difficulty_pct% higher, hard = that much lower",
     ),
 }
 
@@ -238,6 +257,9 @@ TOML_KEYS = {
     "marbles_1_2": (0, 9),
     "marbles_3": (0, 9),
     "marbles_4": (0, 9),
+    "automa_thresholds": (1, 100),
+    "automa_rabbi_gauge": (0, 10),
+    "automa_difficulty_pct": (0, 50),
 }
 LIST_LENGTHS = {
     "row_weights": 5,
@@ -248,6 +270,7 @@ LIST_LENGTHS = {
     "marbles_1_2": 5,
     "marbles_3": 5,
     "marbles_4": 5,
+    "automa_thresholds": NUM_AUTOMA_THRESHOLDS,
 }
 
 
@@ -280,8 +303,10 @@ LIST_LENGTHS = {
     P_SECOND_PASS,
     P_VP_FLOOR_ZERO,
     P_LEFTOVER_GOLD,
+    P_AUTOMA,
+    P_AUTOMA_RABBI_GAUGE,
     NUM_PARAMS,
-) = range(28)
+) = range(30)
 PAY_CHOICE, PAY_VP, PAY_KNOWLEDGE = 0, 1, 2
 
 
@@ -345,6 +370,16 @@ class GolemTables(NamedTuple):
     marbles: np.ndarray  # (5 player counts 0..4, 5 colours)
     intro_chars: np.ndarray  # (4,) character indices of the introductory Palace
     intro_tiles: np.ndarray  # (3, 7) introductory Neighbourhood tiles (0-based numbers)
+    au_rows: np.ndarray  # (20, 5) each Automa card's row priority (row codes)
+    au_colours: np.ndarray  # (20, 5) its marble colour priority
+    au_rabbi_top: np.ndarray  # (20,) 1 = the topmost free Action tile, 0 = the bottommost
+    au_rabbi_turn: np.ndarray  # (20,) which of its 3 actions (1..3) is the Rabbi
+    au_vp: np.ndarray  # (4, 4) VP at each threshold: the Main Strategy tile, then the 3 Strategy tiles
+    au_focus: np.ndarray  # (3,) each Strategy tile's marble row
+    au_bonus: np.ndarray  # (3,) its extra gauge steps for a marble of that row
+    au_doubles: np.ndarray  # (2,) each Special Development tile's category (AUTOMA_CATEGORIES)
+    au_unlock: np.ndarray  # (2,) gauge laps that unlock it
+    au_thresholds: np.ndarray  # (4,) gauge thresholds at the chosen difficulty
 
 
 class GolemData(NamedTuple):
@@ -552,6 +587,7 @@ def load(folder: str | Path | None = None, rules: dict[str, Any] | None = None) 
         raise DataError(f"{root / f}: line {rows[-1][0]}: column 'unlimited': the last space must be unlimited")
 
     intro = _intro(toml_path, conf, character_ids)
+    automa = _automa(reader, params, rule_values)
     tables = GolemTables(
         at_effect,
         at_a,
@@ -602,6 +638,7 @@ def load(folder: str | Path | None = None, rules: dict[str, Any] | None = None) 
         cem[:, 1:6].copy(),
         cem[:, 6].copy(),
         *_kernel_params(params, rule_values, intro),
+        *automa,
     )
     estimated_rows = dict(reader.estimated)
     default = root.resolve() == default_dir("golem").resolve()
@@ -678,6 +715,16 @@ class _Reader:
             )
         return allowed.index(row[col])
 
+    def order(self, name: str, line: int, row: dict[str, str], col: str, allowed: tuple[str, ...]) -> list[int]:
+        """A priority list: every name of ``allowed`` once, separated by ';'."""
+        names = row[col].split(";")
+        if sorted(names) != sorted(allowed):
+            raise DataError(
+                f"{self.root / name}: line {line}: column '{col}': '{row[col]}' must list each of "
+                f"{', '.join(allowed)} once, separated by ';'"
+            )
+        return [allowed.index(x) for x in names]
+
     def effect(self, name: str, line: int, text: str, allowed: tuple[str, ...]) -> int:
         if text not in allowed:
             raise DataError(f"{self.root / name}: line {line}: column 'effect': unknown effect '{text}'")
@@ -730,6 +777,8 @@ def _kernel_params(params: dict[str, Any], rules: dict[str, Any], intro: dict[st
     prm[P_SECOND_PASS] = int(rules["second_pass"] == "final")
     prm[P_VP_FLOOR_ZERO] = int(rules["vp_floor"] == "zero")
     prm[P_LEFTOVER_GOLD] = int(rules["leftover_gold"] == "included")
+    prm[P_AUTOMA] = int(rules["solo_opponent"] == "automa")
+    prm[P_AUTOMA_RABBI_GAUGE] = params["automa_rabbi_gauge"]
     marbles = np.array(
         [params["marbles_1_2"], params["marbles_1_2"], params["marbles_1_2"], params["marbles_3"], params["marbles_4"]],
         np.int64,
@@ -744,6 +793,64 @@ def _kernel_params(params: dict[str, Any], rules: dict[str, Any], intro: dict[st
         marbles,
         np.array(intro["characters"], np.int64),
         np.array([intro[d] for d in DISTRICTS], np.int64),
+    )
+
+
+def automa_thresholds(params: dict[str, Any], difficulty: str) -> list[int]:
+    """The Automa's gauge thresholds at ``difficulty``: easy / hard scale them up / down by the percentage."""
+    pct = {"easy": params["automa_difficulty_pct"], "normal": 0, "hard": -params["automa_difficulty_pct"]}[difficulty]
+    return [(v * (100 + pct) + 50) // 100 for v in params["automa_thresholds"]]
+
+
+def _automa(reader: _Reader, params: dict[str, Any], rules: dict[str, Any]) -> tuple:
+    """The solo Automa's tables (cards, Strategy and Special Development tiles, thresholds) as arrays."""
+    f = "automa_cards.csv"
+    rows = reader.rows(f, ["id", "rows", "colours", "rabbi", "rabbi_turn"], NUM_AUTOMA_CARDS)
+    au_rows = np.array([reader.order(f, ln, r, "rows", ROWS) for ln, r in rows], np.int16)
+    au_colours = np.array([reader.order(f, ln, r, "colours", MARBLES) for ln, r in rows], np.int16)
+    au_top = np.array([reader.choice(f, ln, r, "rabbi", ("bottom", "top")) for ln, r in rows], np.int16)
+    au_turn = np.array([reader.int(f, ln, r, "rabbi_turn", 1, 3) for ln, r in rows], np.int16)
+    f = "automa_tiles.csv"
+    cols = ["id", "kind", "focus", "gauge_bonus", "vp_1", "vp_2", "vp_3", "vp_4", "doubles", "unlock_lap"]
+    rows = reader.rows(f, cols, 1 + NUM_AUTOMA_STRATEGIES + NUM_AUTOMA_SPECIALS)
+    kinds = ("main",) + ("strategy",) * NUM_AUTOMA_STRATEGIES + ("special",) * NUM_AUTOMA_SPECIALS
+    au_vp = np.zeros((1 + NUM_AUTOMA_STRATEGIES, NUM_AUTOMA_THRESHOLDS), np.int16)
+    focus = np.zeros(NUM_AUTOMA_STRATEGIES, np.int16)
+    bonus = np.zeros(NUM_AUTOMA_STRATEGIES, np.int16)
+    doubles = np.zeros(NUM_AUTOMA_SPECIALS, np.int16)
+    unlock = np.zeros(NUM_AUTOMA_SPECIALS, np.int16)
+    for k, ((ln, r), want) in enumerate(zip(rows, kinds, strict=True)):
+        if AUTOMA_TILE_KINDS[reader.choice(f, ln, r, "kind", AUTOMA_TILE_KINDS)] != want:
+            raise DataError(
+                f"{reader.root / f}: line {ln}: column 'kind': expected '{want}' (rows: 1 main, "
+                f"{NUM_AUTOMA_STRATEGIES} strategy, {NUM_AUTOMA_SPECIALS} special, in that order)"
+            )
+        if want == "special":
+            doubles[k - 1 - NUM_AUTOMA_STRATEGIES] = reader.choice(f, ln, r, "doubles", AUTOMA_CATEGORIES)
+            unlock[k - 1 - NUM_AUTOMA_STRATEGIES] = reader.int(f, ln, r, "unlock_lap", 0, 10)
+            continue
+        for j in range(NUM_AUTOMA_THRESHOLDS):
+            au_vp[k, j] = reader.int(f, ln, r, f"vp_{j + 1}", 0, 50)
+        if want == "strategy":
+            focus[k - 1] = reader.choice(f, ln, r, "focus", ROWS)
+            bonus[k - 1] = reader.int(f, ln, r, "gauge_bonus", 0, 10)
+    thresholds = automa_thresholds(params, rules["automa_difficulty"])
+    if any(b <= a for a, b in zip([0, *thresholds], thresholds, strict=False)):
+        raise DataError(
+            f"{reader.root / 'game.toml'}: table.automa_thresholds: must rise strictly from 1 "
+            f"(at {rules['automa_difficulty']} difficulty: {thresholds})"
+        )
+    return (
+        au_rows,
+        au_colours,
+        au_top,
+        au_turn,
+        au_vp,
+        focus,
+        bonus,
+        doubles,
+        unlock,
+        np.array(thresholds, np.int64),
     )
 
 

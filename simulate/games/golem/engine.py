@@ -27,6 +27,8 @@ from simulate.games.golem.data import (
     NUM_CEMETERY,
     NUM_ROUNDS,
     NUM_SECTIONS,
+    P_AUTOMA,
+    P_AUTOMA_RABBI_GAUGE,
     P_CHARACTER_COINS,
     P_CONTROL_PENALTY,
     P_GOLD_PRICE,
@@ -71,6 +73,7 @@ from simulate.games.golem.reference import (
     ACT_PASS,
     ACT_RABBI,
     ART_OPTIONS,
+    AUTOMA,
     CEMETERY,
     MAX_STACK,
     NUM_ACTIONS,
@@ -361,6 +364,18 @@ def init_game(r, tb, n, setup_seed, play_seed):
         r.art_offer[k, 0] = arts[k]
         r.art_offer[k, 1] = randint(rng, 0, 2)
     r.art_offer_len = n
+    r.automa = 1 if n == 1 and tb.prm[P_AUTOMA] == 1 else 0
+    r.au_strategy = -1
+    r.au_pos = -1
+    nc = tb.au_rows.shape[0]
+    cards = np.arange(nc)
+    if r.automa:
+        shuffle(rng, 0, cards, nc)
+        r.au_strategy = randint(rng, 0, tb.au_focus.shape[0])
+        r.au_pos = randint(rng, 0, n + 1)
+    for k in range(nc):
+        r.au_deck[k] = cards[k]
+    r.au_slot = -1
     for c in range(5):
         r.marbles[c] = tb.marbles[n, c]
     for s in range(n):
@@ -782,8 +797,13 @@ def _start_actions(r, tb):
 
 @njit(cache=True)
 def _stage_seat(r, k):
-    """Seat ``k`` of the current stage's sequence: turn order, or Pass-tile order when passing."""
+    """Seat ``k`` of the current stage's sequence (``AUTOMA`` for the solo Automa): turn order with the Automa
+    at ``au_pos``, or Pass-tile order when passing."""
     if r.pass_stage == 0:
+        if r.automa:
+            if k == r.au_pos:
+                return AUTOMA
+            return r.order[k] if k < r.au_pos else r.order[k - 1]
         return r.order[k]
     for s in range(r.n):
         if r.pass_tile[s] == k + 1:
@@ -794,7 +814,7 @@ def _stage_seat(r, k):
 @njit(cache=True)
 def _stage_len(r):
     if r.pass_stage == 0:
-        return r.n
+        return r.n + r.automa
     m = 0
     for s in range(r.n):
         if r.pass_tile[s]:
@@ -804,6 +824,8 @@ def _stage_len(r):
 
 @njit(cache=True)
 def _acts_now(r, s):
+    if s == AUTOMA:
+        return r.au_actions < 3
     return r.actions[s] < 3 and r.passes[s] == r.pass_stage
 
 
@@ -849,6 +871,9 @@ def _open_passing_stage(r, tb):
 
 @njit(cache=True)
 def _begin_turn(r, tb, s):
+    if s == AUTOMA:
+        _automa_turn(r, tb)
+        return
     if _has_legal(r, tb, D_TURN, s, 0, 0, 0, 0, 0):
         _push(r, D_TURN, s, 0, 0, 0, 0, 0)
     else:
@@ -867,6 +892,11 @@ def _end_actions(r, tb):
     for j in range(r.perm_len):
         r.order[k] = r.perm_queue[j]
         k += 1
+    if r.automa:
+        r.au_pos = 0
+        for s in range(r.n):
+            if r.rabbi_slot[s] >= 0 and r.rabbi_slot[s] < r.au_slot:
+                r.au_pos += 1
     r.phase = PH_INFLUENCE
     r.cursor = 0
     _push_phase(r, tb)
@@ -892,6 +922,9 @@ def _end_round(r, tb):
         r.rabbi_slot[s] = -1
         r.free_control[s] = 0
     r.perm_len = 0
+    r.au_actions = 0
+    r.au_slot = -1
+    r.au_eyes_len = 0
     _drop_all(r, tb)
     for k in range(5):
         if r.at_slots[k] >= 0:
@@ -1002,7 +1035,7 @@ def _legal(r, tb, kind, s, e, pa, pb, pc, px, a):  # noqa: C901 - one branch per
             for o in range(n):
                 if r.rabbi_slot[o] == slot:
                     return False
-            return True
+            return r.au_slot != slot
         if a == PASS_ACTION:
             if r.pass_stage == 0:
                 return True
@@ -1496,6 +1529,85 @@ def _turn(r, tb, s, a):
         r.rabbi_slot[s] = slot
         tile = r.at_slots[slot]
     _effect(r, tb, s, tb.at_effect[tile], tb.at_a[tile], tb.at_b[tile], -1, 0)
+
+
+@njit(cache=True)
+def _automa_turn(r, tb):
+    """One action of the solo Automa, as its card for the round says."""
+    card = r.au_deck[r.round]
+    r.au_actions += 1
+    if r.au_actions == tb.au_rabbi_turn[card]:
+        first = -1
+        last = -1
+        for k in range(5):
+            if r.at_slots[k] < 0:
+                continue
+            taken = False
+            for s in range(r.n):
+                if r.rabbi_slot[s] == k:
+                    taken = True
+            if not taken:
+                if first < 0:
+                    first = k
+                last = k
+        if first < 0:
+            r.au_slot = PERM_SLOT
+        else:
+            r.au_slot = first if tb.au_rabbi_top[card] else last
+        _automa_gauge(r, tb, tb.prm[P_AUTOMA_RABBI_GAUGE])
+        return
+    row = -1
+    value = 0
+    for k in range(5):
+        rw = tb.au_rows[card, k]
+        v = 0
+        for c in range(5):
+            v += r.syn[rw, c]
+        if v > value:
+            row = rw
+            value = v
+    if row < 0:
+        return
+    colour = 0
+    for k in range(5):
+        if r.syn[row, tb.au_colours[card, k]] > 0:
+            colour = tb.au_colours[card, k]
+            break
+    r.syn[row, colour] -= 1
+    r.au_eyes[r.au_eyes_len] = colour
+    r.au_eyes_len += 1
+    bonus = tb.au_bonus[r.au_strategy] if row == tb.au_focus[r.au_strategy] else 0
+    _automa_gauge(r, tb, value + bonus)
+
+
+@njit(cache=True)
+def _automa_gauge(r, tb, steps):
+    """The Automa's Resource marker moves up ``steps``; each threshold reached scores both its tiles."""
+    last = tb.au_thresholds.shape[0]
+    for _ in range(steps):
+        r.au_gauge += 1
+        k = r.au_next
+        if r.au_gauge < tb.au_thresholds[k]:
+            continue
+        r.au_vp[0] += tb.au_vp[0, k]
+        r.au_vp[1] += tb.au_vp[1 + r.au_strategy, k]
+        r.au_next = k + 1
+        if r.au_next == last:
+            r.au_next = 0
+            r.au_gauge = 0
+            r.au_laps += 1
+
+
+@njit(cache=True)
+def automa_parts(r, tb, out):
+    """The Automa's score parts into ``out[0:3]``: Main Strategy tile, Strategy tile, Special Developments."""
+    extra = 0
+    for k in range(tb.au_doubles.shape[0]):
+        if r.au_laps >= tb.au_unlock[k]:
+            extra += r.au_vp[tb.au_doubles[k]]
+    out[0] = r.au_vp[0]
+    out[1] = r.au_vp[1]
+    out[2] = extra
 
 
 @njit(cache=True)

@@ -3,6 +3,11 @@
 Seats are table positions (seat 1 = the first record seat); the turn order of round 1 is drawn at
 setup, so each seat row carries its ``start_position`` (1 = first to act in round 1), the column to
 use for first-player advantage.
+
+Solo (1 player, rule ``solo_opponent = automa``): the player plays against the stand-in Automa; the
+seat's ``rank`` is 1 and ``win`` 1 when the player beats it (a tie goes to the uppermost Rabbi),
+``rank`` 2 and ``win`` 0 otherwise; the Automa's score and its parts are games columns
+(``automa_score``, ...; -1 where no Automa plays).
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from simulate.games.golem.state import MAX_OBJECTIVES
 
 END_REASONS = ("rules", "illegal_move", "engine_error")
 DECIDED_BY = ("score", "rabbi")
+AUTOMA_STRATEGIES = ("none", "golems", "artifacts", "books")  # the Strategy tile drawn (automa_tiles.csv S1-S3)
 LAYOUTS = tuple(" ".join(str(t) for t in c) for c in combinations(range(1, 11), 7))
 ARTIFACT_SIDES = tuple(f"{t}{side}" for t in range(1, 5) for side in "AB")
 COMPONENT_KINDS = ("book", "objective", "development", "artifact")
@@ -40,12 +46,13 @@ class Golem:
 
     name = "golem"
     title = "Golem (Cranio Creations)"
-    version = 1
+    version = 2
     min_players = 1
     max_players = 4
     description = (
         "Golem (Cranio Creations 2021): marbles, Rabbis, Golems, Books and Artifacts over four rounds; "
-        "1-4 players; ESTIMATES stand in for printed values the rules text does not give (seeds/golem/SOURCES.md)"
+        "1-4 players (solo against a stand-in Automa); ESTIMATES stand in for printed values the rules text "
+        "does not give (seeds/golem/SOURCES.md)"
     )
     bots = bot_specs(golem_bots.BOTS, golem_bots.LIMITS)
     max_bot_params = golem_bots.MAX_BOT_PARAMS
@@ -61,7 +68,11 @@ class Golem:
     component_kinds = COMPONENT_KINDS
     score_unit = "points"  # what a seat's score counts, in the report's wording
     turn_order_column = "start_position"  # the turn order is drawn at setup: seat advantage is by this place
-    game_columns = ("turns", "rounds", "end_reason", "winner_seat", "tied", "decided_by", "gold_left", *setup_columns)
+    game_columns = (
+        "turns", "rounds", "end_reason", "winner_seat", "tied", "decided_by", "gold_left",
+        "automa_score", "automa_margin", "automa_vp_main", "automa_vp_strategy", "automa_vp_special", "automa_laps",
+        "automa_strategy", *setup_columns,
+    )  # fmt: skip
     seat_columns = (
         "start_position", "menorahs_red", "menorahs_yellow", "menorahs_blue", "golems_built", "golems_killed",
         "golems_on_board", "golem_track", "artifacts", "gold", "books", "book_columns", "study",
@@ -138,16 +149,18 @@ class Golem:
                 }
             )
         parts = ref.score_parts()
-        events.append(
-            {
-                "event": "result",
-                "end_reason": "rules" if ref.is_terminal() else "running",
-                "scores": ref.scores(),
-                "score_parts": [dict(zip(self.score_parts, p, strict=True)) for p in parts],
-                "ranks": ref.ranks(),
-                "final_order": [s + 1 for s in ref.order],
-            }
-        )
+        result = {
+            "event": "result",
+            "end_reason": "rules" if ref.is_terminal() else "running",
+            "scores": ref.scores(),
+            "score_parts": [dict(zip(self.score_parts, p, strict=True)) for p in parts],
+            "ranks": ref.ranks(),
+            "final_order": [s + 1 for s in ref.order],
+        }
+        if ref.automa:
+            result["automa_score"] = ref.automa_score()
+            result["automa_parts"] = dict(zip(("main", "strategy", "special"), ref.automa_parts(), strict=True))
+        events.append(result)
         return events
 
     def format_event(self, e: dict[str, Any]) -> str:
@@ -165,6 +178,9 @@ class Golem:
         for s, (score, rank, parts) in enumerate(zip(e["scores"], e["ranks"], e["score_parts"], strict=True)):
             detail = ", ".join(f"{k.removeprefix('score_')} {v}" for k, v in parts.items())
             lines.append(f"  seat {s + 1}: {score} points ({detail}), rank {rank}")
+        if "automa_score" in e:
+            detail = ", ".join(f"{k} {v}" for k, v in e["automa_parts"].items())
+            lines.append(f"  Automa: {e['automa_score']} points ({detail})")
         return "\n".join(lines)
 
     def reference_replay_seconds(
@@ -236,6 +252,12 @@ def chunk_tables(d: data.GolemData, st: np.ndarray, n: int) -> ChunkTables:
     top = score.max(axis=1)
     tied = (score == top[:, None]).sum(axis=1) > 1
     winner = (np.argmax(res["win"], axis=1) + 1).astype(np.int8)
+    au = res["automa"]
+    solo = st["automa"] == 1
+    automa_score = np.where(solo, au.sum(axis=1), -1).astype(np.int16)
+    if n == 1:
+        tied = solo & (score[:, 0] == automa_score)
+        winner = np.where(res["win"][:, 0] > 0, 1, 0).astype(np.int8)  # solo: 0 = the Automa won
     end = np.where(st["error"] == 0, 0, np.where(st["error"] == 1, 1, 2)).astype(np.int32)
     games: dict[str, Any] = {
         "turns": st["moves"].astype(np.int32),
@@ -245,6 +267,13 @@ def chunk_tables(d: data.GolemData, st: np.ndarray, n: int) -> ChunkTables:
         "tied": tied,
         "decided_by": Codes(tied.astype(np.int32), DECIDED_BY),
         "gold_left": st["gold_supply"].astype(np.int16),
+        "automa_score": automa_score,
+        "automa_margin": np.where(solo, score[:, 0] - automa_score, 0).astype(np.int16),
+        "automa_vp_main": au[:, 0].astype(np.int16),
+        "automa_vp_strategy": au[:, 1].astype(np.int16),
+        "automa_vp_special": au[:, 2].astype(np.int16),
+        "automa_laps": np.where(solo, st["au_laps"], -1).astype(np.int16),
+        "automa_strategy": Codes((st["au_strategy"] + 1).astype(np.int32), AUTOMA_STRATEGIES),
     }
     char_names = d.character_ids
     for k in range(4):

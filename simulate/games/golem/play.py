@@ -10,6 +10,7 @@ from simulate.games.golem.data import GolemData
 from simulate.games.golem.engine import (
     NUM_PARTS,
     apply_action,
+    automa_parts,
     current_player,
     init_game,
     is_legal,
@@ -79,7 +80,7 @@ def _replay(st, tab, n, setup_seeds, play_seeds, moves, offsets):
 
 
 @njit(cache=True)
-def _results(st, tab, score, parts, rank, win):
+def _results(st, tab, score, parts, rank, win, automa):
     tb = tab[0]
     pt = np.zeros(NUM_PARTS, np.int64)
     for g in range(st.shape[0]):
@@ -92,6 +93,16 @@ def _results(st, tab, score, parts, rank, win):
                 parts[g, s, k] = pt[k]
                 total += pt[k]
             score[g, s] = total
+        if r.automa:
+            # solo: the player against the Automa; a tie goes to the uppermost Rabbi of round 4
+            automa_parts(r, tb, pt)
+            au = pt[0] + pt[1] + pt[2]
+            for k in range(3):
+                automa[g, k] = pt[k]
+            beaten = score[g, 0] > au or (score[g, 0] == au and r.au_pos > 0)
+            rank[g, 0] = 1 if beaten else 2
+            win[g, 0] = 1.0 if beaten else 0.0
+            continue
         # rank by score, then by the final turn order (the uppermost Rabbi)
         for s in range(n):
             pos_s = 0
@@ -214,13 +225,15 @@ def replay_moves(
 
 
 def results(data: GolemData, st: np.ndarray) -> dict[str, np.ndarray]:
-    """Scores (G, n), parts (G, n, NUM_PARTS), ranks and wins of finished games."""
+    """Scores (G, n), parts (G, n, NUM_PARTS), ranks and wins of finished games, and the solo Automa's
+    score parts (G, 3): Main Strategy tile, Strategy tile, Special Developments (-1 where no Automa plays)."""
     g = st.shape[0]
     n = int(st["n"][0]) if g else 1
     score = np.zeros((g, n), np.int32)
     parts = np.zeros((g, n, NUM_PARTS), np.int32)
     rank = np.zeros((g, n), np.int8)
     win = np.zeros((g, n), np.float32)
+    automa = np.full((g, 3), -1, np.int32)
     if g:
-        _results(st, data.kernel, score, parts, rank, win)
-    return {"score": score, "parts": parts, "rank": rank, "win": win}
+        _results(st, data.kernel, score, parts, rank, win, automa)
+    return {"score": score, "parts": parts, "rank": rank, "win": win, "automa": automa}

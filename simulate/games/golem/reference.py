@@ -53,6 +53,7 @@ from simulate.games.golem.data import (
 NUM_ACTIONS = 64
 MAX_STACK = 32
 OFF_BOARD, CEMETERY = -1, 3  # golem location besides districts 0..2
+AUTOMA = -2  # the solo Automa's place in a turn sequence (it is not a seat)
 
 
 class Decision(IntEnum):
@@ -235,6 +236,22 @@ class GolemState:
         arts = list(range(4))
         rng.shuffle(arts, 4)
         self.art_offer = [(arts[k], rng.randint(2)) for k in range(n)]
+        # the solo Automa (an ESTIMATE, RULINGS R32-R36): its card order, Strategy tile, place in the turn order
+        self.automa = n == 1 and data.rules["solo_opponent"] == "automa"
+        self.au_deck = list(range(len(t.au_rows)))
+        self.au_strategy = -1
+        self.au_pos = -1
+        if self.automa:
+            rng.shuffle(self.au_deck, len(self.au_deck))
+            self.au_strategy = rng.randint(len(t.au_focus))
+            self.au_pos = rng.randint(n + 1)
+        self.au_actions = 0
+        self.au_slot = -1  # its Rabbi's Action tile this round
+        self.au_eyes: list[int] = []  # marbles it took this round
+        self.au_gauge = 0
+        self.au_next = 0  # the next threshold
+        self.au_laps = 0
+        self.au_vp = [0, 0]  # VP of the Main Strategy tile and of the Strategy tile
         # Marbles of this player count
         self.marbles = list(self.p["marbles_1_2"] if n <= 2 else self.p[f"marbles_{n}"])
         # per seat
@@ -368,13 +385,28 @@ class GolemState:
         return [sum(p) for p in self.score_parts()]
 
     def ranks(self) -> list[int]:
-        """1-based ranks: score, then the uppermost Rabbi (the final turn order)."""
+        """1-based ranks: score, then the uppermost Rabbi (the final turn order); solo: 2 if the Automa wins."""
         sc = self.scores()
+        if self.automa:
+            au = self.automa_score()
+            return [1 if sc[0] > au or (sc[0] == au and self.au_pos > 0) else 2]
         key = sorted(range(self.n), key=lambda s: (-sc[s], self.order.index(s)))
         rank = [0] * self.n
         for k, s in enumerate(key):
             rank[s] = k + 1
         return rank
+
+    def automa_parts(self) -> list[int]:
+        """The Automa's score: Main Strategy tile VP, Strategy tile VP, and what its Special Developments add."""
+        t = self.t
+        extra = 0
+        for k in range(len(t.au_doubles)):
+            if self.au_laps >= int(t.au_unlock[k]):
+                extra += self.au_vp[int(t.au_doubles[k])]
+        return [self.au_vp[0], self.au_vp[1], extra]
+
+    def automa_score(self) -> int:
+        return sum(self.automa_parts())
 
     def menorahs(self, s: int) -> tuple[int, int, int]:
         """Red, yellow and blue Menorahs of seat ``s`` (Development tiles and Menorah tokens)."""
@@ -630,10 +662,14 @@ class GolemState:
 
     def _stage_sequence(self) -> list[int]:
         if self.pass_stage == 0:
+            if self.automa:
+                return self.order[: self.au_pos] + [AUTOMA] + self.order[self.au_pos :]
             return self.order
         return sorted((s for s in range(self.n) if self.pass_tile[s]), key=lambda s: self.pass_tile[s])
 
     def _acts_now(self, s: int) -> bool:
+        if s == AUTOMA:
+            return self.au_actions < 3
         if self.actions[s] >= 3:
             return False
         return self.passes[s] == self.pass_stage
@@ -654,6 +690,9 @@ class GolemState:
         return True
 
     def _begin_turn(self, s: int) -> None:
+        if s == AUTOMA:
+            self._automa_turn()
+            return
         if self._has_legal([Decision.TURN, s, 0, 0, 0, 0, 0]):
             self._push(Decision.TURN, s)
         else:
@@ -664,6 +703,8 @@ class GolemState:
     def _end_actions(self) -> None:
         # Turn order: Rabbis on the tiles top to bottom, then the permanent space left to right
         self.order = [s for slot in range(5) for s in range(self.n) if self.rabbi_slot[s] == slot] + self.perm_queue
+        if self.automa:
+            self.au_pos = sum(1 for s in range(self.n) if 0 <= self.rabbi_slot[s] < self.au_slot)
         self.phase = PH_INFLUENCE
         self.cursor = 0
         self._push_phase()
@@ -684,6 +725,9 @@ class GolemState:
             self.rabbi_slot[s] = -1
             self.free_control[s] = 0
         self.perm_queue = []
+        self.au_actions = 0
+        self.au_slot = -1
+        self.au_eyes = []
         self._drop_all()
         self.at_discard += [x for x in self.at_slots if x >= 0]
         self._deal_action_tiles()
@@ -753,7 +797,11 @@ class GolemState:
                     return False
                 if slot == PERM_SLOT:
                     return True
-                return self.at_slots[slot] >= 0 and all(self.rabbi_slot[o] != slot for o in range(n))
+                return (
+                    self.at_slots[slot] >= 0
+                    and all(self.rabbi_slot[o] != slot for o in range(n))
+                    and self.au_slot != slot
+                )
             if a == PASS_ACTION:
                 if self.pass_stage == 0:
                     return True
@@ -1174,6 +1222,51 @@ class GolemState:
             self.rabbi_slot[s] = slot
             tile = self.at_slots[slot]
         self._effect(s, int(self.t.at_effect[tile]), int(self.t.at_a[tile]), int(self.t.at_b[tile]), -1, 0)
+
+    def _automa_turn(self) -> None:
+        """One action of the solo Automa, as its card for the round says (RULINGS R33-R34)."""
+        t = self.t
+        card = self.au_deck[self.round]
+        self.au_actions += 1
+        if self.au_actions == int(t.au_rabbi_turn[card]):
+            free = [
+                k for k in range(5) if self.at_slots[k] >= 0 and all(self.rabbi_slot[s] != k for s in range(self.n))
+            ]
+            if not free:
+                self.au_slot = PERM_SLOT
+            else:
+                self.au_slot = free[0] if t.au_rabbi_top[card] else free[-1]
+            self._automa_gauge(self.p["automa_rabbi_gauge"])
+            return
+        # a marble from the fullest row (ties: the card's row order), colour by the card's colour order
+        row, value = -1, 0
+        for k in range(5):
+            r = int(t.au_rows[card, k])
+            if sum(self.syn[r]) > value:
+                row, value = r, sum(self.syn[r])
+        if row < 0:
+            return
+        colour = next(int(c) for c in t.au_colours[card] if self.syn[row][c] > 0)
+        self.syn[row][colour] -= 1
+        self.au_eyes.append(colour)
+        focus = row == int(t.au_focus[self.au_strategy])
+        self._automa_gauge(value + (int(t.au_bonus[self.au_strategy]) if focus else 0))
+
+    def _automa_gauge(self, steps: int) -> None:
+        """The Automa's Resource marker moves up ``steps``; each threshold reached scores both its tiles."""
+        t = self.t
+        for _ in range(steps):
+            self.au_gauge += 1
+            k = self.au_next
+            if self.au_gauge < int(t.au_thresholds[k]):
+                continue
+            self.au_vp[0] += int(t.au_vp[0, k])
+            self.au_vp[1] += int(t.au_vp[1 + self.au_strategy, k])
+            self.au_next = k + 1
+            if self.au_next == len(t.au_thresholds):  # the last threshold: back to the start of the gauge
+                self.au_next = 0
+                self.au_gauge = 0
+                self.au_laps += 1
 
     def _row_action(self, s: int, row: int, value: int) -> None:
         if row == WORK:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simulate.games.golem.data import NUM_BOOKS, NUM_OBJECTIVES
+from simulate.games.golem.data import NUM_AUTOMA_CARDS, NUM_BOOKS, NUM_OBJECTIVES
 from simulate.games.golem.reference import ACT_NAMES, MAX_STACK, STAT_NAMES
 
 P = 4  # seats
@@ -111,6 +111,18 @@ def state_fields() -> list[tuple]:
         ("tmp", np.int16, (32,)),  # scratch for re-drops, hand rotation and sorting
         ("rng", np.uint64, (1,)),  # the bots' play randomness
         ("error", i16),  # 0 ok; 1 illegal bot action (game stops); 2-5 engine faults: stack, effect, payment
+        ("automa", i16),  # 1 when the solo Automa plays (fields au_*, reference.py's names)
+        ("au_deck", i16, (NUM_AUTOMA_CARDS,)),
+        ("au_strategy", i16),
+        ("au_pos", i16),
+        ("au_actions", i16),
+        ("au_slot", i16),
+        ("au_eyes", i16, (2,)),
+        ("au_eyes_len", i16),
+        ("au_gauge", i16),
+        ("au_next", i16),
+        ("au_laps", i16),
+        ("au_vp", i32, (2,)),
     ]
 
 
