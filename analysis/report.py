@@ -34,7 +34,7 @@ from matplotlib.figure import Figure as MplFigure
 from statsmodels.tools.sm_exceptions import PerfectSeparationWarning
 
 from analysis import plots
-from analysis._util import format_pvalue, mirror_mask
+from analysis._util import format_pvalue, mirror_mask, t_confint
 from analysis.components import ASSOCIATION_NOTE, component_strength
 from analysis.convergence import convergence, games_needed
 from analysis.outcomes import end_reasons, game_lengths, score_summary
@@ -61,6 +61,7 @@ DPI = 80
 
 _SEAT_COLUMNS = ["game", "setup_id", "num_players", "seat", "bot", "score", "rank", "win"]
 _GAME_COLUMNS = ["game", "setup_id", "num_players", "turns", "rounds", "end_reason"]
+_SOLO_OPPONENT_SCORE = "automa_score"  # games column of a game with a solo opponent: its final score
 _COMPONENT_COLUMNS = ["game", "seat", "component", "kind", "round"]
 _TOP_SETUPS = 5
 _TOP_FEATURES = 10
@@ -482,10 +483,19 @@ def _mirror_section(seats: pd.DataFrame, mirror: np.ndarray, alpha: float, rng: 
     return section, results
 
 
-def _solo_section(seats: pd.DataFrame, alpha: float) -> Section | None:
-    """Solo games: each bot's win rate against the game's automated opponent."""
+def _solo_section(seats: pd.DataFrame, games: pd.DataFrame, alpha: float) -> Section | None:
+    """Solo games: each bot's win rate against the game's automated opponent, and the score margin when the
+    games table has the opponent's score (``automa_score``)."""
     if seats.empty:
         return None
+    margins = None
+    if _SOLO_OPPONENT_SCORE in games.columns:
+        opponent = games.set_index("game")[_SOLO_OPPONENT_SCORE]
+        margin = seats["score"].to_numpy(float) - opponent.reindex(seats["game"]).to_numpy(float)
+        margins = pd.DataFrame({"bot": seats["bot"].to_numpy(), "margin": margin}).groupby("bot", observed=True)
+        margins = margins["margin"].agg(["mean", "median", "std", "size"])
+        se = margins["std"] / np.sqrt(margins["size"])
+        margins["low"], margins["high"] = t_confint(margins["mean"], se, margins["size"] - 1, alpha)
     section = Section("Solo mode against the automated opponent")
     section.items.append(
         Text(
@@ -503,11 +513,21 @@ def _solo_section(seats: pd.DataFrame, alpha: float) -> Section | None:
             f"{r.bot} beats the automaton in {_pct(r.win_rate)} ({_pct_ci(r.ci_low, r.ci_high)}) of "
             f"{_int(r.num_games)} solo games"
         )
+        if margins is not None:
+            m = margins.loc[r.bot]
+            rows[-1] += [_num(m["mean"], 2, sign=True), _ci(m["low"], m["high"], 2, sign=True),
+                         _num(m["median"], 1, sign=True)]
+            verdict += (
+                f", by a mean margin of {_num(m['mean'], 1, sign=True)} points "
+                f"(median {_num(m['median'], 1, sign=True)})"
+            )
         section.items.append(Text(verdict, "verdict"))
         section.findings.append(f"Solo: {verdict}.")
-    section.items.append(
-        Table(["bot", "games", "win rate", f"{_level(alpha)} interval", "mean score"], rows, "Solo games.")
-    )
+    header = ["bot", "games", "win rate", f"{_level(alpha)} interval", "mean score"]
+    if margins is not None:
+        header += ["mean margin", f"{_level(alpha)} interval", "median margin"]
+    caption = "Solo games." + (" Margin: the bot's score minus the automaton's." if margins is not None else "")
+    section.items.append(Table(header, rows, caption))
     return section
 
 
@@ -1294,7 +1314,9 @@ def _convergence_section(
     mirror_results: dict[str, Any],
     mixed_result: Any,
     alpha: float,
-) -> Section:
+) -> Section | None:
+    if seats.empty:  # solo games only: the solo section has them
+        return None
     section = Section("Convergence")
     if mirror_results:
         label = max(mirror_results, key=lambda k: int(mirror_results[k].table["num_games"].sum()))
@@ -1413,7 +1435,9 @@ def compute_report(
     metrics = _game_metrics(manifests)
     unit = _game_attr(manifests, "score_unit", "points")
     needed = _metric_columns(metrics)
-    games = read_tables(manifests, "games", list(dict.fromkeys([*_GAME_COLUMNS, *needed])), offset_list)
+    has_solo_score = all(_SOLO_OPPONENT_SCORE in m.get("columns", {}).get("games", []) for m in manifests)
+    solo_score = [_SOLO_OPPONENT_SCORE] if has_solo_score else []
+    games = read_tables(manifests, "games", list(dict.fromkeys([*_GAME_COLUMNS, *needed, *solo_score])), offset_list)
     rng = np.random.default_rng(random_state) if not isinstance(random_state, np.random.Generator) else random_state
     header = _header(manifests, command, alpha)
 
@@ -1453,7 +1477,7 @@ def compute_report(
     strategy_section = _strategy_section(base_seats, alpha)
     sections = [
         _win_rate_section(seats, labels, alpha),
-        _solo_section(solo_seats, alpha),
+        _solo_section(solo_seats, base_games[base_games["num_players"] == 1], alpha),
         mirror_section,
         mixed_section,
         _setup_section(seats, same_rules, offsets, alpha, unit),
