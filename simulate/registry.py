@@ -10,7 +10,10 @@ from simulate.game import Game
 # name -> (module holding GAME, one-line description); modules are imported on first use.
 _GAMES: dict[str, tuple[str, str]] = {
     "century": ("simulate.games.century.game", "Century: Golem Edition (Plan B Games 2017), 2-5 players"),
-    "golem": ("simulate.games.golem.game", "Golem (Cranio Creations 2021), 1-4 players; some printed values ESTIMATES"),
+    "golem": (
+        "simulate.games.golem.game",
+        "Golem (Cranio Creations 2021), 1-4 players (solo against a stand-in Automa); some printed values ESTIMATES",
+    ),
     "golem-poker": ("simulate.games.golem_poker.game", "Golem (card game): five-card draw against a golem hand, 3-6"),
     "golems": ("simulate.games.golems.game", "Golems (ThunderGryph 2020), 2 players or solo; deck is a stand-in"),
 }

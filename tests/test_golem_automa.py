@@ -360,3 +360,25 @@ def test_multiplayer_runs_have_no_automa_columns_values() -> None:
     st = play.play_batch(DATA, 2, np.tile(np.arange(2), (4, 1)), ids, params, seeds, seeds)
     t = chunk_tables(DATA, st, 2)
     assert (t.games["automa_score"] == -1).all() and (t.games["automa_laps"] == -1).all()
+
+
+def test_cli_solo_run_records_the_options_and_the_report_gives_the_margin(tmp_path) -> None:
+    import json
+
+    from click.testing import CliRunner
+
+    from simulate.cli import main
+
+    out = tmp_path / "solo"
+    args = ["simulate", "golem", "-p", "1", "-n", "200", "--bots", "greedy", "--workers", "1", "-q"]
+    result = CliRunner().invoke(main, [*args, "--rule", "automa_difficulty=hard", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["rules"]["solo_opponent"] == "automa" and manifest["rules"]["automa_difficulty"] == "hard"
+    assert "automa_score" in manifest["columns"]["games"]
+    result = CliRunner().invoke(main, ["report", str(out), "--out", str(tmp_path / "report")])
+    assert result.exit_code == 0, result.output
+    text = (tmp_path / "report" / "report.md").read_text()
+    assert "greedy beats the automaton in" in text and "by a mean margin of" in text
+    result = CliRunner().invoke(main, [*args, "--rule", "automa_difficulty=brutal", "--out", str(tmp_path / "x")])
+    assert result.exit_code != 0 and "Traceback" not in result.output and "automa_difficulty" in result.output
