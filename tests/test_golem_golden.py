@@ -19,6 +19,7 @@ HERE = Path(__file__).resolve().parent / "golden"
 GOLDEN = {
     "golem-4p": (4, ["balanced", "greedy", "golems", "books"], 20261130, 7),
     "golem-2p": (2, ["artifacts", "balanced"], 99, 100),
+    "golem-1p": (1, ["balanced"], 4242, 9),  # solo against the stand-in Automa
 }
 
 

@@ -134,6 +134,7 @@ class Golem:
             phase = ref.phase
             text = ref.describe(int(a))
             kind = Decision(ref.decision()).name.lower()
+            logged = len(ref.au_log)
             ref.apply_action(int(a))
             events.append(
                 {
@@ -148,6 +149,8 @@ class Golem:
                     "vp": list(ref.vp),
                 }
             )
+            for rnd, text in ref.au_log[logged:]:  # the solo Automa's actions the move led to
+                events.append({"event": "automa", "round": rnd, "text": text})
         parts = ref.score_parts()
         result = {
             "event": "result",
@@ -170,7 +173,12 @@ class Golem:
                 *(f"  {dist} district tiles: {tiles}" for dist, tiles in e["tiles"].items()),
                 f"  turn order: seats {' '.join(map(str, e['order']))}",
             ]
+            if "automa" in e:
+                a = e["automa"]
+                lines.append(f"  Automa: {a['strategy']} Strategy tile, place {a['place']} in round 1's turn order")
             return "\n".join(lines)
+        if e["event"] == "automa":
+            return f"       (round {e['round']}) Automa: {e['text']}"
         if e["event"] == "move":
             rnd = f"round {e['round']}" if e["round"] else "setup"
             return f"{e['turn']:>4} ({rnd}) seat {e['seat']} {e['bot']}: {e['kind']}: {e['text']}  [VP {e['vp']}]"
@@ -241,6 +249,11 @@ def _setup_event(ref: GolemState, d: data.GolemData) -> dict[str, Any]:
         "order": [s + 1 for s in ref.order],
         "starting_tiles": [[d.start_ids[t] for t in offer] for offer in ref.start_offer],
         "artifact_tiles": [f"{t + 1}{'AB'[side]}" for t, side in ref.art_offer],
+        **(
+            {"automa": {"strategy": AUTOMA_STRATEGIES[ref.au_strategy + 1], "place": ref.au_pos + 1}}
+            if ref.automa
+            else {}
+        ),
     }
 
 

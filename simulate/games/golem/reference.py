@@ -252,6 +252,7 @@ class GolemState:
         self.au_next = 0  # the next threshold
         self.au_laps = 0
         self.au_vp = [0, 0]  # VP of the Main Strategy tile and of the Strategy tile
+        self.au_log: list[tuple[int, str]] = []  # the Automa's actions: (round, text), for replays
         # Marbles of this player count
         self.marbles = list(self.p["marbles_1_2"] if n <= 2 else self.p[f"marbles_{n}"])
         # per seat
@@ -1236,7 +1237,9 @@ class GolemState:
                 self.au_slot = PERM_SLOT
             else:
                 self.au_slot = free[0] if t.au_rabbi_top[card] else free[-1]
+            where = "the permanent space" if self.au_slot == PERM_SLOT else f"action tile {self._tile_id(self.au_slot)}"
             self._automa_gauge(self.p["automa_rabbi_gauge"])
+            self.au_log.append((self.round + 1, f"Rabbi on {where}; gauge {self.au_gauge}, VP {sum(self.au_vp)}"))
             return
         # a marble from the fullest row (ties: the card's row order), colour by the card's colour order
         row, value = -1, 0
@@ -1251,6 +1254,11 @@ class GolemState:
         self.au_eyes.append(colour)
         focus = row == int(t.au_focus[self.au_strategy])
         self._automa_gauge(value + (int(t.au_bonus[self.au_strategy]) if focus else 0))
+        text = f"marble {MARBLES[colour]} from {ROWS[row]} (value {value}); gauge {self.au_gauge}, VP {sum(self.au_vp)}"
+        self.au_log.append((self.round + 1, text))
+
+    def _tile_id(self, slot: int) -> str:
+        return self.d.action_ids[self.at_slots[slot]]
 
     def _automa_gauge(self, steps: int) -> None:
         """The Automa's Resource marker moves up ``steps``; each threshold reached scores both its tiles."""
