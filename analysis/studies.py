@@ -157,7 +157,8 @@ STUDIES: dict[str, Study] = {
             "three line strategists and the balanced planner rotated at 4 and 2 players (which Menorah line is "
             "strongest), 4-player balanced games replaying each setup 12 times (how much the Characters, "
             "Neighbourhood, Starting tiles and Artifact sides decide), and the 4-player mirror under the "
-            "balance-relevant rule options; the shipped data contain ESTIMATES of unpublished printed values"
+            "balance-relevant rule options, and balanced solo games against the stand-in Automa; the shipped data "
+            "contain ESTIMATES of unpublished printed values"
         ),
         runs=(
             StudyRun("golem-2p-mirror", 2, ("balanced",), 0.12, purpose="turn-order advantage, 2 players"),
@@ -169,7 +170,8 @@ STUDIES: dict[str, Study] = {
                 StudyRun(f"golem-2p-{a}-{b}", 2, (a, b), 0.03, purpose="which line is strongest, 2 players")
                 for a, b in (("golems", "artifacts"), ("golems", "books"), ("artifacts", "books"))
             ),
-            StudyRun("golem-4p-setups", 4, ("balanced",), 0.20, games_per_setup=12, purpose="setup variance"),
+            StudyRun("golem-4p-setups", 4, ("balanced",), 0.16, games_per_setup=12, purpose="setup variance"),
+            StudyRun("golem-solo", 1, ("balanced",), 0.04, purpose="solo games against the stand-in Automa"),
             *_rule_runs(
                 "golem-4p",
                 4,
