@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from simulate.games.golems import bots as B
 from simulate.games.golems import data as D
 from simulate.games.golems.engine import game_init, game_legal_moves, game_step
-from simulate.games.golems.play import components, play_batch, results, trace_game
+from simulate.games.golems.play import chunk_columns, play_batch, results, trace_game
 from simulate.games.golems.reference import GolemsReference, move_key
 from simulate.games.golems.state import MAX_MOVES, MOVE_LEN, U_START, new_state
 from simulate.rng import game_seeds
@@ -154,7 +154,7 @@ def test_batch_kernel_equals_traced_games() -> None:
     for k in (0, 17, 63):
         _, one = trace_game(DATA, 2, np.arange(2), ids, params, setup[k], play[k])
         assert one.tobytes() == serial[k : k + 1].tobytes()
-    comp = components(serial)
+    comp = chunk_columns(DATA, serial)[2]
     taken = ((serial["owner"] >= 0) & (serial["use"] != U_START)).sum()
     assert len(comp["card"]) == taken
     for g in (0, 63):

@@ -23,19 +23,20 @@ from simulate.games.golems.state import (
     M_KIND,
     MOVE_NAMES,
     NUM_USES,
-    U_DISCARD,
-    U_DUST,
-    U_GOLEM_RESOURCE,
     U_RESERVE,
     U_REWARD,
-    U_RUNE_RESOURCE,
     U_START,
-    U_SUMMON,
     USE_NAMES,
 )
 
 DECIDED_BY = ("score", "golems", "tucks", "shared")
 EMPTY = "-"  # setup descriptor of a display position, removed card or starting Rune the table does not use
+# the opening display by position, the cards removed unseen, the starting Runes by seat (``play.NUM_SETUP``)
+GOLEMS_SETUP_COLUMNS = (
+    tuple(f"setup_display_{k + 1:02d}" for k in range(data.MAX_DISPLAY))
+    + tuple(f"setup_removed_{k + 1}" for k in range(data.MAX_REMOVED))
+    + tuple(f"setup_start_s{s + 1}_{j + 1}" for s in range(data.MAX_PLAYERS) for j in range(data.MAX_START_PER_PLAYER))
+)
 STAND_IN_NOTE = "the default deck is a labelled STAND-IN (the printed card list is not public)"
 
 
@@ -56,13 +57,7 @@ class Golems:
     data_files = data.FILES
     score_parts = play.SCORE_PARTS
     score_unit = "points"  # what a seat's score counts, in the report's wording
-    setup_columns = (
-        tuple(f"setup_display_{k + 1:02d}" for k in range(data.MAX_DISPLAY))
-        + tuple(f"setup_removed_{k + 1}" for k in range(data.MAX_REMOVED))
-        + tuple(
-            f"setup_start_s{s + 1}_{j + 1}" for s in range(data.MAX_PLAYERS) for j in range(data.MAX_START_PER_PLAYER)
-        )
-    )
+    setup_columns = GOLEMS_SETUP_COLUMNS
     component_kinds = data.TYPES
     seat_columns = (
         "golems", "tucked", "dust", "dust_cards", "hand_gem_cards", "hand_runes",
@@ -177,87 +172,33 @@ class Golems:
 
 def chunk_tables(d: data.GolemsData, st: np.ndarray, n: int, score_parts: tuple[str, ...]) -> ChunkTables:
     """The games, seats and components columns of finished games ``st`` (see ``docs/golems.md``)."""
-    res = play.results(d, st)
-    g = st.shape[0]
-    turns = st["turn"].astype(np.int32)
-    games: dict[str, Any] = {
+    games, seats, comps = play.chunk_columns(d, st)
+    turns = games.pop("turns")
+    setup = games.pop("setup")
+    names = d.card_ids + (EMPTY,)  # positions the table does not use hold EMPTY (not null): every descriptor a string
+    out_games: dict[str, Any] = {
         "turns": turns,
-        "rounds": (turns // n).astype(np.int32),
-        "end_reason": Codes(st["over"].astype(np.int32), END_REASONS),
-        "winner_seat": res["winner"],
-        "tied": res["tied"],
-        "decided_by": Codes(res["decided"].astype(np.int32), DECIDED_BY),
-        "deck_left": (st["deck_len"] - st["deck_pos"]).astype(np.int16),
-        "supply_left": st["supply"].astype(np.int16),
-        "grids": st["grids"].astype(np.int16),
-        "automa_score": st["automa_vp"].astype(np.int16),
-        "automa_golems": st["automa_golems"].astype(np.int16),
-        "automa_cards": st["automa_cards"].astype(np.int16),
-        "automa_gems": st["automa_gems"].astype(np.int16),
+        "rounds": turns // n,
+        "end_reason": Codes(games.pop("end_reason"), END_REASONS),
+        "winner_seat": games.pop("winner_seat"),
+        "tied": games.pop("tied"),
+        "decided_by": Codes(games.pop("decided_by"), DECIDED_BY),
+        **games,
     }
-    # the opening display is deck[removed : removed + rows * row_size] (dealt row by row, never moved);
-    # positions the table does not use hold EMPTY (not null), so every descriptor is a string
-    names = d.card_ids + (EMPTY,)
-    empty = len(d.card_ids)
-    removed = st["removed"].astype(np.int64)
-    shown = (st["rows"].astype(np.int64) * st["row_size"]).astype(np.int64)
-    last = st["deck"].shape[1] - 1
-    idx = np.arange(data.MAX_DISPLAY)[None, :]
-    pos = np.minimum(removed[:, None] + idx, last)
-    display = np.where(idx < shown[:, None], np.take_along_axis(st["deck"], pos, axis=1), empty)
-    for k in range(data.MAX_DISPLAY):
-        games[f"setup_display_{k + 1:02d}"] = Codes(display[:, k].astype(np.int32), names)
-    for k in range(data.MAX_REMOVED):
-        col = np.where(k < removed, st["deck"][:, min(k, last)], empty)
-        games[f"setup_removed_{k + 1}"] = Codes(col.astype(np.int32), names)
-    for s in range(data.MAX_PLAYERS):
-        for j in range(data.MAX_START_PER_PLAYER):
-            col = st["start_runes"][:, s, j]
-            games[f"setup_start_s{s + 1}_{j + 1}"] = Codes(np.where(col >= 0, col, empty).astype(np.int32), names)
-
-    def seat(field: str) -> np.ndarray:
-        return st[field][:, :n].ravel().astype(np.int16)
-
-    uses = st["uses"][:, :n, :].reshape(g * n, NUM_USES).astype(np.int16)
-    seats: dict[str, Any] = {
-        "score": res["score"].ravel(),
-        "rank": res["rank"].ravel(),
-        "win": res["win"].ravel(),
-        **{name: res["parts"][:, :, k].ravel() for k, name in enumerate(score_parts)},
-        "golems": seat("golems"),
-        "tucked": seat("tucked"),
-        "dust": seat("dust"),
-        "dust_cards": seat("dust_cards"),
-        "hand_gem_cards": seat("gem_cards"),
-        "hand_runes": seat("rune_cards"),
-        "cards_golem": uses[:, U_GOLEM_RESOURCE] + uses[:, U_SUMMON],
-        "cards_rune": uses[:, U_RUNE_RESOURCE] + uses[:, U_RESERVE] + uses[:, U_DISCARD],
-        "cards_gem": uses[:, U_REWARD] + uses[:, U_DUST],
-        **{name: uses[:, u] for u, name in enumerate(USE_NAMES[:NUM_USES])},
-        "columns_left": st["col"][:, :n, :].sum(axis=2).ravel().astype(np.int16),
-        "gems_taken": seat("gems_taken"),
-        "gems_gained": seat("gems_gained"),
-        "gems_reward": seat("gems_reward"),
-        "gems_stolen": seat("gems_stolen"),
-        "gems_paid": seat("gems_paid"),
-        "gems_reserve": seat("gems_reserve"),
-        "gems_left": seat("gems"),
-        "gem_turns": seat("gem_turns"),
-        "passes": seat("passes"),
-        "turns_played": ((turns[:, None] + n - 1 - np.arange(n)[None, :]) // n).ravel().astype(np.int16),
-    }
-
-    comp = play.components(st)
+    for name, codes in zip(GOLEMS_SETUP_COLUMNS, setup, strict=True):
+        out_games[name] = Codes(codes, names)
+    out_seats = {name: seats[name] for name in ("score", "rank", "win", *score_parts)}
+    out_seats.update((name, seats[name]) for name in play.SEAT_INT16)
     components = {
-        "game": comp["game"],
-        "seat": comp["seat"],
-        "component": Codes(comp["card"], d.card_ids),
-        "kind": Codes(d.tables.c_type[comp["card"]].astype(np.int32), data.TYPES),
-        "turn": comp["turn"],
-        "round": comp["turn"] // n,
-        "use": Codes(comp["use"].astype(np.int32), USE_NAMES[:NUM_USES]),
+        "game": comps["game"],
+        "seat": comps["seat"],
+        "component": Codes(comps["card"], d.card_ids),
+        "kind": Codes(comps["kind"], data.TYPES),
+        "turn": comps["turn"],
+        "round": comps["turn"] // n,
+        "use": Codes(comps["use"], USE_NAMES[:NUM_USES]),
     }
-    return ChunkTables(games, seats, components)
+    return ChunkTables(out_games, out_seats, components)
 
 
 def _board(ref: GolemsReference, d: data.GolemsData, labels: list[str]) -> dict[str, Any]:
