@@ -25,7 +25,9 @@ TABLES = ("games", "seats", "components")
 STATISTICS = ("game", "setup_id", "seat")
 """Columns whose Parquet statistics (min/max per row group) are written: the keys readers filter on.
 Statistics of the other columns, dictionary-encoded strings above all, cost more to write than they save;
-likewise Parquet dictionary pages are written for the string columns only (integers are left plain)."""
+likewise Parquet dictionary pages are written for the string columns only (integers are left plain), and
+the string columns' dictionary indices are left uncompressed (zstd gains a few percent on them at a fifth of
+their encoding time)."""
 
 
 class RunFormatError(ValueError):
@@ -109,15 +111,20 @@ def part_name(table: str, chunk: int) -> str:
 
 
 def _write_options(data: pa.Table) -> dict[str, Any]:
-    """Parquet writer options of a part: zstd, statistics for the key columns, dictionaries for strings only."""
+    """Parquet writer options of a part: zstd but for the indices of dictionary-encoded strings, statistics for the
+    key columns, dictionaries for strings only."""
     strings = [f.name for f in data.schema if pa.types.is_dictionary(f.type)]
     strings += [  # the leaf of a list of strings (Parquet's compliant list layout names it so)
         f"{f.name}.list.element"
         for f in data.schema
         if pa.types.is_list(f.type) and pa.types.is_dictionary(f.type.value_type)
     ]
+    compression = {}
+    for f in data.schema:
+        leaf = f"{f.name}.list.element" if pa.types.is_list(f.type) else f.name
+        compression[leaf] = "none" if pa.types.is_dictionary(f.type) else "zstd"
     return {
-        "compression": "zstd",
+        "compression": compression,
         "write_statistics": [c for c in STATISTICS if c in data.column_names],
         "use_dictionary": strings,
         "use_compliant_nested_type": True,
