@@ -26,10 +26,22 @@ DATA = D.load()
 # rule variants: every option off its default at least once
 VARIANTS = {
     "default": {},
-    "options_a": {"tuck_limit": "any", "wild_tuck": False, "take_gems_short": "forbidden", "short_refill": "empty",
-                  "spare_start_runes": "deck", "unusable_rune": "discard", "solo_automa_gems": "score"},
-    "options_b": {"tuck_limit": "required_types", "reserve_check": "before_payment", "dust_count": "cards",
-                  "tie_break": "shared", "solo_short_grid": "partial"},
+    "options_a": {
+        "tuck_limit": "any",
+        "wild_tuck": False,
+        "take_gems_short": "forbidden",
+        "short_refill": "empty",
+        "spare_start_runes": "deck",
+        "unusable_rune": "discard",
+        "solo_automa_gems": "score",
+    },
+    "options_b": {
+        "tuck_limit": "required_types",
+        "reserve_check": "before_payment",
+        "dust_count": "cards",
+        "tie_break": "shared",
+        "solo_short_grid": "partial",
+    },
 }
 LINEUPS = {
     "random": ["random", "random"],

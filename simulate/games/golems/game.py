@@ -60,14 +60,37 @@ class Golems:
     setup_columns = GOLEMS_SETUP_COLUMNS
     component_kinds = data.TYPES
     seat_columns = (
-        "golems", "tucked", "dust", "dust_cards", "hand_gem_cards", "hand_runes",
-        "cards_golem", "cards_rune", "cards_gem", *USE_NAMES[:NUM_USES], "columns_left",
-        "gems_taken", "gems_gained", "gems_reward", "gems_stolen", "gems_paid", "gems_reserve", "gems_left",
-        "gem_turns", "passes", "turns_played",
+        "golems",
+        "tucked",
+        "dust",
+        "dust_cards",
+        "hand_gem_cards",
+        "hand_runes",
+        "cards_golem",
+        "cards_rune",
+        "cards_gem",
+        *USE_NAMES[:NUM_USES],
+        "columns_left",
+        "gems_taken",
+        "gems_gained",
+        "gems_reward",
+        "gems_stolen",
+        "gems_paid",
+        "gems_reserve",
+        "gems_left",
+        "gem_turns",
+        "passes",
+        "turns_played",
     )
     game_columns = (
-        "decided_by", "deck_left", "supply_left", "grids",
-        "automa_score", "automa_golems", "automa_cards", "automa_gems",
+        "decided_by",
+        "deck_left",
+        "supply_left",
+        "grids",
+        "automa_score",
+        "automa_golems",
+        "automa_cards",
+        "automa_gems",
     )
     # golem bench: lineups (as for --bots) with their default games per kernel measurement
     bench_lineups = {"greedy": 100_000, "collector": 100_000, "greedy,collector": 100_000, "lookahead,collector": 400}
@@ -215,8 +238,11 @@ def _board(ref: GolemsReference, d: data.GolemsData, labels: list[str]) -> dict[
                 "golems": ref.golems[s],
                 "tucked": ref.tucked[s],
                 "dust": ref.dust[s],
-                "hand": [d.card_ids[c] for c in range(len(ref.owner)) if ref.owner[c] == s and ref.use[c] in
-                         (U_RESERVE, U_REWARD, U_START)],
+                "hand": [
+                    d.card_ids[c]
+                    for c in range(len(ref.owner))
+                    if ref.owner[c] == s and ref.use[c] in (U_RESERVE, U_REWARD, U_START)
+                ],
                 "score": scores[s],
             }
         )
@@ -239,8 +265,10 @@ def _board_text(e: dict[str, Any]) -> str:
     for k, row in enumerate(e["display"]):
         cells = [("--" if c is None else c["card"] + (f"[{c['gems']}]" if c["gems"] else "")) for c in row]
         lines.append(f"  row {k + 1}: {' '.join(f'{x:<7}' for x in cells).rstrip()}")
-    lines.append(f"  deck {e['deck_left']}, supply {e['supply']}"
-                 + (f", automaton {e['automa_score']}" if "automa_score" in e else ""))
+    lines.append(
+        f"  deck {e['deck_left']}, supply {e['supply']}"
+        + (f", automaton {e['automa_score']}" if "automa_score" in e else "")
+    )
     for s in e["seats"]:
         cols = " ".join(f"{k}{v}" for k, v in s["columns"].items()) or "-"
         lines.append(
