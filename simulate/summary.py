@@ -25,7 +25,8 @@ def summarize(run_dir: str | Path) -> str:
     games = read_arrow(run_dir, "games", ["turns", "rounds", "end_reason"], m)
     n = m["num_players"]
     lines = [
-        f"{m['title']}: {m['num_games']:,} games, {n} player{'s' if n != 1 else ''}, seed {m['master_seed']}, run {m['run_id']}",
+        f"{m['title']}: {m['num_games']:,} games, {n} player{'s' if n != 1 else ''}, "
+        f"seed {m['master_seed']}, run {m['run_id']}",
         f"played in {m['timing'].get('seconds', 0):.1f} s "
         f"({m['timing'].get('games_per_second') or 0:,.0f} games/s) -> {run_dir}",
         "",

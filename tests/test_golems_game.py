@@ -103,7 +103,9 @@ def test_two_player_tables(two_player_run: Path) -> None:
     shared = games.loc[games["winner_seat"] == -1, "game"]
     assert (seats[seats["game"].isin(shared)]["win"] == 0.5).all()
     assert (seats["score_golems"] == 2 * seats["golems"]).all()
-    assert (seats["cards_golem"] == seats["golem_resource"] + seats["summon"]).all()
+    assert (seats["cards_golem"] == seats["use_golem_resource"] + seats["use_summon"]).all()
+    assert (seats["use_dust"] == seats["dust_cards"]).all()
+    assert (seats["score_dust"] == seats["dust"].map({0: 0, 1: 1, 2: 3, 3: 6, 4: 10}).fillna(0)).all(), "dust held"
     # components: one row per card taken, its id and kind from the deck
     taken = seats[["cards_golem", "cards_rune", "cards_gem"]].sum(axis=1).sum()
     assert len(comp) == taken

@@ -45,7 +45,7 @@ class Golems:
 
     name = "golems"
     title = "Golems"
-    version = 1
+    version = 2
     min_players = 1
     max_players = 2
     description = (
@@ -69,7 +69,7 @@ class Golems:
         "cards_golem",
         "cards_rune",
         "cards_gem",
-        *USE_NAMES[:NUM_USES],
+        *play.USE_COLUMNS,
         "columns_left",
         "gems_taken",
         "gems_gained",

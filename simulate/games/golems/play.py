@@ -108,6 +108,8 @@ def _results(st, tab, score, parts, rank, win, tied, decided, winner):
             winner[g] = -1
 
 
+# seats columns counting the cards a seat took for each use (``dust`` itself is the dust a seat holds)
+USE_COLUMNS = tuple(f"use_{name}" for name in USE_NAMES[:NUM_USES])
 # int16 columns of the games and seats tables that ``chunk_columns`` fills, in order
 GAME_INT16 = ("deck_left", "supply_left", "grids", "automa_score", "automa_golems", "automa_cards", "automa_gems")
 SEAT_INT16 = (
@@ -120,7 +122,7 @@ SEAT_INT16 = (
     "cards_golem",
     "cards_rune",
     "cards_gem",
-    *USE_NAMES[:NUM_USES],
+    *USE_COLUMNS,
     "columns_left",
     "gems_taken",
     "gems_gained",
