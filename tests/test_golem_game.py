@@ -10,11 +10,12 @@ import numpy as np
 import pandas as pd
 import pytest
 from click.testing import CliRunner
+from numba import njit
 
 from simulate.cli import main
 from simulate.datafiles import default_dir
 from simulate.games.golem import bots as golem_bots
-from simulate.games.golem import data, play
+from simulate.games.golem import data, engine, play
 from simulate.games.golem.reference import GolemState
 from simulate.registry import make
 
@@ -165,3 +166,57 @@ def test_bot_parameters_are_validated(tmp_path) -> None:
     result = invoke("simulate", "golem", "-p", "2", "-n", "5", "--bot", "greedy:speed=2", "--bot", "random",
                     "--out", str(tmp_path / "never"), "-q")  # fmt: skip
     one_line_error(result, "speed")
+
+
+@njit
+def _marble_values(st, tab, w, out):
+    """For each marble the seat to move may take: (the bot's direct value, the value of the played position);
+    returns how many were checked and how many of them claim a Menorah token."""
+    r = st[0]
+    tb = tab[0]
+    s = engine.current_player(r)
+    mask = np.zeros(64, np.int64)
+    scratch = np.zeros(1, st.dtype)
+    engine.legal_mask(r, tb, mask)
+    checked = 0
+    tokens = 0
+    for a in range(25):
+        out[a, 0] = 0.0
+        out[a, 1] = 0.0
+        if mask[a] and not golem_bots._reactivating(r, tb, s, a % 5):
+            out[a, 0] = golem_bots.marble_value(r, tb, s, w, a)
+            scratch[0] = r
+            engine.apply_action(scratch[0], tb, a)
+            out[a, 1] = golem_bots.value(scratch[0], tb, s, w)
+            checked += 1
+            for c in range(3):
+                if scratch[0].tokens[c] != r.tokens[c]:
+                    tokens += 1
+    return checked, tokens
+
+
+def test_marble_values_without_play_equal_the_played_positions() -> None:
+    d = data.load()
+    names = ("balanced", "golems", "artifacts", "books")
+    ids = np.array([golem_bots.BOTS[b][0] for b in names])
+    prm = np.array([golem_bots.bot_params(b) for b in names])
+    out = np.zeros((25, 2))
+    menorah = d.params["menorah_section"]
+    checked = np.zeros(2, np.int64)
+    for n, seed in ((4, 1), (4, 2), (3, 3), (2, 4), (1, 5)):
+        moves, _ = play.trace_game(d, n, np.arange(n), ids[:n], prm[:n], seed, seed + 9)
+        st = np.zeros(1, play.new_state(1).dtype)
+        engine.init_one(st, 0, d.kernel, n, seed, seed + 9)
+        for a in moves:
+            if engine.decision(st[0]) == engine.D_TURN:
+                near = st.copy()  # every Student one step before the Menorah section, no token claimed
+                near[0]["student"][engine.current_player(st[0])] = menorah - 1
+                near[0]["tokens"] = -1
+                for rec in (st, near):
+                    for w in prm:
+                        before = rec.tobytes()
+                        checked += _marble_values(rec, d.kernel, w, out)
+                        assert rec.tobytes() == before  # the record gets its changes back
+                        assert out[:, 0].tolist() == out[:, 1].tolist()
+            engine.apply_one(st, 0, d.kernel, int(a))
+    assert checked[0] > 1000 and checked[1] > 0

@@ -7,7 +7,8 @@ bots differ only in their valuation, a named weight vector (``BOTS``): the exact
 (in-game VP plus what final scoring would give at this moment) plus, while rounds remain, weights on
 resources, Gold, Students, the Study track, the three Menorah lines and the Golem Control shortfall.
 Small Artifact Development tiles are only tried on the cheapest free space (both sides): the
-valuation cannot tell the spaces apart except by their cost.
+valuation cannot tell the spaces apart except by their cost. A marble of the Turn decision is valued
+without playing it (``marble_value``, the same number the played position gets; tested).
 """
 
 from __future__ import annotations
@@ -15,14 +16,32 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simulate.games.golem.data import BLUE, KNOWLEDGE, P_LEFTOVER_PER_VP, RED, YELLOW
+from simulate.games.golem.data import ARTIFACTS as ARTIFACTS_ROW
+from simulate.games.golem.data import (
+    BLACK,
+    BLUE,
+    CLAY,
+    COIN,
+    GOLEM_ROW,
+    KNOWLEDGE,
+    NUM_SECTIONS,
+    P_LEFTOVER_PER_VP,
+    P_MENORAH_SECTION,
+    RED,
+    STUDY_ROW,
+    YELLOW,
+)
 from simulate.games.golem.engine import (
     D_ARTIFACT_ACTION,
     D_INCOME_UPGRADE,
+    D_TURN,
     D_UPGRADE,
+    E_REACTIVATE_BLUE_MARBLE,
+    E_REACTIVATE_RED_MARBLE,
     NUM_ACTIONS,
     _has_gdev,
     _on_board,
+    _reactivates,
     apply_action,
     current_player,
     legal_mask,
@@ -32,6 +51,11 @@ from simulate.games.golem.engine import E_CONTROL_CAP_2 as CAP_DEV
 from simulate.rng import randint
 
 RANDOM, GREEDY, GOLEMS, ARTIFACTS, BOOKS, BALANCED = range(6)
+# the resource a marble row gives before its decision (``engine._row_action``); -1 for Work and Mirror
+ROW_RESOURCE = np.full(5, -1, np.int64)
+ROW_RESOURCE[GOLEM_ROW] = CLAY
+ROW_RESOURCE[ARTIFACTS_ROW] = COIN
+ROW_RESOURCE[STUDY_ROW] = KNOWLEDGE
 PARAM_NAMES = ("resource", "gold", "student", "study", "red", "yellow", "blue", "control")
 MAX_BOT_PARAMS = len(PARAM_NAMES)
 _HELP = {
@@ -166,9 +190,12 @@ def choose(r, tb, bot, w, mask, scratch):
             continue
         if first and first <= a < first + 40 and ((a - first) // 2) % 4 != cheapest:
             continue
-        scratch[0] = r
-        apply_action(scratch[0], tb, a)
-        v = value(scratch[0], tb, s, w)
+        if kind == D_TURN and a < 25 and not _reactivating(r, tb, s, a % 5):
+            v = marble_value(r, tb, s, w, a)
+        else:
+            scratch[0] = r
+            apply_action(scratch[0], tb, a)
+            v = value(scratch[0], tb, s, w)
         if v > best + 1e-9:
             best = v
             best_a = a
@@ -178,6 +205,54 @@ def choose(r, tb, bot, w, mask, scratch):
             if randint(r.rng, 0, ties) == 0:
                 best_a = a
     return best_a
+
+
+@njit(cache=True)
+def _reactivating(r, tb, s, colour):
+    """A marble of ``colour`` reactivates one of seat ``s``'s Artifacts (``engine._turn``)."""
+    if colour != RED and colour != BLUE:
+        return False
+    want = E_REACTIVATE_RED_MARBLE if colour == RED else E_REACTIVATE_BLUE_MARBLE
+    for k in range(4):
+        if _reactivates(r, tb, s, k, want):
+            return True
+    return False
+
+
+@njit(cache=True)
+def marble_value(r, tb, s, w, a):
+    """``value`` after Turn option ``a`` (a marble that reactivates no Artifact) without playing it.
+
+    ``engine._turn`` and ``advance`` stop at the row's own decision (it always has a legal "done") or at
+    the black marble's district choice, so the position differs from ``r`` only by the Student step of
+    the marble's colour (and the Menorah token it may claim) and the resource the row gives; ``r``
+    takes those changes for the valuation and gets them back.
+    """
+    row = a // 5
+    colour = a % 5
+    if colour == BLACK:
+        return value(r, tb, s, w)
+    res = ROW_RESOURCE[row]
+    gain = 0
+    if res >= 0:
+        for c in range(5):
+            gain += r.syn[row, c]
+        r.res[s, res] += gain
+    moved = colour < 3 and r.student[s, colour] < NUM_SECTIONS
+    token = False
+    if moved:
+        r.student[s, colour] += 1
+        token = r.student[s, colour] == tb.prm[P_MENORAH_SECTION] and r.tokens[colour] < 0
+        if token:
+            r.tokens[colour] = s
+    v = value(r, tb, s, w)
+    if res >= 0:
+        r.res[s, res] -= gain
+    if moved:
+        r.student[s, colour] -= 1
+        if token:
+            r.tokens[colour] = -1
+    return v
 
 
 @njit(cache=True)

@@ -458,26 +458,42 @@ def decision(r):
 def legal_mask(r, tb, out):
     """Fill ``out[a]`` (NUM_ACTIONS) with 1 for each legal action; return their count."""
     k = r.sp - 1
-    count = 0
-    last = OPTIONS[r.stack[k, 0]]
+    kind = r.stack[k, 0]
+    s = r.stack[k, 1]
+    pa = r.stack[k, 3]
+    pb = r.stack[k, 4]
+    pc = r.stack[k, 5]
+    last = OPTIONS[kind]
     for a in range(last, NUM_ACTIONS):
         out[a] = 0
-    for a in range(last):
-        ok = _legal(
-            r,
-            tb,
-            r.stack[k, 0],
-            r.stack[k, 1],
-            r.stack[k, 2],
-            r.stack[k, 3],
-            r.stack[k, 4],
-            r.stack[k, 5],
-            r.stack[k, 6],
-            a,
-        )
-        out[a] = 1 if ok else 0
-        if ok:
-            count += 1
+    count = 0
+    # the frequent decisions loop over their own small rule (inlined); the others go through ``_legal``
+    if kind == D_TURN:
+        for a in range(last):
+            out[a] = 1 if _turn_legal(r, tb, s, a) else 0
+            count += out[a]
+    elif kind == D_UPGRADE or kind == D_INCOME_UPGRADE:
+        for a in range(last):
+            out[a] = 1 if _upgrade_option_legal(r, tb, s, pa, pb, pc, a) else 0
+            count += out[a]
+    elif kind == D_ARTIFACT_ACTION:
+        for a in range(last):
+            out[a] = 1 if _artifact_action_legal(r, tb, s, pb, a) else 0
+            count += out[a]
+    elif kind == D_STUDY_ACTION:
+        for a in range(last):
+            out[a] = 1 if _study_action_legal(r, tb, s, pb, a) else 0
+            count += out[a]
+    elif kind == D_GOLEM_ACTION:
+        for a in range(last):
+            out[a] = 1 if _golem_action_legal(r, tb, s, pb, a) else 0
+            count += out[a]
+    else:
+        e = r.stack[k, 2]
+        px = r.stack[k, 6]
+        for a in range(last):
+            out[a] = 1 if _legal(r, tb, kind, s, e, pa, pb, pc, px, a) else 0
+            count += out[a]
     return count
 
 
@@ -1022,25 +1038,7 @@ def _legal(r, tb, kind, s, e, pa, pb, pc, px, a):  # noqa: C901 - one branch per
     if kind == D_MOVE_STEP:
         return _step_legal(r, tb, s, a // 2, a % 2, False, a < 12) and r.step_left > 0
     if kind == D_TURN:
-        if a < 25:
-            return r.marble_actions[s] < 2 and r.syn[a // 5, a % 5] > 0
-        if a < PASS_ACTION:
-            slot = a - RABBI_BASE
-            if r.rabbi_done[s]:
-                return False
-            if slot == PERM_SLOT:
-                return True
-            if r.at_slots[slot] < 0:
-                return False
-            for o in range(n):
-                if r.rabbi_slot[o] == slot:
-                    return False
-            return r.au_slot != slot
-        if a == PASS_ACTION:
-            if r.pass_stage == 0:
-                return True
-            return r.pass_stage == 1 and tb.prm[P_SECOND_PASS] == 1 and r.passes[s] == 1
-        return False
+        return _turn_legal(r, tb, s, a)
     if kind == D_BLACK_MARBLE:
         return a < 3
     if kind == D_WORK_COUNT:
@@ -1057,23 +1055,11 @@ def _legal(r, tb, kind, s, e, pa, pb, pc, px, a):  # noqa: C901 - one branch per
             return False
         return _on_board(r.golem_loc[s, a]) and r.standing[s, a] == 1 and not (pb != 0 and r.fresh[s, a] != 0)
     if kind == D_GOLEM_ACTION:
-        if a < 6:
-            return (pb & 1) == 0 and _upgrade_legal(r, tb, s, a, 0, 0)
-        if a < 9:
-            return (pb & 2) == 0 and _create_legal(r, tb, s, a - 6, 0)
-        return a == 9
+        return _golem_action_legal(r, tb, s, pb, a)
     if kind == D_ARTIFACT_ACTION:
-        if a < ART_OPTIONS:
-            return (pb & 1) == 0 and _upgrade_legal(r, tb, s, 11 + a, 0, 0)
-        if a == 41:
-            return (pb & 2) == 0 and r.res[s, COIN] >= tb.prm[P_GOLD_PRICE] and r.gold_supply > 0
-        return a == 42
+        return _artifact_action_legal(r, tb, s, pb, a)
     if kind == D_STUDY_ACTION:
-        if a < 5:
-            return (pb & 1) == 0 and _upgrade_legal(r, tb, s, 6 + a, 0, 0)
-        if a < 25:
-            return (pb & 2) == 0 and _book_legal(r, tb, s, (a - 5) // 4, (a - 5) % 4, 0, 0)
-        return a == 25
+        return _study_action_legal(r, tb, s, pb, a)
     if kind == D_MIRROR:
         if a < 4:
             return (pb & 1) == 0 and r.res[s, COIN] >= tb.prm[P_MIRROR_COST]
@@ -1085,12 +1071,7 @@ def _legal(r, tb, kind, s, e, pa, pb, pc, px, a):  # noqa: C901 - one branch per
             return r.res[s, COIN] >= tb.ch_cost[r.palace[r.round]]
         return a == 1
     if kind == D_UPGRADE or kind == D_INCOME_UPGRADE:
-        if a == UPGRADE_SKIP:
-            return True
-        if a > UPGRADE_SKIP:
-            return False
-        area = 1 if a < 6 else (2 if a < 11 else 4)
-        return (pa & area) != 0 and _upgrade_legal(r, tb, s, a, pb, pc)
+        return _upgrade_option_legal(r, tb, s, pa, pb, pc, a)
     if kind == D_CREATE:
         return a == 3 or (a < 3 and _create_legal(r, tb, s, a, pa))
     if kind == D_KILL:
@@ -1154,6 +1135,68 @@ def _legal(r, tb, kind, s, e, pa, pb, pc, px, a):  # noqa: C901 - one branch per
     if kind == D_REMOVE_MARBLE:
         return a < 25 and r.syn[a // 5, a % 5] > 0
     return False
+
+
+@njit(cache=True)
+def _turn_legal(r, tb, s, a):
+    """Turn option ``a``: a marble (row * 5 + colour), a Rabbi (RABBI_BASE + slot) or passing."""
+    if a < 25:
+        return r.marble_actions[s] < 2 and r.syn[a // 5, a % 5] > 0
+    if a < PASS_ACTION:
+        slot = a - RABBI_BASE
+        if r.rabbi_done[s]:
+            return False
+        if slot == PERM_SLOT:
+            return True
+        if r.at_slots[slot] < 0:
+            return False
+        for o in range(r.n):
+            if r.rabbi_slot[o] == slot:
+                return False
+        return r.au_slot != slot
+    if a == PASS_ACTION:
+        if r.pass_stage == 0:
+            return True
+        return r.pass_stage == 1 and tb.prm[P_SECOND_PASS] == 1 and r.passes[s] == 1
+    return False
+
+
+@njit(cache=True)
+def _golem_action_legal(r, tb, s, pb, a):
+    if a < 6:
+        return (pb & 1) == 0 and _upgrade_legal(r, tb, s, a, 0, 0)
+    if a < 9:
+        return (pb & 2) == 0 and _create_legal(r, tb, s, a - 6, 0)
+    return a == 9
+
+
+@njit(cache=True)
+def _artifact_action_legal(r, tb, s, pb, a):
+    if a < ART_OPTIONS:
+        return (pb & 1) == 0 and _upgrade_legal(r, tb, s, 11 + a, 0, 0)
+    if a == 41:
+        return (pb & 2) == 0 and r.res[s, COIN] >= tb.prm[P_GOLD_PRICE] and r.gold_supply > 0
+    return a == 42
+
+
+@njit(cache=True)
+def _study_action_legal(r, tb, s, pb, a):
+    if a < 5:
+        return (pb & 1) == 0 and _upgrade_legal(r, tb, s, 6 + a, 0, 0)
+    if a < 25:
+        return (pb & 2) == 0 and _book_legal(r, tb, s, (a - 5) // 4, (a - 5) % 4, 0, 0)
+    return a == 25
+
+
+@njit(cache=True)
+def _upgrade_option_legal(r, tb, s, pa, pb, pc, a):
+    """Upgrade (or Income upgrade) option ``a`` in the areas of bitmask ``pa``, discount ``pb``, any resource ``pc``."""
+    if a == UPGRADE_SKIP:
+        return True
+    if a > UPGRADE_SKIP:
+        return False
+    area = 1 if a < 6 else (2 if a < 11 else 4)
+    return (pa & area) != 0 and _upgrade_legal(r, tb, s, a, pb, pc)
 
 
 @njit(cache=True)
