@@ -228,7 +228,8 @@ def search(
     its :func:`analysis.paired.game_quantities`, or None for a setting the game rejects (scored
     :data:`INFEASIBLE`). The current values are evaluated first; settings
     already evaluated are not played again; the search stops after ``budget`` distinct settings
-    (or when the optimiser converges).
+    (or when the optimiser converges). Of settings with the same objective the one that changes
+    the fewest values is the best (a change that cannot matter plays the same games).
     """
     out = Path(out)
     if budget < 2:
@@ -289,7 +290,7 @@ def search(
         )
     evaluations = pd.DataFrame(rows)
     evaluations.to_csv(out / "evaluations.csv", index=False)
-    best_row = evaluations.loc[evaluations["objective"].idxmin()]
+    best_row = evaluations.sort_values(["objective", "num_changed"], kind="stable").iloc[0]  # ties: fewest changes
     best = {d.name: best_row[d.name] for d in dims}
     return SearchResult(evaluations, best, float(best_row["objective"]), float(evaluations["objective"].iloc[0]))
 
@@ -356,6 +357,11 @@ def _search_items(dims: Sequence[Dimension], result: SearchResult, description: 
             f"{result.best_objective:.4f}. That figure is optimistic (it is the best of many tries on the same games); "
             "the re-measurement on fresh games below is the one to trust.",
             "verdict",
+        )
+        if result.best_objective < result.current_objective
+        else Text(
+            f"No setting beat the current values on the search games (objective {result.current_objective:.4f}).",
+            "verdict",
         ),
     ]
     feasible = result.evaluations[result.evaluations["objective"] < INFEASIBLE]
@@ -388,11 +394,13 @@ def run_balance(
     command: str = "",
     log: Callable[[str], None] | None = None,
     overwrite: bool = False,
+    report_dir: str | Path | None = None,
 ) -> Path:
     """Search the ``vary`` space for the values that minimise ``target``, confirm on fresh games, write the report.
 
     Writes ``OUT/search`` (evaluations), ``OUT/confirm`` (an experiment: baseline against the best
-    setting on fresh games) and ``OUT/report``; returns the report's HTML path.
+    setting on fresh games) and the report (``report_dir``, default ``OUT/report``); returns the
+    report's HTML path.
     """
     from analysis.experiment_report import build_experiment_report
     from analysis.experiments import Design, run_experiment
@@ -403,6 +411,7 @@ def run_balance(
 
     game = make(game_name)
     out = Path(out)
+    report_dir = Path(report_dir) if report_dir is not None else out / "report"
     if out.exists() and any(out.iterdir()) and not overwrite:
         raise ExperimentError(f"{out}: not empty; use --overwrite to replace it")
     values = settable_values(game, cards)
@@ -432,9 +441,8 @@ def run_balance(
     items = _search_items(dims, result, description, budget)
     title = f"{game.name}: balance search ({target})"
     if best.is_baseline:
-        items.append(Text("No setting beat the current values on the search games; nothing to confirm.", "verdict"))
         return write_report(
-            Report(title, [Text(f"Command: {command}", "code")], [Section("Search", items)]), out / "report"
+            Report(title, [Text(f"Command: {command}", "code")], [Section("Search", items)]), report_dir
         )
     design = Design(
         game.name,
@@ -460,7 +468,7 @@ def run_balance(
             "verdict",
         )
     )
-    return build_experiment_report(exp, out / "report", title=title, extra=[Section("Search", items)])
+    return build_experiment_report(exp, report_dir, title=title, extra=[Section("Search", items)])
 
 
 def _candidate_spec(bot: str, setting: dict[str, Any]) -> str:
@@ -485,10 +493,12 @@ def run_tune(
     command: str = "",
     log: Callable[[str], None] | None = None,
     overwrite: bool = False,
+    report_dir: str | Path | None = None,
 ) -> Path:
     """Tune ``bot``'s parameters for the highest win rate against ``field`` (default: the bot with its
-    defaults), write ``OUT/tuned.bot`` (usable as ``--bot @OUT/tuned.bot``) and a report that checks
-    the seat-balance verdict at both skill levels; returns the report's HTML path."""
+    defaults), write ``OUT/tuned.bot`` (usable as ``--bot @OUT/tuned.bot``) and a report (``report_dir``,
+    default ``OUT/report``) that checks the seat-balance verdict at both skill levels; returns the
+    report's HTML path."""
     from analysis._util import mirror_mask
     from analysis.paired import paired_effects
     from analysis.report import Report, Section, Table, Text, _pct, _pct_ci, write_report
@@ -593,4 +603,4 @@ def run_tune(
             Section("Balance across skill levels", skill_items, findings=[skill_items[0].text]),
         ],
     )
-    return write_report(report, out / "report")
+    return write_report(report, Path(report_dir) if report_dir is not None else out / "report")

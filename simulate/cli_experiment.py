@@ -311,6 +311,13 @@ def values(game_name: str, pattern: str) -> None:
 )
 @click.option("--seed", type=_SEED, default=0, show_default=True, help="Master seed of the search games.")
 @click.option("--out", "-o", type=click.Path(path_type=Path), default=None, help="Output [default: runs/balance-GAME].")
+@click.option(
+    "--report",
+    "report_dir",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Report directory [default: OUT/report].",
+)
 @click.option("--workers", "-w", type=int, default=None, help="Worker processes [default: all cores].")
 @click.option("--cards", type=click.Path(path_type=Path), default=None, help="Base data folder to start from.")
 @click.option("--rule", "rules", type=KeyValue(), multiple=True, help="Rule option of every evaluation (KEY=VALUE).")
@@ -345,6 +352,7 @@ def balance(ctx: click.Context, game_name: str, **o) -> None:
             budget=o["budget"],
             seed=o["seed"],
             out=o["out"] or Path("runs") / f"balance-{game_name}",
+            report_dir=o["report_dir"],
             workers=o["workers"],
             cards=str(o["cards"]) if o["cards"] else None,
             rules=dict(o["rules"]),
@@ -375,6 +383,13 @@ def balance(ctx: click.Context, game_name: str, **o) -> None:
 @click.option("--seed", type=_SEED, default=0, show_default=True, help="Master seed of the search games.")
 @click.option(
     "--out", "-o", type=click.Path(path_type=Path), default=None, help="Output [default: runs/tune-GAME-BOT]."
+)
+@click.option(
+    "--report",
+    "report_dir",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Report directory [default: OUT/report].",
 )
 @click.option("--workers", "-w", type=int, default=None, help="Worker processes [default: all cores].")
 @click.option("--cards", type=click.Path(path_type=Path), default=None, help="Data folder to play.")
@@ -411,6 +426,7 @@ def tune(ctx: click.Context, game_name: str, **o) -> None:
             budget=o["budget"],
             seed=o["seed"],
             out=o["out"] or Path("runs") / f"tune-{game_name}-{o['bot']}",
+            report_dir=o["report_dir"],
             workers=o["workers"],
             cards=str(o["cards"]) if o["cards"] else None,
             rules=dict(o["rules"]),

@@ -497,6 +497,18 @@ def test_search_finds_the_minimum_of_a_known_objective(tmp_path):
     assert len(result.evaluations) <= 18 and (tmp_path / "s" / "evaluations.csv").is_file()
 
 
+def test_search_prefers_the_fewest_changes_among_equal_objectives(tmp_path):
+    """A value that cannot matter (seat 5's crystals at 3 players) plays the same games: never part of the best."""
+    dims = [Dimension("a", 0, tuple(range(4))), Dimension("b", "x", ("x", "y", "z"))]
+
+    def evaluate(setting, run_dir):
+        run_dir.mkdir(parents=True)
+        return pd.DataFrame({"v": [abs(setting["a"] - 2)]})
+
+    result = search(dims, evaluate, lambda q: float(q["v"].iloc[0]), tmp_path / "s", budget=12, seed=SEED)
+    assert result.best == {"a": 2, "b": "x"}
+
+
 def test_search_skips_settings_the_game_rejects(tmp_path):
     dims = [Dimension("a", 0, tuple(range(8)))]
 
@@ -605,12 +617,13 @@ def test_cli_values_lists_names_and_aliases():
 def test_cli_balance_and_tune_small(tmp_path):
     result = _invoke(
         ["balance", "golem-poker", "-p", "3", "--bots", "threshold", "--vary", "player_tie", "--target", "seat1=fair",
-         "-n", "600", "--budget", "3", "--confirm-games", "600", "-w", "1", "-q", "-o", str(tmp_path / "bal")]
+         "-n", "600", "--budget", "3", "--confirm-games", "600", "-w", "1", "-q", "-o", str(tmp_path / "bal"),
+         "--report", str(tmp_path / "bal-report")]
     )  # fmt: skip
     assert result.exit_code == 0, result.output
     evals = pd.read_csv(tmp_path / "bal" / "search" / "evaluations.csv")
     assert set(evals["rules.player_tie"]) == {"split", "amulet"}
-    assert (tmp_path / "bal" / "report" / "report.html").is_file()
+    assert (tmp_path / "bal-report" / "report.html").is_file() and not (tmp_path / "bal" / "report").exists()
     result = _invoke(
         ["tune", "century", "-p", "2", "--bot", "greedy", "--param", "patience", "-n", "300", "--budget", "3",
          "--confirm-games", "300", "-w", "1", "-q", "-o", str(tmp_path / "tune")]
