@@ -13,7 +13,7 @@ from matplotlib.axes import Axes
 from analysis._util import require_columns
 from analysis.plots import _axes
 
-__all__ = ["plot_effect_forest", "plot_search_history", "plot_sweep", "plot_tradeoff"]
+__all__ = ["plot_effect_forest", "plot_search_history", "plot_sweep", "plot_tradeoff", "plot_variant_effects"]
 
 
 def _scale(effects: pd.DataFrame) -> tuple[float, str]:
@@ -99,26 +99,62 @@ def plot_effect_forest(
     return ax
 
 
-def plot_tradeoff(evaluations: pd.DataFrame, ax: Axes | None = None, *, title: str | None = None) -> Axes:
+def plot_variant_effects(
+    effects: pd.DataFrame, unit: str = "rate", ax: Axes | None = None, *, title: str | None = None
+) -> Axes:
+    """One variant's effect on every quantity of ``unit`` (``"rate"`` or ``"points"``) with its interval.
+
+    Required columns: ``subject``, ``unit``, ``diff``, ``ci_low``, ``ci_high``, ``significant``
+    (the rows of one variant; seats first, as in the effects table).
+    """
+    require_columns(effects, ["subject", "unit", "diff", "ci_low", "ci_high", "significant"])
+    rows = effects[effects["unit"] == unit][::-1]
+    if rows.empty:
+        raise ValueError(f"no effects in unit {unit!r}")
+    scale, what = _scale(rows)
+    ax = _axes(ax, (6, 0.8 + 0.4 * len(rows)))
+    y = np.arange(len(rows))
+    colors = np.where(rows["significant"].to_numpy(), "#c0392b", "#555555")
+    ax.errorbar(
+        rows["diff"] * scale,
+        y,
+        xerr=[(rows["diff"] - rows["ci_low"]) * scale, (rows["ci_high"] - rows["diff"]) * scale],
+        fmt="none",
+        ecolor=colors,
+    )
+    ax.scatter(rows["diff"] * scale, y, c=colors, zorder=3)
+    ax.set_yticks(y, rows["subject"].astype(str))
+    ax.axvline(0, color="grey", linewidth=0.8, linestyle="--")
+    ax.set_xlabel(f"change ({what}); red: significant after correction")
+    ax.set_title(title or ("Change in win rates" if unit == "rate" else "Change in score margins"))
+    return ax
+
+
+def plot_tradeoff(
+    evaluations: pd.DataFrame, ax: Axes | None = None, *, title: str | None = None, ylabel: str | None = None
+) -> Axes:
     """Search trade-off: objective of every evaluated setting against how many values it changes.
 
-    Required columns: ``objective``, ``num_changed``. The best objective for each number of
-    changed values (the Pareto front: fewest changes for a given balance) is joined by a line.
+    Required columns: ``objective``, ``num_changed``. Marked: the best objective with exactly k
+    changed values; the line is the best with at most k (how much balance each further change buys).
     """
     require_columns(evaluations, ["objective", "num_changed"], "evaluations")
     ax = _axes(ax, (6, 4))
     ax.scatter(evaluations["num_changed"], evaluations["objective"], alpha=0.4, s=14, label="evaluated settings")
-    front = evaluations.groupby("num_changed")["objective"].min().sort_index()
-    front = front[front.cummin() == front]
-    ax.plot(front.index, front.to_numpy(), color="#c0392b", marker="o", label="best for that many changes")
-    ax.set_xlabel("values changed from the current data")
-    ax.set_ylabel("objective (lower is better)")
+    best = evaluations.groupby("num_changed")["objective"].min().sort_index()
+    ax.step(best.index, best.cummin().to_numpy(), where="post", color="#c0392b", label="best with at most k changes")
+    ax.scatter(best.index, best.to_numpy(), color="#c0392b", zorder=3, label="best with exactly k changes")
+    ax.set_xticks(range(int(evaluations["num_changed"].max()) + 1))
+    ax.set_xlabel("k: values changed from the current data")
+    ax.set_ylabel(ylabel or "objective (lower is better)")
     ax.set_title(title or "Trade-off: balance against size of the change")
     ax.legend(fontsize="small")
     return ax
 
 
-def plot_search_history(evaluations: pd.DataFrame, ax: Axes | None = None, *, title: str | None = None) -> Axes:
+def plot_search_history(
+    evaluations: pd.DataFrame, ax: Axes | None = None, *, title: str | None = None, ylabel: str | None = None
+) -> Axes:
     """Objective of each evaluation in order, with the best so far. Required columns: ``objective``."""
     require_columns(evaluations, ["objective"], "evaluations")
     ax = _axes(ax, (6, 4))
@@ -126,7 +162,7 @@ def plot_search_history(evaluations: pd.DataFrame, ax: Axes | None = None, *, ti
     ax.scatter(x, evaluations["objective"], s=10, alpha=0.5, label="evaluation")
     ax.plot(x, evaluations["objective"].cummin(), color="#c0392b", label="best so far")
     ax.set_xlabel("evaluation")
-    ax.set_ylabel("objective (lower is better)")
+    ax.set_ylabel(ylabel or "objective (lower is better)")
     ax.set_title(title or "Search progress")
     ax.legend(fontsize="small")
     return ax

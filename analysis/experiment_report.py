@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 
 from analysis._util import mirror_mask
-from analysis.experiment_plots import plot_effect_forest, plot_sweep
+from analysis.experiment_plots import plot_effect_forest, plot_sweep, plot_variant_effects
 from analysis.experiments import SEAT_COLUMNS, Experiment, load_experiment, variant_run_dirs
 from analysis.report import (
     Figure,
@@ -41,6 +41,16 @@ from analysis.seats import seat_advantage
 __all__ = ["build_experiment_report", "compute_experiment_report", "effects_with_values", "ranking"]
 
 _TOP = 10
+_KINDS = {"sweep": "What-if sweep", "ablate": "Ablation", "balance": "Confirmation of a balance search"}
+
+
+def _kind(exp: Experiment) -> str:
+    return _KINDS.get(exp.manifest["kind"], exp.manifest["kind"].capitalize())
+
+
+def _removed(share: float) -> str:
+    """A share of variance the pairing removed, as a percentage; none when it removed nothing (or noise below 0)."""
+    return f"{100 * share:.0f}%" if share >= 0.005 else "none"
 
 
 def effects_with_values(exp: Experiment) -> pd.DataFrame:
@@ -133,7 +143,7 @@ def _effects_table(effects: pd.DataFrame, unit: str, alpha: float) -> Table:
                 _pp_ci(r, scale),
                 _p(r.pvalue_adj),
                 "yes" if r.significant else "no",
-                f"{100 * r.variance_removed:.0f}%" if np.isfinite(r.variance_removed) else "n/a",
+                _removed(r.variance_removed) if np.isfinite(r.variance_removed) else "n/a",
             ]
         )
     what = "percentage points" if unit == "rate" else "points"
@@ -165,8 +175,9 @@ def _design_section(exp: Experiment) -> Section:
     )
     items: list[Text | Table | Figure] = [
         Text(
-            f"{m['kind'].capitalize()} of {d['game']} with {d['num_players']} players, bots {', '.join(d['bots'])}"
-            f" ({'seats rotated' if d['rotate'] else 'fixed seats'}); {len(m['variants']) - 1} variants against the "
+            f"{_kind(exp)} of {d['game']} with {d['num_players']} players, bots {', '.join(d['bots'])}"
+            f" ({'seats rotated' if d['rotate'] else 'fixed seats'}); {len(m['variants']) - 1} "
+            f"variant{'s' if len(m['variants']) > 2 else ''} against the "
             f"baseline, {m['games_per_variant']:,} games each in {m['rounds']} round{'s' if m['rounds'] > 1 else ''} "
             f"(round k uses master seed {d['seed']} + k); {pairing}."
         ),
@@ -190,7 +201,7 @@ def _plots_section(exp: Experiment, effects: pd.DataFrame) -> Section:
     quantities = [f"seat{s + 1}" for s in range(n)] + ["margin1"] + bots
     what = "each seat's win rate, seat 1's score margin" + (" and each bot's win rate" if bots else "")
     items: list[Text | Table | Figure] = []
-    values = effects.attrs.get("values", [])
+    values = effects.attrs.get("values", []) if exp.manifest["kind"] == "sweep" else []
     if values:
         for k, value in enumerate(values):
             panels = [lambda ax, q=q, v=value: plot_sweep(effects, v, q, ax=ax) for q in quantities]
@@ -204,6 +215,19 @@ def _plots_section(exp: Experiment, effects: pd.DataFrame) -> Section:
                     size=(5.5, 3.6),
                 )
             )
+    elif exp.effects["variant_name"].nunique() == 1:
+        name = exp.effects["variant_name"].iloc[0]
+        panels = [lambda ax, u=u: plot_variant_effects(exp.effects, u, ax=ax) for u in ("rate", "points")]
+        height = 0.9 + 0.4 * int((exp.effects["unit"] == "rate").sum())
+        items.append(
+            _figure(
+                "effects.png",
+                f"Effect of {name} on every win rate and score margin, with paired intervals.",
+                panels,
+                ncols=2,
+                size=(5.0, max(2.6, height)),
+            )
+        )
     else:
         panels = [lambda ax, q=q: plot_effect_forest(exp.effects, q, ax=ax) for q in quantities]
         height = 0.9 + 0.35 * (len(exp.manifest["variants"]) - 1)
@@ -256,12 +280,19 @@ def _pairing_section(exp: Experiment) -> Section:
         if removed.empty:
             continue
         med = float(removed.median())
-        factor = f"{1 / (1 - med):.1f}×" if med < 0.9995 else "unbounded (identical games)"
-        rows.append([metric, f"{100 * med:.0f}%", f"{100 * removed.min():.0f}–{100 * removed.max():.0f}%", factor])
+        factor = f"{1 / (1 - max(med, 0.0)):.1f}×" if med < 0.9995 else "unbounded (identical games)"
+        low, high = _removed(float(removed.min())), _removed(float(removed.max()))
+        rows.append([metric, _removed(med), low if low == high else f"{low}–{high}", factor])
     text = (
         "Variance of the paired differences against the variance of a difference between two independent runs of the "
         "same size: the share the pairing removed, and how many times as many games an unpaired design would need "
         "for intervals as narrow."
+        + (
+            " Here the changes alter the games from the start, so paired games differ about as much as independent "
+            "ones: the pairing bought little (it costs nothing either)."
+            if len(effects) and float(effects["variance_removed"].median()) < 0.1
+            else ""
+        )
         if exp.manifest["design"]["paired"]
         else "This experiment was unpaired: the column shows what pairing would have removed had the games been "
         "paired (about nothing: independent runs share no games)."
@@ -338,7 +369,7 @@ def compute_experiment_report(exp: Experiment, title: str | None = None, command
     effects = effects_with_values(exp)
     header: list[Text | Table] = [
         Text(
-            f"What-if {exp.manifest['kind']} of {d['game']}: every change is measured as the paired difference from "
+            f"{_kind(exp)} of {d['game']}: every change is measured as the paired difference from "
             f"the baseline (the data as given) on the same games. Intervals are {_level(alpha)} t intervals of the "
             "per-game differences; p-values are Holm-adjusted over all variants and quantities, so a family of changes "
             f"that do nothing shows a significant effect at most {alpha:g} of the time. Generated "

@@ -328,13 +328,26 @@ def _bootstrap_objective_change(
     return change, float(low), float(high)
 
 
-def _search_items(dims: Sequence[Dimension], result: SearchResult, description: str, budget: int) -> list:
+def objective_unit(target: str) -> tuple[float, str]:
+    """How a ``--target``'s objective is shown: (scale, unit), percentage points for rates, points for margins."""
+    name = target.lstrip("-").partition("=")[0].strip()
+    return (1.0, "points") if name.startswith("margin") else (100.0, "pp")
+
+
+def _search_items(
+    dims: Sequence[Dimension], result: SearchResult, description: str, budget: int, unit: tuple[float, str]
+) -> list:
     from analysis.experiment_plots import plot_search_history, plot_tradeoff
     from analysis.report import Table, Text, _figure
 
+    scale, name = unit
+
+    def shown(x: float) -> str:
+        return f"{scale * x:.2f} {name}"
+
     items: list = [
         Text(
-            f"Objective: {description} (lower is better). Optimiser: SciPy differential evolution"
+            f"Objective: {description} (lower is better; shown in {name}). Optimiser: SciPy differential evolution"
             + (" (integrality constraints for discrete values), " if any(d.discrete for d in dims) else ", ")
             + f"{len(result.evaluations)} distinct settings evaluated "
             f"of a budget of {budget}, every one on the same games (common random numbers)."
@@ -353,14 +366,14 @@ def _search_items(dims: Sequence[Dimension], result: SearchResult, description: 
             "Search space and the best setting found.",
         ),
         Text(
-            f"On the search games the objective went from {result.current_objective:.4f} (current values) to "
-            f"{result.best_objective:.4f}. That figure is optimistic (it is the best of many tries on the same games); "
-            "the re-measurement on fresh games below is the one to trust.",
+            f"On the search games the objective went from {shown(result.current_objective)} (current values) to "
+            f"{shown(result.best_objective)}. That figure is optimistic (it is the best of many tries on the same "
+            "games); the re-measurement on fresh games below is the one to trust.",
             "verdict",
         )
         if result.best_objective < result.current_objective
         else Text(
-            f"No setting beat the current values on the search games (objective {result.current_objective:.4f}).",
+            f"No setting beat the current values on the search games (objective {shown(result.current_objective)}).",
             "verdict",
         ),
     ]
@@ -370,9 +383,11 @@ def _search_items(dims: Sequence[Dimension], result: SearchResult, description: 
         items.append(
             Text(f"{rejected} setting(s) the game's data checks reject were skipped (listed in evaluations.csv).")
         )
-    panels = [lambda ax: plot_search_history(feasible, ax=ax)]
+    shown_evals = feasible.assign(objective=feasible["objective"] * scale)
+    ylabel = f"objective ({name}, lower is better)"
+    panels = [lambda ax: plot_search_history(shown_evals, ax=ax, ylabel=ylabel)]
     if "num_changed" in feasible and feasible["num_changed"].nunique() > 1:
-        panels.append(lambda ax: plot_tradeoff(feasible, ax=ax))
+        panels.append(lambda ax: plot_tradeoff(shown_evals, ax=ax, ylabel=ylabel))
     items.append(_figure("search.png", "Search progress and trade-off.", panels, ncols=2, size=(5.5, 3.8)))
     return items
 
@@ -438,7 +453,8 @@ def run_balance(
 
     result = search(dims, evaluate, objective, out / "search", budget, seed, log)
     best = variant_of(dims, result.best)
-    items = _search_items(dims, result, description, budget)
+    unit = objective_unit(target)
+    items = _search_items(dims, result, description, budget, unit)
     title = f"{game.name}: balance search ({target})"
     if best.is_baseline:
         return write_report(
@@ -458,17 +474,29 @@ def run_balance(
     change, low, high = _bootstrap_objective_change(
         objective, exp.quantities["baseline"], exp.quantities[best.name], design.alpha, seed
     )
+    scale, name = unit
+    before, after = objective(exp.quantities["baseline"]), objective(exp.quantities[best.name])
     items.append(
         Text(
             f"Re-measured on {confirm_games:,} fresh games (master seed {design.seed}): the objective is "
-            f"{objective(exp.quantities['baseline']):.4f} with the current values and "
-            f"{objective(exp.quantities[best.name]):.4f} with the best setting, a change of {change:+.4f} "
-            f"({low:+.4f} to {high:+.4f}, paired bootstrap, {100 * (1 - design.alpha):g}%). The sections below give "
-            "its effect on every seat and bot with paired intervals.",
+            f"{scale * before:.2f} {name} with the current values and {scale * after:.2f} {name} with the best "
+            f"setting, a change of {scale * change:+.2f} {name} ({scale * low:+.2f} to {scale * high:+.2f}, paired "
+            f"bootstrap, {100 * (1 - design.alpha):g}%). The sections below give its effect on every seat and bot "
+            "with paired intervals.",
             "verdict",
         )
     )
-    return build_experiment_report(exp, report_dir, title=title, extra=[Section("Search", items)])
+    seats = [f"seat{s + 1}" for s in range(num_players)]
+    rates = [
+        " / ".join(f"{100 * exp.quantities[v][seats].mean()[q]:.1f}%" for q in seats) for v in ("baseline", best.name)
+    ]
+    finding = (
+        f"Best setting found: {', '.join(f'{k}={v}' for k, v in best.settings)}. On {confirm_games:,} fresh games "
+        f"the seats win {rates[1]} instead of {rates[0]} (seats 1 to {num_players}; fair {100 / num_players:.1f}%); "
+        f"{description}: {scale * before:.2f} → {scale * after:.2f} {name} ({scale * change:+.2f}, "
+        f"{scale * low:+.2f} to {scale * high:+.2f})."
+    )
+    return build_experiment_report(exp, report_dir, title=title, extra=[Section("Search", items, findings=[finding])])
 
 
 def _candidate_spec(bot: str, setting: dict[str, Any]) -> str:
@@ -598,7 +626,10 @@ def run_tune(
         f"{game.name}: tuning {bot} ({num_players} players)",
         [Text("Reproduce with:"), Text(command or "(command not recorded)", "code")],
         [
-            Section("Search", _search_items(dims, result, f"minus the win rate of {bot} against the field", budget)),
+            Section(
+                "Search",
+                _search_items(dims, result, f"minus the win rate of {bot} against the field", budget, (100.0, "pp")),
+            ),
             Section("Tuned bot against the field", field_items),
             Section("Balance across skill levels", skill_items, findings=[skill_items[0].text]),
         ],

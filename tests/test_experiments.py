@@ -18,7 +18,13 @@ import pytest
 from click.testing import CliRunner
 from statsmodels.stats.multitest import multipletests
 
-from analysis.experiment_plots import plot_effect_forest, plot_search_history, plot_sweep, plot_tradeoff
+from analysis.experiment_plots import (
+    plot_effect_forest,
+    plot_search_history,
+    plot_sweep,
+    plot_tradeoff,
+    plot_variant_effects,
+)
 from analysis.experiment_report import build_experiment_report, effects_with_values, ranking
 from analysis.experiments import (
     SEAT_COLUMNS,
@@ -476,6 +482,9 @@ def test_plots_draw_on_new_and_given_axes(seat_sweep):
     assert plot_sweep(effects, "table.start.1", "seat1").get_xlabel() == "table.start.1"
     _, ax = plt.subplots()
     assert plot_effect_forest(seat_sweep.effects, "margin1", ax=ax) is ax
+    one = seat_sweep.effects[seat_sweep.effects["variant_name"] == "table.start.1=YY"]
+    assert plot_variant_effects(one, "points", ax=ax) is ax
+    assert [t.get_text() for t in plot_variant_effects(one).get_yticklabels()] == ["seat 3", "seat 2", "seat 1"]
     evals = pd.DataFrame({"objective": [0.3, 0.2, 0.25], "num_changed": [0, 1, 2]})
     assert plot_tradeoff(evals).get_ylabel().startswith("objective")
     assert plot_search_history(evals, ax=ax) is ax
