@@ -335,19 +335,23 @@ def objective_unit(target: str) -> tuple[float, str]:
 
 
 def _search_items(
-    dims: Sequence[Dimension], result: SearchResult, description: str, budget: int, unit: tuple[float, str]
+    dims: Sequence[Dimension],
+    result: SearchResult,
+    description: str,
+    budget: int,
+    unit: tuple[float, str],
+    shown: Callable[[float], str] | None = None,
 ) -> list:
+    """The search section: space, best setting, progress and trade-off plots. Objectives are drawn times
+    ``unit[0]`` in ``unit[1]`` and written by ``shown`` (default: the same)."""
     from analysis.experiment_plots import plot_search_history, plot_tradeoff
     from analysis.report import Table, Text, _figure
 
     scale, name = unit
-
-    def shown(x: float) -> str:
-        return f"{scale * x:.2f} {name}"
-
+    shown = shown or (lambda x: f"{scale * x:.2f} {name}")
     items: list = [
         Text(
-            f"Objective: {description} (lower is better; shown in {name}). Optimiser: SciPy differential evolution"
+            f"Objective: {description} (lower is better; drawn in {name}). Optimiser: SciPy differential evolution"
             + (" (integrality constraints for discrete values), " if any(d.discrete for d in dims) else ", ")
             + f"{len(result.evaluations)} distinct settings evaluated "
             f"of a budget of {budget}, every one on the same games (common random numbers)."
@@ -386,9 +390,14 @@ def _search_items(
     shown_evals = feasible.assign(objective=feasible["objective"] * scale)
     ylabel = f"objective ({name}, lower is better)"
     panels = [lambda ax: plot_search_history(shown_evals, ax=ax, ylabel=ylabel)]
+    caption = "Search progress: the objective of each setting evaluated, and the best so far."
     if "num_changed" in feasible and feasible["num_changed"].nunique() > 1:
         panels.append(lambda ax: plot_tradeoff(shown_evals, ax=ax, ylabel=ylabel))
-    items.append(_figure("search.png", "Search progress and trade-off.", panels, ncols=2, size=(5.5, 3.8)))
+        caption = (
+            "Search progress, and the trade-off between balance and the number of values changed (the best setting "
+            "with at most k changes: how much each further change buys)."
+        )
+    items.append(_figure("search.png", caption, panels, ncols=2, size=(5.5, 3.8)))
     return items
 
 
@@ -549,7 +558,7 @@ def run_tune(
     if num_players < 2:
         raise ExperimentError("tuning needs at least 2 players")
 
-    def play(specs: list[str], run_dir: Path, games: int, master_seed: int) -> pd.DataFrame:
+    def play(specs: list[str], run_dir: Path, games: int, master_seed: int) -> Path:
         spec = RunSpec(
             game=game.name,
             num_players=num_players,
@@ -560,11 +569,11 @@ def run_tune(
             rules=dict(rules or {}),
             cards=cards,
         )
-        return read_quantities(run(spec, run_dir, workers=workers, overwrite=True, progress=False))
+        return Path(run(spec, run_dir, workers=workers, overwrite=True, progress=False))
 
     def evaluate(setting: dict[str, Any], run_dir: Path) -> pd.DataFrame:
         label = re.sub(r"\W", "_", parse_bot(game, _candidate_spec(bot, setting)).label)
-        q = play([_candidate_spec(bot, setting), *opponents], run_dir, num_games, seed)
+        q = read_quantities(play([_candidate_spec(bot, setting), *opponents], run_dir, num_games, seed))
         return q.assign(tuned=q[label])
 
     result = search(dims, evaluate, lambda q: -float(q["tuned"].mean()), out / "search", budget, seed, log)
@@ -578,8 +587,8 @@ def run_tune(
     )
     fresh = seed + 1_000_000
     confirm = out / "confirm"
-    q_tuned = play([tuned, *opponents], confirm / "tuned-vs-field", confirm_games, fresh)
-    q_default = play([default, *opponents], confirm / "default-vs-field", confirm_games, fresh)
+    q_tuned = read_quantities(play([tuned, *opponents], confirm / "tuned-vs-field", confirm_games, fresh))
+    q_default = read_quantities(play([default, *opponents], confirm / "default-vs-field", confirm_games, fresh))
     t_label = re.sub(r"\W", "_", parse_bot(game, tuned).label)
     d_label = re.sub(r"\W", "_", parse_bot(game, default).label)
     effect = paired_effects(q_default.assign(bot=q_default[d_label]), q_tuned.assign(bot=q_tuned[t_label]))
@@ -596,10 +605,14 @@ def run_tune(
         Text("Use it with: --bot @" + str(out / "tuned.bot")),
         Text(tuned, "code"),
     ]
+    gain = (
+        f"Tuned {tuned} wins {_pct(row.variant)} of its seats against {', '.join(opponents)} instead of "
+        f"{_pct(row.baseline)} with the defaults ({100 * row.diff:+.1f} pp, {100 * row.ci_low:+.1f} to "
+        f"{100 * row.ci_high:+.1f}; {confirm_games:,} fresh games)."
+    )
     levels = []
     for name, spec in (("defaults", default), ("tuned", tuned)):
-        run_dir = confirm / f"mirror-{name}"
-        play([spec], run_dir, confirm_games, fresh)
+        run_dir = play([spec], confirm / f"mirror-{name}", confirm_games, fresh)
         seats = read_tables(check_runs([run_dir], checksums=False), "seats", _SEAT_COLUMNS)
         adv = seat_advantage(seats, lineup="mirror" if mirror_mask(seats).all() else "all", num_resamples=500)
         levels.append((name, adv))
@@ -611,14 +624,32 @@ def run_tune(
         for name, a in levels
         for r in a.table.itertuples()
     ]
+    seats = "; ".join(f"{name}, seats win {' / '.join(_pct(x) for x in a.table['win_rate'])}" for name, a in levels)
+    strongest = [int(a.table["seat"].iloc[int(np.argmax(a.table["win_rate"]))]) for _, a in levels]
+    if holds:
+        verdict = "The seat-balance verdict holds across the two skill levels: " + (
+            "no seat advantage is detected at either"
+            if not verdicts[0]
+            else f"both are unbalanced, seat 1 {'above' if signs[0] > 0 else 'below'} its fair share"
+        )
+    elif verdicts[0] and verdicts[1]:
+        verdict = (
+            "The seat-balance verdict does NOT hold across the two skill levels: both are unbalanced, but not the same "
+            f"way (seat 1 {'above' if signs[0] > 0 else 'below'} its fair share with the defaults, "
+            f"{'above' if signs[1] > 0 else 'below'} it tuned; strongest seat {strongest[0]} with the defaults, "
+            f"{strongest[1]} tuned)"
+        )
+    else:
+        verdict = "The seat-balance verdict does NOT hold across the two skill levels: the seats are balanced " + (
+            "with the defaults only" if not verdicts[0] else "with the tuned bot only"
+        )
+    verdict += (
+        f" ({seats}; fair {_pct(levels[0][1].table['fair'].iloc[0])}; mirror matches, {confirm_games:,} games each)."
+    )
+    if not holds:
+        verdict += " A balance fix measured with the default bot need not carry over to stronger play."
     skill_items = [
-        Text(
-            "The seat-balance verdict "
-            + ("holds" if holds else "does NOT hold")
-            + " across the two skill levels (mirror matches of the bot with its defaults and tuned, "
-            f"{confirm_games:,} games each).",
-            "verdict",
-        ),
+        Text(verdict, "verdict"),
         Table(["skill level", "seat", "win rate", f"{level} interval", "fair"], rows),
         *[Text(f"{name}: {a.verdict}") for name, a in levels],
     ]
@@ -628,9 +659,16 @@ def run_tune(
         [
             Section(
                 "Search",
-                _search_items(dims, result, f"minus the win rate of {bot} against the field", budget, (100.0, "pp")),
+                _search_items(
+                    dims,
+                    result,
+                    f"minus the win rate of {bot} against the field",
+                    budget,
+                    (100.0, "pp"),
+                    lambda x: f"a win rate of {-100 * x:.1f}%",
+                ),
             ),
-            Section("Tuned bot against the field", field_items),
+            Section("Tuned bot against the field", field_items, findings=[gain]),
             Section("Balance across skill levels", skill_items, findings=[skill_items[0].text]),
         ],
     )
