@@ -341,8 +341,9 @@ def _search_items(
     budget: int,
     unit: tuple[float, str],
     shown: Callable[[float], str] | None = None,
+    tradeoff: bool = True,
 ) -> list:
-    """The search section: space, best setting, progress and trade-off plots. Objectives are drawn times
+    """The search section: space, best setting, progress and (``tradeoff``) trade-off plots. Objectives are drawn times
     ``unit[0]`` in ``unit[1]`` and written by ``shown`` (default: the same)."""
     from analysis.experiment_plots import plot_search_history, plot_tradeoff
     from analysis.report import Table, Text, _figure
@@ -391,7 +392,7 @@ def _search_items(
     ylabel = f"objective ({name}, lower is better)"
     panels = [lambda ax: plot_search_history(shown_evals, ax=ax, ylabel=ylabel)]
     caption = "Search progress: the objective of each setting evaluated, and the best so far."
-    if "num_changed" in feasible and feasible["num_changed"].nunique() > 1:
+    if tradeoff and "num_changed" in feasible and feasible["num_changed"].nunique() > 1:
         panels.append(lambda ax: plot_tradeoff(shown_evals, ax=ax, ylabel=ylabel))
         caption = (
             "Search progress, and the trade-off between balance and the number of values changed (the best setting "
@@ -624,8 +625,11 @@ def run_tune(
         for name, a in levels
         for r in a.table.itertuples()
     ]
-    seats = "; ".join(f"{name}, seats win {' / '.join(_pct(x) for x in a.table['win_rate'])}" for name, a in levels)
-    strongest = [int(a.table["seat"].iloc[int(np.argmax(a.table["win_rate"]))]) for _, a in levels]
+    seats = "; ".join(
+        f"{name}, {' / '.join(_pct(x) for x in a.table['win_rate'])} (seat "
+        f"{int(a.table['seat'].iloc[int(np.argmax(a.table['win_rate']))])} strongest)"
+        for name, a in levels
+    )
     if holds:
         verdict = "The seat-balance verdict holds across the two skill levels: " + (
             "no seat advantage is detected at either"
@@ -634,17 +638,17 @@ def run_tune(
         )
     elif verdicts[0] and verdicts[1]:
         verdict = (
-            "The seat-balance verdict does NOT hold across the two skill levels: both are unbalanced, but not the same "
-            f"way (seat 1 {'above' if signs[0] > 0 else 'below'} its fair share with the defaults, "
-            f"{'above' if signs[1] > 0 else 'below'} it tuned; strongest seat {strongest[0]} with the defaults, "
-            f"{strongest[1]} tuned)"
+            "The seat-balance verdict does NOT hold across the two skill levels: both are unbalanced, but not the "
+            f"same way (seat 1 {'above' if signs[0] > 0 else 'below'} its fair share with the defaults, "
+            f"{'above' if signs[1] > 0 else 'below'} it tuned)"
         )
     else:
         verdict = "The seat-balance verdict does NOT hold across the two skill levels: the seats are balanced " + (
             "with the defaults only" if not verdicts[0] else "with the tuned bot only"
         )
     verdict += (
-        f" ({seats}; fair {_pct(levels[0][1].table['fair'].iloc[0])}; mirror matches, {confirm_games:,} games each)."
+        f". Seats 1 to {num_players} win {seats}; fair {_pct(levels[0][1].table['fair'].iloc[0])} "
+        f"(mirror matches, {confirm_games:,} games each)."
     )
     if not holds:
         verdict += " A balance fix measured with the default bot need not carry over to stronger play."
@@ -666,6 +670,7 @@ def run_tune(
                     budget,
                     (100.0, "pp"),
                     lambda x: f"a win rate of {-100 * x:.1f}%",
+                    tradeoff=False,
                 ),
             ),
             Section("Tuned bot against the field", field_items, findings=[gain]),
