@@ -562,7 +562,6 @@ def _quantity_names(design: Design) -> list[str]:
 
 def load_experiment(path: str | Path) -> Experiment:
     """An experiment read back from its directory: manifest, quantities and effects recomputed from the runs."""
-
     path = Path(path)
     file = path / "experiment.json"
     if not file.is_file():

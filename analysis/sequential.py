@@ -131,15 +131,6 @@ def decide(test: SequentialTest, mean: float, halfwidth: float) -> str | None:
     return "true" if below else ("false" if above else None)
 
 
-def running_moments(values: np.ndarray) -> tuple[float, float, int]:
-    """Mean, sample variance and count of the finite values."""
-    x = np.asarray(values, dtype=float)
-    x = x[np.isfinite(x)]
-    if len(x) < 2:
-        return float("nan"), float("nan"), len(x)
-    return float(x.mean()), float(x.var(ddof=1)), len(x)
-
-
 def widest_halfwidth(effects: pd.DataFrame) -> float:
     """Largest half-width of the rate effects' intervals (rows of :func:`analysis.paired.paired_effects`)."""
     rates = effects[effects["unit"] == "rate"]
