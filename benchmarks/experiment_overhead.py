@@ -3,11 +3,11 @@
 A sweep (baseline + variants, paired) is played with ``run_experiment``; its manifest times the
 runner calls (``run_seconds``) and the whole experiment (``seconds``): the difference is the
 experiment layer (variant data folders, reading the runs, paired comparisons, stopping checks,
-manifest). The same runs are then played again with the bare runner, each into its own
-directory as the experiment does (``raw_seconds``). CPU seconds of the process and its worker
-processes are measured for both as well: on a shared machine they are the robust comparison
-(``median_cpu_overhead_vs_raw``). The report is built afterwards and timed apart. Medians of
-``--repeats``; the 1-minute load average before and after is printed too.
+manifest). The same runs are played with the bare runner too, each into its own directory as the
+experiment does (``raw_seconds``), before or after the experiment in turns. CPU seconds of the
+process and its worker processes are measured for both as well: on a shared machine they are the
+robust comparison (``median_cpu_overhead_vs_raw``). The report is built afterwards and timed
+apart. Medians of ``--repeats``; the 1-minute load average before and after is printed too.
 
     python benchmarks/experiment_overhead.py --games 100000 --repeats 3
     python benchmarks/experiment_overhead.py --game golem-poker --players 4 --bots threshold \\
@@ -35,7 +35,7 @@ from simulate import __version__  # noqa: E402
 from simulate.lineup import parse_lineup  # noqa: E402
 from simulate.registry import make  # noqa: E402
 from simulate.runner import RunSpec, run  # noqa: E402
-from simulate.variants import settable_values  # noqa: E402
+from simulate.variants import settable_values, write_variant  # noqa: E402
 
 
 def _cpu() -> float:
@@ -44,7 +44,32 @@ def _cpu() -> float:
     return t.user + t.system + t.children_user + t.children_system
 
 
-def measure(args: argparse.Namespace, root: Path) -> dict:
+def _raw_runs(design: Design, root: Path, workers: int, rounds: int) -> tuple[float, float]:
+    """Wall and CPU seconds of the experiment's runs played with the bare runner, each into its own directory."""
+    game = make(design.game)
+    lineup = parse_lineup(game, list(design.bots), design.num_players)
+    folders = []
+    for k, variant in enumerate(design.variants):  # the variants' data folders, written before the clock starts
+        folder, rules = write_variant(game, variant, root / "raw-data" / f"v{k:02d}")
+        folders.append((k, folder, rules))
+    t0, c0 = time.perf_counter(), _cpu()
+    for k, folder, rules in folders:
+        for r in range(rounds):
+            spec = RunSpec(
+                game=game.name,
+                num_players=design.num_players,
+                num_games=design.num_games,
+                master_seed=design.seed + r,
+                lineup=lineup,
+                chunk_size=max(500, min(20_000, -(-design.num_games // (2 * workers)))),
+                rules=rules,
+                cards=str(folder),
+            )
+            run(spec, root / "raw" / f"v{k:02d}" / f"round-{r:03d}", workers=workers, progress=False)
+    return time.perf_counter() - t0, _cpu() - c0
+
+
+def measure(args: argparse.Namespace, root: Path, raw_first: bool = False) -> dict:
     game = make(args.game)
     values = settable_values(game)
     sets = [tuple(s.split("=", 1)) for s in args.set]
@@ -60,29 +85,17 @@ def measure(args: argparse.Namespace, root: Path) -> dict:
         precision=1e-6 if rounds > 1 else None,  # never reached: plays every round, checking after each
         seed=1,
     )
+    if raw_first:
+        raw, raw_cpu = _raw_runs(design, root, args.workers, rounds)
     out = root / "exp"
     t0, c0 = time.perf_counter(), _cpu()
     exp = run_experiment(design, out, workers=args.workers, overwrite=True)
     wall, cpu = time.perf_counter() - t0, _cpu() - c0
+    if not raw_first:
+        raw, raw_cpu = _raw_runs(design, root, args.workers, rounds)
     t0 = time.perf_counter()
     build_experiment_report(exp, out / "report")
     report = time.perf_counter() - t0
-    lineup = parse_lineup(game, list(design.bots), design.num_players)
-    t0, c0 = time.perf_counter(), _cpu()
-    for rec in exp.manifest["variants"]:
-        for r in range(exp.manifest["rounds"]):
-            spec = RunSpec(
-                game=game.name,
-                num_players=design.num_players,
-                num_games=design.num_games,
-                master_seed=design.seed + r,
-                lineup=lineup,
-                chunk_size=max(500, min(20_000, -(-design.num_games // (2 * args.workers)))),
-                rules=dict(rec["rules"]),
-                cards=rec["data"],
-            )
-            run(spec, root / "raw" / rec["slug"] / f"round-{r:03d}", workers=args.workers, progress=False)
-    raw, raw_cpu = time.perf_counter() - t0, _cpu() - c0
     t = exp.manifest["timing"]
     shutil.rmtree(out)
     return {
@@ -113,9 +126,9 @@ def main() -> None:
         measure(argparse.Namespace(**{**vars(args), "games": 2000 * args.rounds}), Path(tmp))
     load_before = os.getloadavg()[0]
     results = []
-    for _ in range(args.repeats):
+    for k in range(args.repeats):  # the experiment and the raw runs take turns going first: load drifts
         with tempfile.TemporaryDirectory(prefix="golem-bench-") as tmp:
-            results.append(measure(args, Path(tmp)))
+            results.append(measure(args, Path(tmp), raw_first=k % 2 == 1))
     med = {k: statistics.median(r[k] for r in results) for k in results[0]}
     print(
         json.dumps(
