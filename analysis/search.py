@@ -625,9 +625,9 @@ def run_tune(
         for name, a in levels
         for r in a.table.itertuples()
     ]
-    seats = "; ".join(
-        f"{name}, {' / '.join(_pct(x) for x in a.table['win_rate'])} (seat "
-        f"{int(a.table['seat'].iloc[int(np.argmax(a.table['win_rate']))])} strongest)"
+    seats = " and ".join(
+        f"{' / '.join(_pct(x) for x in a.table['win_rate'])} {'with the defaults' if name == 'defaults' else name} "
+        f"(seat {int(a.table['seat'].iloc[int(np.argmax(a.table['win_rate']))])} strongest)"
         for name, a in levels
     )
     if holds:
