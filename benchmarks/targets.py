@@ -32,7 +32,7 @@ TARGETS = {
         500_000,
     ),
     "golems": (["-p", "2", "--bots", "greedy"], 2_000_000, 200_000),
-    "golem": (["-p", "4", "--bots", "greedy,golems,artifacts,books"], 100_000, 10_000),
+    "golem": (["-p", "4", "--bots", "greedy,golems,artifacts,balanced"], 100_000, 10_000),
 }
 
 
