@@ -57,7 +57,7 @@ ROW_RESOURCE[GOLEM_ROW] = CLAY
 ROW_RESOURCE[ARTIFACTS_ROW] = COIN
 ROW_RESOURCE[STUDY_ROW] = KNOWLEDGE
 PARAM_NAMES = ("resource", "gold", "student", "study", "red", "yellow", "blue", "control")
-MAX_BOT_PARAMS = len(PARAM_NAMES)
+MAX_BOT_PARAMS = len(PARAM_NAMES)  # 8, the weight tuple of ``choose``
 _HELP = {
     "resource": "points a Clay, Coin or Knowledge is worth, scaled by the share of rounds left",
     "gold": "points a Gold is worth (scaled likewise)",
@@ -112,7 +112,7 @@ BOTS: dict[str, tuple[int, str, dict[str, tuple[float, str]]]] = {
 
 @njit(cache=True)
 def value(r, tb, s, w):
-    """Seat ``s``'s valuation of position ``r`` under weights ``w`` (PARAM_NAMES order)."""
+    """Seat ``s``'s valuation of position ``r`` under weights ``w`` (PARAM_NAMES order; array or tuple)."""
     red = 1 if r.tokens[RED] == s else 0
     for k in range(6):
         if r.gdev[s, k]:
@@ -182,6 +182,7 @@ def choose(r, tb, bot, w, mask, scratch):
     elif kind == D_UPGRADE or kind == D_INCOME_UPGRADE:
         first = 12
     cheapest = _cheapest_space(r, tb, s) if first else -1
+    wt = (w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7])  # a tuple: passing it costs no reference counting
     best = -1e18
     best_a = -1
     ties = 0
@@ -191,11 +192,11 @@ def choose(r, tb, bot, w, mask, scratch):
         if first and first <= a < first + 40 and ((a - first) // 2) % 4 != cheapest:
             continue
         if kind == D_TURN and a < 25 and not _reactivating(r, tb, s, a % 5):
-            v = marble_value(r, tb, s, w, a)
+            v = marble_value(r, tb, s, wt, a)
         else:
             scratch[0] = r
             apply_action(scratch[0], tb, a)
-            v = value(scratch[0], tb, s, w)
+            v = value(scratch[0], tb, s, wt)
         if v > best + 1e-9:
             best = v
             best_a = a
