@@ -124,6 +124,11 @@ class Report:
 # --------------------------------------------------------------------------- formatting
 
 
+
+def _players(n: int) -> str:
+    """'1 player', '3 players'."""
+    return f"{int(n)} player{'' if int(n) == 1 else 's'}"
+
 def _ok(x: Any) -> bool:
     try:
         return bool(np.isfinite(float(x)))
@@ -462,8 +467,8 @@ def _mirror_section(seats: pd.DataFrame, mirror: np.ndarray, alpha: float, rng: 
         adv, verdicts = _seat_advantage_by_count(part, "mirror", alpha, rng, unit)
         results[label] = adv
         for n, verdict in verdicts:
-            section.items.append(Text(f"{n} players, {label} mirror matches: {verdict}", "verdict"))
-            section.findings.append(f"First player, {n} players ({label} mirror matches): {verdict}")
+            section.items.append(Text(f"{_players(n)}, {label} mirror matches: {verdict}", "verdict"))
+            section.findings.append(f"First player, {_players(n)} ({label} mirror matches): {verdict}")
         section.items.append(
             Table(_adv_columns(unit), _advantage_rows(adv.table), f"Seats in {label} mirror matches.")
         )
@@ -582,8 +587,8 @@ def _mixed_section(seats: pd.DataFrame, mirror: np.ndarray, alpha: float, rng: n
     )
     adv, verdicts = _seat_advantage_by_count(sub, "all", alpha, rng, unit)
     for n, verdict in verdicts:
-        section.items.append(Text(f"{n} players, mixed bots: {verdict}", "verdict"))
-        section.findings.append(f"Seats with mixed bots, {n} players: {verdict}")
+        section.items.append(Text(f"{_players(n)}, mixed bots: {verdict}", "verdict"))
+        section.findings.append(f"Seats with mixed bots, {_players(n)}: {verdict}")
     section.items.append(Table(_adv_columns(unit), _advantage_rows(adv.table), "Seats in mixed-bot games."))
     section.items.append(Table(_TEST_COLUMNS, _test_rows(adv.tests, alpha), "Goodness of fit against 1/n."))
     section.items.append(
@@ -724,7 +729,7 @@ def _setup_section(
                 Table(
                     ["run", "setup", "first game", "games", "seat 1 margin", "interval", "shrunk", *families],
                     rows,
-                    f"{title} setups, {n} players (replay one with 'golem replay RUN --game FIRST_GAME'): seat 1's "
+                    f"{title} setups, {_players(n)} (replay one with 'golem replay RUN --game FIRST_GAME'): seat 1's "
                     "mean score margin in the setup's games, and the "
                     "empirical-Bayes (shrunk) estimate that ranks them.",
                 )
@@ -786,7 +791,7 @@ def _setup_section(
                     ]
                     for r in shown.itertuples()
                 ],
-                f"Setup features and seat 1's score margin, {n} players: setups holding the card in that opening row "
+                f"Setup features and seat 1's score margin, {_players(n)}: setups holding the card in that opening row "
                 "against setups without it, one value per setup (Welch t test); intervals hold simultaneously "
                 "(Bonferroni).",
             )
@@ -910,7 +915,7 @@ def _component_section(
         mirrors = [m for m in runs if is_mirror(m)]
         if not mirrors:
             section.items.append(
-                Text(f"{n} players: no mirror matches, so these associations mix bot strength in.", "warn")
+                Text(f"{_players(n)}: no mirror matches, so these associations mix bot strength in.", "warn")
             )
         runs = mirrors or runs
         ids = {m["run_id"] for m in runs}
@@ -923,7 +928,7 @@ def _component_section(
         result = component_strength(part_seats, comps, part_games, alpha=alpha, correction="holm")
         del comps, part_seats, part_games
         if result.empty:
-            section.items.append(Text(f"{n} players: too few acquisitions of any component to compare."))
+            section.items.append(Text(f"{_players(n)}: too few acquisitions of any component to compare."))
         results.append(result)
     strength = pd.concat(results, ignore_index=True)
     if strength.empty:
@@ -933,7 +938,7 @@ def _component_section(
         num_sig = int(overall["significant"].sum())
         up = overall[overall["significant"] & (overall["win_diff"] > 0)]
         down = overall[overall["significant"] & (overall["win_diff"] < 0)]
-        text = f"{n} players: {num_sig} of {len(overall)} components go with a different win rate after correction"
+        text = f"{_players(n)}: {num_sig} of {len(overall)} components go with a different win rate after correction"
         if len(up):
             best = up.loc[up["win_diff"].idxmax()]
             text += (
@@ -993,7 +998,7 @@ def _component_section(
                     "late",
                 ],
                 rows,
-                f"{n} players: the {len(top)} components with the largest win-rate association; by when: the "
+                f"{_players(n)}: the {len(top)} components with the largest win-rate association; by when: the "
                 "difference (pp) for seats that first acquired it in that third of the game (* significant after "
                 "correction).",
             )
@@ -1001,7 +1006,7 @@ def _component_section(
         section.items.append(
             _figure(
                 f"component-forest-{n}p.png",
-                f"Component forest plot, {n} players: win rate of acquiring seats minus the rest, adjusted "
+                f"Component forest plot, {_players(n)}: win rate of acquiring seats minus the rest, adjusted "
                 "intervals (association, not cause).",
                 [lambda ax, n=n: plots.plot_component_forest(strength, ax=ax, num_players=n, top=_FOREST_COMPONENTS)],
                 size=(7, 0.28 * _FOREST_COMPONENTS + 1.8),
@@ -1163,7 +1168,7 @@ def _variant_section(
                 changed.append(f"{name} {_num(b, 3)} → {_num(v, 3)}")
             rows.append([run_label(m), change, name, _num(b, 3), _num(v, 3), _num(diff, 3, True),
                          _ci(diff - half, diff + half, 3, True), "yes" if marked else ""])
-        summary = f"Rule change {change} ({m['num_players']} players, against {run_label(ref)}): "
+        summary = f"Rule change {change} ({_players(m['num_players'])}, against {run_label(ref)}): "
         section.findings.append(summary + ("; ".join(changed) if changed else "no measure changed detectably") + ".")
     section.items.append(
         Table(["run", "rule change", "measure", "baseline", "variant", "difference", f"{_level(alpha)} interval",
@@ -1336,7 +1341,7 @@ def _convergence_section(
         last = part[part["num_games"] == part["num_games"].max()]
         width = float(last["width"].max())
         text = (
-            f"{n} players: after {int(last['num_games'].iloc[0]):,} games per seat the widest {_level(alpha)} "
+            f"{_players(n)}: after {int(last['num_games'].iloc[0]):,} games per seat the widest {_level(alpha)} "
             f"interval on a seat's win rate spans {100 * width:.2f} percentage points."
         )
         section.items.append(Text(text))
@@ -1355,7 +1360,7 @@ def _convergence_section(
             margin_text = "—" if margin_more == 0 else _games_text(margin_more)
             rows.append([name, str(r.num_players), str(r.seat), _pct(r.win_rate, 2), status, more, margin_text])
             if not r.resolved:
-                open_questions.append(f"{name}, {r.num_players} players, {r.note}")
+                open_questions.append(f"{name}, {_players(r.num_players)}, {r.note}")
                 if _ok(r.more_games) and r.more_games < _HOPELESS:
                     plannable.append(float(r.more_games))
     section.items.append(
