@@ -59,39 +59,8 @@ class Golems:
     score_unit = "points"  # what a seat's score counts, in the report's wording
     setup_columns = GOLEMS_SETUP_COLUMNS
     component_kinds = data.TYPES
-    seat_columns = (
-        "golems",
-        "tucked",
-        "dust",
-        "dust_cards",
-        "hand_gem_cards",
-        "hand_runes",
-        "cards_golem",
-        "cards_rune",
-        "cards_gem",
-        *play.USE_COLUMNS,
-        "columns_left",
-        "gems_taken",
-        "gems_gained",
-        "gems_reward",
-        "gems_stolen",
-        "gems_paid",
-        "gems_reserve",
-        "gems_left",
-        "gem_turns",
-        "passes",
-        "turns_played",
-    )
-    game_columns = (
-        "decided_by",
-        "deck_left",
-        "supply_left",
-        "grids",
-        "automa_score",
-        "automa_golems",
-        "automa_cards",
-        "automa_gems",
-    )
+    seat_columns = play.SEAT_INT16
+    game_columns = ("decided_by", *play.GAME_INT16)
     # golem bench: lineups (as for --bots) with their default games per kernel measurement
     bench_lineups = {"greedy": 100_000, "collector": 100_000, "greedy,collector": 100_000, "lookahead,collector": 400}
     bench_players = 2
