@@ -81,19 +81,7 @@ def plot_effect_forest(
         raise ValueError(f"no effects on quantity {quantity!r}")
     rows = rows.iloc[np.argsort(-np.abs(rows["diff"].to_numpy()), kind="stable")][::-1]
     scale, unit = _scale(rows)
-    ax = _axes(ax, (6, 0.8 + 0.35 * len(rows)))
-    y = np.arange(len(rows))
-    colors = np.where(rows["significant"].to_numpy(), "#c0392b", "#555555")
-    ax.errorbar(
-        rows["diff"] * scale,
-        y,
-        xerr=[(rows["diff"] - rows["ci_low"]) * scale, (rows["ci_high"] - rows["diff"]) * scale],
-        fmt="none",
-        ecolor=colors,
-    )
-    ax.scatter(rows["diff"] * scale, y, c=colors, zorder=3)
-    ax.set_yticks(y, rows["variant_name"].astype(str))
-    ax.axvline(0, color="grey", linewidth=0.8, linestyle="--")
+    ax = _interval_rows(_axes(ax, (6, 0.8 + 0.35 * len(rows))), rows, rows["variant_name"], scale)
     ax.set_xlabel(f"change in {quantity} ({unit}); red: significant after correction")
     ax.set_title(title or f"Effect on {quantity}")
     return ax
@@ -112,7 +100,14 @@ def plot_variant_effects(
     if rows.empty:
         raise ValueError(f"no effects in unit {unit!r}")
     scale, what = _scale(rows)
-    ax = _axes(ax, (6, 0.8 + 0.4 * len(rows)))
+    ax = _interval_rows(_axes(ax, (6, 0.8 + 0.4 * len(rows))), rows, rows["subject"], scale)
+    ax.set_xlabel(f"change ({what}); red: significant after correction")
+    ax.set_title(title or ("Change in win rates" if unit == "rate" else "Change in score margins"))
+    return ax
+
+
+def _interval_rows(ax: Axes, rows: pd.DataFrame, labels: pd.Series, scale: float) -> Axes:
+    """One row per effect: ``diff`` with its interval, scaled, red where significant, and a zero line."""
     y = np.arange(len(rows))
     colors = np.where(rows["significant"].to_numpy(), "#c0392b", "#555555")
     ax.errorbar(
@@ -123,10 +118,8 @@ def plot_variant_effects(
         ecolor=colors,
     )
     ax.scatter(rows["diff"] * scale, y, c=colors, zorder=3)
-    ax.set_yticks(y, rows["subject"].astype(str))
+    ax.set_yticks(y, labels.astype(str))
     ax.axvline(0, color="grey", linewidth=0.8, linestyle="--")
-    ax.set_xlabel(f"change ({what}); red: significant after correction")
-    ax.set_title(title or ("Change in win rates" if unit == "rate" else "Change in score margins"))
     return ax
 
 
