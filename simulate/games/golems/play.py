@@ -76,6 +76,16 @@ def _play_parallel(st, tab, num_players, seat_bot, bot_ids, bot_params, setup_se
 
 
 @njit(cache=True)
+def _winner_seat(first_win, n):
+    """1-based winning seat from seat 1's win (1, 0 or shared); solo: 1 if the player beat the automaton, 0 if not."""
+    if first_win == 1.0:
+        return 1
+    if first_win == 0.0:
+        return 2 if n == 2 else 0
+    return -1
+
+
+@njit(cache=True)
 def _results(st, tab, score, parts, rank, win, tied, decided, winner):
     tb = tab[0]
     pt = np.zeros(NUM_PARTS, np.int64)
@@ -99,13 +109,7 @@ def _results(st, tab, score, parts, rank, win, tied, decided, winner):
         for s in range(n):
             rank[g, s] = rk[s]
             win[g, s] = wn[s]
-        # 1-based winning seat; solo: 1 if the player beat the automaton, 0 if it lost; -1 shared
-        if wn[0] == 1.0:
-            winner[g] = 1
-        elif wn[0] == 0.0:
-            winner[g] = 2 if n == 2 else 0
-        else:
-            winner[g] = -1
+        winner[g] = _winner_seat(wn[0], n)
 
 
 # seats columns counting the cards a seat took for each use (``dust`` itself is the dust a seat holds)
@@ -221,13 +225,7 @@ def _columns(st, tab, n, empty, games, seats, comps):
         for s in range(n):
             rank[g * n + s] = rk[s]
             win[g * n + s] = wn[s]
-        # 1-based winning seat; solo: 1 if the player beat the automaton, 0 if it lost; -1 shared
-        if wn[0] == 1.0:
-            winner[g] = 1
-        elif wn[0] == 0.0:
-            winner[g] = 2 if n == 2 else 0
-        else:
-            winner[g] = -1
+        winner[g] = _winner_seat(wn[0], n)
         # cards taken (not dealt), in turn order: each turn takes at most one card
         for t in range(r.turn):
             by_turn[t] = -1
