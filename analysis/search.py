@@ -110,19 +110,29 @@ def _derived_choices(v: Value, values: dict[str, Value], spread: float) -> tuple
 
 
 def balance_dimensions(
-    values: dict[str, Value], vary: Sequence[str], spread: float = 0.5, rule_choices: dict[str, tuple] | None = None
+    values: dict[str, Value],
+    vary: Sequence[str],
+    spread: float = 0.5,
+    rule_choices: dict[str, tuple] | None = None,
+    num_players: int | None = None,
 ) -> list[Dimension]:
     """The search space of ``--vary`` patterns: ``start.*``, ``points.P36.vp``, or ``NAME=a,b,c`` / ``NAME=lo:hi``.
 
     A value with no candidates given varies over the other values its list or table column holds
     (strings), both truth values (booleans), the choices of a rule option, or the whole numbers
     within ``spread`` (a share of the current value, at least 1) around its current value.
-    Values with a single candidate are left out.
+    Values with a single candidate are left out, and so are values a pattern matches that cannot
+    change a game of ``num_players`` (``start.*`` at 3 players leaves seats 4 and 5 alone); naming
+    one of those is an error.
     """
     dims: dict[str, Dimension] = {}
     for spec in vary:
         pattern, sep, given = spec.partition("=")
         for v in match_values(values, pattern.strip()):
+            if num_players is not None and not v.applies_at(num_players):
+                if any(ch in pattern for ch in "*?["):
+                    continue
+                raise ExperimentError(f"--vary {pattern.strip()}: has no effect at {num_players} players")
             current = v.value if v.kind == "cell" else v.convert(v.value)
             if sep:
                 choices = tuple(parse_values(v, given))
@@ -441,7 +451,7 @@ def run_balance(
         raise ExperimentError(f"{out}: not empty; use --overwrite to replace it")
     values = settable_values(game, cards)
     choices = {o.name: tuple(o.choices) for o in game.rule_options().values() if isinstance(o.default, str | bool)}
-    dims = balance_dimensions(values, vary, rule_choices=choices)
+    dims = balance_dimensions(values, vary, rule_choices=choices, num_players=num_players)
     lineup = parse_lineup(game, list(bots), num_players)
     objective, description = objective_function(target, num_players, [e.label for e in lineup])
     fields = {

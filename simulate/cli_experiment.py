@@ -67,6 +67,17 @@ def rebuild_command(ctx: click.Context) -> str:
     return " ".join(shlex.quote(w) for w in words)
 
 
+_REPORT = click.option(
+    "--report", "report_dir", type=click.Path(path_type=Path), help="Report directory [default: OUT/report]."
+)
+_WORKERS = click.option("--workers", "-w", type=int, default=None, help="Worker processes [default: all cores].")
+
+
+def _report_and_workers(f: Callable) -> Callable:
+    """The --report and --workers options of the search commands."""
+    return _REPORT(_WORKERS(f))
+
+
 def _experiment_options(f: Callable) -> Callable:
     """Options every experiment command shares."""
     options = [
@@ -89,14 +100,8 @@ def _experiment_options(f: Callable) -> Callable:
             default=None,
             help="Experiment directory [default: runs/COMMAND-GAME].",
         ),
-        click.option(
-            "--report",
-            "report_dir",
-            type=click.Path(path_type=Path),
-            default=None,
-            help="Report directory [default: OUT/report].",
-        ),
-        click.option("--workers", "-w", type=int, default=None, help="Worker processes [default: all cores]."),
+        _REPORT,
+        _WORKERS,
         click.option(
             "--cards",
             type=click.Path(path_type=Path),
@@ -204,7 +209,7 @@ def sweep(ctx: click.Context, game_name: str, sets, design_kind: str, **o) -> No
 
     Any value of the game's data or rule options can be set (list them with 'golem values GAME'):
     a card table cell as TABLE.ID.COLUMN, a game.toml value as KEY or SECTION.KEY (list elements
-    as KEY.K or KEY.seatK), a rule option by its name.
+    as KEY.K, or KEY.seatK and KEY.playersN in lists by seat or player count), a rule option by its name.
 
     \b
     Examples:
@@ -311,14 +316,7 @@ def values(game_name: str, pattern: str) -> None:
 )
 @click.option("--seed", type=_SEED, default=0, show_default=True, help="Master seed of the search games.")
 @click.option("--out", "-o", type=click.Path(path_type=Path), default=None, help="Output [default: runs/balance-GAME].")
-@click.option(
-    "--report",
-    "report_dir",
-    type=click.Path(path_type=Path),
-    default=None,
-    help="Report directory [default: OUT/report].",
-)
-@click.option("--workers", "-w", type=int, default=None, help="Worker processes [default: all cores].")
+@_report_and_workers
 @click.option("--cards", type=click.Path(path_type=Path), default=None, help="Base data folder to start from.")
 @click.option("--rule", "rules", type=KeyValue(), multiple=True, help="Rule option of every evaluation (KEY=VALUE).")
 @click.option("--overwrite", is_flag=True, help="Replace what is in --out.")
@@ -384,14 +382,7 @@ def balance(ctx: click.Context, game_name: str, **o) -> None:
 @click.option(
     "--out", "-o", type=click.Path(path_type=Path), default=None, help="Output [default: runs/tune-GAME-BOT]."
 )
-@click.option(
-    "--report",
-    "report_dir",
-    type=click.Path(path_type=Path),
-    default=None,
-    help="Report directory [default: OUT/report].",
-)
-@click.option("--workers", "-w", type=int, default=None, help="Worker processes [default: all cores].")
+@_report_and_workers
 @click.option("--cards", type=click.Path(path_type=Path), default=None, help="Data folder to play.")
 @click.option("--rule", "rules", type=KeyValue(), multiple=True, help="Rule option (KEY=VALUE).")
 @click.option("--overwrite", is_flag=True, help="Replace what is in --out.")

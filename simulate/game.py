@@ -97,6 +97,7 @@ class Game(Protocol):
     seat_columns: tuple[str, ...]  # the game's own columns of the seats table
     bench_lineups: dict[str, int]  # ``golem bench``: lineups as for ``--bots`` -> default games per measurement
     bench_players: int  # ``golem bench``: player count
+    indexed_lists: dict[str, tuple[str, int]]  # game.toml list -> ("seat", 1) or ("players", first count)
 
     def rule_options(self) -> dict[str, RuleOption]:
         """Rule options with their defaults from the shipped data."""

@@ -7,8 +7,9 @@ commands work for any game without a per-game list:
   column (``point_cards.P36.vp``); the stem's first word, pluralised, is an alias when it is unique
   (``points.P36.vp``, ``merchants.M09.output``);
 * a ``game.toml`` value: ``<section>.<key>`` (``table.start``), and one element of a list as
-  ``<section>.<key>.<k>`` with k counted from 1, also written ``seat<k>`` (``table.start.seat1``);
-  the section may be left out when the key is unique (``start.seat1``);
+  ``<section>.<key>.<k>`` with k counted from 1; an element of a list the game declares by seat is
+  also ``seat<k>`` (``table.start.seat1``), of a list by player count ``players<n>``
+  (``end_trigger.players3``); the section may be left out when the key is unique (``start.seat1``);
 * a rule option: ``rules.<name>`` or just ``<name>`` (``tie_break``); rule options are passed to
   the runner (``--rule``), the data files are left as shipped.
 
@@ -53,6 +54,15 @@ class Value:
     """``(row key, column)`` of a cell; the key path (ending with a 0-based list index) of a toml value."""
     value: Any
     """Current value: the cell's text, the toml value with its type, the rule option's value."""
+    index: tuple[str, int] | None = None
+    """``("seat", k)`` or ``("players", n)`` for an element of a list the game declares by seat or player count."""
+
+    def applies_at(self, num_players: int) -> bool:
+        """Whether changing this value can change a game of ``num_players`` players."""
+        if self.index is None:
+            return True
+        axis, number = self.index
+        return number <= num_players if axis == "seat" else number == num_players
 
     def convert(self, text: Any) -> Any:
         """``text`` as a value of this one's type (a cell stays text); ``VariantError`` if it is not."""
@@ -162,14 +172,16 @@ def settable_values(game: Game, folder: str | Path | None = None) -> dict[str, V
                 entries = [(path_keys, value, "")]
                 if isinstance(value, list):
                     entries += [((*path_keys, i), item, f".{i + 1}") for i, item in enumerate(value)]
+                axis, first = game.indexed_lists.get(".".join(path_keys), (None, 1))
                 for keys, item, suffix in entries:
                     canonical = ".".join(path_keys) + suffix
-                    v = Value(canonical, "toml", file, keys, item)
+                    index = (axis, first + keys[-1]) if axis and suffix else None
+                    v = Value(canonical, "toml", file, keys, item, index)
                     out[canonical] = v
                     bases = [".".join(path_keys)] + ([".".join(path_keys[1:])] if len(path_keys) > 1 else [])
                     forms = [b + suffix for b in bases[1:]]
-                    if suffix:
-                        forms += [f"{b}.seat{suffix[1:]}" for b in bases]
+                    if index:
+                        forms += [f"{b}.{axis}{index[1]}" for b in bases]
                     for form in forms:
                         aliases.setdefault(form, []).append(canonical)
     for name, opt in game.rule_options().items():

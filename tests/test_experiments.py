@@ -540,6 +540,26 @@ def test_balance_dimensions_derive_candidates_from_the_data(century_values):
     assert given[0].choices == ("YYY", "YYYYY")
 
 
+def test_balance_dimensions_leave_out_values_without_effect_at_the_player_count(century_values):
+    at3 = [d.name for d in balance_dimensions(century_values, ["start.*", "end_trigger.*"], num_players=3)]
+    assert at3 == ["table.start.1", "table.start.2", "table.start.3", "table.end_trigger.2"]
+    at5 = [d.name for d in balance_dimensions(century_values, ["start.*"], num_players=5)]
+    assert at5 == [f"table.start.{k}" for k in range(1, 6)]
+    with pytest.raises(ExperimentError, match="start.seat4: has no effect at 3 players"):
+        balance_dimensions(century_values, ["start.seat4"], num_players=3)
+
+
+def test_list_elements_are_named_by_what_they_are_indexed_by(century_values):
+    assert resolve_value(century_values, "end_trigger.players3").name == "table.end_trigger.2"
+    assert resolve_value(century_values, "end_trigger.players3").applies_at(3)
+    assert not resolve_value(century_values, "end_trigger.players3").applies_at(4)
+    assert resolve_value(century_values, "start.seat4").applies_at(4)
+    assert not resolve_value(century_values, "start.seat4").applies_at(3)
+    assert resolve_value(century_values, "crystal_vp.2").applies_at(2)  # a list not by seat: every game
+    with pytest.raises(VariantError, match="unknown value 'end_trigger.seat1'"):
+        resolve_value(century_values, "end_trigger.seat1")
+
+
 def test_objective_and_tune_dimensions():
     q = pd.DataFrame({"seat1": [1.0, 0.0], "seat2": [0.0, 1.0], "margin1": [2.0, -2.0], "margin2": [-2.0, 2.0]})
     fair, _ = objective_function("seat-advantage", 2, ["greedy"])

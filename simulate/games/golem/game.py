@@ -83,6 +83,7 @@ class Golem:
     )  # fmt: skip
     bench_lineups = {"greedy": 4000, "balanced": 4000, "balanced,golems,artifacts,books": 4000, "random": 20000}
     bench_players = 4
+    indexed_lists: dict[str, tuple[str, int]] = {}
 
     def rule_options(self) -> dict[str, RuleOption]:
         return rule_options(data.RULE_OPTIONS, data.load().rules)
