@@ -25,9 +25,9 @@ TABLES = ("games", "seats", "components")
 STATISTICS = ("game", "setup_id", "seat")
 """Columns whose Parquet statistics (min/max per row group) are written: the keys readers filter on.
 Statistics of the other columns, dictionary-encoded strings above all, cost more to write than they save;
-likewise Parquet dictionary pages are written for the string columns only (integers are left plain), and
-the string columns' dictionary indices are left uncompressed (zstd gains a few percent on them at a fifth of
-their encoding time)."""
+likewise Parquet dictionary pages are written for the string columns only, and the string columns' dictionary
+indices are left uncompressed (zstd gains a few percent on them at a fifth of their encoding time). Integer
+columns are delta-encoded and lz4-compressed: as small as plain zstd parts, at two thirds of the encoding time."""
 
 
 class RunFormatError(ValueError):
@@ -111,20 +111,22 @@ def part_name(table: str, chunk: int) -> str:
 
 
 def _write_options(data: pa.Table) -> dict[str, Any]:
-    """Parquet writer options of a part: zstd but for the indices of dictionary-encoded strings, statistics for the
-    key columns, dictionaries for strings only."""
-    strings = [f.name for f in data.schema if pa.types.is_dictionary(f.type)]
-    strings += [  # the leaf of a list of strings (Parquet's compliant list layout names it so)
-        f"{f.name}.list.element"
-        for f in data.schema
-        if pa.types.is_list(f.type) and pa.types.is_dictionary(f.type.value_type)
-    ]
-    compression = {}
+    """Parquet writer options of a part: dictionaries for strings only, their indices uncompressed; integer columns
+    delta-encoded (but 64-bit seeds, which are random bits), every other column lz4-compressed; statistics for the
+    key columns."""
+    strings, compression, encoding = [], {}, {}
     for f in data.schema:
-        leaf = f"{f.name}.list.element" if pa.types.is_list(f.type) else f.name
-        compression[leaf] = "none" if pa.types.is_dictionary(f.type) else "zstd"
+        leaf, kind = (f"{f.name}.list.element", f.type.value_type) if pa.types.is_list(f.type) else (f.name, f.type)
+        if pa.types.is_dictionary(kind):
+            strings.append(leaf)  # the leaf of a list of strings is named so in Parquet's compliant list layout
+            compression[leaf] = "none"
+            continue
+        compression[leaf] = "lz4"
+        if pa.types.is_integer(kind) and kind != pa.uint64():
+            encoding[leaf] = "DELTA_BINARY_PACKED"
     return {
         "compression": compression,
+        "column_encoding": encoding,
         "write_statistics": [c for c in STATISTICS if c in data.column_names],
         "use_dictionary": strings,
         "use_compliant_nested_type": True,
