@@ -45,6 +45,7 @@ from simulate.runformat import (
     write_part,
 )
 from simulate.store import RunStore
+from simulate.summary import chunk_tally
 
 DEFAULT_CHUNK = 20_000
 MANIFEST_INTERVAL = 1.0
@@ -493,8 +494,9 @@ def _load(game_name: str, folder: str, rules_json: str) -> tuple[Game, Any]:
 def play_chunk_to_parts(payload: dict[str, Any], out: str, rid: str, k: int, lo: int, hi: int) -> dict[str, Any]:
     """Play games ``lo..hi-1`` of a run and write their Parquet parts to ``out`` (a directory or URL).
 
-    Returns the chunk's record, with ``fault``: the first game of the chunk that ended by one of
-    :data:`FAULT_END_REASONS` (its index, end reason and seeds), or None.
+    Returns the chunk's record (its games, files and the summary's tally, see
+    :func:`~simulate.summary.chunk_tally`), with ``fault``: the first game of the chunk that ended by
+    one of :data:`FAULT_END_REASONS` (its index, end reason and seeds), or None.
     """
     spec = spec_from_payload(payload)
     store = RunStore(out)
@@ -507,10 +509,15 @@ def play_chunk_to_parts(payload: dict[str, Any], out: str, rid: str, k: int, lo:
     except Exception as e:  # an engine failure: name the game, so that it can be replayed
         raise RunError(_engine_failure(game, data, spec, plan, ids, params, e, out)) from None
     labels = [e.label for e in spec.lineup]
-    files = {}
-    for name, table in chunk_tables(rid, spec.num_players, plan, labels, tables).items():
-        files[name] = write_part(store, name, k, table)
-    return {"chunk": k, "games": [lo, hi], "files": files, "fault": first_fault(plan, tables)}
+    parts = chunk_tables(rid, spec.num_players, plan, labels, tables)
+    files = {name: write_part(store, name, k, table) for name, table in parts.items()}
+    return {
+        "chunk": k,
+        "games": [lo, hi],
+        "files": files,
+        "tally": chunk_tally(parts),
+        "fault": first_fault(plan, tables),
+    }
 
 
 def _engine_failure(

@@ -81,6 +81,25 @@ def test_summary_is_printed(tmp_path: Path) -> None:
     assert "win rate by seat" in out and "seat 1:" in out and "fair share 50.0%" in out
 
 
+def test_summary_counts_from_the_manifest_tallies_as_from_the_parts(tmp_path: Path) -> None:
+    out = tmp_path / "r"
+    printed = ok("simulate", "golems", "-p", "2", "-n", "300", "--bots", "greedy,collector", "--chunk-size", "100",
+                 "--out", str(out), "--workers", "1").output
+    manifest = json.loads((out / "manifest.json").read_text())
+    tallies = [c["tally"] for c in manifest["chunks"].values()]
+    assert sum(t["games"] for t in tallies) == 300
+    assert sum(sum(v[0] for v in t["bot"].values()) for t in tallies) == 600
+    seats = pd.read_parquet(out / "seats")
+    assert sum(t["seat"]["1"][1] for t in tallies) == pytest.approx(seats.loc[seats["seat"] == 1, "win"].sum())
+    assert "win rate by bot:" in printed
+    for chunk in manifest["chunks"].values():  # a run written before tallies were kept: counted from the parts
+        del chunk["tally"]
+    (out / "manifest.json").write_text(json.dumps(manifest))
+    from simulate.summary import summarize
+
+    assert printed.rstrip("\n").endswith(summarize(out).split("\n", 2)[2])
+
+
 def test_replay_text_and_json(small_run: Path) -> None:
     text = ok("replay", str(small_run), "--game", "7").output
     assert text.startswith("setup") and "game over (" in text and "turn 1 (round 1)" in text
