@@ -143,7 +143,9 @@ def bots(game_name: str) -> None:
     default=None,
     help="Folder with edited game data (a copy of seeds/GAME) to play instead of the shipped data.",
 )
-@click.option("--chunk-size", type=int, default=None, help="Games per chunk and Parquet part [default: 20000].")
+@click.option(
+    "--chunk-size", type=int, default=None, help="Games per chunk and Parquet part [default: the game's, else 20000]."
+)
 @click.option("--overwrite", is_flag=True, help="Replace a run already in --out.")
 @click.option("--resume", is_flag=True, help="Finish an interrupted run in --out (same options).")
 @click.option(
@@ -213,7 +215,7 @@ def simulate(
             rotate_seats=rotate,
             setups=setups,
             games_per_setup=games_per_setup,
-            chunk_size=chunk_size or DEFAULT_CHUNK,
+            chunk_size=chunk_size or getattr(game, "chunk_size", DEFAULT_CHUNK),
             rules=dict(rules),
             cards=str(cards) if cards else None,
         )

@@ -77,7 +77,8 @@ class Game(Protocol):
     Optional attributes a game may declare for the reports: ``report_metrics`` (game-specific
     measures over the games table) and ``turn_order_column`` (a seats column holding each seat's
     place in the turn order, 1 = first, for games that draw the turn order at setup; without it
-    the table seat is the turn order).
+    the table seat is the turn order), and ``chunk_size`` (games per chunk when ``--chunk-size`` is
+    not given: a slow game takes smaller chunks so that a run's chunks spread evenly over the workers).
     """
 
     name: str

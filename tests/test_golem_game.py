@@ -145,6 +145,15 @@ def test_rule_option_is_recorded(tmp_path: Path) -> None:
                           "--out", str(tmp_path / "y"), "-q"), "setup")  # fmt: skip
 
 
+def test_runs_take_the_games_chunk_size_unless_given(tmp_path: Path) -> None:
+    ok("simulate", "golem", "-p", "2", "-n", "4", "--bots", "greedy", "--out", str(tmp_path / "a"), "-q")
+    assert json.loads((tmp_path / "a" / "manifest.json").read_text())["design"]["chunk_size"] == 5_000
+    ok("simulate", "golem", "-p", "2", "-n", "4", "--bots", "greedy", "--chunk-size", "3", "--out", str(tmp_path / "b"),
+       "-q")  # fmt: skip
+    manifest = json.loads((tmp_path / "b" / "manifest.json").read_text())
+    assert manifest["design"]["chunk_size"] == 3 and sorted(manifest["chunks"]) == ["0", "1"]
+
+
 def test_kernel_games_replay_identically_on_the_reference() -> None:
     d = data.load()
     ids = np.array([golem_bots.BOTS[b][0] for b in ("balanced", "greedy", "books")])

@@ -31,6 +31,9 @@ END_REASONS = ("rules", "illegal_move", "engine_error")
 DECIDED_BY = ("score", "rabbi")
 AUTOMA_STRATEGIES = ("none", "golems", "artifacts", "books")  # the Strategy tile drawn (automa_tiles.csv S1-S3)
 LAYOUTS = tuple(" ".join(str(t) for t in c) for c in combinations(range(1, 11), 7))
+LAYOUT_CODE = np.full(1 << 10, -1, np.int32)  # bitmask of a district's seven tiles (0-9) -> its LAYOUTS index
+for _i, _c in enumerate(combinations(range(10), 7)):
+    LAYOUT_CODE[sum(1 << t for t in _c)] = _i
 ARTIFACT_SIDES = tuple(f"{t}{side}" for t in range(1, 5) for side in "AB")
 COMPONENT_KINDS = ("book", "objective", "development", "artifact")
 DEV_NAMES = (
@@ -84,6 +87,7 @@ class Golem:
     bench_lineups = {"greedy": 4000, "balanced": 4000, "balanced,golems,artifacts,books": 4000, "random": 20000}
     bench_players = 4
     indexed_lists: dict[str, tuple[str, int]] = {}
+    chunk_size = 5_000  # about a second of play: 100,000 games make 20 chunks, shared evenly by 2 workers
 
     def rule_options(self) -> dict[str, RuleOption]:
         return rule_options(data.RULE_OPTIONS, data.load().rules)
@@ -292,9 +296,8 @@ def chunk_tables(d: data.GolemData, st: np.ndarray, n: int) -> ChunkTables:
     char_names = d.character_ids
     for k in range(4):
         games[f"setup_character_r{k + 1}"] = Codes(st["palace"][:, k].astype(np.int32), char_names)
-    layout_index = {tuple(int(x) for x in name.split()): i for i, name in enumerate(LAYOUTS)}
     for k, dist in enumerate(data.DISTRICTS):
-        codes = np.array([layout_index[tuple(int(t) + 1 for t in row)] for row in st["tiles"][:, k, :]], np.int32)
+        codes = LAYOUT_CODE[(1 << st["tiles"][:, k, :].astype(np.int64)).sum(axis=1)]
         games[f"setup_{dist}_tiles"] = Codes(codes, LAYOUTS)
     for s in range(4):
         for k in range(4):
