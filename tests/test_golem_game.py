@@ -229,3 +229,55 @@ def test_marble_values_without_play_equal_the_played_positions() -> None:
                         assert out[:, 0].tolist() == out[:, 1].tolist()
             engine.apply_one(st, 0, d.kernel, int(a))
     assert checked[0] > 1000 and checked[1] > 0
+
+
+@njit
+def _direct_values(st, tab, w, out):
+    """For each option of the pending decision that the bots value without play: (the direct value, the value of
+    the played position); returns how many were checked."""
+    r = st[0]
+    tb = tab[0]
+    s = engine.current_player(r)
+    kind = engine.decision(r)
+    mask = np.zeros(64, np.int64)
+    scratch = np.zeros(1, st.dtype)
+    engine.legal_mask(r, tb, mask)
+    upgrades = golem_bots.upgrade_options(r, kind)
+    checked = 0
+    for a in range(64):
+        out[a, 0] = 0.0
+        out[a, 1] = 0.0
+        if not mask[a]:
+            continue
+        direct, v = golem_bots.direct_value(r, tb, s, w, kind, a, upgrades)
+        if direct:
+            out[a, 0] = v
+            scratch[0] = r
+            engine.apply_action(scratch[0], tb, a)
+            out[a, 1] = golem_bots.value(scratch[0], tb, s, w)
+            checked += 1
+    return checked
+
+
+def test_upgrade_and_step_values_without_play_equal_the_played_positions() -> None:
+    d = data.load()
+    names = ("balanced", "golems", "artifacts", "books")
+    ids = np.array([golem_bots.BOTS[b][0] for b in names])
+    prm = np.array([golem_bots.bot_params(b) for b in names])
+    out = np.zeros((64, 2))
+    checked = {}
+    for n, seed in ((4, 1), (4, 2), (3, 3), (2, 4), (1, 5)):
+        moves, _ = play.trace_game(d, n, np.arange(n), ids[:n], prm[:n], seed, seed + 9)
+        st = np.zeros(1, play.new_state(1).dtype)
+        engine.init_one(st, 0, d.kernel, n, seed, seed + 9)
+        for a in moves:
+            kind = engine.decision(st[0])
+            for w in prm:
+                before = st.tobytes()
+                checked[kind] = checked.get(kind, 0) + _direct_values(st, d.kernel, w, out)
+                assert st.tobytes() == before  # the record gets its changes back
+                assert out[:, 0].tolist() == out[:, 1].tolist()
+            engine.apply_one(st, 0, d.kernel, int(a))
+    for kind in (engine.D_MOVE_STEP, engine.D_INCOME_UPGRADE, engine.D_GOLEM_ACTION, engine.D_STUDY_ACTION,
+                 engine.D_ARTIFACT_ACTION):  # fmt: skip
+        assert checked.get(kind, 0) > 20, (kind, checked)

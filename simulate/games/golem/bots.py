@@ -7,8 +7,12 @@ bots differ only in their valuation, a named weight vector (``BOTS``): the exact
 (in-game VP plus what final scoring would give at this moment) plus, while rounds remain, weights on
 resources, Gold, Students, the Study track, the three Menorah lines and the Golem Control shortfall.
 Small Artifact Development tiles are only tried on the cheapest free space (both sides): the
-valuation cannot tell the spaces apart except by their cost. A marble of the Turn decision is valued
-without playing it (``marble_value``, the same number the played position gets; tested).
+valuation cannot tell the spaces apart except by their cost. Where the played position differs from
+the current one only by a few known fields, the option is valued without playing it, on the record
+itself, which gets its fields back: a marble of the Turn decision (``marble_value``), a development
+upgrade of a Rabbi action or of the Income phase (``upgrade_value``) and a Move step that is not the
+move's last (``step_value``). Each gives the same number the played position gets (tested), so the
+bots' decisions are those of playing every option.
 """
 
 from __future__ import annotations
@@ -32,16 +36,26 @@ from simulate.games.golem.data import (
     YELLOW,
 )
 from simulate.games.golem.engine import (
+    ART_OPTIONS,
     D_ARTIFACT_ACTION,
+    D_GOLEM_ACTION,
     D_INCOME_UPGRADE,
+    D_MOVE_STEP,
+    D_STUDY_ACTION,
     D_TURN,
     D_UPGRADE,
     E_REACTIVATE_BLUE_MARBLE,
     E_REACTIVATE_RED_MARBLE,
     NUM_ACTIONS,
+    PH_DEV,
+    ST_VP_SECTIONS,
+    UPGRADE_SKIP,
     _has_gdev,
+    _has_legal,
     _on_board,
     _reactivates,
+    _step_golem,
+    _upgrade_cost,
     apply_action,
     current_player,
     legal_mask,
@@ -183,6 +197,11 @@ def choose(r, tb, bot, w, mask, scratch):
         first = 12
     cheapest = _cheapest_space(r, tb, s) if first else -1
     wt = (w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7])  # a tuple: passing it costs no reference counting
+    # Turn: the marble colours that reactivate an Artifact (those marbles are played on the copy)
+    react_red = kind == D_TURN and _reactivating(r, tb, s, RED)
+    react_blue = kind == D_TURN and _reactivating(r, tb, s, BLUE)
+    upgrades = upgrade_options(r, kind)
+    copy = scratch[0]
     best = -1e18
     best_a = -1
     ties = 0
@@ -191,12 +210,19 @@ def choose(r, tb, bot, w, mask, scratch):
             continue
         if first and first <= a < first + 40 and ((a - first) // 2) % 4 != cheapest:
             continue
-        if kind == D_TURN and a < 25 and not _reactivating(r, tb, s, a % 5):
-            v = marble_value(r, tb, s, wt, a)
+        direct = False
+        v = 0.0
+        if kind == D_TURN and a < 25:
+            colour = a % 5
+            if not ((colour == RED and react_red) or (colour == BLUE and react_blue)):
+                direct = True
+                v = marble_value(r, tb, s, wt, a)
         else:
+            direct, v = direct_value(r, tb, s, wt, kind, a, upgrades)
+        if not direct:
             scratch[0] = r
-            apply_action(scratch[0], tb, a)
-            v = value(scratch[0], tb, s, wt)
+            apply_action(copy, tb, a)
+            v = value(copy, tb, s, wt)
         if v > best + 1e-9:
             best = v
             best_a = a
@@ -253,6 +279,125 @@ def marble_value(r, tb, s, w, a):
         r.student[s, colour] -= 1
         if token:
             r.tokens[colour] = -1
+    return v
+
+
+@njit(cache=True)
+def direct_value(r, tb, s, w, kind, a, upgrades):
+    """(True, ``value`` after option ``a`` of decision ``kind``) for the options valued without play: an upgrade
+    among the first ``upgrades`` options (``upgrade_options``), a Move step that is not the last; else (False, 0)."""
+    if a < upgrades:
+        if kind == D_GOLEM_ACTION:
+            return True, upgrade_value(r, tb, s, w, a, 0, 0)
+        if kind == D_STUDY_ACTION:
+            return True, upgrade_value(r, tb, s, w, 6 + a, 0, 0)
+        if kind == D_ARTIFACT_ACTION:
+            return True, upgrade_value(r, tb, s, w, 11 + a, 0, 0)
+        return True, upgrade_value(r, tb, s, w, a, r.stack[r.sp - 1, 4], r.stack[r.sp - 1, 5])
+    if kind == D_MOVE_STEP and r.step_left > 1:
+        return step_value(r, tb, s, w, a)
+    return False, 0.0
+
+
+@njit(cache=True)
+def step_value(r, tb, s, w, a):
+    """(True, ``value`` after Move step ``a``) without playing it, for a step that is not the move's last; (False, 0)
+    when no step would be legal after it (the engine would then run on past the move: play it instead).
+
+    ``engine._step_golem`` takes the step on ``r``, which gets back every field it changes.
+    """
+    g = a // 2
+    last = r.last_stepped
+    standing = r.standing[s, g]
+    sec = r.golem_sec[s, g]
+    vp = r.vp[s]
+    knowledge = r.res[s, KNOWLEDGE]
+    lost = r.stats[ST_VP_SECTIONS, s]
+    error = r.error
+    _step_golem(r, tb, s, g, a % 2, False)
+    r.step_left -= 1
+    ok = _has_legal(r, tb, D_MOVE_STEP, s, 0, 0, 0, 0, 0)
+    v = value(r, tb, s, w) if ok else 0.0
+    r.step_left += 1
+    r.last_stepped = last
+    r.standing[s, g] = standing
+    r.golem_sec[s, g] = sec
+    r.vp[s] = vp
+    r.res[s, KNOWLEDGE] = knowledge
+    r.stats[ST_VP_SECTIONS, s] = lost
+    r.error = error
+    return ok, v
+
+
+@njit(cache=True)
+def upgrade_options(r, kind):
+    """How many first options of decision ``kind`` are upgrades that ``upgrade_value`` values without play.
+
+    After such an upgrade the engine stops at once without running anything else: a Rabbi action's own decision
+    is pushed again (its "done" is always legal), and an Income upgrade other than the last player's is followed by
+    the next player's (the last one's leads to Golem Control and the next round, so it is played on the copy).
+    """
+    if kind == D_GOLEM_ACTION:
+        return 6
+    if kind == D_STUDY_ACTION:
+        return 5
+    if kind == D_ARTIFACT_ACTION:
+        return ART_OPTIONS
+    if kind == D_INCOME_UPGRADE and r.phase == PH_DEV and r.sp == 1 and r.cursor + 1 < r.n:
+        return UPGRADE_SKIP
+    return 0
+
+
+@njit(cache=True)
+def upgrade_value(r, tb, s, w, opt, discount, any_res):
+    """``value`` after seat ``s`` upgrades development ``opt`` (``engine._upgrade``) without playing it.
+
+    Pays as ``_upgrade`` does and flips the development on ``r`` for the valuation, then gives both back. The two
+    Golem Developments that push a decision (a kill, an activation) change nothing before that decision.
+    """
+    cost, res = _upgrade_cost(r, tb, s, opt)
+    due = max(0, cost - discount)
+    paid0 = 0
+    paid1 = 0
+    paid2 = 0
+    for k in range(4):  # the upgrade's own resource first, then (any resource) Clay, Coin, Knowledge
+        other = res if k == 0 else k - 1
+        if due > 0 and (k == 0 or any_res):
+            take = min(due, r.res[s, other])
+            r.res[s, other] -= take
+            due -= take
+            if other == 0:
+                paid0 += take
+            elif other == 1:
+                paid1 += take
+            else:
+                paid2 += take
+    side = 0
+    tile = -1
+    if opt < 6:
+        r.gdev[s, opt] = 1
+    elif opt < 11:
+        r.sdev[s, opt - 6] = 1
+    elif opt == 11:
+        tile = 5
+        r.adev_space[s, 5] = 0
+    else:
+        tile = (opt - 12) // 8
+        side = r.adev_side[s, tile]
+        r.adev_space[s, tile] = ((opt - 12) // 2) % 4
+        r.adev_side[s, tile] = (opt - 12) % 2
+    v = value(r, tb, s, w)
+    if opt < 6:
+        r.gdev[s, opt] = 0
+    elif opt < 11:
+        r.sdev[s, opt - 6] = 0
+    else:
+        r.adev_space[s, tile] = -1
+        if tile < 5:
+            r.adev_side[s, tile] = side
+    r.res[s, 0] += paid0
+    r.res[s, 1] += paid1
+    r.res[s, 2] += paid2
     return v
 
 
