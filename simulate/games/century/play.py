@@ -35,19 +35,24 @@ from simulate.games.century.state import (
 
 MAX_PLAYERS = 5
 NUM_PARTS = 4
+WORK = np.dtype([("mv", np.int16, (MOVE_LEN,))])
+"""Scratch record of a game loop: the move being built. A record field is an array view without a reference
+count, so the inlined engine and bot functions take it without the atomic increments a plain array costs
+at every call (12-15% of a greedy game)."""
 SCORE_PARTS = ("score_points", "score_copper", "score_silver", "score_crystals")
 
 
 @njit(cache=True)
 def _play_games(st, tab, g0, g1, num_players, seat_bot, bot_ids, bot_params, setup_seeds, play_seeds,
-                open_m, open_p, trace):
+                open_m, open_p, trace, work):
     """Play games ``g0..g1-1`` to the end; a move that a bot makes illegally ends its game.
 
     ``trace`` (T, MOVE_LEN): when T > 0 the moves of game ``g0`` are recorded; returns the count.
+    ``work`` (1,) ``WORK``: the move scratch record.
     """
     tb = tab[0]
     nm = tb.m_kind.shape[0]
-    mv = np.zeros(MOVE_LEN, np.int16)
+    mv = work[0].mv
     moves = np.zeros((SCRATCH_MOVES, MOVE_LEN), np.int16)
     hand = np.zeros(3 * nm + 1, np.int16)  # planner scratch: two hands and a card list
     recorded = 0
@@ -111,14 +116,14 @@ def replay_moves(
 
 @njit(cache=True, parallel=True)
 def _play_parallel(st, tab, num_players, seat_bot, bot_ids, bot_params, setup_seeds, play_seeds,
-                   open_m, open_p, num_blocks):
+                   open_m, open_p, num_blocks, work):
     n = setup_seeds.shape[0]
     no_trace = np.zeros((0, MOVE_LEN), np.int16)
     for b in prange(num_blocks):
         g0 = b * n // num_blocks
         g1 = (b + 1) * n // num_blocks
         _play_games(st, tab, g0, g1, num_players, seat_bot, bot_ids, bot_params, setup_seeds, play_seeds,
-                    open_m, open_p, no_trace)
+                    open_m, open_p, no_trace, work[b : b + 1])
 
 
 @njit(cache=True)
@@ -182,10 +187,10 @@ def play_batch(
     play_seeds = np.ascontiguousarray(play_seeds, dtype=np.uint64)
     if threads > 1 and g > 1:
         _play_parallel(st, data.kernel, num_players, seat_bot, bot_ids, bot_params, setup_seeds, play_seeds,
-                       open_m, open_p, min(g, 16 * threads))
+                       open_m, open_p, min(g, 16 * threads), np.zeros(min(g, 16 * threads), WORK))
     else:
         _play_games(st, data.kernel, 0, g, num_players, seat_bot, bot_ids, bot_params, setup_seeds, play_seeds,
-                    open_m, open_p, np.zeros((0, MOVE_LEN), np.int16))
+                    open_m, open_p, np.zeros((0, MOVE_LEN), np.int16), np.zeros(1, WORK))
     return st, open_m, open_p
 
 
@@ -209,7 +214,7 @@ def trace_game(
         np.ascontiguousarray(bot_ids, dtype=np.int64),
         np.ascontiguousarray(bot_params, dtype=np.float64).reshape(-1, MAX_BOT_PARAMS),
         np.array([setup_seed], np.uint64), np.array([play_seed], np.uint64),
-        open_rows, open_rows.copy(), trace,
+        open_rows, open_rows.copy(), trace, np.zeros(1, WORK),
     )
     return trace[:count].copy(), st
 
