@@ -1,0 +1,59 @@
+"""Test-session set-up: compile the games' numba kernels once, side by side, when their cache is empty.
+
+On a fresh checkout every game's kernels compile on first use (about a minute of CPU each), inside
+whichever test happens to come first, one game after another, and again in every process of a
+test that starts workers before the cache exists. Playing one small run and one replay of each
+game beforehand, as many games at a time as there are cores, fills the cache once for all tests.
+With pytest-xdist this runs in the controlling process only, before the workers start.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+
+def _cold_games() -> list[tuple[str, int, str]]:
+    """(game, players, bot) of every game whose package holds no numba cache index yet, largest code first."""
+    from simulate.registry import available_games, make
+
+    cold = []
+    for name in available_games():
+        game = make(name)
+        package = Path(sys.modules[type(game).__module__].__file__).parent
+        if not any((package / "__pycache__").glob("*.nbi")):
+            size = sum(f.stat().st_size for f in package.glob("*.py"))
+            cold.append((size, name, max(2, game.min_players), next(iter(game.bots))))
+    return [entry[1:] for entry in sorted(cold, reverse=True)]
+
+
+def _compile(name: str, players: int, bot: str, where: Path) -> str:
+    """Play a small run and replay one of its games in fresh processes; the error text if one fails."""
+    run_dir = where / name
+    steps = [
+        ["simulate", name, "-p", str(players), "--bots", bot, "-n", "8", "-w", "1", "--out", str(run_dir), "--quiet"],
+        ["replay", str(run_dir), "--game", "0", "--json"],
+    ]
+    for args in steps:
+        done = subprocess.run([sys.executable, "-m", "simulate", *args], capture_output=True, text=True)
+        if done.returncode != 0:
+            return f"{name}: {' '.join(args)}: {done.stderr.strip()[-300:]}"
+    return ""
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if hasattr(config, "workerinput") or os.environ.get("NUMBA_CACHE_DIR") or os.environ.get("NUMBA_DISABLE_JIT"):
+        return
+    cold = _cold_games()
+    if not cold:
+        return
+    with tempfile.TemporaryDirectory() as tmp, ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+        errors = [e for e in pool.map(lambda g: _compile(*g, Path(tmp)), cold) if e]
+    for error in errors:  # the tests of that game will fail and say why; this only says where it started
+        print(f"conftest: compiling before the tests failed: {error}", file=sys.stderr)
