@@ -4,7 +4,8 @@ Only the requested tables and columns are read. String columns arrive as categor
 numeric columns of all parts are filled into one preallocated array, so a table costs little more
 than its final size in memory. Several runs are combined into one table per kind: the ``game``
 and ``setup_id`` of each run are offset by the games of the runs before it, so ids stay unique,
-and ``run_id`` tells the runs apart.
+and ``run_id`` tells the runs apart. A run may also be read from an fsspec URL (``s3://bucket/runs/c3``),
+as a cluster run writes it.
 
 Examples
 --------
@@ -24,6 +25,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from simulate.runformat import TABLES, RunFormatError, verify_run
+from simulate.store import RunStore, is_url
 
 __all__ = [
     "OFFSET_COLUMNS",
@@ -55,10 +57,10 @@ class RunTables(NamedTuple):
     """What was added to ``game`` and ``setup_id`` of each run (0 for the first)."""
 
 
-def _paths(path_or_paths: PathLike | Sequence[PathLike]) -> list[Path]:
-    if isinstance(path_or_paths, str | Path):
-        return [Path(path_or_paths)]
-    paths = [Path(p) for p in path_or_paths]
+def _paths(path_or_paths: PathLike | Sequence[PathLike]) -> list[PathLike]:
+    """The runs given, local directories as ``Path`` and URLs as they were written."""
+    given = [path_or_paths] if isinstance(path_or_paths, str | Path) else list(path_or_paths)
+    paths = [p if is_url(p) else Path(p) for p in given]
     if not paths:
         raise RunFormatError("no run directory given")
     return paths
@@ -72,7 +74,7 @@ def check_runs(path_or_paths: PathLike | Sequence[PathLike], checksums: bool = T
     a run given twice, or runs of different games.
     """
     manifests = []
-    seen: dict[str, Path] = {}
+    seen: dict[str, PathLike] = {}
     for path in _paths(path_or_paths):
         m = verify_run(path, checksums=checksums)
         first = manifests[0] if manifests else None
@@ -101,18 +103,19 @@ def _column_spec(tables: Sequence[str], columns: ColumnSpec) -> dict[str, list[s
     return {tables[0]: list(columns)}
 
 
-def _read_part(path: Path, columns: list[str] | None) -> pa.Table:
+def _read_part(store: RunStore, rel: str, columns: list[str] | None) -> pa.Table:
+    path, fs = store.path(rel), None if store.local else store.fs
     try:
         if columns is not None:
-            names = set(pq.read_schema(path).names)
+            names = set(pq.read_schema(path, filesystem=fs).names)
             missing = [c for c in columns if c not in names]
             if missing:
-                raise RunFormatError(f"{path}: no column {', '.join(missing)}")
-        return pq.read_table(path, columns=columns)
+                raise RunFormatError(f"{store.name(rel)}: no column {', '.join(missing)}")
+        return pq.read_table(path, columns=columns, filesystem=fs)
     except FileNotFoundError:
-        raise RunFormatError(f"{path}: part file is missing") from None
+        raise RunFormatError(f"{store.name(rel)}: part file is missing") from None
     except (pa.ArrowException, OSError) as e:
-        raise RunFormatError(f"{path}: not a readable Parquet file ({e})") from None
+        raise RunFormatError(f"{store.name(rel)}: not a readable Parquet file ({e})") from None
 
 
 def _is_plain(column: pa.ChunkedArray) -> bool:
@@ -141,8 +144,9 @@ def read_tables(
     offsets = default_offsets(manifests) if offsets is None else [int(o) for o in offsets]
     columns = None if columns is None else list(columns)
     parts = [
-        (Path(m["path"]) / c["files"][table]["path"], offset)
+        (store, c["files"][table]["path"], offset)
         for m, offset in zip(manifests, offsets, strict=True)
+        for store in [RunStore(m["path"])]
         for _, c in sorted(m["chunks"].items(), key=lambda kv: int(kv[0]))
     ]
     total = sum(c["files"][table]["rows"] for m in manifests for c in m["chunks"].values())
@@ -151,8 +155,9 @@ def read_tables(
     pieces: dict[str, list[Any]] = {}
     order: list[str] = []
     pos = 0
-    for path, offset in parts:
-        data = _read_part(path, wanted)
+    for store, rel, offset in parts:
+        path = store.name(rel)
+        data = _read_part(store, rel, wanted)
         if not order:
             order = list(data.column_names)
         elif set(data.column_names) != set(order):

@@ -247,16 +247,17 @@ def simulate(
 
 
 @main.command()
-@click.argument("run_dir", type=click.Path(path_type=Path))
+@click.argument("run_dir")
 @click.option("--game", "game_index", type=int, required=True, help="Index of the game in the run (0-based).")
 @click.option("--json", "as_json", is_flag=True, help="Print the events as a JSON list (see docs/replay.md).")
-def replay(run_dir: Path, game_index: int, as_json: bool) -> None:
-    """Re-simulate one game of a run from its seeds and print it turn by turn.
+def replay(run_dir: str, game_index: int, as_json: bool) -> None:
+    """Re-simulate one game of a run (a directory or an fsspec URL) from its seeds and print it turn by turn.
 
     \b
     Examples:
       golem replay runs/c3 --game 123456
       golem replay runs/c3 --game 123456 --json > game-123456.json
+      golem replay s3://bucket/runs/c3 --game 7
     """
     from simulate.replay import replay_game
     from simulate.runformat import RunFormatError

@@ -34,11 +34,11 @@ def _refuse_run_dir(path: Path | None, option: str) -> None:
 
 
 @click.command()
-@click.argument("run_dirs", nargs=-1, required=True, type=click.Path(path_type=Path), metavar="RUN...")
+@click.argument("run_dirs", nargs=-1, required=True, metavar="RUN...")
 @click.option("--out", "-o", type=click.Path(path_type=Path), required=True, help="Directory to write the report to.")
 @click.option("--title", default=None, help="Report title [default: '<game>: balance report'].")
-def report(run_dirs: tuple[Path, ...], out: Path, title: str | None) -> None:
-    """Write the balance report of one or several runs of one game.
+def report(run_dirs: tuple[str, ...], out: Path, title: str | None) -> None:
+    """Write the balance report of one or several runs of one game (directories or fsspec URLs).
 
     Writes OUT/report.html (one self-contained page, plots embedded, opens offline) and
     OUT/report.md with its PNG plots. Several runs are combined, e.g. the 2- to 5-player runs

@@ -9,15 +9,17 @@ from simulate.game import Game
 from simulate.lineup import lineup_arrays
 from simulate.runformat import read_manifest
 from simulate.runner import load_run_data, plan_games, spec_from_manifest
+from simulate.store import RunStore
 
 
 def replay_game(run_dir: str | Path, game_index: int) -> tuple[Game, list[dict[str, Any]]]:
-    """The game engine and the events of game ``game_index`` of a run, exactly as it was played."""
-    run_dir = Path(run_dir)
-    manifest = read_manifest(run_dir)
+    """The game engine and the events of game ``game_index`` of a run (a directory or an fsspec URL), exactly as
+    it was played."""
+    store = RunStore(run_dir)
+    manifest = read_manifest(store)
     if not 0 <= game_index < manifest["num_games"]:
         raise ValueError(f"game {game_index} is not in this run (games 0..{manifest['num_games'] - 1})")
-    game, data = load_run_data(run_dir, manifest)
+    game, data = load_run_data(store, manifest)
     spec = spec_from_manifest(manifest)
     plan = plan_games(spec, game_index, game_index + 1)
     ids, params = lineup_arrays(game, spec.lineup)

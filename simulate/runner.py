@@ -573,13 +573,14 @@ def first_fault(plan: GamePlan, tables: ChunkTables) -> dict[str, Any] | None:
     }
 
 
-def load_run_data(run_dir: Path, manifest: dict[str, Any]) -> tuple[Game, Any]:
-    """The game and the data a run was played with, from the run's own copy."""
+def load_run_data(run_dir: str | Path | RunStore, manifest: dict[str, Any]) -> tuple[Game, Any]:
+    """The game and the data a run was played with, from the run's own copy (a directory or an fsspec URL)."""
+    store = run_dir if isinstance(run_dir, RunStore) else RunStore(run_dir)
     game = make(manifest["game"])
     try:
-        return game, game.load_data(run_dir / "data", dict(manifest["rules"]))
+        return game, game.load_data(store.local_folder("data", manifest["run_id"]), dict(manifest["rules"]))
     except DataError as e:
-        raise RunFormatError(f"{run_dir}: its data copy is unusable: {e}") from None
+        raise RunFormatError(f"{store.name()}: its data copy is unusable: {e}") from None
 
 
 def _progress_bar(total: int, initial: int, enabled: bool, desc: str):

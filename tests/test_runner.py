@@ -5,14 +5,19 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import fsspec
 import numpy as np
 import pandas as pd
 import pyarrow.dataset as ds
 import pytest
+from click.testing import CliRunner
 
+from analysis.run import load_run
 from analysis.seats import win_rates
+from simulate.cli import main
 from simulate.lineup import parse_lineup
 from simulate.registry import make
+from simulate.replay import replay_game
 from simulate.runformat import RunFormatError, read_table, verify_run
 from simulate.runner import RunSpec, plan_games, run
 from simulate.summary import summarize
@@ -124,6 +129,26 @@ def test_readers_see_the_tables(tmp_path: Path) -> None:
     assert (games["end_reason"] == "trigger").mean() > 0.9
     assert np.array_equal(np.sort(games["game"].to_numpy()), np.arange(300))
     assert "win rate by seat" in summarize(out)
+
+
+def test_a_run_at_a_url_reads_replays_and_reports_as_its_directory(tmp_path: Path) -> None:
+    """A run copied to an object store (fsspec memory://) gives the same tables, replays and report."""
+    out = run(spec(300), tmp_path / "r", workers=1, progress=False)
+    url = "memory://golem-test-runner/r"
+    fsspec.filesystem("memory").put(str(out), "/golem-test-runner/r", recursive=True)
+    try:
+        here, there = load_run(out), load_run(url)
+        for table in ("games", "seats", "components"):
+            pd.testing.assert_frame_equal(getattr(here, table), getattr(there, table))
+        assert there.manifests[0]["path"] == url
+        assert replay_game(url, 123)[1] == replay_game(out, 123)[1]
+        result = CliRunner().invoke(main, ["report", url, "--out", str(tmp_path / "report")])
+        assert result.exit_code == 0, result.output
+        assert (tmp_path / "report" / "report.md").read_text().count("seat") > 10
+        missing = CliRunner().invoke(main, ["replay", "memory://golem-test-runner/none", "--game", "1"])
+        assert missing.exit_code == 1 and len(missing.output.strip().splitlines()) == 1
+    finally:
+        fsspec.filesystem("memory").rm("/golem-test-runner", recursive=True)
 
 
 def test_summary_counts_as_the_analysis_layer_does(tmp_path: Path) -> None:
