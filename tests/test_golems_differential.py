@@ -18,7 +18,7 @@ from simulate.games.golems import data as D
 from simulate.games.golems.engine import game_init, game_legal_moves, game_step
 from simulate.games.golems.play import chunk_columns, play_batch, results, trace_game
 from simulate.games.golems.reference import GolemsReference, move_key
-from simulate.games.golems.state import MAX_MOVES, MOVE_LEN, U_START, new_state
+from simulate.games.golems.state import END_ILLEGAL, MAX_MOVES, MOVE_LEN, U_START, new_state
 from simulate.rng import game_seeds
 
 MASTER_SEED = 20261130
@@ -172,6 +172,19 @@ def test_batch_kernel_equals_traced_games() -> None:
     for g in (0, 63):
         mine = comp["game"] == g
         assert (np.diff(comp["turn"][mine]) > 0).all(), "one card per turn, in turn order"
+
+
+@pytest.mark.parametrize("variant", list(VARIANTS))
+def test_unchecked_batches_equal_checked_ones(variant: str) -> None:
+    """Runs skip the per-move legality check: every bot's moves are legal, so the games are the same."""
+    data = D.load(rules=VARIANTS[variant])
+    for num_players in (2, 1):
+        ids, params = lineup(["random", "greedy", "collector"])
+        setup, play = game_seeds(MASTER_SEED, np.arange(300), np.arange(300))
+        seat = (np.arange(num_players)[None, :] + np.arange(300)[:, None]) % 3
+        checked = play_batch(data, num_players, seat, ids, params, setup, play, check_moves=True)
+        assert not (checked["over"] == END_ILLEGAL).any()
+        assert play_batch(data, num_players, seat, ids, params, setup, play).tobytes() == checked.tobytes()
 
 
 @settings(max_examples=60, deadline=None)
