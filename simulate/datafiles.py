@@ -15,7 +15,9 @@ from typing import Any
 
 import numpy as np
 
-SEEDS_DIR = Path(__file__).resolve().parent.parent / "seeds"
+_PACKAGE = Path(__file__).resolve().parent
+SEEDS_DIR = _PACKAGE / "seeds" if (_PACKAGE / "seeds").is_dir() else _PACKAGE.parent / "seeds"
+"""The shipped game definitions: ``seeds/`` of the source tree, installed as ``simulate/seeds``."""
 
 
 class DataError(ValueError):
