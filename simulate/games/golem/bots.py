@@ -46,7 +46,7 @@ from simulate.games.golem.engine import (
     D_UPGRADE,
     E_REACTIVATE_BLUE_MARBLE,
     E_REACTIVATE_RED_MARBLE,
-    NUM_ACTIONS,
+    OPTIONS,
     PH_DEV,
     ST_VP_SECTIONS,
     UPGRADE_SKIP,
@@ -181,15 +181,16 @@ def value(r, tb, s, w):
 def choose(r, tb, bot, w, mask, scratch):
     """The action of bot ``bot`` (weights ``w``) for the seat to move; ``mask`` and ``scratch`` are scratch."""
     count = legal_mask(r, tb, mask)
+    kind = r.stack[r.sp - 1, 0]
+    options = OPTIONS[kind]  # ``legal_mask`` leaves the options from here on illegal
     if count == 1 or bot == RANDOM:
         k = 0 if count == 1 else randint(r.rng, 0, count)
-        for a in range(NUM_ACTIONS):
+        for a in range(options):
             if mask[a]:
                 if k == 0:
                     return a
                 k -= 1
     s = current_player(r)
-    kind = r.stack[r.sp - 1, 0]
     first = 0  # the first small Artifact Development option of this decision, 0 if none
     if kind == D_ARTIFACT_ACTION:
         first = 1
@@ -205,7 +206,7 @@ def choose(r, tb, bot, w, mask, scratch):
     best = -1e18
     best_a = -1
     ties = 0
-    for a in range(NUM_ACTIONS):
+    for a in range(options):
         if not mask[a]:
             continue
         if first and first <= a < first + 40 and ((a - first) // 2) % 4 != cheapest:
