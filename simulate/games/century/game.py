@@ -13,7 +13,7 @@ from simulate.gamekit import kernel_traces, move_events, rule_options, time_kern
 from simulate.games.century import bots as century_bots
 from simulate.games.century import data, play
 from simulate.games.century.reference import CenturyReference
-from simulate.games.century.state import END_REASONS, IN_HAND, M_DISCARD, M_KIND, MOVE_NAMES
+from simulate.games.century.state import END_REASONS, IN_HAND, M_DISCARD, M_KIND, MOVE_NAMES, new_state
 
 MERCHANT_ROW_DESCRIPTORS = 6
 POINT_ROW_DESCRIPTORS = 5
@@ -42,6 +42,7 @@ class Century:
     indexed_lists = {"table.start": ("seat", 1), "table.end_trigger": ("players", 2)}
     seat_columns = ("num_point_cards", "num_merchant_cards", "copper", "silver", "crystals_left")
     game_columns = ("point_cards_left", "merchant_cards_left")
+    _batch: np.ndarray | None = None  # the game records a process plays its chunks into, one chunk after another
 
     def rule_options(self) -> dict[str, RuleOption]:
         return rule_options(data.RULE_OPTIONS, data.load().rules)
@@ -64,8 +65,11 @@ class Century:
         threads: int = 1,
     ) -> ChunkTables:
         n = num_players
+        batch = self._batch
+        if batch is None or batch.shape[0] != len(setup_seeds) or batch.dtype != new_state(0, d.tables).dtype:
+            batch = self._batch = new_state(len(setup_seeds), d.tables)
         st, open_m, open_p = play.play_batch(
-            d, n, seat_lineup, lineup_ids, lineup_params, setup_seeds, play_seeds, threads
+            d, n, seat_lineup, lineup_ids, lineup_params, setup_seeds, play_seeds, threads, out=batch
         )
         res = play.results(d, st)
         turns = st["turn"]
@@ -90,18 +94,18 @@ class Century:
             "win": res["win"].ravel(),
             **{name: res["parts"][:, :, k].ravel() for k, name in enumerate(self.score_parts)},
             "num_point_cards": st["num_points"][:, :n].ravel().astype(np.int16),
-            "num_merchant_cards": per_seat["cards"].astype(np.int16),
-            "copper": st["copper"][:, :n].ravel(),
-            "silver": st["silver"][:, :n].ravel(),
-            "crystals_left": per_seat["crystals"].astype(np.int16),
+            "num_merchant_cards": per_seat["cards"],
+            "copper": st["copper"][:, :n].ravel().astype(np.int16),  # copies: the batch is played into again
+            "silver": st["silver"][:, :n].ravel().astype(np.int16),
+            "crystals_left": per_seat["crystals"],
         }
         components = {
             "game": comp["game"],
-            "seat": comp["seat"].astype(np.int8),
-            "component": Codes(comp["code"].astype(np.int32), d.merchant_ids + d.point_ids),
-            "kind": Codes(comp["kind"].astype(np.int32), self.component_kinds),
-            "turn": comp["turn"].astype(np.int32),
-            "round": (comp["turn"] // n).astype(np.int32),
+            "seat": comp["seat"],
+            "component": Codes(comp["code"], d.merchant_ids + d.point_ids),
+            "kind": Codes(comp["kind"], self.component_kinds),
+            "turn": comp["turn"],
+            "round": (comp["turn"] // n).astype(np.int32, copy=False),
         }
         return ChunkTables(games, seats, components)
 
