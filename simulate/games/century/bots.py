@@ -264,7 +264,15 @@ def _effort(d, patience):
 @njit(cache=True, inline="always")
 def _target(r, tb, s, x0, x1, x2, x3, patience, skip):
     """Row position of the best point card to work toward: value / (1 + distance)^patience."""
+    return _claim_and_target(r, tb, s, x0, x1, x2, x3, patience, skip)[1]
+
+
+@njit(cache=True, inline="always")
+def _claim_and_target(r, tb, s, x0, x1, x2, x3, patience, skip):
+    """(:func:`_best_claim`, :func:`_target`) in one pass over the row: a card is paid exactly at distance 0."""
     best = -1
+    claim = -1
+    claim_val = -1
     if patience == 1.0:
         # the usual case, in integers: a/(1+d) > b/(1+e)  <=>  a*(1+e) > b*(1+d)
         best_val = -1
@@ -277,11 +285,14 @@ def _target(r, tb, s, x0, x1, x2, x3, patience, skip):
                 continue
             eff = 1 + distance(x0, x1, x2, x3, tb.p_cost[pc, 0], tb.p_cost[pc, 1], tb.p_cost[pc, 2], tb.p_cost[pc, 3])
             val = tb.p_vp[pc] + _coin_value(r, tb, p)
+            if eff == 1 and val > claim_val:
+                claim_val = val
+                claim = p
             if val * best_eff > best_val * eff:
                 best_val = val
                 best_eff = eff
                 best = p
-        return best
+        return claim, best
     best_v = -1.0
     for p in range(r.p_row.shape[0]):
         pc = r.p_row[p]
@@ -290,11 +301,15 @@ def _target(r, tb, s, x0, x1, x2, x3, patience, skip):
         if p == skip:
             continue
         d = distance(x0, x1, x2, x3, tb.p_cost[pc, 0], tb.p_cost[pc, 1], tb.p_cost[pc, 2], tb.p_cost[pc, 3])
-        v = (tb.p_vp[pc] + _coin_value(r, tb, p)) / _effort(d, patience)
+        val = tb.p_vp[pc] + _coin_value(r, tb, p)
+        if d == 0 and val > claim_val:
+            claim_val = val
+            claim = p
+        v = val / _effort(d, patience)
         if v > best_v:
             best_v = v
             best = p
-    return best
+    return claim, best
 
 
 @njit(cache=True)
@@ -506,9 +521,13 @@ def _best_claim(r, tb, s):
 @njit(cache=True, inline="always")
 def _greedy(r, tb, patience, lookahead, epsilon, mv):
     s = r.current
-    if _claim_best(r, tb, s, mv):
+    claim, j = _claim_and_target(r, tb, s, r.crystals[s, 0], r.crystals[s, 1], r.crystals[s, 2], r.crystals[s, 3],
+                                 patience, -1)
+    if claim >= 0:
+        mv[M_KIND] = CLAIM
+        mv[M_ARG] = claim
         return
-    _toward_target(r, tb, s, patience, lookahead, epsilon, mv)
+    _toward(r, tb, s, j, lookahead, epsilon, mv)
 
 
 @njit(cache=True, inline="always")
@@ -525,12 +544,18 @@ def _claim_best(r, tb, s, mv):
 @njit(cache=True, inline="always")
 def _toward_target(r, tb, s, patience, lookahead, epsilon, mv):
     """The play or acquisition that most reduces the distance to the best target, else rest."""
+    j = _target(r, tb, s, r.crystals[s, 0], r.crystals[s, 1], r.crystals[s, 2], r.crystals[s, 3], patience, -1)
+    _toward(r, tb, s, j, lookahead, epsilon, mv)
+
+
+@njit(cache=True, inline="always")
+def _toward(r, tb, s, j, lookahead, epsilon, mv):
+    """:func:`_toward_target` with the target ``j`` (row position, -1 if none) already chosen."""
     x0 = r.crystals[s, 0]
     x1 = r.crystals[s, 1]
     x2 = r.crystals[s, 2]
     x3 = r.crystals[s, 3]
     limit = tb.params[P_CARAVAN_LIMIT]
-    j = _target(r, tb, s, x0, x1, x2, x3, patience, -1)
     if epsilon > 0.0 and j >= 0 and uniform(r.rng, 0) < epsilon:
         j = randint(r.rng, 0, _row_length(r.p_row))
     c0, c1, c2, c3 = _row_cost(r, tb, j)
