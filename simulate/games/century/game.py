@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -17,6 +18,9 @@ from simulate.games.century.state import END_REASONS, IN_HAND, M_DISCARD, M_KIND
 
 MERCHANT_ROW_DESCRIPTORS = 6
 POINT_ROW_DESCRIPTORS = 5
+_BATCH = threading.local()
+"""``records``: the game records a thread plays its chunks into, one chunk after another (Dask may run
+several chunks at once in threads of one process)."""
 
 
 class Century:
@@ -42,7 +46,6 @@ class Century:
     indexed_lists = {"table.start": ("seat", 1), "table.end_trigger": ("players", 2)}
     seat_columns = ("num_point_cards", "num_merchant_cards", "copper", "silver", "crystals_left")
     game_columns = ("point_cards_left", "merchant_cards_left")
-    _batch: np.ndarray | None = None  # the game records a process plays its chunks into, one chunk after another
 
     def rule_options(self) -> dict[str, RuleOption]:
         return rule_options(data.RULE_OPTIONS, data.load().rules)
@@ -65,9 +68,9 @@ class Century:
         threads: int = 1,
     ) -> ChunkTables:
         n = num_players
-        batch = self._batch
+        batch = getattr(_BATCH, "records", None)
         if batch is None or batch.shape[0] != len(setup_seeds) or batch.dtype != new_state(0, d.tables).dtype:
-            batch = self._batch = new_state(len(setup_seeds), d.tables)
+            batch = _BATCH.records = new_state(len(setup_seeds), d.tables)
         st, open_m, open_p = play.play_batch(
             d, n, seat_lineup, lineup_ids, lineup_params, setup_seeds, play_seeds, threads, out=batch
         )
