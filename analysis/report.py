@@ -124,10 +124,10 @@ class Report:
 # --------------------------------------------------------------------------- formatting
 
 
-
 def _players(n: int) -> str:
     """'1 player', '3 players'."""
     return f"{int(n)} player{'' if int(n) == 1 else 's'}"
+
 
 def _ok(x: Any) -> bool:
     try:
@@ -425,8 +425,17 @@ def _test_rows(tests: pd.DataFrame, alpha: float) -> list[list[str]]:
 
 
 def _adv_columns(unit: str) -> list[str]:
-    return ["players", "seat", "games", "win rate", "interval", "fair", "excess (pp)", f"margin ({unit})",
-            "margin interval"]
+    return [
+        "players",
+        "seat",
+        "games",
+        "win rate",
+        "interval",
+        "fair",
+        "excess (pp)",
+        f"margin ({unit})",
+        "margin interval",
+    ]
 
 
 _TEST_COLUMNS = ["players", "games", "chi-square", "df", "p", "verdict"]
@@ -469,9 +478,7 @@ def _mirror_section(seats: pd.DataFrame, mirror: np.ndarray, alpha: float, rng: 
         for n, verdict in verdicts:
             section.items.append(Text(f"{_players(n)}, {label} mirror matches: {verdict}", "verdict"))
             section.findings.append(f"First player, {_players(n)} ({label} mirror matches): {verdict}")
-        section.items.append(
-            Table(_adv_columns(unit), _advantage_rows(adv.table), f"Seats in {label} mirror matches.")
-        )
+        section.items.append(Table(_adv_columns(unit), _advantage_rows(adv.table), f"Seats in {label} mirror matches."))
         section.items.append(Table(_TEST_COLUMNS, _test_rows(adv.tests, alpha), "Goodness of fit against 1/n."))
         section.items.append(
             _figure(
@@ -512,16 +519,26 @@ def _solo_section(seats: pd.DataFrame, games: pd.DataFrame, alpha: float) -> Sec
     scores = seats.groupby("bot", observed=True)["score"].mean()
     rows = []
     for r in rates.itertuples():
-        rows.append([str(r.bot), _int(r.num_games), _pct(r.win_rate, 2), _pct_ci(r.ci_low, r.ci_high, 2),
-                     _num(scores[r.bot], 1)])
+        rows.append(
+            [
+                str(r.bot),
+                _int(r.num_games),
+                _pct(r.win_rate, 2),
+                _pct_ci(r.ci_low, r.ci_high, 2),
+                _num(scores[r.bot], 1),
+            ]
+        )
         verdict = (
             f"{r.bot} beats the automaton in {_pct(r.win_rate)} ({_pct_ci(r.ci_low, r.ci_high)}) of "
             f"{_int(r.num_games)} solo games"
         )
         if margins is not None:
             m = margins.loc[r.bot]
-            rows[-1] += [_num(m["mean"], 2, sign=True), _ci(m["low"], m["high"], 2, sign=True),
-                         _num(m["median"], 1, sign=True)]
+            rows[-1] += [
+                _num(m["mean"], 2, sign=True),
+                _ci(m["low"], m["high"], 2, sign=True),
+                _num(m["median"], 1, sign=True),
+            ]
             verdict += (
                 f", by a mean margin of {_num(m['mean'], 1, sign=True)} points "
                 f"(median {_num(m['median'], 1, sign=True)})"
@@ -1086,24 +1103,55 @@ def _metrics_section(
                 continue
             half = stats.t.ppf(1 - alpha / 2, len(x) - 1) * se if len(x) > 1 else np.nan
             if len(spec) > 2:
-                rows.append([labels[str(rid)], column, spec[1], _int(len(x)), _num(est, 3),
-                             _ci(est - half, est + half, 3), "—", "—", "—", "—"])
+                rows.append(
+                    [
+                        labels[str(rid)],
+                        column,
+                        spec[1],
+                        _int(len(x)),
+                        _num(est, 3),
+                        _ci(est - half, est + half, 3),
+                        "—",
+                        "—",
+                        "—",
+                        "—",
+                    ]
+                )
                 continue
             q = np.quantile(x, [0.5, 0.9, 0.99])
-            rows.append([labels[str(rid)], column, spec[1], _int(len(x)), _num(est, 2),
-                         _ci(est - half, est + half, 2), _num(q[0], 1), _num(q[1], 1), _num(q[2], 1),
-                         _num(x.max(), 1)])
+            rows.append(
+                [
+                    labels[str(rid)],
+                    column,
+                    spec[1],
+                    _int(len(x)),
+                    _num(est, 2),
+                    _ci(est - half, est + half, 2),
+                    _num(q[0], 1),
+                    _num(q[1], 1),
+                    _num(q[2], 1),
+                    _num(x.max(), 1),
+                ]
+            )
             values, counts = np.unique(x, return_counts=True)
             if len(values) <= 8 and np.all(values == np.round(values)):
                 shares = ", ".join(f"{v:g}: {_pct(c / len(x), 1)}" for v, c in zip(values, counts, strict=True))
                 dist_rows.append([labels[str(rid)], column, shares])
     section.items.append(
-        Table(["run", "measure", "meaning", "games", "mean", f"{_level(alpha)} interval", "median", "90%", "99%",
-               "max"], rows, "Per-game measures by run.")
+        Table(
+            ["run", "measure", "meaning", "games", "mean", f"{_level(alpha)} interval", "median", "90%", "99%", "max"],
+            rows,
+            "Per-game measures by run.",
+        )
     )
     if dist_rows:
-        section.items.append(Table(["run", "measure", "share of games by value"], dist_rows,
-                                   "Distribution of the measures that take few values."))
+        section.items.append(
+            Table(
+                ["run", "measure", "share of games by value"],
+                dist_rows,
+                "Distribution of the measures that take few values.",
+            )
+        )
     return section
 
 
@@ -1153,11 +1201,17 @@ def _variant_section(
         change = ", ".join(f"{k}={v}" for k, v in m.get("rules", {}).items() if base_rules.get(k) != v)
         ref = baselines.get(_lineup_key(m))
         if ref is None:
-            section.items.append(Text(f"Run {run_label(m)} ({change}) has no baseline run with the same players "
-                                      "and bots.", "warn"))
+            section.items.append(
+                Text(f"Run {run_label(m)} ({change}) has no baseline run with the same players and bots.", "warn")
+            )
             continue
-        pair = [(games[(games["run_id"] == r["run_id"]).to_numpy()],
-                 seats[((seats["run_id"] == r["run_id"]) & (seats["seat"] == 1)).to_numpy()]) for r in (ref, m)]
+        pair = [
+            (
+                games[(games["run_id"] == r["run_id"]).to_numpy()],
+                seats[((seats["run_id"] == r["run_id"]) & (seats["seat"] == 1)).to_numpy()],
+            )
+            for r in (ref, m)
+        ]
         measures = [(name, spec, 0) for name, spec in metrics.items()] + [("seat 1 win rate", ("win",), 1)]
         changed = []
         for name, spec, table in measures:
@@ -1166,13 +1220,35 @@ def _variant_section(
             marked = _ok(half) and abs(diff) > half
             if marked:
                 changed.append(f"{name} {_num(b, 3)} → {_num(v, 3)}")
-            rows.append([run_label(m), change, name, _num(b, 3), _num(v, 3), _num(diff, 3, True),
-                         _ci(diff - half, diff + half, 3, True), "yes" if marked else ""])
+            rows.append(
+                [
+                    run_label(m),
+                    change,
+                    name,
+                    _num(b, 3),
+                    _num(v, 3),
+                    _num(diff, 3, True),
+                    _ci(diff - half, diff + half, 3, True),
+                    "yes" if marked else "",
+                ]
+            )
         summary = f"Rule change {change} ({_players(m['num_players'])}, against {run_label(ref)}): "
         section.findings.append(summary + ("; ".join(changed) if changed else "no measure changed detectably") + ".")
     section.items.append(
-        Table(["run", "rule change", "measure", "baseline", "variant", "difference", f"{_level(alpha)} interval",
-               "differs"], rows, "Each rule variant against its baseline run.")
+        Table(
+            [
+                "run",
+                "rule change",
+                "measure",
+                "baseline",
+                "variant",
+                "difference",
+                f"{_level(alpha)} interval",
+                "differs",
+            ],
+            rows,
+            "Each rule variant against its baseline run.",
+        )
     )
     return section
 
@@ -1265,16 +1341,27 @@ def _outcome_section(
         z = stats.norm.ppf(1 - alpha / 2)
         section.items.append(
             Table(
-                ["players", "bot", "seat-games", "mean score", f"{_level(alpha)} interval", "SD", "median",
-                 "margin (mean)"],
+                [
+                    "players",
+                    "bot",
+                    "seat-games",
+                    "mean score",
+                    f"{_level(alpha)} interval",
+                    "SD",
+                    "median",
+                    "margin (mean)",
+                ],
                 [
                     [
                         str(r.num_players),
                         str(r.bot),
                         _int(r.num_games),
                         _num(r.score_mean, 1),
-                        _ci(r.score_mean - z * r.score_sd / np.sqrt(r.num_games),
-                            r.score_mean + z * r.score_sd / np.sqrt(r.num_games), 2),
+                        _ci(
+                            r.score_mean - z * r.score_sd / np.sqrt(r.num_games),
+                            r.score_mean + z * r.score_sd / np.sqrt(r.num_games),
+                            2,
+                        ),
                         _num(r.score_sd, 1),
                         _num(r.score_median, 0),
                         _num(r.margin_mean, 2, True),
@@ -1293,8 +1380,10 @@ def _outcome_section(
         _figure(
             "score-distributions.png",
             f"Final score distribution by seat ({what}), one panel per player count.",
-            [lambda ax, n=n: plots.plot_score_distributions(score_frame, ax=ax, num_players=int(n), unit=unit)
-             for n in counts],
+            [
+                lambda ax, n=n: plots.plot_score_distributions(score_frame, ax=ax, num_players=int(n), unit=unit)
+                for n in counts
+            ],
             ncols=min(2, len(counts)),
             size=(6, 3.6),
         )
@@ -1430,8 +1519,9 @@ def compute_report(
         labels = {m["run_id"]: f"{run_label(m)} ({m['run_id']})" for m in manifests}
     parts = sorted({p for m in manifests for p in m.get("columns", {}).get("score_parts", [])})
     turn_order = _game_attr(manifests, "turn_order_column", None)
-    seats = read_tables(manifests, "seats", [*_SEAT_COLUMNS, *parts, *([turn_order] if turn_order else [])],
-                        offset_list)
+    seats = read_tables(
+        manifests, "seats", [*_SEAT_COLUMNS, *parts, *([turn_order] if turn_order else [])], offset_list
+    )
     if turn_order:
         # the game draws its turn order at setup: "seat" in this report is the place in that order;
         # "table_seat" keeps the table position that the components table refers to

@@ -108,8 +108,13 @@ STUDIES: dict[str, Study] = {
             StudyRun("poker-4p-threshold", 4, ("threshold",), 0.10, purpose="positions and house take, 4 players"),
             StudyRun("poker-5p-threshold", 5, ("threshold",), 0.10, purpose="positions and house take, 5 players"),
             StudyRun("poker-6p-threshold", 6, ("threshold",), 0.10, purpose="positions and house take, 6 players"),
-            StudyRun("poker-4p-weaken", 4, ("threshold:discard=1",), 0.08,
-                     purpose="golem wins when every player weakens the golem"),
+            StudyRun(
+                "poker-4p-weaken",
+                4,
+                ("threshold:discard=1",),
+                0.08,
+                purpose="golem wins when every player weakens the golem",
+            ),
             StudyRun(
                 "poker-6p-styles",
                 6,
@@ -164,8 +169,13 @@ STUDIES: dict[str, Study] = {
             StudyRun("golem-2p-mirror", 2, ("balanced",), 0.12, purpose="turn-order advantage, 2 players"),
             StudyRun("golem-3p-mirror", 3, ("balanced",), 0.12, purpose="turn-order advantage, 3 players"),
             StudyRun("golem-4p-mirror", 4, ("balanced",), 0.14, purpose="turn-order advantage, 4 players"),
-            StudyRun("golem-4p-lines", 4, ("balanced", "golems", "artifacts", "books"), 0.14,
-                     purpose="which line is strongest, 4 players"),
+            StudyRun(
+                "golem-4p-lines",
+                4,
+                ("balanced", "golems", "artifacts", "books"),
+                0.14,
+                purpose="which line is strongest, 4 players",
+            ),
             *(
                 StudyRun(f"golem-2p-{a}-{b}", 2, (a, b), 0.03, purpose="which line is strongest, 2 players")
                 for a, b in (("golems", "artifacts"), ("golems", "books"), ("artifacts", "books"))

@@ -30,8 +30,14 @@ def games_for(bots: tuple[str, ...], scale: float) -> int:
 
 def play(out: Path, players: int, bots: tuple[str, ...], games: int, seed: int) -> pd.DataFrame:
     game = make("golems")
-    spec = RunSpec("golems", players, games, seed, parse_lineup(game, list(bots), players),
-                   chunk_size=min(20_000, max(1_000, games // 8)))
+    spec = RunSpec(
+        "golems",
+        players,
+        games,
+        seed,
+        parse_lineup(game, list(bots), players),
+        chunk_size=min(20_000, max(1_000, games // 8)),
+    )
     t = time.perf_counter()
     run(spec, out, workers=2, overwrite=True, progress=False)
     print(f"  {'/'.join(bots)} ({players}p): {games:,} games in {time.perf_counter() - t:.1f} s", file=sys.stderr)

@@ -38,22 +38,47 @@ def measure(names: list[str], players: int, games: int, threads: int) -> dict:
         best_wall = min(best_wall, time.perf_counter() - w)
         best_cpu = min(best_cpu, time.process_time() - c)
         turns = int(st["turn"].sum())
-    return {"game": "golems", "version": __version__, "bench": "kernel", "bots": ",".join(names),
-            "players": players, "threads": threads, "games": games, "games_per_s_wall": round(games / best_wall),
-            "games_per_s_cpu": round(games / best_cpu * threads), "turns_per_game": round(turns / games, 1)}
+    return {
+        "game": "golems",
+        "version": __version__,
+        "bench": "kernel",
+        "bots": ",".join(names),
+        "players": players,
+        "threads": threads,
+        "games": games,
+        "games_per_s_wall": round(games / best_wall),
+        "games_per_s_cpu": round(games / best_cpu * threads),
+        "turns_per_game": round(turns / games, 1),
+    }
 
 
 if __name__ == "__main__":
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 200_000
-    for names, players in ((["greedy"], 2), (["collector"], 2), (["greedy", "collector"], 2), (["greedy"], 1),
-                           (["collector"], 1)):
+    for names, players in (
+        (["greedy"], 2),
+        (["collector"], 2),
+        (["greedy", "collector"], 2),
+        (["greedy"], 1),
+        (["collector"], 1),
+    ):
         for threads in (1, 2):
             print(json.dumps(measure(names, players, n, threads)), flush=True)
         game = make("golems")
         whole = chunk_rate(game, D.load(), parse_lineup(game, names, players), players, min(n, 20_000), 3)
-        print(json.dumps({"game": "golems", "version": __version__, "bench": "simulate_chunk_one_core",
-                          "bots": ",".join(names), "players": players, "games": whole["games"],
-                          "games_per_s_cpu": round(whole["games_per_cpu_s"]),
-                          "two_core_capacity": round(2 * whole["games_per_cpu_s"]),
-                          "cpu_us_per_game": round(whole["cpu_us_per_game"], 2),
-                          "parquet_bytes_per_game": round(whole["parquet_bytes_per_game"])}), flush=True)
+        print(
+            json.dumps(
+                {
+                    "game": "golems",
+                    "version": __version__,
+                    "bench": "simulate_chunk_one_core",
+                    "bots": ",".join(names),
+                    "players": players,
+                    "games": whole["games"],
+                    "games_per_s_cpu": round(whole["games_per_cpu_s"]),
+                    "two_core_capacity": round(2 * whole["games_per_cpu_s"]),
+                    "cpu_us_per_game": round(whole["cpu_us_per_game"], 2),
+                    "parquet_bytes_per_game": round(whole["parquet_bytes_per_game"]),
+                }
+            ),
+            flush=True,
+        )

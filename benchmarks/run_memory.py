@@ -27,8 +27,24 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def measure(games: int, game: str = "century", bots: str = "greedy", players: int = 3) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
-        cmd = [sys.executable, "-m", "simulate", "simulate", game, "-p", str(players), "-n", str(games),
-               "--bots", bots, "--seed", "1", "--out", str(Path(tmp) / "run"), "-q"]
+        cmd = [
+            sys.executable,
+            "-m",
+            "simulate",
+            "simulate",
+            game,
+            "-p",
+            str(players),
+            "-n",
+            str(games),
+            "--bots",
+            bots,
+            "--seed",
+            "1",
+            "--out",
+            str(Path(tmp) / "run"),
+            "-q",
+        ]
         start = time.perf_counter()
         proc = subprocess.Popen(cmd, cwd=ROOT)
         parent = psutil.Process(proc.pid)
@@ -43,10 +59,17 @@ def measure(games: int, game: str = "century", bots: str = "greedy", players: in
         seconds = time.perf_counter() - start
         if proc.returncode:
             raise SystemExit(f"golem simulate failed with exit code {proc.returncode}")
-    return {"bench": "run_memory", "game": game, "players": players, "bots": bots, "games": games,
-            "seconds": round(seconds, 1), "games_per_s": round(games / seconds),
-            "max_process_rss_mb": round(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024),
-            "peak_tree_rss_mb": round(peak / 2**20)}
+    return {
+        "bench": "run_memory",
+        "game": game,
+        "players": players,
+        "bots": bots,
+        "games": games,
+        "seconds": round(seconds, 1),
+        "games_per_s": round(games / seconds),
+        "max_process_rss_mb": round(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024),
+        "peak_tree_rss_mb": round(peak / 2**20),
+    }
 
 
 def main() -> None:

@@ -34,8 +34,13 @@ def _kernel_rate(game, data, lineup, num_players: int, num_games: int, repeats: 
         cpu.append(time.process_time() - c)
         turns = int(np.asarray(tables.games["turns"]).sum())
     sec = statistics.median(times)
-    return {"games_per_s": num_games / sec, "games_per_cpu_s": num_games / statistics.median(cpu),
-            "turns_per_s": turns / sec, "seconds": sec, "games": num_games}
+    return {
+        "games_per_s": num_games / sec,
+        "games_per_cpu_s": num_games / statistics.median(cpu),
+        "turns_per_s": turns / sec,
+        "seconds": sec,
+        "games": num_games,
+    }
 
 
 def chunk_rate(game, data, lineup, num_players: int, num_games: int, repeats: int) -> dict[str, float]:
@@ -57,15 +62,20 @@ def chunk_rate(game, data, lineup, num_players: int, num_games: int, repeats: in
             (Path(tmp) / name).mkdir()
         for k in range(repeats):
             t = time.process_time()
-            tables = game.play_chunk(data, num_players, plan.seat_lineup, ids, params, plan.setup_seed,
-                                     plan.play_seed)
-            files = [write_part(Path(tmp), name, k, table)
-                     for name, table in chunk_tables("bench", num_players, plan, labels, tables).items()]
+            tables = game.play_chunk(data, num_players, plan.seat_lineup, ids, params, plan.setup_seed, plan.play_seed)
+            files = [
+                write_part(Path(tmp), name, k, table)
+                for name, table in chunk_tables("bench", num_players, plan, labels, tables).items()
+            ]
             times.append(time.process_time() - t)
             size = sum((Path(tmp) / f["path"]).stat().st_size for f in files)
     sec = statistics.median(times)
-    return {"games_per_cpu_s": num_games / sec, "cpu_us_per_game": 1e6 * sec / num_games,
-            "parquet_bytes_per_game": size / num_games, "games": num_games}
+    return {
+        "games_per_cpu_s": num_games / sec,
+        "cpu_us_per_game": 1e6 * sec / num_games,
+        "parquet_bytes_per_game": size / num_games,
+        "games": num_games,
+    }
 
 
 def _reference_rate(game, data, lineup, num_players: int, num_games: int) -> dict[str, float]:
@@ -76,8 +86,9 @@ def _reference_rate(game, data, lineup, num_players: int, num_games: int) -> dic
     return {"games_per_s": num_games / seconds, "turns_per_s": turns / seconds, "seconds": seconds, "games": num_games}
 
 
-def run_bench(game_name: str, num_games: int | None = None, repeats: int = 5,
-              run_games: int = 1_000_000) -> Iterator[dict[str, Any]]:
+def run_bench(
+    game_name: str, num_games: int | None = None, repeats: int = 5, run_games: int = 1_000_000
+) -> Iterator[dict[str, Any]]:
     """Yield one JSON-able record per measurement (compile time excluded, medians of ``repeats``)."""
     game = make(game_name)
     data = game.load_data(None, {})
@@ -89,22 +100,36 @@ def run_bench(game_name: str, num_games: int | None = None, repeats: int = 5,
         fast = _kernel_rate(game, data, lineup, players, n, repeats)
         yield {**base, "bench": "kernel_one_core", "bots": bots, **_round(fast)}
         whole = chunk_rate(game, data, lineup, players, n, repeats)
-        yield {**base, "bench": "simulate_chunk_one_core", "bots": bots, **_round(whole),
-               "note": "CPU time of play, columns and Parquet parts (what golem simulate does per chunk)"}
+        yield {
+            **base,
+            "bench": "simulate_chunk_one_core",
+            "bots": bots,
+            **_round(whole),
+            "note": "CPU time of play, columns and Parquet parts (what golem simulate does per chunk)",
+        }
         ref = _reference_rate(game, data, lineup, players, max(20, n // 200))
         yield {**base, "bench": "reference_engine", "bots": bots, **_round(ref)}
-        yield {**base, "bench": "kernel_vs_reference", "bots": bots,
-               "speedup": round(fast["turns_per_s"] / ref["turns_per_s"], 1),
-               "note": "kernel with its bots deciding against the reference applying recorded moves"}
+        yield {
+            **base,
+            "bench": "kernel_vs_reference",
+            "bots": bots,
+            "speedup": round(fast["turns_per_s"] / ref["turns_per_s"], 1),
+            "note": "kernel with its bots deciding against the reference applying recorded moves",
+        }
         if hasattr(game, "kernel_replay_seconds"):
             ids, params = lineup_arrays(game, lineup)
             count = max(200, n // 50)
             setup, play = game_seeds(BENCH_SEED, np.arange(count), np.arange(count))
             seconds, turns = game.kernel_replay_seconds(data, players, ids, params, setup, play)
-            yield {**base, "bench": "engine_replay_vs_reference", "bots": bots, "games": count,
-                   "kernel_turns_per_s": round(turns / seconds),
-                   "speedup": round(turns / seconds / ref["turns_per_s"], 1),
-                   "note": "both engines applying the same recorded moves, no bots"}
+            yield {
+                **base,
+                "bench": "engine_replay_vs_reference",
+                "bots": bots,
+                "games": count,
+                "kernel_turns_per_s": round(turns / seconds),
+                "speedup": round(turns / seconds / ref["turns_per_s"], 1),
+                "note": "both engines applying the same recorded moves, no bots",
+            }
     if hasattr(game, "reference_random_seconds") and "random" in game.bots:
         # whole games with the same uniform random player on both engines: the fairest comparison
         lineup = parse_lineup(game, ["random"], players)
@@ -112,10 +137,16 @@ def run_bench(game_name: str, num_games: int | None = None, repeats: int = 5,
         count = 10
         setup, play = game_seeds(BENCH_SEED, np.arange(count), np.arange(count))
         seconds, turns = game.reference_random_seconds(data, players, setup, play)
-        yield {**base, "bench": "random_games_kernel_vs_reference", "bots": "random",
-               "kernel_turns_per_s": round(fast["turns_per_s"]), "reference_turns_per_s": round(turns / seconds),
-               "kernel_games_per_s": round(fast["games_per_s"]), "reference_games_per_s": round(count / seconds, 2),
-               "speedup": round(fast["turns_per_s"] / (turns / seconds), 1)}
+        yield {
+            **base,
+            "bench": "random_games_kernel_vs_reference",
+            "bots": "random",
+            "kernel_turns_per_s": round(fast["turns_per_s"]),
+            "reference_turns_per_s": round(turns / seconds),
+            "kernel_games_per_s": round(fast["games_per_s"]),
+            "reference_games_per_s": round(count / seconds, 2),
+            "speedup": round(fast["turns_per_s"] / (turns / seconds), 1),
+        }
     if run_games:
         bots = next(iter(lineups))
         lineup = parse_lineup(game, bots.split(","), players)
@@ -126,9 +157,16 @@ def run_bench(game_name: str, num_games: int | None = None, repeats: int = 5,
                 run(spec, Path(tmp) / "run", progress=False)
                 sec = time.perf_counter() - t
                 size = sum(f.stat().st_size for f in (Path(tmp) / "run").rglob("*.parquet"))
-            yield {**base, "bench": "simulate_run_all_cores", "bots": bots, "games": games,
-                   "seconds": round(sec, 2), "games_per_s": round(games / sec), "parquet_mb": round(size / 2**20, 1),
-                   "peak_rss_mb_children": round(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024)}
+            yield {
+                **base,
+                "bench": "simulate_run_all_cores",
+                "bots": bots,
+                "games": games,
+                "seconds": round(sec, 2),
+                "games_per_s": round(games / sec),
+                "parquet_mb": round(size / 2**20, 1),
+                "peak_rss_mb_children": round(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024),
+            }
 
 
 def bench_setup(game) -> tuple[int, dict[str, int]]:

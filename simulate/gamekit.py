@@ -13,8 +13,13 @@ from simulate.game import RuleOption
 
 
 def kernel_traces(
-    trace_game: Callable, data: Any, num_players: int, lineup_ids: np.ndarray, lineup_params: np.ndarray,
-    setup_seeds: np.ndarray, play_seeds: np.ndarray,
+    trace_game: Callable,
+    data: Any,
+    num_players: int,
+    lineup_ids: np.ndarray,
+    lineup_params: np.ndarray,
+    setup_seeds: np.ndarray,
+    play_seeds: np.ndarray,
 ) -> list[np.ndarray]:
     """The move records of games played by the kernel's bots (seat s plays lineup entry s)."""
     seats = np.arange(num_players)
@@ -24,8 +29,9 @@ def kernel_traces(
     ]
 
 
-def time_reference_replay(make_reference: Callable[[int], Any], setup_seeds: np.ndarray,
-                          traces: list[np.ndarray]) -> tuple[float, int]:
+def time_reference_replay(
+    make_reference: Callable[[int], Any], setup_seeds: np.ndarray, traces: list[np.ndarray]
+) -> tuple[float, int]:
     """Seconds the reference engine takes to apply recorded moves, and how many moves it applied.
 
     ``make_reference(setup_seed)`` builds a reference game in its starting position.
@@ -39,8 +45,13 @@ def time_reference_replay(make_reference: Callable[[int], Any], setup_seeds: np.
 
 
 def move_events(
-    ref: Any, moves: np.ndarray, num_players: int, labels: list[str], move_names: tuple[str, ...],
-    kind_field: int, board: Callable[[Any], dict[str, Any]],
+    ref: Any,
+    moves: np.ndarray,
+    num_players: int,
+    labels: list[str],
+    move_names: tuple[str, ...],
+    kind_field: int,
+    board: Callable[[Any], dict[str, Any]],
 ) -> list[dict[str, Any]]:
     """One replay event per move, applied to the reference game ``ref`` with the board after it."""
     events = []
@@ -64,8 +75,14 @@ def move_events(
     return events
 
 
-def time_kernel_replay(replay_moves: Callable, data: Any, num_players: int, setup_seeds: np.ndarray,
-                       play_seeds: np.ndarray, traces: list[np.ndarray]) -> tuple[float, int]:
+def time_kernel_replay(
+    replay_moves: Callable,
+    data: Any,
+    num_players: int,
+    setup_seeds: np.ndarray,
+    play_seeds: np.ndarray,
+    traces: list[np.ndarray],
+) -> tuple[float, int]:
     """Seconds the numba engine takes to apply recorded moves (compiled outside the clock), and the moves."""
     replay_moves(data, num_players, setup_seeds[:1], play_seeds[:1], traces[:1])
     start = time.perf_counter()

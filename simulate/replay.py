@@ -26,11 +26,22 @@ def replay_game(run_dir: str | Path, game_index: int) -> tuple[Game, list[dict[s
     seat_lineup = plan.seat_lineup[0]
     labels = [spec.lineup[k].label for k in seat_lineup]
     events = game.replay(
-        data, spec.num_players, seat_lineup, ids, params,
-        int(plan.setup_seed[0]), int(plan.play_seed[0]), labels,
+        data,
+        spec.num_players,
+        seat_lineup,
+        ids,
+        params,
+        int(plan.setup_seed[0]),
+        int(plan.play_seed[0]),
+        labels,
     )
     events[0].update(
-        {"run_id": manifest["run_id"], "game": game_index, "setup_id": int(plan.setup_id[0]),
-         "setup_seed": int(plan.setup_seed[0]), "play_seed": int(plan.play_seed[0])}
+        {
+            "run_id": manifest["run_id"],
+            "game": game_index,
+            "setup_id": int(plan.setup_id[0]),
+            "setup_seed": int(plan.setup_seed[0]),
+            "play_seed": int(plan.play_seed[0]),
+        }
     )
     return game, events

@@ -70,9 +70,7 @@ def shuffle(state: np.ndarray, i: int, a: np.ndarray, n: int) -> None:
         a[j] = t
 
 
-def game_seeds(
-    master_seed: int, game_index: np.ndarray, setup_index: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
+def game_seeds(master_seed: int, game_index: np.ndarray, setup_index: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Setup and play seeds (``uint64`` arrays) for the given games.
 
     ``setup_index`` names each game's setup: equal indices replay the same setup.

@@ -213,8 +213,7 @@ def read_manifest(run_dir: str | Path | RunStore) -> dict[str, Any]:
         raise RunFormatError(f"{path}: not a golem run manifest")
     if m.get("format_version") != FORMAT_VERSION:
         raise RunFormatError(
-            f"{path}: run format version {m.get('format_version')} is not supported (this is version "
-            f"{FORMAT_VERSION})"
+            f"{path}: run format version {m.get('format_version')} is not supported (this is version {FORMAT_VERSION})"
         )
     for key in ("game", "num_players", "num_games", "chunks", "lineup", "status"):
         if key not in m:

@@ -73,8 +73,10 @@ def small_run(tmp_path_factory) -> Path:
         (["simulate", "golem-poker", "-p", "3", "--bots", "threshold:fold_below=1.5"], ["fold_below", "0..1"]),
         (["simulate", "golems", "-p", "2", "--bots", "lookahead:rollouts=0"], ["rollouts", "1..200"]),
         (["simulate", "golem", "-p", "2", "--bots", "balanced:red=-1"], ["red", "0..20"]),
-        (["tune", "century", "--bot", "greedy", "-p", "2", "--param", "epsilon", "--range", "epsilon=0:2"],
-         ["epsilon", "accepts 0..1"]),
+        (
+            ["tune", "century", "--bot", "greedy", "-p", "2", "--param", "epsilon", "--range", "epsilon=0:2"],
+            ["epsilon", "accepts 0..1"],
+        ),
         (["simulate", "century", "-p", "2", "--bots", "greedy", "--seed", "-1"], ["--seed"]),
         (["simulate", "century", "-p", "2", "--bots", "greedy", "--seed", str(2**64)], ["--seed"]),
         (["study", "century", "-n", "100", "--seed", "-1"], ["--seed"]),
@@ -89,12 +91,16 @@ def small_run(tmp_path_factory) -> Path:
         (["study", "century", "-n", "100", "--cards", "NOWHERE"], ["NOWHERE"]),
         (["study", "century", "-n", "100", "--runs-dir", "FILE"], ["FILE", "not a directory"]),
         (["balance", "century", "-p", "2", "--bots", "greedy", "--vary", "start.seat1", "-n", "0"], ["--games"]),
-        (["balance", "century", "-p", "2", "--bots", "greedy", "--vary", "start.seat1", "--confirm-games", "0"],
-         ["--confirm-games"]),
+        (
+            ["balance", "century", "-p", "2", "--bots", "greedy", "--vary", "start.seat1", "--confirm-games", "0"],
+            ["--confirm-games"],
+        ),
         (["tune", "century", "--bot", "greedy", "-p", "2", "-n", "0"], ["--games"]),
         (["tune", "century", "--bot", "greedy", "-p", "2", "--seed", "-1"], ["--seed"]),
-        (["sweep", "century", "-p", "2", "--bots", "greedy", "--set", "start.seat1=YYY,YYYY", "--seed", "-1"],
-         ["--seed"]),
+        (
+            ["sweep", "century", "-p", "2", "--bots", "greedy", "--set", "start.seat1=YYY,YYYY", "--seed", "-1"],
+            ["--seed"],
+        ),
         (["ablate", "century", "-p", "2", "--bots", "greedy", "--remove", "M09", "-n", "0"], ["--games"]),
     ],
 )

@@ -43,8 +43,10 @@ def compare(ref: CenturyReference, st: np.ndarray, where: str) -> None:
     actual["rng"] = 0
     if expected.tobytes() != actual.tobytes():
         bad = [n for n in st.dtype.names if not np.array_equal(expected[n][0], actual[n][0])]
-        raise AssertionError(f"{where}: fields {bad} differ\nreference {[expected[n][0] for n in bad]}\n"
-                             f"numba     {[actual[n][0] for n in bad]}")
+        raise AssertionError(
+            f"{where}: fields {bad} differ\nreference {[expected[n][0] for n in bad]}\n"
+            f"numba     {[actual[n][0] for n in bad]}"
+        )
 
 
 @pytest.mark.parametrize("num_players", [2, 3, 4, 5])

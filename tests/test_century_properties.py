@@ -24,7 +24,7 @@ def check_invariants(rec, n: int) -> None:
     assert (crystals[:n].sum(axis=1) <= LIMIT).all(), "caravans within the limit after every turn"
     assert (crystals[n:] == 0).all()
     # every market card is in exactly one place: the deck, the row, or one player's cards
-    deck = rec["m_deck"][rec["m_deck_pos"]:].tolist()
+    deck = rec["m_deck"][rec["m_deck_pos"] :].tolist()
     row = [int(c) for c in rec["m_row"] if c >= 0]
     owned = [m for m in TB.market_cards.tolist() if (rec["cards"][:n, m] != 0).any()]
     assert sorted(deck + row + owned) == sorted(TB.market_cards.tolist())
@@ -32,7 +32,7 @@ def check_invariants(rec, n: int) -> None:
     for s in range(n):
         assert all(rec["cards"][s, c] != 0 for c in TB.start_cards), "starting cards are never lost"
     # every point card: deck, row or claimed
-    p_deck = rec["p_deck"][rec["p_deck_pos"]:].tolist()
+    p_deck = rec["p_deck"][rec["p_deck_pos"] :].tolist()
     p_row = [int(c) for c in rec["p_row"] if c >= 0]
     claimed = np.flatnonzero(rec["p_owner"] >= 0).tolist()
     assert sorted(p_deck + p_row + claimed) == list(range(len(TB.p_vp)))

@@ -38,8 +38,24 @@ def one_line_error(result, *needles: str) -> None:
 @pytest.fixture(scope="module")
 def small_run(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("runs") / "c3"
-    ok("simulate", "century", "-p", "3", "-n", "300", "--bots", "greedy,engine,random", "--seed", str(SEED),
-       "--out", str(out), "--workers", "1", "--chunk-size", "100")
+    ok(
+        "simulate",
+        "century",
+        "-p",
+        "3",
+        "-n",
+        "300",
+        "--bots",
+        "greedy,engine,random",
+        "--seed",
+        str(SEED),
+        "--out",
+        str(out),
+        "--workers",
+        "1",
+        "--chunk-size",
+        "100",
+    )
     return out
 
 
@@ -48,8 +64,21 @@ def test_help_lists_commands_and_examples() -> None:
     for command in ("games", "bots", "simulate", "replay", "bench", "verify"):
         assert command in out
     sim = ok("simulate", "--help").output
-    for option in ("--players", "--games", "--bots", "--seed", "--out", "--workers", "--setups",
-                   "--games-per-setup", "--rotate", "--rule", "--cards", "--overwrite", "--resume"):
+    for option in (
+        "--players",
+        "--games",
+        "--bots",
+        "--seed",
+        "--out",
+        "--workers",
+        "--setups",
+        "--games-per-setup",
+        "--rotate",
+        "--rule",
+        "--cards",
+        "--overwrite",
+        "--resume",
+    ):
         assert option in sim
 
 
@@ -76,15 +105,41 @@ def test_simulate_writes_a_complete_run(small_run: Path) -> None:
 
 
 def test_summary_is_printed(tmp_path: Path) -> None:
-    out = ok("simulate", "century", "-p", "2", "-n", "200", "--bots", "greedy", "--out", str(tmp_path / "r"),
-             "--workers", "1").output
+    out = ok(
+        "simulate",
+        "century",
+        "-p",
+        "2",
+        "-n",
+        "200",
+        "--bots",
+        "greedy",
+        "--out",
+        str(tmp_path / "r"),
+        "--workers",
+        "1",
+    ).output
     assert "win rate by seat" in out and "seat 1:" in out and "fair share 50.0%" in out
 
 
 def test_summary_counts_from_the_manifest_tallies_as_from_the_parts(tmp_path: Path) -> None:
     out = tmp_path / "r"
-    printed = ok("simulate", "golems", "-p", "2", "-n", "300", "--bots", "greedy,collector", "--chunk-size", "100",
-                 "--out", str(out), "--workers", "1").output
+    printed = ok(
+        "simulate",
+        "golems",
+        "-p",
+        "2",
+        "-n",
+        "300",
+        "--bots",
+        "greedy,collector",
+        "--chunk-size",
+        "100",
+        "--out",
+        str(out),
+        "--workers",
+        "1",
+    ).output
     manifest = json.loads((out / "manifest.json").read_text())
     tallies = [c["tally"] for c in manifest["chunks"].values()]
     assert sum(t["games"] for t in tallies) == 300
@@ -128,10 +183,14 @@ def test_replay_text_and_json(small_run: Path) -> None:
         (["simulate", "century", "-p", "3", "-n", "0", "--bots", "greedy", "--out", "X"], ["at least 1"]),
         (["simulate", "century", "-p", "3", "-n", "-5", "--bots", "greedy", "--out", "X"], ["at least 1"]),
         (["simulate", "century", "-p", "3", "--bots", "greedy,engine", "--out", "X"], ["2 bots for 3 players"]),
-        (["simulate", "century", "-p", "3", "--bots", "greedy", "--rule", "tie_break=coin", "--out", "X"],
-         ["tie_break"]),
-        (["simulate", "century", "-p", "3", "--bots", "greedy", "--rule", "speed=fast", "--out", "X"],
-         ["unknown rule option 'speed'"]),
+        (
+            ["simulate", "century", "-p", "3", "--bots", "greedy", "--rule", "tie_break=coin", "--out", "X"],
+            ["tie_break"],
+        ),
+        (
+            ["simulate", "century", "-p", "3", "--bots", "greedy", "--rule", "speed=fast", "--out", "X"],
+            ["unknown rule option 'speed'"],
+        ),
         (["simulate", "century", "-p", "3", "--bots", "greedy", "--workers", "0", "--out", "X"], ["--workers"]),
         (["bots", "chess"], ["unknown game"]),
         (["replay", "nowhere", "--game", "1"], ["no such run directory"]),
@@ -145,26 +204,51 @@ def test_bad_input_is_a_one_line_error(tmp_path: Path, args: list[str], needles:
 
 def test_existing_run_is_never_harmed(small_run: Path, tmp_path: Path) -> None:
     before = {p: p.read_bytes() for p in small_run.rglob("*") if p.is_file()}
-    one_line_error(invoke("simulate", "century", "-p", "3", "-n", "50", "--bots", "greedy", "--out",
-                          str(small_run)), "already holds a run", "--overwrite")
-    one_line_error(invoke("simulate", "century", "-p", "4", "-n", "50", "--bots", "greedy", "--out",
-                          str(small_run), "--resume"), "not this one")
-    one_line_error(invoke("simulate", "century", "-p", "9", "-n", "50", "--bots", "greedy", "--out",
-                          str(small_run), "--overwrite"), "2-5 players")
+    one_line_error(
+        invoke("simulate", "century", "-p", "3", "-n", "50", "--bots", "greedy", "--out", str(small_run)),
+        "already holds a run",
+        "--overwrite",
+    )
+    one_line_error(
+        invoke("simulate", "century", "-p", "4", "-n", "50", "--bots", "greedy", "--out", str(small_run), "--resume"),
+        "not this one",
+    )
+    one_line_error(
+        invoke(
+            "simulate", "century", "-p", "9", "-n", "50", "--bots", "greedy", "--out", str(small_run), "--overwrite"
+        ),
+        "2-5 players",
+    )
     assert {p: p.read_bytes() for p in small_run.rglob("*") if p.is_file()} == before
     other = tmp_path / "notes"
     other.mkdir()
     (other / "mine.txt").write_text("keep me")
-    one_line_error(invoke("simulate", "century", "-p", "3", "-n", "50", "--bots", "greedy", "--out", str(other),
-                          "--overwrite"), "holds no run")
+    one_line_error(
+        invoke("simulate", "century", "-p", "3", "-n", "50", "--bots", "greedy", "--out", str(other), "--overwrite"),
+        "holds no run",
+    )
     assert (other / "mine.txt").read_text() == "keep me"
 
 
 def test_overwrite_replaces_a_run(tmp_path: Path) -> None:
     out = tmp_path / "r"
     ok("simulate", "century", "-p", "2", "-n", "60", "--bots", "greedy", "--out", str(out), "-q", "-w", "1")
-    ok("simulate", "century", "-p", "3", "-n", "90", "--bots", "random", "--out", str(out), "-q", "-w", "1",
-       "--overwrite")
+    ok(
+        "simulate",
+        "century",
+        "-p",
+        "3",
+        "-n",
+        "90",
+        "--bots",
+        "random",
+        "--out",
+        str(out),
+        "-q",
+        "-w",
+        "1",
+        "--overwrite",
+    )
     assert json.loads((out / "manifest.json").read_text())["num_players"] == 3
     assert len(pd.read_parquet(out / "games")) == 90
 
@@ -188,8 +272,20 @@ def test_malformed_card_table_names_file_line_and_column(
     fields[column] = bad
     lines[line_no - 1] = ",".join(fields)
     (cards / file).write_text("\n".join(lines) + "\n")
-    result = invoke("simulate", "century", "-p", "3", "-n", "10", "--bots", "greedy", "--cards", str(cards),
-                    "--out", str(tmp_path / "out"))
+    result = invoke(
+        "simulate",
+        "century",
+        "-p",
+        "3",
+        "-n",
+        "10",
+        "--bots",
+        "greedy",
+        "--cards",
+        str(cards),
+        "--out",
+        str(tmp_path / "out"),
+    )
     one_line_error(result, *needles)
     assert not (tmp_path / "out").exists()
 
@@ -200,8 +296,23 @@ def test_edited_deck_runs_and_is_recorded(tmp_path: Path) -> None:
     text = (cards / "point_cards.csv").read_text().replace("P36,YGTMMM,20", "P36,YGTMMM,30")
     (cards / "point_cards.csv").write_text(text)
     out = tmp_path / "r"
-    ok("simulate", "century", "-p", "3", "-n", "100", "--bots", "greedy", "--cards", str(cards), "--out", str(out),
-       "-q", "-w", "1")
+    ok(
+        "simulate",
+        "century",
+        "-p",
+        "3",
+        "-n",
+        "100",
+        "--bots",
+        "greedy",
+        "--cards",
+        str(cards),
+        "--out",
+        str(out),
+        "-q",
+        "-w",
+        "1",
+    )
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["data"]["default"] is False
     assert "P36,YGTMMM,30" in (out / "data" / "point_cards.csv").read_text()

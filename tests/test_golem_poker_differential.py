@@ -28,12 +28,26 @@ LINEUPS = {
 VARIANTS = {
     "default": {},
     "variant_a": {
-        "rank_one": "high", "golem_tie": "player", "player_tie": "amulet", "golem_short": "deck",
-        "golem_folded": False, "redeal_ante": True, "house_rounding": "up", "stack_antes": 4,
+        "rank_one": "high",
+        "golem_tie": "player",
+        "player_tie": "amulet",
+        "golem_short": "deck",
+        "golem_folded": False,
+        "redeal_ante": True,
+        "house_rounding": "up",
+        "stack_antes": 4,
     },
     "variant_b": {
-        "golem_short": "none", "cannot_pay": "credit", "stack_antes": 2, "max_bet_antes": 2, "max_raise_antes": 1,
-        "max_raises": 1, "house_rounding": "nearest", "house_cut_pct": 7.5, "penalty_antes": 5, "ante": 7,
+        "golem_short": "none",
+        "cannot_pay": "credit",
+        "stack_antes": 2,
+        "max_bet_antes": 2,
+        "max_raise_antes": 1,
+        "max_raises": 1,
+        "house_rounding": "nearest",
+        "house_cut_pct": 7.5,
+        "penalty_antes": 5,
+        "ante": 7,
         "min_bet_antes": 2,
     },
 }
@@ -147,8 +161,9 @@ def test_engine_replay_of_recorded_moves_reaches_the_played_games() -> None:
     data = D.load()
     ids, params = lineup(["bluffer", "random", "tight_aggressive", "loose_passive"])
     setup, play = game_seeds(MASTER_SEED, np.arange(40), np.arange(40))
-    traces, finals = zip(*(trace_game(data, 4, np.arange(4), ids, params, setup[k], play[k]) for k in range(40)),
-                         strict=True)
+    traces, finals = zip(
+        *(trace_game(data, 4, np.arange(4), ids, params, setup[k], play[k]) for k in range(40)), strict=True
+    )
     replayed = replay_moves(data, 4, setup, play, list(traces))
     for k, final in enumerate(finals):
         for name in replayed.dtype.names:

@@ -97,8 +97,25 @@ def test_cli_lists_and_runs(tmp_path: Path) -> None:
     result = cli.invoke(main, ["games"])
     assert result.exit_code == 0 and "rule golem_short=partial" in result.output
     out = tmp_path / "r"
-    args = ["simulate", "golem-poker", "-p", "3", "-n", "300", "--bots", "tight_passive,loose_aggressive,random",
-            "--rule", "rank_one=high", "--rule", "player_tie=amulet", "--out", str(out), "-w", "1", "-q"]
+    args = [
+        "simulate",
+        "golem-poker",
+        "-p",
+        "3",
+        "-n",
+        "300",
+        "--bots",
+        "tight_passive,loose_aggressive,random",
+        "--rule",
+        "rank_one=high",
+        "--rule",
+        "player_tie=amulet",
+        "--out",
+        str(out),
+        "-w",
+        "1",
+        "-q",
+    ]
     result = cli.invoke(main, args)
     assert result.exit_code == 0, result.output
     result = cli.invoke(main, ["replay", str(out), "--game", "3"])

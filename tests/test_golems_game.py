@@ -40,8 +40,26 @@ def one_line_error(result, *needles: str) -> None:
 
 
 def simulate(out: Path, players: int, bots: str, *extra: str) -> Path:
-    ok("simulate", "golems", "-p", str(players), "-n", str(GAMES), "--bots", bots, "--seed", str(SEED),
-       "--out", str(out), "--workers", "1", "--chunk-size", "150", "-q", *extra)
+    ok(
+        "simulate",
+        "golems",
+        "-p",
+        str(players),
+        "-n",
+        str(GAMES),
+        "--bots",
+        bots,
+        "--seed",
+        str(SEED),
+        "--out",
+        str(out),
+        "--workers",
+        "1",
+        "--chunk-size",
+        "150",
+        "-q",
+        *extra,
+    )
     return out
 
 
@@ -161,8 +179,10 @@ def test_a_one_card_change_runs_in_one_command(tmp_path: Path, two_player_run: P
     out = simulate(tmp_path / "edited", 2, "greedy,collector", "--cards", str(deck))
     m = json.loads((out / "manifest.json").read_text())
     assert not m["data"]["default"] and m["data"]["folder"] == str(deck)
-    assert m["data"]["files"]["cards.csv"] != json.loads((two_player_run / "manifest.json").read_text())[
-        "data"]["files"]["cards.csv"]
+    assert (
+        m["data"]["files"]["cards.csv"]
+        != json.loads((two_player_run / "manifest.json").read_text())["data"]["files"]["cards.csv"]
+    )
     assert "R08,main,rune,B,,1,," in (out / "data" / "cards.csv").read_text(), "the run keeps its own copy"
     assert str(deck) in m["title"]
     ok("replay", str(out), "--game", "0")  # replays read the run's copy
@@ -172,8 +192,22 @@ def test_rule_override(tmp_path: Path) -> None:
     out = simulate(tmp_path / "r", 2, "random", "--rule", "tuck_limit=any", "--rule", "wild_tuck=false")
     m = json.loads((out / "manifest.json").read_text())
     assert m["rules"]["tuck_limit"] == "any" and m["rules"]["wild_tuck"] is False
-    one_line_error(invoke("simulate", "golems", "-p", "2", "--bots", "random", "--out", str(tmp_path / "x"),
-                          "--rule", "tuck_limit=all"), "tuck_limit", "requirement")
+    one_line_error(
+        invoke(
+            "simulate",
+            "golems",
+            "-p",
+            "2",
+            "--bots",
+            "random",
+            "--out",
+            str(tmp_path / "x"),
+            "--rule",
+            "tuck_limit=all",
+        ),
+        "tuck_limit",
+        "requirement",
+    )
 
 
 @pytest.mark.parametrize(
@@ -197,8 +231,20 @@ def test_deck_errors_name_file_line_and_field(tmp_path: Path, start: str, line: 
         D.load(deck)
     for needle in needles:
         assert needle in str(err.value), str(err.value)
-    result = invoke("simulate", "golems", "-p", "2", "-n", "10", "--bots", "random", "--cards", str(deck),
-                    "--out", str(tmp_path / "run"))
+    result = invoke(
+        "simulate",
+        "golems",
+        "-p",
+        "2",
+        "-n",
+        "10",
+        "--bots",
+        "random",
+        "--cards",
+        str(deck),
+        "--out",
+        str(tmp_path / "run"),
+    )
     one_line_error(result, *needles)
 
 

@@ -399,11 +399,7 @@ def test_raising_a_rank_in_a_high_card_hand(hand: list[int], data, ace_high: boo
         return
     i = data.draw(st.integers(0, 4))
     old = hand[i]
-    higher = [
-        c
-        for c in range(old % 4, 52, 4)
-        if _strength(c, ace_high) > _strength(old, ace_high) and c not in hand
-    ]
+    higher = [c for c in range(old % 4, 52, 4) if _strength(c, ace_high) > _strength(old, ace_high) and c not in hand]
     if not higher:
         return
     raised = list(hand)

@@ -262,10 +262,18 @@ def test_rule_variants_are_compared_with_their_baseline_and_never_pooled(tmp_pat
     game = make("golem-poker")
     lineup = parse_lineup(game, ["threshold"], 4)
     base = run(RunSpec("golem-poker", 4, 1_500, 5, lineup), tmp_path / "base", workers=1, progress=False)
-    other = run(RunSpec("golem-poker", 3, 600, 6, parse_lineup(game, ["threshold"], 3)), tmp_path / "three",
-                workers=1, progress=False)
-    variant = run(RunSpec("golem-poker", 4, 1_000, 7, lineup, rules={"penalty_antes": 6}), tmp_path / "penalty",
-                  workers=1, progress=False)
+    other = run(
+        RunSpec("golem-poker", 3, 600, 6, parse_lineup(game, ["threshold"], 3)),
+        tmp_path / "three",
+        workers=1,
+        progress=False,
+    )
+    variant = run(
+        RunSpec("golem-poker", 4, 1_000, 7, lineup, rules={"penalty_antes": 6}),
+        tmp_path / "penalty",
+        workers=1,
+        progress=False,
+    )
     report = compute_report([base, other, variant])
     titles = [s.title for s in report.sections]
     assert "Rule options side by side" in titles

@@ -27,8 +27,15 @@ GAME = make("century")
 
 
 def spec(num_games: int = 900, bots: tuple[str, ...] = ("greedy", "engine", "random"), **kw) -> RunSpec:
-    return RunSpec("century", len(bots), num_games, MASTER_SEED, parse_lineup(GAME, list(bots), len(bots)),
-                   chunk_size=kw.pop("chunk_size", 300), **kw)
+    return RunSpec(
+        "century",
+        len(bots),
+        num_games,
+        MASTER_SEED,
+        parse_lineup(GAME, list(bots), len(bots)),
+        chunk_size=kw.pop("chunk_size", 300),
+        **kw,
+    )
 
 
 def parts(run_dir: Path) -> dict[str, bytes]:
@@ -82,7 +89,9 @@ def test_fixed_seats_keep_the_lineup_order(tmp_path: Path) -> None:
     out = run(spec(90, rotate_seats=False), tmp_path / "r", workers=1, progress=False)
     seats = read_table(out, "seats")
     assert seats.groupby("seat", observed=True)["bot"].unique().map(list).tolist() == [
-        ["greedy"], ["engine"], ["random"]
+        ["greedy"],
+        ["engine"],
+        ["random"],
     ]
 
 

@@ -53,8 +53,11 @@ BOTS: dict[str, tuple[int, str, dict[str, tuple[float, str]]]] = {
         "claims the best point card it can, else the play that brings it closest to a point card",
         {
             "patience": (1.0, "exponent on distance when picking a target: value / (1 + distance)^patience"),
-            "lookahead": (0.0, "buys a row card if playing it next turn beats this turn's best play by this "
-                          "distance (0: never looks ahead)"),
+            "lookahead": (
+                0.0,
+                "buys a row card if playing it next turn beats this turn's best play by this "
+                "distance (0: never looks ahead)",
+            ),
             "epsilon": (0.1, "chance per turn to work toward a random point card of the row instead of the best"),
         },
     ),
@@ -162,11 +165,9 @@ def choose_discard(r, tb, bot, params, b, mv):
                 x3 -= 1
                 mv[M_DISCARD + 3] += 1
         return
-    j = _target(r, tb, s, r.crystals[s, 0], r.crystals[s, 1], r.crystals[s, 2],
-                r.crystals[s, 3], 1.0, -1)
+    j = _target(r, tb, s, r.crystals[s, 0], r.crystals[s, 1], r.crystals[s, 2], r.crystals[s, 3], 1.0, -1)
     c0, c1, c2, c3 = _row_cost(r, tb, j)
-    d0, d1, d2, d3 = _spare(r.crystals[s, 0], r.crystals[s, 1], r.crystals[s, 2],
-                            r.crystals[s, 3], c0, c1, c2, c3, e)
+    d0, d1, d2, d3 = _spare(r.crystals[s, 0], r.crystals[s, 1], r.crystals[s, 2], r.crystals[s, 3], c0, c1, c2, c3, e)
     mv[M_DISCARD] = d0
     mv[M_DISCARD + 1] = d1
     mv[M_DISCARD + 2] = d2
@@ -406,8 +407,9 @@ def _card_best(tb, m, x0, x1, x2, x3, c0, c1, c2, c3, limit):
     """
     kind = tb.m_kind[m]
     if kind == KIND_CREATE:
-        d = _trimmed_distance(x0 + tb.m_out[m, 0], x1 + tb.m_out[m, 1], x2 + tb.m_out[m, 2],
-                              x3 + tb.m_out[m, 3], c0, c1, c2, c3, limit)
+        d = _trimmed_distance(
+            x0 + tb.m_out[m, 0], x1 + tb.m_out[m, 1], x2 + tb.m_out[m, 2], x3 + tb.m_out[m, 3], c0, c1, c2, c3, limit
+        )
         return d, 0, 0, 0, 0
     if kind == KIND_UPGRADE:
         sy, sg, stq, d = _upgrade_toward(x0, x1, x2, x3, c0, c1, c2, c3, tb.m_up[m], limit)
@@ -423,7 +425,11 @@ def _card_best(tb, m, x0, x1, x2, x3, c0, c1, c2, c3, limit):
             x1 + t * (tb.m_out[m, 1] - tb.m_in[m, 1]),
             x2 + t * (tb.m_out[m, 2] - tb.m_in[m, 2]),
             x3 + t * (tb.m_out[m, 3] - tb.m_in[m, 3]),
-            c0, c1, c2, c3, limit,
+            c0,
+            c1,
+            c2,
+            c3,
+            limit,
         )
         if d < best_d:
             best_d = d
@@ -521,8 +527,9 @@ def _best_claim(r, tb, s):
 @njit(cache=True, inline="always")
 def _greedy(r, tb, patience, lookahead, epsilon, mv):
     s = r.current
-    claim, j = _claim_and_target(r, tb, s, r.crystals[s, 0], r.crystals[s, 1], r.crystals[s, 2], r.crystals[s, 3],
-                                 patience, -1)
+    claim, j = _claim_and_target(
+        r, tb, s, r.crystals[s, 0], r.crystals[s, 1], r.crystals[s, 2], r.crystals[s, 3], patience, -1
+    )
     if claim >= 0:
         mv[M_KIND] = CLAIM
         mv[M_ARG] = claim
@@ -560,8 +567,7 @@ def _toward(r, tb, s, j, lookahead, epsilon, mv):
         j = randint(r.rng, 0, _row_length(r.p_row))
     c0, c1, c2, c3 = _row_cost(r, tb, j)
     here = distance(x0, x1, x2, x3, c0, c1, c2, c3)
-    d, m, t, sy, sg, stq = _best_play(tb, r.cards[s], r.owned[s], r.num_owned[s], x0, x1, x2, x3,
-                                      c0, c1, c2, c3, limit)
+    d, m, t, sy, sg, stq = _best_play(tb, r.cards[s], r.owned[s], r.num_owned[s], x0, x1, x2, x3, c0, c1, c2, c3, limit)
     # acquiring a card that carries crystals can also bring the target closer
     best_p = -1
     total = x0 + x1 + x2 + x3
@@ -573,9 +579,15 @@ def _toward(r, tb, s, j, lookahead, epsilon, mv):
             continue  # paying crystals alone never brings a target closer
         a, b, c, e = _spare(x0, x1, x2, x3, c0, c1, c2, c3, p)
         da = _trimmed_distance(
-            x0 - a + r.m_row_crystals[p, 0], x1 - b + r.m_row_crystals[p, 1],
-            x2 - c + r.m_row_crystals[p, 2], x3 - e + r.m_row_crystals[p, 3],
-            c0, c1, c2, c3, limit,
+            x0 - a + r.m_row_crystals[p, 0],
+            x1 - b + r.m_row_crystals[p, 1],
+            x2 - c + r.m_row_crystals[p, 2],
+            x3 - e + r.m_row_crystals[p, 3],
+            c0,
+            c1,
+            c2,
+            c3,
+            limit,
         )
         if da < d:
             d = da
@@ -590,8 +602,17 @@ def _toward(r, tb, s, j, lookahead, epsilon, mv):
                 break
             a, b, c, e = _spare(x0, x1, x2, x3, c0, c1, c2, c3, p)
             dn = _card_best(
-                tb, m2, x0 - a + r.m_row_crystals[p, 0], x1 - b + r.m_row_crystals[p, 1],
-                x2 - c + r.m_row_crystals[p, 2], x3 - e + r.m_row_crystals[p, 3], c0, c1, c2, c3, limit,
+                tb,
+                m2,
+                x0 - a + r.m_row_crystals[p, 0],
+                x1 - b + r.m_row_crystals[p, 1],
+                x2 - c + r.m_row_crystals[p, 2],
+                x3 - e + r.m_row_crystals[p, 3],
+                c0,
+                c1,
+                c2,
+                c3,
+                limit,
             )[0]
             if dn < buy_d:
                 buy_d = dn
@@ -674,11 +695,11 @@ def _engine(r, tb, params, mv):
             best_v = v
             best_p = q
     if best_p >= 0:
-        j = _target(r, tb, s, r.crystals[s, 0], r.crystals[s, 1], r.crystals[s, 2],
-                    r.crystals[s, 3], params[4], -1)
+        j = _target(r, tb, s, r.crystals[s, 0], r.crystals[s, 1], r.crystals[s, 2], r.crystals[s, 3], params[4], -1)
         c0, c1, c2, c3 = _row_cost(r, tb, j)
-        a, b, c, e = _spare(r.crystals[s, 0], r.crystals[s, 1], r.crystals[s, 2],
-                            r.crystals[s, 3], c0, c1, c2, c3, best_p)
+        a, b, c, e = _spare(
+            r.crystals[s, 0], r.crystals[s, 1], r.crystals[s, 2], r.crystals[s, 3], c0, c1, c2, c3, best_p
+        )
         _write_acquire(mv, best_p, a, b, c, e)
         return
     _toward_target(r, tb, s, params[4], 0.0, params[5], mv)
@@ -766,8 +787,7 @@ def _position_value(r, tb, s, hand, owned, num_owned, x0, x1, x2, x3, skip, para
                 break
             if p == skip or (used >> p) & 1:
                 continue
-            d = distance(x0, x1, x2, x3, tb.p_cost[pc, 0], tb.p_cost[pc, 1], tb.p_cost[pc, 2],
-                         tb.p_cost[pc, 3])
+            d = distance(x0, x1, x2, x3, tb.p_cost[pc, 0], tb.p_cost[pc, 1], tb.p_cost[pc, 2], tb.p_cost[pc, 3])
             score = (tb.p_vp[pc] + _coin_value(r, tb, p)) / _effort(d, patience)
             if score > best_rank:
                 best_rank = score
@@ -789,8 +809,8 @@ def _planner(r, tb, params, mv, hand):
     s = r.current
     nm = tb.m_kind.shape[0]
     base = hand[:nm]
-    scratch = hand[nm:2 * nm]
-    cand = hand[2 * nm:]  # the owned list with a card to acquire added
+    scratch = hand[nm : 2 * nm]
+    cand = hand[2 * nm :]  # the owned list with a card to acquire added
     owned = r.owned[s]
     no = r.num_owned[s]
     discount = params[1]
@@ -808,9 +828,26 @@ def _planner(r, tb, params, mv, hand):
         if can_claim(r, tb, s, p):
             pc = r.p_row[p]
             _copy_hand(r, s, base)
-            v = tb.p_vp[pc] + _coin_value(r, tb, p) + discount * _position_value(
-                r, tb, s, base, owned, no, x0 - tb.p_cost[pc, 0], x1 - tb.p_cost[pc, 1], x2 - tb.p_cost[pc, 2],
-                x3 - tb.p_cost[pc, 3], p, params, scratch)
+            v = (
+                tb.p_vp[pc]
+                + _coin_value(r, tb, p)
+                + discount
+                * _position_value(
+                    r,
+                    tb,
+                    s,
+                    base,
+                    owned,
+                    no,
+                    x0 - tb.p_cost[pc, 0],
+                    x1 - tb.p_cost[pc, 1],
+                    x2 - tb.p_cost[pc, 2],
+                    x3 - tb.p_cost[pc, 3],
+                    p,
+                    params,
+                    scratch,
+                )
+            )
             v *= _jitter(r, noise)
             if v > best_v:
                 best_v = v
@@ -877,9 +914,16 @@ def _planner(r, tb, params, mv, hand):
         if m < 0 or p > total:
             break
         a, b, c, e = _spare(x0, x1, x2, x3, c0, c1, c2, c3, p)
-        y0, y1, y2, y3 = _trim(r, tb, s, x0 - a + r.m_row_crystals[p, 0],
-                               x1 - b + r.m_row_crystals[p, 1], x2 - c + r.m_row_crystals[p, 2],
-                               x3 - e + r.m_row_crystals[p, 3], params)
+        y0, y1, y2, y3 = _trim(
+            r,
+            tb,
+            s,
+            x0 - a + r.m_row_crystals[p, 0],
+            x1 - b + r.m_row_crystals[p, 1],
+            x2 - c + r.m_row_crystals[p, 2],
+            x3 - e + r.m_row_crystals[p, 3],
+            params,
+        )
         _copy_hand(r, s, base)
         base[m] = IN_HAND
         k = no

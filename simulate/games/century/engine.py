@@ -253,16 +253,10 @@ def is_legal_action(r, tb, mv):
             stq = mv[M_STEPS + 2]
             if sy < 0 or sg < 0 or stq < 0 or sy + sg + stq < 1 or sy + sg + stq > tb.m_up[m]:
                 return False
-            return (
-                sy <= r.crystals[s, 0]
-                and sg <= r.crystals[s, 1] + sy
-                and stq <= r.crystals[s, 2] + sg
-            )
+            return sy <= r.crystals[s, 0] and sg <= r.crystals[s, 1] + sy and stq <= r.crystals[s, 2] + sg
         if tb.m_kind[m] == KIND_TRADE:
             t = mv[M_TIMES]
-            tmax = trade_max_times(
-                tb, m, r.crystals[s, 0], r.crystals[s, 1], r.crystals[s, 2], r.crystals[s, 3]
-            )
+            tmax = trade_max_times(tb, m, r.crystals[s, 0], r.crystals[s, 1], r.crystals[s, 2], r.crystals[s, 3])
             return 1 <= t <= tmax
         return True
     if kind == ACQUIRE:
@@ -301,9 +295,10 @@ def _no_other_move(r, tb, s):
             upgradable = r.crystals[s, 0] + r.crystals[s, 1] + r.crystals[s, 2]
             if kind == KIND_UPGRADE and upgradable > 0:
                 return False
-            if kind == KIND_TRADE and trade_max_times(
-                tb, m, r.crystals[s, 0], r.crystals[s, 1], r.crystals[s, 2], r.crystals[s, 3]
-            ) > 0:
+            if (
+                kind == KIND_TRADE
+                and trade_max_times(tb, m, r.crystals[s, 0], r.crystals[s, 1], r.crystals[s, 2], r.crystals[s, 3]) > 0
+            ):
                 return False
     if r.m_row[0] >= 0:
         return False
@@ -479,7 +474,6 @@ def rank_seats(scores, n, shared, rank, win):
         else:
             win[s] = 0.0
     return top > 1
-
 
 
 # Entry points for Python callers (tests, replays): one game ``g`` of a batch ``st``, tables ``tab``.

@@ -123,9 +123,7 @@ class Century:
         play_seed: int,
         labels: list[str],
     ) -> list[dict[str, Any]]:
-        moves, final = play.trace_game(
-            d, num_players, seat_lineup, lineup_ids, lineup_params, setup_seed, play_seed
-        )
+        moves, final = play.trace_game(d, num_players, seat_lineup, lineup_ids, lineup_params, setup_seed, play_seed)
         ref = CenturyReference(d, num_players, int(setup_seed))
         events: list[dict[str, Any]] = [{"event": "setup", **_board(ref, d, labels)}]
         events += move_events(
@@ -186,7 +184,7 @@ class Century:
                 excess = ref.excess_after(mv)
                 if excess:
                     held = np.repeat(np.arange(4), ref.crystals_after(mv))
-                    mv[M_DISCARD:M_DISCARD + 4] = np.bincount(rng.choice(held, excess, replace=False), minlength=4)
+                    mv[M_DISCARD : M_DISCARD + 4] = np.bincount(rng.choice(held, excess, replace=False), minlength=4)
                 ref.apply_action(mv)
                 turns += 1
         return time.perf_counter() - start, turns

@@ -45,8 +45,9 @@ SCORE_PARTS = ("score_points", "score_copper", "score_silver", "score_crystals")
 
 
 @njit(cache=True)
-def _play_games(st, tab, g0, g1, num_players, seat_bot, bot_ids, bot_params, setup_seeds, play_seeds,
-                open_m, open_p, trace, work):
+def _play_games(
+    st, tab, g0, g1, num_players, seat_bot, bot_ids, bot_params, setup_seeds, play_seeds, open_m, open_p, trace, work
+):
     """Play games ``g0..g1-1`` to the end; a move that a bot makes illegally ends its game.
 
     ``trace`` (T, MOVE_LEN): when T > 0 the moves of game ``g0`` are recorded; returns the count.
@@ -111,21 +112,43 @@ def replay_moves(
     offsets = np.zeros(len(traces) + 1, np.int64)
     offsets[1:] = np.cumsum([len(t) for t in traces])
     moves = np.concatenate(traces) if traces else np.zeros((0, MOVE_LEN), np.int16)
-    _replay_games(st, data.kernel, num_players, np.asarray(setup_seeds, np.uint64), np.asarray(play_seeds, np.uint64),
-                  moves, offsets)
+    _replay_games(
+        st,
+        data.kernel,
+        num_players,
+        np.asarray(setup_seeds, np.uint64),
+        np.asarray(play_seeds, np.uint64),
+        moves,
+        offsets,
+    )
     return st
 
 
 @njit(cache=True, parallel=True)
-def _play_parallel(st, tab, num_players, seat_bot, bot_ids, bot_params, setup_seeds, play_seeds,
-                   open_m, open_p, num_blocks, work):
+def _play_parallel(
+    st, tab, num_players, seat_bot, bot_ids, bot_params, setup_seeds, play_seeds, open_m, open_p, num_blocks, work
+):
     n = setup_seeds.shape[0]
     no_trace = np.zeros((0, MOVE_LEN), np.int16)
     for b in prange(num_blocks):
         g0 = b * n // num_blocks
         g1 = (b + 1) * n // num_blocks
-        _play_games(st, tab, g0, g1, num_players, seat_bot, bot_ids, bot_params, setup_seeds, play_seeds,
-                    open_m, open_p, no_trace, work[b : b + 1])
+        _play_games(
+            st,
+            tab,
+            g0,
+            g1,
+            num_players,
+            seat_bot,
+            bot_ids,
+            bot_params,
+            setup_seeds,
+            play_seeds,
+            open_m,
+            open_p,
+            no_trace,
+            work[b : b + 1],
+        )
 
 
 @njit(cache=True)
@@ -192,11 +215,37 @@ def play_batch(
     setup_seeds = np.ascontiguousarray(setup_seeds, dtype=np.uint64)
     play_seeds = np.ascontiguousarray(play_seeds, dtype=np.uint64)
     if threads > 1 and g > 1:
-        _play_parallel(st, data.kernel, num_players, seat_bot, bot_ids, bot_params, setup_seeds, play_seeds,
-                       open_m, open_p, min(g, 16 * threads), np.zeros(min(g, 16 * threads), WORK))
+        _play_parallel(
+            st,
+            data.kernel,
+            num_players,
+            seat_bot,
+            bot_ids,
+            bot_params,
+            setup_seeds,
+            play_seeds,
+            open_m,
+            open_p,
+            min(g, 16 * threads),
+            np.zeros(min(g, 16 * threads), WORK),
+        )
     else:
-        _play_games(st, data.kernel, 0, g, num_players, seat_bot, bot_ids, bot_params, setup_seeds, play_seeds,
-                    open_m, open_p, np.zeros((0, MOVE_LEN), np.int16), np.zeros(1, WORK))
+        _play_games(
+            st,
+            data.kernel,
+            0,
+            g,
+            num_players,
+            seat_bot,
+            bot_ids,
+            bot_params,
+            setup_seeds,
+            play_seeds,
+            open_m,
+            open_p,
+            np.zeros((0, MOVE_LEN), np.int16),
+            np.zeros(1, WORK),
+        )
     return st, open_m, open_p
 
 
@@ -215,12 +264,20 @@ def trace_game(
     trace = np.zeros((max_moves, MOVE_LEN), np.int16)
     open_rows = np.zeros((1, max(MAX_MERCHANT_ROW, MAX_POINT_ROW)), np.int16)
     count = _play_games(
-        st, data.kernel, 0, 1, num_players,
+        st,
+        data.kernel,
+        0,
+        1,
+        num_players,
         np.ascontiguousarray(np.asarray(seat_bot, dtype=np.int64).reshape(1, -1)),
         np.ascontiguousarray(bot_ids, dtype=np.int64),
         np.ascontiguousarray(bot_params, dtype=np.float64).reshape(-1, MAX_BOT_PARAMS),
-        np.array([setup_seed], np.uint64), np.array([play_seed], np.uint64),
-        open_rows, open_rows.copy(), trace, np.zeros(1, WORK),
+        np.array([setup_seed], np.uint64),
+        np.array([play_seed], np.uint64),
+        open_rows,
+        open_rows.copy(),
+        trace,
+        np.zeros(1, WORK),
     )
     return trace[:count].copy(), st
 
@@ -241,10 +298,10 @@ def results(data: CenturyData, st: np.ndarray) -> dict[str, np.ndarray]:
     return {"score": score, "parts": parts, "rank": rank, "win": win, "tied": tied, "winner": winner}
 
 
-
 @njit(cache=True)
-def _seat_and_component_rows(st, market, num_merchant, seat_cards, seat_crystals, comp_game, comp_seat, comp_code,
-                             comp_kind, comp_turn):
+def _seat_and_component_rows(
+    st, market, num_merchant, seat_cards, seat_crystals, comp_game, comp_seat, comp_code, comp_kind, comp_turn
+):
     """Per-seat card and crystal counts, and one row per card acquired in game order, then turn order.
 
     With ``comp_game`` of length 0 only counts the component rows (the return value).
@@ -268,15 +325,28 @@ def _seat_and_component_rows(st, market, num_merchant, seat_cards, seat_crystals
                 owner = 0
                 while r.cards[owner, m] == 0:
                     owner += 1
-                _insert_row(comp_game, comp_seat, comp_code, comp_kind, comp_turn, first, rows, g, owner, m, 0,
-                            r.m_turn[m])
+                _insert_row(
+                    comp_game, comp_seat, comp_code, comp_kind, comp_turn, first, rows, g, owner, m, 0, r.m_turn[m]
+                )
             rows += 1
         for p in range(r.p_owner.shape[0]):
             if r.p_owner[p] < 0:
                 continue
             if comp_game.shape[0]:
-                _insert_row(comp_game, comp_seat, comp_code, comp_kind, comp_turn, first, rows, g, r.p_owner[p],
-                            num_merchant + p, 1, r.p_turn[p])
+                _insert_row(
+                    comp_game,
+                    comp_seat,
+                    comp_code,
+                    comp_kind,
+                    comp_turn,
+                    first,
+                    rows,
+                    g,
+                    r.p_owner[p],
+                    num_merchant + p,
+                    1,
+                    r.p_turn[p],
+                )
             rows += 1
     return rows
 

@@ -74,9 +74,7 @@ def new_state(num_games: int, tables: CenturyTables) -> np.ndarray:
     Kernels take one game's record ``r = state[g]`` and read fields as ``r.crystals[seat, colour]``.
     The record is packed (no padding bytes), so two equal positions have equal bytes.
     """
-    dtype = np.dtype(
-        state_fields(tables.m_kind.shape[0], tables.market_cards.shape[0], tables.p_vp.shape[0])
-    )
+    dtype = np.dtype(state_fields(tables.m_kind.shape[0], tables.market_cards.shape[0], tables.p_vp.shape[0]))
     return np.zeros(num_games, dtype)
 
 

@@ -84,23 +84,28 @@ BOTS: dict[str, tuple[int, str, dict[str, tuple[float, str]]]] = {
     ),
     "threshold": (THRESHOLD, "acts on fixed hand-strength thresholds (the family below)", _threshold(0.5, 0.9, 1, 1)),
     "tight_passive": (
-        THRESHOLD, "tight and passive: folds all but good hands, bets only very strong ones, never raises",
+        THRESHOLD,
+        "tight and passive: folds all but good hands, bets only very strong ones, never raises",
         _threshold(0.7, 0.97, 1, 0),
     ),
     "tight_aggressive": (
-        THRESHOLD, "tight and aggressive: folds all but good hands, bets and raises them big",
+        THRESHOLD,
+        "tight and aggressive: folds all but good hands, bets and raises them big",
         _threshold(0.7, 0.85, 2, 3),
     ),
     "loose_passive": (
-        THRESHOLD, "loose and passive: calls with almost anything, bets only very strong hands",
+        THRESHOLD,
+        "loose and passive: calls with almost anything, bets only very strong hands",
         _threshold(0.2, 0.97, 1, 0),
     ),
     "loose_aggressive": (
-        THRESHOLD, "loose and aggressive: calls with almost anything, bets and raises often",
+        THRESHOLD,
+        "loose and aggressive: calls with almost anything, bets and raises often",
         _threshold(0.2, 0.7, 2, 3),
     ),
     "bluffer": (
-        THRESHOLD, "threshold play that bets or raises a weak hand a third of the time",
+        THRESHOLD,
+        "threshold play that bets or raises a weak hand a third of the time",
         _threshold(0.5, 0.85, 2, 2, bluff=0.33),
     ),
     "equity": (

@@ -205,9 +205,7 @@ def _make_tables() -> tuple[np.ndarray, ...]:
     )
 
 
-(_CARD_BITS, _POPCOUNT, _TOP5, _TOP_BIT, _STRAIGHT, _SUIT_BEST, _UNIQUE5, _FLUSH_ADD, _PAIR_CAT) = (
-    _make_tables()
-)
+(_CARD_BITS, _POPCOUNT, _TOP5, _TOP_BIT, _STRAIGHT, _SUIT_BEST, _UNIQUE5, _FLUSH_ADD, _PAIR_CAT) = _make_tables()
 
 
 # ---------------------------------------------------------------------------------------------

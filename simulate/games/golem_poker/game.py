@@ -61,8 +61,11 @@ class GolemPoker:
     # the measure is a ratio of totals over all games, sum(expression) / sum(per)
     report_metrics = {
         "house_take": ("house_take", "chips the house takes per pot"),
-        "house_take_per_deal": ("house_take", "chips the house takes per deal (all pots' take over their deals)",
-                                "rounds"),
+        "house_take_per_deal": (
+            "house_take",
+            "chips the house takes per deal (all pots' take over their deals)",
+            "rounds",
+        ),
         "deals": ("rounds", "deals until the pot is won"),
         "long_pot": ("rounds >= 3", "share of pots that need 3 or more deals"),
         "golem_win_rate": ("golem_wins", "share of showdowns the golem won", "showdowns"),
@@ -124,13 +127,12 @@ class GolemPoker:
         play_seed: int,
         labels: list[str],
     ) -> list[dict[str, Any]]:
-        moves, final = play.trace_game(
-            d, num_players, seat_lineup, lineup_ids, lineup_params, setup_seed, play_seed
-        )
+        moves, final = play.trace_game(d, num_players, seat_lineup, lineup_ids, lineup_params, setup_seed, play_seed)
         ace = d.rules["rank_one"] == "high"
         ref = GolemPokerReference(d, num_players, int(setup_seed))
-        events: list[dict[str, Any]] = [{"event": "setup", "deal": 1, "rules": dict(d.rules),
-                                         **_table_view(ref, labels, ace)}]
+        events: list[dict[str, Any]] = [
+            {"event": "setup", "deal": 1, "rules": dict(d.rules), **_table_view(ref, labels, ace)}
+        ]
         shown = 0
         for t, mv in enumerate(moves):
             seat = ref.current_player()
@@ -162,8 +164,12 @@ class GolemPoker:
                         "event": "showdown",
                         "deal": shown,
                         "hands": [
-                            {"seat": s + 1, "bot": labels[s], "hand": " ".join(card_text(c) for c in cs),
-                             "value": describe(ref.value_of(cs), ace)}
+                            {
+                                "seat": s + 1,
+                                "bot": labels[s],
+                                "hand": " ".join(card_text(c) for c in cs),
+                                "value": describe(ref.value_of(cs), ace),
+                            }
                             for s, cs in e["hands"].items()
                         ],
                         "best_seats": [s + 1 for s in e["best"]],
@@ -249,8 +255,10 @@ class GolemPoker:
             head = "setup: antes in, deal 1" if e["event"] == "setup" else f"deal {e['deal']} (the golem won)"
             lines = [f"{head}, pot {e['pot']}"]
             for s in e["seats"]:
-                lines.append(f"  seat {s['seat']} ({s['bot']}): {s['hand']:<18} {s['value']:<28} stack {s['stack']}"
-                             + ("" if s["in"] else "  (out)"))
+                lines.append(
+                    f"  seat {s['seat']} ({s['bot']}): {s['hand']:<18} {s['value']:<28} stack {s['stack']}"
+                    + ("" if s["in"] else "  (out)")
+                )
             return "\n".join(lines)
         if e["event"] == "move":
             return f"deal {e['deal']}, {e['phase']}: seat {e['seat']} ({e['bot']}) {e['text']}  [pot {e['pot']}]"

@@ -61,8 +61,7 @@ def _play_parallel(st, tab, num_players, seat_bot, lineup, setup_seeds, play_see
     for b in prange(num_blocks):
         g0 = b * n // num_blocks
         g1 = (b + 1) * n // num_blocks
-        _play_games(st, tab, g0, g1, num_players, seat_bot, lineup, setup_seeds, play_seeds, no_trace,
-                    pads[b : b + 1])
+        _play_games(st, tab, g0, g1, num_players, seat_bot, lineup, setup_seeds, play_seeds, no_trace, pads[b : b + 1])
 
 
 def _arrays(seat_bot, bot_ids, bot_params, setup_seeds, play_seeds):
@@ -101,11 +100,23 @@ def play_batch(
     g = setup_seeds.shape[0]
     st = new_state(g)
     if threads > 1 and g > 1:
-        _play_parallel(st, data.kernel, num_players, seat_bot, lineup, setup_seeds, play_seeds,
-                       _pads(min(g, 16 * threads)))
+        _play_parallel(
+            st, data.kernel, num_players, seat_bot, lineup, setup_seeds, play_seeds, _pads(min(g, 16 * threads))
+        )
     else:
-        _play_games(st, data.kernel, 0, g, num_players, seat_bot, lineup, setup_seeds, play_seeds,
-                    np.zeros((0, MOVE_LEN), np.int32), _pads(1))
+        _play_games(
+            st,
+            data.kernel,
+            0,
+            g,
+            num_players,
+            seat_bot,
+            lineup,
+            setup_seeds,
+            play_seeds,
+            np.zeros((0, MOVE_LEN), np.int32),
+            _pads(1),
+        )
     return st
 
 
@@ -128,8 +139,15 @@ def replay_moves(
     offsets = np.zeros(len(traces) + 1, np.int64)
     offsets[1:] = np.cumsum([len(t) for t in traces])
     moves = np.concatenate(traces) if traces else np.zeros((0, MOVE_LEN), np.int32)
-    _replay_games(st, data.kernel, num_players, np.asarray(setup_seeds, np.uint64), np.asarray(play_seeds, np.uint64),
-                  np.ascontiguousarray(moves, np.int32), offsets)
+    _replay_games(
+        st,
+        data.kernel,
+        num_players,
+        np.asarray(setup_seeds, np.uint64),
+        np.asarray(play_seeds, np.uint64),
+        np.ascontiguousarray(moves, np.int32),
+        offsets,
+    )
     return st
 
 
@@ -172,17 +190,34 @@ def results(st: np.ndarray, num_players: int) -> dict[str, np.ndarray]:
 
 # Columns of the run format's tables filled by ``_fill_columns`` (name, dtype); see docs/golem-poker.md.
 GAME_COLUMNS = (
-    ("turns", np.int32), ("rounds", np.int32), ("end_reason", np.int32), ("winner_seat", np.int8),
-    ("tied", np.bool_), ("pot", np.int32), ("house_take", np.int32), ("antes", np.int32), ("golem_wins", np.int16),
-    ("showdowns", np.int16), ("final_hand_cat", np.int32), ("final_golem_cat", np.int32),
+    ("turns", np.int32),
+    ("rounds", np.int32),
+    ("end_reason", np.int32),
+    ("winner_seat", np.int8),
+    ("tied", np.bool_),
+    ("pot", np.int32),
+    ("house_take", np.int32),
+    ("antes", np.int32),
+    ("golem_wins", np.int16),
+    ("showdowns", np.int16),
+    ("final_hand_cat", np.int32),
+    ("final_golem_cat", np.int32),
     ("final_golem_cards", np.int8),
 )
 # List columns of the games table: one int8 entry per showdown of the pot (deal k's at k - 1).
 DEAL_COLUMNS = ("deal_golem_beaten", "deal_hand_cat", "deal_golem_cat", "deal_golem_cards", "deal_players")
 SEAT_COLUMNS = (
-    ("score", np.int32), ("rank", np.int8), ("win", np.float32),
-    ("score_pot", np.int32), ("score_ante", np.int32), ("score_bet", np.int32), ("score_penalty", np.int32),
-    ("out", np.int32), ("out_deal", np.int16), ("discarded", np.int16), ("opening_strength", np.float32),
+    ("score", np.int32),
+    ("rank", np.int8),
+    ("win", np.float32),
+    ("score_pot", np.int32),
+    ("score_ante", np.int32),
+    ("score_bet", np.int32),
+    ("score_penalty", np.int32),
+    ("out", np.int32),
+    ("out_deal", np.int16),
+    ("discarded", np.int16),
+    ("opening_strength", np.float32),
 )
 
 
@@ -265,8 +300,9 @@ def _flatten_deals(dl, counts, offsets, flat):
 
 
 @njit(cache=True)
-def _play_to_columns(work, pad, tab, g0, g1, num_players, seat_bot, lineup, setup_seeds, play_seeds, gi, gb, si, sf,
-                     dl):
+def _play_to_columns(
+    work, pad, tab, g0, g1, num_players, seat_bot, lineup, setup_seeds, play_seeds, gi, gb, si, sf, dl
+):
     """Play games ``g0..g1-1`` in the one record ``work[0]`` and write each one's columns as it ends.
 
     The same games as ``_play_games`` (``init_game`` sets every field a game reads), without
@@ -289,13 +325,29 @@ def _play_to_columns(work, pad, tab, g0, g1, num_players, seat_bot, lineup, setu
 
 
 @njit(cache=True, parallel=True)
-def _play_to_columns_parallel(work, pads, tab, num_players, seat_bot, lineup, setup_seeds, play_seeds, gi, gb, si, sf,
-                              dl):
+def _play_to_columns_parallel(
+    work, pads, tab, num_players, seat_bot, lineup, setup_seeds, play_seeds, gi, gb, si, sf, dl
+):
     n = setup_seeds.shape[0]
     num_blocks = work.shape[0]
     for b in prange(num_blocks):
-        _play_to_columns(work[b : b + 1], pads[b : b + 1], tab, b * n // num_blocks, (b + 1) * n // num_blocks,
-                         num_players, seat_bot, lineup, setup_seeds, play_seeds, gi, gb, si, sf, dl)
+        _play_to_columns(
+            work[b : b + 1],
+            pads[b : b + 1],
+            tab,
+            b * n // num_blocks,
+            (b + 1) * n // num_blocks,
+            num_players,
+            seat_bot,
+            lineup,
+            setup_seeds,
+            play_seeds,
+            gi,
+            gb,
+            si,
+            sf,
+            dl,
+        )
 
 
 def play_columns(
@@ -317,12 +369,21 @@ def play_columns(
     arrays = _column_arrays(g, num_players)
     if threads > 1 and g > 1:
         blocks = min(g, 16 * threads)
-        _play_to_columns_parallel(new_state(blocks), _pads(blocks), data.kernel, num_players, seat_bot, lineup,
-                                  setup_seeds, play_seeds, *arrays)
+        _play_to_columns_parallel(
+            new_state(blocks),
+            _pads(blocks),
+            data.kernel,
+            num_players,
+            seat_bot,
+            lineup,
+            setup_seeds,
+            play_seeds,
+            *arrays,
+        )
     elif g:
-        _play_to_columns(new_state(1), _pads(1), data.kernel, 0, g, num_players, seat_bot, lineup, setup_seeds,
-                         play_seeds,
-                         *arrays)
+        _play_to_columns(
+            new_state(1), _pads(1), data.kernel, 0, g, num_players, seat_bot, lineup, setup_seeds, play_seeds, *arrays
+        )
     return _column_dicts(*arrays)
 
 
@@ -366,5 +427,14 @@ def columns(data: PokerData, st: np.ndarray, num_players: int) -> tuple[dict, di
     return _column_dicts(*arrays)
 
 
-__all__ = ["play_batch", "play_columns", "trace_game", "results", "columns", "SCORE_PARTS", "GAME_COLUMNS",
-           "SEAT_COLUMNS", "DEAL_COLUMNS"]
+__all__ = [
+    "play_batch",
+    "play_columns",
+    "trace_game",
+    "results",
+    "columns",
+    "SCORE_PARTS",
+    "GAME_COLUMNS",
+    "SEAT_COLUMNS",
+    "DEAL_COLUMNS",
+]

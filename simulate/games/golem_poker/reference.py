@@ -342,10 +342,18 @@ class GolemPokerReference:
         best = max(self.final_value[s] for s in players)
         golem, cards = self.golem()
         beaten = best > golem or (self.rules["golem_tie"] == "player" and best == golem)
-        self.log.append({"beaten": int(beaten), "hand": best, "golem": golem, "golem_cards": len(cards),
-                         "players": len(players), "golem_hand": cards,
-                         "hands": {s: list(self.hand[s]) for s in players},
-                         "best": [s for s in players if self.final_value[s] == best]})
+        self.log.append(
+            {
+                "beaten": int(beaten),
+                "hand": best,
+                "golem": golem,
+                "golem_cards": len(cards),
+                "players": len(players),
+                "golem_hand": cards,
+                "hands": {s: list(self.hand[s]) for s in players},
+                "best": [s for s in players if self.final_value[s] == best],
+            }
+        )
         self.num_showdowns += 1
         leaders = [s for s in players if self.final_value[s] == best]
         for s in leaders:
@@ -410,8 +418,7 @@ class GolemPokerReference:
     def score_parts(self) -> list[tuple[int, int, int, int]]:
         """Per seat: chips from the pot, -antes, -bets, -penalties (they sum to the net chips)."""
         return [
-            (self.won[s], -self.paid_ante[s], -self.paid_bet[s], -self.paid_penalty[s])
-            for s in range(self.num_players)
+            (self.won[s], -self.paid_ante[s], -self.paid_bet[s], -self.paid_penalty[s]) for s in range(self.num_players)
         ]
 
     def scores(self) -> list[int]:
@@ -539,7 +546,8 @@ class GolemPokerReference:
 
     def __str__(self) -> str:
         lines = [
-            f"deal {self.deal}, " + (PHASE_NAMES[self.phase] if not self.is_terminal() else self.end_reason())
+            f"deal {self.deal}, "
+            + (PHASE_NAMES[self.phase] if not self.is_terminal() else self.end_reason())
             + f", pot {self.pot}"
         ]
         for s in range(self.num_players):

@@ -730,4 +730,3 @@ def game_step(st, tab, g, mv):
         return 1
     step(r, tb, mv)
     return 0
-

@@ -608,26 +608,56 @@ class GolemsReference:
         for s in range(n):
             start[s, : len(self.start_runes[s])] = self.start_runes[s]
         scalar = {
-            "num_players": (n, np.int8), "current": (self.current, np.int8), "turn": (self.turn, np.int32),
-            "over": (self.over, np.int8), "triggered": (self.triggered, np.int8), "idle": (self.idle, np.int8),
+            "num_players": (n, np.int8),
+            "current": (self.current, np.int8),
+            "turn": (self.turn, np.int32),
+            "over": (self.over, np.int8),
+            "triggered": (self.triggered, np.int8),
+            "idle": (self.idle, np.int8),
             "rows": (self.rows, np.int8),
-            "row_size": (self.row_size, np.int8), "deck_len": (len(self.deck), np.int16),
-            "deck_pos": (self.deck_pos, np.int16), "removed": (self.removed, np.int16),
-            "supply": (self.supply, np.int16), "picks": (self.picks, np.int8),
-            "pick_target": (self.pick_target, np.int8), "grids": (self.grids, np.int16),
-            "automa_vp": (self.automa_vp, np.int16), "automa_golems": (self.automa_golems, np.int16),
-            "automa_cards": (self.automa_cards, np.int16), "automa_gems": (self.automa_gems, np.int16),
+            "row_size": (self.row_size, np.int8),
+            "deck_len": (len(self.deck), np.int16),
+            "deck_pos": (self.deck_pos, np.int16),
+            "removed": (self.removed, np.int16),
+            "supply": (self.supply, np.int16),
+            "picks": (self.picks, np.int8),
+            "pick_target": (self.pick_target, np.int8),
+            "grids": (self.grids, np.int16),
+            "automa_vp": (self.automa_vp, np.int16),
+            "automa_golems": (self.automa_golems, np.int16),
+            "automa_cards": (self.automa_cards, np.int16),
+            "automa_gems": (self.automa_gems, np.int16),
         }
         out = {name: np.array(v, dt) for name, (v, dt) in scalar.items()}
-        for name in ("gems", "golems", "tucked", "dust", "dust_cards", "gem_vp", "rune_vp", "gem_cards",
-                     "rune_cards", "gems_taken", "gems_gained", "gems_reward", "gems_stolen", "gems_paid",
-                     "gems_reserve", "gem_turns", "passes"):
+        for name in (
+            "gems",
+            "golems",
+            "tucked",
+            "dust",
+            "dust_cards",
+            "gem_vp",
+            "rune_vp",
+            "gem_cards",
+            "rune_cards",
+            "gems_taken",
+            "gems_gained",
+            "gems_reward",
+            "gems_stolen",
+            "gems_paid",
+            "gems_reserve",
+            "gem_turns",
+            "passes",
+        ):
             out[name] = seats(getattr(self, name), np.int16)
         out["col"] = seats(self.col, np.int16, MAX_TYPES)
         out["wild"] = seats(self.wild, np.int16, MAX_TYPES)
         out["uses"] = seats(self.uses, np.int16, NUM_USES)
         out.update(
-            slot=slot, slot_gems=slot_gems, row_count=row_count, deck=deck, start_runes=start,
+            slot=slot,
+            slot_gems=slot_gems,
+            row_count=row_count,
+            deck=deck,
+            start_runes=start,
             owner=np.array(self.owner, np.int8).reshape(num_cards),
             taken_turn=np.array(self.taken_turn, np.int16).reshape(num_cards),
             use=np.array(self.use, np.int8).reshape(num_cards),
@@ -660,8 +690,10 @@ class GolemsReference:
     def __str__(self) -> str:
         res = self.data.resources
         ids = self.data.card_ids
-        lines = [f"turn {self.turn}, seat {self.current + 1} to move, supply {self.supply}, "
-                 f"deck {self.deck_left()}, {self.end_reason}"]
+        lines = [
+            f"turn {self.turn}, seat {self.current + 1} to move, supply {self.supply}, "
+            f"deck {self.deck_left()}, {self.end_reason}"
+        ]
         for row in range(self.rows):
             cells = [
                 f"{ids[c]}[{g}]" if c >= 0 and g else (ids[c] if c >= 0 else "--")
@@ -678,4 +710,3 @@ class GolemsReference:
         if self.num_players == 1:
             lines.append(f"  automaton: {self.automa_vp} points from {self.automa_cards} cards")
         return "\n".join(lines)
-
