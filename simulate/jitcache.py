@@ -49,11 +49,8 @@ def drop_stale_cache(package_file: str) -> bool:
         return False
     digest = sources_digest(package)
     stamp = where / STAMP
-    try:
-        if stamp.read_text() == digest:
-            return False
-    except OSError:
-        pass
+    if stamp.is_file() and stamp.read_text() == digest:
+        return False
     stale = [*where.glob("*.nbi"), *where.glob("*.nbc")]
     try:
         for path in stale:
