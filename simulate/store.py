@@ -100,8 +100,10 @@ class RunStore:
     def create_exclusive(self, rel: str, data: bytes) -> bool:
         """Create file ``rel`` holding ``data`` unless it exists; whether this call created it.
 
-        Atomic on a local or shared POSIX filesystem (``O_EXCL``); elsewhere a check, a write and a
-        read-back that confirms this writer's bytes are the ones stored.
+        Atomic on a local or shared POSIX filesystem (``O_EXCL``) and on an object store whose
+        fsspec filesystem honours mode ``"xb"`` (a conditional write: s3fs, gcsfs, adlfs, memory).
+        A filesystem that refuses ``"xb"`` gets a check, a write and a read-back that confirms
+        this writer's bytes are the ones stored (not atomic).
         """
         if self.local:
             try:
@@ -111,9 +113,15 @@ class RunStore:
             with os.fdopen(fd, "wb") as f:
                 f.write(data)
             return True
-        if self.exists(rel):
+        try:
+            with self.fs.open(self.path(rel), "xb") as f:
+                f.write(data)
+        except FileExistsError:
             return False
-        self.fs.pipe_file(self.path(rel), data)
+        except (ValueError, NotImplementedError):  # this filesystem has no exclusive mode
+            if self.exists(rel):
+                return False
+            self.fs.pipe_file(self.path(rel), data)
         return self.read_bytes(rel) == data
 
     def put_file(self, local: Path, rel: str) -> None:
