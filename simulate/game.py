@@ -122,8 +122,14 @@ class Game(Protocol):
         setup_seeds: np.ndarray,
         play_seeds: np.ndarray,
         threads: int = 1,
+        check_moves: bool = False,
     ) -> ChunkTables:
-        """Play one game per seed pair; seat s of game g is lineup entry ``seat_lineup[g, s]``."""
+        """Play one game per seed pair; seat s of game g is lineup entry ``seat_lineup[g, s]``.
+
+        ``check_moves`` (``--strict`` runs) checks every move's legality, ending a game with an illegal
+        move as ``illegal_move``, in a game whose runs otherwise trust their bots for speed; a legal
+        game plays the same either way, and a game that always checks ignores it.
+        """
         ...
 
     def replay(

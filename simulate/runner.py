@@ -9,6 +9,7 @@ are therefore the same whatever the number of workers.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import importlib
 import json
@@ -177,8 +178,9 @@ def run(
     Without ``cluster`` the chunks are played by ``workers`` local processes and ``out`` is a
     directory. ``cluster`` sends them as tasks to Dask (``"tcp://HOST:8786"``, ``"local:N"`` or a
     ``distributed.Client``); ``out`` may then be any fsspec URL the workers reach. ``strict``
-    stops the run at the first game ended by the turn cap or an illegal move (after recording its
-    chunk). A second run on the same ``out`` is refused while this one holds its lock.
+    checks every move (see :meth:`Game.play_chunk`) and stops the run at the first game ended by the
+    turn cap or an illegal move (after recording its chunk). A second run on the same ``out`` is
+    refused while this one holds its lock.
     ``warm_imports`` names modules the caller needs after the run (say, for a summary): local
     multi-process runs import them in the background while the workers play.
     """
@@ -243,7 +245,7 @@ def _play(
     bar = _progress_bar(spec.num_games, games_before, progress, f"{spec.game} {spec.num_players}p")
     written = time.monotonic()
     try:
-        for info in _execute(spec, store, rid, todo, workers, client, warm_imports):
+        for info in _execute(spec, store, rid, todo, workers, client, strict, warm_imports):
             fault = info.pop("fault")
             manifest["chunks"][str(info.pop("chunk"))] = info
             if time.monotonic() - written >= MANIFEST_INTERVAL:
@@ -383,19 +385,21 @@ def _execute(
     todo: list[tuple[int, int, int]],
     workers: int,
     client: Any,
+    strict: bool = False,
     warm_imports: tuple[str, ...] = (),
 ) -> Iterator[dict[str, Any]]:
-    """Yield chunk infos as chunks finish, in any order."""
+    """Yield chunk infos as chunks finish, in any order; ``strict`` runs check every move."""
     payload = _spec_payload(spec)
     out = store.root if store.local else store.url
+    play = functools.partial(play_chunk_to_parts, check_moves=strict)
     if client is not None:
         from simulate.cluster import play_on_cluster
 
-        yield from play_on_cluster(client, play_chunk_to_parts, payload, out, rid, todo)
+        yield from play_on_cluster(client, play, payload, out, rid, todo)
         return
     if workers == 1 or len(todo) <= 1:
         for k, lo, hi in todo:
-            yield play_chunk_to_parts(payload, out, rid, k, lo, hi)
+            yield play(payload, out, rid, k, lo, hi)
         return
     forking = sys.platform.startswith("linux")
     if forking:
@@ -409,7 +413,7 @@ def _execute(
             while queue or pending:
                 while queue and len(pending) < 2 * workers:
                     k, lo, hi = queue.pop(0)
-                    pending.add(pool.submit(play_chunk_to_parts, payload, out, rid, k, lo, hi))
+                    pending.add(pool.submit(play, payload, out, rid, k, lo, hi))
                 if warming is None:  # after the workers are forked: a child must not inherit a half-held import
                     warming = _import_in_background(warm_imports)
                 finished, pending = wait(pending, return_when=FIRST_COMPLETED)
@@ -491,7 +495,9 @@ def _load(game_name: str, folder: str, rules_json: str) -> tuple[Game, Any]:
     return game, game.load_data(Path(folder), json.loads(rules_json))
 
 
-def play_chunk_to_parts(payload: dict[str, Any], out: str, rid: str, k: int, lo: int, hi: int) -> dict[str, Any]:
+def play_chunk_to_parts(
+    payload: dict[str, Any], out: str, rid: str, k: int, lo: int, hi: int, check_moves: bool = False
+) -> dict[str, Any]:
     """Play games ``lo..hi-1`` of a run and write their Parquet parts to ``out`` (a directory or URL).
 
     Returns the chunk's record (its games, files and the summary's tally, see
@@ -505,7 +511,8 @@ def play_chunk_to_parts(payload: dict[str, Any], out: str, rid: str, k: int, lo:
     plan = plan_games(spec, lo, hi)
     ids, params = lineup_arrays(game, spec.lineup)
     try:
-        tables = game.play_chunk(data, spec.num_players, plan.seat_lineup, ids, params, plan.setup_seed, plan.play_seed)
+        seeds = (plan.setup_seed, plan.play_seed)
+        tables = game.play_chunk(data, spec.num_players, plan.seat_lineup, ids, params, *seeds, check_moves=check_moves)
     except Exception as e:  # an engine failure: name the game, so that it can be replayed
         raise RunError(_engine_failure(game, data, spec, plan, ids, params, e, out)) from None
     labels = [e.label for e in spec.lineup]

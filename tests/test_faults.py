@@ -284,15 +284,35 @@ def test_strict_stops_at_an_illegal_move(tmp_path: Path, monkeypatch) -> None:
         run(small_spec(), tmp_path / "strict", workers=1, progress=False, strict=True)
 
 
+def test_strict_runs_check_the_moves_a_game_otherwise_trusts(tmp_path: Path, monkeypatch) -> None:
+    """Golems runs skip the per-move legality check for speed; under strict every chunk checks it, same results."""
+    from simulate.games.golems import play
+
+    real, checked = play.play_batch, []
+
+    def recording(*args, check_moves: bool = False, **kw):
+        checked.append(check_moves)
+        return real(*args, check_moves=check_moves, **kw)
+
+    monkeypatch.setattr(play, "play_batch", recording)
+    golems = make("golems")
+    spec = RunSpec("golems", 2, 400, 3, parse_lineup(golems, ["greedy", "collector"], 2), chunk_size=200)
+    lax = run(spec, tmp_path / "lax", workers=1, progress=False)
+    assert checked == [False, False]
+    strict = run(spec, tmp_path / "strict", workers=1, progress=False, strict=True)
+    assert checked[2:] == [True, True]
+    assert parts(strict) == parts(lax)
+
+
 def test_engine_failure_names_the_game_and_keeps_the_run_resumable(tmp_path: Path, monkeypatch) -> None:
     real = CENTURY.play_chunk
     whole = run(small_spec(), tmp_path / "whole", workers=1, progress=False)
     broken_seed = read_table(whole, "games")["play_seed"][457]
 
-    def breaks(data, n, seat_lineup, ids, params, setup_seeds, play_seeds, *rest):
+    def breaks(data, n, seat_lineup, ids, params, setup_seeds, play_seeds, *rest, **kw):
         if broken_seed in play_seeds:
             raise ValueError("more legal moves than MAX_MOVES")
-        return real(data, n, seat_lineup, ids, params, setup_seeds, play_seeds, *rest)
+        return real(data, n, seat_lineup, ids, params, setup_seeds, play_seeds, *rest, **kw)
 
     monkeypatch.setattr(CENTURY, "play_chunk", breaks)
     out = tmp_path / "broken"

@@ -66,6 +66,7 @@ class Century:
         setup_seeds: np.ndarray,
         play_seeds: np.ndarray,
         threads: int = 1,
+        check_moves: bool = False,
     ) -> ChunkTables:
         n = num_players
         batch = getattr(_BATCH, "records", None)

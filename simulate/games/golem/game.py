@@ -116,6 +116,7 @@ class Golem:
         setup_seeds: np.ndarray,
         play_seeds: np.ndarray,
         threads: int = 1,
+        check_moves: bool = False,
     ) -> ChunkTables:
         st = play.play_batch(d, num_players, seat_lineup, lineup_ids, lineup_params, setup_seeds, play_seeds, threads)
         return chunk_tables(d, st, num_players)

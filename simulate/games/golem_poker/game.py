@@ -94,6 +94,7 @@ class GolemPoker:
         setup_seeds: np.ndarray,
         play_seeds: np.ndarray,
         threads: int = 1,
+        check_moves: bool = False,
     ) -> ChunkTables:
         games, seats, deals = play.play_columns(
             d, num_players, seat_lineup, lineup_ids, lineup_params, setup_seeds, play_seeds, threads

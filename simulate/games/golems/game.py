@@ -94,9 +94,12 @@ class Golems:
         setup_seeds: np.ndarray,
         play_seeds: np.ndarray,
         threads: int = 1,
+        check_moves: bool = False,
     ) -> ChunkTables:
         n = num_players
-        st = play.play_batch(d, n, seat_lineup, lineup_ids, lineup_params, setup_seeds, play_seeds, threads)
+        st = play.play_batch(
+            d, n, seat_lineup, lineup_ids, lineup_params, setup_seeds, play_seeds, threads, check_moves=check_moves
+        )
         return chunk_tables(d, st, n, self.score_parts)
 
     def replay(
