@@ -152,7 +152,7 @@ def choose(r, tb, bot, params, row, w):
     """
     mv = w.mv
     if bot == GREEDY:
-        _greedy(r, tb, params[row, 0], mv, w.work)
+        _greedy(r, tb, params[row, 0], w)
     elif bot == COLLECTOR:
         _collector(r, tb, params[row, 0], params[row, 1], params[row, 2], params[row, 3], params[row, 4], mv, w.work)
     elif bot == RANDOM:
@@ -283,11 +283,14 @@ def _decode(r, tb, code, mv):
 
 
 @njit(cache=True)
-def _greedy(r, tb, gem_value, mv, work):
+def _greedy(r, tb, gem_value, w):
     """Best immediate points; a held gem counts ``gem_value``; equal values are broken at random.
 
-    A summon tucks all it may (lowest column first); a wild Rune joins the longest column.
+    A summon tucks all it may (lowest column first); a wild Rune joins the longest column. Writes
+    the move into ``w.mv`` (``w`` a work record: a record passes without reference counting).
     """
+    mv = w.mv
+    work = w.work
     s = r.current
     pm = tb.params
     golem_vp = pm[P_GOLEM_VP]
@@ -299,8 +302,8 @@ def _greedy(r, tb, gem_value, mv, work):
         nt, best = _offer(work, nt, best, gem_value * min(pm[P_TAKE_GEMS], r.supply), -1)
     opp = r.gems[1 - s] if r.num_players == 2 else 0
     d0 = dust_score(tb, r.dust[s])
-    has_column = _most_column(r, tb, s) >= 0
     columns = _packed_columns(r, tb, s)
+    has_column = columns != 0
     simple = _simple_tucks(tb)
     for row in range(r.rows):
         k = r.row_count[row]
