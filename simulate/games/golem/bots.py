@@ -178,8 +178,10 @@ def value(r, tb, s, w):
 
 
 @njit(cache=True)
-def choose(r, tb, bot, w, mask, scratch):
-    """The action of bot ``bot`` (weights ``w``) for the seat to move; ``mask`` and ``scratch`` are scratch."""
+def choose(r, tb, bot, w, pad):
+    """The action of bot ``bot`` (weights ``w``, a tuple in PARAM_NAMES order) for the seat to move; ``pad`` is the
+    scratch record (``state.PAD``)."""
+    mask = pad.mask
     count = legal_mask(r, tb, mask)
     kind = r.stack[r.sp - 1, 0]
     options = OPTIONS[kind]  # ``legal_mask`` leaves the options from here on illegal
@@ -197,12 +199,12 @@ def choose(r, tb, bot, w, mask, scratch):
     elif kind == D_UPGRADE or kind == D_INCOME_UPGRADE:
         first = 12
     cheapest = _cheapest_space(r, tb, s) if first else -1
-    wt = (w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7])  # a tuple: passing it costs no reference counting
     # Turn: the marble colours that reactivate an Artifact (those marbles are played on the copy)
     react_red = kind == D_TURN and _reactivating(r, tb, s, RED)
     react_blue = kind == D_TURN and _reactivating(r, tb, s, BLUE)
     upgrades = upgrade_options(r, kind)
-    copy = scratch[0]
+    copies = pad.copy
+    copy = copies[0]
     best = -1e18
     best_a = -1
     ties = 0
@@ -217,13 +219,13 @@ def choose(r, tb, bot, w, mask, scratch):
             colour = a % 5
             if not ((colour == RED and react_red) or (colour == BLUE and react_blue)):
                 direct = True
-                v = marble_value(r, tb, s, wt, a)
+                v = marble_value(r, tb, s, w, a)
         else:
-            direct, v = direct_value(r, tb, s, wt, kind, a, upgrades)
+            direct, v = direct_value(r, tb, s, w, kind, a, upgrades)
         if not direct:
-            scratch[0] = r
+            copies[0] = r
             apply_action(copy, tb, a)
-            v = value(copy, tb, s, wt)
+            v = value(copy, tb, s, w)
         if v > best + 1e-9:
             best = v
             best_a = a

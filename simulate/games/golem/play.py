@@ -16,8 +16,8 @@ from simulate.games.golem.engine import (
     is_legal,
     score_parts,
 )
-from simulate.games.golem.reference import NUM_ACTIONS, PH_END
-from simulate.games.golem.state import new_state
+from simulate.games.golem.reference import PH_END
+from simulate.games.golem.state import new_pads, new_state
 
 SCORE_PARTS = (
     "score_vp",
@@ -33,21 +33,30 @@ MAX_MOVES = 4000  # bound on the decisions of one game (a trace buffer size, not
 
 
 @njit(cache=True)
-def _play_games(st, tab, g0, g1, n, seat_bot, bot_ids, bot_params, setup_seeds, play_seeds, trace):
+def _play_games(st, tab, g0, g1, n, seat_bot, bot_ids, bot_params, setup_seeds, play_seeds, trace, pad):
     """Play games ``g0..g1-1`` to the end; an illegal bot action stops its game (``error`` = 1).
 
     ``trace`` (T,): when T > 0 the actions of game ``g0`` are recorded; returns their count.
+    ``pad`` (1,) ``state.PAD``: the scratch record.
     """
     tb = tab[0]
-    mask = np.zeros(NUM_ACTIONS, np.int64)
-    scratch = np.zeros(1, st.dtype)
     recorded = 0
     for g in range(g0, g1):
         r = st[g]
         init_game(r, tb, n, setup_seeds[g], play_seeds[g])
         while r.phase != PH_END and r.error == 0:
             b = seat_bot[g, current_player(r)]
-            a = choose(r, tb, bot_ids[b], bot_params[b], mask, scratch)
+            w = (
+                bot_params[b, 0],
+                bot_params[b, 1],
+                bot_params[b, 2],
+                bot_params[b, 3],
+                bot_params[b, 4],
+                bot_params[b, 5],
+                bot_params[b, 6],
+                bot_params[b, 7],
+            )
+            a = choose(r, tb, bot_ids[b], w, pad[0])
             if not is_legal(r, tb, a):
                 r.error = 1
                 break
@@ -59,13 +68,16 @@ def _play_games(st, tab, g0, g1, n, seat_bot, bot_ids, bot_params, setup_seeds, 
 
 
 @njit(cache=True, parallel=True)
-def _play_parallel(st, tab, n, seat_bot, bot_ids, bot_params, setup_seeds, play_seeds, num_blocks):
+def _play_parallel(st, tab, n, seat_bot, bot_ids, bot_params, setup_seeds, play_seeds, pads):
     total = setup_seeds.shape[0]
+    num_blocks = pads.shape[0]
     no_trace = np.zeros(0, np.int16)
     for b in prange(num_blocks):
         g0 = b * total // num_blocks
         g1 = (b + 1) * total // num_blocks
-        _play_games(st, tab, g0, g1, n, seat_bot, bot_ids, bot_params, setup_seeds, play_seeds, no_trace)
+        _play_games(
+            st, tab, g0, g1, n, seat_bot, bot_ids, bot_params, setup_seeds, play_seeds, no_trace, pads[b : b + 1]
+        )
 
 
 @njit(cache=True)
@@ -162,9 +174,9 @@ def play_batch(
         np.ascontiguousarray(play_seeds, dtype=np.uint64),
     )
     if threads > 1 and g > 1:
-        _play_parallel(st, data.kernel, num_players, *args, min(g, 16 * threads))
+        _play_parallel(st, data.kernel, num_players, *args, new_pads(min(g, 16 * threads)))
     else:
-        _play_games(st, data.kernel, 0, g, num_players, *args, np.zeros(0, np.int16))
+        _play_games(st, data.kernel, 0, g, num_players, *args, np.zeros(0, np.int16), new_pads(1))
     return st
 
 
@@ -200,6 +212,7 @@ def trace_game(
         np.array([setup_seed], np.uint64),
         np.array([play_seed], np.uint64),
         trace,
+        new_pads(1),
     )
     return trace[:count].copy(), st
 

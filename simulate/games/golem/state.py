@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from simulate.games.golem.data import NUM_AUTOMA_CARDS, NUM_BOOKS, NUM_OBJECTIVES
-from simulate.games.golem.reference import ACT_NAMES, MAX_STACK, STAT_NAMES
+from simulate.games.golem.reference import ACT_NAMES, MAX_STACK, NUM_ACTIONS, STAT_NAMES
 
 P = 4  # seats
 MAX_OBJECTIVES = 16  # objectives one seat can hold (3 kept + draws)
@@ -126,6 +126,18 @@ def state_fields() -> list[tuple]:
     ]
 
 
+STATE = np.dtype(state_fields(), align=True)
+PAD = np.dtype([("mask", np.int64, (NUM_ACTIONS,)), ("copy", STATE, (1,))], align=True)
+"""Scratch record of a game loop: the legal-action mask and the record a bot plays an option on. Record fields are
+array views without a reference count, so the bot and engine functions take them without the atomic increment and
+decrement a plain array costs at every call."""
+
+
 def new_state(num_games: int) -> np.ndarray:
     """Allocate a batch of ``num_games`` game records (set up by ``engine.init_game``)."""
-    return np.zeros(num_games, np.dtype(state_fields(), align=True))
+    return np.zeros(num_games, STATE)
+
+
+def new_pads(k: int) -> np.ndarray:
+    """``k`` scratch records (``PAD``)."""
+    return np.zeros(k, PAD)
