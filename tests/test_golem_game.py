@@ -232,9 +232,9 @@ def test_marble_values_without_play_equal_the_played_positions() -> None:
 
 
 @njit
-def _direct_values(st, tab, w, out):
+def _direct_values(st, tab, w, out, kinds):
     """For each option of the pending decision that the bots value without play: (the direct value, the value of
-    the played position); returns how many were checked."""
+    the played position) into ``out``; counts them by decision kind into ``kinds``."""
     r = st[0]
     tb = tab[0]
     s = engine.current_player(r)
@@ -243,41 +243,61 @@ def _direct_values(st, tab, w, out):
     scratch = np.zeros(1, st.dtype)
     engine.legal_mask(r, tb, mask)
     upgrades = golem_bots.upgrade_options(r, kind)
-    checked = 0
     for a in range(64):
         out[a, 0] = 0.0
         out[a, 1] = 0.0
-        if not mask[a]:
+        if not mask[a] or (kind == engine.D_TURN and a < 25):
             continue
-        direct, v = golem_bots.direct_value(r, tb, s, w, kind, a, upgrades)
-        if direct:
-            out[a, 0] = v
+        status, v = golem_bots.direct_value(r, tb, s, w, kind, a, upgrades)
+        if status != golem_bots.PLAY:
+            out[a, 0] = v if status == golem_bots.VALUED else golem_bots.value(r, tb, s, w)
             scratch[0] = r
             engine.apply_action(scratch[0], tb, a)
             out[a, 1] = golem_bots.value(scratch[0], tb, s, w)
-            checked += 1
-    return checked
+            kinds[kind] += 1
 
 
-def test_upgrade_and_step_values_without_play_equal_the_played_positions() -> None:
-    d = data.load()
+def _check_direct_values(d: data.GolemData, games: tuple[tuple[int, int], ...]) -> np.ndarray:
+    """Play ``games`` ((players, seed), ...) with the four strategy bots and compare, at every decision, each option
+    valued without play with the played position under each bot's weights; returns the count by decision kind."""
     names = ("balanced", "golems", "artifacts", "books")
     ids = np.array([golem_bots.BOTS[b][0] for b in names])
     prm = np.array([golem_bots.bot_params(b) for b in names])
     out = np.zeros((64, 2))
-    checked = {}
-    for n, seed in ((4, 1), (4, 2), (3, 3), (2, 4), (1, 5)):
+    kinds = np.zeros(64, np.int64)
+    for n, seed in games:
         moves, _ = play.trace_game(d, n, np.arange(n), ids[:n], prm[:n], seed, seed + 9)
         st = np.zeros(1, play.new_state(1).dtype)
         engine.init_one(st, 0, d.kernel, n, seed, seed + 9)
         for a in moves:
-            kind = engine.decision(st[0])
             for w in prm:
                 before = st.tobytes()
-                checked[kind] = checked.get(kind, 0) + _direct_values(st, d.kernel, w, out)
+                _direct_values(st, d.kernel, w, out, kinds)
                 assert st.tobytes() == before  # the record gets its changes back
-                assert out[:, 0].tolist() == out[:, 1].tolist()
+                assert out[:, 0].tolist() == out[:, 1].tolist(), (engine.decision(st[0]), out[:, 0], out[:, 1])
             engine.apply_one(st, 0, d.kernel, int(a))
+    return kinds
+
+
+def test_options_valued_without_play_equal_the_played_positions() -> None:
+    kinds = _check_direct_values(data.load(), ((4, 1), (4, 2), (3, 3), (2, 4), (1, 5), (4, 6), (4, 7)))
     for kind in (engine.D_MOVE_STEP, engine.D_INCOME_UPGRADE, engine.D_GOLEM_ACTION, engine.D_STUDY_ACTION,
-                 engine.D_ARTIFACT_ACTION):  # fmt: skip
-        assert checked.get(kind, 0) > 20, (kind, checked)
+                 engine.D_ARTIFACT_ACTION, engine.D_TURN, engine.D_BOOK):  # fmt: skip
+        assert kinds[kind] > 5, (kind, kinds)
+
+
+def test_rabbi_and_book_effects_valued_without_play_equal_the_played_positions() -> None:
+    """Every effect of the vocabulary on every Action tile, and every Book effect on every Book: the Rabbi options
+    and Book purchases valued without play still equal the played positions."""
+    d = data.load()
+    turns = 0
+    for e in range(len(data.EFFECTS)):
+        kernel = d.kernel.copy()
+        kernel[0]["at_effect"][:] = e
+        kernel[0]["at_a"][:] = 1 + e % 3
+        kernel[0]["at_b"][:] = 1 + e % 2
+        book = data.E[data.BOOK_EFFECTS[e % len(data.BOOK_EFFECTS)]]
+        kernel[0]["bk_effect"][:, e % 2] = book
+        kernel[0]["bk_res"][:, e % 2] = e % 3  # a resource and a district
+        turns += _check_direct_values(d._replace(kernel=kernel), ((4, e),))[engine.D_TURN]
+    assert turns > 1000

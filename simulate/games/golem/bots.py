@@ -24,47 +24,136 @@ from simulate.games.golem.data import ARTIFACTS as ARTIFACTS_ROW
 from simulate.games.golem.data import (
     BLACK,
     BLUE,
+    BOOK_BLACK,
     CLAY,
     COIN,
+    GOLD,
     GOLEM_ROW,
     KNOWLEDGE,
+    NUM_ACTION_TILES,
+    NUM_ROUNDS,
     NUM_SECTIONS,
     P_LEFTOVER_PER_VP,
     P_MENORAH_SECTION,
     RED,
+    STUDY,
     STUDY_ROW,
+    VP,
     YELLOW,
 )
 from simulate.games.golem.engine import (
     ART_OPTIONS,
     D_ARTIFACT_ACTION,
+    D_BOOK,
     D_GOLEM_ACTION,
     D_INCOME_UPGRADE,
     D_MOVE_STEP,
     D_STUDY_ACTION,
     D_TURN,
     D_UPGRADE,
+    E_ACTIVATE_ARTIFACT,
+    E_ACTIVATE_WORK_EXTRA,
+    E_ANY_MARBLE_ACTION,
+    E_BOOK_BONUSES,
+    E_BUY_BOOK,
+    E_BUY_BOOK_FREE_CARD,
+    E_CHOICE,
+    E_CLAY_CREATE_MOVE,
+    E_COLUMN_CLAY_COIN,
+    E_COLUMN_DOUBLE,
+    E_COLUMN_GOLD,
+    E_COLUMN_VP,
+    E_COPY_TILE,
+    E_CREATE_GOLEM,
+    E_CREATE_GOLEM_RED_STUDENT,
+    E_CREATE_GOLEM_VP_PER_LEVEL,
+    E_GAIN,
+    E_GOLD_VP_PER_ARTIFACT,
+    E_GOLEM_STEP_ACTIVATE,
+    E_GOLEM_TRACK,
+    E_IGNORE_CHARACTER_STEPS,
+    E_KILL_DOUBLE_CEMETERY,
+    E_KILL_GAIN,
+    E_KILL_GOLEM,
+    E_KILL_VP_CLAY_PER_CEMETERY,
+    E_KILL_VP_PER_CEMETERY,
+    E_KILL_VP_PER_LEVEL,
+    E_MOVE_ACTIVATE_FREE_CONTROL,
+    E_MOVE_TWO_ACTIVATE,
+    E_NONE,
+    E_PAY_FOR_GOLD,
+    E_PAY_FOR_STUDENTS,
+    E_PAY_FOR_STUDY,
+    E_PAY_FOR_VP,
+    E_PAY_FOR_VP_STUDY,
+    E_PLAIN,
     E_REACTIVATE_BLUE_MARBLE,
+    E_REACTIVATE_FIRST_BOOK,
     E_REACTIVATE_RED_MARBLE,
+    E_RESOURCES_OBJECTIVE,
+    E_STUDENT_ANY,
+    E_STUDENT_BACK,
+    E_STUDENT_DISTRICT,
+    E_STUDENT_VP_LEFTMOST,
+    E_STUDY_BOOK_BONUS,
+    E_STUDY_DOWN_VP_STUDENT,
+    E_STUDY_UP,
+    E_TRACK_VP_KNOWLEDGE,
+    E_TRADE,
+    E_UPGRADE,
+    E_UPGRADE_ANY_RESOURCES,
+    E_UPGRADE_ANY_VP,
+    E_UPGRADE_ARTIFACT,
+    E_UPGRADE_GOLEM,
+    E_UPGRADE_STUDY,
+    E_VP_BUY_BOOK,
+    NOOP,
     OPTIONS,
+    PASS_ACTION,
+    PERM_SLOT,
     PH_DEV,
+    RABBI_BASE,
+    ST_KNOW_CONTROL,
+    ST_VP_CONTROL,
     ST_VP_SECTIONS,
     UPGRADE_SKIP,
+    _activate_artifact,
+    _art_need,
+    _book_price,
     _has_gdev,
     _has_legal,
+    _level,
+    _move_student,
     _on_board,
     _reactivates,
     _step_golem,
+    _study_up,
     _upgrade_cost,
     apply_action,
+    control_seat,
     current_player,
     legal_mask,
     objectives_met,
+    settles,
 )
 from simulate.games.golem.engine import E_CONTROL_CAP_2 as CAP_DEV
 from simulate.rng import randint
 
 RANDOM, GREEDY, GOLEMS, ARTIFACTS, BOOKS, BALANCED = range(6)
+PLAY, VALUED, CURRENT = range(3)  # how an option is valued (``direct_value``)
+GO_ON, STOP, UNKNOWN = range(3)  # where an effect applied without play leaves the engine (``effect_now``)
+# Effects that put a decision with an always legal action on the stack and change nothing ``value`` reads before it.
+PUSHES = np.zeros(256, np.bool_)
+for _e in (
+    E_CHOICE, E_TRADE, E_PAY_FOR_VP, E_PAY_FOR_GOLD, E_PAY_FOR_STUDENTS, E_PAY_FOR_STUDY, E_PAY_FOR_VP_STUDY,
+    E_STUDENT_BACK, E_STUDY_DOWN_VP_STUDENT, E_GOLEM_TRACK, E_KILL_GOLEM, E_UPGRADE, E_CREATE_GOLEM,
+    E_KILL_VP_PER_LEVEL, E_UPGRADE_GOLEM, E_CREATE_GOLEM_VP_PER_LEVEL, E_UPGRADE_ARTIFACT, E_KILL_GAIN,
+    E_ACTIVATE_ARTIFACT, E_BUY_BOOK, E_UPGRADE_STUDY, E_BOOK_BONUSES, E_TRACK_VP_KNOWLEDGE, E_BUY_BOOK_FREE_CARD,
+    E_KILL_VP_CLAY_PER_CEMETERY, E_UPGRADE_ANY_RESOURCES, E_MOVE_ACTIVATE_FREE_CONTROL, E_MOVE_TWO_ACTIVATE,
+    E_COPY_TILE, E_STUDENT_VP_LEFTMOST, E_ANY_MARBLE_ACTION, E_GOLEM_STEP_ACTIVATE, E_KILL_VP_PER_CEMETERY,
+    E_CREATE_GOLEM_RED_STUDENT,
+):  # fmt: skip
+    PUSHES[_e] = True
 # the resource a marble row gives before its decision (``engine._row_action``); -1 for Work and Mirror
 ROW_RESOURCE = np.full(5, -1, np.int64)
 ROW_RESOURCE[GOLEM_ROW] = CLAY
@@ -205,6 +294,8 @@ def choose(r, tb, bot, w, pad):
     upgrades = upgrade_options(r, kind)
     copies = pad.copy
     copy = copies[0]
+    current = 0.0  # the value of the position as it is, computed when first needed
+    have_current = False
     best = -1e18
     best_a = -1
     ties = 0
@@ -213,16 +304,21 @@ def choose(r, tb, bot, w, pad):
             continue
         if first and first <= a < first + 40 and ((a - first) // 2) % 4 != cheapest:
             continue
-        direct = False
+        status = PLAY
         v = 0.0
         if kind == D_TURN and a < 25:
             colour = a % 5
             if not ((colour == RED and react_red) or (colour == BLUE and react_blue)):
-                direct = True
+                status = VALUED
                 v = marble_value(r, tb, s, w, a)
         else:
-            direct, v = direct_value(r, tb, s, w, kind, a, upgrades)
-        if not direct:
+            status, v = direct_value(r, tb, s, w, kind, a, upgrades)
+        if status == CURRENT:
+            if not have_current:
+                current = value(r, tb, s, w)
+                have_current = True
+            v = current
+        elif status == PLAY:
             copies[0] = r
             apply_action(copy, tb, a)
             v = value(copy, tb, s, w)
@@ -287,19 +383,298 @@ def marble_value(r, tb, s, w, a):
 
 @njit(cache=True)
 def direct_value(r, tb, s, w, kind, a, upgrades):
-    """(True, ``value`` after option ``a`` of decision ``kind``) for the options valued without play: an upgrade
-    among the first ``upgrades`` options (``upgrade_options``), a Move step that is not the last; else (False, 0)."""
+    """(status, value) of option ``a`` of decision ``kind`` for the options valued without play: ``VALUED`` and the
+    value, ``CURRENT`` when the played position is valued as the current one, ``PLAY`` (play it on a copy).
+
+    Valued without play: an upgrade among the first ``upgrades`` options (``upgrade_options``), the last player's
+    Income upgrades, a Move step that is not the last, a Rabbi or a pass of the Turn decision, a Book bought by a
+    Study action or a Book decision, and the option that resolves nothing (``engine.NOOP``)."""
     if a < upgrades:
         if kind == D_GOLEM_ACTION:
-            return True, upgrade_value(r, tb, s, w, a, 0, 0)
+            return VALUED, upgrade_value(r, tb, s, w, a, 0, 0)
         if kind == D_STUDY_ACTION:
-            return True, upgrade_value(r, tb, s, w, 6 + a, 0, 0)
+            return VALUED, upgrade_value(r, tb, s, w, 6 + a, 0, 0)
         if kind == D_ARTIFACT_ACTION:
-            return True, upgrade_value(r, tb, s, w, 11 + a, 0, 0)
-        return True, upgrade_value(r, tb, s, w, a, r.stack[r.sp - 1, 4], r.stack[r.sp - 1, 5])
+            return VALUED, upgrade_value(r, tb, s, w, 11 + a, 0, 0)
+        return VALUED, upgrade_value(r, tb, s, w, a, r.stack[r.sp - 1, 4], r.stack[r.sp - 1, 5])
     if kind == D_MOVE_STEP and r.step_left > 1:
         return step_value(r, tb, s, w, a)
-    return False, 0.0
+    if kind == D_TURN:
+        if a == PASS_ACTION:
+            return pass_value(r, tb, s)
+        return rabbi_value(r, tb, s, w, a - RABBI_BASE)
+    if kind == D_INCOME_UPGRADE and r.phase == PH_DEV and r.sp == 1 and r.cursor + 1 == r.n:
+        return last_income_value(r, tb, s, w, a)
+    if kind == D_STUDY_ACTION and 5 <= a < 25:
+        return book_value(r, tb, s, w, (a - 5) // 4, (a - 5) % 4, 0, 0, -1)
+    if kind == D_BOOK and a < 20:
+        return book_value(r, tb, s, w, a // 4, a % 4, r.stack[r.sp - 1, 3], r.stack[r.sp - 1, 4], r.sp - 1)
+    if a == NOOP[kind] and settles(r, tb, r.sp - 1):
+        return CURRENT, 0.0
+    return PLAY, 0.0
+
+
+@njit(cache=True)
+def pass_value(r, tb, s):
+    """(status, value) of passing: ``CURRENT`` when the next turn follows at once (passing changes nothing valued)."""
+    passes = r.passes[s]
+    tile = r.pass_tile[s]
+    r.passes[s] += 1
+    if tile == 0:
+        m = 0
+        for o in range(r.n):
+            if r.pass_tile[o]:
+                m += 1
+        r.pass_tile[s] = 1 + m
+    ok = settles(r, tb, r.sp - 1)
+    r.passes[s] = passes
+    r.pass_tile[s] = tile
+    return (CURRENT if ok else PLAY), 0.0
+
+
+@njit(cache=True)
+def rabbi_value(r, tb, s, w, slot):
+    """(status, value) after placing the Rabbi on ``slot`` (``engine._turn``): the tile's effect applied on ``r`` as far
+    as the decision it leads to (``effect_now``), or, when it leads to none, to the next turn (``settles``)."""
+    tile = NUM_ACTION_TILES if slot == PERM_SLOT else r.at_slots[slot]
+    saved = _save(r, s)
+    status, _ = effect_now(r, tb, s, tb.at_effect[tile], tb.at_a[tile], tb.at_b[tile], -1, r.gold_supply)
+    if status == GO_ON:  # the action ends: its End-of-action step, then the next turn
+        actions = r.actions[s]
+        done = r.rabbi_done[s]
+        taken = r.rabbi_slot[s]
+        r.actions[s] += 1
+        r.rabbi_done[s] = 1
+        r.rabbi_slot[s] = slot
+        status = STOP if settles(r, tb, r.sp - 1) else UNKNOWN
+        r.actions[s] = actions
+        r.rabbi_done[s] = done
+        r.rabbi_slot[s] = taken
+    return _valued(r, tb, s, w, status, saved)
+
+
+@njit(cache=True)
+def book_value(r, tb, s, w, pos, col, discount, free_card, below):
+    """(status, value) after buying the Book at Library position ``pos`` into column ``col`` (``engine._buy_book``)
+    and running its steps (``engine._after_book``) as far as the first decision; when none comes, a Study action
+    (``below`` = -1) stops at its own decision again, a Book decision at what lies ``below`` it (``settles``).
+
+    Pays and tucks the Book on ``r``, applies the steps (``effect_now``), values the position and gives every field
+    back; the Library and the Gold supply are not touched (nothing valued depends on them)."""
+    b = r.library[pos]
+    n = r.col_len[s, col]
+    colour_was = r.col_colour[s, col]
+    book_was = r.col_books[s, col, n]
+    saved = _save(r, s)
+    r.res[s, KNOWLEDGE] -= _book_price(r, tb, s, pos, discount, free_card)
+    r.col_books[s, col, n] = b
+    r.col_len[s, col] = n + 1
+    colour = tb.bk_colour[b]
+    status = STOP  # a black Book: the Student step back comes first
+    if colour != BOOK_BLACK:
+        r.col_colour[s, col] = colour
+        status = _after_book_now(r, tb, s, col, b, n == 0)
+        if status == GO_ON:
+            status = STOP if below < 0 or settles(r, tb, below) else UNKNOWN
+    v = 0.0
+    if status == STOP:
+        v = value(r, tb, s, w)
+    _restore(r, s, saved)
+    r.col_books[s, col, n] = book_was
+    r.col_len[s, col] = n
+    r.col_colour[s, col] = colour_was
+    return (VALUED if status == STOP else PLAY), v
+
+
+@njit(cache=True)
+def _after_book_now(r, tb, s, col, b, first):
+    """``engine._after_book``'s steps in the order they run: the Book's immediate effect (twice with the doubling
+    Study Development), the column's Development gain, the active effects of the column's Books from the first, the
+    Artifacts a first Book reactivates. GO_ON, STOP at the first decision, or UNKNOWN."""
+    dev = tb.sdev_effect[col] if r.sdev[s, col] else 0
+    supply = r.gold_supply
+    times = 2 if dev == E_COLUMN_DOUBLE else 1
+    for _ in range(times):
+        status, supply = _book_task(r, tb, s, b, 0, supply)
+        if status != GO_ON:
+            return status
+    if dev == E_COLUMN_CLAY_COIN:
+        r.res[s, COIN] += 1
+        r.res[s, CLAY] += 1
+    elif dev == E_COLUMN_VP:
+        r.vp[s] += 2
+    elif dev == E_COLUMN_GOLD:
+        status, supply = _gold_now(r, tb, s, 1, supply)
+        if status != GO_ON:
+            return status
+    for j in range(r.col_len[s, col]):
+        status, supply = _book_task(r, tb, s, r.col_books[s, col, j], 1, supply)
+        if status != GO_ON:
+            return status
+    if first:
+        for k in range(4):
+            if _reactivates(r, tb, s, k, E_REACTIVATE_FIRST_BOOK):
+                _activate_artifact(r, tb, s, k)
+    return GO_ON
+
+
+@njit(cache=True)
+def _book_task(r, tb, s, b, which, supply):
+    """``effect_now`` of Book ``b``'s immediate (``which`` 0) or active (1) effect, as ``engine._push_book_task``."""
+    e = tb.bk_effect[b, which]
+    if e == E_TRADE:
+        return effect_now(r, tb, s, e, tb.bk_a[b, which], tb.bk_a2[b], tb.bk_res[b, which], supply)
+    return effect_now(r, tb, s, e, tb.bk_a[b, which], 0, tb.bk_res[b, which], supply)
+
+
+@njit(cache=True)
+def effect_now(r, tb, s, e, a, b, c, supply):
+    """(status, Gold supply) after applying effect ``e`` (``engine._effect``) of seat ``s`` on ``r`` up to the first
+    decision it leads to: GO_ON when it leads to none (fully applied), STOP when a decision with a legal action
+    comes first (applied up to it), UNKNOWN for the effects this does not follow (nothing applied).
+
+    Changes only the seat's resources, VP, Study track, Students, loose Gold and the Menorah tokens (``_save``); the
+    Gold supply is the returned number, the record's is left as it is."""
+    if e == E_NONE or e == E_PLAIN:
+        return GO_ON, supply
+    if e == E_GAIN:
+        return _gain_now(r, tb, s, c, a, supply)
+    if e == E_STUDY_UP:
+        _study_up(r, s, a)
+        return GO_ON, supply
+    if e == E_STUDENT_DISTRICT:
+        _move_student(r, tb, s, c, max(1, a))
+        return GO_ON, supply
+    if e == E_STUDENT_ANY:
+        return (STOP if a > 0 else GO_ON), supply
+    if e == E_CLAY_CREATE_MOVE:
+        r.res[s, CLAY] += a
+        return STOP, supply
+    if e == E_UPGRADE_ANY_VP:
+        r.vp[s] += b
+        return STOP, supply
+    if e == E_VP_BUY_BOOK:
+        r.vp[s] += a
+        return STOP, supply
+    if e == E_STUDY_BOOK_BONUS:
+        _study_up(r, s, a)
+        return STOP, supply
+    if e == E_RESOURCES_OBJECTIVE:
+        for res in range(3):
+            r.res[s, res] += a
+        return (STOP if min(b, min(2, r.ob_len)) > 0 else GO_ON), supply
+    if e == E_GOLD_VP_PER_ARTIFACT:
+        status, supply = _gold_now(r, tb, s, a, supply)
+        if status == GO_ON:
+            done = 0
+            for k in range(4):
+                done += r.art_done[s, k]
+            r.vp[s] += b * done
+        return status, supply
+    if PUSHES[e]:
+        return STOP, supply
+    return UNKNOWN, supply
+
+
+@njit(cache=True)
+def _gain_now(r, tb, s, res, amount, supply):
+    """``engine._gain`` with its Gold pieces run at once (``_gold_now``)."""
+    if res < 0 or amount <= 0:
+        return GO_ON, supply
+    if res < 3:
+        r.res[s, res] += amount
+    elif res == GOLD:
+        return _gold_now(r, tb, s, amount, supply)
+    elif res == VP:
+        r.vp[s] += amount
+    elif res == STUDY:
+        _study_up(r, s, amount)
+    return GO_ON, supply
+
+
+@njit(cache=True)
+def _gold_now(r, tb, s, amount, supply):
+    """``amount`` Gold pieces (``engine._gold_piece``): each from the supply to the seat's loose Gold, until one can go
+    onto an Artifact (the Gold placement decision: STOP)."""
+    for _ in range(amount):
+        if supply == 0:
+            continue
+        supply -= 1
+        for k in range(4):
+            if _art_need(r, tb, s, k) > 0:
+                return STOP, supply
+        r.loose_gold[s] += 1
+    return GO_ON, supply
+
+
+@njit(cache=True)
+def last_income_value(r, tb, s, w, opt):
+    """(status, value) of the last player's Income upgrade ``opt`` (or skip): the upgrade (``upgrade_value``'s payment
+    and flip), then Golem Control and the next round (``engine._next_phase``), valued when the next round stops at its
+    first player's movement (their Golem Control is applied too, for the legality of their steps) or the game ends.
+    An upgrade that leads to a decision stops before Golem Control (``upgrade_value``)."""
+    if opt < 6 and (tb.gdev_effect[opt] == E_KILL_DOUBLE_CEMETERY or tb.gdev_effect[opt] == E_ACTIVATE_WORK_EXTRA):
+        return VALUED, upgrade_value(r, tb, s, w, opt, 0, 0)
+    paid0 = paid1 = paid2 = 0
+    side = 0
+    if opt != UPGRADE_SKIP:
+        paid0, paid1, paid2, side = _apply_upgrade(r, tb, s, opt, 0, 0)
+    p = r.order[0]
+    rnd = r.round
+    step_left = r.step_left
+    tmp = (r.tmp[0], r.tmp[1], r.tmp[2], r.tmp[3], r.tmp[4], r.tmp[5])
+    mine = (r.res[s, KNOWLEDGE], r.vp[s], r.stats[ST_KNOW_CONTROL, s], r.stats[ST_VP_CONTROL, s])
+    theirs = (r.res[p, KNOWLEDGE], r.vp[p], r.stats[ST_KNOW_CONTROL, p], r.stats[ST_VP_CONTROL, p])
+    control_seat(r, tb, s)
+    r.round += 1
+    ok = True
+    if r.round < NUM_ROUNDS:
+        if p != s:
+            control_seat(r, tb, p)
+        r.step_left = _level(r, tb, p) + tb.ch_move[r.palace[r.round]]
+        ok = _has_gdev(r, tb, p, E_IGNORE_CHARACTER_STEPS) or _has_legal(r, tb, D_MOVE_STEP, p, 0, 0, 0, 0, 0)
+    v = value(r, tb, s, w) if ok else 0.0
+    r.res[p, KNOWLEDGE], r.vp[p], r.stats[ST_KNOW_CONTROL, p], r.stats[ST_VP_CONTROL, p] = theirs
+    r.res[s, KNOWLEDGE], r.vp[s], r.stats[ST_KNOW_CONTROL, s], r.stats[ST_VP_CONTROL, s] = mine
+    for k in range(6):
+        r.tmp[k] = tmp[k]
+    r.step_left = step_left
+    r.round = rnd
+    if opt != UPGRADE_SKIP:
+        _undo_upgrade(r, s, opt, paid0, paid1, paid2, side)
+    return (VALUED if ok else PLAY), v
+
+
+@njit(cache=True)
+def _save(r, s):
+    """The fields ``effect_now`` changes: seat ``s``'s resources, VP, Study track, Students and loose Gold, and the
+    Menorah tokens."""
+    return (
+        r.res[s, 0], r.res[s, 1], r.res[s, 2], r.vp[s], r.study[s], r.student[s, 0], r.student[s, 1],
+        r.student[s, 2], r.loose_gold[s], r.tokens[0], r.tokens[1], r.tokens[2],
+    )  # fmt: skip
+
+
+@njit(cache=True)
+def _restore(r, s, saved):
+    r.res[s, 0], r.res[s, 1], r.res[s, 2], r.vp[s], r.study[s] = saved[0], saved[1], saved[2], saved[3], saved[4]
+    r.student[s, 0], r.student[s, 1], r.student[s, 2], r.loose_gold[s] = saved[5], saved[6], saved[7], saved[8]
+    r.tokens[0], r.tokens[1], r.tokens[2] = saved[9], saved[10], saved[11]
+
+
+@njit(cache=True)
+def _valued(r, tb, s, w, status, saved):
+    """(VALUED, value) of the position on ``r`` after a STOP, (CURRENT, 0) if nothing changed, else (PLAY, 0); ``r``
+    gets its ``saved`` fields back."""
+    v = 0.0
+    if status == STOP:
+        status = CURRENT if _save(r, s) == saved else VALUED
+        if status == VALUED:
+            v = value(r, tb, s, w)
+    else:
+        status = PLAY
+    _restore(r, s, saved)
+    return status, v
 
 
 @njit(cache=True)
@@ -358,6 +733,16 @@ def upgrade_value(r, tb, s, w, opt, discount, any_res):
     Pays as ``_upgrade`` does and flips the development on ``r`` for the valuation, then gives both back. The two
     Golem Developments that push a decision (a kill, an activation) change nothing before that decision.
     """
+    paid0, paid1, paid2, side = _apply_upgrade(r, tb, s, opt, discount, any_res)
+    v = value(r, tb, s, w)
+    _undo_upgrade(r, s, opt, paid0, paid1, paid2, side)
+    return v
+
+
+@njit(cache=True)
+def _apply_upgrade(r, tb, s, opt, discount, any_res):
+    """Pay for and flip development ``opt`` as ``engine._upgrade`` does (without its pushed decisions); returns what
+    ``_undo_upgrade`` needs: the Clay, Coins and Knowledge paid and the tile's former side."""
     cost, res = _upgrade_cost(r, tb, s, opt)
     due = max(0, cost - discount)
     paid0 = 0
@@ -376,32 +761,35 @@ def upgrade_value(r, tb, s, w, opt, discount, any_res):
             else:
                 paid2 += take
     side = 0
-    tile = -1
     if opt < 6:
         r.gdev[s, opt] = 1
     elif opt < 11:
         r.sdev[s, opt - 6] = 1
     elif opt == 11:
-        tile = 5
         r.adev_space[s, 5] = 0
     else:
         tile = (opt - 12) // 8
         side = r.adev_side[s, tile]
         r.adev_space[s, tile] = ((opt - 12) // 2) % 4
         r.adev_side[s, tile] = (opt - 12) % 2
-    v = value(r, tb, s, w)
+    return paid0, paid1, paid2, side
+
+
+@njit(cache=True)
+def _undo_upgrade(r, s, opt, paid0, paid1, paid2, side):
     if opt < 6:
         r.gdev[s, opt] = 0
     elif opt < 11:
         r.sdev[s, opt - 6] = 0
+    elif opt == 11:
+        r.adev_space[s, 5] = -1
     else:
+        tile = (opt - 12) // 8
         r.adev_space[s, tile] = -1
-        if tile < 5:
-            r.adev_side[s, tile] = side
+        r.adev_side[s, tile] = side
     r.res[s, 0] += paid0
     r.res[s, 1] += paid1
     r.res[s, 2] += paid2
-    return v
 
 
 @njit(cache=True)

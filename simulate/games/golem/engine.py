@@ -266,6 +266,28 @@ for _kind, _count in (
     (D_INCOME_UPGRADE, 53),
 ):
     OPTIONS[_kind] = _count
+# The option of each decision that resolves nothing (its skip or "done"), -1 where there is none.
+NOOP = np.full(64, -1, np.int64)
+for _kind, _option in (
+    (D_ACTIVATE, 6),
+    (D_GOLEM_ACTION, 9),
+    (D_ARTIFACT_ACTION, 42),
+    (D_STUDY_ACTION, 25),
+    (D_MIRROR, 5),
+    (D_UPGRADE, UPGRADE_SKIP),
+    (D_CREATE, 3),
+    (D_KILL, 6),
+    (D_STUDENT, 3),
+    (D_GOLEM_STEP, 24),
+    (D_BOOK, 20),
+    (D_BOOK_BONUS, 20),
+    (D_TRACK, 2),
+    (D_ARTIFACT_ACTIVATE, 4),
+    (D_CONFIRM, 1),
+    (D_COPY_TILE, 6),
+    (D_INCOME_UPGRADE, UPGRADE_SKIP),
+):
+    NOOP[_kind] = _option
 PAIR_A = np.array([0, 0, 0, 1, 1, 2], np.int64)
 PAIR_B = np.array([1, 2, 3, 2, 3, 3], np.int64)
 NUM_PARTS = 8
@@ -574,6 +596,40 @@ def _has_legal(r, tb, kind, s, e, pa, pb, pc, px):
     for a in range(OPTIONS[kind] - 1, -1, -1):  # from the top: "skip" and "done" are usually the last option
         if _legal(r, tb, kind, s, e, pa, pb, pc, px, a):
             return True
+    return False
+
+
+@njit(cache=True)
+def settles(r, tb, top):
+    """Whether ``advance``, run with the stack cut to its ``top`` lowest entries, would stop without changing a seat's
+    resources, points, Students, developments, Books, Artifacts, Golems or the round: at a decision with a legal
+    action (above End-of-action steps only), or with the stack empty at the next turn of the Actions phase or at the
+    next player's Income upgrade. False where it might run on further (the caller then plays the action out)."""
+    k = top
+    while k > 0 and r.stack[k - 1, 0] == T_AUTO and r.stack[k - 1, 2] == X_END_ACTION:
+        k -= 1  # it only clears the Golems' "created this action" marks
+    if k > 0:
+        j = k - 1
+        kind = r.stack[j, 0]
+        if k < top or kind == T_AUTO:
+            return False
+        return _has_legal(
+            r, tb, kind, r.stack[j, 1], r.stack[j, 2], r.stack[j, 3], r.stack[j, 4], r.stack[j, 5], r.stack[j, 6]
+        )
+    if r.phase == PH_ACTIONS:
+        return _next_turn_waits(r, tb)
+    return r.phase == PH_DEV and r.cursor + 1 < r.n  # the next player's Income upgrade (its skip is legal)
+
+
+@njit(cache=True)
+def _next_turn_waits(r, tb):
+    """``_next_turn`` would stop at a player's Turn decision (not the Automa's turn, a forfeit or a phase end)."""
+    m = _stage_len(r)
+    for i in range(m):
+        k = (r.cursor + 1 + i) % m
+        s = _stage_seat(r, k)
+        if _acts_now(r, s):
+            return s != AUTOMA and _has_legal(r, tb, D_TURN, s, 0, 0, 0, 0, 0)
     return False
 
 
@@ -2105,33 +2161,40 @@ def _income(r, tb):
 @njit(cache=True)
 def _control(r, tb):
     for s in range(r.n):
-        if r.free_control[s]:
-            continue
-        cap = 2 if _has_gdev(r, tb, s, E_CONTROL_CAP_2) else 99
-        m = 0
-        for g in range(6):
-            loc = r.golem_loc[s, g]
-            if _on_board(loc):
-                cost = min(cap, max(0, r.golem_sec[s, g] - r.student[s, loc]))
-                # insertion into the sorted costs r.tmp[:m]
-                j = m
-                while j > 0 and r.tmp[j - 1] > cost:
-                    r.tmp[j] = r.tmp[j - 1]
-                    j -= 1
-                r.tmp[j] = cost
-                m += 1
-        unpaid = 0
-        for j in range(m):
-            cost = r.tmp[j]
-            if r.res[s, KNOWLEDGE] >= cost:
-                r.res[s, KNOWLEDGE] -= cost
-                r.stats[ST_KNOW_CONTROL, s] += cost
-            else:
-                unpaid += 1
-        if unpaid:
-            r.stats[ST_KNOW_CONTROL, s] += r.res[s, KNOWLEDGE]
-            r.res[s, KNOWLEDGE] = 0
-            r.stats[ST_VP_CONTROL, s] += _lose_vp(r, tb, s, unpaid * tb.prm[P_CONTROL_PENALTY])
+        control_seat(r, tb, s)
+
+
+@njit(cache=True)
+def control_seat(r, tb, s):
+    """Golem Control of seat ``s``: Knowledge for each Golem ahead of its Student, cheapest first, 5 VP for each one
+    not paid for. Changes the seat's Knowledge, VP and control statistics, and ``tmp[0:6]``."""
+    if r.free_control[s]:
+        return
+    cap = 2 if _has_gdev(r, tb, s, E_CONTROL_CAP_2) else 99
+    m = 0
+    for g in range(6):
+        loc = r.golem_loc[s, g]
+        if _on_board(loc):
+            cost = min(cap, max(0, r.golem_sec[s, g] - r.student[s, loc]))
+            # insertion into the sorted costs r.tmp[:m]
+            j = m
+            while j > 0 and r.tmp[j - 1] > cost:
+                r.tmp[j] = r.tmp[j - 1]
+                j -= 1
+            r.tmp[j] = cost
+            m += 1
+    unpaid = 0
+    for j in range(m):
+        cost = r.tmp[j]
+        if r.res[s, KNOWLEDGE] >= cost:
+            r.res[s, KNOWLEDGE] -= cost
+            r.stats[ST_KNOW_CONTROL, s] += cost
+        else:
+            unpaid += 1
+    if unpaid:
+        r.stats[ST_KNOW_CONTROL, s] += r.res[s, KNOWLEDGE]
+        r.res[s, KNOWLEDGE] = 0
+        r.stats[ST_VP_CONTROL, s] += _lose_vp(r, tb, s, unpaid * tb.prm[P_CONTROL_PENALTY])
 
 
 # ----------------------------------------------------------------------------- developments, artifacts, books
