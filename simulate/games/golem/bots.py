@@ -10,9 +10,10 @@ Small Artifact Development tiles are only tried on the cheapest free space (both
 valuation cannot tell the spaces apart except by their cost. Where the played position differs from
 the current one only by a few known fields, the option is valued without playing it, on the record
 itself, which gets its fields back: a marble of the Turn decision (``marble_value``), a development
-upgrade of a Rabbi action or of the Income phase (``upgrade_value``) and a Move step that is not the
-move's last (``step_value``). Each gives the same number the played position gets (tested), so the
-bots' decisions are those of playing every option.
+upgrade (``upgrade_value``, ``last_income_value``), a Move step that is not the move's last
+(``step_value``), a Rabbi or a pass (``rabbi_value``, ``pass_value``), a Book bought (``book_value``)
+and the option that resolves nothing (``engine.NOOP``, ``engine.settles``). Each gives the same
+number the played position gets (tested), so the bots' decisions are those of playing every option.
 """
 
 from __future__ import annotations
