@@ -1,4 +1,4 @@
-"""Golden replays: fixed games must replay exactly as recorded (regenerate with tests/golden/regenerate.py)."""
+"""Golden replays of every game: fixed games must replay exactly as recorded (see tests/golden/regenerate.py)."""
 
 from __future__ import annotations
 
