@@ -305,3 +305,20 @@ def test_chunk_benchmark_measures_play_and_parquet() -> None:
     assert whole["games"] == 2_000 and 50 < whole["parquet_bytes_per_game"] < 1_000
     assert whole["cpu_us_per_game"] == pytest.approx(1e6 / whole["games_per_cpu_s"])
     assert whole["games_per_cpu_s"] < kernel["games_per_cpu_s"]
+
+
+# --------------------------------------------------------------------------------- bots
+
+
+def test_offer_keeps_the_candidates_tied_for_the_best_in_offer_order() -> None:
+    from simulate.games.golems.bots import W_TIES, WORK_LEN, WORK_ROWS, _offer
+
+    work = np.full((WORK_ROWS, WORK_LEN), -9, np.int64)
+    nt, best = 0, -1.0e18
+    kept = []
+    for v, code in ((1.0, 10), (0.5, 11), (1.0 + 1e-12, 12), (2.0, 13), (1.5, 14), (2.0 - 1e-12, 15)):
+        nt, best = _offer(work, nt, best, v, code)
+        kept.append((nt, best, list(work[W_TIES, :nt])))
+    assert kept[2] == (2, 1.0, [10, 12]), "equal within 1e-9: a tie, the first value stays the best"
+    assert kept[3] == (1, 2.0, [13]), "a better value drops the earlier ties"
+    assert kept[5] == (2, 2.0, [13, 15])
