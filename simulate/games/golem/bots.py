@@ -120,6 +120,7 @@ from simulate.games.golem.engine import (
     UPGRADE_SKIP,
     _activate_artifact,
     _art_need,
+    _artifact_action_legal,
     _book_price,
     _has_gdev,
     _has_legal,
@@ -130,11 +131,12 @@ from simulate.games.golem.engine import (
     _step_golem,
     _study_up,
     _upgrade_cost,
+    _upgrade_option_legal,
     apply_action,
     control_seat,
     current_player,
     legal_mask,
-    objectives_met,
+    objectives_of,
     settles,
 )
 from simulate.games.golem.engine import E_CONTROL_CAP_2 as CAP_DEV
@@ -218,17 +220,20 @@ BOTS: dict[str, tuple[int, str, dict[str, tuple[float, str]]]] = {
 def value(r, tb, s, w):
     """Seat ``s``'s valuation of position ``r`` under weights ``w`` (PARAM_NAMES order; array or tuple)."""
     red = 1 if r.tokens[RED] == s else 0
+    yellow = 1 if r.tokens[YELLOW] == s else 0
+    blue = 1 if r.tokens[BLUE] == s else 0
+    devs = 0
     for k in range(6):
         if r.gdev[s, k]:
             red += tb.gdev_menorah[k]
-    yellow = 1 if r.tokens[YELLOW] == s else 0
-    for k in range(6):
+            devs += 1
         if r.adev_space[s, k] >= 0:
             yellow += tb.adev_menorah[k]
-    blue = 1 if r.tokens[BLUE] == s else 0
+            devs += 1
     for k in range(5):
         if r.sdev[s, k]:
             blue += tb.sdev_menorah[k]
+            devs += 1
     cols = 0
     books = 0
     for c in range(4):
@@ -236,15 +241,18 @@ def value(r, tb, s, w):
             cols += 1
         books += r.col_len[s, c]
     arts = 0
-    gold = 0
+    gold = 0  # on unfinished Artifacts
+    owned = r.loose_gold[s]
     for k in range(4):
         arts += r.art_done[s, k]
+        owned += r.art_gold[s, k]
         if r.art_done[s, k] == 0:
             gold += r.art_gold[s, k]
-    obj_vp, met, types = objectives_met(r, tb, s)
+    obj_vp, met, types = objectives_of(r, tb, s, owned, devs, books)
     ntypes = 0
-    for k in range(9):
-        ntypes += (types >> k) & 1
+    while types:
+        types &= types - 1
+        ntypes += 1
     res = r.res[s, 0] + r.res[s, 1] + r.res[s, 2]
     v = float(r.vp[s] + r.built[s] * red + arts * yellow + cols * blue + tb.sd_vp[r.study[s]] + obj_vp)
     v += tb.objective_type_vp[min(ntypes, 4)] + res / tb.prm[P_LEFTOVER_PER_VP]
@@ -272,23 +280,28 @@ def choose(r, tb, bot, w, pad):
     """The action of bot ``bot`` (weights ``w``, a tuple in PARAM_NAMES order) for the seat to move; ``pad`` is the
     scratch record (``state.PAD``)."""
     mask = pad.mask
-    count = legal_mask(r, tb, mask)
     kind = r.stack[r.sp - 1, 0]
     options = OPTIONS[kind]  # ``legal_mask`` leaves the options from here on illegal
-    if count == 1 or bot == RANDOM:
+    s = current_player(r)
+    first = 0  # the first small Artifact Development option of this decision, 0 if none
+    if bot != RANDOM:
+        if kind == D_ARTIFACT_ACTION:
+            first = 1
+        elif kind == D_UPGRADE or kind == D_INCOME_UPGRADE:
+            first = 12
+    cheapest = -1
+    if first:
+        cheapest = _cheapest_space(r, tb, s)
+        count = _candidates(r, tb, s, kind, first, cheapest, mask)
+    else:
+        count = legal_mask(r, tb, mask)
+    if count == 1 or bot == RANDOM:  # (one candidate: the loop below would value it alone and take it)
         k = 0 if count == 1 else randint(r.rng, 0, count)
         for a in range(options):
             if mask[a]:
                 if k == 0:
                     return a
                 k -= 1
-    s = current_player(r)
-    first = 0  # the first small Artifact Development option of this decision, 0 if none
-    if kind == D_ARTIFACT_ACTION:
-        first = 1
-    elif kind == D_UPGRADE or kind == D_INCOME_UPGRADE:
-        first = 12
-    cheapest = _cheapest_space(r, tb, s) if first else -1
     # Turn: the marble colours that reactivate an Artifact (those marbles are played on the copy)
     react_red = kind == D_TURN and _reactivating(r, tb, s, RED)
     react_blue = kind == D_TURN and _reactivating(r, tb, s, BLUE)
@@ -302,8 +315,6 @@ def choose(r, tb, bot, w, pad):
     ties = 0
     for a in range(options):
         if not mask[a]:
-            continue
-        if first and first <= a < first + 40 and ((a - first) // 2) % 4 != cheapest:
             continue
         status = PLAY
         v = 0.0
@@ -332,6 +343,26 @@ def choose(r, tb, bot, w, pad):
             if randint(r.rng, 0, ties) == 0:
                 best_a = a
     return best_a
+
+
+@njit(cache=True)
+def _candidates(r, tb, s, kind, first, cheapest, mask):
+    """``legal_mask`` of an Artifact action or an upgrade decision without the small Artifact Development options
+    (from option ``first``) on spaces other than ``cheapest``, which the bots do not try; returns the count."""
+    k = r.sp - 1
+    pa = r.stack[k, 3]
+    pb = r.stack[k, 4]
+    pc = r.stack[k, 5]
+    count = 0
+    for a in range(OPTIONS[kind]):
+        if first <= a < first + 40 and ((a - first) // 2) % 4 != cheapest:
+            mask[a] = 0
+        elif kind == D_ARTIFACT_ACTION:
+            mask[a] = 1 if _artifact_action_legal(r, tb, s, pb, a) else 0
+        else:
+            mask[a] = 1 if _upgrade_option_legal(r, tb, s, pa, pb, pc, a) else 0
+        count += mask[a]
+    return count
 
 
 @njit(cache=True)

@@ -708,28 +708,30 @@ def books_owned(r, s):
 @njit(cache=True)
 def objectives_met(r, tb, s):
     """(VP of met objectives, number met, bitmask of their types)."""
+    return objectives_of(r, tb, s, gold_owned(r, s), devs_flipped(r, s), books_owned(r, s))
+
+
+@njit(cache=True)
+def objectives_of(r, tb, s, gold, devs, books):
+    """``objectives_met`` given the seat's Gold owned, developments flipped and Books."""
     vp = 0
     met = 0
     types = 0
     for k in range(r.obj_len[s]):
         o = r.objectives[s, k]
         kind = tb.ob_type[o]
-        if kind == 0:
-            value = r.student[s, RED]
-        elif kind == 1:
-            value = r.student[s, YELLOW]
-        elif kind == 2:
-            value = r.student[s, BLUE]
+        if kind < 3:  # Students: red, yellow, blue
+            value = r.student[s, kind]
         elif kind == 3:
             value = r.built[s]
         elif kind == 4:
-            value = gold_owned(r, s)
+            value = gold
         elif kind == 5:
-            value = devs_flipped(r, s)
+            value = devs
         elif kind == 6:
             value = r.study[s]
         elif kind == 7:
-            value = books_owned(r, s)
+            value = books
         else:
             value = r.killed[s]
         if value >= tb.ob_threshold[o]:
