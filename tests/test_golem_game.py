@@ -17,7 +17,9 @@ from simulate.datafiles import default_dir
 from simulate.games.golem import bots as golem_bots
 from simulate.games.golem import data, engine, play
 from simulate.games.golem.reference import GolemState
+from simulate.games.golem.state import new_pads
 from simulate.registry import make
+from simulate.rng import randint
 
 SEED = 3
 GAMES = 120
@@ -168,6 +170,19 @@ def test_kernel_games_replay_identically_on_the_reference() -> None:
         assert res["score"][0].tolist() == ref.scores()
 
 
+def test_checked_and_unchecked_batches_are_equal() -> None:
+    d = data.load()
+    names = ("random", "greedy", "golems", "artifacts", "books", "balanced")
+    ids = np.array([golem_bots.BOTS[b][0] for b in names])
+    prm = np.array([golem_bots.bot_params(b) for b in names])
+    seat = np.array([[(g + k) % len(names) for k in range(4)] for g in range(30)])
+    seeds = np.arange(30, dtype=np.uint64)
+    checked = play.play_batch(d, 4, seat, ids, prm, seeds, seeds + 100, check_moves=True)
+    unchecked = play.play_batch(d, 4, seat, ids, prm, seeds, seeds + 100)
+    assert (checked["error"] == 0).all() and (checked["phase"] == unchecked["phase"]).all()
+    assert checked.tobytes() == unchecked.tobytes()
+
+
 def test_bot_parameters_are_validated(tmp_path) -> None:
     assert golem_bots.bot_params("balanced", {"red": 2.0})[golem_bots.PARAM_NAMES.index("red")] == 2.0
     with pytest.raises(ValueError, match="no parameter"):
@@ -301,3 +316,79 @@ def test_rabbi_and_book_effects_valued_without_play_equal_the_played_positions()
         kernel[0]["bk_res"][:, e % 2] = e % 3  # a resource and a district
         turns += _check_direct_values(d._replace(kernel=kernel), ((4, e),))[engine.D_TURN]
     assert turns > 1000
+
+
+@njit
+def _choose_by_play(r, tb, bot, w, mask, scratch):
+    """``bots.choose`` as it would be if every option were played on a copy and valued there."""
+    count = engine.legal_mask(r, tb, mask)
+    kind = engine.decision(r)
+    if count == 1 or bot == golem_bots.RANDOM:
+        k = 0 if count == 1 else randint(r.rng, 0, count)
+        for a in range(64):
+            if mask[a]:
+                if k == 0:
+                    return a
+                k -= 1
+    s = engine.current_player(r)
+    first = 0
+    if kind == engine.D_ARTIFACT_ACTION:
+        first = 1
+    elif kind == engine.D_UPGRADE or kind == engine.D_INCOME_UPGRADE:
+        first = 12
+    cheapest = golem_bots._cheapest_space(r, tb, s) if first else -1
+    best = -1e18
+    best_a = -1
+    ties = 0
+    for a in range(64):
+        if not mask[a] or (first and first <= a < first + 40 and ((a - first) // 2) % 4 != cheapest):
+            continue
+        scratch[0] = r
+        engine.apply_action(scratch[0], tb, a)
+        v = golem_bots.value(scratch[0], tb, s, w)
+        if v > best + 1e-9:
+            best = v
+            best_a = a
+            ties = 1
+        elif v > best - 1e-9:
+            ties += 1
+            if randint(r.rng, 0, ties) == 0:
+                best_a = a
+    return best_a
+
+
+@njit
+def _both_choices(st, tab, bot, w, pads):
+    """(``bots.choose``'s action, the action of playing every option) from the same record ``st[0]``; the play
+    streams they leave are ``st[1]`` and ``st[2]``."""
+    st[1] = st[0]
+    st[2] = st[0]
+    mask = np.zeros(64, np.int64)
+    scratch = np.zeros(1, st.dtype)
+    a = golem_bots.choose(st[1], tab[0], bot, w, pads[0])
+    b = _choose_by_play(st[2], tab[0], bot, w, mask, scratch)
+    return a, b
+
+
+def test_bots_choose_as_if_they_played_every_option() -> None:
+    d = data.load()
+    names = ("balanced", "golems", "artifacts", "books", "greedy")
+    ids = np.array([golem_bots.BOTS[b][0] for b in names])
+    prm = np.array([golem_bots.bot_params(b) for b in names])
+    pads = new_pads(1)
+    decisions = 0
+    for n, seed in ((4, 11), (4, 12), (3, 13), (2, 14), (1, 15)):
+        seats = np.arange(n) + seed % 2
+        moves, _ = play.trace_game(d, n, seats, ids, prm, seed, seed + 5)
+        st = play.new_state(3)
+        engine.init_one(st, 0, d.kernel, n, seed, seed + 5)
+        for a in moves:
+            b = seats[engine.current_player(st[0])]
+            w = tuple(float(x) for x in prm[b])
+            chosen, played = _both_choices(st, d.kernel, ids[b], w, pads)
+            assert chosen == played == a
+            assert st[1]["rng"][0] == st[2]["rng"][0]
+            st[0]["rng"] = st[1]["rng"]  # the play stream as the game went on
+            decisions += 1
+            engine.apply_one(st, 0, d.kernel, int(a))
+    assert decisions > 500

@@ -31,6 +31,7 @@ from simulate.games.golem.data import (
     GOLD,
     GOLEM_ROW,
     KNOWLEDGE,
+    MIRROR,
     NUM_ACTION_TILES,
     NUM_ROUNDS,
     NUM_SECTIONS,
@@ -40,6 +41,8 @@ from simulate.games.golem.data import (
     STUDY,
     STUDY_ROW,
     VP,
+    WHITE,
+    WORK,
     YELLOW,
 )
 from simulate.games.golem.engine import (
@@ -310,6 +313,9 @@ def choose(r, tb, bot, w, pad):
     copy = copies[0]
     current = 0.0  # the value of the position as it is, computed when first needed
     have_current = False
+    memo = pad.memo  # Turn: the Work row's marble values by colour; upgrades: the last option's value
+    last = -1
+    last_status = PLAY
     best = -1e18
     best_a = -1
     ties = 0
@@ -319,12 +325,26 @@ def choose(r, tb, bot, w, pad):
         status = PLAY
         v = 0.0
         if kind == D_TURN and a < 25:
+            row = a // 5
             colour = a % 5
-            if not ((colour == RED and react_red) or (colour == BLUE and react_blue)):
+            if colour == BLACK or (colour == WHITE and ROW_RESOURCE[row] < 0):
+                status = CURRENT  # the Student steps come with the black marble's own decision
+            elif not ((colour == RED and react_red) or (colour == BLUE and react_blue)):
                 status = VALUED
-                v = marble_value(r, tb, s, w, a)
+                if row == MIRROR and mask[colour]:
+                    v = memo[colour]  # the Work row's marble of the colour: the same position
+                else:
+                    v = marble_value(r, tb, s, w, a)
+                    if row == WORK:
+                        memo[colour] = v
+        elif first and first <= a < first + 40 and (a - first) % 2 == 1 and last == a - 1 and last_status == VALUED:
+            status = VALUED  # the other side of the same Artifact Development: the same position
+            v = memo[4]
         else:
             status, v = direct_value(r, tb, s, w, kind, a, upgrades)
+            memo[4] = v
+        last = a
+        last_status = status
         if status == CURRENT:
             if not have_current:
                 current = value(r, tb, s, w)

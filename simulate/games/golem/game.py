@@ -118,7 +118,9 @@ class Golem:
         threads: int = 1,
         check_moves: bool = False,
     ) -> ChunkTables:
-        st = play.play_batch(d, num_players, seat_lineup, lineup_ids, lineup_params, setup_seeds, play_seeds, threads)
+        st = play.play_batch(
+            d, num_players, seat_lineup, lineup_ids, lineup_params, setup_seeds, play_seeds, threads, check_moves
+        )
         return chunk_tables(d, st, num_players)
 
     def replay(

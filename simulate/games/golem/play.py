@@ -33,8 +33,9 @@ MAX_MOVES = 4000  # bound on the decisions of one game (a trace buffer size, not
 
 
 @njit(cache=True)
-def _play_games(st, tab, g0, g1, n, seat_bot, bot_ids, bot_params, setup_seeds, play_seeds, trace, pad):
-    """Play games ``g0..g1-1`` to the end; an illegal bot action stops its game (``error`` = 1).
+def _play_games(st, tab, g0, g1, n, seat_bot, bot_ids, bot_params, setup_seeds, play_seeds, check, trace, pad):
+    """Play games ``g0..g1-1`` to the end. With ``check``, every action is checked first and an illegal one stops
+    its game (``error`` = 1).
 
     ``trace`` (T,): when T > 0 the actions of game ``g0`` are recorded; returns their count.
     ``pad`` (1,) ``state.PAD``: the scratch record.
@@ -57,7 +58,7 @@ def _play_games(st, tab, g0, g1, n, seat_bot, bot_ids, bot_params, setup_seeds, 
                 bot_params[b, 7],
             )
             a = choose(r, tb, bot_ids[b], w, pad[0])
-            if not is_legal(r, tb, a):
+            if check and not is_legal(r, tb, a):
                 r.error = 1
                 break
             if recorded < trace.shape[0]:
@@ -68,7 +69,7 @@ def _play_games(st, tab, g0, g1, n, seat_bot, bot_ids, bot_params, setup_seeds, 
 
 
 @njit(cache=True, parallel=True)
-def _play_parallel(st, tab, n, seat_bot, bot_ids, bot_params, setup_seeds, play_seeds, pads):
+def _play_parallel(st, tab, n, seat_bot, bot_ids, bot_params, setup_seeds, play_seeds, check, pads):
     total = setup_seeds.shape[0]
     num_blocks = pads.shape[0]
     no_trace = np.zeros(0, np.int16)
@@ -76,7 +77,7 @@ def _play_parallel(st, tab, n, seat_bot, bot_ids, bot_params, setup_seeds, play_
         g0 = b * total // num_blocks
         g1 = (b + 1) * total // num_blocks
         _play_games(
-            st, tab, g0, g1, n, seat_bot, bot_ids, bot_params, setup_seeds, play_seeds, no_trace, pads[b : b + 1]
+            st, tab, g0, g1, n, seat_bot, bot_ids, bot_params, setup_seeds, play_seeds, check, no_trace, pads[b : b + 1]
         )
 
 
@@ -150,6 +151,7 @@ def play_batch(
     setup_seeds: np.ndarray,
     play_seeds: np.ndarray,
     threads: int = 1,
+    check_moves: bool = False,
 ) -> np.ndarray:
     """Play one game per seed pair to the end; return the final records.
 
@@ -163,6 +165,10 @@ def play_batch(
         (G,) seeds of each game.
     threads : int
         1 plays serially; more plays blocks of games on numba threads (same results).
+    check_moves : bool
+        Check each bot action before it is applied; an illegal one stops its game (``error`` = 1). Off by
+        default: the bots choose among the legal actions only (the tests check that checked and unchecked
+        batches are equal; traces and replays always check).
     """
     g = setup_seeds.shape[0]
     st = new_state(g)
@@ -174,9 +180,9 @@ def play_batch(
         np.ascontiguousarray(play_seeds, dtype=np.uint64),
     )
     if threads > 1 and g > 1:
-        _play_parallel(st, data.kernel, num_players, *args, new_pads(min(g, 16 * threads)))
+        _play_parallel(st, data.kernel, num_players, *args, check_moves, new_pads(min(g, 16 * threads)))
     else:
-        _play_games(st, data.kernel, 0, g, num_players, *args, np.zeros(0, np.int16), new_pads(1))
+        _play_games(st, data.kernel, 0, g, num_players, *args, check_moves, np.zeros(0, np.int16), new_pads(1))
     return st
 
 
@@ -211,6 +217,7 @@ def trace_game(
         _params(bot_params),
         np.array([setup_seed], np.uint64),
         np.array([play_seed], np.uint64),
+        True,
         trace,
         new_pads(1),
     )
