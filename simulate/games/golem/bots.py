@@ -449,7 +449,7 @@ def direct_value(r, tb, s, w, kind, a, upgrades):
         if kind == D_ARTIFACT_ACTION:
             return VALUED, upgrade_value(r, tb, s, w, 11 + a, 0, 0)
         return VALUED, upgrade_value(r, tb, s, w, a, r.stack[r.sp - 1, 4], r.stack[r.sp - 1, 5])
-    if kind == D_MOVE_STEP and r.step_left > 1:
+    if kind == D_MOVE_STEP and r.sp == 2:
         return step_value(r, tb, s, w, a)
     if kind == D_TURN:
         if a == PASS_ACTION:
@@ -731,10 +731,12 @@ def _valued(r, tb, s, w, status, saved):
 
 @njit(cache=True)
 def step_value(r, tb, s, w, a):
-    """(True, ``value`` after Move step ``a``) without playing it, for a step that is not the move's last; (False, 0)
-    when no step would be legal after it (the engine would then run on past the move: play it instead).
+    """(VALUED, ``value`` after Move step ``a``) without playing it; (PLAY, 0) when the engine would run on further.
 
-    ``engine._step_golem`` takes the step on ``r``, which gets back every field it changes.
+    ``engine._step_golem`` takes the step on ``r``, which gets back every field it changes. After a step that is not
+    the move's last the engine stops at the next step if one is legal. After the last, the end of the move loses
+    nothing (no steps are left) and the engine stops at the next player's movement if it has a legal decision, or,
+    after the last player's, at the first turn of the Actions phase (its pass is legal; not with the solo Automa).
     """
     g = a // 2
     last = r.last_stepped
@@ -744,11 +746,19 @@ def step_value(r, tb, s, w, a):
     knowledge = r.res[s, KNOWLEDGE]
     lost = r.stats[ST_VP_SECTIONS, s]
     error = r.error
+    step_left = r.step_left
     _step_golem(r, tb, s, g, a % 2, False)
     r.step_left -= 1
-    ok = _has_legal(r, tb, D_MOVE_STEP, s, 0, 0, 0, 0, 0)
+    if r.step_left > 0:
+        ok = _has_legal(r, tb, D_MOVE_STEP, s, 0, 0, 0, 0, 0)
+    elif r.cursor + 1 < r.n:
+        p = r.order[r.cursor + 1]
+        r.step_left = _level(r, tb, p) + tb.ch_move[r.palace[r.round]]
+        ok = _has_gdev(r, tb, p, E_IGNORE_CHARACTER_STEPS) or _has_legal(r, tb, D_MOVE_STEP, p, 0, 0, 0, 0, 0)
+    else:
+        ok = r.automa == 0
     v = value(r, tb, s, w) if ok else 0.0
-    r.step_left += 1
+    r.step_left = step_left
     r.last_stepped = last
     r.standing[s, g] = standing
     r.golem_sec[s, g] = sec
@@ -756,7 +766,7 @@ def step_value(r, tb, s, w, a):
     r.res[s, KNOWLEDGE] = knowledge
     r.stats[ST_VP_SECTIONS, s] = lost
     r.error = error
-    return ok, v
+    return (VALUED if ok else PLAY), v
 
 
 @njit(cache=True)

@@ -510,6 +510,10 @@ def legal_mask(r, tb, out):
         for a in range(last):
             out[a] = 1 if _golem_action_legal(r, tb, s, pb, a) else 0
             count += out[a]
+    elif kind == D_MOVE_STEP:
+        for a in range(last):
+            out[a] = 1 if r.step_left > 0 and _step_legal(r, tb, s, a // 2, a % 2, False, True) else 0
+            count += out[a]
     else:
         e = r.stack[k, 2]
         px = r.stack[k, 6]
