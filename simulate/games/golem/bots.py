@@ -30,13 +30,20 @@ from simulate.games.golem.data import (
     COIN,
     GOLD,
     GOLEM_ROW,
+    GOLEM_TRACK_LEN,
     KNOWLEDGE,
     MIRROR,
     NUM_ACTION_TILES,
     NUM_ROUNDS,
     NUM_SECTIONS,
+    P_GOLD_PRICE,
     P_LEFTOVER_PER_VP,
     P_MENORAH_SECTION,
+    P_MIRROR_COST,
+    P_MIRROR_STUDY_COST,
+    P_OBJECTIVES_DEALT,
+    P_OBJECTIVES_KEPT,
+    P_TRACK_CREATE,
     RED,
     STUDY,
     STUDY_ROW,
@@ -47,10 +54,14 @@ from simulate.games.golem.data import (
 )
 from simulate.games.golem.engine import (
     ART_OPTIONS,
+    D_ANY_ACTION,
     D_ARTIFACT_ACTION,
     D_BOOK,
+    D_CREATE,
+    D_DRAFT,
     D_GOLEM_ACTION,
     D_INCOME_UPGRADE,
+    D_MIRROR,
     D_MOVE_STEP,
     D_STUDY_ACTION,
     D_TURN,
@@ -71,6 +82,7 @@ from simulate.games.golem.engine import (
     E_CREATE_GOLEM,
     E_CREATE_GOLEM_RED_STUDENT,
     E_CREATE_GOLEM_VP_PER_LEVEL,
+    E_CREATE_STEP_ACTIVATE,
     E_GAIN,
     E_GOLD_VP_PER_ARTIFACT,
     E_GOLEM_STEP_ACTIVATE,
@@ -92,6 +104,7 @@ from simulate.games.golem.engine import (
     E_PAY_FOR_VP_STUDY,
     E_PLAIN,
     E_REACTIVATE_BLUE_MARBLE,
+    E_REACTIVATE_CREATE_GOLEM,
     E_REACTIVATE_FIRST_BOOK,
     E_REACTIVATE_RED_MARBLE,
     E_RESOURCES_OBJECTIVE,
@@ -112,6 +125,7 @@ from simulate.games.golem.engine import (
     E_UPGRADE_STUDY,
     E_VP_BUY_BOOK,
     NOOP,
+    OFF_BOARD,
     OPTIONS,
     PASS_ACTION,
     PERM_SLOT,
@@ -125,6 +139,7 @@ from simulate.games.golem.engine import (
     _art_need,
     _artifact_action_legal,
     _book_price,
+    _create_cost,
     _has_gdev,
     _has_legal,
     _level,
@@ -457,6 +472,22 @@ def direct_value(r, tb, s, w, kind, a, upgrades):
         return rabbi_value(r, tb, s, w, a - RABBI_BASE)
     if kind == D_INCOME_UPGRADE and r.phase == PH_DEV and r.sp == 1 and r.cursor + 1 == r.n:
         return last_income_value(r, tb, s, w, a)
+    if kind == D_DRAFT:
+        return draft_value(r, tb, s)
+    if kind == D_GOLEM_ACTION and 6 <= a < 9:
+        return create_value(r, tb, s, w, a - 6, 0, -1)
+    if kind == D_CREATE and a < 3:
+        return create_value(r, tb, s, w, a, r.stack[r.sp - 1, 3], r.sp - 1)
+    if kind == D_ARTIFACT_ACTION and a == 41:
+        return gold_buy_value(r, tb, s, w)
+    if kind == D_UPGRADE and a < UPGRADE_SKIP:
+        return effect_upgrade_value(r, tb, s, w, a, r.stack[r.sp - 1, 4], r.stack[r.sp - 1, 5])
+    if kind == D_ANY_ACTION:
+        return VALUED, row_value(r, tb, s, w, a, r.stack[r.sp - 1, 3], 0, 0)
+    if kind == D_MIRROR and a < 4:
+        return VALUED, row_value(r, tb, s, w, a, r.stack[r.sp - 1, 3], tb.prm[P_MIRROR_COST], 0)
+    if kind == D_MIRROR and a == 4:
+        return VALUED, row_value(r, tb, s, w, -1, 0, tb.prm[P_MIRROR_STUDY_COST], 1)
     if kind == D_STUDY_ACTION and 5 <= a < 25:
         return book_value(r, tb, s, w, (a - 5) // 4, (a - 5) % 4, 0, 0, -1)
     if kind == D_BOOK and a < 20:
@@ -464,6 +495,103 @@ def direct_value(r, tb, s, w, kind, a, upgrades):
     if a == NOOP[kind] and settles(r, tb, r.sp - 1):
         return CURRENT, 0.0
     return PLAY, 0.0
+
+
+@njit(cache=True)
+def effect_upgrade_value(r, tb, s, w, opt, discount, any_res):
+    """(status, value) after upgrade ``opt`` of an Upgrade decision (an effect's, ``engine._upgrade``): valued when the
+    upgrade pushes a decision (``upgrade_value``) or the engine stops at what lies below (``settles``)."""
+    paid0, paid1, paid2, side = _apply_upgrade(r, tb, s, opt, discount, any_res)
+    pushes = opt < 6 and (tb.gdev_effect[opt] == E_KILL_DOUBLE_CEMETERY or tb.gdev_effect[opt] == E_ACTIVATE_WORK_EXTRA)
+    ok = pushes or settles(r, tb, r.sp - 1)
+    v = value(r, tb, s, w) if ok else 0.0
+    _undo_upgrade(r, s, opt, paid0, paid1, paid2, side)
+    return (VALUED if ok else PLAY), v
+
+
+@njit(cache=True)
+def draft_value(r, tb, s):
+    """(status, value) of an Objective picked in the draft: ``CURRENT`` (drafted cards are not held yet) when the
+    engine stops at the next pick or at the first Keep decision (``engine._next_phase``), with a card to take."""
+    n = r.n
+    if r.cursor + 1 < n:
+        o = r.order[r.cursor + 1]
+        ok = r.hand_len[o] - (1 if o == s else 0) > 0
+    elif r.pick + 1 < tb.prm[P_OBJECTIVES_DEALT]:
+        src = (r.order[0] - 1) % n  # the hand the first seat receives
+        ok = r.hand_len[src] - (1 if src == s else 0) > 0
+    else:
+        p = r.order[0]
+        ok = r.drafted_len[p] + (1 if p == s else 0) > tb.prm[P_OBJECTIVES_KEPT]
+    return (CURRENT if ok else PLAY), 0.0
+
+
+@njit(cache=True)
+def create_value(r, tb, s, w, dist, discount, below):
+    """(status, value) after creating a Golem in district ``dist`` (``engine._create``) and running its steps (the
+    Neighbourhood tile of the Development that steps it, the Artifacts it reactivates) up to the first decision; when
+    none comes, a Golem action (``below`` = -1) stops at its own decision again, a Create decision at what lies
+    ``below`` it (``settles``)."""
+    g = 2
+    while r.golem_loc[s, g] != OFF_BOARD:
+        g += 1
+    was = (r.golem_loc[s, g], r.golem_sec[s, g], r.standing[s, g], r.fresh[s, g], r.built[s], r.track[s])
+    saved = _save(r, s)
+    r.res[s, CLAY] -= _create_cost(r, tb, s, dist, discount)
+    r.golem_loc[s, g] = dist
+    r.golem_sec[s, g] = 1
+    r.standing[s, g] = 1
+    r.fresh[s, g] = 1
+    r.built[s] += 1
+    r.track[s] = min(GOLEM_TRACK_LEN - 1, r.track[s] + tb.prm[P_TRACK_CREATE])
+    status = GO_ON
+    if _has_gdev(r, tb, s, E_CREATE_STEP_ACTIVATE):
+        r.golem_sec[s, g] += 1
+        tile = r.section_tile[dist, r.golem_sec[s, g]]
+        if tile >= 0:
+            status, _ = effect_now(
+                r, tb, s, tb.nb_effect[dist, tile], tb.nb_a[dist, tile], tb.nb_b[dist, tile], tb.nb_res[dist, tile],
+                r.gold_supply,
+            )  # fmt: skip
+    if status == GO_ON:
+        for k in range(3, -1, -1):
+            if _reactivates(r, tb, s, k, E_REACTIVATE_CREATE_GOLEM):
+                _activate_artifact(r, tb, s, k)
+        status = STOP if below < 0 or settles(r, tb, below) else UNKNOWN
+    v = value(r, tb, s, w) if status == STOP else 0.0
+    r.golem_loc[s, g], r.golem_sec[s, g], r.standing[s, g], r.fresh[s, g], r.built[s], r.track[s] = was
+    _restore(r, s, saved)
+    return (VALUED if status == STOP else PLAY), v
+
+
+@njit(cache=True)
+def gold_buy_value(r, tb, s, w):
+    """(VALUED, ``value``) after buying a Gold with an Artifacts action: the Coins paid, the Gold piece (``_gold_now``),
+    then the action's own decision again."""
+    saved = _save(r, s)
+    r.res[s, COIN] -= tb.prm[P_GOLD_PRICE]
+    _gold_now(r, tb, s, 1, r.gold_supply)
+    v = value(r, tb, s, w)
+    _restore(r, s, saved)
+    return VALUED, v
+
+
+@njit(cache=True)
+def row_value(r, tb, s, w, row, amount, coins, study):
+    """``value`` after paying ``coins``, ``study`` Study steps and the action of marble row ``row`` (-1: none) at value
+    ``amount`` (``engine._row_action``: the row's resource, then its own decision, which always has a legal action)."""
+    res = ROW_RESOURCE[row] if row >= 0 else -1
+    was = r.study[s]
+    r.res[s, COIN] -= coins
+    if res >= 0:
+        r.res[s, res] += amount
+    _study_up(r, s, study)
+    v = value(r, tb, s, w)
+    if res >= 0:
+        r.res[s, res] -= amount
+    r.res[s, COIN] += coins
+    r.study[s] = was
+    return v
 
 
 @njit(cache=True)
