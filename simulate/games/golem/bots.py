@@ -57,10 +57,13 @@ from simulate.games.golem.engine import (
     D_ANY_ACTION,
     D_ARTIFACT_ACTION,
     D_BOOK,
+    D_CEMETERY_SPACE,
     D_CREATE,
     D_DRAFT,
     D_GOLEM_ACTION,
+    D_GOLEM_STEP,
     D_INCOME_UPGRADE,
+    D_KILL,
     D_MIRROR,
     D_MOVE_STEP,
     D_STUDY_ACTION,
@@ -474,6 +477,11 @@ def direct_value(r, tb, s, w, kind, a, upgrades):
         return last_income_value(r, tb, s, w, a)
     if kind == D_DRAFT:
         return draft_value(r, tb, s)
+    if kind == D_KILL and a < 6:  # the Cemetery space is chosen next: nothing has changed yet
+        ok = _has_legal(r, tb, D_CEMETERY_SPACE, s, 0, a, 0, 0, 0)
+        return (CURRENT if ok else PLAY), 0.0
+    if kind == D_GOLEM_STEP and a < 24:
+        return golem_step_value(r, tb, s, w, a, r.stack[r.sp - 1, 4])
     if kind == D_GOLEM_ACTION and 6 <= a < 9:
         return create_value(r, tb, s, w, a - 6, 0, -1)
     if kind == D_CREATE and a < 3:
@@ -506,6 +514,32 @@ def effect_upgrade_value(r, tb, s, w, opt, discount, any_res):
     ok = pushes or settles(r, tb, r.sp - 1)
     v = value(r, tb, s, w) if ok else 0.0
     _undo_upgrade(r, s, opt, paid0, paid1, paid2, side)
+    return (VALUED if ok else PLAY), v
+
+
+@njit(cache=True)
+def golem_step_value(r, tb, s, w, a, left):
+    """(status, value) after Golem step ``a`` of a Golem-step decision with ``left`` steps (``engine._resolve``): the
+    step taken on ``r`` (``engine._step_golem``), then the decision again while steps are left (its "done" is legal),
+    else what lies below (``settles``)."""
+    g = a // 4
+    last = r.last_stepped
+    standing = r.standing[s, g]
+    sec = r.golem_sec[s, g]
+    vp = r.vp[s]
+    knowledge = r.res[s, KNOWLEDGE]
+    lost = r.stats[ST_VP_SECTIONS, s]
+    error = r.error
+    _step_golem(r, tb, s, g, a % 2, (a // 2) % 2 == 1)
+    ok = left > 1 or settles(r, tb, r.sp - 1)
+    v = value(r, tb, s, w) if ok else 0.0
+    r.last_stepped = last
+    r.standing[s, g] = standing
+    r.golem_sec[s, g] = sec
+    r.vp[s] = vp
+    r.res[s, KNOWLEDGE] = knowledge
+    r.stats[ST_VP_SECTIONS, s] = lost
+    r.error = error
     return (VALUED if ok else PLAY), v
 
 
