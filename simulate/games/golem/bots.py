@@ -331,9 +331,10 @@ def choose(r, tb, bot, w, pad):
     copy = copies[0]
     current = 0.0  # the value of the position as it is, computed when first needed
     have_current = False
-    memo = pad.memo  # Turn: the Work row's marble values by colour; upgrades: the last option's value
+    memo = pad.memo  # Turn: the Work row's marble values by colour; upgrades: the last option's, and by Menorahs
     last = -1
     last_status = PLAY
+    seen = 0  # Artifact action and Income upgrades: the Menorah counts whose small Artifact Development is valued
     best = -1e18
     best_a = -1
     ties = 0
@@ -355,6 +356,17 @@ def choose(r, tb, bot, w, pad):
                     v = marble_value(r, tb, s, w, a)
                     if row == WORK:
                         memo[colour] = v
+        elif first and first <= a < first + 40 and kind != D_UPGRADE and tb.adev_menorah[(a - first) // 8] < 8:
+            # a small Artifact Development: the position differs only by its Menorahs (the cost is the space's)
+            m = tb.adev_menorah[(a - first) // 8]
+            if seen & (1 << m):
+                status = VALUED
+                v = memo[5 + m]
+            else:
+                status, v = direct_value(r, tb, s, w, kind, a, upgrades)
+                if status == VALUED:
+                    memo[5 + m] = v
+                    seen |= 1 << m
         elif first and first <= a < first + 40 and (a - first) % 2 == 1 and last == a - 1 and last_status == VALUED:
             status = VALUED  # the other side of the same Artifact Development: the same position
             v = memo[4]
