@@ -9,11 +9,12 @@ resources, Gold, Students, the Study track, the three Menorah lines and the Gole
 Small Artifact Development tiles are only tried on the cheapest free space (both sides): the
 valuation cannot tell the spaces apart except by their cost. Where the played position differs from
 the current one only by a few known fields, the option is valued without playing it, on the record
-itself, which gets its fields back: a marble of the Turn decision (``marble_value``), a development
-upgrade (``upgrade_value``, ``last_income_value``), a Move step that is not the move's last
-(``step_value``), a Rabbi or a pass (``rabbi_value``, ``pass_value``), a Book bought (``book_value``)
-and the option that resolves nothing (``engine.NOOP``, ``engine.settles``). Each gives the same
-number the played position gets (tested), so the bots' decisions are those of playing every option.
+itself, which gets its fields back (``direct_value``): a marble of the Turn decision (``marble_value``),
+a development upgrade (``upgrade_value``, ``last_income_value``, ``effect_upgrade_value``), a Move or
+Golem step (``step_value``, ``golem_step_value``), a Rabbi or a pass (``rabbi_value``, ``pass_value``),
+a Book bought (``book_value``), a Golem created (``create_value``), a row action (``row_value``), and
+the option that resolves nothing (``engine.NOOP``, ``engine.settles``). Each gives the same number the
+played position gets (tested), so the bots' decisions are those of playing every option (tested too).
 """
 
 from __future__ import annotations
