@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
 import shlex
@@ -333,10 +334,29 @@ def bench(game_name: str, num_games: int | None, repeats: int, run_games: int) -
 
 
 def entry() -> None:
-    """Console entry point: keep BLAS single-threaded in every worker before numpy loads."""
+    """Console entry point: keep BLAS single-threaded in every worker before numpy loads, and leave quickly."""
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     os.environ.setdefault("OMP_NUM_THREADS", "1")
-    main()
+    atexit.register(_leave)  # registered before the libraries load, so it runs after their exit handlers
+    try:
+        main()
+    except SystemExit as stop:
+        _EXIT["code"] = 0 if stop.code is None else stop.code if isinstance(stop.code, int) else 1
+        raise
+
+
+_EXIT = {"code": 1}  # a command that ends by an uncaught exception exits with 1, as Python does
+
+
+def _leave() -> None:
+    """The last exit handler: flush the streams and end the process without the interpreter's teardown.
+
+    Every exit handler has run and every file is closed; what is left is freeing the modules of numba,
+    pandas, scipy and pyarrow one object at a time, a quarter of a second of CPU that the OS does at once.
+    """
+    for stream in (sys.stdout, sys.stderr):
+        stream.flush()
+    os._exit(_EXIT["code"])
 
 
 from simulate.cli_report import report, study  # noqa: E402

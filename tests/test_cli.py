@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pandas as pd
@@ -316,3 +318,19 @@ def test_edited_deck_runs_and_is_recorded(tmp_path: Path) -> None:
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["data"]["default"] is False
     assert "P36,YGTMMM,30" in (out / "data" / "point_cards.csv").read_text()
+
+
+@pytest.mark.parametrize(
+    ("args", "code"),
+    [
+        (["games"], 0),
+        (["simulate", "century", "-p", "9", "--bots", "greedy", "--out", "unused"], 1),
+        (["simulate", "century", "--bots", "greedy"], 2),
+    ],
+)
+def test_the_command_process_exits_with_the_commands_code_and_whole_output(args: list[str], code: int) -> None:
+    """The `golem` process skips the interpreter's teardown: its exit code and output are still the command's."""
+    in_process = CliRunner().invoke(main, args, prog_name="python -m simulate")
+    done = subprocess.run([sys.executable, "-m", "simulate", *args], capture_output=True, text=True, timeout=120)
+    assert done.returncode == in_process.exit_code == code
+    assert done.stdout + done.stderr == in_process.output
