@@ -304,10 +304,10 @@ def test_strict_runs_check_the_moves_a_game_otherwise_trusts(tmp_path: Path, mon
     assert parts(strict) == parts(lax)
 
 
-def break_century_game(monkeypatch, whole: Path, index: int) -> int:
-    """Make the Century engine raise on game ``index`` of the run ``whole`` (a ``small_spec`` run); its play seed."""
+def test_engine_failure_names_the_game_and_keeps_the_run_resumable(tmp_path: Path, monkeypatch) -> None:
     real = CENTURY.play_chunk
-    broken_seed = read_table(whole, "games")["play_seed"][index]
+    whole = run(small_spec(), tmp_path / "whole", workers=1, progress=False)
+    broken_seed = read_table(whole, "games")["play_seed"][457]
 
     def breaks(data, n, seat_lineup, ids, params, setup_seeds, play_seeds, *rest, **kw):
         if broken_seed in play_seeds:
@@ -315,12 +315,6 @@ def break_century_game(monkeypatch, whole: Path, index: int) -> int:
         return real(data, n, seat_lineup, ids, params, setup_seeds, play_seeds, *rest, **kw)
 
     monkeypatch.setattr(CENTURY, "play_chunk", breaks)
-    return broken_seed
-
-
-def test_engine_failure_names_the_game_and_keeps_the_run_resumable(tmp_path: Path, monkeypatch) -> None:
-    whole = run(small_spec(), tmp_path / "whole", workers=1, progress=False)
-    broken_seed = break_century_game(monkeypatch, whole, 457)
     out = tmp_path / "broken"
     with pytest.raises(RunError, match=f"game 457 .*play seed {broken_seed}.* broke the century engine .*MAX_MOVES"):
         run(small_spec(), out, workers=1, progress=False)
@@ -333,8 +327,16 @@ def test_engine_failure_names_the_game_and_keeps_the_run_resumable(tmp_path: Pat
 
 def test_engine_failure_in_the_first_game_is_named_by_its_chunk_with_workers(tmp_path: Path, monkeypatch) -> None:
     """The parent plays game 0 before forking the workers (to load the kernels once); its failure is still reported."""
+    real = CENTURY.play_chunk
     whole = run(small_spec(), tmp_path / "whole", workers=1, progress=False)
-    broken_seed = break_century_game(monkeypatch, whole, 0)
+    broken_seed = read_table(whole, "games")["play_seed"][0]
+
+    def breaks(data, n, seat_lineup, ids, params, setup_seeds, play_seeds, *rest, **kw):
+        if broken_seed in play_seeds:
+            raise ValueError("more legal moves than MAX_MOVES")
+        return real(data, n, seat_lineup, ids, params, setup_seeds, play_seeds, *rest, **kw)
+
+    monkeypatch.setattr(CENTURY, "play_chunk", breaks)
     with pytest.raises(RunError, match=f"game 0 .*play seed {broken_seed}.* broke the century engine"):
         run(small_spec(), tmp_path / "broken", workers=2, progress=False)
 
