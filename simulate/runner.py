@@ -404,8 +404,6 @@ def _execute(
     forking = sys.platform.startswith("linux")
     if forking:
         import pandas  # noqa: F401  (pyarrow imports it on first use: once here, not in every forked worker)
-
-        _load_kernels(payload, out, rid)
     context = multiprocessing.get_context("fork" if forking else "spawn")
     with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
         pending = set()
@@ -497,24 +495,6 @@ def _load(game_name: str, folder: str, rules_json: str) -> tuple[Game, Any]:
     return game, game.load_data(Path(folder), json.loads(rules_json))
 
 
-def _chunk_inputs(payload: dict[str, Any], out: str, rid: str) -> tuple[RunSpec, RunStore, Game, Any]:
-    """What a worker needs to play any chunk of a run: its spec, store, game and data (loaded once a process)."""
-    spec = spec_from_payload(payload)
-    store = RunStore(out)
-    folder = store.local_folder("data", rid)
-    return (spec, store, *_load(spec.game, str(folder), json.dumps(spec.rules, sort_keys=True)))
-
-
-def _load_kernels(payload: dict[str, Any], out: str, rid: str) -> None:
-    """Play the run's first game and discard it, so that workers forked afterwards inherit the loaded data and
-    compiled kernels instead of each loading them (0.3-0.4 s of CPU a worker)."""
-    spec, _, game, data = _chunk_inputs(payload, out, rid)
-    plan = plan_games(spec, 0, 1)
-    ids, params = lineup_arrays(game, spec.lineup)
-    with contextlib.suppress(Exception):  # a game that breaks the engine is reported by its chunk, with its seeds
-        game.play_chunk(data, spec.num_players, plan.seat_lineup, ids, params, plan.setup_seed, plan.play_seed)
-
-
 def play_chunk_to_parts(
     payload: dict[str, Any], out: str, rid: str, k: int, lo: int, hi: int, check_moves: bool = False
 ) -> dict[str, Any]:
@@ -524,7 +504,10 @@ def play_chunk_to_parts(
     :func:`~simulate.summary.chunk_tally`), with ``fault``: the first game of the chunk that ended by
     one of :data:`FAULT_END_REASONS` (its index, end reason and seeds), or None.
     """
-    spec, store, game, data = _chunk_inputs(payload, out, rid)
+    spec = spec_from_payload(payload)
+    store = RunStore(out)
+    folder = store.local_folder("data", rid)
+    game, data = _load(spec.game, str(folder), json.dumps(spec.rules, sort_keys=True))
     plan = plan_games(spec, lo, hi)
     ids, params = lineup_arrays(game, spec.lineup)
     try:

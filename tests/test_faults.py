@@ -325,22 +325,6 @@ def test_engine_failure_names_the_game_and_keeps_the_run_resumable(tmp_path: Pat
     assert parts(out) == parts(whole)
 
 
-def test_engine_failure_in_the_first_game_is_named_by_its_chunk_with_workers(tmp_path: Path, monkeypatch) -> None:
-    """The parent plays game 0 before forking the workers (to load the kernels once); its failure is still reported."""
-    real = CENTURY.play_chunk
-    whole = run(small_spec(), tmp_path / "whole", workers=1, progress=False)
-    broken_seed = read_table(whole, "games")["play_seed"][0]
-
-    def breaks(data, n, seat_lineup, ids, params, setup_seeds, play_seeds, *rest, **kw):
-        if broken_seed in play_seeds:
-            raise ValueError("more legal moves than MAX_MOVES")
-        return real(data, n, seat_lineup, ids, params, setup_seeds, play_seeds, *rest, **kw)
-
-    monkeypatch.setattr(CENTURY, "play_chunk", breaks)
-    with pytest.raises(RunError, match=f"game 0 .*play seed {broken_seed}.* broke the century engine"):
-        run(small_spec(), tmp_path / "broken", workers=2, progress=False)
-
-
 @pytest.mark.parametrize("backend", [["--workers", "2"], ["--cluster", "local:2"]])
 def test_ctrl_c_stops_after_the_current_chunks_and_releases_the_lock(
     reference: Path, tmp_path: Path, backend: list[str]
