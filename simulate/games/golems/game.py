@@ -46,6 +46,7 @@ class Golems:
     name = "golems"
     title = "Golems"
     version = 2
+    chunk_size = 50_000  # half a second of play: a chunk's fixed costs (files, checksums, tallies) stay near 1%
     min_players = 1
     max_players = 2
     description = (
