@@ -152,8 +152,8 @@ def bots(game_name: str) -> None:
 @click.option(
     "--strict",
     is_flag=True,
-    help="Check every move (Golems runs otherwise trust their bots) and stop at the first game ended by the turn cap "
-    "or an illegal move (it is recorded and replayable).",
+    help="Check every move (Golems and Golem runs otherwise trust their bots) and stop at the first game ended by "
+    "the turn cap or an illegal move (it is recorded and replayable).",
 )
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar or summary.")
 def simulate(
