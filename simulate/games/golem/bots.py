@@ -531,28 +531,35 @@ def effect_upgrade_value(r, tb, s, w, opt, discount, any_res):
 
 
 @njit(cache=True)
+def _golem_fields(r, s, g):
+    """The fields ``engine._step_golem`` changes when seat ``s`` steps golem ``g``, for ``_restore_golem``."""
+    lost = r.stats[ST_VP_SECTIONS, s]
+    return (r.last_stepped, r.standing[s, g], r.golem_sec[s, g], r.vp[s], r.res[s, KNOWLEDGE], lost, r.error)
+
+
+@njit(cache=True)
+def _restore_golem(r, s, g, saved):
+    """Put back the fields ``_golem_fields`` saved."""
+    r.last_stepped = saved[0]
+    r.standing[s, g] = saved[1]
+    r.golem_sec[s, g] = saved[2]
+    r.vp[s] = saved[3]
+    r.res[s, KNOWLEDGE] = saved[4]
+    r.stats[ST_VP_SECTIONS, s] = saved[5]
+    r.error = saved[6]
+
+
+@njit(cache=True)
 def golem_step_value(r, tb, s, w, a, left):
     """(status, value) after Golem step ``a`` of a Golem-step decision with ``left`` steps (``engine._resolve``): the
     step taken on ``r`` (``engine._step_golem``), then the decision again while steps are left (its "done" is legal),
     else what lies below (``settles``)."""
     g = a // 4
-    last = r.last_stepped
-    standing = r.standing[s, g]
-    sec = r.golem_sec[s, g]
-    vp = r.vp[s]
-    knowledge = r.res[s, KNOWLEDGE]
-    lost = r.stats[ST_VP_SECTIONS, s]
-    error = r.error
+    saved = _golem_fields(r, s, g)
     _step_golem(r, tb, s, g, a % 2, (a // 2) % 2 == 1)
     ok = left > 1 or settles(r, tb, r.sp - 1)
     v = value(r, tb, s, w) if ok else 0.0
-    r.last_stepped = last
-    r.standing[s, g] = standing
-    r.golem_sec[s, g] = sec
-    r.vp[s] = vp
-    r.res[s, KNOWLEDGE] = knowledge
-    r.stats[ST_VP_SECTIONS, s] = lost
-    r.error = error
+    _restore_golem(r, s, g, saved)
     return (VALUED if ok else PLAY), v
 
 
@@ -914,13 +921,7 @@ def step_value(r, tb, s, w, a):
     after the last player's, at the first turn of the Actions phase (its pass is legal; not with the solo Automa).
     """
     g = a // 2
-    last = r.last_stepped
-    standing = r.standing[s, g]
-    sec = r.golem_sec[s, g]
-    vp = r.vp[s]
-    knowledge = r.res[s, KNOWLEDGE]
-    lost = r.stats[ST_VP_SECTIONS, s]
-    error = r.error
+    saved = _golem_fields(r, s, g)
     step_left = r.step_left
     _step_golem(r, tb, s, g, a % 2, False)
     r.step_left -= 1
@@ -934,13 +935,7 @@ def step_value(r, tb, s, w, a):
         ok = r.automa == 0
     v = value(r, tb, s, w) if ok else 0.0
     r.step_left = step_left
-    r.last_stepped = last
-    r.standing[s, g] = standing
-    r.golem_sec[s, g] = sec
-    r.vp[s] = vp
-    r.res[s, KNOWLEDGE] = knowledge
-    r.stats[ST_VP_SECTIONS, s] = lost
-    r.error = error
+    _restore_golem(r, s, g, saved)
     return (VALUED if ok else PLAY), v
 
 
