@@ -628,13 +628,8 @@ def settles(r, tb, top):
 @njit(cache=True)
 def _next_turn_waits(r, tb):
     """``_next_turn`` would stop at a player's Turn decision (not the Automa's turn, a forfeit or a phase end)."""
-    m = _stage_len(r)
-    for i in range(m):
-        k = (r.cursor + 1 + i) % m
-        s = _stage_seat(r, k)
-        if _acts_now(r, s):
-            return s != AUTOMA and _has_legal(r, tb, D_TURN, s, 0, 0, 0, 0, 0)
-    return False
+    k, s = _next_actor(r)
+    return k >= 0 and s != AUTOMA and _has_legal(r, tb, D_TURN, s, 0, 0, 0, 0, 0)
 
 
 @njit(cache=True)
@@ -908,15 +903,24 @@ def _acts_now(r, s):
 
 
 @njit(cache=True)
-def _next_turn(r, tb):
+def _next_actor(r):
+    """(position in the turn sequence, seat or ``AUTOMA``) of the next to act after the cursor; position -1 if none."""
     m = _stage_len(r)
     for i in range(m):
         k = (r.cursor + 1 + i) % m
         s = _stage_seat(r, k)
         if _acts_now(r, s):
-            r.cursor = k
-            _begin_turn(r, tb, s)
-            return
+            return k, s
+    return -1, 0
+
+
+@njit(cache=True)
+def _next_turn(r, tb):
+    k, s = _next_actor(r)
+    if k >= 0:
+        r.cursor = k
+        _begin_turn(r, tb, s)
+        return
     if not _open_passing_stage(r, tb):
         _end_actions(r, tb)
 
