@@ -29,10 +29,10 @@ import matplotlib
 
 matplotlib.use("Agg")
 
-from analysis.experiment_report import build_experiment_report  # noqa: E402
-from analysis.experiments import Design, run_experiment, sweep_variants  # noqa: E402
+from analysis.report.experiment import build_experiment_report  # noqa: E402
 from simulate import __version__  # noqa: E402
 from simulate.lineup import parse_lineup  # noqa: E402
+from simulate.orchestration.experiments import Design, run_experiment, sweep_variants  # noqa: E402
 from simulate.registry import make  # noqa: E402
 from simulate.runner import RunSpec, run  # noqa: E402
 from simulate.variants import settable_values, write_variant  # noqa: E402

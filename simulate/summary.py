@@ -14,7 +14,7 @@ from simulate.runformat import read_arrow, read_manifest
 if TYPE_CHECKING:
     import pandas as pd
 
-SUMMARY_IMPORTS = ("analysis.seats",)
+SUMMARY_IMPORTS = ("analysis.stats.seats",)
 """Modules :func:`summarize` needs: the runner imports them in the background while workers play."""
 TALLY_GROUPS = ("seat", "bot")
 """Seat-row groups a chunk's tally counts (see :func:`chunk_tally`)."""
@@ -138,6 +138,6 @@ def _counts_from_tallies(tallies: list[dict[str, Any]], by: str, n: int) -> pd.D
 
 
 def _win_rates(counts: pd.DataFrame) -> pd.DataFrame:
-    from analysis.seats import win_rates_from_counts
+    from analysis.stats.seats import win_rates_from_counts
 
     return win_rates_from_counts(counts)

@@ -19,13 +19,13 @@ import pytest  # noqa: E402
 from scipy import stats  # noqa: E402
 
 from analysis import plots  # noqa: E402
-from analysis.components import ASSOCIATION_NOTE, component_strength  # noqa: E402
-from analysis.convergence import convergence, games_needed  # noqa: E402
-from analysis.outcomes import end_reasons, game_lengths, score_summary  # noqa: E402
-from analysis.seats import add_margins, seat_advantage, seat_balance, win_rates  # noqa: E402
-from analysis.setups import setup_balance, setup_feature_effects, setup_variance  # noqa: E402
-from analysis.strategies import ELO_SCALE, bradley_terry, head_to_head  # noqa: E402
-from analysis.synthetic import synthetic_run  # noqa: E402
+from analysis.stats.components import ASSOCIATION_NOTE, component_strength  # noqa: E402
+from analysis.stats.convergence import convergence, games_needed  # noqa: E402
+from analysis.stats.outcomes import end_reasons, game_lengths, score_summary  # noqa: E402
+from analysis.stats.seats import add_margins, seat_advantage, seat_balance, win_rates  # noqa: E402
+from analysis.stats.setups import setup_balance, setup_feature_effects, setup_variance  # noqa: E402
+from analysis.stats.strategies import ELO_SCALE, bradley_terry, head_to_head  # noqa: E402
+from analysis.stats.synthetic import synthetic_run  # noqa: E402
 
 SEED = 20261130
 NULL_SEED = 7_000

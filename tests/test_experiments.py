@@ -18,28 +18,17 @@ import pytest
 from click.testing import CliRunner
 from statsmodels.stats.multitest import multipletests
 
-from analysis.experiment_plots import (
+from analysis.plots.experiments import (
     plot_effect_forest,
     plot_search_history,
     plot_sweep,
     plot_tradeoff,
     plot_variant_effects,
 )
-from analysis.experiment_report import build_experiment_report, effects_with_values, ranking
-from analysis.experiments import (
-    SEAT_COLUMNS,
-    Design,
-    ExperimentError,
-    ablation_variants,
-    load_experiment,
-    read_quantities,
-    run_experiment,
-    sweep_variants,
-)
-from analysis.paired import Moments, PairedRounds, compare_variants, game_quantities, holm, paired_effects
+from analysis.report.experiment import build_experiment_report, effects_with_values, ranking
 from analysis.run import check_runs, read_tables
-from analysis.search import INFEASIBLE, Dimension, balance_dimensions, objective_function, search, tune_dimensions
-from analysis.sequential import (
+from analysis.stats.paired import Moments, PairedRounds, compare_variants, game_quantities, holm, paired_effects
+from analysis.stats.sequential import (
     SequentialTest,
     StopRuleError,
     confseq_halfwidth,
@@ -51,6 +40,24 @@ from analysis.sequential import (
 from simulate.cli import main
 from simulate.datafiles import default_dir
 from simulate.lineup import LineupError, parse_bot, parse_lineup
+from simulate.orchestration.balance_search import (
+    INFEASIBLE,
+    Dimension,
+    balance_dimensions,
+    objective_function,
+    search,
+    tune_dimensions,
+)
+from simulate.orchestration.experiments import (
+    SEAT_COLUMNS,
+    Design,
+    ExperimentError,
+    ablation_variants,
+    load_experiment,
+    read_quantities,
+    run_experiment,
+    sweep_variants,
+)
 from simulate.registry import available_games, make
 from simulate.runformat import read_manifest, verify_run
 from simulate.runner import RunSpec, run

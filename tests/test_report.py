@@ -12,12 +12,12 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from analysis.components import component_strength
 from analysis.report import build_report, compute_report, render_markdown
 from analysis.run import load_run
-from analysis.studies import STUDIES, plan_study
+from analysis.stats.components import component_strength
 from simulate.cli import main
 from simulate.lineup import parse_lineup
+from simulate.orchestration.studies import STUDIES, plan_study
 from simulate.registry import make
 from simulate.runformat import RunFormatError
 from simulate.runner import RunSpec, run

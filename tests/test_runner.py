@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from analysis.run import load_run
-from analysis.seats import win_rates
+from analysis.stats.seats import win_rates
 from simulate.cli import main
 from simulate.lineup import parse_lineup
 from simulate.registry import make

@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from analysis._util import ensure_rng
+from analysis.stats._util import ensure_rng
 
 __all__ = ["MERCHANT_POOL", "POINT_POOL", "SyntheticRun", "synthetic_run"]
 

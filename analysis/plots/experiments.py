@@ -1,6 +1,6 @@
 """Plots of experiment results: ``plot_<thing>(df, ..., ax=None) -> Axes``.
 
-Effects are the rows of :func:`analysis.paired.compare_variants`; rates are drawn in percentage
+Effects are the rows of :func:`analysis.stats.paired.compare_variants`; rates are drawn in percentage
 points, margins in points.
 """
 
@@ -10,8 +10,8 @@ import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
 
-from analysis._util import require_columns
-from analysis.plots import _axes
+from analysis.plots.runs import _axes
+from analysis.stats._util import require_columns
 
 __all__ = ["plot_effect_forest", "plot_search_history", "plot_sweep", "plot_tradeoff", "plot_variant_effects"]
 

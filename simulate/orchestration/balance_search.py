@@ -33,8 +33,8 @@ import numpy as np
 import pandas as pd
 from scipy.optimize import differential_evolution
 
-from analysis.experiments import ExperimentError, parse_values, read_quantities
 from analysis.run import check_runs, read_tables
+from simulate.orchestration.experiments import ExperimentError, parse_values, read_quantities
 from simulate.variants import Value, Variant, VariantError, match_values, write_variant
 
 __all__ = [
@@ -183,7 +183,7 @@ def tune_dimensions(
 
 
 def objective_function(target: str, num_players: int, labels: Sequence[str]) -> tuple[Callable, str]:
-    """The objective of a ``--target`` on :func:`analysis.paired.game_quantities` tables, and its description.
+    """The objective of a ``--target`` on :func:`analysis.stats.paired.game_quantities` tables, and its description.
 
     ``seat-advantage``: root mean square of the seats' win rates minus 1/n. ``margin``: root mean
     square of the seats' mean score margins. ``QUANTITY=VALUE``: distance of a quantity's mean
@@ -235,7 +235,7 @@ def search(
     """Minimise ``objective(evaluate(setting, run_dir))`` over ``dims`` with differential evolution.
 
     ``evaluate`` plays the setting (a dict of dimension name -> value) into ``run_dir`` and returns
-    its :func:`analysis.paired.game_quantities`, or None for a setting the game rejects (scored
+    its :func:`analysis.stats.paired.game_quantities`, or None for a setting the game rejects (scored
     :data:`INFEASIBLE`). The current values are evaluated first; settings
     already evaluated are not played again; the search stops after ``budget`` distinct settings
     (or when the optimiser converges). Of settings with the same objective the one that changes
@@ -355,7 +355,7 @@ def _search_items(
 ) -> list:
     """The search section: space, best setting, progress and (``tradeoff``) trade-off plots. Objectives are drawn times
     ``unit[0]`` in ``unit[1]`` and written by ``shown`` (default: the same)."""
-    from analysis.experiment_plots import plot_search_history, plot_tradeoff
+    from analysis.plots.experiments import plot_search_history, plot_tradeoff
     from analysis.report import Table, Text, _figure
 
     scale, name = unit
@@ -437,10 +437,10 @@ def run_balance(
     setting on fresh games) and the report (``report_dir``, default ``OUT/report``); returns the
     report's HTML path.
     """
-    from analysis.experiment_report import build_experiment_report
-    from analysis.experiments import Design, run_experiment
     from analysis.report import Report, Section, Text, write_report
+    from analysis.report.experiment import build_experiment_report
     from simulate.lineup import parse_lineup
+    from simulate.orchestration.experiments import Design, run_experiment
     from simulate.registry import make
     from simulate.variants import settable_values
 
@@ -547,10 +547,10 @@ def run_tune(
     defaults), write ``OUT/tuned.bot`` (usable as ``--bot @OUT/tuned.bot``) and a report (``report_dir``,
     default ``OUT/report``) that checks the seat-balance verdict at both skill levels; returns the
     report's HTML path."""
-    from analysis._util import mirror_mask
-    from analysis.paired import paired_effects
     from analysis.report import Report, Section, Table, Text, _pct, _pct_ci, write_report
-    from analysis.seats import seat_advantage
+    from analysis.stats._util import mirror_mask
+    from analysis.stats.paired import paired_effects
+    from analysis.stats.seats import seat_advantage
     from simulate.lineup import LineupError, parse_bot, parse_lineup
     from simulate.registry import make, unknown_message
     from simulate.runner import RunSpec, run

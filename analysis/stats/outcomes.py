@@ -8,7 +8,7 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
-from analysis._util import check_alpha, require_columns, seat_margins, wilson_confint
+from analysis.stats._util import check_alpha, require_columns, seat_margins, wilson_confint
 
 __all__ = ["EndReasons", "TURN_CAP", "end_reasons", "game_lengths", "score_summary"]
 

@@ -1,7 +1,7 @@
 """The what-if commands ``golem sweep``, ``golem ablate``, ``golem balance``, ``golem tune`` and ``golem values``.
 
-Thin click wrappers over ``analysis.experiments``, ``analysis.search`` and
-``analysis.experiment_report`` (registered on the ``golem`` group at the end of ``simulate.cli``).
+Thin click wrappers over ``simulate.orchestration.experiments``, ``simulate.orchestration.balance_search`` and
+``analysis.report.experiment`` (registered on the ``golem`` group at the end of ``simulate.cli``).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Any
 
 import click
 
-from simulate.clitypes import KeyValue
+from simulate.cli.params import KeyValue
 
 _COUNT = click.IntRange(min=1)  # games, budgets: checked before anything is written
 _SEED = click.IntRange(0, 2**64 - 1)
@@ -24,7 +24,7 @@ def _one_line(e: Exception) -> click.ClickException:
 
 
 def _errors() -> tuple[type[Exception], ...]:
-    from analysis.sequential import StopRuleError
+    from analysis.stats.sequential import StopRuleError
     from simulate.datafiles import DataError
     from simulate.lineup import LineupError
     from simulate.registry import UnknownName
@@ -142,7 +142,7 @@ def _experiment_options(f: Callable) -> Callable:
 
 
 def _design(game_name: str, variants: list, o: dict[str, Any]):
-    from analysis.experiments import Design
+    from simulate.orchestration.experiments import Design
     from simulate.registry import make
 
     game = make(game_name)
@@ -170,8 +170,8 @@ def _run_and_report(kind: str, design, o: dict[str, Any], command: str) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
-    from analysis.experiment_report import build_experiment_report
-    from analysis.experiments import run_experiment
+    from analysis.report.experiment import build_experiment_report
+    from simulate.orchestration.experiments import run_experiment
 
     out = o["out"] or Path("runs") / f"{kind}-{design.game}"
     log = None if o["quiet"] else click.echo
@@ -217,7 +217,7 @@ def sweep(ctx: click.Context, game_name: str, sets, design_kind: str, **o) -> No
       golem sweep century -p 3 --bots greedy --set copper_vp=1:5 --precision 0.5
       golem sweep golem-poker -p 4 --bots threshold --set penalty_antes=0:4 --test 'seat1 > 1/n'
     """
-    from analysis.experiments import sweep_variants
+    from simulate.orchestration.experiments import sweep_variants
     from simulate.registry import make
     from simulate.variants import settable_values
 
@@ -253,7 +253,7 @@ def ablate(ctx: click.Context, game_name: str, removes, replaces, sets, **o) -> 
       golem ablate century -p 3 --bots greedy --remove M09 --remove M10+M11
       golem ablate century -p 3 --bots greedy --replace M09=M10 --precision 0.5
     """
-    from analysis.experiments import ablation_variants
+    from simulate.orchestration.experiments import ablation_variants
 
     try:
         variants = ablation_variants(list(removes), [(k, str(v)) for k, v in replaces], [(k, v) for k, v in sets])
@@ -337,7 +337,7 @@ def balance(ctx: click.Context, game_name: str, **o) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
-    from analysis.search import run_balance
+    from simulate.orchestration.balance_search import run_balance
 
     try:
         path = run_balance(
@@ -403,7 +403,7 @@ def tune(ctx: click.Context, game_name: str, **o) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
-    from analysis.search import run_tune
+    from simulate.orchestration.balance_search import run_tune
 
     try:
         path = run_tune(

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import click
 
-from simulate.clitypes import KeyValue
+from simulate.cli.params import KeyValue
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
@@ -359,12 +359,12 @@ def _leave() -> None:
     os._exit(_EXIT["code"])
 
 
-from simulate.cli_report import report, study  # noqa: E402
+from simulate.cli.report import report, study  # noqa: E402
 
 main.add_command(report)
 main.add_command(study)
 
-from simulate.cli_experiment import ablate, balance, sweep, tune, values  # noqa: E402
+from simulate.cli.experiment import ablate, balance, sweep, tune, values  # noqa: E402
 
 main.add_command(sweep)
 main.add_command(ablate)

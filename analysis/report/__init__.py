@@ -6,7 +6,7 @@ appear only when the data support them: mirror matches for the first-player adva
 lineups for bot strength and rotated-seat advantage, replayed setups for setup variance, a
 non-empty components table for component strength.
 
-Each section is computed from the statistics in this package (``analysis.seats``, ``setups``,
+Each section is computed from the statistics in this package (``analysis.stats.seats``, ``setups``,
 ``strategies``, ``components``, ``outcomes``, ``convergence``) and drawn with ``analysis.plots``;
 nothing here estimates anything itself. Figures are drawn on ``matplotlib.figure.Figure`` objects
 with the Agg canvas, so building a report never touches pyplot's state (safe inside Jupyter).
@@ -34,14 +34,14 @@ from matplotlib.figure import Figure as MplFigure
 from statsmodels.tools.sm_exceptions import PerfectSeparationWarning
 
 from analysis import plots
-from analysis._util import format_pvalue, mirror_mask, t_confint
-from analysis.components import ASSOCIATION_NOTE, component_strength
-from analysis.convergence import convergence, games_needed
-from analysis.outcomes import end_reasons, game_lengths, score_summary
 from analysis.run import check_runs, default_offsets, is_mirror, read_tables, run_label
-from analysis.seats import SeatAdvantage, seat_advantage, win_rates
-from analysis.setups import setup_balance, setup_feature_effects, setup_variance
-from analysis.strategies import bradley_terry, head_to_head
+from analysis.stats._util import format_pvalue, mirror_mask, t_confint
+from analysis.stats.components import ASSOCIATION_NOTE, component_strength
+from analysis.stats.convergence import convergence, games_needed
+from analysis.stats.outcomes import end_reasons, game_lengths, score_summary
+from analysis.stats.seats import SeatAdvantage, seat_advantage, win_rates
+from analysis.stats.setups import setup_balance, setup_feature_effects, setup_variance
+from analysis.stats.strategies import bradley_terry, head_to_head
 
 __all__ = [
     "Figure",
@@ -158,7 +158,7 @@ def _ci(low: float, high: float, digits: int = 1, sign: bool = False) -> str:
     return f"{_num(low, digits, sign)} to {_num(high, digits, sign)}" if _ok(low) and _ok(high) else "n/a"
 
 
-_HOPELESS = 1e10  # more games than any run will play (as in analysis.convergence)
+_HOPELESS = 1e10  # more games than any run will play (as in analysis.stats.convergence)
 _NO_VARIANCE = 1e-9  # within-setup variance below this is rounding: the replays were identical
 
 

@@ -1,5 +1,5 @@
 """The ``golem report`` and ``golem study`` commands: thin click wrappers over ``analysis.report``
-and ``analysis.studies`` (registered on the ``golem`` group at the end of ``simulate.cli``)."""
+and ``simulate.orchestration.studies`` (registered on the ``golem`` group at the end of ``simulate.cli``)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from simulate.clitypes import KeyValue
+from simulate.cli.params import KeyValue
 
 
 def _one_line(e: Exception) -> click.ClickException:
@@ -112,7 +112,7 @@ def study(
 ) -> None:
     """Run the standard balance study of GAME and write its report.
 
-    The study is a declared set of runs (analysis/studies.py): mirror matches at every player
+    The study is a declared set of runs (simulate/orchestration/studies.py): mirror matches at every player
     count, mixed bots rotated through the seats, and a setup-variance design. Runs already in
     RUNS_DIR with the same settings are reused; --games scales every run.
 
@@ -125,9 +125,9 @@ def study(
     import matplotlib
 
     matplotlib.use("Agg")
-    from analysis.studies import run_study
     from simulate.datafiles import DataError
     from simulate.lineup import LineupError
+    from simulate.orchestration.studies import run_study
     from simulate.registry import UnknownName, make
     from simulate.runformat import RunFormatError
     from simulate.runner import RunError

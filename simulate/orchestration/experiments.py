@@ -11,8 +11,8 @@ rule) played into an experiment directory::
 
 Round k of every variant is played with master seed ``seed + k``, so game g of a variant replays
 game g of the baseline (same setup, same play seed, same seat rotation): the comparison is paired
-(:mod:`analysis.paired`). With ``paired=False`` each variant gets its own seeds (for measuring what
-the pairing buys). Rounds continue until the stopping rule (:mod:`analysis.sequential`) says so.
+(:mod:`analysis.stats.paired`). With ``paired=False`` each variant gets its own seeds (for measuring what
+the pairing buys). Rounds continue until the stopping rule (:mod:`analysis.stats.sequential`) says so.
 
 Examples
 --------
@@ -44,9 +44,9 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from analysis.paired import Moments, PairedRounds, game_quantities
 from analysis.run import check_runs, read_tables
-from analysis.sequential import (
+from analysis.stats.paired import Moments, PairedRounds, game_quantities
+from analysis.stats.sequential import (
     SequentialTest,
     confseq_halfwidth,
     decide,
@@ -143,9 +143,9 @@ class Experiment(NamedTuple):
     path: Path
     manifest: dict[str, Any]
     quantities: Mapping[str, pd.DataFrame]
-    """Variant name -> :func:`analysis.paired.game_quantities` over all its rounds (:class:`RunQuantities`)."""
+    """Variant name -> :func:`analysis.stats.paired.game_quantities` over all its rounds (:class:`RunQuantities`)."""
     effects: pd.DataFrame
-    """:func:`analysis.paired.compare_variants` against the baseline."""
+    """:func:`analysis.stats.paired.compare_variants` against the baseline."""
 
 
 class RunQuantities(Mapping[str, pd.DataFrame]):
@@ -360,7 +360,7 @@ def _play_round(
 
 
 def read_quantities(run_dir: str | Path, offset: int = 0) -> pd.DataFrame:
-    """:func:`analysis.paired.game_quantities` of one complete run, its games numbered from ``offset``.
+    """:func:`analysis.stats.paired.game_quantities` of one complete run, its games numbered from ``offset``.
 
     Reads only the seats table's ``game``, ``seat``, ``win`` and ``score`` columns (and ``bot``
     when the lineup has several labels) into arrays and places every row by its position: part k

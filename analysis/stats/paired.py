@@ -29,7 +29,7 @@ import pandas as pd
 from numba import njit
 from scipy import stats
 
-from analysis._util import check_alpha, holm, multiple_tests, require_columns
+from analysis.stats._util import check_alpha, holm, multiple_tests, require_columns
 
 __all__ = [
     "QUANTITY_COLUMNS",
@@ -75,7 +75,7 @@ def game_quantities(seats: pd.DataFrame) -> pd.DataFrame:
     games = frame["game"].to_numpy()[::n]
     win = frame["win"].to_numpy(dtype=float).reshape(-1, n)
     score = frame["score"].to_numpy(dtype=float).reshape(-1, n)
-    with np.errstate(invalid="ignore", divide="ignore"):  # as analysis._util.seat_margins, on the (G, n) matrix
+    with np.errstate(invalid="ignore", divide="ignore"):  # as analysis.stats._util.seat_margins, on the (G, n) matrix
         margin = score - (score.sum(axis=1, keepdims=True) - score) / (n - 1) if n > 1 else np.full_like(score, np.nan)
     out = {f"seat{s + 1}": win[:, s] for s in range(n)}
     out |= {f"margin{s + 1}": margin[:, s] for s in range(n)}

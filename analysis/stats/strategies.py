@@ -20,7 +20,7 @@ from scipy import stats
 from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import connected_components
 
-from analysis._util import check_alpha, game_codes, require_columns, wilson_confint
+from analysis.stats._util import check_alpha, game_codes, require_columns, wilson_confint
 
 __all__ = ["ELO_SCALE", "bradley_terry", "head_to_head"]
 

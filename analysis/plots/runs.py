@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
 
-from analysis._util import require_columns
+from analysis.stats._util import require_columns
 
 __all__ = [
     "plot_component_forest",

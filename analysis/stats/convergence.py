@@ -16,7 +16,7 @@ import pandas as pd
 from scipy import stats
 from statsmodels.stats.proportion import proportion_effectsize
 
-from analysis._util import check_alpha, mirror_mask, require_columns, seat_margins, wilson_confint
+from analysis.stats._util import check_alpha, mirror_mask, require_columns, seat_margins, wilson_confint
 
 __all__ = ["convergence", "games_needed"]
 
@@ -35,7 +35,7 @@ def convergence(
 
     Required columns: ``game``, ``num_players``, ``seat``, ``bot``, ``score``, ``win``.
     Games are taken in ``game`` order (the run's order); ``lineup`` is as in
-    :func:`analysis.seats.seat_advantage` (``"mirror"`` or ``"all"``).
+    :func:`analysis.stats.seats.seat_advantage` (``"mirror"`` or ``"all"``).
 
     Returns one row per ``num_players``, ``seat`` and checkpoint: ``num_games``, ``win_rate``,
     ``ci_low``, ``ci_high`` (Wilson), ``width``, ``fair``, ``margin`` (mean score margin,
@@ -114,7 +114,7 @@ def games_needed(table: pd.DataFrame, alpha: float = 0.05, power: float = 0.5) -
     """How many games until each win rate's interval excludes its fair share, at the current effect.
 
     Required columns: ``num_games``, ``win_rate``, ``fair`` (e.g. the output of
-    :func:`analysis.seats.win_rates` or ``seat_advantage(...).table``). Optional: ``ci_low``,
+    :func:`analysis.stats.seats.win_rates` or ``seat_advantage(...).table``). Optional: ``ci_low``,
     ``ci_high`` (to mark rows already resolved) and ``margin``, ``margin_sd`` (adds the same for
     the score margin against 0).
 

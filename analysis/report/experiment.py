@@ -17,9 +17,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from analysis._util import mirror_mask
-from analysis.experiment_plots import plot_effect_forest, plot_sweep, plot_variant_effects
-from analysis.experiments import SEAT_COLUMNS, Experiment, load_experiment, variant_run_dirs
+from analysis.plots.experiments import plot_effect_forest, plot_sweep, plot_variant_effects
 from analysis.report import (
     Figure,
     Report,
@@ -36,7 +34,9 @@ from analysis.report import (
     write_report,
 )
 from analysis.run import check_runs, read_tables
-from analysis.seats import seat_advantage
+from analysis.stats._util import mirror_mask
+from analysis.stats.seats import seat_advantage
+from simulate.orchestration.experiments import SEAT_COLUMNS, Experiment, load_experiment, variant_run_dirs
 
 __all__ = ["build_experiment_report", "compute_experiment_report", "effects_with_values", "ranking"]
 

@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from analysis._util import (
+from analysis.stats._util import (
     bootstrap_mean_confint,
     check_alpha,
     ensure_rng,
@@ -133,7 +133,7 @@ def seat_advantage(
 
     The margin of a seat is its score minus the mean score of the other seats in the game; its
     interval resamples games (percentile bootstrap, ``num_resamples`` resamples, exact and fast
-    for integer scores, see ``analysis._util.bootstrap_mean_confint``). The test is Pearson's
+    for integer scores, see ``analysis.stats._util.bootstrap_mean_confint``). The test is Pearson's
     chi-square goodness of fit of the wins per seat against 1/n each (n - 1 df); with shared
     ties the wins are fractional and the test is slightly conservative. ``unit`` names what a
     score counts in the verdict (``"points"``, ``"chips"``).
@@ -146,7 +146,7 @@ def seat_advantage(
 
     See Also
     --------
-    win_rates, seat_balance, analysis.convergence.games_needed
+    win_rates, seat_balance, analysis.stats.convergence.games_needed
     """
     check_alpha(alpha)
     if lineup not in ("mirror", "all"):

@@ -31,7 +31,7 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
-from analysis._util import check_alpha
+from analysis.stats._util import check_alpha
 
 __all__ = [
     "SequentialTest",
@@ -81,7 +81,7 @@ def parse_test(text: str, quantities: list[str], num_players: int) -> Sequential
     """Parse ``QUANTITY OP THRESHOLD`` (``seat1 > 1/n + 0.01``); OP is one of > >= < <=.
 
     ``quantities`` are the names the test may use (the columns of
-    :func:`analysis.paired.game_quantities`); the threshold is arithmetic on numbers and ``n``.
+    :func:`analysis.stats.paired.game_quantities`); the threshold is arithmetic on numbers and ``n``.
     """
     try:
         tree = ast.parse(text.strip(), mode="eval").body
@@ -132,7 +132,7 @@ def decide(test: SequentialTest, mean: float, halfwidth: float) -> str | None:
 
 
 def widest_halfwidth(effects: pd.DataFrame) -> float:
-    """Largest half-width of the rate effects' intervals (rows of :func:`analysis.paired.paired_effects`)."""
+    """Largest half-width of the rate effects' intervals (rows of :func:`analysis.stats.paired.paired_effects`)."""
     rates = effects[effects["unit"] == "rate"]
     return float(((rates["ci_high"] - rates["ci_low"]) / 2).max()) if len(rates) else float("nan")
 

@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from analysis._util import (
+from analysis.stats._util import (
     check_alpha,
     game_codes,
     multiple_tests,

@@ -1,0 +1,8 @@
+"""Statistics over run tables: DataFrames in, DataFrames (or named results) out; they never play a game.
+
+Safe on anyone's tables: each function lists the columns it needs and raises ``ValueError`` naming
+the missing ones. ``seats`` (seat advantage, win rates), ``setups`` (setup variance and features),
+``strategies`` (head-to-head, ratings), ``components``, ``outcomes``, ``convergence``, ``paired``
+(paired effects of experiment variants), ``sequential`` (stopping rules) and ``synthetic`` (runs with
+planted effects, for tests).
+"""
