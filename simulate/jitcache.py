@@ -1,22 +1,53 @@
-"""Numba's on-disk cache of a game package, dropped whenever any of the package's sources changes.
+"""Where numba caches the lab's compiled code: a per-user folder named by package version and sources' digest.
+
+Numba caches a compiled function beside its source (``__pycache__``) by default, which for an
+installed copy means inside site-packages, where ``pip`` leaves the files behind when it uninstalls
+or upgrades the package (and a leftover ``simulate/`` folder then shadows an editable install). Every
+folder that calls :func:`use_cache` (the game packages, ``simulate`` for its generator and
+``analysis``) has its functions cached instead in::
+
+    <root>/<package version>/<folder name>-<hash of the folder's path>/<digest of its sources>/
+
+where ``<root>`` is ``$NUMBA_CACHE_DIR/golem-lab`` when that variable is set, else the per-user cache
+folder (``$XDG_CACHE_HOME/golem-lab`` or ``~/.cache/golem-lab`` on Linux, as platformdirs says), else
+a folder in the temporary directory when neither is writable; so a read-only install works. The
+folder's path is in the key, so two checkouts or worktrees never share (nor thrash) a cache.
 
 Numba checks a cached function against its own file only. A game's kernel inlines the bots and the
 engine from other files of its package (and the generator of ``simulate/rng.py``), so after an edit
-or an upgrade of those files it would go on running the machine code of the old rules. Each game
-package calls :func:`drop_stale_cache` when it is imported: it keeps a digest of the sources beside
-the cache and deletes the package's cached code when the digest differs, so the kernels compile anew.
+or an upgrade of those files it would go on running the machine code of the old rules. The digest
+covers every Python file of the folder and :data:`SHARED_SOURCES`: when any changes, the kernels
+compile anew into a new folder and the folder's older caches are deleted.
 """
 
 from __future__ import annotations
 
+import functools
+import getpass
 import hashlib
+import os
+import shutil
+import sys
+import tempfile
 from pathlib import Path
 
-__all__ = ["SHARED_SOURCES", "cache_dir", "drop_stale_cache", "sources_digest"]
+from simulate import __version__
+
+__all__ = [
+    "SHARED_SOURCES",
+    "cache_dir",
+    "cache_root",
+    "compiling_notice",
+    "is_compiled",
+    "sources_digest",
+    "use_cache",
+]
 
 SHARED_SOURCES = (Path(__file__).resolve().parent / "rng.py",)
 """Files outside a game package whose numba functions the game's kernels inline."""
-STAMP = "golem-sources.sha256"
+APP = "golem-lab"
+_FOLDERS: set[Path] = set()
+"""Folders whose numba functions are cached by :func:`cache_dir` (those that called :func:`use_cache`)."""
 
 
 def sources_digest(package: Path) -> str:
@@ -27,36 +58,87 @@ def sources_digest(package: Path) -> str:
     return h.hexdigest()
 
 
-def cache_dir(package: Path) -> Path | None:
-    """Where numba caches the functions of ``package`` (as numba itself chooses), or None if nowhere."""
+def _writable(folder: Path) -> bool:
     try:
-        from numba.core.caching import _CacheImpl
-    except ImportError:
-        return package / "__pycache__"
-    source = next(iter(sorted(package.glob("*.py"))))
-    for locator_class in _CacheImpl._locator_classes:
-        locator = locator_class.from_function(sources_digest, str(source))
-        if locator is not None:
-            return Path(locator.get_cache_path())
-    return None
+        folder.mkdir(parents=True, exist_ok=True)
+        tempfile.TemporaryFile(dir=folder).close()
+    except OSError:
+        return False
+    return True
 
 
-def drop_stale_cache(package_file: str) -> bool:
-    """Delete the package's cached numba code if its sources changed since the cache was stamped; whether it did."""
-    package = Path(package_file).resolve().parent
-    where = cache_dir(package)
-    if where is None:
-        return False
-    digest = sources_digest(package)
-    stamp = where / STAMP
-    if stamp.is_file() and stamp.read_text() == digest:
-        return False
-    stale = [*where.glob("*.nbi"), *where.glob("*.nbc")]
+@functools.cache
+def cache_root() -> Path:
+    """The first writable of ``$NUMBA_CACHE_DIR/golem-lab``, the user cache folder and a temporary folder."""
+    from platformdirs import user_cache_dir
+
+    candidates = [Path(user_cache_dir(APP, appauthor=False)), Path(tempfile.gettempdir()) / f"{APP}-{_user()}"]
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        candidates.insert(0, Path(os.environ["NUMBA_CACHE_DIR"]) / APP)
+    return next((c for c in candidates if _writable(c)), candidates[-1])
+
+
+def _user() -> str:
     try:
-        for path in stale:
-            path.unlink(missing_ok=True)
-        where.mkdir(parents=True, exist_ok=True)
-        stamp.write_text(digest)
-    except OSError:  # a read-only cache: numba will not write there either
-        return False
+        return getpass.getuser()
+    except (KeyError, OSError):  # no name for this uid (a container)
+        return str(os.getuid()) if hasattr(os, "getuid") else "user"
+
+
+@functools.cache
+def cache_dir(package: Path) -> Path:
+    """The folder holding the numba cache of the functions defined in ``package``'s files."""
+    package = package.resolve()
+    where = hashlib.sha256(str(package).encode()).hexdigest()[:12]
+    return cache_root() / __version__ / f"{package.name}-{where}" / sources_digest(package)[:16]
+
+
+def is_compiled(module: str) -> bool:
+    """Whether the cache of the folder of ``module`` (an imported module's name) holds compiled code."""
+    return any(cache_dir(Path(sys.modules[module].__file__).parent).glob("*.nbi"))
+
+
+def compiling_notice(title: str) -> str:
+    """What a command prints before compiling a game's kernels (``title``: the game's title)."""
+    return f"compiling the kernels of {title}: first use only, about a minute"
+
+
+def use_cache(module_file: str) -> bool:
+    """Cache the numba functions of the folder of ``module_file`` in :func:`cache_dir`; call before defining them.
+
+    Deletes the folder's caches of other sources; returns whether there were any.
+    """
+    package = Path(module_file).resolve().parent
+    _install_locator()
+    _FOLDERS.add(package)
+    current = cache_dir(package)
+    stale = [old for old in current.parent.glob("*") if old.name != current.name] if current.parent.is_dir() else []
+    for old in stale:
+        shutil.rmtree(old, ignore_errors=True)
     return bool(stale)
+
+
+@functools.cache
+def _install_locator() -> None:
+    """Put a locator of the folders of :func:`use_cache` first in numba's list (numba asks each in turn)."""
+    from numba.core import caching
+
+    class LabCacheLocator(caching._SourceFileBackedLocatorMixin, caching._CacheLocator):
+        """Numba's cache locator for a function of a folder that called :func:`use_cache`."""
+
+        def __init__(self, py_func, py_file: str) -> None:
+            self._py_file = py_file
+            self._lineno = py_func.__code__.co_firstlineno
+            self._cache_path = str(cache_dir(Path(py_file).resolve().parent))
+
+        def get_cache_path(self) -> str:
+            return self._cache_path
+
+        @classmethod
+        def from_function(cls, py_func, py_file: str):
+            if Path(py_file).resolve().parent not in _FOLDERS:
+                return None
+            return super().from_function(py_func, py_file)
+
+    impl = getattr(caching, "CacheImpl", None) or caching._CacheImpl  # _CacheImpl before numba 0.6x
+    impl._locator_classes.insert(0, LabCacheLocator)

@@ -14,6 +14,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from simulate.jitcache import use_cache
+
+use_cache(__file__)  # cached per user, not beside this file (simulate.jitcache)
+
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX2 = np.uint64(0x94D049BB133111EB)

@@ -1,8 +1,9 @@
-"""The numba cache of a game package follows its sources: a kernel never runs the old code of a callee."""
+"""The numba cache lives per user, keyed by folder and sources: never beside the sources, never running old code."""
 
 from __future__ import annotations
 
 import os
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -13,32 +14,84 @@ KERNEL = (
     "from numba import njit\n\n"
     "from pkg.rule import points\n\n\n@njit(cache=True)\ndef play():\n    return 10 * points()\n"
 )
-GUARD = "from simulate.jitcache import drop_stale_cache\n\ndrop_stale_cache(__file__)\n"
+GUARD = "from simulate.jitcache import use_cache\n\nuse_cache(__file__)\n"
 
 
 def _package(where: Path) -> Path:
     pkg = where / "pkg"
-    pkg.mkdir()
+    pkg.mkdir(parents=True)
     (pkg / "__init__.py").write_text(GUARD)
     (pkg / "rule.py").write_text(RULE.format(1))
     (pkg / "kernel.py").write_text(KERNEL)
     return pkg
 
 
-def _play(where: Path) -> str:
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(where), str(ROOT)])}
+def _play(where: Path, cache_home: Path, **env: str) -> str:
+    environ = {k: v for k, v in os.environ.items() if k not in ("NUMBA_CACHE_DIR", "NUMBA_DISABLE_JIT")}
+    environ |= {"PYTHONPATH": os.pathsep.join([str(where), str(ROOT)]), "XDG_CACHE_HOME": str(cache_home), **env}
     done = subprocess.run(
-        [sys.executable, "-c", "from pkg.kernel import play; print(play())"], cwd=where, env=env, capture_output=True
+        [sys.executable, "-B", "-c", "from pkg.kernel import play; print(play())"],
+        cwd=where,
+        env=environ,
+        capture_output=True,
     )
     assert done.returncode == 0, done.stderr.decode()[-500:]
     return done.stdout.decode().strip()
 
 
+def _cached(where: Path) -> list[Path]:
+    return sorted(where.rglob("kernel.play-*.nbi"))
+
+
 def test_a_cached_kernel_runs_the_new_code_of_a_callee_in_another_file(tmp_path: Path) -> None:
-    """Without the guard the second play prints 10 (numba 0.68 checks a cached function against its own file)."""
-    pkg = _package(tmp_path)
-    assert _play(tmp_path) == "10"
-    assert any(pkg.rglob("kernel.play-*.nbi"))  # the kernel was cached
+    """Without the digest the second play prints 10 (numba 0.68 checks a cached function against its own file)."""
+    pkg = _package(tmp_path / "src")
+    cache = tmp_path / "cache"
+    assert _play(pkg.parent, cache) == "10"
+    (first,) = _cached(cache)  # the kernel was cached, in the user's cache folder
     (pkg / "rule.py").write_text(RULE.format(2))
-    assert _play(tmp_path) == "20"
-    assert _play(tmp_path) == "20"  # and cached again, from the new sources
+    assert _play(pkg.parent, cache) == "20"
+    assert _play(pkg.parent, cache) == "20"  # and cached again, from the new sources
+    (second,) = _cached(cache)  # the cache of the old sources was deleted
+    assert second != first
+
+
+def test_the_cache_is_per_user_never_beside_the_sources_and_names_version_and_folder(tmp_path: Path) -> None:
+    from simulate import __version__
+
+    pkg = _package(tmp_path / "src")
+    _play(pkg.parent, tmp_path / "cache")
+    (index,) = _cached(tmp_path / "cache")
+    assert not [p for p in tmp_path.joinpath("src").rglob("*") if p.suffix in (".nbi", ".nbc")]
+    relative = index.relative_to(tmp_path / "cache").parts
+    assert relative[:2] == ("golem-lab", __version__)
+    assert relative[2].startswith("pkg-")
+
+
+def test_numba_cache_dir_wins_when_set(tmp_path: Path) -> None:
+    pkg = _package(tmp_path / "src")
+    _play(pkg.parent, tmp_path / "cache", NUMBA_CACHE_DIR=str(tmp_path / "numba"))
+    assert _cached(tmp_path / "numba" / "golem-lab") and not _cached(tmp_path / "cache")
+
+
+def test_two_copies_of_the_same_sources_do_not_share_a_cache(tmp_path: Path) -> None:
+    """Worktrees of one repository hold the same files at other paths: each keeps its own cache."""
+    one, two = _package(tmp_path / "one"), _package(tmp_path / "two")
+    _play(one.parent, tmp_path / "cache")
+    _play(two.parent, tmp_path / "cache")
+    assert len({index.parent for index in _cached(tmp_path / "cache")}) == 2
+
+
+def test_a_read_only_install_without_a_writable_cache_folder_still_runs(tmp_path: Path) -> None:
+    """The package folder read-only and the user's cache folder impossible: the kernel runs, cached in TMPDIR."""
+    pkg = _package(tmp_path / "src")
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")  # no folder can be made under a file, not even by root
+    (tmp_path / "tmp").mkdir()
+    pkg.chmod(stat.S_IRUSR | stat.S_IXUSR)
+    try:
+        assert _play(pkg.parent, blocker / "cache", TMPDIR=str(tmp_path / "tmp"), HOME=str(blocker)) == "10"
+        assert _cached(tmp_path / "tmp")
+        assert sorted(p.name for p in pkg.iterdir()) == ["__init__.py", "kernel.py", "rule.py"]
+    finally:
+        pkg.chmod(stat.S_IRWXU)

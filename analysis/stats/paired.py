@@ -30,6 +30,9 @@ from numba import njit
 from scipy import stats
 
 from analysis.stats._util import check_alpha, holm, multiple_tests, require_columns
+from simulate.jitcache import use_cache
+
+use_cache(__file__)  # cached per user, not beside this file (simulate.jitcache)
 
 __all__ = [
     "QUANTITY_COLUMNS",

@@ -1,5 +1,5 @@
-"""The Golems (ThunderGryph) package: its numba cache is dropped when a source changes (simulate.jitcache)."""
+"""The Golems (ThunderGryph) package: its numba cache is kept per user and per sources' digest (simulate.jitcache)."""
 
-from simulate.jitcache import drop_stale_cache
+from simulate.jitcache import use_cache
 
-drop_stale_cache(__file__)
+use_cache(__file__)
