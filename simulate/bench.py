@@ -6,13 +6,14 @@ import resource
 import statistics
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from simulate import __version__
+from simulate.jitcache import compiling_notice, is_compiled
 from simulate.lineup import lineup_arrays, parse_lineup
 from simulate.registry import make
 from simulate.rng import game_seeds
@@ -87,16 +88,26 @@ def _reference_rate(game, data, lineup, num_players: int, num_games: int) -> dic
 
 
 def run_bench(
-    game_name: str, num_games: int | None = None, repeats: int = 5, run_games: int = 1_000_000
+    game_name: str,
+    num_games: int | None = None,
+    repeats: int = 5,
+    run_games: int = 1_000_000,
+    log: Callable[[str], None] = lambda line: None,
 ) -> Iterator[dict[str, Any]]:
-    """Yield one JSON-able record per measurement (compile time excluded, medians of ``repeats``)."""
+    """Yield one JSON-able record per measurement (compile time excluded, medians of ``repeats``).
+
+    ``log`` receives a line before each measurement starts (and before compiling, on first use).
+    """
     game = make(game_name)
     data = game.load_data(None, {})
     players, lineups = bench_setup(game)
     base = {"game": game_name, "version": __version__, "engine_version": game.version, "players": players}
+    if not is_compiled(type(game).__module__):
+        log(compiling_notice(game.title))
     for bots, default_games in lineups.items():
         lineup = parse_lineup(game, bots.split(","), players)
         n = num_games or default_games
+        log(f"{game_name} --bots {bots}: kernel, chunk and reference engine, {n:,} games x {repeats} repeats")
         fast = _kernel_rate(game, data, lineup, players, n, repeats)
         yield {**base, "bench": "kernel_one_core", "bots": bots, **_round(fast)}
         whole = chunk_rate(game, data, lineup, players, n, repeats)
@@ -133,6 +144,7 @@ def run_bench(
     if hasattr(game, "reference_random_seconds") and "random" in game.bots:
         # whole games with the same uniform random player on both engines: the fairest comparison
         lineup = parse_lineup(game, ["random"], players)
+        log(f"{game_name} --bots random: kernel against reference engine, whole games")
         fast = _kernel_rate(game, data, lineup, players, num_games or 5_000, repeats)
         count = 10
         setup, play = game_seeds(BENCH_SEED, np.arange(count), np.arange(count))
@@ -151,10 +163,11 @@ def run_bench(
         bots = next(iter(lineups))
         lineup = parse_lineup(game, bots.split(","), players)
         for games in (run_games // 10, run_games):
+            log(f"{game_name} --bots {bots}: golem simulate of {games:,} games on all cores")
             with tempfile.TemporaryDirectory() as tmp:
                 spec = RunSpec(game.name, players, games, BENCH_SEED, lineup)
                 t = time.perf_counter()
-                run(spec, Path(tmp) / "run", progress=False)
+                run(spec, Path(tmp) / "run", progress=True)
                 sec = time.perf_counter() - t
                 size = sum(f.stat().st_size for f in (Path(tmp) / "run").rglob("*.parquet"))
             yield {

@@ -98,6 +98,7 @@ class Game(Protocol):
     seat_columns: tuple[str, ...]  # the game's own columns of the seats table
     bench_lineups: dict[str, int]  # ``golem bench``: lineups as for ``--bots`` -> default games per measurement
     bench_players: int  # ``golem bench``: player count
+    default_bots: str  # ``--bots`` when none is given: the recommended lineup (one bot fills every seat)
     indexed_lists: dict[str, tuple[str, int]]  # game.toml list -> ("seat", 1) or ("players", first count)
 
     def rule_options(self) -> dict[str, RuleOption]:

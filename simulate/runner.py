@@ -32,6 +32,7 @@ import numpy as np
 from simulate import __version__
 from simulate.datafiles import DataError, default_dir
 from simulate.game import ChunkTables, Codes, Game
+from simulate.jitcache import compiling_notice, is_compiled
 from simulate.lineup import BotEntry, lineup_arrays, seat_assignment
 from simulate.lock import LOCK_NAME, acquire
 from simulate.registry import make
@@ -240,6 +241,8 @@ def _play(
     """Play the chunks a manifest lacks, recording each as it finishes, and mark the run complete."""
     done = {int(k) for k in manifest["chunks"]}
     todo = [c for c in chunk_ranges(spec) if c[0] not in done]
+    if todo and client is None:
+        _compile_first(spec, strict, progress)
     started = time.perf_counter()
     games_before = sum(v["games"][1] - v["games"][0] for v in manifest["chunks"].values())
     bar = _progress_bar(spec.num_games, games_before, progress, f"{spec.game} {spec.num_players}p")
@@ -276,6 +279,36 @@ def _play(
         }
     )
     write_manifest(store, manifest)
+
+
+def _compile_first(spec: RunSpec, strict: bool, progress: bool) -> None:
+    """On a game's first use, compile its kernels once, saying so, before the bar starts (its rate leaves it out).
+
+    A child process plays game 0 of the run and fills the numba cache; the workers then load the cached
+    code rather than each compiling it, and do not inherit a parent that has run a kernel (forked from
+    one, the poker workers spent 8% more CPU per chunk, see docs/performance.md). A failure is left for
+    the run's own chunk to report, with the game to replay.
+    """
+    game = make(spec.game)
+    if is_compiled(type(game).__module__):
+        return
+    if progress:
+        print(compiling_notice(game.title), file=sys.stderr, flush=True)
+    started = time.perf_counter()
+    context = multiprocessing.get_context("fork" if sys.platform.startswith("linux") else "spawn")
+    with ProcessPoolExecutor(max_workers=1, mp_context=context) as pool, contextlib.suppress(Exception):
+        pool.submit(_play_first_game, _spec_payload(spec), strict).result()
+    if progress:
+        print(f"compiled in {time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)
+
+
+def _play_first_game(payload: dict[str, Any], strict: bool) -> None:
+    spec = spec_from_payload(payload)
+    game, data = validate(spec)
+    plan = plan_games(spec, 0, 1)
+    ids, params = lineup_arrays(game, spec.lineup)
+    seeds = (plan.setup_seed, plan.play_seed)
+    game.play_chunk(data, spec.num_players, plan.seat_lineup, ids, params, *seeds, check_moves=strict)
 
 
 def _backend(cluster: Any) -> contextlib.AbstractContextManager:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import atexit
+import functools
 import json
 import os
 import shlex
@@ -49,6 +50,7 @@ def games() -> None:
     for name, desc in available_games().items():
         game = make(name)
         click.echo(f"{name:<12} {game.min_players}-{game.max_players} players  {desc}")
+        click.echo(f"{'':14}recommended bots: {game.default_bots} (what simulate plays without --bots)")
         for opt in game.rule_options().values():
             choices = "/".join(str(c) for c in opt.choices)
             click.echo(f"{'':14}rule {opt.name}={opt.default} ({choices}): {opt.help}")
@@ -92,7 +94,8 @@ def bots(game_name: str) -> None:
     "--bots",
     "bot_list",
     default=None,
-    help="Comma-separated bots, one per seat or one for all, e.g. greedy,engine:buy_turns=6,planner.",
+    help="Comma-separated bots, one per seat or one for all, e.g. greedy,engine:buy_turns=6,planner "
+    "[default: the game's recommended lineup, which 'golem games' lists].",
 )
 @click.option(
     "--bot",
@@ -182,6 +185,7 @@ def simulate(
     \b
     Examples:
       golem simulate century -p 3 -n 1000000 --bots greedy,engine,planner --seed 7 --out runs/c3
+      golem simulate century -p 4 -n 20000 --out runs/c4    # the recommended lineup: greedy in every seat
       golem simulate century -p 4 --bots greedy --setups 2000 --games-per-setup 12 --out runs/c4-setups
       golem simulate century -p 2 --bot engine:buy_turns=6 --bot planner -n 50000 --out runs/c2
       golem simulate century -p 3 -n 10000000 --bots greedy --cluster tcp://10.0.0.5:8786 --out /shared/c3
@@ -196,8 +200,9 @@ def simulate(
     try:
         game = make(game_name)
         specs = [s for s in (bot_list or "").split(",") if s.strip()] + list(bot_specs)
-        if not specs:
-            raise LineupError("give the bots with --bots or --bot (see 'golem bots GAME')")
+        recommended = not specs
+        if recommended:
+            specs = game.default_bots.split(",")
         lineup = parse_lineup(game, specs, players)
         if setups is not None:
             if num_games is not None and num_games != setups * games_per_setup:
@@ -246,6 +251,8 @@ def simulate(
         from simulate.summary import summarize
 
         click.echo(summarize(run_dir))
+        if recommended:
+            click.echo(f"bots: {game.default_bots}, the recommended lineup of {game.name} (choose others with --bots)")
 
 
 @main.command()
@@ -327,7 +334,8 @@ def bench(game_name: str, num_games: int | None, repeats: int, run_games: int) -
     if 0 < run_games < 10:
         raise click.BadParameter("0 (skip) or at least 10 (it is also measured at a tenth)", param_hint="--run-games")
     try:
-        for line in run_bench(game_name, num_games=num_games, repeats=repeats, run_games=run_games):
+        progress = functools.partial(click.echo, err=True)  # stdout stays one JSON line per measurement
+        for line in run_bench(game_name, num_games=num_games, repeats=repeats, run_games=run_games, log=progress):
             click.echo(json.dumps(line))
     except UnknownName as e:
         raise _fail(e) from None

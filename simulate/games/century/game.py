@@ -43,6 +43,7 @@ class Century:
     component_kinds = ("merchant", "point")
     bench_lineups = {"greedy": 20_000, "planner": 1_000}  # golem bench: --bots -> default games
     bench_players = 3
+    default_bots = "greedy"  # --bots when none is given: the recommended lineup (golem games shows it)
     indexed_lists = {"table.start": ("seat", 1), "table.end_trigger": ("players", 2)}
     seat_columns = ("num_point_cards", "num_merchant_cards", "copper", "silver", "crystals_left")
     game_columns = ("point_cards_left", "merchant_cards_left")

@@ -86,6 +86,7 @@ class Golem:
     )  # fmt: skip
     bench_lineups = {"greedy": 4000, "balanced": 4000, "balanced,golems,artifacts,books": 4000, "random": 20000}
     bench_players = 4
+    default_bots = "balanced"  # --bots when none is given: the recommended lineup (golem games shows it)
     indexed_lists: dict[str, tuple[str, int]] = {}
     chunk_size = 5_000  # about a second of play: 100,000 games make 20 chunks, shared evenly by 2 workers
 

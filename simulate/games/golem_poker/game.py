@@ -55,6 +55,7 @@ class GolemPoker:
     # golem bench: lineups (as for --bots) with their default games per kernel measurement
     bench_lineups = {THRESHOLD_BENCH: 400_000, f"equity,{EQUITY_BENCH_OPPONENTS}": 4_000, "equity": 1_000}
     bench_players = 4
+    default_bots = "threshold"  # --bots when none is given: the recommended lineup (golem games shows it)
     indexed_lists: dict[str, tuple[str, int]] = {}
     score_unit = "chips"  # what a seat's score counts, in the report's wording
     # measures of the balance report: name -> (expression over the games table, meaning[, per]); with ``per``

@@ -65,6 +65,7 @@ class Golems:
     # golem bench: lineups (as for --bots) with their default games per kernel measurement
     bench_lineups = {"greedy": 100_000, "collector": 100_000, "greedy,collector": 100_000, "lookahead,collector": 400}
     bench_players = 2
+    default_bots = "collector"  # --bots when none is given: the recommended lineup (golem games shows it)
     indexed_lists: dict[str, tuple[str, int]] = {}
 
     def rule_options(self) -> dict[str, RuleOption]:

@@ -1,0 +1,82 @@
+"""A new user's first minutes: compile messages before progress, recommended lineups, bench progress."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import simulate.bench
+import simulate.runner
+from simulate.bench import bench_setup, run_bench
+from simulate.cli import main
+from simulate.lineup import parse_lineup
+from simulate.registry import available_games, make
+from simulate.runner import RunSpec, run
+
+
+def _cold(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make every game look as if its kernels were never compiled (they are: the run only loads them)."""
+    monkeypatch.setattr(simulate.runner, "is_compiled", lambda module: False)
+    monkeypatch.setattr(simulate.bench, "is_compiled", lambda module: False)
+
+
+def test_a_first_run_says_it_compiles_before_the_progress_bar(
+    monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    _cold(monkeypatch)
+    game = make("century")
+    spec = RunSpec("century", 2, 40, 3, parse_lineup(game, ["greedy"], 2), chunk_size=20)
+    run(spec, tmp_path / "r", workers=2, progress=True)
+    err = capfd.readouterr().err
+    message = "compiling the kernels of Century: Golem Edition: first use only, about a minute"
+    assert message in err and "century 2p" in err
+    assert err.index(message) < err.index("century 2p")  # before the bar (tqdm's description)
+    manifest = json.loads((tmp_path / "r" / "manifest.json").read_text())
+    assert manifest["status"] == "complete"
+
+
+def test_a_quiet_or_compiled_run_prints_nothing_about_compiling(
+    capfd: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    spec = RunSpec("century", 2, 10, 3, parse_lineup(make("century"), ["greedy"], 2))
+    run(spec, tmp_path / "r", workers=1, progress=True)  # compiled by the session's set-up
+    assert "compiling" not in capfd.readouterr().err
+
+
+@pytest.mark.parametrize("name", list(available_games()))
+def test_every_game_declares_a_recommended_lineup_valid_at_every_player_count(name: str) -> None:
+    game = make(name)
+    for players in range(game.min_players, game.max_players + 1):
+        assert len(parse_lineup(game, game.default_bots.split(","), players)) == players
+
+
+def test_simulate_without_bots_plays_the_recommended_lineup_and_says_so(tmp_path: Path) -> None:
+    result = CliRunner().invoke(
+        main, ["simulate", "golems", "-p", "2", "-n", "30", "-w", "1", "--out", str(tmp_path / "r")]
+    )
+    assert result.exit_code == 0, result.output
+    assert "bots: collector, the recommended lineup of golems" in result.output
+    manifest = json.loads((tmp_path / "r" / "manifest.json").read_text())
+    assert [e["label"] for e in manifest["lineup"]] == ["collector", "collector"]
+
+
+def test_games_and_simulate_help_name_the_recommended_lineup() -> None:
+    games = CliRunner().invoke(main, ["games"]).output
+    for name in available_games():
+        assert f"recommended bots: {make(name).default_bots} " in games
+    assert "recommended lineup" in CliRunner().invoke(main, ["simulate", "--help"]).output
+
+
+def test_bench_says_what_it_measures_before_each_measurement(monkeypatch: pytest.MonkeyPatch) -> None:
+    _cold(monkeypatch)
+    lines: list[str] = []
+    records = []
+    for record in run_bench("golems", num_games=40, repeats=1, run_games=0, log=lines.append):
+        records.append((len(lines), record["bench"]))
+    assert lines[0] == "compiling the kernels of Golems: first use only, about a minute"
+    assert all(seen >= 2 for seen, _ in records)  # each figure comes after a line saying what it measures
+    for bots in bench_setup(make("golems"))[1]:
+        assert any(line.startswith(f"golems --bots {bots}: ") for line in lines), lines
