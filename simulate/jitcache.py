@@ -39,6 +39,7 @@ __all__ = [
     "cache_root",
     "compiling_notice",
     "is_compiled",
+    "serves",
     "sources_digest",
     "use_cache",
 ]
@@ -48,6 +49,9 @@ SHARED_SOURCES = (Path(__file__).resolve().parent / "rng.py",)
 APP = "golem-lab"
 _FOLDERS: set[Path] = set()
 """Folders whose numba functions are cached by :func:`cache_dir` (those that called :func:`use_cache`)."""
+_ROOTS = (Path(__file__).resolve().parent, Path(__file__).resolve().parent.parent / "analysis")
+"""The lab's packages: a folder in them is cached by :func:`cache_dir` once the locator is in, even without
+calling :func:`use_cache` (which also deletes its stale caches)."""
 
 
 def sources_digest(package: Path) -> str:
@@ -103,6 +107,11 @@ def compiling_notice(title: str) -> str:
     return f"compiling the kernels of {title}: first use only, about a minute"
 
 
+def serves(folder: Path) -> bool:
+    """Whether the numba functions of ``folder`` are cached by :func:`cache_dir` (rather than as numba would)."""
+    return folder in _FOLDERS or any(folder.is_relative_to(root) for root in _ROOTS)
+
+
 def use_cache(module_file: str) -> bool:
     """Cache the numba functions of the folder of ``module_file`` in :func:`cache_dir`; call before defining them.
 
@@ -136,7 +145,7 @@ def _install_locator() -> None:
 
         @classmethod
         def from_function(cls, py_func, py_file: str):
-            if Path(py_file).resolve().parent not in _FOLDERS:
+            if not serves(Path(py_file).resolve().parent):
                 return None
             return super().from_function(py_func, py_file)
 

@@ -95,3 +95,13 @@ def test_a_read_only_install_without_a_writable_cache_folder_still_runs(tmp_path
         assert sorted(p.name for p in pkg.iterdir()) == ["__init__.py", "kernel.py", "rule.py"]
     finally:
         pkg.chmod(stat.S_IRWXU)
+
+
+def test_every_folder_of_the_lab_is_served_and_no_other(tmp_path: Path) -> None:
+    """A new module with cached kernels in the lab's packages never writes beside itself, even without use_cache."""
+    import simulate
+    from simulate.jitcache import serves
+
+    assert serves(Path(simulate.__file__).resolve().parent / "search")
+    assert serves(ROOT / "analysis" / "stats")
+    assert not serves(tmp_path)
