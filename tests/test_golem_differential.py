@@ -7,10 +7,14 @@ played through both engines; after every move the whole state and the legal acti
 from __future__ import annotations
 
 import random
+import shutil
+from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 
+from simulate.datafiles import default_dir
 from simulate.games.golem import data, engine
 from simulate.games.golem.reference import NUM_ACTIONS, PH_INFLUENCE, STAT_NAMES, GolemState
 from simulate.games.golem.state import new_state
@@ -177,8 +181,10 @@ def assert_same(ref: GolemState, st: np.ndarray, where: str) -> None:
         assert a[key] == b[key], f"{where}: field {key}: reference {a[key]} != numba {b[key]}"
 
 
-def play_both(n: int, seed: int, rules: dict | None = None, check_every: int = 1) -> GolemState:
-    d = data.load(rules=rules) if rules else DATA
+def play_both(
+    n: int, seed: int, rules: dict | None = None, check_every: int = 1, d: data.GolemData | None = None
+) -> GolemState:
+    d = d or (data.load(rules=rules) if rules else DATA)
     ref = GolemState(d, n, seed)
     st = new_state(1)
     engine.init_one(st, 0, d.kernel, n, seed, 0)
@@ -218,6 +224,44 @@ def test_engines_agree_move_by_move(n: int) -> None:
 def test_engines_agree_under_rule_options(rules: dict) -> None:
     for seed in range(4):
         play_both(4, 100 + seed, rules)
+
+
+def _resized(folder: Path, name: str, change: int) -> None:
+    """Table ``name`` of the data folder with one space more (``change`` 1: the last track space repeated, or a
+    Cemetery space before the unlimited one) or one fewer (-1: the last track space, or the last limited Cemetery
+    space, dropped); spaces numbered again."""
+    path = folder / name
+    lines = path.read_text().splitlines()
+    head, rows = lines[0], lines[1:]
+    key = head.split(",")[0]
+    at = len(rows) - 1 if key == "space" else len(rows)  # where a space is added or dropped
+    if change > 0:
+        rows.insert(at, rows[at - 1])
+    else:
+        del rows[at - 1]
+    first = 1 if key == "space" else 0
+    rows = [f"{first + k}," + row.split(",", 1)[1] for k, row in enumerate(rows)]
+    path.write_text("\n".join([head, *rows]) + "\n")
+
+
+@pytest.mark.parametrize("name", ["golem_track.csv", "study_track.csv", "cemetery.csv"])
+@pytest.mark.parametrize("change", [1, -1])
+def test_track_and_cemetery_sizes_follow_their_tables(tmp_path: Path, name: str, change: int) -> None:
+    """The number of spaces is data: with a table one space longer or shorter both engines play the same legal
+    games, and no marker or Golem goes beyond the table."""
+    folder = tmp_path / "golem"
+    shutil.copytree(default_dir("golem"), folder)
+    _resized(folder, name, change)
+    d = data.load(folder)
+    sizes = {"golem_track.csv": 11, "study_track.csv": 10, "cemetery.csv": 6}
+    size = sizes[name] + change
+    assert [len(pd.read_csv(folder / f)) for f in sizes] == [size if f == name else k for f, k in sizes.items()]
+    for seed in range(3):
+        ref = play_both(4, 300 + seed, check_every=25, d=d)
+        assert max(ref.track) < (size if name == "golem_track.csv" else 11)
+        assert max(ref.study) < (size if name == "study_track.csv" else 10)
+        used = [k for k, owner in enumerate(ref.cemetery) if owner >= 0]
+        assert not used or max(used) < (size if name == "cemetery.csv" else 6) - 1
 
 
 def test_final_scores_agree() -> None:

@@ -116,6 +116,14 @@ def test_replay_text(four_player_run: Path) -> None:
     assert out.startswith("setup: Palace") and "game over (rules)" in out and "marble" in out
 
 
+def test_replay_rounds_hold_each_seats_income_upgrade(four_player_run: Path) -> None:
+    """Every seat decides one Income upgrade a round, the last seat's included: it is labelled with its own round,
+    not the next one."""
+    events = json.loads(ok("replay", str(four_player_run), "--game", "5", "--json").output)
+    upgrades = [(e["round"], e["seat"]) for e in events if e.get("kind") == "income_upgrade"]
+    assert sorted(upgrades) == [(r, s) for r in range(1, 5) for s in range(1, 5)]
+
+
 def test_components_alias_runs_edited_tables(tmp_path: Path) -> None:
     folder = tmp_path / "golem"
     shutil.copytree(default_dir("golem"), folder)

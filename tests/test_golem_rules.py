@@ -375,6 +375,28 @@ def test_book_columns_one_colour_each_and_study_limit() -> None:
     assert g._fits(s, 32, 0)  # black joins any column
 
 
+def test_number_of_book_columns_is_data(tmp_path) -> None:
+    """R18: 4 Book columns, a game.toml value; with 3 a Book never goes into the fourth; more than 4 is refused."""
+    import shutil
+
+    folder = tmp_path / "golem"
+    shutil.copytree(data.default_dir("golem"), folder)
+    toml = folder / "game.toml"
+    text = toml.read_text()
+    assert "book_columns = 4 " in text
+    g = game()
+    g.study[0] = 2
+    assert [g._fits(0, 8, c) for c in range(4)] == [True] * 4
+    toml.write_text(text.replace("book_columns = 4 ", "book_columns = 3 "))
+    g = GolemState(data.load(folder), 2, SEED)
+    g.study[0] = 2
+    assert [g._fits(0, 8, c) for c in range(4)] == [True, True, True, False]
+    assert not g._fits(0, 32, 3)  # not even a black Book
+    toml.write_text(text.replace("book_columns = 4 ", "book_columns = 5 "))
+    with pytest.raises(DataError, match="book_columns"):
+        data.load(folder)
+
+
 def test_black_book_paid_with_a_student_step_back() -> None:
     g = game()
     s = g.current_player()
@@ -774,6 +796,20 @@ def test_action_tile_move_activate_and_no_control() -> None:
     assert g.vp[0] == 10
 
 
+def test_action_tile_up_to_four_steps_allows_none_then_activates_any_standing_golem() -> None:
+    """A07 "move 1 Golem up to 4 steps & activate it": 0 steps is "up to 4"; the Golem activated is then any of the
+    player's standing Golems (R37)."""
+    g = game(n=1)
+    clean(g, 0, know=0, vp=10)
+    set_tile(g, YELLOW, 1, 1)  # yellow tile 1: 2 Coins
+    g.standing[0][0] = 0  # the red Golem lies: only the yellow one may be activated
+    effect(g, 0, "move_activate_free_control", 4)
+    answer(g, 24)  # no step
+    assert Decision(g.decision()) == Decision.ACTIVATE and g.legal_actions() == [1, 6]
+    answer(g, 1)
+    assert g.res[0][COIN] == 2 and g.standing[0][1] == 0 and g.golem_sec[0][1] == 1
+
+
 def test_action_tile_move_two_steps_either_way_and_activate() -> None:
     g = game(n=1)
     clean(g, 0)
@@ -923,7 +959,20 @@ def test_golem_development_created_golem_steps_and_uses_its_tile_standing() -> N
     set_tile(g, BLUE, 2, 3)
     g._create(0, BLUE, 0)
     g._advance()
+    assert Decision(g.decision()) == Decision.CONFIRM  # "you may take 1 step" (R27)
+    answer(g, 0)
     assert g.golem_sec[0][2] == 2 and g.standing[0][2] == 1 and g.res[0][KNOWLEDGE] == 3
+
+
+def test_golem_development_step_of_a_created_golem_may_be_declined() -> None:
+    g = game(n=1)
+    clean(g, 0, clay=10)
+    g.gdev[0][5] = 1
+    set_tile(g, BLUE, 2, 3)
+    g._create(0, BLUE, 0)
+    g._advance()
+    answer(g, 1)
+    assert g.golem_sec[0][2] == 1 and g.standing[0][2] == 1 and g.res[0][KNOWLEDGE] == 0
 
 
 def test_ignore_character_steps_development() -> None:
@@ -963,6 +1012,21 @@ def test_largest_developments_cost_and_menorahs() -> None:
     assert g._upgrade_cost(0, 11) == (8, COIN)
     g._upgrade(0, 11, 0, 0)
     assert g.menorahs(0) == (0, 3, 0) and g.res[0][COIN] == 0
+
+
+def test_every_small_artifact_development_reveals_a_yellow_menorah() -> None:
+    """Rules, Artifacts: apart from the lowest tile every Artifact Development (the two gold ones too) is double-sided
+    and reveals a yellow Menorah when upgraded (R16): yellow tops out at 8, like red."""
+    g = game(n=1)
+    clean(g, 0)
+    g.tokens = [-1, -1, -1]
+    g.adev_space[0] = [0, -1, -1, -1, -1, -1]  # gold tile 1 (reactivation) only
+    assert g.menorahs(0) == (0, 1, 0)
+    g.adev_space[0] = [0, 1, 2, 3, -1, 0]
+    g.gdev[0] = [1] * 6
+    assert g.menorahs(0) == (8, 1 + 1 + 1 + 1 + 3, 0)
+    g.adev_space[0][4] = 0
+    assert g.menorahs(0)[1] == 8
 
 
 def test_upgrade_skip_is_always_legal() -> None:

@@ -6,6 +6,8 @@ keep the action whose resulting position the bot values most (ties broken by the
 bots differ only in their valuation, a named weight vector (``BOTS``): the exact points scored now
 (in-game VP plus what final scoring would give at this moment) plus, while rounds remain, weights on
 resources, Gold, Students, the Study track, the three Menorah lines and the Golem Control shortfall.
+A Gold piece waiting to be placed is valued placed on the cauldron where it is worth most, so a Gold
+bought or gained counts as owned (and a cauldron it fills as a completed Artifact) at once.
 Small Artifact Development tiles are only tried on the cheapest free space (both sides): the
 valuation cannot tell the spaces apart except by their cost. Where the played position differs from
 the current one only by a few known fields, the option is valued without playing it, on the record
@@ -31,13 +33,13 @@ from simulate.games.golem.data import (
     COIN,
     GOLD,
     GOLEM_ROW,
-    GOLEM_TRACK_LEN,
     KNOWLEDGE,
     MIRROR,
     NUM_ACTION_TILES,
     NUM_ROUNDS,
     NUM_SECTIONS,
     P_GOLD_PRICE,
+    P_GOLEM_TRACK_LEN,
     P_LEFTOVER_PER_VP,
     P_MENORAH_SECTION,
     P_MIRROR_COST,
@@ -61,6 +63,7 @@ from simulate.games.golem.engine import (
     D_CEMETERY_SPACE,
     D_CREATE,
     D_DRAFT,
+    D_GOLD_PLACE,
     D_GOLEM_ACTION,
     D_GOLEM_STEP,
     D_INCOME_UPGRADE,
@@ -128,6 +131,7 @@ from simulate.games.golem.engine import (
     E_UPGRADE_GOLEM,
     E_UPGRADE_STUDY,
     E_VP_BUY_BOOK,
+    MAX_STACK,
     NOOP,
     OFF_BOARD,
     OPTIONS,
@@ -188,7 +192,7 @@ PARAM_NAMES = ("resource", "gold", "student", "study", "red", "yellow", "blue", 
 MAX_BOT_PARAMS = len(PARAM_NAMES)  # 8, the weight tuple of ``choose``
 _HELP = {
     "resource": "points a Clay, Coin or Knowledge is worth, scaled by the share of rounds left",
-    "gold": "points a Gold is worth (scaled likewise)",
+    "gold": "points a Gold placed on an Artifact is worth (scaled likewise)",
     "student": "points per section a Student has advanced (scaled likewise)",
     "study": "points per Study track step (scaled likewise)",
     "red": "points per red Menorah and per created Golem, beyond their product (scaled likewise)",
@@ -240,7 +244,41 @@ BOTS: dict[str, tuple[int, str, dict[str, tuple[float, str]]]] = {
 
 @njit(cache=True)
 def value(r, tb, s, w):
-    """Seat ``s``'s valuation of position ``r`` under weights ``w`` (PARAM_NAMES order; array or tuple)."""
+    """Seat ``s``'s valuation of position ``r`` under weights ``w`` (PARAM_NAMES order; array or tuple).
+
+    A Gold piece waiting for seat ``s`` to place it (the Gold placement decision on top of the stack) is valued
+    placed, on the cauldron where the position is worth most (``placed_value``): a Gold bought is a Gold owned."""
+    k = r.sp - 1
+    if k >= 0 and r.stack[k, 0] == D_GOLD_PLACE and r.stack[k, 1] == s:
+        return placed_value(r, tb, s, w)
+    return _position_value(r, tb, s, w)
+
+
+@njit(cache=True)
+def placed_value(r, tb, s, w):
+    """The best ``value`` over the cauldrons seat ``s`` may place a Gold piece on (``engine._resolve``'s Gold
+    placement: a filled cauldron completes its Artifact, which pays at once); ``r`` gets every field back."""
+    best = -1e18
+    saved = _save(r, s)
+    for k in range(4):
+        if _art_need(r, tb, s, k) <= 0:
+            continue
+        r.art_gold[s, k] += 1
+        done = _art_need(r, tb, s, k) == 0
+        if done:
+            r.art_done[s, k] = 1
+            _activate_artifact(r, tb, s, k)
+        best = max(best, _position_value(r, tb, s, w))
+        r.art_gold[s, k] -= 1
+        if done:
+            r.art_done[s, k] = 0
+            _restore(r, s, saved)
+    return best
+
+
+@njit(cache=True)
+def _position_value(r, tb, s, w):
+    """``value`` of a position with no Gold piece of seat ``s`` waiting to be placed."""
     red = 1 if r.tokens[RED] == s else 0
     yellow = 1 if r.tokens[YELLOW] == s else 0
     blue = 1 if r.tokens[BLUE] == s else 0
@@ -263,13 +301,11 @@ def value(r, tb, s, w):
             cols += 1
         books += r.col_len[s, c]
     arts = 0
-    gold = 0  # on unfinished Artifacts
-    owned = r.loose_gold[s]
+    gold = 0  # in the cauldrons (a completed Artifact keeps its Gold's worth: completing one loses nothing)
     for k in range(4):
         arts += r.art_done[s, k]
-        owned += r.art_gold[s, k]
-        if r.art_done[s, k] == 0:
-            gold += r.art_gold[s, k]
+        gold += r.art_gold[s, k]
+    owned = gold + r.loose_gold[s]
     obj_vp, met, types = objectives_of(r, tb, s, owned, devs, books)
     ntypes = 0
     while types:
@@ -583,9 +619,9 @@ def draft_value(r, tb, s):
 @njit(cache=True)
 def create_value(r, tb, s, w, dist, discount, below):
     """(status, value) after creating a Golem in district ``dist`` (``engine._create``) and running its steps (the
-    Neighbourhood tile of the Development that steps it, the Artifacts it reactivates) up to the first decision; when
-    none comes, a Golem action (``below`` = -1) stops at its own decision again, a Create decision at what lies
-    ``below`` it (``settles``)."""
+    Artifacts it reactivates) up to the first decision (the step the Development offers comes first); when none
+    comes, a Golem action (``below`` = -1) stops at its own decision again, a Create decision at what lies ``below``
+    it (``settles``)."""
     g = 2
     while r.golem_loc[s, g] != OFF_BOARD:
         g += 1
@@ -597,16 +633,9 @@ def create_value(r, tb, s, w, dist, discount, below):
     r.standing[s, g] = 1
     r.fresh[s, g] = 1
     r.built[s] += 1
-    r.track[s] = min(GOLEM_TRACK_LEN - 1, r.track[s] + tb.prm[P_TRACK_CREATE])
-    status = GO_ON
-    if _has_gdev(r, tb, s, E_CREATE_STEP_ACTIVATE):
-        r.golem_sec[s, g] += 1
-        tile = r.section_tile[dist, r.golem_sec[s, g]]
-        if tile >= 0:
-            status, _ = effect_now(
-                r, tb, s, tb.nb_effect[dist, tile], tb.nb_a[dist, tile], tb.nb_b[dist, tile], tb.nb_res[dist, tile],
-                r.gold_supply,
-            )  # fmt: skip
+    r.track[s] = min(tb.prm[P_GOLEM_TRACK_LEN] - 1, r.track[s] + tb.prm[P_TRACK_CREATE])
+    # the Development that steps the new Golem asks first (its "may" is a decision), before the reactivations
+    status = STOP if _has_gdev(r, tb, s, E_CREATE_STEP_ACTIVATE) else GO_ON
     if status == GO_ON:
         for k in range(3, -1, -1):
             if _reactivates(r, tb, s, k, E_REACTIVATE_CREATE_GOLEM):
@@ -620,8 +649,8 @@ def create_value(r, tb, s, w, dist, discount, below):
 
 @njit(cache=True)
 def gold_buy_value(r, tb, s, w):
-    """(VALUED, ``value``) after buying a Gold with an Artifacts action: the Coins paid, the Gold piece (``_gold_now``),
-    then the action's own decision again."""
+    """(VALUED, ``value``) after buying a Gold with an Artifacts action: the Coins paid, the Gold piece (``_gold_now``;
+    valued placed when it has a cauldron to go on), then the action's own decision again."""
     saved = _save(r, s)
     r.res[s, COIN] -= tb.prm[P_GOLD_PRICE]
     _gold_now(r, tb, s, 1, r.gold_supply)
@@ -639,7 +668,7 @@ def row_value(r, tb, s, w, row, amount, coins, study):
     r.res[s, COIN] -= coins
     if res >= 0:
         r.res[s, res] += amount
-    _study_up(r, s, study)
+    _study_up(r, tb, s, study)
     v = value(r, tb, s, w)
     if res >= 0:
         r.res[s, res] -= amount
@@ -774,7 +803,7 @@ def effect_now(r, tb, s, e, a, b, c, supply):
     if e == E_GAIN:
         return _gain_now(r, tb, s, c, a, supply)
     if e == E_STUDY_UP:
-        _study_up(r, s, a)
+        _study_up(r, tb, s, a)
         return GO_ON, supply
     if e == E_STUDENT_DISTRICT:
         _move_student(r, tb, s, c, max(1, a))
@@ -791,7 +820,7 @@ def effect_now(r, tb, s, e, a, b, c, supply):
         r.vp[s] += a
         return STOP, supply
     if e == E_STUDY_BOOK_BONUS:
-        _study_up(r, s, a)
+        _study_up(r, tb, s, a)
         return STOP, supply
     if e == E_RESOURCES_OBJECTIVE:
         for res in range(3):
@@ -822,20 +851,25 @@ def _gain_now(r, tb, s, res, amount, supply):
     elif res == VP:
         r.vp[s] += amount
     elif res == STUDY:
-        _study_up(r, s, amount)
+        _study_up(r, tb, s, amount)
     return GO_ON, supply
 
 
 @njit(cache=True)
 def _gold_now(r, tb, s, amount, supply):
     """``amount`` Gold pieces (``engine._gold_piece``): each from the supply to the seat's loose Gold, until one can go
-    onto an Artifact (the Gold placement decision: STOP)."""
+    onto an Artifact: then the Gold placement decision is pushed, as the engine does, so that ``value`` sees the piece
+    (STOP; the caller's ``_restore`` takes it off again)."""
     for _ in range(amount):
         if supply == 0:
             continue
         supply -= 1
         for k in range(4):
             if _art_need(r, tb, s, k) > 0:
+                if r.sp < MAX_STACK:
+                    r.stack[r.sp, 0] = D_GOLD_PLACE
+                    r.stack[r.sp, 1] = s
+                    r.sp += 1
                 return STOP, supply
         r.loose_gold[s] += 1
     return GO_ON, supply
@@ -881,11 +915,13 @@ def last_income_value(r, tb, s, w, opt):
 
 @njit(cache=True)
 def _save(r, s):
-    """The fields ``effect_now`` changes: seat ``s``'s resources, VP, Study track, Students and loose Gold, and the
-    Menorah tokens."""
+    """The fields ``effect_now`` changes: seat ``s``'s resources, VP, Study track, Students and loose Gold, the
+    Menorah tokens, and the stack height with the first free entry's kind and seat (a Gold placement, ``_gold_now``)."""
+    top = min(r.sp, MAX_STACK - 1)
     return (
         r.res[s, 0], r.res[s, 1], r.res[s, 2], r.vp[s], r.study[s], r.student[s, 0], r.student[s, 1],
-        r.student[s, 2], r.loose_gold[s], r.tokens[0], r.tokens[1], r.tokens[2],
+        r.student[s, 2], r.loose_gold[s], r.tokens[0], r.tokens[1], r.tokens[2], r.sp, r.stack[top, 0],
+        r.stack[top, 1],
     )  # fmt: skip
 
 
@@ -894,6 +930,9 @@ def _restore(r, s, saved):
     r.res[s, 0], r.res[s, 1], r.res[s, 2], r.vp[s], r.study[s] = saved[0], saved[1], saved[2], saved[3], saved[4]
     r.student[s, 0], r.student[s, 1], r.student[s, 2], r.loose_gold[s] = saved[5], saved[6], saved[7], saved[8]
     r.tokens[0], r.tokens[1], r.tokens[2] = saved[9], saved[10], saved[11]
+    r.sp = saved[12]
+    top = min(r.sp, MAX_STACK - 1)
+    r.stack[top, 0], r.stack[top, 1] = saved[13], saved[14]
 
 
 @njit(cache=True)

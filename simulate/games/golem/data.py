@@ -35,9 +35,12 @@ NUM_BOOKS = 38
 NUM_OBJECTIVES = 27
 NUM_START_TILES = 18
 NUM_ARTIFACT_TILES = 4
-NUM_CEMETERY = 6
-GOLEM_TRACK_LEN = 11
-STUDY_TRACK_LEN = 10
+# Track and Cemetery sizes follow their tables (golem_track.csv, study_track.csv, cemetery.csv); the kernels' arrays
+# hold up to these many spaces and read the table's count from ``prm`` (P_GOLEM_TRACK_LEN, ...).
+MAX_CEMETERY = 10
+MAX_BOOK_COLUMNS = 4  # the record's Book columns and the Book options (position x 4 + column); game.toml book_columns
+MAX_GOLEM_TRACK = 20
+MAX_STUDY_TRACK = 20
 NUM_GOLEM_DEVS = 6
 NUM_STUDY_DEVS = 5
 NUM_ARTIFACT_DEVS = 6
@@ -242,7 +245,7 @@ TOML_KEYS = {
     "character_coins": (0, 20),
     "control_penalty": (0, 50),
     "overmove_penalty": (0, 50),
-    "golem_track_start": (0, GOLEM_TRACK_LEN - 1),
+    "golem_track_start": (0, MAX_GOLEM_TRACK - 1),
     "golem_track_create": (0, 5),
     "golem_track_kill": (0, 5),
     "tile_sections": (1, NUM_SECTIONS),
@@ -254,6 +257,7 @@ TOML_KEYS = {
     "starting_tiles_dealt": (2, 4),
     "starting_tiles_kept": (1, 2),
     "max_study_column": (1, 5),
+    "book_columns": (1, MAX_BOOK_COLUMNS),
     "marbles_1_2": (0, 9),
     "marbles_3": (0, 9),
     "marbles_4": (0, 9),
@@ -305,8 +309,12 @@ LIST_LENGTHS = {
     P_LEFTOVER_GOLD,
     P_AUTOMA,
     P_AUTOMA_RABBI_GAUGE,
+    P_GOLEM_TRACK_LEN,
+    P_STUDY_TRACK_LEN,
+    P_CEMETERY_LEN,
+    P_BOOK_COLUMNS,
     NUM_PARAMS,
-) = range(30)
+) = range(34)
 PAY_CHOICE, PAY_VP, PAY_KNOWLEDGE = 0, 1, 2
 
 
@@ -352,14 +360,14 @@ class GolemTables(NamedTuple):
     street_res: np.ndarray  # (10,) by section - 1
     street_vp: np.ndarray
     street_entry: np.ndarray
-    gt_level: np.ndarray  # (11,)
+    gt_level: np.ndarray  # (MAX_GOLEM_TRACK,): P_GOLEM_TRACK_LEN spaces, then zeros
     gt_clay: np.ndarray
     gt_vp: np.ndarray
-    sd_limit: np.ndarray  # (10,)
+    sd_limit: np.ndarray  # (MAX_STUDY_TRACK,): P_STUDY_TRACK_LEN spaces, then zeros
     sd_income: np.ndarray
     sd_vp: np.ndarray
-    cem_min_players: np.ndarray  # (6,)
-    cem_bonus: np.ndarray  # (6, 5): clay, coin, knowledge, gold, vp
+    cem_min_players: np.ndarray  # (MAX_CEMETERY,): P_CEMETERY_LEN spaces, then zeros
+    cem_bonus: np.ndarray  # (MAX_CEMETERY, 5): clay, coin, knowledge, gold, vp
     cem_unlimited: np.ndarray
     prm: np.ndarray  # int64 (NUM_PARAMS,), see P_*
     row_weights: np.ndarray  # (5,)
@@ -549,17 +557,23 @@ def load(folder: str | Path | None = None, rules: dict[str, Any] | None = None) 
         np.int16,
     )
     f = "golem_track.csv"
-    rows = reader.rows(f, ["position", "level", "income_clay", "income_vp"], GOLEM_TRACK_LEN)
-    gt = np.array(
+    rows = reader.rows(f, ["position", "level", "income_clay", "income_vp"], 2, MAX_GOLEM_TRACK)
+    gt = _padded(
         [
             [reader.int(f, ln, r, k, 0, 20) for k in ("level", "income_clay", "income_vp")]
             for ln, r in _ordered(reader, f, rows, "position", 0)
         ],
-        np.int16,
+        MAX_GOLEM_TRACK,
     )
+    golem_track_len = len(rows)
+    if params["golem_track_start"] >= golem_track_len:
+        raise DataError(
+            f"{toml_path}: table.golem_track_start: {params['golem_track_start']} is beyond the last space of "
+            f"golem_track.csv ({golem_track_len - 1})"
+        )
     f = "study_track.csv"
-    rows = reader.rows(f, ["position", "column_limit", "income_knowledge", "end_vp"], STUDY_TRACK_LEN)
-    sd = np.array(
+    rows = reader.rows(f, ["position", "column_limit", "income_knowledge", "end_vp"], 2, MAX_STUDY_TRACK)
+    sd = _padded(
         [
             [
                 reader.int(f, ln, r, k, 0, 5 if k == "column_limit" else 50)
@@ -567,13 +581,14 @@ def load(folder: str | Path | None = None, rules: dict[str, Any] | None = None) 
             ]
             for ln, r in _ordered(reader, f, rows, "position", 0)
         ],
-        np.int16,
+        MAX_STUDY_TRACK,
     )
+    study_track_len = len(rows)
     f = "cemetery.csv"
     rows = reader.rows(
-        f, ["space", "min_players", "clay", "coin", "knowledge", "gold", "vp", "unlimited"], NUM_CEMETERY
+        f, ["space", "min_players", "clay", "coin", "knowledge", "gold", "vp", "unlimited"], 1, MAX_CEMETERY
     )
-    cem = np.array(
+    cem = _padded(
         [
             [
                 reader.int(f, ln, r, k, 0, 20)
@@ -581,9 +596,10 @@ def load(folder: str | Path | None = None, rules: dict[str, Any] | None = None) 
             ]
             for ln, r in _ordered(reader, f, rows, "space", 1)
         ],
-        np.int16,
+        MAX_CEMETERY,
     )
-    if cem[-1, 6] != 1:
+    cemetery_len = len(rows)
+    if cem[cemetery_len - 1, 6] != 1:
         raise DataError(f"{root / f}: line {rows[-1][0]}: column 'unlimited': the last space must be unlimited")
 
     intro = _intro(toml_path, conf, character_ids)
@@ -637,7 +653,7 @@ def load(folder: str | Path | None = None, rules: dict[str, Any] | None = None) 
         cem[:, 0].copy(),
         cem[:, 1:6].copy(),
         cem[:, 6].copy(),
-        *_kernel_params(params, rule_values, intro),
+        *_kernel_params(params, rule_values, intro, (golem_track_len, study_track_len, cemetery_len)),
         *automa,
     )
     estimated_rows = dict(reader.estimated)
@@ -685,11 +701,16 @@ class _Reader:
         self.root = root
         self.estimated: dict[str, int] = {}
 
-    def rows(self, name: str, columns: list[str], count: int) -> list[tuple[int, dict[str, str]]]:
+    def rows(
+        self, name: str, columns: list[str], count: int, most: int | None = None
+    ) -> list[tuple[int, dict[str, str]]]:
+        """The table's rows: exactly ``count``, or ``count`` to ``most`` when ``most`` is given."""
         path = self.root / name
         rows = read_csv(path, [*columns, "estimated", "source"])
-        if len(rows) != count:
+        if most is None and len(rows) != count:
             raise DataError(f"{path}: expected {count} data rows, found {len(rows)}")
+        if most is not None and not count <= len(rows) <= most:
+            raise DataError(f"{path}: expected {count} to {most} data rows, found {len(rows)}")
         n = 0
         for line, r in rows:
             flagged = [x for x in r["estimated"].split(";") if x]
@@ -744,9 +765,13 @@ class _Reader:
         )
 
 
-def _kernel_params(params: dict[str, Any], rules: dict[str, Any], intro: dict[str, Any]) -> tuple:
-    """The scalar parameters, rule options and list parameters as kernel arrays."""
+def _kernel_params(
+    params: dict[str, Any], rules: dict[str, Any], intro: dict[str, Any], sizes: tuple[int, int, int]
+) -> tuple:
+    """The scalar parameters, rule options, the sizes of the tracks and the Cemetery (``sizes``) and the list
+    parameters as kernel arrays."""
     prm = np.zeros(NUM_PARAMS, np.int64)
+    prm[P_GOLEM_TRACK_LEN], prm[P_STUDY_TRACK_LEN], prm[P_CEMETERY_LEN] = sizes
     for idx, key in (
         (P_STARTING_VP, "starting_vp"),
         (P_GOLEM_COST, "golem_cost"),
@@ -768,6 +793,7 @@ def _kernel_params(params: dict[str, Any], rules: dict[str, Any], intro: dict[st
         (P_START_DEALT, "starting_tiles_dealt"),
         (P_START_KEPT, "starting_tiles_kept"),
         (P_MAX_COLUMN, "max_study_column"),
+        (P_BOOK_COLUMNS, "book_columns"),
     ):
         prm[idx] = params[key]
     prm[P_INTRO_START_DEALT] = intro["starting_tiles_dealt"]
@@ -852,6 +878,13 @@ def _automa(reader: _Reader, params: dict[str, Any], rules: dict[str, Any]) -> t
         unlock,
         np.array(thresholds, np.int64),
     )
+
+
+def _padded(rows: list[list[int]], size: int) -> np.ndarray:
+    """A table's rows as a (``size``, columns) array: the rows, then zeros."""
+    out = np.zeros((size, len(rows[0])), np.int16)
+    out[: len(rows)] = rows
+    return out
 
 
 def _ordered(reader: _Reader, name: str, rows: list, col: str, first: int) -> list:

@@ -20,21 +20,23 @@ from simulate.games.golem.data import (
     COIN,
     GOLD,
     GOLEM_ROW,
-    GOLEM_TRACK_LEN,
     KNOWLEDGE,
+    MAX_CEMETERY,
     MIRROR,
     NUM_ACTION_TILES,
-    NUM_CEMETERY,
     NUM_ROUNDS,
     NUM_SECTIONS,
     P_AUTOMA,
     P_AUTOMA_RABBI_GAUGE,
+    P_BOOK_COLUMNS,
+    P_CEMETERY_LEN,
     P_CHARACTER_COINS,
     P_CONTROL_PENALTY,
     P_GOLD_PRICE,
     P_GOLD_SUPPLY,
     P_GOLEM_COST,
     P_GOLEM_EXTRA_COST,
+    P_GOLEM_TRACK_LEN,
     P_INTRO,
     P_INTRO_START_DEALT,
     P_LEFTOVER_GOLD,
@@ -52,6 +54,7 @@ from simulate.games.golem.data import (
     P_START_DEALT,
     P_START_KEPT,
     P_STARTING_VP,
+    P_STUDY_TRACK_LEN,
     P_TRACK_CREATE,
     P_TRACK_KILL,
     P_TRACK_START,
@@ -61,7 +64,6 @@ from simulate.games.golem.data import (
     RED,
     STUDY,
     STUDY_ROW,
-    STUDY_TRACK_LEN,
     VP,
     WHITE,
     WORK,
@@ -248,7 +250,7 @@ for _kind, _count in (
     (D_UPGRADE, 53),
     (D_CREATE, 4),
     (D_KILL, 7),
-    (D_CEMETERY_SPACE, 6),
+    (D_CEMETERY_SPACE, MAX_CEMETERY),
     (D_STUDENT, 4),
     (D_GOLEM_STEP, 25),
     (D_BOOK, 21),
@@ -415,7 +417,7 @@ def init_game(r, tb, n, setup_seed, play_seed):
             r.col_colour[s, c] = -1
     for k in range(3):
         r.tokens[k] = -1
-    for k in range(NUM_CEMETERY):
+    for k in range(MAX_CEMETERY):
         r.cemetery[k] = -1
     r.gold_supply = tb.prm[P_GOLD_SUPPLY]
     r.drawn[0] = -1
@@ -1130,7 +1132,8 @@ def _legal(r, tb, kind, s, e, pa, pb, pc, px, a):  # noqa: C901 - one branch per
         if a < 4:
             return (pb & 1) == 0 and r.res[s, COIN] >= tb.prm[P_MIRROR_COST]
         if a == 4:
-            return (pb & 2) == 0 and r.res[s, COIN] >= tb.prm[P_MIRROR_STUDY_COST] and r.study[s] < STUDY_TRACK_LEN - 1
+            top = tb.prm[P_STUDY_TRACK_LEN] - 1
+            return (pb & 2) == 0 and r.res[s, COIN] >= tb.prm[P_MIRROR_STUDY_COST] and r.study[s] < top
         return a == 5
     if kind == D_CHARACTER:
         if a == 0:
@@ -1143,7 +1146,7 @@ def _legal(r, tb, kind, s, e, pa, pb, pc, px, a):  # noqa: C901 - one branch per
     if kind == D_KILL:
         return a == 6 or (a < 6 and _on_board(r.golem_loc[s, a]))
     if kind == D_CEMETERY_SPACE:
-        if a >= NUM_CEMETERY:
+        if a >= tb.prm[P_CEMETERY_LEN]:
             return False
         if tb.cem_unlimited[a]:
             return True
@@ -1177,7 +1180,7 @@ def _legal(r, tb, kind, s, e, pa, pb, pc, px, a):  # noqa: C901 - one branch per
         return a < 2 and r.drawn[a] >= 0
     if kind == D_TRACK:
         if a == 0:
-            return r.track[s] < GOLEM_TRACK_LEN - 1
+            return r.track[s] < tb.prm[P_GOLEM_TRACK_LEN] - 1
         if a == 1:
             return r.track[s] > 0
         return a == 2
@@ -1364,7 +1367,7 @@ def _book_legal(r, tb, s, pos, col, discount, free_card):
 def fits(r, tb, s, b, col):
     """Book ``b`` may be tucked into column ``col`` of seat ``s``."""
     limit = min(tb.sd_limit[r.study[s]], tb.prm[P_MAX_COLUMN])
-    if r.col_len[s, col] >= limit:
+    if col >= tb.prm[P_BOOK_COLUMNS] or r.col_len[s, col] >= limit:
         return False
     colour = tb.bk_colour[b]
     if colour == BOOK_BLACK:
@@ -1516,7 +1519,7 @@ def _resolve(r, tb, kind, s, e, pa, pb, pc, px, a):  # noqa: C901 - one branch p
             _row_action(r, s, a, pa)
         else:
             _pay(r, s, COIN, tb.prm[P_MIRROR_STUDY_COST])
-            _study_up(r, s, 1)
+            _study_up(r, tb, s, 1)
     elif kind == D_CHARACTER:
         c = r.palace[r.round]
         if a == 0:
@@ -1745,7 +1748,7 @@ def _effect(r, tb, s, e, a, b, c, x):  # noqa: C901 - the effect table
     if e == E_NONE or e == E_PLAIN:
         return
     if e == E_GAIN:
-        _gain(r, s, c, a)
+        _gain(r, tb, s, c, a)
     elif e == E_CHOICE:
         _push(r, D_CHOICE, s, 0, a, 0, 0, 0)
     elif (
@@ -1760,7 +1763,7 @@ def _effect(r, tb, s, e, a, b, c, x):  # noqa: C901 - the effect table
     ):
         _push(r, D_CONFIRM, s, e, a, b, c, x)
     elif e == E_STUDY_UP:
-        _study_up(r, s, a)
+        _study_up(r, tb, s, a)
     elif e == E_STUDENT_DISTRICT:
         _move_student(r, tb, s, c, max(1, a))
     elif e == E_STUDENT_ANY:
@@ -1789,7 +1792,7 @@ def _effect(r, tb, s, e, a, b, c, x):  # noqa: C901 - the effect table
         _auto(r, s, X_GAIN, a, 0, c, 0)
         _push(r, D_KILL, s, 0, 0, 0, 0, 0)
     elif e == E_OBJECTIVE_GAIN:
-        _gain(r, s, c, b)
+        _gain(r, tb, s, c, b)
         _draw_objectives(r, s, a)
     elif e == E_ACTIVATE_ARTIFACT:
         for _ in range(max(1, a)):
@@ -1829,7 +1832,7 @@ def _effect(r, tb, s, e, a, b, c, x):  # noqa: C901 - the effect table
         _push(r, D_ACTIVATE, s, 0, max(1, b), 0, 0, -1)
         _push(r, D_GOLEM_STEP, s, 0, 1, a, 1, -1)
     elif e == E_STUDY_BOOK_BONUS:
-        _study_up(r, s, a)
+        _study_up(r, tb, s, a)
         _push(r, D_BOOK_BONUS, s, 0, max(1, b), 0, 0, 0)
     elif e == E_COPY_TILE:
         _push(r, D_COPY_TILE, s, 0, 0, 0, 0, 0)
@@ -1854,7 +1857,7 @@ def _effect(r, tb, s, e, a, b, c, x):  # noqa: C901 - the effect table
         _auto(r, s, X_STUDENT, b, 0, RED, 0)
         _push(r, D_CREATE, s, 0, a, 0, 0, 0)
     elif e == E_STUDY_BLUE_STUDENT:
-        _study_up(r, s, a)
+        _study_up(r, tb, s, a)
         _move_student(r, tb, s, BLUE, b)
     elif e == E_GOLD_YELLOW_STUDENT:
         _auto(r, s, X_STUDENT, b, 0, YELLOW, 0)
@@ -1890,15 +1893,17 @@ def _effect(r, tb, s, e, a, b, c, x):  # noqa: C901 - the effect table
     elif e == X_STUDENT:
         _move_student(r, tb, s, c, a)
     elif e == X_GAIN:
-        _gain(r, s, c, a)
+        _gain(r, tb, s, c, a)
     elif e == X_ACTIVATE_ART:
         _activate_artifact(r, tb, s, a)
     elif e == X_END_ACTION:
         for g in range(6):
             r.fresh[s, g] = 0
-    elif e == X_ACTIVATE_GOLEM:
+    elif e == X_ACTIVATE_GOLEM:  # the Golem moved, or with no step taken ("up to 4") any standing Golem (R37)
         g = r.last_stepped
-        if g >= 0 and _on_board(r.golem_loc[s, g]) and r.standing[s, g]:
+        if g < 0:
+            _push(r, D_ACTIVATE, s, 0, 1, 0, 0, -1)
+        elif _on_board(r.golem_loc[s, g]) and r.standing[s, g]:
             _push(r, D_ACTIVATE, s, 0, 1, 0, 0, g)
     elif e == X_GOLD:
         _gain_gold(r, s, a)
@@ -1923,7 +1928,7 @@ def _effect(r, tb, s, e, a, b, c, x):  # noqa: C901 - the effect table
 def _confirmed(r, tb, s, e, a, b, c, x):
     if e == E_TRADE:
         _pay(r, s, c, a)
-        _gain(r, s, x, b)
+        _gain(r, tb, s, x, b)
     elif e == E_PAY_FOR_VP:
         _pay(r, s, c, a)
         r.vp[s] += b
@@ -1936,24 +1941,27 @@ def _confirmed(r, tb, s, e, a, b, c, x):
             _push(r, D_STUDENT, s, 0, 0, 0, 0, 0)
     elif e == E_PAY_FOR_STUDY:
         _pay(r, s, c, a)
-        _study_up(r, s, b)
+        _study_up(r, tb, s, b)
     elif e == E_PAY_FOR_VP_STUDY:
         _pay(r, s, c, a)
         r.vp[s] += b
-        _study_up(r, s, 1)
+        _study_up(r, tb, s, 1)
     elif e == E_STUDENT_BACK:
         r.student[s, x] -= 1
         r.vp[s] += a
-        _gain(r, s, c, b)
+        _gain(r, tb, s, c, b)
     elif e == E_STUDY_DOWN_VP_STUDENT:
         r.study[s] -= 1
         r.vp[s] += a
         for _ in range(b):
             _push(r, D_STUDENT, s, 0, 0, 0, 0, 0)
+    elif e == E_CREATE_STEP_ACTIVATE:  # the new Golem x in district a: one step, its tile without lying down
+        r.golem_sec[s, x] += 1
+        _auto(r, s, X_TILE, a, r.golem_sec[s, x], 0, 0)
 
 
 @njit(cache=True)
-def _gain(r, s, res, amount):
+def _gain(r, tb, s, res, amount):
     if res < 0 or amount <= 0:
         return
     if res < 3:
@@ -1963,7 +1971,7 @@ def _gain(r, s, res, amount):
     elif res == VP:
         r.vp[s] += amount
     elif res == STUDY:
-        _study_up(r, s, amount)
+        _study_up(r, tb, s, amount)
 
 
 @njit(cache=True)
@@ -1999,8 +2007,8 @@ def _gold_piece(r, tb, s):
 
 
 @njit(cache=True)
-def _study_up(r, s, steps):
-    r.study[s] = min(STUDY_TRACK_LEN - 1, r.study[s] + steps)
+def _study_up(r, tb, s, steps):
+    r.study[s] = min(tb.prm[P_STUDY_TRACK_LEN] - 1, r.study[s] + steps)
 
 
 @njit(cache=True)
@@ -2041,7 +2049,7 @@ def _take_start(r, tb, s, tile):
     for res in range(3):
         r.res[s, res] += tb.start_tiles[tile, res]
     r.vp[s] += tb.start_tiles[tile, 4]
-    _study_up(r, s, tb.start_tiles[tile, 5])
+    _study_up(r, tb, s, tb.start_tiles[tile, 5])
     for dist in range(3):
         _move_student(r, tb, s, dist, tb.start_tiles[tile, 6 + dist])
     r.kept_starts[s, r.kept_len[s]] = tile
@@ -2114,13 +2122,12 @@ def _create(r, tb, s, dist, discount):
     r.standing[s, g] = 1
     r.fresh[s, g] = 1
     r.built[s] += 1
-    r.track[s] = min(GOLEM_TRACK_LEN - 1, r.track[s] + tb.prm[P_TRACK_CREATE])
+    r.track[s] = min(tb.prm[P_GOLEM_TRACK_LEN] - 1, r.track[s] + tb.prm[P_TRACK_CREATE])
     for k in range(4):
         if _reactivates(r, tb, s, k, E_REACTIVATE_CREATE_GOLEM):
             _auto(r, s, X_ACTIVATE_ART, k, 0, 0, 0)
-    if _has_gdev(r, tb, s, E_CREATE_STEP_ACTIVATE):
-        r.golem_sec[s, g] += 1
-        _auto(r, s, X_TILE, dist, r.golem_sec[s, g], 0, 0)
+    if _has_gdev(r, tb, s, E_CREATE_STEP_ACTIVATE):  # the Development's "may": the step is confirmed (R27)
+        _push(r, D_CONFIRM, s, E_CREATE_STEP_ACTIVATE, dist, 0, 0, g)
 
 
 @njit(cache=True)
@@ -2251,7 +2258,7 @@ def _activate_artifact(r, tb, s, k):
     r.res[s, COIN] += tb.art[t, side, k, 2]
     r.res[s, KNOWLEDGE] += tb.art[t, side, k, 3]
     r.vp[s] += tb.art[t, side, k, 4]
-    _study_up(r, s, tb.art[t, side, k, 5])
+    _study_up(r, tb, s, tb.art[t, side, k, 5])
     for tile in range(5):
         if r.adev_space[s, tile] != k:
             continue

@@ -49,7 +49,7 @@ class Golem:
 
     name = "golem"
     title = "Golem (Cranio Creations)"
-    version = 2
+    version = 3
     min_players = 1
     max_players = 4
     description = (
@@ -140,7 +140,7 @@ class Golem:
         events: list[dict[str, Any]] = [_setup_event(ref, d)]
         for t, a in enumerate(moves):
             seat = ref.current_player()
-            phase = ref.phase
+            rnd = min(ref.round, 3) + 1 if ref.phase >= 5 else 0  # the round the move belongs to, before it ends one
             text = ref.describe(int(a))
             kind = Decision(ref.decision()).name.lower()
             logged = len(ref.au_log)
@@ -149,7 +149,7 @@ class Golem:
                 {
                     "event": "move",
                     "turn": t + 1,
-                    "round": min(ref.round, 3) + 1 if phase >= 5 else 0,
+                    "round": rnd,
                     "seat": seat + 1,
                     "bot": labels[seat],
                     "kind": kind,

@@ -27,21 +27,22 @@ from simulate.games.golem.data import (
     EFFECTS,
     GOLD,
     GOLEM_ROW,
-    GOLEM_TRACK_LEN,
     KNOWLEDGE,
     MARBLES,
+    MAX_CEMETERY,
     MIRROR,
     NUM_ACTION_TILES,
-    NUM_CEMETERY,
     NUM_DISTRICT_TILES,
     NUM_ROUNDS,
     NUM_SECTIONS,
     NUM_TILES,
+    P_CEMETERY_LEN,
+    P_GOLEM_TRACK_LEN,
+    P_STUDY_TRACK_LEN,
     RED,
     ROWS,
     STUDY,
     STUDY_ROW,
-    STUDY_TRACK_LEN,
     VP,
     WHITE,
     WORK,
@@ -253,6 +254,10 @@ class GolemState:
         self.au_laps = 0
         self.au_vp = [0, 0]  # VP of the Main Strategy tile and of the Strategy tile
         self.au_log: list[tuple[int, str]] = []  # the Automa's actions: (round, text), for replays
+        # Sizes of the tracks and the Cemetery: their tables' numbers of spaces
+        self.track_len = int(t.prm[P_GOLEM_TRACK_LEN])
+        self.study_len = int(t.prm[P_STUDY_TRACK_LEN])
+        self.cemetery_len = int(t.prm[P_CEMETERY_LEN])
         # Marbles of this player count
         self.marbles = list(self.p["marbles_1_2"] if n <= 2 else self.p[f"marbles_{n}"])
         # per seat
@@ -282,7 +287,7 @@ class GolemState:
         self.drafted: list[list[int]] = [[] for _ in range(n)]
         self.kept_starts: list[list[int]] = [[] for _ in range(n)]
         self.tokens = [-1, -1, -1]
-        self.cemetery = [-1] * NUM_CEMETERY  # owner of each limited space
+        self.cemetery = [-1] * MAX_CEMETERY  # owner of each limited space (cemetery.csv's spaces, then unused)
         self.cemetery_count = [0] * n  # own golems in the Cemetery
         self.gold_supply = self.p["gold_supply"]
         self.eyes = [[] for _ in range(n)]
@@ -848,7 +853,7 @@ class GolemState:
                 return (
                     not (pb & 2)
                     and self.res[s][COIN] >= self.p["mirror_study_cost"]
-                    and self.study[s] < STUDY_TRACK_LEN - 1
+                    and self.study[s] < self.study_len - 1
                 )
             return a == 5
         if kind == D.CHARACTER:
@@ -867,7 +872,7 @@ class GolemState:
         if kind == D.KILL:
             return a == 6 or (a < 6 and self.golem_loc[s][a] in (0, 1, 2))
         if kind == D.CEMETERY_SPACE:
-            if a >= NUM_CEMETERY:
+            if a >= self.cemetery_len:
                 return False
             if self.t.cem_unlimited[a]:
                 return True
@@ -898,7 +903,7 @@ class GolemState:
             return a < 2 and self.drawn[a] >= 0
         if kind == D.TRACK:
             if a == 0:
-                return self.track[s] < GOLEM_TRACK_LEN - 1
+                return self.track[s] < self.track_len - 1
             if a == 1:
                 return self.track[s] > 0
             return a == 2
@@ -993,7 +998,7 @@ class GolemState:
     def _fits(self, s: int, b: int, col: int) -> bool:
         books = self.col_books[s][col]
         limit = min(int(self.t.sd_limit[self.study[s]]), self.p["max_study_column"])
-        if len(books) >= limit:
+        if col >= self.p["book_columns"] or len(books) >= limit:
             return False
         colour = int(self.t.bk_colour[b])
         if colour == BOOK_BLACK:
@@ -1436,9 +1441,11 @@ class GolemState:
             self._activate_artifact(s, a)
         elif e == X_END_ACTION:
             self.fresh[s] = [0] * 6
-        elif e == X_ACTIVATE_GOLEM:
+        elif e == X_ACTIVATE_GOLEM:  # the Golem moved, or with no step taken any standing Golem (R37)
             g = self.last_stepped
-            if g >= 0 and self.golem_loc[s][g] in (0, 1, 2) and self.standing[s][g]:
+            if g < 0:
+                self._push(D.ACTIVATE, s, 0, 1, 0, 0, -1)
+            elif self.golem_loc[s][g] in (0, 1, 2) and self.standing[s][g]:
                 self._push(D.ACTIVATE, s, 0, 1, 0, 0, g)
         elif e == X_GOLD:
             self._gain_gold(s, a)
@@ -1486,6 +1493,9 @@ class GolemState:
             self.vp[s] += a
             for _ in range(b):
                 self._push(Decision.STUDENT, s)
+        elif e == E["create_step_activate"]:  # the new Golem x in district a: one step, its tile without lying down
+            self.golem_sec[s][x] += 1
+            self._push(T_AUTO, s, X_TILE, a, self.golem_sec[s][x])
 
     def _gain(self, s: int, r: int, amount: int) -> None:
         if r < 0 or amount <= 0:
@@ -1526,7 +1536,7 @@ class GolemState:
             self.loose_gold[s] += 1
 
     def _study_up(self, s: int, steps: int) -> None:
-        self.study[s] = min(STUDY_TRACK_LEN - 1, self.study[s] + steps)
+        self.study[s] = min(self.study_len - 1, self.study[s] + steps)
 
     def _move_student(self, s: int, dist: int, steps: int) -> None:
         for _ in range(steps):
@@ -1620,14 +1630,13 @@ class GolemState:
         self.standing[s][g] = 1
         self.fresh[s][g] = 1
         self.built[s] += 1
-        self.track[s] = min(GOLEM_TRACK_LEN - 1, self.track[s] + self.p["golem_track_create"])
+        self.track[s] = min(self.track_len - 1, self.track[s] + self.p["golem_track_create"])
         for k in range(4):
             if self._reactivates(s, k, E["reactivate_create_golem"]):
                 self._push(T_AUTO, s, X_ACTIVATE_ART, k)
         if self._has_gdev(s, E["create_step_activate"]):
-            # one step, then the tile's effect without lying down
-            self.golem_sec[s][g] += 1
-            self._push(T_AUTO, s, X_TILE, dist, self.golem_sec[s][g])
+            # the Development's "may": one step, then the tile's effect without lying down, or not (R27)
+            self._push(Decision.CONFIRM, s, E["create_step_activate"], dist, 0, 0, g)
 
     def _kill(self, s: int, g: int, space: int) -> None:
         self.golem_loc[s][g] = CEMETERY

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simulate.games.golem.data import NUM_AUTOMA_CARDS, NUM_BOOKS, NUM_OBJECTIVES
+from simulate.games.golem.data import MAX_CEMETERY, NUM_AUTOMA_CARDS, NUM_BOOKS, NUM_OBJECTIVES
 from simulate.games.golem.reference import ACT_NAMES, MAX_STACK, NUM_ACTIONS, STAT_NAMES
 
 P = 4  # seats
@@ -87,7 +87,7 @@ def state_fields() -> list[tuple]:
         ("col_books", i16, (P, 4, 5)),
         ("col_len", i16, (P, 4)),
         ("tokens", i16, (3,)),
-        ("cemetery", i16, (6,)),
+        ("cemetery", i16, (MAX_CEMETERY,)),
         ("cemetery_count", i16, (P,)),
         ("gold_supply", i16),
         ("eyes", i16, (P, 2)),
