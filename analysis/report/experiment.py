@@ -160,7 +160,8 @@ def _effects_table(effects: pd.DataFrame, unit: str, alpha: float) -> Table:
             "variance removed by pairing",
         ],
         rows,
-        f"Paired differences from the baseline ({what}); p-values Holm-adjusted over all variants.",
+        f"Paired differences from the baseline ({what}); p-values Holm-adjusted over all variants and quantities "
+        "(win rates and margins together).",
     )
 
 

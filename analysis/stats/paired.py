@@ -330,18 +330,13 @@ class PairedRounds:
         ]
         out = pd.concat(frames, ignore_index=True)
         out = out[["variant_name", *[c for c in out.columns if c != "variant_name"]]].copy()
-        out["pvalue_adj"] = np.nan
-        out["significant"] = False
-        for unit in ("rate", "points"):
-            rows = (out["unit"] == unit).to_numpy()
-            if rows.any():
-                if correction == "holm":
-                    p_adj, reject = holm(out.loc[rows, "pvalue"].to_numpy(), alpha)
-                else:
-                    p_adj, reject, _ = multiple_tests(out.loc[rows, "pvalue"].to_numpy(), alpha, correction)
-                out.loc[rows, "pvalue_adj"] = p_adj
-                out.loc[rows, "significant"] = reject
-        out["significant"] = out["significant"].astype(bool)
+        # one family: every variant and every quantity (rates and margins) together
+        if correction == "holm":
+            p_adj, reject = holm(out["pvalue"].to_numpy(), alpha)
+        else:
+            p_adj, reject, _ = multiple_tests(out["pvalue"].to_numpy(), alpha, correction)
+        out["pvalue_adj"] = p_adj
+        out["significant"] = np.asarray(reject, dtype=bool)
         return out
 
 
@@ -352,10 +347,10 @@ def compare_variants(
 
     ``quantities`` maps variant names to :func:`game_quantities` tables. Returns the rows of
     :func:`paired_effects` with ``variant_name`` first, plus ``pvalue_adj`` and ``significant``:
-    the p-values are adjusted over all variants and rate quantities together (``correction``, a
-    ``statsmodels`` ``multipletests`` method, Holm by default, so a family of changes that do
-    nothing shows any significant effect at most ``alpha`` of the time). Margins (points) are
-    tested as a second family.
+    the p-values are adjusted over all variants and all quantities (win rates and margins)
+    together (``correction``, a ``statsmodels`` ``multipletests`` method, Holm by default, so a
+    family of changes that do nothing shows any significant effect, on any quantity, at most
+    ``alpha`` of the time).
     """
     check_alpha(alpha)
     return PairedRounds(baseline).add(quantities).effects(alpha, correction)
