@@ -22,7 +22,7 @@ from analysis import plots  # noqa: E402
 from analysis.stats.components import ASSOCIATION_NOTE, component_strength  # noqa: E402
 from analysis.stats.convergence import convergence, games_needed  # noqa: E402
 from analysis.stats.outcomes import end_reasons, game_lengths, score_summary  # noqa: E402
-from analysis.stats.seats import add_margins, seat_advantage, seat_balance, win_rates  # noqa: E402
+from analysis.stats.seats import add_margins, seat_advantage, seat_balance, seat_wald_test, win_rates  # noqa: E402
 from analysis.stats.setups import setup_balance, setup_feature_effects, setup_variance  # noqa: E402
 from analysis.stats.strategies import ELO_SCALE, bradley_terry, head_to_head  # noqa: E402
 from analysis.stats.synthetic import synthetic_run  # noqa: E402
@@ -200,6 +200,35 @@ def test_fair_game_flags_an_advantage_in_about_five_percent_of_repetitions():
     assert low <= excluded <= high, excluded
 
 
+@pytest.mark.parametrize("num_players", [2, 3])
+def test_seat_test_keeps_its_size_when_many_ties_are_shared(num_players):
+    """Fair games with many shared wins (43% of 2-player games, 53% of 3-player ones): the Wald
+    test on the per-game win vectors rejects in about 5% of repetitions (Pearson's chi-square on
+    the fractional win counts: 0.3-0.7%, measured over 400 repetitions)."""
+    reps, flagged, tied = 2 * REPS, 0, 0.0
+    for rep in range(reps):
+        run = synthetic_run(300, num_players, score_sd=0.6, tie_break="shared", random_state=NULL_SEED + 500 + rep)
+        tied += run.games["tied"].mean() / reps
+        tests = seat_advantage(run.seats, num_resamples=10, random_state=rep).tests
+        flagged += bool(tests["significant"].iloc[0])
+    assert tied > 0.25
+    low, high = binomial_band(reps)
+    assert low <= flagged <= high, flagged
+
+
+def test_seat_wald_test_edge_cases():
+    game, seat = np.repeat(np.arange(50), 2), np.tile([1, 2], 50)
+    always_first = np.tile([1.0, 0.0], 50)
+    assert seat_wald_test(game, seat, always_first, 2)[2] == 0.0  # never varies, far from 1/2
+    all_tied = np.full(100, 0.5)
+    assert seat_wald_test(game, seat, all_tied, 2)[2] == 1.0
+    shuffled = np.random.default_rng(SEED).permutation(100)
+    wins = np.random.default_rng(SEED).integers(0, 2, 50).repeat(2).astype(float)
+    wins[1::2] = 1 - wins[1::2]
+    assert seat_wald_test(game[shuffled], seat[shuffled], wins[shuffled], 2) == seat_wald_test(game, seat, wins, 2)
+    assert np.isnan(seat_wald_test(game[:-1], seat[:-1], wins[:-1], 2)[2])  # an incomplete game
+
+
 def test_mixed_bots_need_rotation_to_read_seat_effects(rich_run):
     rotated = seat_advantage(rich_run.seats, lineup="all", num_resamples=QUICK_RESAMPLES)
     assert bool(rotated.tests["balanced"].iloc[0])
@@ -341,6 +370,56 @@ def test_head_to_head_counts_seat_pairs_and_halves_ties():
     assert h2h.loc[("b", "a"), "wins"] == pytest.approx(2.5)
 
 
+def _plackett_luce_seats(num_games: int, lineup: list[str], strength: dict[str, float], rng) -> pd.DataFrame:
+    """Games ranked by strength + Gumbel noise (a Plackett-Luce model), lineup rotated over the
+    seats; every pair's chance to finish above the other is exactly Bradley-Terry's."""
+    n = len(lineup)
+    rotation = np.arange(num_games) % n
+    bot = np.asarray(lineup, dtype=object)[(np.arange(n)[None, :] + rotation[:, None]) % n]
+    utility = np.vectorize(strength.get)(bot) + rng.gumbel(size=(num_games, n))
+    rank = (utility[:, :, None] < utility[:, None, :]).sum(axis=2) + 1
+    return pd.DataFrame(
+        {
+            "game": np.repeat(np.arange(num_games), n),
+            "seat": np.tile(np.arange(1, n + 1), num_games),
+            "bot": bot.ravel().astype(str),
+            "rank": rank.ravel(),
+        }
+    )
+
+
+def test_multi_player_ratings_cover_the_planted_plackett_luce_strengths():
+    """4-player games with four bots: the game-clustered (sandwich) rating intervals cover the
+    planted strengths at the nominal rate (model-based ones, treating the 6 seat pairs of a game
+    as independent, cover 88%)."""
+    strength = {"a": 0.0, "b": 0.4, "c": 0.8, "d": 1.2}
+    truth = {k: v - np.mean(list(strength.values())) for k, v in strength.items()}
+    rng = np.random.default_rng(COVERAGE_SEED + 4)
+    reps, misses = 2 * REPS, 0
+    for _ in range(reps):
+        seats = _plackett_luce_seats(300, list(strength), strength, rng)
+        ratings = bradley_terry(head_to_head(seats), seats=seats).set_index("bot")
+        misses += not (ratings.loc["d", "ci_low"] <= truth["d"] <= ratings.loc["d", "ci_high"])
+    low, high = binomial_band(reps)
+    assert low <= misses <= high, misses
+
+
+def test_head_to_head_interval_covers_the_truth_when_a_bot_holds_several_seats():
+    """An A,A,B,B lineup gives four A-B comparisons per game: the game-clustered interval covers
+    the planted P(A above B) at the nominal rate (Wilson on the comparisons covers about 87%)."""
+    strength = {"A": 0.5, "B": 0.0}
+    truth = 1 / (1 + np.exp(-0.5))
+    rng = np.random.default_rng(COVERAGE_SEED + 5)
+    reps, misses = 2 * REPS, 0
+    for _ in range(reps):
+        seats = _plackett_luce_seats(200, ["A", "A", "B", "B"], strength, rng)
+        row = head_to_head(seats).set_index(["bot", "opponent"]).loc[("A", "B")]
+        assert row["num_comparisons"] == 4 * 200
+        misses += not (row["ci_low"] <= truth <= row["ci_high"])
+    low, high = binomial_band(reps)
+    assert low <= misses <= high, misses
+
+
 def test_bradley_terry_rejects_a_disconnected_comparison_graph():
     h2h = pd.DataFrame(
         {
@@ -363,7 +442,11 @@ def test_planted_component_effect_is_found_and_flagged_as_association(rich_run):
     assert set(result["phase"]) == {"any", "early", "mid", "late"}
     any_phase = result[result["phase"] == "any"].set_index("component")
     assert any_phase.loc["M09", "significant"]
-    assert any_phase.loc["M09", "score_diff_low"] < 4.0 < any_phase.loc["M09", "score_diff_high"]
+    # margins: the acquirer gains 4 points over the mean of the others, and each of its two
+    # opponents, who sit in the baseline, loses 4/2 against the mean of theirs
+    games_with = rich_run.components.loc[rich_run.components["component"] == "M09", "game"].nunique()
+    truth = 4.0 + 2.0 * (2 * games_with) / any_phase.loc["M09", "num_not"]
+    assert any_phase.loc["M09", "margin_diff_low"] < truth < any_phase.loc["M09", "margin_diff_high"]
     assert any_phase["significant"].sum() == 1
     by_phase = result[result["component"] == "M09"].set_index("phase")["num_acquired"]
     assert by_phase["early"] + by_phase["mid"] + by_phase["late"] == by_phase["any"]
@@ -383,6 +466,52 @@ def test_component_null_effects_keep_nominal_error_rates():
     # game-clustered standard error keeps the per-test rate at 5%.
     assert abs(tests.mean() - 0.05) < 0.015, tests.mean()
     assert family_hits <= binomial_band(reps)[1]
+
+
+def _long_game_card_run(num_games: int, rng: np.random.Generator) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """3-player games whose length drives every seat's score; card X, of no effect on anything,
+    is bought (by a uniform seat) mostly in long games."""
+    n = 3
+    length = rng.gamma(4.0, 5.0, num_games)
+    score = np.rint(2.0 * length[:, None] + rng.normal(0, 6, (num_games, n)))
+    best = score == score.max(axis=1, keepdims=True)
+    win = best / best.sum(axis=1, keepdims=True)
+    rank = (score[:, :, None] < score[:, None, :]).sum(axis=2) + 1
+    seats = pd.DataFrame(
+        {
+            "game": np.repeat(np.arange(num_games), n),
+            "seat": np.tile(np.arange(1, n + 1), num_games),
+            "num_players": n,
+            "bot": "random",
+            "score": score.ravel(),
+            "rank": rank.ravel(),
+            "win": win.ravel(),
+        }
+    )
+    bought = np.flatnonzero(rng.random(num_games) < np.clip(length / 40, 0, 1))
+    components = pd.DataFrame(
+        {
+            "game": bought,
+            "seat": rng.integers(1, n + 1, len(bought)),
+            "component": "X",
+            "kind": "card",
+            "round": 0,
+        }
+    )
+    return seats, components
+
+
+def test_component_margin_difference_ignores_cards_that_go_with_long_games():
+    """A card bought mostly in long, high-scoring games changes nobody's margin: its interval
+    covers 0 at the nominal rate (raw scores put it at about +11 points, excluding 0, in every run)."""
+    rng = np.random.default_rng(COVERAGE_SEED + 3)
+    reps, misses = REPS, 0
+    for _ in range(reps):
+        seats, components = _long_game_card_run(1_000, rng)
+        row = component_strength(seats, components).iloc[0]
+        misses += not (row["margin_diff_low"] <= 0.0 <= row["margin_diff_high"])
+    low, high = binomial_band(reps)
+    assert low <= misses <= high, misses
 
 
 def test_component_clustered_standard_error_matches_a_direct_computation():
@@ -537,7 +666,7 @@ def plot_inputs(rich_run):
         (plots.plot_ratings, "ratings", {}),
         (plots.plot_ratings, "ratings", {"scale": "logit"}),
         (plots.plot_component_forest, "strength", {}),
-        (plots.plot_component_forest, "strength", {"metric": "score", "phase": "late", "top": 5}),
+        (plots.plot_component_forest, "strength", {"metric": "margin", "phase": "late", "top": 5}),
         (plots.plot_convergence, "conv", {}),
         (plots.plot_convergence, "conv", {"show": "width", "seats": [1], "log_x": False}),
         (plots.plot_game_lengths, "games", {}),

@@ -256,12 +256,12 @@ def plot_component_forest(
     """Forest plot of component effects: acquired against not acquired, with (adjusted) intervals.
 
     Required columns (``component_strength``): ``num_players``, ``component``, ``phase``,
-    ``win_diff``, ``win_diff_low``, ``win_diff_high`` (``metric="win"``) or ``score_diff``,
-    ``score_diff_low``, ``score_diff_high`` (``metric="score"``), and ``significant``. Shows the
+    ``win_diff``, ``win_diff_low``, ``win_diff_high`` (``metric="win"``) or ``margin_diff``,
+    ``margin_diff_low``, ``margin_diff_high`` (``metric="margin"``), and ``significant``. Shows the
     ``top`` components by absolute effect; significant ones are filled.
     """
-    if metric not in ("win", "score"):
-        raise ValueError(f"metric must be 'win' or 'score', got {metric!r}")
+    if metric not in ("win", "margin"):
+        raise ValueError(f"metric must be 'win' or 'margin', got {metric!r}")
     cols = [f"{metric}_diff", f"{metric}_diff_low", f"{metric}_diff_high"]
     require_columns(strength, ["num_players", "component", "phase", "significant", *cols], "strength")
     part = strength[strength["phase"] == phase]
@@ -279,7 +279,7 @@ def plot_component_forest(
     ax.plot(est[~sig], y[~sig], "o", mfc="white", color="C0", label="not significant")
     ax.axvline(0, color="k", linestyle="--", linewidth=1)
     ax.set_yticks(y, part["component"].astype(str))
-    unit = "win rate" if metric == "win" else "score"
+    unit = "win rate" if metric == "win" else "score margin"
     ax.set_xlabel(f"{unit}, acquired minus not ({'percentage points' if metric == 'win' else 'points'})")
     ax.set_ylabel("component")
     when = "acquired at any time" if phase == "any" else f"acquired {phase}"

@@ -819,16 +819,17 @@ def _setup_section(
 def _strategy_section(seats: pd.DataFrame, alpha: float) -> Section | None:
     if seats["bot"].nunique() < 2:
         return None
-    h2h = head_to_head(seats[["game", "seat", "bot", "rank"]], alpha=alpha)
+    pairs = seats[["game", "seat", "bot", "rank"]]
+    h2h = head_to_head(pairs, alpha=alpha)
     if h2h.empty:
         return None
     section = Section("Strategy strength")
     section.items.append(
         Text(
             "Each game is broken into its seat pairs: the better-ranked seat wins the pair (a shared tie counts "
-            "half). Pairs from one game are not independent, so the intervals, which treat them as if they were, "
-            "are somewhat narrow for games with many seats. Bradley-Terry strengths are fitted to all pairs and "
-            "shown on the Elo scale (400 points = 10:1 odds). Player counts are pooled."
+            "half). Pairs from one game are not independent, so intervals are clustered by game. Bradley-Terry "
+            "strengths are fitted to all pairs and shown on the Elo scale (400 points = 10:1 odds). Player counts "
+            "are pooled."
         )
     )
     # a bot that never (or always) beats another makes the maximum-likelihood ratings infinite
@@ -845,7 +846,7 @@ def _strategy_section(seats: pd.DataFrame, alpha: float) -> Section | None:
         with warnings.catch_warnings():  # a single pair of bots leaves the GLM no residual df; harmless
             warnings.simplefilter("ignore", RuntimeWarning)
             warnings.simplefilter("ignore", PerfectSeparationWarning)  # near-certain pairs; flagged above
-            ratings = bradley_terry(h2h, alpha=alpha, pseudo_count=0.5 if separated else 0.0)
+            ratings = bradley_terry(h2h, alpha=alpha, pseudo_count=0.5 if separated else 0.0, seats=pairs)
     except ValueError as e:
         ratings = None
         section.items.append(Text(f"No Bradley-Terry ratings: {e}.", "warn"))
@@ -855,7 +856,8 @@ def _strategy_section(seats: pd.DataFrame, alpha: float) -> Section | None:
         Table(
             ["bot \\ opponent", *order],
             [[b, *[cell.get((b, o), "—") for o in order]] for b in order],
-            "Head-to-head: how often the row bot finishes above the column bot, with Wilson intervals.",
+            "Head-to-head: how often the row bot finishes above the column bot, with Wilson intervals "
+            "clustered by game.",
         )
     )
     panels = [lambda ax: plots.plot_head_to_head(h2h, ax=ax, order=order)]
@@ -993,7 +995,7 @@ def _component_section(
                     _pct(r.win_rate_not),
                     _pp(r.win_diff),
                     f"{_pp(r.win_diff_low)} to {_pp(r.win_diff_high)}",
-                    _num(r.score_diff, 1, True),
+                    _num(r.margin_diff, 1, True),
                     "yes" if r.significant else "no",
                     *when,
                 ]
@@ -1008,7 +1010,7 @@ def _component_section(
                     "not acquired",
                     "difference (pp)",
                     "adjusted interval",
-                    "score diff",
+                    "margin diff (points)",
                     "significant",
                     "early",
                     "mid",

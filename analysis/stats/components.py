@@ -18,6 +18,7 @@ from analysis.stats._util import (
     game_codes,
     multiple_tests,
     require_columns,
+    seat_margins,
     t_confint,
     welch,
     wilson_confint,
@@ -114,7 +115,7 @@ def component_strength(
     correction: str | None = "holm",
     min_count: int = 10,
 ) -> pd.DataFrame:
-    """Win rate and score of seats that acquired each component against seats that did not.
+    """Win rate and score margin of seats that acquired each component against seats that did not.
 
     Required columns: seats ``game``, ``seat``, ``num_players``, ``score``, ``win``;
     components ``game``, ``seat``, ``component``, ``kind``, ``round``; games (optional, for the
@@ -132,11 +133,16 @@ def component_strength(
     methods, false-coverage-rate for ``fdr_*``). Rows with fewer than ``min_count`` acquiring
     seats are dropped.
 
+    Scores are compared as margins (a seat's score minus the mean of the other seats' scores in
+    its game), so a component that merely goes with long, high-scoring games, where every seat
+    scores more, shows no score difference. Solo games have no margin (NaN).
+
     Returns one row per ``num_players``, ``component`` and ``phase``: ``kind``,
     ``num_acquired``, ``num_not``, ``win_rate``, ``win_low``, ``win_high`` (Wilson, unadjusted,
     acquiring seats), ``win_rate_not``, ``win_diff``, ``win_diff_low``, ``win_diff_high``,
-    ``score_mean``, ``score_mean_not``, ``score_diff``, ``score_diff_low``, ``score_diff_high``
-    (points), ``pvalue``, ``pvalue_adj``, ``significant`` (for the win difference). The frame's
+    ``margin_mean``, ``margin_mean_not``, ``margin_diff``, ``margin_diff_low``,
+    ``margin_diff_high`` (points), ``pvalue``, ``pvalue_adj``, ``significant`` (for the win
+    difference). The frame's
     ``attrs["note"]`` says it is an association (see :data:`ASSOCIATION_NOTE`).
     """
     check_alpha(alpha)
@@ -208,7 +214,7 @@ def component_strength(
     cell_any = (np_codes[row] * num_comp + comp_codes) * 4
 
     # Pass 1: counts, sums and squares of the acquiring seats per cell.
-    ys = {name: seats[name].to_numpy(dtype=float) for name in ("win", "score")}
+    ys = {"win": seats["win"].to_numpy(dtype=float), "margin": seat_margins(seats)}
     n1 = np.zeros(cells)
     s1 = {name: np.zeros(cells) for name in ys}
     q1 = {name: np.zeros(cells) for name in ys}
@@ -300,7 +306,7 @@ def component_strength(
         summary[name] = (s1[name], m1, m0, diff, se, df, pvalue)
 
     win_s1, win_m1, win_m0, win_diff, win_se, win_df, pvalue = summary["win"]
-    _, score_m1, score_m0, score_diff, score_se, score_df, _ = summary["score"]
+    _, margin_m1, margin_m0, margin_diff, margin_se, margin_df, _ = summary["margin"]
     win_low, win_high = wilson_confint(win_s1, n1, alpha)
     out = pd.DataFrame(
         {
@@ -317,11 +323,11 @@ def component_strength(
             "win_diff": win_diff,
             "_win_se": win_se,
             "_win_df": win_df,
-            "score_mean": score_m1,
-            "score_mean_not": score_m0,
-            "score_diff": score_diff,
-            "_score_se": score_se,
-            "_score_df": score_df,
+            "margin_mean": margin_m1,
+            "margin_mean_not": margin_m0,
+            "margin_diff": margin_diff,
+            "_margin_se": margin_se,
+            "_margin_df": margin_df,
             "pvalue": pvalue,
         }
     )
@@ -344,11 +350,11 @@ _COLUMNS = [
     "win_diff",
     "win_diff_low",
     "win_diff_high",
-    "score_mean",
-    "score_mean_not",
-    "score_diff",
-    "score_diff_low",
-    "score_diff_high",
+    "margin_mean",
+    "margin_mean_not",
+    "margin_diff",
+    "margin_diff_low",
+    "margin_diff_high",
     "pvalue",
     "pvalue_adj",
     "significant",
@@ -365,8 +371,8 @@ def _finish(parts: list[pd.DataFrame], alpha: float, correction: str | None) -> 
         part["win_diff_low"], part["win_diff_high"] = t_confint(
             part["win_diff"].to_numpy(), part["_win_se"].to_numpy(), part["_win_df"].to_numpy(), level
         )
-        part["score_diff_low"], part["score_diff_high"] = t_confint(
-            part["score_diff"].to_numpy(), part["_score_se"].to_numpy(), part["_score_df"].to_numpy(), level
+        part["margin_diff_low"], part["margin_diff_high"] = t_confint(
+            part["margin_diff"].to_numpy(), part["_margin_se"].to_numpy(), part["_margin_df"].to_numpy(), level
         )
         done.append(part[_COLUMNS])
     result = pd.concat(done, ignore_index=True) if done else pd.DataFrame(columns=_COLUMNS)

@@ -25,7 +25,15 @@ from analysis.stats._util import (
     wilson_confint,
 )
 
-__all__ = ["SeatAdvantage", "add_margins", "seat_advantage", "seat_balance", "win_rates", "win_rates_from_counts"]
+__all__ = [
+    "SeatAdvantage",
+    "add_margins",
+    "seat_advantage",
+    "seat_balance",
+    "seat_wald_test",
+    "win_rates",
+    "win_rates_from_counts",
+]
 
 # Largest relative spread of a bot's seat counts for seats to count as evenly rotated.
 _BALANCE_TOLERANCE = 0.02
@@ -99,6 +107,46 @@ def seat_balance(seats: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["num_players", "bot", "num_seat_games", "imbalance"])
 
 
+def seat_wald_test(game: np.ndarray, seat: np.ndarray, win: np.ndarray, num_players: int) -> tuple[float, int, float]:
+    """Wald test that every seat's expected share of the win is 1 / ``num_players``.
+
+    ``game``, ``seat`` (1..n) and ``win`` are parallel arrays, n rows per game. The per-game win
+    vectors sum to 1, so the test uses their first n - 1 seats: Hotelling's one-sample T^2 with
+    the vectors' sample covariance, which counts a shared tie as the small deviation it is
+    (Pearson's chi-square on the win counts treats every win as a multinomial draw and is
+    conservative when ties are shared). Returns ``(t2, df, pvalue)``, the p-value from
+    F(df, G - df) (G games); a seat whose share never varies but differs from 1/n gives an
+    infinite statistic and p = 0. NaN when there is nothing to test (n < 2, fewer than n + 1
+    games, or incomplete games).
+
+    References
+    ----------
+    Hotelling, H. (1931). The generalization of Student's ratio. *Annals of Mathematical
+    Statistics* 2.
+    """
+    n = int(num_players)
+    if n < 2 or len(win) % n or len(win) < n * (n + 1):
+        return np.nan, n - 1, np.nan
+    same = game[1:] == game[:-1]
+    in_order = np.all(game[1:] >= game[:-1]) and np.all(seat[1:][same] > seat[:-1][same])
+    order = slice(None) if in_order else np.lexsort((seat, game))
+    if not np.array_equal(seat[order].reshape(-1, n), np.broadcast_to(np.arange(1, n + 1), (len(win) // n, n))):
+        return np.nan, n - 1, np.nan
+    shares = np.asarray(win, dtype=float)[order].reshape(-1, n)[:, : n - 1]
+    num_games = len(shares)
+    deviation = shares.mean(axis=0) - 1.0 / n
+    cov = np.atleast_2d(np.cov(shares, rowvar=False))
+    df = int(np.linalg.matrix_rank(cov))
+    solved = np.linalg.pinv(cov) @ deviation
+    if not np.allclose(cov @ solved, deviation, atol=1e-12):  # a deviation no game ever varies in
+        return np.inf, n - 1, 0.0
+    if df == 0:
+        return 0.0, n - 1, 1.0
+    t2 = float(num_games * deviation @ solved)
+    pvalue = float(stats.f.sf(t2 * (num_games - df) / (df * (num_games - 1)), df, num_games - df))
+    return t2, df, pvalue
+
+
 class SeatAdvantage(NamedTuple):
     """Result of :func:`seat_advantage`; unpacks as ``table, tests, verdict``."""
 
@@ -107,9 +155,9 @@ class SeatAdvantage(NamedTuple):
     ``ci_high`` (Wilson), ``fair``, ``excess``, ``margin`` (mean score margin, in score units),
     ``margin_low``, ``margin_high`` (bootstrap percentile interval), ``margin_sd``."""
     tests: pd.DataFrame
-    """Per ``num_players``: ``lineup``, ``num_games``, ``chi2``, ``df``, ``pvalue`` (goodness of
-    fit of wins over seats against 1/n each), ``significant``, ``max_imbalance`` (see
-    :func:`seat_balance`), ``balanced``."""
+    """Per ``num_players``: ``lineup``, ``num_games``, ``chi2`` (Wald chi-square, Hotelling's T^2,
+    of the mean per-game win vector against 1/n each), ``df``, ``pvalue``, ``significant``,
+    ``max_imbalance`` (see :func:`seat_balance`), ``balanced``."""
     verdict: str
     """One plain-language sentence per player count."""
 
@@ -133,10 +181,12 @@ def seat_advantage(
 
     The margin of a seat is its score minus the mean score of the other seats in the game; its
     interval resamples games (percentile bootstrap, ``num_resamples`` resamples, exact and fast
-    for integer scores, see ``analysis.stats._util.bootstrap_mean_confint``). The test is Pearson's
-    chi-square goodness of fit of the wins per seat against 1/n each (n - 1 df); with shared
-    ties the wins are fractional and the test is slightly conservative. ``unit`` names what a
-    score counts in the verdict (``"points"``, ``"chips"``).
+    for integer scores, see ``analysis.stats._util.bootstrap_mean_confint``). The test is a Wald test
+    that the mean per-game win vector (each seat's share of the win, 1/k each in a k-way shared
+    tie) is 1/n for every seat, using the sample covariance of the vectors (Hotelling's one-sample
+    T^2 on the first n - 1 seats, F-distributed p-value; :func:`seat_wald_test`), so its size
+    stays nominal however many ties are shared. ``unit`` names what a score counts in the verdict
+    (``"points"``, ``"chips"``).
 
     Examples
     --------
@@ -157,6 +207,7 @@ def seat_advantage(
     mask = mirror_mask(seats) if lineup == "mirror" else np.ones(len(seats), dtype=bool)
     sub = pd.DataFrame(
         {
+            "game": seats["game"].to_numpy()[mask],
             "num_players": seats["num_players"].to_numpy()[mask],
             "seat": seats["seat"].to_numpy()[mask],
             "win": seats["win"].to_numpy(dtype=float)[mask],
@@ -205,12 +256,11 @@ def seat_advantage(
         balance = pd.Series(0.0, index=table["num_players"].unique())
     test_rows = []
     for num_players, part in table.groupby("num_players", sort=True):  # a few player counts
-        observed = part["wins"].to_numpy(dtype=float)
         n = int(num_players)
-        if len(observed) == n and observed.sum() > 0:
-            chi2, pvalue = stats.chisquare(observed, np.full(n, observed.sum() / n))
-        else:
-            chi2, pvalue = np.nan, np.nan
+        rows = (sub["num_players"] == num_players).to_numpy()
+        chi2, df, pvalue = seat_wald_test(
+            sub["game"].to_numpy()[rows], sub["seat"].to_numpy()[rows], sub["win"].to_numpy()[rows], n
+        )
         imbalance = float(balance.get(num_players, np.nan))
         test_rows.append(
             {
@@ -218,7 +268,7 @@ def seat_advantage(
                 "lineup": lineup,
                 "num_games": int(part["num_games"].max()),
                 "chi2": float(chi2),
-                "df": n - 1,
+                "df": df,
                 "pvalue": float(pvalue),
                 "significant": bool(pvalue < alpha),
                 "max_imbalance": imbalance,
@@ -266,7 +316,7 @@ def _verdict(table: pd.DataFrame, tests: pd.DataFrame, alpha: float, unit: str) 
                 f"{first.margin_high:+.1f}) against {'the other seat' if n == 2 else 'the mean of the other seats'}"
             )
         kind = "mirror matches" if test.lineup == "mirror" else "games"
-        stat = f"chi-square {test.chi2:.1f}, {test.df} df, {format_pvalue(test.pvalue)}; {test.num_games:,} {kind}"
+        stat = f"Wald chi-square {test.chi2:.1f}, {test.df} df, {format_pvalue(test.pvalue)}; {test.num_games:,} {kind}"
         if test.significant:
             best = part["excess"].idxmax()
             worst = part["excess"].idxmin()
