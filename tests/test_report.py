@@ -278,7 +278,7 @@ def test_rule_variants_are_compared_with_their_baseline_and_never_pooled(tmp_pat
     titles = [s.title for s in report.sections]
     assert "Rule options side by side" in titles
     mirror = report.sections[titles.index("First-player advantage in mirror matches")]
-    four = next(i for i in mirror.items if getattr(i, "caption", "") == "Goodness of fit against 1/n.")
+    four = next(i for i in mirror.items if getattr(i, "caption", "") == "Wald test of equal win shares (1/n each).")
     assert [r[1] for r in four.rows if r[0] == "4"] == ["1,500"], "the variant's games stay out of the pool"
     side = report.sections[titles.index("Rule options side by side")]
     table = next(i for i in side.items if hasattr(i, "rows"))

@@ -438,7 +438,8 @@ def _adv_columns(unit: str) -> list[str]:
     ]
 
 
-_TEST_COLUMNS = ["players", "games", "chi-square", "df", "p", "verdict"]
+_TEST_COLUMNS = ["players", "games", "Wald chi-square", "df", "p", "verdict"]
+_TEST_CAPTION = "Wald test of equal win shares (1/n each)."
 
 
 def _seat_advantage_by_count(
@@ -465,8 +466,9 @@ def _mirror_section(seats: pd.DataFrame, mirror: np.ndarray, alpha: float, rng: 
     section.items.append(
         Text(
             "In a mirror match every seat holds the same bot, so any difference between seats is the game's. "
-            "Wins per seat are tested against the fair share 1/n with Pearson's chi-square goodness of fit "
-            "(n - 1 df). The score margin is a seat's score minus the mean score of the other seats, with a "
+            "Wins per seat are tested against the fair share 1/n with a Wald test on the per-game win shares "
+            "and their sample covariance (Hotelling's T^2, n - 1 df; a shared tie is a small deviation, not a "
+            "whole win). The score margin is a seat's score minus the mean score of the other seats, with a "
             "percentile bootstrap interval over games."
         )
     )
@@ -479,7 +481,7 @@ def _mirror_section(seats: pd.DataFrame, mirror: np.ndarray, alpha: float, rng: 
             section.items.append(Text(f"{_players(n)}, {label} mirror matches: {verdict}", "verdict"))
             section.findings.append(f"First player, {_players(n)} ({label} mirror matches): {verdict}")
         section.items.append(Table(_adv_columns(unit), _advantage_rows(adv.table), f"Seats in {label} mirror matches."))
-        section.items.append(Table(_TEST_COLUMNS, _test_rows(adv.tests, alpha), "Goodness of fit against 1/n."))
+        section.items.append(Table(_TEST_COLUMNS, _test_rows(adv.tests, alpha), _TEST_CAPTION))
         section.items.append(
             _figure(
                 f"seat-win-rates-mirror-{_slug(label)}.png",
@@ -607,7 +609,7 @@ def _mixed_section(seats: pd.DataFrame, mirror: np.ndarray, alpha: float, rng: n
         section.items.append(Text(f"{_players(n)}, mixed bots: {verdict}", "verdict"))
         section.findings.append(f"Seats with mixed bots, {_players(n)}: {verdict}")
     section.items.append(Table(_adv_columns(unit), _advantage_rows(adv.table), "Seats in mixed-bot games."))
-    section.items.append(Table(_TEST_COLUMNS, _test_rows(adv.tests, alpha), "Goodness of fit against 1/n."))
+    section.items.append(Table(_TEST_COLUMNS, _test_rows(adv.tests, alpha), _TEST_CAPTION))
     section.items.append(
         _figure(
             "seat-win-rates-mixed.png",

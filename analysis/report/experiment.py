@@ -247,7 +247,7 @@ def _plots_section(exp: Experiment, effects: pd.DataFrame) -> Section:
 def _verdict_section(exp: Experiment, alpha: float) -> Section:
     items: list[Text | Table | Figure] = [
         Text(
-            "Each variant judged on its own (all its games, Wilson intervals, chi-square test of the seats), "
+            "Each variant judged on its own (all its games, Wilson intervals, Wald test of the seats), "
             "as the balance report would judge it."
         )
     ]
@@ -269,7 +269,7 @@ def _verdict_section(exp: Experiment, alpha: float) -> Section:
             ]
         )
         items.append(Text(f"{name}: {adv.verdict}", "verdict"))
-    items.insert(1, Table(["variant", "seat 1 wins", "fair", "p (chi-square)", "verdict"], rows))
+    items.insert(1, Table(["variant", "seat 1 wins", "fair", "p (Wald)", "verdict"], rows))
     return Section("Balance verdict of each variant", items)
 
 
