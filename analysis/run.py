@@ -24,7 +24,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from simulate.runformat import TABLES, RunFormatError, verify_run
+from simulate.runformat import TABLES, RunFormatError, read_manifest, verify_run
 from simulate.store import RunStore, is_url
 
 __all__ = [
@@ -244,8 +244,6 @@ def load_run(
     if verify:
         manifests = check_runs(path_or_paths, checksums=checksums)
     else:
-        from simulate.runformat import read_manifest
-
         manifests = [{**read_manifest(p), "path": str(p)} for p in _paths(path_or_paths)]
     offsets = default_offsets(manifests)
     frames = {t: read_tables(manifests, t, spec[t], offsets) for t in names}

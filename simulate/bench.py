@@ -17,6 +17,7 @@ from simulate.jitcache import compiling_notice, is_compiled
 from simulate.lineup import lineup_arrays, parse_lineup
 from simulate.registry import make
 from simulate.rng import game_seeds
+from simulate.runformat import TABLES, chunk_tables, write_part
 from simulate.runner import RunSpec, plan_games, run
 
 BENCH_SEED = 12345
@@ -50,8 +51,6 @@ def chunk_rate(game, data, lineup, num_players: int, num_games: int, repeats: in
     ``games_per_cpu_s`` is the rate of one core; a run with one worker per core scales it by the
     number of free cores (the chunks share nothing). Medians of ``repeats``.
     """
-    from simulate.runformat import TABLES, chunk_tables, write_part
-
     spec = RunSpec(game.name, num_players, num_games, BENCH_SEED, lineup)
     plan = plan_games(spec, 0, num_games)
     ids, params = lineup_arrays(game, lineup)

@@ -71,6 +71,18 @@ class ChunkTables(NamedTuple):
     components: dict[str, np.ndarray | Codes]
 
 
+@dataclass(frozen=True)
+class GamePlan:
+    """Seeds and seats of a range of games (planned by the runner, written by the run format)."""
+
+    game: np.ndarray  # int64 game indices
+    setup_id: np.ndarray  # int64
+    rotation: np.ndarray  # int8
+    setup_seed: np.ndarray  # uint64
+    play_seed: np.ndarray  # uint64
+    seat_lineup: np.ndarray  # (G, n) lineup index per seat
+
+
 class Game(Protocol):
     """What the runner needs from a game engine.
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 
 from simulate.game import Game
-from simulate.registry import unknown_message
+from simulate.names import unknown_message
 
 
 class LineupError(ValueError):

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import difflib
 import importlib
 
 from simulate.game import Game
+from simulate.names import unknown_message
 
 # name -> (module holding GAME, one-line description); modules are imported on first use.
 _GAMES: dict[str, tuple[str, str]] = {
@@ -33,10 +33,3 @@ def make(name: str) -> Game:
     if name not in _GAMES:
         raise UnknownName(unknown_message("game", name, list(_GAMES)))
     return importlib.import_module(_GAMES[name][0]).GAME
-
-
-def unknown_message(kind: str, name: str, known: list[str]) -> str:
-    """'unknown <kind> ...' naming close matches and the valid names."""
-    close = difflib.get_close_matches(name, known, n=3)
-    hint = f" (did you mean {', '.join(close)}?)" if close else ""
-    return f"unknown {kind} '{name}'{hint}; choose from: {', '.join(known)}"

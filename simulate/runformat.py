@@ -12,13 +12,11 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from simulate.game import ChunkTables, Codes, Lists
+from simulate.game import ChunkTables, Codes, GamePlan, Lists
 from simulate.store import RunStore
 
 if TYPE_CHECKING:
     import pandas as pd
-
-    from simulate.runner import GamePlan
 
 FORMAT_VERSION = 1
 TABLES = ("games", "seats", "components")

@@ -30,8 +30,9 @@ from typing import Any
 import numpy as np
 
 from simulate import __version__
+from simulate.cluster import connect, parse_cluster, play_on_cluster
 from simulate.datafiles import DataError, default_dir
-from simulate.game import ChunkTables, Codes, Game
+from simulate.game import ChunkTables, Codes, Game, GamePlan
 from simulate.jitcache import compiling_notice, is_compiled
 from simulate.lineup import BotEntry, lineup_arrays, seat_assignment
 from simulate.lock import LOCK_NAME, acquire
@@ -85,16 +86,15 @@ class RunSpec:
         }
 
 
-@dataclass(frozen=True)
-class GamePlan:
-    """Seeds and seats of a range of games."""
-
-    game: np.ndarray  # int64 game indices
-    setup_id: np.ndarray  # int64
-    rotation: np.ndarray  # int8
-    setup_seed: np.ndarray  # uint64
-    play_seed: np.ndarray  # uint64
-    seat_lineup: np.ndarray  # (G, n) lineup index per seat
+def report_facts(game: Game) -> dict[str, Any]:
+    """What a report needs to know of the game, recorded in the manifest (``report``) so that documents read it
+    from the run: ``score_unit``, ``turn_order_column`` (None: the table seat is the turn order) and ``metrics``
+    (the game's ``report_metrics``, name -> [expression, meaning[, per]])."""
+    return {
+        "score_unit": game.score_unit,
+        "turn_order_column": getattr(game, "turn_order_column", None),
+        "metrics": {name: list(spec) for name, spec in getattr(game, "report_metrics", {}).items()},
+    }
 
 
 def plan_games(spec: RunSpec, lo: int, hi: int) -> GamePlan:
@@ -190,8 +190,6 @@ def run(
         raise RunError("--overwrite and --resume exclude each other")
     store = RunStore(out)
     if isinstance(cluster, str):
-        from simulate.cluster import parse_cluster
-
         parse_cluster(cluster)
     if cluster is None:
         if workers is None:
@@ -315,8 +313,6 @@ def _backend(cluster: Any) -> contextlib.AbstractContextManager:
     """A Dask client for ``cluster``; None (local processes) without one."""
     if cluster is None:
         return contextlib.nullcontext()
-    from simulate.cluster import connect
-
     return connect(cluster)
 
 
@@ -402,6 +398,7 @@ def _prepare_output(
             "seats": list(getattr(game, "seat_columns", ())),
         },
         "component_kinds": list(game.component_kinds),
+        "report": report_facts(game),
         "chunks": {},
         "status": "running",
         "timing": {"started": _now()},
@@ -426,8 +423,6 @@ def _execute(
     out = store.root if store.local else store.url
     play = functools.partial(play_chunk_to_parts, check_moves=strict)
     if client is not None:
-        from simulate.cluster import play_on_cluster
-
         yield from play_on_cluster(client, play, payload, out, rid, todo)
         return
     if workers == 1 or len(todo) <= 1:

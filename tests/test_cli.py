@@ -152,7 +152,7 @@ def test_summary_counts_from_the_manifest_tallies_as_from_the_parts(tmp_path: Pa
     for chunk in manifest["chunks"].values():  # a run written before tallies were kept: counted from the parts
         del chunk["tally"]
     (out / "manifest.json").write_text(json.dumps(manifest))
-    from simulate.summary import summarize
+    from analysis.summary import summarize
 
     assert printed.rstrip("\n").endswith(summarize(out).split("\n", 2)[2])
 

@@ -10,11 +10,11 @@ import fsspec
 import pytest
 from distributed import Client, LocalCluster, get_task_stream
 
+from analysis.summary import summarize
 from simulate.lineup import parse_lineup
 from simulate.registry import available_games, make
 from simulate.runformat import RunFormatError, read_table, verify_run
 from simulate.runner import RunError, RunSpec, run
-from simulate.summary import summarize
 
 MASTER_SEED = 8786
 WORKERS = 3

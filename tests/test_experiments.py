@@ -19,6 +19,7 @@ from click.testing import CliRunner
 from scipy.stats import binom
 from statsmodels.stats.multitest import multipletests
 
+from analysis.experiment import SEAT_COLUMNS, load_experiment, read_quantities
 from analysis.plots.experiments import (
     plot_effect_forest,
     plot_search_history,
@@ -50,17 +51,14 @@ from simulate.orchestration.balance_search import (
     tune_dimensions,
 )
 from simulate.orchestration.experiments import (
-    SEAT_COLUMNS,
     Design,
     ExperimentError,
     ablation_variants,
-    load_experiment,
-    read_quantities,
     run_experiment,
     sweep_variants,
 )
 from simulate.registry import available_games, make
-from simulate.runformat import read_manifest, verify_run
+from simulate.runformat import RunFormatError, read_manifest, verify_run
 from simulate.runner import RunSpec, run
 from simulate.variants import Variant, VariantError, match_values, resolve_value, settable_values, write_variant
 
@@ -495,6 +493,20 @@ def test_ranking_puts_the_largest_effect_first(seat_sweep):
     ranked = ranking(seat_sweep.effects)
     assert ranked["diff"].abs().is_monotonic_decreasing
     assert ranked.iloc[-1]["variant_name"] == "table.start.5=YY"
+
+
+def test_the_report_takes_the_baseline_values_from_the_experiment_not_the_game(seat_sweep, tmp_path):
+    """The experiment records the unchanged value of every swept setting; its report never loads the game."""
+    values = settable_values(make("century"))
+    assert seat_sweep.manifest["baseline_values"] == {
+        "table.start.1": values["table.start.1"].convert(values["table.start.1"].value),
+        "table.start.5": values["table.start.5"].convert(values["table.start.5"].value),
+    }
+    base = effects_with_values(seat_sweep).query("variant_name == 'baseline'")
+    assert (base["table.start.1"] == seat_sweep.manifest["baseline_values"]["table.start.1"]).all()
+    old = seat_sweep._replace(manifest={k: v for k, v in seat_sweep.manifest.items() if k != "baseline_values"})
+    with pytest.raises(RunFormatError, match="baseline values"):
+        build_experiment_report(old, tmp_path / "report")
 
 
 def test_plots_draw_on_new_and_given_axes(seat_sweep):

@@ -232,6 +232,22 @@ def test_bad_input_is_one_line_error_and_no_report(kind, runs, tmp_path) -> None
         load_run(paths)
 
 
+def test_a_run_without_what_the_report_needs_of_the_game_is_refused_in_one_line(runs, tmp_path) -> None:
+    """Documents never load the engine: the score unit, turn order and measures come from the manifest."""
+    assert json.loads((runs["mirror"] / "manifest.json").read_text())["report"] == {
+        "score_unit": "points",
+        "turn_order_column": None,
+        "metrics": {},
+    }
+    old = _copy(runs["mirror"], tmp_path / "old")
+    manifest = json.loads((old / "manifest.json").read_text())
+    del manifest["report"]
+    (old / "manifest.json").write_text(json.dumps(manifest))
+    out = tmp_path / "report"
+    one_line_error(invoke("report", old, "--out", out), "old: the run was written before", "play it again")
+    assert not out.exists()
+
+
 def test_unknown_game_for_study_is_one_line_error(tmp_path) -> None:
     one_line_error(invoke("study", "chess", "--runs-dir", tmp_path), "unknown game 'chess'")
 

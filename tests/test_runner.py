@@ -14,13 +14,13 @@ from click.testing import CliRunner
 
 from analysis.run import load_run
 from analysis.stats.seats import win_rates
+from analysis.summary import summarize
 from simulate.cli import main
 from simulate.lineup import parse_lineup
 from simulate.registry import make
 from simulate.replay import replay_game
 from simulate.runformat import RunFormatError, read_table, verify_run
 from simulate.runner import RunSpec, plan_games, run
-from simulate.summary import summarize
 
 MASTER_SEED = 424242
 GAME = make("century")

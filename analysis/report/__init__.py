@@ -31,6 +31,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure as MplFigure
+from scipy import stats
 from statsmodels.tools.sm_exceptions import PerfectSeparationWarning
 
 from analysis import plots
@@ -42,6 +43,7 @@ from analysis.stats.outcomes import end_reasons, game_lengths, score_summary
 from analysis.stats.seats import SeatAdvantage, seat_advantage, win_rates
 from analysis.stats.setups import setup_balance, setup_feature_effects, setup_variance
 from analysis.stats.strategies import bradley_terry, head_to_head
+from simulate.runformat import RunFormatError
 
 __all__ = [
     "Figure",
@@ -272,7 +274,7 @@ def _header(manifests: list[dict[str, Any]], command: str | None, alpha: float) 
     if command:
         items.append(Text("Reproduce this report with:"))
         items.append(Text(command, "code"))
-    turn_order = _game_attr(manifests, "turn_order_column", None)
+    turn_order = _game_facts(manifests)["turn_order_column"]
     if turn_order:
         items.append(
             Text(
@@ -1043,20 +1045,20 @@ def _turn_order_seats(seats: pd.DataFrame, comps: pd.DataFrame) -> np.ndarray:
     return found.to_numpy().astype(comps["seat"].dtype)
 
 
-def _game_attr(manifests: Sequence[dict[str, Any]], name: str, default: Any) -> Any:
-    """An attribute the runs' game declares for its report, e.g. ``report_metrics`` or ``score_unit``."""
-    from simulate.registry import make
+def _game_facts(manifests: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """What the runs' game declares for its report, as the runner recorded it in the manifest (``report``):
+    ``score_unit``, ``turn_order_column`` and ``metrics``, name -> [expression, meaning[, per]].
 
-    return getattr(make(manifests[0]["game"]), name, default)
-
-
-def _game_metrics(manifests: Sequence[dict[str, Any]]) -> dict[str, tuple[str, ...]]:
-    """Per-game measures the game declares for its report: ``report_metrics``, name -> (expression, meaning[, per]).
-
-    An expression is evaluated over the games table (``DataFrame.eval``), e.g. ``"rounds >= 3"``; a measure
+    A metric's expression is evaluated over the games table (``DataFrame.eval``), e.g. ``"rounds >= 3"``; one
     with ``per`` is a ratio of totals over the games, ``sum(expression) / sum(per)`` (e.g. chips per deal).
     """
-    return dict(_game_attr(manifests, "report_metrics", {}))
+    facts = manifests[0].get("report")
+    if facts is None:
+        raise RunFormatError(
+            f"{manifests[0].get('path', manifests[0]['run_id'])}: the run was written before runs recorded what a "
+            "report needs of the game (manifest 'report'); play it again (golem study plays such runs again)"
+        )
+    return facts
 
 
 def _metric_columns(metrics: dict[str, tuple[str, ...]]) -> list[str]:
@@ -1086,8 +1088,6 @@ def _metrics_section(
     games: pd.DataFrame, metrics: dict[str, tuple[str, ...]], labels: dict[str, str], alpha: float
 ) -> Section | None:
     """The game's own per-game measures: mean with a t interval and quantiles, per run; small counts in full."""
-    from scipy import stats
-
     if not metrics:
         return None
     section = Section("Game-specific measures")
@@ -1182,8 +1182,6 @@ def _variant_section(
     alpha: float,
 ) -> Section | None:
     """Each run under changed rule options against the run with the same players and bots under the base rules."""
-    from scipy import stats
-
     base = _base_rules(manifests)
     variants = [m for m in manifests if _rules_key(m) != base]
     if not variants:
@@ -1340,7 +1338,6 @@ def _outcome_section(
     if seats["bot"].nunique() > 1 and not mirror.all():
         sub = seats.loc[~mirror, ["game", "num_players", "bot", "score"]]
         by_bot = score_summary(sub, by="bot")
-        from scipy import stats
 
         z = stats.norm.ppf(1 - alpha / 2)
         section.items.append(
@@ -1522,7 +1519,8 @@ def compute_report(
     if len(set(labels.values())) < len(labels):
         labels = {m["run_id"]: f"{run_label(m)} ({m['run_id']})" for m in manifests}
     parts = sorted({p for m in manifests for p in m.get("columns", {}).get("score_parts", [])})
-    turn_order = _game_attr(manifests, "turn_order_column", None)
+    facts = _game_facts(manifests)
+    turn_order = facts["turn_order_column"]
     seats = read_tables(
         manifests, "seats", [*_SEAT_COLUMNS, *parts, *([turn_order] if turn_order else [])], offset_list
     )
@@ -1531,8 +1529,8 @@ def compute_report(
         # "table_seat" keeps the table position that the components table refers to
         seats["table_seat"] = seats["seat"]
         seats["seat"] = seats.pop(turn_order).astype(seats["seat"].dtype)
-    metrics = _game_metrics(manifests)
-    unit = _game_attr(manifests, "score_unit", "points")
+    metrics = facts["metrics"]
+    unit = facts["score_unit"]
     needed = _metric_columns(metrics)
     has_solo_score = all(_SOLO_OPPONENT_SCORE in m.get("columns", {}).get("games", []) for m in manifests)
     solo_score = [_SOLO_OPPONENT_SCORE] if has_solo_score else []

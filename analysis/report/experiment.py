@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from analysis.experiment import SEAT_COLUMNS, Experiment, load_experiment, variant_run_dirs
 from analysis.plots.experiments import plot_effect_forest, plot_sweep, plot_variant_effects
 from analysis.report import (
     Figure,
@@ -36,7 +37,7 @@ from analysis.report import (
 from analysis.run import check_runs, read_tables
 from analysis.stats._util import mirror_mask
 from analysis.stats.seats import seat_advantage
-from simulate.orchestration.experiments import SEAT_COLUMNS, Experiment, load_experiment, variant_run_dirs
+from simulate.runformat import RunFormatError
 
 __all__ = ["build_experiment_report", "compute_experiment_report", "effects_with_values", "ranking"]
 
@@ -65,12 +66,12 @@ def effects_with_values(exp: Experiment) -> pd.DataFrame:
         out = exp.effects.copy()
         out.attrs["values"] = []
         return out
-    from simulate.registry import make
-    from simulate.variants import settable_values
-
-    design = exp.manifest["design"]
-    values = settable_values(make(design["game"]), design.get("cards"))
-    current = {n: (values[n].value if values[n].kind == "cell" else values[n].convert(values[n].value)) for n in names}
+    if "baseline_values" not in exp.manifest:
+        raise RunFormatError(
+            f"{exp.path}: the experiment was written before experiments recorded their baseline values "
+            "(experiment.json 'baseline_values'); play it again"
+        )
+    current = {n: exp.manifest["baseline_values"][n] for n in names}
     settings = {rec["name"]: {**current, **rec["settings"]} for rec in variants}
     base = exp.effects.drop_duplicates("quantity").copy()
     base["variant_name"] = "baseline"

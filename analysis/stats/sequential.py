@@ -32,6 +32,7 @@ import numpy as np
 import pandas as pd
 
 from analysis.stats._util import check_alpha
+from simulate.names import unknown_message
 
 __all__ = [
     "SequentialTest",
@@ -93,8 +94,6 @@ def parse_test(text: str, quantities: list[str], num_players: int) -> Sequential
     if not (isinstance(left, ast.Name) and left.id != "n"):
         raise StopRuleError(f"--test '{text}': the left side must name a quantity ({', '.join(quantities)})")
     if left.id not in quantities:
-        from simulate.registry import unknown_message
-
         raise StopRuleError(f"--test '{text}': " + unknown_message("quantity", left.id, quantities))
     return SequentialTest(left.id, op, _constant(right, num_players, text), text.strip())
 

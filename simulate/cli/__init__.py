@@ -226,8 +226,6 @@ def simulate(
             rules=dict(rules),
             cards=str(cards) if cards else None,
         )
-        from simulate.summary import SUMMARY_IMPORTS
-
         command = "golem " + " ".join(shlex.quote(a) for a in sys.argv[1:])
         if cluster is not None and workers is not None:
             raise RunError("--workers is for local runs; with --cluster the cluster's workers play")
@@ -241,14 +239,14 @@ def simulate(
             command=command,
             cluster=cluster,
             strict=strict,
-            warm_imports=() if quiet else SUMMARY_IMPORTS,
+            warm_imports=() if quiet else ("analysis.summary",),  # imported while the workers play
         )
     except (UnknownName, LineupError, RunError, DataError, ValueError) as e:
         raise _fail(e) from None
     except KeyboardInterrupt:
         raise click.ClickException("interrupted; finish the run with the same command and --resume") from None
     if not quiet:
-        from simulate.summary import summarize
+        from analysis.summary import summarize
 
         click.echo(summarize(run_dir))
         if recommended:

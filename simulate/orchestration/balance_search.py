@@ -33,9 +33,20 @@ import numpy as np
 import pandas as pd
 from scipy.optimize import differential_evolution
 
+from analysis.experiment import SEAT_COLUMNS, read_quantities
+from analysis.plots.experiments import plot_search_history, plot_tradeoff
+from analysis.report import Report, Section, Table, Text, _figure, _pct, _pct_ci, write_report
+from analysis.report.experiment import build_experiment_report
 from analysis.run import check_runs, read_tables
-from simulate.orchestration.experiments import ExperimentError, parse_values, read_quantities
-from simulate.variants import Value, Variant, VariantError, match_values, write_variant
+from analysis.stats._util import mirror_mask
+from analysis.stats.paired import paired_effects
+from analysis.stats.seats import seat_advantage
+from simulate.lineup import LineupError, parse_bot, parse_lineup
+from simulate.names import unknown_message
+from simulate.orchestration.experiments import Design, ExperimentError, parse_values, run_experiment
+from simulate.registry import make
+from simulate.runner import RunSpec, run
+from simulate.variants import Value, Variant, VariantError, match_values, settable_values, write_variant
 
 __all__ = [
     "Dimension",
@@ -46,7 +57,6 @@ __all__ = [
     "tune_dimensions",
 ]
 
-_SEAT_COLUMNS = ["game", "num_players", "seat", "bot", "score", "win"]
 INFEASIBLE = 1e9
 """Objective of a setting the game rejects (``evaluate`` returned None)."""
 
@@ -157,8 +167,6 @@ def tune_dimensions(
 ) -> list[Dimension]:
     """Continuous dimensions of a bot's parameters: ``names`` (default all), bounds ``lo:hi`` from ``ranges``
     or ``[0, 2 x default]`` (``[0, 1]`` for a default of 0), within the parameters' ``limits``."""
-    from simulate.registry import unknown_message
-
     ranges = dict(ranges or {})
     chosen = list(names) or list(bot_params)
     for name in [*chosen, *ranges]:
@@ -209,8 +217,6 @@ def objective_function(target: str, num_players: int, labels: Sequence[str]) -> 
         return (lambda q: -float(q[name].mean()), f"minus the mean of {name} (maximise it)")
     name, sep, goal = target.partition("=")
     if not sep or name.strip() not in names:
-        from simulate.registry import unknown_message
-
         raise ExperimentError(
             "--target: "
             + unknown_message("target", target, ["seat-advantage", "margin", *[f"{x}=VALUE" for x in names]])
@@ -316,8 +322,6 @@ def play_variant(
     game: Any, variant: Variant, run_dir: Path, spec_fields: dict[str, Any], cards: str | None, workers: int | None
 ) -> Path:
     """Write ``variant``'s data beside ``run_dir`` and play it there (``spec_fields``: the rest of the RunSpec)."""
-    from simulate.runner import RunSpec, run
-
     folder, rules = write_variant(game, variant, run_dir.with_name(run_dir.name + "-data"), cards)
     spec = RunSpec(cards=str(folder), **{**spec_fields, "rules": {**spec_fields.get("rules", {}), **rules}})
     return run(spec, run_dir, workers=workers, overwrite=True, progress=False)
@@ -355,9 +359,6 @@ def _search_items(
 ) -> list:
     """The search section: space, best setting, progress and (``tradeoff``) trade-off plots. Objectives are drawn times
     ``unit[0]`` in ``unit[1]`` and written by ``shown`` (default: the same)."""
-    from analysis.plots.experiments import plot_search_history, plot_tradeoff
-    from analysis.report import Table, Text, _figure
-
     scale, name = unit
     shown = shown or (lambda x: f"{scale * x:.2f} {name}")
     items: list = [
@@ -437,13 +438,6 @@ def run_balance(
     setting on fresh games) and the report (``report_dir``, default ``OUT/report``); returns the
     report's HTML path.
     """
-    from analysis.report import Report, Section, Text, write_report
-    from analysis.report.experiment import build_experiment_report
-    from simulate.lineup import parse_lineup
-    from simulate.orchestration.experiments import Design, run_experiment
-    from simulate.registry import make
-    from simulate.variants import settable_values
-
     game = make(game_name)
     out = Path(out)
     report_dir = Path(report_dir) if report_dir is not None else out / "report"
@@ -547,14 +541,6 @@ def run_tune(
     defaults), write ``OUT/tuned.bot`` (usable as ``--bot @OUT/tuned.bot``) and a report (``report_dir``,
     default ``OUT/report``) that checks the seat-balance verdict at both skill levels; returns the
     report's HTML path."""
-    from analysis.report import Report, Section, Table, Text, _pct, _pct_ci, write_report
-    from analysis.stats._util import mirror_mask
-    from analysis.stats.paired import paired_effects
-    from analysis.stats.seats import seat_advantage
-    from simulate.lineup import LineupError, parse_bot, parse_lineup
-    from simulate.registry import make, unknown_message
-    from simulate.runner import RunSpec, run
-
     game = make(game_name)
     if bot not in game.bots:
         raise LineupError(unknown_message(f"{game.name} bot", bot, list(game.bots)))
@@ -624,7 +610,7 @@ def run_tune(
     levels = []
     for name, spec in (("defaults", default), ("tuned", tuned)):
         run_dir = play([spec], confirm / f"mirror-{name}", confirm_games, fresh)
-        seats = read_tables(check_runs([run_dir], checksums=False), "seats", _SEAT_COLUMNS)
+        seats = read_tables(check_runs([run_dir], checksums=False), "seats", SEAT_COLUMNS)
         adv = seat_advantage(seats, lineup="mirror" if mirror_mask(seats).all() else "all", num_resamples=500)
         levels.append((name, adv))
     verdicts = [bool(a.tests["significant"].iloc[0]) for _, a in levels]

@@ -26,26 +26,21 @@ Examples
 from __future__ import annotations
 
 import itertools
-import json
 import math
 import re
 import shutil
 import tempfile
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
-import pandas as pd
-import pyarrow as pa
-import pyarrow.parquet as pq
 
-from analysis.run import check_runs, read_tables
-from analysis.stats.paired import Moments, PairedRounds, game_quantities
+from analysis.experiment import EXPERIMENT_FORMAT, Experiment, RunQuantities, add_round, run_dirs
+from analysis.stats.paired import Moments, PairedRounds
 from analysis.stats.sequential import (
     SequentialTest,
     confseq_halfwidth,
@@ -55,27 +50,23 @@ from analysis.stats.sequential import (
     precision_reached,
     widest_halfwidth,
 )
-from simulate.runformat import RunFormatError, read_manifest, write_json_atomic
-from simulate.variants import Value, Variant, resolve_value, write_variant
+from simulate.lineup import LineupError, parse_lineup
+from simulate.registry import make
+from simulate.runformat import write_json_atomic
+from simulate.runner import RunSpec, run
+from simulate.variants import Value, Variant, resolve_value, settable_values, write_variant
 
 __all__ = [
-    "EXPERIMENT_FORMAT",
     "Design",
-    "Experiment",
     "ExperimentError",
     "ablation_variants",
-    "load_experiment",
     "parse_values",
-    "read_quantities",
     "run_experiment",
     "sweep_variants",
 ]
 
-EXPERIMENT_FORMAT = "golem-experiment"
-SEAT_COLUMNS = ["game", "num_players", "seat", "bot", "score", "win"]
 _UNPAIRED_SEED_STEP = 1_000_003
 _MAX_ROUNDS_SEQUENTIAL = 20
-_READ_THREADS = 2
 
 
 class ExperimentError(ValueError):
@@ -135,42 +126,6 @@ class Design:
         if self.max_games is not None:
             return self.max_games
         return self.num_games * (_MAX_ROUNDS_SEQUENTIAL if self.sequential else 1)
-
-
-class Experiment(NamedTuple):
-    """A played experiment: its directory, manifest, per-game quantities of each variant and effects."""
-
-    path: Path
-    manifest: dict[str, Any]
-    quantities: Mapping[str, pd.DataFrame]
-    """Variant name -> :func:`analysis.stats.paired.game_quantities` over all its rounds (:class:`RunQuantities`)."""
-    effects: pd.DataFrame
-    """:func:`analysis.stats.paired.compare_variants` against the baseline."""
-
-
-class RunQuantities(Mapping[str, pd.DataFrame]):
-    """Variant name -> :func:`read_quantities` of its rounds' runs as one table, read when first asked for.
-
-    The effects are summed up round by round as the runs are played, so an experiment holds no
-    per-game table of its own; one is read from the runs (and kept) only if it is asked for.
-    """
-
-    def __init__(self, runs: Mapping[str, Sequence[Path]], num_games: int) -> None:
-        self.runs = {name: list(dirs) for name, dirs in runs.items()}
-        self.num_games = num_games
-        self._read: dict[str, pd.DataFrame] = {}
-
-    def __getitem__(self, name: str) -> pd.DataFrame:
-        if name not in self._read:
-            parts = [read_quantities(d, r * self.num_games) for r, d in enumerate(self.runs[name])]
-            self._read[name] = pd.concat(parts) if len(parts) > 1 else parts[0]
-        return self._read[name]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.runs)
-
-    def __len__(self) -> int:
-        return len(self.runs)
 
 
 def parse_values(v: Value, spec: str | Sequence[Any]) -> list[Any]:
@@ -278,9 +233,6 @@ def _chunk(num_games: int, workers: int) -> int:
 
 def _prepare(design: Design, out: Path, overwrite: bool) -> list[dict[str, Any]]:
     """Check the design, write each variant's data folder; returns the variants' records."""
-    from simulate.lineup import LineupError, parse_lineup
-    from simulate.registry import make
-
     game = make(design.game)
     if not game.min_players <= design.num_players <= game.max_players:
         raise ExperimentError(
@@ -317,6 +269,14 @@ def _prepare(design: Design, out: Path, overwrite: bool) -> list[dict[str, Any]]
     return records
 
 
+def _baseline_values(design: Design, records: list[dict[str, Any]]) -> dict[str, Any]:
+    """The value before any change of every setting a variant changes (the shipped data or ``design.cards``),
+    recorded in the experiment's manifest for its report."""
+    names = list(dict.fromkeys(k for rec in records for k in rec["settings"]))
+    values = settable_values(make(design.game), design.cards) if names else {}
+    return {n: (values[n].value if values[n].kind == "cell" else values[n].convert(values[n].value)) for n in names}
+
+
 def _round_seed(design: Design, round_index: int, variant_index: int) -> int:
     return design.seed + round_index + (0 if design.paired else _UNPAIRED_SEED_STEP * variant_index)
 
@@ -324,10 +284,6 @@ def _round_seed(design: Design, round_index: int, variant_index: int) -> int:
 def _play_round(
     design: Design, out: Path, records: list[dict[str, Any]], r: int, workers: int | None, progress: bool
 ) -> tuple[list[Path], float]:
-    from simulate.lineup import parse_lineup
-    from simulate.registry import make
-    from simulate.runner import RunSpec, run
-
     game = make(design.game)
     lineup = parse_lineup(game, list(design.bots), design.num_players)
     dirs, seconds = [], 0.0
@@ -357,87 +313,6 @@ def _play_round(
         rec.setdefault("runs", []).append(str(run_dir.relative_to(out)))
         dirs.append(run_dir)
     return dirs, seconds
-
-
-def read_quantities(run_dir: str | Path, offset: int = 0) -> pd.DataFrame:
-    """:func:`analysis.stats.paired.game_quantities` of one complete run, its games numbered from ``offset``.
-
-    Reads only the seats table's ``game``, ``seat``, ``win`` and ``score`` columns (and ``bot``
-    when the lineup has several labels) into arrays and places every row by its position: part k
-    holds the games of chunk k in order, seat by seat (``docs/run-format.md``). That layout is
-    checked row by row; a run whose parts do not have it is read the straightforward way (a
-    DataFrame sorted by game and seat).
-    """
-    run_dir = Path(run_dir)
-    m = read_manifest(run_dir)
-    if m["status"] != "complete":
-        raise RunFormatError(f"{run_dir}: run is {m['status']}, not complete (finish it with --resume)")
-    fast = _read_positional(run_dir, m, offset)
-    if fast is not None:
-        return fast
-    seats = read_tables(check_runs([run_dir], checksums=False), "seats", SEAT_COLUMNS, [offset])
-    return game_quantities(seats)
-
-
-def _read_positional(run_dir: Path, m: dict[str, Any], offset: int) -> pd.DataFrame | None:
-    """:func:`read_quantities` by row position, or None when a part does not have the positional layout."""
-    n, num_games = int(m["num_players"]), int(m["num_games"])
-    chunks = sorted(m["chunks"].values(), key=lambda c: c["games"][0])
-    bounds = [0, *[c["games"][1] for c in chunks]]
-    if [c["games"][0] for c in chunks] != bounds[:-1] or bounds[-1] != num_games:
-        return None
-    labels = list(dict.fromkeys(str(e["label"]) for e in m["lineup"]))
-    block = np.empty((2 * n + (len(labels) if len(labels) > 1 else 0), num_games))  # a row per quantity: one block
-    with ThreadPoolExecutor(_READ_THREADS) as pool:  # Parquet decoding and numpy release the GIL
-        placed = list(
-            pool.map(lambda c: _place_part(run_dir / c["files"]["seats"]["path"], c, n, labels, block), chunks)
-        )
-    if not all(placed):
-        return None
-    names = [f"seat{s + 1}" for s in range(n)] + [f"margin{s + 1}" for s in range(n)]
-    names += [re.sub(r"\W", "_", label) for label in labels] if len(labels) > 1 else []
-    index = pd.RangeIndex(offset, offset + num_games, name="game")
-    return pd.DataFrame(block.T, index=index, columns=names, copy=False)
-
-
-def _place_part(path: Path, chunk: dict[str, Any], n: int, labels: list[str], block: np.ndarray) -> bool:
-    """Fill the block's columns of one chunk's games from its seats part; False if the part's rows are not
-    its games in order, seat by seat."""
-    lo, hi = chunk["games"]
-    bots = len(labels) > 1
-    columns = ["game", "seat", "win", "score", *(["bot"] if bots else [])]
-    try:
-        data = pq.ParquetFile(path).read(columns=columns, use_threads=False)
-    except FileNotFoundError:
-        raise RunFormatError(f"{path}: part file is missing") from None
-    except (pa.ArrowException, OSError) as e:
-        raise RunFormatError(f"{path}: not a readable Parquet file ({e})") from None
-    if data.num_rows != n * (hi - lo) or any(data.column(k).null_count for k in columns):
-        return False
-    part = {k: data.column(k).to_numpy().reshape(-1, n).T for k in columns if k != "bot"}  # (seat, game)
-    seats = np.arange(1, n + 1, dtype=np.int8)[:, None]
-    if not ((part["seat"] == seats).all() and (part["game"] == np.arange(lo, hi)).all()):
-        return False
-    win = block[:n, lo:hi]
-    win[:] = part["win"]
-    margin = block[n : 2 * n, lo:hi]  # as game_quantities: score minus the mean of the others'
-    if n > 1:
-        score = part["score"].astype(float, order="C")
-        np.subtract(score.sum(axis=0), score, out=margin)
-        margin /= 1 - n
-        margin += score
-    else:
-        margin[:] = np.nan
-    if bots:
-        pieces = data.column("bot").chunks
-        if any(not pa.types.is_dictionary(p.type) or p.dictionary.to_pylist() != labels for p in pieces):
-            return False
-        codes = np.concatenate([p.indices.to_numpy() for p in pieces]).reshape(-1, n).T
-        for k in range(len(labels)):
-            held = codes == k
-            with np.errstate(invalid="ignore", divide="ignore"):
-                block[2 * n + k, lo:hi] = (win * held).sum(axis=0) / held.sum(axis=0)
-    return True
 
 
 def _test_state(design: Design, test: SequentialTest, own: dict[str, Moments], rho2: float) -> list[dict[str, Any]]:
@@ -487,6 +362,7 @@ def run_experiment(
         "command": command,
         "design": design.to_json(),
         "variants": records,
+        "baseline_values": _baseline_values(design, records),
         "status": "running",
         "timing": {"started": _now()},
     }
@@ -499,7 +375,7 @@ def run_experiment(
     while True:
         dirs, seconds = _play_round(design, out, records, r, workers, progress)
         run_seconds += seconds
-        base = _sum_up_round(paired, own, test, [rec["name"] for rec in records], dirs, r * design.num_games)
+        base = add_round(paired, own, test, [rec["name"] for rec in records], dirs, r * design.num_games)
         effects = paired.effects(design.alpha)
         played = (r + 1) * design.num_games
         if test is not None:
@@ -545,64 +421,13 @@ def run_experiment(
         }
     )
     write_json_atomic(out / "experiment.json", manifest)
-    return Experiment(out, manifest, RunQuantities(_run_dirs(out, manifest), design.num_games), effects)
+    return Experiment(out, manifest, RunQuantities(run_dirs(out, manifest), design.num_games), effects)
 
 
 def _quantity_names(design: Design) -> list[str]:
-    from simulate.lineup import parse_lineup
-    from simulate.registry import make
-
     n = design.num_players
     names = [f"seat{s + 1}" for s in range(n)] + [f"margin{s + 1}" for s in range(n)]
     labels = {e.label for e in parse_lineup(make(design.game), list(design.bots), n)}
     if len(labels) > 1:
         names += [re.sub(r"\W", "_", label) for label in sorted(labels)]
     return names
-
-
-def load_experiment(path: str | Path) -> Experiment:
-    """An experiment read back from its directory: manifest, quantities and effects recomputed from the runs."""
-    path = Path(path)
-    file = path / "experiment.json"
-    if not file.is_file():
-        raise RunFormatError(f"{path}: no experiment.json (not an experiment directory)")
-    manifest = json.loads(file.read_text(encoding="utf-8"))
-    if manifest.get("format") != EXPERIMENT_FORMAT or manifest.get("status") != "complete":
-        raise RunFormatError(f"{path}: not a complete experiment")
-    num_games = manifest["design"]["num_games"]
-    runs = _run_dirs(path, manifest)
-    paired = PairedRounds("baseline")
-    for r in range(min(len(dirs) for dirs in runs.values())):
-        _sum_up_round(paired, {}, None, list(runs), [dirs[r] for dirs in runs.values()], r * num_games)
-    effects = paired.effects(manifest["design"]["alpha"])
-    return Experiment(path, manifest, RunQuantities(runs, num_games), effects)
-
-
-def _run_dirs(path: Path, manifest: dict[str, Any]) -> dict[str, list[Path]]:
-    return {rec["name"]: [path / d for d in rec["runs"]] for rec in manifest["variants"]}
-
-
-def _sum_up_round(
-    paired: PairedRounds,
-    own: dict[str, Moments],
-    test: SequentialTest | None,
-    names: list[str],
-    dirs: list[Path],
-    offset: int,
-) -> pd.DataFrame:
-    """Read one round's runs (the baseline first) one variant at a time into the paired moments, and into each
-    variant's own moments of the test quantity; returns the baseline's table."""
-    base = read_quantities(dirs[0], offset)
-    for name, run_dir in zip(names, dirs, strict=True):
-        q = base if name == names[0] else read_quantities(run_dir, offset)
-        if name != names[0]:
-            paired.add_pair(name, base, q)
-        if test is not None:
-            m = Moments.of(q[[test.quantity]].to_numpy(dtype=float))
-            own[name] = own[name].combine(m) if name in own else m
-    return base
-
-
-def variant_run_dirs(exp: Experiment) -> dict[str, list[Path]]:
-    """Run directories of each variant, by variant name."""
-    return _run_dirs(exp.path, exp.manifest)

@@ -22,7 +22,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
 
-from simulate.runner import DEFAULT_CHUNK, RunError, RunSpec
+from analysis.report import build_report
+from simulate.lineup import parse_lineup
+from simulate.registry import make
+from simulate.runformat import RunFormatError, read_manifest, verify_run
+from simulate.runner import DEFAULT_CHUNK, RunError, RunSpec, run, run_id, validate
 
 __all__ = ["STUDIES", "PlannedRun", "Study", "StudyRun", "plan_study", "run_study", "study_for"]
 
@@ -232,8 +236,6 @@ class PlannedRun(NamedTuple):
 
 def study_for(game: str) -> Study:
     """The standard study of ``game``; ``ValueError`` listing the games that have one."""
-    from simulate.registry import make
-
     make(game)  # UnknownName for a game that does not exist
     if game not in STUDIES:
         raise ValueError(f"no standard study for '{game}'; studies exist for: {', '.join(STUDIES)}")
@@ -260,9 +262,6 @@ def plan_study(
     setups); every run plays at least one game per seat. ``cards`` (an edited copy of the game's
     data folder) and ``rules`` (rule options) apply to every run.
     """
-    from simulate.lineup import parse_lineup
-    from simulate.registry import make
-
     study = study_for(game)
     total = study.default_games if num_games is None else int(num_games)
     if total < 1:
@@ -305,9 +304,6 @@ def plan_study(
 
 def _play(p: PlannedRun, workers: int | None, progress: bool) -> str:
     """Play one planned run, reusing or finishing a matching run already in its directory."""
-    from simulate.runformat import RunFormatError, read_manifest, verify_run
-    from simulate.runner import run, run_id, validate
-
     game, data = validate(p.spec)
     rid = run_id(p.spec, game, game.describe_data(data))
     resume = overwrite = False
@@ -319,9 +315,11 @@ def _play(p: PlannedRun, workers: int | None, progress: bool) -> str:
         if m.get("run_id") == rid and m.get("status") == "complete":
             try:
                 verify_run(p.out)
-                return "reused"
+                if "report" in m:  # a run written before 2026-12-01 lacks what the report needs: played again
+                    return "reused"
             except RunFormatError:
-                overwrite = True
+                pass
+            overwrite = True
         elif m.get("run_id") == rid:
             resume = True
         else:
@@ -350,8 +348,6 @@ def run_study(
     replaced. The report goes to ``out_dir`` (default ``RUNS_DIR/report``). ``command`` is
     written in the report as the way to reproduce it.
     """
-    from analysis.report import build_report
-
     study = study_for(game)
     planned = plan_study(game, num_games, runs_dir, seed, cards, rules)
     total = sum(p.spec.num_games for p in planned)
@@ -376,6 +372,4 @@ def run_study(
 
 
 def _title(game: str) -> str:
-    from simulate.registry import make
-
     return getattr(make(game), "title", game)

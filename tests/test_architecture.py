@@ -1,0 +1,58 @@
+"""The layers of docs/architecture.md: the import-linter contracts in pyproject.toml hold and cover every module."""
+
+from __future__ import annotations
+
+import ast
+import tomllib
+from pathlib import Path
+
+from importlinter.cli import lint_imports
+
+ROOT = Path(__file__).resolve().parent.parent
+LAB = ("simulate", "analysis")
+_LINTER = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]
+CONTRACTS = {c["id"]: c for c in _LINTER["contracts"]}
+
+
+def _children(package: str) -> set[str]:
+    """The modules and packages directly inside a package of the source tree, as dotted names."""
+    folder = ROOT.joinpath(*package.split("."))
+    names = {p.stem for p in folder.glob("*.py") if p.stem not in ("__init__", "__main__")}
+    names |= {p.parent.name for p in folder.glob("*/__init__.py")}
+    return {f"{package}.{name}" for name in names}
+
+
+def test_the_import_contracts_are_kept(capsys) -> None:
+    code = lint_imports(config_filename=str(ROOT / "pyproject.toml"), no_cache=True, no_logo=True)
+    assert code == 0, capsys.readouterr().out
+
+
+def test_every_module_is_placed_in_a_layer() -> None:
+    """A new module of ``analysis`` is in a layer; one of ``simulate`` is under the click contract or is the CLI."""
+    layered = {m.strip() for layer in CONTRACTS["layers"]["layers"] for m in layer.replace(":", "|").split("|")}
+    assert _children("analysis") <= layered, sorted(_children("analysis") - layered)
+    below_cli = set(CONTRACTS["click-on-top"]["source_modules"])
+    assert _children("simulate") - {"simulate.cli"} <= below_cli, sorted(_children("simulate") - below_cli)
+    games = set(CONTRACTS["engines-apart"]["modules"])
+    assert _children("simulate.games") == games
+
+
+def test_no_function_local_import_of_the_lab_below_the_cli() -> None:
+    """Imports of ``simulate`` and ``analysis`` are at the top of each module, so every dependency is visible
+    (the CLI's commands import their heavy modules inside them, which is allowed)."""
+    found = []
+    for top in LAB:
+        for path in (ROOT / top).rglob("*.py"):
+            if path.is_relative_to(ROOT / "simulate" / "cli"):
+                continue
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            for func in (n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)):
+                for node in ast.walk(func):
+                    if isinstance(node, ast.ImportFrom):
+                        names = [node.module or ""]
+                    elif isinstance(node, ast.Import):
+                        names = [alias.name for alias in node.names]
+                    else:
+                        continue
+                    found += [f"{path.relative_to(ROOT)}:{node.lineno} {n}" for n in names if n.split(".")[0] in LAB]
+    assert not found, found
