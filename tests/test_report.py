@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from analysis.report import build_report, compute_report, render_markdown
+from analysis.report import Report, Section, Table, Text, build_report, compute_report, render_html, render_markdown
 from analysis.run import load_run
 from analysis.stats.components import component_strength
 from simulate.cli import main
@@ -246,6 +246,19 @@ def test_a_run_without_what_the_report_needs_of_the_game_is_refused_in_one_line(
     out = tmp_path / "report"
     one_line_error(invoke("report", old, "--out", out), "old: the run was written before", "play it again")
     assert not out.exists()
+
+
+def test_the_pages_come_from_the_templates_and_escape_what_they_show() -> None:
+    """The model is data, the templates lay it out: HTML is escaped, Markdown table cells escape '|'."""
+    table = Table(["c|1", "d"], [["x<y", "p|q"]], "cap")
+    report = Report("T <1>", [Text("a|b <i>", "warn")], [Section("S", [table, Text("x & y", "code")], ["f <b>"])])
+    md, page = render_markdown(report), render_html(report)
+    assert md.startswith("# T <1>\n\n> **⚠ Caution.** a|b <i>\n\n## Key findings\n\n- f <b>\n\n## Contents\n\n1. S\n")
+    assert "*cap*\n\n| c\\|1 | d |\n|---|---|\n| x<y | p\\|q |\n\n```\nx & y\n```\n" in md
+    assert "<i>" not in page and "<b>" not in page and "<title>T &lt;1&gt;</title>" in page
+    assert "<h2>Key findings</h2><ul><li>f &lt;b&gt;</li></ul>" in page
+    assert "<caption>cap</caption><thead><tr><th>c|1</th><th>d</th></tr></thead>" in page
+    assert "<pre><code>x &amp; y</code></pre>" in page and page.endswith("</body></html>\n")
 
 
 def test_unknown_game_for_study_is_one_line_error(tmp_path) -> None:

@@ -19,21 +19,10 @@ import pandas as pd
 
 from analysis.experiment import SEAT_COLUMNS, Experiment, load_experiment, variant_run_dirs
 from analysis.plots.experiments import plot_effect_forest, plot_sweep, plot_variant_effects
-from analysis.report import (
-    Figure,
-    Report,
-    Section,
-    Table,
-    Text,
-    _ci,
-    _figure,
-    _level,
-    _num,
-    _p,
-    _pct,
-    _source_revision,
-    write_report,
-)
+from analysis.report.format import _ci, _level, _num, _p, _pct
+from analysis.report.model import Figure, Report, Section, Table, Text, _figure
+from analysis.report.provenance import _source_revision
+from analysis.report.render import write_report
 from analysis.run import check_runs, read_tables
 from analysis.stats._util import mirror_mask
 from analysis.stats.seats import seat_advantage

@@ -35,8 +35,10 @@ from scipy.optimize import differential_evolution
 
 from analysis.experiment import SEAT_COLUMNS, read_quantities
 from analysis.plots.experiments import plot_search_history, plot_tradeoff
-from analysis.report import Report, Section, Table, Text, _figure, _pct, _pct_ci, write_report
+from analysis.report import Report, Section, Table, Text, write_report
 from analysis.report.experiment import build_experiment_report
+from analysis.report.format import _pct, _pct_ci
+from analysis.report.model import _figure
 from analysis.run import check_runs, read_tables
 from analysis.stats._util import mirror_mask
 from analysis.stats.paired import paired_effects

@@ -1,0 +1,164 @@
+"""The balance report of one or several runs: verify, read, compute every section the data support."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from analysis.report.components import _component_section
+from analysis.report.convergence import _convergence_section
+from analysis.report.metrics import _metric_columns, _metrics_section
+from analysis.report.model import Report, Text
+from analysis.report.outcomes import _outcome_section
+from analysis.report.provenance import _base_rules, _game_facts, _header, _replays_setups, _rules_key
+from analysis.report.render import write_report
+from analysis.report.seats import (
+    _SOLO_OPPONENT_SCORE,
+    _mirror_section,
+    _mixed_section,
+    _solo_section,
+    _win_rate_section,
+)
+from analysis.report.setups import _setup_section
+from analysis.report.strategies import _strategy_section
+from analysis.report.variants import _variant_section
+from analysis.run import check_runs, default_offsets, read_tables, run_label
+from analysis.stats._util import mirror_mask
+
+_SEAT_COLUMNS = ["game", "setup_id", "num_players", "seat", "bot", "score", "rank", "win"]
+
+_GAME_COLUMNS = ["game", "setup_id", "num_players", "turns", "rounds", "end_reason"]
+
+
+def compute_report(
+    run_dirs: str | Path | Sequence[str | Path],
+    title: str | None = None,
+    *,
+    command: str | None = None,
+    alpha: float = 0.05,
+    random_state: int | np.random.Generator | None = 0,
+    checksums: bool = True,
+) -> Report:
+    """Verify the runs, compute every section the data support, and return the report unwritten.
+
+    Raises ``RunFormatError`` (one line, naming the file or directory) for bad input; see
+    :func:`analysis.run.check_runs`.
+    """
+    manifests = check_runs(run_dirs, checksums=checksums)
+    offset_list = default_offsets(manifests)
+    offsets = {m["run_id"]: o for m, o in zip(manifests, offset_list, strict=True)}
+    labels = {m["run_id"]: run_label(m) for m in manifests}
+    if len(set(labels.values())) < len(labels):
+        labels = {m["run_id"]: f"{run_label(m)} ({m['run_id']})" for m in manifests}
+    parts = sorted({p for m in manifests for p in m.get("columns", {}).get("score_parts", [])})
+    facts = _game_facts(manifests)
+    turn_order = facts["turn_order_column"]
+    seats = read_tables(
+        manifests, "seats", [*_SEAT_COLUMNS, *parts, *([turn_order] if turn_order else [])], offset_list
+    )
+    if turn_order:
+        # the game draws its turn order at setup: "seat" in this report is the place in that order;
+        # "table_seat" keeps the table position that the components table refers to
+        seats["table_seat"] = seats["seat"]
+        seats["seat"] = seats.pop(turn_order).astype(seats["seat"].dtype)
+    metrics = facts["metrics"]
+    unit = facts["score_unit"]
+    needed = _metric_columns(metrics)
+    has_solo_score = all(_SOLO_OPPONENT_SCORE in m.get("columns", {}).get("games", []) for m in manifests)
+    solo_score = [_SOLO_OPPONENT_SCORE] if has_solo_score else []
+    games = read_tables(manifests, "games", list(dict.fromkeys([*_GAME_COLUMNS, *needed, *solo_score])), offset_list)
+    rng = np.random.default_rng(random_state) if not isinstance(random_state, np.random.Generator) else random_state
+    header = _header(manifests, command, alpha)
+
+    # Replays of a setup are not independent games: setup-design runs feed the setup-variance
+    # section, and the other sections only when there is nothing else. Runs under changed rule
+    # options are compared with their baseline in their own section, never pooled.
+    base_rules = _base_rules(manifests)
+    variants = [m for m in manifests if _rules_key(m) != base_rules]
+    same_rules = [m for m in manifests if _rules_key(m) == base_rules]
+    independent = [m for m in same_rules if not _replays_setups(m)]
+    if not independent:
+        independent = same_rules
+        header.insert(
+            1,
+            Text(
+                "Every run replays its setups, so the sections other than setup variance treat replays as "
+                "independent games: their intervals are too narrow. Add runs with one game per setup.",
+                "warn",
+            ),
+        )
+    if len(independent) == len(manifests):
+        base_seats, base_games = seats, games
+    else:
+        ids = {m["run_id"] for m in independent}
+        base_seats = seats[seats["run_id"].isin(ids).to_numpy()]
+        base_games = games[games["run_id"].isin(ids).to_numpy()]
+    mirror_all = mirror_mask(seats[["game", "bot"]])
+    # solo games (one seat against the game's automaton) have no seats to compare: their own section
+    components = _component_section(base_seats, base_games, independent, offsets, alpha)
+    solo = (base_seats["num_players"] == 1).to_numpy()
+    solo_seats = base_seats[solo]
+    base_seats = base_seats[~solo]
+    mirror = mirror_mask(base_seats[["game", "bot"]])
+
+    mirror_section, mirror_results = _mirror_section(base_seats, mirror, alpha, rng, unit)
+    mixed_section, mixed_result = _mixed_section(base_seats, mirror, alpha, rng, unit)
+    strategy_section = _strategy_section(base_seats, alpha)
+    sections = [
+        _win_rate_section(seats, labels, alpha),
+        _solo_section(solo_seats, base_games[base_games["num_players"] == 1], alpha),
+        mirror_section,
+        mixed_section,
+        _setup_section(seats, same_rules, offsets, alpha, unit),
+        strategy_section,
+        components,
+        _outcome_section(games, seats, mirror_all, labels, alpha, unit),
+        _metrics_section(games, metrics, labels, alpha),
+        _variant_section(games, seats, manifests, metrics, labels, alpha),
+        _convergence_section(base_seats, mirror, mirror_results, mixed_result, alpha),
+    ]
+    if len(independent) < len(same_rules):
+        note = Text(
+            "Setup-design runs (each setup replayed) are left out of this section: their replays are not "
+            "independent games. They feed the setup-variance section."
+        )
+        for section in (mirror_section, mixed_section, components):
+            if section is not None:
+                section.items.insert(1, note)
+    if variants:
+        note = Text(
+            f"Runs under changed rule options ({', '.join(run_label(m) for m in variants)}) are left out of this "
+            "section; see Rule options side by side."
+        )
+        for section in (mirror_section, mixed_section, components, strategy_section):
+            if section is not None:
+                section.items.insert(1, note)
+    game = manifests[0].get("title", manifests[0]["game"])
+    return Report(title or f"{game}: balance report", header, [s for s in sections if s is not None])
+
+
+def build_report(
+    run_dirs: str | Path | Sequence[str | Path],
+    out_dir: str | Path,
+    title: str | None = None,
+    *,
+    command: str | None = None,
+    alpha: float = 0.05,
+    random_state: int | np.random.Generator | None = 0,
+) -> Path:
+    """Build the balance report of one or several runs into ``out_dir``; returns ``out_dir/report.html``.
+
+    Writes ``report.md`` with its PNG plots and ``report.html`` (self-contained). ``command`` is
+    printed in the report as the way to reproduce it. Runs are verified first (completeness,
+    row counts, checksums); bad input raises ``RunFormatError`` with a one-line message naming
+    the file or directory, before anything is written.
+
+    Examples
+    --------
+    >>> build_report(["runs/c2", "runs/c3"], "reports/century-2-3p")  # doctest: +SKIP
+    PosixPath('reports/century-2-3p/report.html')
+    """
+    report = compute_report(run_dirs, title, command=command, alpha=alpha, random_state=random_state)
+    return write_report(report, out_dir)

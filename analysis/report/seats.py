@@ -1,0 +1,274 @@
+"""Report sections on seats: win rates, first-player advantage in mirror matches, solo games, mixed lineups."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from analysis import plots
+from analysis.report.format import _ci, _int, _level, _num, _p, _pct, _pct_ci, _players, _pp, _slug
+from analysis.report.model import Section, Table, Text, _figure
+from analysis.stats._util import t_confint
+from analysis.stats.seats import SeatAdvantage, seat_advantage, win_rates
+
+_SOLO_OPPONENT_SCORE = "automa_score"  # games column of a game with a solo opponent: its final score
+
+
+def _win_rate_section(seats: pd.DataFrame, labels: dict[str, str], alpha: float) -> Section:
+    table = win_rates(seats, by=["run_id", "seat"], alpha=alpha)
+    rows = [
+        [
+            labels[str(r.run_id)],
+            str(r.num_players),
+            str(r.seat),
+            _int(r.num_games),
+            _pct(r.win_rate, 2),
+            _pct_ci(r.ci_low, r.ci_high, 2),
+            _pct(r.fair, 2),
+            _pp(r.excess, 2),
+        ]
+        for r in table.itertuples()
+    ]
+    return Section(
+        "Win rates by seat",
+        [
+            Text(
+                "Every run's win rate by seat with Wilson intervals; a shared tie counts 1/k for each of the k "
+                "tied seats. Seat 1 moves first. Runs that replay setups count every replay as a game, so their "
+                "intervals are too narrow when the replays are alike."
+            ),
+            Table(
+                ["run", "players", "seat", "games", "win rate", f"{_level(alpha)} interval", "fair", "excess (pp)"],
+                rows,
+            ),
+        ],
+    )
+
+
+def _advantage_rows(table: pd.DataFrame) -> list[list[str]]:
+    return [
+        [
+            str(r.num_players),
+            str(r.seat),
+            _int(r.num_games),
+            _pct(r.win_rate, 2),
+            _pct_ci(r.ci_low, r.ci_high, 2),
+            _pct(r.fair, 2),
+            _pp(r.excess, 2),
+            _num(r.margin, 2, True),
+            _ci(r.margin_low, r.margin_high, 2, True),
+        ]
+        for r in table.itertuples()
+    ]
+
+
+def _test_rows(tests: pd.DataFrame, alpha: float) -> list[list[str]]:
+    return [
+        [
+            str(t.num_players),
+            _int(t.num_games),
+            _num(t.chi2, 1),
+            str(t.df),
+            _p(t.pvalue),
+            "seats differ" if t.significant else "no difference detected",
+        ]
+        for t in tests.itertuples()
+    ]
+
+
+def _adv_columns(unit: str) -> list[str]:
+    return [
+        "players",
+        "seat",
+        "games",
+        "win rate",
+        "interval",
+        "fair",
+        "excess (pp)",
+        f"margin ({unit})",
+        "margin interval",
+    ]
+
+
+_TEST_COLUMNS = ["players", "games", "Wald chi-square", "df", "p", "verdict"]
+
+_TEST_CAPTION = "Wald test of equal win shares (1/n each)."
+
+
+def _seat_advantage_by_count(
+    seats: pd.DataFrame, lineup: str, alpha: float, rng: np.random.Generator, unit: str
+) -> tuple[SeatAdvantage, list[tuple[int, str]]]:
+    """``seat_advantage`` per player count: the combined tables, and each count's verdict apart."""
+    results = []
+    for n in sorted(seats["num_players"].unique()):
+        part = seats[(seats["num_players"] == n).to_numpy()]
+        results.append((int(n), seat_advantage(part, lineup=lineup, alpha=alpha, random_state=rng, unit=unit)))
+    table = pd.concat([r.table for _, r in results], ignore_index=True)
+    tests = pd.concat([r.tests for _, r in results], ignore_index=True)
+    verdicts = [(n, r.verdict) for n, r in results]
+    return SeatAdvantage(table, tests, " ".join(v for _, v in verdicts)), verdicts
+
+
+def _mirror_section(seats: pd.DataFrame, mirror: np.ndarray, alpha: float, rng: np.random.Generator, unit: str):
+    if not mirror.any():
+        return None, {}
+    sub = seats.loc[mirror, ["game", "num_players", "seat", "bot", "score", "win"]]
+    counts = sub["bot"].value_counts()
+    labels = [str(label) for label in counts[counts > 0].index]
+    section = Section("First-player advantage in mirror matches")
+    section.items.append(
+        Text(
+            "In a mirror match every seat holds the same bot, so any difference between seats is the game's. "
+            "Wins per seat are tested against the fair share 1/n with a Wald test on the per-game win shares "
+            "and their sample covariance (Hotelling's T^2, n - 1 df; a shared tie is a small deviation, not a "
+            "whole win). The score margin is a seat's score minus the mean score of the other seats, with a "
+            "percentile bootstrap interval over games."
+        )
+    )
+    results = {}
+    for label in labels:
+        part = sub[(sub["bot"] == label).to_numpy()]
+        adv, verdicts = _seat_advantage_by_count(part, "mirror", alpha, rng, unit)
+        results[label] = adv
+        for n, verdict in verdicts:
+            section.items.append(Text(f"{_players(n)}, {label} mirror matches: {verdict}", "verdict"))
+            section.findings.append(f"First player, {_players(n)} ({label} mirror matches): {verdict}")
+        section.items.append(Table(_adv_columns(unit), _advantage_rows(adv.table), f"Seats in {label} mirror matches."))
+        section.items.append(Table(_TEST_COLUMNS, _test_rows(adv.tests, alpha), _TEST_CAPTION))
+        section.items.append(
+            _figure(
+                f"seat-win-rates-mirror-{_slug(label)}.png",
+                f"Seat win rates in {label} mirror matches against the fair line 1/n.",
+                [
+                    lambda ax, t=adv.table, lab=label: plots.plot_seat_win_rates(
+                        t, ax=ax, title=f"Win rate by seat, {lab} mirror matches"
+                    )
+                ],
+                size=(7, 4),
+            )
+        )
+    return section, results
+
+
+def _solo_section(seats: pd.DataFrame, games: pd.DataFrame, alpha: float) -> Section | None:
+    """Solo games: each bot's win rate against the game's automated opponent, and the score margin when the
+    games table has the opponent's score (``automa_score``)."""
+    if seats.empty:
+        return None
+    margins = None
+    if _SOLO_OPPONENT_SCORE in games.columns:
+        opponent = games.set_index("game")[_SOLO_OPPONENT_SCORE]
+        margin = seats["score"].to_numpy(float) - opponent.reindex(seats["game"]).to_numpy(float)
+        margins = pd.DataFrame({"bot": seats["bot"].to_numpy(), "margin": margin}).groupby("bot", observed=True)
+        margins = margins["margin"].agg(["mean", "median", "std", "size"])
+        se = margins["std"] / np.sqrt(margins["size"])
+        margins["low"], margins["high"] = t_confint(margins["mean"], se, margins["size"] - 1, alpha)
+    section = Section("Solo mode against the automated opponent")
+    section.items.append(
+        Text(
+            "In a solo game one seat plays against the game's automated opponent, so there is no seat to compare "
+            "with: the question is how often each bot beats the automaton (a shared tie counts half)."
+        )
+    )
+    rates = win_rates(seats, by="bot", alpha=alpha)
+    scores = seats.groupby("bot", observed=True)["score"].mean()
+    rows = []
+    for r in rates.itertuples():
+        rows.append(
+            [
+                str(r.bot),
+                _int(r.num_games),
+                _pct(r.win_rate, 2),
+                _pct_ci(r.ci_low, r.ci_high, 2),
+                _num(scores[r.bot], 1),
+            ]
+        )
+        verdict = (
+            f"{r.bot} beats the automaton in {_pct(r.win_rate)} ({_pct_ci(r.ci_low, r.ci_high)}) of "
+            f"{_int(r.num_games)} solo games"
+        )
+        if margins is not None:
+            m = margins.loc[r.bot]
+            rows[-1] += [
+                _num(m["mean"], 2, sign=True),
+                _ci(m["low"], m["high"], 2, sign=True),
+                _num(m["median"], 1, sign=True),
+            ]
+            verdict += (
+                f", by a mean margin of {_num(m['mean'], 1, sign=True)} points "
+                f"(median {_num(m['median'], 1, sign=True)})"
+            )
+        section.items.append(Text(verdict, "verdict"))
+        section.findings.append(f"Solo: {verdict}.")
+    header = ["bot", "games", "win rate", f"{_level(alpha)} interval", "mean score"]
+    if margins is not None:
+        header += ["mean margin", f"{_level(alpha)} interval", "median margin"]
+    caption = "Solo games." + (" Margin: the bot's score minus the automaton's." if margins is not None else "")
+    section.items.append(Table(header, rows, caption))
+    return section
+
+
+def _mixed_section(seats: pd.DataFrame, mirror: np.ndarray, alpha: float, rng: np.random.Generator, unit: str):
+    if mirror.all():
+        return None, None
+    sub = seats.loc[~mirror, ["game", "num_players", "seat", "bot", "score", "win"]]
+    section = Section("Mixed bots with rotated seats")
+    section.items.append(
+        Text(
+            "Games whose seats hold different bots. With the lineup rotated through the seats every bot sits "
+            "in every seat equally often, so seat effects and bot strength separate; a bot's win rate counts "
+            "its seat-games."
+        )
+    )
+    by_bot = win_rates(sub, by="bot", alpha=alpha)
+    section.items.append(
+        Table(
+            ["players", "bot", "seat-games", "win rate", f"{_level(alpha)} interval", "fair", "excess (pp)"],
+            [
+                [
+                    str(r.num_players),
+                    str(r.bot),
+                    _int(r.num_games),
+                    _pct(r.win_rate, 2),
+                    _pct_ci(r.ci_low, r.ci_high, 2),
+                    _pct(r.fair, 2),
+                    _pp(r.excess, 2),
+                ]
+                for r in by_bot.itertuples()
+            ],
+            "Win rate by bot.",
+        )
+    )
+    by_both = win_rates(sub, by=["bot", "seat"], alpha=alpha)
+    section.items.append(
+        Table(
+            ["players", "bot", "seat", "games", "win rate", f"{_level(alpha)} interval"],
+            [
+                [
+                    str(r.num_players),
+                    str(r.bot),
+                    str(r.seat),
+                    _int(r.num_games),
+                    _pct(r.win_rate, 2),
+                    _pct_ci(r.ci_low, r.ci_high, 2),
+                ]
+                for r in by_both.itertuples()
+            ],
+            "Win rate by bot and seat.",
+        )
+    )
+    adv, verdicts = _seat_advantage_by_count(sub, "all", alpha, rng, unit)
+    for n, verdict in verdicts:
+        section.items.append(Text(f"{_players(n)}, mixed bots: {verdict}", "verdict"))
+        section.findings.append(f"Seats with mixed bots, {_players(n)}: {verdict}")
+    section.items.append(Table(_adv_columns(unit), _advantage_rows(adv.table), "Seats in mixed-bot games."))
+    section.items.append(Table(_TEST_COLUMNS, _test_rows(adv.tests, alpha), _TEST_CAPTION))
+    section.items.append(
+        _figure(
+            "seat-win-rates-mixed.png",
+            "Seat win rates in mixed-bot games against the fair line 1/n.",
+            [lambda ax: plots.plot_seat_win_rates(adv.table, ax=ax, title="Win rate by seat, mixed bots")],
+            size=(7, 4),
+        )
+    )
+    return section, adv
