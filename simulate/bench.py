@@ -140,6 +140,18 @@ def run_bench(
                 "speedup": round(turns / seconds / ref["turns_per_s"], 1),
                 "note": "both engines applying the same recorded moves, no bots",
             }
+    if hasattr(game, "search_rates"):
+        lineup = parse_lineup(game, ["search"], players)
+        _, params = lineup_arrays(game, lineup)
+        rates = game.search_rates(data, params[0], 60, repeats)
+        yield {
+            **base,
+            "bench": "search_one_core",
+            "bots": "search",
+            **_round(rates),
+            "note": "search decisions and iterations per CPU second against bare rollouts of the same policy "
+            "from the same positions (tree_overhead = search time / rollout time)",
+        }
     if hasattr(game, "reference_random_seconds") and "random" in game.bots:
         # whole games with the same uniform random player on both engines: the fairest comparison
         lineup = parse_lineup(game, ["random"], players)

@@ -14,7 +14,8 @@ a folder in the temporary directory when neither is writable; so a read-only ins
 folder's path is in the key, so two checkouts or worktrees never share (nor thrash) a cache.
 
 Numba checks a cached function against its own file only. A game's kernel inlines the bots and the
-engine from other files of its package (and the generator of ``simulate/rng.py``), so after an edit
+engine from other files of its package (and the generator of ``simulate/rng.py``, the tree search of
+``simulate/search.py``), so after an edit
 or an upgrade of those files it would go on running the machine code of the old rules. The digest
 covers every Python file of the folder and :data:`SHARED_SOURCES`: when any changes, the kernels
 compile anew into a new folder and the folder's older caches are deleted.
@@ -44,7 +45,7 @@ __all__ = [
     "use_cache",
 ]
 
-SHARED_SOURCES = (Path(__file__).resolve().parent / "rng.py",)
+SHARED_SOURCES = (Path(__file__).resolve().parent / "rng.py", Path(__file__).resolve().parent / "search.py")
 """Files outside a game package whose numba functions the game's kernels inline."""
 APP = "golem-lab"
 _FOLDERS: set[Path] = set()

@@ -24,13 +24,15 @@ LINEUPS = {
     "random": ["random"] * 5,
     "mixed": ["random", "greedy", "engine", "planner", "greedy"],
     "strong": ["planner", "engine", "greedy", "engine", "planner"],
+    "search": ["search", "planner", "search", "greedy", "search"],
 }
-GAMES = {"random": 450, "mixed": 450, "strong": 100}  # 1,000 games per player count
+GAMES = {"random": 450, "mixed": 450, "strong": 100, "search": 10}  # 1,010 games per player count
 
 
 def lineup(names: list[str]) -> tuple[np.ndarray, np.ndarray]:
     ids = np.array([B.BOTS[n][0] for n in names])
     params = np.stack([B.default_params(n) for n in names])
+    params[ids == B.SEARCH, 0] = 30  # search iterations: its moves are checked here, not its strength
     return ids, params
 
 

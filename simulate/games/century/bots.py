@@ -43,7 +43,7 @@ from simulate.games.century.state import (
 )
 from simulate.rng import randint, uniform
 
-RANDOM, GREEDY, ENGINE, PLANNER = 0, 1, 2, 3
+RANDOM, GREEDY, ENGINE, PLANNER, SEARCH = 0, 1, 2, 3, 4
 
 # name -> (id, description, {param: (default, help)})
 BOTS: dict[str, tuple[int, str, dict[str, tuple[float, str]]]] = {
@@ -84,6 +84,18 @@ BOTS: dict[str, tuple[int, str, dict[str, tuple[float, str]]]] = {
             "noise": (0.05, "each candidate's value is scaled by a random factor in [1 - noise, 1 + noise]"),
         },
     ),
+    "search": (
+        SEARCH,
+        "information-set Monte Carlo tree search (simulate.search) with greedy rollouts; decks re-dealt per iteration",
+        {
+            "iterations": (200.0, "determinised iterations per decision"),
+            "uct_c": (0.7, "UCT exploration constant (values are in [0, 1])"),
+            "rollout_turns": (20.0, "turns of greedy rollout after the tree before the position is valued"),
+            "scale": (6.0, "points of margin over the best other seat that make a leaf worth 0.73 (logistic)"),
+            "rollout_lookahead": (0.0, "the rollouts' greedy lookahead"),
+            "rollout_epsilon": (0.1, "the rollouts' greedy epsilon"),
+        },
+    ),
 }
 # lowest and highest value a parameter accepts (by name, for every bot that has it)
 LIMITS: dict[str, tuple[float, float]] = {
@@ -98,6 +110,12 @@ LIMITS: dict[str, tuple[float, float]] = {
     "discount": (0.0, 1.0),
     "targets": (1.0, 6.0),
     "noise": (0.0, 1.0),
+    "iterations": (1.0, 100_000.0),
+    "uct_c": (0.0, 10.0),
+    "rollout_turns": (0.0, 1000.0),
+    "scale": (0.1, 100.0),
+    "rollout_lookahead": (0.0, 20.0),
+    "rollout_epsilon": (0.0, 1.0),
 }
 MAX_BOT_PARAMS = 8
 SCRATCH_MOVES = 2048

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import statistics
 import threading
 import time
 from pathlib import Path
@@ -12,12 +13,16 @@ import numpy as np
 from simulate.game import ChunkTables, Codes, RuleOption, bot_specs
 from simulate.gamekit import kernel_traces, move_events, rule_options, time_kernel_replay, time_reference_replay
 from simulate.games.century import bots as century_bots
-from simulate.games.century import data, play
+from simulate.games.century import data, play, search_bot
+from simulate.games.century.engine import game_init, game_step
 from simulate.games.century.reference import CenturyReference
-from simulate.games.century.state import END_REASONS, IN_HAND, M_DISCARD, M_KIND, MOVE_NAMES, new_state
+from simulate.games.century.state import END_REASONS, IN_HAND, M_DISCARD, M_KIND, MOVE_LEN, MOVE_NAMES, new_state
+from simulate.rng import game_seeds
+from simulate.search import new_tree
 
 MERCHANT_ROW_DESCRIPTORS = 6
 POINT_ROW_DESCRIPTORS = 5
+BENCH_POSITIONS_SEED = 16
 _BATCH = threading.local()
 """``records``: the game records a thread plays its chunks into, one chunk after another (Dask may run
 several chunks at once in threads of one process)."""
@@ -41,7 +46,7 @@ class Century:
         f"setup_point_{k + 1}" for k in range(POINT_ROW_DESCRIPTORS)
     )
     component_kinds = ("merchant", "point")
-    bench_lineups = {"greedy": 20_000, "planner": 1_000}  # golem bench: --bots -> default games
+    bench_lineups = {"greedy": 20_000, "planner": 1_000, "search": 40}  # golem bench: --bots -> default games
     bench_players = 3
     default_bots = "greedy"  # --bots when none is given: the recommended lineup (golem games shows it)
     indexed_lists = {"table.start": ("seat", 1), "table.end_trigger": ("players", 2)}
@@ -190,6 +195,46 @@ class Century:
                 ref.apply_action(mv)
                 turns += 1
         return time.perf_counter() - start, turns
+
+    def search_rates(
+        self, d: data.CenturyData, params: np.ndarray, num_positions: int, repeats: int
+    ) -> dict[str, float]:
+        """One core's search rates from ``num_positions`` positions of greedy 3-player games (every 7th turn).
+
+        Searches and bare rollouts (the same iterations without the tree) from the same positions, one
+        after the other in each repeat; medians of the CPU seconds.
+        """
+        n = self.bench_players
+        ids = np.full(n, century_bots.GREEDY)
+        greedy = np.stack([century_bots.default_params("greedy")] * n)
+        setup, plays = game_seeds(BENCH_POSITIONS_SEED, np.arange(num_positions), np.arange(num_positions))
+        st = new_state(num_positions, d.tables)
+        for g in range(num_positions):
+            moves, _ = play.trace_game(d, n, np.arange(n), ids, greedy, setup[g], plays[g], 7 * (g % 12))
+            game_init(st, d.kernel, g, n, setup[g], plays[g])
+            for mv in moves:
+                game_step(st, d.kernel, g, mv)
+        tree = new_tree(int(params[search_bot.S_ITERATIONS]) + 1, MOVE_LEN, century_bots.SCRATCH_MOVES)
+        scratch = search_bot.new_scratch(st)
+        out = np.zeros(MOVE_LEN, np.int16)
+        seconds: dict[bool, list[float]] = {False: [], True: []}
+        searched = 0
+        for _ in range(repeats + 1):  # the first round compiles and is dropped
+            for bare in (False, True):
+                batch = st.copy()
+                t = time.process_time()
+                searched = search_bot.search_positions(batch, d.kernel[0], params, tree, scratch, out, bare)
+                seconds[bare].append(time.process_time() - t)
+        search_s = statistics.median(seconds[False][1:])
+        bare_s = statistics.median(seconds[True][1:])
+        iterations = searched * int(params[search_bot.S_ITERATIONS])
+        return {
+            "decisions": searched,
+            "decisions_per_cpu_s": searched / search_s,
+            "iterations_per_cpu_s": iterations / search_s,
+            "bare_rollouts_per_cpu_s": iterations / bare_s,
+            "tree_overhead": search_s / bare_s,
+        }
 
     def format_event(self, e: dict[str, Any]) -> str:
         if e["event"] == "setup":

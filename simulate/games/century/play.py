@@ -9,6 +9,7 @@ from simulate.games.century.bots import (
     GREEDY,
     MAX_BOT_PARAMS,
     SCRATCH_MOVES,
+    SEARCH,
     choose_action,
     choose_discard,
     greedy_action,
@@ -24,6 +25,7 @@ from simulate.games.century.engine import (
     rank_seats,
     score_parts,
 )
+from simulate.games.century.search_bot import S_ITERATIONS, new_scratch, search_action
 from simulate.games.century.state import (
     CLAIM,
     END_ILLEGAL,
@@ -32,6 +34,7 @@ from simulate.games.century.state import (
     RUNNING,
     new_state,
 )
+from simulate.search import new_tree
 
 MAX_PLAYERS = 5
 NUM_PARTS = 4
@@ -58,6 +61,12 @@ def _play_games(
     mv = work[0].mv
     moves = np.zeros((SCRATCH_MOVES, MOVE_LEN), np.int16)
     hand = np.zeros(3 * nm + 1, np.int16)  # planner scratch: two hands and a card list
+    iterations = 0  # the search bot's tree and scratch, sized for the lineup's largest budget
+    for b in range(bot_ids.shape[0]):
+        if bot_ids[b] == SEARCH:
+            iterations = max(iterations, int(bot_params[b, S_ITERATIONS]))
+    tree = new_tree(iterations + 1, MOVE_LEN, SCRATCH_MOVES)
+    scratch = new_scratch(st)
     recorded = 0
     for g in range(g0, g1):
         r = st[g]
@@ -71,6 +80,8 @@ def _play_games(
             bot = bot_ids[b]
             if bot == GREEDY:  # the cheap common bot without the dispatch call: ~10% of a greedy run
                 greedy_action(r, tb, bot_params, b, mv)
+            elif bot == SEARCH:
+                search_action(st, g, tb, bot_params[b], tree, scratch, mv)
             else:
                 choose_action(r, tb, bot, bot_params, b, mv, moves, hand)
             if not is_legal_action(r, tb, mv):

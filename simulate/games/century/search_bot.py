@@ -1,0 +1,290 @@
+"""Century's ``search`` bot: the shared ISMCTS (``simulate.search``) with Century's six plug-in functions.
+
+What a seat cannot see in Century is the order of the two decks below the rows (hands, caravans,
+rows and coins are public); a determinisation re-deals the unseen cards of each deck in a random
+order, after sorting them so that the order the seat cannot see never reaches the search.
+
+The tree's moves are the legal moves with one payment per acquisition: the crystals the greedy
+bot spares (those least needed by its target), as ``legal_moves`` lists every payment multiset
+(hundreds in a rich caravan) while the choice among them is rarely worth an iteration. Every
+turn's discard over the caravan limit is the greedy bot's, in the tree and in the game alike.
+Rollouts play the ``greedy`` bot with the search's ``rollout_*`` parameters.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from simulate.games.century.bots import (
+    GREEDY,
+    _clear,
+    _row_cost,
+    _spare,
+    _target,
+    _write_acquire,
+    choose_discard,
+    greedy_action,
+)
+from simulate.games.century.data import KIND_CREATE, KIND_UPGRADE, P_TIE_SHARED
+from simulate.games.century.engine import (
+    apply_action,
+    apply_discard,
+    can_claim,
+    can_rest,
+    end_turn,
+    rank_seats,
+    score_parts,
+    trade_max_times,
+)
+from simulate.games.century.state import (
+    ACQUIRE,
+    CLAIM,
+    IN_HAND,
+    M_ARG,
+    M_KIND,
+    M_STEPS,
+    M_TIMES,
+    MOVE_LEN,
+    PASS,
+    PLAY,
+    REST,
+    RUNNING,
+)
+from simulate.rng import next_u64, shuffle
+from simulate.search import bare_rollouts, search
+
+# parameters of the search bot, in the order of its entry in ``bots.BOTS``
+S_ITERATIONS, S_UCT_C, S_ROLLOUT_TURNS, S_SCALE, S_ROLLOUT_LOOKAHEAD, S_ROLLOUT_EPSILON = range(6)
+MAX_SEATS = 5
+
+
+@njit(cache=True)
+def new_scratch(st):
+    """Per-worker scratch of the search bot: a one-record batch like ``st``, rollout parameters and seat arrays."""
+    sim = np.empty_like(st[:1])
+    rollout_params = np.zeros((1, 8))
+    mv = np.zeros(MOVE_LEN, np.int16)
+    scores = np.zeros(MAX_SEATS, np.int64)
+    parts = np.zeros(4, np.int64)
+    rank = np.zeros(MAX_SEATS, np.int64)
+    win = np.zeros(MAX_SEATS, np.float64)
+    return sim, rollout_params, mv, scores, parts, rank, win
+
+
+@njit(cache=True)
+def search_action(st, g, tb, params, tree, scratch, out):
+    """Write the search bot's move for the seat to move in game ``g`` of batch ``st`` into ``out``.
+
+    ``params`` is the bot's parameter row; ``tree`` a :class:`simulate.search.Tree` with at least
+    ``iterations + 1`` nodes; ``scratch`` from :func:`new_scratch`. One draw of the game's play
+    stream seeds the search. Returns the nodes used (0 when the seat had a single move).
+    """
+    sim, rollout_params, mv, scores, parts, rank, win = scratch
+    _rollout_params(params, scratch)
+    ctx = (tb, rollout_params, mv, scores, parts, rank, win, params[S_SCALE])  # a record is never returned
+    root = st[g : g + 1]
+    tree.rng[0] = next_u64(st[g].rng, 0)
+    n = _moves(ctx, root, tree.buf)
+    if n == 1:
+        for f in range(MOVE_LEN):
+            out[f] = tree.buf[0, f]
+        return 0
+    return search(
+        _determinise,
+        _moves,
+        _apply,
+        _rollout,
+        _current,
+        _evaluate,
+        ctx,
+        root,
+        sim,
+        tree,
+        int(params[S_ITERATIONS]),
+        params[S_UCT_C],
+        int(params[S_ROLLOUT_TURNS]),
+        out,
+    )
+
+
+@njit(cache=True)
+def _rollout_params(params, scratch):
+    """The rollouts' greedy parameters from the search bot's ``params`` into the scratch row."""
+    rollout_params = scratch[1]
+    rollout_params[0, 0] = 1.0  # greedy's patience
+    rollout_params[0, 1] = params[S_ROLLOUT_LOOKAHEAD]
+    rollout_params[0, 2] = params[S_ROLLOUT_EPSILON]
+
+
+@njit(cache=True)
+def rollouts_only(st, g, tb, params, tree, scratch):
+    """The search bot's iterations without the tree (``simulate.search.bare_rollouts``), for ``golem bench``."""
+    sim, rollout_params, mv, scores, parts, rank, win = scratch
+    _rollout_params(params, scratch)
+    ctx = (tb, rollout_params, mv, scores, parts, rank, win, params[S_SCALE])  # a record is never returned
+    tree.rng[0] = next_u64(st[g].rng, 0)
+    return bare_rollouts(
+        _determinise,
+        _rollout,
+        _current,
+        _evaluate,
+        ctx,
+        st[g : g + 1],
+        sim,
+        tree,
+        int(params[S_ITERATIONS]),
+        int(params[S_ROLLOUT_TURNS]),
+    )
+
+
+@njit(cache=True)
+def _determinise(ctx, root, sim, seat, rng):
+    """``sim`` <- ``root`` with the unseen cards of both decks re-dealt; the rollouts get their own stream."""
+    sim[0] = root[0]
+    r = sim[0]
+    tb = ctx[0]
+    nk = tb.market_cards.shape[0]
+    unseen = r.m_deck[r.m_deck_pos : nk]
+    unseen.sort()
+    shuffle(rng, 0, unseen, unseen.shape[0])
+    unseen = r.p_deck[r.p_deck_pos :]
+    unseen.sort()
+    shuffle(rng, 0, unseen, unseen.shape[0])
+    r.rng[0] = next_u64(rng, 0)
+
+
+@njit(cache=True)
+def _put(out, n, kind, arg):
+    _clear(out[n])
+    out[n, M_KIND] = kind
+    out[n, M_ARG] = arg
+    return n + 1
+
+
+@njit(cache=True)
+def _moves(ctx, sim, out):
+    """Legal moves of the seat to move, one payment per acquisition (the greedy bot's spare crystals)."""
+    r = sim[0]
+    tb = ctx[0]
+    s = r.current
+    n = 0
+    x0 = r.crystals[s, 0]
+    x1 = r.crystals[s, 1]
+    x2 = r.crystals[s, 2]
+    x3 = r.crystals[s, 3]
+    for k in range(r.num_owned[s]):
+        m = r.owned[s, k]
+        if r.cards[s, m] != IN_HAND:
+            continue
+        kind = tb.m_kind[m]
+        if kind == KIND_CREATE:
+            n = _put(out, n, PLAY, m)
+        elif kind == KIND_UPGRADE:
+            up = tb.m_up[m]
+            for sy in range(min(up, x0) + 1):
+                for sg in range(min(up - sy, x1 + sy) + 1):
+                    for stq in range(min(up - sy - sg, x2 + sg) + 1):
+                        if sy + sg + stq == 0:
+                            continue
+                        n = _put(out, n, PLAY, m)
+                        out[n - 1, M_STEPS] = sy
+                        out[n - 1, M_STEPS + 1] = sg
+                        out[n - 1, M_STEPS + 2] = stq
+        else:
+            for t in range(1, trade_max_times(tb, m, x0, x1, x2, x3) + 1):
+                n = _put(out, n, PLAY, m)
+                out[n - 1, M_TIMES] = t
+    total = x0 + x1 + x2 + x3
+    j = _target(r, tb, s, x0, x1, x2, x3, 1.0, -1)
+    c0, c1, c2, c3 = _row_cost(r, tb, j)
+    for p in range(r.m_row.shape[0]):
+        if r.m_row[p] < 0 or p > total:
+            break
+        n = _put(out, n, ACQUIRE, p)
+        a, b, c, d = _spare(x0, x1, x2, x3, c0, c1, c2, c3, p)
+        _write_acquire(out[n - 1], p, a, b, c, d)
+    if can_rest(r, tb, s):
+        n = _put(out, n, REST, 0)
+    for p in range(r.p_row.shape[0]):
+        if can_claim(r, tb, s, p):
+            n = _put(out, n, CLAIM, p)
+    if n == 0:
+        n = _put(out, n, PASS, 0)
+    return n
+
+
+@njit(cache=True)
+def _finish_turn(ctx, r):
+    """The greedy discard over the limit and the end of the turn, after the action in ``ctx``'s move."""
+    tb = ctx[0]
+    mv = ctx[2]
+    apply_action(r, tb, mv)
+    choose_discard(r, tb, GREEDY, ctx[1], 0, mv)
+    apply_discard(r, mv)
+    end_turn(r, tb, mv[M_KIND] == CLAIM)
+
+
+@njit(cache=True)
+def _apply(ctx, sim, move):
+    mv = ctx[2]
+    for f in range(MOVE_LEN):
+        mv[f] = move[f]
+    _finish_turn(ctx, sim[0])
+
+
+@njit(cache=True)
+def _rollout(ctx, sim):
+    r = sim[0]
+    greedy_action(r, ctx[0], ctx[1], 0, ctx[2])
+    _finish_turn(ctx, r)
+
+
+@njit(cache=True)
+def _current(sim):
+    r = sim[0]
+    if r.over != RUNNING:
+        return -1
+    return r.current
+
+
+@njit(cache=True)
+def _evaluate(ctx, sim, out):
+    """Finished game: each seat's win (shared or by the tie rule). Else: logistic of the margin over the best other."""
+    r = sim[0]
+    tb, _, _, scores, parts, rank, win, scale = ctx
+    n = r.num_players
+    for s in range(n):
+        score_parts(r, tb, s, parts)
+        scores[s] = parts[0] + parts[1] + parts[2] + parts[3]
+    if r.over != RUNNING:
+        rank_seats(scores, n, bool(tb.params[P_TIE_SHARED]), rank, win)
+        for s in range(n):
+            out[s] = win[s]
+        return
+    for s in range(n):
+        best = -(1 << 30)
+        for o in range(n):
+            if o != s and scores[o] > best:
+                best = scores[o]
+        out[s] = 1.0 / (1.0 + math.exp(-(scores[s] - best) / scale))
+
+
+@njit(cache=True)
+def search_positions(st, tb, params, tree, scratch, out, bare):
+    """Search every game of ``st`` once (``bare``: the same iterations without the tree); the decisions searched.
+
+    The benchmark of ``golem bench``: positions with a single move are skipped alike in both modes.
+    """
+    searched = 0
+    for g in range(st.shape[0]):
+        if _moves((tb,), st[g : g + 1], tree.buf) < 2:
+            continue
+        searched += 1
+        if bare:
+            rollouts_only(st, g, tb, params, tree, scratch)
+        else:
+            search_action(st, g, tb, params, tree, scratch, out)
+    return searched
