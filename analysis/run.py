@@ -70,13 +70,15 @@ def check_runs(path_or_paths: PathLike | Sequence[PathLike], checksums: bool = T
     """Verify every run (complete, parts intact) and that they can be combined; returns the manifests.
 
     Raises ``RunFormatError`` with a one-line message naming the file or directory at fault: a
-    missing or empty directory, an unknown format version, a missing, truncated or altered part,
-    a run given twice, or runs of different games.
+    missing or empty directory, an unknown format version, a manifest at odds with itself or its
+    folders, a missing, truncated or altered part, a run given twice, or runs of different games.
+    The tables' contents are not read back here (``golem verify`` does: it costs more than a
+    narrow read).
     """
     manifests = []
     seen: dict[str, PathLike] = {}
     for path in _paths(path_or_paths):
-        m = verify_run(path, checksums=checksums)
+        m = verify_run(path, checksums=checksums, contents=False)
         first = manifests[0] if manifests else None
         if first is not None and m["game"] != first["game"]:
             raise RunFormatError(

@@ -11,7 +11,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from analysis.stats.seats import win_rates_from_counts
-from simulate.runformat import read_arrow, read_manifest
+from simulate.runformat import FAULT_END_REASONS, read_arrow, read_manifest
 from simulate.summary import TALLY_GROUPS
 
 
@@ -65,6 +65,27 @@ def summarize(run_dir: str | Path) -> str:
         f"turn-cap endings: {capped} ({capped / games:.2%})"
     )
     return "\n".join(lines)
+
+
+def fault_warning(run_dir: str | Path) -> str | None:
+    """A warning when games of a run ended otherwise than by the rules (turn cap, illegal move), else None.
+
+    Counted from the chunks' tallies; a run whose every game hits the turn cap usually plays a deck or
+    rule change that cannot finish a game.
+    """
+    m = read_manifest(run_dir)
+    tallies = [c.get("tally") or {} for c in m["chunks"].values()]
+    games = sum(t.get("games", 0) for t in tallies)
+    counts = {r: sum(t.get("end_reason", {}).get(r, 0) for t in tallies) for r in FAULT_END_REASONS}
+    ended = {r: k for r, k in counts.items() if k}
+    if not games or not ended:
+        return None
+    what = " and ".join(f"{k:,} by {r.replace('_', ' ')}" for r, k in ended.items())
+    hint = "; the rules or data may not let a game finish" if sum(ended.values()) == games else ""
+    return (
+        f"Warning: {sum(ended.values()):,} of {games:,} games ended abnormally ({what}){hint}; "
+        f"see one with 'golem replay {run_dir} --game N' (its games table has end_reason)"
+    )
 
 
 def _counts_from_seats(seats: pa.Table, by: str) -> pd.DataFrame:

@@ -121,10 +121,12 @@ def run_bench(
         yield {**base, "bench": "reference_engine", "bots": bots, **_round(ref)}
         yield {
             **base,
-            "bench": "kernel_vs_reference",
+            "bench": "kernel_with_bots_vs_reference_replay",
             "bots": bots,
-            "speedup": round(fast["turns_per_s"] / ref["turns_per_s"], 1),
-            "note": "kernel with its bots deciding against the reference applying recorded moves",
+            "turns_per_s_ratio": round(fast["turns_per_s"] / ref["turns_per_s"], 1),
+            "compared": "the kernel playing whole games, its bots deciding every move (a search bot plays many "
+            "hidden games per move), against the reference only applying recorded moves: not an engine speedup "
+            "(see engine_replay_vs_reference)",
         }
         if hasattr(game, "kernel_replay_seconds"):
             ids, params = lineup_arrays(game, lineup)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import hashlib
 import io
+import math
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -35,7 +36,7 @@ def sha256(path: Path) -> str:
 
 
 def read_csv(path: Path, columns: list[str]) -> list[tuple[int, dict[str, str]]]:
-    """Rows of a CSV with exactly the given header, as ``(line number, row)`` pairs."""
+    """Rows of a CSV with exactly the given columns (in any order), as ``(line number, row)`` pairs."""
     if not path.is_file():
         raise DataError(f"{path}: file not found")
     try:
@@ -51,6 +52,10 @@ def read_csv(path: Path, columns: list[str]) -> list[tuple[int, dict[str, str]]]
     missing = [c for c in columns if c not in header]
     if missing:
         raise DataError(f"{path}: line 1: missing column(s) {', '.join(missing)}")
+    extra = [h for h in header if h not in columns]
+    if extra or len(set(header)) != len(header):
+        what = f"unknown column(s) {', '.join(extra)}" if extra else "a column named twice"
+        raise DataError(f"{path}: line 1: {what} (the columns are {', '.join(columns)})")
     rows = []
     for line, values in enumerate(reader, start=2):
         if not any(v.strip() for v in values):
@@ -143,6 +148,8 @@ def rule_value(options: dict[str, tuple[type, tuple, str]], key: str, value: Any
             raise DataError(f"{where}: '{value}' is not a number") from None
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise DataError(f"{where}: '{value}' is not a number")
+    if isinstance(value, float) and not math.isfinite(value):
+        raise DataError(f"{where}: {value} is not a finite number")
     if typ is int:
         if isinstance(value, float) and not value.is_integer():
             raise DataError(f"{where}: {value} is not a whole number")

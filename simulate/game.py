@@ -22,14 +22,18 @@ class BotSpec:
     description: str
     params: dict[str, tuple[float, str]] = field(default_factory=dict)  # name -> (default, help)
     limits: dict[str, tuple[float, float]] = field(default_factory=dict)  # name -> (lowest, highest) accepted
+    whole: frozenset[str] = frozenset()  # parameters that count something (turns, samples, raises): whole numbers
 
 
 def bot_specs(
-    bots: dict[str, tuple[int, str, dict[str, tuple[float, str]]]], limits: dict[str, tuple[float, float]]
+    bots: dict[str, tuple[int, str, dict[str, tuple[float, str]]]],
+    limits: dict[str, tuple[float, float]],
+    whole: frozenset[str] = frozenset(),
 ) -> dict[str, BotSpec]:
-    """A game's bots from its table (name -> id, description, parameters) and its parameters' limits by name."""
+    """A game's bots from its table (name -> id, description, parameters), its parameters' limits by name and
+    the names of the parameters that take whole numbers."""
     return {
-        name: BotSpec(name, bot_id, desc, dict(params), {k: limits[k] for k in params})
+        name: BotSpec(name, bot_id, desc, dict(params), {k: limits[k] for k in params}, whole & set(params))
         for name, (bot_id, desc, params) in bots.items()
     }
 

@@ -54,6 +54,8 @@ def parse_bot(game: Game, spec: str) -> BotEntry:
         key = key.strip()
         if not sep:
             raise LineupError(f"bot '{spec}': expected key=value after ':', found '{setting}'")
+        if key in {g.partition("=")[0] for g in given}:
+            raise LineupError(f"bot '{spec}': parameter {key} is given twice")
         if key not in params:
             known = list(params) or ["(this bot has no parameters)"]
             raise LineupError(f"bot '{spec}': " + unknown_message(f"parameter of {name}", key, known))
@@ -63,6 +65,8 @@ def parse_bot(game: Game, spec: str) -> BotEntry:
             raise LineupError(f"bot '{spec}': parameter {key} needs a number, found '{value}'") from None
         if not np.isfinite(params[key]):
             raise LineupError(f"bot '{spec}': parameter {key} needs a finite number, found '{value.strip()}'")
+        if key in bot.whole and not params[key].is_integer():
+            raise LineupError(f"bot '{spec}': parameter {key} takes a whole number, not {value.strip()}")
         low, high = bot.limits.get(key, (-np.inf, np.inf))
         if not low <= params[key] <= high:
             raise LineupError(f"bot '{spec}': parameter {key} must be within {low:g}..{high:g}, not {value.strip()}")

@@ -3,6 +3,12 @@
 ``RUN/.lock`` holds the host, process id, start time and command of the run writing there. A
 second run is refused with a message naming that holder. A lock left by a process of this host
 that no longer runs (killed, machine restarted) is stale: the next run takes it over.
+
+In a local directory the holder also keeps an exclusive ``flock`` on the lock file for as long as
+it runs (the kernel drops it when the process dies), and a taker reads, judges and replaces the
+holder only while it has that ``flock``: of many processes taking over one stale lock at the same
+instant exactly one succeeds. On an object store the lock is an exclusive create (see
+:meth:`~simulate.store.RunStore.create_exclusive`).
 """
 
 from __future__ import annotations
@@ -11,6 +17,7 @@ import contextlib
 import json
 import os
 import socket
+import sys
 import uuid
 from datetime import UTC, datetime
 from typing import Any
@@ -20,6 +27,11 @@ import psutil
 from simulate.store import RunStore
 
 LOCK_NAME = ".lock"
+_HELD: set[int] = set()
+"""Descriptors of the lock files this process holds under ``flock`` (a forked child inherits them)."""
+_HAS_FLOCK = sys.platform != "win32"
+if _HAS_FLOCK:
+    import fcntl
 
 
 class LockError(ValueError):
@@ -29,14 +41,21 @@ class LockError(ValueError):
 class RunLock:
     """A lock held on a store; :meth:`release` removes it (only if it is still this lock)."""
 
-    def __init__(self, store: RunStore, data: bytes) -> None:
+    def __init__(self, store: RunStore, data: bytes, fd: int | None = None) -> None:
         self.store = store
         self._data = data
+        self._fd = fd
 
     def release(self) -> None:
-        with contextlib.suppress(FileNotFoundError):
-            if self.store.read_bytes(LOCK_NAME) == self._data:
-                self.store.remove(LOCK_NAME)
+        try:
+            with contextlib.suppress(FileNotFoundError):
+                if self.store.read_bytes(LOCK_NAME) == self._data:
+                    self.store.remove(LOCK_NAME)
+        finally:
+            if self._fd is not None:
+                _HELD.discard(self._fd)
+                os.close(self._fd)  # drops the flock, after the file is gone
+                self._fd = None
 
     def __enter__(self) -> RunLock:
         return self
@@ -56,6 +75,8 @@ def acquire(store: RunStore, command: str = "") -> RunLock:
         "token": uuid.uuid4().hex,
     }
     data = json.dumps(me, indent=1).encode()
+    if store.local and _HAS_FLOCK:
+        return _acquire_local(store, data)
     for _ in range(3):
         if store.create_exclusive(LOCK_NAME, data):
             return RunLock(store, data)
@@ -63,12 +84,58 @@ def acquire(store: RunStore, command: str = "") -> RunLock:
         if holder is None:  # released between the two calls
             continue
         if not is_stale(holder):
-            raise LockError(
-                f"{store.name()}: another run is writing here ({describe(holder)}); wait for it to finish, "
-                f"or delete {store.name(LOCK_NAME)} if that run is gone"
-            )
+            raise LockError(_held_message(store, holder))
         store.remove(LOCK_NAME)
     raise LockError(f"{store.name()}: could not take the lock {store.name(LOCK_NAME)}; another run keeps taking it")
+
+
+def _acquire_local(store: RunStore, data: bytes) -> RunLock:
+    """Take the lock of a local directory under ``flock``; see the module's docstring."""
+    path = store.path(LOCK_NAME)
+    for _ in range(100):
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            raise LockError(_held_message(store, read_holder(store) or {})) from None
+        except BaseException:
+            os.close(fd)
+            raise
+        try:
+            same = os.fstat(fd).st_ino == os.stat(path).st_ino
+        except FileNotFoundError:
+            same = False
+        if not same:  # the holder released (removed) this file after we opened it: try the new one
+            os.close(fd)
+            continue
+        try:
+            holder = read_holder(store)
+            if holder and not is_stale(holder):  # a lock of another host (its flock is not seen here)
+                raise LockError(_held_message(store, holder))
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, data, 0)
+        except BaseException:
+            os.close(fd)
+            raise
+        _HELD.add(fd)
+        return RunLock(store, data, fd)
+    raise LockError(f"{store.name()}: could not take the lock {store.name(LOCK_NAME)}; another run keeps taking it")
+
+
+def close_inherited() -> None:
+    """In a forked child: close the lock files the parent holds, so that the lock ends with the parent."""
+    for fd in list(_HELD):
+        with contextlib.suppress(OSError):
+            os.close(fd)
+    _HELD.clear()
+
+
+def _held_message(store: RunStore, holder: dict[str, Any]) -> str:
+    return (
+        f"{store.name()}: another run is writing here ({describe(holder)}); wait for it to finish, "
+        f"or delete {store.name(LOCK_NAME)} if that run is gone"
+    )
 
 
 def read_holder(store: RunStore) -> dict[str, Any] | None:

@@ -7,7 +7,7 @@ from typing import Any
 
 from simulate.game import Game
 from simulate.lineup import lineup_arrays
-from simulate.runformat import read_manifest
+from simulate.runformat import RunFormatError, check_header, read_manifest
 from simulate.runner import load_run_data, plan_games, spec_from_manifest
 from simulate.store import RunStore
 
@@ -17,12 +17,18 @@ def replay_game(run_dir: str | Path, game_index: int) -> tuple[Game, list[dict[s
     it was played."""
     store = RunStore(run_dir)
     manifest = read_manifest(store)
+    check_header(manifest, store.name("manifest.json"))
     if not 0 <= game_index < manifest["num_games"]:
-        raise ValueError(f"game {game_index} is not in this run (games 0..{manifest['num_games'] - 1})")
+        raise ValueError(f"game {game_index} is not in this run (games 0..{manifest['num_games'] - 1:,})")
     game, data = load_run_data(store, manifest)
-    spec = spec_from_manifest(manifest)
+    try:
+        spec = spec_from_manifest(manifest)
+        ids, params = lineup_arrays(game, spec.lineup)
+    except (KeyError, TypeError, ValueError) as e:
+        raise RunFormatError(
+            f"{store.name('manifest.json')}: its lineup or rules do not fit the game ({e!r})"
+        ) from None
     plan = plan_games(spec, game_index, game_index + 1)
-    ids, params = lineup_arrays(game, spec.lineup)
     seat_lineup = plan.seat_lineup[0]
     labels = [spec.lineup[k].label for k in seat_lineup]
     events = game.replay(

@@ -9,6 +9,8 @@ are therefore the same whatever the number of workers.
 from __future__ import annotations
 
 import contextlib
+import ctypes
+import errno
 import functools
 import hashlib
 import importlib
@@ -16,11 +18,13 @@ import json
 import multiprocessing
 import os
 import platform
+import signal
 import sys
 import threading
 import time
 from collections.abc import Iterator
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import lru_cache
@@ -35,15 +39,20 @@ from simulate.datafiles import DataError, default_dir
 from simulate.game import ChunkTables, Codes, Game, GamePlan
 from simulate.jitcache import compiling_notice, is_compiled
 from simulate.lineup import BotEntry, lineup_arrays, seat_assignment
-from simulate.lock import LOCK_NAME, acquire
+from simulate.lock import LOCK_NAME, acquire, close_inherited
 from simulate.registry import make
 from simulate.rng import game_seeds
 from simulate.runformat import (
+    FAULT_END_REASONS,
     FORMAT_VERSION,
     TABLES,
     RunFormatError,
+    check_chunk,
     chunk_tables,
+    design_ids,
+    is_temp,
     read_manifest,
+    sweep_temps,
     write_manifest,
     write_part,
 )
@@ -51,10 +60,19 @@ from simulate.store import RunStore
 from simulate.summary import chunk_tally
 
 DEFAULT_CHUNK = 20_000
+MAX_CHUNK_SIZE = 200_000
+"""Largest chunk a run accepts: a worker holds a chunk's game states and tables in memory (a few hundred
+bytes to a few kilobytes a game), four times the largest default chunk (Golems' 50,000)."""
+MAX_CHUNKS = 100_000
+"""Most chunks a run plans: the manifest holds a record of about 1 kB per chunk and is rewritten every second."""
+MAX_WORKERS_PER_CPU = 4
+"""Most local worker processes per core (each holds a game's compiled kernels, about 200 MB)."""
 MANIFEST_INTERVAL = 1.0
 """Seconds between manifest writes while a run plays (a hard kill redoes at most these chunks on resume)."""
-FAULT_END_REASONS = ("turn_cap", "illegal_move")
-"""End reasons that are not the rules' end of a game: recorded, and fatal under ``strict``."""
+PR_SET_PDEATHSIG = 1
+"""Linux ``prctl`` option: the signal a process receives when its parent dies."""
+PARENT_CHECK_INTERVAL = 1.0
+"""Seconds between a pool worker's checks that the run which started it still runs."""
 
 
 class RunError(ValueError):
@@ -101,13 +119,7 @@ def plan_games(spec: RunSpec, lo: int, hi: int) -> GamePlan:
     """Seeds, setups and seat rotations of games ``lo..hi-1``: a pure function of the spec."""
     n = spec.num_players
     game = np.arange(lo, hi, dtype=np.int64)
-    if spec.setups is None:
-        setup_id = game.copy()
-        within = game
-    else:
-        setup_id = game // spec.games_per_setup
-        within = game % spec.games_per_setup
-    rotation = (within % n).astype(np.int8) if spec.rotate_seats else np.zeros(len(game), np.int8)
+    setup_id, rotation = design_ids(game, n, spec.setups, spec.games_per_setup, spec.rotate_seats)
     setup_seed, play_seed = game_seeds(spec.master_seed, game, setup_id)
     return GamePlan(game, setup_id, rotation, setup_seed, play_seed, seat_assignment(n, rotation))
 
@@ -118,13 +130,19 @@ def validate(spec: RunSpec) -> tuple[Game, Any]:
     if not game.min_players <= spec.num_players <= game.max_players:
         raise RunError(f"{game.name} takes {game.min_players}-{game.max_players} players, not {spec.num_players}")
     if spec.num_games < 1:
-        raise RunError(f"the number of games must be at least 1, not {spec.num_games}")
+        raise RunError(f"the number of games must be at least 1, not {spec.num_games:,}")
     if not 0 <= spec.master_seed < 2**64:
         raise RunError(f"the master seed must be within 0..2**64-1, not {spec.master_seed}")
     if spec.setups is not None and (spec.setups < 1 or spec.games_per_setup < 1):
         raise RunError("--setups and --games-per-setup must be at least 1")
-    if spec.chunk_size < 1:
-        raise RunError(f"the chunk size must be at least 1, not {spec.chunk_size}")
+    if not 1 <= spec.chunk_size <= MAX_CHUNK_SIZE:
+        raise RunError(f"--chunk-size must be within 1..{MAX_CHUNK_SIZE:,}, not {spec.chunk_size:,}")
+    if spec.num_games > MAX_CHUNKS * spec.chunk_size:
+        raise RunError(
+            f"{spec.num_games:,} games is more than a run can plan: at most {MAX_CHUNKS:,} chunks, so "
+            f"{MAX_CHUNKS * spec.chunk_size:,} games of {spec.chunk_size:,}-game chunks "
+            f"({MAX_CHUNKS * MAX_CHUNK_SIZE:,} with --chunk-size {MAX_CHUNK_SIZE:,})"
+        )
     if len(spec.lineup) != spec.num_players:
         raise RunError(f"{len(spec.lineup)} bots for {spec.num_players} players")
     for entry in spec.lineup:
@@ -194,8 +212,12 @@ def run(
     if cluster is None:
         if workers is None:
             workers = os.cpu_count() or 1
-        if workers < 1:
-            raise RunError(f"--workers must be at least 1, not {workers}")
+        cpus = os.cpu_count() or 1
+        if not 1 <= workers <= MAX_WORKERS_PER_CPU * cpus:
+            raise RunError(
+                f"--workers must be within 1..{MAX_WORKERS_PER_CPU * cpus} ({MAX_WORKERS_PER_CPU} per core, "
+                f"{cpus} cores here), not {workers:,}"
+            )
         if not store.local:
             raise RunError(f"{out}: a URL output needs --cluster (local workers write to a directory)")
     if store.exists() and not store.isdir():
@@ -267,6 +289,7 @@ def _play(
     seconds = time.perf_counter() - started
     played = spec.num_games - games_before
     manifest["chunks"] = dict(sorted(manifest["chunks"].items(), key=lambda kv: int(kv[0])))
+    sweep_temps(store)  # of writers killed mid-part (a Dask worker): their chunks were played again
     manifest["status"] = "complete"
     manifest["timing"].update(
         {
@@ -317,11 +340,17 @@ def _backend(cluster: Any) -> contextlib.AbstractContextManager:
 
 
 def _write_error(store: RunStore, e: OSError) -> str:
+    """The one line for a failed write: the advice to resume only where a run was recorded."""
     reason = e.strerror or str(e) or type(e).__name__
-    return (
-        f"cannot write the run to {store.name()}: {reason}; the chunks already written are kept, "
-        "free space or fix the permissions and finish it with --resume"
-    )
+    message = f"cannot write the run to {store.name()}: {reason}"
+    try:
+        recorded = store.isfile("manifest.json")
+    except OSError:
+        recorded = False
+    if not recorded:
+        return message
+    fix = "free space" if e.errno in (errno.ENOSPC, errno.EDQUOT) else "fix the cause"
+    return f"{message}; the chunks already written are kept, {fix} and finish it with --resume"
 
 
 def _fault_message(store: RunStore, fault: dict[str, Any]) -> str:
@@ -342,40 +371,100 @@ def _prepare_output(
     command: str,
     workers: int,
 ) -> dict[str, Any]:
+    """Make ``store`` ready for the run and return its manifest, written.
+
+    A resumed run keeps only the chunks whose parts are intact (their files present, with the
+    rows and checksums recorded) and replays the others; a directory that holds only what a run
+    writes before its first manifest (left by a kill) is started afresh.
+    """
     out = store.name()
     has_run = store.isfile("manifest.json")
+    started_only = not has_run and _unrecorded_start(store, game)
+    manifest = _new_manifest(spec, game, described, rid, command, workers)
     if has_run and resume:
         try:
-            manifest = read_manifest(store)
+            old = read_manifest(store)
         except RunFormatError as e:
-            raise RunError(str(e)) from None
-        if manifest.get("run_id") != rid:
-            raise RunError(f"{out}: holds run {manifest.get('run_id')}, not this one ({rid}); options differ")
-        manifest["status"] = "running"
-        present = {f"{t}/{name}" for t in TABLES for name in store.listdir(t)}
-        manifest["chunks"] = {
-            k: v for k, v in manifest["chunks"].items() if all(f["path"] in present for f in v["files"].values())
-        }
-        for rel in present:  # parts of writers killed mid-write
-            if rel.split("/")[1].startswith(".") and ".tmp-" in rel:
-                store.remove(rel)
+            raise RunError(f"{e}; it cannot be resumed, replace it with --overwrite") from None
+        if old.get("run_id") != rid:
+            raise RunError(f"{out}: holds run {old.get('run_id')}, not this one ({rid}); options differ")
+        if isinstance(old.get("timing"), dict) and "started" in old["timing"]:
+            manifest["timing"]["started"] = old["timing"]["started"]
+        manifest["chunks"] = intact_chunks(store, manifest, spec, old["chunks"])
+        _clear_parts(store, manifest["chunks"])
+        _copy_data(store, spec, game)
+        write_manifest(store, manifest)
         return manifest
-    if resume:
+    if resume and not started_only:
         raise RunError(f"{out}: no run to resume (no manifest.json)")
-    if any(name != LOCK_NAME for name in store.listdir()):
+    if any(name != LOCK_NAME for name in store.listdir()) and not started_only:
         if not has_run:
             raise RunError(f"{out}: directory is not empty and holds no run; choose another --out")
         if not overwrite:
             raise RunError(f"{out}: already holds a run; use --overwrite to replace it or --resume to finish it")
-        for name in ("manifest.json", "data", *TABLES):
+    for name in store.listdir():
+        if name in ("manifest.json", "data", *TABLES) or is_temp(name):
             store.remove(name)
+    _copy_data(store, spec, game)
+    for table in TABLES:
+        store.makedirs(table)
+    write_manifest(store, manifest)
+    return manifest
+
+
+def _copy_data(store: RunStore, spec: RunSpec, game: Game) -> None:
+    """Copy the game data the run plays into its ``data/`` folder."""
     store.makedirs("data")
     folder = Path(spec.cards) if spec.cards else default_dir(game.name)
     for name in game.data_files:
         store.put_file(folder / name, f"data/{name}")
+
+
+def _unrecorded_start(store: RunStore, game: Game) -> bool:
+    """Whether ``store`` holds only what a run of ``game`` writes before its first manifest."""
+    names = [n for n in store.listdir() if not is_temp(n)]
+    if "data" not in names or not set(names) <= {LOCK_NAME, "data", *TABLES}:
+        return False
+    if not {n for n in store.listdir("data") if not is_temp(n)} <= set(game.data_files):
+        return False
+    return not any(n for t in TABLES for n in store.listdir(t) if not is_temp(n))
+
+
+def intact_chunks(store: RunStore, manifest: dict[str, Any], spec: RunSpec, recorded: Any) -> dict[str, Any]:
+    """The chunk records of ``recorded`` (an earlier manifest's ``chunks``) that pass :func:`check_chunk`.
+
+    ``manifest`` is the run's new manifest (its design, seed and lineup are the spec's).
+    """
+    if not isinstance(recorded, dict):
+        return {}
+    kept = {}
+    for k, lo, hi in chunk_ranges(spec):
+        record = recorded.get(str(k))
+        try:
+            check_chunk(store, {**manifest, "chunks": {str(k): record}}, k, lo, hi)
+        except RunFormatError:
+            continue
+        kept[str(k)] = record
+    return kept
+
+
+def _clear_parts(store: RunStore, kept: dict[str, Any]) -> None:
+    """Remove every file of the table folders that no kept chunk records (damaged, stray or temporary)."""
+    keep = {info["path"] for record in kept.values() for info in record["files"].values()}
     for table in TABLES:
         store.makedirs(table)
-    manifest = {
+        for name in store.listdir(table):
+            if f"{table}/{name}" not in keep:
+                store.remove(f"{table}/{name}")
+    for name in store.listdir():
+        if is_temp(name):
+            store.remove(name)
+
+
+def _new_manifest(
+    spec: RunSpec, game: Game, described: dict[str, Any], rid: str, command: str, workers: int
+) -> dict[str, Any]:
+    return {
         "format": "golem-run",
         "format_version": FORMAT_VERSION,
         "run_id": rid,
@@ -404,8 +493,6 @@ def _prepare_output(
         "timing": {"started": _now()},
         "environment": _environment(workers),
     }
-    write_manifest(store, manifest)
-    return manifest
 
 
 def _execute(
@@ -433,7 +520,10 @@ def _execute(
     if forking:
         import pandas  # noqa: F401  (pyarrow imports it on first use: once here, not in every forked worker)
     context = multiprocessing.get_context("fork" if forking else "spawn")
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+    pool = ProcessPoolExecutor(
+        max_workers=workers, mp_context=context, initializer=die_with_parent, initargs=(os.getpid(),)
+    )
+    with pool:
         pending = set()
         queue = list(todo)
         warming = None
@@ -446,12 +536,40 @@ def _execute(
                     warming = _import_in_background(warm_imports)
                 finished, pending = wait(pending, return_when=FIRST_COMPLETED)
                 for f in finished:
-                    yield f.result()
+                    try:
+                        info = f.result()
+                    except BrokenProcessPool:
+                        raise RunError(
+                            "a worker process died (killed, or out of memory); the chunks already written are kept, "
+                            "finish the run with --resume"
+                        ) from None
+                    yield info
             warming.join()  # the caller needs these modules next; on a short run they may still be loading
         except BaseException:
             for f in pending:
                 f.cancel()
             raise
+
+
+def die_with_parent(parent: int) -> None:
+    """Pool initializer: end this worker when the run that started it ends, however it ends; hold not its lock.
+
+    On Linux the kernel sends SIGKILL when the parent dies (``PR_SET_PDEATHSIG``); elsewhere, and as
+    a second guard, a daemon thread exits the worker once its parent is no longer ``parent``.
+    """
+    close_inherited()
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != parent:  # the parent died before the signal was asked for
+        os._exit(1)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_CHECK_INTERVAL)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="golem-parent-watch", daemon=True).start()
 
 
 def _import_in_background(modules: tuple[str, ...]) -> threading.Thread:

@@ -7,6 +7,7 @@ cases are in ``test_cli.py``.
 from __future__ import annotations
 
 import importlib.util
+import re
 import shutil
 from pathlib import Path
 
@@ -79,6 +80,18 @@ def small_run(tmp_path_factory) -> Path:
             ["epsilon", "accepts 0..1"],
         ),
         (["simulate", "century", "-p", "2", "--bots", "greedy", "--seed", "-1"], ["--seed"]),
+        (["simulate", "century", "-p", "2", "--bots", "greedy", "--chunk-size", "0"], ["--chunk-size"]),
+        (["simulate", "century", "-p", "2", "--bots", "greedy", "--chunk-size", "10000000"], ["--chunk-size"]),
+        (["simulate", "century", "-p", "2", "--bots", "greedy,"], ["--bots", "empty bot"]),
+        (["simulate", "century", "-p", "2", "--bots", "greedy,,engine"], ["--bots", "empty bot"]),
+        (["simulate", "century", "-p", "2", "--bots", "greedy", "--setups", "0"], ["--setups"]),
+        (["simulate", "century", "-p", "2", "--bots", "greedy", "--games-per-setup", "0"], ["--games-per-setup"]),
+        (["simulate", "century", "-p", "-1", "--bots", "greedy"], ["--players"]),
+        (["simulate", "century", "-p", "2", "--bots", "engine:patience=1:patience=5"], ["patience", "twice"]),
+        (["simulate", "golem-poker", "-p", "3", "--bots", "threshold:max_raises=1.5"], ["max_raises", "whole"]),
+        (["simulate", "golems", "-p", "2", "--bots", "lookahead:rollouts=2.5"], ["rollouts", "whole"]),
+        (["simulate", "golem-poker", "-p", "3", "--bots", "random", "--rule", "house_cut_pct=1e400"], ["finite"]),
+        (["simulate", "golem-poker", "-p", "3", "--bots", "random", "--rule", "house_cut_pct=nan"], ["finite"]),
         (["simulate", "century", "-p", "2", "--bots", "greedy", "--seed", str(2**64)], ["--seed"]),
         (["study", "century", "-n", "100", "--seed", "-1"], ["--seed"]),
         (["bench", "century", "--games", "0"], ["--games"]),
@@ -264,3 +277,54 @@ def test_card_table_saved_with_a_byte_order_mark_is_read(tmp_path: Path) -> None
     with_bom = tmp_path / "point_cards.csv"
     with_bom.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
     assert read_csv(with_bom, ["id", "cost", "vp"]) == plain
+
+
+@pytest.mark.parametrize(
+    ("args", "needles"),
+    [
+        (["-n", str(10**15)], ["1,000,000,000,000,000 games", "at most 100,000 chunks"]),
+        (["--setups", str(10**14), "--games-per-setup", "10"], ["games is more than a run can plan"]),
+        (["-n", "5", "--workers", "1000"], ["--workers", "per core"]),
+        (["-n", "5", "--out", ""], ["--out"]),
+        (["-n", "5", "--out", " "], ["--out"]),
+    ],
+)
+def test_runs_too_large_or_odd_are_refused_at_once(tmp_path: Path, args: list[str], needles: list[str]) -> None:
+    out = tmp_path / "out"
+    base = ["simulate", "century", "-p", "2", "--bots", "greedy", "-q"]
+    result = invoke(*base, *(args if "--out" in args else [*args, "--out", str(out)]))
+    only_error_line(result, *needles)
+    assert not out.exists() and not list(Path.cwd().glob("manifest.json"))
+
+
+def test_a_data_file_with_an_infinite_or_missing_rule_value_names_file_and_key(tmp_path: Path) -> None:
+    cards = tmp_path / "cards"
+    shutil.copytree(default_dir("golem-poker"), cards)
+    toml = cards / "game.toml"
+    text = toml.read_text()
+    assert "house_cut_pct = " in text
+    toml.write_text(re.sub(r"house_cut_pct = \S+", "house_cut_pct = nan", text))
+    args = ["simulate", "golem-poker", "-p", "3", "--bots", "random", "-n", "5", "--out", str(tmp_path / "o")]
+    only_error_line(invoke(*args, "--cards", str(cards)), "game.toml", "house_cut_pct", "finite")
+
+
+def test_a_report_into_a_folder_holding_a_report_needs_overwrite(small_run: Path, tmp_path: Path) -> None:
+    out = tmp_path / "report"
+    assert invoke("report", str(small_run), "--out", str(out)).exit_code == 0
+    before = snapshot(out)
+    only_error_line(invoke("report", str(small_run), "--out", str(out)), "holds a report", "--overwrite")
+    assert snapshot(out) == before
+    assert invoke("report", str(small_run), "--out", str(out), "--overwrite").exit_code == 0
+
+
+@pytest.mark.parametrize("game_name", ["century", "golem-poker", "golems", "golem"])
+def test_bot_list_columns_stay_aligned(game_name: str) -> None:
+    """Descriptions start in one column for every bot; a bot's parameter help texts start in one column."""
+    lines = invoke("bots", game_name).output.splitlines()
+    bots = make(game_name).bots
+    heads = [k for k, line in enumerate(lines) if not line.startswith(" ")]
+    assert [lines[k].split()[0] for k in heads] == list(bots)
+    assert len({len(lines[k]) - len(lines[k].split(maxsplit=1)[1]) for k in heads}) == 1, lines
+    for k, bot in zip(heads, bots.values(), strict=True):
+        block = lines[k + 1 : k + 1 + len(bot.params)]
+        assert len({line.index("]") for line in block}) <= 1, block

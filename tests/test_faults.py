@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import json
+import multiprocessing
 import os
 import shutil
 import signal
@@ -29,7 +30,7 @@ from simulate.cli import main
 from simulate.datafiles import default_dir
 from simulate.game import Codes
 from simulate.lineup import parse_lineup
-from simulate.lock import LOCK_NAME, LockError
+from simulate.lock import LOCK_NAME, LockError, acquire
 from simulate.registry import make
 from simulate.replay import replay_game
 from simulate.runformat import RunFormatError, read_table, verify_run
@@ -133,7 +134,11 @@ def test_sigkill_of_simulate_loses_only_unfinished_chunks(reference: Path, tmp_p
         tree.extend(tree[0].children(recursive=True))
         with pytest.raises(LockError, match=f"pid {proc.pid}, started"):  # a second writer is refused
             run(kill_spec(), out, workers=1, progress=False, resume=True)
+        workers = tree[1:]
+        assert len([p for p in workers if "resource_tracker" not in " ".join(p.cmdline())]) == 2
         os.kill(proc.pid, signal.SIGKILL)
+        _, alive = psutil.wait_procs(workers, timeout=20)
+        assert not alive, f"{len(alive)} worker(s) outlived their killed run"
     m = manifest(out)
     assert m["status"] == "running" and 2 <= len(m["chunks"]) < KILL_GAMES // 100, "killed mid-run"
     assert json.loads((out / LOCK_NAME).read_text())["pid"] == proc.pid  # its lock is left, and stale
@@ -143,6 +148,23 @@ def test_sigkill_of_simulate_loses_only_unfinished_chunks(reference: Path, tmp_p
     assert manifest(out)["chunks"] == manifest(reference)["chunks"]
     assert not (out / LOCK_NAME).exists() and not list(out.rglob(".*.tmp-*"))
     verify_run(out)
+
+
+def test_sigkill_of_a_pool_worker_is_a_one_line_error_and_the_run_resumes(reference: Path, tmp_path: Path) -> None:
+    out = tmp_path / "worker"
+    proc = start(out, "--workers", "2")
+    with reaped(proc) as tree:
+        wait_for_chunks(out, proc, 2)
+        workers = [p for p in tree[0].children() if "resource_tracker" not in " ".join(p.cmdline())]
+        tree.extend(tree[0].children(recursive=True))
+        workers[0].send_signal(signal.SIGKILL)
+        assert proc.wait(timeout=120) == 1
+        stderr = proc.stderr.read()
+    assert "Traceback" not in stderr and len(stderr.strip().splitlines()) == 1, stderr
+    assert stderr.startswith("Error: a worker process died") and "--resume" in stderr
+    assert manifest(out)["status"] == "interrupted" and not (out / LOCK_NAME).exists()
+    run(kill_spec(), out, workers=2, progress=False, resume=True)
+    assert parts(out) == parts(reference)
 
 
 def test_sigkill_of_a_dask_worker_loses_only_its_chunk(reference: Path, tmp_path: Path) -> None:
@@ -245,7 +267,9 @@ def capped_cards(tmp_path: Path) -> Path:
 def test_turn_cap_games_are_recorded_with_their_seeds(tmp_path: Path) -> None:
     out = tmp_path / "r"
     args = ["golems", "-p", "2", "-n", "200", "--bots", "greedy", "--chunk-size", "100", "--workers", "1", "-q"]
-    assert invoke("simulate", *args, "--cards", capped_cards(tmp_path), "--out", out).exit_code == 0
+    result = invoke("simulate", *args, "--cards", capped_cards(tmp_path), "--out", out)
+    assert result.exit_code == 0
+    assert "Warning: 200 of 200 games ended abnormally (200 by turn cap); the rules or data" in result.output
     games = read_table(out, "games")
     assert (games["end_reason"] == "turn_cap").all() and (games["turns"] == 2).all()
     _, events = replay_game(out, 37)
@@ -357,3 +381,189 @@ def test_bad_cluster_options_are_one_line_errors(tmp_path: Path, option: list[st
     out = tmp_path / "r"
     one_line_error(invoke("simulate", *SMALL_ARGS, "--out", out, *option), needle)
     assert not out.exists()
+
+
+def _take(out: str, start, done, taken) -> None:
+    """A taker of the race below: try the lock the instant the others do, hold it until all have tried."""
+    from simulate.store import RunStore
+
+    start.wait()
+    try:
+        lock = acquire(RunStore(out))
+    except LockError:
+        lock = None
+    else:
+        with taken.get_lock():
+            taken.value += 1
+    done.wait()
+    if lock is not None:
+        lock.release()
+
+
+def test_a_stale_lock_is_taken_by_exactly_one_of_many_simultaneous_takers(tmp_path: Path) -> None:
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()
+    context = multiprocessing.get_context("fork")
+    takers, trials = 8, 15
+    for trial in range(trials):
+        out = tmp_path / f"r{trial}"
+        write_lock(out, host=socket.gethostname(), pid=gone.pid, started="2026-01-01T00:00:00+00:00")
+        start, done, taken = context.Barrier(takers), context.Barrier(takers), context.Value("i", 0)
+        procs = [context.Process(target=_take, args=(str(out), start, done, taken)) for _ in range(takers)]
+        for p in procs:
+            p.start()
+        for p in procs:
+            p.join(timeout=60)
+        assert all(p.exitcode == 0 for p in procs)
+        assert taken.value == 1, f"trial {trial}: {taken.value} of {takers} takers hold the lock"
+        assert not (out / LOCK_NAME).exists()
+
+
+@pytest.fixture(scope="module")
+def whole(tmp_path_factory) -> Path:
+    """The small run, played without faults."""
+    return run(small_spec(), tmp_path_factory.mktemp("whole") / "run", workers=1, progress=False)
+
+
+def _edit_manifest(edit):
+    def damage(out: Path) -> None:
+        m = manifest(out)
+        edit(m)
+        (out / "manifest.json").write_text(json.dumps(m))
+
+    return damage
+
+
+def _truncate(out: Path) -> None:
+    part = out / "seats" / "part-00001.parquet"
+    part.write_bytes(part.read_bytes()[:-100])
+
+
+def _flip(out: Path) -> None:
+    part = out / "games" / "part-00002.parquet"
+    data = bytearray(part.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    part.write_bytes(bytes(data))
+
+
+def _swap(out: Path) -> None:
+    a, b = out / "components" / "part-00000.parquet", out / "components" / "part-00001.parquet"
+    data = a.read_bytes()
+    a.write_bytes(b.read_bytes())
+    b.write_bytes(data)
+
+
+def _stray(out: Path) -> None:
+    shutil.copy(out / "games" / "part-00000.parquet", out / "games" / "part-00999.parquet")
+    (out / ".manifest.json.tmp-123").write_text("{")
+    (out / "seats" / ".part-00001.parquet.tmp-99").write_bytes(b"PAR1")
+
+
+def _delete(out: Path) -> None:
+    (out / "seats" / "part-00002.parquet").unlink()
+
+
+DAMAGE = {
+    "truncated part": _truncate,
+    "flipped byte": _flip,
+    "swapped parts": _swap,
+    "deleted part": _delete,
+    "stray part and temp files": _stray,
+    "edited rows": _edit_manifest(lambda m: m["chunks"]["1"]["files"]["games"].update(rows=7)),
+    "edited checksum": _edit_manifest(lambda m: m["chunks"]["0"]["files"]["seats"].update(sha256="0" * 64)),
+    "edited num_games": _edit_manifest(lambda m: m.update(num_games=600)),
+    "edited chunk games": _edit_manifest(lambda m: m["chunks"]["2"].update(games=[600, 700])),
+    "chunks a list": _edit_manifest(lambda m: m.update(chunks=list(m["chunks"].values()))),
+    "no design": _edit_manifest(lambda m: m.pop("design")),
+}
+
+
+@pytest.mark.parametrize("damage", list(DAMAGE))
+def test_resume_repairs_a_damaged_run(whole: Path, tmp_path: Path, damage: str) -> None:
+    out = tmp_path / "r"
+    shutil.copytree(whole, out)
+    DAMAGE[damage](out)
+    with pytest.raises(RunFormatError):
+        verify_run(out)
+    args = [*SMALL_ARGS, "--seed", "0", "--out", out, "--workers", "1", "-q", "--resume"]
+    result = invoke("simulate", *args)
+    assert result.exit_code == 0, result.output
+    assert parts(out) == parts(whole)
+    assert manifest(out)["chunks"] == manifest(whole)["chunks"]
+    assert not list(out.rglob(".*.tmp-*"))
+    verify_run(out)
+
+
+@pytest.mark.parametrize("how", [["--resume"], ["--overwrite"], []])
+def test_a_directory_left_by_a_kill_before_the_first_manifest_is_recoverable(
+    whole: Path, tmp_path: Path, how: list[str]
+) -> None:
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()
+    out = tmp_path / "r"
+    write_lock(out, host=socket.gethostname(), pid=gone.pid, started="2026-01-01T00:00:00+00:00")
+    (out / "data").mkdir()
+    name = CENTURY.data_files[0]
+    (out / "data" / name).write_bytes((default_dir("century") / name).read_bytes()[:10])
+    (out / "data" / f".{name}.tmp-{gone.pid}").write_text("half")
+    (out / "games").mkdir()
+    result = invoke("simulate", *SMALL_ARGS, "--seed", "0", "--out", out, "--workers", "1", "-q", *how)
+    assert result.exit_code == 0, result.output
+    assert parts(out) == parts(whole)
+    verify_run(out)
+
+
+def test_a_directory_with_other_files_is_still_refused(tmp_path: Path) -> None:
+    out = tmp_path / "r"
+    (out / "data").mkdir(parents=True)
+    (out / "data" / "mine.csv").write_text("a,b\n")
+    for how in ([], ["--resume"], ["--overwrite"]):
+        one_line_error(invoke("simulate", *SMALL_ARGS, "--out", out, "--workers", "1", "-q", *how))
+    assert (out / "data" / "mine.csv").exists()
+
+
+def _lineup_label(m: dict) -> None:
+    m["lineup"][0]["label"] = "planner"
+
+
+def _tally(m: dict) -> None:
+    m["chunks"]["1"]["tally"]["seat"]["1"][1] += 1
+
+
+VERIFY_DAMAGE = {
+    "stray part": _stray,
+    "no design": _edit_manifest(lambda m: m.pop("design")),
+    "num_players 3 -> 4": _edit_manifest(lambda m: m.update(num_players=4, lineup=[*m["lineup"], m["lineup"][0]])),
+    "chunks a list": _edit_manifest(lambda m: m.update(chunks=list(m["chunks"].values()))),
+    "tally": _edit_manifest(_tally),
+    "bot label": _edit_manifest(_lineup_label),
+    "master seed": _edit_manifest(lambda m: m.update(master_seed=1)),
+    "rotation": _edit_manifest(lambda m: m["design"].update(rotate_seats=False)),
+}
+
+
+@pytest.mark.parametrize("damage", list(VERIFY_DAMAGE))
+def test_verify_checks_the_manifest_against_itself_and_the_tables(whole: Path, tmp_path: Path, damage: str) -> None:
+    out = tmp_path / "r"
+    shutil.copytree(whole, out)
+    VERIFY_DAMAGE[damage](out)
+    one_line_error(invoke("verify", out))
+    for command in (["replay", out, "--game", "5"], ["report", out, "--out", tmp_path / "report"]):
+        result = invoke(*command)
+        assert result.exit_code == 0 or one_line_error(result), result.output
+
+
+def test_verify_and_resume_sweep_temporary_files_only_when_no_run_holds_the_directory(
+    whole: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "r"
+    shutil.copytree(whole, out)
+    temps = [out / ".manifest.json.tmp-77", out / "games" / ".part-00001.parquet.tmp-78"]
+    for t in temps:
+        t.write_text("half")
+    (out / LOCK_NAME).write_text("{}")
+    verify_run(out)
+    assert all(t.exists() for t in temps)
+    (out / LOCK_NAME).unlink()
+    verify_run(out)
+    assert not any(t.exists() for t in temps)

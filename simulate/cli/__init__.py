@@ -72,21 +72,27 @@ def bots(game_name: str) -> None:
         game = make(game_name)
     except UnknownName as e:
         raise _fail(e) from None
+    width = max(len(name) for name in game.bots) + 2
     for bot in game.bots.values():
-        click.echo(f"{bot.name:<10} {bot.description}")
-        for key, (default, help_text) in bot.params.items():
-            low, high = bot.limits[key]
-            click.echo(f"{'':12}{key}={default:g}  [{low:g}..{high:g}]  {help_text}")
+        click.echo(f"{bot.name:<{width}}{bot.description}")
+        rows = [
+            (f"{key}={default:g}", f"[{low:g}..{high:g}{', whole' if key in bot.whole else ''}]", help_text)
+            for key, (default, help_text) in bot.params.items()
+            for low, high in [bot.limits[key]]
+        ]
+        setting, limits = (max((len(row[i]) for row in rows), default=0) for i in (0, 1))
+        for text, bounds, help_text in rows:
+            click.echo(f"{'':{width + 2}}{text:<{setting}}  {bounds:<{limits}}  {help_text}")
 
 
 @main.command()
 @click.argument("game_name", metavar="GAME")
-@click.option("--players", "-p", type=int, required=True, help="Number of players.")
+@click.option("--players", "-p", type=click.IntRange(min=1), required=True, help="Number of players.")
 @click.option(
     "--games",
     "-n",
     "num_games",
-    type=int,
+    type=click.IntRange(min=1),
     default=None,
     help="Games to play (default 10000, or setups x games-per-setup).",
 )
@@ -116,17 +122,24 @@ def bots(game_name: str) -> None:
     required=True,
     help="Run directory to write; with --cluster also an fsspec URL the workers reach (s3://...).",
 )
-@click.option("--workers", "-w", type=int, default=None, help="Worker processes [default: all cores].")
+@click.option(
+    "--workers", "-w", type=click.IntRange(min=1), default=None, help="Worker processes [default: all cores]."
+)
 @click.option(
     "--cluster",
     default=None,
     metavar="ADDRESS",
     help="Play the chunks on Dask: a scheduler (tcp://HOST:8786) or local:N to start N local workers.",
 )
-@click.option("--setups", type=int, default=None, help="Play this many random setups, each --games-per-setup times.")
+@click.option(
+    "--setups",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Play this many random setups, each --games-per-setup times.",
+)
 @click.option(
     "--games-per-setup",
-    type=int,
+    type=click.IntRange(min=1),
     default=1,
     show_default=True,
     help="Games per setup, seats rotated across a setup's games.",
@@ -148,7 +161,10 @@ def bots(game_name: str) -> None:
     help="Folder with edited game data (a copy of seeds/GAME) to play instead of the shipped data.",
 )
 @click.option(
-    "--chunk-size", type=int, default=None, help="Games per chunk and Parquet part [default: the game's, else 20000]."
+    "--chunk-size",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Games per chunk and Parquet part [default: the game's, else 20,000].",
 )
 @click.option("--overwrite", is_flag=True, help="Replace a run already in --out.")
 @click.option("--resume", is_flag=True, help="Finish an interrupted run in --out (same options).")
@@ -199,7 +215,12 @@ def simulate(
 
     try:
         game = make(game_name)
-        specs = [s for s in (bot_list or "").split(",") if s.strip()] + list(bot_specs)
+        if not out.strip():
+            raise click.BadParameter("give a directory (or a URL with --cluster)", param_hint="--out")
+        listed = [] if bot_list is None else bot_list.split(",")
+        if any(not s.strip() for s in listed):
+            raise click.BadParameter(f"'{bot_list}' has an empty bot between commas", param_hint="--bots")
+        specs = listed + list(bot_specs)
         recommended = not specs
         if recommended:
             specs = game.default_bots.split(",")
@@ -222,7 +243,7 @@ def simulate(
             rotate_seats=rotate,
             setups=setups,
             games_per_setup=games_per_setup,
-            chunk_size=chunk_size or getattr(game, "chunk_size", DEFAULT_CHUNK),
+            chunk_size=getattr(game, "chunk_size", DEFAULT_CHUNK) if chunk_size is None else chunk_size,
             rules=dict(rules),
             cards=str(cards) if cards else None,
         )
@@ -245,12 +266,15 @@ def simulate(
         raise _fail(e) from None
     except KeyboardInterrupt:
         raise click.ClickException("interrupted; finish the run with the same command and --resume") from None
-    if not quiet:
-        from analysis.summary import summarize
+    from analysis.summary import fault_warning, summarize
 
+    if not quiet:
         click.echo(summarize(run_dir))
         if recommended:
             click.echo(f"bots: {game.default_bots}, the recommended lineup of {game.name} (choose others with --bots)")
+    warning = fault_warning(run_dir)
+    if warning:
+        click.echo(warning, err=True)
 
 
 @main.command()
@@ -300,7 +324,7 @@ def verify(run_dir: str, no_checksums: bool) -> None:
     except (RunFormatError, ValueError) as e:
         raise _fail(e) from None
     parts = sum(len(c["files"]) for c in m["chunks"].values())
-    click.echo(f"{run_dir}: complete, {m['num_games']} games in {parts} intact part files")
+    click.echo(f"{run_dir}: complete, {m['num_games']:,} games in {parts:,} intact part files")
 
 
 @main.command()

@@ -10,6 +10,9 @@ import click
 
 from simulate.cli.params import KeyValue
 
+REPORT_FILES = ("report.html", "report.md")
+"""The files whose presence marks a folder as holding a report."""
+
 
 def _one_line(e: Exception) -> click.ClickException:
     """A ClickException whose message is a single line (pyarrow messages can span several)."""
@@ -37,7 +40,8 @@ def _refuse_run_dir(path: Path | None, option: str) -> None:
 @click.argument("run_dirs", nargs=-1, required=True, metavar="RUN...")
 @click.option("--out", "-o", type=click.Path(path_type=Path), required=True, help="Directory to write the report to.")
 @click.option("--title", default=None, help="Report title [default: '<game>: balance report'].")
-def report(run_dirs: tuple[str, ...], out: Path, title: str | None) -> None:
+@click.option("--overwrite", is_flag=True, help="Replace a report already in --out.")
+def report(run_dirs: tuple[str, ...], out: Path, title: str | None, overwrite: bool) -> None:
     """Write the balance report of one or several runs of one game (directories or fsspec URLs).
 
     Writes OUT/report.html (one self-contained page, plots embedded, opens offline) and
@@ -48,6 +52,7 @@ def report(run_dirs: tuple[str, ...], out: Path, title: str | None) -> None:
     Examples:
       golem report runs/c3 --out reports/century-3p
       golem report runs/c2 runs/c3 runs/c4 runs/c5 --out reports/century-all --title "Century, 2-5 players"
+      golem report runs/c3 --out reports/century-3p --overwrite
     """
     import matplotlib
 
@@ -56,6 +61,8 @@ def report(run_dirs: tuple[str, ...], out: Path, title: str | None) -> None:
     from simulate.runformat import RunFormatError
 
     _refuse_run_dir(out, "--out")
+    if not overwrite and any((out / name).exists() for name in REPORT_FILES):
+        raise click.ClickException(f"--out {out}: holds a report already; use --overwrite to replace it")
     try:
         command = _command("report", *run_dirs, "--out", out, *_option("--title", title))
         path = build_report(list(run_dirs), out, title=title, command=command)

@@ -216,7 +216,14 @@ _TABLE_LIMITS = {
 
 
 def _game_toml(path: Path, conf: dict, rule_overrides: dict[str, Any]):
+    unknown = [k for k in conf if k not in ("table", "rules")]
+    if unknown:
+        raise DataError(f"{path}: [{unknown[0]}]: unknown section (the sections are [table] and [rules])")
     table = conf.get("table", {})
+    known = (*_TABLE_LIMITS, "crystal_vp", "end_trigger", "start")
+    unknown = [k for k in table if k not in known]
+    if unknown:
+        raise DataError(f"{path}: table.{unknown[0]}: unknown table parameter (known: {', '.join(known)})")
     for key, (lo, hi) in _TABLE_LIMITS.items():
         value = table.get(key)
         if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:

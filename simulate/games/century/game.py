@@ -28,6 +28,10 @@ _BATCH = threading.local()
 several chunks at once in threads of one process)."""
 
 
+WHOLE_PARAMS = frozenset({"horizon", "targets"})
+"""Bot parameters that take whole numbers (the planner counts turns and target cards with them)."""
+
+
 class Century:
     """Century: Golem Edition, 2-5 players."""
 
@@ -37,7 +41,7 @@ class Century:
     min_players = 2
     max_players = 5
     description = "Century: Golem Edition (Plan B Games 2017): crystal trading and hand building, 2-5 players"
-    bots = bot_specs(century_bots.BOTS, century_bots.LIMITS)
+    bots = bot_specs(century_bots.BOTS, century_bots.LIMITS, WHOLE_PARAMS)
     max_bot_params = century_bots.MAX_BOT_PARAMS
     data_files = data.FILES
     score_parts = play.SCORE_PARTS

@@ -712,7 +712,12 @@ class _Reader:
         if most is not None and not count <= len(rows) <= most:
             raise DataError(f"{path}: expected {count} to {most} data rows, found {len(rows)}")
         n = 0
+        first: dict[str, int] = {}
         for line, r in rows:
+            if "id" in columns:
+                if r["id"] in first:
+                    raise DataError(f"{path}: line {line}: column 'id': '{r['id']}' is also on line {first[r['id']]}")
+                first[r["id"]] = line
             flagged = [x for x in r["estimated"].split(";") if x]
             if not flagged:
                 raise DataError(f"{path}: line {line}: column 'estimated': empty (use 'none', 'all' or field names)")

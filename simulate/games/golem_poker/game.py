@@ -37,6 +37,10 @@ THRESHOLD_BENCH = "tight_passive,tight_aggressive,loose_passive,loose_aggressive
 EQUITY_BENCH_OPPONENTS = "tight_aggressive,loose_aggressive,bluffer"
 
 
+WHOLE_PARAMS = frozenset({"max_raises", "samples"})
+"""Bot parameters that take whole numbers (they count raises and sampled deals)."""
+
+
 class GolemPoker:
     """Golem, the five-card draw game against the golem hand, 3-6 players."""
 
@@ -46,7 +50,7 @@ class GolemPoker:
     min_players = 3
     max_players = data.MAX_PLAYERS
     description = "Golem: five-card draw against the golem hand built from the discards, 3-6 players"
-    bots = bot_specs(poker_bots.BOTS, poker_bots.LIMITS)
+    bots = bot_specs(poker_bots.BOTS, poker_bots.LIMITS, WHOLE_PARAMS)
     max_bot_params = poker_bots.MAX_BOT_PARAMS
     data_files = data.FILES
     score_parts = play.SCORE_PARTS

@@ -40,6 +40,10 @@ GOLEMS_SETUP_COLUMNS = (
 STAND_IN_NOTE = "the default deck is a labelled STAND-IN (the printed card list is not public)"
 
 
+WHOLE_PARAMS = frozenset({"candidates", "rollouts", "horizon"})
+"""Bot parameters that take whole numbers (the look-ahead bot counts moves, rollouts and turns with them)."""
+
+
 class Golems:
     """Golems: 2 players, or solo (1) against the automaton."""
 
@@ -53,7 +57,7 @@ class Golems:
         "Golems (ThunderGryph Games 2020): draft cards paid for with gems, summon golems, collect dust; "
         f"2 players, or 1 = solo against the automaton; {STAND_IN_NOTE}"
     )
-    bots = bot_specs(golems_bots.BOTS, golems_bots.LIMITS)
+    bots = bot_specs(golems_bots.BOTS, golems_bots.LIMITS, WHOLE_PARAMS)
     max_bot_params = golems_bots.MAX_BOT_PARAMS
     data_files = data.FILES
     score_parts = play.SCORE_PARTS
