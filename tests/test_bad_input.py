@@ -327,4 +327,4 @@ def test_bot_list_columns_stay_aligned(game_name: str) -> None:
     assert len({len(lines[k]) - len(lines[k].split(maxsplit=1)[1]) for k in heads}) == 1, lines
     for k, bot in zip(heads, bots.values(), strict=True):
         block = lines[k + 1 : k + 1 + len(bot.params)]
-        assert len({line.index("]") for line in block}) <= 1, block
+        assert len({re.search(r"\]\s+", line).end() for line in block}) <= 1, block
