@@ -94,7 +94,10 @@ class Game(Protocol):
     measures over the games table) and ``turn_order_column`` (a seats column holding each seat's
     place in the turn order, 1 = first, for games that draw the turn order at setup; without it
     the table seat is the turn order), and ``chunk_size`` (games per chunk when ``--chunk-size`` is
-    not given: a slow game takes smaller chunks so that a run's chunks spread evenly over the workers).
+    not given: a slow game takes smaller chunks so that a run's chunks spread evenly over the workers),
+    ``profile_columns`` (seats columns counting how often a seat used each of the game's mechanisms: the
+    report's play profile) and ``skill_ladder`` (bot names from weakest to strongest: the standard study
+    plays a mirror match at each rung and the report reads the seat advantage up the ladder).
     """
 
     name: str

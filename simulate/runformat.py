@@ -22,7 +22,9 @@ from simulate.summary import chunk_tally
 if TYPE_CHECKING:
     import pandas as pd
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+READABLE_VERSIONS = (1, 2)
+"""Run format versions this code reads: version 1 runs have no play-profile columns (``columns.profile``)."""
 TABLES = ("games", "seats", "components")
 DESIGN_KEYS = ("setups", "games_per_setup", "rotate_seats", "chunk_size")
 GAME_KEYS = ("game", "setup_id", "rotation", "setup_seed", "play_seed", "num_players")
@@ -225,7 +227,7 @@ def read_manifest(run_dir: str | Path | RunStore) -> dict[str, Any]:
         raise RunFormatError(f"{path}: not valid JSON ({e})") from None
     if not isinstance(m, dict) or m.get("format") != "golem-run":
         raise RunFormatError(f"{path}: not a golem run manifest")
-    if m.get("format_version") != FORMAT_VERSION:
+    if m.get("format_version") not in READABLE_VERSIONS:
         raise RunFormatError(
             f"{path}: run format version {m.get('format_version')} is not supported (this is version {FORMAT_VERSION})"
         )

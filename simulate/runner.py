@@ -106,12 +106,14 @@ class RunSpec:
 
 def report_facts(game: Game) -> dict[str, Any]:
     """What a report needs to know of the game, recorded in the manifest (``report``) so that documents read it
-    from the run: ``score_unit``, ``turn_order_column`` (None: the table seat is the turn order) and ``metrics``
-    (the game's ``report_metrics``, name -> [expression, meaning[, per]])."""
+    from the run: ``score_unit``, ``turn_order_column`` (None: the table seat is the turn order), ``metrics``
+    (the game's ``report_metrics``, name -> [expression, meaning[, per]]) and ``skill_ladder`` (the game's bots
+    from weakest to strongest)."""
     return {
         "score_unit": game.score_unit,
         "turn_order_column": getattr(game, "turn_order_column", None),
         "metrics": {name: list(spec) for name, spec in getattr(game, "report_metrics", {}).items()},
+        "skill_ladder": list(getattr(game, "skill_ladder", ())),
     }
 
 
@@ -388,6 +390,11 @@ def _prepare_output(
             raise RunError(f"{e}; it cannot be resumed, replace it with --overwrite") from None
         if old.get("run_id") != rid:
             raise RunError(f"{out}: holds run {old.get('run_id')}, not this one ({rid}); options differ")
+        if old.get("format_version") != FORMAT_VERSION:
+            raise RunError(
+                f"{out}: was written in run format version {old.get('format_version')} (this is version "
+                f"{FORMAT_VERSION}); start it again with --overwrite"
+            )
         if isinstance(old.get("timing"), dict) and "started" in old["timing"]:
             manifest["timing"]["started"] = old["timing"]["started"]
         manifest["chunks"] = intact_chunks(store, manifest, spec, old["chunks"])
@@ -485,6 +492,7 @@ def _new_manifest(
             "score_parts": list(game.score_parts),
             "games": list(getattr(game, "game_columns", ())),
             "seats": list(getattr(game, "seat_columns", ())),
+            "profile": list(getattr(game, "profile_columns", ())),
         },
         "component_kinds": list(game.component_kinds),
         "report": report_facts(game),

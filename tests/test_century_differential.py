@@ -12,10 +12,11 @@ import pytest
 
 from simulate.games.century import bots as B
 from simulate.games.century import data as D
+from simulate.games.century.data import KINDS
 from simulate.games.century.engine import game_init, game_legal_moves, game_step
-from simulate.games.century.play import play_batch, results, trace_game
+from simulate.games.century.play import PROFILE, play_batch, results, trace_game
 from simulate.games.century.reference import CenturyReference, move_key
-from simulate.games.century.state import MOVE_LEN, new_state
+from simulate.games.century.state import ACQUIRE, CLAIM, M_ARG, M_DISCARD, M_KIND, MOVE_LEN, PLAY, REST, new_state
 from simulate.rng import game_seeds
 
 MASTER_SEED = 20261130
@@ -92,10 +93,37 @@ def test_batch_kernel_equals_traced_games() -> None:
     ids, params = lineup(["greedy", "engine", "planner"])
     setup, play = game_seeds(MASTER_SEED, np.arange(64), np.arange(64))
     seat = np.tile(np.arange(3), (64, 1))
-    serial, open_m, _ = play_batch(DATA, 3, seat, ids, params, setup, play)
-    threaded, _, _ = play_batch(DATA, 3, seat, ids, params, setup, play, threads=2)
+    serial, open_m, _, counts = play_batch(DATA, 3, seat, ids, params, setup, play)
+    threaded, _, _, threaded_counts = play_batch(DATA, 3, seat, ids, params, setup, play, threads=2)
     assert serial.tobytes() == threaded.tobytes()
+    assert (counts == threaded_counts).all()
     for k in (0, 17, 63):
         _, one = trace_game(DATA, 3, np.arange(3), ids, params, setup[k], play[k])
         assert one.tobytes() == serial[k : k + 1].tobytes()
     assert (open_m[:, :6] >= 0).all() and (open_m[:, 6:] == -1).all()
+
+
+def test_play_profile_counts_the_moves_played() -> None:
+    """Each seat's play-profile counts are its traced moves counted by kind, card kind and crystals returned."""
+    ids, params = lineup(["random", "greedy", "planner"])
+    games = 12
+    setup, play = game_seeds(MASTER_SEED, np.arange(games), np.arange(games))
+    seat = np.tile(np.arange(3), (games, 1))
+    final, _, _, counts = play_batch(DATA, 3, seat, ids, params, setup, play)
+    kind_column = {KINDS["create"]: "creates", KINDS["trade"]: "trades", KINDS["upgrade"]: "upgrades"}
+    move_column = {ACQUIRE: "merchants_bought", REST: "rests", CLAIM: "claims"}
+    for g in range(games):
+        moves, _ = trace_game(DATA, 3, np.arange(3), ids, params, setup[g], play[g])
+        expected = np.zeros((3, len(PROFILE)), np.int64)
+        for t, mv in enumerate(moves):
+            s = t % 3
+            if mv[M_KIND] == PLAY:
+                column = kind_column[int(DATA.tables.m_kind[mv[M_ARG]])]
+            else:
+                column = move_column.get(int(mv[M_KIND]))
+            if column is not None:
+                expected[s, PROFILE.index(column)] += 1
+            expected[s, PROFILE.index("crystals_discarded")] += mv[M_DISCARD : M_DISCARD + 4].sum()
+        assert counts[g, :3].tolist() == expected.tolist()
+        assert counts[g, :3, PROFILE.index("claims")].tolist() == final["num_points"][g, :3].tolist()
+    assert counts[:, :3].sum(axis=(0, 1)).min() > 0  # every mechanism is used by someone

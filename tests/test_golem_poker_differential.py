@@ -13,9 +13,17 @@ import pytest
 from simulate.games.golem_poker import bots as B
 from simulate.games.golem_poker import data as D
 from simulate.games.golem_poker.engine import game_init, game_ranges, game_step
-from simulate.games.golem_poker.play import columns, play_batch, play_columns, replay_moves, results, trace_game
+from simulate.games.golem_poker.play import (
+    PROFILE,
+    columns,
+    play_batch,
+    play_columns,
+    replay_moves,
+    results,
+    trace_game,
+)
 from simulate.games.golem_poker.reference import GolemPokerReference
-from simulate.games.golem_poker.state import DRAW, END_ILLEGAL, RUNNING, new_state
+from simulate.games.golem_poker.state import BET, DRAW, END_ILLEGAL, FOLD, M_KIND, MATCH, RAISE, RUNNING, new_state
 from simulate.rng import game_seeds
 
 MASTER_SEED = 20240159
@@ -169,3 +177,34 @@ def test_engine_replay_of_recorded_moves_reaches_the_played_games() -> None:
         for name in replayed.dtype.names:
             if name != "rng":  # the replay draws no bot randomness
                 assert np.array_equal(replayed[k][name], final[0][name]), (k, name)
+
+
+def test_play_profile_counts_the_moves_played() -> None:
+    """Each seat's folds, bets, raises and calls are its moves of those kinds, replayed through the reference."""
+    data = D.load()
+    names = ["random", "tight_aggressive", "bluffer", "loose_passive"]
+    ids, params = lineup(names)
+    games = 40
+    setup, play = game_seeds(MASTER_SEED, np.arange(games), np.arange(games))
+    seat = np.tile(np.arange(4), (games, 1))
+    _, seats, _ = play_columns(data, 4, seat, ids, params, setup, play)
+    totals = np.zeros(4, np.int64)
+    for k in range(games):
+        moves, _ = trace_game(data, 4, np.arange(4), ids, params, setup[k], play[k])
+        ref = GolemPokerReference(data, 4, int(setup[k]))
+        counted = np.zeros((4, 4), np.int64)  # folds, bets, raises, calls
+        for mv in moves:
+            s = ref.current_player()
+            kind = int(mv[M_KIND])
+            if kind in (FOLD, BET, RAISE):
+                counted[s, (FOLD, BET, RAISE).index(kind)] += 1
+            elif kind == MATCH and ref.current_bet > ref.bet_in[s]:
+                counted[s, 3] += 1
+            ref.apply_action(mv)
+        for s in range(4):
+            row = 4 * k + s
+            got = [int(seats[name][row]) for name in ("folds", "bets", "raises", "calls")]
+            assert got == counted[s].tolist(), f"game {k} seat {s}"
+        totals += counted.sum(axis=0)
+    assert (totals > 0).all()  # every counted kind occurs
+    assert set(PROFILE) <= set(seats)

@@ -25,6 +25,7 @@ from simulate.runner import RunSpec, run
 SEED = 23
 SECTIONS = (
     "Win rates by seat",
+    "Play profile",
     "First-player advantage in mirror matches",
     "Mixed bots with rotated seats",
     "Setup variance",
@@ -122,6 +123,16 @@ def test_html_is_self_contained(combined_report) -> None:
     assert len(sources) == len(list(combined_report.glob("*.png")))
     assert "<link" not in html and "<script" not in html and "url(" not in html
     assert not re.search(r'href="(?!#)', html)
+
+
+def test_play_profile_warns_of_a_mechanism_a_bot_never_uses(runs, tmp_path) -> None:
+    """greedy without lookahead never buys a merchant card: the report says so; the default greedy does not."""
+    old = _play(tmp_path / "old", ["greedy:lookahead=0", "greedy"], 90, SEED)
+    section = next(s for s in compute_report([old]).sections if s.title == "Play profile")
+    warnings = [i.text for i in section.items if isinstance(i, Text) and i.kind == "warn"]
+    assert any(w.startswith("Bot greedy:lookahead=0 never uses merchants_bought") for w in warnings), warnings
+    assert not any("merchants_bought" in w for w in warnings if w.startswith("Bot greedy "))
+    assert any("merchants_bought" in f for f in section.findings)
 
 
 def test_sections_follow_the_data(runs) -> None:

@@ -20,6 +20,7 @@ from analysis.plots.runs import (
     plot_score_distributions,
     plot_seat_win_rates,
     plot_setup_caterpillar,
+    plot_skill_ladder,
 )
 
 __all__ = [
@@ -33,6 +34,7 @@ __all__ = [
     "plot_search_history",
     "plot_seat_win_rates",
     "plot_setup_caterpillar",
+    "plot_skill_ladder",
     "plot_sweep",
     "plot_tradeoff",
     "plot_variant_effects",

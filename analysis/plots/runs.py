@@ -25,6 +25,7 @@ __all__ = [
     "plot_score_distributions",
     "plot_seat_win_rates",
     "plot_setup_caterpillar",
+    "plot_skill_ladder",
 ]
 
 
@@ -386,4 +387,33 @@ def plot_game_lengths(
     ax.set_ylabel("games")
     ax.set_title(title or f"Game length by end reason, {n}-player games")
     ax.legend(frameon=False)
+    return ax
+
+
+def plot_skill_ladder(table: pd.DataFrame, ax: Axes | None = None, *, title: str | None = None) -> Axes:
+    """Seat 1's excess win rate (percentage points, with its interval) against the rung, one line per player count.
+
+    Required columns (``analysis.ladder.skill_ladder``): ``num_players``, ``rung``, ``bot``, ``excess``,
+    ``excess_low``, ``excess_high``. Rungs run from the weakest bot (left) to the strongest.
+    """
+    require_columns(table, ["num_players", "rung", "bot", "excess", "excess_low", "excess_high"], "ladder")
+    if table.empty:
+        raise ValueError("no rows to plot in the ladder")
+    rungs = table.drop_duplicates("rung").sort_values("rung")
+    position = {r: k for k, r in enumerate(rungs["rung"])}
+    counts = sorted(table["num_players"].unique())
+    offsets = np.linspace(-0.12, 0.12, len(counts)) if len(counts) > 1 else [0.0]
+    ax = _axes(ax, (6.5, 4.0))
+    for n, dx in zip(counts, offsets, strict=True):
+        part = table[table["num_players"] == n].sort_values("rung")
+        x = np.array([position[r] for r in part["rung"]]) + dx
+        y = 100 * part["excess"].to_numpy()
+        err = 100 * np.vstack([part["excess"] - part["excess_low"], part["excess_high"] - part["excess"]])
+        ax.errorbar(x, y, yerr=err, marker="o", capsize=3, label=f"{n} players")
+    ax.axhline(0.0, color="grey", lw=0.8, ls="--")
+    ax.set_xticks(range(len(rungs)), [str(b) for b in rungs["bot"]])
+    ax.set_xlabel("rung (weakest to strongest bot)")
+    ax.set_ylabel("seat 1 win rate - fair share (pp)")
+    ax.legend(fontsize="small")
+    ax.set_title(title or "Seat 1's excess win rate up the skill ladder")
     return ax

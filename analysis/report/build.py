@@ -12,6 +12,7 @@ from analysis.report.convergence import _convergence_section
 from analysis.report.metrics import _metric_columns, _metrics_section
 from analysis.report.model import Report, Text
 from analysis.report.outcomes import _outcome_section
+from analysis.report.profile import _ladder_section, _profile_columns, _profile_section, _strongest_rungs
 from analysis.report.provenance import _base_rules, _game_facts, _header, _replays_setups, _rules_key
 from analysis.report.render import write_report
 from analysis.report.seats import (
@@ -55,8 +56,12 @@ def compute_report(
     parts = sorted({p for m in manifests for p in m.get("columns", {}).get("score_parts", [])})
     facts = _game_facts(manifests)
     turn_order = facts["turn_order_column"]
+    profile_columns = _profile_columns(manifests)
     seats = read_tables(
-        manifests, "seats", [*_SEAT_COLUMNS, *parts, *([turn_order] if turn_order else [])], offset_list
+        manifests,
+        "seats",
+        [*_SEAT_COLUMNS, *parts, *([turn_order] if turn_order else []), *profile_columns],
+        offset_list,
     )
     if turn_order:
         # the game draws its turn order at setup: "seat" in this report is the place in that order;
@@ -103,11 +108,15 @@ def compute_report(
     base_seats = base_seats[~solo]
     mirror = mirror_mask(base_seats[["game", "bot"]])
 
-    mirror_section, mirror_results = _mirror_section(base_seats, mirror, alpha, rng, unit)
+    rungs = tuple(facts.get("skill_ladder", ()))
+    strongest = _strongest_rungs(base_seats, mirror, rungs)
+    mirror_section, mirror_results = _mirror_section(base_seats, mirror, alpha, rng, unit, strongest)
     mixed_section, mixed_result = _mixed_section(base_seats, mirror, alpha, rng, unit)
     strategy_section = _strategy_section(base_seats, alpha)
     sections = [
         _win_rate_section(seats, labels, alpha),
+        _profile_section(seats, profile_columns),
+        _ladder_section(base_seats, mirror, rungs, alpha),
         _solo_section(solo_seats, base_games[base_games["num_players"] == 1], alpha),
         mirror_section,
         mixed_section,

@@ -109,9 +109,19 @@ def _seat_advantage_by_count(
     return SeatAdvantage(table, tests, " ".join(v for _, v in verdicts)), verdicts
 
 
-def _mirror_section(seats: pd.DataFrame, mirror: np.ndarray, alpha: float, rng: np.random.Generator, unit: str):
+def _mirror_section(
+    seats: pd.DataFrame,
+    mirror: np.ndarray,
+    alpha: float,
+    rng: np.random.Generator,
+    unit: str,
+    strongest: dict[int, str] | None = None,
+):
+    """Seat advantage in each mirror lineup; with a skill ladder (``strongest``: per player count the strongest
+    rung played) the key findings come from its strongest rung and say so."""
     if not mirror.any():
         return None, {}
+    strongest = strongest or {}
     sub = seats.loc[mirror, ["game", "num_players", "seat", "bot", "score", "win"]]
     counts = sub["bot"].value_counts()
     labels = [str(label) for label in counts[counts > 0].index]
@@ -132,7 +142,13 @@ def _mirror_section(seats: pd.DataFrame, mirror: np.ndarray, alpha: float, rng: 
         results[label] = adv
         for n, verdict in verdicts:
             section.items.append(Text(f"{_players(n)}, {label} mirror matches: {verdict}", "verdict"))
-            section.findings.append(f"First player, {_players(n)} ({label} mirror matches): {verdict}")
+            if n not in strongest:
+                section.findings.append(f"First player, {_players(n)} ({label} mirror matches): {verdict}")
+            elif strongest[n] == label:
+                section.findings.append(
+                    f"First player, {_players(n)} ({label} mirror matches, the strongest rung of the skill ladder "
+                    f"played): {verdict}"
+                )
         section.items.append(Table(_adv_columns(unit), _advantage_rows(adv.table), f"Seats in {label} mirror matches."))
         section.items.append(Table(_TEST_COLUMNS, _test_rows(adv.tests, alpha), _TEST_CAPTION))
         section.items.append(

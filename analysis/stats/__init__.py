@@ -2,7 +2,8 @@
 
 Safe on anyone's tables: each function lists the columns it needs and raises ``ValueError`` naming
 the missing ones. ``seats`` (seat advantage, win rates), ``setups`` (setup variance and features),
-``strategies`` (head-to-head, ratings), ``components``, ``outcomes``, ``convergence``, ``paired``
+``strategies`` (head-to-head, ratings), ``components``, ``outcomes``, ``convergence``, ``profile``
+(how often each bot uses each mechanism), ``ladder`` (seat advantage up the skill ladder), ``paired``
 (paired effects of experiment variants), ``sequential`` (stopping rules) and ``synthetic`` (runs with
 planted effects, for tests).
 """

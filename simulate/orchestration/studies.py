@@ -57,6 +57,21 @@ class Study:
     default_games: int
     runs: tuple[StudyRun, ...]
     description: str = ""
+    ladder: tuple[tuple[str, float], ...] = ()
+    """Skill-ladder rungs the study adds as mirror matches, ``(bot, share)`` at each of ``ladder_players``; a rung
+    already played as a mirror match at that count is not played again. The game's ``skill_ladder`` orders them."""
+    ladder_players: tuple[int, ...] = ()
+
+
+def _ladder_runs(study: Study) -> tuple[StudyRun, ...]:
+    """The mirror matches the study's skill ladder adds to its runs."""
+    mirrors = {(r.num_players, r.bots[0]) for r in study.runs if len(r.bots) == 1 and not r.rules}
+    return tuple(
+        StudyRun(f"{study.game}-{n}p-ladder-{bot}", n, (bot,), share, purpose=f"skill ladder, {bot}, {n} players")
+        for n in study.ladder_players
+        for bot, share in study.ladder
+        if (n, bot) not in mirrors
+    )
 
 
 def _rule_runs(
@@ -92,8 +107,10 @@ STUDIES: dict[str, Study] = {
                 0.05,
                 purpose="bot strength, 4 players",
             ),
-            StudyRun("century-3p-setups", 3, ("greedy",), 0.30, games_per_setup=12, purpose="setup variance"),
+            StudyRun("century-3p-setups", 3, ("greedy",), 0.225, games_per_setup=12, purpose="setup variance"),
         ),
+        ladder=(("random", 0.01), ("engine", 0.01), ("planner", 0.005)),
+        ladder_players=(2, 3, 4),
     ),
     "golem-poker": Study(
         game="golem-poker",
@@ -123,7 +140,7 @@ STUDIES: dict[str, Study] = {
                 "poker-6p-styles",
                 6,
                 ("tight_passive", "tight_aggressive", "loose_passive", "loose_aggressive", "bluffer", "random"),
-                0.155,
+                0.131,
                 purpose="which strategy profits",
             ),
             StudyRun(
@@ -157,6 +174,8 @@ STUDIES: dict[str, Study] = {
                 ),
             ),
         ),
+        ladder=(("random", 0.01), ("equity", 0.002)),
+        ladder_players=(4, 6),
     ),
     "golem": Study(
         game="golem",
@@ -184,7 +203,7 @@ STUDIES: dict[str, Study] = {
                 StudyRun(f"golem-2p-{a}-{b}", 2, (a, b), 0.03, purpose="which line is strongest, 2 players")
                 for a, b in (("golems", "artifacts"), ("golems", "books"), ("artifacts", "books"))
             ),
-            StudyRun("golem-4p-setups", 4, ("balanced",), 0.16, games_per_setup=12, purpose="setup variance"),
+            StudyRun("golem-4p-setups", 4, ("balanced",), 0.10, games_per_setup=12, purpose="setup variance"),
             StudyRun("golem-solo", 1, ("balanced",), 0.04, purpose="solo games against the stand-in Automa"),
             *_rule_runs(
                 "golem-4p",
@@ -200,6 +219,8 @@ STUDIES: dict[str, Study] = {
                 ),
             ),
         ),
+        ladder=(("random", 0.01), ("greedy", 0.01)),
+        ladder_players=(2, 3, 4),
     ),
     "golems": Study(
         game="golems",
@@ -215,9 +236,11 @@ STUDIES: dict[str, Study] = {
             StudyRun("golems-2p-mixed", 2, ("greedy", "collector"), 0.15, purpose="bot strength"),
             # The look-ahead bot plays ~550 games/s per core against ~80,000 for the heuristics.
             StudyRun("golems-2p-lookahead", 2, ("collector", "lookahead"), 0.01, purpose="strong reference"),
-            StudyRun("golems-2p-setups", 2, ("collector",), 0.30, games_per_setup=12, purpose="setup variance"),
+            StudyRun("golems-2p-setups", 2, ("collector",), 0.285, games_per_setup=12, purpose="setup variance"),
             StudyRun("golems-solo", 1, ("collector",), 0.14, purpose="solo mode against the automaton"),
         ),
+        ladder=(("random", 0.01), ("lookahead", 0.005)),
+        ladder_players=(2,),
     ),
 }
 """Standard study of each game, by game name."""
@@ -269,7 +292,7 @@ def plan_study(
     base = Path(runs_dir) if runs_dir is not None else Path("runs") / f"study-{game}"
     engine = make(game)
     planned = []
-    for k, r in enumerate(study.runs):
+    for k, r in enumerate((*study.runs, *_ladder_runs(study))):
         lineup = parse_lineup(engine, list(r.bots), r.num_players)
         games = max(r.num_players, round(r.share * total))
         setups = None

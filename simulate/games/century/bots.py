@@ -54,9 +54,9 @@ BOTS: dict[str, tuple[int, str, dict[str, tuple[float, str]]]] = {
         {
             "patience": (1.0, "exponent on distance when picking a target: value / (1 + distance)^patience"),
             "lookahead": (
-                0.0,
+                1.0,
                 "buys a row card if playing it next turn beats this turn's best play by this "
-                "distance (0: never looks ahead)",
+                "distance (0: never looks ahead, so never buys a card without crystals on it)",
             ),
             "epsilon": (0.1, "chance per turn to work toward a random point card of the row instead of the best"),
         },

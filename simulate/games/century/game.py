@@ -37,7 +37,7 @@ class Century:
 
     name = "century"
     title = "Century: Golem Edition"
-    version = 1
+    version = 2
     min_players = 2
     max_players = 5
     description = "Century: Golem Edition (Plan B Games 2017): crystal trading and hand building, 2-5 players"
@@ -54,7 +54,9 @@ class Century:
     bench_players = 3
     default_bots = "greedy"  # --bots when none is given: the recommended lineup (golem games shows it)
     indexed_lists = {"table.start": ("seat", 1), "table.end_trigger": ("players", 2)}
-    seat_columns = ("num_point_cards", "num_merchant_cards", "copper", "silver", "crystals_left")
+    seat_columns = ("num_point_cards", "num_merchant_cards", "copper", "silver", "crystals_left", *play.PROFILE)
+    profile_columns = play.PROFILE
+    skill_ladder = ("random", "greedy", "engine", "planner")  # weakest to strongest (docs/century.md)
     game_columns = ("point_cards_left", "merchant_cards_left")
 
     def rule_options(self) -> dict[str, RuleOption]:
@@ -82,7 +84,7 @@ class Century:
         batch = getattr(_BATCH, "records", None)
         if batch is None or batch.shape[0] != len(setup_seeds) or batch.dtype != new_state(0, d.tables).dtype:
             batch = _BATCH.records = new_state(len(setup_seeds), d.tables)
-        st, open_m, open_p = play.play_batch(
+        st, open_m, open_p, counts = play.play_batch(
             d, n, seat_lineup, lineup_ids, lineup_params, setup_seeds, play_seeds, threads, out=batch
         )
         res = play.results(d, st)
@@ -112,6 +114,7 @@ class Century:
             "copper": st["copper"][:, :n].ravel().astype(np.int16),  # copies: the batch is played into again
             "silver": st["silver"][:, :n].ravel().astype(np.int16),
             "crystals_left": per_seat["crystals"],
+            **{name: counts[:, :n, k].ravel().astype(np.int16) for k, name in enumerate(play.PROFILE)},
         }
         components = {
             "game": comp["game"],

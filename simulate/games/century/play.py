@@ -14,7 +14,15 @@ from simulate.games.century.bots import (
     choose_discard,
     greedy_action,
 )
-from simulate.games.century.data import MAX_MERCHANT_ROW, MAX_POINT_ROW, P_TIE_SHARED, CenturyData
+from simulate.games.century.data import (
+    KIND_CREATE,
+    KIND_TRADE,
+    KIND_UPGRADE,
+    MAX_MERCHANT_ROW,
+    MAX_POINT_ROW,
+    P_TIE_SHARED,
+    CenturyData,
+)
 from simulate.games.century.engine import (
     apply_action,
     apply_discard,
@@ -27,10 +35,15 @@ from simulate.games.century.engine import (
 )
 from simulate.games.century.search_bot import S_ITERATIONS, new_scratch, search_action
 from simulate.games.century.state import (
+    ACQUIRE,
     CLAIM,
     END_ILLEGAL,
+    M_ARG,
+    M_DISCARD,
     M_KIND,
     MOVE_LEN,
+    PLAY,
+    REST,
     RUNNING,
     new_state,
 )
@@ -45,14 +58,35 @@ at every call (12-15% of a greedy game)."""
 COMPONENT_ROWS = (("game", np.int64), ("seat", np.int8), ("code", np.int32), ("kind", np.int32), ("turn", np.int32))
 """Component row arrays of a chunk (name, dtype): the types of the run format's columns, so none is converted."""
 SCORE_PARTS = ("score_points", "score_copper", "score_silver", "score_crystals")
+PROFILE = ("merchants_bought", "creates", "trades", "upgrades", "rests", "claims", "crystals_discarded")
+"""Play-profile counts per seat (``docs/run-format.md``): merchant cards acquired, merchant cards played by kind
+(create, trade, upgrade), rests, point cards claimed and crystals returned over the caravan limit."""
+C_BOUGHT, C_CREATES, C_TRADES, C_UPGRADES, C_RESTS, C_CLAIMS, C_DISCARDED = range(len(PROFILE))
+_PLAY_COUNT = np.zeros(3, np.int64)
+_PLAY_COUNT[KIND_CREATE], _PLAY_COUNT[KIND_TRADE], _PLAY_COUNT[KIND_UPGRADE] = C_CREATES, C_TRADES, C_UPGRADES
 
 
 @njit(cache=True)
 def _play_games(
-    st, tab, g0, g1, num_players, seat_bot, bot_ids, bot_params, setup_seeds, play_seeds, open_m, open_p, trace, work
+    st,
+    tab,
+    g0,
+    g1,
+    num_players,
+    seat_bot,
+    bot_ids,
+    bot_params,
+    setup_seeds,
+    play_seeds,
+    open_m,
+    open_p,
+    counts,
+    trace,
+    work,
 ):
     """Play games ``g0..g1-1`` to the end; a move that a bot makes illegally ends its game.
 
+    ``counts`` (G, MAX_PLAYERS, len(PROFILE)) int32: zeroed here, then each seat's play profile.
     ``trace`` (T, MOVE_LEN): when T > 0 the moves of game ``g0`` are recorded; returns the count.
     ``work`` (1,) ``WORK``: the move scratch record.
     """
@@ -75,8 +109,11 @@ def _play_games(
             open_m[g, k] = r.m_row[k]
         for k in range(MAX_POINT_ROW):
             open_p[g, k] = r.p_row[k]
+        c = counts[g]
+        c[:, :] = 0
         while r.over == RUNNING:
-            b = seat_bot[g, r.current]
+            s = r.current
+            b = seat_bot[g, s]
             bot = bot_ids[b]
             if bot == GREEDY:  # the cheap common bot without the dispatch call: ~10% of a greedy run
                 greedy_action(r, tb, bot_params, b, mv)
@@ -93,12 +130,28 @@ def _play_games(
                 r.over = END_ILLEGAL
                 break
             apply_discard(r, mv)
+            _count(c[s], tb, mv)
             if recorded < trace.shape[0]:
                 for f in range(MOVE_LEN):
                     trace[recorded, f] = mv[f]
                 recorded += 1
             end_turn(r, tb, mv[M_KIND] == CLAIM)
     return recorded
+
+
+@njit(cache=True, inline="always")
+def _count(c, tb, mv):
+    """Add a played move to its seat's play-profile counts ``c`` (len(PROFILE),)."""
+    kind = mv[M_KIND]
+    if kind == PLAY:
+        c[_PLAY_COUNT[tb.m_kind[mv[M_ARG]]]] += 1
+    elif kind == ACQUIRE:
+        c[C_BOUGHT] += 1
+    elif kind == REST:
+        c[C_RESTS] += 1
+    elif kind == CLAIM:
+        c[C_CLAIMS] += 1
+    c[C_DISCARDED] += mv[M_DISCARD] + mv[M_DISCARD + 1] + mv[M_DISCARD + 2] + mv[M_DISCARD + 3]
 
 
 @njit(cache=True)
@@ -137,7 +190,19 @@ def replay_moves(
 
 @njit(cache=True, parallel=True)
 def _play_parallel(
-    st, tab, num_players, seat_bot, bot_ids, bot_params, setup_seeds, play_seeds, open_m, open_p, num_blocks, work
+    st,
+    tab,
+    num_players,
+    seat_bot,
+    bot_ids,
+    bot_params,
+    setup_seeds,
+    play_seeds,
+    open_m,
+    open_p,
+    counts,
+    num_blocks,
+    work,
 ):
     n = setup_seeds.shape[0]
     no_trace = np.zeros((0, MOVE_LEN), np.int16)
@@ -157,6 +222,7 @@ def _play_parallel(
             play_seeds,
             open_m,
             open_p,
+            counts,
             no_trace,
             work[b : b + 1],
         )
@@ -199,8 +265,8 @@ def play_batch(
     play_seeds: np.ndarray,
     threads: int = 1,
     out: np.ndarray | None = None,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Play one game per seed pair to the end; return the final states and the opening rows.
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Play one game per seed pair to the end; return the final states, the opening rows and the play profiles.
 
     Parameters
     ----------
@@ -215,11 +281,17 @@ def play_batch(
     out : ndarray, optional
         A batch from :func:`new_state` of G records to play into instead of a new one (``init_game`` sets
         every field): a caller playing chunk after chunk saves allocating and faulting in 1.4 kB per game.
+
+    Returns
+    -------
+    The batch, the opening merchant and point rows (G, MAX_MERCHANT_ROW), (G, MAX_POINT_ROW), and the
+    play-profile counts (G, MAX_PLAYERS, len(PROFILE)) int32 (``PROFILE``).
     """
     g = setup_seeds.shape[0]
     st = out if out is not None else new_state(g, data.tables)
     open_m = np.full((g, MAX_MERCHANT_ROW), -1, np.int16)
     open_p = np.full((g, MAX_POINT_ROW), -1, np.int16)
+    counts = np.empty((g, MAX_PLAYERS, len(PROFILE)), np.int32)
     seat_bot = np.ascontiguousarray(seat_bot, dtype=np.int64)
     bot_ids = np.ascontiguousarray(bot_ids, dtype=np.int64)
     bot_params = np.ascontiguousarray(bot_params, dtype=np.float64).reshape(-1, MAX_BOT_PARAMS)
@@ -237,6 +309,7 @@ def play_batch(
             play_seeds,
             open_m,
             open_p,
+            counts,
             min(g, 16 * threads),
             np.zeros(min(g, 16 * threads), WORK),
         )
@@ -254,10 +327,11 @@ def play_batch(
             play_seeds,
             open_m,
             open_p,
+            counts,
             np.zeros((0, MOVE_LEN), np.int16),
             np.zeros(1, WORK),
         )
-    return st, open_m, open_p
+    return st, open_m, open_p, counts
 
 
 def trace_game(
@@ -287,6 +361,7 @@ def trace_game(
         np.array([play_seed], np.uint64),
         open_rows,
         open_rows.copy(),
+        np.empty((1, MAX_PLAYERS, len(PROFILE)), np.int32),
         trace,
         np.zeros(1, WORK),
     )

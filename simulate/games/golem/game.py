@@ -84,6 +84,13 @@ class Golem:
         *(f"actions_{a}" for a in ACT_NAMES), "students_red", "students_yellow", "students_blue",
         "clay_left", "coins_left", "knowledge_left",
     )  # fmt: skip
+    # play profile (docs/run-format.md): Gold gained (placed on Artifacts or kept), Artifacts completed, Golems
+    # created and destroyed, Books, Student sections, Objectives met, Mirror and Rabbi actions
+    profile_columns = (
+        "gold", "artifacts", "golems_built", "golems_killed", "books", "study", "objectives_met",
+        "actions_mirror", "actions_rabbi",
+    )  # fmt: skip
+    skill_ladder = ("random", "greedy", "balanced")  # weakest to strongest (docs/golem.md, the bots' table)
     bench_lineups = {"greedy": 4000, "balanced": 4000, "balanced,golems,artifacts,books": 4000, "random": 20000}
     bench_players = 4
     default_bots = "balanced"  # --bots when none is given: the recommended lineup (golem games shows it)

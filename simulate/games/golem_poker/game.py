@@ -79,6 +79,8 @@ class GolemPoker:
     }
     game_columns = (*(name for name, _ in play.GAME_COLUMNS[5:]), *play.DEAL_COLUMNS)
     seat_columns = tuple(name for name, _ in play.SEAT_COLUMNS[7:])
+    profile_columns = play.PROFILE
+    skill_ladder = ("random", "threshold", "equity")  # weakest to strongest (docs/golem-poker.md)
 
     def rule_options(self) -> dict[str, RuleOption]:
         return rule_options(data.RULE_OPTIONS, data.load().rules)

@@ -9,7 +9,7 @@ from simulate.games.golem_poker.bots import MAX_BOT_PARAMS, MEMO, SCRATCH, bot_r
 from simulate.games.golem_poker.data import MAX_DEALS, PokerData
 from simulate.games.golem_poker.engine import apply_move, init_game, is_legal
 from simulate.games.golem_poker.evaluator import CATEGORY_SHIFT
-from simulate.games.golem_poker.state import END_ILLEGAL, MOVE_LEN, NO_VALUE, RUNNING, new_state
+from simulate.games.golem_poker.state import END_ILLEGAL, MOVE_LEN, NO_VALUE, OUT_BET1, OUT_BET2, RUNNING, new_state
 
 SCORE_PARTS = ("score_pot", "score_ante", "score_bet", "score_penalty")
 PAD = np.dtype([("mv", np.int32, (MOVE_LEN,)), ("scratch", np.int8, (SCRATCH,)), ("memo", np.float64, (MEMO,))])
@@ -218,7 +218,16 @@ SEAT_COLUMNS = (
     ("out_deal", np.int16),
     ("discarded", np.int16),
     ("opening_strength", np.float32),
+    ("folds", np.int8),
+    ("bets", np.int16),
+    ("raises", np.int16),
+    ("calls", np.int16),
+    ("showdowns_reached", np.int16),
 )
+PROFILE = ("folds", "bets", "raises", "calls", "discarded", "showdowns_reached")
+"""Play-profile counts per seat (``docs/golem-poker.md``): folded (0 or 1: a pot is one game), bets opened, raises,
+calls (matches of a bet), cards discarded over all deals, and showdowns reached (each one the golem won forces a
+re-deal, counted in the games table's ``golem_wins``)."""
 
 
 @njit(cache=True, inline="always")
@@ -279,6 +288,11 @@ def _fill_game(r, tb, n, g, gi, gb, si, sf, dl):
         si[8, i] = r.fold_deal[s]
         si[9, i] = r.discarded[s]
         sf[1, i] = strength(tb, r.opening_value[s])
+        si[11, i] = r.fold_phase[s] == OUT_BET1 or r.fold_phase[s] == OUT_BET2
+        si[12, i] = r.num_bets[s]
+        si[13, i] = r.num_raises[s]
+        si[14, i] = r.num_calls[s]
+        si[15, i] = r.showdowns[s]
 
 
 @njit(cache=True)

@@ -65,6 +65,8 @@ class Golems:
     setup_columns = GOLEMS_SETUP_COLUMNS
     component_kinds = data.TYPES
     seat_columns = play.SEAT_INT16
+    profile_columns = play.PROFILE
+    skill_ladder = ("random", "greedy", "collector", "lookahead")  # weakest to strongest (docs/golems.md)
     game_columns = ("decided_by", *play.GAME_INT16)
     # golem bench: lineups (as for --bots) with their default games per kernel measurement
     bench_lineups = {"greedy": 100_000, "collector": 100_000, "greedy,collector": 100_000, "lookahead,collector": 400}

@@ -140,6 +140,9 @@ SEAT_INT16 = (
     "passes",
     "turns_played",
 )
+PROFILE = ("use_summon", "tucked", "use_reserve", "use_dust", "use_reward", "gem_turns", "passes")
+"""Play-profile columns of the seats table: Golems summoned (one Golem card per summon), cards tucked, Runes
+reserved, gem cards taken for their dust and for their reward, gem-taking turns and passes."""
 _SEAT_FIELDS = 9 + NUM_USES  # SEAT_INT16 up to the uses; then columns_left and the gem counts
 NUM_SETUP = MAX_DISPLAY + MAX_REMOVED + MAX_PLAYERS * MAX_START_PER_PLAYER
 

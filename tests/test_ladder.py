@@ -1,0 +1,88 @@
+"""The skill ladder: seat 1's excess win rate per rung on synthetic mirror matches with a known seat effect."""
+
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from analysis.plots import plot_skill_ladder
+from analysis.stats.ladder import ladder_verdicts, skill_ladder
+from simulate.orchestration.studies import STUDIES, _ladder_runs, plan_study
+
+SEED = 20261201
+RUNGS = ("random", "greedy", "planner")
+
+
+def _mirrors(first_win: dict[tuple[int, str], float], games: int = 20_000) -> pd.DataFrame:
+    """Mirror matches where seat 1 wins with the given chance and the other seats share the rest evenly."""
+    rng = np.random.default_rng(SEED)
+    frames = []
+    for (n, bot), p in first_win.items():
+        winner = np.where(rng.random(games) < p, 0, 1 + rng.integers(0, n - 1, games))
+        seat = np.tile(np.arange(1, n + 1), games)
+        win = (np.repeat(winner, n) == seat - 1).astype(np.float32)
+        frames.append(pd.DataFrame({"num_players": n, "seat": seat, "bot": bot, "win": win}))
+    return pd.concat(frames, ignore_index=True)
+
+
+def test_ladder_recovers_the_seat_effect_of_each_rung() -> None:
+    truth = {(2, "random"): 0.50, (2, "greedy"): 0.45, (2, "planner"): 0.44, (3, "greedy"): 0.30, (3, "planner"): 1 / 3}
+    ladder = skill_ladder(_mirrors(truth), RUNGS)
+    assert ladder[["num_players", "bot"]].values.tolist() == [
+        [2, "random"],
+        [2, "greedy"],
+        [2, "planner"],
+        [3, "greedy"],
+        [3, "planner"],
+    ]
+    for row in ladder.itertuples():
+        expected = truth[(row.num_players, row.bot)] - 1 / row.num_players
+        assert row.excess_low < expected < row.excess_high
+        assert row.excess == pytest.approx(expected, abs=0.015)
+    assert ladder["rung"].tolist() == [0, 1, 2, 1, 2]
+
+
+def test_verdicts_say_whether_the_effect_holds_up_the_ladder() -> None:
+    holds = {(2, "greedy"): 0.40, (2, "planner"): 0.45}
+    fades = {(3, "random"): 0.20, (3, "planner"): 1 / 3}
+    shrinks = {(4, "random"): 0.10, (4, "greedy"): 0.25, (4, "planner"): 0.22}
+    verdicts = ladder_verdicts(skill_ladder(_mirrors({**holds, **fades, **shrinks}), RUNGS))
+    assert len(verdicts) == 3
+    assert verdicts[0].startswith("2 players") and "deficit holds at every skill level" in verdicts[0]
+    assert verdicts[1].startswith("3 players") and "no seat-1 effect is detected at the strongest rung" in verdicts[1]
+    assert verdicts[2].startswith("4 players") and "deficit shrinks from -1" in verdicts[2]
+    assert "to -3." in verdicts[2]
+    # one rung is no ladder
+    assert ladder_verdicts(skill_ladder(_mirrors({(2, "greedy"): 0.4}), RUNGS)) == []
+
+
+def test_other_bots_are_left_out_and_columns_checked() -> None:
+    seats = _mirrors({(2, "engine"): 0.5, (2, "greedy"): 0.4})
+    assert skill_ladder(seats, RUNGS)["bot"].tolist() == ["greedy"]
+    assert skill_ladder(seats, ("nobody",)).empty
+    with pytest.raises(ValueError, match="seat"):
+        skill_ladder(seats.drop(columns="seat"), RUNGS)
+
+
+def test_plot_skill_ladder_draws_one_line_per_player_count() -> None:
+    ladder = skill_ladder(_mirrors({(2, "random"): 0.5, (2, "planner"): 0.45, (3, "planner"): 0.3}), RUNGS)
+    ax = plot_skill_ladder(ladder)
+    assert len(ax.get_legend().get_texts()) == 2
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["random", "planner"]
+
+
+@pytest.mark.parametrize("game", list(STUDIES))
+def test_every_study_plays_its_ladder_in_mirror_matches_within_its_games(game: str) -> None:
+    study = STUDIES[game]
+    rungs = _ladder_runs(study)
+    assert rungs and all(len(r.bots) == 1 for r in rungs)
+    assert sum(r.share for r in (*study.runs, *rungs)) == pytest.approx(1.0, abs=0.01)
+    plan = plan_study(game, num_games=100_000, runs_dir="unused")
+    names = {p.name for p in plan}
+    assert {r.name for r in rungs} <= names and len(names) == len(plan)
+    assert sum(p.spec.num_games for p in plan) == pytest.approx(100_000, rel=0.02)

@@ -1,0 +1,51 @@
+"""The play profile: per bot and mechanism, counts per game and the share of games using it, on known data."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from analysis.stats.profile import play_profile, profile_warnings
+
+SEED = 20261201
+
+
+def _seats() -> pd.DataFrame:
+    """Two bots over 1,000 seat-games each: ``a`` buys Poisson(2) cards and never rests, ``b`` rests in 0.5%."""
+    rng = np.random.default_rng(SEED)
+    n = 1000
+    bought = np.concatenate([rng.poisson(2.0, n), rng.poisson(2.0, n)])
+    rests = np.concatenate([np.zeros(n, np.int64), (np.arange(n) % 200 == 0).astype(np.int64) * 3])
+    bots = pd.Categorical(["a"] * n + ["b"] * n)
+    return pd.DataFrame({"bot": bots, "bought": bought.astype(np.int16), "rests": rests.astype(np.int16)})
+
+
+def test_profile_counts_means_shares_and_usage() -> None:
+    seats = _seats()
+    out = play_profile(seats, ["bought", "rests"]).set_index(["bot", "mechanism"])
+    a_bought = seats.loc[seats["bot"] == "a", "bought"]
+    assert out.loc[("a", "bought"), "mean"] == pytest.approx(a_bought.mean())
+    assert out.loc[("a", "bought"), "share_used"] == pytest.approx((a_bought > 0).mean())
+    assert out.loc[("a", "bought"), "seat_games"] == 1000
+    assert out.loc[("a", "rests"), "usage"] == "never"
+    assert out.loc[("b", "rests"), "share_used"] == pytest.approx(0.005)
+    assert out.loc[("b", "rests"), "mean"] == pytest.approx(0.015)
+    assert out.loc[("b", "rests"), "usage"] == "almost never"
+    assert out.loc[("b", "bought"), "usage"] == "used"
+    # a looser threshold changes the verdict, never the counts
+    loose = play_profile(seats, ["bought", "rests"], rare=0.001).set_index(["bot", "mechanism"])
+    assert loose.loc[("b", "rests"), "usage"] == "used"
+
+
+def test_warnings_name_each_bot_and_mechanism() -> None:
+    warnings = profile_warnings(play_profile(_seats(), ["bought", "rests"]))
+    assert len(warnings) == 2
+    assert warnings[0].startswith("Bot a never uses rests")
+    assert warnings[1].startswith("Bot b almost never") and "rests (0.50% of its games)" in warnings[1]
+    assert profile_warnings(play_profile(_seats(), ["bought"])) == []
+
+
+def test_missing_columns_are_named() -> None:
+    with pytest.raises(ValueError, match="claims"):
+        play_profile(_seats(), ["bought", "claims"])
