@@ -7,6 +7,7 @@ import pandas as pd
 import pytest
 
 from analysis.stats.profile import play_profile, profile_warnings
+from simulate.registry import available_games, make
 
 SEED = 20261201
 
@@ -49,3 +50,11 @@ def test_warnings_name_each_bot_and_mechanism() -> None:
 def test_missing_columns_are_named() -> None:
     with pytest.raises(ValueError, match="claims"):
         play_profile(_seats(), ["bought", "claims"])
+
+
+@pytest.mark.parametrize("name", available_games())
+def test_every_game_declares_a_profile_of_its_seat_columns_and_a_ladder_of_its_bots(name: str) -> None:
+    game = make(name)
+    assert game.profile_columns and set(game.profile_columns) <= set(game.seat_columns)
+    assert len(game.skill_ladder) >= 2 and set(game.skill_ladder) <= set(game.bots)
+    assert game.skill_ladder[0] == "random"
