@@ -67,7 +67,8 @@ def plot_seat_win_rates(
         part = table[table["num_players"] == n].sort_values("seat")
         x = part["seat"].to_numpy(dtype=float) + (i - (len(counts) - 1) / 2) * width
         y = 100 * part["win_rate"].to_numpy()
-        err = np.vstack([y - 100 * part["ci_low"].to_numpy(), 100 * part["ci_high"].to_numpy() - y])
+        # clipped at 0: an interval ending at the estimate (no wins, or all) can miss it by a rounding error
+        err = np.clip(np.vstack([y - 100 * part["ci_low"].to_numpy(), 100 * part["ci_high"].to_numpy() - y]), 0, None)
         series.append((n, x, y, err, 100 * float(part["fair"].iloc[0])))
     ax = _axes(ax, (6, 4))
     for n, x, y, err, fair in series:
@@ -408,7 +409,10 @@ def plot_skill_ladder(table: pd.DataFrame, ax: Axes | None = None, *, title: str
         part = table[table["num_players"] == n].sort_values("rung")
         x = np.array([position[r] for r in part["rung"]]) + dx
         y = 100 * part["excess"].to_numpy()
-        err = 100 * np.vstack([part["excess"] - part["excess_low"], part["excess_high"] - part["excess"]])
+        # clipped at 0: an interval with an end at the estimate (0 or all wins) can differ from it by rounding
+        err = 100 * np.clip(
+            np.vstack([part["excess"] - part["excess_low"], part["excess_high"] - part["excess"]]), 0, None
+        )
         ax.errorbar(x, y, yerr=err, marker="o", capsize=3, label=f"{n} players")
     ax.axhline(0.0, color="grey", lw=0.8, ls="--")
     ax.set_xticks(range(len(rungs)), [str(b) for b in rungs["bot"]])
