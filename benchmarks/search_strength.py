@@ -41,7 +41,7 @@ def main() -> None:
     setup, plays = game_seeds(args.seed, index, index // n)  # each setup once per seat order
     seat_bot = (np.arange(n)[None, :] - (index % n)[:, None]) % n  # lineup entry 0 (bot A) moves around
     cpu = time.process_time()
-    st, _, _ = play.play_batch(d, n, seat_bot, ids, params, setup, plays, args.threads)
+    st, _, _, _ = play.play_batch(d, n, seat_bot, ids, params, setup, plays, args.threads)
     cpu = time.process_time() - cpu
     res = play.results(d, st)
     a_seat = np.argmax(seat_bot == 0, axis=1)

@@ -175,7 +175,7 @@ def test_same_games_with_one_and_two_workers(num_players: int) -> None:
     params = np.stack([search_params(iterations=40)] + [B.default_params("planner")] * (num_players - 1))
     setup, play = game_seeds(MASTER_SEED, np.arange(games), np.arange(games))
     seat_bot = (np.arange(num_players)[None, :] + np.arange(games)[:, None]) % num_players
-    one, _, _ = play_batch(DATA, num_players, seat_bot, ids, params, setup, play, threads=1)
-    two, _, _ = play_batch(DATA, num_players, seat_bot, ids, params, setup, play, threads=2)
+    one, _, _, _ = play_batch(DATA, num_players, seat_bot, ids, params, setup, play, threads=1)
+    two, _, _, _ = play_batch(DATA, num_players, seat_bot, ids, params, setup, play, threads=2)
     assert one.tobytes() == two.tobytes()
     assert (one["over"] != 3).all(), "no search move was illegal"
