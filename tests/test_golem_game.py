@@ -343,7 +343,7 @@ def _choose_by_play(r, tb, bot, w, mask, scratch):
     if kind == engine.D_ARTIFACT_ACTION:
         first = 1
     elif kind == engine.D_UPGRADE or kind == engine.D_INCOME_UPGRADE:
-        first = 12
+        first = golem_bots.UP_ART + 1
     cheapest = golem_bots._cheapest_space(r, tb, s) if first else -1
     best = -1e18
     best_a = -1

@@ -49,7 +49,7 @@ def clean(g: GolemState, s: int, clay: int = 0, coin: int = 0, know: int = 0, vp
     g.study[s] = 0
     g.track[s] = 2
     g.gdev[s] = [0] * 6
-    g.sdev[s] = [0] * 5
+    g.sdev[s] = [0] * 6
     g.adev_space[s] = [-1] * 6
     g.col_books[s] = [[], [], [], []]
     g.col_colour[s] = [-1] * 4
@@ -356,7 +356,7 @@ def test_study_action_book_price_and_library_shift() -> None:
     g.book_deck = [30, 31]
     g.syn[3] = [0, 0, 0, 0, 0]
     take(g, s, 3, WHITE)
-    answer(g, 5 + 0 * 4 + 0)  # B01 into column 1: 1 + 1 Knowledge
+    answer(g, 6 + 0 * 4 + 0)  # B01 into column 1: 1 + 1 Knowledge
     assert g.res[s][KNOWLEDGE] == 21 - 2 and g.col_books[s][0] == [0]
     assert g.library == [8, 16, 24, 1, 30]
     assert g.res[s][CLAY] == 3 + 1  # immediate 3 Clay, then its active bonus 1 Clay
@@ -395,6 +395,32 @@ def test_number_of_book_columns_is_data(tmp_path) -> None:
     toml.write_text(text.replace("book_columns = 4 ", "book_columns = 5 "))
     with pytest.raises(DataError, match="book_columns"):
         data.load(folder)
+
+
+def test_six_study_developments_the_sixth_on_the_study_track() -> None:
+    """Components and setup step i: six Study Developments, five across the top and the final one on the Study
+    track; the final one gives 3 blue Menorahs, every other one 1 (blue tops out at 8, like red and yellow), and
+    once upgraded it allows more Books per column and raises the income each round (R18a)."""
+    t = DATA.tables
+    assert len(t.sdev_menorah) == 6 and t.sdev_menorah.tolist() == [1, 1, 1, 1, 1, 3]
+    g = game(n=1)
+    clean(g, 0, know=20)
+    g.col_books[0][0] = [0]
+    g.col_colour[0][0] = 0
+    assert not g._fits(0, 1, 0)  # Study 0: 1 Book per column
+    g.stack.append([Decision.UPGRADE, 0, 0, 2, 0, 0, 0])  # a Study upgrade
+    answer(g, 6 + 5)  # the Study-track Development
+    assert g.sdev[0][5] == 1 and g.res[0][KNOWLEDGE] == 20 - int(t.sdev_cost[5])
+    assert g.menorahs(0)[2] == 3
+    limit = DATA.params["study_track_dev_limit"]
+    assert limit >= 1 and g._fits(0, 1, 0)  # a second red Book now fits
+    know = g.res[0][KNOWLEDGE]
+    g._income()
+    income = int(t.sd_income[0]) + DATA.params["study_track_dev_income"]
+    assert g.res[0][KNOWLEDGE] - know == income
+    g.sdev[0] = [1] * 6
+    g.tokens = [-1, -1, -1]
+    assert g.menorahs(0)[2] == 8
 
 
 def test_black_book_paid_with_a_student_step_back() -> None:
@@ -992,13 +1018,13 @@ def test_artifact_development_on_a_space_with_side_and_reactivation() -> None:
     g.art_done[s] = [1, 0, 0, 0]  # +2 Coins
     opt = 1 + (2 * 4 + 0) * 2 + 1  # grey tile 3 on artifact 1, side B (+1 Knowledge +1 VP)
     g.stack.append([Decision.UPGRADE, s, 0, 4, 0, 0, 0])
-    answer(g, 11 + opt)
+    answer(g, 12 + opt)
     assert g.res[s][COIN] == 10 - int(DATA.tables.art[0, 0, 0, 6])
     g._activate_artifact(s, 0)
     assert g.res[s][KNOWLEDGE] == 1 and g.vp[s] == 11
     g.stack.append([Decision.UPGRADE, s, 0, 4, 0, 0, 0])
-    assert 11 + 1 + (0 * 4 + 0) * 2 not in g.legal_actions()  # space taken
-    answer(g, 11 + 1 + (0 * 4 + 1) * 2)  # gold tile 1 side A (red marble) on artifact 2
+    assert 12 + 1 + (0 * 4 + 0) * 2 not in g.legal_actions()  # space taken
+    answer(g, 12 + 1 + (0 * 4 + 1) * 2)  # gold tile 1 side A (red marble) on artifact 2
     g.art_done[s][1] = 1
     coins = g.res[s][COIN]
     g.syn[4] = [0, 0, 0, 0, 0]
@@ -1009,8 +1035,8 @@ def test_artifact_development_on_a_space_with_side_and_reactivation() -> None:
 def test_largest_developments_cost_and_menorahs() -> None:
     g = game(n=1)
     clean(g, 0, coin=8)
-    assert g._upgrade_cost(0, 11) == (8, COIN)
-    g._upgrade(0, 11, 0, 0)
+    assert g._upgrade_cost(0, 12) == (8, COIN)
+    g._upgrade(0, 12, 0, 0)
     assert g.menorahs(0) == (0, 3, 0) and g.res[0][COIN] == 0
 
 
@@ -1049,7 +1075,7 @@ def test_final_scoring_parts() -> None:
     g.art_done[s] = [1, 1, 0, 0]
     g.adev_space[s] = [-1, -1, 0, -1, -1, -1]  # one grey tile: 1 yellow Menorah
     g.col_books[s] = [[0], [8], [], []]
-    g.sdev[s] = [0, 0, 0, 0, 1]  # 3 blue Menorahs
+    g.sdev[s] = [0, 0, 0, 0, 0, 1]  # the Study-track Development: 3 blue Menorahs
     g.study[s] = 8
     g.objectives[s] = [0, 9]  # student red >= 5 (no), golems made >= 2 (yes)
     g.student[s] = [4, 1, 1]
@@ -1136,11 +1162,11 @@ def test_upgrade_artifact_and_study_discounts() -> None:
     g.art_tile[0], g.art_side[0] = 0, 0
     effect(g, 0, "upgrade_artifact", 2)
     # a small tile on artifact 1's space costs art[0, 0, 0, 6] = 2: free after the discount of 2
-    assert 11 + 1 + (2 * 4 + 0) * 2 in g.legal_actions() and 11 not in g.legal_actions()  # the 8-Coin tile is not
-    answer(g, 11 + 1 + (2 * 4 + 0) * 2)
+    assert 12 + 1 + (2 * 4 + 0) * 2 in g.legal_actions() and 12 not in g.legal_actions()  # the 8-Coin tile is not
+    answer(g, 12 + 1 + (2 * 4 + 0) * 2)
     assert g.res[0][COIN] == 1 and g.adev_space[0][2] == 0
     effect(g, 0, "upgrade_study", 4)
-    assert 6 + 2 in g.legal_actions() and 6 + 4 not in g.legal_actions()  # costs 6 and 8: 2 of 2, 4 of 2 Knowledge
+    assert 6 + 2 in g.legal_actions() and 6 + 5 not in g.legal_actions()  # costs 6 and 8: 2 of 2, 4 of 2 Knowledge
     answer(g, 6 + 1)
     assert g.sdev[0][1] == 1 and g.res[0][KNOWLEDGE] == 1
 

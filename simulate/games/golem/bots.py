@@ -38,6 +38,7 @@ from simulate.games.golem.data import (
     NUM_ACTION_TILES,
     NUM_ROUNDS,
     NUM_SECTIONS,
+    NUM_STUDY_DEVS,
     P_GOLD_PRICE,
     P_GOLEM_TRACK_LEN,
     P_LEFTOVER_PER_VP,
@@ -142,6 +143,10 @@ from simulate.games.golem.engine import (
     ST_KNOW_CONTROL,
     ST_VP_CONTROL,
     ST_VP_SECTIONS,
+    STUDY_BUY,
+    STUDY_DONE,
+    UP_ART,
+    UP_STUDY,
     UPGRADE_SKIP,
     _activate_artifact,
     _art_need,
@@ -196,7 +201,7 @@ _HELP = {
     "student": "points per section a Student has advanced (scaled likewise)",
     "study": "points per Study track step (scaled likewise)",
     "red": "points per red Menorah and per created Golem, beyond their product (scaled likewise)",
-    "yellow": "points per yellow Menorah and per completed Artifact (scaled likewise)",
+    "yellow": "points per yellow Menorah and completed Artifact, and a share of an unfinished one (scaled likewise)",
     "blue": "points per blue Menorah and per Book column, and a third of it per Book (scaled likewise)",
     "control": "points lost per Knowledge missing for the next Golem Control",
 }
@@ -290,7 +295,7 @@ def _position_value(r, tb, s, w):
         if r.adev_space[s, k] >= 0:
             yellow += tb.adev_menorah[k]
             devs += 1
-    for k in range(5):
+    for k in range(NUM_STUDY_DEVS):
         if r.sdev[s, k]:
             blue += tb.sdev_menorah[k]
             devs += 1
@@ -302,9 +307,12 @@ def _position_value(r, tb, s, w):
         books += r.col_len[s, c]
     arts = 0
     gold = 0  # in the cauldrons (a completed Artifact keeps its Gold's worth: completing one loses nothing)
+    progress = 0.0  # the unfinished Artifacts' share of their Gold placed: part of an Artifact
     for k in range(4):
         arts += r.art_done[s, k]
         gold += r.art_gold[s, k]
+        if r.art_done[s, k] == 0 and r.art_gold[s, k] > 0:
+            progress += r.art_gold[s, k] / (r.art_gold[s, k] + _art_need(r, tb, s, k))
     owned = gold + r.loose_gold[s]
     obj_vp, met, types = objectives_of(r, tb, s, owned, devs, books)
     ntypes = 0
@@ -319,7 +327,7 @@ def _position_value(r, tb, s, w):
         return v
     steps = r.student[s, 0] + r.student[s, 1] + r.student[s, 2] - 3
     v += f * (w[0] * res + w[1] * gold + w[2] * steps + w[3] * r.study[s])
-    v += f * (w[4] * (red + r.built[s]) + w[5] * (yellow + arts) + w[6] * (blue + cols + books / 3.0))
+    v += f * (w[4] * (red + r.built[s]) + w[5] * (yellow + arts + progress) + w[6] * (blue + cols + books / 3.0))
     if w[7] > 0.0:
         cap = 2 if _has_gdev(r, tb, s, CAP_DEV) else 99
         need = 0
@@ -346,7 +354,7 @@ def choose(r, tb, bot, w, pad):
         if kind == D_ARTIFACT_ACTION:
             first = 1
         elif kind == D_UPGRADE or kind == D_INCOME_UPGRADE:
-            first = 12
+            first = UP_ART + 1
     cheapest = -1
     if first:
         cheapest = _cheapest_space(r, tb, s)
@@ -512,9 +520,9 @@ def direct_value(r, tb, s, w, kind, a, upgrades):
         if kind == D_GOLEM_ACTION:
             return VALUED, upgrade_value(r, tb, s, w, a, 0, 0)
         if kind == D_STUDY_ACTION:
-            return VALUED, upgrade_value(r, tb, s, w, 6 + a, 0, 0)
+            return VALUED, upgrade_value(r, tb, s, w, UP_STUDY + a, 0, 0)
         if kind == D_ARTIFACT_ACTION:
-            return VALUED, upgrade_value(r, tb, s, w, 11 + a, 0, 0)
+            return VALUED, upgrade_value(r, tb, s, w, UP_ART + a, 0, 0)
         return VALUED, upgrade_value(r, tb, s, w, a, r.stack[r.sp - 1, 4], r.stack[r.sp - 1, 5])
     if kind == D_MOVE_STEP and r.sp == 2:
         return step_value(r, tb, s, w, a)
@@ -545,8 +553,8 @@ def direct_value(r, tb, s, w, kind, a, upgrades):
         return VALUED, row_value(r, tb, s, w, a, r.stack[r.sp - 1, 3], tb.prm[P_MIRROR_COST], 0)
     if kind == D_MIRROR and a == 4:
         return VALUED, row_value(r, tb, s, w, -1, 0, tb.prm[P_MIRROR_STUDY_COST], 1)
-    if kind == D_STUDY_ACTION and 5 <= a < 25:
-        return book_value(r, tb, s, w, (a - 5) // 4, (a - 5) % 4, 0, 0, -1)
+    if kind == D_STUDY_ACTION and STUDY_BUY <= a < STUDY_DONE:
+        return book_value(r, tb, s, w, (a - STUDY_BUY) // 4, (a - STUDY_BUY) % 4, 0, 0, -1)
     if kind == D_BOOK and a < 20:
         return book_value(r, tb, s, w, a // 4, a % 4, r.stack[r.sp - 1, 3], r.stack[r.sp - 1, 4], r.sp - 1)
     if a == NOOP[kind] and settles(r, tb, r.sp - 1):
@@ -987,9 +995,9 @@ def upgrade_options(r, kind):
     the next player's (the last one's leads to Golem Control and the next round, so it is played on the copy).
     """
     if kind == D_GOLEM_ACTION:
-        return 6
+        return UP_STUDY
     if kind == D_STUDY_ACTION:
-        return 5
+        return STUDY_BUY
     if kind == D_ARTIFACT_ACTION:
         return ART_OPTIONS
     if kind == D_INCOME_UPGRADE and r.phase == PH_DEV and r.sp == 1 and r.cursor + 1 < r.n:
@@ -1034,15 +1042,15 @@ def _apply_upgrade(r, tb, s, opt, discount, any_res):
     side = 0
     if opt < 6:
         r.gdev[s, opt] = 1
-    elif opt < 11:
-        r.sdev[s, opt - 6] = 1
-    elif opt == 11:
+    elif opt < UP_ART:
+        r.sdev[s, opt - UP_STUDY] = 1
+    elif opt == UP_ART:
         r.adev_space[s, 5] = 0
     else:
-        tile = (opt - 12) // 8
+        tile = (opt - UP_ART - 1) // 8
         side = r.adev_side[s, tile]
-        r.adev_space[s, tile] = ((opt - 12) // 2) % 4
-        r.adev_side[s, tile] = (opt - 12) % 2
+        r.adev_space[s, tile] = ((opt - UP_ART - 1) // 2) % 4
+        r.adev_side[s, tile] = (opt - UP_ART - 1) % 2
     return paid0, paid1, paid2, side
 
 
@@ -1050,12 +1058,12 @@ def _apply_upgrade(r, tb, s, opt, discount, any_res):
 def _undo_upgrade(r, s, opt, paid0, paid1, paid2, side):
     if opt < 6:
         r.gdev[s, opt] = 0
-    elif opt < 11:
-        r.sdev[s, opt - 6] = 0
-    elif opt == 11:
+    elif opt < UP_ART:
+        r.sdev[s, opt - UP_STUDY] = 0
+    elif opt == UP_ART:
         r.adev_space[s, 5] = -1
     else:
-        tile = (opt - 12) // 8
+        tile = (opt - UP_ART - 1) // 8
         r.adev_space[s, tile] = -1
         r.adev_side[s, tile] = side
     r.res[s, 0] += paid0

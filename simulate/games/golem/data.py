@@ -42,7 +42,7 @@ MAX_BOOK_COLUMNS = 4  # the record's Book columns and the Book options (position
 MAX_GOLEM_TRACK = 20
 MAX_STUDY_TRACK = 20
 NUM_GOLEM_DEVS = 6
-NUM_STUDY_DEVS = 5
+NUM_STUDY_DEVS = 6  # five across the top of the board, the sixth on the Study track (RULINGS R18a)
 NUM_ARTIFACT_DEVS = 6
 NUM_AUTOMA_CARDS = 20
 NUM_AUTOMA_STRATEGIES = 3
@@ -142,6 +142,7 @@ EFFECTS = (
     "extra_clay_vp",
     "extra_coin_2",
     "extra_coin_vp",
+    "study_track_bonus",
 )
 E = {name: code for code, name in enumerate(EFFECTS)}
 BOOK_EFFECTS = (
@@ -257,6 +258,8 @@ TOML_KEYS = {
     "starting_tiles_dealt": (2, 4),
     "starting_tiles_kept": (1, 2),
     "max_study_column": (1, 5),
+    "study_track_dev_limit": (0, 5),
+    "study_track_dev_income": (0, 20),
     "book_columns": (1, MAX_BOOK_COLUMNS),
     "marbles_1_2": (0, 9),
     "marbles_3": (0, 9),
@@ -313,8 +316,10 @@ LIST_LENGTHS = {
     P_STUDY_TRACK_LEN,
     P_CEMETERY_LEN,
     P_BOOK_COLUMNS,
+    P_STUDY_DEV_LIMIT,
+    P_STUDY_DEV_INCOME,
     NUM_PARAMS,
-) = range(34)
+) = range(36)
 PAY_CHOICE, PAY_VP, PAY_KNOWLEDGE = 0, 1, 2
 
 
@@ -351,7 +356,7 @@ class GolemTables(NamedTuple):
     gdev_menorah: np.ndarray  # (6,)
     gdev_cost: np.ndarray
     gdev_effect: np.ndarray
-    sdev_menorah: np.ndarray  # (5,)
+    sdev_menorah: np.ndarray  # (6,)
     sdev_cost: np.ndarray
     sdev_effect: np.ndarray
     adev_menorah: np.ndarray  # (6,)
@@ -799,6 +804,8 @@ def _kernel_params(
         (P_START_KEPT, "starting_tiles_kept"),
         (P_MAX_COLUMN, "max_study_column"),
         (P_BOOK_COLUMNS, "book_columns"),
+        (P_STUDY_DEV_LIMIT, "study_track_dev_limit"),
+        (P_STUDY_DEV_INCOME, "study_track_dev_income"),
     ):
         prm[idx] = params[key]
     prm[P_INTRO_START_DEALT] = intro["starting_tiles_dealt"]

@@ -26,6 +26,7 @@ from simulate.games.golem.data import (
     NUM_ACTION_TILES,
     NUM_ROUNDS,
     NUM_SECTIONS,
+    NUM_STUDY_DEVS,
     P_AUTOMA,
     P_AUTOMA_RABBI_GAUGE,
     P_BOOK_COLUMNS,
@@ -54,6 +55,8 @@ from simulate.games.golem.data import (
     P_START_DEALT,
     P_START_KEPT,
     P_STARTING_VP,
+    P_STUDY_DEV_INCOME,
+    P_STUDY_DEV_LIMIT,
     P_STUDY_TRACK_LEN,
     P_TRACK_CREATE,
     P_TRACK_KILL,
@@ -93,7 +96,11 @@ from simulate.games.golem.reference import (
     PH_PLACE,
     PH_START,
     RABBI_BASE,
+    STUDY_BUY,
+    STUDY_DONE,
     T_AUTO,
+    UP_ART,
+    UP_STUDY,
     UPGRADE_SKIP,
     X_ACTIVATE_ART,
     X_ACTIVATE_GOLEM,
@@ -220,6 +227,7 @@ E_COLUMN_GOLD = E["column_gold"]
 E_REACTIVATE_RED_MARBLE = E["reactivate_red_marble"]
 E_REACTIVATE_BLUE_MARBLE = E["reactivate_blue_marble"]
 E_REACTIVATE_FIRST_BOOK = E["reactivate_first_book"]
+E_STUDY_TRACK_BONUS = E["study_track_bonus"]
 E_REACTIVATE_CREATE_GOLEM = E["reactivate_create_golem"]
 E_EXTRA_KNOWLEDGE_2 = E["extra_knowledge_2"]
 E_EXTRA_KNOWLEDGE_VP = E["extra_knowledge_vp"]
@@ -244,10 +252,10 @@ for _kind, _count in (
     (D_ACTIVATE, 7),
     (D_GOLEM_ACTION, 10),
     (D_ARTIFACT_ACTION, 43),
-    (D_STUDY_ACTION, 26),
+    (D_STUDY_ACTION, STUDY_DONE + 1),
     (D_MIRROR, 6),
     (D_CHARACTER, 2),
-    (D_UPGRADE, 53),
+    (D_UPGRADE, UPGRADE_SKIP + 1),
     (D_CREATE, 4),
     (D_KILL, 7),
     (D_CEMETERY_SPACE, MAX_CEMETERY),
@@ -265,7 +273,7 @@ for _kind, _count in (
     (D_COPY_TILE, 7),
     (D_ANY_ACTION, 4),
     (D_REMOVE_MARBLE, 25),
-    (D_INCOME_UPGRADE, 53),
+    (D_INCOME_UPGRADE, UPGRADE_SKIP + 1),
 ):
     OPTIONS[_kind] = _count
 # The option of each decision that resolves nothing (its skip or "done"), -1 where there is none.
@@ -274,7 +282,7 @@ for _kind, _option in (
     (D_ACTIVATE, 6),
     (D_GOLEM_ACTION, 9),
     (D_ARTIFACT_ACTION, 42),
-    (D_STUDY_ACTION, 25),
+    (D_STUDY_ACTION, STUDY_DONE),
     (D_MIRROR, 5),
     (D_UPGRADE, UPGRADE_SKIP),
     (D_CREATE, 3),
@@ -670,7 +678,7 @@ def menorahs(r, tb, s, out):
         if r.adev_space[s, k] >= 0:
             yellow += tb.adev_menorah[k]
     blue = 0
-    for k in range(5):
+    for k in range(NUM_STUDY_DEVS):
         if r.sdev[s, k]:
             blue += tb.sdev_menorah[k]
     out[0] = red + (1 if r.tokens[RED] == s else 0)
@@ -693,7 +701,7 @@ def devs_flipped(r, s):
         t += r.gdev[s, k]
         if r.adev_space[s, k] >= 0:
             t += 1
-    for k in range(5):
+    for k in range(NUM_STUDY_DEVS):
         t += r.sdev[s, k]
     return t
 
@@ -1242,7 +1250,7 @@ def _golem_action_legal(r, tb, s, pb, a):
 @njit(cache=True)
 def _artifact_action_legal(r, tb, s, pb, a):
     if a < ART_OPTIONS:
-        return (pb & 1) == 0 and _upgrade_legal(r, tb, s, 11 + a, 0, 0)
+        return (pb & 1) == 0 and _upgrade_legal(r, tb, s, UP_ART + a, 0, 0)
     if a == 41:
         return (pb & 2) == 0 and r.res[s, COIN] >= tb.prm[P_GOLD_PRICE] and r.gold_supply > 0
     return a == 42
@@ -1250,11 +1258,11 @@ def _artifact_action_legal(r, tb, s, pb, a):
 
 @njit(cache=True)
 def _study_action_legal(r, tb, s, pb, a):
-    if a < 5:
-        return (pb & 1) == 0 and _upgrade_legal(r, tb, s, 6 + a, 0, 0)
-    if a < 25:
-        return (pb & 2) == 0 and _book_legal(r, tb, s, (a - 5) // 4, (a - 5) % 4, 0, 0)
-    return a == 25
+    if a < STUDY_BUY:
+        return (pb & 1) == 0 and _upgrade_legal(r, tb, s, UP_STUDY + a, 0, 0)
+    if a < STUDY_DONE:
+        return (pb & 2) == 0 and _book_legal(r, tb, s, (a - STUDY_BUY) // 4, (a - STUDY_BUY) % 4, 0, 0)
+    return a == STUDY_DONE
 
 
 @njit(cache=True)
@@ -1264,7 +1272,7 @@ def _upgrade_option_legal(r, tb, s, pa, pb, pc, a):
         return True
     if a > UPGRADE_SKIP:
         return False
-    area = 1 if a < 6 else (2 if a < 11 else 4)
+    area = 1 if a < UP_STUDY else (2 if a < UP_ART else 4)
     return (pa & area) != 0 and _upgrade_legal(r, tb, s, a, pb, pc)
 
 
@@ -1314,13 +1322,23 @@ def _create_legal(r, tb, s, dist, discount):
 
 
 @njit(cache=True)
+def study_dev_bonus(r, tb, s, which):
+    """The Study-track Development's extra Books per column (``which`` = P_STUDY_DEV_LIMIT) or Knowledge income
+    (P_STUDY_DEV_INCOME) for seat ``s``: the table value once it is upgraded, else 0 (RULINGS R18a)."""
+    for k in range(NUM_STUDY_DEVS):
+        if r.sdev[s, k] and tb.sdev_effect[k] == E_STUDY_TRACK_BONUS:
+            return tb.prm[which]
+    return 0
+
+
+@njit(cache=True)
 def _upgrade_cost(r, tb, s, opt):
     """(cost, resource) of upgrade option ``opt``; cost -1 if not available."""
-    if opt < 6:
+    if opt < UP_STUDY:
         return (-1 if r.gdev[s, opt] else tb.gdev_cost[opt]), CLAY
-    if opt < 11:
-        return (-1 if r.sdev[s, opt - 6] else tb.sdev_cost[opt - 6]), KNOWLEDGE
-    k = opt - 11
+    if opt < UP_ART:
+        return (-1 if r.sdev[s, opt - UP_STUDY] else tb.sdev_cost[opt - UP_STUDY]), KNOWLEDGE
+    k = opt - UP_ART
     if k == 0:
         return (-1 if r.adev_space[s, 5] >= 0 else tb.adev_cost[5]), COIN
     tile = (k - 1) // 8
@@ -1366,7 +1384,7 @@ def _book_legal(r, tb, s, pos, col, discount, free_card):
 @njit(cache=True)
 def fits(r, tb, s, b, col):
     """Book ``b`` may be tucked into column ``col`` of seat ``s``."""
-    limit = min(tb.sd_limit[r.study[s]], tb.prm[P_MAX_COLUMN])
+    limit = min(tb.sd_limit[r.study[s]] + study_dev_bonus(r, tb, s, P_STUDY_DEV_LIMIT), tb.prm[P_MAX_COLUMN])
     if col >= tb.prm[P_BOOK_COLUMNS] or r.col_len[s, col] >= limit:
         return False
     colour = tb.bk_colour[b]
@@ -1498,18 +1516,18 @@ def _resolve(r, tb, kind, s, e, pa, pb, pc, px, a):  # noqa: C901 - one branch p
             return
         _push(r, D_ARTIFACT_ACTION, s, 0, 0, pb | (1 if a < ART_OPTIONS else 2), 0, 0)
         if a < ART_OPTIONS:
-            _upgrade(r, tb, s, 11 + a, 0, 0)
+            _upgrade(r, tb, s, UP_ART + a, 0, 0)
         else:
             _pay(r, s, COIN, tb.prm[P_GOLD_PRICE])
             _gain_gold(r, s, 1)
     elif kind == D_STUDY_ACTION:
-        if a == 25:
+        if a == STUDY_DONE:
             return
-        _push(r, D_STUDY_ACTION, s, 0, 0, pb | (1 if a < 5 else 2), 0, 0)
-        if a < 5:
-            _upgrade(r, tb, s, 6 + a, 0, 0)
+        _push(r, D_STUDY_ACTION, s, 0, 0, pb | (1 if a < STUDY_BUY else 2), 0, 0)
+        if a < STUDY_BUY:
+            _upgrade(r, tb, s, UP_STUDY + a, 0, 0)
         else:
-            _buy_book(r, tb, s, (a - 5) // 4, (a - 5) % 4, 0, 0)
+            _buy_book(r, tb, s, (a - STUDY_BUY) // 4, (a - STUDY_BUY) % 4, 0, 0)
     elif kind == D_MIRROR:
         if a == 5:
             return
@@ -2170,7 +2188,7 @@ def _income(r, tb):
         for k in range(4):
             if r.art_done[s, k]:
                 _activate_artifact(r, tb, s, k)
-        r.res[s, KNOWLEDGE] += tb.sd_income[r.study[s]]
+        r.res[s, KNOWLEDGE] += tb.sd_income[r.study[s]] + study_dev_bonus(r, tb, s, P_STUDY_DEV_INCOME)
         r.res[s, CLAY] += tb.gt_clay[r.track[s]]
         r.vp[s] += tb.gt_vp[r.track[s]]
 
@@ -2239,12 +2257,12 @@ def _upgrade(r, tb, s, opt, discount, any_res):
             _push(r, D_KILL, s, 0, 0, 0, 0, 0)
         elif e == E_ACTIVATE_WORK_EXTRA:
             _push(r, D_ACTIVATE, s, 0, 1, 0, 0, -1)
-    elif opt < 11:
-        r.sdev[s, opt - 6] = 1
-    elif opt == 11:
+    elif opt < UP_ART:
+        r.sdev[s, opt - UP_STUDY] = 1
+    elif opt == UP_ART:
         r.adev_space[s, 5] = 0
     else:
-        k = opt - 12
+        k = opt - UP_ART - 1
         tile = k // 8
         r.adev_space[s, tile] = (k // 2) % 4
         r.adev_side[s, tile] = k % 2

@@ -38,7 +38,7 @@ ARTIFACT_SIDES = tuple(f"{t}{side}" for t in range(1, 5) for side in "AB")
 COMPONENT_KINDS = ("book", "objective", "development", "artifact")
 DEV_NAMES = (
     tuple(f"golem_dev_{k + 1}" for k in range(6))
-    + tuple(f"study_dev_{k + 1}" for k in range(5))
+    + tuple(f"study_dev_{k + 1}" for k in range(data.NUM_STUDY_DEVS))
     + tuple(f"artifact_dev_{k + 1}" for k in range(6))
 )
 ART_NAMES = tuple(f"artifact_{k + 1}" for k in range(4))
@@ -402,7 +402,7 @@ def _components(d: data.GolemData, st: np.ndarray, n: int) -> dict[str, Any]:
     objs = st["objectives"][:, :n]
     add(np.arange(MAX_OBJECTIVES)[None, None, :] < st["obj_len"][:, :n, None], objs.astype(np.int64) + ob0, 1)
     devs = np.concatenate([st["gdev"][:, :n] > 0, st["sdev"][:, :n] > 0, st["adev_space"][:, :n] >= 0], axis=2)
-    add(devs, np.broadcast_to(np.arange(17) + dev0, devs.shape), 2)
+    add(devs, np.broadcast_to(np.arange(len(DEV_NAMES)) + dev0, devs.shape), 2)
     done = st["art_done"][:, :n] > 0
     add(done, np.broadcast_to(np.arange(4) + art0, done.shape), 3)
     cat = np.concatenate

@@ -33,8 +33,10 @@ from simulate.games.golem.data import (
     MIRROR,
     NUM_ACTION_TILES,
     NUM_DISTRICT_TILES,
+    NUM_GOLEM_DEVS,
     NUM_ROUNDS,
     NUM_SECTIONS,
+    NUM_STUDY_DEVS,
     NUM_TILES,
     P_CEMETERY_LEN,
     P_GOLEM_TRACK_LEN,
@@ -73,10 +75,10 @@ class Decision(IntEnum):
     ACTIVATE = 11  # golem, or 6 = stop
     GOLEM_ACTION = 12  # 0..5 upgrade golem dev, 6..8 create in district, 9 done
     ARTIFACT_ACTION = 13  # artifact development option (0..40), 41 buy Gold, 42 done
-    STUDY_ACTION = 14  # 0..4 upgrade study dev, 5 + pos * 4 + column buy, 25 done
+    STUDY_ACTION = 14  # 0..5 upgrade study dev, 6 + pos * 4 + column buy, 26 done
     MIRROR = 15  # 0..3 row action, 4 study step, 5 done
     CHARACTER = 16  # 0 pay for the bonus, 1 take the Coins
-    UPGRADE = 17  # 0..5 golem, 6..10 study, 11 + artifact option, 52 skip
+    UPGRADE = 17  # 0..5 golem, 6..11 study, 12 + artifact option, 53 skip
     CREATE = 18  # district, 3 skip
     KILL = 19  # golem, 6 skip
     CEMETERY_SPACE = 20  # space
@@ -124,8 +126,13 @@ PASS_ACTION = 31
 RABBI_BASE = 25
 PERM_SLOT = 5
 PAIRS = ((0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3))
-UPGRADE_SKIP = 52
 ART_OPTIONS = 41  # 0 = the largest tile, 1 + (tile * 4 + space) * 2 + side for the five small tiles
+# Upgrade options (UPGRADE numbering): Golem Developments, then Study, then the Artifact options, then skip
+UP_STUDY = NUM_GOLEM_DEVS
+UP_ART = UP_STUDY + NUM_STUDY_DEVS
+UPGRADE_SKIP = UP_ART + ART_OPTIONS
+STUDY_BUY = NUM_STUDY_DEVS  # the first Book option of a Study action (position * 4 + column from here)
+STUDY_DONE = STUDY_BUY + 20
 
 # Phases of the round driver.
 (
@@ -274,7 +281,7 @@ class GolemState:
         self.track = [self.p["golem_track_start"]] * n
         self.study = [0] * n
         self.gdev = [[0] * 6 for _ in range(n)]
-        self.sdev = [[0] * 5 for _ in range(n)]
+        self.sdev = [[0] * NUM_STUDY_DEVS for _ in range(n)]
         self.adev_space = [[-1] * 6 for _ in range(n)]  # small tiles: space 0..3; the largest: 0 once placed
         self.adev_side = [[0] * 6 for _ in range(n)]
         self.art_tile = [-1] * n
@@ -420,7 +427,7 @@ class GolemState:
         red = sum(int(t.gdev_menorah[k]) for k in range(6) if self.gdev[s][k]) + (self.tokens[RED] == s)
         yellow = sum(int(t.adev_menorah[k]) for k in range(6) if self.adev_space[s][k] >= 0)
         yellow += self.tokens[YELLOW] == s
-        blue = sum(int(t.sdev_menorah[k]) for k in range(5) if self.sdev[s][k]) + (self.tokens[BLUE] == s)
+        blue = sum(int(t.sdev_menorah[k]) for k in range(NUM_STUDY_DEVS) if self.sdev[s][k]) + (self.tokens[BLUE] == s)
         return red, yellow, blue
 
     def gold_owned(self, s: int) -> int:
@@ -475,12 +482,13 @@ class GolemState:
                 "done" if a == 9 else (f"upgrade {_dev_name(a)}" if a < 6 else f"create a Golem in {DISTRICTS[a - 6]}")
             )
         if kind == D.ARTIFACT_ACTION:
-            return {41: "buy a Gold", 42: "done"}.get(a) or f"upgrade {_dev_name(11 + a)}"
+            return {41: "buy a Gold", 42: "done"}.get(a) or f"upgrade {_dev_name(UP_ART + a)}"
         if kind == D.STUDY_ACTION:
-            if a < 5:
-                return f"upgrade {_dev_name(6 + a)}"
-            if a < 25:
-                return f"buy Book {self.d.book_ids[self.library[(a - 5) // 4]]} into column {(a - 5) % 4 + 1}"
+            if a < STUDY_BUY:
+                return f"upgrade {_dev_name(UP_STUDY + a)}"
+            if a < STUDY_DONE:
+                k = a - STUDY_BUY
+                return f"buy Book {self.d.book_ids[self.library[k // 4]]} into column {k % 4 + 1}"
             return "done"
         if kind == D.BOOK:
             return "no Book" if a == 20 else f"buy Book {self.d.book_ids[self.library[a // 4]]} into column {a % 4 + 1}"
@@ -836,16 +844,16 @@ class GolemState:
             return a == 9
         if kind == D.ARTIFACT_ACTION:
             if a < ART_OPTIONS:
-                return not (pb & 1) and self._upgrade_legal(s, 11 + a, 0, 0)
+                return not (pb & 1) and self._upgrade_legal(s, UP_ART + a, 0, 0)
             if a == 41:
                 return not (pb & 2) and self.res[s][COIN] >= self.p["gold_price"] and self.gold_supply > 0
             return a == 42
         if kind == D.STUDY_ACTION:
-            if a < 5:
-                return not (pb & 1) and self._upgrade_legal(s, 6 + a, 0, 0)
-            if a < 25:
-                return not (pb & 2) and self._book_legal(s, (a - 5) // 4, (a - 5) % 4, 0, 0)
-            return a == 25
+            if a < STUDY_BUY:
+                return not (pb & 1) and self._upgrade_legal(s, UP_STUDY + a, 0, 0)
+            if a < STUDY_DONE:
+                return not (pb & 2) and self._book_legal(s, (a - STUDY_BUY) // 4, (a - STUDY_BUY) % 4, 0, 0)
+            return a == STUDY_DONE
         if kind == D.MIRROR:
             if a < 4:
                 return not (pb & 1) and self.res[s][COIN] >= self.p["mirror_cost"]
@@ -865,7 +873,7 @@ class GolemState:
                 return True
             if a > UPGRADE_SKIP:
                 return False
-            area = 1 if a < 6 else (2 if a < 11 else 4)
+            area = 1 if a < UP_STUDY else (2 if a < UP_ART else 4)
             return bool(pa & area) and self._upgrade_legal(s, a, pb, pc)
         if kind == D.CREATE:
             return a == 3 or (a < 3 and self._create_legal(s, a, pa))
@@ -961,11 +969,11 @@ class GolemState:
     def _upgrade_cost(self, s: int, opt: int) -> tuple[int, int]:
         """(cost, resource) of upgrade option ``opt`` (UPGRADE numbering); cost -1 if not available."""
         t = self.t
-        if opt < 6:
+        if opt < UP_STUDY:
             return (-1 if self.gdev[s][opt] else int(t.gdev_cost[opt])), CLAY
-        if opt < 11:
-            return (-1 if self.sdev[s][opt - 6] else int(t.sdev_cost[opt - 6])), KNOWLEDGE
-        k = opt - 11
+        if opt < UP_ART:
+            return (-1 if self.sdev[s][opt - UP_STUDY] else int(t.sdev_cost[opt - UP_STUDY])), KNOWLEDGE
+        k = opt - UP_ART
         if k == 0:
             return (-1 if self.adev_space[s][5] >= 0 else int(t.adev_cost[5])), COIN
         tile, space = (k - 1) // 8, ((k - 1) // 2) % 4
@@ -979,6 +987,13 @@ class GolemState:
             return False
         due = max(0, cost - discount)
         return (sum(self.res[s]) if any_res else self.res[s][r]) >= due
+
+    def _study_dev_bonus(self, s: int, what: str) -> int:
+        """The Study-track Development's extra Books per column (``what`` "limit") or Knowledge income ("income")
+        once upgraded (R18a), else 0."""
+        t = self.t
+        up = any(self.sdev[s][k] and t.sdev_effect[k] == E["study_track_bonus"] for k in range(NUM_STUDY_DEVS))
+        return self.p[f"study_track_dev_{what}"] if up else 0
 
     def _book_price(self, s: int, pos: int, discount: int, free_card: int) -> int:
         b = self.library[pos]
@@ -997,7 +1012,7 @@ class GolemState:
 
     def _fits(self, s: int, b: int, col: int) -> bool:
         books = self.col_books[s][col]
-        limit = min(int(self.t.sd_limit[self.study[s]]), self.p["max_study_column"])
+        limit = min(int(self.t.sd_limit[self.study[s]]) + self._study_dev_bonus(s, "limit"), self.p["max_study_column"])
         if col >= self.p["book_columns"] or len(books) >= limit:
             return False
         colour = int(self.t.bk_colour[b])
@@ -1098,18 +1113,18 @@ class GolemState:
                 return
             self._push(D.ARTIFACT_ACTION, s, 0, 0, pb | (1 if a < ART_OPTIONS else 2))
             if a < ART_OPTIONS:
-                self._upgrade(s, 11 + a, 0, 0)
+                self._upgrade(s, UP_ART + a, 0, 0)
             else:
                 self._pay(s, COIN, self.p["gold_price"])
                 self._gain_gold(s, 1)
         elif kind == D.STUDY_ACTION:
-            if a == 25:
+            if a == STUDY_DONE:
                 return
-            self._push(D.STUDY_ACTION, s, 0, 0, pb | (1 if a < 5 else 2))
-            if a < 5:
-                self._upgrade(s, 6 + a, 0, 0)
+            self._push(D.STUDY_ACTION, s, 0, 0, pb | (1 if a < STUDY_BUY else 2))
+            if a < STUDY_BUY:
+                self._upgrade(s, UP_STUDY + a, 0, 0)
             else:
-                self._buy_book(s, (a - 5) // 4, (a - 5) % 4, 0, 0)
+                self._buy_book(s, (a - STUDY_BUY) // 4, (a - STUDY_BUY) % 4, 0, 0)
         elif kind == D.MIRROR:
             if a == 5:
                 return
@@ -1681,7 +1696,7 @@ class GolemState:
             for k in range(4):
                 if self.art_done[s][k]:
                     self._activate_artifact(s, k)
-            self.res[s][KNOWLEDGE] += int(t.sd_income[self.study[s]])
+            self.res[s][KNOWLEDGE] += int(t.sd_income[self.study[s]]) + self._study_dev_bonus(s, "income")
             self.res[s][CLAY] += int(t.gt_clay[self.track[s]])
             self.vp[s] += int(t.gt_vp[self.track[s]])
 
@@ -1730,12 +1745,12 @@ class GolemState:
                 self._push(Decision.KILL, s)
             elif e == E["activate_work_extra"]:
                 self._push(Decision.ACTIVATE, s, 0, 1, 0, 0, -1)
-        elif opt < 11:
-            self.sdev[s][opt - 6] = 1
-        elif opt == 11:
+        elif opt < UP_ART:
+            self.sdev[s][opt - UP_STUDY] = 1
+        elif opt == UP_ART:
             self.adev_space[s][5] = 0
         else:
-            k = opt - 12
+            k = opt - UP_ART - 1
             tile, space, side = k // 8, (k // 2) % 4, k % 2
             self.adev_space[s][tile] = space
             self.adev_side[s][tile] = side
@@ -1817,11 +1832,11 @@ class GolemState:
 
 
 def _dev_name(opt: int) -> str:
-    if opt < 6:
+    if opt < UP_STUDY:
         return f"golem development {opt + 1}"
-    if opt < 11:
-        return f"study development {opt - 5}"
-    if opt == 11:
+    if opt < UP_ART:
+        return f"study development {opt - UP_STUDY + 1}"
+    if opt == UP_ART:
         return "largest artifact development"
-    k = opt - 12
+    k = opt - UP_ART - 1
     return f"artifact development {k // 8 + 1} on artifact {(k // 2) % 4 + 1} side {'AB'[k % 2]}"

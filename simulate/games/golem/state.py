@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simulate.games.golem.data import MAX_CEMETERY, NUM_AUTOMA_CARDS, NUM_BOOKS, NUM_OBJECTIVES
+from simulate.games.golem.data import MAX_CEMETERY, NUM_AUTOMA_CARDS, NUM_BOOKS, NUM_OBJECTIVES, NUM_STUDY_DEVS
 from simulate.games.golem.reference import ACT_NAMES, MAX_STACK, NUM_ACTIONS, STAT_NAMES
 
 P = 4  # seats
@@ -76,7 +76,7 @@ def state_fields() -> list[tuple]:
         ("track", i16, (P,)),
         ("study", i16, (P,)),
         ("gdev", i16, (P, 6)),
-        ("sdev", i16, (P, 5)),
+        ("sdev", i16, (P, NUM_STUDY_DEVS)),
         ("adev_space", i16, (P, 6)),
         ("adev_side", i16, (P, 6)),
         ("art_tile", i16, (P,)),
