@@ -49,7 +49,7 @@ class Golem:
 
     name = "golem"
     title = "Golem (Cranio Creations)"
-    version = 3
+    version = 4
     min_players = 1
     max_players = 4
     description = (
