@@ -127,6 +127,21 @@ def test_shared_ties_are_fractional_wins_summing_to_one_per_game():
     assert rates["num_games"].eq(len(games)).all()
 
 
+def test_solo_games_have_no_fair_share():
+    seats = pd.DataFrame(
+        {
+            "num_players": [1, 1, 1, 2, 2, 2, 2],
+            "seat": [1, 1, 1, 1, 2, 1, 2],
+            "win": np.array([1, 0, 1, 1, 0, 0.5, 0.5], dtype=np.float32),
+        }
+    )
+    rates = win_rates(seats).set_index(["num_players", "seat"])
+    assert rates.loc[(1, 1), "win_rate"] == pytest.approx(2 / 3)
+    assert np.isnan(rates.loc[(1, 1), "fair"]) and np.isnan(rates.loc[(1, 1), "excess"])
+    assert rates.loc[(2, 1), "fair"] == 0.5 and rates.loc[(2, 1), "excess"] == pytest.approx(0.25)
+    plots.plot_seat_win_rates(rates.reset_index())  # draws no fair line for the solo games
+
+
 def test_later_seat_tie_break_gives_whole_wins_to_the_later_seat():
     run = synthetic_run(3_000, 3, score_sd=1.5, tie_break="later_seat", random_state=SEED)
     seats = run.seats
@@ -448,6 +463,8 @@ def test_planted_component_effect_is_found_and_flagged_as_association(rich_run):
     truth = 4.0 + 2.0 * (2 * games_with) / any_phase.loc["M09", "num_not"]
     assert any_phase.loc["M09", "margin_diff_low"] < truth < any_phase.loc["M09", "margin_diff_high"]
     assert any_phase["significant"].sum() == 1
+    excludes = (result["win_diff_low"] > 0) | (result["win_diff_high"] < 0)
+    assert (excludes == result["significant"]).all()  # Holm and its intervals agree
     by_phase = result[result["component"] == "M09"].set_index("phase")["num_acquired"]
     assert by_phase["early"] + by_phase["mid"] + by_phase["late"] == by_phase["any"]
 

@@ -207,6 +207,19 @@ def test_holm_family_spans_win_rates_and_margins():
     assert hits <= binom.ppf(0.999, reps, 0.05), hits
 
 
+def test_adjusted_intervals_exclude_zero_exactly_when_significant():
+    """Holm decisions and the intervals shown beside them agree, whatever the mix of effects."""
+    rng = np.random.default_rng(SEED + 2)
+    for rep in range(40):
+        q = {"baseline": _null_quantities(150, rng)}
+        for name, shift in (("a", 0.0), ("b", 0.5 + rep / 20), ("c", 1.5), ("d", rep / 10)):
+            q[name] = _null_quantities(150, rng, shift=shift)
+        effects = compare_variants(q, "baseline")
+        excludes = (effects["adj_low"] > 0) | (effects["adj_high"] < 0)
+        assert (excludes == effects["significant"]).all(), effects[excludes != effects["significant"]]
+        assert (effects["adj_low"] <= effects["ci_low"]).all() and (effects["adj_high"] >= effects["ci_high"]).all()
+
+
 def test_holm_matches_statsmodels():
     rng = np.random.default_rng(SEED)
     p = np.concatenate([rng.random(20) ** 3, [np.nan]])

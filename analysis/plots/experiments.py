@@ -107,13 +107,18 @@ def plot_variant_effects(
 
 
 def _interval_rows(ax: Axes, rows: pd.DataFrame, labels: pd.Series, scale: float) -> Axes:
-    """One row per effect: ``diff`` with its interval, scaled, red where significant, and a zero line."""
+    """One row per effect: ``diff`` with its interval, scaled, red where significant, and a zero line.
+
+    The interval is ``adj_low``, ``adj_high`` when present (adjusted to the family of tests, so it
+    excludes 0 exactly where the row is red), else ``ci_low``, ``ci_high``.
+    """
     y = np.arange(len(rows))
     colors = np.where(rows["significant"].to_numpy(), "#c0392b", "#555555")
+    low, high = ("adj_low", "adj_high") if {"adj_low", "adj_high"} <= set(rows.columns) else ("ci_low", "ci_high")
     ax.errorbar(
         rows["diff"] * scale,
         y,
-        xerr=[(rows["diff"] - rows["ci_low"]) * scale, (rows["ci_high"] - rows["diff"]) * scale],
+        xerr=[(rows["diff"] - rows[low]) * scale, (rows[high] - rows["diff"]) * scale],
         fmt="none",
         ecolor=colors,
     )

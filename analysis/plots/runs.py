@@ -74,7 +74,7 @@ def plot_seat_win_rates(
     for n, x, y, err, fair in series:
         label = f"{n} players" if len(counts) > 1 else "win rate"
         lines = ax.errorbar(x, y, yerr=err, fmt="o", capsize=4, color=color, label=label)
-        if show_fair:
+        if show_fair and np.isfinite(fair):  # solo games have no fair share
             ax.hlines(
                 fair,
                 x.min() - 0.4,

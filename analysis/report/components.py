@@ -43,8 +43,9 @@ def _component_section(
         Text(
             "Each seat that acquired a component is compared with the seats of the same player count that never "
             "did, overall and by when it first acquired it (early, mid, late: terciles of the game's rounds). "
-            "Standard errors are clustered by game; p-values and intervals are Holm/Bonferroni-adjusted over the "
-            "components of each player count and phase. Where a player count has mirror matches only those are "
+            "Standard errors are clustered by game; p-values are Holm-adjusted over the components of each player "
+            "count and phase, and the win-difference intervals are adjusted to match (an interval excludes 0 exactly "
+            "when the difference is significant). Where a player count has mirror matches only those are "
             "used, so bot strength does not masquerade as card strength."
         )
     )

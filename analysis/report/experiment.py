@@ -65,7 +65,7 @@ def effects_with_values(exp: Experiment) -> pd.DataFrame:
     base = exp.effects.drop_duplicates("quantity").copy()
     base["variant_name"] = "baseline"
     base["variant"] = base["baseline"]
-    base[["diff", "ci_low", "ci_high", "se"]] = 0.0
+    base[["diff", "ci_low", "ci_high", "adj_low", "adj_high", "se"]] = 0.0
     base["pvalue"] = base["pvalue_adj"] = 1.0
     base["significant"] = False
     out = pd.concat([base, exp.effects], ignore_index=True)
@@ -79,11 +79,14 @@ def ranking(effects: pd.DataFrame) -> pd.DataFrame:
     """Variants ranked by their largest effect on a win rate (absolute, in rate units).
 
     Returns one row per variant: ``variant_name``, ``quantity`` (the most affected), ``diff``,
-    ``ci_low``, ``ci_high``, ``significant``, ``num_significant`` (rate effects significant).
+    ``ci_low``, ``ci_high``, ``adj_low``, ``adj_high``, ``significant``, ``num_significant`` (rate
+    effects significant).
     """
     rates = effects[effects["unit"] == "rate"]
     idx = rates.assign(size=rates["diff"].abs()).groupby("variant_name", sort=False)["size"].idxmax()
-    out = rates.loc[idx, ["variant_name", "quantity", "diff", "ci_low", "ci_high", "significant"]]
+    out = rates.loc[
+        idx, ["variant_name", "quantity", "diff", "ci_low", "ci_high", "adj_low", "adj_high", "significant"]
+    ]
     counts = rates.groupby("variant_name", sort=False)["significant"].sum()
     out["num_significant"] = out["variant_name"].map(counts).astype(int)
     return out.iloc[np.argsort(-np.abs(out["diff"].to_numpy()), kind="stable")].reset_index(drop=True)
@@ -91,12 +94,13 @@ def ranking(effects: pd.DataFrame) -> pd.DataFrame:
 
 def _digits(row: Any, scale: float) -> int:
     """Decimals showing an effect and its interval: one for percentage points, two for points or tiny effects."""
-    return 1 if scale == 100 and max(abs(row.ci_low), abs(row.ci_high)) * scale >= 0.1 else 2
+    return 1 if scale == 100 and max(abs(row.adj_low), abs(row.adj_high)) * scale >= 0.1 else 2
 
 
 def _pp_ci(row: Any, scale: float) -> str:
+    """The adjusted interval, which excludes 0 exactly when the effect is significant."""
     digits = _digits(row, scale)
-    return _ci(row.ci_low * scale, row.ci_high * scale, digits, sign=True)
+    return _ci(row.adj_low * scale, row.adj_high * scale, digits, sign=True)
 
 
 def _subject(quantity: str) -> str:
@@ -144,14 +148,15 @@ def _effects_table(effects: pd.DataFrame, unit: str, alpha: float) -> Table:
             "baseline",
             "variant",
             f"change ({what})",
-            f"{_level(alpha)} interval",
+            "adjusted interval",
             "p (Holm)",
             "significant",
             "variance removed by pairing",
         ],
         rows,
         f"Paired differences from the baseline ({what}); p-values Holm-adjusted over all variants and quantities "
-        "(win rates and margins together).",
+        "(win rates and margins together), intervals adjusted to match (an interval excludes 0 exactly when the "
+        "change is significant).",
     )
 
 
@@ -361,9 +366,11 @@ def compute_experiment_report(exp: Experiment, title: str | None = None, command
     header: list[Text | Table] = [
         Text(
             f"{_kind(exp)} of {d['game']}: every change is measured as the paired difference from "
-            f"the baseline (the data as given) on the same games. Intervals are {_level(alpha)} t intervals of the "
-            "per-game differences; p-values are Holm-adjusted over all variants and quantities, so a family of changes "
-            f"that do nothing shows a significant effect at most {alpha:g} of the time. Generated "
+            "the baseline (the data as given) on the same games. Intervals are t intervals of the per-game "
+            "differences; p-values are Holm-adjusted over all variants and quantities, so a family of changes that do "
+            f"nothing shows a significant effect at most {alpha:g} of the time, and the intervals are widened to the "
+            "same family (alpha / (m - R) for m tests and R significant ones), so an interval excludes 0 exactly "
+            "when its change is significant. Generated "
             f"{datetime.now(UTC).strftime('%Y-%m-%d %H:%M UTC')}{_source_revision()}."
         )
     ]

@@ -207,8 +207,8 @@ def _setup_section(
                     for r in shown.itertuples()
                 ],
                 f"Setup features and seat 1's score margin, {_players(n)}: setups holding the card in that opening row "
-                "against setups without it, one value per setup (Welch t test); intervals hold simultaneously "
-                "(Bonferroni).",
+                "against setups without it, one value per setup (Welch t test); p-values Holm-adjusted, intervals "
+                "adjusted to match (an interval excludes 0 exactly when the feature is significant).",
             )
         )
     return section

@@ -164,14 +164,26 @@ def holm(pvalue: np.ndarray, alpha: float) -> tuple[np.ndarray, np.ndarray]:
     return adjusted, np.where(np.isfinite(adjusted), adjusted < alpha, False)
 
 
+def holm_level(num_tests: int, num_rejected: int, alpha: float) -> float:
+    """Interval level that agrees with Holm's decisions: alpha / (m - R), or alpha when all m are rejected.
+
+    Holm rejects the R smallest p-values, each at most alpha / (m - R + 1), and keeps the rest,
+    each above alpha / (m - R); so a two-sided interval at level alpha / (m - R) (dual to the same
+    test) excludes the null value exactly for the R rejected hypotheses. With no rejection it is
+    Bonferroni's alpha / m, so the intervals then hold simultaneously.
+    """
+    return alpha / (num_tests - num_rejected) if num_rejected < num_tests else alpha
+
+
 def multiple_tests(pvalue: np.ndarray, alpha: float, correction: str | None) -> tuple[np.ndarray, np.ndarray, float]:
     """Multiple-comparison adjusted p-values, decisions and the matching per-interval level.
 
     ``correction`` is a ``statsmodels.stats.multitest.multipletests`` method ("holm",
-    "fdr_bh", ...) or None. The level (the alpha of each interval) is Bonferroni's alpha/m for
-    family-wise methods, so the intervals hold simultaneously, and the Benjamini-Yekutieli
-    false-coverage-rate level alpha*R/m (R rejections) for false-discovery methods ("fdr_*").
-    NaN p-values are left out. Returns (pvalue_adj, significant, level).
+    "fdr_bh", ...) or None. The level (the alpha of each interval) is :func:`holm_level` for
+    Holm, so an interval excludes 0 exactly when its test is significant, Bonferroni's alpha/m
+    for the other family-wise methods, and the Benjamini-Yekutieli false-coverage-rate level
+    alpha*R/m (R rejections) for false-discovery methods ("fdr_*"). NaN p-values are left out.
+    Returns (pvalue_adj, significant, level).
     """
     pvalue = np.asarray(pvalue, dtype=float)
     ok = np.isfinite(pvalue)
@@ -185,7 +197,12 @@ def multiple_tests(pvalue: np.ndarray, alpha: float, correction: str | None) -> 
         else:
             rej, padj, _, _ = multipletests(pvalue[ok], alpha=alpha, method=correction)
         p_adj[ok], reject[ok] = padj, rej
-        level = alpha * max(int(rej.sum()), 1) / m if correction.startswith("fdr") else alpha / m
+        if correction.startswith("fdr"):
+            level = alpha * max(int(rej.sum()), 1) / m
+        elif correction == "holm":
+            level = holm_level(m, int(rej.sum()), alpha)
+        else:
+            level = alpha / m
     elif m:
         p_adj[ok], reject[ok] = pvalue[ok], pvalue[ok] < alpha
     return p_adj, reject, level

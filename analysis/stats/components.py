@@ -129,8 +129,9 @@ def component_strength(
     standard errors are clustered by game (seats of a game are dependent: their wins sum to 1,
     and the baseline holds the acquirers' opponents). ``correction`` (a ``statsmodels``
     ``multipletests`` method, or None) is applied over the components of each player count and
-    phase, and the difference intervals are adjusted to match (Bonferroni for family-wise
-    methods, false-coverage-rate for ``fdr_*``). Rows with fewer than ``min_count`` acquiring
+    phase, and the difference intervals are adjusted to match (for Holm, the level at which an
+    interval excludes 0 exactly when the win difference is significant; Bonferroni for the other
+    family-wise methods, false-coverage-rate for ``fdr_*``). Rows with fewer than ``min_count`` acquiring
     seats are dropped.
 
     Scores are compared as margins (a seat's score minus the mean of the other seats' scores in

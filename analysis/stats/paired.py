@@ -29,7 +29,7 @@ import pandas as pd
 from numba import njit
 from scipy import stats
 
-from analysis.stats._util import check_alpha, holm, multiple_tests, require_columns
+from analysis.stats._util import check_alpha, holm, multiple_tests, require_columns, t_confint
 from simulate.jitcache import use_cache
 
 use_cache(__file__)  # cached per user, not beside this file (simulate.jitcache)
@@ -331,12 +331,11 @@ class PairedRounds:
         out = pd.concat(frames, ignore_index=True)
         out = out[["variant_name", *[c for c in out.columns if c != "variant_name"]]].copy()
         # one family: every variant and every quantity (rates and margins) together
-        if correction == "holm":
-            p_adj, reject = holm(out["pvalue"].to_numpy(), alpha)
-        else:
-            p_adj, reject, _ = multiple_tests(out["pvalue"].to_numpy(), alpha, correction)
+        p_adj, reject, level = multiple_tests(out["pvalue"].to_numpy(), alpha, correction)
         out["pvalue_adj"] = p_adj
         out["significant"] = np.asarray(reject, dtype=bool)
+        df = np.maximum(out["num_games"].to_numpy(dtype=float) - 1, 1)
+        out["adj_low"], out["adj_high"] = t_confint(out["diff"].to_numpy(), out["se"].to_numpy(), df, level)
         return out
 
 
@@ -346,7 +345,9 @@ def compare_variants(
     """:func:`paired_effects` of every variant against ``baseline``, with multiple-testing control.
 
     ``quantities`` maps variant names to :func:`game_quantities` tables. Returns the rows of
-    :func:`paired_effects` with ``variant_name`` first, plus ``pvalue_adj`` and ``significant``:
+    :func:`paired_effects` with ``variant_name`` first, plus ``pvalue_adj``, ``significant`` and
+    ``adj_low``, ``adj_high`` (the interval adjusted to the same family, which excludes 0 exactly
+    when the effect is significant; see ``analysis.stats._util.holm_level``):
     the p-values are adjusted over all variants and all quantities (win rates and margins)
     together (``correction``, a ``statsmodels`` ``multipletests`` method, Holm by default, so a
     family of changes that do nothing shows any significant effect, on any quantity, at most

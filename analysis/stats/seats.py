@@ -56,7 +56,8 @@ def win_rates(seats: pd.DataFrame, by: str | Sequence[str] = "seat", alpha: floa
     Returns one row per group: ``num_players``, the ``by`` columns, ``num_games`` (seat rows in
     the group: games for a seat; seat-games for a bot, so a mirror match counts n times),
     ``wins`` (fractional with shared ties), ``win_rate``, ``ci_low``, ``ci_high`` (Wilson,
-    level ``1 - alpha``), ``fair`` (1 / num_players) and ``excess`` (win_rate - fair).
+    level ``1 - alpha``), ``fair`` (1 / num_players; NaN for solo games, where the win is against
+    the game's own opponent and there is no fair share) and ``excess`` (win_rate - fair).
     """
     check_alpha(alpha)
     by_cols = [by] if isinstance(by, str) else list(by)
@@ -65,6 +66,13 @@ def win_rates(seats: pd.DataFrame, by: str | Sequence[str] = "seat", alpha: floa
     frame = seats[keys].assign(win=seats["win"].to_numpy(dtype=float))
     counts = frame.groupby(keys, observed=True, sort=True)["win"].agg(num_games="size", wins="sum").reset_index()
     return win_rates_from_counts(counts, alpha)
+
+
+def _fair_share(num_players: pd.Series) -> np.ndarray:
+    """1/n for n-player games; NaN for solo games, whose win (against the game's own opponent,
+    such as an Automa) has no fair share to be judged against."""
+    n = num_players.to_numpy(dtype=float)
+    return np.where(n >= 2, 1.0 / n, np.nan)
 
 
 def win_rates_from_counts(counts: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
@@ -78,7 +86,7 @@ def win_rates_from_counts(counts: pd.DataFrame, alpha: float = 0.05) -> pd.DataF
     out = counts.copy()
     out["win_rate"] = out["wins"] / out["num_games"]
     out["ci_low"], out["ci_high"] = wilson_confint(out["wins"], out["num_games"], alpha)
-    out["fair"] = 1.0 / out["num_players"].astype(float)
+    out["fair"] = _fair_share(out["num_players"])
     out["excess"] = out["win_rate"] - out["fair"]
     return out
 
@@ -224,7 +232,7 @@ def seat_advantage(
     ).reset_index()
     table["win_rate"] = table["wins"] / table["num_games"]
     table["ci_low"], table["ci_high"] = wilson_confint(table["wins"], table["num_games"], alpha)
-    table["fair"] = 1.0 / table["num_players"].astype(float)
+    table["fair"] = _fair_share(table["num_players"])
     table["excess"] = table["win_rate"] - table["fair"]
     bounds = [
         bootstrap_mean_confint(values.to_numpy(), alpha, num_resamples, rng)

@@ -239,8 +239,9 @@ def setup_feature_effects(
     ``win``; games ``setup_id`` and at least one ``setup_*`` descriptor column.
 
     ``correction`` is a ``statsmodels`` ``multipletests`` method applied over all features of a
-    player count: ``"holm"`` (family-wise error; intervals Bonferroni-adjusted so they hold
-    simultaneously), ``"fdr_bh"`` (false discovery rate; Benjamini-Yekutieli false-coverage
+    player count: ``"holm"`` (family-wise error; intervals at the level that agrees with Holm's
+    decisions, Bonferroni's when nothing is significant, see ``analysis.stats._util.holm_level``),
+    ``"fdr_bh"`` (false discovery rate; Benjamini-Yekutieli false-coverage
     intervals) or None (unadjusted). Features present in (or absent from) fewer than
     ``min_setups`` setups are dropped.
 
