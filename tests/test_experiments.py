@@ -418,6 +418,11 @@ def test_precision_rule_covers_at_the_nominal_level():
 # --------------------------------------------------------------------------- experiments on a real game
 
 
+# greedy without card purchases (Century engine version 1's default): its known seat-1 deficit and crystal effects
+# are the planted truths these tests detect; the default greedy (lookahead 1) plays a game with other seat effects
+OLD_GREEDY = "greedy:lookahead=0"
+
+
 @pytest.fixture(scope="module")
 def seat_sweep(tmp_path_factory):
     """Century, 3 greedy players: a first seat with more starting crystals, with fewer, and a change to the
@@ -425,7 +430,7 @@ def seat_sweep(tmp_path_factory):
     out = tmp_path_factory.mktemp("exp") / "sweep"
     values = settable_values(make("century"))
     variants = sweep_variants(values, [("start.seat1", "YY,YYYYY"), ("start.seat5", "YY")], design="oat")
-    design = Design("century", 3, ("greedy",), tuple(variants), num_games=GAMES, seed=SEED)
+    design = Design("century", 3, (OLD_GREEDY,), tuple(variants), num_games=GAMES, seed=SEED)
     return run_experiment(design, out, command="golem sweep century ...", workers=1)
 
 
@@ -477,7 +482,7 @@ def test_sequential_test_stops_when_decided_on_a_real_game(tmp_path):
     values = settable_values(make("century"))
     variants = sweep_variants(values, [("start.seat1", "YYYYYY")])
     design = Design(
-        "century", 3, ("greedy",), tuple(variants), num_games=1000, seed=SEED, test="seat1 > 1/n", max_games=20_000
+        "century", 3, (OLD_GREEDY,), tuple(variants), num_games=1000, seed=SEED, test="seat1 > 1/n", max_games=20_000
     )
     exp = run_experiment(design, tmp_path / "seq", workers=1)
     stop = exp.manifest["stopped"]
