@@ -12,7 +12,9 @@ NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 TIMEOUT = 600  # seconds per cell: a cold numba cache compiles the engine first
 
 
-@pytest.mark.parametrize("name", ["century.ipynb", "analysis_tour.ipynb", "golems.ipynb", "golem_poker.ipynb"])
+@pytest.mark.parametrize(
+    "name", ["century.ipynb", "analysis_tour.ipynb", "golems.ipynb", "golem_poker.ipynb", "golem.ipynb"]
+)
 def test_notebook_runs(name: str) -> None:
     notebook = nbformat.read(NOTEBOOKS / name, as_version=4)
     client = NotebookClient(
