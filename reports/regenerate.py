@@ -2,7 +2,7 @@
 
     python reports/regenerate.py                      # all of them, at the scale below (the lead's step)
     python reports/regenerate.py --list               # the commands, without running them
-    python reports/regenerate.py century --games 2000 --into /tmp/check   # one, small, elsewhere
+    python reports/regenerate.py century --games 2000 --into runs/check   # one, small, elsewhere
 
 It refuses a tree with uncommitted changes outside reports/ (tracked or not), so each report's
 "Generated ... (git <commit>)" line names the commit that made it, and refuses to run a ``golem``

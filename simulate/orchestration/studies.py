@@ -325,6 +325,15 @@ def plan_study(
     return planned
 
 
+def _intact(out: Path) -> bool:
+    """Whether the complete run in ``out`` passes :func:`verify_run`."""
+    try:
+        verify_run(out)
+    except RunFormatError:
+        return False
+    return True
+
+
 def _play(p: PlannedRun, workers: int | None, progress: bool) -> str:
     """Play one planned run, reusing or finishing a matching run already in its directory."""
     game, data = validate(p.spec)
@@ -336,12 +345,9 @@ def _play(p: PlannedRun, workers: int | None, progress: bool) -> str:
         except RunFormatError:
             m = {}
         if m.get("run_id") == rid and m.get("status") == "complete":
-            try:
-                verify_run(p.out)
-                if "report" in m:  # a run written before 2026-12-01 lacks what the report needs: played again
-                    return "reused"
-            except RunFormatError:
-                pass
+            # a damaged run, or one written before 2026-12-01 (no "report" facts for the document), is played again
+            if "report" in m and _intact(p.out):
+                return "reused"
             overwrite = True
         elif m.get("run_id") == rid:
             resume = True
