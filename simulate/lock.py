@@ -39,12 +39,16 @@ class LockError(ValueError):
 
 
 class RunLock:
-    """A lock held on a store; :meth:`release` removes it (only if it is still this lock)."""
+    """A lock held on a store; :meth:`release` removes it (only if it is still this lock).
 
-    def __init__(self, store: RunStore, data: bytes, fd: int | None = None) -> None:
+    ``took_over`` says whether it replaced the stale lock of an earlier run (one that was killed).
+    """
+
+    def __init__(self, store: RunStore, data: bytes, fd: int | None = None, took_over: bool = False) -> None:
         self.store = store
         self._data = data
         self._fd = fd
+        self.took_over = took_over
 
     def release(self) -> None:
         try:
@@ -77,15 +81,17 @@ def acquire(store: RunStore, command: str = "") -> RunLock:
     data = json.dumps(me, indent=1).encode()
     if store.local and _HAS_FLOCK:
         return _acquire_local(store, data)
+    took_over = False
     for _ in range(3):
         if store.create_exclusive(LOCK_NAME, data):
-            return RunLock(store, data)
+            return RunLock(store, data, took_over=took_over)
         holder = read_holder(store)
         if holder is None:  # released between the two calls
             continue
         if not is_stale(holder):
             raise LockError(_held_message(store, holder))
         store.remove(LOCK_NAME)
+        took_over = True
     raise LockError(f"{store.name()}: could not take the lock {store.name(LOCK_NAME)}; another run keeps taking it")
 
 
@@ -119,7 +125,7 @@ def _acquire_local(store: RunStore, data: bytes) -> RunLock:
             os.close(fd)
             raise
         _HELD.add(fd)
-        return RunLock(store, data, fd)
+        return RunLock(store, data, fd, took_over=bool(holder))
     raise LockError(f"{store.name()}: could not take the lock {store.name(LOCK_NAME)}; another run keeps taking it")
 
 

@@ -31,6 +31,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+import numba
 import numpy as np
 
 from simulate import __version__
@@ -235,7 +236,9 @@ def run(
         with _backend(cluster) as client:
             if client is not None:
                 workers = len(client.scheduler_info()["workers"])
-            manifest = _prepare_output(store, spec, game, described, rid, overwrite, resume, command, workers)
+            manifest = _prepare_output(
+                store, spec, game, described, rid, overwrite, resume, command, workers, lock.took_over
+            )
             if client is not None:
                 manifest["environment"]["cluster"] = cluster if isinstance(cluster, str) else client.scheduler.address
             _play(spec, store, rid, manifest, workers, client, progress, strict, warm_imports)
@@ -313,7 +316,7 @@ def _compile_first(spec: RunSpec, strict: bool, progress: bool) -> None:
     the run's own chunk to report, with the game to replay.
     """
     game = make(spec.game)
-    if is_compiled(type(game).__module__):
+    if numba.config.DISABLE_JIT or is_compiled(type(game).__module__):
         return
     if progress:
         print(compiling_notice(game.title), file=sys.stderr, flush=True)
@@ -372,16 +375,18 @@ def _prepare_output(
     resume: bool,
     command: str,
     workers: int,
+    took_over: bool,
 ) -> dict[str, Any]:
     """Make ``store`` ready for the run and return its manifest, written.
 
     A resumed run keeps only the chunks whose parts are intact (their files present, with the
     rows and checksums recorded) and replays the others; a directory that holds only what a run
-    writes before its first manifest (left by a kill) is started afresh.
+    writes before its first manifest (left by a kill: ``took_over`` says its stale lock was found)
+    is started afresh.
     """
     out = store.name()
     has_run = store.isfile("manifest.json")
-    started_only = not has_run and _unrecorded_start(store, game)
+    started_only = not has_run and _unrecorded_start(store, game, took_over)
     manifest = _new_manifest(spec, game, described, rid, command, workers)
     if has_run and resume:
         try:
@@ -427,14 +432,24 @@ def _copy_data(store: RunStore, spec: RunSpec, game: Game) -> None:
         store.put_file(folder / name, f"data/{name}")
 
 
-def _unrecorded_start(store: RunStore, game: Game) -> bool:
-    """Whether ``store`` holds only what a run of ``game`` writes before its first manifest."""
+def _unrecorded_start(store: RunStore, game: Game, took_over: bool) -> bool:
+    """Whether ``store`` holds only what a run of ``game`` writes before its first manifest.
+
+    A directory holding only a lock is such a start only if the lock was a killed run's.
+    """
     names = [n for n in store.listdir() if not is_temp(n)]
-    if "data" not in names or not set(names) <= {LOCK_NAME, "data", *TABLES}:
+    if "data" not in names:
+        return took_over and set(names) <= {LOCK_NAME, *TABLES} and not _any_part(store, names)
+    if not set(names) <= {LOCK_NAME, "data", *TABLES}:
         return False
     if not {n for n in store.listdir("data") if not is_temp(n)} <= set(game.data_files):
         return False
-    return not any(n for t in TABLES for n in store.listdir(t) if not is_temp(n))
+    return not _any_part(store, names)
+
+
+def _any_part(store: RunStore, names: list[str]) -> bool:
+    """Whether any of the run's table folders among ``names`` holds a file (temp files aside)."""
+    return any(n for t in TABLES if t in names for n in store.listdir(t) if not is_temp(n))
 
 
 def intact_chunks(store: RunStore, manifest: dict[str, Any], spec: RunSpec, recorded: Any) -> dict[str, Any]:

@@ -175,11 +175,13 @@ def test_sigkill_of_a_dask_worker_loses_only_its_chunk(reference: Path, tmp_path
         workers = [p for p in tree[0].children(recursive=True) if "spawn_main" in " ".join(p.cmdline())]
         tree.extend(workers)
         assert len(workers) == 2
+        (out / "games" / f".part-99999.parquet.tmp-{workers[0].pid}").write_bytes(b"half a part")  # as if mid-write
         workers[0].send_signal(signal.SIGKILL)
         assert manifest(out)["status"] == "running"
         assert proc.wait(timeout=180) == 0, proc.stderr.read()
     assert not workers[0].is_running()
     assert manifest(out)["status"] == "complete"
+    assert not list(out.rglob(".*.tmp-*")), "the completed run swept the killed worker's temp file"
     assert parts(out) == parts(reference)
     verify_run(out)
 
@@ -513,6 +515,29 @@ def test_a_directory_left_by_a_kill_before_the_first_manifest_is_recoverable(
     verify_run(out)
 
 
+@pytest.mark.parametrize("how", [["--resume"], ["--overwrite"], []])
+def test_a_directory_holding_only_a_killed_runs_lock_is_recoverable(
+    whole: Path, tmp_path: Path, how: list[str]
+) -> None:
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()
+    out = tmp_path / "r"
+    write_lock(out, host=socket.gethostname(), pid=gone.pid, started="2026-01-01T00:00:00+00:00")
+    result = invoke("simulate", *SMALL_ARGS, "--seed", "0", "--out", out, "--workers", "1", "-q", *how)
+    assert result.exit_code == 0, result.output
+    assert parts(out) == parts(whole)
+    verify_run(out)
+
+
+def test_resume_of_an_empty_directory_is_still_refused(tmp_path: Path) -> None:
+    out = tmp_path / "r"
+    out.mkdir()
+    one_line_error(
+        invoke("simulate", *SMALL_ARGS, "--out", out, "--workers", "1", "-q", "--resume"), "no run to resume"
+    )
+    assert not list(out.iterdir())
+
+
 def test_a_directory_with_other_files_is_still_refused(tmp_path: Path) -> None:
     out = tmp_path / "r"
     (out / "data").mkdir(parents=True)
@@ -548,9 +573,11 @@ def test_verify_checks_the_manifest_against_itself_and_the_tables(whole: Path, t
     shutil.copytree(whole, out)
     VERIFY_DAMAGE[damage](out)
     one_line_error(invoke("verify", out))
-    for command in (["replay", out, "--game", "5"], ["report", out, "--out", tmp_path / "report"]):
-        result = invoke(*command)
-        assert result.exit_code == 0 or one_line_error(result), result.output
+    one_line_error(invoke("report", out, "--out", tmp_path / "report"))
+    with pytest.raises(RunFormatError):
+        load_run(out)
+    result = invoke("replay", out, "--game", "5")
+    assert result.exit_code == 0 or one_line_error(result), result.output
 
 
 def test_verify_and_resume_sweep_temporary_files_only_when_no_run_holds_the_directory(
