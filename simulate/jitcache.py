@@ -18,11 +18,14 @@ engine from other files of its package (and the generator of ``simulate/rng.py``
 ``simulate/search.py``), so after an edit
 or an upgrade of those files it would go on running the machine code of the old rules. The digest
 covers every Python file of the folder and :data:`SHARED_SOURCES`: when any changes, the kernels
-compile anew into a new folder and the folder's older caches are deleted.
+compile anew into a new folder and the folder's older caches are deleted. Each ``<folder name>-<hash>``
+folder names its source folder (file ``source``), and caches whose source folder is gone (a removed
+checkout or virtual environment) or that another version of the same folder wrote are deleted too.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import getpass
 import hashlib
@@ -122,10 +125,47 @@ def use_cache(module_file: str) -> bool:
     _install_locator()
     _FOLDERS.add(package)
     current = cache_dir(package)
-    stale = [old for old in current.parent.glob("*") if old.name != current.name] if current.parent.is_dir() else []
+    stale = [old for old in current.parent.glob("*") if old.is_dir() and old.name != current.name]
     for old in stale:
         shutil.rmtree(old, ignore_errors=True)
+    _record_source(current.parent, package)
+    _prune_orphans()
     return bool(stale)
+
+
+SOURCE_RECORD = "source"
+"""File in each ``<folder name>-<hash>`` cache folder naming the package folder whose code it caches."""
+
+
+def _record_source(folder: Path, package: Path) -> None:
+    record = folder / SOURCE_RECORD
+    if record.is_file():
+        return
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        record.write_text(str(package))
+    except OSError:  # a read-only cache: it is only not pruned
+        pass
+
+
+@functools.cache
+def _prune_orphans() -> None:
+    """Delete the caches of package folders that are gone (a removed checkout) or of another version of this one.
+
+    Only folders that name their source (:data:`SOURCE_RECORD`) are judged; once a process.
+    """
+    here = cache_root() / __version__
+    for record in cache_root().glob(f"*/*/{SOURCE_RECORD}"):
+        folder = record.parent
+        try:
+            source = Path(record.read_text())
+        except OSError:
+            continue
+        other_version = folder.parent != here and (here / folder.name).is_dir()
+        if not source.is_dir() or other_version:
+            shutil.rmtree(folder, ignore_errors=True)
+            with contextlib.suppress(OSError):
+                folder.parent.rmdir()  # the version's folder, once empty
 
 
 @functools.cache

@@ -82,6 +82,25 @@ def test_two_copies_of_the_same_sources_do_not_share_a_cache(tmp_path: Path) -> 
     assert len({index.parent for index in _cached(tmp_path / "cache")}) == 2
 
 
+def test_caches_of_a_removed_checkout_or_another_version_are_deleted(tmp_path: Path) -> None:
+    """Removed worktrees and upgraded packages leave no cache behind once the lab runs again."""
+    import shutil
+
+    from simulate import __version__
+
+    gone, kept = _package(tmp_path / "gone"), _package(tmp_path / "kept")
+    cache = tmp_path / "cache"
+    _play(gone.parent, cache)
+    _play(kept.parent, cache)
+    (kept_cache,) = {i.parent.parent for i in _cached(cache) if (i.parent.parent / "source").read_text() == str(kept)}
+    old = cache / "golem-lab" / "0.0.1-old" / kept_cache.name
+    shutil.copytree(kept_cache, old)  # the same folder's cache written by an older version
+    shutil.rmtree(gone.parent)
+    _play(kept.parent, cache)
+    assert [i.parent.parent for i in _cached(cache)] == [kept_cache]
+    assert sorted(p.name for p in (cache / "golem-lab").iterdir()) == [__version__]
+
+
 def test_a_read_only_install_without_a_writable_cache_folder_still_runs(tmp_path: Path) -> None:
     """The package folder read-only and the user's cache folder impossible: the kernel runs, cached in TMPDIR."""
     pkg = _package(tmp_path / "src")
