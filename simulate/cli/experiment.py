@@ -339,29 +339,17 @@ def balance(ctx: click.Context, game_name: str, **o) -> None:
     matplotlib.use("Agg")
     from simulate.orchestration.balance_search import run_balance
 
-    try:
-        path = run_balance(
-            game_name,
-            o["players"],
-            [b for b in o["bot_list"].split(",") if b.strip()],
-            list(o["vary"]),
-            target=o["target"],
-            num_games=o["num_games"],
-            budget=o["budget"],
-            seed=o["seed"],
-            out=o["out"] or Path("runs") / f"balance-{game_name}",
-            report_dir=o["report_dir"],
-            workers=o["workers"],
-            cards=str(o["cards"]) if o["cards"] else None,
-            rules=dict(o["rules"]),
-            confirm_games=o["confirm_games"],
-            command=rebuild_command(ctx),
-            log=None if o["quiet"] else click.echo,
-            overwrite=o["overwrite"],
-        )
-    except _errors() as e:
-        raise _one_line(e) from None
-    click.echo(f"wrote {path} (+ report.md)")
+    _run_search(
+        ctx,
+        o,
+        run_balance,
+        game_name,
+        o["players"],
+        [b for b in o["bot_list"].split(",") if b.strip()],
+        list(o["vary"]),
+        target=o["target"],
+        out=o["out"] or Path("runs") / f"balance-{game_name}",
+    )
 
 
 @click.command()
@@ -405,18 +393,29 @@ def tune(ctx: click.Context, game_name: str, **o) -> None:
     matplotlib.use("Agg")
     from simulate.orchestration.balance_search import run_tune
 
+    _run_search(
+        ctx,
+        o,
+        run_tune,
+        game_name,
+        o["players"],
+        o["bot"],
+        field=[b for b in (o["field"] or "").split(",") if b.strip()],
+        params=list(o["params"]),
+        ranges={k: str(v) for k, v in o["ranges"]},
+        out=o["out"] or Path("runs") / f"tune-{game_name}-{o['bot']}",
+    )
+
+
+def _run_search(ctx: click.Context, o: dict, run, *args, **kwargs) -> None:
+    """Run ``balance`` or ``tune`` (``run``) with the options the two share, as one line on failure."""
     try:
-        path = run_tune(
-            game_name,
-            o["players"],
-            o["bot"],
-            field=[b for b in (o["field"] or "").split(",") if b.strip()],
-            params=list(o["params"]),
-            ranges={k: str(v) for k, v in o["ranges"]},
+        path = run(
+            *args,
+            **kwargs,
             num_games=o["num_games"],
             budget=o["budget"],
             seed=o["seed"],
-            out=o["out"] or Path("runs") / f"tune-{game_name}-{o['bot']}",
             report_dir=o["report_dir"],
             workers=o["workers"],
             cards=str(o["cards"]) if o["cards"] else None,
