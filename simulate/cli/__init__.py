@@ -12,7 +12,7 @@ from pathlib import Path
 
 import click
 
-from simulate.cli.params import KeyValue
+from simulate.cli.params import BotsOption, KeyValue
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
@@ -99,9 +99,9 @@ def bots(game_name: str) -> None:
 @click.option(
     "--bots",
     "bot_list",
+    cls=BotsOption,
     default=None,
-    help="Comma-separated bots, one per seat or one for all, e.g. greedy,engine:buy_turns=6,planner "
-    "[default: the game's recommended lineup, which 'golem games' lists].",
+    help="Comma-separated bots, one per seat or one for all, e.g. greedy,engine:buy_turns=6,planner",
 )
 @click.option(
     "--bot",

@@ -25,3 +25,18 @@ def _scalar(text: str):
         with contextlib.suppress(ValueError):
             return cast(text)
     return {"true": True, "false": False}.get(text.lower(), text)
+
+
+class BotsOption(click.Option):
+    """An option whose help ends by naming every game's recommended lineup, read from the games when help is shown."""
+
+    def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:
+        from simulate.registry import available_games, make
+
+        lineups = ", ".join(f"{name} {make(name).default_bots}" for name in available_games())
+        given = self.help
+        self.help = f"{given} [default: the game's recommended lineup, one bot in every seat: {lineups}]."
+        try:
+            return super().get_help_record(ctx)
+        finally:
+            self.help = given
