@@ -101,9 +101,14 @@ def cache_dir(package: Path) -> Path:
     return cache_root() / __version__ / f"{package.name}-{where}" / sources_digest(package)[:16]
 
 
-def is_compiled(module: str) -> bool:
-    """Whether the cache of the folder of ``module`` (an imported module's name) holds compiled code."""
-    return any(cache_dir(Path(sys.modules[module].__file__).parent).glob("*.nbi"))
+def is_compiled(module: str, kernel: str = "play") -> bool:
+    """Whether the cache of the folder of ``module`` (an imported module's name) holds its game loop.
+
+    The loop is the module ``kernel`` of that folder: other functions of the folder may be cached
+    without it (golem-poker's data tables compile when its data are read), and then the run's workers
+    would each compile the loop.
+    """
+    return any(cache_dir(Path(sys.modules[module].__file__).parent).glob(f"{kernel}.*.nbi"))
 
 
 def compiling_notice(title: str) -> str:

@@ -82,3 +82,24 @@ def test_bench_says_what_it_measures_before_each_measurement(monkeypatch: pytest
     assert all(seen >= 2 for seen, _ in records)  # each figure comes after a line saying what it measures
     for bots in bench_setup(make("golems"))[1]:
         assert any(line.startswith(f"golems --bots {bots}: ") for line in lines), lines
+
+
+def test_a_game_whose_data_compiled_but_not_its_loop_counts_as_not_compiled(tmp_path: Path) -> None:
+    """Reading golem-poker's data compiles its hand tables; the run must still compile the loop once, before its
+    workers start (else each worker compiles it on its own)."""
+    import os
+    import subprocess
+    import sys
+
+    script = (
+        "from simulate.registry import make; from simulate.jitcache import is_compiled, cache_dir; "
+        "from pathlib import Path; import sys; g = make('golem-poker'); g.load_data(None, {}); "
+        "m = type(g).__module__; folder = cache_dir(Path(sys.modules[m].__file__).parent); "
+        "print(any(folder.glob('*.nbi')), is_compiled(m))"
+    )
+    env = {k: v for k, v in os.environ.items() if k not in ("NUMBA_CACHE_DIR", "NUMBA_DISABLE_JIT")}
+    done = subprocess.run(
+        [sys.executable, "-c", script], env={**env, "XDG_CACHE_HOME": str(tmp_path)}, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr[-500:]
+    assert done.stdout.split() == ["True", "False"]
