@@ -186,6 +186,25 @@ def test_sigkill_of_a_dask_worker_loses_only_its_chunk(reference: Path, tmp_path
     verify_run(out)
 
 
+def test_sigkill_of_a_cluster_run_leaves_no_dask_worker_and_the_run_resumes(reference: Path, tmp_path: Path) -> None:
+    out = tmp_path / "cluster-main"
+    proc = start(out, "--cluster", "local:2")
+    with reaped(proc) as tree:
+        wait_for_chunks(out, proc, 1)
+        workers = [p for p in tree[0].children(recursive=True) if "spawn_main" in " ".join(p.cmdline())]
+        tree.extend(tree[0].children(recursive=True))
+        assert len(workers) == 2
+        os.kill(proc.pid, signal.SIGKILL)
+        _, alive = psutil.wait_procs(workers, timeout=30)
+        assert not alive, f"{len(alive)} Dask worker(s) outlived their killed run"
+    assert manifest(out)["status"] == "running"
+    result = invoke("simulate", *KILL_ARGS, "--out", out, "--workers", "2", "--resume", "-q")
+    assert result.exit_code == 0, result.output
+    assert parts(out) == parts(reference)
+    assert not (out / LOCK_NAME).exists() and not list(out.rglob(".*.tmp-*"))
+    verify_run(out)
+
+
 def test_stale_lock_of_a_dead_process_is_taken_over(tmp_path: Path) -> None:
     gone = subprocess.Popen([sys.executable, "-c", "pass"])
     gone.wait()
