@@ -332,6 +332,24 @@ def test_planted_setup_feature_is_found_with_an_interval_covering_it():
     assert set(result["column"]) == {"setup_merchant", "setup_point"}
 
 
+def test_a_descriptor_listing_a_set_of_items_gives_one_feature_per_item():
+    """Golem records a district's seven tiles in one column ("1 2 3 4 7 9 10"): each tile is a feature of its own,
+    never the whole combination (which recurs in too few setups to say anything)."""
+    run = synthetic_run(4_000, 3, feature_effects={"setup_point=P07": 4.0}, random_state=SEED)
+    points = [c for c in run.games.columns if c.startswith("setup_point_")]
+    games = run.games.drop(columns=points)
+    games["setup_display"] = run.games[points].astype(str).agg(" ".join, axis=1)
+    assert games.drop_duplicates("setup_id")["setup_display"].nunique() > 3_000  # combinations hardly recur
+    result = setup_feature_effects(run.seats, games)
+    display = result[result["column"] == "setup_display"]
+    assert not display["value"].astype(str).str.contains(" ").any()
+    assert len(display) == 36  # one feature per point card, as with one column per position
+    top = result.iloc[0]
+    assert top.feature == "setup_display=P07" and bool(top.significant)
+    assert top.ci_low < 4.0 < top.ci_high
+    assert result["significant"].sum() == 1
+
+
 @pytest.mark.parametrize("correction", ["holm", "fdr_bh"])
 def test_multiple_comparison_correction_controls_false_positives_on_null_features(correction):
     reps = 100

@@ -211,6 +211,24 @@ def setup_balance(seats: pd.DataFrame, seat: int = 1, outcome: str = "margin", a
     return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=columns)
 
 
+def _items(setup_rows: pd.DataFrame, columns: list[str], ok: np.ndarray) -> tuple[pd.Series, np.ndarray]:
+    """The single items of a descriptor family, each with the position of its setup among the ``ok`` setups.
+
+    A value listing several items separated by spaces (Golem's district ``"1 2 3 4 7 9 10"``: the seven tiles of
+    its layout) is a set: each item is a feature of its own, so a feature is one card or tile, never a whole
+    combination (there are too many combinations for each to recur in enough setups).
+    """
+    values = pd.concat([setup_rows[c][ok] for c in columns], ignore_index=True)
+    setup_pos = np.tile(np.arange(int(ok.sum())), len(columns))
+    text = values.astype(object)
+    is_set = text.map(lambda x: isinstance(x, str) and " " in x.strip())
+    if not is_set.any():
+        return values, setup_pos
+    split = text.map(lambda x: x.split() if isinstance(x, str) else x)
+    exploded = pd.Series(split.to_numpy(), index=setup_pos).explode()
+    return exploded.reset_index(drop=True), exploded.index.to_numpy()
+
+
 def _families(games: pd.DataFrame) -> dict[str, list[str]]:
     families: dict[str, list[str]] = {}
     for column in games.columns:
@@ -232,7 +250,9 @@ def setup_feature_effects(
 
     A feature is a value in a family of ``setup_*`` columns, in any position: the family of
     ``setup_point_1..5`` is ``setup_point``, so ``setup_point=P07`` means card P07 is somewhere
-    in the opening point row. Each setup counts once, with the mean outcome of its games, so
+    in the opening point row. A value listing several items separated by spaces is a set of
+    items, each a feature (Golem's ``setup_market_tiles="1 2 3 4 7 9 10"`` gives
+    ``setup_market_tiles=3``, tile 3 in that district). Each setup counts once, with the mean outcome of its games, so
     replays are not mistaken for independent evidence; the comparison is Welch's t test.
 
     Required columns: seats ``game``, ``setup_id``, ``num_players``, ``seat``, ``score``,
@@ -291,9 +311,8 @@ def setup_feature_effects(
         num_all, sum_all, sq_all = len(y_ok), y_ok.sum(), np.sum(y_ok**2)
         feature_parts = []
         for family, family_columns in families.items():  # a few descriptor families
-            values = pd.concat([setup_rows[c][ok] for c in family_columns], ignore_index=True)
+            values, setup_pos = _items(setup_rows, family_columns, ok)
             codes, uniques = pd.factorize(values)
-            setup_pos = np.tile(np.arange(num_all), len(family_columns))
             keep = codes >= 0
             key = np.unique(setup_pos[keep].astype(np.int64) * len(uniques) + codes[keep])
             pos, code = key // max(len(uniques), 1), key % max(len(uniques), 1)
