@@ -103,6 +103,8 @@ class Variant:
     """Row keys (component ids) taken out of their table."""
     replaced: tuple[tuple[str, str], ...] = ()
     """(row key, other row key): the row takes the other row's values, keeping its own key."""
+    aliases: tuple[tuple[str, str], ...] = ()
+    """(canonical value path, the name the user gave it): reports show values as the user named them."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -110,6 +112,7 @@ class Variant:
             "settings": {k: v for k, v in self.settings},
             "removed": list(self.removed),
             "replaced": {k: v for k, v in self.replaced},
+            "aliases": {k: v for k, v in self.aliases},
         }
 
     @property

@@ -143,12 +143,16 @@ def test_sweep_variants_grid_and_one_at_a_time(century_values):
     assert grid[0].is_baseline
     assert len(grid) == 1 + 3 * 2 - 1  # the combination equal to the shipped data is the baseline
     oat = sweep_variants(century_values, [("points.P36.vp", "16:22:2"), ("start.seat1", "YYYY")], design="oat")
-    assert [v.name for v in oat[1:]] == [
-        "point_cards.P36.vp=16",
-        "point_cards.P36.vp=18",
-        "point_cards.P36.vp=22",
-        "table.start.1=YYYY",
+    assert [v.name for v in oat[1:]] == [  # named as the user named the values; settings are canonical
+        "points.P36.vp=16",
+        "points.P36.vp=18",
+        "points.P36.vp=22",
+        "start.seat1=YYYY",
     ]
+    assert oat[-1].settings == (("table.start.1", "YYYY"),)
+    assert oat[-1].aliases == (("table.start.1", "start.seat1"),)
+    canonical = sweep_variants(century_values, [("table.start.1", "YYYY")])
+    assert canonical[1].name == "table.start.1=YYYY" and canonical[1].aliases == ()
     with pytest.raises(ExperimentError, match="equals the current one"):
         sweep_variants(century_values, [("points.P36.vp", "20")])
 
@@ -436,15 +440,15 @@ def seat_sweep(tmp_path_factory):
 
 def test_planted_first_seat_advantage_is_detected_with_the_right_sign(seat_sweep):
     e = seat_sweep.effects.set_index(["variant_name", "quantity"])
-    more = e.loc[("table.start.1=YYYYY", "seat1")]
-    fewer = e.loc[("table.start.1=YY", "seat1")]
+    more = e.loc[("start.seat1=YYYYY", "seat1")]
+    fewer = e.loc[("start.seat1=YY", "seat1")]
     assert more["significant"] and more["ci_low"] > 0
     assert fewer["significant"] and fewer["ci_high"] < 0
 
 
 def test_a_change_that_does_nothing_gives_identical_games(seat_sweep):
     e = seat_sweep.effects
-    rows = e[e["variant_name"] == "table.start.5=YY"]
+    rows = e[e["variant_name"] == "start.seat5=YY"]
     assert (rows["diff"] == 0).all() and not rows["significant"].any()
 
 
@@ -488,7 +492,7 @@ def test_sequential_test_stops_when_decided_on_a_real_game(tmp_path):
     stop = exp.manifest["stopped"]
     assert "decided" in stop["reason"] and exp.manifest["games_per_variant"] < 20_000
     decisions = {t["variant"]: t["decision"] for t in stop["tests"]}
-    assert decisions == {"baseline": "false", "table.start.1=YYYYYY": "true"}
+    assert decisions == {"baseline": "false", "start.seat1=YYYYYY": "true"}
     assert exp.manifest["rounds"] > 1  # effects and tests summed up by rounds equal those of all games at once
     together = compare_variants(exp.quantities, "baseline")
     pd.testing.assert_frame_equal(exp.effects, together, check_exact=False, rtol=1e-10, atol=1e-12)
@@ -505,12 +509,18 @@ def test_experiment_report_has_every_section_and_plot(seat_sweep, tmp_path):
     assert "golem sweep century ..." in md
     assert "raises seat 1's win rate" in md
     assert (tmp_path / "report" / "sweep_1.png").is_file() and path.read_text().count("data:image/png") >= 2
+    # the first screen answers; provenance comes last; values are named as the user named them
+    summary = md[md.index("## Summary") : md.index("## Findings")]
+    assert "Most influential change: start.seat1=YYYYY raises seat 1's win rate" in summary
+    assert "Fair to every seat?" in summary and "(overview-effects.png)" in summary
+    assert md.index("## 8. Stopping") < md.index("## Appendix: provenance") < md.index("golem sweep century ...")
+    assert "start.seat1=YYYYY" in md and "table.start" not in md
 
 
 def test_ranking_puts_the_largest_effect_first(seat_sweep):
     ranked = ranking(seat_sweep.effects)
     assert ranked["diff"].abs().is_monotonic_decreasing
-    assert ranked.iloc[-1]["variant_name"] == "table.start.5=YY"
+    assert ranked.iloc[-1]["variant_name"] == "start.seat5=YY"
 
 
 def test_the_report_takes_the_baseline_values_from_the_experiment_not_the_game(seat_sweep, tmp_path):
@@ -521,7 +531,7 @@ def test_the_report_takes_the_baseline_values_from_the_experiment_not_the_game(s
         "table.start.5": values["table.start.5"].convert(values["table.start.5"].value),
     }
     base = effects_with_values(seat_sweep).query("variant_name == 'baseline'")
-    assert (base["table.start.1"] == seat_sweep.manifest["baseline_values"]["table.start.1"]).all()
+    assert (base["start.seat1"] == seat_sweep.manifest["baseline_values"]["table.start.1"]).all()
     old = seat_sweep._replace(manifest={k: v for k, v in seat_sweep.manifest.items() if k != "baseline_values"})
     with pytest.raises(RunFormatError, match="baseline values"):
         build_experiment_report(old, tmp_path / "report")
@@ -529,10 +539,10 @@ def test_the_report_takes_the_baseline_values_from_the_experiment_not_the_game(s
 
 def test_plots_draw_on_new_and_given_axes(seat_sweep):
     effects = effects_with_values(seat_sweep)
-    assert plot_sweep(effects, "table.start.1", "seat1").get_xlabel() == "table.start.1"
+    assert plot_sweep(effects, "start.seat1", "seat1").get_xlabel() == "start.seat1"
     _, ax = plt.subplots()
     assert plot_effect_forest(seat_sweep.effects, "margin1", ax=ax) is ax
-    one = seat_sweep.effects[seat_sweep.effects["variant_name"] == "table.start.1=YY"]
+    one = seat_sweep.effects[seat_sweep.effects["variant_name"] == "start.seat1=YY"]
     assert plot_variant_effects(one, "points", ax=ax) is ax
     assert [t.get_text() for t in plot_variant_effects(one).get_yticklabels()] == ["seat 3", "seat 2", "seat 1"]
     evals = pd.DataFrame({"objective": [0.3, 0.2, 0.25], "num_changed": [0, 1, 2]})

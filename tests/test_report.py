@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 import shutil
+import subprocess
 from pathlib import Path
 
 import pandas as pd
@@ -13,6 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from analysis.report import Report, Section, Table, Text, build_report, compute_report, render_html, render_markdown
+from analysis.report.provenance import _source_revision
 from analysis.run import load_run
 from analysis.stats.components import component_strength
 from simulate.cli import main
@@ -107,8 +109,19 @@ def test_report_has_every_section_and_both_formats(combined_report, runs) -> Non
     assert md.startswith("# Test report")
     for title in SECTIONS:
         assert title in md and title in html
-    for key in ("Key findings", "Verdict", "association, not cause", "turn cap", "golem report"):
+    for key in ("Summary", "Verdict", "association, not cause", "turn cap", "golem report"):
         assert key in md
+    # the first screen: the answers and the overview figure, before every section; provenance last
+    summary = md[md.index("## Summary") : md.index("## Findings, section by section")]
+    assert summary.startswith("## Summary\n\n- Fair to every seat? ")
+    for answer in ("How much the setup decides: ", "Strongest strategy: ", "Component that stands out"):
+        assert f"\n- {answer}" in summary
+    assert "](overview-seats.png)" in summary
+    assert md.index("## 1. ") > md.index("## Summary") and md.rindex("## ") == md.index("## Appendix: provenance")
+    appendix = md[md.index("## Appendix: provenance") :]
+    assert "Runs in this report: the settings that differ between them." in appendix
+    runs_table = appendix[appendix.index("| run |") :].splitlines()[0]
+    assert "| game |" not in runs_table and "| engine |" not in runs_table  # shared: listed once above
     for run_dir in runs.values():
         assert f"(test run {run_dir.name})" in md  # each run's command
     pngs = sorted(p.name for p in combined_report.glob("*.png"))
@@ -263,12 +276,17 @@ def test_a_run_without_what_the_report_needs_of_the_game_is_refused_in_one_line(
 def test_the_pages_come_from_the_templates_and_escape_what_they_show() -> None:
     """The model is data, the templates lay it out: HTML is escaped, Markdown table cells escape '|'."""
     table = Table(["c|1", "d"], [["x<y", "p|q"]], "cap")
-    report = Report("T <1>", [Text("a|b <i>", "warn")], [Section("S", [table, Text("x & y", "code")], ["f <b>"])])
+    report = Report("T <1>", [Text("a|b <i>")], [Section("S", [table, Text("x & y", "code")], ["f <b>"])], caution="c<")
     md, page = render_markdown(report), render_html(report)
-    assert md.startswith("# T <1>\n\n> **⚠ Caution.** a|b <i>\n\n## Key findings\n\n- f <b>\n\n## Contents\n\n1. S\n")
+    assert md.startswith(
+        "# T <1>\n\n## Summary\n\n- f <b>\n\n> **⚠ Caution.** c<\n\n## Findings, section by section\n\n- f <b>\n\n"
+        "## Contents\n\n1. S\n- Appendix: provenance\n"
+    ), md
+    assert md.endswith("## Appendix: provenance\n\na|b <i>\n")
     assert "*cap*\n\n| c\\|1 | d |\n|---|---|\n| x<y | p\\|q |\n\n```\nx & y\n```\n" in md
     assert "<i>" not in page and "<b>" not in page and "<title>T &lt;1&gt;</title>" in page
-    assert "<h2>Key findings</h2><ul><li>f &lt;b&gt;</li></ul>" in page
+    assert '<div class="answers"><h2>Summary</h2><ul><li>f &lt;b&gt;</li></ul><p class="warn">' in page
+    assert "<strong>⚠ Caution.</strong> c&lt;</p>" in page
     assert "<caption>cap</caption><thead><tr><th>c|1</th><th>d</th></tr></thead>" in page
     assert "<pre><code>x &amp; y</code></pre>" in page and page.endswith("</body></html>\n")
 
@@ -323,12 +341,14 @@ def test_rule_variants_are_compared_with_their_baseline_and_never_pooled(tmp_pat
     assert [r[1] for r in four.rows if r[0] == "4"] == ["1,500"], "the variant's games stay out of the pool"
     side = report.sections[titles.index("Rule options side by side")]
     table = next(i for i in side.items if hasattr(i, "rows"))
-    pots = next(r for r in table.rows if r[2] == "pot")
+    pots = next(r for r in table.rows if r[2].startswith("pot ("))
     assert pots[:2] == ["penalty", "penalty_antes=6"] and pots[-1] == "yes", "a bigger penalty grows the pot"
     base_pot = pd.read_parquet(base / "games")["pot"].mean()
     assert pots[3] == f"{base_pot:.3f}"
     assert any("penalty_antes=6" in f for f in side.findings)
-    assert not any("differ in rules" in getattr(t, "text", "") for t in report.header)
+    assert "differ in rules" not in report.caution
+    stands_out = "Rule option that stands out: penalty_antes=6 (4 players) moves "
+    assert any(a.startswith(stands_out) for a in report.summary), report.summary
 
 
 def test_a_game_with_a_drawn_turn_order_reports_seats_by_that_order(tmp_path) -> None:
@@ -349,3 +369,18 @@ def test_a_game_with_a_drawn_turn_order_reports_seats_by_that_order(tmp_path) ->
     top = direct.loc[direct["win_diff"].abs().idxmax()]
     row = f"| {top['component']} | {top['kind']} | {top['num_acquired']} | {100 * top['win_rate']:.1f}% |"
     assert row in text, row
+
+
+def test_the_source_revision_notes_uncommitted_changes_of_this_checkout() -> None:
+    """Reports name the commit they were made from, and say so when the code differed from it."""
+    root = Path(__file__).resolve().parent.parent
+    try:
+        head = subprocess.run(["git", "rev-parse", "--short=12", "HEAD"], cwd=root, capture_output=True, text=True)
+    except OSError:
+        pytest.skip("git is not installed")
+    if head.returncode:
+        pytest.skip("not a git checkout")
+    paths = ["simulate", "analysis", "seeds"]
+    status = subprocess.run(["git", "status", "--porcelain", "--", *paths], cwd=root, capture_output=True, text=True)
+    dirty = " with uncommitted changes" if status.stdout.strip() else ""
+    assert _source_revision() == f" (git {head.stdout.strip()}{dirty})"

@@ -421,3 +421,37 @@ def plot_skill_ladder(table: pd.DataFrame, ax: Axes | None = None, *, title: str
     ax.legend(fontsize="small")
     ax.set_title(title or "Seat 1's excess win rate up the skill ladder")
     return ax
+
+
+def plot_seat_excess(table: pd.DataFrame, ax: Axes | None = None, *, title: str | None = None) -> Axes:
+    """Each seat's win rate minus its fair share 1/n (pp, with its interval), one series per player count.
+
+    Required columns (``seat_advantage(...).table``): ``num_players``, ``seat``, ``win_rate``, ``ci_low``,
+    ``ci_high``, ``fair``. The zero line is a fair game; a seat above it wins more than its share. Solo rows (no
+    fair share) are left out.
+    """
+    require_columns(table, ["num_players", "seat", "win_rate", "ci_low", "ci_high", "fair"], "table")
+    table = table[np.isfinite(table["fair"].to_numpy(dtype=float))]
+    if table.empty:
+        raise ValueError("no seat with a fair share to plot")
+    counts = sorted(table["num_players"].unique())
+    offsets = np.linspace(-0.15, 0.15, len(counts)) if len(counts) > 1 else [0.0]
+    ax = _axes(ax, (6.5, 4.0))
+    for n, dx in zip(counts, offsets, strict=True):
+        part = table[table["num_players"] == n].sort_values("seat")
+        fair = part["fair"].to_numpy(dtype=float)
+        y = 100 * (part["win_rate"].to_numpy(dtype=float) - fair)
+        low = 100 * (part["ci_low"].to_numpy(dtype=float) - fair)
+        high = 100 * (part["ci_high"].to_numpy(dtype=float) - fair)
+        # clipped at 0: an interval with an end at the estimate can differ from it by a rounding error
+        err = np.clip(np.vstack([y - low, high - y]), 0, None)
+        x = part["seat"].to_numpy(dtype=float) + dx
+        ax.errorbar(x, y, yerr=err, fmt="o", capsize=3, label=f"{n} players (fair {100 / n:.1f}%)")
+    ax.axhline(0.0, color="grey", lw=0.8, ls="--")
+    seats = sorted(table["seat"].unique())
+    ax.set_xticks(seats, [str(s) for s in seats])
+    ax.set_xlabel("seat (1 = first player)")
+    ax.set_ylabel("win rate - fair share (pp)")
+    ax.legend(fontsize="small", frameon=False)
+    ax.set_title(title or "Each seat's win rate against its fair share")
+    return ax

@@ -10,15 +10,18 @@ import numpy as np
 from analysis.report.components import _component_section
 from analysis.report.convergence import _convergence_section
 from analysis.report.metrics import _metric_columns, _metrics_section
-from analysis.report.model import Report, Text
+from analysis.report.model import MAX_ANSWERS, Figure, Report, Text
 from analysis.report.outcomes import _outcome_section
 from analysis.report.profile import _ladder_section, _profile_columns, _profile_section, _strongest_rungs
-from analysis.report.provenance import _base_rules, _game_facts, _header, _replays_setups, _rules_key
+from analysis.report.provenance import _appendix, _base_rules, _caution, _game_facts, _replays_setups, _rules_key
 from analysis.report.render import write_report
 from analysis.report.seats import (
     _SOLO_OPPONENT_SCORE,
+    _headline,
+    _lineup_words,
     _mirror_section,
     _mixed_section,
+    _seat_overview,
     _solo_section,
     _win_rate_section,
 )
@@ -75,7 +78,8 @@ def compute_report(
     solo_score = [_SOLO_OPPONENT_SCORE] if has_solo_score else []
     games = read_tables(manifests, "games", list(dict.fromkeys([*_GAME_COLUMNS, *needed, *solo_score])), offset_list)
     rng = np.random.default_rng(random_state) if not isinstance(random_state, np.random.Generator) else random_state
-    header = _header(manifests, command, alpha)
+    appendix = _appendix(manifests, command, alpha)
+    cautions = [_caution(manifests)]
 
     # Replays of a setup are not independent games: setup-design runs feed the setup-variance
     # section, and the other sections only when there is nothing else. Runs under changed rule
@@ -86,13 +90,9 @@ def compute_report(
     independent = [m for m in same_rules if not _replays_setups(m)]
     if not independent:
         independent = same_rules
-        header.insert(
-            1,
-            Text(
-                "Every run replays its setups, so the sections other than setup variance treat replays as "
-                "independent games: their intervals are too narrow. Add runs with one game per setup.",
-                "warn",
-            ),
+        cautions.append(
+            "Every run replays its setups, so the sections other than setup variance treat replays as "
+            "independent games: their intervals are too narrow. Add runs with one game per setup."
         )
     if len(independent) == len(manifests):
         base_seats, base_games = seats, games
@@ -113,19 +113,32 @@ def compute_report(
     mirror_section, mirror_results = _mirror_section(base_seats, mirror, alpha, rng, unit, strongest)
     mixed_section, mixed_result = _mixed_section(base_seats, mirror, alpha, rng, unit)
     strategy_section = _strategy_section(base_seats, alpha)
+    win_rate_section = _win_rate_section(seats, labels, alpha)
+    if turn_order:
+        win_rate_section.items.insert(
+            0,
+            Text(
+                f"This game draws its turn order at setup: a seat in this report is a place in the first "
+                f"round's turn order (column {turn_order}, 1 = first to act), not a place at the table."
+            ),
+        )
+    ladder_section = _ladder_section(base_seats, mirror, rungs, alpha)
+    solo_section = _solo_section(solo_seats, base_games[base_games["num_players"] == 1], alpha)
+    setup_section = _setup_section(seats, same_rules, offsets, alpha, unit)
+    variant_section = _variant_section(games, seats, manifests, metrics, labels, alpha)
     sections = [
-        _win_rate_section(seats, labels, alpha),
+        win_rate_section,
         _profile_section(seats, profile_columns),
-        _ladder_section(base_seats, mirror, rungs, alpha),
-        _solo_section(solo_seats, base_games[base_games["num_players"] == 1], alpha),
+        ladder_section,
+        solo_section,
         mirror_section,
         mixed_section,
-        _setup_section(seats, same_rules, offsets, alpha, unit),
+        setup_section,
         strategy_section,
         components,
         _outcome_section(games, seats, mirror_all, labels, alpha, unit),
         _metrics_section(games, metrics, labels, alpha),
-        _variant_section(games, seats, manifests, metrics, labels, alpha),
+        variant_section,
         _convergence_section(base_seats, mirror, mirror_results, mixed_result, alpha),
     ]
     if len(independent) < len(same_rules):
@@ -144,8 +157,31 @@ def compute_report(
         for section in (mirror_section, mixed_section, components, strategy_section):
             if section is not None:
                 section.items.insert(1, note)
+    # the first screen: fairness first, then the setup, strategies, components, rules, solo play, skill
+    summary = [
+        a
+        for s in (mirror_section or mixed_section, setup_section, strategy_section, components, variant_section)
+        + (solo_section, ladder_section)
+        if s is not None
+        for a in s.answers
+    ]
+    overview = None
+    if mirror_results:
+        table, _, chosen = _headline(mirror_results, strongest)
+        overview = _seat_overview(table, _lineup_words(chosen, strongest))
+    elif mixed_result is not None:
+        overview = _seat_overview(mixed_result.table, "mixed bots rotated through the seats")
+    elif solo_section is not None:
+        overview = next(item for item in solo_section.items if isinstance(item, Figure))
     game = manifests[0].get("title", manifests[0]["game"])
-    return Report(title or f"{game}: balance report", header, [s for s in sections if s is not None])
+    return Report(
+        title or f"{game}: balance report",
+        appendix,
+        [s for s in sections if s is not None],
+        summary=summary[:MAX_ANSWERS],
+        overview=overview,
+        caution=" ".join(c for c in cautions if c),
+    )
 
 
 def build_report(

@@ -73,6 +73,7 @@ def _component_section(
     strength = pd.concat(results, ignore_index=True)
     if strength.empty:
         return section
+    section.answers.append(_component_answer(strength))
     for n, part in strength.groupby("num_players", sort=True):
         overall = part[part["phase"] == "any"]
         num_sig = int(overall["significant"].sum())
@@ -82,14 +83,14 @@ def _component_section(
         if len(up):
             best = up.loc[up["win_diff"].idxmax()]
             text += (
-                f"; the strongest association: {best.component} ({best.kind}), acquirers win {_pct(best.win_rate)} "
+                f"; the strongest association: {_named(best)}, acquirers win {_pct(best.win_rate)} "
                 f"against {_pct(best.win_rate_not)} ({_pp(best.win_diff)} pp, "
                 f"{_pp(best.win_diff_low)} to {_pp(best.win_diff_high)})"
             )
         if len(down):
             worst = down.loc[down["win_diff"].idxmin()]
             text += (
-                f"; the weakest: {worst.component} ({_pp(worst.win_diff)} pp, "
+                f"; the weakest: {_named(worst)} ({_pp(worst.win_diff)} pp, "
                 f"{_pp(worst.win_diff_low)} to {_pp(worst.win_diff_high)})"
             )
         text += " (association, not cause)."
@@ -153,6 +154,29 @@ def _component_section(
             )
         )
     return section
+
+
+def _named(row: Any) -> str:
+    """A component by kind and name: 'book B12', 'objective O03'."""
+    return f"{row.kind} {row.component}"
+
+
+def _component_answer(strength: pd.DataFrame) -> str:
+    """The component that stands out most (largest significant win-rate association, any player count), in words."""
+    overall = strength[(strength["phase"] == "any") & strength["significant"]]
+    total = int((strength["phase"] == "any").sum())
+    if overall.empty:
+        return (
+            f"No component stands out: none of {total} component-player count pairs goes with a different win rate "
+            "after correction."
+        )
+    top = overall.loc[overall["win_diff"].abs().idxmax()]
+    more = "more" if top.win_diff > 0 else "less"
+    return (
+        f"Component that stands out: {_named(top)} ({_players(top.num_players)}); seats that have it win "
+        f"{_pp(abs(top.win_diff))[1:]} pp {more} often ({_pp(top.win_diff_low)} to {_pp(top.win_diff_high)}), "
+        f"{len(overall)} of {total} (component, player count) pairs differ (association, not cause)."
+    )
 
 
 def _turn_order_seats(seats: pd.DataFrame, comps: pd.DataFrame) -> np.ndarray:

@@ -19,8 +19,8 @@ import pandas as pd
 
 from analysis.experiment import SEAT_COLUMNS, Experiment, load_experiment, variant_run_dirs
 from analysis.plots.experiments import plot_effect_forest, plot_sweep, plot_variant_effects
-from analysis.report.format import _ci, _level, _num, _p, _pct
-from analysis.report.model import Figure, Report, Section, Table, Text, _figure
+from analysis.report.format import _ci, _level, _num, _p, _pct, _pct_ci
+from analysis.report.model import MAX_ANSWERS, Figure, Report, Section, Table, Text, _figure
 from analysis.report.provenance import _source_revision
 from analysis.report.render import write_report
 from analysis.run import check_runs, read_tables
@@ -46,6 +46,8 @@ def _removed(share: float) -> str:
 def effects_with_values(exp: Experiment) -> pd.DataFrame:
     """The experiment's effects with one column per swept value (the variant's value) and baseline rows.
 
+    A value column is named as the user named the value (``points.P36.vp``, not ``point_cards.P36.vp``).
+
     Baseline rows have diff 0 and a zero-width interval, so a sweep plot passes through the
     current value. ``attrs["values"]`` lists the value columns.
     """
@@ -69,10 +71,16 @@ def effects_with_values(exp: Experiment) -> pd.DataFrame:
     base["pvalue"] = base["pvalue_adj"] = 1.0
     base["significant"] = False
     out = pd.concat([base, exp.effects], ignore_index=True)
+    shown = _aliases(exp)
     for n in names:
-        out[n] = [settings[v][n] for v in out["variant_name"]]
-    out.attrs["values"] = names
+        out[shown.get(n, n)] = [settings[v][n] for v in out["variant_name"]]
+    out.attrs["values"] = [shown.get(n, n) for n in names]
     return out
+
+
+def _aliases(exp: Experiment) -> dict[str, str]:
+    """Canonical value path -> the name the user gave it (``--set points.P36.vp``), for every value so named."""
+    return {k: v for rec in exp.manifest["variants"] for k, v in rec.get("aliases", {}).items()}
 
 
 def ranking(effects: pd.DataFrame) -> pd.DataFrame:
@@ -114,7 +122,7 @@ def _subject(quantity: str) -> str:
 def _effect_sentence(row: Any) -> str:
     scale, unit = (100.0, "pp") if row.unit == "rate" else (1.0, "points")
     direction = "raises" if row.diff > 0 else "lowers"
-    size = _num(row.diff * scale, _digits(row, scale), True)
+    size = _num(abs(row.diff) * scale, _digits(row, scale))
     return (
         f"{row.variant_name} {direction} {_subject(row.quantity)} by {size} {unit} ({_pp_ci(row, scale)}; "
         f"adjusted p {_p(row.pvalue_adj)})."
@@ -177,18 +185,41 @@ def _design_section(exp: Experiment) -> Section:
             f"baseline, {m['games_per_variant']:,} games each in {m['rounds']} round{'s' if m['rounds'] > 1 else ''} "
             f"(round k uses master seed {d['seed']} + k); {pairing}."
         ),
-        Text("Reproduce this experiment with:"),
-        Text(m.get("command") or "(command not recorded)", "code"),
     ]
     rows = []
+    shown = _aliases(exp)
     for rec in m["variants"]:
-        changes = [f"{k}={v}" for k, v in rec["settings"].items()]
+        changes = [f"{shown.get(k, k)}={v}" for k, v in rec["settings"].items()]
         changes += [f"remove {k}" for k in rec["removed"]]
         changes += [f"{k} takes the values of {v}" for k, v in rec["replaced"].items()]
-        runs = rec["runs"][0] if len(rec["runs"]) == 1 else f"{rec['runs'][0]} to …/{Path(rec['runs'][-1]).name}"
-        rows.append([rec["name"], "; ".join(changes) or "(data as given)", runs])
-    items.append(Table(["variant", "changes", "run directories"], rows, "Variants and their runs."))
+        rows.append([rec["name"], "; ".join(changes) or "(data as given)"])
+    items.append(Table(["variant", "changes"], rows, "Variants."))
     return Section("Design", items)
+
+
+def _appendix(exp: Experiment, command: str | None) -> list[Text | Table]:
+    """Provenance: how the report and the experiment were made, where its runs are, and how long it took."""
+    m = exp.manifest
+    t = m["timing"]
+    share = t.get("overhead_share")
+    items: list[Text | Table] = [
+        Text(
+            f"Generated {datetime.now(UTC).strftime('%Y-%m-%d %H:%M UTC')}{_source_revision()}. The experiment took "
+            f"{t['seconds']:.1f} s, of which the runs took {t['run_seconds']:.1f} s; the experiment layer (variant "
+            f"data, reading and comparing results, stopping checks) took {t['overhead_seconds']:.1f} s"
+            + (f" ({100 * share:.1f}% of the wall time)." if share is not None else ".")
+            + " Building this report is not included."
+        )
+    ]
+    if command:
+        items += [Text("Reproduce this report with:"), Text(command, "code")]
+    items += [Text("Reproduce this experiment with:"), Text(m.get("command") or "(command not recorded)", "code")]
+    rows = []
+    for rec in m["variants"]:
+        runs = rec["runs"][0] if len(rec["runs"]) == 1 else f"{rec['runs'][0]} to …/{Path(rec['runs'][-1]).name}"
+        rows.append([rec["name"], runs])
+    items.append(Table(["variant", "run directories"], rows, f"Runs, under {exp.path}."))
+    return items
 
 
 def _plots_section(exp: Experiment, effects: pd.DataFrame) -> Section:
@@ -247,6 +278,7 @@ def _verdict_section(exp: Experiment, alpha: float) -> Section:
         )
     ]
     rows = []
+    judged: list[tuple[str, Any]] = []
     for name, dirs in variant_run_dirs(exp).items():
         manifests = check_runs(dirs, checksums=False)
         seats = read_tables(manifests, "seats", SEAT_COLUMNS)
@@ -264,8 +296,34 @@ def _verdict_section(exp: Experiment, alpha: float) -> Section:
             ]
         )
         items.append(Text(f"{name}: {adv.verdict}", "verdict"))
+        judged.append((name, adv))
     items.insert(1, Table(["variant", "seat 1 wins", "fair", "p (Wald)", "verdict"], rows))
-    return Section("Balance verdict of each variant", items)
+    section = Section("Balance verdict of each variant", items)
+    section.answers.append(_fairness_answer(judged))
+    return section
+
+
+def _fairness_answer(judged: list[tuple[str, Any]]) -> str:
+    """The answer to "which variants are fair to every seat?" in plain words, from each variant's own seat test."""
+    fair = [name for name, adv in judged if not bool(adv.tests["significant"].iloc[0])]
+    base_name, base = judged[0]
+    far = base.table.loc[base.table["excess"].abs().idxmax()]
+    if base_name in fair:
+        text = f"Fair to every seat? The {base_name} is (no seat advantage detected)"
+    else:
+        text = (
+            f"Fair to every seat? Not the {base_name}: seat {int(far.seat)} wins {_pct(far.win_rate)} "
+            f"({_pct_ci(far.ci_low, far.ci_high)}) where a fair share is {_pct(far.fair)}"
+        )
+    others = [n for n in fair if n != base_name]
+    if others:
+        shown = ", ".join(others[:4]) + (f" and {len(others) - 4} more" if len(others) > 4 else "")
+        text += f"; no seat advantage is detected in {len(others)} of {len(judged) - 1} variants: {shown}"
+    elif len(judged) == 2:
+        text += f"; nor is {judged[1][0]}"
+    else:
+        text += f"; every one of the {len(judged) - 1} variants leaves a seat advantage"
+    return text + " (each variant on its own games, Wald test)."
 
 
 def _pairing_section(exp: Experiment) -> Section:
@@ -342,40 +400,21 @@ def _stopping_section(exp: Experiment) -> Section:
     return Section("Stopping", items)
 
 
-def _timing_section(exp: Experiment) -> Section:
-    t = exp.manifest["timing"]
-    share = t.get("overhead_share")
-    return Section(
-        "Timing",
-        [
-            Text(
-                f"{t['seconds']:.1f} s in all, of which the runs took {t['run_seconds']:.1f} s; the experiment layer "
-                f"(variant data, reading and comparing results, stopping checks) took {t['overhead_seconds']:.1f} s"
-                + (f" ({100 * share:.1f}% of the wall time)." if share is not None else ".")
-                + " Building this report is not included."
-            )
-        ],
-    )
-
-
 def compute_experiment_report(exp: Experiment, title: str | None = None, command: str | None = None) -> Report:
     """The report of an experiment, unwritten (see :func:`build_experiment_report`)."""
     d = exp.manifest["design"]
     alpha = float(d["alpha"])
     effects = effects_with_values(exp)
-    header: list[Text | Table] = [
-        Text(
-            f"{_kind(exp)} of {d['game']}: every change is measured as the paired difference from "
-            "the baseline (the data as given) on the same games. Intervals are t intervals of the per-game "
-            "differences; p-values are Holm-adjusted over all variants and quantities, so a family of changes that do "
-            f"nothing shows a significant effect at most {alpha:g} of the time, and the intervals are widened to the "
-            "same family (alpha / (m - R) for m tests and R significant ones), so an interval excludes 0 exactly "
-            "when its change is significant. Generated "
-            f"{datetime.now(UTC).strftime('%Y-%m-%d %H:%M UTC')}{_source_revision()}."
-        )
-    ]
-    if command:
-        header += [Text("Reproduce this report with:"), Text(command, "code")]
+    method = Text(
+        f"{_kind(exp)} of {d['game']}: every change is measured as the paired difference from the baseline (the "
+        "data as given) on the same games. Intervals are t intervals of the per-game differences; p-values are "
+        "Holm-adjusted over all variants and quantities (win rates and margins together), so a family of changes "
+        f"that do nothing shows a significant effect at most {alpha:g} of the time, and the intervals are widened "
+        "to the same family (alpha / (m - R) for m tests and R significant ones), so an interval excludes 0 "
+        "exactly when its change is significant."
+    )
+    design = _design_section(exp)
+    design.items.insert(0, method)
     rates = Section("Effects on win rates", [_effects_table(exp.effects, "rate", alpha)])
     significant = exp.effects[exp.effects["significant"]]
     rates.findings = [_effect_sentence(r) for r in significant[significant["unit"] == "rate"].itertuples()][:_TOP]
@@ -400,22 +439,77 @@ def compute_experiment_report(exp: Experiment, title: str | None = None, command
         [
             Text("Variants ranked by their largest effect on any win rate (percentage points)."),
             Table(
-                ["rank", "variant", "largest effect on", "change (pp)", "interval", "significant effects"], rank_rows
+                ["rank", "variant", "largest effect on", "change (pp)", "adjusted interval", "significant effects"],
+                rank_rows,
             ),
         ],
     )
+    verdicts = _verdict_section(exp, alpha)
+    stopping = _stopping_section(exp)
     sections = [
-        _design_section(exp),
+        design,
         rates,
         margins,
         rank,
         _plots_section(exp, effects),
-        _verdict_section(exp, alpha),
+        verdicts,
         _pairing_section(exp),
-        _stopping_section(exp),
-        _timing_section(exp),
+        stopping,
     ]
-    return Report(title or f"{d['game']}: what-if {exp.manifest['kind']}", header, sections)
+    summary = [*_effect_answers(exp, ranked), *verdicts.answers, stopping.items[0].text]
+    top = str(ranked["quantity"].iloc[0]) if len(ranked) else "seat1"
+    overview = _figure(
+        "overview-effects.png",
+        f"Each variant's change in {_subject(top)} against the baseline, with intervals adjusted to the family of "
+        "tests (red: significant).",
+        [lambda ax: _overview_forest(exp.effects, top, ax)],
+        size=(6.5, min(4.2, 1.2 + 0.35 * exp.effects["variant_name"].nunique())),
+    )
+    return Report(
+        title or f"{d['game']}: what-if {exp.manifest['kind']}",
+        _appendix(exp, command),
+        sections,
+        summary=summary[:MAX_ANSWERS],
+        overview=overview,
+        caution=""
+        if d["paired"]
+        else "Unpaired design: each variant has its own seeds, so its intervals are wider than a paired one's.",
+    )
+
+
+def _overview_forest(effects: pd.DataFrame, quantity: str, ax: Any) -> None:
+    """The overview: each variant's change in a win rate (``quantity``) with its adjusted interval."""
+    plot_effect_forest(effects, quantity, ax=ax, title=f"Change in {_subject(quantity)}")
+    ax.set_xlabel("change (pp); red: significant after correction")
+
+
+def _effect_answers(exp: Experiment, ranked: pd.DataFrame) -> list[str]:
+    """What the changes do, in plain words: the most influential change, and which changes do nothing detectable."""
+    if ranked.empty:
+        return []
+    out = []
+    top = next(ranked.itertuples())
+    row = exp.effects[(exp.effects["variant_name"] == top.variant_name) & (exp.effects["quantity"] == top.quantity)]
+    r = row.iloc[0]
+    if top.significant:
+        out.append(
+            f"Most influential change: {top.variant_name} {'raises' if top.diff > 0 else 'lowers'} "
+            f"{_subject(top.quantity)} from {_pct(r.baseline)} to {_pct(r.variant)} "
+            f"({_num(100 * top.diff, _digits(top, 100.0), True)} pp, {_pp_ci(top, 100.0)})."
+        )
+    else:
+        out.append(
+            f"No change moves a win rate detectably: the largest, {top.variant_name} on {_subject(top.quantity)}, "
+            f"is {_num(100 * top.diff, _digits(top, 100.0), True)} pp ({_pp_ci(top, 100.0)})."
+        )
+    quiet = list(ranked.loc[ranked["num_significant"] == 0, "variant_name"])
+    moving = len(ranked) - len(quiet)
+    if quiet and moving:
+        shown = ", ".join(quiet[:4]) + (f" and {len(quiet) - 4} more" if len(quiet) > 4 else "")
+        out.append(f"{moving} of {len(ranked)} variants move some win rate; no detectable effect: {shown}.")
+    elif moving > 1:
+        out.append(f"Every one of the {len(ranked)} variants moves some win rate detectably.")
+    return out
 
 
 def build_experiment_report(
@@ -433,4 +527,6 @@ def build_experiment_report(
         exp = load_experiment(exp)
     report = compute_experiment_report(exp, title, command)
     report.sections[1:1] = list(extra)
+    report.summary[:0] = [f for s in extra for f in s.findings][:1]
+    report.summary = report.summary[:MAX_ANSWERS]
     return write_report(report, out_dir)

@@ -12,6 +12,9 @@ from matplotlib.figure import Figure as MplFigure
 DPI = 80
 """Resolution of the report's PNG plots (kept low: the HTML embeds every plot)."""
 
+MAX_ANSWERS = 6
+"""At most this many answers in a report's summary: it must fit the first screen."""
+
 
 @dataclass
 class Text:
@@ -46,20 +49,49 @@ class Section:
     title: str
     items: list[Text | Table | Figure] = field(default_factory=list)
     findings: list[str] = field(default_factory=list)
-    """Sentences repeated in the report's key findings."""
+    """Sentences repeated in the report's findings, section by section."""
+    answers: list[str] = field(default_factory=list)
+    """Plain-word answers to a designer's question, offered to the report's summary (first screen)."""
 
 
 @dataclass
 class Report:
-    """A computed report: header (runs, provenance, warnings) and sections, ready to render."""
+    """A computed report, ready to render.
+
+    The first screen holds the ``summary`` (three to six plain-word answers), the ``overview`` figure and the
+    ``caution`` line (empty when nothing needs one); then the sections; the ``appendix`` (provenance: runs, rules,
+    data, commands) comes last.
+    """
 
     title: str
-    header: list[Text | Table]
+    appendix: list[Text | Table]
     sections: list[Section]
+    summary: list[str] = field(default_factory=list)
+    overview: Figure | None = None
+    caution: str = ""
 
     @property
     def figures(self) -> list[Figure]:
-        return [item for s in self.sections for item in s.items if isinstance(item, Figure)]
+        """Every figure of the report, the overview first, each once."""
+        out = [self.overview] if self.overview is not None else []
+        out += [item for s in self.sections for item in s.items if isinstance(item, Figure)]
+        return list({f.name: f for f in out}.values())
+
+    @property
+    def first_figure(self) -> Figure | None:
+        """The figure of the first screen: the overview, or the first figure of the sections where there is none."""
+        return next(iter(self.figures), None)
+
+    @property
+    def findings(self) -> list[str]:
+        return [f for s in self.sections for f in s.findings]
+
+    @property
+    def answers(self) -> list[str]:
+        """The summary, or the sections' first answers and findings where the report has none."""
+        if self.summary:
+            return self.summary
+        return ([a for s in self.sections for a in s.answers] or self.findings)[:MAX_ANSWERS]
 
 
 def _render(fig: MplFigure) -> bytes:

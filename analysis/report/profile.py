@@ -39,7 +39,7 @@ def _profile_section(seats: pd.DataFrame, columns: list[str]) -> Section | None:
     for bot in bots:
         part = profile[profile["bot"] == bot]
         cells = [f"{_num(v, 2)} ({_pct(u, 0)})" for v, u in zip(part["mean"], part["share_used"], strict=True)]
-        rows.append([f"`{bot}`", _int(part["seat_games"].iloc[0]), *cells])
+        rows.append([str(bot), _int(part["seat_games"].iloc[0]), *cells])
     section.items.append(
         Table(["bot", "seat-games", *columns], rows, "mean per game (share of games using it at least once)")
     )
@@ -81,10 +81,11 @@ def _ladder_section(seats: pd.DataFrame, mirror: np.ndarray, rungs: Sequence[str
     verdicts = ladder_verdicts(ladder)
     section.items.extend(Text(v, "verdict") for v in verdicts)
     section.findings.extend(f"Skill ladder, {v}" for v in verdicts)
+    section.answers.append(_ladder_answer(ladder, rungs))
     rows = [
         [
             str(r.num_players),
-            f"`{r.bot}`",
+            str(r.bot),
             _int(r.num_games),
             _pct(r.win_rate, 2),
             _pct_ci(r.ci_low, r.ci_high, 2),
@@ -109,3 +110,26 @@ def _ladder_section(seats: pd.DataFrame, mirror: np.ndarray, rungs: Sequence[str
         )
     )
     return section
+
+
+def _ladder_answer(ladder: pd.DataFrame, rungs: Sequence[str]) -> str:
+    """The answer to "does the seat answer hold at every skill level?", grouping the player counts alike."""
+    kinds: dict[str, list[str]] = {}
+    for n, part in ladder.groupby("num_players", sort=True):
+        if len(part) < 2:
+            continue
+        part = part.sort_values("rung")
+        signs = np.where(part["excess_low"] > 0, 1, np.where(part["excess_high"] < 0, -1, 0))
+        what = "advantage" if signs[-1] > 0 else "deficit"
+        if signs[-1] == 0:
+            kind = "no seat-1 effect is detected at the strongest rung"
+        elif (signs == signs[-1]).all():
+            kind = f"seat 1's {what} holds at every rung"
+        else:
+            kind = f"seat 1's {what} shows at the strongest rung, not at every one"
+        kinds.setdefault(kind, []).append(str(n))
+    parts = [
+        f"at {' and '.join([', '.join(ns[:-1]), ns[-1]] if len(ns) > 1 else ns)} players {kind}"
+        for kind, ns in kinds.items()
+    ]
+    return f"Skill ladder ({rungs[0]} to {rungs[-1]}): " + "; ".join(parts) + "."

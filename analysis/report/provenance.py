@@ -15,31 +15,12 @@ from analysis.run import run_label
 from simulate.runformat import RunFormatError
 
 
-def _bots(m: dict[str, Any]) -> str:
-    counts: dict[str, int] = {}
-    params: dict[str, dict] = {}
-    for e in m["lineup"]:
-        counts[e["label"]] = counts.get(e["label"], 0) + 1
-        params[e["label"]] = e.get("params", {})
-    parts = []
-    for label, k in counts.items():
-        ps = ", ".join(f"{key}={value:g}" for key, value in params[label].items())
-        parts.append(f"{label}{f' ×{k}' if k > 1 else ''}" + (f" ({ps})" if ps else ""))
-    return "; ".join(parts)
-
-
 def _design(m: dict[str, Any]) -> str:
     d = m.get("design", {})
     rotate = "seats rotated" if d.get("rotate_seats", True) else "fixed seats"
     if d.get("setups"):
         return f"{d['setups']:,} setups × {d.get('games_per_setup', 1)} games, {rotate}"
     return f"a new setup every game, {rotate}"
-
-
-def _rules(m: dict[str, Any]) -> str:
-    rules = ", ".join(f"{k}={v}" for k, v in m.get("rules", {}).items())
-    changed = m.get("rule_overrides") or {}
-    return rules + (f" (changed: {', '.join(f'{k}={v}' for k, v in changed.items())})" if changed else "")
 
 
 def _data(m: dict[str, Any]) -> str:
@@ -53,7 +34,7 @@ def _data(m: dict[str, Any]) -> str:
 
 def _source_revision() -> str:
     """' (git <commit>)' of the source tree this package runs from, noting uncommitted changes; '' if unknown."""
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]  # the checkout: analysis/report/provenance.py is three levels down
     try:
         commit = subprocess.run(
             ["git", "rev-parse", "--short=12", "HEAD"], cwd=root, capture_output=True, text=True, timeout=5, check=True
@@ -71,7 +52,11 @@ def _source_revision() -> str:
     return f" (git {commit}{' with uncommitted changes' if dirty else ''})" if commit else ""
 
 
-def _header(manifests: list[dict[str, Any]], command: str | None, alpha: float) -> list[Text | Table]:
+def _appendix(manifests: list[dict[str, Any]], command: str | None, alpha: float) -> list[Text | Table]:
+    """Provenance, for the report's appendix: what was played (runs, bots, rules, data) and the commands.
+
+    Settings every run shares are listed once; the runs table shows only the settings that differ between runs.
+    """
     items: list[Text | Table] = []
     total = sum(int(m["num_games"]) for m in manifests)
     game = manifests[0].get("title", manifests[0]["game"])
@@ -87,91 +72,86 @@ def _header(manifests: list[dict[str, Any]], command: str | None, alpha: float) 
     if command:
         items.append(Text("Reproduce this report with:"))
         items.append(Text(command, "code"))
-    turn_order = _game_facts(manifests)["turn_order_column"]
-    if turn_order:
-        items.append(
-            Text(
-                f"This game draws its turn order at setup: a seat in this report is a place in the first "
-                f"round's turn order (column {turn_order}, 1 = first to act), not a place at the table."
-            )
-        )
+    base = json.loads(_base_rules(manifests))
+    columns: dict[str, list[str]] = {
+        "run": [run_label(m) for m in manifests],
+        "game": [m["game"] for m in manifests],
+        "players": [str(m["num_players"]) for m in manifests],
+        "games": [f"{int(m['num_games']):,}" for m in manifests],
+        "seed": [str(m.get("master_seed", "?")) for m in manifests],
+        "bots": [_bot_labels(m) for m in manifests],
+        "design": [_design(m) for m in manifests],
+        "rule changes": [_rule_changes(m, base) for m in manifests],
+        "data": [_data(m) for m in manifests],
+        "engine": [str(m.get("engine_version", "?")) for m in manifests],
+        "package": [str(m.get("package_version", "?")) for m in manifests],
+    }
+    always = ("run", "players", "games", "seed")
+    shared = {k: v[0] for k, v in columns.items() if k not in always and len(set(v)) == 1}
+    shared_rows = [["rules", ", ".join(f"{k}={v}" for k, v in base.items()) or "(none)"]]
+    shared_rows += [[k, v] for k, v in shared.items() if k != "rule changes"]
+    items.append(Table(["setting", "value"], shared_rows, "Settings every run shares (rules: those of most runs)."))
+    shown = [k for k in columns if k not in shared]
+    rows = [[columns[k][i] for k in shown] for i in range(len(manifests))]
+    items.append(Table(shown, rows, "Runs in this report: the settings that differ between them."))
+    params: dict[str, str] = {}
     for m in manifests:
-        d = m.get("data", {})
-        name = run_label(m)
-        if d.get("estimates"):
-            items.append(
-                Text(
-                    f"Run {name} plays data that contain estimates (data.estimates is true): "
-                    "results that depend on estimated values are provisional.",
-                    "warn",
-                )
-            )
-        if not d.get("default", True):
-            items.append(
-                Text(
-                    f"Run {name} plays non-default data from {d.get('folder')}: its results describe that "
-                    "variant, not the shipped game.",
-                    "warn",
-                )
-            )
-        if m.get("rule_overrides"):
-            items.append(Text(f"Run {name} changes rule options: {_rules(m)}.", "warn"))
-    if len({m.get("engine_version") for m in manifests}) > 1:
-        items.append(Text("The runs were played with different engine versions; pooled results mix them.", "warn"))
-    by_players: dict[int, set] = {}
-    base_rules = _base_rules(manifests)
-    for m in manifests:
-        if _rules_key(m) != base_rules:
-            continue  # rule variants are compared with their baseline, never pooled
-        key = (str(m.get("rules")), str(m.get("data", {}).get("files")))
-        by_players.setdefault(int(m["num_players"]), set()).add(key)
-    mixed = sorted(n for n, keys in by_players.items() if len(keys) > 1)
-    if mixed:
-        items.append(
-            Text(
-                f"Runs of {', '.join(map(str, mixed))} players differ in rules or data and are pooled where "
-                "sections pool by player count.",
-                "warn",
-            )
-        )
-    rows = [
-        [
-            run_label(m),
-            m["game"],
-            str(m["num_players"]),
-            f"{int(m['num_games']):,}",
-            str(m.get("master_seed", "?")),
-            _bots(m),
-            _design(m),
-            _rules(m),
-            _data(m),
-            str(m.get("engine_version", "?")),
-            str(m.get("package_version", "?")),
-        ]
-        for m in manifests
-    ]
-    items.append(
-        Table(
-            [
-                "run",
-                "game",
-                "players",
-                "games",
-                "seed",
-                "bots (parameters)",
-                "design",
-                "rules",
-                "data",
-                "engine",
-                "package",
-            ],
-            rows,
-            "Runs in this report.",
-        )
-    )
+        for e in m["lineup"]:
+            params.setdefault(e["label"], ", ".join(f"{k}={v:g}" for k, v in e.get("params", {}).items()))
+    if any(params.values()):
+        rows = [[k, v or "(defaults)"] for k, v in params.items()]
+        items.append(Table(["bot", "parameters"], rows, "Bots and their parameters."))
     items.append(Text("Commands that produced the runs:"))
     items.append(Text("\n".join(f"{m.get('command') or '(command not recorded)'}" for m in manifests), "code"))
     return items
+
+
+def _caution(manifests: list[dict[str, Any]]) -> str:
+    """What limits the report's answers, each stated once ('' when nothing does)."""
+
+    def runs(selected: list[dict[str, Any]]) -> str:
+        if len(selected) == len(manifests):
+            return "every run"
+        return "run" + ("s " if len(selected) > 1 else " ") + ", ".join(run_label(m) for m in selected)
+
+    out = []
+    estimated = [m for m in manifests if m.get("data", {}).get("estimates")]
+    if estimated:
+        out.append(
+            f"The game data of {runs(estimated)} contain estimates of unpublished values (data.estimates; listed "
+            "in the game's seeds folder): answers that depend on them are provisional."
+        )
+    other = [m for m in manifests if not m.get("data", {}).get("default", True)]
+    if other:
+        folders = ", ".join(sorted({str(m.get("data", {}).get("folder")) for m in other}))
+        out.append(f"{runs(other).capitalize()} play non-default data ({folders}): they describe that variant.")
+    if len({m.get("engine_version") for m in manifests}) > 1:
+        out.append("The runs were played with different engine versions; pooled results mix them.")
+    by_players: dict[int, set] = {}
+    base_rules = _base_rules(manifests)
+    for m in manifests:
+        if _rules_key(m) == base_rules:  # rule variants are compared with their baseline, never pooled
+            key = (str(m.get("rules")), str(m.get("data", {}).get("files")))
+            by_players.setdefault(int(m["num_players"]), set()).add(key)
+    mixed = sorted(n for n, keys in by_players.items() if len(keys) > 1)
+    if mixed:
+        out.append(
+            f"Runs of {', '.join(map(str, mixed))} players differ in rules or data and are pooled where sections "
+            "pool by player count."
+        )
+    return " ".join(out)
+
+
+def _bot_labels(m: dict[str, Any]) -> str:
+    counts: dict[str, int] = {}
+    for e in m["lineup"]:
+        counts[e["label"]] = counts.get(e["label"], 0) + 1
+    return ", ".join(f"{label}{f' ×{k}' if k > 1 else ''}" for label, k in counts.items())
+
+
+def _rule_changes(m: dict[str, Any], base: dict[str, Any]) -> str:
+    changed = {k: v for k, v in m.get("rules", {}).items() if base.get(k) != v}
+    return ", ".join(f"{k}={v}" for k, v in changed.items()) or "—"
 
 
 def _game_facts(manifests: Sequence[dict[str, Any]]) -> dict[str, Any]:

@@ -27,8 +27,7 @@ _TEMPLATES.tests["figure"] = lambda item: isinstance(item, Figure)
 
 
 def _render(template: str, report: Report) -> str:
-    findings = [f for s in report.sections for f in s.findings]
-    return _TEMPLATES.get_template(template).render(report=report, findings=findings)
+    return _TEMPLATES.get_template(template).render(report=report, findings=report.findings)
 
 
 def render_markdown(report: Report) -> str:

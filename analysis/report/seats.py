@@ -6,8 +6,8 @@ import numpy as np
 import pandas as pd
 
 from analysis import plots
-from analysis.report.format import _ci, _int, _level, _num, _p, _pct, _pct_ci, _players, _pp, _slug
-from analysis.report.model import Section, Table, Text, _figure
+from analysis.report.format import _ci, _int, _level, _num, _ok, _p, _pct, _pct_ci, _players, _pp, _slug
+from analysis.report.model import Figure, Section, Table, Text, _figure
 from analysis.stats._util import t_confint
 from analysis.stats.seats import SeatAdvantage, seat_advantage, win_rates
 
@@ -16,36 +16,26 @@ _SOLO_OPPONENT_SCORE = "automa_score"  # games column of a game with a solo oppo
 
 def _win_rate_section(seats: pd.DataFrame, labels: dict[str, str], alpha: float) -> Section:
     table = win_rates(seats, by=["run_id", "seat"], alpha=alpha)
-    rows = [
-        [
-            labels[str(r.run_id)],
-            str(r.num_players),
-            str(r.seat),
-            _int(r.num_games),
-            _pct(r.win_rate, 2),
-            _pct_ci(r.ci_low, r.ci_high, 2),
-            _pct(r.fair, 2),
-            _pp(r.excess, 2),
-        ]
-        for r in table.itertuples()
-    ]
+    rows = [[labels[str(r.run_id)], *row] for r, row in zip(table.itertuples(), _rate_rows(table), strict=True)]
     return Section(
         "Win rates by seat",
         [
             Text(
                 "Every run's win rate by seat with Wilson intervals; a shared tie counts 1/k for each of the k "
-                "tied seats. Seat 1 moves first. Runs that replay setups count every replay as a game, so their "
+                "tied seats. Seat 1 moves first. A solo game has no fair share: its seat plays the game's automated "
+                "opponent (see the solo section). Runs that replay setups count every replay as a game, so their "
                 "intervals are too narrow when the replays are alike."
             ),
-            Table(
-                ["run", "players", "seat", "games", "win rate", f"{_level(alpha)} interval", "fair", "excess (pp)"],
-                rows,
-            ),
+            Table(["run", *_RATE_COLUMNS[:4], f"{_level(alpha)} interval", *_RATE_COLUMNS[5:]], rows),
         ],
     )
 
 
-def _advantage_rows(table: pd.DataFrame) -> list[list[str]]:
+_RATE_COLUMNS = ["players", "seat", "games", "win rate", "interval", "fair", "excess (pp)"]
+
+
+def _rate_rows(table: pd.DataFrame) -> list[list[str]]:
+    """Players, seat, games, win rate with its interval, fair share and excess of each row of a win-rate table."""
     return [
         [
             str(r.num_players),
@@ -53,12 +43,17 @@ def _advantage_rows(table: pd.DataFrame) -> list[list[str]]:
             _int(r.num_games),
             _pct(r.win_rate, 2),
             _pct_ci(r.ci_low, r.ci_high, 2),
-            _pct(r.fair, 2),
-            _pp(r.excess, 2),
-            _num(r.margin, 2, True),
-            _ci(r.margin_low, r.margin_high, 2, True),
+            _pct(r.fair, 2) if _ok(r.fair) else "— (solo)",
+            _pp(r.excess, 2) if _ok(r.fair) else "—",
         ]
         for r in table.itertuples()
+    ]
+
+
+def _advantage_rows(table: pd.DataFrame) -> list[list[str]]:
+    return [
+        [*rate, _num(r.margin, 2, True), _ci(r.margin_low, r.margin_high, 2, True)]
+        for r, rate in zip(table.itertuples(), _rate_rows(table), strict=True)
     ]
 
 
@@ -77,17 +72,7 @@ def _test_rows(tests: pd.DataFrame, alpha: float) -> list[list[str]]:
 
 
 def _adv_columns(unit: str) -> list[str]:
-    return [
-        "players",
-        "seat",
-        "games",
-        "win rate",
-        "interval",
-        "fair",
-        "excess (pp)",
-        f"margin ({unit})",
-        "margin interval",
-    ]
+    return [*_RATE_COLUMNS, f"margin ({unit})", "margin interval"]
 
 
 _TEST_COLUMNS = ["players", "games", "Wald chi-square", "df", "p", "verdict"]
@@ -109,6 +94,74 @@ def _seat_advantage_by_count(
     return SeatAdvantage(table, tests, " ".join(v for _, v in verdicts)), verdicts
 
 
+def _headline(
+    results: dict[str, SeatAdvantage], strongest: dict[int, str]
+) -> tuple[pd.DataFrame, pd.DataFrame, dict[int, str]]:
+    """Per player count, the mirror lineup that answers "is the game fair to every seat": the strongest rung of
+    the skill ladder played, else the lineup with the most games. Returns its seat rows, its tests and the lineup
+    chosen for each player count."""
+    games: dict[int, dict[str, int]] = {}
+    for label, adv in results.items():
+        for n, num in zip(adv.tests["num_players"], adv.tests["num_games"], strict=True):
+            games.setdefault(int(n), {})[label] = int(num)
+    chosen = {
+        n: strongest[n] if strongest.get(n) in by_label else max(by_label, key=by_label.get)
+        for n, by_label in sorted(games.items())
+    }
+    tables = [results[label].table[results[label].table["num_players"] == n] for n, label in chosen.items()]
+    tests = [results[label].tests[results[label].tests["num_players"] == n] for n, label in chosen.items()]
+    return pd.concat(tables, ignore_index=True), pd.concat(tests, ignore_index=True), chosen
+
+
+def _fairness_answer(table: pd.DataFrame, tests: pd.DataFrame, lineup: str) -> str:
+    """The answer to "is it fair to every seat, at every player count?" in plain words: the counts where no seat differs
+    detectably, then each count where one does, with the seat furthest from its share."""
+    fair, unfair = [], []
+    for t in tests.sort_values("num_players").itertuples():
+        if not t.significant:
+            fair.append(t)
+            continue
+        part = table[(table["num_players"] == t.num_players).to_numpy()]
+        far = part.loc[part["excess"].abs().idxmax()]
+        who = "the first player" if int(far.seat) == 1 else f"seat {int(far.seat)}"
+        unfair.append(
+            f"no at {_players(t.num_players)}: {who} wins {_pct(far.win_rate)} ({_pct_ci(far.ci_low, far.ci_high)}) "
+            f"where a fair share is {_pct(far.fair)}"
+        )
+    parts = []
+    if fair:
+        counts = [str(int(t.num_players)) for t in fair]
+        where = counts[0] if len(counts) == 1 else ", ".join(counts[:-1]) + " and " + counts[-1]
+        games = {int(t.num_games) for t in fair}
+        each = f" in {_int(games.pop())} games{' each' if len(fair) > 1 else ''}" if len(games) == 1 else ""
+        parts.append(f"yes at {where} players: no seat's win rate differs detectably from its share{each}")
+    parts += unfair
+    text = "; ".join(parts)
+    return f"Fair to every seat? {text[0].upper()}{text[1:]}. Measured in {lineup}."
+
+
+def _seat_overview(table: pd.DataFrame, lineup: str) -> Figure:
+    """The report's overview figure: each seat's excess win rate with its interval, by player count."""
+    return _figure(
+        "overview-seats.png",
+        f"Each seat's win rate minus its fair share 1/n, with Wilson intervals, by player count ({lineup}). "
+        "On the dashed line a seat wins exactly its share.",
+        [lambda ax: plots.plot_seat_excess(table, ax=ax)],
+        size=(6.5, 3.8),
+    )
+
+
+def _lineup_words(chosen: dict[int, str], strongest: dict[int, str]) -> str:
+    """Which mirror matches a headline uses, in words."""
+    labels = list(dict.fromkeys(chosen.values()))
+    top = all(strongest.get(n) == label for n, label in chosen.items())
+    if len(labels) == 1:
+        return f"{labels[0]} mirror matches" + (", the strongest rung of the skill ladder played" if top else "")
+    at = {label: [n for n, b in chosen.items() if b == label] for label in labels}
+    each = ", ".join(f"{label} at {'/'.join(map(str, ns))} players" for label, ns in at.items())
+    return ("the strongest rung of the skill ladder played: " if top else "") + f"mirror matches of {each}"
+
+
 def _mirror_section(
     seats: pd.DataFrame,
     mirror: np.ndarray,
@@ -118,7 +171,7 @@ def _mirror_section(
     strongest: dict[int, str] | None = None,
 ):
     """Seat advantage in each mirror lineup; with a skill ladder (``strongest``: per player count the strongest
-    rung played) the key findings come from its strongest rung and say so."""
+    rung played) the findings and the summary's answer come from its strongest rung and say so."""
     if not mirror.any():
         return None, {}
     strongest = strongest or {}
@@ -163,6 +216,9 @@ def _mirror_section(
                 size=(7, 4),
             )
         )
+    if results:
+        table, tests, chosen = _headline(results, strongest)
+        section.answers.append(_fairness_answer(table, tests, _lineup_words(chosen, strongest)))
     return section, results
 
 
@@ -187,7 +243,7 @@ def _solo_section(seats: pd.DataFrame, games: pd.DataFrame, alpha: float) -> Sec
         )
     )
     rates = win_rates(seats, by="bot", alpha=alpha)
-    scores = seats.groupby("bot", observed=True)["score"].mean()
+    scores = seats.groupby("bot", observed=True)["score"].quantile([0.1, 0.5, 0.9]).unstack()
     rows = []
     for r in rates.itertuples():
         rows.append(
@@ -196,7 +252,7 @@ def _solo_section(seats: pd.DataFrame, games: pd.DataFrame, alpha: float) -> Sec
                 _int(r.num_games),
                 _pct(r.win_rate, 2),
                 _pct_ci(r.ci_low, r.ci_high, 2),
-                _num(scores[r.bot], 1),
+                f"{_num(scores.at[r.bot, 0.5], 0)} ({_num(scores.at[r.bot, 0.1], 0)}–{_num(scores.at[r.bot, 0.9], 0)})",
             ]
         )
         verdict = (
@@ -216,11 +272,20 @@ def _solo_section(seats: pd.DataFrame, games: pd.DataFrame, alpha: float) -> Sec
             )
         section.items.append(Text(verdict, "verdict"))
         section.findings.append(f"Solo: {verdict}.")
-    header = ["bot", "games", "win rate", f"{_level(alpha)} interval", "mean score"]
+        section.answers.append(f"Solo: {verdict}.")
+    header = ["bot", "games", "win rate", f"{_level(alpha)} interval", "score: median (10%–90%)"]
     if margins is not None:
         header += ["mean margin", f"{_level(alpha)} interval", "median margin"]
     caption = "Solo games." + (" Margin: the bot's score minus the automaton's." if margins is not None else "")
     section.items.append(Table(header, rows, caption))
+    section.items.append(
+        _figure(
+            "solo-scores.png",
+            "Final scores of solo games, one line per bot: the share of games ending on each score.",
+            [lambda ax: plots.plot_score_distributions(seats, ax=ax, by="bot", title="Solo scores")],
+            size=(6.5, 3.8),
+        )
+    )
     return section
 
 
@@ -277,6 +342,7 @@ def _mixed_section(seats: pd.DataFrame, mirror: np.ndarray, alpha: float, rng: n
     for n, verdict in verdicts:
         section.items.append(Text(f"{_players(n)}, mixed bots: {verdict}", "verdict"))
         section.findings.append(f"Seats with mixed bots, {_players(n)}: {verdict}")
+    section.answers.append(_fairness_answer(adv.table, adv.tests, "mixed bots rotated through the seats"))
     section.items.append(Table(_adv_columns(unit), _advantage_rows(adv.table), "Seats in mixed-bot games."))
     section.items.append(Table(_TEST_COLUMNS, _test_rows(adv.tests, alpha), _TEST_CAPTION))
     section.items.append(

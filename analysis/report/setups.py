@@ -21,18 +21,21 @@ _TOP_SETUPS = 5
 _TOP_FEATURES = 10
 
 
-def _setup_descriptors(games: pd.DataFrame) -> pd.DataFrame:
-    """One row per setup: its opening rows as text, one column per descriptor family."""
+def _setup_descriptors(games: pd.DataFrame) -> pd.Series:
+    """One text per setup, indexed by setup id: its opening display, 'family: values' for each descriptor family."""
     first = games.drop_duplicates("setup_id")
     families: dict[str, list[str]] = {}
     for column in first.columns:
         if column.startswith("setup_") and column not in ("setup_id", "setup_seed"):
             families.setdefault(re.sub(r"_\d+$", "", column), []).append(column)
-    out = pd.DataFrame({"setup_id": first["setup_id"].to_numpy()})
+    texts = [""] * len(first)
     for family, columns in families.items():
-        values = [first[c].astype(str).to_numpy() for c in columns]
-        out[family] = [" ".join(v) for v in zip(*values, strict=True)]
-    return out.set_index("setup_id")
+        name = family.removeprefix("setup_").replace("_", " ")
+        values = [first[c].astype(object).to_numpy() for c in columns]
+        for k, v in enumerate(zip(*values, strict=True)):
+            shown = " ".join(str(x) for x in v if not pd.isna(x))
+            texts[k] += ("; " if texts[k] else "") + f"{name}: {shown}"
+    return pd.Series(texts, index=first["setup_id"].to_numpy())
 
 
 def _setup_section(
@@ -86,6 +89,7 @@ def _setup_section(
         )
     )
     balance = setup_balance(sub, seat=1, outcome="margin", alpha=alpha)
+    decides: dict[int, str] = {}
     for n, part in var[(var["outcome"] == "margin") & (var["seat"] == 1)].groupby("num_players"):
         r = part.iloc[0]
         if r.var_within < _NO_VARIANCE:
@@ -98,17 +102,26 @@ def _setup_section(
                 f"{r.sd_between:.1f} {unit}, and seat 1 beats the other seats' mean in {np.mean(ahead > 0):.0%} of "
                 f"them ({np.mean(ahead < 0):.0%} behind)."
             )
+            decides[n] = (
+                f"the setup and seating fix the whole game (the bots never vary a replay); seat 1's score margin "
+                f"differs by about ±{r.sd_between:.1f} {unit} between setups"
+            )
         elif _ok(r.pvalue) and r.pvalue < alpha:
             text = (
                 f"In {n}-player games the setup decides {_pct(r.icc)} ({_pct_ci(r.icc_low, r.icc_high)}) of the "
                 f"variance of seat 1's score margin; a typical setup moves it by about ±{r.sd_between:.1f} {unit} "
                 f"(F test {format_pvalue(r.pvalue)}, {int(r.num_setups):,} setups)."
             )
+            decides[n] = (
+                f"{_pct(r.icc)} ({_pct_ci(r.icc_low, r.icc_high)}) of the spread of seat 1's score margin; a typical "
+                f"setup moves it by about ±{r.sd_between:.1f} {unit}"
+            )
         else:
             text = (
                 f"In {n}-player games no setup effect on seat 1's score margin was detected (ICC {_pct(r.icc)}, "
                 f"{_pct_ci(r.icc_low, r.icc_high)}; F test {format_pvalue(r.pvalue)})."
             )
+            decides[n] = f"no detectable share of seat 1's score margin (ICC {_pct(r.icc)})"
         section.items.append(Text(text, "verdict"))
         section.findings.append(text)
 
@@ -116,7 +129,6 @@ def _setup_section(
     run_of = sub.drop_duplicates("setup_id").set_index("setup_id")["run_id"].astype(str)
     first_game = sub.groupby("setup_id")["game"].min()
     labels = {m["run_id"]: run_label(m) for m in setup_runs}
-    families = list(describe.columns)
     for n, part in balance.groupby("num_players", sort=True):
         for title, chosen in (
             ("Most balanced", part.nsmallest(_TOP_SETUPS, "imbalance")),
@@ -137,12 +149,12 @@ def _setup_section(
                         if abs(r.ci_high - r.ci_low) < _NO_VARIANCE
                         else _ci(r.ci_low, r.ci_high, 2, True),
                         _num(r.shrunk, 2, True),
-                        *[str(describe.at[r.setup_id, f]) if r.setup_id in describe.index else "" for f in families],
+                        str(describe.get(r.setup_id, "")),
                     ]
                 )
             section.items.append(
                 Table(
-                    ["run", "setup", "first game", "games", "seat 1 margin", "interval", "shrunk", *families],
+                    ["run", "setup", "first game", "games", "seat 1 margin", "interval", "shrunk", "opening display"],
                     rows,
                     f"{title} setups, {_players(n)} (replay one with 'golem replay RUN --game FIRST_GAME'): seat 1's "
                     "mean score margin in the setup's games, and the "
@@ -161,7 +173,9 @@ def _setup_section(
         effects = setup_feature_effects(sub, games, seat=1, outcome="margin", alpha=alpha, correction="holm")
     except ValueError as e:
         section.items.append(Text(f"Setup features were not analysed: {e}."))
+        section.answers.append(_setup_answer(decides, {}))
         return section
+    stands_out: dict[int, str] = {}
     for n, part in effects.groupby("num_players", sort=True):
         num_sig = int(part["significant"].sum())
         shown = part.sort_values(["significant", "pvalue"], ascending=[False, True]).head(_TOP_FEATURES)
@@ -173,14 +187,19 @@ def _setup_section(
             )
             text = (
                 f"{num_sig} of {len(part)} opening-row features shift seat 1's score margin in {n}-player games "
-                f"after Holm correction; the largest: {top.feature} ({top.effect:+.2f} {unit}, "
+                f"after Holm correction; the largest: {_feature_words(top)} ({top.effect:+.2f} {unit}, "
                 f"{_ci(top.ci_low, top.ci_high, 2, True)})."
+            )
+            stands_out[n] = (
+                f"{_feature_words(top)} in the opening display shifts it most ({top.effect:+.2f} {unit}, "
+                f"{_ci(top.ci_low, top.ci_high, 2, True)})"
             )
         else:
             text = (
                 f"None of {len(part)} opening-row features shifts seat 1's score margin in {n}-player games "
                 "detectably after Holm correction."
             )
+            stands_out[n] = "no single card or tile in the opening display shifts it detectably"
         section.items.append(Text(text, "verdict"))
         section.findings.append(text)
         section.items.append(
@@ -196,7 +215,7 @@ def _setup_section(
                 ],
                 [
                     [
-                        r.feature,
+                        _feature_words(r),
                         _int(r.num_setups_with),
                         _int(r.num_setups_without),
                         _num(r.effect, 2, True),
@@ -211,4 +230,22 @@ def _setup_section(
                 "adjusted to match (an interval excludes 0 exactly when the feature is significant).",
             )
         )
+    section.answers.append(_setup_answer(decides, stands_out))
     return section
+
+
+def _feature_words(row: Any) -> str:
+    """A setup feature as a designer reads it: 'P07 (point row)' for the value P07 of the family setup_point."""
+    family = str(row.column).removeprefix("setup_").replace("_", " ")
+    return f"{row.value} ({family})"
+
+
+def _setup_answer(decides: dict[int, str], stands_out: dict[int, str]) -> str:
+    """The answer to "how much does the setup decide?" in plain words, one clause per player count."""
+    parts = []
+    for n in sorted(decides):
+        part = f"{_players(n)}: {decides[n]}"
+        if n in stands_out:
+            part += f"; {stands_out[n]}"
+        parts.append(part)
+    return "How much the setup decides: " + "; ".join(parts) + "."

@@ -47,6 +47,11 @@ def _strategy_section(seats: pd.DataFrame, alpha: float) -> Section | None:
     except ValueError as e:
         ratings = None
         section.items.append(Text(f"No Bradley-Terry ratings: {e}.", "warn"))
+        top = h2h.loc[h2h["win_rate"].idxmax()]
+        section.answers.append(
+            f"Strategy that stands out: {top.bot} finishes above {top.opponent} in {_pct(top.win_rate)} "
+            f"({_pct_ci(top.ci_low, top.ci_high)}) of their seat pairs (head to head only: {e})."
+        )
     order = list(ratings["bot"]) if ratings is not None else sorted(set(h2h["bot"]))
     cell = {(r.bot, r.opponent): f"{_pct(r.win_rate)} ({_pct_ci(r.ci_low, r.ci_high)})" for r in h2h.itertuples()}
     section.items.append(
@@ -88,6 +93,12 @@ def _strategy_section(seats: pd.DataFrame, alpha: float) -> Section | None:
         )
         section.items.append(Text(text, "verdict"))
         section.findings.append(text)
+        section.answers.append(
+            f"Strongest strategy: {best.bot} ({best.elo:.0f} Elo, {_ci(best.elo_low, best.elo_high, 0)}); "
+            f"order {' > '.join(ratings['bot'])}"
+            + (f"; {best.bot} finishes above {parts[0]}" if parts else "")
+            + " (mixed bots, player counts pooled)."
+        )
         panels.append(lambda ax: plots.plot_ratings(ratings, ax=ax))
     section.items.append(
         _figure(

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from analysis.report.format import _ci, _level, _num, _ok, _players
+from analysis.report.format import _level, _num, _ok, _pct, _players, _pp
 from analysis.report.metrics import _estimate
 from analysis.report.model import Section, Table, Text
 from analysis.report.provenance import _base_rules, _lineup_key, _rules_key
@@ -43,6 +43,8 @@ def _variant_section(
         )
     )
     rows = []
+    standouts: list[tuple[float, str]] = []
+    moved = 0
     for m in variants:
         change = ", ".join(f"{k}={v}" for k, v in m.get("rules", {}).items() if base_rules.get(k) != v)
         ref = baselines.get(_lineup_key(m))
@@ -58,28 +60,50 @@ def _variant_section(
             )
             for r in (ref, m)
         ]
-        measures = [(name, spec, 0) for name, spec in metrics.items()] + [("seat 1 win rate", ("win",), 1)]
+        measures = [(name, spec, 0) for name, spec in metrics.items()] + [
+            ("seat 1 win rate", ("win", "share of games seat 1 wins"), 1)
+        ]
         changed = []
         for name, spec, table in measures:
-            (_, b, b_se), (_, v, v_se) = (_estimate(p[table], spec) for p in pair)
+            (xb, b, b_se), (xv, v, v_se) = (_estimate(p[table], spec) for p in pair)
+            share = len(spec) < 3 and bool(np.isin(xb, (0, 1)).all() and np.isin(xv, (0, 1)).all())
             diff, half = v - b, z * np.hypot(b_se, v_se)
             marked = _ok(half) and abs(diff) > half
+            what = name if table else (f"{name} ({spec[1]})" if "(" not in spec[1] else f"{name}, {spec[1]},")
             if marked:
-                changed.append(f"{name} {_num(b, 3)} → {_num(v, 3)}")
+                text = (
+                    f"{what} {_value(b, share)} → {_value(v, share)} ({_change(diff, share)}, "
+                    f"{_change(diff - half, share)} to {_change(diff + half, share)})"
+                )
+                changed.append(text)
+                standouts.append((abs(diff) / (half / z), f"{change} ({_players(m['num_players'])}) moves {text}"))
             rows.append(
                 [
                     run_label(m),
                     change,
-                    name,
-                    _num(b, 3),
-                    _num(v, 3),
-                    _num(diff, 3, True),
-                    _ci(diff - half, diff + half, 3, True),
+                    what,
+                    _value(b, share),
+                    _value(v, share),
+                    _change(diff, share),
+                    f"{_change(diff - half, share)} to {_change(diff + half, share)}" if _ok(half) else "n/a",
                     "yes" if marked else "",
                 ]
             )
+        moved += bool(changed)
         summary = f"Rule change {change} ({_players(m['num_players'])}, against {run_label(ref)}): "
-        section.findings.append(summary + ("; ".join(changed) if changed else "no measure changed detectably") + ".")
+        text = summary + ("; ".join(changed) if changed else "no measure changed detectably") + "."
+        section.findings.append(text)
+        section.items.append(Text(text, "verdict"))
+    if standouts:
+        section.answers.append(
+            f"Rule option that stands out: {max(standouts)[1]}; {moved} of {len(variants)} rule changes tried move "
+            "a measure."
+        )
+    elif variants:
+        section.answers.append(
+            f"Rule options: none of the {len(variants)} rule changes tried moves a measure or seat 1's win rate "
+            "detectably."
+        )
     section.items.append(
         Table(
             [
@@ -97,3 +121,13 @@ def _variant_section(
         )
     )
     return section
+
+
+def _value(x: float, share: bool) -> str:
+    """A measure's value: a share as a percentage, any other measure as a number."""
+    return _pct(x, 1) if share else _num(x, 3)
+
+
+def _change(x: float, share: bool) -> str:
+    """A difference: percentage points for a share, a signed number otherwise."""
+    return f"{_pp(x, 1)} pp" if share else _num(x, 3, True)

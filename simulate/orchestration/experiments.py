@@ -151,8 +151,10 @@ def parse_values(v: Value, spec: str | Sequence[Any]) -> list[Any]:
     return list(dict.fromkeys(out))
 
 
-def _variant_name(pairs: Sequence[tuple[str, Any]]) -> str:
-    return " ".join(f"{k}={v}" for k, v in pairs)
+def _variant_name(pairs: Sequence[tuple[str, Any]], typed: dict[str, str] | None = None) -> str:
+    """'points.P36.vp=18 start.seat1=YYY': each value by the name the user gave it (``typed``, canonical -> given)."""
+    typed = typed or {}
+    return " ".join(f"{typed.get(k, k)}={v}" for k, v in pairs)
 
 
 def sweep_variants(
@@ -167,8 +169,10 @@ def sweep_variants(
     if design not in ("grid", "oat"):
         raise ExperimentError(f"unknown design '{design}'; choose grid or oat")
     axes: list[tuple[Value, list[Any]]] = []
+    typed: dict[str, str] = {}
     for name, spec in sets:
         v = resolve_value(values, name)
+        typed.setdefault(v.name, name)
         if any(a.name == v.name for a, _ in axes):
             raise ExperimentError(f"{v.name} is set twice")
         axes.append((v, parse_values(v, spec)))
@@ -189,7 +193,8 @@ def sweep_variants(
         if not changed or changed in seen:
             continue
         seen.add(changed)
-        out.append(Variant(_variant_name(changed), changed))
+        aliases = tuple((k, typed[k]) for k, _ in changed if typed[k] != k)
+        out.append(Variant(_variant_name(changed, typed), changed, aliases=aliases))
     if len(out) == 1:
         raise ExperimentError("every value given equals the current one; nothing to compare")
     return out
