@@ -1,0 +1,122 @@
+"""Reports in a real browser: headless Chromium (Debian's ``chromium``, driven by Playwright for Python, no browser
+download) opens each kind of generated ``report.html`` at 1400 x 900 and checks what a designer sees first.
+
+The summary and its overview figure lie inside the first screen, no image is broken, nothing is wider than the page
+(the document and every table), and the console shows no error. Each test saves its screenshot under its temporary
+folder. Skipped, with the reason, only where Chromium or Playwright cannot be had; ``.ci/run`` installs both.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from analysis.report import build_report
+from analysis.report.experiment import build_experiment_report
+from simulate.lineup import parse_lineup
+from simulate.orchestration.experiments import Design, run_experiment, sweep_variants
+from simulate.registry import make
+from simulate.runner import RunSpec, run
+from simulate.variants import settable_values
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed (test extras)")
+
+CHROMIUM = os.environ.get("GOLEM_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+WIDTH, HEIGHT = 1400, 900
+SEED = 31
+
+pytestmark = pytest.mark.skipif(
+    not Path(CHROMIUM).is_file(), reason=f"no Chromium at {CHROMIUM} (apt-get install chromium; .ci/run does)"
+)
+
+
+def _play(game: str, out: Path, bots: list[str], players: int, num_games: int, seed: int, **design) -> Path:
+    spec = RunSpec(game, players, num_games, seed, parse_lineup(make(game), bots, players), **design)
+    return run(spec, out, workers=1, progress=False, command=f"(test run {out.name})")
+
+
+def _study(tmp: Path) -> Path:
+    """Century: mirror matches at two player counts, mixed bots, and replayed setups."""
+    runs = [
+        _play("century", tmp / "m3", ["greedy"], 3, 600, SEED),
+        _play("century", tmp / "m4", ["greedy"], 4, 400, SEED + 1),
+        _play("century", tmp / "mixed", ["greedy", "engine", "planner"], 3, 300, SEED + 2),
+        _play("century", tmp / "setups", ["greedy"], 3, 240, SEED + 3, setups=40, games_per_setup=6),
+    ]
+    return build_report(runs, tmp / "report", command="golem report ...")
+
+
+def _golem(tmp: Path) -> Path:
+    """Golem: its many setup descriptors and play-profile columns, solo games against the Automa."""
+    runs = [
+        _play("golem", tmp / "g2", ["balanced"], 2, 120, SEED),
+        _play("golem", tmp / "g2s", ["balanced"], 2, 120, SEED + 1, setups=30, games_per_setup=4),
+        _play("golem", tmp / "solo", ["balanced"], 1, 60, SEED + 2),
+    ]
+    return build_report(runs, tmp / "report", command="golem report ...")
+
+
+def _experiment(tmp: Path) -> Path:
+    """A century sweep of two values, named as a user types them."""
+    values = settable_values(make("century"))
+    variants = sweep_variants(values, [("points.P36.vp", "18"), ("start.seat1", "YYYY")])
+    design = Design("century", 3, ("greedy",), tuple(variants), num_games=300, seed=SEED)
+    exp = run_experiment(design, tmp / "sweep", command="golem sweep century ...", workers=1)
+    return build_experiment_report(exp, tmp / "report", command="golem sweep century ...")
+
+
+_LAYOUT = """() => {
+  const box = el => { const r = el.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+  const summary = document.querySelector('#summary .answers');
+  const figure = document.querySelector('#summary figure img');
+  return {
+    width: window.innerWidth,
+    scrollWidth: document.documentElement.scrollWidth,
+    summary: summary ? box(summary) : null,
+    answers: summary ? summary.querySelectorAll('li').length : 0,
+    figure: figure ? box(figure) : null,
+    broken: [...document.images].filter(i => !i.complete || i.naturalWidth === 0).map(i => i.alt),
+    wide: [...document.querySelectorAll('table')]
+      .filter(t => t.scrollWidth > t.clientWidth + 1 || t.getBoundingClientRect().right > window.innerWidth)
+      .map(t => (t.caption ? t.caption.textContent : t.rows[0].textContent).slice(0, 80)),
+  };
+}"""
+
+
+@pytest.mark.parametrize("kind", ["study", "golem", "experiment"])
+def test_the_first_screen_answers_and_nothing_is_wider_than_the_page(kind, tmp_path) -> None:
+    html = {"study": _study, "golem": _golem, "experiment": _experiment}[kind](tmp_path)
+    errors: list[str] = []
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            page = browser.new_page(viewport={"width": WIDTH, "height": HEIGHT})
+            page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.goto(html.resolve().as_uri())
+            page.wait_for_load_state("load")
+            page.screenshot(path=str(tmp_path / f"{kind}-first-screen.png"))
+            layout = page.evaluate(_LAYOUT)
+        finally:
+            browser.close()
+    assert (tmp_path / f"{kind}-first-screen.png").stat().st_size > 0
+    assert not errors, errors
+    assert 3 <= layout["answers"] <= 6, layout
+    for part in ("summary", "figure"):
+        left, top, right, bottom = layout[part]
+        assert left >= 0 and top >= 0 and right <= WIDTH and bottom <= HEIGHT, (part, layout)
+    assert not layout["broken"], layout["broken"]
+    assert layout["scrollWidth"] <= layout["width"], layout
+    assert not layout["wide"], layout["wide"]
