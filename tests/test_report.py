@@ -15,6 +15,7 @@ from click.testing import CliRunner
 
 from analysis.report import Report, Section, Table, Text, build_report, compute_report, render_html, render_markdown
 from analysis.report.provenance import _source_revision
+from analysis.report.seats import _fairness_answer
 from analysis.run import load_run
 from analysis.stats.components import component_strength
 from simulate.cli import main
@@ -384,3 +385,20 @@ def test_the_source_revision_notes_uncommitted_changes_of_this_checkout() -> Non
     status = subprocess.run(["git", "status", "--porcelain", "--", *paths], cwd=root, capture_output=True, text=True)
     dirty = " with uncommitted changes" if status.stdout.strip() else ""
     assert _source_revision() == f" (git {head.stdout.strip()}{dirty})"
+
+
+def test_the_fairness_answer_groups_the_fair_player_counts_and_names_the_seat_furthest_from_its_share() -> None:
+    rows = [(2, 1, 0.60), (2, 2, 0.40), (3, 1, 0.34), (3, 2, 0.33), (3, 3, 0.33), (4, 1, 0.25), (4, 2, 0.20)]
+    rows += [(4, 3, 0.30), (4, 4, 0.25)]
+    table = pd.DataFrame(rows, columns=["num_players", "seat", "win_rate"])
+    table["fair"] = 1 / table["num_players"]
+    table["excess"] = table["win_rate"] - table["fair"]
+    table["ci_low"], table["ci_high"] = table["win_rate"] - 0.02, table["win_rate"] + 0.02
+    tests = pd.DataFrame(
+        {"num_players": [2, 3, 4], "num_games": [900, 100, 100], "pvalue": [1e-5, 0.5, 0.2], "significant": [1, 0, 0]}
+    ).astype({"significant": bool})
+    assert _fairness_answer(table, tests, "greedy mirror matches") == (
+        "Fair to every seat? Yes at 3 and 4 players: no seat's win rate differs detectably from its share in 100 games "
+        "each; no at 2 players: the first player wins 60.0% (58.0–62.0%) where a fair share is 50.0%. Measured in "
+        "greedy mirror matches."
+    )

@@ -167,7 +167,7 @@ def compute_report(
     ]
     overview = None
     if mirror_results:
-        table, _, chosen = _headline(mirror_results, strongest)
+        table, _, chosen = _headline(mirror_results, {})  # the most games per player count: the narrowest
         overview = _seat_overview(table, _lineup_words(chosen, strongest))
     elif mixed_result is not None:
         overview = _seat_overview(mixed_result.table, "mixed bots rotated through the seats")

@@ -98,8 +98,8 @@ def _headline(
     results: dict[str, SeatAdvantage], strongest: dict[int, str]
 ) -> tuple[pd.DataFrame, pd.DataFrame, dict[int, str]]:
     """Per player count, the mirror lineup that answers "is the game fair to every seat": the strongest rung of
-    the skill ladder played, else the lineup with the most games. Returns its seat rows, its tests and the lineup
-    chosen for each player count."""
+    the skill ladder played (``strongest``; pass {} for none), else the lineup with the most games. Returns its
+    seat rows, its tests and the lineup chosen for each player count."""
     games: dict[int, dict[str, int]] = {}
     for label, adv in results.items():
         for n, num in zip(adv.tests["num_players"], adv.tests["num_games"], strict=True):
@@ -113,7 +113,9 @@ def _headline(
     return pd.concat(tables, ignore_index=True), pd.concat(tests, ignore_index=True), chosen
 
 
-def _fairness_answer(table: pd.DataFrame, tests: pd.DataFrame, lineup: str) -> str:
+def _fairness_answer(
+    table: pd.DataFrame, tests: pd.DataFrame, lineup: str, question: str = "Fair to every seat?"
+) -> str:
     """The answer to "is it fair to every seat, at every player count?" in plain words: the counts where no seat differs
     detectably, then each count where one does, with the seat furthest from its share."""
     fair, unfair = [], []
@@ -137,7 +139,7 @@ def _fairness_answer(table: pd.DataFrame, tests: pd.DataFrame, lineup: str) -> s
         parts.append(f"yes at {where} players: no seat's win rate differs detectably from its share{each}")
     parts += unfair
     text = "; ".join(parts)
-    return f"Fair to every seat? {text[0].upper()}{text[1:]}. Measured in {lineup}."
+    return f"{question} {text[0].upper()}{text[1:]}. Measured in {lineup}."
 
 
 def _seat_overview(table: pd.DataFrame, lineup: str) -> Figure:
@@ -218,7 +220,12 @@ def _mirror_section(
         )
     if results:
         table, tests, chosen = _headline(results, strongest)
-        section.answers.append(_fairness_answer(table, tests, _lineup_words(chosen, strongest)))
+        answer = _fairness_answer(table, tests, _lineup_words(chosen, strongest))
+        most_table, most_tests, most = _headline(results, {})
+        if most != chosen:  # the strongest rung's runs are often small: say what the largest runs show too
+            question = "With the most games per player count:"
+            answer += " " + _fairness_answer(most_table, most_tests, _lineup_words(most, strongest), question)
+        section.answers.append(answer)
     return section, results
 
 
