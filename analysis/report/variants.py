@@ -69,7 +69,7 @@ def _variant_section(
             share = len(spec) < 3 and bool(np.isin(xb, (0, 1)).all() and np.isin(xv, (0, 1)).all())
             diff, half = v - b, z * np.hypot(b_se, v_se)
             marked = _ok(half) and abs(diff) > half
-            what = name if table else (f"{name} ({spec[1]})" if "(" not in spec[1] else f"{name}, {spec[1]},")
+            what = name if table else (f"{name} ({spec[1]})" if "(" not in spec[1] else f"{name} [{spec[1]}]")
             if marked:
                 text = (
                     f"{what} {_value(b, share)} → {_value(v, share)} ({_change(diff, share)}, "
