@@ -147,6 +147,10 @@ def test_play_profile_warns_of_a_mechanism_a_bot_never_uses(runs, tmp_path) -> N
     assert any(w.startswith("Bot greedy:lookahead=0 never uses merchants_bought") for w in warnings), warnings
     assert not any("merchants_bought" in w for w in warnings if w.startswith("Bot greedy "))
     assert any("merchants_bought" in f for f in section.findings)
+    table = next(i for i in section.items if isinstance(i, Table))  # the narrow way round: bots or mechanisms across
+    mechanisms = json.loads((runs["mirror"] / "manifest.json").read_text())["columns"]["profile"]
+    assert len(mechanisms) > 2 and table.columns == ["mechanism", "greedy:lookahead=0", "greedy"], table.columns
+    assert [r[0] for r in table.rows] == ["seat-games", *mechanisms]
 
 
 def test_sections_follow_the_data(runs) -> None:

@@ -40,9 +40,15 @@ def _profile_section(seats: pd.DataFrame, columns: list[str]) -> Section | None:
         part = profile[profile["bot"] == bot]
         cells = [f"{_num(v, 2)} ({_pct(u, 0)})" for v, u in zip(part["mean"], part["share_used"], strict=True)]
         rows.append([str(bot), _int(part["seat_games"].iloc[0]), *cells])
-    section.items.append(
-        Table(["bot", "seat-games", *columns], rows, "mean per game (share of games using it at least once)")
-    )
+    header = ["bot", "seat-games", *columns]
+    caption = "mean per game (share of games using it at least once)"
+    if len(columns) > len(bots):  # more mechanisms than bots: one row per mechanism keeps the table narrow
+        header, rows = (
+            ["mechanism", *[str(b) for b in bots]],
+            [list(r) for r in zip(header[1:], *[r[1:] for r in rows], strict=True)],
+        )
+        caption = "Per bot: " + caption
+    section.items.append(Table(header, rows, caption))
     warnings = profile_warnings(profile)
     section.items.extend(Text(w, "warn") for w in warnings)
     section.findings.extend(warnings)
