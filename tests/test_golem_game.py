@@ -16,7 +16,7 @@ from simulate.cli import main
 from simulate.datafiles import default_dir
 from simulate.games.golem import bots as golem_bots
 from simulate.games.golem import data, engine, play
-from simulate.games.golem.reference import GolemState
+from simulate.games.golem.reference import STAT_NAMES, Decision, GolemState
 from simulate.games.golem.state import new_pads
 from simulate.registry import make
 from simulate.rng import randint
@@ -164,18 +164,23 @@ def test_runs_take_the_games_chunk_size_unless_given(tmp_path: Path) -> None:
     assert manifest["design"]["chunk_size"] == 3 and sorted(manifest["chunks"]) == ["0", "1"]
 
 
-def test_kernel_games_replay_identically_on_the_reference() -> None:
+@pytest.mark.parametrize("names", [("balanced", "greedy", "books"), ("search", "balanced", "artifacts")])
+def test_kernel_games_replay_identically_on_the_reference(names: tuple[str, ...]) -> None:
+    """Every action the bots take (the search bot's too) is legal on the reference engine, and the games end alike."""
     d = data.load()
-    ids = np.array([golem_bots.BOTS[b][0] for b in ("balanced", "greedy", "books")])
-    prm = np.array([golem_bots.bot_params(b) for b in ("balanced", "greedy", "books")])
-    for seed in range(5):
+    ids = np.array([golem_bots.BOTS[b][0] for b in names])
+    prm = np.array([golem_bots.bot_params(b, {"iterations": 12} if b == "search" else {}) for b in names])
+    for seed in range(5 if names[0] != "search" else 2):
         moves, final = play.trace_game(d, 3, np.arange(3), ids, prm, seed, seed + 50)
         ref = GolemState(d, 3, seed)
         for a in moves:
             ref.apply_action(int(a))
+            for s in range(3):
+                assert min(ref.res[s]) >= 0 and ref.vp[s] >= 0, "resources never negative"
         assert ref.is_terminal()
         res = play.results(d, final)
         assert res["score"][0].tolist() == ref.scores()
+        assert final["stats"][0].tolist() == [ref.stats[k] + [0] * (4 - 3) for k in STAT_NAMES]
 
 
 def test_checked_and_unchecked_batches_are_equal() -> None:
@@ -400,3 +405,39 @@ def test_bots_choose_as_if_they_played_every_option() -> None:
             decisions += 1
             engine.apply_one(st, 0, d.kernel, int(a))
     assert decisions > 500
+
+
+def test_play_profile_counts_the_moves_played() -> None:
+    """Gold bought, Character bonuses and Student sections are the traced moves counted on the reference engine:
+    an Artifacts-action Gold purchase, a Character bonus paid for, each section a Student advances."""
+    d = data.load()
+    names = ("balanced", "artifacts", "books", "random")
+    ids = np.array([golem_bots.BOTS[b][0] for b in names])
+    prm = np.array([golem_bots.bot_params(b) for b in names])
+    games = 8
+    seat = np.array([[(g + k) % 4 for k in range(4)] for g in range(games)])
+    seeds = np.arange(games, dtype=np.uint64) + 40
+    final = play.play_batch(d, 4, seat, ids, prm, seeds, seeds + 7)
+    seats = make("golem").play_chunk(d, 4, seat, ids, prm, seeds, seeds + 7).seats
+    totals = np.zeros(3, np.int64)
+    for g in range(games):
+        moves, _ = play.trace_game(d, 4, seat[g], ids, prm, int(seeds[g]), int(seeds[g]) + 7)
+        ref = GolemState(d, 4, int(seeds[g]))
+        counted = np.zeros((4, 3), np.int64)  # Gold bought, Character bonuses, Student sections
+        for a in moves:
+            kind, s, text = Decision(ref.decision()), ref.current_player(), ref.describe(int(a))
+            before = [list(x) for x in ref.student]
+            ref.apply_action(int(a))
+            counted[s, 0] += kind == Decision.ARTIFACT_ACTION and text == "buy a Gold"
+            counted[s, 1] += kind == Decision.CHARACTER and text == "pay for the Character's bonus"
+            for o in range(4):
+                counted[o, 2] += sum(max(0, x - y) for x, y in zip(ref.student[o], before[o], strict=True))
+        for s in range(4):
+            row = 4 * g + s
+            got = [int(seats[c][row]) for c in ("gold_bought", "character_bonuses", "student_sections")]
+            assert got == counted[s].tolist(), f"game {g} seat {s}"
+        assert (seats["gold_bought"][4 * g : 4 * g + 4] <= seats["gold"][4 * g : 4 * g + 4]).all()
+        totals += counted.sum(axis=0)
+    assert (totals > 0).all()  # every counted mechanism occurs
+    assert set(make("golem").profile_columns) <= set(seats)
+    assert final["stats"].shape[1] == len(STAT_NAMES)

@@ -173,7 +173,7 @@ from simulate.games.golem.engine import (
 from simulate.games.golem.engine import E_CONTROL_CAP_2 as CAP_DEV
 from simulate.rng import randint
 
-RANDOM, GREEDY, GOLEMS, ARTIFACTS, BOOKS, BALANCED = range(6)
+RANDOM, GREEDY, GOLEMS, ARTIFACTS, BOOKS, BALANCED, SEARCH = range(7)  # SEARCH: ``search_bot``, not ``choose``
 PLAY, VALUED, CURRENT = range(3)  # how an option is valued (``direct_value``)
 GO_ON, STOP, UNKNOWN = range(3)  # where an effect applied without play leaves the engine (``effect_now``)
 # Effects that put a decision with an always legal action on the stack and change nothing ``value`` reads before it.
@@ -208,7 +208,13 @@ _HELP = {
 
 
 # lowest and highest value a parameter accepts: every weight is a non-negative number of points
-LIMITS: dict[str, tuple[float, float]] = {name: (0.0, 20.0) for name in PARAM_NAMES}
+LIMITS: dict[str, tuple[float, float]] = {name: (0.0, 20.0) for name in PARAM_NAMES} | {
+    "iterations": (1.0, 100_000.0),
+    "uct_c": (0.0, 10.0),
+    "horizon": (0.0, 4000.0),
+    "scale": (0.1, 100.0),
+}
+WHOLE_PARAMS = frozenset({"iterations", "horizon"})
 
 
 def _params(**values: float) -> dict[str, tuple[float, str]]:
@@ -243,6 +249,17 @@ BOTS: dict[str, tuple[int, str, dict[str, tuple[float, str]]]] = {
         "weighs all three lines toward the final multipliers with weights tuned against the line bots "
         "(strong reference)",
         _params(resource=0.17, gold=0.3, student=3.2, study=0.01, red=2.7, yellow=0.08, blue=0.33, control=0.45),
+    ),
+    "search": (
+        SEARCH,
+        "information-set Monte Carlo tree search (simulate.search) over every decision with balanced rollouts; "
+        "decks, others' Objectives and future drops re-sampled per iteration",
+        {
+            "iterations": (50.0, "determinised iterations per decision"),
+            "uct_c": (0.7, "UCT exploration constant (values are in [0, 1])"),
+            "horizon": (60.0, "decisions of balanced rollout after the tree before the position is valued"),
+            "scale": (4.0, "points of valuation margin over the best other seat that make a leaf worth 0.73"),
+        },
     ),
 }
 
@@ -1090,13 +1107,14 @@ def _cheapest_space(r, tb, s):
 
 
 def bot_params(name: str, overrides: dict[str, float] | None = None) -> np.ndarray:
-    """The weight vector of bot ``name`` with ``overrides`` applied (unknown names raise ValueError)."""
+    """The parameter vector of bot ``name`` (its ``BOTS`` order) with ``overrides`` (unknown names: ValueError)."""
     _, _, params = BOTS[name]
     out = np.zeros(MAX_BOT_PARAMS)
+    names = list(params)
     for k, (default, _) in params.items():
-        out[PARAM_NAMES.index(k)] = default
+        out[names.index(k)] = default
     for k, v in (overrides or {}).items():
         if k not in params:
             raise ValueError(f"bot {name} has no parameter {k} (has: {', '.join(params) or 'none'})")
-        out[PARAM_NAMES.index(k)] = v
+        out[names.index(k)] = v
     return out

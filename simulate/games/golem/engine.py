@@ -302,6 +302,7 @@ PAIR_A = np.array([0, 0, 0, 1, 1, 2], np.int64)
 PAIR_B = np.array([1, 2, 3, 2, 3, 3], np.int64)
 NUM_PARTS = 8
 ST_VP_CONTROL, ST_VP_OVERMOVE, ST_VP_SECTIONS, ST_KNOW_CONTROL, ST_OBJECTIVES_MET = range(5)
+ST_GOLD_BOUGHT, ST_CHARACTER_BONUSES, ST_STUDENT_SECTIONS = range(5, 8)
 
 
 # ----------------------------------------------------------------------------- setup
@@ -565,8 +566,35 @@ def apply_action(r, tb, a):
     px = r.stack[k, 6]
     r.sp -= 1
     r.moves += 1
+    students = _students_packed(r)
     _resolve(r, tb, kind, s, e, pa, pb, pc, px, a)
     advance(r, tb)
+    _count_profile(r, kind, s, a, students)
+
+
+@njit(cache=True)
+def _students_packed(r):
+    """Every seat's three Student positions, 4 bits each, in one integer (positions are 0..NUM_SECTIONS)."""
+    packed = 0
+    for s in range(r.n):
+        for d in range(3):
+            packed |= np.int64(r.student[s, d]) << (4 * (3 * s + d))
+    return packed
+
+
+@njit(cache=True)
+def _count_profile(r, kind, s, a, students):
+    """Play-profile stats of one move: a Gold bought by the Artifacts action, a Character bonus paid for, and the
+    sections every seat's Students advanced (from ``students``, ``_students_packed`` before the move)."""
+    if kind == D_ARTIFACT_ACTION and ART_OPTIONS <= a < 42:
+        r.stats[ST_GOLD_BOUGHT, s] += 1
+    elif kind == D_CHARACTER and a == 0:
+        r.stats[ST_CHARACTER_BONUSES, s] += 1
+    for o in range(r.n):
+        for d in range(3):
+            before = (students >> (4 * (3 * o + d))) & 15
+            if r.student[o, d] > before:
+                r.stats[ST_STUDENT_SECTIONS, o] += r.student[o, d] - before
 
 
 @njit(cache=True)

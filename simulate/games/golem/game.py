@@ -13,6 +13,7 @@ seat's ``rank`` is 1 and ``win`` 1 when the player beats it (a tie goes to the u
 from __future__ import annotations
 
 import random
+import statistics
 import time
 from itertools import combinations
 from pathlib import Path
@@ -23,9 +24,11 @@ import numpy as np
 from simulate.game import ChunkTables, Codes, RuleOption, bot_specs
 from simulate.gamekit import kernel_traces, rule_options, time_kernel_replay, time_reference_replay
 from simulate.games.golem import bots as golem_bots
-from simulate.games.golem import data, play
+from simulate.games.golem import data, engine, play, search_bot
 from simulate.games.golem.reference import ACT_NAMES, STAT_NAMES, Decision, GolemState
-from simulate.games.golem.state import MAX_OBJECTIVES
+from simulate.games.golem.state import MAX_OBJECTIVES, new_pads, new_state
+from simulate.rng import game_seeds
+from simulate.search import new_tree
 
 END_REASONS = ("rules", "illegal_move", "engine_error")
 DECIDED_BY = ("score", "rabbi")
@@ -34,6 +37,7 @@ LAYOUTS = tuple(" ".join(str(t) for t in c) for c in combinations(range(1, 11), 
 LAYOUT_CODE = np.full(1 << 10, -1, np.int32)  # bitmask of a district's seven tiles (0-9) -> its LAYOUTS index
 for _i, _c in enumerate(combinations(range(10), 7)):
     LAYOUT_CODE[sum(1 << t for t in _c)] = _i
+BENCH_POSITIONS_SEED = 16
 ARTIFACT_SIDES = tuple(f"{t}{side}" for t in range(1, 5) for side in "AB")
 COMPONENT_KINDS = ("book", "objective", "development", "artifact")
 DEV_NAMES = (
@@ -41,6 +45,7 @@ DEV_NAMES = (
     + tuple(f"study_dev_{k + 1}" for k in range(data.NUM_STUDY_DEVS))
     + tuple(f"artifact_dev_{k + 1}" for k in range(6))
 )
+PROFILE_STATS = ("gold_bought", "character_bonuses", "student_sections")  # seats columns counted by the engine
 ART_NAMES = tuple(f"artifact_{k + 1}" for k in range(4))
 
 
@@ -49,7 +54,7 @@ class Golem:
 
     name = "golem"
     title = "Golem (Cranio Creations)"
-    version = 4
+    version = 5
     min_players = 1
     max_players = 4
     description = (
@@ -57,7 +62,7 @@ class Golem:
         "1-4 players (solo against a stand-in Automa); ESTIMATES stand in for printed values the rules text "
         "does not give (seeds/golem/SOURCES.md)"
     )
-    bots = bot_specs(golem_bots.BOTS, golem_bots.LIMITS)
+    bots = bot_specs(golem_bots.BOTS, golem_bots.LIMITS, golem_bots.WHOLE_PARAMS)
     max_bot_params = golem_bots.MAX_BOT_PARAMS
     data_files = data.FILES
     score_parts = play.SCORE_PARTS
@@ -80,18 +85,22 @@ class Golem:
         "start_position", "menorahs_red", "menorahs_yellow", "menorahs_blue", "golems_built", "golems_killed",
         "golems_on_board", "golem_track", "artifacts", "gold", "books", "book_columns", "study",
         "developments_golem", "developments_study", "developments_artifact", "objectives_held", "objectives_met",
+        "gold_bought", "character_bonuses", "student_sections",
         "vp_lost_control", "vp_lost_overmove", "vp_lost_sections", "knowledge_control",
         *(f"actions_{a}" for a in ACT_NAMES), "students_red", "students_yellow", "students_blue",
         "clay_left", "coins_left", "knowledge_left",
     )  # fmt: skip
-    # play profile (docs/run-format.md): Gold gained (placed on Artifacts or kept), Artifacts completed, Golems
-    # created and destroyed, Books, Student sections, Objectives met, Mirror and Rabbi actions
+    # play profile (docs/golem.md, Run tables): Gold bought, Artifacts completed, Golems created and destroyed,
+    # Books, Student sections advanced, Study track, Character bonuses, Objectives met, Mirror and Rabbi actions
     profile_columns = (
-        "gold", "artifacts", "golems_built", "golems_killed", "books", "study", "objectives_met",
-        "actions_mirror", "actions_rabbi",
+        "gold_bought", "artifacts", "golems_built", "golems_killed", "books", "student_sections", "study",
+        "character_bonuses", "objectives_met", "actions_mirror", "actions_rabbi",
     )  # fmt: skip
-    skill_ladder = ("random", "greedy", "balanced")  # weakest to strongest (docs/golem.md, the bots' table)
-    bench_lineups = {"greedy": 4000, "balanced": 4000, "balanced,golems,artifacts,books": 4000, "random": 20000}
+    skill_ladder = ("random", "greedy", "balanced", "search")  # weakest to strongest (docs/golem.md, Bots)
+    bench_lineups = {
+        "greedy": 4000, "balanced": 4000, "balanced,golems,artifacts,books": 4000, "random": 20000,
+        "search,balanced,balanced,balanced": 20,
+    }  # fmt: skip
     bench_players = 4
     default_bots = "balanced"  # --bots when none is given: the recommended lineup (golem games shows it)
     indexed_lists: dict[str, tuple[str, int]] = {}
@@ -246,6 +255,44 @@ class Golem:
                 moves += 1
         return time.perf_counter() - start, moves
 
+    def search_rates(self, d: data.GolemData, params: np.ndarray, num_positions: int, repeats: int) -> dict[str, float]:
+        """One core's search rates from ``num_positions`` positions of ``balanced`` 4-player games (decision 60 and
+        every 9th after it, up to 60 + 9 x 15).
+
+        Searches and bare rollouts (the same iterations without the tree) from the same positions, one after the
+        other in each repeat; medians of the CPU seconds.
+        """
+        n = self.bench_players
+        ids = np.full(n, golem_bots.BALANCED)
+        balanced = np.stack([golem_bots.bot_params("balanced")] * n)
+        setup, plays = game_seeds(BENCH_POSITIONS_SEED, np.arange(num_positions), np.arange(num_positions))
+        st = new_state(num_positions)
+        for g in range(num_positions):
+            moves, _ = play.trace_game(d, n, np.arange(n), ids, balanced, int(setup[g]), int(plays[g]))
+            engine.init_one(st, g, d.kernel, n, int(setup[g]), int(plays[g]))
+            for a in moves[: 60 + 9 * (g % 16)]:
+                engine.apply_one(st, g, d.kernel, int(a))
+        tree = new_tree(int(params[search_bot.S_ITERATIONS]) + 1, search_bot.MOVE_LEN, search_bot.MAX_MOVES)
+        scratch = search_bot.new_scratch(st, new_pads(1))
+        seconds: dict[bool, list[float]] = {False: [], True: []}
+        searched = 0
+        for _ in range(repeats + 1):  # the first round compiles and is dropped
+            for bare in (False, True):
+                batch = st.copy()
+                t = time.process_time()
+                searched = search_bot.search_positions(batch, d.kernel[0], params, tree, scratch, bare)
+                seconds[bare].append(time.process_time() - t)
+        search_s = statistics.median(seconds[False][1:])
+        bare_s = statistics.median(seconds[True][1:])
+        iterations = searched * int(params[search_bot.S_ITERATIONS])
+        return {
+            "decisions": searched,
+            "decisions_per_cpu_s": searched / search_s,
+            "iterations_per_cpu_s": iterations / search_s,
+            "bare_rollouts_per_cpu_s": iterations / bare_s,
+            "tree_overhead": search_s / bare_s,
+        }
+
 
 class _IntActions:
     """A reference game taking the kernel's recorded actions (numpy integers)."""
@@ -356,6 +403,7 @@ def chunk_tables(d: data.GolemData, st: np.ndarray, n: int) -> ChunkTables:
         "developments_artifact": (st["adev_space"][:, :n, :] >= 0).sum(axis=2).ravel().astype(np.int16),
         "objectives_held": seat("obj_len"),
         "objectives_met": met.ravel().astype(np.int16),
+        **{name: st["stats"][:, STAT_NAMES.index(name), :n].ravel().astype(np.int16) for name in PROFILE_STATS},
         "vp_lost_control": st["stats"][:, STAT_NAMES.index("vp_control"), :n].ravel().astype(np.int16),
         "vp_lost_overmove": st["stats"][:, STAT_NAMES.index("vp_overmove"), :n].ravel().astype(np.int16),
         "vp_lost_sections": st["stats"][:, STAT_NAMES.index("vp_sections"), :n].ravel().astype(np.int16),

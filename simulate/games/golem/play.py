@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from simulate.games.golem.bots import MAX_BOT_PARAMS, choose
+from simulate.games.golem.bots import MAX_BOT_PARAMS, SEARCH, choose
 from simulate.games.golem.data import GolemData
 from simulate.games.golem.engine import (
     NUM_PARTS,
@@ -17,7 +17,10 @@ from simulate.games.golem.engine import (
     score_parts,
 )
 from simulate.games.golem.reference import PH_END
+from simulate.games.golem.search_bot import MAX_MOVES as SEARCH_MOVES
+from simulate.games.golem.search_bot import MOVE_LEN, S_ITERATIONS, new_scratch, search_action
 from simulate.games.golem.state import new_pads, new_state
+from simulate.search import new_tree
 
 SCORE_PARTS = (
     "score_vp",
@@ -42,22 +45,21 @@ def _play_games(st, tab, g0, g1, n, seat_bot, bot_ids, bot_params, setup_seeds, 
     """
     tb = tab[0]
     recorded = 0
+    iterations = 0  # the search bot's tree and scratch, sized for the lineup's largest budget
+    for b in range(bot_ids.shape[0]):
+        if bot_ids[b] == SEARCH:
+            iterations = max(iterations, int(bot_params[b, S_ITERATIONS]))
+    tree = new_tree(iterations + 1, MOVE_LEN, SEARCH_MOVES)
+    scratch = new_scratch(st, pad)
     for g in range(g0, g1):
         r = st[g]
         init_game(r, tb, n, setup_seeds[g], play_seeds[g])
         while r.phase != PH_END and r.error == 0:
             b = seat_bot[g, current_player(r)]
-            w = (
-                bot_params[b, 0],
-                bot_params[b, 1],
-                bot_params[b, 2],
-                bot_params[b, 3],
-                bot_params[b, 4],
-                bot_params[b, 5],
-                bot_params[b, 6],
-                bot_params[b, 7],
-            )
-            a = choose(r, tb, bot_ids[b], w, pad[0])
+            if bot_ids[b] == SEARCH:
+                a = search_action(st, g, tb, bot_params[b], tree, scratch)
+            else:
+                a = choose(r, tb, bot_ids[b], _weights(bot_params, b), pad[0])
             if check and not is_legal(r, tb, a):
                 r.error = 1
                 break
@@ -66,6 +68,21 @@ def _play_games(st, tab, g0, g1, n, seat_bot, bot_ids, bot_params, setup_seeds, 
                 recorded += 1
             apply_action(r, tb, a)
     return recorded
+
+
+@njit(cache=True, inline="always")
+def _weights(bot_params, b):
+    """Row ``b`` of the lineup's parameters as the weight tuple of ``bots.choose``."""
+    return (
+        bot_params[b, 0],
+        bot_params[b, 1],
+        bot_params[b, 2],
+        bot_params[b, 3],
+        bot_params[b, 4],
+        bot_params[b, 5],
+        bot_params[b, 6],
+        bot_params[b, 7],
+    )
 
 
 @njit(cache=True, parallel=True)

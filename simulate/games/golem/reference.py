@@ -152,7 +152,11 @@ STUDY_DONE = STUDY_BUY + 20
 # Action counters per seat.
 ACT_NAMES = ("work", "golem", "artifacts", "study", "mirror", "rabbi", "pass", "forfeit")
 ACT_RABBI, ACT_PASS, ACT_FORFEIT = 5, 6, 7
-STAT_NAMES = ("vp_control", "vp_overmove", "vp_sections", "know_control", "objectives_met")
+STAT_NAMES = (
+    "vp_control", "vp_overmove", "vp_sections", "know_control", "objectives_met",
+    "gold_bought", "character_bonuses", "student_sections",
+)  # fmt: skip
+"""Per-seat counters; the last three are the play profile's (counted by ``apply_action``)."""
 
 
 class Rng:
@@ -350,8 +354,22 @@ class GolemState:
             raise ValueError(f"illegal action {action} for decision {Decision(task[0]).name}")
         self.stack.pop()
         self.moves += 1
+        students = [list(x) for x in self.student]
         self._resolve(task, action)
         self._advance()
+        self._count_profile(task, action, students)
+
+    def _count_profile(self, task: list[int], a: int, students: list[list[int]]) -> None:
+        """Play-profile stats of one move: a Gold bought by the Artifacts action (3 Coins), a Character bonus paid
+        for, and the sections every seat's Students advanced (``students``: their positions before the move)."""
+        kind, s = task[0], task[1]
+        if kind == Decision.ARTIFACT_ACTION and ART_OPTIONS <= a < 42:
+            self.stats["gold_bought"][s] += 1
+        elif kind == Decision.CHARACTER and a == 0:
+            self.stats["character_bonuses"][s] += 1
+        for o in range(self.n):
+            for d in range(3):
+                self.stats["student_sections"][o] += max(0, self.student[o][d] - students[o][d])
 
     def returns(self) -> list[float]:
         """1 for the winner, 0 otherwise (ties broken by the final Rabbi order); zeros before the end."""

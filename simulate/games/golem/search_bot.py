@@ -1,0 +1,291 @@
+"""Golem's ``search`` bot: the shared ISMCTS (``simulate.search``) with Golem's six plug-in functions.
+
+A move of the tree is one decision of the engine (``engine.apply_action``), whoever makes it, over the options
+the heuristic bots try (every legal action, small Artifact Developments on the cheapest free space only).
+What a seat cannot see, re-sampled for every iteration (a *determinisation*), after sorting each hidden pool so
+that its order never reaches the search:
+
+- the order of the Book deck and of the Action tile pile (the discards are public);
+- the other seats' Objective cards together with the Objective deck: one pool re-dealt, each seat keeping its
+  count (the cards a seat passed on in the draft or put under the deck are not remembered: a looser
+  information set, never a peek);
+- the solo Automa's cards of the rounds to come (the current round's card is revealed);
+- the engine's chance stream (future Synagogue drops and reshuffles) and the rollouts' play stream.
+
+The Palace Characters, the Neighbourhood tiles, the Library and everything on the boards are public. Setup
+decisions (draft, Starting and Artifact tiles, starting Golems) are taken by ``balanced``: the search starts
+with the first Golem Movement. Rollouts play ``balanced`` for every seat; a finished game is valued as a win
+(the rules' ranking), an unfinished one by the logistic of ``balanced``'s valuation margin over the best
+other seat (over the Automa's points in solo).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from simulate.games.golem.bots import BALANCED, BOTS, PARAM_NAMES, _candidates, _cheapest_space, choose, value
+from simulate.games.golem.data import NUM_AUTOMA_CARDS
+from simulate.games.golem.engine import (
+    NUM_PARTS,
+    OPTIONS,
+    UP_ART,
+    apply_action,
+    automa_parts,
+    current_player,
+    legal_mask,
+    score_parts,
+)
+from simulate.games.golem.reference import NUM_ACTIONS, PH_END, PH_MOVE, Decision
+from simulate.games.golem.state import P
+from simulate.rng import next_u64, shuffle
+from simulate.search import bare_rollouts, search
+
+# parameters of the search bot, in the order of its entry in ``bots.BOTS``
+S_ITERATIONS, S_UCT_C, S_HORIZON, S_SCALE = range(4)
+MOVE_LEN = 1  # a tree move is one action
+MAX_MOVES = NUM_ACTIONS
+_BALANCED_W = np.array([BOTS["balanced"][2][k][0] for k in PARAM_NAMES])  # the rollouts' weights
+_POOL = 64  # hidden cards of one pool (38 Books, 27 Objectives, 12 Action tiles, 20 Automa cards)
+D_ARTIFACT_ACTION = int(Decision.ARTIFACT_ACTION)
+D_UPGRADE = int(Decision.UPGRADE)
+D_INCOME_UPGRADE = int(Decision.INCOME_UPGRADE)
+
+
+@njit(cache=True)
+def new_scratch(st, pads):
+    """Per-worker scratch of the search bot: a one-record batch like ``st``, the bot pad ``pads`` (1,) ``state.PAD``
+    (the play loop's: a bot keeps nothing in it between decisions), a card pool and seat values."""
+    sim = np.empty_like(st[:1])
+    pool = np.zeros(_POOL, np.int16)
+    vals = np.zeros(P, np.float64)
+    parts = np.zeros(NUM_PARTS, np.int64)
+    mv = np.zeros(MOVE_LEN, np.int16)
+    return sim, pads, pool, vals, parts, mv
+
+
+@njit(cache=True)
+def _weights():
+    w = _BALANCED_W
+    return (w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7])
+
+
+@njit(cache=True)
+def search_action(st, g, tb, params, tree, scratch):
+    """The search bot's action for the seat to move in game ``g`` of batch ``st`` (``tb``: the packed tables).
+
+    ``params`` is the bot's parameter row; ``tree`` a :class:`simulate.search.Tree` with at least
+    ``iterations + 1`` nodes and moves of ``MOVE_LEN``; ``scratch`` from :func:`new_scratch`. A searched decision
+    takes one draw of the game's play stream to seed the search; a setup decision is ``balanced``'s.
+    """
+    sim, pads, pool, vals, parts, mv = scratch
+    r = st[g]
+    w = _weights()
+    if r.phase < PH_MOVE:
+        return choose(r, tb, BALANCED, w, pads[0])
+    ctx = (tb, pads, pool, vals, parts, w, params[S_SCALE])
+    root = st[g : g + 1]
+    n = _moves(ctx, root, tree.buf)
+    if n == 1:
+        return int(tree.buf[0, 0])
+    tree.rng[0] = next_u64(r.rng, 0)
+    search(
+        _determinise,
+        _moves,
+        _apply,
+        _rollout,
+        _current,
+        _evaluate,
+        ctx,
+        root,
+        sim,
+        tree,
+        int(params[S_ITERATIONS]),
+        params[S_UCT_C],
+        int(params[S_HORIZON]),
+        mv,
+    )
+    return int(mv[0])
+
+
+@njit(cache=True)
+def rollouts_only(st, g, tb, params, tree, scratch):
+    """The search bot's iterations without the tree (``simulate.search.bare_rollouts``), for ``golem bench``."""
+    sim, pads, pool, vals, parts, mv = scratch
+    ctx = (tb, pads, pool, vals, parts, _weights(), params[S_SCALE])
+    tree.rng[0] = next_u64(st[g].rng, 0)
+    return bare_rollouts(
+        _determinise,
+        _rollout,
+        _current,
+        _evaluate,
+        ctx,
+        st[g : g + 1],
+        sim,
+        tree,
+        int(params[S_ITERATIONS]),
+        int(params[S_HORIZON]),
+    )
+
+
+@njit(cache=True)
+def _resample(rng, pool, n):
+    """Sort then shuffle ``pool[:n]``: the result depends on the cards and ``rng`` only, never on their order."""
+    cards = pool[:n]
+    cards.sort()
+    shuffle(rng, 0, cards, n)
+
+
+@njit(cache=True)
+def _determinise(ctx, root, sim, seat, rng):
+    """``sim`` <- ``root``, what ``seat`` cannot see re-sampled (module docstring); fresh chance and play streams."""
+    sim[0] = root[0]
+    r = sim[0]
+    pool = ctx[2]
+    size = r.bk_q.shape[0]
+    for k in range(r.bk_len):
+        pool[k] = r.bk_q[(r.bk_head + k) % size]
+    _resample(rng, pool, r.bk_len)
+    for k in range(r.bk_len):
+        r.bk_q[(r.bk_head + k) % size] = pool[k]
+    size = r.ob_q.shape[0]
+    m = 0
+    for k in range(r.ob_len):
+        pool[m] = r.ob_q[(r.ob_head + k) % size]
+        m += 1
+    for o in range(r.n):
+        if o != seat:
+            for k in range(r.obj_len[o]):
+                pool[m] = r.objectives[o, k]
+                m += 1
+    _resample(rng, pool, m)
+    m = 0
+    for o in range(r.n):
+        if o != seat:
+            for k in range(r.obj_len[o]):
+                r.objectives[o, k] = pool[m]
+                m += 1
+    for k in range(r.ob_len):
+        r.ob_q[(r.ob_head + k) % size] = pool[m]
+        m += 1
+    for k in range(r.at_len):
+        pool[k] = r.at_q[r.at_head + k]
+    _resample(rng, pool, r.at_len)
+    for k in range(r.at_len):
+        r.at_q[r.at_head + k] = pool[k]
+    if r.automa:
+        m = 0
+        for k in range(r.round + 1, NUM_AUTOMA_CARDS):
+            pool[m] = r.au_deck[k]
+            m += 1
+        _resample(rng, pool, m)
+        for k in range(r.round + 1, NUM_AUTOMA_CARDS):
+            r.au_deck[k] = pool[k - r.round - 1]
+    r.chance[0] = next_u64(rng, 0)
+    r.rng[0] = next_u64(rng, 0)
+
+
+@njit(cache=True)
+def _moves(ctx, sim, out):
+    """The options of the pending decision the bots try (small Artifact Developments on the cheapest space only)."""
+    r = sim[0]
+    tb = ctx[0]
+    mask = ctx[1][0].mask
+    kind = r.stack[r.sp - 1, 0]
+    if kind == D_ARTIFACT_ACTION or kind == D_UPGRADE or kind == D_INCOME_UPGRADE:
+        first = 1 if kind == D_ARTIFACT_ACTION else UP_ART + 1
+        _candidates(r, tb, current_player(r), kind, first, _cheapest_space(r, tb, current_player(r)), mask)
+    else:
+        legal_mask(r, tb, mask)
+    n = 0
+    for a in range(OPTIONS[kind]):
+        if mask[a]:
+            out[n, 0] = a
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def _apply(ctx, sim, move):
+    apply_action(sim[0], ctx[0], move[0])
+
+
+@njit(cache=True)
+def _rollout(ctx, sim):
+    r = sim[0]
+    tb = ctx[0]
+    apply_action(r, tb, choose(r, tb, BALANCED, ctx[5], ctx[1][0]))
+
+
+@njit(cache=True)
+def _current(sim):
+    r = sim[0]
+    if r.phase == PH_END:
+        return -1
+    return current_player(r)
+
+
+@njit(cache=True)
+def _evaluate(ctx, sim, out):
+    """Finished game: each seat's win by the rules' ranking (score, then the uppermost Rabbi; solo: against the
+    Automa). Else: the logistic of ``balanced``'s valuation margin over the best other seat (solo: the Automa's
+    points now), ``scale`` points of margin giving 0.73."""
+    r = sim[0]
+    tb, _, _, vals, parts, w, scale = ctx
+    n = r.n
+    over = r.phase == PH_END
+    for s in range(n):
+        if over:
+            score_parts(r, tb, s, parts)
+            total = 0
+            for k in range(NUM_PARTS):
+                total += parts[k]
+            vals[s] = total
+        else:
+            vals[s] = value(r, tb, s, w)
+    if r.automa:
+        automa_parts(r, tb, parts)
+        au = parts[0] + parts[1] + parts[2]
+        if over:
+            out[0] = 1.0 if vals[0] > au or (vals[0] == au and r.au_pos > 0) else 0.0
+        else:
+            out[0] = 1.0 / (1.0 + math.exp(-(vals[0] - au) / scale))
+        return
+    if over:
+        for s in range(n):
+            out[s] = 0.0
+        best = -1
+        for k in range(n):  # the final turn order: the first of the top scores wins
+            s = r.order[k]
+            if best < 0 or vals[s] > vals[best]:
+                best = s
+        out[best] = 1.0
+        return
+    for s in range(n):
+        top = -1.0e300
+        for o in range(n):
+            if o != s and vals[o] > top:
+                top = vals[o]
+        out[s] = 1.0 / (1.0 + math.exp(-(vals[s] - top) / scale))
+
+
+@njit(cache=True)
+def search_positions(st, tb, params, tree, scratch, bare):
+    """Search every game of ``st`` once (``bare``: the same iterations without the tree); the decisions searched.
+
+    The benchmark of ``golem bench``: setup positions and those with a single option are skipped in both modes.
+    """
+    searched = 0
+    sim, pads, pool, vals, parts, mv = scratch
+    ctx = (tb, pads, pool, vals, parts, _weights(), params[S_SCALE])
+    for g in range(st.shape[0]):
+        if st[g].phase < PH_MOVE or st[g].phase == PH_END or _moves(ctx, st[g : g + 1], tree.buf) < 2:
+            continue
+        searched += 1
+        if bare:
+            rollouts_only(st, g, tb, params, tree, scratch)
+        else:
+            search_action(st, g, tb, params, tree, scratch)
+    return searched
