@@ -58,7 +58,7 @@ def balanced_position(n: int, index: int, decisions: int) -> np.ndarray:
     prm = np.stack([golem_bots.bot_params("balanced")] * n)
     moves, _ = play.trace_game(DATA, n, np.arange(n), ids, prm, int(setup[0]), int(plays[0]))
     st = new_state(1)
-    engine.init_one(st, 0, DATA.kernel, n, int(setup[0]), int(plays[0]))
+    engine.init_one(st, 0, DATA.kernel, n, setup[0], plays[0])
     for k, a in enumerate(moves):
         if k >= decisions and st[0]["phase"] >= PH_MOVE and len(options(st)) >= 2:
             return st
@@ -101,7 +101,7 @@ def one_winning_option() -> tuple[np.ndarray, int]:
     moves, _ = play.trace_game(DATA, 2, np.arange(2), ids, prm, int(setup[0]), int(plays[0]))
     for cut in range(len(moves) - 1, 0, -1):
         st = new_state(1)
-        engine.init_one(st, 0, DATA.kernel, 2, int(setup[0]), int(plays[0]))
+        engine.init_one(st, 0, DATA.kernel, 2, setup[0], plays[0])
         for a in moves[:cut]:
             engine.apply_one(st, 0, DATA.kernel, int(a))
         seat = int(engine.current_player(st[0]))

@@ -269,7 +269,7 @@ class Golem:
         st = new_state(num_positions)
         for g in range(num_positions):
             moves, _ = play.trace_game(d, n, np.arange(n), ids, balanced, int(setup[g]), int(plays[g]))
-            engine.init_one(st, g, d.kernel, n, int(setup[g]), int(plays[g]))
+            engine.init_one(st, g, d.kernel, n, setup[g], plays[g])
             for a in moves[: 60 + 9 * (g % 16)]:
                 engine.apply_one(st, g, d.kernel, int(a))
         tree = new_tree(int(params[search_bot.S_ITERATIONS]) + 1, search_bot.MOVE_LEN, search_bot.MAX_MOVES)
