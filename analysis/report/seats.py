@@ -118,12 +118,14 @@ def _fairness_answer(
 ) -> str:
     """The answer to "is it fair to every seat, at every player count?" in plain words: the counts where no seat differs
     detectably, then each count where one does, with the seat furthest from its share."""
-    fair, unfair = [], []
+    fair, unfair, unseen = [], [], 0.0
     for t in tests.sort_values("num_players").itertuples():
+        part = table[(table["num_players"] == t.num_players).to_numpy()]
         if not t.significant:
             fair.append(t)
+            reach = np.maximum(part["fair"] - part["ci_low"], part["ci_high"] - part["fair"])
+            unseen = max(unseen, float(reach.max()))
             continue
-        part = table[(table["num_players"] == t.num_players).to_numpy()]
         far = part.loc[part["excess"].abs().idxmax()]
         who = "the first player" if int(far.seat) == 1 else f"seat {int(far.seat)}"
         unfair.append(
@@ -136,7 +138,10 @@ def _fairness_answer(
         where = counts[0] if len(counts) == 1 else ", ".join(counts[:-1]) + " and " + counts[-1]
         games = {int(t.num_games) for t in fair}
         each = f" in {_int(games.pop())} games{' each' if len(fair) > 1 else ''}" if len(games) == 1 else ""
-        parts.append(f"yes at {where} players: no seat's win rate differs detectably from its share{each}")
+        parts.append(
+            f"no seat's win rate differs detectably from its share at {where} players{each} "
+            f"(the intervals still allow differences up to {unseen * 100:.1f} pp)"
+        )
     parts += unfair
     text = "; ".join(parts)
     return f"{question} {text[0].upper()}{text[1:]}. Measured in {lineup}."
