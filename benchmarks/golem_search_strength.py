@@ -3,9 +3,10 @@
 Bot A sits in one seat, bot B in every other; each setup is played once per seat (bot A's seat rotates), so the
 seat and turn-order advantage cancels. The figures of docs/golem.md (search bot) come from it::
 
-    python benchmarks/golem_search_strength.py 2 2000 16 search balanced --threads 2
-    python benchmarks/golem_search_strength.py 4 400 17 search balanced --threads 2
-    python benchmarks/golem_search_strength.py 2 400 18 search:iterations=200 search:iterations=100
+    python benchmarks/golem_search_strength.py 2 2000 16 search balanced
+    python benchmarks/golem_search_strength.py 4 400 17 search balanced
+    python benchmarks/golem_search_strength.py 3 300 19 search balanced
+    python benchmarks/golem_search_strength.py 2 300 18 search:iterations=100 search:iterations=50
 """
 
 from __future__ import annotations
@@ -60,7 +61,7 @@ def main() -> None:
         "fair_share": round(1 / n, 4),
         "a_mean_score": round(float(score[index, a_seat].mean()), 2),
         "a_margin_over_best_other": round(float((score[index, a_seat] - others).mean()), 2),
-        "cpu_s_per_game": round(cpu / games, 3),
+        "cpu_s_per_game": round(cpu / games, 3),  # the kernels' first compile included
         "wall_s": round(wall, 1),
         "mean_decisions": round(float(st["moves"].mean()), 1),
         "errors": int((st["error"] != 0).sum()),
