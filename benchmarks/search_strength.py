@@ -1,11 +1,13 @@
-"""Head-to-head strength of a Century bot against a field: one JSON line with its Wilson interval.
+"""Head-to-head strength of a bot against a field: one JSON line with its Wilson interval.
 
 Bot A sits in one seat, bot B in every other; each setup is played once per seat order (the A seat
-rotates), so seat advantage cancels. The figures of docs/century.md (search bot) come from it::
+rotates), so seat advantage cancels. The search bots' figures of docs/century.md and docs/golems.md
+come from it::
 
     python benchmarks/search_strength.py 2 2000 16 search planner
     python benchmarks/search_strength.py 3 900 17 search planner
-    python benchmarks/search_strength.py 2 300 18 search:iterations=200 search:iterations=100
+    python benchmarks/search_strength.py 2 400 18 search:iterations=200 search:iterations=100
+    python benchmarks/search_strength.py 2 2000 19 search lookahead --game golems
 """
 
 from __future__ import annotations
@@ -17,8 +19,6 @@ import time
 import numpy as np
 from statsmodels.stats.proportion import proportion_confint
 
-from simulate.games.century import data as century_data
-from simulate.games.century import play
 from simulate.lineup import lineup_arrays, parse_lineup
 from simulate.registry import make
 from simulate.rng import game_seeds
@@ -32,22 +32,25 @@ def main() -> None:
     parser.add_argument("bot_a")
     parser.add_argument("bot_b")
     parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--game", default="century")
     args = parser.parse_args()
     n, games = args.players, args.games
-    game = make("century")
-    d = century_data.load()
+    game = make(args.game)
+    d = game.load_data(None, {})
     ids, params = lineup_arrays(game, parse_lineup(game, [args.bot_a] + [args.bot_b] * (n - 1), n))
     index = np.arange(games)
     setup, plays = game_seeds(args.seed, index, index // n)  # each setup once per seat order
     seat_bot = (np.arange(n)[None, :] - (index % n)[:, None]) % n  # lineup entry 0 (bot A) moves around
     cpu = time.process_time()
-    st, _, _, _ = play.play_batch(d, n, seat_bot, ids, params, setup, plays, args.threads)
+    tables = game.play_chunk(d, n, seat_bot, ids, params, setup, plays, args.threads, check_moves=True)
     cpu = time.process_time() - cpu
-    res = play.results(d, st)
+    win = np.asarray(tables.seats["win"], float).reshape(games, n)
     a_seat = np.argmax(seat_bot == 0, axis=1)
-    wins = float(res["win"][index, a_seat].sum())
+    wins = float(win[index, a_seat].sum())
     low, high = proportion_confint(wins, games, method="wilson")
+    end = tables.games["end_reason"]
     record = {
+        "game": args.game,
         "players": n,
         "games": games,
         "seed": args.seed,
@@ -57,8 +60,8 @@ def main() -> None:
         "wilson95": [round(low, 4), round(high, 4)],
         "fair_share": round(1 / n, 4),
         "cpu_ms_per_game": round(1000 * cpu / games, 1),
-        "mean_turns": round(float(st["turn"].mean()), 1),
-        "illegal_moves": int((st["over"] == 3).sum()),
+        "mean_turns": round(float(np.mean(tables.games["turns"])), 1),
+        "illegal_moves": int((np.asarray(end.codes) == end.categories.index("illegal_move")).sum()),
     }
     print(json.dumps(record))
 

@@ -24,6 +24,7 @@ from simulate.games.century.engine import (
     excess,
     legal_moves,
     trade_max_times,
+    write_acquire,
 )
 from simulate.games.century.state import (
     ACQUIRE,
@@ -88,12 +89,14 @@ BOTS: dict[str, tuple[int, str, dict[str, tuple[float, str]]]] = {
         SEARCH,
         "information-set Monte Carlo tree search (simulate.search) with greedy rollouts; decks re-dealt per iteration",
         {
-            "iterations": (200.0, "determinised iterations per decision"),
-            "uct_c": (0.7, "UCT exploration constant (values are in [0, 1])"),
-            "rollout_turns": (20.0, "turns of greedy rollout after the tree before the position is valued"),
+            "iterations": (100.0, "determinised iterations per decision"),
+            "uct_c": (0.15, "UCT exploration constant (values are in [0, 1])"),
+            "rollout_turns": (6.0, "turns of greedy rollout after the tree before the position is valued"),
             "scale": (6.0, "points of margin over the best other seat that make a leaf worth 0.73 (logistic)"),
             "rollout_lookahead": (0.0, "the rollouts' greedy lookahead"),
             "rollout_epsilon": (0.1, "the rollouts' greedy epsilon"),
+            "crystal_value": (0.5, "points a leaf credits per crystal level held (Y 1, G 2, T 3, M 4)"),
+            "card_value": (0.5, "points a leaf credits per merchant card bought"),
         },
     ),
 }
@@ -116,6 +119,8 @@ LIMITS: dict[str, tuple[float, float]] = {
     "scale": (0.1, 100.0),
     "rollout_lookahead": (0.0, 20.0),
     "rollout_epsilon": (0.0, 1.0),
+    "crystal_value": (0.0, 5.0),
+    "card_value": (0.0, 20.0),
 }
 MAX_BOT_PARAMS = 8
 SCRATCH_MOVES = 2048
@@ -495,26 +500,6 @@ def _write_play(tb, mv, m, t, sy, sg, stq):
 
 
 @njit(cache=True)
-def _write_acquire(mv, p, a, b, c, d):
-    """Acquire at position p paying a Y, b G, c T, d M, cheapest crystals on the leftmost cards."""
-    mv[M_KIND] = ACQUIRE
-    mv[M_ARG] = p
-    k = 0
-    for _ in range(a):
-        mv[M_PAY + k] = 0
-        k += 1
-    for _ in range(b):
-        mv[M_PAY + k] = 1
-        k += 1
-    for _ in range(c):
-        mv[M_PAY + k] = 2
-        k += 1
-    for _ in range(d):
-        mv[M_PAY + k] = 3
-        k += 1
-
-
-@njit(cache=True)
 def _clear(mv):
     for f in range(MOVE_LEN):
         mv[f] = 0
@@ -637,12 +622,12 @@ def _toward(r, tb, s, j, lookahead, epsilon, mv):
                 buy_p = p
         if buy_p >= 0:
             a, b, c, e = _spare(x0, x1, x2, x3, c0, c1, c2, c3, buy_p)
-            _write_acquire(mv, buy_p, a, b, c, e)
+            write_acquire(mv, buy_p, a, b, c, e)
             return
     if d < here:
         if best_p >= 0:
             a, b, c, e = _spare(x0, x1, x2, x3, c0, c1, c2, c3, best_p)
-            _write_acquire(mv, best_p, a, b, c, e)
+            write_acquire(mv, best_p, a, b, c, e)
         else:
             _write_play(tb, mv, m, t, sy, sg, stq)
         return
@@ -718,7 +703,7 @@ def _engine(r, tb, params, mv):
         a, b, c, e = _spare(
             r.crystals[s, 0], r.crystals[s, 1], r.crystals[s, 2], r.crystals[s, 3], c0, c1, c2, c3, best_p
         )
-        _write_acquire(mv, best_p, a, b, c, e)
+        write_acquire(mv, best_p, a, b, c, e)
         return
     _toward_target(r, tb, s, params[4], 0.0, params[5], mv)
 
@@ -956,7 +941,7 @@ def _planner(r, tb, params, mv, hand):
         if v > best_v:
             best_v = v
             _clear(mv)
-            _write_acquire(mv, p, a, b, c, e)
+            write_acquire(mv, p, a, b, c, e)
     # rest
     if can_rest(r, tb, s):
         for q in range(no):

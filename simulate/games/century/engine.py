@@ -162,34 +162,11 @@ def legal_moves(r, tb, out):
     from position 0. Discard fields are left at zero.
     """
     s = r.current
-    n = 0
+    n = play_moves(r, tb, s, out, 0)
     x0 = r.crystals[s, 0]
     x1 = r.crystals[s, 1]
     x2 = r.crystals[s, 2]
     x3 = r.crystals[s, 3]
-    for k in range(r.num_owned[s]):
-        m = r.owned[s, k]
-        if r.cards[s, m] != IN_HAND:
-            continue
-        kind = tb.m_kind[m]
-        if kind == KIND_CREATE:
-            n = _emit(out, n, PLAY, m)
-        elif kind == KIND_UPGRADE:
-            up = tb.m_up[m]
-            for sy in range(min(up, x0) + 1):
-                for sg in range(min(up - sy, x1 + sy) + 1):
-                    for stq in range(min(up - sy - sg, x2 + sg) + 1):
-                        if sy + sg + stq == 0:
-                            continue
-                        n = _emit(out, n, PLAY, m)
-                        out[n - 1, M_STEPS] = sy
-                        out[n - 1, M_STEPS + 1] = sg
-                        out[n - 1, M_STEPS + 2] = stq
-        else:
-            tmax = trade_max_times(tb, m, x0, x1, x2, x3)
-            for t in range(1, tmax + 1):
-                n = _emit(out, n, PLAY, m)
-                out[n - 1, M_TIMES] = t
     total = x0 + x1 + x2 + x3
     for p in range(r.m_row.shape[0]):
         if r.m_row[p] < 0 or p > total:
@@ -201,32 +178,79 @@ def legal_moves(r, tb, out):
                     d = p - a - b - c
                     if d > x3:
                         continue
-                    n = _emit(out, n, ACQUIRE, p)
-                    k = 0
-                    for _ in range(a):
-                        out[n - 1, M_PAY + k] = 0
-                        k += 1
-                    for _ in range(b):
-                        out[n - 1, M_PAY + k] = 1
-                        k += 1
-                    for _ in range(c):
-                        out[n - 1, M_PAY + k] = 2
-                        k += 1
-                    for _ in range(d):
-                        out[n - 1, M_PAY + k] = 3
-                        k += 1
+                    n = emit(out, n, ACQUIRE, p)
+                    write_acquire(out[n - 1], p, a, b, c, d)
+    return rest_and_claims(r, tb, s, out, n)
+
+
+@njit(cache=True)
+def write_acquire(mv, p, a, b, c, d):
+    """Acquire at position p paying a Y, b G, c T, d M, cheapest crystals on the leftmost cards."""
+    mv[M_KIND] = ACQUIRE
+    mv[M_ARG] = p
+    k = 0
+    for _ in range(a):
+        mv[M_PAY + k] = 0
+        k += 1
+    for _ in range(b):
+        mv[M_PAY + k] = 1
+        k += 1
+    for _ in range(c):
+        mv[M_PAY + k] = 2
+        k += 1
+    for _ in range(d):
+        mv[M_PAY + k] = 3
+        k += 1
+
+
+@njit(cache=True, inline="always")
+def play_moves(r, tb, s, out, n):
+    """Write seat ``s``'s legal plays (every upgrade split, every trade count) into ``out`` from ``n``; new count."""
+    x0 = r.crystals[s, 0]
+    x1 = r.crystals[s, 1]
+    x2 = r.crystals[s, 2]
+    x3 = r.crystals[s, 3]
+    for k in range(r.num_owned[s]):
+        m = r.owned[s, k]
+        if r.cards[s, m] != IN_HAND:
+            continue
+        kind = tb.m_kind[m]
+        if kind == KIND_CREATE:
+            n = emit(out, n, PLAY, m)
+        elif kind == KIND_UPGRADE:
+            up = tb.m_up[m]
+            for sy in range(min(up, x0) + 1):
+                for sg in range(min(up - sy, x1 + sy) + 1):
+                    for stq in range(min(up - sy - sg, x2 + sg) + 1):
+                        if sy + sg + stq == 0:
+                            continue
+                        n = emit(out, n, PLAY, m)
+                        out[n - 1, M_STEPS] = sy
+                        out[n - 1, M_STEPS + 1] = sg
+                        out[n - 1, M_STEPS + 2] = stq
+        else:
+            for t in range(1, trade_max_times(tb, m, x0, x1, x2, x3) + 1):
+                n = emit(out, n, PLAY, m)
+                out[n - 1, M_TIMES] = t
+    return n
+
+
+@njit(cache=True, inline="always")
+def rest_and_claims(r, tb, s, out, n):
+    """Write seat ``s``'s legal rest and claims into ``out`` from ``n``, a pass if none was legal; the new count."""
     if can_rest(r, tb, s):
-        n = _emit(out, n, REST, 0)
+        n = emit(out, n, REST, 0)
     for p in range(r.p_row.shape[0]):
         if can_claim(r, tb, s, p):
-            n = _emit(out, n, CLAIM, p)
+            n = emit(out, n, CLAIM, p)
     if n == 0:
-        n = _emit(out, n, PASS, 0)
+        n = emit(out, n, PASS, 0)
     return n
 
 
 @njit(cache=True)
-def _emit(out, n, kind, arg):
+def emit(out, n, kind, arg):
+    """Write a cleared move of ``kind`` and ``arg`` at ``out[n]``; the new count (at most ``MAX_MOVES``)."""
     if n >= MAX_MOVES:
         raise ValueError("more legal moves than MAX_MOVES")
     for f in range(out.shape[1]):

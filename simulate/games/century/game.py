@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import statistics
 import threading
 import time
 from pathlib import Path
@@ -11,7 +10,14 @@ from typing import Any
 import numpy as np
 
 from simulate.game import ChunkTables, Codes, RuleOption, bot_specs
-from simulate.gamekit import kernel_traces, move_events, rule_options, time_kernel_replay, time_reference_replay
+from simulate.gamekit import (
+    kernel_traces,
+    move_events,
+    rule_options,
+    time_kernel_replay,
+    time_reference_replay,
+    time_search,
+)
 from simulate.games.century import bots as century_bots
 from simulate.games.century import data, play, search_bot
 from simulate.games.century.engine import game_init, game_step
@@ -28,7 +34,7 @@ _BATCH = threading.local()
 several chunks at once in threads of one process)."""
 
 
-WHOLE_PARAMS = frozenset({"horizon", "targets"})
+WHOLE_PARAMS = frozenset({"horizon", "targets", "iterations", "rollout_turns"})
 """Bot parameters that take whole numbers (the planner counts turns and target cards with them)."""
 
 
@@ -37,7 +43,7 @@ class Century:
 
     name = "century"
     title = "Century: Golem Edition"
-    version = 2
+    version = 3
     min_players = 2
     max_players = 5
     description = "Century: Golem Edition (Plan B Games 2017): crystal trading and hand building, 2-5 players"
@@ -56,7 +62,8 @@ class Century:
     indexed_lists = {"table.start": ("seat", 1), "table.end_trigger": ("players", 2)}
     seat_columns = ("num_point_cards", "num_merchant_cards", "copper", "silver", "crystals_left", *play.PROFILE)
     profile_columns = play.PROFILE
-    skill_ladder = ("random", "greedy", "engine", "planner")  # weakest to strongest (docs/century.md)
+    # weakest to strongest (docs/century.md); search rungs are played by the standard study (``Study.search_share``)
+    skill_ladder = ("random", "greedy", "engine", "planner", "search:iterations=50", "search")
     game_columns = ("point_cards_left", "merchant_cards_left")
 
     def rule_options(self) -> dict[str, RuleOption]:
@@ -223,25 +230,7 @@ class Century:
                 game_step(st, d.kernel, g, mv)
         tree = new_tree(int(params[search_bot.S_ITERATIONS]) + 1, MOVE_LEN, century_bots.SCRATCH_MOVES)
         scratch = search_bot.new_scratch(st)
-        out = np.zeros(MOVE_LEN, np.int16)
-        seconds: dict[bool, list[float]] = {False: [], True: []}
-        searched = 0
-        for _ in range(repeats + 1):  # the first round compiles and is dropped
-            for bare in (False, True):
-                batch = st.copy()
-                t = time.process_time()
-                searched = search_bot.search_positions(batch, d.kernel[0], params, tree, scratch, out, bare)
-                seconds[bare].append(time.process_time() - t)
-        search_s = statistics.median(seconds[False][1:])
-        bare_s = statistics.median(seconds[True][1:])
-        iterations = searched * int(params[search_bot.S_ITERATIONS])
-        return {
-            "decisions": searched,
-            "decisions_per_cpu_s": searched / search_s,
-            "iterations_per_cpu_s": iterations / search_s,
-            "bare_rollouts_per_cpu_s": iterations / bare_s,
-            "tree_overhead": search_s / bare_s,
-        }
+        return time_search(search_bot.search_positions, st, d.kernel[0], params, tree, scratch, repeats)
 
     def format_event(self, e: dict[str, Any]) -> str:
         if e["event"] == "setup":

@@ -18,46 +18,34 @@ import math
 import numpy as np
 from numba import njit
 
-from simulate.games.century.bots import (
-    GREEDY,
-    _clear,
-    _row_cost,
-    _spare,
-    _target,
-    _write_acquire,
-    choose_discard,
-    greedy_action,
-)
-from simulate.games.century.data import KIND_CREATE, KIND_UPGRADE, P_TIE_SHARED
+from simulate.games.century.bots import GREEDY, _row_cost, _spare, _target, choose_discard, greedy_action
+from simulate.games.century.data import P_TIE_SHARED
 from simulate.games.century.engine import (
     apply_action,
     apply_discard,
-    can_claim,
-    can_rest,
+    emit,
     end_turn,
+    play_moves,
     rank_seats,
+    rest_and_claims,
     score_parts,
-    trade_max_times,
+    write_acquire,
 )
-from simulate.games.century.state import (
-    ACQUIRE,
-    CLAIM,
-    IN_HAND,
-    M_ARG,
-    M_KIND,
-    M_STEPS,
-    M_TIMES,
-    MOVE_LEN,
-    PASS,
-    PLAY,
-    REST,
-    RUNNING,
-)
+from simulate.games.century.state import ACQUIRE, CLAIM, M_KIND, MOVE_LEN, RUNNING
 from simulate.rng import next_u64, shuffle
 from simulate.search import bare_rollouts, search
 
 # parameters of the search bot, in the order of its entry in ``bots.BOTS``
-S_ITERATIONS, S_UCT_C, S_ROLLOUT_TURNS, S_SCALE, S_ROLLOUT_LOOKAHEAD, S_ROLLOUT_EPSILON = range(6)
+(
+    S_ITERATIONS,
+    S_UCT_C,
+    S_ROLLOUT_TURNS,
+    S_SCALE,
+    S_ROLLOUT_LOOKAHEAD,
+    S_ROLLOUT_EPSILON,
+    S_CRYSTAL_VALUE,
+    S_CARD_VALUE,
+) = range(8)
 MAX_SEATS = 5
 
 
@@ -82,9 +70,9 @@ def search_action(st, g, tb, params, tree, scratch, out):
     ``iterations + 1`` nodes; ``scratch`` from :func:`new_scratch`. One draw of the game's play
     stream seeds the search. Returns the nodes used (0 when the seat had a single move).
     """
-    sim, rollout_params, mv, scores, parts, rank, win = scratch
+    sim = scratch[0]
     _rollout_params(params, scratch)
-    ctx = (tb, rollout_params, mv, scores, parts, rank, win, params[S_SCALE])  # a record is never returned
+    ctx = _context(tb, params, scratch)
     root = st[g : g + 1]
     tree.rng[0] = next_u64(st[g].rng, 0)
     n = _moves(ctx, root, tree.buf)
@@ -110,6 +98,14 @@ def search_action(st, g, tb, params, tree, scratch, out):
     )
 
 
+@njit(cache=True, inline="always")
+def _context(tb, params, scratch):
+    """The plug-in functions' ``ctx``: tables, rollout parameters, scratch and the leaf's weights."""
+    _, rollout_params, mv, scores, parts, rank, win = scratch
+    weights = (params[S_SCALE], params[S_CRYSTAL_VALUE], params[S_CARD_VALUE])
+    return (tb, rollout_params, mv, scores, parts, rank, win, weights)  # a record is never returned
+
+
 @njit(cache=True)
 def _rollout_params(params, scratch):
     """The rollouts' greedy parameters from the search bot's ``params`` into the scratch row."""
@@ -122,9 +118,9 @@ def _rollout_params(params, scratch):
 @njit(cache=True)
 def rollouts_only(st, g, tb, params, tree, scratch):
     """The search bot's iterations without the tree (``simulate.search.bare_rollouts``), for ``golem bench``."""
-    sim, rollout_params, mv, scores, parts, rank, win = scratch
+    sim = scratch[0]
     _rollout_params(params, scratch)
-    ctx = (tb, rollout_params, mv, scores, parts, rank, win, params[S_SCALE])  # a record is never returned
+    ctx = _context(tb, params, scratch)
     tree.rng[0] = next_u64(st[g].rng, 0)
     return bare_rollouts(
         _determinise,
@@ -157,63 +153,26 @@ def _determinise(ctx, root, sim, seat, rng):
 
 
 @njit(cache=True)
-def _put(out, n, kind, arg):
-    _clear(out[n])
-    out[n, M_KIND] = kind
-    out[n, M_ARG] = arg
-    return n + 1
-
-
-@njit(cache=True)
 def _moves(ctx, sim, out):
     """Legal moves of the seat to move, one payment per acquisition (the greedy bot's spare crystals)."""
     r = sim[0]
     tb = ctx[0]
     s = r.current
-    n = 0
+    n = play_moves(r, tb, s, out, 0)
     x0 = r.crystals[s, 0]
     x1 = r.crystals[s, 1]
     x2 = r.crystals[s, 2]
     x3 = r.crystals[s, 3]
-    for k in range(r.num_owned[s]):
-        m = r.owned[s, k]
-        if r.cards[s, m] != IN_HAND:
-            continue
-        kind = tb.m_kind[m]
-        if kind == KIND_CREATE:
-            n = _put(out, n, PLAY, m)
-        elif kind == KIND_UPGRADE:
-            up = tb.m_up[m]
-            for sy in range(min(up, x0) + 1):
-                for sg in range(min(up - sy, x1 + sy) + 1):
-                    for stq in range(min(up - sy - sg, x2 + sg) + 1):
-                        if sy + sg + stq == 0:
-                            continue
-                        n = _put(out, n, PLAY, m)
-                        out[n - 1, M_STEPS] = sy
-                        out[n - 1, M_STEPS + 1] = sg
-                        out[n - 1, M_STEPS + 2] = stq
-        else:
-            for t in range(1, trade_max_times(tb, m, x0, x1, x2, x3) + 1):
-                n = _put(out, n, PLAY, m)
-                out[n - 1, M_TIMES] = t
     total = x0 + x1 + x2 + x3
     j = _target(r, tb, s, x0, x1, x2, x3, 1.0, -1)
     c0, c1, c2, c3 = _row_cost(r, tb, j)
     for p in range(r.m_row.shape[0]):
         if r.m_row[p] < 0 or p > total:
             break
-        n = _put(out, n, ACQUIRE, p)
+        n = emit(out, n, ACQUIRE, p)
         a, b, c, d = _spare(x0, x1, x2, x3, c0, c1, c2, c3, p)
-        _write_acquire(out[n - 1], p, a, b, c, d)
-    if can_rest(r, tb, s):
-        n = _put(out, n, REST, 0)
-    for p in range(r.p_row.shape[0]):
-        if can_claim(r, tb, s, p):
-            n = _put(out, n, CLAIM, p)
-    if n == 0:
-        n = _put(out, n, PASS, 0)
-    return n
+        write_acquire(out[n - 1], p, a, b, c, d)
+    return rest_and_claims(r, tb, s, out, n)
 
 
 @njit(cache=True)
@@ -252,9 +211,15 @@ def _current(sim):
 
 @njit(cache=True)
 def _evaluate(ctx, sim, out):
-    """Finished game: each seat's win (shared or by the tie rule). Else: logistic of the margin over the best other."""
+    """Finished game: each seat's win (shared or by the tie rule). Else: logistic of the worth over the best other's.
+
+    A seat's worth while the game runs: its score as it stands, plus ``crystal_value`` points per
+    crystal level held (Y 1, G 2, T 3, M 4: a point card's VP is about the levels it costs) and
+    ``card_value`` points per merchant card bought.
+    """
     r = sim[0]
-    tb, _, _, scores, parts, rank, win, scale = ctx
+    tb, _, _, scores, parts, rank, win, weights = ctx
+    scale, crystal_value, card_value = weights
     n = r.num_players
     for s in range(n):
         score_parts(r, tb, s, parts)
@@ -264,12 +229,17 @@ def _evaluate(ctx, sim, out):
         for s in range(n):
             out[s] = win[s]
         return
+    worth = win  # the scratch row of the seats' wins holds their worth
     for s in range(n):
-        best = -(1 << 30)
+        x = r.crystals[s]
+        levels = x[0] + 2 * x[1] + 3 * x[2] + 4 * x[3]
+        worth[s] = scores[s] + crystal_value * levels + card_value * (r.num_owned[s] - tb.start_cards.shape[0])
+    for s in range(n):
+        best = -1.0e30
         for o in range(n):
-            if o != s and scores[o] > best:
-                best = scores[o]
-        out[s] = 1.0 / (1.0 + math.exp(-(scores[s] - best) / scale))
+            if o != s and worth[o] > best:
+                best = worth[o]
+        out[s] = 1.0 / (1.0 + math.exp(-(worth[s] - best) / scale))
 
 
 @njit(cache=True)
