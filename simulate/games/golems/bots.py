@@ -58,7 +58,7 @@ from simulate.games.golems.state import (
 )
 from simulate.rng import next_u64, randint
 
-RANDOM, GREEDY, COLLECTOR, LOOKAHEAD = 0, 1, 2, 3
+RANDOM, GREEDY, COLLECTOR, LOOKAHEAD, SEARCH = 0, 1, 2, 3, 4
 
 # name -> (id, description, {param: (default, help)})
 BOTS: dict[str, tuple[int, str, dict[str, tuple[float, str]]]] = {
@@ -90,6 +90,17 @@ BOTS: dict[str, tuple[int, str, dict[str, tuple[float, str]]]] = {
             "win_bonus": (6.0, "points added to a rollout that ends the game with a win (half for a tie)"),
         },
     ),
+    "search": (
+        SEARCH,
+        "information-set Monte Carlo tree search (simulate.search) with collector rollouts; unseen cards re-dealt "
+        "per iteration",
+        {
+            "iterations": (400.0, "determinised iterations per decision"),
+            "uct_c": (0.15, "UCT exploration constant (values are in [0, 1])"),
+            "rollout_turns": (8.0, "turns of collector rollout after the tree before the position is valued"),
+            "scale": (2.0, "points of worth over the other side that make a leaf worth 0.73 (logistic)"),
+        },
+    ),
 }
 # lowest and highest value a parameter accepts (by name, for every bot that has it)
 LIMITS: dict[str, tuple[float, float]] = {
@@ -102,6 +113,10 @@ LIMITS: dict[str, tuple[float, float]] = {
     "rollouts": (1.0, 200.0),
     "horizon": (0.0, 60.0),
     "win_bonus": (0.0, 100.0),
+    "iterations": (1.0, 100_000.0),
+    "uct_c": (0.0, 10.0),
+    "rollout_turns": (0.0, 1000.0),
+    "scale": (0.1, 100.0),
 }
 MAX_BOT_PARAMS = 8
 SCRATCH_MOVES = 16384
@@ -161,10 +176,12 @@ def choose(r, tb, bot, params, row, w):
         k = randint(r.rng, 0, n)
         for f in range(MOVE_LEN):
             mv[f] = moves[k, f]
-    else:
+    elif bot == LOOKAHEAD:
         _lookahead(
             r, tb, params[row, 0], params[row, 1], params[row, 2], params[row, 3], mv, w.moves, w.scratch, w.work
         )
+    else:
+        raise ValueError("the search bot moves through search_bot.search_action, which holds its tree")
 
 
 @njit(cache=True)

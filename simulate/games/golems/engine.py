@@ -300,6 +300,12 @@ def legal_moves(r, tb, out):
     ``DISCARD`` order (a wild Rune once per column, a summon once per tuck vector), then the gem
     action; ``PASS`` only when nothing else is legal.
     """
+    return moves_by_card(r, tb, out, True)
+
+
+@njit(cache=True)
+def moves_by_card(r, tb, out, every_tuck):
+    """:func:`legal_moves`, or without ``every_tuck`` each summon once with no tucks (the caller picks them)."""
     s = r.current
     k_types = tb.params[P_NUM_TYPES]
     n = 0
@@ -316,7 +322,10 @@ def legal_moves(r, tb, out):
             if kind == GOLEM:
                 n = _emit(out, n, TAKE_CARD, row, pos, RESOURCE, tb.c_res[c])
                 if can_summon(r, tb, s, c):
-                    n = _emit_tucks(r, tb, s, c, out, n, row, pos)
+                    if every_tuck:
+                        n = _emit_tucks(r, tb, s, c, out, n, row, pos)
+                    else:
+                        n = _emit(out, n, TAKE_CARD, row, pos, SUMMON, -1)
             elif kind == RUNE:
                 if tb.c_wild[c]:
                     for t in range(k_types):

@@ -14,20 +14,25 @@ from typing import Any
 import numpy as np
 
 from simulate.game import ChunkTables, Codes, RuleOption, bot_specs
-from simulate.gamekit import kernel_traces, move_events, rule_options, time_reference_replay
+from simulate.gamekit import kernel_traces, move_events, rule_options, time_reference_replay, time_search
 from simulate.games.golems import bots as golems_bots
-from simulate.games.golems import data, play
+from simulate.games.golems import data, play, search_bot
+from simulate.games.golems.engine import game_init, game_step
 from simulate.games.golems.reference import GolemsReference
 from simulate.games.golems.state import (
     END_REASONS,
     M_KIND,
+    MOVE_LEN,
     MOVE_NAMES,
     NUM_USES,
     U_RESERVE,
     U_REWARD,
     U_START,
     USE_NAMES,
+    new_state,
 )
+from simulate.rng import game_seeds
+from simulate.search import new_tree
 
 DECIDED_BY = ("score", "golems", "tucks", "shared")
 EMPTY = "-"  # setup descriptor of a display position, removed card or starting Rune the table does not use
@@ -37,11 +42,12 @@ GOLEMS_SETUP_COLUMNS = (
     + tuple(f"setup_removed_{k + 1}" for k in range(data.MAX_REMOVED))
     + tuple(f"setup_start_s{s + 1}_{j + 1}" for s in range(data.MAX_PLAYERS) for j in range(data.MAX_START_PER_PLAYER))
 )
+BENCH_POSITIONS_SEED = 17
 STAND_IN_NOTE = "the default deck is a labelled STAND-IN (the printed card list is not public)"
 
 
-WHOLE_PARAMS = frozenset({"candidates", "rollouts", "horizon"})
-"""Bot parameters that take whole numbers (the look-ahead bot counts moves, rollouts and turns with them)."""
+WHOLE_PARAMS = frozenset({"candidates", "rollouts", "horizon", "iterations", "rollout_turns"})
+"""Bot parameters that take whole numbers (the look-ahead and search bots count moves, rollouts and turns)."""
 
 
 class Golems:
@@ -66,10 +72,17 @@ class Golems:
     component_kinds = data.TYPES
     seat_columns = play.SEAT_INT16
     profile_columns = play.PROFILE
-    skill_ladder = ("random", "greedy", "collector", "lookahead")  # weakest to strongest (docs/golems.md)
+    # weakest to strongest (docs/golems.md); search rungs are played by the standard study (``Study.search_share``)
+    skill_ladder = ("random", "greedy", "collector", "lookahead", "search:iterations=200", "search")
     game_columns = ("decided_by", *play.GAME_INT16)
     # golem bench: lineups (as for --bots) with their default games per kernel measurement
-    bench_lineups = {"greedy": 100_000, "collector": 100_000, "greedy,collector": 100_000, "lookahead,collector": 400}
+    bench_lineups = {
+        "greedy": 100_000,
+        "collector": 100_000,
+        "greedy,collector": 100_000,
+        "lookahead,collector": 400,
+        "search,collector": 100,
+    }
     bench_players = 2
     default_bots = "collector"  # --bots when none is given: the recommended lineup (golem games shows it)
     indexed_lists: dict[str, tuple[str, int]] = {}
@@ -158,6 +171,28 @@ class Golems:
     ) -> tuple[float, int]:
         traces = kernel_traces(play.trace_game, d, num_players, lineup_ids, lineup_params, setup_seeds, play_seeds)
         return time_reference_replay(lambda seed: GolemsReference(d, num_players, seed), setup_seeds, traces)
+
+    def search_rates(
+        self, d: data.GolemsData, params: np.ndarray, num_positions: int, repeats: int
+    ) -> dict[str, float]:
+        """One core's search rates from ``num_positions`` positions of collector 2-player games (every 3rd turn).
+
+        Searches and bare rollouts (the same iterations without the tree) from the same positions
+        (:func:`simulate.gamekit.time_search`).
+        """
+        n = self.bench_players
+        ids = np.full(n, golems_bots.COLLECTOR)
+        collector = np.stack([golems_bots.default_params("collector")] * n)
+        setup, plays = game_seeds(BENCH_POSITIONS_SEED, np.arange(num_positions), np.arange(num_positions))
+        st = new_state(num_positions, d.tables)
+        for g in range(num_positions):
+            moves, _ = play.trace_game(d, n, np.arange(n), ids, collector, setup[g], plays[g], 3 * (g % 12))
+            game_init(st, d.kernel, g, n, setup[g], plays[g])
+            for mv in moves:
+                game_step(st, d.kernel, g, mv)
+        tree = new_tree(int(params[search_bot.S_ITERATIONS]) + 1, MOVE_LEN, search_bot.SEARCH_MOVES)
+        scratch = search_bot.new_scratch(st)
+        return time_search(search_bot.search_positions, st, d.kernel[0], params, tree, scratch, repeats)
 
     def format_event(self, e: dict[str, Any]) -> str:
         if e["event"] == "setup":

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from simulate.games.golems.bots import MAX_BOT_PARAMS, choose, new_work
+from simulate.games.golems.bots import MAX_BOT_PARAMS, SEARCH, choose, new_work
 from simulate.games.golems.data import (
     MAX_DISPLAY,
     MAX_PLAYERS,
@@ -15,6 +15,7 @@ from simulate.games.golems.data import (
     GolemsData,
 )
 from simulate.games.golems.engine import init_game, is_legal, rank_game, score_parts, step
+from simulate.games.golems.search_bot import S_ITERATIONS, SEARCH_MOVES, new_scratch, search_action
 from simulate.games.golems.state import (
     END_ILLEGAL,
     MOVE_LEN,
@@ -31,6 +32,7 @@ from simulate.games.golems.state import (
     USE_NAMES,
     new_state,
 )
+from simulate.search import new_tree
 
 NUM_PARTS = 5
 SCORE_PARTS = ("score_golems", "score_tucks", "score_dust", "score_gems", "score_runes")
@@ -45,13 +47,22 @@ def _play_games(st, tab, g0, g1, num_players, seat_bot, bot_ids, bot_params, set
     """
     tb = tab[0]
     mv = w.mv
+    iterations = 0  # the search bot's tree and scratch, sized for the lineup's largest budget
+    for b in range(bot_ids.shape[0]):
+        if bot_ids[b] == SEARCH:
+            iterations = max(iterations, int(bot_params[b, S_ITERATIONS]))
+    tree = new_tree(iterations + 1, MOVE_LEN, SEARCH_MOVES)
+    scratch = new_scratch(st)
     recorded = 0
     for g in range(g0, g1):
         r = st[g]
         init_game(r, tb, num_players, setup_seeds[g], play_seeds[g])
         while r.over == RUNNING:
             b = seat_bot[g, r.current]
-            choose(r, tb, bot_ids[b], bot_params, b, w)
+            if bot_ids[b] == SEARCH:
+                search_action(st, g, tb, bot_params[b], tree, scratch, mv)
+            else:
+                choose(r, tb, bot_ids[b], bot_params, b, w)
             if check and not is_legal(r, tb, mv):
                 r.over = END_ILLEGAL
                 break

@@ -1,0 +1,216 @@
+"""Golems' ``search`` bot: the shared ISMCTS (``simulate.search``) with Golems' six plug-in functions.
+
+What a seat cannot see in Golems is the order of the deck and which cards were removed at setup
+(the display, every seat's cards and gems and the supply are public); a determinisation deals
+those unseen cards anew (``bots._determinize``: sorted first, so their real order never reaches
+the search). In a solo game the automaton's turns are part of the rules, played inside each turn.
+
+The tree's moves are the legal moves with one tuck vector per summon, the collector's (the
+tucks that pay; ``legal_moves`` lists every vector, up to thousands, while the choice among them
+is rarely worth an iteration). Rollouts play the ``collector`` bot; a leaf is valued by the
+look-ahead bot's evaluation (points plus the collector's column, dust and gem plans, against the
+opponent's or the automaton's), squashed by a logistic; a finished game by its win.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from simulate.games.golems.bots import (
+    _C_CHASE,
+    _C_COLUMN,
+    _C_ENDGAME,
+    _C_GEM,
+    _C_TARGET,
+    W_TUCK,
+    WORK_LEN,
+    WORK_ROWS,
+    _collector,
+    _determinize,
+    _needs,
+    _plan_tucks,
+    _weight,
+    potential,
+)
+from simulate.games.golems.data import P_NUM_TYPES
+from simulate.games.golems.engine import moves_by_card, rank_game, score, step
+from simulate.games.golems.state import M_ABILITY, M_KIND, M_POS, M_ROW, M_TUCK, MOVE_LEN, RUNNING, SUMMON, TAKE_CARD
+from simulate.rng import next_u64
+from simulate.search import bare_rollouts, search
+
+# parameters of the search bot, in the order of its entry in ``bots.BOTS``
+S_ITERATIONS, S_UCT_C, S_ROLLOUT_TURNS, S_SCALE = range(4)
+SEARCH_MOVES = 1024  # bound on the tree's moves of one position (one tuck vector per summon)
+
+
+@njit(cache=True)
+def new_scratch(st):
+    """Per-worker scratch of the search bot: a one-record batch like ``st``, a move and work arrays."""
+    sim = np.empty_like(st[:1])
+    mv = np.zeros(MOVE_LEN, np.int16)
+    work = np.zeros((WORK_ROWS, WORK_LEN), np.int64)  # the rollouts' collector
+    own = np.zeros((WORK_ROWS, WORK_LEN), np.int64)  # the leaf evaluation
+    scores = np.zeros(2, np.int64)
+    rank = np.zeros(2, np.int64)
+    win = np.zeros(2, np.float64)
+    return sim, mv, work, own, scores, rank, win
+
+
+@njit(cache=True, inline="always")
+def _context(tb, params, scratch):
+    """The plug-in functions' ``ctx``: tables, scratch and the leaf's logistic scale."""
+    _, mv, work, own, scores, rank, win = scratch
+    return (tb, mv, work, own, scores, rank, win, params[S_SCALE])
+
+
+@njit(cache=True)
+def search_action(st, g, tb, params, tree, scratch, out):
+    """Write the search bot's move for the seat to move in game ``g`` of batch ``st`` into ``out``.
+
+    ``params`` is the bot's parameter row; ``tree`` a :class:`simulate.search.Tree` with at least
+    ``iterations + 1`` nodes and ``SEARCH_MOVES`` move slots; ``scratch`` from :func:`new_scratch`.
+    One draw of the game's play stream seeds the search. Returns the nodes used (0 when the seat
+    had a single move).
+    """
+    ctx = _context(tb, params, scratch)
+    root = st[g : g + 1]
+    tree.rng[0] = next_u64(st[g].rng, 0)
+    n = _moves(ctx, root, tree.buf)
+    if n == 1:
+        for f in range(MOVE_LEN):
+            out[f] = tree.buf[0, f]
+        return 0
+    return search(
+        _determinise,
+        _moves,
+        _apply,
+        _rollout,
+        _current,
+        _evaluate,
+        ctx,
+        root,
+        scratch[0],
+        tree,
+        int(params[S_ITERATIONS]),
+        params[S_UCT_C],
+        int(params[S_ROLLOUT_TURNS]),
+        out,
+    )
+
+
+@njit(cache=True)
+def rollouts_only(st, g, tb, params, tree, scratch):
+    """The search bot's iterations without the tree (``simulate.search.bare_rollouts``), for ``golem bench``."""
+    ctx = _context(tb, params, scratch)
+    tree.rng[0] = next_u64(st[g].rng, 0)
+    return bare_rollouts(
+        _determinise,
+        _rollout,
+        _current,
+        _evaluate,
+        ctx,
+        st[g : g + 1],
+        scratch[0],
+        tree,
+        int(params[S_ITERATIONS]),
+        int(params[S_ROLLOUT_TURNS]),
+    )
+
+
+@njit(cache=True)
+def _determinise(ctx, root, sim, seat, rng):
+    """``sim`` <- ``root`` with the unseen cards dealt anew; the rollouts go on with the stream drawn for it."""
+    sim[0] = root[0]
+    r = sim[0]
+    r.rng[0] = next_u64(rng, 0)
+    _determinize(r)
+
+
+@njit(cache=True)
+def _moves(ctx, sim, out):
+    """Legal moves of the seat to move, each summon with the collector's tucks."""
+    r = sim[0]
+    tb = ctx[0]
+    work = ctx[2]
+    n = moves_by_card(r, tb, out, False)
+    planned = False
+    for k in range(n):
+        if out[k, M_KIND] != TAKE_CARD or out[k, M_ABILITY] != SUMMON:
+            continue
+        if not planned:
+            _needs(r, tb, work)
+            planned = True
+        c = r.slot[out[k, M_ROW], out[k, M_POS]]
+        _plan_tucks(r, tb, r.current, c, _C_COLUMN, _weight(r, _C_ENDGAME), work)
+        for t in range(tb.params[P_NUM_TYPES]):
+            out[k, M_TUCK + t] = work[W_TUCK, t]
+    return n
+
+
+@njit(cache=True)
+def _apply(ctx, sim, move):
+    step(sim[0], ctx[0], move)
+
+
+@njit(cache=True)
+def _rollout(ctx, sim):
+    r = sim[0]
+    tb, mv, work = ctx[0], ctx[1], ctx[2]
+    _collector(r, tb, _C_GEM, _C_COLUMN, _C_TARGET, _C_CHASE, _C_ENDGAME, mv, work)
+    step(r, tb, mv)
+
+
+@njit(cache=True)
+def _current(sim):
+    r = sim[0]
+    if r.over != RUNNING:
+        return -1
+    return r.current
+
+
+@njit(cache=True)
+def _evaluate(ctx, sim, out):
+    """Finished game: each seat's win. Else seat 0's logistic of its worth over the other side's (``potential``).
+
+    The other side is the opponent (seat 1 gets the complement) or in solo the automaton's score.
+    """
+    r = sim[0]
+    tb, _, _, own, scores, rank, win, scale = ctx
+    n = r.num_players
+    if r.over != RUNNING:
+        for s in range(n):
+            scores[s] = score(r, tb, s)
+        rank_game(r, tb, scores, rank, win)
+        out[0] = win[0]
+        out[1] = win[1]
+        return
+    _needs(r, tb, own)
+    v = potential(r, tb, 0, own)
+    if n == 2:
+        v -= potential(r, tb, 1, own)
+    else:
+        v -= r.automa_vp
+    out[0] = 1.0 / (1.0 + math.exp(-v / scale))
+    out[1] = 1.0 - out[0]
+
+
+@njit(cache=True)
+def search_positions(st, tb, params, tree, scratch, out, bare):
+    """Search every game of ``st`` once (``bare``: the same iterations without the tree); the decisions searched.
+
+    The benchmark of ``golem bench``: positions with a single move are skipped alike in both modes.
+    """
+    searched = 0
+    ctx = _context(tb, params, scratch)
+    for g in range(st.shape[0]):
+        if _moves(ctx, st[g : g + 1], tree.buf) < 2:
+            continue
+        searched += 1
+        if bare:
+            rollouts_only(st, g, tb, params, tree, scratch)
+        else:
+            search_action(st, g, tb, params, tree, scratch, out)
+    return searched
