@@ -7,6 +7,7 @@ import pandas as pd
 import pytest
 
 from analysis.stats.profile import play_profile, profile_warnings
+from simulate.lineup import parse_bot
 from simulate.registry import available_games, make
 
 SEED = 20261201
@@ -56,5 +57,7 @@ def test_missing_columns_are_named() -> None:
 def test_every_game_declares_a_profile_of_its_seat_columns_and_a_ladder_of_its_bots(name: str) -> None:
     game = make(name)
     assert game.profile_columns and set(game.profile_columns) <= set(game.seat_columns)
-    assert len(game.skill_ladder) >= 2 and set(game.skill_ladder) <= set(game.bots)
+    assert len(game.skill_ladder) >= 2 and len(set(game.skill_ladder)) == len(game.skill_ladder)
+    rungs = [parse_bot(game, rung) for rung in game.skill_ladder]  # a bot, or a bot with a budget
+    assert [r.label for r in rungs] == list(game.skill_ladder), "rungs are written as the runs label them"
     assert game.skill_ladder[0] == "random"

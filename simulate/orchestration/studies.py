@@ -61,16 +61,28 @@ class Study:
     """Skill-ladder rungs the study adds as mirror matches, ``(bot, share)`` at each of ``ladder_players``; a rung
     already played as a mirror match at that count is not played again. The game's ``skill_ladder`` orders them."""
     ladder_players: tuple[int, ...] = ()
+    search_share: float = 0.0005
+    """Share of each search rung: every rung of the game's ``skill_ladder`` whose bot is ``search`` (a budget such
+    as ``search:iterations=25``) joins ``ladder`` with this share, so a game adds a search rung in one line, in
+    its ``skill_ladder``."""
 
 
 def _ladder_runs(study: Study) -> tuple[StudyRun, ...]:
     """The mirror matches the study's skill ladder adds to its runs."""
     mirrors = {(r.num_players, r.bots[0]) for r in study.runs if len(r.bots) == 1 and not r.rules}
+    searches = [bot for bot in getattr(make(study.game), "skill_ladder", ()) if bot.split(":")[0] == "search"]
+    rungs = (*study.ladder, *((bot, study.search_share) for bot in searches))
     return tuple(
-        StudyRun(f"{study.game}-{n}p-ladder-{bot}", n, (bot,), share, purpose=f"skill ladder, {bot}, {n} players")
+        StudyRun(
+            f"{study.game}-{n}p-ladder-{bot.replace(':', '-').replace('=', '-')}",
+            n,
+            (bot,),
+            share,
+            purpose=f"skill ladder, {bot}, {n} players",
+        )
         for n in study.ladder_players
-        for bot, share in study.ladder
-        if (n, bot) not in mirrors
+        for bot, share in rungs
+        if (n, bot) not in mirrors and share > 0
     )
 
 
