@@ -96,7 +96,8 @@ class Game(Protocol):
     the table seat is the turn order), and ``chunk_size`` (games per chunk when ``--chunk-size`` is
     not given: a slow game takes smaller chunks so that a run's chunks spread evenly over the workers),
     ``profile_columns`` (seats columns counting how often a seat used each of the game's mechanisms: the
-    report's play profile) and ``skill_ladder`` (bot names from weakest to strongest: the standard study
+    report's play profile; ``profile_forced`` names those of them that count what a player does only when forced or
+    as a penalty, never flagged as unused) and ``skill_ladder`` (bot names from weakest to strongest: the standard study
     plays a mirror match at each rung and the report reads the seat advantage up the ladder).
     """
 

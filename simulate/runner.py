@@ -108,13 +108,15 @@ class RunSpec:
 def report_facts(game: Game) -> dict[str, Any]:
     """What a report needs to know of the game, recorded in the manifest (``report``) so that documents read it
     from the run: ``score_unit``, ``turn_order_column`` (None: the table seat is the turn order), ``metrics``
-    (the game's ``report_metrics``, name -> [expression, meaning[, per]]) and ``skill_ladder`` (the game's bots
-    from weakest to strongest)."""
+    (the game's ``report_metrics``, name -> [expression, meaning[, per]]), ``skill_ladder`` (the game's bots
+    from weakest to strongest) and ``profile_forced`` (profile columns that count what a player does only when
+    forced or as a penalty, which the play profile shows but never flags as unused)."""
     return {
         "score_unit": game.score_unit,
         "turn_order_column": getattr(game, "turn_order_column", None),
         "metrics": {name: list(spec) for name, spec in getattr(game, "report_metrics", {}).items()},
         "skill_ladder": list(getattr(game, "skill_ladder", ())),
+        "profile_forced": list(getattr(game, "profile_forced", ())),
     }
 
 

@@ -48,6 +48,23 @@ def test_warnings_name_each_bot_and_mechanism() -> None:
     assert profile_warnings(play_profile(_seats(), ["bought"])) == []
 
 
+def test_counts_of_forced_moves_are_never_flagged() -> None:
+    """A pass when no move is legal, or crystals discarded over the limit, is not a mechanism a good bot uses."""
+    profile = play_profile(_seats(), ["bought", "rests"])
+    assert profile_warnings(profile, forced=["rests"]) == []
+    assert len(profile_warnings(profile, forced=["bought"])) == 2
+
+
+def test_games_name_their_forced_counts_among_their_profile_columns() -> None:
+    from simulate.registry import available_games, make
+
+    for name in available_games():
+        game = make(name)
+        assert set(getattr(game, "profile_forced", ())) <= set(game.profile_columns), name
+    assert make("golems").profile_forced == ("passes",)
+    assert make("century").profile_forced == ("crystals_discarded",)
+
+
 def test_missing_columns_are_named() -> None:
     with pytest.raises(ValueError, match="claims"):
         play_profile(_seats(), ["bought", "claims"])

@@ -128,7 +128,7 @@ def compute_report(
     variant_section = _variant_section(games, seats, manifests, metrics, labels, alpha)
     sections = [
         win_rate_section,
-        _profile_section(seats, profile_columns),
+        _profile_section(seats, profile_columns, facts.get("profile_forced", ())),
         ladder_section,
         solo_section,
         mirror_section,

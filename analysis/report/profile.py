@@ -21,7 +21,7 @@ def _profile_columns(manifests: Sequence[dict[str, Any]]) -> list[str]:
     return [c for c in lists[0] if all(c in other for other in lists[1:])]
 
 
-def _profile_section(seats: pd.DataFrame, columns: list[str]) -> Section | None:
+def _profile_section(seats: pd.DataFrame, columns: list[str], forced: Sequence[str] = ()) -> Section | None:
     """How often each bot uses each mechanism, with a warning for those it never or almost never uses."""
     if not columns:
         return None
@@ -31,7 +31,8 @@ def _profile_section(seats: pd.DataFrame, columns: list[str]) -> Section | None:
         Text(
             "How often each bot uses each of the game's mechanisms: the mean count per game, and in brackets the "
             f"share of its games in which it used the mechanism at least once. A mechanism a bot uses in under "
-            f"{RARE_SHARE:.0%} of its games is flagged: the balance answers then describe the game without it."
+            f"{RARE_SHARE:.0%} of its games is flagged: the balance answers then describe the game without it"
+            + (f" ({', '.join(forced)}: done only when forced, never flagged)." if forced else ".")
         )
     )
     bots = list(dict.fromkeys(profile["bot"]))
@@ -49,7 +50,7 @@ def _profile_section(seats: pd.DataFrame, columns: list[str]) -> Section | None:
         )
         caption = "Per bot: " + caption
     section.items.append(Table(header, rows, caption))
-    warnings = profile_warnings(profile)
+    warnings = profile_warnings(profile, forced=forced)
     section.items.extend(Text(w, "warn") for w in warnings)
     section.findings.extend(warnings)
     if not warnings:

@@ -52,9 +52,14 @@ def play_profile(seats: pd.DataFrame, columns: Sequence[str], rare: float = RARE
     return pd.DataFrame(rows, columns=["bot", "mechanism", "seat_games", "mean", "share_used", "usage"])
 
 
-def profile_warnings(profile: pd.DataFrame, rare: float = RARE_SHARE) -> list[str]:
-    """One plain sentence per bot that never or almost never uses a mechanism (from :func:`play_profile`)."""
+def profile_warnings(profile: pd.DataFrame, rare: float = RARE_SHARE, forced: Sequence[str] = ()) -> list[str]:
+    """One plain sentence per bot that never or almost never uses a mechanism (from :func:`play_profile`).
+
+    ``forced`` names counts of what a player does only when forced or as a penalty (a pass when no move is
+    legal, crystals discarded over the limit): a bot that avoids them is not missing a mechanism.
+    """
     out = []
+    profile = profile[~profile["mechanism"].isin(list(forced))]
     for bot, rows in profile.groupby("bot", sort=False):
         never = rows.loc[rows["usage"] == "never", "mechanism"].tolist()
         almost = rows[rows["usage"] == "almost never"]

@@ -62,6 +62,7 @@ class Century:
     indexed_lists = {"table.start": ("seat", 1), "table.end_trigger": ("players", 2)}
     seat_columns = ("num_point_cards", "num_merchant_cards", "copper", "silver", "crystals_left", *play.PROFILE)
     profile_columns = play.PROFILE
+    profile_forced = ("crystals_discarded",)  # the caravan limit's penalty, not a choice: never flagged as unused
     # weakest to strongest (docs/century.md); search rungs are played by the standard study (``Study.search_share``)
     skill_ladder = ("random", "greedy", "engine", "planner", "search:iterations=50", "search")
     game_columns = ("point_cards_left", "merchant_cards_left")

@@ -72,6 +72,7 @@ class Golems:
     component_kinds = data.TYPES
     seat_columns = play.SEAT_INT16
     profile_columns = play.PROFILE
+    profile_forced = ("passes",)  # only when no move is legal (RULINGS R14): never flagged as unused
     # weakest to strongest (docs/golems.md); search rungs are played by the standard study (``Study.search_share``)
     skill_ladder = ("random", "greedy", "collector", "lookahead", "search:iterations=200", "search")
     game_columns = ("decided_by", *play.GAME_INT16)
