@@ -268,6 +268,7 @@ def test_a_run_without_what_the_report_needs_of_the_game_is_refused_in_one_line(
         "turn_order_column": None,
         "metrics": {},
         "skill_ladder": ["random", "greedy", "engine", "planner", "search:iterations=50", "search"],
+        "profile_forced": ["crystals_discarded"],
     }
     old = _copy(runs["mirror"], tmp_path / "old")
     manifest = json.loads((old / "manifest.json").read_text())
