@@ -233,7 +233,7 @@ STUDIES: dict[str, Study] = {
         ),
         ladder=(("random", 0.01), ("greedy", 0.01)),
         ladder_players=(2, 3, 4),
-        search_share=0.0001,  # Golem's search bot plays 60-decision rollouts: 100 games a rung at 1M (not timed)
+        search_share=0.002,  # 400 games a rung at the default size: about 0.16 s of CPU per search seat-game
     ),
     "golems": Study(
         game="golems",
