@@ -95,8 +95,13 @@ def check_tree() -> str:
 def command(name: str, games: int | None, into: Path) -> list[str]:
     """The ``golem`` arguments regenerating report ``name`` into ``into / name`` (``games`` overrides the size)."""
     args, option, size = REPORTS[name]
-    folders = {"report": str(into / name), "runs": str(ROOT / "runs" / "regenerate" / name)}
+    folders = {"report": _from_root(into / name), "runs": _from_root(ROOT / "runs" / "regenerate" / name)}
     return [a.format(**folders) if a in ("{report}", "{runs}") else a for a in args] + [option, str(games or size)]
+
+
+def _from_root(path: Path) -> str:
+    """``path`` relative to the checkout when inside it (the commands run there), so reports name no machine path."""
+    return str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path)
 
 
 def regenerate(names: list[str], games: int | None, into: Path) -> None:

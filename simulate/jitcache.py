@@ -146,11 +146,9 @@ def _record_source(folder: Path, package: Path) -> None:
     record = folder / SOURCE_RECORD
     if record.is_file():
         return
-    try:
+    with contextlib.suppress(OSError):  # a read-only cache: it is only not pruned
         folder.mkdir(parents=True, exist_ok=True)
         record.write_text(str(package))
-    except OSError:  # a read-only cache: it is only not pruned
-        pass
 
 
 @functools.cache
