@@ -515,33 +515,21 @@ def test_resume_repairs_a_damaged_run(whole: Path, tmp_path: Path, damage: str) 
     verify_run(out)
 
 
+@pytest.mark.parametrize("left", ["data", "lock only"])
 @pytest.mark.parametrize("how", [["--resume"], ["--overwrite"], []])
 def test_a_directory_left_by_a_kill_before_the_first_manifest_is_recoverable(
-    whole: Path, tmp_path: Path, how: list[str]
+    whole: Path, tmp_path: Path, how: list[str], left: str
 ) -> None:
     gone = subprocess.Popen([sys.executable, "-c", "pass"])
     gone.wait()
     out = tmp_path / "r"
     write_lock(out, host=socket.gethostname(), pid=gone.pid, started="2026-01-01T00:00:00+00:00")
-    (out / "data").mkdir()
-    name = CENTURY.data_files[0]
-    (out / "data" / name).write_bytes((default_dir("century") / name).read_bytes()[:10])
-    (out / "data" / f".{name}.tmp-{gone.pid}").write_text("half")
-    (out / "games").mkdir()
-    result = invoke("simulate", *SMALL_ARGS, "--seed", "0", "--out", out, "--workers", "1", "-q", *how)
-    assert result.exit_code == 0, result.output
-    assert parts(out) == parts(whole)
-    verify_run(out)
-
-
-@pytest.mark.parametrize("how", [["--resume"], ["--overwrite"], []])
-def test_a_directory_holding_only_a_killed_runs_lock_is_recoverable(
-    whole: Path, tmp_path: Path, how: list[str]
-) -> None:
-    gone = subprocess.Popen([sys.executable, "-c", "pass"])
-    gone.wait()
-    out = tmp_path / "r"
-    write_lock(out, host=socket.gethostname(), pid=gone.pid, started="2026-01-01T00:00:00+00:00")
+    if left == "data":
+        (out / "data").mkdir()
+        name = CENTURY.data_files[0]
+        (out / "data" / name).write_bytes((default_dir("century") / name).read_bytes()[:10])
+        (out / "data" / f".{name}.tmp-{gone.pid}").write_text("half")
+        (out / "games").mkdir()
     result = invoke("simulate", *SMALL_ARGS, "--seed", "0", "--out", out, "--workers", "1", "-q", *how)
     assert result.exit_code == 0, result.output
     assert parts(out) == parts(whole)
