@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from test_golems_differential import VARIANTS, check_invariants, compare
 
 from simulate.games.golems import bots as B
 from simulate.games.golems import data as D
@@ -33,7 +34,6 @@ from simulate.games.golems.state import (
 )
 from simulate.rng import game_seeds
 from simulate.search import new_tree
-from tests.test_golems_differential import VARIANTS, check_invariants, compare
 
 DATA = D.load()
 MASTER_SEED = 20261202
