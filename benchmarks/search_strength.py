@@ -8,6 +8,10 @@ come from it::
     python benchmarks/search_strength.py 3 900 17 search planner
     python benchmarks/search_strength.py 2 400 18 search:iterations=200 search:iterations=100
     python benchmarks/search_strength.py 2 2000 19 search lookahead --game golems
+    python benchmarks/search_strength.py 4 2000 20 search equity --game golem-poker
+
+The A seat's mean score (points, or net chips in golem-poker, whose "win" is a share of the pot)
+comes with its t interval.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ import json
 import time
 
 import numpy as np
+from scipy import stats
 from statsmodels.stats.proportion import proportion_confint
 
 from simulate.lineup import lineup_arrays, parse_lineup
@@ -48,6 +53,8 @@ def main() -> None:
     a_seat = np.argmax(seat_bot == 0, axis=1)
     wins = float(win[index, a_seat].sum())
     low, high = proportion_confint(wins, games, method="wilson")
+    score = np.asarray(tables.seats["score"], float).reshape(games, n)[index, a_seat]
+    score_ci = stats.t.interval(0.95, games - 1, loc=score.mean(), scale=stats.sem(score))
     end = tables.games["end_reason"]
     record = {
         "game": args.game,
@@ -59,6 +66,8 @@ def main() -> None:
         "a_wins": round(wins / games, 4),
         "wilson95": [round(low, 4), round(high, 4)],
         "fair_share": round(1 / n, 4),
+        "a_mean_score": round(float(score.mean()), 2),
+        "a_mean_score_ci95": [round(float(x), 2) for x in score_ci],
         "cpu_ms_per_game": round(1000 * cpu / games, 1),
         "mean_turns": round(float(np.mean(tables.games["turns"])), 1),
         "illegal_moves": int((np.asarray(end.codes) == end.categories.index("illegal_move")).sum()),

@@ -31,6 +31,7 @@ LINEUPS = {
     "random": ["random"] * 6,
     "threshold": ["tight_passive", "loose_aggressive", "bluffer", "loose_passive", "tight_aggressive", "threshold"],
     "equity": ["equity", "random", "loose_aggressive", "equity", "bluffer", "tight_passive"],
+    "search": ["search", "equity", "tight_aggressive", "search", "loose_passive", "bluffer"],
 }
 # Rule variants replayed (besides the defaults): each flips several options at once.
 VARIANTS = {
@@ -59,7 +60,7 @@ VARIANTS = {
         "min_bet_antes": 2,
     },
 }
-GAMES = {"random": 60, "threshold": 60, "equity": 12}
+GAMES = {"random": 60, "threshold": 60, "equity": 12, "search": 12}
 
 
 def lineup(names: list[str]) -> tuple[np.ndarray, np.ndarray]:
@@ -129,7 +130,7 @@ def test_engines_agree_move_by_move(style: str, variant: str) -> None:
 def test_batch_kernel_equals_traced_games() -> None:
     """The batch loop (serial and threaded) plays exactly the games the tracer plays."""
     data = D.load()
-    ids, params = lineup(["tight_aggressive", "equity", "bluffer", "random"])
+    ids, params = lineup(["tight_aggressive", "equity", "bluffer", "search"])
     setup, play = game_seeds(MASTER_SEED, np.arange(48), np.arange(48))
     seat = np.tile(np.arange(4), (48, 1))
     serial = play_batch(data, 4, seat, ids, params, setup, play)
@@ -143,8 +144,8 @@ def test_batch_kernel_equals_traced_games() -> None:
 def test_chunk_columns_equal_the_columns_of_the_batch_records() -> None:
     """``play_columns`` (one reused record per block) logs exactly the games ``play_batch`` plays."""
     data = D.load(rules={"stack_antes": 3, "golem_short": "deck"})
-    ids, params = lineup(["tight_aggressive", "random", "bluffer", "loose_passive", "equity"])
-    params[:, 0] = np.where(ids == B.EQUITY, 16, params[:, 0])
+    ids, params = lineup(["tight_aggressive", "random", "bluffer", "search", "equity"])
+    params[:, 0] = np.where((ids == B.EQUITY) | (ids == B.SEARCH), 16, params[:, 0])
     setup, play = game_seeds(MASTER_SEED, np.arange(300), np.arange(300))
     seat = (np.arange(5)[None, :] + np.arange(300)[:, None]) % 5
     batch = play_batch(data, 5, seat, ids, params, setup, play)

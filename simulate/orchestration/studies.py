@@ -188,6 +188,7 @@ STUDIES: dict[str, Study] = {
         ),
         ladder=(("random", 0.01), ("equity", 0.002)),
         ladder_players=(4, 6),
+        search_share=0.002,  # 2,000 games a rung at the default size: a few ms of CPU per game
     ),
     "golem": Study(
         game="golem",

@@ -59,7 +59,7 @@ from simulate.games.golem_poker.state import (
 )
 from simulate.rng import randint, uniform
 
-RANDOM, THRESHOLD, EQUITY = 0, 1, 2
+RANDOM, THRESHOLD, EQUITY, SEARCH = 0, 1, 2, 3
 BOT_STREAM = 1  # index of the bots' generator in ``r.rng``
 
 
@@ -122,6 +122,19 @@ BOTS: dict[str, tuple[int, str, dict[str, tuple[float, str]]]] = {
             "read_call": (0.3, "an opponent who matched a bet this deal is sampled from hands at least this strong"),
         },
     ),
+    "search": (
+        SEARCH,
+        "information-set Monte Carlo tree search (simulate.search) with threshold rollouts; the cards it cannot "
+        "see re-dealt per iteration, read from the opponents' bets",
+        {
+            "iterations": (400.0, "determinised iterations per decision"),
+            "uct_c": (0.1, "UCT exploration constant (values are in [0, 1])"),
+            "rollout_turns": (40.0, "decisions of threshold rollout after the tree before the position is valued"),
+            "scale": (20.0, "net chips, in antes, that make a leaf worth 1 (0 for their loss; 0.5 is even)"),
+            "read_bet": (0.85, "an opponent who bet or raised this deal is dealt a hand at least this strong"),
+            "read_call": (0.5, "an opponent who matched a bet this deal is dealt a hand at least this strong"),
+        },
+    ),
 }
 # lowest and highest value a parameter accepts (by name, for every bot that has it)
 LIMITS: dict[str, tuple[float, float]] = {
@@ -137,6 +150,10 @@ LIMITS: dict[str, tuple[float, float]] = {
     "bet_pot": (0.0, 10.0),
     "read_bet": (0.0, 1.0),
     "read_call": (0.0, 1.0),
+    "iterations": (1.0, 100_000.0),
+    "uct_c": (0.0, 10.0),
+    "rollout_turns": (0.0, 5_000.0),
+    "scale": (1.0, 1_000.0),
 }
 MAX_BOT_PARAMS = 8
 # A bot of a lineup as the kernels take it: one record each (a record crosses calls for free).
@@ -177,8 +194,8 @@ def choose_move(r, tb, bp, mv, scratch, memo):
     if bp.id == RANDOM:
         _random(r, tb, mv)
     elif bp.id == THRESHOLD:
-        _threshold_bot(r, tb, bp, mv, memo)
-    else:
+        _threshold_bot(r, tb, bp.params, mv, memo)
+    elif bp.id == EQUITY:
         _equity_bot(r, tb, bp, mv, scratch)
 
 
@@ -354,22 +371,22 @@ def _random(r, tb, mv):
 
 
 @njit(cache=True, inline="always")
-def _threshold_bot(r, tb, bp, mv, memo):
-    """bp.params: fold_below, raise_above, bet_antes, max_raises, discard, bluff."""
+def _threshold_bot(r, tb, p, mv, memo):
+    """p: fold_below, raise_above, bet_antes, max_raises, discard, bluff (the family's parameters)."""
     s = r.current
     if r.phase == DRAW:
         mv[M_KIND] = DISCARD
-        mv[M_CARDS] = _seat_policy_mask(r, tb, s, bp.params[4] >= 0.5)
+        mv[M_CARDS] = _seat_policy_mask(r, tb, s, p[4] >= 0.5)
         return
     st = _seat_strength(r, tb, s, memo)
     bluffing = False
-    if st < bp.params[0] and bp.params[5] > 0.0:
-        bluffing = uniform(r.rng, BOT_STREAM) < bp.params[5]
-    if st >= bp.params[1] or bluffing:
-        if r.current_bet == 0 or r.raises < bp.params[3]:
-            if _bet_or_raise(r, tb, np.int64(bp.params[2] * tb.params[P_ANTE] + 0.5), mv):
+    if st < p[0] and p[5] > 0.0:
+        bluffing = uniform(r.rng, BOT_STREAM) < p[5]
+    if st >= p[1] or bluffing:
+        if r.current_bet == 0 or r.raises < p[3]:
+            if _bet_or_raise(r, tb, np.int64(p[2] * tb.params[P_ANTE] + 0.5), mv):
                 return
-    if to_match(r) > 0 and st < bp.params[0] and not bluffing:
+    if to_match(r) > 0 and st < p[0] and not bluffing:
         mv[M_KIND] = FOLD
         return
     _match_or_fold(r, tb, mv)

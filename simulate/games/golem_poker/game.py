@@ -14,9 +14,10 @@ from typing import Any
 import numpy as np
 
 from simulate.game import ChunkTables, Codes, Lists, RuleOption, bot_specs
-from simulate.gamekit import kernel_traces, rule_options, time_kernel_replay, time_reference_replay
+from simulate.gamekit import kernel_traces, rule_options, time_kernel_replay, time_reference_replay, time_search
 from simulate.games.golem_poker import bots as poker_bots
-from simulate.games.golem_poker import data, play
+from simulate.games.golem_poker import data, play, search_bot
+from simulate.games.golem_poker.engine import game_init, game_step
 from simulate.games.golem_poker.evaluator import CATEGORY_NAMES, describe
 from simulate.games.golem_poker.reference import GolemPokerReference, card_text, make_record
 from simulate.games.golem_poker.state import (
@@ -26,19 +27,24 @@ from simulate.games.golem_poker.state import (
     FOLD,
     M_KIND,
     MATCH,
+    MOVE_LEN,
     MOVE_NAMES,
     NO_VALUE,
     OUT_NAMES,
     PHASE_NAMES,
     RAISE,
+    new_state,
 )
+from simulate.rng import game_seeds
+from simulate.search import new_tree
 
 THRESHOLD_BENCH = "tight_passive,tight_aggressive,loose_passive,loose_aggressive"
 EQUITY_BENCH_OPPONENTS = "tight_aggressive,loose_aggressive,bluffer"
+BENCH_POSITIONS_SEED = 18
 
 
-WHOLE_PARAMS = frozenset({"max_raises", "samples"})
-"""Bot parameters that take whole numbers (they count raises and sampled deals)."""
+WHOLE_PARAMS = frozenset({"max_raises", "samples", "iterations", "rollout_turns"})
+"""Bot parameters that take whole numbers (they count raises, sampled deals, iterations and decisions)."""
 
 
 class GolemPoker:
@@ -57,7 +63,12 @@ class GolemPoker:
     setup_columns = ()
     component_kinds = ()
     # golem bench: lineups (as for --bots) with their default games per kernel measurement
-    bench_lineups = {THRESHOLD_BENCH: 400_000, f"equity,{EQUITY_BENCH_OPPONENTS}": 4_000, "equity": 1_000}
+    bench_lineups = {
+        THRESHOLD_BENCH: 400_000,
+        f"equity,{EQUITY_BENCH_OPPONENTS}": 4_000,
+        "equity": 1_000,
+        "search,equity": 1_000,
+    }
     bench_players = 4
     default_bots = "threshold"  # --bots when none is given: the recommended lineup (golem games shows it)
     indexed_lists: dict[str, tuple[str, int]] = {}
@@ -80,7 +91,8 @@ class GolemPoker:
     game_columns = (*(name for name, _ in play.GAME_COLUMNS[5:]), *play.DEAL_COLUMNS)
     seat_columns = tuple(name for name, _ in play.SEAT_COLUMNS[7:])
     profile_columns = play.PROFILE
-    skill_ladder = ("random", "threshold", "equity")  # weakest to strongest (docs/golem-poker.md)
+    # weakest to strongest (docs/golem-poker.md); search rungs are played by the standard study (``Study.search_share``)
+    skill_ladder = ("random", "threshold", "equity", "search:iterations=100", "search")
 
     def rule_options(self) -> dict[str, RuleOption]:
         return rule_options(data.RULE_OPTIONS, data.load().rules)
@@ -257,6 +269,26 @@ class GolemPoker:
                 ref.apply_action(mv)
                 turns += 1
         return time.perf_counter() - start, turns
+
+    def search_rates(self, d: data.PokerData, params: np.ndarray, num_positions: int, repeats: int) -> dict[str, float]:
+        """One core's search rates from ``num_positions`` positions of threshold games (up to 11 decisions in).
+
+        Searches and bare rollouts (the same iterations without the tree) from the same positions
+        (:func:`simulate.gamekit.time_search`).
+        """
+        n = self.bench_players
+        ids = np.full(n, poker_bots.THRESHOLD)
+        threshold = np.stack([poker_bots.default_params("threshold")] * n)
+        setup, plays = game_seeds(BENCH_POSITIONS_SEED, np.arange(num_positions), np.arange(num_positions))
+        st = new_state(num_positions)
+        for g in range(num_positions):
+            moves, _ = play.trace_game(d, n, np.arange(n), ids, threshold, setup[g], plays[g])
+            game_init(st, d.kernel, g, n, setup[g], plays[g])
+            for mv in moves[: min(g % 12, len(moves) - 1)]:
+                game_step(st, d.kernel, g, mv)
+        tree = new_tree(int(params[search_bot.S_ITERATIONS]) + 1, MOVE_LEN, search_bot.SEARCH_MOVES)
+        scratch = search_bot.new_scratch(st)
+        return time_search(search_bot.search_positions, st, d.kernel[0], params, tree, scratch, repeats)
 
     def format_event(self, e: dict[str, Any]) -> str:
         if e["event"] in ("setup", "deal"):

@@ -5,11 +5,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from simulate.games.golem_poker.bots import MAX_BOT_PARAMS, MEMO, SCRATCH, bot_records, choose_move, strength
+from simulate.games.golem_poker.bots import MAX_BOT_PARAMS, MEMO, SCRATCH, SEARCH, bot_records, choose_move, strength
 from simulate.games.golem_poker.data import MAX_DEALS, PokerData
 from simulate.games.golem_poker.engine import apply_move, init_game, is_legal
 from simulate.games.golem_poker.evaluator import CATEGORY_SHIFT
+from simulate.games.golem_poker.search_bot import S_ITERATIONS, SEARCH_MOVES, new_scratch, search_action
 from simulate.games.golem_poker.state import END_ILLEGAL, MOVE_LEN, NO_VALUE, OUT_BET1, OUT_BET2, RUNNING, new_state
+from simulate.search import new_tree
 
 SCORE_PARTS = ("score_pot", "score_ante", "score_bet", "score_penalty")
 PAD = np.dtype([("mv", np.int32, (MOVE_LEN,)), ("scratch", np.int8, (SCRATCH,)), ("memo", np.float64, (MEMO,))])
@@ -26,6 +28,25 @@ def _pads(k: int) -> np.ndarray:
 
 
 @njit(cache=True)
+def _search_work(st, lineup):
+    """The search bot's tree and scratch for one game loop, sized for the lineup's largest budget."""
+    iterations = 0
+    for b in range(lineup.shape[0]):
+        if lineup[b].id == SEARCH:
+            iterations = max(iterations, int(lineup[b].params[S_ITERATIONS]))
+    return new_tree(iterations + 1, MOVE_LEN, SEARCH_MOVES), new_scratch(st)
+
+
+@njit(cache=True, inline="always")
+def _decide(st, g, tb, bp, mv, scratch, memo, tree, search_scratch):
+    """Write the move of bot ``bp`` for the player to act in game ``g`` of ``st`` into ``mv``."""
+    if bp.id == SEARCH:
+        search_action(st, g, tb, bp.params, tree, search_scratch, mv)
+    else:
+        choose_move(st[g], tb, bp, mv, scratch, memo)
+
+
+@njit(cache=True)
 def _play_games(st, tab, g0, g1, num_players, seat_bot, lineup, setup_seeds, play_seeds, trace, pad):
     """Play games ``g0..g1-1`` to the end; a bot's illegal move ends its game (``END_ILLEGAL``).
 
@@ -36,12 +57,13 @@ def _play_games(st, tab, g0, g1, num_players, seat_bot, lineup, setup_seeds, pla
     mv = pad[0].mv
     scratch = pad[0].scratch
     memo = pad[0].memo
+    tree, search_scratch = _search_work(st, lineup)
     recorded = 0
     for g in range(g0, g1):
         r = st[g]
         init_game(r, tb, num_players, setup_seeds[g], play_seeds[g])
         while r.over == RUNNING:
-            choose_move(r, tb, lineup[seat_bot[g, r.current]], mv, scratch, memo)
+            _decide(st, g, tb, lineup[seat_bot[g, r.current]], mv, scratch, memo, tree, search_scratch)
             if not is_legal(r, tb, mv):
                 r.over = END_ILLEGAL
                 break
@@ -326,11 +348,12 @@ def _play_to_columns(
     mv = pad[0].mv
     scratch = pad[0].scratch
     memo = pad[0].memo
+    tree, search_scratch = _search_work(work, lineup)
     r = work[0]
     for g in range(g0, g1):
         init_game(r, tb, num_players, setup_seeds[g], play_seeds[g])
         while r.over == RUNNING:
-            choose_move(r, tb, lineup[seat_bot[g, r.current]], mv, scratch, memo)
+            _decide(work, 0, tb, lineup[seat_bot[g, r.current]], mv, scratch, memo, tree, search_scratch)
             if not is_legal(r, tb, mv):
                 r.over = END_ILLEGAL
                 break
