@@ -67,7 +67,7 @@ class GolemPoker:
         THRESHOLD_BENCH: 400_000,
         f"equity,{EQUITY_BENCH_OPPONENTS}": 4_000,
         "equity": 1_000,
-        "search,equity": 1_000,
+        "search,equity,equity,equity": 1_000,
     }
     bench_players = 4
     default_bots = "threshold"  # --bots when none is given: the recommended lineup (golem games shows it)
