@@ -20,7 +20,7 @@ from simulate.lineup import parse_lineup
 from simulate.registry import make
 from simulate.replay import replay_game
 from simulate.runformat import RunFormatError, read_table, verify_run
-from simulate.runner import RunSpec, plan_games, run
+from simulate.runner import RunSpec, default_chunk_size, plan_games, run
 
 MASTER_SEED = 424242
 GAME = make("century")
@@ -59,6 +59,16 @@ def test_a_game_does_not_depend_on_its_chunk(tmp_path: Path) -> None:
         left = read_table(a, table).drop(columns="run_id")
         right = read_table(b, table).drop(columns="run_id")
         pd.testing.assert_frame_equal(left, right)
+
+
+@pytest.mark.parametrize(
+    ("games", "largest", "chunk"),
+    [(1_000_000, 20_000, 20_000), (10_000, 20_000, 1_250), (100_000, 5_000, 5_000), (300, 20_000, 1_000)]
+    + [(9, 500, 500)],
+)
+def test_a_run_without_a_chunk_size_makes_eight_chunks_when_it_can(games: int, largest: int, chunk: int) -> None:
+    """Two workers share a 10,000-game run of a slow bot (one 20,000-game chunk would leave one idle)."""
+    assert default_chunk_size(games, largest) == chunk
 
 
 def test_setup_stream_is_separate_from_play(tmp_path: Path) -> None:

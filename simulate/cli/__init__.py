@@ -164,7 +164,8 @@ def bots(game_name: str) -> None:
     "--chunk-size",
     type=click.IntRange(min=1),
     default=None,
-    help="Games per chunk and Parquet part [default: the game's, else 20,000].",
+    help="Games per chunk and Parquet part [default: the game's, else 20,000; at most an eighth of the run, "
+    "down to 1,000].",
 )
 @click.option("--overwrite", is_flag=True, help="Replace a run already in --out.")
 @click.option("--resume", is_flag=True, help="Finish an interrupted run in --out (same options).")
@@ -210,7 +211,7 @@ def simulate(
     from simulate.datafiles import DataError
     from simulate.lineup import LineupError, parse_lineup
     from simulate.registry import UnknownName, make
-    from simulate.runner import DEFAULT_CHUNK, RunError, RunSpec, run
+    from simulate.runner import DEFAULT_CHUNK, RunError, RunSpec, default_chunk_size, run
     from simulate.store import is_url
 
     try:
@@ -234,16 +235,17 @@ def simulate(
             num_games = setups * games_per_setup
         elif games_per_setup != 1:
             raise RunError("--games-per-setup needs --setups")
+        n = 10_000 if num_games is None else num_games
         spec = RunSpec(
             game=game.name,
             num_players=players,
-            num_games=10_000 if num_games is None else num_games,
+            num_games=n,
             master_seed=seed,
             lineup=lineup,
             rotate_seats=rotate,
             setups=setups,
             games_per_setup=games_per_setup,
-            chunk_size=getattr(game, "chunk_size", DEFAULT_CHUNK) if chunk_size is None else chunk_size,
+            chunk_size=chunk_size or default_chunk_size(n, getattr(game, "chunk_size", DEFAULT_CHUNK)),
             rules=dict(rules),
             cards=str(cards) if cards else None,
         )

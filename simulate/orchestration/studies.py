@@ -14,7 +14,6 @@ Examples
 
 from __future__ import annotations
 
-import math
 import shlex
 import time
 from collections.abc import Callable
@@ -26,7 +25,7 @@ from analysis.report import build_report
 from simulate.lineup import parse_lineup
 from simulate.registry import make
 from simulate.runformat import RunFormatError, read_manifest, verify_run
-from simulate.runner import DEFAULT_CHUNK, RunError, RunSpec, run, run_id, validate
+from simulate.runner import RunError, RunSpec, default_chunk_size, run, run_id, validate
 
 __all__ = ["STUDIES", "PlannedRun", "Study", "StudyRun", "plan_study", "run_study", "study_for"]
 
@@ -279,11 +278,6 @@ def study_for(game: str) -> Study:
     return STUDIES[game]
 
 
-def _chunk_size(num_games: int) -> int:
-    """At least 8 chunks for large runs (so every core has work), at most the runner's default size."""
-    return max(1_000, min(DEFAULT_CHUNK, math.ceil(num_games / 8)))
-
-
 def plan_study(
     game: str,
     num_games: int | None = None,
@@ -313,7 +307,7 @@ def plan_study(
         if r.games_per_setup > 1:
             setups = max(2, round(games / r.games_per_setup))
             games = setups * r.games_per_setup
-        chunk = _chunk_size(games)
+        chunk = default_chunk_size(games)
         run_rules = {**(rules or {}), **dict(r.rules)}
         spec = RunSpec(
             game=game,
