@@ -20,7 +20,8 @@ copy of the tree code and nothing is compiled twice per session)::
     evaluate(ctx, sim, out)                 # value in [0, 1] of the position for each seat
 
 ``ctx`` is whatever the game needs (tables, parameters, scratch); ``root`` and ``sim`` are game
-records. The tree lives in a :class:`Tree` of arrays allocated once per worker (:func:`new_tree`);
+records. A bot calls :func:`decide` (the search, skipped when the seat has one move). The tree lives
+in a :class:`Tree` of arrays allocated once per worker (:func:`new_tree`);
 an iteration allocates nothing. Randomness comes from ``tree.rng``, seeded by the caller from the
 game's play stream, so a game stays a pure function of (master seed, game index).
 """
@@ -182,6 +183,23 @@ def search(
     for f in range(out.shape[0]):
         out[f] = tree.move[pick, f]
     return used
+
+
+@njit(cache=True, inline="always")
+def decide(
+    determinise, moves, apply, rollout, current, evaluate, ctx, root, sim, tree, iterations, uct_c, horizon, out
+):
+    """:func:`search`, except that a seat with one candidate move plays it at once; the nodes used (0 then).
+
+    The caller seeds ``tree.rng`` first, so a game's random streams advance alike whatever the seat's moves.
+    """
+    if moves(ctx, root, tree.buf) == 1:
+        for f in range(out.shape[0]):
+            out[f] = tree.buf[0, f]
+        return 0
+    return search(
+        determinise, moves, apply, rollout, current, evaluate, ctx, root, sim, tree, iterations, uct_c, horizon, out
+    )
 
 
 @njit(cache=True, inline="always")

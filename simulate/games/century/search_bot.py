@@ -33,7 +33,7 @@ from simulate.games.century.engine import (
 )
 from simulate.games.century.state import ACQUIRE, CLAIM, M_KIND, MOVE_LEN, RUNNING
 from simulate.rng import next_u64, shuffle
-from simulate.search import bare_rollouts, search
+from simulate.search import bare_rollouts, decide
 
 # parameters of the search bot, in the order of its entry in ``bots.BOTS``
 (
@@ -75,12 +75,7 @@ def search_action(st, g, tb, params, tree, scratch, out):
     ctx = _context(tb, params, scratch)
     root = st[g : g + 1]
     tree.rng[0] = next_u64(st[g].rng, 0)
-    n = _moves(ctx, root, tree.buf)
-    if n == 1:
-        for f in range(MOVE_LEN):
-            out[f] = tree.buf[0, f]
-        return 0
-    return search(
+    return decide(
         _determinise,
         _moves,
         _apply,

@@ -45,7 +45,7 @@ from simulate.games.golem_poker.state import (
     RUNNING,
 )
 from simulate.rng import next_u64, randint
-from simulate.search import bare_rollouts, search
+from simulate.search import bare_rollouts, decide
 
 # parameters of the search bot, in the order of its entry in ``bots.BOTS``
 S_ITERATIONS, S_UCT_C, S_ROLLOUT_TURNS, S_SCALE, S_READ_BET, S_READ_CALL = range(6)
@@ -89,28 +89,22 @@ def search_action(st, g, tb, params, tree, scratch, out):
     root = st[g : g + 1]
     chosen = scratch[2]
     tree.rng[0] = next_u64(st[g].rng, BOT_STREAM)
-    n = _moves(ctx, root, tree.buf)
-    used = 0
-    if n == 1:
-        for f in range(MOVE_LEN):
-            chosen[f] = tree.buf[0, f]
-    else:
-        used = search(
-            _determinise,
-            _moves,
-            _apply,
-            _rollout,
-            _current,
-            _evaluate,
-            ctx,
-            root,
-            scratch[0],
-            tree,
-            int(params[S_ITERATIONS]),
-            params[S_UCT_C],
-            int(params[S_ROLLOUT_TURNS]),
-            chosen,
-        )
+    used = decide(
+        _determinise,
+        _moves,
+        _apply,
+        _rollout,
+        _current,
+        _evaluate,
+        ctx,
+        root,
+        scratch[0],
+        tree,
+        int(params[S_ITERATIONS]),
+        params[S_UCT_C],
+        int(params[S_ROLLOUT_TURNS]),
+        chosen,
+    )
     _engine_move(st[g], tb, chosen, out)
     return used
 

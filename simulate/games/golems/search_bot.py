@@ -39,7 +39,7 @@ from simulate.games.golems.data import P_NUM_TYPES
 from simulate.games.golems.engine import moves_by_card, rank_game, score, step
 from simulate.games.golems.state import M_ABILITY, M_KIND, M_POS, M_ROW, M_TUCK, MOVE_LEN, RUNNING, SUMMON, TAKE_CARD
 from simulate.rng import next_u64
-from simulate.search import bare_rollouts, search
+from simulate.search import bare_rollouts, decide
 
 # parameters of the search bot, in the order of its entry in ``bots.BOTS``
 S_ITERATIONS, S_UCT_C, S_ROLLOUT_TURNS, S_SCALE = range(4)
@@ -78,12 +78,7 @@ def search_action(st, g, tb, params, tree, scratch, out):
     ctx = _context(tb, params, scratch)
     root = st[g : g + 1]
     tree.rng[0] = next_u64(st[g].rng, 0)
-    n = _moves(ctx, root, tree.buf)
-    if n == 1:
-        for f in range(MOVE_LEN):
-            out[f] = tree.buf[0, f]
-        return 0
-    return search(
+    return decide(
         _determinise,
         _moves,
         _apply,
