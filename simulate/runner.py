@@ -68,8 +68,11 @@ bytes to a few kilobytes a game), four times the largest default chunk (Golems' 
 MAX_CHUNKS = 100_000
 """Most chunks a run plans: the manifest holds a record of about 1 kB per chunk and is rewritten every second."""
 MIN_CHUNKS = 8
-"""Chunks a run without ``--chunk-size`` is split into at least (down to 1,000-game chunks): every core gets work,
-and a run of a slow bot (a search bot plays about ten games a second) shows progress."""
+"""Chunks a run without ``--chunk-size`` is split into at least (down to ``MIN_CHUNK``-game chunks): every core gets
+work, and a run of a slow bot (a search bot plays a few games a second) shows progress."""
+MIN_CHUNK = 100
+"""Smallest chunk of a run without ``--chunk-size``: a chunk's fixed costs (files, checksums, tallies) stay well
+under a second."""
 MAX_WORKERS_PER_CPU = 4
 """Most local worker processes per core (each holds a game's compiled kernels, about 200 MB)."""
 MANIFEST_INTERVAL = 1.0
@@ -182,8 +185,8 @@ def run_id(spec: RunSpec, game: Game, described: dict[str, Any]) -> str:
 
 def default_chunk_size(num_games: int, largest: int = DEFAULT_CHUNK) -> int:
     """Games per chunk of a run that names none: ``largest`` (the game's size), smaller for runs too short to make
-    ``MIN_CHUNKS`` chunks of it, but never below 1,000 games."""
-    return min(largest, max(1_000, math.ceil(num_games / MIN_CHUNKS)))
+    ``MIN_CHUNKS`` chunks of it, but never below ``MIN_CHUNK`` games."""
+    return min(largest, max(MIN_CHUNK, math.ceil(num_games / MIN_CHUNKS)))
 
 
 def chunk_ranges(spec: RunSpec) -> list[tuple[int, int, int]]:

@@ -157,8 +157,8 @@ def test_rule_option_is_recorded(tmp_path: Path) -> None:
 
 def test_runs_take_the_games_chunk_size_unless_given(tmp_path: Path) -> None:
     ok("simulate", "golem", "-p", "2", "-n", "4", "--bots", "greedy", "--out", str(tmp_path / "a"), "-q")
-    # the game's 5,000 holds only for runs of 40,000 games and more; a short run is cut into 1,000-game chunks
-    assert json.loads((tmp_path / "a" / "manifest.json").read_text())["design"]["chunk_size"] == 1_000
+    # the game's 5,000 holds only for runs of 40,000 games and more; a short run is cut into 100-game chunks
+    assert json.loads((tmp_path / "a" / "manifest.json").read_text())["design"]["chunk_size"] == 100
     ok("simulate", "golem", "-p", "2", "-n", "4", "--bots", "greedy", "--chunk-size", "3", "--out", str(tmp_path / "b"),
        "-q")  # fmt: skip
     manifest = json.loads((tmp_path / "b" / "manifest.json").read_text())

@@ -63,11 +63,10 @@ def test_a_game_does_not_depend_on_its_chunk(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     ("games", "largest", "chunk"),
-    [(1_000_000, 20_000, 20_000), (10_000, 20_000, 1_250), (100_000, 5_000, 5_000), (300, 20_000, 1_000)]
-    + [(9, 500, 500)],
+    [(1_000_000, 20_000, 20_000), (10_000, 20_000, 1_250), (100_000, 5_000, 5_000), (400, 20_000, 100), (9, 50, 50)],
 )
 def test_a_run_without_a_chunk_size_makes_eight_chunks_when_it_can(games: int, largest: int, chunk: int) -> None:
-    """Two workers share a 10,000-game run of a slow bot (one 20,000-game chunk would leave one idle)."""
+    """Two workers share a 10,000-game run or a study's 400-game search rung (one chunk would leave one idle)."""
     assert default_chunk_size(games, largest) == chunk
 
 

@@ -165,7 +165,7 @@ def bots(game_name: str) -> None:
     type=click.IntRange(min=1),
     default=None,
     help="Games per chunk and Parquet part [default: the game's, else 20,000; at most an eighth of the run, "
-    "down to 1,000].",
+    "down to 100].",
 )
 @click.option("--overwrite", is_flag=True, help="Replace a run already in --out.")
 @click.option("--resume", is_flag=True, help="Finish an interrupted run in --out (same options).")
