@@ -89,7 +89,7 @@ def give(st: np.ndarray, seat: int, cards: tuple[int, ...]) -> None:
 
 def context(st: np.ndarray, params: np.ndarray, scratch: tuple) -> tuple:
     """The plug-in functions' ``ctx`` (``search_bot._context``) for the seat to act in ``st[0]``."""
-    _, mv, _, unseen, memo, rollout, _ = scratch
+    _, mv, _, unseen, memo, rollout = scratch
     return (DATA.kernel[0], mv, unseen, memo, rollout, params[4], params[5], params[3], int(st[0]["current"]))
 
 
@@ -165,18 +165,7 @@ def test_tree_moves_are_legal_engine_moves() -> None:
         for moves in (0, 3, 6, 10):
             st0 = position(5, moves, index)
             seat = int(st0[0]["current"])
-            ctx = (
-                DATA.kernel[0],
-                scratch[1],
-                scratch[3],
-                scratch[4],
-                scratch[5],
-                params[4],
-                params[5],
-                params[3],
-                seat,
-            )
-            n = _moves(ctx, st0, buf)
+            n = _moves(context(st0, params, scratch), st0, buf)
             keys = set()
             for k in range(n):
                 mv = np.zeros(MOVE_LEN, np.int32)

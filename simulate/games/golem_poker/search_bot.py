@@ -65,14 +65,13 @@ def new_scratch(st):
     unseen = np.zeros(52, np.int8)
     memo = np.full(MEMO, -1.0)
     rollout = np.array(ROLLOUT_PARAMS)
-    net = np.zeros(1, np.int64)
-    return sim, mv, chosen, unseen, memo, rollout, net
+    return sim, mv, chosen, unseen, memo, rollout
 
 
 @njit(cache=True, inline="always")
 def _context(tb, params, scratch, seat):
     """The plug-in functions' ``ctx``: tables, scratch, the bot's reads and leaf scale, and the searching seat."""
-    _, mv, _, unseen, memo, rollout, _ = scratch
+    _, mv, _, unseen, memo, rollout = scratch
     return (tb, mv, unseen, memo, rollout, params[S_READ_BET], params[S_READ_CALL], params[S_SCALE], seat)
 
 
