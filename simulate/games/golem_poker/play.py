@@ -37,15 +37,6 @@ def _search_work(st, lineup):
     return new_tree(iterations + 1, MOVE_LEN, SEARCH_MOVES), new_scratch(st)
 
 
-@njit(cache=True, inline="always")
-def _decide(st, g, tb, bp, mv, scratch, memo, tree, search_scratch):
-    """Write the move of bot ``bp`` for the player to act in game ``g`` of ``st`` into ``mv``."""
-    if bp.id == SEARCH:
-        search_action(st, g, tb, bp.params, tree, search_scratch, mv)
-    else:
-        choose_move(st[g], tb, bp, mv, scratch, memo)
-
-
 @njit(cache=True)
 def _play_games(st, tab, g0, g1, num_players, seat_bot, lineup, setup_seeds, play_seeds, trace, pad):
     """Play games ``g0..g1-1`` to the end; a bot's illegal move ends its game (``END_ILLEGAL``).
@@ -63,7 +54,11 @@ def _play_games(st, tab, g0, g1, num_players, seat_bot, lineup, setup_seeds, pla
         r = st[g]
         init_game(r, tb, num_players, setup_seeds[g], play_seeds[g])
         while r.over == RUNNING:
-            _decide(st, g, tb, lineup[seat_bot[g, r.current]], mv, scratch, memo, tree, search_scratch)
+            bp = lineup[seat_bot[g, r.current]]
+            if bp.id == SEARCH:  # a call: the tree's arrays are touched in a search bot's turn only
+                search_action(st, g, tb, bp.params, tree, search_scratch, mv)
+            else:
+                choose_move(r, tb, bp, mv, scratch, memo)
             if not is_legal(r, tb, mv):
                 r.over = END_ILLEGAL
                 break
@@ -353,7 +348,11 @@ def _play_to_columns(
     for g in range(g0, g1):
         init_game(r, tb, num_players, setup_seeds[g], play_seeds[g])
         while r.over == RUNNING:
-            _decide(work, 0, tb, lineup[seat_bot[g, r.current]], mv, scratch, memo, tree, search_scratch)
+            bp = lineup[seat_bot[g, r.current]]
+            if bp.id == SEARCH:
+                search_action(work, 0, tb, bp.params, tree, search_scratch, mv)
+            else:
+                choose_move(r, tb, bp, mv, scratch, memo)
             if not is_legal(r, tb, mv):
                 r.over = END_ILLEGAL
                 break
