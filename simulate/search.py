@@ -16,7 +16,7 @@ copy of the tree code and nothing is compiled twice per session)::
     moves(ctx, sim, out) -> int             # candidate moves of the seat to move into out
     apply(ctx, sim, mv)                     # play move mv (the whole turn) in sim
     rollout(ctx, sim)                       # play one turn by the rollout policy
-    current(sim) -> int                     # seat to move, -1 once the game is over
+    current(sim) -> int                     # seat to move, -1 once the game is over (often seat_to_move)
     evaluate(ctx, sim, out)                 # value in [0, 1] of the position for each seat
 
 ``ctx`` is whatever the game needs (tables, parameters, scratch); ``root`` and ``sim`` are game
@@ -183,6 +183,15 @@ def search(
     for f in range(out.shape[0]):
         out[f] = tree.move[pick, f]
     return used
+
+
+@njit(cache=True)
+def seat_to_move(sim):
+    """The ``current`` plug-in of a game whose records have ``over`` (0 while it runs) and ``current``."""
+    r = sim[0]
+    if r.over != 0:
+        return -1
+    return r.current
 
 
 @njit(cache=True, inline="always")

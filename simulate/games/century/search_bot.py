@@ -33,7 +33,7 @@ from simulate.games.century.engine import (
 )
 from simulate.games.century.state import ACQUIRE, CLAIM, M_KIND, MOVE_LEN, RUNNING
 from simulate.rng import next_u64, shuffle
-from simulate.search import bare_rollouts, decide
+from simulate.search import bare_rollouts, decide, seat_to_move
 
 # parameters of the search bot, in the order of its entry in ``bots.BOTS``
 (
@@ -80,7 +80,7 @@ def search_action(st, g, tb, params, tree, scratch, out):
         _moves,
         _apply,
         _rollout,
-        _current,
+        seat_to_move,
         _evaluate,
         ctx,
         root,
@@ -120,7 +120,7 @@ def rollouts_only(st, g, tb, params, tree, scratch):
     return bare_rollouts(
         _determinise,
         _rollout,
-        _current,
+        seat_to_move,
         _evaluate,
         ctx,
         st[g : g + 1],
@@ -194,14 +194,6 @@ def _rollout(ctx, sim):
     r = sim[0]
     greedy_action(r, ctx[0], ctx[1], 0, ctx[2])
     _finish_turn(ctx, r)
-
-
-@njit(cache=True)
-def _current(sim):
-    r = sim[0]
-    if r.over != RUNNING:
-        return -1
-    return r.current
 
 
 @njit(cache=True)

@@ -45,7 +45,7 @@ from simulate.games.golem_poker.state import (
     RUNNING,
 )
 from simulate.rng import next_u64, randint
-from simulate.search import bare_rollouts, decide
+from simulate.search import bare_rollouts, decide, seat_to_move
 
 # parameters of the search bot, in the order of its entry in ``bots.BOTS``
 S_ITERATIONS, S_UCT_C, S_ROLLOUT_TURNS, S_SCALE, S_READ_BET, S_READ_CALL = range(6)
@@ -93,7 +93,7 @@ def search_action(st, g, tb, params, tree, scratch, out):
         _moves,
         _apply,
         _rollout,
-        _current,
+        seat_to_move,
         _evaluate,
         ctx,
         root,
@@ -116,7 +116,7 @@ def rollouts_only(st, g, tb, params, tree, scratch):
     return bare_rollouts(
         _determinise,
         _rollout,
-        _current,
+        seat_to_move,
         _evaluate,
         ctx,
         st[g : g + 1],
@@ -282,14 +282,6 @@ def _rollout(ctx, sim):
     mv[M_CARDS] = 0
     _threshold_bot(r, tb, rollout, mv, memo)
     apply_move(r, tb, mv)
-
-
-@njit(cache=True)
-def _current(sim):
-    r = sim[0]
-    if r.over != RUNNING:
-        return -1
-    return r.current
 
 
 @njit(cache=True)

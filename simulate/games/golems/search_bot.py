@@ -39,7 +39,7 @@ from simulate.games.golems.data import P_NUM_TYPES
 from simulate.games.golems.engine import moves_by_card, rank_game, score, step
 from simulate.games.golems.state import M_ABILITY, M_KIND, M_POS, M_ROW, M_TUCK, MOVE_LEN, RUNNING, SUMMON, TAKE_CARD
 from simulate.rng import next_u64
-from simulate.search import bare_rollouts, decide
+from simulate.search import bare_rollouts, decide, seat_to_move
 
 # parameters of the search bot, in the order of its entry in ``bots.BOTS``
 S_ITERATIONS, S_UCT_C, S_ROLLOUT_TURNS, S_SCALE = range(4)
@@ -83,7 +83,7 @@ def search_action(st, g, tb, params, tree, scratch, out):
         _moves,
         _apply,
         _rollout,
-        _current,
+        seat_to_move,
         _evaluate,
         ctx,
         root,
@@ -104,7 +104,7 @@ def rollouts_only(st, g, tb, params, tree, scratch):
     return bare_rollouts(
         _determinise,
         _rollout,
-        _current,
+        seat_to_move,
         _evaluate,
         ctx,
         st[g : g + 1],
@@ -156,14 +156,6 @@ def _rollout(ctx, sim):
     tb, mv, work = ctx[0], ctx[1], ctx[2]
     _collector(r, tb, _C_GEM, _C_COLUMN, _C_TARGET, _C_CHASE, _C_ENDGAME, mv, work)
     step(r, tb, mv)
-
-
-@njit(cache=True)
-def _current(sim):
-    r = sim[0]
-    if r.over != RUNNING:
-        return -1
-    return r.current
 
 
 @njit(cache=True)
