@@ -9,9 +9,10 @@ come from it::
     python benchmarks/search_strength.py 2 400 18 search:iterations=200 search:iterations=100
     python benchmarks/search_strength.py 2 2000 19 search lookahead --game golems
     python benchmarks/search_strength.py 4 2000 20 search equity --game golem-poker
+    python benchmarks/search_strength.py 2 2000 16 search balanced --game golem
 
 The A seat's mean score (points, or net chips in golem-poker, whose "win" is a share of the pot)
-comes with its t interval.
+comes with its t interval, and its mean margin over the best other seat.
 """
 
 from __future__ import annotations
@@ -53,7 +54,9 @@ def main() -> None:
     a_seat = np.argmax(seat_bot == 0, axis=1)
     wins = float(win[index, a_seat].sum())
     low, high = proportion_confint(wins, games, method="wilson")
-    score = np.asarray(tables.seats["score"], float).reshape(games, n)[index, a_seat]
+    scores = np.asarray(tables.seats["score"], float).reshape(games, n)
+    score = scores[index, a_seat]
+    best_other = np.where(seat_bot == 0, -np.inf, scores).max(axis=1)
     score_ci = stats.t.interval(0.95, games - 1, loc=score.mean(), scale=stats.sem(score))
     end = tables.games["end_reason"]
     record = {
@@ -68,6 +71,7 @@ def main() -> None:
         "fair_share": round(1 / n, 4),
         "a_mean_score": round(float(score.mean()), 2),
         "a_mean_score_ci95": [round(float(x), 2) for x in score_ci],
+        "a_margin_over_best_other": round(float((score - best_other).mean()), 2),
         "cpu_ms_per_game": round(1000 * cpu / games, 1),
         "mean_turns": round(float(np.mean(tables.games["turns"])), 1),
         "illegal_moves": int((np.asarray(end.codes) == end.categories.index("illegal_move")).sum()),
