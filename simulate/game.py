@@ -6,6 +6,7 @@ methods of :class:`Game`. Engines know rules only; seats, seeds and logging belo
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple, Protocol
@@ -85,6 +86,45 @@ class GamePlan:
     setup_seed: np.ndarray  # uint64
     play_seed: np.ndarray  # uint64
     seat_lineup: np.ndarray  # (G, n) lineup index per seat
+
+
+class Positions(NamedTuple):
+    """Positions of a batch of games, as an apprentice sees them, and how the games ended (``ApprenticeSpec``).
+
+    Row i is the position after a decision seen from seat ``seat[i]`` of game ``game[i]`` (an index into the
+    batch): ``x[i]`` its features. ``win[g, s]`` is seat s's share of game g's win (1, 0, or a share of a tie).
+    """
+
+    x: np.ndarray  # float32 (N, F)
+    game: np.ndarray  # int64 (N,)
+    seat: np.ndarray  # int8 (N,)
+    win: np.ndarray  # float64 (G, num_players)
+
+
+@dataclass(frozen=True)
+class ApprenticeSpec:
+    """A game's learned player: its features and how ``golem train`` fits it (``simulate.orchestration.training``).
+
+    ``positions(data, num_players, seat_lineup, lineup_ids, lineup_params, setup_seeds, play_seeds)`` plays one
+    game per seed pair, as ``Game.play_chunk`` does, and returns its :class:`Positions`: after every decision, the
+    features of the position from every seat's view.
+    """
+
+    features: tuple[str, ...]
+    player_counts: tuple[int, ...]
+    """Player counts with a column of weights (``apprentice.csv``) and training games of their own."""
+    positions: Callable[..., Positions]
+    rival: str
+    """The strongest heuristic bot: each iteration's strength check plays the apprentice against it."""
+    teacher: str = "search"
+    """The lineup whose games the first fit learns from (one bot for every seat)."""
+    expert: str = "search:leaf=1"
+    """The search with the apprentice inside: the teacher of every later iteration (expert iteration)."""
+    games: int = 1000
+    """Teacher games per player count and iteration (``golem train --games``)."""
+    iterations: int = 3
+    strength_games: int = 400
+    """Games of each iteration's strength check (rotated seats, at the smallest of ``player_counts``)."""
 
 
 class Game(Protocol):

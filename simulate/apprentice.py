@@ -1,0 +1,177 @@
+"""Learned players ("apprentices"): the weights file and the linear afterstate value every game's apprentice plays.
+
+An apprentice scores each candidate move by the value of the position it leads to (its *afterstate*, as in
+TD-Gammon): a logistic model of the mover's chance to win, ``sigmoid(w . features)``, over features that the
+game computes from what one seat can see (one njit function per game, called alike by the play loop and by the
+fitting code, so training and play never disagree). Its weights are game data: ``seeds/<game>/apprentice.csv``,
+one column of weights per player count, read into the game's kernel tables like any other table, hashed into
+every run's manifest, and refitted by ``golem train GAME`` (:mod:`simulate.orchestration.training`), which
+writes them with their provenance (``apprentice.toml``).
+
+The file::
+
+    feature,players_2,players_3
+    intercept,-0.41,-0.87
+    vp_margin,0.183,0.151
+    ...
+
+``intercept`` first, then the game's features in the order the engine computes them; a weight multiplies the
+raw feature (the fit's standardisation is folded in). A player count without a column plays with weights 0,
+i.e. a uniform choice among its moves (the game declares the counts it ships weights for).
+"""
+
+from __future__ import annotations
+
+import math
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from simulate.datafiles import DataError, read_csv
+
+__all__ = [
+    "PROVENANCE_FILE",
+    "WEIGHTS_FILE",
+    "fit_warning",
+    "linear_value",
+    "read_provenance",
+    "read_weights",
+    "softmax_pick",
+    "weights_text",
+    "win_shares",
+]
+
+WEIGHTS_FILE = "apprentice.csv"
+PROVENANCE_FILE = "apprentice.toml"
+
+
+def _column(n: int) -> str:
+    return f"players_{n}"
+
+
+def read_weights(
+    folder: Path, features: tuple[str, ...], player_counts: tuple[int, ...], max_players: int
+) -> np.ndarray:
+    """The apprentice's weights of a game folder: float64 (max_players + 1, len(features) + 1).
+
+    Row ``n`` holds the weights for ``n`` players (intercept first); rows of counts without a column are 0.
+    The file must list ``intercept`` and then exactly ``features``, in that order, and a column for each of
+    ``player_counts``: a weights file fitted on other features is refused, naming the first row that differs.
+    """
+    path = Path(folder) / WEIGHTS_FILE
+    columns = ["feature", *(_column(n) for n in player_counts)]
+    rows = read_csv(path, columns)
+    names = ("intercept", *features)
+    if len(rows) != len(names):
+        raise DataError(
+            f"{path}: {len(rows)} rows, expected {len(names)} (intercept and the engine's {len(features)} features); "
+            "refit with 'golem train' or copy the shipped file"
+        )
+    w = np.zeros((max_players + 1, len(names)), np.float64)
+    for k, ((line, row), name) in enumerate(zip(rows, names, strict=True)):
+        if row["feature"] != name:
+            raise DataError(
+                f"{path}: line {line}: feature '{row['feature']}', expected '{name}' (the engine's features have "
+                "changed since these weights were fitted: refit with 'golem train')"
+            )
+        for n in player_counts:
+            text = row[_column(n)]
+            try:
+                value = float(text)
+            except ValueError:
+                raise DataError(f"{path}: line {line}: column {_column(n)}: '{text}' is not a number") from None
+            if not math.isfinite(value):
+                raise DataError(f"{path}: line {line}: column {_column(n)}: '{text}' is not a finite number")
+            w[n, k] = value
+    return w
+
+
+def weights_text(weights: np.ndarray, features: tuple[str, ...], player_counts: tuple[int, ...]) -> str:
+    """The CSV text of ``weights`` (as :func:`read_weights` returns them): shortest round-trip decimals."""
+    lines = [",".join(["feature", *(_column(n) for n in player_counts)])]
+    for k, name in enumerate(("intercept", *features)):
+        lines.append(",".join([name, *(repr(float(weights[n, k])) for n in player_counts)]))
+    return "\n".join(lines) + "\n"
+
+
+def read_provenance(folder: Path) -> dict[str, Any]:
+    """The apprentice's provenance (``apprentice.toml``) of a game folder; empty when the folder has none."""
+    path = Path(folder) / PROVENANCE_FILE
+    if not path.is_file():
+        return {}
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
+        raise DataError(f"{path}: {e}") from None
+
+
+def fit_warning(provenance: dict[str, Any], game: str, version: int, rules: dict[str, Any]) -> str | None:
+    """One line when the weights were fitted on another engine version or other rules than a run's; else None."""
+    fit = provenance.get("fit", {})
+    if not fit:
+        return None
+    what = []
+    if fit.get("engine_version") != version:
+        what.append(f"engine version {fit.get('engine_version')} (this run: {version})")
+    fitted_rules = fit.get("rules", {})
+    changed = sorted(k for k in rules if k in fitted_rules and str(fitted_rules[k]) != str(rules[k]))
+    if changed:
+        what.append("rules " + ", ".join(f"{k}={fitted_rules[k]} (this run: {rules[k]})" for k in changed))
+    if not what:
+        return None
+    return (
+        f"the {game} apprentice's weights were fitted on {' and '.join(what)}: its play may be weaker here; "
+        f"refit with 'golem train {game}'"
+    )
+
+
+@njit(cache=True, inline="always")
+def linear_value(w, f):
+    """``w[0] + w[1:] . f``: the apprentice's logit of the position with features ``f`` (w: one weights row)."""
+    v = w[0]
+    for k in range(f.shape[0]):
+        v += w[k + 1] * f[k]
+    return v
+
+
+@njit(cache=True)
+def win_shares(logits, n, out):
+    """Each of ``n`` seats' chance to win from their logits: the sigmoids, normalised to sum to 1 (into ``out``)."""
+    total = 0.0
+    for s in range(n):
+        x = logits[s]
+        p = 1.0 / (1.0 + math.exp(-x)) if x > -700.0 else 0.0
+        out[s] = p
+        total += p
+    if total <= 0.0:
+        for s in range(n):
+            out[s] = 1.0 / n
+        return
+    for s in range(n):
+        out[s] /= total
+
+
+@njit(cache=True)
+def softmax_pick(values, n, temperature, u):
+    """Index of the move to play among ``values[:n]``: the best (first of equals) at temperature 0, else a draw
+    with probability proportional to ``exp(value / temperature)`` using the uniform ``u`` in [0, 1)."""
+    best = 0
+    for k in range(1, n):
+        if values[k] > values[best]:
+            best = k
+    if temperature <= 0.0 or n == 1:
+        return best
+    top = values[best]
+    total = 0.0
+    for k in range(n):
+        total += math.exp((values[k] - top) / temperature)
+    target = u * total
+    acc = 0.0
+    for k in range(n):
+        acc += math.exp((values[k] - top) / temperature)
+        if acc > target:
+            return k
+    return n - 1
