@@ -122,6 +122,10 @@ class ApprenticeSpec:
     """The search with the apprentice inside: the teacher of every later iteration (expert iteration)."""
     games: int = 1000
     """Teacher games per player count and iteration (``golem train --games``)."""
+    student: str = "apprentice:temperature=0.5"
+    """The apprentice as it plays the rival in every iteration after the first (its own positions)."""
+    student_share: float = 1.0
+    """Student games per teacher game."""
     iterations: int = 3
     strength_games: int = 400
     """Games of each iteration's strength check (rotated seats, at the smallest of ``player_counts``)."""

@@ -26,8 +26,9 @@ LINEUPS = {
     "mixed": ["random", "greedy", "engine", "planner", "greedy"],
     "strong": ["planner", "engine", "greedy", "engine", "planner"],
     "search": ["search", "planner", "search", "greedy", "search"],
+    "apprentice": ["apprentice", "search", "apprentice", "planner", "apprentice"],
 }
-GAMES = {"random": 450, "mixed": 450, "strong": 100, "search": 10}  # 1,010 games per player count
+GAMES = {"random": 450, "mixed": 450, "strong": 100, "search": 10, "apprentice": 20}  # 1,030 games per player count
 
 
 def lineup(names: list[str]) -> tuple[np.ndarray, np.ndarray]:

@@ -44,7 +44,7 @@ from simulate.games.century.state import (
 )
 from simulate.rng import randint, uniform
 
-RANDOM, GREEDY, ENGINE, PLANNER, SEARCH = 0, 1, 2, 3, 4
+RANDOM, GREEDY, ENGINE, PLANNER, SEARCH, APPRENTICE = 0, 1, 2, 3, 4, 5
 
 # name -> (id, description, {param: (default, help)})
 BOTS: dict[str, tuple[int, str, dict[str, tuple[float, str]]]] = {
@@ -97,6 +97,20 @@ BOTS: dict[str, tuple[int, str, dict[str, tuple[float, str]]]] = {
             "rollout_epsilon": (0.1, "the rollouts' greedy epsilon"),
             "crystal_value": (0.5, "points a leaf credits per crystal level held (Y 1, G 2, T 3, M 4)"),
             "card_value": (0.5, "points a leaf credits per merchant card bought"),
+            "leaf": (
+                0.0,
+                "1 values an unfinished leaf by the apprentice's weights (each seat's chance to win)",
+            ),
+        },
+    ),
+    "apprentice": (
+        APPRENTICE,
+        "plays the move leading to the position it values best, by weights learned from the search bot",
+        {
+            "temperature": (
+                0.0,
+                "softmax temperature over the moves' logits (0 plays the best; 1 draws by their odds)",
+            ),
         },
     ),
 }
@@ -121,8 +135,10 @@ LIMITS: dict[str, tuple[float, float]] = {
     "rollout_epsilon": (0.0, 1.0),
     "crystal_value": (0.0, 5.0),
     "card_value": (0.0, 20.0),
+    "leaf": (0.0, 1.0),
+    "temperature": (0.0, 100.0),
 }
-MAX_BOT_PARAMS = 8
+MAX_BOT_PARAMS = 9
 SCRATCH_MOVES = 2048
 
 _BIG = 1.0e9

@@ -7,6 +7,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from simulate.apprentice import WEIGHTS_FILE, read_provenance, read_weights
 from simulate.datafiles import (
     DataError,
     default_dir,
@@ -38,7 +39,42 @@ P_REST_REQUIRES_PLAYED = 7
 P_TIE_SHARED = 8
 NUM_PARAMS = 9
 
-FILES = ("merchant_cards.csv", "point_cards.csv", "game.toml")
+FILES = ("merchant_cards.csv", "point_cards.csv", "game.toml", WEIGHTS_FILE)
+
+_SEAT_FEATURES = (
+    "score",  # points as they stand: point cards, coins, non-yellow crystals
+    "point_vp",  # VP of the point cards claimed
+    "point_cards",  # point cards claimed
+    "crystals",  # crystals in the caravan
+    "crystal_levels",  # their levels summed (Y 1, G 2, T 3, M 4)
+    "target_cover",  # share of the greedy target's cost the caravan holds in the right colours
+    "row_reach",  # the row's point cards by VP / (1 + distance)^2, summed: what the caravan can soon buy
+    "cards_in_hand",  # merchant cards ready to play
+    "cards_played",  # merchant cards played since the last rest
+    "engine_power",  # crystal value one play of each owned merchant card adds (bots.card_value), summed
+    "claim_vp",  # the best point card (VP and coin) of the row it can claim now, 0 if none
+    "near_cards",  # point cards of the row within two steps of its caravan (bots.distance)
+    "best_target",  # the greedy target's value: max over the row of VP / (1 + distance)
+    "min_distance",  # steps to the nearest point card of the row (at most 12)
+)
+APPRENTICE_FEATURES = (
+    *(f"own_{name}" for name in _SEAT_FEATURES),
+    *(f"rival_{name}" for name in _SEAT_FEATURES),  # the other seat with the highest score
+    "score_margin",  # own score minus the rival's
+    "point_card_margin",
+    "engine_margin",
+    "progress",  # point cards of the seat with most, over the end trigger (1 once triggered)
+    "score_margin_x_progress",  # the margin counts for more as the end nears
+    "engine_x_early",  # own engine power times (1 - progress)
+    "triggered",
+    "order",  # seats to move before this one, over n - 1 (0: it moves next)
+    "last_turn_left",  # the end is triggered and this seat still moves in the last round
+    "rounds",  # turns played over the player count
+)
+"""The apprentice's features of a position from one seat's view (``apprentice.features`` computes them), in the
+order of ``apprentice.csv``'s rows."""
+APPRENTICE_PLAYERS = (2, 3, 4, 5)
+"""Player counts with a column of the apprentice's weights."""
 
 RULE_OPTIONS: dict[str, tuple[type, tuple, str]] = {
     "rest_requires_played": (bool, (True, False), "Rest is legal only with a played card to take back"),
@@ -68,6 +104,7 @@ class CenturyTables(NamedTuple):
     end_trigger: np.ndarray  # int16 (6,): point cards that trigger the end, by player count
     crystal_vp: np.ndarray  # int16 (4,)
     params: np.ndarray  # int64 (NUM_PARAMS,), see P_*
+    apprentice_w: np.ndarray  # float64 (MAX_PLAYERS + 1, 1 + len(APPRENTICE_FEATURES)): weights by player count
 
 
 class CenturyData(NamedTuple):
@@ -137,6 +174,7 @@ def load(cards_dir: str | Path | None = None, rules: dict[str, Any] | None = Non
         end_trigger=end_trigger,
         crystal_vp=np.array(table["crystal_vp"], dtype=np.int16),
         params=params,
+        apprentice_w=read_weights(folder, APPRENTICE_FEATURES, APPRENTICE_PLAYERS, MAX_PLAYERS),
     )
     default = folder.resolve() == default_dir("century").resolve()
     provenance = {
@@ -144,6 +182,7 @@ def load(cards_dir: str | Path | None = None, rules: dict[str, Any] | None = Non
         "default": default,
         "estimates": False,
         "files": {name: sha256(folder / name) for name in FILES},
+        "apprentice": read_provenance(folder).get("fit", {}),
     }
     return CenturyData(tables, pack_record(tables), tuple(m_ids), tuple(p_ids), rule_values, table, provenance)
 

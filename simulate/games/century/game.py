@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from simulate.game import ChunkTables, Codes, RuleOption, bot_specs
+from simulate.game import ApprenticeSpec, ChunkTables, Codes, RuleOption, bot_specs
 from simulate.gamekit import (
     kernel_traces,
     move_events,
@@ -34,7 +34,7 @@ _BATCH = threading.local()
 several chunks at once in threads of one process)."""
 
 
-WHOLE_PARAMS = frozenset({"horizon", "targets", "iterations", "rollout_turns"})
+WHOLE_PARAMS = frozenset({"horizon", "targets", "iterations", "rollout_turns", "leaf"})
 """Bot parameters that take whole numbers (the planner counts turns and target cards with them)."""
 
 
@@ -56,7 +56,8 @@ class Century:
         f"setup_point_{k + 1}" for k in range(POINT_ROW_DESCRIPTORS)
     )
     component_kinds = ("merchant", "point")
-    bench_lineups = {"greedy": 20_000, "planner": 1_000, "search": 40}  # golem bench: --bots -> default games
+    # golem bench: --bots -> default games
+    bench_lineups = {"greedy": 20_000, "planner": 1_000, "apprentice": 2_000, "search": 40}
     bench_players = 3
     default_bots = "greedy"  # --bots when none is given: the recommended lineup (golem games shows it)
     indexed_lists = {"table.start": ("seat", 1), "table.end_trigger": ("players", 2)}
@@ -64,8 +65,19 @@ class Century:
     profile_columns = play.PROFILE
     profile_forced = ("crystals_discarded",)  # the caravan limit's penalty, not a choice: never flagged as unused
     # weakest to strongest (docs/century.md); search rungs are played by the standard study (``Study.search_share``)
-    skill_ladder = ("random", "greedy", "engine", "planner", "search:iterations=50", "search")
+    skill_ladder = ("random", "greedy", "engine", "planner", "apprentice", "search:iterations=50", "search")
     game_columns = ("point_cards_left", "merchant_cards_left")
+    apprentice = ApprenticeSpec(
+        features=data.APPRENTICE_FEATURES,
+        player_counts=data.APPRENTICE_PLAYERS,
+        positions=play.positions,
+        rival="planner",
+        teacher="search",
+        expert="search:leaf=1",
+        games=600,
+        iterations=3,
+        strength_games=600,
+    )
 
     def rule_options(self) -> dict[str, RuleOption]:
         return rule_options(data.RULE_OPTIONS, data.load().rules)

@@ -5,7 +5,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from simulate.game import Positions
+from simulate.games.century.apprentice import apprentice_action, new_apprentice_scratch
 from simulate.games.century.bots import (
+    APPRENTICE,
     GREEDY,
     MAX_BOT_PARAMS,
     SCRATCH_MOVES,
@@ -33,6 +36,7 @@ from simulate.games.century.engine import (
     rank_seats,
     score_parts,
 )
+from simulate.games.century.features import NUM_FEATURES, features
 from simulate.games.century.search_bot import S_ITERATIONS, new_scratch, search_action
 from simulate.games.century.state import (
     ACQUIRE,
@@ -83,12 +87,16 @@ def _play_games(
     counts,
     trace,
     work,
+    feats,
+    num_rows,
 ):
     """Play games ``g0..g1-1`` to the end; a move that a bot makes illegally ends its game.
 
     ``counts`` (G, MAX_PLAYERS, len(PROFILE)) int32: zeroed here, then each seat's play profile.
     ``trace`` (T, MOVE_LEN): when T > 0 the moves of game ``g0`` are recorded; returns the count.
     ``work`` (1,) ``WORK``: the move scratch record.
+    ``feats`` (G, R, NUM_FEATURES) float32: when G > 0, after every turn the position's features from every
+    seat's view (seat-major within a turn), up to R rows a game; ``num_rows`` (G,) the rows written.
     """
     tb = tab[0]
     nm = tb.m_kind.shape[0]
@@ -101,6 +109,9 @@ def _play_games(
             iterations = max(iterations, int(bot_params[b, S_ITERATIONS]))
     tree = new_tree(iterations + 1, MOVE_LEN, SCRATCH_MOVES)
     scratch = new_scratch(st)
+    apprentice = new_apprentice_scratch(st)
+    feat_buf = np.zeros(NUM_FEATURES)
+    part_buf = np.zeros(NUM_PARTS, np.int64)
     recorded = 0
     for g in range(g0, g1):
         r = st[g]
@@ -119,6 +130,8 @@ def _play_games(
                 greedy_action(r, tb, bot_params, b, mv)
             elif bot == SEARCH:
                 search_action(st, g, tb, bot_params[b], tree, scratch, mv)
+            elif bot == APPRENTICE:
+                apprentice_action(st, g, tb, bot_params[b], apprentice, mv)
             else:
                 choose_action(r, tb, bot, bot_params, b, mv, moves, hand)
             if not is_legal_action(r, tb, mv):
@@ -136,7 +149,22 @@ def _play_games(
                     trace[recorded, f] = mv[f]
                 recorded += 1
             end_turn(r, tb, mv[M_KIND] == CLAIM)
+            if feats.shape[0] > 0:
+                _record(r, tb, feats[g], num_rows, g, feat_buf, part_buf)
     return recorded
+
+
+@njit(cache=True)
+def _record(r, tb, rows, num_rows, g, f, parts):
+    """Append the position's features from every seat's view to game ``g``'s ``rows`` (while there is room)."""
+    for s in range(r.num_players):
+        k = num_rows[g]
+        if k >= rows.shape[0]:
+            return
+        features(r, tb, s, f, parts)
+        for j in range(f.shape[0]):
+            rows[k, j] = f[j]
+        num_rows[g] = k + 1
 
 
 @njit(cache=True, inline="always")
@@ -206,6 +234,8 @@ def _play_parallel(
 ):
     n = setup_seeds.shape[0]
     no_trace = np.zeros((0, MOVE_LEN), np.int16)
+    no_feats = np.zeros((0, 0, NUM_FEATURES), np.float32)
+    no_rows = np.zeros(0, np.int64)
     for b in prange(num_blocks):
         g0 = b * n // num_blocks
         g1 = (b + 1) * n // num_blocks
@@ -225,6 +255,8 @@ def _play_parallel(
             counts,
             no_trace,
             work[b : b + 1],
+            no_feats,
+            no_rows,
         )
 
 
@@ -330,8 +362,54 @@ def play_batch(
             counts,
             np.zeros((0, MOVE_LEN), np.int16),
             np.zeros(1, WORK),
+            np.zeros((0, 0, NUM_FEATURES), np.float32),
+            np.zeros(0, np.int64),
         )
     return st, open_m, open_p, counts
+
+
+MAX_ROWS_PER_GAME = 4000
+"""Positions recorded per game for the apprentice's training: every turn of a game to the turn cap at 5 players."""
+
+
+def positions(
+    data: CenturyData,
+    num_players: int,
+    seat_lineup: np.ndarray,
+    lineup_ids: np.ndarray,
+    lineup_params: np.ndarray,
+    setup_seeds: np.ndarray,
+    play_seeds: np.ndarray,
+) -> Positions:
+    """Play one game per seed pair as a run would and return, after every turn, the features of the position
+    from every seat's view (``simulate.game.Positions``; the apprentice's training data)."""
+    g = len(setup_seeds)
+    st = new_state(g, data.tables)
+    feats = np.zeros((g, MAX_ROWS_PER_GAME, NUM_FEATURES), np.float32)
+    num_rows = np.zeros(g, np.int64)
+    _play_games(
+        st,
+        data.kernel,
+        0,
+        g,
+        num_players,
+        np.ascontiguousarray(seat_lineup, dtype=np.int64),
+        np.ascontiguousarray(lineup_ids, dtype=np.int64),
+        np.ascontiguousarray(lineup_params, dtype=np.float64).reshape(-1, MAX_BOT_PARAMS),
+        np.ascontiguousarray(setup_seeds, dtype=np.uint64),
+        np.ascontiguousarray(play_seeds, dtype=np.uint64),
+        np.full((g, MAX_MERCHANT_ROW), -1, np.int16),
+        np.full((g, MAX_POINT_ROW), -1, np.int16),
+        np.empty((g, MAX_PLAYERS, len(PROFILE)), np.int32),
+        np.zeros((0, MOVE_LEN), np.int16),
+        np.zeros(1, WORK),
+        feats,
+        num_rows,
+    )
+    game = np.repeat(np.arange(g, dtype=np.int64), num_rows)
+    x = np.concatenate([feats[k, : num_rows[k]] for k in range(g)]) if g else np.zeros((0, NUM_FEATURES), np.float32)
+    seat = np.concatenate([np.arange(num_rows[k], dtype=np.int64) % num_players for k in range(g)]) if g else game
+    return Positions(x, game, seat.astype(np.int8), results(data, st)["win"].astype(np.float64))
 
 
 def trace_game(
@@ -364,6 +442,8 @@ def trace_game(
         np.empty((1, MAX_PLAYERS, len(PROFILE)), np.int32),
         trace,
         np.zeros(1, WORK),
+        np.zeros((0, 0, NUM_FEATURES), np.float32),
+        np.zeros(0, np.int64),
     )
     return trace[:count].copy(), st
 

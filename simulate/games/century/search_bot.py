@@ -18,6 +18,7 @@ import math
 import numpy as np
 from numba import njit
 
+from simulate.apprentice import win_shares
 from simulate.games.century.bots import GREEDY, _row_cost, _spare, _target, choose_discard, greedy_action
 from simulate.games.century.data import P_TIE_SHARED
 from simulate.games.century.engine import (
@@ -31,6 +32,7 @@ from simulate.games.century.engine import (
     score_parts,
     write_acquire,
 )
+from simulate.games.century.features import NUM_FEATURES, leaf_values
 from simulate.games.century.state import ACQUIRE, CLAIM, M_KIND, MOVE_LEN, RUNNING
 from simulate.rng import next_u64, shuffle
 from simulate.search import bare_rollouts, decide, seat_to_move
@@ -45,7 +47,8 @@ from simulate.search import bare_rollouts, decide, seat_to_move
     S_ROLLOUT_EPSILON,
     S_CRYSTAL_VALUE,
     S_CARD_VALUE,
-) = range(8)
+    S_LEAF,
+) = range(9)
 MAX_SEATS = 5
 
 
@@ -59,7 +62,9 @@ def new_scratch(st):
     parts = np.zeros(4, np.int64)
     rank = np.zeros(MAX_SEATS, np.int64)
     win = np.zeros(MAX_SEATS, np.float64)
-    return sim, rollout_params, mv, scores, parts, rank, win
+    f = np.zeros(NUM_FEATURES)
+    logits = np.zeros(MAX_SEATS)
+    return sim, rollout_params, mv, scores, parts, rank, win, f, logits
 
 
 @njit(cache=True)
@@ -96,9 +101,9 @@ def search_action(st, g, tb, params, tree, scratch, out):
 @njit(cache=True, inline="always")
 def _context(tb, params, scratch):
     """The plug-in functions' ``ctx``: tables, rollout parameters, scratch and the leaf's weights."""
-    _, rollout_params, mv, scores, parts, rank, win = scratch
-    weights = (params[S_SCALE], params[S_CRYSTAL_VALUE], params[S_CARD_VALUE])
-    return (tb, rollout_params, mv, scores, parts, rank, win, weights)  # a record is never returned
+    _, rollout_params, mv, scores, parts, rank, win, f, logits = scratch
+    weights = (params[S_SCALE], params[S_CRYSTAL_VALUE], params[S_CARD_VALUE], params[S_LEAF])
+    return (tb, rollout_params, mv, scores, parts, rank, win, weights, f, logits)  # a record is never returned
 
 
 @njit(cache=True)
@@ -198,16 +203,21 @@ def _rollout(ctx, sim):
 
 @njit(cache=True)
 def _evaluate(ctx, sim, out):
-    """Finished game: each seat's win (shared or by the tie rule). Else: logistic of the worth over the best other's.
+    """Finished game: each seat's win (shared or by the tie rule). Else: logistic of the worth over the best other's,
+    or with ``leaf`` 1 each seat's chance to win by the apprentice's weights (``features.leaf_values``).
 
     A seat's worth while the game runs: its score as it stands, plus ``crystal_value`` points per
     crystal level held (Y 1, G 2, T 3, M 4: a point card's VP is about the levels it costs) and
     ``card_value`` points per merchant card bought.
     """
     r = sim[0]
-    tb, _, _, scores, parts, rank, win, weights = ctx
-    scale, crystal_value, card_value = weights
+    tb, _, _, scores, parts, rank, win, weights, f, logits = ctx
+    scale, crystal_value, card_value, leaf = weights
     n = r.num_players
+    if r.over == RUNNING and leaf > 0.0:
+        leaf_values(r, tb, f, parts, logits)
+        win_shares(logits, n, out)
+        return
     for s in range(n):
         score_parts(r, tb, s, parts)
         scores[s] = parts[0] + parts[1] + parts[2] + parts[3]

@@ -1,0 +1,141 @@
+"""Century's ``apprentice`` bot and its weights: legal moves, no peeking, the features, the weights file, and the
+shipped weights' known decision."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+from test_search import greedy_position, one_winning_claim
+
+from simulate.apprentice import read_weights, weights_text
+from simulate.datafiles import DataError, default_dir
+from simulate.games.century import bots as B
+from simulate.games.century import data as D
+from simulate.games.century.apprentice import apprentice_action, new_apprentice_scratch
+from simulate.games.century.features import NUM_FEATURES, features
+from simulate.games.century.play import play_batch, positions
+from simulate.games.century.state import CLAIM, M_ARG, M_KIND, new_move
+from simulate.rng import game_seeds
+
+DATA = D.load()
+TB = DATA.tables
+MASTER_SEED = 20261204
+
+
+def apprentice_params(temperature: float = 0.0) -> np.ndarray:
+    params = B.default_params("apprentice")
+    params[0] = temperature
+    return params
+
+
+def choose(st: np.ndarray, temperature: float = 0.0, data: D.CenturyData = DATA) -> np.ndarray:
+    out = new_move()
+    apprentice_action(st, 0, data.kernel[0], apprentice_params(temperature), new_apprentice_scratch(st), out)
+    return out
+
+
+def seat_features(st: np.ndarray, seat: int) -> np.ndarray:
+    f = np.zeros(NUM_FEATURES)
+    features(st[0], TB, seat, f, np.zeros(4, np.int64))
+    return f
+
+
+@pytest.mark.parametrize("num_players", [2, 3, 4, 5])
+@pytest.mark.parametrize("temperature", [0.0, 1.0])
+def test_apprentice_games_end_legally(num_players: int, temperature: float) -> None:
+    names = ["apprentice", "search", "planner", "apprentice", "greedy"][:num_players]
+    ids = np.array([B.BOTS[n][0] for n in names])
+    params = np.stack([B.default_params(n) for n in names])
+    params[ids == B.SEARCH, 0] = 20
+    params[ids == B.APPRENTICE, 0] = temperature
+    setup, play = game_seeds(MASTER_SEED, np.arange(12), np.arange(12))
+    st, *_ = play_batch(DATA, num_players, np.tile(np.arange(num_players), (12, 1)), ids, params, setup, play)
+    assert (st["over"] == 1).all(), "every game ended by its trigger: no illegal move, no turn cap"
+
+
+def test_decisions_and_features_do_not_depend_on_what_the_seat_cannot_see() -> None:
+    shuffles = np.random.default_rng(11)
+    for index in range(8):
+        st = greedy_position(3, 5 + 2 * index, index)
+        r = st[0]
+        other = st.copy()
+        o = other[0]
+        nk = TB.market_cards.shape[0]
+        o["m_deck"][r["m_deck_pos"] : nk] = shuffles.permutation(r["m_deck"][r["m_deck_pos"] : nk])
+        o["p_deck"][r["p_deck_pos"] :] = shuffles.permutation(r["p_deck"][r["p_deck_pos"] :])
+        assert other.tobytes() != st.tobytes(), "the hidden decks were re-ordered"
+        for seat in range(3):
+            assert (seat_features(st, seat) == seat_features(other, seat)).all()
+        assert (choose(st) == choose(other)).all()
+        assert (st["rng"] == other["rng"]).all(), "both drew alike from the play stream"
+
+
+def test_features_see_what_the_seat_sees() -> None:
+    st = greedy_position(3, 9, 3)
+    before = seat_features(st, 0)
+    st[0]["point_vp"][0] += 5
+    after = seat_features(st, 0)
+    names = D.APPRENTICE_FEATURES
+    changed = {names[k] for k in np.flatnonzero(before != after)}
+    assert {"own_score", "own_point_vp", "score_margin"} <= changed
+    assert not any(name.startswith("rival_") for name in changed) or "rival_score" in changed
+
+
+def test_a_game_ending_win_is_taken_whatever_the_weights() -> None:
+    st, pos = one_winning_claim()
+    for seed in range(4):
+        st[0]["rng"][0] = seed
+        mv = choose(st)
+        assert (mv[M_KIND], mv[M_ARG]) == (CLAIM, pos)
+
+
+def test_shipped_weights_claim_the_top_card_they_can_pay_for() -> None:
+    """A known decision of the shipped weights: mid-game, with the caravan holding exactly the cost of the row's
+    richest point card, the apprentice claims it."""
+    for index in range(4):
+        st = greedy_position(2, 10, 40 + index)
+        r = st[0]
+        row = [int(c) for c in r["p_row"] if c >= 0]
+        top = max(range(len(row)), key=lambda p: TB.p_vp[row[p]])
+        r["crystals"][r["current"]] = TB.p_cost[row[top]]
+        mv = choose(st)
+        assert mv[M_KIND] == CLAIM, f"position {index}: the apprentice did not claim"
+
+
+def test_positions_are_the_games_of_a_run() -> None:
+    ids = np.array([B.GREEDY, B.APPRENTICE])
+    params = np.stack([B.default_params("greedy"), B.default_params("apprentice")])
+    seat_lineup = np.tile([0, 1], (6, 1))
+    setup, play = game_seeds(MASTER_SEED, np.arange(6), np.arange(6))
+    pos = positions(DATA, 2, seat_lineup, ids, params, setup, play)
+    st, *_ = play_batch(DATA, 2, seat_lineup, ids, params, setup, play)
+    turns = st["turn"].astype(int)
+    assert (np.bincount(pos.game, minlength=6) == 2 * turns).all(), "a row per seat after every turn"
+    assert pos.x.shape == (2 * turns.sum(), NUM_FEATURES)
+    assert set(np.unique(pos.seat)) == {0, 1}
+    assert np.allclose(pos.win.sum(axis=1), 1.0)
+
+
+def test_weights_file_round_trips_and_refuses_other_features(tmp_path: Path) -> None:
+    folder = tmp_path / "century"
+    shutil.copytree(default_dir("century"), folder)
+    w = read_weights(folder, D.APPRENTICE_FEATURES, D.APPRENTICE_PLAYERS, D.MAX_PLAYERS)
+    assert w.shape == (D.MAX_PLAYERS + 1, NUM_FEATURES + 1)
+    w2 = np.random.default_rng(3).normal(size=w.shape)
+    w2[[0, 1]] = 0.0
+    (folder / "apprentice.csv").write_text(weights_text(w2, D.APPRENTICE_FEATURES, D.APPRENTICE_PLAYERS))
+    assert (read_weights(folder, D.APPRENTICE_FEATURES, D.APPRENTICE_PLAYERS, D.MAX_PLAYERS) == w2).all()
+    assert (D.load(folder).tables.apprentice_w == w2).all()
+    swapped = list(D.APPRENTICE_FEATURES)
+    swapped[3], swapped[4] = swapped[4], swapped[3]
+    (folder / "apprentice.csv").write_text(weights_text(w2, tuple(swapped), D.APPRENTICE_PLAYERS))
+    wrong = r"apprentice.csv: line 5: feature 'own_crystal_levels', expected 'own_crystals'"
+    with pytest.raises(DataError, match=wrong):
+        D.load(folder)
+    text = weights_text(w2, D.APPRENTICE_FEATURES, D.APPRENTICE_PLAYERS).replace("players_5", "players_6")
+    (folder / "apprentice.csv").write_text(text)
+    with pytest.raises(DataError, match="missing column"):
+        D.load(folder)
