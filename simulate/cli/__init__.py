@@ -403,3 +403,7 @@ main.add_command(ablate)
 main.add_command(values)
 main.add_command(balance)
 main.add_command(tune)
+
+from simulate.cli.train import train  # noqa: E402
+
+main.add_command(train)

@@ -1,0 +1,105 @@
+"""``golem train``: refit a game's apprentice (a thin command over ``simulate.orchestration.training``)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import click
+
+from simulate.cli.params import KeyValue
+
+
+@click.command()
+@click.argument("game_name", metavar="GAME")
+@click.option(
+    "--out",
+    "-o",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Folder for the training [default: runs/train-GAME].",
+)
+@click.option(
+    "--games", "-n", type=int, default=None, help="Teacher games per player count and iteration [default: the game's]."
+)
+@click.option("--iterations", type=int, default=None, help="Expert iterations [default: the game's].")
+@click.option(
+    "--strength-games",
+    type=int,
+    default=None,
+    help="Games of each iteration's check against the strongest heuristic bot [default: the game's; 0 skips it].",
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="Master seed: it fixes every game and the fit.")
+@click.option("--workers", "-w", type=int, default=None, help="Worker processes [default: all cores].")
+@click.option(
+    "--rule", "rules", type=KeyValue(), multiple=True, help="Set a rule option, e.g. --rule tie_break=shared."
+)
+@click.option(
+    "--data",
+    "data_dir",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Folder with edited game data (a copy of seeds/GAME) to train on instead of the shipped data.",
+)
+@click.option("--resume", is_flag=True, help="Finish an interrupted training in --out (same options).")
+@click.option("--overwrite", is_flag=True, help="Replace a training already in --out.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bars.")
+def train(
+    game_name: str,
+    out: Path | None,
+    games: int | None,
+    iterations: int | None,
+    strength_games: int | None,
+    seed: int,
+    workers: int | None,
+    rules: tuple[tuple[str, str], ...],
+    data_dir: Path | None,
+    resume: bool,
+    overwrite: bool,
+    quiet: bool,
+) -> None:
+    """Fit GAME's apprentice to its search bot by expert iteration; write apprentice.csv and apprentice.toml.
+
+    Iteration 0 learns from mirror games of the search bot at every player count the apprentice plays;
+    each later iteration from the search with the apprentice inside. Each iteration's apprentice plays
+    the strongest heuristic bot on the same seeds, and the strongest iteration's weights are kept. Copy
+    OUT/apprentice.csv and OUT/apprentice.toml into a data folder (or seeds/GAME/) to play with them.
+    An interrupted training resumes with --resume; a fixed --seed gives the same weights on the same machine.
+
+    \b
+    Examples:
+      golem train century
+      golem train golems --games 200 --iterations 2 --out runs/train-quick
+      golem train century --resume --out runs/train-century
+    """
+    from simulate.datafiles import DataError
+    from simulate.lineup import LineupError
+    from simulate.orchestration.training import TrainError, plan_training
+    from simulate.orchestration.training import train as run_training
+    from simulate.registry import UnknownName
+
+    try:
+        plan = plan_training(
+            game_name,
+            out if out is not None else Path("runs") / f"train-{game_name}",
+            data_dir=data_dir,
+            rules=dict(rules),
+            games=games,
+            iterations=iterations,
+            strength_games=strength_games,
+            seed=seed,
+            workers=workers if workers is not None else (os.cpu_count() or 1),
+            resume=resume,
+            overwrite=overwrite,
+        )
+        summary = run_training(plan, progress=not quiet, say=lambda text: click.echo(text, err=True))
+    except (TrainError, UnknownName, DataError, LineupError) as e:
+        raise click.ClickException(str(e)) from None
+    except OSError as e:
+        raise click.ClickException(f"{e.filename or plan.out}: {e.strerror or e}") from None
+    share = summary["strength_vs_rival"]
+    click.echo(
+        f"apprentice of {game_name}: iteration {summary['kept_iteration']} kept"
+        + (f" (wins {100 * share:.1f}% against {plan.spec.rival})" if share == share else "")
+        + f", {summary['seconds']:.0f} s -> {plan.out / 'apprentice.csv'}"
+    )

@@ -1,0 +1,466 @@
+"""``golem train GAME``: fit a game's apprentice to its search bot by expert iteration.
+
+Iteration 0 plays mirror games of the game's ``teacher`` (its search bot) at every player count of the game's
+:class:`simulate.game.ApprenticeSpec`, records after every decision the position from every seat's view and the
+seat's final share of the win, and fits one logistic regression per player count (scikit-learn; the features
+standardised, the standardisation folded into the weights it writes). Every later iteration plays the
+``expert`` (the search with the apprentice's value at its leaves, the weights of the iteration before), and
+the apprentice itself (``student``, exploring) against the rival, since a value fitted to the teacher's games
+alone never sees the positions its own mistakes lead to (Ross, Gordon and Bagnell 2011, DAgger), and refits on
+all positions so far (Anthony, Tian and Barber 2017, "Thinking fast and slow with deep learning and tree
+search"). After each fit the apprentice plays the game's ``rival`` (its strongest heuristic bot) on the
+same seeds every iteration, seats rotated; the weights kept are those of the strongest iteration.
+
+Everything lands in the output folder: ``positions/`` (one file per iteration and player count), the weights of
+every iteration, ``log.csv`` (positions, held-out log loss and accuracy, strength per iteration) and the
+result, ``apprentice.csv`` with its provenance ``apprentice.toml``; copy both into a data folder (``--data``)
+or ``seeds/<game>/`` to play with them. A step already on disk is not played again, so an interrupted
+training resumes where it stopped (``--resume``), and a fixed ``--seed`` reproduces the weights bit for bit
+on the same machine: every game is a pure function of its seeds, and the fit is deterministic.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+import multiprocessing
+import os
+import shutil
+import sys
+import time
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from simulate import __version__
+from simulate.apprentice import PROVENANCE_FILE, WEIGHTS_FILE, read_weights, weights_text
+from simulate.datafiles import DataError, default_dir, sha256
+from simulate.game import ApprenticeSpec
+from simulate.lineup import LineupError, lineup_arrays, parse_lineup, seat_assignment
+from simulate.registry import make
+from simulate.rng import derive_seed, game_seeds
+
+__all__ = ["TrainError", "TrainPlan", "plan_training", "train"]
+
+HELD_OUT = 0.1
+"""Share of each iteration's games whose positions are held out of the fit, to measure it."""
+BATCH = 25
+"""Games per task of the worker pool."""
+_STREAM_TEACHER, _STREAM_STRENGTH, _STREAM_STUDENT = 0x7EAC, 0x57E9, 0x5701
+
+
+class TrainError(ValueError):
+    """A training that cannot start or continue; the message is one line."""
+
+
+@dataclass(frozen=True)
+class TrainPlan:
+    """What a training plays and fits (checked before anything is written)."""
+
+    game: str
+    spec: ApprenticeSpec
+    data_dir: Path
+    rules: dict[str, Any]
+    games: int
+    iterations: int
+    strength_games: int
+    seed: int
+    workers: int
+    out: Path
+    overwrite: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "data": str(self.data_dir),
+            "rules": dict(self.rules),
+            "games": self.games,
+            "iterations": self.iterations,
+            "strength_games": self.strength_games,
+            "seed": self.seed,
+            "player_counts": list(self.spec.player_counts),
+            "teacher": self.spec.teacher,
+            "expert": self.spec.expert,
+            "rival": self.spec.rival,
+        }
+
+
+def plan_training(
+    game_name: str,
+    out: Path,
+    *,
+    data_dir: Path | None = None,
+    rules: dict[str, Any] | None = None,
+    games: int | None = None,
+    iterations: int | None = None,
+    strength_games: int | None = None,
+    seed: int = 0,
+    workers: int = 1,
+    resume: bool = False,
+    overwrite: bool = False,
+) -> TrainPlan:
+    """Check a training's input, before anything is written; raise :class:`TrainError` naming what is wrong."""
+    game = make(game_name)
+    spec: ApprenticeSpec | None = getattr(game, "apprentice", None)
+    if spec is None:
+        raise TrainError(f"{game_name} has no apprentice to train")
+    try:
+        import sklearn  # noqa: F401
+    except ImportError:
+        raise TrainError("golem train fits with scikit-learn: pip install 'golem-lab[train]'") from None
+    games = spec.games if games is None else games
+    iterations = spec.iterations if iterations is None else iterations
+    strength_games = spec.strength_games if strength_games is None else strength_games
+    if games < 10:
+        raise TrainError(f"--games must be at least 10 (games per player count and iteration), not {games:,}")
+    if not 1 <= iterations <= 20:
+        raise TrainError(f"--iterations must be within 1..20, not {iterations}")
+    if strength_games < 0:
+        raise TrainError(f"--strength-games must be at least 0, not {strength_games}")
+    if not 0 <= seed < 2**63:
+        raise TrainError(f"--seed must be within 0..2**63-1, not {seed}")
+    if not 1 <= workers <= 64:
+        raise TrainError(f"--workers must be within 1..64, not {workers}")
+    folder = Path(data_dir) if data_dir is not None else default_dir(game_name)
+    try:
+        data = game.load_data(folder, rules or {})
+        for bot in (spec.teacher, spec.expert, spec.rival, spec.student, "apprentice"):
+            parse_lineup(game, [bot], min(spec.player_counts))
+    except (DataError, LineupError) as e:
+        raise TrainError(str(e)) from None
+    out = Path(out)
+    if resume and overwrite:
+        raise TrainError("--resume and --overwrite contradict each other: give one")
+    plan = TrainPlan(
+        game_name, spec, folder, dict(data.rules), games, iterations, strength_games, seed, workers, out, overwrite
+    )
+    if out.exists() and not out.is_dir():
+        raise TrainError(f"{out} is a file, not a folder for the training")
+    held = out / "training.json"
+    if out.is_dir() and any(out.iterdir()) and not overwrite:
+        if not resume:
+            raise TrainError(f"{out} is not empty: --resume to finish its training, --overwrite to start afresh")
+        if not held.is_file():
+            raise TrainError(f"{out} holds no training to resume (no training.json)")
+        before = json.loads(held.read_text(encoding="utf-8"))
+        now = plan.to_json()
+        if before != now:
+            changed = ", ".join(sorted(k for k in now if before.get(k) != now[k]))
+            raise TrainError(f"{out} holds a training with other settings ({changed}): resume it with those")
+    return plan
+
+
+def _master(seed: int, stream: int, index: int) -> int:
+    return int(derive_seed(np.uint64(seed), np.uint64(stream), np.uint64(index)))
+
+
+def _play_task(task: dict[str, Any]) -> tuple[Any, ...]:
+    """A worker's batch: teacher positions (``kind`` "positions") or a strength check's wins (``kind`` "wins")."""
+    game = make(task["game"])
+    data = game.load_data(Path(task["data"]), task["rules"])
+    n = task["players"]
+    lineup = parse_lineup(game, task["bots"], n)
+    ids, params = lineup_arrays(game, lineup)
+    index = np.arange(task["lo"], task["hi"], dtype=np.int64)
+    setup, play = game_seeds(task["master"], index, index)
+    if task["kind"] == "positions":
+        seat_lineup = seat_assignment(n, index % n) if len(task["bots"]) > 1 else np.zeros((len(index), n), np.int64)
+        pos = game.apprentice.positions(data, n, seat_lineup, ids, params, setup, play)
+        label = pos.win[pos.game, pos.seat].astype(np.float32)
+        return pos.x.astype(np.float32), label, (pos.game + task["lo"]).astype(np.int64)
+    rotation = index % n
+    seat_lineup = seat_assignment(n, rotation)
+    tables = game.play_chunk(data, n, seat_lineup, ids, params, setup, play)
+    win = np.asarray(tables.seats["win"], np.float64).reshape(len(index), n)
+    mine = win[np.arange(len(index))[:, None], np.argwhere(seat_lineup == 0)[:, 1][:, None]].ravel()
+    return (mine,)
+
+
+def _tasks(plan: TrainPlan, kind: str, n: int, bots: list[str], folder: Path, master: int, total: int) -> list[dict]:
+    return [
+        {
+            "kind": kind,
+            "game": plan.game,
+            "data": str(folder),
+            "rules": plan.rules,
+            "players": n,
+            "bots": bots,
+            "master": master,
+            "lo": lo,
+            "hi": min(lo + BATCH, total),
+        }
+        for lo in range(0, total, BATCH)
+    ]
+
+
+def _run_tasks(pool: Any, tasks: list[dict], bar: Any) -> list[tuple[Any, ...]]:
+    results = []
+    for result, task in zip(pool.map(_play_task, tasks), tasks, strict=True):
+        results.append(result)
+        bar.update(task["hi"] - task["lo"])
+    return results
+
+
+def _fit(x: np.ndarray, y: np.ndarray, seed: int) -> tuple[np.ndarray, Any]:
+    """Logistic regression of the win share on the features: (intercept, weights on the raw features), model."""
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.preprocessing import StandardScaler
+
+    scaler = StandardScaler().fit(x)
+    z = scaler.transform(x)
+    # a shared win (y between 0 and 1) counts as a win and a loss, weighted by the share
+    whole = (y == 0.0) | (y == 1.0)
+    part = ~whole
+    zz = np.concatenate([z[whole], z[part], z[part]])
+    yy = np.concatenate([y[whole], np.ones(part.sum()), np.zeros(part.sum())]).astype(np.int8)
+    ww = np.concatenate([np.ones(whole.sum()), y[part], 1.0 - y[part]])
+    model = LogisticRegression(C=1.0, max_iter=2000, random_state=seed).fit(zz, yy, sample_weight=ww)
+    coef = model.coef_[0] / scaler.scale_
+    intercept = float(model.intercept_[0] - np.sum(model.coef_[0] * scaler.mean_ / scaler.scale_))
+    return np.concatenate([[intercept], coef]), model
+
+
+def _log_loss(w: np.ndarray, x: np.ndarray, y: np.ndarray) -> tuple[float, float, float]:
+    """Held-out log loss, accuracy (the favoured side won) and the constant predictor's log loss."""
+    if len(y) == 0:
+        return math.nan, math.nan, math.nan
+    z = np.clip(w[0] + x.astype(np.float64) @ w[1:], -30, 30)
+    p = 1.0 / (1.0 + np.exp(-z))
+    eps = 1e-12
+    loss = float(-np.mean(y * np.log(p + eps) + (1 - y) * np.log(1 - p + eps)))
+    acc = float(np.mean((p > 0.5) == (y > 0.5)))
+    q = float(np.clip(np.mean(y), eps, 1 - eps))
+    base = float(-np.mean(y * np.log(q) + (1 - y) * np.log(1 - q)))
+    return loss, acc, base
+
+
+def _wilson(wins: float, n: int) -> tuple[float, float]:
+    from statsmodels.stats.proportion import proportion_confint
+
+    lo, hi = proportion_confint(wins, n, alpha=0.05, method="wilson")
+    return float(lo), float(hi)
+
+
+def _data_copy(plan: TrainPlan, folder: Path, weights: np.ndarray | None) -> Path:
+    """A copy of the training's data folder whose ``apprentice.csv`` holds ``weights`` (None: as it is)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for path in plan.data_dir.iterdir():
+        if path.is_file():
+            shutil.copy2(path, folder / path.name)
+    if weights is not None:
+        (folder / WEIGHTS_FILE).write_text(
+            weights_text(weights, plan.spec.features, plan.spec.player_counts), encoding="utf-8"
+        )
+    return folder
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def train(plan: TrainPlan, progress: bool = True, say: Callable[[str], None] | None = None) -> dict[str, Any]:
+    """Play and fit the iterations of ``plan`` (skipping those on disk); write the result; return its summary."""
+    from tqdm import tqdm
+
+    say = say or (lambda text: print(text, file=sys.stderr, flush=True))
+    game = make(plan.game)
+    spec = plan.spec
+    out = plan.out
+    if plan.overwrite and out.is_dir():
+        shutil.rmtree(out)  # the input was checked by plan_training
+    (out / "positions").mkdir(parents=True, exist_ok=True)
+    _write_atomic(out / "training.json", json.dumps(plan.to_json(), indent=2) + "\n")
+    started = time.time()
+    feature_count = len(spec.features)
+    max_players = game.max_players
+    weights = np.zeros((max_players + 1, feature_count + 1))
+    log_rows: list[dict[str, Any]] = []
+    best: tuple[float, int, np.ndarray] | None = None
+    smallest = min((n for n in spec.player_counts if n >= 2), default=min(spec.player_counts))
+    strength_master = _master(plan.seed, _STREAM_STRENGTH, 0)
+    context = multiprocessing.get_context("fork" if sys.platform.startswith("linux") else "spawn")
+    with ProcessPoolExecutor(max_workers=plan.workers, mp_context=context) as pool:
+        for k in range(plan.iterations):
+            teacher = spec.teacher if k == 0 else spec.expert
+            folder = plan.data_dir if k == 0 else _data_copy(plan, out / f"data-{k}", weights)
+            for n in spec.player_counts:
+                path = out / "positions" / f"iteration-{k}-{n}p.npz"
+                if not path.is_file():
+                    master = _master(plan.seed, _STREAM_TEACHER, 100 * k + n)
+                    tasks = _tasks(plan, "positions", n, [teacher], folder, master, plan.games)
+                    with tqdm(
+                        total=plan.games, unit="game", desc=f"iteration {k}, {n}p, {teacher}", disable=not progress
+                    ) as bar:
+                        parts = _run_tasks(pool, tasks, bar)
+                    _save_positions(path, parts)
+                if k > 0 and spec.student_share > 0:
+                    _student_games(plan, pool, k, n, folder, progress)
+            row: dict[str, Any] = {"iteration": k, "teacher": teacher}
+            for n in spec.player_counts:
+                x_all, y_all, hold_all = [], [], []
+                for j in range(k + 1):
+                    for name in (f"iteration-{j}-{n}p.npz", f"iteration-{j}-{n}p-student.npz"):
+                        if j > 0 or "student" not in name:
+                            d = np.load(out / "positions" / name) if (out / "positions" / name).is_file() else None
+                            if d is not None:
+                                x_all.append(d["x"])
+                                y_all.append(d["y"])
+                                hold_all.append((d["game"] % int(1 / HELD_OUT)) == 0)
+                x = np.concatenate(x_all)
+                y = np.concatenate(y_all).astype(np.float64)
+                hold = np.concatenate(hold_all)
+                w, _ = _fit(x[~hold], y[~hold], plan.seed)
+                weights[n] = w
+                loss, acc, base = _log_loss(w, x[hold], y[hold])
+                row[f"positions_{n}p"] = int(len(y))
+                row[f"held_out_log_loss_{n}p"] = round(loss, 5)
+                row[f"constant_log_loss_{n}p"] = round(base, 5)
+                row[f"held_out_accuracy_{n}p"] = round(acc, 4)
+            _write_atomic(out / f"weights-{k}.csv", weights_text(weights, spec.features, spec.player_counts))
+            if plan.strength_games:
+                folder_k = _data_copy(plan, out / f"data-{k + 1}", weights)
+                bots = ["apprentice"] + [spec.rival] * (smallest - 1)
+                tasks = _tasks(plan, "wins", smallest, bots, folder_k, strength_master, plan.strength_games)
+                with tqdm(
+                    total=plan.strength_games,
+                    unit="game",
+                    desc=f"iteration {k}, apprentice vs {spec.rival}",
+                    disable=not progress,
+                ) as bar:
+                    wins = np.concatenate([p[0] for p in _run_tasks(pool, tasks, bar)])
+                share = float(wins.mean())
+                lo, hi = _wilson(float(wins.sum()), len(wins))
+                row["strength_vs_rival"] = round(share, 4)
+                row["strength_low"] = round(lo, 4)
+                row["strength_high"] = round(hi, 4)
+                say(
+                    f"iteration {k}: apprentice wins {100 * share:.1f}% ({100 * lo:.1f}-{100 * hi:.1f}%) of "
+                    f"{len(wins):,} {smallest}-player games against {spec.rival}"
+                )
+                if best is None or share > best[0]:
+                    best = (share, k, weights.copy())
+            else:
+                best = (math.nan, k, weights.copy())
+            log_rows.append(row)
+            _write_log(out / "log.csv", log_rows)
+    assert best is not None
+    share, kept, final = best
+    _write_atomic(out / WEIGHTS_FILE, weights_text(final, spec.features, spec.player_counts))
+    read_weights(out, spec.features, spec.player_counts, max_players)  # what a data folder will read
+    summary = {
+        "kept_iteration": kept,
+        "strength_vs_rival": share,
+        "seconds": round(time.time() - started, 1),
+        "weights_sha256": sha256(out / WEIGHTS_FILE),
+    }
+    _write_atomic(out / PROVENANCE_FILE, _provenance(plan, game, log_rows, summary))
+    return {**summary, "log": log_rows}
+
+
+def _student_games(plan: TrainPlan, pool: Any, k: int, n: int, folder: Path, progress: bool) -> None:
+    """Positions the apprentice itself reaches: the iteration's apprentice (at the spec's ``student`` settings) in one
+    seat against the rival, seats rotated; what the teacher's games never show (e.g. a caravan it cannot spend)."""
+    from tqdm import tqdm
+
+    spec = plan.spec
+    path = plan.out / "positions" / f"iteration-{k}-{n}p-student.npz"
+    if path.is_file():
+        return
+    total = max(10, round(plan.games * spec.student_share))
+    bots = [spec.student] + [spec.rival] * (n - 1) if n > 1 else [spec.student]
+    master = _master(plan.seed, _STREAM_STUDENT, 100 * k + n)
+    tasks = _tasks(plan, "positions", n, bots, folder, master, total)
+    with tqdm(total=total, unit="game", desc=f"iteration {k}, {n}p, {spec.student}", disable=not progress) as bar:
+        parts = _run_tasks(pool, tasks, bar)
+    _save_positions(path, parts)
+
+
+def _save_positions(path: Path, parts: list[tuple[Any, ...]]) -> None:
+    tmp = path.with_name(path.stem + ".tmp.npz")
+    np.savez(
+        tmp,
+        x=np.concatenate([p[0] for p in parts]),
+        y=np.concatenate([p[1] for p in parts]),
+        game=np.concatenate([p[2] for p in parts]),
+    )
+    os.replace(tmp, path)
+
+
+def _write_log(path: Path, rows: list[dict[str, Any]]) -> None:
+    keys: list[str] = []
+    for row in rows:
+        keys += [k for k in row if k not in keys]
+    tmp = path.with_name(path.name + ".tmp")
+    with tmp.open("w", newline="", encoding="utf-8") as fh:
+        writer = csv.DictWriter(fh, keys)
+        writer.writeheader()
+        writer.writerows(rows)
+    os.replace(tmp, path)
+
+
+def _toml_value(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int | float):
+        return repr(v) if not (isinstance(v, float) and math.isnan(v)) else "nan"
+    if isinstance(v, list | tuple):
+        return "[" + ", ".join(_toml_value(x) for x in v) + "]"
+    return json.dumps(str(v))
+
+
+def _provenance(plan: TrainPlan, game: Any, log_rows: list[dict[str, Any]], summary: dict[str, Any]) -> str:
+    """``apprentice.toml``: how the weights were made, and the figures at fitting time."""
+    import sklearn
+
+    command = (
+        f"golem train {plan.game} --games {plan.games} --iterations {plan.iterations} "
+        f"--strength-games {plan.strength_games} --seed {plan.seed}"
+        + (f" --data {plan.data_dir}" if plan.data_dir.resolve() != default_dir(plan.game).resolve() else "")
+        + "".join(f" --rule {k}={v}" for k, v in sorted(plan.rules.items()) if str(v) != str(_default_rule(game, k)))
+    )
+    files = {
+        name: sha256(plan.data_dir / name)
+        for name in sorted(p.name for p in plan.data_dir.iterdir() if p.is_file())
+        if name not in (WEIGHTS_FILE, PROVENANCE_FILE) and not name.endswith(".md")
+    }
+    lines = [
+        f"# Provenance of {WEIGHTS_FILE}: the {plan.game} apprentice, written by golem train; refit with the command.",
+        "[fit]",
+        f"command = {_toml_value(command)}",
+        f"lab_version = {_toml_value(__version__)}",
+        f"engine_version = {game.version}",
+        f"seed = {plan.seed}",
+        f"games_per_player_count_and_iteration = {plan.games}",
+        f"iterations = {plan.iterations}",
+        f"kept_iteration = {summary['kept_iteration']}",
+        f"player_counts = {_toml_value(list(plan.spec.player_counts))}",
+        f"teacher = {_toml_value(plan.spec.teacher)}",
+        f"expert = {_toml_value(plan.spec.expert)}",
+        f"rival = {_toml_value(plan.spec.rival)}",
+        f"strength_games = {plan.strength_games}",
+        f"strength_vs_rival = {_toml_value(summary['strength_vs_rival'])}",
+        f"seconds = {summary['seconds']}",
+        f"scikit_learn = {_toml_value(sklearn.__version__)}",
+        f"numpy = {_toml_value(np.__version__)}",
+        "",
+        "[fit.rules]",
+        *(f"{k} = {_toml_value(v)}" for k, v in sorted(plan.rules.items())),
+        "",
+        "[fit.data_files]  # SHA-256 of the data the teacher games were played on",
+        *(f'"{k}" = {_toml_value(v)}' for k, v in files.items()),
+    ]
+    for row in log_rows:
+        lines += ["", "[[fit.log]]", *(f"{k} = {_toml_value(v)}" for k, v in row.items())]
+    return "\n".join(lines) + "\n"
+
+
+def _default_rule(game: Any, name: str) -> Any:
+    option = game.rule_options().get(name)
+    return option.default if option is not None else None

@@ -1,0 +1,96 @@
+"""``golem train``: the expert-iteration trainer reproduces its weights bit for bit, resumes, and checks its input
+before it writes anything."""
+
+from __future__ import annotations
+
+import dataclasses
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from simulate.apprentice import fit_warning, read_provenance, read_weights
+from simulate.cli import main
+from simulate.datafiles import default_dir
+from simulate.games.century import data as D
+from simulate.orchestration.training import TrainError, plan_training, train
+
+
+def cheap_plan(out: Path, **over):
+    """A small Century training whose teachers search 5 iterations a decision: the trainer is tested, not strength."""
+    plan = plan_training("century", out, games=12, iterations=2, strength_games=10, seed=5, workers=1, **over)
+    spec = dataclasses.replace(plan.spec, teacher="search:iterations=5", expert="search:iterations=5:leaf=1")
+    return dataclasses.replace(plan, spec=spec)
+
+
+def test_training_reproduces_resumes_and_writes_provenance(tmp_path: Path) -> None:
+    a = train(cheap_plan(tmp_path / "a"), progress=False, say=lambda _: None)
+    weights = (tmp_path / "a" / "apprentice.csv").read_bytes()
+    w = read_weights(tmp_path / "a", D.APPRENTICE_FEATURES, D.APPRENTICE_PLAYERS, D.MAX_PLAYERS)
+    assert np.isfinite(w).all() and (w[2:6] != 0).any(), "a column of fitted weights per player count"
+    assert [row["iteration"] for row in a["log"]] == [0, 1]
+    assert all(0 <= row["strength_vs_rival"] <= 1 for row in a["log"])
+    assert all(row["positions_3p"] > 12 * 3 for row in a["log"]), "every turn, every seat's view"
+    log = (tmp_path / "a" / "log.csv").read_text()
+    assert log.startswith("iteration,teacher,positions_2p") and "held_out_log_loss_5p" in log
+
+    # the same seed, in another folder: the same bytes
+    train(cheap_plan(tmp_path / "b"), progress=False, say=lambda _: None)
+    assert (tmp_path / "b" / "apprentice.csv").read_bytes() == weights
+
+    # an interrupted training (its last iteration lost) resumes to the same weights
+    (tmp_path / "b" / "apprentice.csv").unlink()
+    (tmp_path / "b" / "positions" / "iteration-1-4p.npz").unlink()
+    train(cheap_plan(tmp_path / "b", resume=True), progress=False, say=lambda _: None)
+    assert (tmp_path / "b" / "apprentice.csv").read_bytes() == weights
+
+    prov = read_provenance(tmp_path / "a")["fit"]
+    assert prov["command"].startswith("golem train century --games 12 --iterations 2")
+    assert prov["engine_version"] == 3 and prov["rules"]["tie_break"] == "later_seat"
+    assert len(prov["log"]) == 2 and prov["kept_iteration"] in (0, 1)
+    assert fit_warning(read_provenance(tmp_path / "a"), "century", 3, {"tie_break": "later_seat"}) is None
+    warning = fit_warning(read_provenance(tmp_path / "a"), "century", 4, {"tie_break": "shared"})
+    assert "engine version 3 (this run: 4)" in warning and "tie_break=later_seat (this run: shared)" in warning
+
+    # the result plays: a data folder with the fitted weights loads
+    folder = tmp_path / "data"
+    shutil.copytree(default_dir("century"), folder)
+    shutil.copy(tmp_path / "a" / "apprentice.csv", folder / "apprentice.csv")
+    assert (D.load(folder).tables.apprentice_w == w).all()
+
+
+def test_bad_input_is_refused_before_anything_is_written(tmp_path: Path) -> None:
+    runner = CliRunner()
+    for args, message in [
+        (["train", "chess"], "unknown game"),
+        (["train", "century", "--games", "3"], "--games must be at least 10"),
+        (["train", "century", "--iterations", "0"], "--iterations must be within 1..20"),
+        (["train", "century", "--workers", "0"], "--workers must be within 1..64"),
+        (["train", "century", "--rule", "tie_break=never"], "tie_break"),
+        (["train", "century", "--resume", "--overwrite"], "contradict"),
+    ]:
+        out = tmp_path / "out"
+        result = runner.invoke(main, [*args, "--out", str(out)])
+        assert result.exit_code == 1, result.output
+        assert message in result.output.lower() or message in result.output, result.output
+        assert not out.exists(), f"{args}: nothing written"
+    busy = tmp_path / "busy"
+    busy.mkdir()
+    (busy / "mine.txt").write_text("keep me")
+    result = runner.invoke(main, ["train", "century", "--out", str(busy)])
+    assert result.exit_code == 1 and "not empty" in result.output
+    result = runner.invoke(main, ["train", "century", "--out", str(busy), "--resume"])
+    assert result.exit_code == 1 and "no training to resume" in result.output
+    assert [p.name for p in busy.iterdir()] == ["mine.txt"]
+
+
+def test_resume_refuses_other_settings(tmp_path: Path) -> None:
+    out = tmp_path / "t"
+    out.mkdir()
+    plan = cheap_plan(out)
+    (out / "training.json").write_text('{"game": "century", "games": 99}')
+    with pytest.raises(TrainError, match="other settings"):
+        plan_training("century", out, games=12, iterations=2, strength_games=10, seed=5, workers=1, resume=True)
+    assert plan.games == 12
