@@ -154,6 +154,9 @@ def run_bench(
             "note": "search decisions and iterations per CPU second against bare rollouts of the same policy "
             "from the same positions (tree_overhead = search time / rollout time)",
         }
+    if getattr(game, "apprentice", None) is not None and "search" in game.bots:
+        log(f"{game_name}: apprentice against search, side by side ({repeats} alternating repeats)")
+        yield {**base, **apprentice_speedup(game, data, players, repeats, num_games)}
     if hasattr(game, "reference_random_seconds") and "random" in game.bots:
         # whole games with the same uniform random player on both engines: the fairest comparison
         lineup = parse_lineup(game, ["random"], players)
@@ -193,6 +196,43 @@ def run_bench(
                 "parquet_mb": round(size / 2**20, 1),
                 "peak_rss_mb_children": round(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024),
             }
+
+
+def apprentice_speedup(game, data, players: int, repeats: int, num_games: int | None = None) -> dict[str, Any]:
+    """CPU per game of the ``apprentice`` and of the ``search`` bot in every seat, measured alternately in this
+    process (search, apprentice, search, ...), so the machine's drift hits both alike; the ratio per pair.
+
+    Each measurement plays ``bench_lineups``' games of that bot (at most ``num_games``), the same setups for both.
+    """
+    lineups = getattr(game, "bench_lineups", {})
+    sizes = {bot: min(num_games or lineups.get(bot, 40), lineups.get(bot, 40)) for bot in ("search", "apprentice")}
+    plans = {}
+    for bot, n in sizes.items():
+        lineup = parse_lineup(game, [bot], players)
+        ids, params = lineup_arrays(game, lineup)
+        plan = plan_games(RunSpec(game.name, players, n, BENCH_SEED, lineup), 0, n)
+        game.play_chunk(data, players, plan.seat_lineup[:2], ids, params, plan.setup_seed[:2], plan.play_seed[:2])
+        plans[bot] = (plan, ids, params)
+    cpu: dict[str, list[float]] = {"search": [], "apprentice": []}
+    for _ in range(repeats):
+        for bot in ("search", "apprentice"):
+            plan, ids, params = plans[bot]
+            c = time.process_time()
+            game.play_chunk(data, players, plan.seat_lineup, ids, params, plan.setup_seed, plan.play_seed)
+            cpu[bot].append((time.process_time() - c) / sizes[bot])
+    ratios = [s / a for s, a in zip(cpu["search"], cpu["apprentice"], strict=True)]
+    return {
+        "bench": "apprentice_vs_search_one_core",
+        "bots": "apprentice / search",
+        "search_cpu_ms_per_game": round(1e3 * statistics.median(cpu["search"]), 2),
+        "apprentice_cpu_ms_per_game": round(1e3 * statistics.median(cpu["apprentice"]), 3),
+        "speedup_median": round(statistics.median(ratios), 1),
+        "speedup_min": round(min(ratios), 1),
+        "speedup_max": round(max(ratios), 1),
+        "games": sizes,
+        "note": "every seat played by the bot; CPU per game, alternating pairs in one process; speedup = "
+        "search CPU / apprentice CPU per game, pair by pair",
+    }
 
 
 def bench_setup(game) -> tuple[int, dict[str, int]]:

@@ -122,7 +122,7 @@ class ApprenticeSpec:
     """The search with the apprentice inside: the teacher of every later iteration (expert iteration)."""
     games: int = 1000
     """Teacher games per player count and iteration (``golem train --games``)."""
-    student: str = "apprentice:temperature=0.5"
+    student: str = "apprentice:temperature=0.1"
     """The apprentice as it plays the rival in every iteration after the first (its own positions)."""
     student_share: float = 1.0
     """Student games per teacher game."""

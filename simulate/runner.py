@@ -36,6 +36,7 @@ import numba
 import numpy as np
 
 from simulate import __version__
+from simulate.apprentice import fit_warning
 from simulate.cluster import connect, parse_cluster, play_on_cluster
 from simulate.datafiles import DataError, default_dir
 from simulate.game import ChunkTables, Codes, Game, GamePlan
@@ -166,6 +167,15 @@ def validate(spec: RunSpec) -> tuple[Game, Any]:
     return game, data
 
 
+def apprentice_warning(spec: RunSpec, game: Game, described: dict[str, Any]) -> str | None:
+    """One line when the run plays a learned player (``apprentice``, or ``search`` valuing its leaves with it) whose
+    weights were fitted on another engine version or other rules than the run's; else None."""
+    learned = any(e.bot == "apprentice" or e.params.get("leaf", 0.0) > 0 for e in spec.lineup)
+    if not learned:
+        return None
+    return fit_warning({"fit": described["data"].get("apprentice", {})}, game.name, game.version, described["rules"])
+
+
 def run_id(spec: RunSpec, game: Game, described: dict[str, Any]) -> str:
     """A run id that depends only on what decides the results."""
     key = {
@@ -242,6 +252,9 @@ def run(
         raise RunError(f"{out}: exists and is not a directory")
     described = game.describe_data(data)
     rid = run_id(spec, game, described)
+    warning = apprentice_warning(spec, game, described)
+    if warning and progress:
+        print(f"Warning: {warning}", file=sys.stderr, flush=True)
     created = not store.exists()
     try:
         lock = acquire(store, command)

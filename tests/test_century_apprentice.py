@@ -132,7 +132,7 @@ def test_weights_file_round_trips_and_refuses_other_features(tmp_path: Path) -> 
     swapped = list(D.APPRENTICE_FEATURES)
     swapped[3], swapped[4] = swapped[4], swapped[3]
     (folder / "apprentice.csv").write_text(weights_text(w2, tuple(swapped), D.APPRENTICE_PLAYERS))
-    wrong = r"apprentice.csv: line 5: feature 'own_crystal_levels', expected 'own_crystals'"
+    wrong = r"apprentice.csv: line 6: feature 'own_green', expected 'own_yellow'"
     with pytest.raises(DataError, match=wrong):
         D.load(folder)
     text = weights_text(w2, D.APPRENTICE_FEATURES, D.APPRENTICE_PLAYERS).replace("players_5", "players_6")

@@ -3,7 +3,6 @@ before it writes anything."""
 
 from __future__ import annotations
 
-import dataclasses
 import shutil
 from pathlib import Path
 
@@ -20,9 +19,18 @@ from simulate.orchestration.training import TrainError, plan_training, train
 
 def cheap_plan(out: Path, **over):
     """A small Century training whose teachers search 5 iterations a decision: the trainer is tested, not strength."""
-    plan = plan_training("century", out, games=12, iterations=2, strength_games=10, seed=5, workers=1, **over)
-    spec = dataclasses.replace(plan.spec, teacher="search:iterations=5", expert="search:iterations=5:leaf=1")
-    return dataclasses.replace(plan, spec=spec)
+    return plan_training(
+        "century",
+        out,
+        games=12,
+        iterations=2,
+        strength_games=10,
+        seed=5,
+        workers=1,
+        teacher="search:iterations=5",
+        expert="search:iterations=5:leaf=1",
+        **over,
+    )
 
 
 def test_training_reproduces_resumes_and_writes_provenance(tmp_path: Path) -> None:
@@ -48,6 +56,7 @@ def test_training_reproduces_resumes_and_writes_provenance(tmp_path: Path) -> No
 
     prov = read_provenance(tmp_path / "a")["fit"]
     assert prov["command"].startswith("golem train century --games 12 --iterations 2")
+    assert prov["command"].endswith("--teacher search:iterations=5 --expert search:iterations=5:leaf=1")
     assert prov["engine_version"] == 3 and prov["rules"]["tie_break"] == "later_seat"
     assert len(prov["log"]) == 2 and prov["kept_iteration"] in (0, 1)
     assert fit_warning(read_provenance(tmp_path / "a"), "century", 3, {"tie_break": "later_seat"}) is None
@@ -92,5 +101,26 @@ def test_resume_refuses_other_settings(tmp_path: Path) -> None:
     plan = cheap_plan(out)
     (out / "training.json").write_text('{"game": "century", "games": 99}')
     with pytest.raises(TrainError, match="other settings"):
-        plan_training("century", out, games=12, iterations=2, strength_games=10, seed=5, workers=1, resume=True)
+        cheap_plan(out, resume=True)
     assert plan.games == 12
+
+
+def test_a_run_of_the_apprentice_warns_when_its_weights_were_fitted_on_other_rules() -> None:
+    from simulate.lineup import parse_lineup
+    from simulate.registry import make
+    from simulate.runner import RunSpec, apprentice_warning
+
+    game = make("century")
+    fitted = {"engine_version": game.version, "rules": {"tie_break": "later_seat", "rest_requires_played": True}}
+
+    def warning(bots: list[str], rules: dict) -> str | None:
+        spec = RunSpec(game="century", num_players=2, num_games=10, master_seed=0, lineup=parse_lineup(game, bots, 2))
+        return apprentice_warning(spec, game, {"rules": rules, "data": {"apprentice": fitted}})
+
+    same = {"tie_break": "later_seat", "rest_requires_played": True}
+    other = {"tie_break": "shared", "rest_requires_played": True}
+    assert warning(["apprentice"], same) is None
+    assert warning(["greedy"], other) is None, "no learned player, no warning"
+    assert "tie_break=later_seat (this run: shared)" in warning(["apprentice", "greedy"], other)
+    assert "refit with 'golem train century'" in warning(["search:leaf=1"], other)
+    assert warning(["search"], other) is None

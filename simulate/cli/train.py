@@ -41,6 +41,12 @@ from simulate.cli.params import KeyValue
     default=None,
     help="Folder with edited game data (a copy of seeds/GAME) to train on instead of the shipped data.",
 )
+@click.option("--teacher", default=None, help="Bot of iteration 0's games [default: the game's search bot].")
+@click.option(
+    "--expert",
+    default=None,
+    help="Bot of the later iterations' games [default: the search with the apprentice inside].",
+)
 @click.option("--resume", is_flag=True, help="Finish an interrupted training in --out (same options).")
 @click.option("--overwrite", is_flag=True, help="Replace a training already in --out.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bars.")
@@ -54,6 +60,8 @@ def train(
     workers: int | None,
     rules: tuple[tuple[str, str], ...],
     data_dir: Path | None,
+    teacher: str | None,
+    expert: str | None,
     resume: bool,
     overwrite: bool,
     quiet: bool,
@@ -91,6 +99,8 @@ def train(
             workers=workers if workers is not None else (os.cpu_count() or 1),
             resume=resume,
             overwrite=overwrite,
+            teacher=teacher,
+            expert=expert,
         )
         summary = run_training(plan, progress=not quiet, say=lambda text: click.echo(text, err=True))
     except (TrainError, UnknownName, DataError, LineupError) as e:

@@ -22,6 +22,7 @@ on the same machine: every game is a pure function of its seeds, and the fit is 
 from __future__ import annotations
 
 import csv
+import dataclasses
 import json
 import math
 import multiprocessing
@@ -103,12 +104,18 @@ def plan_training(
     workers: int = 1,
     resume: bool = False,
     overwrite: bool = False,
+    teacher: str | None = None,
+    expert: str | None = None,
 ) -> TrainPlan:
-    """Check a training's input, before anything is written; raise :class:`TrainError` naming what is wrong."""
+    """Check a training's input, before anything is written; raise :class:`TrainError` naming what is wrong.
+
+    ``teacher`` and ``expert`` replace the game's (``ApprenticeSpec``) bots of iteration 0 and of the later ones.
+    """
     game = make(game_name)
     spec: ApprenticeSpec | None = getattr(game, "apprentice", None)
     if spec is None:
         raise TrainError(f"{game_name} has no apprentice to train")
+    spec = dataclasses.replace(spec, teacher=teacher or spec.teacher, expert=expert or spec.expert)
     try:
         import sklearn  # noqa: F401
     except ImportError:
@@ -172,7 +179,8 @@ def _play_task(task: dict[str, Any]) -> tuple[Any, ...]:
         seat_lineup = seat_assignment(n, index % n) if len(task["bots"]) > 1 else np.zeros((len(index), n), np.int64)
         pos = game.apprentice.positions(data, n, seat_lineup, ids, params, setup, play)
         label = pos.win[pos.game, pos.seat].astype(np.float32)
-        return pos.x.astype(np.float32), label, (pos.game + task["lo"]).astype(np.int64)
+        # each game's wins by table seat and the lineup entry in each seat: the teacher's seat balance, for the log
+        return pos.x.astype(np.float32), label, (pos.game + task["lo"]).astype(np.int64), pos.win, seat_lineup
     rotation = index % n
     seat_lineup = seat_assignment(n, rotation)
     tables = game.play_chunk(data, n, seat_lineup, ids, params, setup, play)
@@ -389,6 +397,8 @@ def _save_positions(path: Path, parts: list[tuple[Any, ...]]) -> None:
         x=np.concatenate([p[0] for p in parts]),
         y=np.concatenate([p[1] for p in parts]),
         game=np.concatenate([p[2] for p in parts]),
+        win=np.concatenate([p[3] for p in parts]),
+        lineup=np.concatenate([p[4] for p in parts]),
     )
     os.replace(tmp, path)
 
@@ -424,6 +434,8 @@ def _provenance(plan: TrainPlan, game: Any, log_rows: list[dict[str, Any]], summ
         f"--strength-games {plan.strength_games} --seed {plan.seed}"
         + (f" --data {plan.data_dir}" if plan.data_dir.resolve() != default_dir(plan.game).resolve() else "")
         + "".join(f" --rule {k}={v}" for k, v in sorted(plan.rules.items()) if str(v) != str(_default_rule(game, k)))
+        + (f" --teacher {plan.spec.teacher}" if plan.spec.teacher != game.apprentice.teacher else "")
+        + (f" --expert {plan.spec.expert}" if plan.spec.expert != game.apprentice.expert else "")
     )
     files = {
         name: sha256(plan.data_dir / name)

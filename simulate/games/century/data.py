@@ -45,13 +45,16 @@ _SEAT_FEATURES = (
     "score",  # points as they stand: point cards, coins, non-yellow crystals
     "point_vp",  # VP of the point cards claimed
     "point_cards",  # point cards claimed
-    "crystals",  # crystals in the caravan
-    "crystal_levels",  # their levels summed (Y 1, G 2, T 3, M 4)
+    "yellow",  # crystals in the caravan, by colour
+    "green",
+    "turquoise",
+    "magenta",
+    "useful_levels",  # levels (Y 1, G 2, T 3, M 4) of the crystals some point card of the row asks for
     "target_cover",  # share of the greedy target's cost the caravan holds in the right colours
     "row_reach",  # the row's point cards by VP / (1 + distance)^2, summed: what the caravan can soon buy
     "cards_in_hand",  # merchant cards ready to play
     "cards_played",  # merchant cards played since the last rest
-    "engine_power",  # crystal value one play of each owned merchant card adds (bots.card_value), summed
+    "engine_power",  # square root of the crystal value one play of each owned merchant card adds (bots.card_value)
     "claim_vp",  # the best point card (VP and coin) of the row it can claim now, 0 if none
     "near_cards",  # point cards of the row within two steps of its caravan (bots.distance)
     "best_target",  # the greedy target's value: max over the row of VP / (1 + distance)
@@ -70,6 +73,9 @@ APPRENTICE_FEATURES = (
     "order",  # seats to move before this one, over n - 1 (0: it moves next)
     "last_turn_left",  # the end is triggered and this seat still moves in the last round
     "rounds",  # turns played over the player count
+    "crystals_x_rounds",  # own crystals times rounds / 20: what crystals still unspent are worth as time passes
+    "useful_levels_x_rounds",  # own useful levels times rounds / 20
+    "engine_x_rounds",  # own engine power times rounds / 20
 )
 """The apprentice's features of a position from one seat's view (``apprentice.features`` computes them), in the
 order of ``apprentice.csv``'s rows."""

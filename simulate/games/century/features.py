@@ -7,6 +7,8 @@ the decks' order is the only hidden part. The names, in order, are ``data.APPREN
 
 from __future__ import annotations
 
+import math
+
 from numba import njit
 
 from simulate.apprentice import linear_value
@@ -16,12 +18,13 @@ from simulate.games.century.engine import score_parts
 from simulate.games.century.state import IN_HAND, PLAYED
 
 NUM_FEATURES = len(APPRENTICE_FEATURES)
-_SEAT_BLOCK = 14  # features per seat block (own, the rival's)
+_SEAT_BLOCK = 17  # features per seat block (own, the rival's)
+_POWER = 12  # index of engine_power in a seat block
 
 
 @njit(cache=True)
 def _seat_block(r, tb, s, out, k0, parts):
-    """Fourteen features of seat ``s`` into ``out[k0:k0 + 14]``; returns its score as it stands."""
+    """The seventeen features of seat ``s`` into ``out[k0:k0 + 17]``; returns its score as it stands."""
     score_parts(r, tb, s, parts)
     score = parts[0] + parts[1] + parts[2] + parts[3]
     x0 = r.crystals[s, 0]
@@ -45,6 +48,10 @@ def _seat_block(r, tb, s, out, k0, parts):
     cover = 0.0
     reach = 0.0
     min_d = 30
+    want0 = 0
+    want1 = 0
+    want2 = 0
+    want3 = 0
     for p in range(r.p_row.shape[0]):
         pc = r.p_row[p]
         if pc < 0:
@@ -56,6 +63,10 @@ def _seat_block(r, tb, s, out, k0, parts):
         if d <= 2:
             near += 1
         reach += val / ((1.0 + d) * (1.0 + d))
+        want0 = max(want0, tb.p_cost[pc, 0])
+        want1 = max(want1, tb.p_cost[pc, 1])
+        want2 = max(want2, tb.p_cost[pc, 2])
+        want3 = max(want3, tb.p_cost[pc, 3])
         if val / (1.0 + d) > best_target:
             best_target = val / (1.0 + d)
             held = 0
@@ -66,20 +77,24 @@ def _seat_block(r, tb, s, out, k0, parts):
             cover = held / max(need, 1)
         if d < min_d:
             min_d = d
+    useful = min(x0, want0) + 2 * min(x1, want1) + 3 * min(x2, want2) + 4 * min(x3, want3)
     out[k0] = score
     out[k0 + 1] = r.point_vp[s]
     out[k0 + 2] = r.num_points[s]
-    out[k0 + 3] = x0 + x1 + x2 + x3
-    out[k0 + 4] = x0 + 2 * x1 + 3 * x2 + 4 * x3
-    out[k0 + 5] = cover
-    out[k0 + 6] = reach
-    out[k0 + 7] = in_hand
-    out[k0 + 8] = played
-    out[k0 + 9] = power
-    out[k0 + 10] = claim_vp
-    out[k0 + 11] = near
-    out[k0 + 12] = best_target
-    out[k0 + 13] = min(min_d, 12)
+    out[k0 + 3] = x0
+    out[k0 + 4] = x1
+    out[k0 + 5] = x2
+    out[k0 + 6] = x3
+    out[k0 + 7] = useful
+    out[k0 + 8] = cover
+    out[k0 + 9] = reach
+    out[k0 + 10] = in_hand
+    out[k0 + 11] = played
+    out[k0 + 12] = math.sqrt(max(power, 0.0))
+    out[k0 + 13] = claim_vp
+    out[k0 + 14] = near
+    out[k0 + 15] = best_target
+    out[k0 + 16] = min(min_d, 12)
     return score
 
 
@@ -87,7 +102,7 @@ def _seat_block(r, tb, s, out, k0, parts):
 def features(r, tb, seat, out, parts):
     """The position of game record ``r`` from seat ``seat``'s view, into ``out`` (``APPRENTICE_FEATURES``).
 
-    ``parts`` is an int64 scratch of at least 4. Blocks: the seat's own fourteen features, the same for the
+    ``parts`` is an int64 scratch of at least 4. Blocks: the seat's own seventeen features, the same for the
     other seat with the highest score (ties: the next to move), then margins, the end's nearness and the turn order.
     """
     n = r.num_players
@@ -111,16 +126,20 @@ def features(r, tb, seat, out, parts):
     margin = mine - best_score
     out[k] = margin
     out[k + 1] = r.num_points[seat] - r.num_points[best]
-    out[k + 2] = out[9] - out[_SEAT_BLOCK + 9]  # engine power margin
+    out[k + 2] = out[_POWER] - out[_SEAT_BLOCK + _POWER]  # engine power margin
     out[k + 3] = progress
     out[k + 4] = margin * progress
-    out[k + 5] = out[9] * (1.0 - progress)  # own engine power, worth more early
+    out[k + 5] = out[_POWER] * (1.0 - progress)  # own engine power, worth more early
     out[k + 6] = r.triggered
     # seats to move before this one (0: it moves next); after the trigger, whether it still gets a turn
     order = (seat - r.current) % n if r.current >= 0 else 0
     out[k + 7] = order / max(n - 1, 1)
     out[k + 8] = 1.0 if r.triggered and (r.current != 0 and seat >= r.current) else 0.0
-    out[k + 9] = r.turn / n
+    rounds = r.turn / n
+    out[k + 9] = rounds
+    out[k + 10] = (out[3] + out[4] + out[5] + out[6]) * rounds / 20.0
+    out[k + 11] = out[7] * rounds / 20.0
+    out[k + 12] = out[_POWER] * rounds / 20.0
 
 
 @njit(cache=True)
