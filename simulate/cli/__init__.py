@@ -293,12 +293,16 @@ def replay(run_dir: str, game_index: int, as_json: bool) -> None:
       golem replay s3://bucket/runs/c3 --game 7
     """
     from simulate.replay import replay_game
-    from simulate.runformat import RunFormatError
+    from simulate.runformat import RunFormatError, read_manifest
+    from simulate.runner import version_note
 
     try:
         game, events = replay_game(run_dir, game_index)
+        note = version_note(read_manifest(run_dir), run_dir)
     except (RunFormatError, ValueError) as e:
         raise _fail(e) from None
+    if note:
+        click.echo(note, err=True)
     if as_json:
         click.echo(json.dumps(events, indent=1))
         return
@@ -310,23 +314,31 @@ def replay(run_dir: str, game_index: int, as_json: bool) -> None:
 @click.argument("run_dir")
 @click.option("--no-checksums", is_flag=True, help="Check files and row counts only.")
 def verify(run_dir: str, no_checksums: bool) -> None:
-    """Check that a run is complete and that no part file is missing, truncated or altered.
+    """Check that a run is complete and that nothing its answer depends on is missing, truncated or altered.
 
-    RUN_DIR is a run directory or an fsspec URL (s3://bucket/runs/c3).
+    RUN_DIR is a run directory or an fsspec URL (s3://bucket/runs/c3). Checked: every part file (rows
+    and SHA-256) and its tables against the manifest, each data file of RUN/data against its SHA-256,
+    the rules against the run's data copy, and the run id against the engine version, seed, design,
+    bots, rules and data files it hashes. A run made by another engine version is a warning.
 
     \b
     Examples:
       golem verify runs/c3
       golem verify s3://bucket/runs/c3 --no-checksums
     """
-    from simulate.runformat import RunFormatError, verify_run
+    from simulate.runformat import RunFormatError
+    from simulate.runner import check_run, version_note
 
     try:
-        m = verify_run(run_dir, checksums=not no_checksums)
+        m = check_run(run_dir, checksums=not no_checksums)
     except (RunFormatError, ValueError) as e:
         raise _fail(e) from None
     parts = sum(len(c["files"]) for c in m["chunks"].values())
-    click.echo(f"{run_dir}: complete, {m['num_games']:,} games in {parts:,} intact part files")
+    data = len(m["data"]["files"])
+    click.echo(f"{run_dir}: complete, {m['num_games']:,} games in {parts:,} intact part files and {data} data files")
+    note = version_note(m, run_dir)
+    if note:
+        click.echo(note, err=True)
 
 
 @main.command()

@@ -58,16 +58,26 @@ def report(run_dirs: tuple[str, ...], out: Path, title: str | None, overwrite: b
 
     matplotlib.use("Agg")
     from analysis.report import build_report
-    from simulate.runformat import RunFormatError
+    from simulate.runformat import RunFormatError, check_inputs, read_manifest
+    from simulate.runner import derived_facts, version_note
+    from simulate.store import RunStore
 
     _refuse_run_dir(out, "--out")
     if not overwrite and any((out / name).exists() for name in REPORT_FILES):
         raise click.ClickException(f"--out {out}: holds a report already; use --overwrite to replace it")
+    notes = []
     try:
+        for run_dir in run_dirs:  # the data copy and rules each run was played with (build_report checks the rest)
+            store = RunStore(run_dir)
+            manifest = read_manifest(store)
+            check_inputs(store, manifest, derive=derived_facts)
+            notes.append(version_note(manifest, run_dir))
         command = _command("report", *run_dirs, "--out", out, *_option("--title", title))
         path = build_report(list(run_dirs), out, title=title, command=command)
     except (RunFormatError, ValueError, OSError) as e:
         raise _one_line(e) from None
+    for note in filter(None, notes):
+        click.echo(note, err=True)
     click.echo(f"wrote {path} and {path.with_name('report.md')}")
 
 
