@@ -12,7 +12,7 @@ from pathlib import Path
 
 import click
 
-from simulate.cli.params import BotsOption, KeyValue
+from simulate.cli.params import BotsOption, KeyValue, distinct_keys
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
@@ -151,7 +151,12 @@ def bots(game_name: str) -> None:
     help="Rotate the bot lineup through the seats so every bot sits in every seat equally often.",
 )
 @click.option(
-    "--rule", "rules", type=KeyValue(), multiple=True, help="Set a rule option, e.g. --rule tie_break=shared."
+    "--rule",
+    "rules",
+    type=KeyValue(),
+    multiple=True,
+    callback=distinct_keys,
+    help="Set a rule option, e.g. --rule tie_break=shared.",
 )
 @click.option(
     "--cards",
@@ -218,6 +223,8 @@ def simulate(
         game = make(game_name)
         if not out.strip():
             raise click.BadParameter("give a directory (or a URL with --cluster)", param_hint="--out")
+        if bot_list is not None and bot_specs:
+            raise click.UsageError("give the bots with --bots or with --bot per seat, not both")
         listed = [] if bot_list is None else bot_list.split(",")
         if any(not s.strip() for s in listed):
             raise click.BadParameter(f"'{bot_list}' has an empty bot between commas", param_hint="--bots")
