@@ -251,6 +251,8 @@ def run(
     described = game.describe_data(data)
     rid = run_id(spec, game, described)
     created = not store.exists()
+    if created:
+        resume = False  # a run killed before it made its directory is started afresh (docs/big-runs.md)
     try:
         lock = acquire(store, command)
     except OSError as e:
