@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import importlib.util
 import json
 import multiprocessing
 import os
@@ -660,3 +661,14 @@ def test_a_run_of_another_engine_version_is_a_warning(tmp_path: Path, monkeypatc
         warning = f"made by engine version {engine.version - 1} of century; this installation has version"
         assert warning in result.output
     load_run(out)
+
+
+def test_a_small_slice_of_the_fault_campaign(tmp_path: Path) -> None:
+    """Three cases of each in-process category of ``benchmarks/fault_campaign.py`` (bad input spread over the
+    commands, damaged runs, edited inputs, damaged data folders); the whole campaign is run by hand."""
+    spec = importlib.util.spec_from_file_location("fault_campaign", ROOT / "benchmarks" / "fault_campaign.py")
+    campaign = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(campaign)
+    lines = []
+    counts = campaign.run_categories(list(campaign.CATEGORIES), tmp_path, limit=3, log=lines.append)
+    assert all(good == total == 3 for good, total in counts.values()), "\n".join(lines)
