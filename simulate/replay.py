@@ -7,8 +7,8 @@ from typing import Any
 
 from simulate.game import Game
 from simulate.lineup import lineup_arrays
-from simulate.runformat import RunFormatError, check_header, read_manifest
-from simulate.runner import load_run_data, plan_games, spec_from_manifest
+from simulate.runformat import RunFormatError, check_header, check_inputs, read_manifest
+from simulate.runner import derived_facts, load_run_data, plan_games, spec_from_manifest
 from simulate.store import RunStore
 
 
@@ -18,6 +18,7 @@ def replay_game(run_dir: str | Path, game_index: int) -> tuple[Game, list[dict[s
     store = RunStore(run_dir)
     manifest = read_manifest(store)
     check_header(manifest, store.name("manifest.json"))
+    check_inputs(store, manifest, derive=derived_facts)  # the data copy, rules and bots it was played with
     if not 0 <= game_index < manifest["num_games"]:
         raise ValueError(f"game {game_index} is not in this run (games 0..{manifest['num_games'] - 1:,})")
     game, data = load_run_data(store, manifest)

@@ -6,6 +6,7 @@ import contextlib
 import hashlib
 import json
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -218,6 +219,8 @@ def read_manifest(run_dir: str | Path | RunStore) -> dict[str, Any]:
     where = store.name()
     path = f"{where}/manifest.json"
     if not store.isdir():
+        if store.exists():
+            raise RunFormatError(f"{where}: is a file, not a run directory")
         raise RunFormatError(f"{where}: no such run directory")
     if not store.isfile("manifest.json"):
         raise RunFormatError(f"{where}: not a run directory (no manifest.json)")
@@ -237,10 +240,18 @@ def read_manifest(run_dir: str | Path | RunStore) -> dict[str, Any]:
     return m
 
 
-def verify_run(run_dir: str | Path, checksums: bool = True, contents: bool | None = None) -> dict[str, Any]:
+def verify_run(
+    run_dir: str | Path,
+    checksums: bool = True,
+    contents: bool | None = None,
+    derive: Callable[[RunStore, dict[str, Any]], dict[str, Any]] | None = None,
+) -> dict[str, Any]:
     """Check that a run is complete, consistent and intact; returns the manifest.
 
-    ``run_dir`` may be an fsspec URL. The manifest must agree with itself (its chunks are the ones
+    ``run_dir`` may be an fsspec URL. What the run's answer depends on is checked first (see
+    :func:`check_inputs`: its data copy against the SHA-256 the manifest records, its run id against
+    what it hashes, and with ``derive`` the rules the data copy gives). The manifest must agree with
+    itself (its chunks are the ones
     its games and design plan, its lineup seats its players) and with the folders (every part it
     names is there with its rows and, with ``checksums``, its SHA-256; no other part is). With
     ``contents`` (default: as ``checksums``) the tables are also read back: game ids, setups,
@@ -255,10 +266,81 @@ def verify_run(run_dir: str | Path, checksums: bool = True, contents: bool | Non
     if m["status"] != "complete":
         raise RunFormatError(f"{where}: run is {m['status']}, not complete (finish it with --resume)")
     ranges = _check_manifest(m, f"{where}/manifest.json")
+    check_inputs(store, m, checksums, derive)
     _check_folders(store, m)
     for k, (lo, hi) in enumerate(ranges):
         check_chunk(store, m, k, lo, hi, checksums, checksums if contents is None else contents)
     return m
+
+
+def check_inputs(
+    store: RunStore,
+    m: dict[str, Any],
+    checksums: bool = True,
+    derive: Callable[[RunStore, dict[str, Any]], dict[str, Any]] | None = None,
+) -> None:
+    """Check what a run's answer depends on besides its parts; raises RunFormatError naming the file or field.
+
+    Every data file the manifest records (``data.files``, whatever the game's files are) must be in the
+    run's ``data/`` copy with, given ``checksums``, its recorded SHA-256, and no other file may be there;
+    ``derive(store, m)`` (optional, from a layer that knows the games) returns fields of the manifest as the
+    data copy gives them (``rules``, ``table``), each of which must equal the recorded one; and the run id
+    must be the one its game, engine version, players, games, seed, lineup, design, rules and data files
+    give (:func:`compute_run_id`), so an edited rule, bot or design is refused.
+    """
+    path = store.name("manifest.json")
+    data = m.get("data")
+    files = data.get("files") if isinstance(data, dict) else None
+    if not isinstance(files, dict) or not files or not all(isinstance(v, str) for v in files.values()):
+        raise RunFormatError(f"{path}: manifest records no data files with their SHA-256 (data.files)")
+    for name in files:
+        rel = f"data/{name}"
+        if not store.isfile(rel):
+            raise RunFormatError(f"{store.name(rel)}: data file is missing (the manifest records it)")
+        if checksums and file_sha256(store, rel) != files[name]:
+            raise RunFormatError(f"{store.name(rel)}: data file differs from the SHA-256 the manifest records (edited)")
+    stray = sorted(n for n in store.listdir("data") if n not in files and not is_temp(n))
+    if stray:
+        raise RunFormatError(f"{store.name('data/' + stray[0])}: a data file the manifest does not record")
+    if derive is not None:
+        for key, value in derive(store, m).items():
+            field = _first_difference(key, _plain(m.get(key)), _plain(value))
+            if field is not None:
+                raise RunFormatError(
+                    f"{path}: {field} is {_shown(m.get(key), field, key)}, the run's data copy and rule options "
+                    f"give {_shown(value, field, key)} (edited)"
+                )
+    try:
+        expected = compute_run_id(m)
+    except (KeyError, TypeError) as e:
+        raise RunFormatError(f"{path}: manifest has no {e} to check its run id against") from None
+    if m.get("run_id") != expected:
+        raise RunFormatError(
+            f"{path}: run_id {m.get('run_id')} is not the one its engine version, seed, design, lineup, rules and "
+            f"data files give ({expected}): one of them was edited"
+        )
+
+
+def _plain(value: Any) -> Any:
+    """``value`` as it reads back from JSON (tuples as lists, numpy scalars as numbers)."""
+    return json.loads(json.dumps(value, default=_json_default))
+
+
+def _first_difference(name: str, recorded: Any, derived: Any) -> str | None:
+    """The dotted name of the first field where ``recorded`` and ``derived`` differ, or None."""
+    if isinstance(recorded, dict) and isinstance(derived, dict):
+        for key in sorted(set(recorded) | set(derived), key=str):
+            found = _first_difference(f"{name}.{key}", recorded.get(key), derived.get(key))
+            if found is not None:
+                return found
+        return None
+    return None if recorded == derived else name
+
+
+def _shown(value: Any, field: str, top: str) -> str:
+    for key in field.split(".")[1:] if field != top else []:
+        value = value.get(key) if isinstance(value, dict) else None
+    return "missing" if value is None else json.dumps(_plain(value))
 
 
 def check_chunk(
@@ -285,6 +367,24 @@ def check_chunk(
             raise RunFormatError(f"{path}: {rows} rows, the manifest says {info['rows']}")
     if contents:
         _check_tables(store, m, k, lo, hi)
+
+
+def compute_run_id(m: dict[str, Any]) -> str:
+    """The run id of a manifest: a hash of what decides the results (game, engine version, players, games, master
+    seed, lineup, design, rules in force and the SHA-256 of each data file); see ``simulate.runner.run_id``."""
+    key = {
+        "game": m["game"],
+        "engine_version": m["engine_version"],
+        "players": m["num_players"],
+        "games": m["num_games"],
+        "seed": m["master_seed"],
+        "lineup": m["lineup"],
+        "design": m["design"],
+        "rules": m["rules"],
+        "files": m["data"]["files"],
+    }
+    digest = hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()[:12]
+    return f"{m['game']}-{m['num_players']}p-{digest}"
 
 
 def _check_manifest(m: dict[str, Any], path: str) -> list[tuple[int, int]]:
@@ -364,10 +464,14 @@ def _check_tables(store: RunStore, m: dict[str, Any], k: int, lo: int, hi: int) 
     files = m["chunks"][str(k)]["files"]
     fs = None if store.local else store.fs
     try:
-        games = pq.read_table(store.path(files["games"]["path"]), filesystem=fs, columns=list(GAME_KEYS + TALLIED))
+        games = pq.read_table(
+            store.path(files["games"]["path"]), filesystem=fs, columns=["run_id", *GAME_KEYS, *TALLIED]
+        )
         seats = pq.read_table(store.path(files["seats"]["path"]), filesystem=fs, columns=["game", *SEAT_KEYS])
     except (pa.ArrowException, KeyError, OSError) as e:
         raise RunFormatError(f"{store.name(files['games']['path'])}: unreadable ({e})") from None
+    if set(pc.unique(games["run_id"].combine_chunks().cast(pa.string())).to_pylist()) != {m.get("run_id")}:
+        raise RunFormatError(f"{store.name(files['games']['path'])}: its run_id differs from the manifest's")
     game = np.arange(lo, hi, dtype=np.int64)
     setup_id, rotation = design_ids(game, n, design["setups"], design["games_per_setup"], design["rotate_seats"])
     setup_seed, play_seed = game_seeds(int(m["master_seed"]), game, setup_id)

@@ -12,7 +12,6 @@ import contextlib
 import ctypes
 import errno
 import functools
-import hashlib
 import importlib
 import json
 import math
@@ -43,7 +42,7 @@ from simulate.game import ChunkTables, Codes, Game, GamePlan
 from simulate.jitcache import compiling_notice, is_compiled
 from simulate.lineup import BotEntry, lineup_arrays, seat_assignment
 from simulate.lock import LOCK_NAME, acquire, close_inherited
-from simulate.registry import make
+from simulate.registry import UnknownName, make
 from simulate.rng import game_seeds
 from simulate.runformat import (
     FAULT_END_REASONS,
@@ -52,10 +51,12 @@ from simulate.runformat import (
     RunFormatError,
     check_chunk,
     chunk_tables,
+    compute_run_id,
     design_ids,
     is_temp,
     read_manifest,
     sweep_temps,
+    verify_run,
     write_manifest,
     write_part,
 )
@@ -178,19 +179,33 @@ def apprentice_warning(spec: RunSpec, game: Game, described: dict[str, Any]) -> 
 
 def run_id(spec: RunSpec, game: Game, described: dict[str, Any]) -> str:
     """A run id that depends only on what decides the results."""
-    key = {
-        "game": spec.game,
-        "engine_version": game.version,
-        "players": spec.num_players,
-        "games": spec.num_games,
-        "seed": spec.master_seed,
-        "lineup": [e.to_json() for e in spec.lineup],
-        "design": spec.design(),
-        "rules": described["rules"],
-        "files": described["data"]["files"],
-    }
-    digest = hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()[:12]
-    return f"{spec.game}-{spec.num_players}p-{digest}"
+    return compute_run_id(
+        {
+            "game": spec.game,
+            "engine_version": game.version,
+            "num_players": spec.num_players,
+            "num_games": spec.num_games,
+            "master_seed": spec.master_seed,
+            "lineup": [e.to_json() for e in spec.lineup],
+            "design": spec.design(),
+            "rules": described["rules"],
+            "data": {"files": described["data"]["files"]},
+        }
+    )
+
+
+def check_workers(workers: int | None) -> int:
+    """The number of local worker processes to start for ``workers`` (None: every core), checked before anything
+    is written: within 1 and ``MAX_WORKERS_PER_CPU`` per core."""
+    cpus = os.cpu_count() or 1
+    if workers is None:
+        return cpus
+    if not 1 <= workers <= MAX_WORKERS_PER_CPU * cpus:
+        raise RunError(
+            f"--workers must be within 1..{MAX_WORKERS_PER_CPU * cpus} ({MAX_WORKERS_PER_CPU} per core, "
+            f"{cpus} cores here), not {workers:,}"
+        )
+    return workers
 
 
 def default_chunk_size(num_games: int, largest: int = DEFAULT_CHUNK) -> int:
@@ -238,14 +253,7 @@ def run(
     if isinstance(cluster, str):
         parse_cluster(cluster)
     if cluster is None:
-        if workers is None:
-            workers = os.cpu_count() or 1
-        cpus = os.cpu_count() or 1
-        if not 1 <= workers <= MAX_WORKERS_PER_CPU * cpus:
-            raise RunError(
-                f"--workers must be within 1..{MAX_WORKERS_PER_CPU * cpus} ({MAX_WORKERS_PER_CPU} per core, "
-                f"{cpus} cores here), not {workers:,}"
-            )
+        workers = check_workers(workers)
         if not store.local:
             raise RunError(f"{out}: a URL output needs --cluster (local workers write to a directory)")
     if store.exists() and not store.isdir():
@@ -256,6 +264,8 @@ def run(
     if warning and progress:
         print(f"Warning: {warning}", file=sys.stderr, flush=True)
     created = not store.exists()
+    if created:
+        resume = False  # a run killed before it made its directory is started afresh (docs/big-runs.md)
     try:
         lock = acquire(store, command)
     except OSError as e:
@@ -785,6 +795,48 @@ def load_run_data(run_dir: str | Path | RunStore, manifest: dict[str, Any]) -> t
         return game, game.load_data(store.local_folder("data", manifest["run_id"]), dict(manifest["rules"]))
     except DataError as e:
         raise RunFormatError(f"{store.name()}: its data copy is unusable: {e}") from None
+
+
+def derived_facts(store: RunStore, manifest: dict[str, Any]) -> dict[str, Any]:
+    """The rules in force and the game's table as the run's own data copy and rule options give them, for
+    :func:`~simulate.runformat.verify_run` to compare with what the manifest records (``derive``).
+
+    Nothing is derived for a run of another engine version, which may read its data otherwise (the run id
+    still covers its rules and data files), or one that records no rule options.
+    """
+    try:
+        game = make(manifest["game"])
+    except UnknownName as e:
+        raise RunFormatError(f"{store.name('manifest.json')}: {e}") from None
+    overrides = manifest.get("rule_overrides")
+    if manifest.get("engine_version") != game.version or not isinstance(overrides, dict):
+        return {}
+    try:
+        data = game.load_data(store.local_folder("data", manifest["run_id"]), dict(overrides))
+    except DataError as e:
+        raise RunFormatError(f"{store.name('data')}: the run's data copy is unusable: {e}") from None
+    described = game.describe_data(data)
+    return {key: described[key] for key in ("rules", "table") if key in described}
+
+
+def check_run(run_dir: str | Path, checksums: bool = True, contents: bool | None = None) -> dict[str, Any]:
+    """:func:`~simulate.runformat.verify_run` with the rules and table the run's data copy gives checked too."""
+    return verify_run(run_dir, checksums=checksums, contents=contents, derive=derived_facts)
+
+
+def version_note(manifest: dict[str, Any], where: str) -> str | None:
+    """A warning line when a run was made by another engine version than the installed one, else None."""
+    try:
+        game = make(manifest["game"])
+    except (UnknownName, KeyError):
+        return None
+    made = manifest.get("engine_version")
+    if made == game.version:
+        return None
+    return (
+        f"warning: {where} was made by engine version {made} of {game.name}; this installation has version "
+        f"{game.version}, so a replay of its games may differ"
+    )
 
 
 def _progress_bar(total: int, initial: int, enabled: bool, desc: str):

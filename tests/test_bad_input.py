@@ -235,13 +235,46 @@ def test_sweep_range_with_a_zero_step_is_refused(tmp_path: Path) -> None:
     assert not out.exists()
 
 
-def test_resume_without_a_run_leaves_no_directory(tmp_path: Path) -> None:
+def test_resume_into_a_folder_never_created_starts_afresh(tmp_path: Path) -> None:
+    """As docs/big-runs.md says: a run killed before it made its folder is finished by the same command with
+    --resume (an existing folder without a run is still refused, see test_faults.py)."""
     out = tmp_path / "new"
-    result = invoke(
-        "simulate", "century", "-p", "2", "-n", "5", "--bots", "greedy", "-w", "1", "--resume", "--out", str(out)
-    )
-    only_error_line(result, "no run to resume")
+    args = ["simulate", "century", "-p", "2", "-n", "5", "--bots", "greedy", "-w", "1", "-q", "--out", str(out)]
+    result = invoke(*args, "--resume")
+    assert result.exit_code == 0, result.output
+    fresh = tmp_path / "fresh"
+    assert invoke(*args[:-1], str(fresh)).exit_code == 0
+    parts = [p.relative_to(out) for p in out.rglob("*.parquet")]
+    assert parts and all((out / p).read_bytes() == (fresh / p).read_bytes() for p in parts)
+
+
+@pytest.mark.parametrize(
+    ("args", "needles"),
+    [
+        (
+            ["simulate", "century", "-p", "2", "--rule", "tie_break=shared", "--rule", "tie_break=later_seat"],
+            ["tie_break is given twice", "shared", "later_seat"],
+        ),
+        (
+            ["sweep", "century", "-p", "2", "--set", "copper_vp=1,2", "--rule", "tie_break=shared"]
+            + ["--rule", "tie_break=later_seat"],
+            ["tie_break is given twice"],
+        ),
+        (["simulate", "century", "-p", "2", "--bots", "greedy", "--bot", "engine"], ["--bots", "--bot", "not both"]),
+        (["sweep", "century", "-p", "2", "--set", "copper_vp=1,2", "--precision", "nan"], ["--precision", "nan"]),
+        (["sweep", "century", "-p", "2", "--set", "copper_vp=1,2", "--precision", "inf"], ["--precision", "inf"]),
+        (["ablate", "century", "-p", "2", "--replace", "M09=M09"], ["M09=M09", "changes nothing"]),
+        (["ablate", "century", "-p", "2", "--remove", "M09", "--bots", "greedy,"], ["--bots", "empty bot"]),
+    ],
+)
+def test_ambiguous_or_empty_requests_are_refused(tmp_path: Path, args: list[str], needles: list[str]) -> None:
+    out = tmp_path / "out"
+    only_error_line(invoke(*args, "-n", "20", "-w", "1", "-q", "--out", str(out)), *needles)
     assert not out.exists()
+
+
+def test_replay_of_a_file_says_it_is_not_a_run_directory(small_run: Path) -> None:
+    only_error_line(invoke("replay", str(small_run / "manifest.json"), "--game", "0"), "is a file, not a run directory")
 
 
 def test_runner_refuses_a_seed_outside_64_bits(tmp_path: Path) -> None:

@@ -14,6 +14,7 @@ from click.testing import CliRunner
 
 from simulate.cli import main
 from simulate.datafiles import default_dir
+from simulate.registry import make
 
 SEED = 11
 
@@ -98,7 +99,7 @@ def test_simulate_writes_a_complete_run(small_run: Path) -> None:
     assert manifest["status"] == "complete" and manifest["num_games"] == 300
     assert [e["label"] for e in manifest["lineup"]] == ["greedy", "engine", "random"]
     assert manifest["rules"] == {"rest_requires_played": True, "tie_break": "later_seat"}
-    assert set(manifest["data"]["files"]) == {"merchant_cards.csv", "point_cards.csv", "game.toml"}
+    assert set(manifest["data"]["files"]) == set(make("century").data_files)  # apprentice.csv too, since main's a2bb15b
     assert len(manifest["chunks"]) == 3
     seats = pd.read_parquet(small_run / "seats")
     assert len(seats) == 900 and seats["win"].sum() == pytest.approx(300)

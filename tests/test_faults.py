@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import importlib.util
 import json
 import multiprocessing
 import os
@@ -601,3 +602,73 @@ def test_verify_and_resume_sweep_temporary_files_only_when_no_run_holds_the_dire
     (out / LOCK_NAME).unlink()
     verify_run(out)
     assert not any(t.exists() for t in temps)
+
+
+def _edit_data(name: str, edit):
+    def damage(out: Path) -> None:
+        path = out / "data" / name
+        path.write_text(edit(path.read_text()))
+
+    return damage
+
+
+def _override(m: dict) -> None:
+    m["rules"]["tie_break"] = m["rule_overrides"]["tie_break"] = "shared"
+
+
+INPUT_DAMAGE = {
+    "data file edited": (
+        _edit_data("point_cards.csv", lambda t: t.replace("P01,YYGG,6", "P01,YYGG,9")),
+        "point_cards.csv",
+    ),
+    "data file deleted": (lambda out: (out / "data" / "game.toml").unlink(), "data/game.toml"),
+    "data file added": (lambda out: (out / "data" / "extra.csv").write_text("a\n"), "data/extra.csv"),
+    "recorded hash": (
+        _edit_manifest(lambda m: m["data"]["files"].update({"merchant_cards.csv": "0" * 64})),
+        "merchant_cards.csv",
+    ),
+    "rule": (_edit_manifest(lambda m: m["rules"].update(tie_break="shared")), "rules.tie_break"),
+    "rule and its override": (_edit_manifest(_override), "run_id"),
+    "bot parameter": (_edit_manifest(lambda m: m["lineup"][0]["params"].update(epsilon=0.5)), "run_id"),
+    "engine version": (_edit_manifest(lambda m: m.update(engine_version=m["engine_version"] + 1)), "run_id"),
+    "table value": (_edit_manifest(lambda m: m["table"].update(copper_vp=4)), "table.copper_vp"),
+    "run id": (_edit_manifest(lambda m: m.update(run_id="century-3p-000000000000")), "run_id"),
+}
+
+
+@pytest.mark.parametrize("damage", list(INPUT_DAMAGE))
+def test_verify_checks_the_data_rules_and_bots_the_answer_depends_on(whole: Path, tmp_path: Path, damage: str) -> None:
+    out = tmp_path / "r"
+    shutil.copytree(whole, out)
+    edit, needle = INPUT_DAMAGE[damage]
+    edit(out)
+    for args in (["verify", out], ["report", out, "--out", tmp_path / "report"], ["replay", out, "--game", "5"]):
+        one_line_error(invoke(*args), needle)
+    assert not (tmp_path / "report").exists()
+    if damage != "table value":  # the table is what the data copy gives; only the commands that know games check it
+        with pytest.raises(RunFormatError):
+            load_run(out)
+
+
+def test_a_run_of_another_engine_version_is_a_warning(tmp_path: Path, monkeypatch) -> None:
+    engine = type(CENTURY)
+    monkeypatch.setattr(engine, "version", engine.version - 1)
+    out = run(small_spec(), tmp_path / "old", workers=1, progress=False)
+    monkeypatch.undo()
+    for args in (["verify", out], ["replay", out, "--game", "0"]):
+        result = invoke(*args)
+        assert result.exit_code == 0, result.output
+        warning = f"made by engine version {engine.version - 1} of century; this installation has version"
+        assert warning in result.output
+    load_run(out)
+
+
+def test_a_small_slice_of_the_fault_campaign(tmp_path: Path) -> None:
+    """Three cases of each in-process category of ``benchmarks/fault_campaign.py`` (bad input spread over the
+    commands, damaged runs, edited inputs, damaged data folders); the whole campaign is run by hand."""
+    spec = importlib.util.spec_from_file_location("fault_campaign", ROOT / "benchmarks" / "fault_campaign.py")
+    campaign = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(campaign)
+    lines = []
+    counts = campaign.run_categories(list(campaign.CATEGORIES), tmp_path, limit=3, log=lines.append)
+    assert all(good == total == 3 for good, total in counts.values()), "\n".join(lines)

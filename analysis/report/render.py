@@ -8,6 +8,9 @@ HTML is autoescaped; Markdown table cells escape ``|``.
 from __future__ import annotations
 
 import base64
+import os
+import shutil
+import tempfile
 from pathlib import Path
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
@@ -43,15 +46,30 @@ def render_html(report: Report) -> str:
 def write_report(report: Report, out_dir: str | Path) -> Path:
     """Write ``report.md``, its PNG plots and the self-contained ``report.html``; returns the HTML path.
 
-    PNG files of an earlier report in ``out_dir`` are removed first, so no stale plot lingers.
+    The files are written into a hidden folder inside ``out_dir`` and moved into place once all are
+    written, and PNG files of an earlier report are removed then, so no stale plot lingers. A write that
+    fails (a full disk) leaves no part of the new report and an earlier one as it was, and raises an
+    ``OSError`` whose message names ``out_dir``.
     """
     out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
+    created = not out.exists()
+    staging = None
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=".report-", dir=out))
+        for figure in report.figures:
+            (staging / figure.name).write_bytes(figure.png)
+        (staging / "report.md").write_text(render_markdown(report), encoding="utf-8")
+        (staging / "report.html").write_text(render_html(report), encoding="utf-8")
+    except OSError as e:
+        if staging is not None:
+            shutil.rmtree(staging, ignore_errors=True)
+        if created:
+            shutil.rmtree(out, ignore_errors=True)
+        raise OSError(f"cannot write the report to {out}: {e.strerror or e}") from None
     for old in out.glob("*.png"):
         old.unlink()
-    for figure in report.figures:
-        (out / figure.name).write_bytes(figure.png)
-    (out / "report.md").write_text(render_markdown(report), encoding="utf-8")
-    path = out / "report.html"
-    path.write_text(render_html(report), encoding="utf-8")
-    return path
+    for new in staging.iterdir():
+        os.replace(new, out / new.name)
+    staging.rmdir()
+    return out / "report.html"

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import click
 
-from simulate.cli.params import BotsOption, KeyValue
+from simulate.cli.params import BotsOption, KeyValue, distinct_keys
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
@@ -151,7 +151,12 @@ def bots(game_name: str) -> None:
     help="Rotate the bot lineup through the seats so every bot sits in every seat equally often.",
 )
 @click.option(
-    "--rule", "rules", type=KeyValue(), multiple=True, help="Set a rule option, e.g. --rule tie_break=shared."
+    "--rule",
+    "rules",
+    type=KeyValue(),
+    multiple=True,
+    callback=distinct_keys,
+    help="Set a rule option, e.g. --rule tie_break=shared.",
 )
 @click.option(
     "--cards",
@@ -218,6 +223,8 @@ def simulate(
         game = make(game_name)
         if not out.strip():
             raise click.BadParameter("give a directory (or a URL with --cluster)", param_hint="--out")
+        if bot_list is not None and bot_specs:
+            raise click.UsageError("give the bots with --bots or with --bot per seat, not both")
         listed = [] if bot_list is None else bot_list.split(",")
         if any(not s.strip() for s in listed):
             raise click.BadParameter(f"'{bot_list}' has an empty bot between commas", param_hint="--bots")
@@ -293,12 +300,16 @@ def replay(run_dir: str, game_index: int, as_json: bool) -> None:
       golem replay s3://bucket/runs/c3 --game 7
     """
     from simulate.replay import replay_game
-    from simulate.runformat import RunFormatError
+    from simulate.runformat import RunFormatError, read_manifest
+    from simulate.runner import version_note
 
     try:
         game, events = replay_game(run_dir, game_index)
+        note = version_note(read_manifest(run_dir), run_dir)
     except (RunFormatError, ValueError) as e:
         raise _fail(e) from None
+    if note:
+        click.echo(note, err=True)
     if as_json:
         click.echo(json.dumps(events, indent=1))
         return
@@ -310,23 +321,31 @@ def replay(run_dir: str, game_index: int, as_json: bool) -> None:
 @click.argument("run_dir")
 @click.option("--no-checksums", is_flag=True, help="Check files and row counts only.")
 def verify(run_dir: str, no_checksums: bool) -> None:
-    """Check that a run is complete and that no part file is missing, truncated or altered.
+    """Check that a run is complete and that nothing its answer depends on is missing, truncated or altered.
 
-    RUN_DIR is a run directory or an fsspec URL (s3://bucket/runs/c3).
+    RUN_DIR is a run directory or an fsspec URL (s3://bucket/runs/c3). Checked: every part file (rows
+    and SHA-256) and its tables against the manifest, each data file of RUN/data against its SHA-256,
+    the rules against the run's data copy, and the run id against the engine version, seed, design,
+    bots, rules and data files it hashes. A run made by another engine version is a warning.
 
     \b
     Examples:
       golem verify runs/c3
       golem verify s3://bucket/runs/c3 --no-checksums
     """
-    from simulate.runformat import RunFormatError, verify_run
+    from simulate.runformat import RunFormatError
+    from simulate.runner import check_run, version_note
 
     try:
-        m = verify_run(run_dir, checksums=not no_checksums)
+        m = check_run(run_dir, checksums=not no_checksums)
     except (RunFormatError, ValueError) as e:
         raise _fail(e) from None
     parts = sum(len(c["files"]) for c in m["chunks"].values())
-    click.echo(f"{run_dir}: complete, {m['num_games']:,} games in {parts:,} intact part files")
+    data = len(m["data"]["files"])
+    click.echo(f"{run_dir}: complete, {m['num_games']:,} games in {parts:,} intact part files and {data} data files")
+    note = version_note(m, run_dir)
+    if note:
+        click.echo(note, err=True)
 
 
 @main.command()

@@ -13,7 +13,7 @@ from typing import Any
 
 import click
 
-from simulate.cli.params import KeyValue
+from simulate.cli.params import BotsOption, KeyValue, distinct_keys
 
 _COUNT = click.IntRange(min=1)  # games, budgets: checked before anything is written
 _SEED = click.IntRange(0, 2**64 - 1)
@@ -82,7 +82,13 @@ def _experiment_options(f: Callable) -> Callable:
     """Options every experiment command shares."""
     options = [
         click.option("--players", "-p", type=int, required=True, help="Number of players."),
-        click.option("--bots", "bot_list", default=None, help="Bots, one per seat or one for all (as for simulate)."),
+        click.option(
+            "--bots",
+            "bot_list",
+            cls=BotsOption,
+            default=None,
+            help="Bots, one per seat or one for all (as for simulate)",
+        ),
         click.option(
             "--games",
             "-n",
@@ -109,7 +115,12 @@ def _experiment_options(f: Callable) -> Callable:
             help="Base data folder (a copy of seeds/GAME) that every variant changes.",
         ),
         click.option(
-            "--rule", "rules", type=KeyValue(), multiple=True, help="Rule option of every variant (KEY=VALUE)."
+            "--rule",
+            "rules",
+            type=KeyValue(),
+            multiple=True,
+            callback=distinct_keys,
+            help="Rule option of every variant (KEY=VALUE).",
         ),
         click.option(
             "--precision",
@@ -146,9 +157,7 @@ def _design(game_name: str, variants: list, o: dict[str, Any]):
     from simulate.registry import make
 
     game = make(game_name)
-    bots = [b for b in (o["bot_list"] or "").split(",") if b.strip()]
-    if not bots:
-        raise ValueError("give the bots with --bots (see 'golem bots GAME')")
+    bots = _bots(game, o["bot_list"])
     return Design(
         game=game.name,
         num_players=o["players"],
@@ -164,6 +173,16 @@ def _design(game_name: str, variants: list, o: dict[str, Any]):
         test=o["test"],
         max_games=o["max_games"],
     )
+
+
+def _bots(game, bot_list: str | None) -> list[str]:
+    """The bots of ``--bots``, or the game's recommended lineup when it is not given."""
+    if bot_list is None:
+        return game.default_bots.split(",")
+    bots = bot_list.split(",")
+    if any(not b.strip() for b in bots):
+        raise ValueError(f"--bots '{bot_list}' has an empty bot between commas")
+    return bots
 
 
 def _run_and_report(kind: str, design, o: dict[str, Any], command: str) -> None:
@@ -182,6 +201,16 @@ def _run_and_report(kind: str, design, o: dict[str, Any], command: str) -> None:
     path = build_experiment_report(exp, report_dir)
     click.echo(f"stopped: {exp.manifest['stopped']['reason']}")
     click.echo(f"wrote {out / 'experiment.json'} and {path} (+ report.md)")
+    _say_recommended(design.game, o)
+
+
+def _say_recommended(game_name: str, o: dict[str, Any]) -> None:
+    """Name the recommended lineup a command played because ``--bots`` was not given (as simulate does)."""
+    if o["bot_list"] is None and not o["quiet"]:
+        from simulate.registry import make
+
+        game = make(game_name)
+        click.echo(f"bots: {game.default_bots}, the recommended lineup of {game.name} (choose others with --bots)")
 
 
 @click.command()
@@ -213,9 +242,9 @@ def sweep(ctx: click.Context, game_name: str, sets, design_kind: str, **o) -> No
 
     \b
     Examples:
-      golem sweep century -p 3 --bots greedy --set points.P36.vp=18,20,22 --set start.seat1=YYY,YYYY
-      golem sweep century -p 3 --bots greedy --set copper_vp=1:5 --precision 0.5
-      golem sweep golem-poker -p 4 --bots threshold --set penalty_antes=0:4 --test 'seat1 > 1/n'
+      golem sweep century -p 3 --set points.P36.vp=18,20,22 --set start.seat1=YYY,YYYY   # bots: greedy
+      golem sweep century -p 3 --bots greedy,engine,planner --set copper_vp=1:5 --precision 0.5
+      golem sweep golem-poker -p 4 --set penalty_antes=0:4 --test 'seat1 > 1/n'
     """
     from simulate.orchestration.experiments import sweep_variants
     from simulate.registry import make
@@ -250,8 +279,8 @@ def ablate(ctx: click.Context, game_name: str, removes, replaces, sets, **o) -> 
 
     \b
     Examples:
-      golem ablate century -p 3 --bots greedy --remove M09 --remove M10+M11
-      golem ablate century -p 3 --bots greedy --replace M09=M10 --precision 0.5
+      golem ablate century -p 3 --remove M09 --remove M10+M11    # bots: the recommended lineup, greedy
+      golem ablate century -p 3 --bots planner --replace M09=M10 --precision 0.5
     """
     from simulate.orchestration.experiments import ablation_variants
 
@@ -296,7 +325,9 @@ def values(game_name: str, pattern: str) -> None:
 @click.command()
 @click.argument("game_name", metavar="GAME")
 @click.option("--players", "-p", type=int, required=True, help="Number of players.")
-@click.option("--bots", "bot_list", required=True, help="Bots, one per seat or one for all (as for simulate).")
+@click.option(
+    "--bots", "bot_list", cls=BotsOption, default=None, help="Bots, one per seat or one for all (as for simulate)"
+)
 @click.option(
     "--vary",
     multiple=True,
@@ -318,7 +349,14 @@ def values(game_name: str, pattern: str) -> None:
 @click.option("--out", "-o", type=click.Path(path_type=Path), default=None, help="Output [default: runs/balance-GAME].")
 @_report_and_workers
 @click.option("--cards", type=click.Path(path_type=Path), default=None, help="Base data folder to start from.")
-@click.option("--rule", "rules", type=KeyValue(), multiple=True, help="Rule option of every evaluation (KEY=VALUE).")
+@click.option(
+    "--rule",
+    "rules",
+    type=KeyValue(),
+    multiple=True,
+    callback=distinct_keys,
+    help="Rule option of every evaluation (KEY=VALUE).",
+)
 @click.option("--overwrite", is_flag=True, help="Replace what is in --out.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress output.")
 @click.pass_context
@@ -330,26 +368,33 @@ def balance(ctx: click.Context, game_name: str, **o) -> None:
 
     \b
     Examples:
-      golem balance century -p 3 --bots greedy --vary 'start.*' --target seat-advantage
-      golem balance century -p 3 --bots greedy --vary start.seat1 --vary copper_vp=1:5 --budget 30
-      golem balance golem-poker -p 4 --bots threshold --vary player_tie --target seat1=fair
+      golem balance century -p 3 --vary 'start.*' --target seat-advantage    # bots: greedy
+      golem balance century -p 3 --bots engine --vary start.seat1 --vary copper_vp=1:5 --budget 30
+      golem balance golem-poker -p 4 --vary player_tie --target seat1=fair
     """
     import matplotlib
 
     matplotlib.use("Agg")
     from simulate.orchestration.balance_search import run_balance
+    from simulate.registry import make
 
+    try:
+        game = make(game_name)
+        bots = _bots(game, o["bot_list"])
+    except _errors() as e:
+        raise _one_line(e) from None
     _run_search(
         ctx,
         o,
         run_balance,
         game_name,
         o["players"],
-        [b for b in o["bot_list"].split(",") if b.strip()],
+        bots,
         list(o["vary"]),
         target=o["target"],
         out=o["out"] or Path("runs") / f"balance-{game_name}",
     )
+    _say_recommended(game.name, o)
 
 
 @click.command()
@@ -372,7 +417,9 @@ def balance(ctx: click.Context, game_name: str, **o) -> None:
 )
 @_report_and_workers
 @click.option("--cards", type=click.Path(path_type=Path), default=None, help="Data folder to play.")
-@click.option("--rule", "rules", type=KeyValue(), multiple=True, help="Rule option (KEY=VALUE).")
+@click.option(
+    "--rule", "rules", type=KeyValue(), multiple=True, callback=distinct_keys, help="Rule option (KEY=VALUE)."
+)
 @click.option("--overwrite", is_flag=True, help="Replace what is in --out.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress output.")
 @click.pass_context

@@ -19,6 +19,16 @@ class KeyValue(click.ParamType):
         return key.strip(), _scalar(val.strip())
 
 
+def distinct_keys(ctx: click.Context, param: click.Parameter, value: tuple) -> tuple:
+    """Callback of a repeatable ``KEY=VALUE`` option: a key given twice with two values is refused (one line)."""
+    seen: dict[str, object] = {}
+    for key, val in value:
+        if key in seen and seen[key] != val:
+            raise click.BadParameter(f"{key} is given twice, as {seen[key]} and as {val}; give it once", ctx, param)
+        seen[key] = val
+    return value
+
+
 def _scalar(text: str):
     """``text`` as an int, a float or a boolean when it reads as one, else as it is."""
     for cast in (int, float):

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from simulate.cli.params import KeyValue
+from simulate.cli.params import KeyValue, distinct_keys
 
 REPORT_FILES = ("report.html", "report.md")
 """The files whose presence marks a folder as holding a report."""
@@ -58,16 +58,26 @@ def report(run_dirs: tuple[str, ...], out: Path, title: str | None, overwrite: b
 
     matplotlib.use("Agg")
     from analysis.report import build_report
-    from simulate.runformat import RunFormatError
+    from simulate.runformat import RunFormatError, check_inputs, read_manifest
+    from simulate.runner import derived_facts, version_note
+    from simulate.store import RunStore
 
     _refuse_run_dir(out, "--out")
     if not overwrite and any((out / name).exists() for name in REPORT_FILES):
         raise click.ClickException(f"--out {out}: holds a report already; use --overwrite to replace it")
+    notes = []
     try:
+        for run_dir in run_dirs:  # the data copy and rules each run was played with (build_report checks the rest)
+            store = RunStore(run_dir)
+            manifest = read_manifest(store)
+            check_inputs(store, manifest, derive=derived_facts)
+            notes.append(version_note(manifest, run_dir))
         command = _command("report", *run_dirs, "--out", out, *_option("--title", title))
         path = build_report(list(run_dirs), out, title=title, command=command)
     except (RunFormatError, ValueError, OSError) as e:
         raise _one_line(e) from None
+    for note in filter(None, notes):
+        click.echo(note, err=True)
     click.echo(f"wrote {path} and {path.with_name('report.md')}")
 
 
@@ -104,7 +114,14 @@ def report(run_dirs: tuple[str, ...], out: Path, title: str | None, overwrite: b
     default=None,
     help="Folder with edited game data (a copy of seeds/GAME) played by every run of the study.",
 )
-@click.option("--rule", "rules", type=KeyValue(), multiple=True, help="Set a rule option in every run (KEY=VALUE).")
+@click.option(
+    "--rule",
+    "rules",
+    type=KeyValue(),
+    multiple=True,
+    callback=distinct_keys,
+    help="Set a rule option in every run (KEY=VALUE).",
+)
 @click.option("--quiet", "-q", is_flag=True, help="No progress bars.")
 def study(
     game_name: str,
@@ -137,15 +154,14 @@ def study(
     from simulate.orchestration.studies import run_study
     from simulate.registry import UnknownName, make
     from simulate.runformat import RunFormatError
-    from simulate.runner import RunError
+    from simulate.runner import RunError, check_workers
 
     _refuse_run_dir(runs_dir, "--runs-dir")
     _refuse_run_dir(out, "--out")
-    if workers is not None and workers < 1:
-        raise click.ClickException(f"--workers must be at least 1, not {workers}")
-    try:  # the game, data and rule options are checked before the first run starts
+    try:  # the game, workers, data and rule options are checked before the first run starts
+        check_workers(workers)
         make(game_name).load_data(cards, dict(rules))
-    except (UnknownName, DataError) as e:
+    except (UnknownName, DataError, RunError) as e:
         raise _one_line(e) from None
     command = _command(
         "study",

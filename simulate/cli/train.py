@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from simulate.cli.params import KeyValue
+from simulate.cli.params import KeyValue, distinct_keys
 
 
 @click.command()
@@ -32,7 +32,12 @@ from simulate.cli.params import KeyValue
 @click.option("--seed", type=int, default=0, show_default=True, help="Master seed: it fixes every game and the fit.")
 @click.option("--workers", "-w", type=int, default=None, help="Worker processes [default: all cores].")
 @click.option(
-    "--rule", "rules", type=KeyValue(), multiple=True, help="Set a rule option, e.g. --rule tie_break=shared."
+    "--rule",
+    "rules",
+    type=KeyValue(),
+    multiple=True,
+    callback=distinct_keys,
+    help="Set a rule option, e.g. --rule tie_break=shared.",
 )
 @click.option(
     "--data",

@@ -25,7 +25,7 @@ import re
 import shutil
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -47,7 +47,7 @@ from simulate.lineup import LineupError, parse_bot, parse_lineup
 from simulate.names import unknown_message
 from simulate.orchestration.experiments import Design, ExperimentError, parse_values, run_experiment
 from simulate.registry import make
-from simulate.runner import RunSpec, run
+from simulate.runner import RunSpec, check_workers, run, validate
 from simulate.variants import Value, Variant, VariantError, match_values, settable_values, write_variant
 
 __all__ = [
@@ -313,6 +313,30 @@ def search(
     return SearchResult(evaluations, best, float(best_row["objective"]), float(evaluations["objective"].iloc[0]))
 
 
+def _check_start(spec: RunSpec, workers: int | None, budget: int) -> None:
+    """Check what the search's first run needs (players, games, bots, data, rule options, workers) and its
+    budget, before anything is written to its output."""
+    validate(spec)
+    check_workers(workers)
+    if budget < 2:
+        raise ExperimentError(f"--budget must be at least 2 evaluations, not {budget}")
+
+
+def _check_out(out: Path, overwrite: bool) -> None:
+    """Refuse an output that is a file, or a folder holding something without ``overwrite``."""
+    if out.exists() and not out.is_dir():
+        raise ExperimentError(f"{out}: exists and is not a directory")
+    if out.exists() and any(out.iterdir()) and not overwrite:
+        raise ExperimentError(f"{out}: not empty; use --overwrite to replace it")
+
+
+def _clear(out: Path) -> None:
+    """Remove what an earlier search wrote to ``out``: called once the new search has been checked."""
+    for sub in ("search", "confirm", "report"):
+        shutil.rmtree(out / sub, ignore_errors=True)
+    (out / "tuned.bot").unlink(missing_ok=True)
+
+
 def variant_of(dims: Sequence[Dimension], setting: dict[str, Any]) -> Variant:
     """The variant of a data setting (only the values that differ from the current ones)."""
     changed = tuple((d.name, setting[d.name]) for d in dims if setting[d.name] != d.current)
@@ -443,8 +467,7 @@ def run_balance(
     game = make(game_name)
     out = Path(out)
     report_dir = Path(report_dir) if report_dir is not None else out / "report"
-    if out.exists() and any(out.iterdir()) and not overwrite:
-        raise ExperimentError(f"{out}: not empty; use --overwrite to replace it")
+    _check_out(out, overwrite)
     values = settable_values(game, cards)
     choices = {o.name: tuple(o.choices) for o in game.rule_options().values() if isinstance(o.default, str | bool)}
     dims = balance_dimensions(values, vary, rule_choices=choices, num_players=num_players)
@@ -459,6 +482,8 @@ def run_balance(
         "chunk_size": max(500, math.ceil(num_games / 2)),
         "rules": dict(rules or {}),
     }
+    _check_start(RunSpec(**fields, cards=cards), workers, budget)
+    _clear(out)
 
     def evaluate(setting: dict[str, Any], run_dir: Path) -> pd.DataFrame | None:
         try:
@@ -547,8 +572,7 @@ def run_tune(
     if bot not in game.bots:
         raise LineupError(unknown_message(f"{game.name} bot", bot, list(game.bots)))
     out = Path(out)
-    if out.exists() and any(out.iterdir()) and not overwrite:
-        raise ExperimentError(f"{out}: not empty; use --overwrite to replace it")
+    _check_out(out, overwrite)
     dims = tune_dimensions(game.bots[bot].params, params, ranges, game.bots[bot].limits)
     field = list(field) or [bot]
     for spec in field:
@@ -556,6 +580,10 @@ def run_tune(
     opponents = [field[k % len(field)] for k in range(num_players - 1)]
     if num_players < 2:
         raise ExperimentError("tuning needs at least 2 players")
+    lineup = parse_lineup(game, [_candidate_spec(bot, {d.name: d.current for d in dims}), *opponents], num_players)
+    first = RunSpec(game.name, num_players, num_games, seed, lineup, chunk_size=max(500, math.ceil(num_games / 2)))
+    _check_start(replace(first, rules=dict(rules or {}), cards=cards), workers, budget)
+    _clear(out)
 
     def play(specs: list[str], run_dir: Path, games: int, master_seed: int) -> Path:
         spec = RunSpec(

@@ -32,7 +32,7 @@ import shutil
 import tempfile
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -53,7 +53,7 @@ from analysis.stats.sequential import (
 from simulate.lineup import LineupError, parse_lineup
 from simulate.registry import make
 from simulate.runformat import write_json_atomic
-from simulate.runner import RunSpec, run
+from simulate.runner import RunSpec, check_workers, run, validate
 from simulate.variants import Value, Variant, resolve_value, settable_values, write_variant
 
 __all__ = [
@@ -215,6 +215,8 @@ def ablation_variants(
             raise ExperimentError(f"--remove '{spec}': no component id")
         out.append(Variant("remove " + "+".join(keys), removed=keys))
     for key, other in replaces:
+        if key.strip() == other.strip():
+            raise ExperimentError(f"--replace {key}={other}: a component replaced by itself changes nothing")
         out.append(Variant(f"replace {key} by {other}", replaced=((key, other),)))
     for name, value in settings:
         out.append(Variant(f"{name}={value}", ((name, value),)))
@@ -236,8 +238,12 @@ def _chunk(num_games: int, workers: int) -> int:
     return max(500, min(20_000, math.ceil(num_games / max(2, 2 * workers))))
 
 
-def _prepare(design: Design, out: Path, overwrite: bool) -> list[dict[str, Any]]:
-    """Check the design, write each variant's data folder; returns the variants' records."""
+def _prepare(design: Design, out: Path, overwrite: bool, workers: int | None) -> list[dict[str, Any]]:
+    """Check the design, write each variant's data folder; returns the variants' records.
+
+    Everything is checked (the design, the workers, each variant's data and rule options, the output folder)
+    before ``out`` is touched: a refused experiment leaves an old one in ``out`` as it was.
+    """
     game = make(design.game)
     if not game.min_players <= design.num_players <= game.max_players:
         raise ExperimentError(
@@ -245,15 +251,18 @@ def _prepare(design: Design, out: Path, overwrite: bool) -> list[dict[str, Any]]
         )
     if design.num_games < 2:
         raise ExperimentError(f"--games must be at least 2, not {design.num_games}")
-    if design.precision is not None and design.precision <= 0:
-        raise ExperimentError(f"--precision must be positive, not {design.precision}")
+    if design.precision is not None and not (math.isfinite(design.precision) and design.precision > 0):
+        raise ExperimentError(f"--precision must be a positive number, not {design.precision}")
     try:
-        parse_lineup(game, list(design.bots), design.num_players)
+        lineup = parse_lineup(game, list(design.bots), design.num_players)
     except LineupError as e:
         raise ExperimentError(str(e)) from None
+    check_workers(workers)
     names = [v.name for v in design.variants]
     if len(set(names)) != len(names) or not design.variants or not design.variants[0].is_baseline:
         raise ExperimentError("the variants need distinct names and the baseline first")
+    if out.exists() and not out.is_dir():
+        raise ExperimentError(f"{out}: exists and is not a directory")
     if out.exists() and any(out.iterdir()):
         if not (out / "experiment.json").is_file():
             raise ExperimentError(f"{out}: directory is not empty and holds no experiment; choose another --out")
@@ -266,8 +275,11 @@ def _prepare(design: Design, out: Path, overwrite: bool) -> list[dict[str, Any]]
             _, rules = write_variant(game, variant, Path(tmp) / slug, design.cards)
             data = out / "data" / slug
             records.append({**variant.to_json(), "slug": slug, "data": str(data), "rules": {**design.rules, **rules}})
-        for sub in ("data", "runs", "report"):
+            spec = _spec(design, lineup, records[-1], design.seed, workers)
+            validate(replace(spec, cards=str(Path(tmp) / slug)))  # its data and rule options, before out is touched
+        for sub in ("data", "runs", "report"):  # an old experiment is replaced only now that the new one can start
             shutil.rmtree(out / sub, ignore_errors=True)
+        (out / "effects.csv").unlink(missing_ok=True)
         (out / "data").mkdir(parents=True)
         for rec in records:
             shutil.move(Path(tmp) / rec["slug"], rec["data"])
@@ -286,6 +298,21 @@ def _round_seed(design: Design, round_index: int, variant_index: int) -> int:
     return design.seed + round_index + (0 if design.paired else _UNPAIRED_SEED_STEP * variant_index)
 
 
+def _spec(design: Design, lineup: list, rec: dict[str, Any], seed: int, workers: int | None) -> RunSpec:
+    """The run of variant ``rec`` with master seed ``seed``."""
+    return RunSpec(
+        game=design.game,
+        num_players=design.num_players,
+        num_games=design.num_games,
+        master_seed=seed,
+        lineup=lineup,
+        rotate_seats=design.rotate,
+        chunk_size=design.chunk_size or _chunk(design.num_games, workers or 2),
+        rules=dict(rec["rules"]),
+        cards=rec["data"],
+    )
+
+
 def _play_round(
     design: Design, out: Path, records: list[dict[str, Any]], r: int, workers: int | None, progress: bool
 ) -> tuple[list[Path], float]:
@@ -294,17 +321,7 @@ def _play_round(
     dirs, seconds = [], 0.0
     for k, rec in enumerate(records):
         seed = _round_seed(design, r, k)
-        spec = RunSpec(
-            game=design.game,
-            num_players=design.num_players,
-            num_games=design.num_games,
-            master_seed=seed,
-            lineup=lineup,
-            rotate_seats=design.rotate,
-            chunk_size=design.chunk_size or _chunk(design.num_games, workers or 2),
-            rules=dict(rec["rules"]),
-            cards=rec["data"],
-        )
+        spec = _spec(design, lineup, rec, seed, workers)
         run_dir = out / "runs" / rec["slug"] / f"round-{r:03d}"
         command = (
             f"golem simulate {design.game} -p {design.num_players} -n {design.num_games} "
@@ -360,7 +377,7 @@ def run_experiment(
     started = time.perf_counter()
     out = Path(out)
     test = None if design.test is None else parse_test(design.test, _quantity_names(design), design.num_players)
-    records = _prepare(design, out, overwrite)
+    records = _prepare(design, out, overwrite, workers)
     manifest: dict[str, Any] = {
         "format": EXPERIMENT_FORMAT,
         "kind": kind,

@@ -25,7 +25,7 @@ from analysis.report import build_report
 from simulate.lineup import parse_lineup
 from simulate.registry import make
 from simulate.runformat import RunFormatError, read_manifest, verify_run
-from simulate.runner import RunError, RunSpec, default_chunk_size, run, run_id, validate
+from simulate.runner import RunError, RunSpec, check_workers, default_chunk_size, run, run_id, validate
 
 __all__ = ["STUDIES", "PlannedRun", "Study", "StudyRun", "plan_study", "run_study", "study_for"]
 
@@ -387,6 +387,9 @@ def run_study(
     """
     study = study_for(game)
     planned = plan_study(game, num_games, runs_dir, seed, cards, rules)
+    check_workers(workers)
+    for p in planned:  # every run's bots, data and rule options, before the first run writes anything
+        validate(p.spec)
     total = sum(p.spec.num_games for p in planned)
     log(f"{game} study: {total:,} games in {len(planned)} runs ({study.description})")
     started = time.perf_counter()
