@@ -126,6 +126,8 @@ class ApprenticeSpec:
     """The apprentice as it plays the rival in every iteration after the first (its own positions)."""
     student_share: float = 1.0
     """Student games per teacher game."""
+    regularization: float = 1.0
+    """The fit's inverse L2 penalty on the standardised features (scikit-learn's ``C``): smaller is smoother."""
     iterations: int = 3
     strength_games: int = 400
     """Games of each iteration's strength check (rotated seats, at the smallest of ``player_counts``)."""

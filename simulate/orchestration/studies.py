@@ -100,27 +100,31 @@ STUDIES: dict[str, Study] = {
         game="century",
         default_games=1_000_000,
         description=(
-            "greedy mirror matches at 2-5 players (first-player advantage), greedy/engine/planner rotated "
-            "through the seats at 3 and 4 players (bot strength, seat advantage with mixed bots), and 3-player "
-            "greedy games replaying each setup 12 times (setup variance)"
+            "apprentice mirror matches at 2-5 players (first-player advantage under the strongest player the study "
+            "can afford at this size: the apprentice learned from the search bot), the heuristic bots and the "
+            "apprentice rotated through the seats at 3 and 4 players (bot strength), 3-player apprentice games "
+            "replaying each setup 12 times (setup variance), and mirror matches at every other rung of the skill "
+            "ladder (greedy up to the search bot) to say at which skill levels each answer holds"
         ),
         runs=(
-            StudyRun("century-2p-mirror", 2, ("greedy",), 0.15, purpose="first-player advantage, 2 players"),
-            StudyRun("century-3p-mirror", 3, ("greedy",), 0.15, purpose="first-player advantage, 3 players"),
-            StudyRun("century-4p-mirror", 4, ("greedy",), 0.15, purpose="first-player advantage, 4 players"),
-            StudyRun("century-5p-mirror", 5, ("greedy",), 0.15, purpose="first-player advantage, 5 players"),
-            # The planner plays ~1,700 games/s per core against ~20,000 for greedy: mixed runs stay small.
-            StudyRun("century-3p-mixed", 3, ("greedy", "engine", "planner"), 0.05, purpose="bot strength, 3 players"),
+            StudyRun("century-2p-mirror", 2, ("apprentice",), 0.15, purpose="first-player advantage, 2 players"),
+            StudyRun("century-3p-mirror", 3, ("apprentice",), 0.15, purpose="first-player advantage, 3 players"),
+            StudyRun("century-4p-mirror", 4, ("apprentice",), 0.15, purpose="first-player advantage, 4 players"),
+            StudyRun("century-5p-mirror", 5, ("apprentice",), 0.15, purpose="first-player advantage, 5 players"),
+            # The planner plays ~1,700 games/s per core and the apprentice ~1,000 against ~20,000 for greedy.
+            StudyRun(
+                "century-3p-mixed", 3, ("greedy", "planner", "apprentice"), 0.05, purpose="bot strength, 3 players"
+            ),
             StudyRun(
                 "century-4p-mixed",
                 4,
-                ("greedy", "engine", "planner", "greedy"),
+                ("greedy", "engine", "planner", "apprentice"),
                 0.05,
                 purpose="bot strength, 4 players",
             ),
-            StudyRun("century-3p-setups", 3, ("greedy",), 0.225, games_per_setup=12, purpose="setup variance"),
+            StudyRun("century-3p-setups", 3, ("apprentice",), 0.225, games_per_setup=12, purpose="setup variance"),
         ),
-        ladder=(("random", 0.01), ("engine", 0.01), ("planner", 0.005)),
+        ladder=(("random", 0.01), ("greedy", 0.02), ("engine", 0.01), ("planner", 0.005)),
         ladder_players=(2, 3, 4),
     ),
     "golem-poker": Study(

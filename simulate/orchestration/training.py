@@ -45,6 +45,7 @@ from simulate.game import ApprenticeSpec
 from simulate.lineup import LineupError, lineup_arrays, parse_lineup, seat_assignment
 from simulate.registry import make
 from simulate.rng import derive_seed, game_seeds
+from simulate.runformat import FAULT_END_REASONS
 
 __all__ = ["TrainError", "TrainPlan", "plan_training", "train"]
 
@@ -52,7 +53,11 @@ HELD_OUT = 0.1
 """Share of each iteration's games whose positions are held out of the fit, to measure it."""
 BATCH = 25
 """Games per task of the worker pool."""
-_STREAM_TEACHER, _STREAM_STRENGTH, _STREAM_STUDENT = 0x7EAC, 0x57E9, 0x5701
+_STREAM_TEACHER, _STREAM_STRENGTH, _STREAM_STUDENT, _STREAM_MIRROR = 0x7EAC, 0x57E9, 0x5701, 0x3177
+MIRROR_GAMES = 200
+"""Apprentice mirror games per player count and iteration: the check that its own games end by the rules."""
+MAX_ABNORMAL = 0.01
+"""Largest share of those games ended by the turn cap for an iteration to be kept."""
 
 
 class TrainError(ValueError):
@@ -88,6 +93,7 @@ class TrainPlan:
             "teacher": self.spec.teacher,
             "expert": self.spec.expert,
             "rival": self.spec.rival,
+            **({"regularization": self.spec.regularization} if self.spec.regularization != 1.0 else {}),
         }
 
 
@@ -182,8 +188,12 @@ def _play_task(task: dict[str, Any]) -> tuple[Any, ...]:
         # each game's wins by table seat and the lineup entry in each seat: the teacher's seat balance, for the log
         return pos.x.astype(np.float32), label, (pos.game + task["lo"]).astype(np.int64), pos.win, seat_lineup
     rotation = index % n
-    seat_lineup = seat_assignment(n, rotation)
+    seat_lineup = seat_assignment(n, rotation) if task["kind"] == "wins" else np.zeros((len(index), n), np.int64)
     tables = game.play_chunk(data, n, seat_lineup, ids, params, setup, play)
+    if task["kind"] == "mirror":
+        reasons = tables.games["end_reason"]
+        faults = [k for k, name in enumerate(reasons.categories) if name in FAULT_END_REASONS]
+        return (int(np.isin(np.asarray(reasons.codes), faults).sum()),)
     win = np.asarray(tables.seats["win"], np.float64).reshape(len(index), n)
     mine = win[np.arange(len(index))[:, None], np.argwhere(seat_lineup == 0)[:, 1][:, None]].ravel()
     return (mine,)
@@ -214,7 +224,7 @@ def _run_tasks(pool: Any, tasks: list[dict], bar: Any) -> list[tuple[Any, ...]]:
     return results
 
 
-def _fit(x: np.ndarray, y: np.ndarray, seed: int) -> tuple[np.ndarray, Any]:
+def _fit(x: np.ndarray, y: np.ndarray, seed: int, c: float = 1.0) -> tuple[np.ndarray, Any]:
     """Logistic regression of the win share on the features: (intercept, weights on the raw features), model."""
     from sklearn.linear_model import LogisticRegression
     from sklearn.preprocessing import StandardScaler
@@ -227,7 +237,7 @@ def _fit(x: np.ndarray, y: np.ndarray, seed: int) -> tuple[np.ndarray, Any]:
     zz = np.concatenate([z[whole], z[part], z[part]])
     yy = np.concatenate([y[whole], np.ones(part.sum()), np.zeros(part.sum())]).astype(np.int8)
     ww = np.concatenate([np.ones(whole.sum()), y[part], 1.0 - y[part]])
-    model = LogisticRegression(C=1.0, max_iter=2000, random_state=seed).fit(zz, yy, sample_weight=ww)
+    model = LogisticRegression(C=c, max_iter=2000, random_state=seed).fit(zz, yy, sample_weight=ww)
     coef = model.coef_[0] / scaler.scale_
     intercept = float(model.intercept_[0] - np.sum(model.coef_[0] * scaler.mean_ / scaler.scale_))
     return np.concatenate([[intercept], coef]), model
@@ -324,7 +334,7 @@ def train(plan: TrainPlan, progress: bool = True, say: Callable[[str], None] | N
                 x = np.concatenate(x_all)
                 y = np.concatenate(y_all).astype(np.float64)
                 hold = np.concatenate(hold_all)
-                w, _ = _fit(x[~hold], y[~hold], plan.seed)
+                w, _ = _fit(x[~hold], y[~hold], plan.seed, spec.regularization)
                 weights[n] = w
                 loss, acc, base = _log_loss(w, x[hold], y[hold])
                 row[f"positions_{n}p"] = int(len(y))
@@ -352,14 +362,25 @@ def train(plan: TrainPlan, progress: bool = True, say: Callable[[str], None] | N
                     f"iteration {k}: apprentice wins {100 * share:.1f}% ({100 * lo:.1f}-{100 * hi:.1f}%) of "
                     f"{len(wins):,} {smallest}-player games against {spec.rival}"
                 )
-                if best is None or share > best[0]:
-                    best = (share, k, weights.copy())
             else:
-                best = (math.nan, k, weights.copy())
+                share = math.nan
+            stuck = _mirror_check(
+                plan,
+                pool,
+                k,
+                folder_k if plan.strength_games else _data_copy(plan, out / f"data-{k + 1}", weights),
+                row,
+                progress,
+            )
+            # the strongest iteration whose mirror games end by the rules (a bot that stalls its own games is a bug)
+            key = (stuck > MAX_ABNORMAL, stuck if stuck > MAX_ABNORMAL else 0.0, -share if share == share else 0.0)
+            if best is None or key < best[0]:
+                best = (key, k, weights.copy())
             log_rows.append(row)
             _write_log(out / "log.csv", log_rows)
     assert best is not None
-    share, kept, final = best
+    _, kept, final = best
+    share = log_rows[kept].get("strength_vs_rival", math.nan)
     _write_atomic(out / WEIGHTS_FILE, weights_text(final, spec.features, spec.player_counts))
     read_weights(out, spec.features, spec.player_counts, max_players)  # what a data folder will read
     summary = {
@@ -370,6 +391,22 @@ def train(plan: TrainPlan, progress: bool = True, say: Callable[[str], None] | N
     }
     _write_atomic(out / PROVENANCE_FILE, _provenance(plan, game, log_rows, summary))
     return {**summary, "log": log_rows}
+
+
+def _mirror_check(plan: TrainPlan, pool: Any, k: int, folder: Path, row: dict[str, Any], progress: bool) -> float:
+    """Mirror games of the iteration's apprentice at every player count: the largest share that ended abnormally
+    (the turn cap: the apprentices stalled), logged per player count."""
+    from tqdm import tqdm
+
+    worst = 0.0
+    for n in plan.spec.player_counts:
+        total = MIRROR_GAMES
+        tasks = _tasks(plan, "mirror", n, ["apprentice"], folder, _master(plan.seed, _STREAM_MIRROR, n), total)
+        with tqdm(total=total, unit="game", desc=f"iteration {k}, {n}p apprentice mirror", disable=not progress) as bar:
+            faults = sum(p[0] for p in _run_tasks(pool, tasks, bar))
+        row[f"mirror_abnormal_{n}p"] = round(faults / total, 4)
+        worst = max(worst, faults / total)
+    return worst
 
 
 def _student_games(plan: TrainPlan, pool: Any, k: int, n: int, folder: Path, progress: bool) -> None:

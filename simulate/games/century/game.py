@@ -74,9 +74,9 @@ class Century:
         rival="planner",
         teacher="search",
         expert="search:leaf=1",
-        games=600,
+        games=400,
         iterations=3,
-        strength_games=600,
+        strength_games=400,
     )
 
     def rule_options(self) -> dict[str, RuleOption]:
