@@ -8,6 +8,8 @@ fixed, so the suite is deterministic.
 
 from __future__ import annotations
 
+import re
+
 import matplotlib
 
 matplotlib.use("Agg")
@@ -19,8 +21,9 @@ import pytest  # noqa: E402
 from scipy import stats  # noqa: E402
 
 from analysis import plots  # noqa: E402
+from analysis.stats._util import interval_digits  # noqa: E402
 from analysis.stats.components import ASSOCIATION_NOTE, component_strength  # noqa: E402
-from analysis.stats.convergence import convergence, games_needed  # noqa: E402
+from analysis.stats.convergence import MAX_PLANNABLE_GAMES, convergence, games_needed, more_games_text  # noqa: E402
 from analysis.stats.outcomes import end_reasons, game_lengths, score_summary  # noqa: E402
 from analysis.stats.seats import add_margins, seat_advantage, seat_balance, seat_wald_test, win_rates  # noqa: E402
 from analysis.stats.setups import setup_balance, setup_feature_effects, setup_variance  # noqa: E402
@@ -637,9 +640,62 @@ def test_games_needed_follows_the_normal_power_formula():
     assert bool(out.loc[0, "resolved"]) and out.loc[0, "more_games"] == 0
     assert not out.loc[1, "resolved"] and out.loc[1, "more_games"] > 7_000
     assert "more games" in out.loc[1, "note"]
-    assert np.isinf(out.loc[2, "games_needed"]) and "no real difference" in out.loc[2, "note"]
+    assert np.isinf(out.loc[2, "games_needed"]) and "effectively no detectable difference" in out.loc[2, "note"]
     planned = games_needed(table, power=0.8)
     assert (planned["games_needed"].iloc[:2] > out["games_needed"].iloc[:2]).all()
+
+
+def test_games_needed_never_prints_a_count_no_study_will_play():
+    """The golem-poker summary said "7,683,051,298 more games": beyond ten million it says what that means."""
+    table = pd.DataFrame({"seat": [1], "num_games": [20_000], "win_rate": [0.25 + 2e-5], "fair": [0.25]})
+    out = games_needed(table)
+    assert out.loc[0, "more_games"] > 1e9, "the formula still gives billions"
+    note = out.loc[0, "note"]
+    assert "more than 10 million more games: effectively no detectable difference at this size" in note
+    assert not re.search(r"\d{1,3}(,\d{3}){3}", note), note
+    assert more_games_text(MAX_PLANNABLE_GAMES) == "10,000,000 more games"
+    assert more_games_text(7_683_051_298).startswith("more than 10 million more games")
+    assert more_games_text(np.inf).startswith("more than 10 million more games")
+
+
+def test_intervals_print_more_digits_when_their_rounded_ends_coincide():
+    """The Golems report printed a margin as "-0.3 (-0.3 to -0.3)"."""
+    assert interval_digits(-0.31, -0.27) == 2
+    assert interval_digits(-0.36, -0.24) == 1
+    assert interval_digits(-0.34, -0.26) == 2, "both round to -0.3"
+    assert interval_digits(-0.3001, -0.3002) == 4, "at most four decimals"
+    assert interval_digits(np.nan, 1.0) == 1
+    rng = np.random.default_rng(SEED)
+    num_games = 100_000
+    game = np.repeat(np.arange(num_games), 2)
+    seat = np.tile([1, 2], num_games)
+    first = rng.random(num_games) < 0.48
+    win = np.column_stack([first, ~first]).ravel().astype(float)
+    score = np.column_stack([np.full(num_games, 10.0), 10.3 + rng.normal(0, 0.5, num_games)]).ravel()
+    seats = pd.DataFrame(
+        {"game": game, "num_players": 2, "seat": seat, "bot": "greedy", "score": score, "win": win, "rank": 1}
+    )
+    verdict = seat_advantage(seats, num_resamples=QUICK_RESAMPLES).verdict
+    low, high = re.search(r"scores [-+][\d.]+ points \(([-+][\d.]+) to ([-+][\d.]+)\)", verdict).groups()
+    assert low != high, verdict
+    assert "-0.30" in verdict, verdict
+
+
+def test_turn_cap_endings_are_named_by_run_not_pooled():
+    """508 capped games of a random-bot rung are 8.5% of that rung, not 0.5% of every 2-player game."""
+    games = pd.DataFrame(
+        {
+            "num_players": 2,
+            "end_reason": ["turn_cap"] * 508 + ["trigger"] * (6_000 - 508) + ["trigger"] * 99_600,
+            "run": ["c2-ladder-random"] * 6_000 + ["c2-mirror"] * 90_000 + ["c2-ladder-greedy"] * 9_600,
+        }
+    )
+    pooled = end_reasons(games[["num_players", "end_reason"]]).verdict
+    assert "0.5%" in pooled
+    verdict = end_reasons(games, by="run").verdict
+    assert "8.5% (7.8-9.2) of 2-player games of c2-ladder-random (508 of 6,000)" in verdict, verdict
+    assert "No other 2-player game hit it (0 of 99,600 in 2 other runs" in verdict, verdict
+    assert "0.5%" not in verdict
 
 
 # --- input checks -----------------------------------------------------------------------------
