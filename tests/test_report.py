@@ -18,6 +18,7 @@ from analysis.report.provenance import _source_revision
 from analysis.report.seats import _fairness_answer
 from analysis.run import load_run
 from analysis.stats.components import component_strength
+from analysis.summary import summarize
 from simulate.cli import main
 from simulate.lineup import parse_lineup
 from simulate.orchestration.studies import plan_study
@@ -356,6 +357,12 @@ def test_rule_variants_are_compared_with_their_baseline_and_never_pooled(tmp_pat
     assert "differ in rules" not in report.caution
     stands_out = "Rule option that stands out: penalty_antes=6 (4 players) moves "
     assert any(a.startswith(stands_out) for a in report.summary), report.summary
+    # the bullets name every measure they compared, not "no measure changed"
+    finding = next(f for f in side.findings if "penalty_antes=6" in f)
+    measures = [*game.report_metrics, "seat 1 win rate"]
+    assert all(name in finding for name in measures), finding
+    answer = next(a for a in report.summary if a.startswith(stands_out))
+    assert f"the {len(measures)} measures compared (" in answer, answer
 
 
 def test_a_game_with_a_drawn_turn_order_reports_seats_by_that_order(tmp_path) -> None:
@@ -370,6 +377,12 @@ def test_a_game_with_a_drawn_turn_order_reports_seats_by_that_order(tmp_path) ->
     assert not by_place.equals(by_table)
     rate = f"{100 * by_place.loc[1]:.2f}%"
     assert rate in text, (rate, by_table.to_dict())
+    assert "Seat = place in turn order" in text
+    # the CLI summary counts the same seats as the report (it counted table seats)
+    summary = summarize(out)
+    assert "seat = place in turn order" in summary
+    line = next(x for x in summary.splitlines() if x.strip().startswith("seat 1:"))
+    assert f"{by_place.loc[1]:6.1%}" in line, (line, by_place.to_dict(), by_table.to_dict())
     # components name table seats: their rows must still meet the right seats
     t = load_run(out)
     direct = component_strength(t.seats, t.components, t.games, correction="holm")

@@ -22,9 +22,10 @@ def _win_rate_section(seats: pd.DataFrame, labels: dict[str, str], alpha: float)
         [
             Text(
                 "Every run's win rate by seat with Wilson intervals; a shared tie counts 1/k for each of the k "
-                "tied seats. Seat 1 moves first. A solo game has no fair share: its seat plays the game's automated "
-                "opponent (see the solo section). Runs that replay setups count every replay as a game, so their "
-                "intervals are too narrow when the replays are alike."
+                "tied seats. Seat = place in turn order (seat 1 moves first), in every section. A solo game has "
+                "no fair share: its seat plays the game's automated opponent (see the solo section). Runs that "
+                "replay setups count every replay as a game, so their intervals are too narrow when the replays "
+                "are alike."
             ),
             Table(["run", *_RATE_COLUMNS[:4], f"{_level(alpha)} interval", *_RATE_COLUMNS[5:]], rows),
         ],
