@@ -10,8 +10,18 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analysis.plots import plot_skill_ladder
-from analysis.stats.ladder import ladder_verdicts, skill_ladder
+from analysis.plots import plot_ladder_seats, plot_skill_ladder
+from analysis.stats.ladder import (
+    CHANGES,
+    HOLDS,
+    UNRESOLVED,
+    VERDICT_CLASSES,
+    ladder_answers,
+    ladder_seats,
+    ladder_verdicts,
+    rung_order,
+    skill_ladder,
+)
 from simulate.orchestration.studies import STUDIES, _ladder_runs, plan_study
 
 SEED = 20261201
@@ -86,3 +96,67 @@ def test_every_study_plays_its_ladder_in_mirror_matches_within_its_games(game: s
     names = {p.name for p in plan}
     assert {r.name for r in rungs} <= names and len(names) == len(plan)
     assert sum(p.spec.num_games for p in plan) == pytest.approx(100_000, rel=0.02)
+
+
+# --- every seat at every rung, one verdict per player count -------------------------------------
+
+
+def test_rungs_are_ordered_by_measured_strength_where_rated_and_say_so() -> None:
+    ratings = pd.DataFrame({"bot": ["planner", "greedy", "engine"], "rating": [0.5, 0.1, -0.6]})
+    order = rung_order(("random", "greedy", "engine", "planner", "search"), ratings)
+    assert order["bot"].tolist() == ["random", "engine", "greedy", "planner", "search"]
+    assert order["basis"].tolist() == ["declared", "measured", "measured", "measured", "declared"]
+    assert rung_order(RUNGS)["basis"].eq("declared").all()
+    assert rung_order(RUNGS, ratings.iloc[:1])["bot"].tolist() == list(RUNGS), "one rating orders nothing"
+
+
+def test_every_seat_at_every_rung_recovers_the_truth() -> None:
+    truth = {(3, "greedy"): 0.40, (3, "planner"): 0.30}
+    table = ladder_seats(_mirrors(truth), RUNGS)
+    assert table[["bot", "seat"]].values.tolist() == [[b, s] for b in ("greedy", "planner") for s in (1, 2, 3)]
+    for r in table.itertuples():
+        p1 = truth[(3, r.bot)]
+        expected = (p1 if r.seat == 1 else (1 - p1) / 2) - 1 / 3
+        assert r.excess_low < expected < r.excess_high
+
+
+def test_the_answer_holds_changes_or_stays_unresolved_from_a_fixed_vocabulary() -> None:
+    truth = {
+        (2, "random"): 0.55,
+        (2, "greedy"): 0.55,
+        (2, "planner"): 0.55,  # the same at every rung
+        (3, "random"): 1 / 3,
+        (3, "greedy"): 0.40,
+        (3, "planner"): 0.40,  # strong rungs agree, the weakest differs
+        (4, "greedy"): 0.25,
+        (4, "planner"): 0.35,  # the two strongest disagree
+    }
+    answers = ladder_answers(ladder_seats(_mirrors(truth), RUNGS)).set_index("num_players")
+    assert set(answers["verdict"]) <= set(VERDICT_CLASSES)
+    assert answers.at[2, "verdict"] == HOLDS
+    assert answers.at[2, "seat1_excess"] == pytest.approx(0.05, abs=0.01)
+    assert answers.at[2, "strongest"] == "planner and greedy", "agreeing strong rungs are pooled"
+    assert answers.at[3, "verdict"] == CHANGES and answers.at[3, "changed_at"] == ["random"]
+    assert answers.at[3, "seat"] == 1 and answers.at[3, "excess"] == pytest.approx(0.0667, abs=0.01)
+    assert answers.at[4, "verdict"] == UNRESOLVED and "disagree" in answers.at[4, "reason"]
+
+
+def test_a_small_strong_rung_is_unresolved_never_no_difference_and_says_how_many_games_settle_it() -> None:
+    """300 games a rung leave intervals of about ±5 pp: no answer, and about 2,000 more games would give ±2 pp."""
+    answers = ladder_answers(ladder_seats(_mirrors({(2, "greedy"): 0.5, (2, "planner"): 0.5}, games=300), RUNGS))
+    row = answers.iloc[0]
+    assert row.verdict == UNRESOLVED and "wider than ±2 pp" in row.reason
+    assert not row.detected
+    half = row.half_width
+    assert 0.02 < half < 0.07
+    assert 1_000 < row.more_games < 4_000
+    one = ladder_answers(ladder_seats(_mirrors({(2, "planner"): 0.5}), RUNGS)).iloc[0]
+    assert one.verdict == UNRESOLVED and one.reason.startswith("only planner was played")
+
+
+def test_plot_ladder_seats_draws_every_seat_and_shades_the_strong_rungs() -> None:
+    table = ladder_seats(_mirrors({(3, "random"): 0.3, (3, "greedy"): 0.4, (3, "planner"): 0.4}), RUNGS)
+    ax = plot_ladder_seats(table, num_players=3, strongest=["planner", "greedy"])
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["seat 1", "seat 2", "seat 3"]
+    assert [t.get_text() for t in ax.get_xticklabels()] == list(RUNGS)
+    assert len(ax.patches) == 2, "the two strong-play rungs are shaded"

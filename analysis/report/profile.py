@@ -9,9 +9,20 @@ import numpy as np
 import pandas as pd
 
 from analysis import plots
-from analysis.report.format import _ci, _int, _num, _pct, _pct_ci, _pp
-from analysis.report.model import Section, Table, Text, _figure
-from analysis.stats.ladder import ladder_verdicts, skill_ladder
+from analysis.report.format import _ci, _int, _num, _pct, _pct_ci, _players, _pp
+from analysis.report.model import Figure, Section, Table, Text, _figure
+from analysis.stats.convergence import more_games_text
+from analysis.stats.ladder import (
+    CHANGES,
+    HOLDS,
+    PRECISION,
+    UNRESOLVED,
+    VERDICT_CLASSES,
+    ladder_answers,
+    ladder_seats,
+    ladder_verdicts,
+    skill_ladder,
+)
 from analysis.stats.profile import RARE_SHARE, play_profile, profile_warnings
 
 
@@ -59,7 +70,8 @@ def _profile_section(seats: pd.DataFrame, columns: list[str], forced: Sequence[s
 
 
 def _strongest_rungs(seats: pd.DataFrame, mirror: np.ndarray, rungs: Sequence[str]) -> dict[int, str]:
-    """Per player count, the strongest rung of the game's skill ladder played in mirror matches."""
+    """Per player count, the strongest rung of the game's skill ladder played in mirror matches (``rungs``
+    weakest to strongest, in the order of measured strength where there is one)."""
     position = {bot: k for k, bot in enumerate(rungs)}
     played = seats.loc[mirror, ["num_players", "bot"]].drop_duplicates()
     out: dict[int, str] = {}
@@ -69,8 +81,68 @@ def _strongest_rungs(seats: pd.DataFrame, mirror: np.ndarray, rungs: Sequence[st
     return out
 
 
-def _ladder_section(seats: pd.DataFrame, mirror: np.ndarray, rungs: Sequence[str], alpha: float) -> Section | None:
-    """Seat 1's excess win rate in mirror matches at each rung of the game's skill ladder."""
+def _order_words(order: pd.DataFrame) -> str:
+    """How the rungs were ordered, said plainly."""
+    measured = order[order["basis"] == "measured"]
+    chain = " < ".join(order["bot"])
+    if measured.empty:
+        return f"rungs in the game's declared order ({chain}; no games between the rungs rate them)"
+    rated = " < ".join(measured["bot"])
+    moved = "; not the declared order" if (order["order"] != order["declared"]).any() else ""
+    return (
+        f"rungs by measured strength where rated ({rated}: ratings from the mixed-bot games), else as declared: "
+        f"{chain}{moved}"
+    )
+
+
+def _answer_line(a) -> str:
+    """One short line per player count: the strong-play answer and its class."""
+    who = "the first player" if a.seat == 1 else f"seat {a.seat}"
+    fact = f"{who} {_pp(a.excess, 1)} pp ({_ci(100 * a.excess_low, 100 * a.excess_high, 1, True)}) under {a.strongest}"
+    top = a.strongest.split(" and ")[0]
+    head = f"{_players(a.num_players)}: {a.verdict}"
+    if a.verdict == UNRESOLVED:
+        if a.reason.startswith("only"):
+            return f"{head} ({a.reason}): {fact}."
+        if "disagree" in a.reason:
+            return f"{head} ({a.strongest.split(' and ')[0]} and the next rung disagree): {fact}."
+        line = f"{head} (intervals ±{100 * a.half_width:.1f} pp under {a.strongest})"
+        if a.more_games > 0:
+            line += f": about {more_games_text(a.more_games)} of {top} would settle it"
+        return line + (f"; so far {fact}." if a.detected else ".")
+    if not a.detected:
+        fact = f"every seat within ±{100 * a.half_width:.1f} pp of its share under {a.strongest}"
+    line = f"{head}: {fact}"
+    if a.verdict == CHANGES:
+        line += f"; differs at {', '.join(a.changed_at)}"
+    return line + "."
+
+
+def _ladder_answers(
+    seats: pd.DataFrame, mirror: np.ndarray, order: pd.DataFrame, alpha: float
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Every seat at every rung (:func:`ladder_seats`) and the answer per player count (:func:`ladder_answers`)."""
+    ladder = ladder_seats(seats.loc[mirror, ["num_players", "seat", "bot", "win"]], order, alpha)
+    return ladder, ladder_answers(ladder, alpha)
+
+
+def _fair_at_strong_play(answers: pd.DataFrame, order: pd.DataFrame) -> str:
+    """The summary's seat answer: one short line per player count, its class first; then how rungs were ordered."""
+    lines = [_answer_line(a) for a in answers.itertuples()]
+    head = f"Fair to every seat at strong play? ({' / '.join(VERDICT_CLASSES)}; seat = place in turn order)"
+    return "\n".join([head, *lines, f"Strong play: the strongest rungs played; {_order_words(order)}."])
+
+
+def _ladder_section(
+    seats: pd.DataFrame,
+    mirror: np.ndarray,
+    order: pd.DataFrame,
+    alpha: float,
+    ladder_all: pd.DataFrame | None = None,
+    answers: pd.DataFrame | None = None,
+) -> Section | None:
+    """Every seat's excess win rate in mirror matches at each rung of the game's skill ladder, with the verdicts."""
+    rungs = list(order["bot"])
     if not mirror.any() or not rungs:
         return None
     ladder = skill_ladder(seats.loc[mirror, ["num_players", "seat", "bot", "win"]], rungs, alpha)
@@ -79,35 +151,41 @@ def _ladder_section(seats: pd.DataFrame, mirror: np.ndarray, rungs: Sequence[str
     section = Section("Skill ladder")
     section.items.append(
         Text(
-            f"The seat-advantage answer at each rung of the game's skill ladder ({', '.join(rungs)}: weakest to "
-            "strongest): seat 1's win rate minus the fair share 1/n in mirror matches of each bot, with Wilson "
-            "intervals. An effect that holds at every rung is the game's; one that changes with skill says as much "
-            "about the bots as about the game."
+            f"The seat-advantage answer at each rung of the game's skill ladder, weakest to strongest "
+            f"({_order_words(order)}): each seat's win rate minus the fair share 1/n in mirror matches of each "
+            "bot, with Wilson intervals. The strong-play answer pools the two strongest rungs when they agree; it "
+            f"is {UNRESOLVED} when they disagree, when only one rung was played, or when its intervals reach "
+            f'further than ±{100 * PRECISION:g} pp (never "no difference" from a small rung); it '
+            f"{HOLDS} when every rung agrees with it, and {CHANGES} otherwise (Bonferroni over rungs and seats)."
         )
     )
+    if answers is not None and len(answers):
+        for a in answers.itertuples():
+            line = _answer_line(a)
+            section.items.append(Text(line, "verdict"))
+            section.findings.append(f"Seats up the skill ladder, {line}")
     verdicts = ladder_verdicts(ladder)
-    section.items.extend(Text(v, "verdict") for v in verdicts)
-    section.findings.extend(f"Skill ladder, {v}" for v in verdicts)
-    section.answers.append(_ladder_answer(ladder, rungs))
-    rows = [
-        [
-            str(r.num_players),
-            str(r.bot),
-            _int(r.num_games),
-            _pct(r.win_rate, 2),
-            _pct_ci(r.ci_low, r.ci_high, 2),
-            _pp(r.excess, 2),
-            _ci(100 * r.excess_low, 100 * r.excess_high, 2, True),
-        ]
-        for r in ladder.itertuples()
-    ]
-    section.items.append(
-        Table(
-            ["players", "rung", "games", "seat 1 win rate", "interval", "excess (pp)", "excess interval (pp)"],
-            rows,
-            "Seat 1 in mirror matches, by rung.",
+    section.items.extend(Text(v) for v in verdicts)
+    if ladder_all is not None and len(ladder_all):
+        section.items.append(
+            Table(
+                ["players", "rung", "seat", "games", "win rate", "interval", "excess (pp)", "excess interval (pp)"],
+                [
+                    [
+                        str(r.num_players),
+                        str(r.bot),
+                        str(r.seat),
+                        _int(r.num_games),
+                        _pct(r.win_rate, 2),
+                        _pct_ci(r.ci_low, r.ci_high, 2),
+                        _pp(r.excess, 2),
+                        _ci(100 * r.excess_low, 100 * r.excess_high, 2, True),
+                    ]
+                    for r in ladder_all.itertuples()
+                ],
+                "Every seat in mirror matches, by rung (weakest first).",
+            )
         )
-    )
     section.items.append(
         _figure(
             "skill-ladder.png",
@@ -119,24 +197,16 @@ def _ladder_section(seats: pd.DataFrame, mirror: np.ndarray, rungs: Sequence[str
     return section
 
 
-def _ladder_answer(ladder: pd.DataFrame, rungs: Sequence[str]) -> str:
-    """The answer to "does the seat answer hold at every skill level?", grouping the player counts alike."""
-    kinds: dict[str, list[str]] = {}
-    for n, part in ladder.groupby("num_players", sort=True):
-        if len(part) < 2:
-            continue
-        part = part.sort_values("rung")
-        signs = np.where(part["excess_low"] > 0, 1, np.where(part["excess_high"] < 0, -1, 0))
-        what = "advantage" if signs[-1] > 0 else "deficit"
-        if signs[-1] == 0:
-            kind = "no seat-1 effect is detected at the strongest rung"
-        elif (signs == signs[-1]).all():
-            kind = f"seat 1's {what} holds at every rung"
-        else:
-            kind = f"seat 1's {what} shows at the strongest rung, not at every one"
-        kinds.setdefault(kind, []).append(str(n))
-    parts = [
-        f"at {' and '.join([', '.join(ns[:-1]), ns[-1]] if len(ns) > 1 else ns)} players {kind}"
-        for kind, ns in kinds.items()
-    ]
-    return f"Skill ladder ({rungs[0]} to {rungs[-1]}): " + "; ".join(parts) + "."
+def _ladder_overview(ladder: pd.DataFrame, answers: pd.DataFrame) -> Figure:
+    """The overview figure: each seat at each rung, one panel per player count, the strong-play rungs shaded."""
+    counts = [int(n) for n in answers["num_players"]]
+    strongest = {int(a.num_players): a.strongest.split(" and ") for a in answers.itertuples()}
+    return _figure(
+        "overview-seats.png",
+        "Each seat's win rate minus its fair share 1/n, with Wilson intervals, at each rung of the skill ladder "
+        "(weakest to strongest), one panel per player count; shaded: the strong-play rungs the summary answers "
+        "from. On the dashed line a seat wins exactly its share.",
+        [lambda ax, n=n: plots.plot_ladder_seats(ladder, ax=ax, num_players=n, strongest=strongest[n]) for n in counts],
+        ncols=min(2, len(counts)),
+        size=(4.6, 3.0),
+    )

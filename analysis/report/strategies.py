@@ -13,13 +13,14 @@ from analysis.report.model import Section, Table, Text, _figure
 from analysis.stats.strategies import bradley_terry, head_to_head
 
 
-def _strategy_section(seats: pd.DataFrame, alpha: float) -> Section | None:
+def _strategy_section(seats: pd.DataFrame, alpha: float) -> tuple[Section | None, pd.DataFrame | None]:
+    """The section, and the Bradley-Terry ratings (None where the bots cannot be rated together)."""
     if seats["bot"].nunique() < 2:
-        return None
+        return None, None
     pairs = seats[["game", "seat", "bot", "rank"]]
     h2h = head_to_head(pairs, alpha=alpha)
     if h2h.empty:
-        return None
+        return None, None
     section = Section("Strategy strength")
     section.items.append(
         Text(
@@ -105,4 +106,4 @@ def _strategy_section(seats: pd.DataFrame, alpha: float) -> Section | None:
             "bot-matrix.png", "Head-to-head matrix and Bradley-Terry ratings.", panels, ncols=len(panels), size=(6, 4.5)
         )
     )
-    return section
+    return section, ratings
