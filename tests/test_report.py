@@ -421,3 +421,12 @@ def test_the_fairness_answer_groups_the_fair_player_counts_and_names_the_seat_fu
         "each (the intervals still allow differences up to 7.0 pp); no at 2 players: the first player wins 60.0% "
         "(58.0–62.0%) where a fair share is 50.0%. Measured in greedy mirror matches."
     )
+
+
+def test_the_fairness_answer_never_says_no_difference_from_a_small_run_without_what_would_settle_it() -> None:
+    table = pd.DataFrame({"num_players": [2, 2], "seat": [1, 2], "win_rate": [0.52, 0.48]})
+    table["fair"], table["excess"] = 0.5, table["win_rate"] - 0.5
+    table["ci_low"], table["ci_high"] = table["win_rate"] - 0.06, table["win_rate"] + 0.06
+    tests = pd.DataFrame({"num_players": [2], "num_games": [300], "pvalue": [0.4], "significant": [False]})
+    answer = _fairness_answer(table, tests, "search mirror matches")
+    assert "unresolved, about 2,401 more games would bring every interval within ±2 pp" in answer, answer
