@@ -27,7 +27,7 @@ from analysis.stats.convergence import MAX_PLANNABLE_GAMES, convergence, games_n
 from analysis.stats.outcomes import end_reasons, game_lengths, score_summary  # noqa: E402
 from analysis.stats.seats import add_margins, seat_advantage, seat_balance, seat_wald_test, win_rates  # noqa: E402
 from analysis.stats.setups import setup_balance, setup_feature_effects, setup_variance  # noqa: E402
-from analysis.stats.strategies import ELO_SCALE, bradley_terry, head_to_head  # noqa: E402
+from analysis.stats.strategies import ELO_SCALE, bradley_terry, head_to_head, score_ratings  # noqa: E402
 from analysis.stats.synthetic import synthetic_run  # noqa: E402
 
 SEED = 20261130
@@ -790,3 +790,23 @@ def test_components_without_rounds_give_the_any_phase_only():
     # the "any" rows do not depend on when a component was taken
     any_rows = with_rounds[with_rounds["phase"] == "any"].reset_index(drop=True)
     pd.testing.assert_frame_equal(result.reset_index(drop=True), any_rows, check_like=True)
+
+
+def test_score_ratings_rank_bots_by_net_score_not_by_finishing_above():
+    """A bot that finishes above more often can still lose chips: in golem-poker the outcome is net chips."""
+    rng = np.random.default_rng(SEED)
+    games = 4_000
+    # "steady" wins a little most games; "gambler" loses most games but wins big now and then: +2 chips a game
+    gambler = np.where(rng.random(games) < 0.2, 50.0, -10.0) + rng.normal(0, 1, games)
+    seats = pd.DataFrame(
+        {
+            "game": np.repeat(np.arange(games), 2),
+            "bot": np.tile(["gambler", "steady"], games),
+            "score": np.column_stack([gambler, -gambler]).ravel(),
+        }
+    )
+    table = score_ratings(seats).set_index("bot")
+    assert table.index.tolist() == ["gambler", "steady"]
+    assert table.at["gambler", "ci_low"] < 2.0 < table.at["gambler", "ci_high"]
+    assert table.at["steady", "mean"] == pytest.approx(-table.at["gambler", "mean"])
+    assert (np.column_stack([gambler, -gambler])[:, 1] > 0).mean() > 0.75, "steady finishes above 80% of the time"

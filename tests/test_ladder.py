@@ -160,3 +160,29 @@ def test_plot_ladder_seats_draws_every_seat_and_shades_the_strong_rungs() -> Non
     assert [t.get_text() for t in ax.get_legend().get_texts()] == ["seat 1", "seat 2", "seat 3"]
     assert [t.get_text() for t in ax.get_xticklabels()] == list(RUNGS)
     assert len(ax.patches) == 2, "the two strong-play rungs are shaded"
+
+
+def test_a_game_measured_in_chips_answers_its_seats_in_chips() -> None:
+    """golem-poker's outcome is net chips: seat 1 nets +6 chips a game against the others' mean, known by design."""
+    rng = np.random.default_rng(SEED)
+    games, n = 6_000, 3
+    noise = rng.normal(0, 30, (games, n))
+    score = noise - noise.mean(axis=1, keepdims=True) + np.array([4.0, -2.0, -2.0])  # margin of seat 1: 4 + 2 = +6
+    seats = pd.DataFrame(
+        {
+            "game": np.repeat(np.arange(games), n),
+            "num_players": n,
+            "seat": np.tile(np.arange(1, n + 1), games),
+            "bot": "planner",
+            "score": score.ravel(),
+            "win": 0.0,
+        }
+    )
+    table = ladder_seats(seats, RUNGS, outcome="score")
+    first = table[table["seat"] == 1].iloc[0]
+    assert first.fair == 0 and first.excess_low < 6.0 < first.excess_high
+    assert first.excess == pytest.approx(6.0, abs=1.5)
+    answer = ladder_answers(table, precision=10.0).iloc[0]
+    assert answer.seat == 1 and answer.verdict == UNRESOLVED and answer.reason.startswith("only planner")
+    with pytest.raises(ValueError, match="outcome"):
+        ladder_seats(seats, RUNGS, outcome="chips")

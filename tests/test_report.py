@@ -115,7 +115,8 @@ def test_report_has_every_section_and_both_formats(combined_report, runs) -> Non
         assert key in md
     # the first screen: the answers and the overview figure, before every section; provenance last
     summary = md[md.index("## Summary") : md.index("## Findings, section by section")]
-    assert summary.startswith("## Summary\n\n- Fair to every seat? ")
+    assert summary.startswith("## Summary\n\n- Game length by player count (3 / 4 players; greedy mirror matches): ")
+    assert "\n- Fair to every seat? " in summary
     for answer in ("How much the setup decides: ", "Strongest strategy: ", "Component that stands out"):
         assert f"\n- {answer}" in summary
     assert "](overview-seats.png)" in summary
@@ -271,6 +272,9 @@ def test_a_run_without_what_the_report_needs_of_the_game_is_refused_in_one_line(
         "metrics": {},
         "skill_ladder": list(make("century").skill_ladder),  # apprentice too, since main's a2bb15b
         "profile_forced": ["crystals_discarded"],
+        "outcome": "win",
+        "outcome_precision": None,
+        "design_measures": [],
     }
     old = _copy(runs["mirror"], tmp_path / "old")
     manifest = json.loads((old / "manifest.json").read_text())
@@ -323,6 +327,14 @@ def test_game_declared_measures_are_reported(tmp_path: Path) -> None:
     ratio_row = next(line for line in text.splitlines() if "| golem_win_rate |" in line)
     assert f"| {games['golem_wins'].sum() / games['showdowns'].sum():.3f} |" in ratio_row, "a ratio of totals"
     assert "scores" in text and " chips (" in text and " points (" not in text, "poker scores count chips"
+    # the summary leads with the game's design measures and its length, in the game's own currency
+    report = compute_report([run_dir])
+    lead = report.summary[0].split("\n")
+    assert lead[0] == "Design measures by player count (4 players; threshold mirror matches):", lead
+    golem = games["golem_wins"].sum() / games["showdowns"].sum()
+    assert lead[1] == f"share of showdowns the golem won: {100 * golem:.0f}%", lead
+    assert lead[-1].startswith(f"game length: {games['rounds'].mean():.1f} (") and "playing-time" in lead[-1]
+    assert report.summary[1].startswith("Fair to every seat at strong play, in net chips against the other seats?")
 
 
 def test_rule_variants_are_compared_with_their_baseline_and_never_pooled(tmp_path: Path) -> None:
@@ -359,7 +371,7 @@ def test_rule_variants_are_compared_with_their_baseline_and_never_pooled(tmp_pat
     assert any(a.startswith(stands_out) for a in report.summary), report.summary
     # the bullets name every measure they compared, not "no measure changed"
     finding = next(f for f in side.findings if "penalty_antes=6" in f)
-    measures = [*game.report_metrics, "seat 1 win rate"]
+    measures = [*game.report_metrics, "seat 1 net chips"]  # in the game's own currency
     assert all(name in finding for name in measures), finding
     answer = next(a for a in report.summary if a.startswith(stands_out))
     assert f"the {len(measures)} measures compared (" in answer, answer

@@ -464,9 +464,13 @@ def plot_ladder_seats(
     *,
     num_players: int | None = None,
     strongest: Sequence[str] = (),
+    unit: str | None = None,
     title: str | None = None,
 ) -> Axes:
     """Each seat's excess win rate (pp, with its interval) at each rung of the skill ladder, for one player count.
+
+    With ``unit`` (e.g. ``"chips"``) the table holds score margins (``ladder_seats(..., outcome="score")``),
+    drawn as they are in that unit.
 
     Required columns (``analysis.stats.ladder.ladder_seats``): ``num_players``, ``rung``, ``bot``, ``seat``,
     ``excess``, ``excess_low``, ``excess_high``. Rungs run left to right in order of strength; one marker
@@ -480,6 +484,7 @@ def plot_ladder_seats(
     seats = sorted(part["seat"].unique())
     offsets = np.linspace(-0.2, 0.2, len(seats)) if len(seats) > 1 else [0.0]
     strong = set(strongest)
+    scale = 100.0 if unit is None else 1.0
     ax = _axes(ax, (6.5, 4.0))
     for k, bot in enumerate(rungs["bot"]):
         if str(bot) in strong:
@@ -489,8 +494,8 @@ def plot_ladder_seats(
         rows = part[part["seat"] == s].sort_values("rung")
         colour = colours[(int(s) - 1) % len(colours)]
         for r in rows.itertuples():
-            y = 100 * r.excess
-            err = np.clip([[100 * (r.excess - r.excess_low)], [100 * (r.excess_high - r.excess)]], 0, None)
+            y = scale * r.excess
+            err = np.clip([[scale * (r.excess - r.excess_low)], [scale * (r.excess_high - r.excess)]], 0, None)
             emphasised = str(r.bot) in strong or not strong
             ax.errorbar(
                 position[r.rung] + dx,
@@ -506,7 +511,7 @@ def plot_ladder_seats(
     ax.axhline(0.0, color="grey", lw=0.8, ls="--")
     ax.set_xticks(range(len(rungs)), [str(b) for b in rungs["bot"]], rotation=20, fontsize="small")
     ax.set_xlabel("rung (weakest to strongest; shaded: strong play)")
-    ax.set_ylabel("win rate - fair share (pp)")
+    ax.set_ylabel("win rate - fair share (pp)" if unit is None else f"net {unit} vs the other seats")
     ax.legend(fontsize="small", frameon=False, ncols=min(len(seats), 3))
     ax.set_title(title or f"{num_players} players: each seat up the skill ladder")
     return ax

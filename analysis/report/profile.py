@@ -95,23 +95,34 @@ def _order_words(order: pd.DataFrame) -> str:
     )
 
 
-def _answer_line(a) -> str:
-    """One short line per player count: the strong-play answer and its class."""
+def _amount(x: float, unit: str | None) -> str:
+    """A seat's excess: percentage points of win share (``unit`` None), else a signed amount of the score unit."""
+    return f"{_pp(x, 1)} pp" if unit is None else f"{_num(x, 1, True)} {unit}"
+
+
+def _answer_line(a, unit: str | None = None) -> str:
+    """One short line per player count: the strong-play answer and its class (``unit``: see :func:`_amount`)."""
+    scale = 100.0 if unit is None else 1.0
     who = "the first player" if a.seat == 1 else f"seat {a.seat}"
-    fact = f"{who} {_pp(a.excess, 1)} pp ({_ci(100 * a.excess_low, 100 * a.excess_high, 1, True)}) under {a.strongest}"
+    share = "" if unit is None else " against the other seats"
+    fact = (
+        f"{who} {_amount(a.excess, unit)}{share} ({_ci(scale * a.excess_low, scale * a.excess_high, 1, True)}) "
+        f"under {a.strongest}"
+    )
     top = a.strongest.split(" and ")[0]
     head = f"{_players(a.num_players)}: {a.verdict}"
+    reach = f"±{scale * a.half_width:.1f} {'pp' if unit is None else unit}"
     if a.verdict == UNRESOLVED:
         if a.reason.startswith("only"):
             return f"{head} ({a.reason}): {fact}."
         if "disagree" in a.reason:
-            return f"{head} ({a.strongest.split(' and ')[0]} and the next rung disagree): {fact}."
-        line = f"{head} (intervals ±{100 * a.half_width:.1f} pp under {a.strongest})"
+            return f"{head} ({top} and the next rung disagree): {fact}."
+        line = f"{head} (intervals {reach} under {a.strongest})"
         if a.more_games > 0:
             line += f": about {more_games_text(a.more_games)} of {top} would settle it"
         return line + (f"; so far {fact}." if a.detected else ".")
     if not a.detected:
-        fact = f"every seat within ±{100 * a.half_width:.1f} pp of its share under {a.strongest}"
+        fact = f"every seat within {reach} of {'its share' if unit is None else 'the others'} under {a.strongest}"
     line = f"{head}: {fact}"
     if a.verdict == CHANGES:
         line += f"; differs at {', '.join(a.changed_at)}"
@@ -119,17 +130,27 @@ def _answer_line(a) -> str:
 
 
 def _ladder_answers(
-    seats: pd.DataFrame, mirror: np.ndarray, order: pd.DataFrame, alpha: float
+    seats: pd.DataFrame,
+    mirror: np.ndarray,
+    order: pd.DataFrame,
+    alpha: float,
+    outcome: str = "win",
+    precision: float | None = None,
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Every seat at every rung (:func:`ladder_seats`) and the answer per player count (:func:`ladder_answers`)."""
-    ladder = ladder_seats(seats.loc[mirror, ["num_players", "seat", "bot", "win"]], order, alpha)
+    """Every seat at every rung (:func:`ladder_seats`) and the answer per player count (:func:`ladder_answers`),
+    in the game's outcome measure (``"win"`` share, or ``"score"`` margin within ``precision`` score units)."""
+    columns = ["game", "num_players", "seat", "bot", "win", "score"]
+    ladder = ladder_seats(seats.loc[mirror, columns], order, alpha, outcome=outcome)
+    if outcome == "score":
+        return ladder, ladder_answers(ladder, alpha, precision=float(precision or 1.0))
     return ladder, ladder_answers(ladder, alpha)
 
 
-def _fair_at_strong_play(answers: pd.DataFrame, order: pd.DataFrame) -> str:
+def _fair_at_strong_play(answers: pd.DataFrame, order: pd.DataFrame, unit: str | None = None) -> str:
     """The summary's seat answer: one short line per player count, its class first; then how rungs were ordered."""
-    lines = [_answer_line(a) for a in answers.itertuples()]
-    head = f"Fair to every seat at strong play? ({' / '.join(VERDICT_CLASSES)}; seat = place in turn order)"
+    lines = [_answer_line(a, unit) for a in answers.itertuples()]
+    measure = "" if unit is None else f", in net {unit} against the other seats"
+    head = f"Fair to every seat at strong play{measure}? ({' / '.join(VERDICT_CLASSES)}; seat = place in turn order)"
     return "\n".join([head, *lines, f"Strong play: the strongest rungs played; {_order_words(order)}."])
 
 
@@ -140,6 +161,7 @@ def _ladder_section(
     alpha: float,
     ladder_all: pd.DataFrame | None = None,
     answers: pd.DataFrame | None = None,
+    unit: str | None = None,
 ) -> Section | None:
     """Every seat's excess win rate in mirror matches at each rung of the game's skill ladder, with the verdicts."""
     rungs = list(order["bot"])
@@ -161,12 +183,12 @@ def _ladder_section(
     )
     if answers is not None and len(answers):
         for a in answers.itertuples():
-            line = _answer_line(a)
+            line = _answer_line(a, unit)
             section.items.append(Text(line, "verdict"))
             section.findings.append(f"Seats up the skill ladder, {line}")
     verdicts = ladder_verdicts(ladder)
     section.items.extend(Text(v) for v in verdicts)
-    if ladder_all is not None and len(ladder_all):
+    if ladder_all is not None and len(ladder_all) and unit is None:
         section.items.append(
             Table(
                 ["players", "rung", "seat", "games", "win rate", "interval", "excess (pp)", "excess interval (pp)"],
@@ -186,6 +208,25 @@ def _ladder_section(
                 "Every seat in mirror matches, by rung (weakest first).",
             )
         )
+    elif ladder_all is not None and len(ladder_all):
+        section.items.append(
+            Table(
+                ["players", "rung", "seat", "games", f"net {unit} against the other seats", "interval"],
+                [
+                    [
+                        str(r.num_players),
+                        str(r.bot),
+                        str(r.seat),
+                        _int(r.num_games),
+                        _num(r.excess, 2, True),
+                        _ci(r.excess_low, r.excess_high, 2, True),
+                    ]
+                    for r in ladder_all.itertuples()
+                ],
+                f"Every seat in mirror matches, by rung (weakest first): the game's outcome measure, net {unit} a "
+                "game against the mean of the other seats, with t intervals.",
+            )
+        )
     section.items.append(
         _figure(
             "skill-ladder.png",
@@ -197,16 +238,23 @@ def _ladder_section(
     return section
 
 
-def _ladder_overview(ladder: pd.DataFrame, answers: pd.DataFrame) -> Figure:
+def _ladder_overview(ladder: pd.DataFrame, answers: pd.DataFrame, unit: str | None = None) -> Figure:
     """The overview figure: each seat at each rung, one panel per player count, the strong-play rungs shaded."""
     counts = [int(n) for n in answers["num_players"]]
     strongest = {int(a.num_players): a.strongest.split(" and ") for a in answers.itertuples()}
+    what = (
+        "Each seat's win rate minus its fair share 1/n, with Wilson intervals"
+        if unit is None
+        else f"Each seat's net {unit} a game against the mean of the other seats, with t intervals"
+    )
     return _figure(
         "overview-seats.png",
-        "Each seat's win rate minus its fair share 1/n, with Wilson intervals, at each rung of the skill ladder "
-        "(weakest to strongest), one panel per player count; shaded: the strong-play rungs the summary answers "
-        "from. On the dashed line a seat wins exactly its share.",
-        [lambda ax, n=n: plots.plot_ladder_seats(ladder, ax=ax, num_players=n, strongest=strongest[n]) for n in counts],
+        f"{what}, at each rung of the skill ladder (weakest to strongest), one panel per player count; shaded: the "
+        "strong-play rungs the summary answers from. On the dashed line a seat does exactly as well as the others.",
+        [
+            lambda ax, n=n: plots.plot_ladder_seats(ladder, ax=ax, num_players=n, strongest=strongest[n], unit=unit)
+            for n in counts
+        ],
         ncols=min(2, len(counts)),
         size=(4.6, 3.0),
     )

@@ -24,6 +24,7 @@ def _variant_section(
     metrics: dict[str, tuple[str, ...]],
     labels: dict[str, str],
     alpha: float,
+    unit: str | None = None,
 ) -> Section | None:
     """Each run under changed rule options against the run with the same players and bots under the base rules."""
     base = _base_rules(manifests)
@@ -38,7 +39,8 @@ def _variant_section(
         Text(
             "Runs that change rule options are left out of the pooled sections and compared here with the run "
             "that has the same players and bots under the other runs' rules (the baseline): the game's measures "
-            f"and seat 1's win rate, with the difference and its {_level(alpha)} normal interval (independent "
+            "and seat 1's outcome in the game's own currency (its win rate, or its net score where the game's "
+            f"outcome is a score), with the difference and its {_level(alpha)} normal interval (independent "
             "runs). A difference whose interval excludes 0 is marked."
         )
     )
@@ -61,9 +63,12 @@ def _variant_section(
             )
             for r in (ref, m)
         ]
-        measures = [(name, spec, 0) for name, spec in metrics.items()] + [
+        seat1 = (  # in the game's own currency: net chips for golem-poker, the win share for the race games
             ("seat 1 win rate", ("win", "share of games seat 1 wins"), 1)
-        ]
+            if unit is None
+            else (f"seat 1 net {unit}", ("score", f"seat 1's net {unit} a game"), 1)
+        )
+        measures = [(name, spec, 0) for name, spec in metrics.items()] + [seat1]
         changed: list[str] = []
         moved_names: list[str] = []
         for name, spec, table in measures:

@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from analysis.stats._util import seat_margins
 from analysis.stats.seats import win_rates
 
 
@@ -151,7 +152,9 @@ def rung_order(rungs: Sequence[str], ratings: pd.DataFrame | None = None) -> pd.
     )
 
 
-def ladder_seats(seats: pd.DataFrame, order: pd.DataFrame | Sequence[str], alpha: float = 0.05) -> pd.DataFrame:
+def ladder_seats(
+    seats: pd.DataFrame, order: pd.DataFrame | Sequence[str], alpha: float = 0.05, outcome: str = "win"
+) -> pd.DataFrame:
     """Every seat's win rate and excess over the fair share in mirror matches, per player count and rung.
 
     Parameters
@@ -163,6 +166,10 @@ def ladder_seats(seats: pd.DataFrame, order: pd.DataFrame | Sequence[str], alpha
         mirror matches of other bots are left out.
     alpha : float
         Wilson intervals at level ``1 - alpha``.
+    outcome : {"win", "score"}
+        What a seat's answer measures: its share of wins against the fair 1/n (``"win"``), or its net
+        score against the mean of the other seats of its game (``"score"``, e.g. net chips; needs
+        ``game`` and ``score``; t intervals over games, and ``fair`` 0).
 
     Returns
     -------
@@ -170,9 +177,15 @@ def ladder_seats(seats: pd.DataFrame, order: pd.DataFrame | Sequence[str], alpha
         One row per player count, rung played and seat, weakest rung first: ``num_players``, ``rung``
         (0-based position in ``order``), ``bot``, ``seat``, ``num_games``, ``win_rate``, ``ci_low``,
         ``ci_high``, ``fair``, ``excess``, ``excess_low``, ``excess_high``, ``half_width`` (the
-        interval's larger reach from the estimate).
+        interval's larger reach from the estimate). With ``outcome="score"`` the rate columns hold the
+        mean score margin and its interval.
     """
-    missing = [c for c in ("num_players", "seat", "bot", "win") if c not in seats.columns]
+    if outcome not in ("win", "score"):
+        raise ValueError(f"outcome must be 'win' or 'score', got {outcome!r}")
+    needed = (
+        ("num_players", "seat", "bot", "win") if outcome == "win" else ("game", "num_players", "seat", "bot", "score")
+    )
+    missing = [c for c in needed if c not in seats.columns]
     if missing:
         raise ValueError(f"seats table has no column {', '.join(missing)}")
     bots = list(order["bot"]) if isinstance(order, pd.DataFrame) else list(order)
@@ -182,8 +195,13 @@ def ladder_seats(seats: pd.DataFrame, order: pd.DataFrame | Sequence[str], alpha
     columns += ["excess", "excess_low", "excess_high", "half_width"]
     if not keep.any():
         return pd.DataFrame(columns=columns)
-    frame = seats.loc[keep, ["num_players", "seat", "win"]].assign(bot=seats.loc[keep, "bot"].astype(str).to_numpy())
-    table = win_rates(frame, by=["bot", "seat"], alpha=alpha)
+    if outcome == "score":
+        table = _margins(seats, keep, alpha)
+    else:
+        frame = seats.loc[keep, ["num_players", "seat", "win"]].assign(
+            bot=seats.loc[keep, "bot"].astype(str).to_numpy()
+        )
+        table = win_rates(frame, by=["bot", "seat"], alpha=alpha)
     table["rung"] = table["bot"].map(position).astype(int)
     table["excess_low"] = table["ci_low"] - table["fair"]
     table["excess_high"] = table["ci_high"] - table["fair"]
@@ -191,10 +209,41 @@ def ladder_seats(seats: pd.DataFrame, order: pd.DataFrame | Sequence[str], alpha
     return table.sort_values(["num_players", "rung", "seat"], ignore_index=True)[columns]
 
 
+def _margins(seats: pd.DataFrame, keep: np.ndarray, alpha: float) -> pd.DataFrame:
+    """Mean score margin (score minus the other seats' mean) per player count, bot and seat, with t intervals."""
+    margin = seat_margins(seats[["game", "score"]])[keep]
+    frame = pd.DataFrame(
+        {
+            "num_players": seats.loc[keep, "num_players"].to_numpy(),
+            "bot": seats.loc[keep, "bot"].astype(str).to_numpy(),
+            "seat": seats.loc[keep, "seat"].to_numpy(),
+            "margin": margin,
+        }
+    )
+    grouped = frame.groupby(["num_players", "bot", "seat"], sort=True)["margin"]
+    table = grouped.agg(["mean", "std", "size"]).reset_index()
+    se = table["std"] / np.sqrt(table["size"])
+    half = stats.t.ppf(1 - alpha / 2, np.maximum(table["size"] - 1, 1)) * se
+    return pd.DataFrame(
+        {
+            "num_players": table["num_players"],
+            "bot": table["bot"],
+            "seat": table["seat"],
+            "num_games": table["size"],
+            "win_rate": table["mean"],
+            "ci_low": table["mean"] - half,
+            "ci_high": table["mean"] + half,
+            "fair": 0.0,
+            "excess": table["mean"],
+        }
+    )
+
+
 def ladder_answers(ladder: pd.DataFrame, alpha: float = 0.05, precision: float = PRECISION) -> pd.DataFrame:
     """One seat answer per player count at strong play, with its class from :data:`VERDICT_CLASSES`.
 
-    Reads :func:`ladder_seats`'s table (rungs in order of strength). The strong-play answer comes from
+    Reads :func:`ladder_seats`'s table (rungs in order of strength); ``precision`` is in its units (a share
+    for win rates, score units for margins). The strong-play answer comes from
     the strongest rung played at that count, pooled (inverse-variance) with the next one when the two
     agree (no seat's excess differs between them at level ``alpha``, Bonferroni over the seats):
 
