@@ -26,7 +26,7 @@ from analysis.stats.components import ASSOCIATION_NOTE, component_strength  # no
 from analysis.stats.convergence import MAX_PLANNABLE_GAMES, convergence, games_needed, more_games_text  # noqa: E402
 from analysis.stats.outcomes import end_reasons, game_lengths, score_summary  # noqa: E402
 from analysis.stats.seats import add_margins, seat_advantage, seat_balance, seat_wald_test, win_rates  # noqa: E402
-from analysis.stats.setups import setup_balance, setup_feature_effects, setup_variance  # noqa: E402
+from analysis.stats.setups import deal_decides, setup_balance, setup_feature_effects, setup_variance  # noqa: E402
 from analysis.stats.strategies import ELO_SCALE, bradley_terry, head_to_head, score_ratings  # noqa: E402
 from analysis.stats.synthetic import synthetic_run  # noqa: E402
 
@@ -810,3 +810,46 @@ def test_score_ratings_rank_bots_by_net_score_not_by_finishing_above():
     assert table.at["gambler", "ci_low"] < 2.0 < table.at["gambler", "ci_high"]
     assert table.at["steady", "mean"] == pytest.approx(-table.at["gambler", "mean"])
     assert (np.column_stack([gambler, -gambler])[:, 1] > 0).mean() > 0.75, "steady finishes above 80% of the time"
+
+
+def _replayed(num_setups: int, replays: int, n: int, rho: float, seed: int) -> pd.DataFrame:
+    """Each setup has a winner it fixes with chance ``rho``; otherwise a uniformly drawn seat wins."""
+    rng = np.random.default_rng(seed)
+    fixed = rng.integers(0, n, num_setups)
+    setup = np.repeat(np.arange(num_setups), replays)
+    winner = np.where(rng.random(len(setup)) < rho, fixed[setup], rng.integers(0, n, len(setup)))
+    games = len(setup)
+    seat = np.tile(np.arange(1, n + 1), games)
+    win = (np.repeat(winner, n) == seat - 1).astype(float)
+    score = win * 10 + rng.normal(0, 1, games * n) * (rho < 1)
+    return pd.DataFrame(
+        {
+            "game": np.repeat(np.arange(games), n),
+            "setup_id": np.repeat(setup, n),
+            "num_players": n,
+            "seat": seat,
+            "score": score,
+            "win": win,
+        }
+    )
+
+
+def test_deal_decides_recovers_how_often_the_deal_alone_fixes_the_winner():
+    """Known answer: a deal fixes its winner in 40% of games, else the winner is a uniform draw."""
+    out = deal_decides(_replayed(3_000, 4, 3, 0.4, SEED)).iloc[0]
+    assert out.decided_low < 0.4 < out.decided_high and out.decided == pytest.approx(0.4, abs=0.04)
+    assert out.chance == pytest.approx(1 / 3, abs=0.02)
+    none = deal_decides(_replayed(3_000, 4, 3, 0.0, SEED)).iloc[0]
+    assert none.decided_low <= 0.1 and none.kappa == pytest.approx(0.0, abs=0.02)
+
+
+def test_setup_variance_at_epsilon_zero_is_one_with_a_warning_not_a_silent_nan():
+    """Deterministic bots replay a setup identically: the ICC is exactly 1 and the report is told why."""
+    seats = _replayed(500, 3, 2, 1.0, SEED)
+    with pytest.warns(RuntimeWarning, match="bots are deterministic"):
+        var = setup_variance(seats)
+    assert var["replays_identical"].all()
+    assert (var["icc"] == 1.0).all() and not var["icc"].isna().any()
+    assert (var["share_players"] == 0.0).all()
+    decided = deal_decides(seats).iloc[0]
+    assert decided.agreement == 1.0 and decided.decided == 1.0 and decided.same_winner == 1.0
