@@ -22,7 +22,7 @@ from analysis.stats.ladder import (
     rung_order,
     skill_ladder,
 )
-from simulate.orchestration.studies import STUDIES, _ladder_runs, plan_study
+from simulate.orchestration.studies import STUDIES, _ladder_runs, plan_study, precision_targets, topup_games
 
 SEED = 20261201
 RUNGS = ("random", "greedy", "planner")
@@ -186,3 +186,31 @@ def test_a_game_measured_in_chips_answers_its_seats_in_chips() -> None:
     assert answer.seat == 1 and answer.verdict == UNRESOLVED and answer.reason.startswith("only planner")
     with pytest.raises(ValueError, match="outcome"):
         ladder_seats(seats, RUNGS, outcome="chips")
+
+
+# --- a study plays its ladder to a precision ------------------------------------------------------
+
+
+def test_the_study_tops_up_search_rungs_and_the_strongest_cheap_rung_at_every_ladder_count() -> None:
+    targets = precision_targets("century", plan_study("century", 1_000_000))
+    got = {(t.num_players, t.bot): t.precision for t in targets}
+    for n in (2, 3, 4):
+        assert got[(n, "planner")] == 0.01, "the strongest non-search rung: ±1 pp"
+        assert got[(n, "search")] == got[(n, "search:iterations=50")] == 0.02, "search rungs: ±2 pp"
+    assert {n for n, _ in got} == {2, 3, 4}, "only where the study plays search"
+    assert all(len(t.runs) == 1 and t.runs[0].spec.games_per_setup == 1 for t in targets)
+
+
+@pytest.mark.parametrize("game", list(STUDIES))
+def test_every_study_has_a_strongest_cheap_rung_wherever_it_plays_search(game: str) -> None:
+    targets = precision_targets(game, plan_study(game))
+    for n in {t.num_players for t in targets}:
+        cheap = [t for t in targets if t.num_players == n and t.bot.split(":")[0] != "search"]
+        assert len(cheap) == 1 and cheap[0].precision == STUDIES[game].cheap_precision, (game, n)
+
+
+def test_top_up_games_follow_one_over_root_n_within_the_budget() -> None:
+    assert topup_games(300, 0.055, 0.02, 10_000) == 1_969  # 300 * ((5.5 / 2) ** 2 - 1), rounded up
+    assert topup_games(300, 0.055, 0.02, 1_000) == 1_000, "capped by the budget"
+    assert topup_games(3_000, 0.015, 0.02, 10_000) == 0, "already there"
+    assert topup_games(300, 0.055, 0.02, 0) == 0

@@ -227,6 +227,23 @@ def _ladder_section(
                 "game against the mean of the other seats, with t intervals.",
             )
         )
+    if ladder_all is not None and len(ladder_all):
+        scale, what = (100.0, "pp") if unit is None else (1.0, unit)
+        reach = ladder_all.groupby(["num_players", "rung", "bot"], sort=True).agg(
+            num_games=("num_games", "first"), half_width=("half_width", "max")
+        )
+        section.items.append(
+            Table(
+                ["players", "rung", "games", f"widest seat interval (± {what})"],
+                [
+                    [str(n), str(bot), _int(r.num_games), f"±{scale * r.half_width:.1f}"]
+                    for (n, _, bot), r in reach.iterrows()
+                ],
+                "Precision reached at each rung: the widest reach of a seat's interval from its estimate (a "
+                "standard study tops up its search rungs to ±2 pp and its strongest cheap rung to ±1 pp, within "
+                "its budget).",
+            )
+        )
     section.items.append(
         _figure(
             "skill-ladder.png",
