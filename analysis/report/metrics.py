@@ -161,5 +161,6 @@ def _design_answer(
         "playing-time estimate"
     )
     if len(lines) == 2:  # the length alone: one line
-        return f"Game length by player count ({where} players; {source}): " + lines[1].removeprefix("game length: ")
+        length = lines[1].removeprefix("game length: ")
+        return f"Game length by player count ({where} players; {source}): {length}."
     return "\n".join(lines)

@@ -267,7 +267,8 @@ def _ladder_overview(ladder: pd.DataFrame, answers: pd.DataFrame, unit: str | No
     return _figure(
         "overview-seats.png",
         f"{what}, at each rung of the skill ladder (weakest to strongest), one panel per player count; shaded: the "
-        "strong-play rungs the summary answers from. On the dashed line a seat does exactly as well as the others.",
+        "strong-play rungs the summary answers from. On the dashed line a seat "
+        + ("wins exactly its share." if unit is None else "does exactly as well as the others."),
         [
             lambda ax, n=n: plots.plot_ladder_seats(ladder, ax=ax, num_players=n, strongest=strongest[n], unit=unit)
             for n in counts

@@ -303,7 +303,8 @@ def ladder_answers(ladder: pd.DataFrame, alpha: float = 0.05, precision: float =
                 if (gap > crit).any():
                     changed.append(str(rung["bot"].iloc[0]))
         verdict = UNRESOLVED if reason else (CHANGES if changed else HOLDS)
-        far = strong["excess"].abs().idxmax()
+        size = strong["excess"].abs()
+        far = strong.index.min() if size.iloc[0] >= size.max() - 1e-12 else size.idxmax()  # seat 1 on a tie
         first = strong.loc[strong.index.min()]
         rows.append(
             {

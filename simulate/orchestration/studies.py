@@ -89,9 +89,11 @@ class Study:
     cheap_precision: float = 0.01
     """...and the strongest cheap rung (the strongest non-search bot of the game's ``skill_ladder`` played as a
     mirror match at that count) until ±1 pp."""
-    precision_share: float = 0.01
+    precision_share: float = 0.002
     """The most games the top-ups of one rung at one player count may add, as a share of the study's games: the
-    budget that keeps a sequential study finite (and, being a count of games, reproducible)."""
+    budget that keeps a sequential study finite (and, being a count of games, reproducible). 2,000 games at a
+    1,000,000-game study: about what ±2 pp needs at 2-4 players; a 3-player search game of Golem costs about
+    0.5-1 s of wall time on 2 shared cores, so a game whose search is that slow keeps this share small."""
     precision_rounds: int = 3
     """At most this many top-up rounds, each sized from the intervals the previous rounds reached."""
 
