@@ -18,12 +18,17 @@ from simulate.summary import TALLY_GROUPS
 def summarize(run_dir: str | Path) -> str:
     """Win rates by seat and by bot (Wilson 95% intervals), scores, game length and throughput.
 
+    A seat is a place in turn order (seat 1 moves first), as in the report: for a game that draws its
+    turn order at setup (``report.turn_order_column`` of the manifest, Golem's ``start_position``) the
+    seats are counted from that column of the parts, not from the tallies' table seats.
+
     Counted from the chunks' tallies in the manifest; from the parts when a chunk has none (runs
     written before tallies were kept).
     """
     m = read_manifest(run_dir)
     n = m["num_players"]
     tallies = [c.get("tally") for c in m["chunks"].values()]
+    turn_order = (m.get("report") or {}).get("turn_order_column")
     if tallies and all(t is not None for t in tallies):
         by_seat, by_bot = (_counts_from_tallies(tallies, by, n) for by in TALLY_GROUPS)
         games = sum(t["games"] for t in tallies)
@@ -40,13 +45,21 @@ def summarize(run_dir: str | Path) -> str:
         rounds = pc.mean(table["rounds"]).as_py()
         turns = pc.mean(table["turns"]).as_py()
         capped = int(ends.get("turn_cap", 0))
+    if turn_order and n > 1:
+        # the game draws its turn order at setup: count seats by place in that order, as the report does
+        # (the tallies count table seats)
+        order = read_arrow(run_dir, "seats", ["num_players", turn_order, "score", "win"], m)
+        order = order.set_column(3, "win", pc.cast(order["win"], pa.float64()))
+        by_seat = _counts_from_seats(order.rename_columns(["num_players", "seat", "score", "win"]), "seat")
     lines = [
         f"{m['title']}: {m['num_games']:,} games, {n} player{'s' if n != 1 else ''}, "
         f"seed {m['master_seed']}, run {m['run_id']}",
         f"played in {m['timing'].get('seconds', 0):.1f} s "
         f"({m['timing'].get('games_per_second') or 0:,.0f} games/s) -> {run_dir}",
         "",
-        "win rate against the automated opponent:" if n == 1 else f"win rate by seat (fair share {1 / n:.1%}):",
+        "win rate against the automated opponent:"
+        if n == 1
+        else f"win rate by seat (seat = place in turn order, seat 1 moves first; fair share {1 / n:.1%}):",
     ]
     for row in win_rates_from_counts(by_seat).itertuples():
         lines.append(

@@ -144,7 +144,11 @@ class Game(Protocol):
     ``profile_columns`` (seats columns counting how often a seat used each of the game's mechanisms: the
     report's play profile; ``profile_forced`` names those of them that count what a player does only when forced or
     as a penalty, never flagged as unused) and ``skill_ladder`` (bot names from weakest to strongest: the standard study
-    plays a mirror match at each rung and the report reads the seat advantage up the ladder).
+    plays a mirror match at each rung and the report reads the seat advantage up the ladder). A game measures
+    its outcome in its own currency: ``outcome`` is ``"win"`` (the share of games won: the race games, the
+    default) or ``"score"`` (the seat's net score in ``score_unit``, e.g. golem-poker's net chips), with
+    ``outcome_precision`` (in score units: how close an answer's interval must come, like ±2 pp for win shares);
+    ``design_measures`` names the ``report_metrics`` the report's summary leads with.
     """
 
     name: str

@@ -118,14 +118,19 @@ def report_facts(game: Game) -> dict[str, Any]:
     """What a report needs to know of the game, recorded in the manifest (``report``) so that documents read it
     from the run: ``score_unit``, ``turn_order_column`` (None: the table seat is the turn order), ``metrics``
     (the game's ``report_metrics``, name -> [expression, meaning[, per]]), ``skill_ladder`` (the game's bots
-    from weakest to strongest) and ``profile_forced`` (profile columns that count what a player does only when
-    forced or as a penalty, which the play profile shows but never flags as unused)."""
+    from weakest to strongest), ``profile_forced`` (profile columns that count what a player does only when
+    forced or as a penalty, which the play profile shows but never flags as unused), ``outcome`` (``"win"`` or
+    ``"score"``: what the seat and strategy answers measure), ``outcome_precision`` (score units, for ``"score"``)
+    and ``design_measures`` (the metrics the summary leads with)."""
     return {
         "score_unit": game.score_unit,
         "turn_order_column": getattr(game, "turn_order_column", None),
         "metrics": {name: list(spec) for name, spec in getattr(game, "report_metrics", {}).items()},
         "skill_ladder": list(getattr(game, "skill_ladder", ())),
         "profile_forced": list(getattr(game, "profile_forced", ())),
+        "outcome": getattr(game, "outcome", "win"),
+        "outcome_precision": getattr(game, "outcome_precision", None),
+        "design_measures": list(getattr(game, "design_measures", ())),
     }
 
 

@@ -8,6 +8,8 @@ fixed, so the suite is deterministic.
 
 from __future__ import annotations
 
+import re
+
 import matplotlib
 
 matplotlib.use("Agg")
@@ -19,12 +21,13 @@ import pytest  # noqa: E402
 from scipy import stats  # noqa: E402
 
 from analysis import plots  # noqa: E402
+from analysis.stats._util import interval_digits  # noqa: E402
 from analysis.stats.components import ASSOCIATION_NOTE, component_strength  # noqa: E402
-from analysis.stats.convergence import convergence, games_needed  # noqa: E402
+from analysis.stats.convergence import MAX_PLANNABLE_GAMES, convergence, games_needed, more_games_text  # noqa: E402
 from analysis.stats.outcomes import end_reasons, game_lengths, score_summary  # noqa: E402
 from analysis.stats.seats import add_margins, seat_advantage, seat_balance, seat_wald_test, win_rates  # noqa: E402
-from analysis.stats.setups import setup_balance, setup_feature_effects, setup_variance  # noqa: E402
-from analysis.stats.strategies import ELO_SCALE, bradley_terry, head_to_head  # noqa: E402
+from analysis.stats.setups import deal_decides, setup_balance, setup_feature_effects, setup_variance  # noqa: E402
+from analysis.stats.strategies import ELO_SCALE, bradley_terry, head_to_head, score_ratings  # noqa: E402
 from analysis.stats.synthetic import synthetic_run  # noqa: E402
 
 SEED = 20261130
@@ -637,9 +640,62 @@ def test_games_needed_follows_the_normal_power_formula():
     assert bool(out.loc[0, "resolved"]) and out.loc[0, "more_games"] == 0
     assert not out.loc[1, "resolved"] and out.loc[1, "more_games"] > 7_000
     assert "more games" in out.loc[1, "note"]
-    assert np.isinf(out.loc[2, "games_needed"]) and "no real difference" in out.loc[2, "note"]
+    assert np.isinf(out.loc[2, "games_needed"]) and "effectively no detectable difference" in out.loc[2, "note"]
     planned = games_needed(table, power=0.8)
     assert (planned["games_needed"].iloc[:2] > out["games_needed"].iloc[:2]).all()
+
+
+def test_games_needed_never_prints_a_count_no_study_will_play():
+    """The golem-poker summary said "7,683,051,298 more games": beyond ten million it says what that means."""
+    table = pd.DataFrame({"seat": [1], "num_games": [20_000], "win_rate": [0.25 + 2e-5], "fair": [0.25]})
+    out = games_needed(table)
+    assert out.loc[0, "more_games"] > 1e9, "the formula still gives billions"
+    note = out.loc[0, "note"]
+    assert "more than 10 million more games: effectively no detectable difference at this size" in note
+    assert not re.search(r"\d{1,3}(,\d{3}){3}", note), note
+    assert more_games_text(MAX_PLANNABLE_GAMES) == "10,000,000 more games"
+    assert more_games_text(7_683_051_298).startswith("more than 10 million more games")
+    assert more_games_text(np.inf).startswith("more than 10 million more games")
+
+
+def test_intervals_print_more_digits_when_their_rounded_ends_coincide():
+    """The Golems report printed a margin as "-0.3 (-0.3 to -0.3)"."""
+    assert interval_digits(-0.31, -0.27) == 2
+    assert interval_digits(-0.36, -0.24) == 1
+    assert interval_digits(-0.34, -0.26) == 2, "both round to -0.3"
+    assert interval_digits(-0.3001, -0.3002) == 4, "at most four decimals"
+    assert interval_digits(np.nan, 1.0) == 1
+    rng = np.random.default_rng(SEED)
+    num_games = 100_000
+    game = np.repeat(np.arange(num_games), 2)
+    seat = np.tile([1, 2], num_games)
+    first = rng.random(num_games) < 0.48
+    win = np.column_stack([first, ~first]).ravel().astype(float)
+    score = np.column_stack([np.full(num_games, 10.0), 10.3 + rng.normal(0, 0.5, num_games)]).ravel()
+    seats = pd.DataFrame(
+        {"game": game, "num_players": 2, "seat": seat, "bot": "greedy", "score": score, "win": win, "rank": 1}
+    )
+    verdict = seat_advantage(seats, num_resamples=QUICK_RESAMPLES).verdict
+    low, high = re.search(r"scores [-+][\d.]+ points \(([-+][\d.]+) to ([-+][\d.]+)\)", verdict).groups()
+    assert low != high, verdict
+    assert "-0.30" in verdict, verdict
+
+
+def test_turn_cap_endings_are_named_by_run_not_pooled():
+    """508 capped games of a random-bot rung are 8.5% of that rung, not 0.5% of every 2-player game."""
+    games = pd.DataFrame(
+        {
+            "num_players": 2,
+            "end_reason": ["turn_cap"] * 508 + ["trigger"] * (6_000 - 508) + ["trigger"] * 99_600,
+            "run": ["c2-ladder-random"] * 6_000 + ["c2-mirror"] * 90_000 + ["c2-ladder-greedy"] * 9_600,
+        }
+    )
+    pooled = end_reasons(games[["num_players", "end_reason"]]).verdict
+    assert "0.5%" in pooled
+    verdict = end_reasons(games, by="run").verdict
+    assert "8.5% (7.8-9.2) of 2-player games of c2-ladder-random (508 of 6,000)" in verdict, verdict
+    assert "No other 2-player game hit it (0 of 99,600 in 2 other runs" in verdict, verdict
+    assert "0.5%" not in verdict
 
 
 # --- input checks -----------------------------------------------------------------------------
@@ -734,3 +790,66 @@ def test_components_without_rounds_give_the_any_phase_only():
     # the "any" rows do not depend on when a component was taken
     any_rows = with_rounds[with_rounds["phase"] == "any"].reset_index(drop=True)
     pd.testing.assert_frame_equal(result.reset_index(drop=True), any_rows, check_like=True)
+
+
+def test_score_ratings_rank_bots_by_net_score_not_by_finishing_above():
+    """A bot that finishes above more often can still lose chips: in golem-poker the outcome is net chips."""
+    rng = np.random.default_rng(SEED)
+    games = 4_000
+    # "steady" wins a little most games; "gambler" loses most games but wins big now and then: +2 chips a game
+    gambler = np.where(rng.random(games) < 0.2, 50.0, -10.0) + rng.normal(0, 1, games)
+    seats = pd.DataFrame(
+        {
+            "game": np.repeat(np.arange(games), 2),
+            "bot": np.tile(["gambler", "steady"], games),
+            "score": np.column_stack([gambler, -gambler]).ravel(),
+        }
+    )
+    table = score_ratings(seats).set_index("bot")
+    assert table.index.tolist() == ["gambler", "steady"]
+    assert table.at["gambler", "ci_low"] < 2.0 < table.at["gambler", "ci_high"]
+    assert table.at["steady", "mean"] == pytest.approx(-table.at["gambler", "mean"])
+    assert (np.column_stack([gambler, -gambler])[:, 1] > 0).mean() > 0.75, "steady finishes above 80% of the time"
+
+
+def _replayed(num_setups: int, replays: int, n: int, rho: float, seed: int) -> pd.DataFrame:
+    """Each setup has a winner it fixes with chance ``rho``; otherwise a uniformly drawn seat wins."""
+    rng = np.random.default_rng(seed)
+    fixed = rng.integers(0, n, num_setups)
+    setup = np.repeat(np.arange(num_setups), replays)
+    winner = np.where(rng.random(len(setup)) < rho, fixed[setup], rng.integers(0, n, len(setup)))
+    games = len(setup)
+    seat = np.tile(np.arange(1, n + 1), games)
+    win = (np.repeat(winner, n) == seat - 1).astype(float)
+    score = win * 10 + rng.normal(0, 1, games * n) * (rho < 1)
+    return pd.DataFrame(
+        {
+            "game": np.repeat(np.arange(games), n),
+            "setup_id": np.repeat(setup, n),
+            "num_players": n,
+            "seat": seat,
+            "score": score,
+            "win": win,
+        }
+    )
+
+
+def test_deal_decides_recovers_how_often_the_deal_alone_fixes_the_winner():
+    """Known answer: a deal fixes its winner in 40% of games, else the winner is a uniform draw."""
+    out = deal_decides(_replayed(3_000, 4, 3, 0.4, SEED)).iloc[0]
+    assert out.decided_low < 0.4 < out.decided_high and out.decided == pytest.approx(0.4, abs=0.04)
+    assert out.chance == pytest.approx(1 / 3, abs=0.02)
+    none = deal_decides(_replayed(3_000, 4, 3, 0.0, SEED)).iloc[0]
+    assert none.decided_low <= 0.1 and none.kappa == pytest.approx(0.0, abs=0.02)
+
+
+def test_setup_variance_at_epsilon_zero_is_one_with_a_warning_not_a_silent_nan():
+    """Deterministic bots replay a setup identically: the ICC is exactly 1 and the report is told why."""
+    seats = _replayed(500, 3, 2, 1.0, SEED)
+    with pytest.warns(RuntimeWarning, match="bots are deterministic"):
+        var = setup_variance(seats)
+    assert var["replays_identical"].all()
+    assert (var["icc"] == 1.0).all() and not var["icc"].isna().any()
+    assert (var["share_players"] == 0.0).all()
+    decided = deal_decides(seats).iloc[0]
+    assert decided.agreement == 1.0 and decided.decided == 1.0 and decided.same_winner == 1.0

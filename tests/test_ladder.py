@@ -10,9 +10,20 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analysis.plots import plot_skill_ladder
-from analysis.stats.ladder import ladder_verdicts, skill_ladder
-from simulate.orchestration.studies import STUDIES, _ladder_runs, plan_study
+from analysis.plots import plot_ladder_seats, plot_skill_ladder
+from analysis.stats.ladder import (
+    CHANGES,
+    HOLDS,
+    UNRESOLVED,
+    VERDICT_CLASSES,
+    ladder_answers,
+    ladder_seats,
+    ladder_verdicts,
+    rung_order,
+    skill_ladder,
+)
+from simulate.orchestration.studies import STUDIES, _ladder_runs, plan_study, precision_targets, topup_games
+from simulate.registry import make
 
 SEED = 20261201
 RUNGS = ("random", "greedy", "planner")
@@ -86,3 +97,129 @@ def test_every_study_plays_its_ladder_in_mirror_matches_within_its_games(game: s
     names = {p.name for p in plan}
     assert {r.name for r in rungs} <= names and len(names) == len(plan)
     assert sum(p.spec.num_games for p in plan) == pytest.approx(100_000, rel=0.02)
+
+
+# --- every seat at every rung, one verdict per player count -------------------------------------
+
+
+def test_rungs_are_ordered_by_measured_strength_where_rated_and_say_so() -> None:
+    ratings = pd.DataFrame({"bot": ["planner", "greedy", "engine"], "rating": [0.5, 0.1, -0.6]})
+    order = rung_order(("random", "greedy", "engine", "planner", "search"), ratings)
+    assert order["bot"].tolist() == ["random", "engine", "greedy", "planner", "search"]
+    assert order["basis"].tolist() == ["declared", "measured", "measured", "measured", "declared"]
+    assert rung_order(RUNGS)["basis"].eq("declared").all()
+    assert rung_order(RUNGS, ratings.iloc[:1])["bot"].tolist() == list(RUNGS), "one rating orders nothing"
+
+
+def test_every_seat_at_every_rung_recovers_the_truth() -> None:
+    truth = {(3, "greedy"): 0.40, (3, "planner"): 0.30}
+    table = ladder_seats(_mirrors(truth), RUNGS)
+    assert table[["bot", "seat"]].values.tolist() == [[b, s] for b in ("greedy", "planner") for s in (1, 2, 3)]
+    for r in table.itertuples():
+        p1 = truth[(3, r.bot)]
+        expected = (p1 if r.seat == 1 else (1 - p1) / 2) - 1 / 3
+        assert r.excess_low < expected < r.excess_high
+
+
+def test_the_answer_holds_changes_or_stays_unresolved_from_a_fixed_vocabulary() -> None:
+    truth = {
+        (2, "random"): 0.55,
+        (2, "greedy"): 0.55,
+        (2, "planner"): 0.55,  # the same at every rung
+        (3, "random"): 1 / 3,
+        (3, "greedy"): 0.40,
+        (3, "planner"): 0.40,  # strong rungs agree, the weakest differs
+        (4, "greedy"): 0.25,
+        (4, "planner"): 0.35,  # the two strongest disagree
+    }
+    answers = ladder_answers(ladder_seats(_mirrors(truth), RUNGS)).set_index("num_players")
+    assert set(answers["verdict"]) <= set(VERDICT_CLASSES)
+    assert answers.at[2, "verdict"] == HOLDS
+    assert answers.at[2, "seat1_excess"] == pytest.approx(0.05, abs=0.01)
+    assert answers.at[2, "strongest"] == "planner and greedy", "agreeing strong rungs are pooled"
+    assert answers.at[3, "verdict"] == CHANGES and answers.at[3, "changed_at"] == ["random"]
+    assert answers.at[3, "seat"] == 1 and answers.at[3, "excess"] == pytest.approx(0.0667, abs=0.01)
+    assert answers.at[4, "verdict"] == UNRESOLVED and "disagree" in answers.at[4, "reason"]
+
+
+def test_a_small_strong_rung_is_unresolved_never_no_difference_and_says_how_many_games_settle_it() -> None:
+    """300 games a rung leave intervals of about ±5 pp: no answer, and about 2,000 more games would give ±2 pp."""
+    answers = ladder_answers(ladder_seats(_mirrors({(2, "greedy"): 0.5, (2, "planner"): 0.5}, games=300), RUNGS))
+    row = answers.iloc[0]
+    assert row.verdict == UNRESOLVED and "wider than ±2 pp" in row.reason
+    assert not row.detected
+    half = row.half_width
+    assert 0.02 < half < 0.07
+    assert 1_000 < row.more_games < 4_000
+    one = ladder_answers(ladder_seats(_mirrors({(2, "planner"): 0.5}), RUNGS)).iloc[0]
+    assert one.verdict == UNRESOLVED and one.reason.startswith("only planner was played")
+
+
+def test_plot_ladder_seats_draws_every_seat_and_shades_the_strong_rungs() -> None:
+    table = ladder_seats(_mirrors({(3, "random"): 0.3, (3, "greedy"): 0.4, (3, "planner"): 0.4}), RUNGS)
+    ax = plot_ladder_seats(table, num_players=3, strongest=["planner", "greedy"])
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["seat 1", "seat 2", "seat 3"]
+    assert [t.get_text() for t in ax.get_xticklabels()] == list(RUNGS)
+    assert len(ax.patches) == 2, "the two strong-play rungs are shaded"
+
+
+def test_a_game_measured_in_chips_answers_its_seats_in_chips() -> None:
+    """golem-poker's outcome is net chips: seat 1 nets +6 chips a game against the others' mean, known by design."""
+    rng = np.random.default_rng(SEED)
+    games, n = 6_000, 3
+    noise = rng.normal(0, 30, (games, n))
+    score = noise - noise.mean(axis=1, keepdims=True) + np.array([4.0, -2.0, -2.0])  # margin of seat 1: 4 + 2 = +6
+    seats = pd.DataFrame(
+        {
+            "game": np.repeat(np.arange(games), n),
+            "num_players": n,
+            "seat": np.tile(np.arange(1, n + 1), games),
+            "bot": "planner",
+            "score": score.ravel(),
+            "win": 0.0,
+        }
+    )
+    table = ladder_seats(seats, RUNGS, outcome="score")
+    first = table[table["seat"] == 1].iloc[0]
+    assert first.fair == 0 and first.excess_low < 6.0 < first.excess_high
+    assert first.excess == pytest.approx(6.0, abs=1.5)
+    answer = ladder_answers(table, precision=10.0).iloc[0]
+    assert answer.seat == 1 and answer.verdict == UNRESOLVED and answer.reason.startswith("only planner")
+    with pytest.raises(ValueError, match="outcome"):
+        ladder_seats(seats, RUNGS, outcome="chips")
+
+
+# --- a study plays its ladder to a precision ------------------------------------------------------
+
+
+def test_the_study_tops_up_search_rungs_and_the_strongest_cheap_rung_at_every_ladder_count() -> None:
+    planned = plan_study("century", 1_000_000)
+    targets = precision_targets("century", planned)
+    got = {(t.num_players, t.bot): t.precision for t in targets}
+    ladder = list(make("century").skill_ladder)
+    for n in (2, 3, 4):
+        mirrors = {
+            p.spec.lineup[0].label
+            for p in planned
+            if p.spec.num_players == n and len({e.label for e in p.spec.lineup}) == 1
+        }
+        cheap = [b for b in ladder if b.split(":")[0] != "search" and b in mirrors][-1]  # planner, or the apprentice
+        assert got[(n, cheap)] == 0.01, "the strongest non-search rung: ±1 pp"
+        assert got[(n, "search")] == got[(n, "search:iterations=50")] == 0.02, "search rungs: ±2 pp"
+    assert {n for n, _ in got} == {2, 3, 4}, "only where the study plays search"
+    assert all(len(t.runs) == 1 and t.runs[0].spec.games_per_setup == 1 for t in targets)
+
+
+@pytest.mark.parametrize("game", list(STUDIES))
+def test_every_study_has_a_strongest_cheap_rung_wherever_it_plays_search(game: str) -> None:
+    targets = precision_targets(game, plan_study(game))
+    for n in {t.num_players for t in targets}:
+        cheap = [t for t in targets if t.num_players == n and t.bot.split(":")[0] != "search"]
+        assert len(cheap) == 1 and cheap[0].precision == STUDIES[game].cheap_precision, (game, n)
+
+
+def test_top_up_games_follow_one_over_root_n_within_the_budget() -> None:
+    assert topup_games(300, 0.055, 0.02, 10_000) == 1_969  # 300 * ((5.5 / 2) ** 2 - 1), rounded up
+    assert topup_games(300, 0.055, 0.02, 1_000) == 1_000, "capped by the budget"
+    assert topup_games(3_000, 0.015, 0.02, 10_000) == 0, "already there"
+    assert topup_games(300, 0.055, 0.02, 0) == 0

@@ -18,6 +18,7 @@ from analysis.report.provenance import _source_revision
 from analysis.report.seats import _fairness_answer
 from analysis.run import load_run
 from analysis.stats.components import component_strength
+from analysis.summary import summarize
 from simulate.cli import main
 from simulate.lineup import parse_lineup
 from simulate.orchestration.studies import plan_study
@@ -114,7 +115,8 @@ def test_report_has_every_section_and_both_formats(combined_report, runs) -> Non
         assert key in md
     # the first screen: the answers and the overview figure, before every section; provenance last
     summary = md[md.index("## Summary") : md.index("## Findings, section by section")]
-    assert summary.startswith("## Summary\n\n- Fair to every seat? ")
+    assert summary.startswith("## Summary\n\n- Game length by player count (3 / 4 players; greedy mirror matches): ")
+    assert "\n- Fair to every seat? " in summary
     for answer in ("How much the setup decides: ", "Strongest strategy: ", "Component that stands out"):
         assert f"\n- {answer}" in summary
     assert "](overview-seats.png)" in summary
@@ -179,7 +181,8 @@ def test_study_runs_and_reports_at_a_tiny_scale(tmp_path) -> None:
     assert (tmp_path / "rep" / "report.html").is_file()
     md = (tmp_path / "rep" / "report.md").read_text(encoding="utf-8")
     assert "golem study century --games 700" in md
-    assert len(list((tmp_path / "runs").iterdir())) == len(plan_study("century", 700))
+    played = len(list((tmp_path / "runs").iterdir()))
+    assert played >= len(plan_study("century", 700)), "the planned runs, then the precision top-ups"
     again = ok(
         "study",
         "century",
@@ -193,7 +196,10 @@ def test_study_runs_and_reports_at_a_tiny_scale(tmp_path) -> None:
         "1",
         "-q",
     )
-    assert again.output.count("reused") == len(plan_study("century", 700)), again.output
+    assert again.output.count("reused") == played, again.output
+    assert (
+        "precision: topping up the ladder's rungs" in again.output and "not reached within the budget" in again.output
+    )
 
 
 def test_study_plan_scales_and_separates_seeds() -> None:
@@ -270,6 +276,9 @@ def test_a_run_without_what_the_report_needs_of_the_game_is_refused_in_one_line(
         "metrics": {},
         "skill_ladder": list(make("century").skill_ladder),  # apprentice too, since main's a2bb15b
         "profile_forced": ["crystals_discarded"],
+        "outcome": "win",
+        "outcome_precision": None,
+        "design_measures": [],
     }
     old = _copy(runs["mirror"], tmp_path / "old")
     manifest = json.loads((old / "manifest.json").read_text())
@@ -322,6 +331,14 @@ def test_game_declared_measures_are_reported(tmp_path: Path) -> None:
     ratio_row = next(line for line in text.splitlines() if "| golem_win_rate |" in line)
     assert f"| {games['golem_wins'].sum() / games['showdowns'].sum():.3f} |" in ratio_row, "a ratio of totals"
     assert "scores" in text and " chips (" in text and " points (" not in text, "poker scores count chips"
+    # the summary leads with the game's design measures and its length, in the game's own currency
+    report = compute_report([run_dir])
+    lead = report.summary[0].split("\n")
+    assert lead[0] == "Design measures by player count (4 players; threshold mirror matches):", lead
+    golem = games["golem_wins"].sum() / games["showdowns"].sum()
+    assert lead[1] == f"share of showdowns the golem won: {100 * golem:.0f}%", lead
+    assert lead[-1].startswith(f"game length: {games['rounds'].mean():.1f} (") and "playing-time" in lead[-1]
+    assert report.summary[1].startswith("Fair to every seat at strong play, in net chips against the other seats?")
 
 
 def test_rule_variants_are_compared_with_their_baseline_and_never_pooled(tmp_path: Path) -> None:
@@ -356,6 +373,12 @@ def test_rule_variants_are_compared_with_their_baseline_and_never_pooled(tmp_pat
     assert "differ in rules" not in report.caution
     stands_out = "Rule option that stands out: penalty_antes=6 (4 players) moves "
     assert any(a.startswith(stands_out) for a in report.summary), report.summary
+    # the bullets name every measure they compared, not "no measure changed"
+    finding = next(f for f in side.findings if "penalty_antes=6" in f)
+    measures = [*game.report_metrics, "seat 1 net chips"]  # in the game's own currency
+    assert all(name in finding for name in measures), finding
+    answer = next(a for a in report.summary if a.startswith(stands_out))
+    assert f"the {len(measures)} measures compared (" in answer, answer
 
 
 def test_a_game_with_a_drawn_turn_order_reports_seats_by_that_order(tmp_path) -> None:
@@ -370,6 +393,12 @@ def test_a_game_with_a_drawn_turn_order_reports_seats_by_that_order(tmp_path) ->
     assert not by_place.equals(by_table)
     rate = f"{100 * by_place.loc[1]:.2f}%"
     assert rate in text, (rate, by_table.to_dict())
+    assert "Seat = place in turn order" in text
+    # the CLI summary counts the same seats as the report (it counted table seats)
+    summary = summarize(out)
+    assert "seat = place in turn order" in summary
+    line = next(x for x in summary.splitlines() if x.strip().startswith("seat 1:"))
+    assert f"{by_place.loc[1]:6.1%}" in line, (line, by_place.to_dict(), by_table.to_dict())
     # components name table seats: their rows must still meet the right seats
     t = load_run(out)
     direct = component_strength(t.seats, t.components, t.games, correction="holm")
@@ -408,3 +437,12 @@ def test_the_fairness_answer_groups_the_fair_player_counts_and_names_the_seat_fu
         "each (the intervals still allow differences up to 7.0 pp); no at 2 players: the first player wins 60.0% "
         "(58.0–62.0%) where a fair share is 50.0%. Measured in greedy mirror matches."
     )
+
+
+def test_the_fairness_answer_never_says_no_difference_from_a_small_run_without_what_would_settle_it() -> None:
+    table = pd.DataFrame({"num_players": [2, 2], "seat": [1, 2], "win_rate": [0.52, 0.48]})
+    table["fair"], table["excess"] = 0.5, table["win_rate"] - 0.5
+    table["ci_low"], table["ci_high"] = table["win_rate"] - 0.06, table["win_rate"] + 0.06
+    tests = pd.DataFrame({"num_players": [2], "num_games": [300], "pvalue": [0.4], "significant": [False]})
+    answer = _fairness_answer(table, tests, "search mirror matches")
+    assert "unresolved, about 2,401 more games would bring every interval within ±2 pp" in answer, answer

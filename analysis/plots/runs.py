@@ -21,6 +21,7 @@ __all__ = [
     "plot_convergence",
     "plot_game_lengths",
     "plot_head_to_head",
+    "plot_ladder_seats",
     "plot_ratings",
     "plot_score_distributions",
     "plot_seat_win_rates",
@@ -454,4 +455,63 @@ def plot_seat_excess(table: pd.DataFrame, ax: Axes | None = None, *, title: str 
     ax.set_ylabel("win rate - fair share (pp)")
     ax.legend(fontsize="small", frameon=False)
     ax.set_title(title or "Each seat's win rate against its fair share")
+    return ax
+
+
+def plot_ladder_seats(
+    table: pd.DataFrame,
+    ax: Axes | None = None,
+    *,
+    num_players: int | None = None,
+    strongest: Sequence[str] = (),
+    unit: str | None = None,
+    title: str | None = None,
+) -> Axes:
+    """Each seat's excess win rate (pp, with its interval) at each rung of the skill ladder, for one player count.
+
+    With ``unit`` (e.g. ``"chips"``) the table holds score margins (``ladder_seats(..., outcome="score")``),
+    drawn as they are in that unit.
+
+    Required columns (``analysis.stats.ladder.ladder_seats``): ``num_players``, ``rung``, ``bot``, ``seat``,
+    ``excess``, ``excess_low``, ``excess_high``. Rungs run left to right in order of strength; one marker
+    series per seat. The rungs named in ``strongest`` (the strong-play answer) are drawn in full and shaded,
+    the weaker rungs faded.
+    """
+    require_columns(table, ["num_players", "rung", "bot", "seat", "excess", "excess_low", "excess_high"], "ladder")
+    part, num_players = _one_player_count(table, num_players, "ladder seats")
+    rungs = part.drop_duplicates("rung").sort_values("rung")
+    position = {r: k for k, r in enumerate(rungs["rung"])}
+    seats = sorted(part["seat"].unique())
+    offsets = np.linspace(-0.2, 0.2, len(seats)) if len(seats) > 1 else [0.0]
+    strong = set(strongest)
+    scale = 100.0 if unit is None else 1.0
+    ax = _axes(ax, (6.5, 4.0))
+    for k, bot in enumerate(rungs["bot"]):
+        if str(bot) in strong:
+            ax.axvspan(k - 0.45, k + 0.45, color="gold", alpha=0.18, lw=0)
+    colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    for s, dx in zip(seats, offsets, strict=True):
+        rows = part[part["seat"] == s].sort_values("rung")
+        colour = colours[(int(s) - 1) % len(colours)]
+        for r in rows.itertuples():
+            y = scale * r.excess
+            err = np.clip([[scale * (r.excess - r.excess_low)], [scale * (r.excess_high - r.excess)]], 0, None)
+            emphasised = str(r.bot) in strong or not strong
+            ax.errorbar(
+                position[r.rung] + dx,
+                y,
+                yerr=err,
+                fmt="o",
+                color=colour,
+                alpha=1.0 if emphasised else 0.35,
+                ms=6 if emphasised else 4,
+                capsize=3,
+                label=f"seat {s}" if r.rung == rows["rung"].iloc[-1] else None,
+            )
+    ax.axhline(0.0, color="grey", lw=0.8, ls="--")
+    ax.set_xticks(range(len(rungs)), [str(b) for b in rungs["bot"]], rotation=20, fontsize="small")
+    ax.set_xlabel("rung (weakest to strongest; shaded: strong play)")
+    ax.set_ylabel("win rate - fair share (pp)" if unit is None else f"net {unit} vs the other seats")
+    ax.legend(fontsize="small", frameon=False, ncols=min(len(seats), 3))
+    ax.set_title(title or f"{num_players} players: each seat up the skill ladder")
     return ax

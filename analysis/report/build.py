@@ -9,10 +9,18 @@ import numpy as np
 
 from analysis.report.components import _component_section
 from analysis.report.convergence import _convergence_section
-from analysis.report.metrics import _metric_columns, _metrics_section
+from analysis.report.metrics import _design_answer, _metric_columns, _metrics_section
 from analysis.report.model import MAX_ANSWERS, Figure, Report, Text
 from analysis.report.outcomes import _outcome_section
-from analysis.report.profile import _ladder_section, _profile_columns, _profile_section, _strongest_rungs
+from analysis.report.profile import (
+    _fair_at_strong_play,
+    _ladder_answers,
+    _ladder_overview,
+    _ladder_section,
+    _profile_columns,
+    _profile_section,
+    _strongest_rungs,
+)
 from analysis.report.provenance import _appendix, _base_rules, _caution, _game_facts, _replays_setups, _rules_key
 from analysis.report.render import write_report
 from analysis.report.seats import (
@@ -30,6 +38,8 @@ from analysis.report.strategies import _strategy_section
 from analysis.report.variants import _variant_section
 from analysis.run import check_runs, default_offsets, read_tables, run_label
 from analysis.stats._util import mirror_mask
+from analysis.stats.ladder import rung_order
+from analysis.stats.strategies import score_ratings
 
 _SEAT_COLUMNS = ["game", "setup_id", "num_players", "seat", "bot", "score", "rank", "win"]
 
@@ -108,11 +118,21 @@ def compute_report(
     base_seats = base_seats[~solo]
     mirror = mirror_mask(base_seats[["game", "bot"]])
 
-    rungs = tuple(facts.get("skill_ladder", ()))
+    # every answer in the game's own currency: win share for the race games, net chips for golem-poker
+    outcome = facts.get("outcome", "win")
+    outcome_unit = unit if outcome == "score" else None
+    strategy_section, ratings = _strategy_section(base_seats, alpha, outcome_unit)
+    mixed_seats = base_seats[~mirror]
+    if outcome_unit is not None and mixed_seats["bot"].nunique() > 1:  # rungs rated in the game's currency
+        ratings = score_ratings(mixed_seats[["game", "bot", "score"]], alpha).rename(columns={"mean": "rating"})
+    # the ladder's rungs in order of measured strength (ratings from the games between them) where the
+    # study has such games, else as the game declares them
+    order = rung_order(facts.get("skill_ladder", ()), ratings)
+    rungs = tuple(order["bot"])
     strongest = _strongest_rungs(base_seats, mirror, rungs)
+    ladder, ladder_answers = _ladder_answers(base_seats, mirror, order, alpha, outcome, facts.get("outcome_precision"))
     mirror_section, mirror_results = _mirror_section(base_seats, mirror, alpha, rng, unit, strongest)
     mixed_section, mixed_result = _mixed_section(base_seats, mirror, alpha, rng, unit)
-    strategy_section = _strategy_section(base_seats, alpha)
     win_rate_section = _win_rate_section(seats, labels, alpha)
     if turn_order:
         win_rate_section.items.insert(
@@ -122,10 +142,13 @@ def compute_report(
                 f"round's turn order (column {turn_order}, 1 = first to act), not a place at the table."
             ),
         )
-    ladder_section = _ladder_section(base_seats, mirror, rungs, alpha)
+    ladder_section = _ladder_section(base_seats, mirror, order, alpha, ladder, ladder_answers, outcome_unit)
+    on_ladder = ladder_answers[ladder_answers["num_rungs"] >= 2] if len(ladder_answers) else ladder_answers
+    if outcome_unit is not None:  # the seat answer in the game's currency, even from a single rung
+        on_ladder = ladder_answers
     solo_section = _solo_section(solo_seats, base_games[base_games["num_players"] == 1], alpha)
     setup_section = _setup_section(seats, same_rules, offsets, alpha, unit)
-    variant_section = _variant_section(games, seats, manifests, metrics, labels, alpha)
+    variant_section = _variant_section(games, seats, manifests, metrics, labels, alpha, outcome_unit)
     sections = [
         win_rate_section,
         _profile_section(seats, profile_columns, facts.get("profile_forced", ())),
@@ -157,16 +180,22 @@ def compute_report(
         for section in (mirror_section, mixed_section, components, strategy_section):
             if section is not None:
                 section.items.insert(1, note)
-    # the first screen: fairness first, then the setup, strategies, components, rules, solo play, skill
-    summary = [
+    # the first screen: the game's design measures and length, then fairness (at strong play, with its class,
+    # when the study climbed a skill ladder), the setup, strategies, rules, solo play and components
+    fairness = [_fair_at_strong_play(ladder_answers, order, outcome_unit)] if len(on_ladder) else None
+    design = _design_answer(base_games, independent, metrics, facts.get("design_measures", ()))
+    summary = [design] if design else []
+    summary += [
         a
-        for s in (mirror_section or mixed_section, setup_section, strategy_section, components, variant_section)
-        + (solo_section, ladder_section)
+        for s in (mirror_section or mixed_section, setup_section, strategy_section, variant_section, solo_section)
+        + (components,)
         if s is not None
-        for a in s.answers
+        for a in (fairness if fairness and s is (mirror_section or mixed_section) else s.answers)
     ]
     overview = None
-    if mirror_results:
+    if len(on_ladder):
+        overview = _ladder_overview(ladder, ladder_answers, outcome_unit)
+    elif mirror_results:
         table, _, chosen = _headline(mirror_results, {})  # the most games per player count: the narrowest
         overview = _seat_overview(table, _lineup_words(chosen, strongest))
     elif mixed_result is not None:

@@ -8,9 +8,9 @@ import numpy as np
 import pandas as pd
 
 from analysis import plots
-from analysis.report.format import _HOPELESS, _games_text, _level, _ok, _pct, _players
+from analysis.report.format import _games_text, _level, _ok, _pct, _players
 from analysis.report.model import Section, Table, Text, _figure
-from analysis.stats.convergence import convergence, games_needed
+from analysis.stats.convergence import MAX_PLANNABLE_GAMES, convergence, games_needed, more_games_text
 
 
 def _convergence_section(
@@ -61,7 +61,7 @@ def _convergence_section(
             rows.append([name, str(r.num_players), str(r.seat), _pct(r.win_rate, 2), status, more, margin_text])
             if not r.resolved:
                 open_questions.append(f"{name}, {_players(r.num_players)}, {r.note}")
-                if _ok(r.more_games) and r.more_games < _HOPELESS:
+                if _ok(r.more_games) and r.more_games <= MAX_PLANNABLE_GAMES:
                     plannable.append(float(r.more_games))
     section.items.append(
         Table(
@@ -77,12 +77,11 @@ def _convergence_section(
         summary = f"{len(open_questions)} of {len(rows)} seat win rates cannot yet be told from the fair share"
         if plannable:
             summary += (
-                f"; at the current effects the plannable ones need up to {_games_text(max(plannable))} more games "
-                "per lineup"
+                f"; at the current effects the plannable ones need up to {more_games_text(max(plannable))} per lineup"
             )
         unplannable = len(open_questions) - len(plannable)
         if unplannable:
-            summary += f"; {unplannable} show no real difference from fair at all"
+            summary += f"; {unplannable} would need {more_games_text(np.inf)}"
         section.findings.append(summary + " (see Convergence).")
     else:
         text = "Every seat's win rate is already distinguishable from the fair share."

@@ -419,7 +419,11 @@ def compute_experiment_report(exp: Experiment, title: str | None = None, command
     significant = exp.effects[exp.effects["significant"]]
     rates.findings = [_effect_sentence(r) for r in significant[significant["unit"] == "rate"].itertuples()][:_TOP]
     if not rates.findings:
-        rates.findings = ["No change moves a win rate significantly (after correction for multiple comparisons)."]
+        compared = dict.fromkeys(exp.effects.loc[exp.effects["unit"] == "rate", "quantity"])
+        rates.findings = [
+            "No change moves a win rate significantly (after correction for multiple comparisons; compared: "
+            f"{', '.join(_subject(str(q)) for q in compared)})."
+        ]
     rates.items.insert(0, Text(" ".join(rates.findings), "verdict"))
     margins = Section("Effects on score margins", [_effects_table(exp.effects, "points", alpha)])
     ranked = ranking(exp.effects)
@@ -499,17 +503,32 @@ def _effect_answers(exp: Experiment, ranked: pd.DataFrame) -> list[str]:
         )
     else:
         out.append(
-            f"No change moves a win rate detectably: the largest, {top.variant_name} on {_subject(top.quantity)}, "
-            f"is {_num(100 * top.diff, _digits(top, 100.0), True)} pp ({_pp_ci(top, 100.0)})."
+            f"No change moves any of {_compared(exp.effects)} detectably: the largest, {top.variant_name} on "
+            f"{_subject(top.quantity)}, is {_num(100 * top.diff, _digits(top, 100.0), True)} pp "
+            f"({_pp_ci(top, 100.0)})."
         )
     quiet = list(ranked.loc[ranked["num_significant"] == 0, "variant_name"])
     moving = len(ranked) - len(quiet)
     if quiet and moving:
         shown = ", ".join(quiet[:4]) + (f" and {len(quiet) - 4} more" if len(quiet) > 4 else "")
-        out.append(f"{moving} of {len(ranked)} variants move some win rate; no detectable effect: {shown}.")
+        out.append(
+            f"{moving} of {len(ranked)} variants move at least one of {_compared(exp.effects)}; no detectable "
+            f"effect on any of them: {shown}."
+        )
     elif moving > 1:
-        out.append(f"Every one of the {len(ranked)} variants moves some win rate detectably.")
+        out.append(
+            f"Every one of the {len(ranked)} variants moves at least one of {_compared(exp.effects)} detectably."
+        )
     return out
+
+
+def _compared(effects: pd.DataFrame) -> str:
+    """Every measure a what-if compared, named: "the 6 measures compared (seat 1's win rate, ..., seat 3's score
+    margin)"."""
+    names = [_subject(str(q)) for q in dict.fromkeys(effects["quantity"])]
+    if len(names) == 1:
+        return f"{names[0]} (the one measure compared)"
+    return f"the {len(names)} measures compared ({', '.join(names)})"
 
 
 def build_experiment_report(

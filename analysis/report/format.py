@@ -7,7 +7,8 @@ from typing import Any
 
 import numpy as np
 
-from analysis.stats._util import format_pvalue
+from analysis.stats._util import format_pvalue, interval_digits
+from analysis.stats.convergence import MAX_PLANNABLE_GAMES
 
 
 def _players(n: int) -> str:
@@ -27,7 +28,11 @@ def _pct(x: float, digits: int = 1) -> str:
 
 
 def _pct_ci(low: float, high: float, digits: int = 1) -> str:
-    return f"{100 * low:.{digits}f}–{100 * high:.{digits}f}%" if _ok(low) and _ok(high) else "n/a"
+    """'47.8–48.4%': more decimals where the two ends would print alike."""
+    if not (_ok(low) and _ok(high)):
+        return "n/a"
+    d = interval_digits(100 * low, 100 * high, digits)
+    return f"{100 * low:.{d}f}–{100 * high:.{d}f}%"
 
 
 def _pp(x: float, digits: int = 1) -> str:
@@ -41,16 +46,19 @@ def _num(x: float, digits: int = 1, sign: bool = False) -> str:
 
 
 def _ci(low: float, high: float, digits: int = 1, sign: bool = False) -> str:
-    return f"{_num(low, digits, sign)} to {_num(high, digits, sign)}" if _ok(low) and _ok(high) else "n/a"
+    """'-0.31 to -0.27': ``digits`` decimals, more where the two ends would print alike."""
+    if not (_ok(low) and _ok(high)):
+        return "n/a"
+    d = interval_digits(low, high, digits)
+    return f"{_num(low, d, sign)} to {_num(high, d, sign)}"
 
-
-_HOPELESS = 1e10  # more games than any run will play (as in analysis.stats.convergence)
 
 _NO_VARIANCE = 1e-9  # within-setup variance below this is rounding: the replays were identical
 
 
 def _games_text(x: float) -> str:
-    return f"{int(x):,}" if _ok(x) and x < _HOPELESS else "no plannable count"
+    """A count of games for a table cell; beyond ``MAX_PLANNABLE_GAMES`` "more than 10 million"."""
+    return f"{int(x):,}" if _ok(x) and x <= MAX_PLANNABLE_GAMES else f"more than {MAX_PLANNABLE_GAMES / 1e6:g} million"
 
 
 def _int(x: float) -> str:

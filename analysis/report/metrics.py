@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -108,3 +110,57 @@ def _metrics_section(
             )
         )
     return section
+
+
+def _design_answer(
+    games: pd.DataFrame,
+    manifests: Sequence[dict[str, Any]],
+    metrics: dict[str, tuple[str, ...]],
+    design: Sequence[str],
+) -> str | None:
+    """The summary's first answer: the game's design measures and its length, by player count.
+
+    Read from the largest mirror-match run at each player count (one bot in every seat, the game's own rules
+    as the other runs): a line per design measure the game declares (``design_measures``), then the game
+    length in rounds (mean, with the 5-95% range). No game records a playing-time estimate, so the length is
+    given in rounds and says so.
+    """
+    chosen: dict[int, dict[str, Any]] = {}
+    for m in manifests:
+        if len({e["label"] for e in m["lineup"]}) != 1:
+            continue
+        n = int(m["num_players"])
+        if n not in chosen or m["num_games"] > chosen[n]["num_games"]:
+            chosen[n] = m
+    if not chosen:
+        return None
+    counts = sorted(chosen)
+    parts = {n: games[(games["run_id"] == chosen[n]["run_id"]).to_numpy()] for n in counts}
+    bots = {n: chosen[n]["lineup"][0]["label"] for n in counts}
+    if len(set(bots.values())) == 1:
+        source = f"{bots[counts[0]]} mirror matches"
+    else:
+        source = "mirror matches of " + ", ".join(f"{b} at {n}" for n, b in bots.items())
+    where = " / ".join(str(n) for n in counts)
+    lines = [f"Design measures by player count ({where} player{'s' if counts != [1] else ''}; {source}):"]
+    for name in design:
+        if name not in metrics:
+            continue
+        spec = metrics[name]
+        values = [_estimate(parts[n], spec)[1] for n in counts]
+        share = spec[1].startswith("share")
+        shown = " / ".join(_pct(v, 0) if share else _num(v, 1) for v in values)
+        lines.append(f"{spec[1]}: {shown}")
+    lengths = []
+    for n in counts:
+        rounds = parts[n]["rounds"].to_numpy(float)
+        low, high = np.quantile(rounds, [0.05, 0.95]) if len(rounds) else (np.nan, np.nan)
+        lengths.append(f"{_num(rounds.mean(), 1)} ({low:.0f}–{high:.0f})")
+    lines.append(
+        f"game length: {' / '.join(lengths)} rounds (mean, 5–95%); in rounds only: the game data hold no "
+        "playing-time estimate"
+    )
+    if len(lines) == 2:  # the length alone: one line
+        length = lines[1].removeprefix("game length: ")
+        return f"Game length by player count ({where} players; {source}): {length}."
+    return "\n".join(lines)

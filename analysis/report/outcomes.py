@@ -17,6 +17,10 @@ def _outcome_section(
 ) -> Section:
     section = Section("Game length, scores and end reasons")
     ends = end_reasons(games[["num_players", "end_reason"]], alpha=alpha)
+    runs = games["run_id"].astype(str).map(labels) if "run_id" in games.columns else None
+    if runs is not None and runs.nunique() > 1:  # name the runs that hit the cap: never pool a weak rung's
+        frame = games[["num_players", "end_reason"]].assign(run=runs.to_numpy())
+        ends = ends._replace(verdict=end_reasons(frame, alpha=alpha, by="run").verdict)
     capped = ends.table[ends.table["turn_cap"]]
     kind = "warn" if len(capped) and capped["num_games"].sum() > 0 else "verdict"
     section.items.append(Text(ends.verdict, kind))

@@ -9,9 +9,20 @@ import numpy as np
 import pandas as pd
 
 from analysis import plots
-from analysis.report.format import _ci, _int, _num, _pct, _pct_ci, _pp
-from analysis.report.model import Section, Table, Text, _figure
-from analysis.stats.ladder import ladder_verdicts, skill_ladder
+from analysis.report.format import _ci, _int, _num, _pct, _pct_ci, _players, _pp
+from analysis.report.model import Figure, Section, Table, Text, _figure
+from analysis.stats.convergence import more_games_text
+from analysis.stats.ladder import (
+    CHANGES,
+    HOLDS,
+    PRECISION,
+    UNRESOLVED,
+    VERDICT_CLASSES,
+    ladder_answers,
+    ladder_seats,
+    ladder_verdicts,
+    skill_ladder,
+)
 from analysis.stats.profile import RARE_SHARE, play_profile, profile_warnings
 
 
@@ -59,7 +70,8 @@ def _profile_section(seats: pd.DataFrame, columns: list[str], forced: Sequence[s
 
 
 def _strongest_rungs(seats: pd.DataFrame, mirror: np.ndarray, rungs: Sequence[str]) -> dict[int, str]:
-    """Per player count, the strongest rung of the game's skill ladder played in mirror matches."""
+    """Per player count, the strongest rung of the game's skill ladder played in mirror matches (``rungs``
+    weakest to strongest, in the order of measured strength where there is one)."""
     position = {bot: k for k, bot in enumerate(rungs)}
     played = seats.loc[mirror, ["num_players", "bot"]].drop_duplicates()
     out: dict[int, str] = {}
@@ -69,8 +81,90 @@ def _strongest_rungs(seats: pd.DataFrame, mirror: np.ndarray, rungs: Sequence[st
     return out
 
 
-def _ladder_section(seats: pd.DataFrame, mirror: np.ndarray, rungs: Sequence[str], alpha: float) -> Section | None:
-    """Seat 1's excess win rate in mirror matches at each rung of the game's skill ladder."""
+def _order_words(order: pd.DataFrame) -> str:
+    """How the rungs were ordered, said plainly."""
+    measured = order[order["basis"] == "measured"]
+    chain = " < ".join(order["bot"])
+    if measured.empty:
+        return f"rungs in the game's declared order ({chain}; no games between the rungs rate them)"
+    rated = " < ".join(measured["bot"])
+    moved = "; not the declared order" if (order["order"] != order["declared"]).any() else ""
+    return (
+        f"rungs by measured strength where rated ({rated}: ratings from the mixed-bot games), else as declared: "
+        f"{chain}{moved}"
+    )
+
+
+def _amount(x: float, unit: str | None) -> str:
+    """A seat's excess: percentage points of win share (``unit`` None), else a signed amount of the score unit."""
+    return f"{_pp(x, 1)} pp" if unit is None else f"{_num(x, 1, True)} {unit}"
+
+
+def _answer_line(a, unit: str | None = None) -> str:
+    """One short line per player count: the strong-play answer and its class (``unit``: see :func:`_amount`)."""
+    scale = 100.0 if unit is None else 1.0
+    who = "the first player" if a.seat == 1 else f"seat {a.seat}"
+    share = "" if unit is None else " against the other seats"
+    fact = (
+        f"{who} {_amount(a.excess, unit)}{share} ({_ci(scale * a.excess_low, scale * a.excess_high, 1, True)}) "
+        f"under {a.strongest}"
+    )
+    top = a.strongest.split(" and ")[0]
+    head = f"{_players(a.num_players)}: {a.verdict}"
+    reach = f"±{scale * a.half_width:.1f} {'pp' if unit is None else unit}"
+    if a.verdict == UNRESOLVED:
+        if a.reason.startswith("only"):
+            return f"{head} ({a.reason}): {fact}."
+        if "disagree" in a.reason:
+            return f"{head} ({top} and the next rung disagree): {fact}."
+        line = f"{head} (intervals {reach} under {a.strongest})"
+        if a.more_games > 0:
+            line += f": about {more_games_text(a.more_games)} of {top} would settle it"
+        return line + (f"; so far {fact}." if a.detected else ".")
+    if not a.detected:
+        fact = f"every seat within {reach} of {'its share' if unit is None else 'the others'} under {a.strongest}"
+    line = f"{head}: {fact}"
+    if a.verdict == CHANGES:
+        line += f"; differs at {', '.join(a.changed_at)}"
+    return line + "."
+
+
+def _ladder_answers(
+    seats: pd.DataFrame,
+    mirror: np.ndarray,
+    order: pd.DataFrame,
+    alpha: float,
+    outcome: str = "win",
+    precision: float | None = None,
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Every seat at every rung (:func:`ladder_seats`) and the answer per player count (:func:`ladder_answers`),
+    in the game's outcome measure (``"win"`` share, or ``"score"`` margin within ``precision`` score units)."""
+    columns = ["game", "num_players", "seat", "bot", "win", "score"]
+    ladder = ladder_seats(seats.loc[mirror, columns], order, alpha, outcome=outcome)
+    if outcome == "score":
+        return ladder, ladder_answers(ladder, alpha, precision=float(precision or 1.0))
+    return ladder, ladder_answers(ladder, alpha)
+
+
+def _fair_at_strong_play(answers: pd.DataFrame, order: pd.DataFrame, unit: str | None = None) -> str:
+    """The summary's seat answer: one short line per player count, its class first; then how rungs were ordered."""
+    lines = [_answer_line(a, unit) for a in answers.itertuples()]
+    measure = "" if unit is None else f", in net {unit} against the other seats"
+    head = f"Fair to every seat at strong play{measure}? ({' / '.join(VERDICT_CLASSES)}; seat = place in turn order)"
+    return "\n".join([head, *lines, f"Strong play: the strongest rungs played; {_order_words(order)}."])
+
+
+def _ladder_section(
+    seats: pd.DataFrame,
+    mirror: np.ndarray,
+    order: pd.DataFrame,
+    alpha: float,
+    ladder_all: pd.DataFrame | None = None,
+    answers: pd.DataFrame | None = None,
+    unit: str | None = None,
+) -> Section | None:
+    """Every seat's excess win rate in mirror matches at each rung of the game's skill ladder, with the verdicts."""
+    rungs = list(order["bot"])
     if not mirror.any() or not rungs:
         return None
     ladder = skill_ladder(seats.loc[mirror, ["num_players", "seat", "bot", "win"]], rungs, alpha)
@@ -79,35 +173,77 @@ def _ladder_section(seats: pd.DataFrame, mirror: np.ndarray, rungs: Sequence[str
     section = Section("Skill ladder")
     section.items.append(
         Text(
-            f"The seat-advantage answer at each rung of the game's skill ladder ({', '.join(rungs)}: weakest to "
-            "strongest): seat 1's win rate minus the fair share 1/n in mirror matches of each bot, with Wilson "
-            "intervals. An effect that holds at every rung is the game's; one that changes with skill says as much "
-            "about the bots as about the game."
+            f"The seat-advantage answer at each rung of the game's skill ladder, weakest to strongest "
+            f"({_order_words(order)}): each seat's win rate minus the fair share 1/n in mirror matches of each "
+            "bot, with Wilson intervals. The strong-play answer pools the two strongest rungs when they agree; it "
+            f"is {UNRESOLVED} when they disagree, when only one rung was played, or when its intervals reach "
+            f'further than ±{100 * PRECISION:g} pp (never "no difference" from a small rung); it '
+            f"{HOLDS} when every rung agrees with it, and {CHANGES} otherwise (Bonferroni over rungs and seats)."
         )
     )
+    if answers is not None and len(answers):
+        for a in answers.itertuples():
+            line = _answer_line(a, unit)
+            section.items.append(Text(line, "verdict"))
+            section.findings.append(f"Seats up the skill ladder, {line}")
     verdicts = ladder_verdicts(ladder)
-    section.items.extend(Text(v, "verdict") for v in verdicts)
-    section.findings.extend(f"Skill ladder, {v}" for v in verdicts)
-    section.answers.append(_ladder_answer(ladder, rungs))
-    rows = [
-        [
-            str(r.num_players),
-            str(r.bot),
-            _int(r.num_games),
-            _pct(r.win_rate, 2),
-            _pct_ci(r.ci_low, r.ci_high, 2),
-            _pp(r.excess, 2),
-            _ci(100 * r.excess_low, 100 * r.excess_high, 2, True),
-        ]
-        for r in ladder.itertuples()
-    ]
-    section.items.append(
-        Table(
-            ["players", "rung", "games", "seat 1 win rate", "interval", "excess (pp)", "excess interval (pp)"],
-            rows,
-            "Seat 1 in mirror matches, by rung.",
+    section.items.extend(Text(v) for v in verdicts)
+    if ladder_all is not None and len(ladder_all) and unit is None:
+        section.items.append(
+            Table(
+                ["players", "rung", "seat", "games", "win rate", "interval", "excess (pp)", "excess interval (pp)"],
+                [
+                    [
+                        str(r.num_players),
+                        str(r.bot),
+                        str(r.seat),
+                        _int(r.num_games),
+                        _pct(r.win_rate, 2),
+                        _pct_ci(r.ci_low, r.ci_high, 2),
+                        _pp(r.excess, 2),
+                        _ci(100 * r.excess_low, 100 * r.excess_high, 2, True),
+                    ]
+                    for r in ladder_all.itertuples()
+                ],
+                "Every seat in mirror matches, by rung (weakest first).",
+            )
         )
-    )
+    elif ladder_all is not None and len(ladder_all):
+        section.items.append(
+            Table(
+                ["players", "rung", "seat", "games", f"net {unit} against the other seats", "interval"],
+                [
+                    [
+                        str(r.num_players),
+                        str(r.bot),
+                        str(r.seat),
+                        _int(r.num_games),
+                        _num(r.excess, 2, True),
+                        _ci(r.excess_low, r.excess_high, 2, True),
+                    ]
+                    for r in ladder_all.itertuples()
+                ],
+                f"Every seat in mirror matches, by rung (weakest first): the game's outcome measure, net {unit} a "
+                "game against the mean of the other seats, with t intervals.",
+            )
+        )
+    if ladder_all is not None and len(ladder_all):
+        scale, what = (100.0, "pp") if unit is None else (1.0, unit)
+        reach = ladder_all.groupby(["num_players", "rung", "bot"], sort=True).agg(
+            num_games=("num_games", "first"), half_width=("half_width", "max")
+        )
+        section.items.append(
+            Table(
+                ["players", "rung", "games", f"widest seat interval (± {what})"],
+                [
+                    [str(n), str(bot), _int(r.num_games), f"±{scale * r.half_width:.1f}"]
+                    for (n, _, bot), r in reach.iterrows()
+                ],
+                "Precision reached at each rung: the widest reach of a seat's interval from its estimate (a "
+                "standard study tops up its search rungs to ±2 pp and its strongest cheap rung to ±1 pp, within "
+                "its budget).",
+            )
+        )
     section.items.append(
         _figure(
             "skill-ladder.png",
@@ -119,24 +255,24 @@ def _ladder_section(seats: pd.DataFrame, mirror: np.ndarray, rungs: Sequence[str
     return section
 
 
-def _ladder_answer(ladder: pd.DataFrame, rungs: Sequence[str]) -> str:
-    """The answer to "does the seat answer hold at every skill level?", grouping the player counts alike."""
-    kinds: dict[str, list[str]] = {}
-    for n, part in ladder.groupby("num_players", sort=True):
-        if len(part) < 2:
-            continue
-        part = part.sort_values("rung")
-        signs = np.where(part["excess_low"] > 0, 1, np.where(part["excess_high"] < 0, -1, 0))
-        what = "advantage" if signs[-1] > 0 else "deficit"
-        if signs[-1] == 0:
-            kind = "no seat-1 effect is detected at the strongest rung"
-        elif (signs == signs[-1]).all():
-            kind = f"seat 1's {what} holds at every rung"
-        else:
-            kind = f"seat 1's {what} shows at the strongest rung, not at every one"
-        kinds.setdefault(kind, []).append(str(n))
-    parts = [
-        f"at {' and '.join([', '.join(ns[:-1]), ns[-1]] if len(ns) > 1 else ns)} players {kind}"
-        for kind, ns in kinds.items()
-    ]
-    return f"Skill ladder ({rungs[0]} to {rungs[-1]}): " + "; ".join(parts) + "."
+def _ladder_overview(ladder: pd.DataFrame, answers: pd.DataFrame, unit: str | None = None) -> Figure:
+    """The overview figure: each seat at each rung, one panel per player count, the strong-play rungs shaded."""
+    counts = [int(n) for n in answers["num_players"]]
+    strongest = {int(a.num_players): a.strongest.split(" and ") for a in answers.itertuples()}
+    what = (
+        "Each seat's win rate minus its fair share 1/n, with Wilson intervals"
+        if unit is None
+        else f"Each seat's net {unit} a game against the mean of the other seats, with t intervals"
+    )
+    return _figure(
+        "overview-seats.png",
+        f"{what}, at each rung of the skill ladder (weakest to strongest), one panel per player count; shaded: the "
+        "strong-play rungs the summary answers from. On the dashed line a seat "
+        + ("wins exactly its share." if unit is None else "does exactly as well as the others."),
+        [
+            lambda ax, n=n: plots.plot_ladder_seats(ladder, ax=ax, num_players=n, strongest=strongest[n], unit=unit)
+            for n in counts
+        ],
+        ncols=min(2, len(counts)),
+        size=(4.6, 3.0),
+    )

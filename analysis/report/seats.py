@@ -9,6 +9,8 @@ from analysis import plots
 from analysis.report.format import _ci, _int, _level, _num, _ok, _p, _pct, _pct_ci, _players, _pp, _slug
 from analysis.report.model import Figure, Section, Table, Text, _figure
 from analysis.stats._util import t_confint
+from analysis.stats.convergence import more_games_text
+from analysis.stats.ladder import PRECISION
 from analysis.stats.seats import SeatAdvantage, seat_advantage, win_rates
 
 _SOLO_OPPONENT_SCORE = "automa_score"  # games column of a game with a solo opponent: its final score
@@ -22,9 +24,10 @@ def _win_rate_section(seats: pd.DataFrame, labels: dict[str, str], alpha: float)
         [
             Text(
                 "Every run's win rate by seat with Wilson intervals; a shared tie counts 1/k for each of the k "
-                "tied seats. Seat 1 moves first. A solo game has no fair share: its seat plays the game's automated "
-                "opponent (see the solo section). Runs that replay setups count every replay as a game, so their "
-                "intervals are too narrow when the replays are alike."
+                "tied seats. Seat = place in turn order (seat 1 moves first), in every section. A solo game has "
+                "no fair share: its seat plays the game's automated opponent (see the solo section). Runs that "
+                "replay setups count every replay as a game, so their intervals are too narrow when the replays "
+                "are alike."
             ),
             Table(["run", *_RATE_COLUMNS[:4], f"{_level(alpha)} interval", *_RATE_COLUMNS[5:]], rows),
         ],
@@ -118,13 +121,16 @@ def _fairness_answer(
 ) -> str:
     """The answer to "is it fair to every seat, at every player count?" in plain words: the counts where no seat differs
     detectably, then each count where one does, with the seat furthest from its share."""
-    fair, unfair, unseen = [], [], 0.0
+    fair, unfair, unseen, more = [], [], 0.0, 0.0
     for t in tests.sort_values("num_players").itertuples():
         part = table[(table["num_players"] == t.num_players).to_numpy()]
         if not t.significant:
             fair.append(t)
             reach = np.maximum(part["fair"] - part["ci_low"], part["ci_high"] - part["fair"])
             unseen = max(unseen, float(reach.max()))
+            half = float(np.maximum(part["win_rate"] - part["ci_low"], part["ci_high"] - part["win_rate"]).max())
+            if half > PRECISION + 1e-9:  # never "no difference" from a small run: say what would settle it
+                more = max(more, float(np.ceil(t.num_games * ((half / PRECISION) ** 2 - 1))))
             continue
         far = part.loc[part["excess"].abs().idxmax()]
         who = "the first player" if int(far.seat) == 1 else f"seat {int(far.seat)}"
@@ -138,10 +144,15 @@ def _fairness_answer(
         where = counts[0] if len(counts) == 1 else ", ".join(counts[:-1]) + " and " + counts[-1]
         games = {int(t.num_games) for t in fair}
         each = f" in {_int(games.pop())} games{' each' if len(fair) > 1 else ''}" if len(games) == 1 else ""
-        parts.append(
+        text = (
             f"no seat's win rate differs detectably from its share at {where} players{each} "
-            f"(the intervals still allow differences up to {unseen * 100:.1f} pp)"
+            f"(the intervals still allow differences up to {unseen * 100:.1f} pp"
         )
+        if more > 0:
+            text += (
+                f": unresolved, about {more_games_text(more)} would bring every interval within ±{100 * PRECISION:g} pp"
+            )
+        parts.append(text + ")")
     parts += unfair
     text = "; ".join(parts)
     return f"{question} {text[0].upper()}{text[1:]}. Measured in {lineup}."

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import warnings
 from typing import Any
 
 import numpy as np
@@ -14,7 +15,7 @@ from analysis.report.model import Section, Table, Text, _figure
 from analysis.report.provenance import _replays_setups
 from analysis.run import read_tables, run_label
 from analysis.stats._util import format_pvalue
-from analysis.stats.setups import setup_balance, setup_feature_effects, setup_variance
+from analysis.stats.setups import deal_decides, setup_balance, setup_feature_effects, setup_variance
 
 _TOP_SETUPS = 5
 
@@ -66,10 +67,23 @@ def _setup_section(
             "and the win minus the fair share."
         )
     )
-    var = setup_variance(sub, alpha=alpha)
+    with warnings.catch_warnings():  # identical replays (deterministic bots) are said in words below
+        warnings.simplefilter("ignore", RuntimeWarning)
+        var = setup_variance(sub, alpha=alpha)
     section.items.append(
         Table(
-            ["players", "seat", "outcome", "setups", "games/setup", "ICC", "ICC interval", "setup SD", "p (F test)"],
+            [
+                "players",
+                "seat",
+                "outcome",
+                "setups",
+                "games/setup",
+                "ICC (setup)",
+                "ICC interval",
+                "players' own randomness",
+                "setup SD",
+                "p (F test)",
+            ],
             [
                 [
                     str(r.num_players),
@@ -79,6 +93,7 @@ def _setup_section(
                     _num(r.games_per_setup, 1),
                     "100% (replays identical)" if r.var_within < _NO_VARIANCE else _pct(r.icc, 1),
                     "—" if r.var_within < _NO_VARIANCE else _pct_ci(r.icc_low, r.icc_high, 1),
+                    "0% (replays identical)" if r.var_within < _NO_VARIANCE else _pct(r.share_players, 1),
                     _num(r.sd_between, 2) if r.outcome == "margin" else _num(100 * r.sd_between, 2) + " pp",
                     "—" if r.var_within < _NO_VARIANCE else _p(r.pvalue),
                 ]
@@ -109,12 +124,13 @@ def _setup_section(
         elif _ok(r.pvalue) and r.pvalue < alpha:
             text = (
                 f"In {n}-player games the setup decides {_pct(r.icc)} ({_pct_ci(r.icc_low, r.icc_high)}) of the "
-                f"variance of seat 1's score margin; a typical setup moves it by about ±{r.sd_between:.1f} {unit} "
-                f"(F test {format_pvalue(r.pvalue)}, {int(r.num_setups):,} setups)."
+                f"variance of seat 1's score margin and the players' own randomness (the same setup replayed with "
+                f"other play seeds) the other {_pct(r.share_players)}; a typical setup moves the margin by about "
+                f"±{r.sd_between:.1f} {unit} (F test {format_pvalue(r.pvalue)}, {int(r.num_setups):,} setups)."
             )
             decides[n] = (
-                f"{_pct(r.icc)} ({_pct_ci(r.icc_low, r.icc_high)}) of the spread of seat 1's score margin; a typical "
-                f"setup moves it by about ±{r.sd_between:.1f} {unit}"
+                f"{_pct(r.icc)} ({_pct_ci(r.icc_low, r.icc_high)}) of the spread of seat 1's score margin, the "
+                f"players' own randomness the rest; a typical setup moves it by about ±{r.sd_between:.1f} {unit}"
             )
         else:
             text = (
@@ -124,6 +140,19 @@ def _setup_section(
             decides[n] = f"no detectable share of seat 1's score margin (ICC {_pct(r.icc)})"
         section.items.append(Text(text, "verdict"))
         section.findings.append(text)
+    for r in deal_decides(sub, alpha).itertuples():  # the one number a designer asks for
+        text = (
+            f"The deal alone decides the winner of about {_pct(r.decided, 0)} "
+            f"({_pct_ci(r.decided_low, r.decided_high, 0)}) of {r.num_players}-player games: two plays of the same "
+            f"setup (other play seeds) crown the same seat {_pct(r.agreement)} "
+            f"({_pct_ci(r.agreement_low, r.agreement_high)}) of the time, against {_pct(r.chance)} if the deal did "
+            f"not matter ({int(r.num_setups):,} setups, {r.replays:.1f} plays each; if a game's winner is either "
+            "fixed by its deal or drawn as if the deal did not matter, this is how often the deal fixes it)."
+        )
+        section.items.append(Text(text, "verdict"))
+        section.findings.append(text)
+        if r.num_players in decides:
+            decides[r.num_players] += f"; the deal alone decides the winner of about {_pct(r.decided, 0)} of games"
 
     describe = _setup_descriptors(games)
     run_of = sub.drop_duplicates("setup_id").set_index("setup_id")["run_id"].astype(str)

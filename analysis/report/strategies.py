@@ -8,18 +8,26 @@ import pandas as pd
 from statsmodels.tools.sm_exceptions import PerfectSeparationWarning
 
 from analysis import plots
-from analysis.report.format import _ci, _int, _num, _pct, _pct_ci
+from analysis.report.format import _ci, _int, _level, _num, _pct, _pct_ci
 from analysis.report.model import Section, Table, Text, _figure
-from analysis.stats.strategies import bradley_terry, head_to_head
+from analysis.stats._util import mirror_mask
+from analysis.stats.strategies import bradley_terry, head_to_head, score_ratings
 
 
-def _strategy_section(seats: pd.DataFrame, alpha: float) -> Section | None:
+def _strategy_section(
+    seats: pd.DataFrame, alpha: float, unit: str | None = None
+) -> tuple[Section | None, pd.DataFrame | None]:
+    """The section, and the Bradley-Terry ratings (None where the bots cannot be rated together).
+
+    With ``unit`` (a game whose outcome is its score, e.g. golem-poker's net chips) the section leads with each
+    bot's mean net score in mixed games, and the summary's answer is in that unit; the finishes-above ratings
+    follow as a second view."""
     if seats["bot"].nunique() < 2:
-        return None
+        return None, None
     pairs = seats[["game", "seat", "bot", "rank"]]
     h2h = head_to_head(pairs, alpha=alpha)
     if h2h.empty:
-        return None
+        return None, None
     section = Section("Strategy strength")
     section.items.append(
         Text(
@@ -100,9 +108,44 @@ def _strategy_section(seats: pd.DataFrame, alpha: float) -> Section | None:
             + " (mixed bots, player counts pooled)."
         )
         panels.append(lambda ax: plots.plot_ratings(ratings, ax=ax))
+    if unit is not None:
+        _score_strength(section, seats, alpha, unit)
     section.items.append(
         _figure(
             "bot-matrix.png", "Head-to-head matrix and Bradley-Terry ratings.", panels, ncols=len(panels), size=(6, 4.5)
         )
     )
-    return section
+    return section, ratings
+
+
+def _score_strength(section: Section, seats: pd.DataFrame, alpha: float, unit: str) -> None:
+    """Lead the section (and its summary answer) with each bot's mean net score in mixed games."""
+    mixed = seats[~mirror_mask(seats[["game", "bot"]])]
+    if mixed["bot"].nunique() < 2:
+        return
+    table = score_ratings(mixed[["game", "bot", "score"]], alpha)
+    best, worst = table.iloc[0], table.iloc[-1]
+    order = " > ".join(table["bot"])
+    text = (
+        f"In the game's own currency (net {unit} a seat-game in mixed-bot games, player counts pooled): {best.bot} "
+        f"{_num(best['mean'], 1, True)} {unit} ({_ci(best.ci_low, best.ci_high, 1, True)}), order {order}; "
+        f"{worst.bot} {_num(worst['mean'], 1, True)} {unit} ({_ci(worst.ci_low, worst.ci_high, 1, True)})."
+    )
+    section.items[1:1] = [
+        Text(text, "verdict"),
+        Table(
+            ["bot", "seat-games", f"net {unit} a seat-game", f"{_level(alpha)} interval"],
+            [
+                [r.bot, _int(r.num_seat_games), _num(r.mean, 2, True), _ci(r.ci_low, r.ci_high, 2, True)]
+                for r in table.itertuples()
+            ],
+            f"Net {unit} by bot in mixed-bot games, intervals clustered by game; the head-to-head and ratings below "
+            f"count who finishes above whom, which is not what a player of this game plays for.",
+        ),
+    ]
+    section.findings.insert(0, text)
+    section.answers[:] = [
+        f"Strongest strategy, in net {unit} a seat-game (mixed bots, player counts pooled): {best.bot} "
+        f"{_num(best['mean'], 1, True)} ({_ci(best.ci_low, best.ci_high, 1, True)}); order {order}; weakest "
+        f"{worst.bot} {_num(worst['mean'], 1, True)} ({_ci(worst.ci_low, worst.ci_high, 1, True)})."
+    ]

@@ -24,6 +24,7 @@ def _variant_section(
     metrics: dict[str, tuple[str, ...]],
     labels: dict[str, str],
     alpha: float,
+    unit: str | None = None,
 ) -> Section | None:
     """Each run under changed rule options against the run with the same players and bots under the base rules."""
     base = _base_rules(manifests)
@@ -38,11 +39,13 @@ def _variant_section(
         Text(
             "Runs that change rule options are left out of the pooled sections and compared here with the run "
             "that has the same players and bots under the other runs' rules (the baseline): the game's measures "
-            f"and seat 1's win rate, with the difference and its {_level(alpha)} normal interval (independent "
+            "and seat 1's outcome in the game's own currency (its win rate, or its net score where the game's "
+            f"outcome is a score), with the difference and its {_level(alpha)} normal interval (independent "
             "runs). A difference whose interval excludes 0 is marked."
         )
     )
     rows = []
+    compared_all: dict[str, None] = {}
     standouts: list[tuple[float, str]] = []
     moved = 0
     for m in variants:
@@ -60,10 +63,14 @@ def _variant_section(
             )
             for r in (ref, m)
         ]
-        measures = [(name, spec, 0) for name, spec in metrics.items()] + [
+        seat1 = (  # in the game's own currency: net chips for golem-poker, the win share for the race games
             ("seat 1 win rate", ("win", "share of games seat 1 wins"), 1)
-        ]
-        changed = []
+            if unit is None
+            else (f"seat 1 net {unit}", ("score", f"seat 1's net {unit} a game"), 1)
+        )
+        measures = [(name, spec, 0) for name, spec in metrics.items()] + [seat1]
+        changed: list[str] = []
+        moved_names: list[str] = []
         for name, spec, table in measures:
             (xb, b, b_se), (xv, v, v_se) = (_estimate(p[table], spec) for p in pair)
             share = len(spec) < 3 and bool(np.isin(xb, (0, 1)).all() and np.isin(xv, (0, 1)).all())
@@ -76,6 +83,7 @@ def _variant_section(
                     f"{_change(diff - half, share)} to {_change(diff + half, share)})"
                 )
                 changed.append(text)
+                moved_names.append(name)
                 standouts.append((abs(diff) / (half / z), f"{change} ({_players(m['num_players'])}) moves {text}"))
             rows.append(
                 [
@@ -90,19 +98,26 @@ def _variant_section(
                 ]
             )
         moved += bool(changed)
+        compared = [name for name, _, _ in measures]
+        compared_all.update(dict.fromkeys(compared))
         summary = f"Rule change {change} ({_players(m['num_players'])}, against {run_label(ref)}): "
-        text = summary + ("; ".join(changed) if changed else "no measure changed detectably") + "."
+        if changed:
+            still = [name for name in compared if name not in moved_names]
+            text = summary + "; ".join(changed) + (f"; no detectable change in {', '.join(still)}" if still else "")
+            text += "."
+        else:
+            text = summary + _unchanged(compared) + "."
         section.findings.append(text)
         section.items.append(Text(text, "verdict"))
+    measured = _measures_words(list(compared_all))
     if standouts:
         section.answers.append(
             f"Rule option that stands out: {max(standouts)[1]}; {moved} of {len(variants)} rule changes tried move "
-            "a measure."
+            f"{'' if len(compared_all) == 1 else 'at least one of '}{measured}."
         )
     elif variants:
         section.answers.append(
-            f"Rule options: none of the {len(variants)} rule changes tried moves a measure or seat 1's win rate "
-            "detectably."
+            f"Rule options: none of the {len(variants)} rule changes tried moves {measured} detectably."
         )
     section.items.append(
         Table(
@@ -131,3 +146,20 @@ def _value(x: float, share: bool) -> str:
 def _change(x: float, share: bool) -> str:
     """A difference: percentage points for a share, a signed number otherwise."""
     return f"{_pp(x, 1)} pp" if share else _num(x, 3, True)
+
+
+def _measures_words(names: list[str]) -> str:
+    """The measures a comparison looked at, every one named: "seat 1 win rate (the one measure compared)",
+    "the 3 measures compared (house_take, deals, seat 1 win rate)"."""
+    if len(names) == 1:
+        return f"{names[0]} (the one measure compared)"
+    return f"the {len(names)} measures compared ({', '.join(names)})"
+
+
+def _unchanged(names: list[str]) -> str:
+    """The clause for measures none of which moved, every one named."""
+    if len(names) == 1:
+        return f"{names[0]} (the one measure compared) did not change detectably"
+    if len(names) == 2:
+        return f"neither {names[0]} nor {names[1]} changed detectably"
+    return f"none of the {len(names)} measures compared ({', '.join(names)}) changed detectably"

@@ -215,6 +215,20 @@ def t_confint(estimate: np.ndarray, se: np.ndarray, df: np.ndarray, level: float
     return estimate - crit * se, estimate + crit * se
 
 
+def interval_digits(low: float, high: float, digits: int = 1, max_digits: int = 4) -> int:
+    """The decimals to print an interval with: ``digits``, or more until its two ends print apart.
+
+    An interval printed as "(-0.3 to -0.3)" looks like no uncertainty at all; at up to ``max_digits``
+    decimals its ends differ, e.g. "(-0.31 to -0.27)". Non-finite ends keep ``digits``.
+    """
+    if not (np.isfinite(low) and np.isfinite(high)) or low == high:
+        return digits
+    for d in range(digits, max_digits + 1):
+        if f"{low:.{d}f}" != f"{high:.{d}f}":
+            return d
+    return max_digits
+
+
 def format_pvalue(p: float) -> str:
     if not np.isfinite(p):
         return "p = n/a"

@@ -18,10 +18,12 @@ from statsmodels.stats.proportion import proportion_effectsize
 
 from analysis.stats._util import check_alpha, mirror_mask, require_columns, seat_margins, wilson_confint
 
-__all__ = ["convergence", "games_needed"]
+__all__ = ["MAX_PLANNABLE_GAMES", "convergence", "games_needed", "more_games_text"]
 
 _NEGLIGIBLE = 1e-9  # effect sizes below this are rounding noise around the fair value
-_HOPELESS = 1e10  # more games than any run will play
+
+MAX_PLANNABLE_GAMES = 10_000_000
+"""More games than this for one lineup is no plan: at this size the difference is effectively undetectable."""
 
 
 def convergence(
@@ -163,8 +165,8 @@ def games_needed(table: pd.DataFrame, alpha: float = 0.05, power: float = 0.5) -
     ):  # one sentence per row of a small table
         if done:
             notes.append(f"{name}: resolved, the interval excludes the fair {100 * fair:.1f}%")
-        elif not np.isfinite(more) or more > _HOPELESS:
-            notes.append(f"{name}: no real difference from fair observed; no game count can be planned")
+        elif not np.isfinite(more) or more > MAX_PLANNABLE_GAMES:
+            notes.append(f"{name}: {more_games_text(more)}")
         else:
             notes.append(
                 f"{name}: about {int(more):,} more games for the interval to exclude the fair "
@@ -172,3 +174,14 @@ def games_needed(table: pd.DataFrame, alpha: float = 0.05, power: float = 0.5) -
             )
     out["note"] = notes
     return out
+
+
+def more_games_text(more: float) -> str:
+    """How many more games a question needs, in words: a count up to :data:`MAX_PLANNABLE_GAMES`, beyond
+    it "more than 10 million more games: effectively no detectable difference at this size" (never a
+    ten-digit count that no study will play)."""
+    if np.isfinite(more) and more <= MAX_PLANNABLE_GAMES:
+        return f"{int(more):,} more games"
+    return (
+        f"more than {MAX_PLANNABLE_GAMES / 1e6:g} million more games: effectively no detectable difference at this size"
+    )

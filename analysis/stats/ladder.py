@@ -11,7 +11,9 @@ from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
+from scipy import stats
 
+from analysis.stats._util import seat_margins
 from analysis.stats.seats import win_rates
 
 
@@ -87,3 +89,263 @@ def ladder_verdicts(ladder: pd.DataFrame) -> list[str]:
 
 def _pp(x: float) -> str:
     return f"{100 * x:+.1f} pp"
+
+
+# --- every seat at every rung, and one verdict per player count --------------------------------
+
+PRECISION = 0.02
+"""An answer is settled when its interval reaches at most this far from its estimate (±2 pp)."""
+
+HOLDS = "holds at every skill level"
+CHANGES = "changes with skill"
+UNRESOLVED = "unresolved"
+VERDICT_CLASSES = (HOLDS, CHANGES, UNRESOLVED)
+"""The fixed vocabulary of :func:`ladder_answers`."""
+
+
+def rung_order(rungs: Sequence[str], ratings: pd.DataFrame | None = None) -> pd.DataFrame:
+    """The rungs from weakest to strongest by measured strength where there is a rating, else as declared.
+
+    Parameters
+    ----------
+    rungs : sequence of str
+        The game's ``skill_ladder``, weakest to strongest as declared.
+    ratings : DataFrame, optional
+        Ratings from games between the bots (e.g. :func:`analysis.stats.strategies.bradley_terry` on the
+        mixed games): columns ``bot`` and ``rating`` (higher is stronger). Rungs without a rating keep
+        their declared place; the rated rungs are re-ordered by rating among the places they hold.
+
+    Returns
+    -------
+    DataFrame
+        One row per rung, weakest first: ``bot``, ``order`` (0-based), ``declared`` (0-based place in
+        ``rungs``), ``rating`` (NaN where none) and ``basis`` (``"measured"`` or ``"declared"``).
+
+    Examples
+    --------
+    >>> r = pd.DataFrame({"bot": ["greedy", "engine"], "rating": [0.3, -0.3]})
+    >>> rung_order(["random", "greedy", "engine", "search"], r)["bot"].tolist()
+    ['random', 'engine', 'greedy', 'search']
+    """
+    rungs = list(rungs)
+    rated: dict[str, float] = {}
+    if ratings is not None and len(ratings):
+        missing = [c for c in ("bot", "rating") if c not in ratings.columns]
+        if missing:
+            raise ValueError(f"ratings table has no column {', '.join(missing)}")
+        given = dict(zip(ratings["bot"].astype(str), ratings["rating"].astype(float), strict=True))
+        rated = {bot: given[bot] for bot in rungs if bot in given and np.isfinite(given[bot])}
+    if len(rated) < 2:  # one rating orders nothing
+        rated = {}
+    places = [k for k, bot in enumerate(rungs) if bot in rated]
+    ordered = list(rungs)
+    for place, bot in zip(places, sorted(rated, key=lambda b: (rated[b], rungs.index(b))), strict=True):
+        ordered[place] = bot
+    return pd.DataFrame(
+        {
+            "bot": ordered,
+            "order": range(len(ordered)),
+            "declared": [rungs.index(bot) for bot in ordered],
+            "rating": [rated.get(bot, np.nan) for bot in ordered],
+            "basis": ["measured" if bot in rated else "declared" for bot in ordered],
+        }
+    )
+
+
+def ladder_seats(
+    seats: pd.DataFrame, order: pd.DataFrame | Sequence[str], alpha: float = 0.05, outcome: str = "win"
+) -> pd.DataFrame:
+    """Every seat's win rate and excess over the fair share in mirror matches, per player count and rung.
+
+    Parameters
+    ----------
+    seats : DataFrame
+        Seat rows of mirror matches: ``num_players``, ``seat`` (place in turn order), ``bot``, ``win``.
+    order : DataFrame or sequence of str
+        :func:`rung_order`'s table (column ``bot``, weakest first) or the bot labels weakest first;
+        mirror matches of other bots are left out.
+    alpha : float
+        Wilson intervals at level ``1 - alpha``.
+    outcome : {"win", "score"}
+        What a seat's answer measures: its share of wins against the fair 1/n (``"win"``), or its net
+        score against the mean of the other seats of its game (``"score"``, e.g. net chips; needs
+        ``game`` and ``score``; t intervals over games, and ``fair`` 0).
+
+    Returns
+    -------
+    DataFrame
+        One row per player count, rung played and seat, weakest rung first: ``num_players``, ``rung``
+        (0-based position in ``order``), ``bot``, ``seat``, ``num_games``, ``win_rate``, ``ci_low``,
+        ``ci_high``, ``fair``, ``excess``, ``excess_low``, ``excess_high``, ``half_width`` (the
+        interval's larger reach from the estimate). With ``outcome="score"`` the rate columns hold the
+        mean score margin and its interval.
+    """
+    if outcome not in ("win", "score"):
+        raise ValueError(f"outcome must be 'win' or 'score', got {outcome!r}")
+    needed = (
+        ("num_players", "seat", "bot", "win") if outcome == "win" else ("game", "num_players", "seat", "bot", "score")
+    )
+    missing = [c for c in needed if c not in seats.columns]
+    if missing:
+        raise ValueError(f"seats table has no column {', '.join(missing)}")
+    bots = list(order["bot"]) if isinstance(order, pd.DataFrame) else list(order)
+    position = {bot: k for k, bot in enumerate(bots)}
+    keep = seats["bot"].astype(str).isin(position).to_numpy()
+    columns = ["num_players", "rung", "bot", "seat", "num_games", "win_rate", "ci_low", "ci_high", "fair"]
+    columns += ["excess", "excess_low", "excess_high", "half_width"]
+    if not keep.any():
+        return pd.DataFrame(columns=columns)
+    if outcome == "score":
+        table = _margins(seats, keep, alpha)
+    else:
+        frame = seats.loc[keep, ["num_players", "seat", "win"]].assign(
+            bot=seats.loc[keep, "bot"].astype(str).to_numpy()
+        )
+        table = win_rates(frame, by=["bot", "seat"], alpha=alpha)
+    table["rung"] = table["bot"].map(position).astype(int)
+    table["excess_low"] = table["ci_low"] - table["fair"]
+    table["excess_high"] = table["ci_high"] - table["fair"]
+    table["half_width"] = np.maximum(table["win_rate"] - table["ci_low"], table["ci_high"] - table["win_rate"])
+    return table.sort_values(["num_players", "rung", "seat"], ignore_index=True)[columns]
+
+
+def _margins(seats: pd.DataFrame, keep: np.ndarray, alpha: float) -> pd.DataFrame:
+    """Mean score margin (score minus the other seats' mean) per player count, bot and seat, with t intervals."""
+    margin = seat_margins(seats[["game", "score"]])[keep]
+    frame = pd.DataFrame(
+        {
+            "num_players": seats.loc[keep, "num_players"].to_numpy(),
+            "bot": seats.loc[keep, "bot"].astype(str).to_numpy(),
+            "seat": seats.loc[keep, "seat"].to_numpy(),
+            "margin": margin,
+        }
+    )
+    grouped = frame.groupby(["num_players", "bot", "seat"], sort=True)["margin"]
+    table = grouped.agg(["mean", "std", "size"]).reset_index()
+    se = table["std"] / np.sqrt(table["size"])
+    half = stats.t.ppf(1 - alpha / 2, np.maximum(table["size"] - 1, 1)) * se
+    return pd.DataFrame(
+        {
+            "num_players": table["num_players"],
+            "bot": table["bot"],
+            "seat": table["seat"],
+            "num_games": table["size"],
+            "win_rate": table["mean"],
+            "ci_low": table["mean"] - half,
+            "ci_high": table["mean"] + half,
+            "fair": 0.0,
+            "excess": table["mean"],
+        }
+    )
+
+
+def ladder_answers(ladder: pd.DataFrame, alpha: float = 0.05, precision: float = PRECISION) -> pd.DataFrame:
+    """One seat answer per player count at strong play, with its class from :data:`VERDICT_CLASSES`.
+
+    Reads :func:`ladder_seats`'s table (rungs in order of strength); ``precision`` is in its units (a share
+    for win rates, score units for margins). The strong-play answer comes from
+    the strongest rung played at that count, pooled (inverse-variance) with the next one when the two
+    agree (no seat's excess differs between them at level ``alpha``, Bonferroni over the seats):
+
+    - ``unresolved`` when only one rung was played, when the two strongest rungs disagree, or when the
+      strong-play interval of some seat reaches further than ``precision`` (±2 pp) from its estimate:
+      never "no difference" from an underpowered rung; ``more_games`` says how many more games at the
+      strongest rung would bring its widest interval within ``precision``;
+    - ``holds at every skill level`` when every rung played agrees with strong play (Bonferroni over
+      rungs and seats);
+    - ``changes with skill`` otherwise (``changed_at`` names the rungs that differ).
+
+    Returns
+    -------
+    DataFrame
+        One row per player count: ``num_players``, ``verdict`` (the class), ``reason`` (why unresolved,
+        else ""), ``strongest`` (the rung labels pooled, strongest first, joined by " and "),
+        ``num_rungs``, ``num_games`` (games at the strongest rung), ``seat`` (the seat furthest from
+        its share at strong play), ``excess``, ``excess_low``, ``excess_high`` (that seat's, pooled),
+        ``seat1_excess``, ``seat1_low``, ``seat1_high``, ``half_width`` (widest reach over seats,
+        pooled), ``detected`` (some seat's interval excludes its share), ``more_games`` (at the strongest
+        rung, 0 when settled), ``changed_at`` (rung labels that differ from strong play, weakest first).
+    """
+    z = stats.norm.ppf(1 - alpha / 2)
+    rows = []
+    for n, part in ladder.groupby("num_players", sort=True):
+        rungs = sorted(part["rung"].unique())
+        top = part[part["rung"] == rungs[-1]].set_index("seat").sort_index()
+        se_top = top["half_width"] / z
+        used, agree, reason = [top], True, ""
+        if len(rungs) >= 2:
+            second = part[part["rung"] == rungs[-2]].set_index("seat").reindex(top.index)
+            se_second = second["half_width"] / z
+            crit = stats.norm.ppf(1 - alpha / (2 * len(top)))
+            gap = (top["excess"] - second["excess"]).abs() / np.hypot(se_top, se_second)
+            agree = bool((gap <= crit).all())
+            if agree:
+                used.append(second)
+        strong = _pool(used, z)
+        width = float(strong["half_width"].max())
+        if len(rungs) < 2:
+            reason = f"only {top['bot'].iloc[0]} was played at {n} players"
+        elif not agree:
+            reason = "the two strongest rungs disagree"
+        elif width > precision:
+            reason = f"the strong-play intervals reach ±{100 * width:.1f} pp, wider than ±{100 * precision:g} pp"
+        more = 0.0
+        top_width = float(top["half_width"].max())
+        if top_width > precision:
+            games = float(top["num_games"].iloc[0])
+            more = float(np.ceil(games * (top_width / precision) ** 2 - games))
+        changed = []
+        if not reason:
+            for r in rungs[:-1]:
+                rung = part[part["rung"] == r].set_index("seat").reindex(strong.index)
+                crit = stats.norm.ppf(1 - alpha / (2 * len(strong) * max(len(rungs) - 1, 1)))
+                gap = (rung["excess"] - strong["excess"]).abs() / np.hypot(rung["half_width"] / z, strong["se"])
+                if (gap > crit).any():
+                    changed.append(str(rung["bot"].iloc[0]))
+        verdict = UNRESOLVED if reason else (CHANGES if changed else HOLDS)
+        size = strong["excess"].abs()
+        far = strong.index.min() if size.iloc[0] >= size.max() - 1e-12 else size.idxmax()  # seat 1 on a tie
+        first = strong.loc[strong.index.min()]
+        rows.append(
+            {
+                "num_players": int(n),
+                "verdict": verdict,
+                "reason": reason,
+                "strongest": " and ".join(str(u["bot"].iloc[0]) for u in used),
+                "num_rungs": len(rungs),
+                "num_games": int(top["num_games"].iloc[0]),
+                "seat": int(far),
+                "excess": float(strong.at[far, "excess"]),
+                "excess_low": float(strong.at[far, "excess_low"]),
+                "excess_high": float(strong.at[far, "excess_high"]),
+                "seat1_excess": float(first["excess"]),
+                "seat1_low": float(first["excess_low"]),
+                "seat1_high": float(first["excess_high"]),
+                "half_width": width,
+                "detected": bool(((strong["excess_low"] > 0) | (strong["excess_high"] < 0)).any()),
+                "more_games": more,
+                "changed_at": changed,
+            }
+        )
+    columns = ["num_players", "verdict", "reason", "strongest", "num_rungs", "num_games", "seat", "excess"]
+    columns += ["excess_low", "excess_high", "seat1_excess", "seat1_low", "seat1_high", "half_width", "detected"]
+    return pd.DataFrame(rows, columns=[*columns, "more_games", "changed_at"])
+
+
+def _pool(rungs: list[pd.DataFrame], z: float) -> pd.DataFrame:
+    """Inverse-variance pooled excess per seat over ``rungs`` (seat-indexed ladder rows), with a normal interval."""
+    se = np.column_stack([r["half_width"].to_numpy(float) / z for r in rungs])
+    excess = np.column_stack([r["excess"].to_numpy(float) for r in rungs])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        weight = 1.0 / np.maximum(se, 1e-12) ** 2
+    mean = (weight * excess).sum(axis=1) / weight.sum(axis=1)
+    pooled_se = 1.0 / np.sqrt(weight.sum(axis=1))
+    if len(rungs) == 1:  # keep the Wilson interval of a single rung
+        low, high = rungs[0]["excess_low"].to_numpy(float), rungs[0]["excess_high"].to_numpy(float)
+        half = rungs[0]["half_width"].to_numpy(float)
+    else:
+        low, high, half = mean - z * pooled_se, mean + z * pooled_se, z * pooled_se
+    return pd.DataFrame(
+        {"excess": mean, "excess_low": low, "excess_high": high, "half_width": half, "se": pooled_se},
+        index=rungs[0].index,
+    )

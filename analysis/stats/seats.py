@@ -19,6 +19,7 @@ from analysis.stats._util import (
     check_alpha,
     ensure_rng,
     format_pvalue,
+    interval_digits,
     mirror_mask,
     require_columns,
     seat_margins,
@@ -304,6 +305,12 @@ def _pct(x: float) -> str:
     return f"{100 * x:.1f}"
 
 
+def _pct_ci(rate: float, low: float, high: float) -> str:
+    """'48.1% (47.8-48.4)', with more decimals where the interval's ends would print alike."""
+    d = interval_digits(100 * low, 100 * high)
+    return f"{100 * rate:.{d}f}% ({100 * low:.{d}f}-{100 * high:.{d}f})"
+
+
 def _verdict(table: pd.DataFrame, tests: pd.DataFrame, alpha: float, unit: str) -> str:
     if table.empty:
         return "no games to judge (no mirror matches?)"
@@ -315,13 +322,14 @@ def _verdict(table: pd.DataFrame, tests: pd.DataFrame, alpha: float, unit: str) 
         first = part.loc[part.index.min()]
         seat1 = int(part.index.min())
         text = (
-            f"seat {seat1} wins {_pct(first.win_rate)}% ({_pct(first.ci_low)}-{_pct(first.ci_high)}) "
+            f"seat {seat1} wins {_pct_ci(first.win_rate, first.ci_low, first.ci_high)} "
             f"of {n}-player games against a fair {_pct(first.fair)}%"
         )
         if np.isfinite(first.margin):
+            d = interval_digits(first.margin_low, first.margin_high)
             text += (
-                f" and scores {first.margin:+.1f} {unit} ({first.margin_low:+.1f} to "
-                f"{first.margin_high:+.1f}) against {'the other seat' if n == 2 else 'the mean of the other seats'}"
+                f" and scores {first.margin:+.{d}f} {unit} ({first.margin_low:+.{d}f} to "
+                f"{first.margin_high:+.{d}f}) against {'the other seat' if n == 2 else 'the mean of the other seats'}"
             )
         kind = "mirror matches" if test.lineup == "mirror" else "games"
         stat = f"Wald chi-square {test.chi2:.1f}, {test.df} df, {format_pvalue(test.pvalue)}; {test.num_games:,} {kind}"
@@ -332,8 +340,8 @@ def _verdict(table: pd.DataFrame, tests: pd.DataFrame, alpha: float, unit: str) 
             extremes = [(s, label) for s, label in ((best, "strongest"), (worst, "weakest")) if s != seat1]
             if extremes:
                 text += "; " + ", ".join(
-                    f"seat {s} (the {label}) wins {_pct(part.loc[s, 'win_rate'])}% "
-                    f"({_pct(part.loc[s, 'ci_low'])}-{_pct(part.loc[s, 'ci_high'])})"
+                    f"seat {s} (the {label}) wins "
+                    f"{_pct_ci(part.loc[s, 'win_rate'], part.loc[s, 'ci_low'], part.loc[s, 'ci_high'])}"
                     for s, label in extremes
                 )
         else:

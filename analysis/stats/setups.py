@@ -19,6 +19,7 @@ intervals for selected parameters. *JASA* 100.
 from __future__ import annotations
 
 import re
+import warnings
 from collections.abc import Sequence
 
 import numpy as np
@@ -35,7 +36,7 @@ from analysis.stats._util import (
     welch,
 )
 
-__all__ = ["OUTCOMES", "setup_balance", "setup_feature_effects", "setup_variance"]
+__all__ = ["OUTCOMES", "deal_decides", "setup_balance", "setup_feature_effects", "setup_variance"]
 
 OUTCOMES = ("margin", "win")
 """Per-game seat outcomes: ``margin`` (points over the other seats' mean) and ``win`` (win - 1/n)."""
@@ -100,6 +101,7 @@ def _anova(count: np.ndarray, total: np.ndarray, square: np.ndarray, alpha: floa
         "df_between": df_b,
         "df_within": df_w,
         "pvalue": np.nan,
+        "replays_identical": False,
     }
     if df_b < 1 or df_w < 1:
         return out
@@ -108,6 +110,10 @@ def _anova(count: np.ndarray, total: np.ndarray, square: np.ndarray, alpha: floa
     var_b = (ms_b - ms_w) / n0
     out.update(games_per_setup=n0, var_between=var_b, var_within=ms_w, sd_between=np.sqrt(max(var_b, 0.0)))
     if ms_w <= 0:
+        # every replay of a setup gave the same outcome: the players add no randomness (deterministic bots,
+        # e.g. epsilon 0), so the setup and seating decide everything: ICC 1 exactly, not a NaN
+        if ms_b > 0:
+            out.update(icc=1.0, icc_low=1.0, icc_high=1.0, replays_identical=True)
         return out
     f = ms_b / ms_w
     f_low = f / stats.f.ppf(1 - alpha / 2, df_b, df_w)
@@ -133,8 +139,11 @@ def setup_variance(seats: pd.DataFrame, outcomes: Sequence[str] = OUTCOMES, alph
     components; ``var_between`` may be negative by chance), ``sd_between`` (typical shift a setup
     gives, outcome units), ``icc`` (share of the outcome's variance that the setup decides),
     ``icc_low``, ``icc_high`` (Searle F interval, level ``1 - alpha``), ``f_stat``,
-    ``df_between``, ``df_within``, ``pvalue`` (F test of no setup effect). ICC columns are NaN
-    when no setup is replayed.
+    ``df_between``, ``df_within``, ``pvalue`` (F test of no setup effect), ``share_players`` (1 - ICC:
+    the share left to the players' own randomness, what differs between replays of the same setup with
+    other play seeds) and ``replays_identical`` (every replay of each setup gave the same outcome: the bots
+    are deterministic, e.g. at epsilon 0, so the ICC is exactly 1 and has no interval to estimate; a
+    ``RuntimeWarning`` says so). ICC columns are NaN when no setup is replayed.
     """
     check_alpha(alpha)
     frame = _outcome_frame(seats, outcomes)
@@ -146,7 +155,91 @@ def setup_variance(seats: pd.DataFrame, outcomes: Sequence[str] = OUTCOMES, alph
             rows.append(
                 {"num_players": num_players, "seat": seat, "outcome": outcome} | _anova(count, total, square, alpha)
             )
-    return pd.DataFrame(rows)
+    out = pd.DataFrame(rows)
+    if out.empty:
+        return out
+    out["share_players"] = 1.0 - out["icc"]
+    if out["replays_identical"].any():
+        warnings.warn(
+            "every replay of a setup gave the same outcome: the bots are deterministic (e.g. epsilon 0), so "
+            "replays are identical and the setup and seating decide everything (ICC 1, no interval); let the bots "
+            "randomise to separate the setup from the players' own randomness",
+            RuntimeWarning,
+            stacklevel=2,
+        )
+    return out
+
+
+def _kappa(agreement: float, chance: float) -> float:
+    """Agreement beyond chance, as a share of what is left to agree on beyond chance."""
+    return (agreement - chance) / (1 - chance) if chance < 1 else np.nan
+
+
+def _root(kappa: float) -> float:
+    """rho from kappa = rho^2, clipped to [0, 1]."""
+    return float(np.sqrt(np.clip(kappa, 0.0, 1.0))) if np.isfinite(kappa) else np.nan
+
+
+def deal_decides(seats: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
+    """How often the deal alone decides the winner: do two plays of the same setup crown the same seat?
+
+    Required columns: ``game``, ``setup_id``, ``num_players``, ``seat``, ``win`` (a shared tie counts 1/k).
+    Setups played once are left out.
+
+    For a setup replayed m times, the chance that two of its plays (other play seeds, same deal and seats)
+    have the same winner is estimated without bias by ``(sum_s S_s^2 - Q) / (m (m - 1))`` (``S_s`` the seat's
+    wins over the replays, ``Q`` the sum of squared win shares per game). Averaged over setups this is
+    ``agreement``; ``chance`` is what it would be if the deal did not matter (``sum_s p_s^2`` of the seats'
+    overall win rates); ``kappa`` = ``(agreement - chance) / (1 - chance)`` (Fleiss' kappa for the winner).
+    If each game's winner is either fixed by its deal (with probability rho) or drawn as if the deal did not
+    matter, ``kappa`` = rho^2 exactly, so ``decided`` = sqrt(kappa) is how often the deal alone decides the
+    winner (1 when every replay crowns the same seat, as deterministic bots do; 0 when the deal does not
+    matter). Intervals: t over setups for ``agreement``, carried over to ``kappa`` and ``decided``.
+
+    Returns one row per ``num_players``: ``num_setups``, ``replays`` (mean plays per setup), ``agreement``,
+    ``agreement_low``, ``agreement_high``, ``chance``, ``kappa``, ``decided``, ``decided_low``,
+    ``decided_high`` and ``same_winner`` (share of setups whose every replay had the same winner, which
+    depends on m).
+    """
+    check_alpha(alpha)
+    require_columns(seats, ["game", "setup_id", "num_players", "seat", "win"], "seats")
+    frame = seats[["game", "setup_id", "num_players", "seat"]].assign(win=seats["win"].to_numpy(float))
+    rows = []
+    for n, part in frame.groupby("num_players", sort=True):  # a few player counts
+        plays = part.groupby("setup_id")["game"].nunique()
+        part = part[part["setup_id"].map(plays).to_numpy() > 1]
+        if part.empty:
+            continue
+        m = part.groupby("setup_id")["game"].nunique()
+        by_seat = part.groupby(["setup_id", "seat"])["win"].sum()
+        s2 = (by_seat**2).groupby(level=0).sum()
+        q = (part["win"] ** 2).groupby(part["setup_id"]).sum()
+        agree = ((s2 - q) / (m * (m - 1))).to_numpy(float)
+        same = (by_seat.groupby(level=0).max() == m).to_numpy()
+        rates = part.groupby("seat")["win"].sum() / part["game"].nunique()
+        chance = float((rates**2).sum())
+        k = len(agree)
+        mean = float(agree.mean())
+        half = stats.t.ppf(1 - alpha / 2, k - 1) * agree.std(ddof=1) / np.sqrt(k) if k > 1 else np.nan
+        low, high = mean - half, mean + half
+        rows.append(
+            {
+                "num_players": int(n),
+                "num_setups": k,
+                "replays": float(m.mean()),
+                "agreement": mean,
+                "agreement_low": max(low, 0.0) if np.isfinite(low) else low,
+                "agreement_high": min(high, 1.0) if np.isfinite(high) else high,
+                "chance": chance,
+                "kappa": _kappa(mean, chance),
+                "decided": _root(_kappa(mean, chance)),
+                "decided_low": _root(_kappa(low, chance)),
+                "decided_high": _root(_kappa(high, chance)),
+                "same_winner": float(same.mean()),
+            }
+        )
+    columns = ["num_players", "num_setups", "replays", "agreement", "agreement_low", "agreement_high", "chance"]
+    return pd.DataFrame(rows, columns=[*columns, "kappa", "decided", "decided_low", "decided_high", "same_winner"])
 
 
 def setup_balance(seats: pd.DataFrame, seat: int = 1, outcome: str = "margin", alpha: float = 0.05) -> pd.DataFrame:

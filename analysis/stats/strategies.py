@@ -33,7 +33,7 @@ from scipy.special import expit
 
 from analysis.stats._util import check_alpha, game_codes, require_columns, wilson_confint
 
-__all__ = ["ELO_SCALE", "bradley_terry", "head_to_head"]
+__all__ = ["ELO_SCALE", "bradley_terry", "head_to_head", "score_ratings"]
 
 ELO_SCALE = 400.0 / np.log(10.0)
 """Elo points per unit of Bradley-Terry log-odds: a 400-point gap is 10:1 odds."""
@@ -274,3 +274,44 @@ def _score_outer_products(seats: pd.DataFrame, bots: np.ndarray, theta: np.ndarr
         meat += score.T @ score
         num_games += int(compared.sum())
     return meat, num_games
+
+
+def score_ratings(seats: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
+    """Each bot's mean net score a seat-game, with a game-clustered t interval, strongest first.
+
+    For a game whose outcome is a score rather than a place (golem-poker: net chips), "finishes above" can
+    rank a bot that loses many chips above one that wins them; the mean net score is what a player plays for.
+
+    Required columns: ``game``, ``bot``, ``score``. Seats of one game are not independent (one seat's chips
+    are another's), so the standard error is clustered by game: ``sqrt(sum_g r_g^2) / N`` for ``r_g`` the sum
+    of a game's residuals of that bot, ``N`` its seat-games.
+
+    Returns one row per bot, highest mean first: ``bot``, ``num_seat_games``, ``num_games``, ``mean``, ``se``,
+    ``ci_low``, ``ci_high`` (t interval, df = games - 1).
+
+    Examples
+    --------
+    >>> seats = pd.DataFrame({"game": [0, 0, 1, 1], "bot": ["a", "b", "a", "b"], "score": [5, -5, 3, -3]})
+    >>> score_ratings(seats)["bot"].tolist()
+    ['a', 'b']
+    """
+    check_alpha(alpha)
+    require_columns(seats, ["game", "bot", "score"], "seats")
+    frame = pd.DataFrame(
+        {
+            "game": seats["game"].to_numpy(),
+            "bot": seats["bot"].astype(str).to_numpy(),
+            "score": seats["score"].to_numpy(float),
+        }
+    )
+    rows = []
+    for bot, part in frame.groupby("bot", sort=True):  # a handful of bots
+        mean = float(part["score"].mean())
+        residual = part.groupby("game", sort=False)["score"].sum() - mean * part.groupby("game", sort=False).size()
+        n, g = len(part), int(part["game"].nunique())
+        se = float(np.sqrt((residual**2).sum() * g / max(g - 1, 1)) / n) if g > 1 else np.nan
+        half = stats.t.ppf(1 - alpha / 2, max(g - 1, 1)) * se
+        rows.append([bot, n, g, mean, se, mean - half, mean + half])
+    columns = ["bot", "num_seat_games", "num_games", "mean", "se", "ci_low", "ci_high"]
+    out = pd.DataFrame(rows, columns=columns)
+    return out.sort_values("mean", ascending=False, ignore_index=True)

@@ -14,20 +14,39 @@ Examples
 
 from __future__ import annotations
 
+import math
+import re
 import shlex
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import NamedTuple
 
+import numpy as np
+import pandas as pd
+
 from analysis.report import build_report
+from analysis.stats.seats import win_rates
 from simulate.lineup import parse_lineup
 from simulate.registry import make
 from simulate.runformat import RunFormatError, read_manifest, verify_run
 from simulate.runner import RunError, RunSpec, check_workers, default_chunk_size, run, run_id, validate
 
-__all__ = ["STUDIES", "PlannedRun", "Study", "StudyRun", "plan_study", "run_study", "study_for"]
+__all__ = [
+    "STUDIES",
+    "PlannedRun",
+    "PrecisionTarget",
+    "Study",
+    "StudyRun",
+    "plan_study",
+    "play_to_precision",
+    "precision_targets",
+    "run_study",
+    "study_for",
+    "topup_games",
+    "widest_half_width",
+]
 
 
 @dataclass(frozen=True)
@@ -64,6 +83,19 @@ class Study:
     """Share of each search rung: every rung of the game's ``skill_ladder`` whose bot is ``search`` (a budget such
     as ``search:iterations=25``) joins ``ladder`` with this share, so a game adds a search rung in one line, in
     its ``skill_ladder``."""
+    search_precision: float = 0.02
+    """After its runs, the study tops up each search rung at each ladder player count until every seat's win-rate
+    interval reaches at most this far from its estimate (±2 pp)..."""
+    cheap_precision: float = 0.01
+    """...and the strongest cheap rung (the strongest non-search bot of the game's ``skill_ladder`` played as a
+    mirror match at that count) until ±1 pp."""
+    precision_share: float = 0.002
+    """The most games the top-ups of one rung at one player count may add, as a share of the study's games: the
+    budget that keeps a sequential study finite (and, being a count of games, reproducible). 2,000 games at a
+    1,000,000-game study: about what ±2 pp needs at 2-4 players; a 3-player search game of Golem costs about
+    0.5-1 s of wall time on 2 shared cores, so a game whose search is that slow keeps this share small."""
+    precision_rounds: int = 3
+    """At most this many top-up rounds, each sized from the intervals the previous rounds reached."""
 
 
 def _ladder_runs(study: Study) -> tuple[StudyRun, ...]:
@@ -337,6 +369,116 @@ def plan_study(
     return planned
 
 
+class PrecisionTarget(NamedTuple):
+    """A rung the study plays until its seats are measured to ``precision``: the mirror runs of ``bot`` at
+    ``num_players`` (the planned run first, then its top-ups)."""
+
+    num_players: int
+    bot: str
+    precision: float
+    runs: list[PlannedRun]
+
+
+def precision_targets(game: str, planned: list[PlannedRun]) -> list[PrecisionTarget]:
+    """The rungs a study tops up: every search rung at each player count it is played at (±``search_precision``),
+    and at each such count the strongest non-search rung of the game's ``skill_ladder`` played as a mirror match
+    (±``cheap_precision``)."""
+    study = study_for(game)
+    ladder = list(getattr(make(game), "skill_ladder", ()))
+    mirrors: dict[tuple[int, str], PlannedRun] = {}
+    for p in planned:
+        labels = {e.label for e in p.spec.lineup}
+        if len(labels) == 1 and p.spec.games_per_setup == 1 and not p.purpose.startswith("rule option"):
+            mirrors.setdefault((p.spec.num_players, labels.pop()), p)
+    targets = []
+    counts = sorted({n for n, bot in mirrors if bot.split(":")[0] == "search"})
+    for n in counts:
+        cheap = [b for b in ladder if b.split(":")[0] != "search" and (n, b) in mirrors]
+        if cheap:
+            targets.append(PrecisionTarget(n, cheap[-1], study.cheap_precision, [mirrors[(n, cheap[-1])]]))
+        for bot in ladder:
+            if bot.split(":")[0] == "search" and (n, bot) in mirrors:
+                targets.append(PrecisionTarget(n, bot, study.search_precision, [mirrors[(n, bot)]]))
+    return targets
+
+
+def widest_half_width(runs: list[PlannedRun], alpha: float = 0.05) -> tuple[int, float]:
+    """Games played and the widest reach of a seat's Wilson win-rate interval from its estimate, over ``runs``."""
+    seats = pd.concat(
+        [pd.read_parquet(p.out / "seats", columns=["num_players", "seat", "win"]) for p in runs], ignore_index=True
+    )
+    rates = win_rates(seats, by="seat", alpha=alpha)
+    half = np.maximum(rates["win_rate"] - rates["ci_low"], rates["ci_high"] - rates["win_rate"])
+    return int(rates["num_games"].iloc[0]), float(half.max())
+
+
+def topup_games(games: int, half_width: float, precision: float, cap: int) -> int:
+    """More games for an interval of reach ``half_width`` after ``games`` games to reach ``precision`` (it shrinks as
+    1/sqrt(N)), at most ``cap``; 0 when already there."""
+    if half_width <= precision or cap <= 0:
+        return 0
+    return int(min(cap, math.ceil(games * ((half_width / precision) ** 2 - 1))))
+
+
+def _topup(p: PlannedRun, k: int, games: int, seed: int) -> PlannedRun:
+    """The ``k``-th top-up of planned run ``p``: the same lineup and rules, ``games`` more games under its own seed."""
+    chunk = default_chunk_size(games)
+    spec = replace(p.spec, num_games=games, master_seed=seed, chunk_size=chunk, setups=None)
+    out = p.out.with_name(f"{p.name}-more{k}")
+    command = re.sub(r" -n \d+ ", f" -n {games} ", p.command)
+    command = re.sub(r" --seed \d+ ", f" --seed {seed} ", command)
+    command = re.sub(r" --chunk-size \d+ ", f" --chunk-size {chunk} ", command)
+    command = command.replace(f"--out {shlex.quote(str(p.out))}", f"--out {shlex.quote(str(out))}")
+    return PlannedRun(out.name, out, spec, command, f"{p.purpose}, precision top-up {k}")
+
+
+def play_to_precision(
+    game: str,
+    planned: list[PlannedRun],
+    num_games: int,
+    seed: int,
+    play: Callable[[PlannedRun], str],
+    log: Callable[[str], None] = print,
+) -> tuple[list[PlannedRun], pd.DataFrame]:
+    """Top up the study's ladder rungs sequentially until each seat's interval reaches its precision (see
+    :func:`precision_targets`) or the budget (``precision_share`` of ``num_games`` per rung and player count) is
+    spent. Returns the top-up runs played and the precision reached: one row per target, ``num_players``,
+    ``bot``, ``num_games``, ``half_width`` (widest seat interval's reach), ``precision`` and ``reached``."""
+    study = study_for(game)
+    cap = int(study.precision_share * num_games)
+    targets = precision_targets(game, planned)
+    added: list[PlannedRun] = []
+    spent = {i: 0 for i in range(len(targets))}
+    for _ in range(study.precision_rounds):
+        more = False
+        for i, t in enumerate(targets):
+            games, half = widest_half_width(t.runs)
+            g = topup_games(games, half, t.precision, cap - spent[i])
+            if g < t.num_players:
+                continue
+            k = len(t.runs)
+            # top-up seeds stay clear of the planned runs' (seed + run index) and of each other
+            run = _topup(t.runs[0], k, g, seed + 100_000 + 1_000 * i + k)
+            log(
+                f"    {t.bot} at {t.num_players} players: ±{100 * half:.1f} pp after {games:,} games, target "
+                f"±{100 * t.precision:g} pp: {g:,} more -> {run.out}"
+            )
+            what = play(run)
+            log(f"    {what}")
+            t.runs.append(run)
+            added.append(run)
+            spent[i] += g
+            more = True
+        if not more:
+            break
+    rows = []
+    for t in targets:
+        games, half = widest_half_width(t.runs)
+        rows.append([t.num_players, t.bot, games, half, t.precision, half <= t.precision])
+    reached = pd.DataFrame(rows, columns=["num_players", "bot", "num_games", "half_width", "precision", "reached"])
+    return added, reached
+
+
 def _intact(out: Path) -> bool:
     """Whether the complete run in ``out`` passes :func:`verify_run`."""
     try:
@@ -402,6 +544,24 @@ def run_study(
         log(f"[{i}/{len(planned)}] {p.name}: {p.spec.num_games:,} games, {p.purpose} -> {p.out}")
         what = _play(p, workers, progress)
         log(f"    {what} in {time.perf_counter() - t0:.1f} s")
+    if precision_targets(game, planned):
+        log(
+            f"precision: topping up the ladder's rungs (±{100 * study.search_precision:g} pp on search, "
+            f"±{100 * study.cheap_precision:g} pp on the strongest cheap rung; at most "
+            f"{int(study.precision_share * sum(p.spec.num_games for p in planned)):,} more games each)"
+        )
+
+        def play(p: PlannedRun) -> str:
+            t0 = time.perf_counter()
+            return f"{_play(p, workers, progress)} in {time.perf_counter() - t0:.1f} s"
+
+        added, reached = play_to_precision(game, planned, total, seed, play, log)
+        planned = [*planned, *added]
+        for r in reached.itertuples():
+            log(
+                f"    {r.bot} at {r.num_players} players: ±{100 * r.half_width:.1f} pp after {r.num_games:,} games "
+                f"({'reached' if r.reached else 'not reached within the budget'}: target ±{100 * r.precision:g} pp)"
+            )
     played = time.perf_counter() - started
     runs_root = planned[0].out.parent
     out = Path(out_dir) if out_dir is not None else runs_root / "report"

@@ -73,6 +73,11 @@ class GolemPoker:
     default_bots = "threshold"  # --bots when none is given: the recommended lineup (golem games shows it)
     indexed_lists: dict[str, tuple[str, int]] = {}
     score_unit = "chips"  # what a seat's score counts, in the report's wording
+    # the outcome a player plays for is net chips, not "finishing above": seat and strategy answers count chips;
+    # an answer is settled within ±10 chips a game (about 5% of a 4-player pot of ~200 chips)
+    outcome = "score"
+    outcome_precision = 10.0
+    design_measures = ("golem_win_rate", "long_pot", "house_take")  # the summary leads with these, by player count
     # measures of the balance report: name -> (expression over the games table, meaning[, per]); with ``per``
     # the measure is a ratio of totals over all games, sum(expression) / sum(per)
     report_metrics = {
