@@ -92,17 +92,23 @@ def test_a_game_ending_win_is_taken_whatever_the_weights() -> None:
         assert (mv[M_KIND], mv[M_ARG]) == (CLAIM, pos)
 
 
-def test_shipped_weights_claim_the_top_card_they_can_pay_for() -> None:
-    """A known decision of the shipped weights: mid-game, with the caravan holding exactly the cost of the row's
-    richest point card, the apprentice claims it."""
-    for index in range(4):
+def test_shipped_weights_claim_the_top_card_when_the_end_is_near() -> None:
+    """A known decision of the shipped weights: 2 players, the rival one point card from the end trigger and 10 VP
+    ahead, the seat to move holding exactly the cost of the row's richest card: it claims that card.
+
+    (Early in the game the fitted apprentice often buys a merchant card instead: its value of a full caravan is
+    high, docs/century.md.)"""
+    for index in range(8):
         st = greedy_position(2, 10, 40 + index)
         r = st[0]
         row = [int(c) for c in r["p_row"] if c >= 0]
         top = max(range(len(row)), key=lambda p: TB.p_vp[row[p]])
-        r["crystals"][r["current"]] = TB.p_cost[row[top]]
+        seat = int(r["current"])
+        r["crystals"][seat] = TB.p_cost[row[top]]
+        r["num_points"][1 - seat], r["point_vp"][1 - seat] = 5, 60
+        r["num_points"][seat], r["point_vp"][seat] = 4, 50
         mv = choose(st)
-        assert mv[M_KIND] == CLAIM, f"position {index}: the apprentice did not claim"
+        assert (mv[M_KIND], mv[M_ARG]) == (CLAIM, top), f"position {index}"
 
 
 def test_positions_are_the_games_of_a_run() -> None:
