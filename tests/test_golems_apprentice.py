@@ -214,7 +214,13 @@ def test_positions_are_every_seats_features_after_every_move_of_the_run_games(nu
     pos = positions(DATA, num_players, seat_bot, ids, params, setup, play)
     assert isinstance(pos, Positions) and pos.x.dtype == np.float32 and pos.x.shape[1] == NUM_FEATURES
     run = play_batch(DATA, num_players, seat_bot, ids, params, setup, play)
-    assert pos.win.tolist() == results(DATA, run)["win"].astype(np.float64).tolist(), "the games of a run"
+    res = results(DATA, run)
+    if num_players == 2:
+        assert pos.win.tolist() == res["win"].astype(np.float64).tolist(), "the games of a run"
+    else:  # solo: the win graded by the final margin over the automaton
+        margin = res["score"][:, 0] - run["automa_vp"]
+        assert pos.win[:, 0] == pytest.approx(1 / (1 + np.exp(-margin / 2.0)))
+        assert ((pos.win[:, 0] > 0.5) == (res["win"][:, 0] > 0.5)).all() or (margin == 0).any()
     for g in range(games):
         moves, _ = trace_game(DATA, num_players, seat_bot[g], ids, params, setup[g], play[g])
         mine = pos.game == g
