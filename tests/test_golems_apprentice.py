@@ -185,6 +185,7 @@ def test_weights_round_trip_and_load_into_the_tables(tmp_path: Path) -> None:
     assert np.array_equal(read_weights(tmp_path, FEATURES, PLAYER_COUNTS, D.MAX_PLAYERS), w)
     assert "apprentice.csv" in D.FILES and "apprentice.toml" in D.FILES
     assert set(DATA.provenance["files"]) == set(D.FILES), "every run hashes the weights"
+    assert DATA.provenance["apprentice"] == {}, "hand-set weights: no [fit] in apprentice.toml"
 
 
 def test_weights_of_other_features_are_refused_naming_the_line(tmp_path: Path) -> None:

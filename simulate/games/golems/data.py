@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from simulate.apprentice import read_weights
+from simulate.apprentice import read_provenance, read_weights
 from simulate.datafiles import (
     DataError,
     default_dir,
@@ -261,6 +261,7 @@ def load(cards_dir: str | Path | None = None, rules: dict[str, Any] | None = Non
         "estimates": stand_in,
         "label": label,
         "files": {name: sha256(folder / name) for name in FILES},
+        "apprentice": read_provenance(folder).get("fit", {}),  # how the weights were fitted (none: hand-set)
     }
     return GolemsData(tables, pack_record(tables), tuple(ids), resources, rule_values, table, solo, label, provenance)
 
