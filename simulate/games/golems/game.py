@@ -84,6 +84,7 @@ class Golems:
         "collector": 100_000,
         "greedy,collector": 100_000,
         "lookahead,collector": 400,
+        "apprentice": 4000,  # also the apprentice's side of golem bench's apprentice-against-search figure
         "apprentice,collector": 4000,
         "search,collector": 100,
     }
