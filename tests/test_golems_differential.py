@@ -47,6 +47,7 @@ LINEUPS = {
     "random": ["random", "random"],
     "heuristic": ["greedy", "collector"],
     "mixed": ["collector", "random"],
+    "apprentice": ["apprentice", "collector"],
 }
 GAMES = 40
 
@@ -179,9 +180,9 @@ def test_unchecked_batches_equal_checked_ones(variant: str) -> None:
     """Runs skip the per-move legality check: every bot's moves are legal, so the games are the same."""
     data = D.load(rules=VARIANTS[variant])
     for num_players in (2, 1):
-        ids, params = lineup(["random", "greedy", "collector"])
+        ids, params = lineup(["random", "greedy", "collector", "apprentice"])
         setup, play = game_seeds(MASTER_SEED, np.arange(300), np.arange(300))
-        seat = (np.arange(num_players)[None, :] + np.arange(300)[:, None]) % 3
+        seat = (np.arange(num_players)[None, :] + np.arange(300)[:, None]) % 4
         checked = play_batch(data, num_players, seat, ids, params, setup, play, check_moves=True)
         assert not (checked["over"] == END_ILLEGAL).any()
         assert play_batch(data, num_players, seat, ids, params, setup, play).tobytes() == checked.tobytes()
@@ -190,7 +191,7 @@ def test_unchecked_batches_equal_checked_ones(variant: str) -> None:
 @settings(max_examples=60, deadline=None)
 @given(
     num_players=st.sampled_from([1, 2]),
-    bots=st.lists(st.sampled_from(["random", "greedy", "collector"]), min_size=2, max_size=2),
+    bots=st.lists(st.sampled_from(["random", "greedy", "collector", "apprentice"]), min_size=2, max_size=2),
     options=st.fixed_dictionaries({k: st.sampled_from(v[1]) for k, v in D.RULE_OPTIONS.items()}),
     setup_seed=st.integers(0, 2**64 - 1),
     play_seed=st.integers(0, 2**64 - 1),

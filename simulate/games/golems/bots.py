@@ -37,6 +37,7 @@ from simulate.games.golems.engine import (
     score,
     step,
 )
+from simulate.games.golems.features import NUM_FEATURES
 from simulate.games.golems.state import (
     DISCARD,
     DUST,
@@ -58,7 +59,7 @@ from simulate.games.golems.state import (
 )
 from simulate.rng import next_u64, randint
 
-RANDOM, GREEDY, COLLECTOR, LOOKAHEAD, SEARCH = 0, 1, 2, 3, 4
+RANDOM, GREEDY, COLLECTOR, LOOKAHEAD, SEARCH, APPRENTICE = 0, 1, 2, 3, 4, 5
 
 # name -> (id, description, {param: (default, help)})
 BOTS: dict[str, tuple[int, str, dict[str, tuple[float, str]]]] = {
@@ -99,7 +100,18 @@ BOTS: dict[str, tuple[int, str, dict[str, tuple[float, str]]]] = {
             "uct_c": (0.15, "UCT exploration constant (values are in [0, 1])"),
             "rollout_turns": (8.0, "turns of collector rollout after the tree before the position is valued"),
             "scale": (2.0, "points of worth over the other side that make a leaf worth 0.73 (logistic)"),
+            "leaf": (
+                0.0,
+                "share of an unfinished leaf's value given by the apprentice (each seat's logit from its own "
+                "view); 0 values it by the look-ahead's evaluation alone",
+            ),
         },
+    ),
+    "apprentice": (
+        APPRENTICE,
+        "learned from the search bot: each move's afterstate (one re-deal of the unseen cards) valued by a "
+        "linear model of the mover's chance to win (seeds/golems/apprentice.csv)",
+        {"temperature": (0.0, "softmax temperature over the moves' logits; 0 plays the best")},
     ),
 }
 # lowest and highest value a parameter accepts (by name, for every bot that has it)
@@ -117,6 +129,8 @@ LIMITS: dict[str, tuple[float, float]] = {
     "uct_c": (0.0, 10.0),
     "rollout_turns": (0.0, 1000.0),
     "scale": (0.1, 100.0),
+    "leaf": (0.0, 1.0),
+    "temperature": (0.0, 100.0),
 }
 MAX_BOT_PARAMS = 8
 SCRATCH_MOVES = 16384
@@ -146,14 +160,22 @@ def new_work(num: int, state_dtype: np.dtype) -> np.ndarray:
     """``num`` bot work records: the move being chosen, scratch arrays and NUM_SCRATCH game records.
 
     Fields ``mv`` (MOVE_LEN,), ``work`` (WORK_ROWS, WORK_LEN) int64, ``moves`` (SCRATCH_MOVES,
-    MOVE_LEN) and ``scratch`` (NUM_SCRATCH game records). Fields of a record are views without a
-    reference count: passing them from call to call costs no atomic updates, as arrays would.
+    MOVE_LEN) and ``scratch`` (NUM_SCRATCH game records); the apprentice's ``feat`` (its features),
+    ``values`` (a logit per move), ``seed`` (its random stream), ``scores``, ``ranks`` and ``wins`` (a
+    finished afterstate). Fields of a record are views without a reference count: passing them from
+    call to call costs no atomic updates, as arrays would.
     """
     fields = [
         ("mv", np.int16, (MOVE_LEN,)),
         ("work", np.int64, (WORK_ROWS, WORK_LEN)),
         ("moves", np.int16, (SCRATCH_MOVES, MOVE_LEN)),
         ("scratch", state_dtype, (NUM_SCRATCH,)),
+        ("feat", np.float64, (NUM_FEATURES,)),
+        ("values", np.float64, (SCRATCH_MOVES,)),
+        ("seed", np.uint64, (1,)),
+        ("scores", np.int64, (2,)),
+        ("ranks", np.int64, (2,)),
+        ("wins", np.float64, (2,)),
     ]
     return np.zeros(num, np.dtype(fields, align=True))
 
@@ -181,7 +203,10 @@ def choose(r, tb, bot, params, row, w):
             r, tb, params[row, 0], params[row, 1], params[row, 2], params[row, 3], mv, w.moves, w.scratch, w.work
         )
     else:
-        raise ValueError("the search bot moves through search_bot.search_action, which holds its tree")
+        raise ValueError(
+            "the search bot moves through search_bot.search_action (it holds its tree), the apprentice through "
+            "apprentice.apprentice_action"
+        )
 
 
 @njit(cache=True)

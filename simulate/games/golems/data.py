@@ -13,6 +13,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from simulate.apprentice import read_provenance, read_weights
 from simulate.datafiles import (
     DataError,
     default_dir,
@@ -23,6 +24,7 @@ from simulate.datafiles import (
     resolve_rules,
     sha256,
 )
+from simulate.games.golems.features import FEATURES, PLAYER_COUNTS
 
 MAX_PLAYERS = 2
 MAX_TYPES = 6  # resource types
@@ -78,7 +80,7 @@ NUM_PARAMS = 33
 
 TUCK_REQUIREMENT, TUCK_REQUIRED_TYPES, TUCK_ANY = 0, 1, 2
 
-FILES = ("cards.csv", "game.toml")
+FILES = ("cards.csv", "game.toml", "apprentice.csv", "apprentice.toml")
 CARD_COLUMNS = ["id", "deck", "type", "resource", "requirement", "vp", "reward", "dust"]
 
 # name -> (type, choices, help); defaults live in game.toml [rules]
@@ -159,6 +161,7 @@ class GolemsTables(NamedTuple):
     start_cards: np.ndarray  # int16 (max(S, 1),): card indices of the starting Runes (P_NUM_START valid)
     dust_vp: np.ndarray  # int16 (DUST_TABLE,): points for d dust, d < P_DUST_LEN; 0 beyond
     params: np.ndarray  # int64 (NUM_PARAMS,), see P_*
+    apprentice_w: np.ndarray  # float64 (MAX_PLAYERS + 1, 1 + len(FEATURES)): the apprentice's weights by players
 
 
 class GolemsData(NamedTuple):
@@ -183,7 +186,7 @@ def load(cards_dir: str | Path | None = None, rules: dict[str, Any] | None = Non
     """
     folder = Path(cards_dir) if cards_dir is not None else default_dir("golems")
     if not folder.is_dir():
-        raise DataError(f"{folder}: not a folder of Golems data (cards.csv, game.toml)")
+        raise DataError(f"{folder}: not a folder of Golems data ({', '.join(FILES)})")
     toml_path = folder / "game.toml"
     conf = read_toml(toml_path)
     table, solo, label, stand_in, resources = _game_toml(toml_path, conf)
@@ -249,6 +252,7 @@ def load(cards_dir: str | Path | None = None, rules: dict[str, Any] | None = Non
         start_cards=np.array(start or [0], dtype=np.int16),
         dust_vp=dust_vp,
         params=params,
+        apprentice_w=read_weights(folder, FEATURES, PLAYER_COUNTS, MAX_PLAYERS),
     )
     default = folder.resolve() == default_dir("golems").resolve()
     provenance = {
@@ -257,6 +261,7 @@ def load(cards_dir: str | Path | None = None, rules: dict[str, Any] | None = Non
         "estimates": stand_in,
         "label": label,
         "files": {name: sha256(folder / name) for name in FILES},
+        "apprentice": read_provenance(folder).get("fit", {}),  # how the weights were fitted (none: hand-set)
     }
     return GolemsData(tables, pack_record(tables), tuple(ids), resources, rule_values, table, solo, label, provenance)
 

@@ -15,6 +15,7 @@ import numpy as np
 
 from simulate.game import ChunkTables, Codes, RuleOption, bot_specs
 from simulate.gamekit import kernel_traces, move_events, rule_options, time_reference_replay, time_search
+from simulate.games.golems import apprentice as golems_apprentice
 from simulate.games.golems import bots as golems_bots
 from simulate.games.golems import data, play, search_bot
 from simulate.games.golems.engine import game_init, game_step
@@ -74,7 +75,8 @@ class Golems:
     profile_columns = play.PROFILE
     profile_forced = ("passes",)  # only when no move is legal (RULINGS R14): never flagged as unused
     # weakest to strongest (docs/golems.md); search rungs are played by the standard study (``Study.search_share``)
-    skill_ladder = ("random", "greedy", "collector", "lookahead", "search:iterations=200", "search")
+    skill_ladder = ("random", "greedy", "collector", "lookahead", "apprentice", "search:iterations=200", "search")
+    apprentice = golems_apprentice.APPRENTICE  # the learned player ``golem train golems`` fits (docs/golems.md)
     game_columns = ("decided_by", *play.GAME_INT16)
     # golem bench: lineups (as for --bots) with their default games per kernel measurement
     bench_lineups = {
@@ -82,6 +84,8 @@ class Golems:
         "collector": 100_000,
         "greedy,collector": 100_000,
         "lookahead,collector": 400,
+        "apprentice": 4000,  # also the apprentice's side of golem bench's apprentice-against-search figure
+        "apprentice,collector": 4000,
         "search,collector": 100,
     }
     bench_players = 2

@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from simulate.games.golems.bots import MAX_BOT_PARAMS, SEARCH, choose, new_work
+from simulate.games.golems.apprentice import apprentice_action
+from simulate.games.golems.bots import APPRENTICE, MAX_BOT_PARAMS, SEARCH, choose, new_work
 from simulate.games.golems.data import (
     MAX_DISPLAY,
     MAX_PLAYERS,
@@ -15,6 +16,7 @@ from simulate.games.golems.data import (
     GolemsData,
 )
 from simulate.games.golems.engine import init_game, is_legal, rank_game, score_parts, step
+from simulate.games.golems.features import NUM_FEATURES
 from simulate.games.golems.search_bot import S_ITERATIONS, SEARCH_MOVES, new_scratch, search_action
 from simulate.games.golems.state import (
     END_ILLEGAL,
@@ -32,6 +34,7 @@ from simulate.games.golems.state import (
     USE_NAMES,
     new_state,
 )
+from simulate.games.golems.value import features
 from simulate.search import new_tree
 
 NUM_PARTS = 5
@@ -39,11 +42,32 @@ SCORE_PARTS = ("score_golems", "score_tucks", "score_dust", "score_gems", "score
 
 
 @njit(cache=True)
-def _play_games(st, tab, g0, g1, num_players, seat_bot, bot_ids, bot_params, setup_seeds, play_seeds, w, check, trace):
+def _record(r, tb, i, rec_x, rec_used, w):
+    """The features of position ``r`` from every seat's view into game ``i``'s rows of ``rec_x`` (while they last)."""
+    n = r.num_players
+    cap = rec_x.shape[0] // rec_used.shape[0]
+    j = rec_used[i]
+    if j + n > cap:
+        return
+    for s in range(n):
+        features(r, tb, s, w.work, w.feat)
+        row = i * cap + j + s
+        for f in range(NUM_FEATURES):
+            rec_x[row, f] = w.feat[f]
+    rec_used[i] = j + n
+
+
+@njit(cache=True)
+def _play_games(
+    st, tab, g0, g1, num_players, seat_bot, bot_ids, bot_params, setup_seeds, play_seeds, w, check, trace, rec_x, used
+):
     """Play games ``g0..g1-1`` to the end with bot work record ``w``.
 
     With ``check``, every move is checked first and an illegal one ends its game (``END_ILLEGAL``).
     ``trace`` (T, MOVE_LEN): when T > 0 the moves of game ``g0`` are recorded; returns the count.
+    ``used`` (g1 - g0,): when not empty, the features of the position after each move from every seat's
+    view go to ``rec_x`` (rows ``(g - g0) * cap ..``, cap = rows / games, seats in order; the apprentice's
+    training positions), ``used`` counting each game's rows.
     """
     tb = tab[0]
     mv = w.mv
@@ -61,6 +85,8 @@ def _play_games(st, tab, g0, g1, num_players, seat_bot, bot_ids, bot_params, set
             b = seat_bot[g, r.current]
             if bot_ids[b] == SEARCH:
                 search_action(st, g, tb, bot_params[b], tree, scratch, mv)
+            elif bot_ids[b] == APPRENTICE:
+                apprentice_action(r, tb, bot_params[b, 0], w)
             else:
                 choose(r, tb, bot_ids[b], bot_params, b, w)
             if check and not is_legal(r, tb, mv):
@@ -71,6 +97,8 @@ def _play_games(st, tab, g0, g1, num_players, seat_bot, bot_ids, bot_params, set
                     trace[recorded, f] = mv[f]
                 recorded += 1
             step(r, tb, mv)
+            if used.shape[0] > 0:
+                _record(r, tb, g - g0, rec_x, used, w)
     return recorded
 
 
@@ -79,11 +107,27 @@ def _play_parallel(st, tab, num_players, seat_bot, bot_ids, bot_params, setup_se
     n = setup_seeds.shape[0]
     num_blocks = ws.shape[0]
     no_trace = np.zeros((0, MOVE_LEN), np.int16)
+    no_x = np.zeros((0, NUM_FEATURES), np.float32)
+    no_used = np.zeros(0, np.int64)
     for b in prange(num_blocks):
         g0 = b * n // num_blocks
         g1 = (b + 1) * n // num_blocks
         _play_games(
-            st, tab, g0, g1, num_players, seat_bot, bot_ids, bot_params, setup_seeds, play_seeds, ws[b], check, no_trace
+            st,
+            tab,
+            g0,
+            g1,
+            num_players,
+            seat_bot,
+            bot_ids,
+            bot_params,
+            setup_seeds,
+            play_seeds,
+            ws[b],
+            check,
+            no_trace,
+            no_x,
+            no_used,
         )
 
 
@@ -360,8 +404,56 @@ def play_batch(
         _play_parallel(st, data.kernel, num_players, *args, new_work(min(g, 16 * threads), st.dtype), check_moves)
     else:
         no_trace = np.zeros((0, MOVE_LEN), np.int16)
-        _play_games(st, data.kernel, 0, g, num_players, *args, new_work(1, st.dtype)[0], check_moves, no_trace)
+        w = new_work(1, st.dtype)[0]
+        _play_games(st, data.kernel, 0, g, num_players, *args, w, check_moves, no_trace, *_no_record())
     return st
+
+
+def _no_record() -> tuple[np.ndarray, np.ndarray]:
+    return np.zeros((0, NUM_FEATURES), np.float32), np.zeros(0, np.int64)
+
+
+def play_recorded(
+    data: GolemsData,
+    num_players: int,
+    seat_bot: np.ndarray,
+    bot_ids: np.ndarray,
+    bot_params: np.ndarray,
+    setup_seeds: np.ndarray,
+    play_seeds: np.ndarray,
+    cap: int,
+    block: int = 256,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`play_batch` (serial) recording the features of the position after every move from every seat's view.
+
+    Returns the final records and the positions: features (N, NUM_FEATURES) float32, game index (N,) and seat
+    (N,), game by game in move order, at most ``cap`` rows per game (the rest of a longer game is not recorded).
+    Games are played in blocks of ``block`` (the rows' scratch is ``block x cap``); the games are those of
+    :func:`play_batch`.
+    """
+    g = setup_seeds.shape[0]
+    n = num_players
+    st = new_state(g, data.tables)
+    seat_bot = np.ascontiguousarray(seat_bot, dtype=np.int64).reshape(g, n)
+    ids = np.ascontiguousarray(bot_ids, dtype=np.int64)
+    params = np.ascontiguousarray(bot_params, dtype=np.float64).reshape(-1, MAX_BOT_PARAMS)
+    setup = np.ascontiguousarray(setup_seeds, dtype=np.uint64)
+    plays = np.ascontiguousarray(play_seeds, dtype=np.uint64)
+    w = new_work(1, st.dtype)[0]
+    no_trace = np.zeros((0, MOVE_LEN), np.int16)
+    xs, games, seats = [], [], []
+    for g0 in range(0, g, block):
+        g1 = min(g, g0 + block)
+        rec_x = np.zeros(((g1 - g0) * cap, NUM_FEATURES), np.float32)
+        used = np.zeros(g1 - g0, np.int64)
+        _play_games(st, data.kernel, g0, g1, n, seat_bot, ids, params, setup, plays, w, False, no_trace, rec_x, used)
+        rows = np.concatenate([np.arange(k * cap, k * cap + used[k]) for k in range(g1 - g0)])
+        xs.append(rec_x[rows])
+        games.append(g0 + rows // cap)
+        seats.append((rows % cap) % n)
+    if not xs:
+        return st, np.zeros((0, NUM_FEATURES), np.float32), np.zeros(0, np.int64), np.zeros(0, np.int8)
+    return st, np.concatenate(xs), np.concatenate(games).astype(np.int64), np.concatenate(seats).astype(np.int8)
 
 
 def trace_game(
@@ -391,6 +483,7 @@ def trace_game(
         new_work(1, st.dtype)[0],
         True,
         trace,
+        *_no_record(),
     )
     return trace[:count].copy(), st
 

@@ -9,7 +9,9 @@ The tree's moves are the legal moves with one tuck vector per summon, the collec
 tucks that pay; ``legal_moves`` lists every vector, up to thousands, while the choice among them
 is rarely worth an iteration). Rollouts play the ``collector`` bot; a leaf is valued by the
 look-ahead bot's evaluation (points plus the collector's column, dust and gem plans, against the
-opponent's or the automaton's), squashed by a logistic; a finished game by its win.
+opponent's or the automaton's), squashed by a logistic; a finished game by its win. With parameter
+``leaf`` > 0 an unfinished leaf is valued (in that share) by the apprentice instead: each seat's logit
+from its own view (``value.leaf_values``), the expert of ``golem train golems``.
 """
 
 from __future__ import annotations
@@ -37,12 +39,14 @@ from simulate.games.golems.bots import (
 )
 from simulate.games.golems.data import P_NUM_TYPES
 from simulate.games.golems.engine import moves_by_card, rank_game, score, step
+from simulate.games.golems.features import NUM_FEATURES
 from simulate.games.golems.state import M_ABILITY, M_KIND, M_POS, M_ROW, M_TUCK, MOVE_LEN, RUNNING, SUMMON, TAKE_CARD
+from simulate.games.golems.value import leaf_values
 from simulate.rng import next_u64
 from simulate.search import bare_rollouts, decide, seat_to_move
 
 # parameters of the search bot, in the order of its entry in ``bots.BOTS``
-S_ITERATIONS, S_UCT_C, S_ROLLOUT_TURNS, S_SCALE = range(4)
+S_ITERATIONS, S_UCT_C, S_ROLLOUT_TURNS, S_SCALE, S_LEAF = range(5)
 SEARCH_MOVES = 1024  # bound on the tree's moves of one position (one tuck vector per summon)
 
 
@@ -56,14 +60,17 @@ def new_scratch(st):
     scores = np.zeros(2, np.int64)
     rank = np.zeros(2, np.int64)
     win = np.zeros(2, np.float64)
-    return sim, mv, work, own, scores, rank, win
+    feat = np.zeros(NUM_FEATURES, np.float64)  # the apprentice's leaf value (``leaf``)
+    logits = np.zeros(2, np.float64)
+    shares = np.zeros(2, np.float64)
+    return sim, mv, work, own, scores, rank, win, feat, logits, shares
 
 
 @njit(cache=True, inline="always")
 def _context(tb, params, scratch):
-    """The plug-in functions' ``ctx``: tables, scratch and the leaf's logistic scale."""
-    _, mv, work, own, scores, rank, win = scratch
-    return (tb, mv, work, own, scores, rank, win, params[S_SCALE])
+    """The plug-in functions' ``ctx``: tables, scratch, the leaf's logistic scale and the apprentice's share."""
+    _, mv, work, own, scores, rank, win, feat, logits, shares = scratch
+    return (tb, mv, work, own, scores, rank, win, params[S_SCALE], params[S_LEAF], feat, logits, shares)
 
 
 @njit(cache=True)
@@ -162,10 +169,11 @@ def _rollout(ctx, sim):
 def _evaluate(ctx, sim, out):
     """Finished game: each seat's win. Else seat 0's logistic of its worth over the other side's (``potential``).
 
-    The other side is the opponent (seat 1 gets the complement) or in solo the automaton's score.
+    The other side is the opponent (seat 1 gets the complement) or in solo the automaton's score. With ``leaf``
+    > 0 that share of the value is the apprentice's (``value.leaf_values``); at 0 it is not computed.
     """
     r = sim[0]
-    tb, _, _, own, scores, rank, win, scale = ctx
+    tb, _, _, own, scores, rank, win, scale, leaf, feat, logits, shares = ctx
     n = r.num_players
     if r.over != RUNNING:
         for s in range(n):
@@ -174,6 +182,11 @@ def _evaluate(ctx, sim, out):
         out[0] = win[0]
         out[1] = win[1]
         return
+    if leaf >= 1.0:
+        leaf_values(r, tb, own, feat, logits, shares)
+        out[0] = shares[0]
+        out[1] = 1.0 - out[0]
+        return
     _needs(r, tb, own)
     v = potential(r, tb, 0, own)
     if n == 2:
@@ -181,6 +194,9 @@ def _evaluate(ctx, sim, out):
     else:
         v -= r.automa_vp
     out[0] = 1.0 / (1.0 + math.exp(-v / scale))
+    if leaf > 0.0:
+        leaf_values(r, tb, own, feat, logits, shares)
+        out[0] = (1.0 - leaf) * out[0] + leaf * shares[0]
     out[1] = 1.0 - out[0]
 
 
