@@ -53,6 +53,7 @@ def _play_games(
     """
     tb = tab[0]
     recorded = 0
+    recording = rec.shape[0] > 0
     f = np.zeros(NUM_FEATURES, np.float64)
     iterations = 0  # the search bot's tree and scratch, sized for the lineup's largest budget
     for b in range(bot_ids.shape[0]):
@@ -79,7 +80,7 @@ def _play_games(
                 trace[recorded] = a
                 recorded += 1
             apply_action(r, tb, a)
-            if rec.shape[0] > 0:
+            if recording:
                 _record(r, tb, rec, rec_count, g, f)
     return recorded
 
