@@ -165,13 +165,18 @@ def test_runs_take_the_games_chunk_size_unless_given(tmp_path: Path) -> None:
     assert manifest["design"]["chunk_size"] == 3 and sorted(manifest["chunks"]) == ["0", "1"]
 
 
-@pytest.mark.parametrize("names", [("balanced", "greedy", "books"), ("search", "balanced", "artifacts")])
+@pytest.mark.parametrize(
+    "names",
+    [("balanced", "greedy", "books"), ("search", "balanced", "artifacts"), ("apprentice", "search", "balanced")],
+)
 def test_kernel_games_replay_identically_on_the_reference(names: tuple[str, ...]) -> None:
-    """Every action the bots take (the search bot's too) is legal on the reference engine, and the games end alike."""
+    """Every action the bots take (the search bot's and the apprentice's too) is legal on the reference engine, and
+    the games end alike."""
     d = data.load()
     ids = np.array([golem_bots.BOTS[b][0] for b in names])
-    prm = np.array([golem_bots.bot_params(b, {"iterations": 12} if b == "search" else {}) for b in names])
-    for seed in range(5 if names[0] != "search" else 2):
+    over = {"search": {"iterations": 12, "leaf": 1.0 if names[0] == "apprentice" else 0.0}}
+    prm = np.array([golem_bots.bot_params(b, over.get(b, {})) for b in names])
+    for seed in range(2 if "search" in names else 5):
         moves, final = play.trace_game(d, 3, np.arange(3), ids, prm, seed, seed + 50)
         ref = GolemState(d, 3, seed)
         for a in moves:

@@ -173,7 +173,8 @@ from simulate.games.golem.engine import (
 from simulate.games.golem.engine import E_CONTROL_CAP_2 as CAP_DEV
 from simulate.rng import randint
 
-RANDOM, GREEDY, GOLEMS, ARTIFACTS, BOOKS, BALANCED, SEARCH = range(7)  # SEARCH: ``search_bot``, not ``choose``
+# SEARCH: ``search_bot``, APPRENTICE: ``apprentice_bot``, not ``choose``
+RANDOM, GREEDY, GOLEMS, ARTIFACTS, BOOKS, BALANCED, SEARCH, APPRENTICE = range(8)
 PLAY, VALUED, CURRENT = range(3)  # how an option is valued (``direct_value``)
 GO_ON, STOP, UNKNOWN = range(3)  # where an effect applied without play leaves the engine (``effect_now``)
 # Effects that put a decision with an always legal action on the stack and change nothing ``value`` reads before it.
@@ -213,6 +214,8 @@ LIMITS: dict[str, tuple[float, float]] = {name: (0.0, 20.0) for name in PARAM_NA
     "uct_c": (0.0, 10.0),
     "horizon": (0.0, 4000.0),
     "scale": (0.1, 100.0),
+    "leaf": (0.0, 1.0),
+    "temperature": (0.0, 100.0),
 }
 WHOLE_PARAMS = frozenset({"iterations", "horizon"})
 
@@ -259,7 +262,18 @@ BOTS: dict[str, tuple[int, str, dict[str, tuple[float, str]]]] = {
             "uct_c": (0.7, "UCT exploration constant (values are in [0, 1])"),
             "horizon": (60.0, "decisions of balanced rollout after the tree before the position is valued"),
             "scale": (4.0, "points of valuation margin over the best other seat that make a leaf worth 0.73"),
+            "leaf": (
+                0.0,
+                "share of an unfinished leaf's value taken from the apprentice's win shares (0: balanced's margin "
+                "alone; 1: the apprentice's alone)",
+            ),
         },
+    ),
+    "apprentice": (
+        APPRENTICE,
+        "the learned afterstate value (seeds/golem/apprentice.csv, fitted to search games by golem train): plays "
+        "the option whose position it values most from its own view; hidden cards re-dealt first, never peeked at",
+        {"temperature": (0.0, "softmax temperature over the moves' logits; 0 plays the best")},
     ),
 }
 

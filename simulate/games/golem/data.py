@@ -13,6 +13,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from simulate.apprentice import WEIGHTS_FILE, read_weights
 from simulate.datafiles import (
     DataError,
     default_dir,
@@ -185,7 +186,52 @@ FILES = (
     "automa_cards.csv",
     "automa_tiles.csv",
     "game.toml",
+    WEIGHTS_FILE,
 )
+
+# The apprentice's features (``features.features`` computes them from one seat's view), in the order of the rows of
+# ``apprentice.csv``. A seat block describes one seat; the seat's own block counts its Objectives, the rival's
+# never (another seat's Objectives are hidden): the rival is the other seat with the highest valuation (solo: the
+# Automa, whose block holds its points in ``value``, ``points`` and ``vp`` and 0 elsewhere).
+_SEAT_FEATURES = (
+    "value",  # balanced's valuation (bots.value): points now plus the weighted progress, scaled by the rounds left
+    "points",  # points if the game ended now (in-game VP, the three lines, Study track, leftovers, own Objectives)
+    "vp",  # in-game VP
+    "resources",  # Clay + Coins + Knowledge
+    "gold",  # Gold owned (on the cauldrons and waiting to be placed)
+    "students",  # sections the three Students have advanced
+    "study",  # Study track position
+    "red",  # red Menorahs (Golem Developments and the token)
+    "golems",  # Golems created
+    "yellow",  # yellow Menorahs
+    "artifacts",  # Artifacts completed
+    "blue",  # blue Menorahs
+    "columns",  # Book columns started
+    "books",  # Books
+    "golems_on_board",  # Golems standing in the districts
+    "golem_track",  # Golem track position
+    "control_short",  # Knowledge missing for the next Golem Control (balanced's control term)
+)
+APPRENTICE_FEATURES = (
+    *(f"own_{name}" for name in _SEAT_FEATURES),
+    *(f"rival_{name}" for name in _SEAT_FEATURES),
+    "own_objective_points",  # VP of its Objectives met now plus the type bonus (only the seat sees its Objectives)
+    "value_margin",  # own value minus the rival's (solo: minus the Automa's points)
+    "points_margin",  # own points minus the rival's
+    "next_value_margin",  # own value minus that of the seat after it in the turn order (solo: the Automa)
+    "mean_value_margin",  # own value minus the mean of the other seats' (solo: the Automa)
+    "rounds_left",  # (4 - round) / 4: 1 in round 1, 0.25 in round 4, 0 at the end
+    "round_phase",  # share of the round's phases done (Golem Movement 0 ... Golem Control 1; 0 in setup)
+    "value_margin_late",  # value_margin x (1 - rounds_left): a margin counts for more near the end
+    "order_place",  # place in the current turn order over n - 1 (0: first, who also wins ties)
+    "to_move",  # 1 when this seat makes the next decision
+    "actions_left",  # actions this seat has left this round (3 before the Actions phase, 0 after)
+    "passed",  # 1 when this seat has passed this round
+)
+"""The apprentice's features (``features.features``), in the order of ``apprentice.csv``'s rows after the intercept."""
+APPRENTICE_PLAYERS = (2, 3, 4)
+"""Player counts with a column of the apprentice's weights. Solo games use the 2-player column (the features
+compare the seat with the Automa as they compare it with the other seat at 2 players)."""
 
 # name -> (type, choices, help); defaults live in game.toml [rules]
 RULE_OPTIONS: dict[str, tuple[type, tuple, str]] = {
@@ -393,6 +439,7 @@ class GolemTables(NamedTuple):
     au_doubles: np.ndarray  # (2,) each Special Development tile's category (AUTOMA_CATEGORIES)
     au_unlock: np.ndarray  # (2,) gauge laps that unlock it
     au_thresholds: np.ndarray  # (4,) gauge thresholds at the chosen difficulty
+    apprentice_w: np.ndarray  # float64 (MAX_PLAYERS + 1, 1 + len(APPRENTICE_FEATURES)): weights by player count
 
 
 class GolemData(NamedTuple):
@@ -660,6 +707,7 @@ def load(folder: str | Path | None = None, rules: dict[str, Any] | None = None) 
         cem[:, 6].copy(),
         *_kernel_params(params, rule_values, intro, (golem_track_len, study_track_len, cemetery_len)),
         *automa,
+        _apprentice_weights(root),
     )
     estimated_rows = dict(reader.estimated)
     default = root.resolve() == default_dir("golem").resolve()
@@ -684,6 +732,14 @@ def load(folder: str | Path | None = None, rules: dict[str, Any] | None = None) 
         action_ids,
         provenance,
     )
+
+
+def _apprentice_weights(root: Path) -> np.ndarray:
+    """The apprentice's weights (``apprentice.csv``); solo games take the 2-player column (``APPRENTICE_PLAYERS``)."""
+    w = read_weights(root, APPRENTICE_FEATURES, APPRENTICE_PLAYERS, MAX_PLAYERS)
+    if 1 not in APPRENTICE_PLAYERS:
+        w[1] = w[2]
+    return w
 
 
 def estimate_note(d: GolemData) -> str:

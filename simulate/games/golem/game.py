@@ -23,6 +23,7 @@ import numpy as np
 
 from simulate.game import ChunkTables, Codes, RuleOption, bot_specs
 from simulate.gamekit import kernel_traces, rule_options, time_kernel_replay, time_reference_replay
+from simulate.games.golem import apprentice as golem_apprentice
 from simulate.games.golem import bots as golem_bots
 from simulate.games.golem import data, engine, play, search_bot
 from simulate.games.golem.reference import ACT_NAMES, STAT_NAMES, Decision, GolemState
@@ -96,11 +97,12 @@ class Golem:
         "gold_bought", "artifacts", "golems_built", "golems_killed", "books", "student_sections", "study",
         "character_bonuses", "objectives_met", "actions_mirror", "actions_rabbi",
     )  # fmt: skip
-    skill_ladder = ("random", "greedy", "balanced", "search")  # weakest to strongest (docs/golem.md, Bots)
+    skill_ladder = ("random", "greedy", "balanced", "apprentice", "search")  # weakest to strongest (docs/golem.md)
     bench_lineups = {
         "greedy": 4000, "balanced": 4000, "balanced,golems,artifacts,books": 4000, "random": 20000,
-        "search,balanced,balanced,balanced": 20,
+        "apprentice,balanced,balanced,balanced": 400, "search,balanced,balanced,balanced": 20,
     }  # fmt: skip
+    apprentice = golem_apprentice.APPRENTICE  # the learned player, and how golem train fits it (docs/golem.md)
     bench_players = 4
     default_bots = "balanced"  # --bots when none is given: the recommended lineup (golem games shows it)
     indexed_lists: dict[str, tuple[str, int]] = {}

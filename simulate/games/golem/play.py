@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from simulate.games.golem.bots import MAX_BOT_PARAMS, SEARCH, choose
+from simulate.games.golem.apprentice_bot import apprentice_action, new_apprentice_scratch
+from simulate.games.golem.bots import APPRENTICE, MAX_BOT_PARAMS, SEARCH, choose
 from simulate.games.golem.data import GolemData
 from simulate.games.golem.engine import (
     NUM_PARTS,
@@ -16,6 +17,7 @@ from simulate.games.golem.engine import (
     is_legal,
     score_parts,
 )
+from simulate.games.golem.features import NUM_FEATURES, features
 from simulate.games.golem.reference import PH_END
 from simulate.games.golem.search_bot import MAX_MOVES as SEARCH_MOVES
 from simulate.games.golem.search_bot import MOVE_LEN, S_ITERATIONS, new_scratch, search_action
@@ -33,24 +35,33 @@ SCORE_PARTS = (
     "score_leftover",
 )
 MAX_MOVES = 4000  # bound on the decisions of one game (a trace buffer size, not a rule)
+NO_RECORD = np.zeros((0, 0, 0, NUM_FEATURES), np.float32)
 
 
 @njit(cache=True)
-def _play_games(st, tab, g0, g1, n, seat_bot, bot_ids, bot_params, setup_seeds, play_seeds, check, trace, pad):
+def _play_games(
+    st, tab, g0, g1, n, seat_bot, bot_ids, bot_params, setup_seeds, play_seeds, check, trace, pad, rec, rec_count
+):
     """Play games ``g0..g1-1`` to the end. With ``check``, every action is checked first and an illegal one stops
     its game (``error`` = 1).
 
     ``trace`` (T,): when T > 0 the actions of game ``g0`` are recorded; returns their count.
     ``pad`` (1,) ``state.PAD``: the scratch record.
+    ``rec`` (G, D, n, F) float32: when G > 0, after each of the first D decisions of game g the apprentice's
+    features of the position from every seat's view go to ``rec[g, d, seat]`` and ``rec_count[g]`` counts them
+    (``apprentice.positions``); the games are the same as without.
     """
     tb = tab[0]
     recorded = 0
+    recording = rec.shape[0] > 0
+    f = np.zeros(NUM_FEATURES, np.float64)
     iterations = 0  # the search bot's tree and scratch, sized for the lineup's largest budget
     for b in range(bot_ids.shape[0]):
         if bot_ids[b] == SEARCH:
             iterations = max(iterations, int(bot_params[b, S_ITERATIONS]))
     tree = new_tree(iterations + 1, MOVE_LEN, SEARCH_MOVES)
     scratch = new_scratch(st, pad)
+    app = new_apprentice_scratch(st, scratch)
     for g in range(g0, g1):
         r = st[g]
         init_game(r, tb, n, setup_seeds[g], play_seeds[g])
@@ -58,6 +69,8 @@ def _play_games(st, tab, g0, g1, n, seat_bot, bot_ids, bot_params, setup_seeds, 
             b = seat_bot[g, current_player(r)]
             if bot_ids[b] == SEARCH:
                 a = search_action(st, g, tb, bot_params[b], tree, scratch)
+            elif bot_ids[b] == APPRENTICE:
+                a = apprentice_action(st, g, tb, bot_params[b], app)
             else:
                 a = choose(r, tb, bot_ids[b], _weights(bot_params, b), pad[0])
             if check and not is_legal(r, tb, a):
@@ -67,7 +80,22 @@ def _play_games(st, tab, g0, g1, n, seat_bot, bot_ids, bot_params, setup_seeds, 
                 trace[recorded] = a
                 recorded += 1
             apply_action(r, tb, a)
+            if recording:
+                _record(r, tb, rec, rec_count, g, f)
     return recorded
+
+
+@njit(cache=True)
+def _record(r, tb, rec, rec_count, g, f):
+    """The features of game ``g``'s position from every seat's view into its next row of ``rec`` (while it has one)."""
+    d = rec_count[g]
+    if d >= rec.shape[1]:
+        return
+    for s in range(r.n):
+        features(r, tb, s, f)
+        for k in range(f.shape[0]):
+            rec[g, d, s, k] = f[k]
+    rec_count[g] = d + 1
 
 
 @njit(cache=True, inline="always")
@@ -90,11 +118,27 @@ def _play_parallel(st, tab, n, seat_bot, bot_ids, bot_params, setup_seeds, play_
     total = setup_seeds.shape[0]
     num_blocks = pads.shape[0]
     no_trace = np.zeros(0, np.int16)
+    no_record = np.zeros((0, 0, 0, NUM_FEATURES), np.float32)
+    no_count = np.zeros(0, np.int64)
     for b in prange(num_blocks):
         g0 = b * total // num_blocks
         g1 = (b + 1) * total // num_blocks
         _play_games(
-            st, tab, g0, g1, n, seat_bot, bot_ids, bot_params, setup_seeds, play_seeds, check, no_trace, pads[b : b + 1]
+            st,
+            tab,
+            g0,
+            g1,
+            n,
+            seat_bot,
+            bot_ids,
+            bot_params,
+            setup_seeds,
+            play_seeds,
+            check,
+            no_trace,
+            pads[b : b + 1],
+            no_record,
+            no_count,
         )
 
 
@@ -169,6 +213,8 @@ def play_batch(
     play_seeds: np.ndarray,
     threads: int = 1,
     check_moves: bool = False,
+    record: np.ndarray = NO_RECORD,
+    record_count: np.ndarray | None = None,
 ) -> np.ndarray:
     """Play one game per seed pair to the end; return the final records.
 
@@ -186,6 +232,10 @@ def play_batch(
         Check each bot action before it is applied; an illegal one stops its game (``error`` = 1). Off by
         default: the bots choose among the legal actions only (the tests check that checked and unchecked
         batches are equal; traces and replays always check).
+    record, record_count : ndarray
+        (G, D, num_players, F) float32 and (G,) int64: the apprentice's features after each of the first D
+        decisions of every game, from every seat's view, and how many were recorded (``apprentice.positions``;
+        serial play only).
     """
     g = setup_seeds.shape[0]
     st = new_state(g)
@@ -196,10 +246,13 @@ def play_batch(
         np.ascontiguousarray(setup_seeds, dtype=np.uint64),
         np.ascontiguousarray(play_seeds, dtype=np.uint64),
     )
-    if threads > 1 and g > 1:
+    count = np.zeros(0, np.int64) if record_count is None else record_count
+    if threads > 1 and g > 1 and record.shape[0] == 0:
         _play_parallel(st, data.kernel, num_players, *args, check_moves, new_pads(min(g, 16 * threads)))
     else:
-        _play_games(st, data.kernel, 0, g, num_players, *args, check_moves, np.zeros(0, np.int16), new_pads(1))
+        _play_games(
+            st, data.kernel, 0, g, num_players, *args, check_moves, np.zeros(0, np.int16), new_pads(1), record, count
+        )
     return st
 
 
@@ -237,6 +290,8 @@ def trace_game(
         True,
         trace,
         new_pads(1),
+        NO_RECORD,
+        np.zeros(0, np.int64),
     )
     return trace[:count].copy(), st
 

@@ -16,7 +16,9 @@ The Palace Characters, the Neighbourhood tiles, the Library and everything on th
 decisions (draft, Starting and Artifact tiles, starting Golems) are taken by ``balanced``: the search starts
 with the first Golem Movement. Rollouts play ``balanced`` for every seat; a finished game is valued as a win
 (the rules' ranking), an unfinished one by the logistic of ``balanced``'s valuation margin over the best
-other seat (over the Automa's points in solo).
+other seat (over the Automa's points in solo). With ``leaf`` > 0 an unfinished leaf is valued, in that share, by
+the apprentice (``features.leaf_values``): each seat's logit from its own view, turned into win shares
+(``simulate.apprentice.win_shares``; solo: the sigmoid of the player's logit); ``leaf`` 0 never computes it.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ import math
 import numpy as np
 from numba import njit
 
+from simulate.apprentice import win_shares
 from simulate.games.golem.bots import BALANCED, BOTS, PARAM_NAMES, _candidates, _cheapest_space, choose, value
 from simulate.games.golem.data import NUM_AUTOMA_CARDS
 from simulate.games.golem.engine import (
@@ -38,13 +41,14 @@ from simulate.games.golem.engine import (
     legal_mask,
     score_parts,
 )
+from simulate.games.golem.features import NUM_FEATURES, leaf_values, sigmoid
 from simulate.games.golem.reference import NUM_ACTIONS, PH_END, PH_MOVE, Decision
 from simulate.games.golem.state import P
 from simulate.rng import next_u64, shuffle
 from simulate.search import bare_rollouts, search
 
 # parameters of the search bot, in the order of its entry in ``bots.BOTS``
-S_ITERATIONS, S_UCT_C, S_HORIZON, S_SCALE = range(4)
+S_ITERATIONS, S_UCT_C, S_HORIZON, S_SCALE, S_LEAF = range(5)
 MOVE_LEN = 1  # a tree move is one action
 MAX_MOVES = NUM_ACTIONS
 _BALANCED_W = np.array([BOTS["balanced"][2][k][0] for k in PARAM_NAMES])  # the rollouts' weights
@@ -57,13 +61,21 @@ D_INCOME_UPGRADE = int(Decision.INCOME_UPGRADE)
 @njit(cache=True)
 def new_scratch(st, pads):
     """Per-worker scratch of the search bot: a one-record batch like ``st``, the bot pad ``pads`` (1,) ``state.PAD``
-    (the play loop's: a bot keeps nothing in it between decisions), a card pool and seat values."""
+    (the play loop's: a bot keeps nothing in it between decisions), a card pool, seat values, and the apprentice's
+    feature vector and seat logits (``leaf``)."""
     sim = np.empty_like(st[:1])
     pool = np.zeros(_POOL, np.int16)
     vals = np.zeros(P, np.float64)
     parts = np.zeros(NUM_PARTS, np.int64)
     mv = np.zeros(MOVE_LEN, np.int16)
-    return sim, pads, pool, vals, parts, mv
+    f = np.zeros(NUM_FEATURES, np.float64)
+    logits = np.zeros(P, np.float64)
+    return sim, pads, pool, vals, parts, mv, f, logits
+
+
+# The plug-in functions' context ``ctx``: (tables, bot pad, card pool, seat values, score parts, the rollouts'
+# weights, the leaf's scale, its apprentice share, the feature vector, the seat logits), built where it is used
+# from the scratch (a function returning it would return the tables' record, which numba cannot box)
 
 
 @njit(cache=True)
@@ -80,12 +92,13 @@ def search_action(st, g, tb, params, tree, scratch):
     ``iterations + 1`` nodes and moves of ``MOVE_LEN``; ``scratch`` from :func:`new_scratch`. A searched decision
     takes one draw of the game's play stream to seed the search; a setup decision is ``balanced``'s.
     """
-    sim, pads, pool, vals, parts, mv = scratch
+    sim, pads = scratch[0], scratch[1]
+    mv = scratch[5]
     r = st[g]
-    w = _weights()
     if r.phase < PH_MOVE:
-        return choose(r, tb, BALANCED, w, pads[0])
-    ctx = (tb, pads, pool, vals, parts, w, params[S_SCALE])
+        return choose(r, tb, BALANCED, _weights(), pads[0])
+    sc = scratch
+    ctx = (tb, sc[1], sc[2], sc[3], sc[4], _weights(), params[S_SCALE], params[S_LEAF], sc[6], sc[7])
     root = st[g : g + 1]
     n = _moves(ctx, root, tree.buf)
     if n == 1:
@@ -113,8 +126,9 @@ def search_action(st, g, tb, params, tree, scratch):
 @njit(cache=True)
 def rollouts_only(st, g, tb, params, tree, scratch):
     """The search bot's iterations without the tree (``simulate.search.bare_rollouts``), for ``golem bench``."""
-    sim, pads, pool, vals, parts, mv = scratch
-    ctx = (tb, pads, pool, vals, parts, _weights(), params[S_SCALE])
+    sim = scratch[0]
+    sc = scratch
+    ctx = (tb, sc[1], sc[2], sc[3], sc[4], _weights(), params[S_SCALE], params[S_LEAF], sc[6], sc[7])
     tree.rng[0] = next_u64(st[g].rng, 0)
     return bare_rollouts(
         _determinise,
@@ -231,11 +245,15 @@ def _current(sim):
 def _evaluate(ctx, sim, out):
     """Finished game: each seat's win by the rules' ranking (score, then the uppermost Rabbi; solo: against the
     Automa). Else: the logistic of ``balanced``'s valuation margin over the best other seat (solo: the Automa's
-    points now), ``scale`` points of margin giving 0.73."""
+    points now), ``scale`` points of margin giving 0.73; with ``leaf`` > 0, that share of the apprentice's win
+    shares mixed in (``leaf`` 1: the apprentice's alone)."""
     r = sim[0]
-    tb, _, _, vals, parts, w, scale = ctx
+    tb, _, _, vals, parts, w, scale, leaf, f, logits = ctx
     n = r.n
     over = r.phase == PH_END
+    if not over and leaf >= 1.0:
+        _apprentice_leaf(r, tb, f, logits, out)
+        return
     for s in range(n):
         if over:
             score_parts(r, tb, s, parts)
@@ -252,6 +270,8 @@ def _evaluate(ctx, sim, out):
             out[0] = 1.0 if vals[0] > au or (vals[0] == au and r.au_pos > 0) else 0.0
         else:
             out[0] = 1.0 / (1.0 + math.exp(-(vals[0] - au) / scale))
+            if leaf > 0.0:
+                _mix_apprentice(r, tb, f, logits, out, leaf)
         return
     if over:
         for s in range(n):
@@ -269,6 +289,32 @@ def _evaluate(ctx, sim, out):
             if o != s and vals[o] > top:
                 top = vals[o]
         out[s] = 1.0 / (1.0 + math.exp(-(vals[s] - top) / scale))
+    if leaf > 0.0:
+        _mix_apprentice(r, tb, f, logits, out, leaf)
+
+
+@njit(cache=True)
+def _apprentice_leaf(r, tb, f, logits, out):
+    """The apprentice's value of an unfinished position: each seat's win share (solo: the player's chance)."""
+    leaf_values(r, tb, f, logits)
+    if r.automa:
+        out[0] = sigmoid(logits[0])
+    else:
+        win_shares(logits, r.n, out)
+
+
+@njit(cache=True)
+def _mix_apprentice(r, tb, f, logits, out, leaf):
+    """``out`` <- (1 - leaf) x ``out`` + leaf x the apprentice's values."""
+    n = r.n
+    saved0 = out[0]
+    saved1 = out[1] if n > 1 else 0.0
+    saved2 = out[2] if n > 2 else 0.0
+    saved3 = out[3] if n > 3 else 0.0
+    _apprentice_leaf(r, tb, f, logits, out)
+    for s in range(n):
+        old = saved0 if s == 0 else saved1 if s == 1 else saved2 if s == 2 else saved3
+        out[s] = (1.0 - leaf) * old + leaf * out[s]
 
 
 @njit(cache=True)
@@ -278,8 +324,8 @@ def search_positions(st, tb, params, tree, scratch, bare):
     The benchmark of ``golem bench``: setup positions and those with a single option are skipped in both modes.
     """
     searched = 0
-    sim, pads, pool, vals, parts, mv = scratch
-    ctx = (tb, pads, pool, vals, parts, _weights(), params[S_SCALE])
+    sc = scratch
+    ctx = (tb, sc[1], sc[2], sc[3], sc[4], _weights(), params[S_SCALE], params[S_LEAF], sc[6], sc[7])
     for g in range(st.shape[0]):
         if st[g].phase < PH_MOVE or st[g].phase == PH_END or _moves(ctx, st[g : g + 1], tree.buf) < 2:
             continue

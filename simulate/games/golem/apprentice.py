@@ -1,0 +1,89 @@
+"""Golem's apprentice: a fast player learned from the search bot (``simulate.apprentice``, ``golem train golem``).
+
+The pieces, in import order (each module imports only those above it):
+
+- ``data.APPRENTICE_FEATURES`` and ``data.APPRENTICE_PLAYERS``: the features' names and the player counts with a
+  column of weights; ``data.load`` reads ``seeds/golem/apprentice.csv`` into the tables' ``apprentice_w``;
+- ``features.features``: a position from one seat's view (only what that seat can see);
+- ``search_bot``: its ``leaf`` parameter values unfinished leaves with the apprentice (``features.leaf_values``);
+- ``apprentice_bot.apprentice_action``: the bot's decision (one afterstate per option, the search bot's options
+  and determinisation);
+- ``play``: the game loop, which records the positions of training games when asked;
+- this module: :data:`APPRENTICE`, what ``golem train golem`` needs, and :func:`positions`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simulate.game import ApprenticeSpec, Positions
+from simulate.games.golem import play
+from simulate.games.golem.data import APPRENTICE_FEATURES, APPRENTICE_PLAYERS, GolemData
+from simulate.games.golem.features import NUM_FEATURES, features
+
+FEATURES = APPRENTICE_FEATURES
+PLAYER_COUNTS = APPRENTICE_PLAYERS
+MAX_RECORDED = 640  # decisions recorded per game (a 4-player game of search bots makes about 250; past it: skipped)
+BATCH = 64  # games played per recording batch (bounds the recording buffer: 64 x 640 x 4 x 46 float32, 30 MB)
+
+__all__ = ["APPRENTICE", "FEATURES", "PLAYER_COUNTS", "features", "positions"]
+
+
+def positions(
+    data: GolemData,
+    num_players: int,
+    seat_lineup: np.ndarray,
+    lineup_ids: np.ndarray,
+    lineup_params: np.ndarray,
+    setup_seeds: np.ndarray,
+    play_seeds: np.ndarray,
+) -> Positions:
+    """Play one game per seed pair as ``Game.play_chunk`` does (the same games) and return their positions: after
+    every decision (setup decisions included, up to ``MAX_RECORDED`` a game), the features from every seat's view,
+    and each seat's final win (the rules' ranking; solo: 1 when the player beats the Automa)."""
+    total = len(setup_seeds)
+    seat_lineup = np.asarray(seat_lineup).reshape(total, num_players)
+    xs, games, seats = [], [], []
+    win = np.zeros((total, num_players), np.float64)
+    for g0 in range(0, total, BATCH):
+        g1 = min(total, g0 + BATCH)
+        rec = np.zeros((g1 - g0, MAX_RECORDED, num_players, NUM_FEATURES), np.float32)
+        count = np.zeros(g1 - g0, np.int64)
+        st = play.play_batch(
+            data,
+            num_players,
+            seat_lineup[g0:g1],
+            lineup_ids,
+            lineup_params,
+            np.asarray(setup_seeds)[g0:g1],
+            np.asarray(play_seeds)[g0:g1],
+            record=rec,
+            record_count=count,
+        )
+        win[g0:g1] = play.results(data, st)["win"]
+        for k in range(g1 - g0):
+            rows = rec[k, : count[k]].reshape(-1, NUM_FEATURES)
+            xs.append(rows)
+            games.append(np.full(len(rows), g0 + k, np.int64))
+            seats.append(np.tile(np.arange(num_players, dtype=np.int8), int(count[k])))
+    if not xs:
+        return Positions(np.zeros((0, NUM_FEATURES), np.float32), np.zeros(0, np.int64), np.zeros(0, np.int8), win)
+    return Positions(np.concatenate(xs), np.concatenate(games), np.concatenate(seats), win)
+
+
+APPRENTICE = ApprenticeSpec(
+    features=FEATURES,
+    player_counts=PLAYER_COUNTS,
+    positions=positions,
+    rival="balanced",
+    teacher="search",
+    expert="search:leaf=1",
+    games=600,
+    iterations=3,
+    strength_games=2000,
+)
+"""How ``golem train golem`` fits the apprentice. The defaults' cost (docs/golem.md, Apprentice): a teacher game of
+search bots in every seat takes about 0.23 s of CPU at 2 players, 0.5 s at 3 and 0.74 s at 4 (``leaf=1``: 0.29 s
+and 0.66 s), so an iteration's 600 games per player count take about 900 CPU seconds, 3 iterations about 45 CPU
+minutes: about 23 minutes on 2 cores; the strength check's 2,000 games of the apprentice against ``balanced`` at 2
+players take about a second."""

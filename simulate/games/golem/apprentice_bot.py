@@ -1,0 +1,73 @@
+"""Golem's ``apprentice`` bot: one afterstate per candidate option, valued by the learned linear model.
+
+For the seat to move, the apprentice lists the options the search bot tries (``search_bot._moves``: every legal
+action, small Artifact Developments on the cheapest free space), re-deals what the seat cannot see
+(``search_bot._determinise``, seeded by one draw of the game's play stream: the Book deck and Action tile pile
+orders, the other seats' Objectives with the Objective deck, the Automa's coming cards, the chance stream), plays
+each option on a copy of that determinised record (the engine runs on to the next decision, as for every bot) and
+values the position it leads to from the mover's view: the logit ``w . features`` with the weights of the table's
+player count (``seeds/golem/apprentice.csv``). Temperature 0 plays the best (the first of equals); above 0 a
+softmax draw (a second draw of the play stream). A decision with one option takes it without a draw. Setup
+decisions (the Objective draft, Artifact and Starting tiles, the starting Golems) are ``balanced``'s, as in the
+search bot.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from simulate.apprentice import linear_value, softmax_pick
+from simulate.games.golem.bots import BALANCED, choose
+from simulate.games.golem.engine import current_player
+from simulate.games.golem.features import NUM_FEATURES, features
+from simulate.games.golem.reference import PH_MOVE
+from simulate.games.golem.search_bot import MAX_MOVES, MOVE_LEN, _apply, _determinise, _moves, _weights
+from simulate.rng import next_u64, uniform
+
+A_TEMPERATURE = 0  # the apprentice's parameter row: its index in ``bots.BOTS``
+
+
+@njit(cache=True)
+def new_apprentice_scratch(st, search_scratch):
+    """Per-worker scratch: the search bot's scratch (its pads, card pool, ...), a determinised record, a record to
+    play an option on, the options, a feature vector, the options' values and a generator state."""
+    return (
+        search_scratch,
+        np.empty_like(st[:1]),
+        np.empty_like(st[:1]),
+        np.zeros((MAX_MOVES, MOVE_LEN), np.int16),
+        np.zeros(NUM_FEATURES, np.float64),
+        np.zeros(MAX_MOVES, np.float64),
+        np.zeros(1, np.uint64),
+    )
+
+
+@njit(cache=True)
+def apprentice_action(st, g, tb, params, scratch):
+    """The apprentice's action for the seat to move in game ``g`` of batch ``st`` (``tb``: the packed tables).
+
+    ``params`` is the bot's parameter row (``A_TEMPERATURE``); ``scratch`` from :func:`new_apprentice_scratch`.
+    """
+    search_scratch, base, sim, moves, f, values, rng = scratch
+    r = st[g]
+    pads = search_scratch[1]
+    if r.phase < PH_MOVE:
+        return choose(r, tb, BALANCED, _weights(), pads[0])
+    sc = search_scratch
+    ctx = (tb, sc[1], sc[2], sc[3], sc[4], _weights(), 4.0, 0.0, sc[6], sc[7])  # the search's context
+    n = _moves(ctx, st[g : g + 1], moves)
+    if n == 1:
+        return int(moves[0, 0])
+    seat = current_player(r)
+    rng[0] = next_u64(r.rng, 0)
+    _determinise(ctx, st[g : g + 1], base, seat, rng)
+    w = tb.apprentice_w[r.n]
+    for k in range(n):
+        sim[0] = base[0]
+        _apply(ctx, sim, moves[k])
+        features(sim[0], tb, seat, f)
+        values[k] = linear_value(w, f)
+    temperature = params[A_TEMPERATURE]
+    u = uniform(r.rng, 0) if temperature > 0.0 else 0.0
+    return int(moves[softmax_pick(values, n, temperature, u), 0])

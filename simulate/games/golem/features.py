@@ -1,0 +1,225 @@
+"""What Golem's apprentice sees of a position: its features from one seat's view, and the learned value.
+
+:func:`features` writes ``data.APPRENTICE_FEATURES`` (each documented there) of a record from one seat's view:
+that seat's block, the rival's block (the other seat with the highest valuation; solo: the stand-in Automa),
+margins, the game's progress and the seat's place in the turn order. It reads only what the seat can see: every
+board, resource and track is public, the Library, the Palace and the Neighbourhood tiles too; the other seats'
+Objectives are not, so their blocks count no Objectives (their valuation is taken with their Objectives set
+aside), and nothing reads the decks, the Action tile pile, the Automa's coming cards or the chance stream.
+
+The same function serves the apprentice's decision (``apprentice_bot``), the search bot's ``leaf=1`` valuation
+(:func:`leaf_values`) and the training positions (``play``), so training and play never disagree.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from simulate.apprentice import linear_value
+from simulate.games.golem.bots import BOTS, PARAM_NAMES, value
+from simulate.games.golem.data import (
+    APPRENTICE_FEATURES,
+    BLUE,
+    KNOWLEDGE,
+    NUM_STUDY_DEVS,
+    P_LEFTOVER_GOLD,
+    P_LEFTOVER_PER_VP,
+    RED,
+    YELLOW,
+)
+from simulate.games.golem.engine import E_CONTROL_CAP_2, _has_gdev, _on_board, objectives_met
+from simulate.games.golem.reference import PH_ACTIONS, PH_CONTROL, PH_END, PH_MOVE
+
+NUM_FEATURES = len(APPRENTICE_FEATURES)
+SEAT_BLOCK = 17  # features of one seat's block (data._SEAT_FEATURES)
+OWN, RIVAL, GLOBAL = 0, SEAT_BLOCK, 2 * SEAT_BLOCK  # where the blocks start
+_BALANCED_W = np.array([BOTS["balanced"][2][k][0] for k in PARAM_NAMES])  # the valuation features read
+assert NUM_FEATURES == GLOBAL + 12
+
+
+@njit(cache=True)
+def _balanced():
+    w = _BALANCED_W
+    return (w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7])
+
+
+@njit(cache=True)
+def seat_value(r, tb, s, own):
+    """``balanced``'s valuation of seat ``s``; with ``own`` False its Objectives are set aside (hidden from the
+    viewer): ``r`` gets its Objective count back."""
+    if own:
+        return value(r, tb, s, _balanced())
+    held = r.obj_len[s]
+    r.obj_len[s] = 0
+    v = value(r, tb, s, _balanced())
+    r.obj_len[s] = held
+    return v
+
+
+@njit(cache=True)
+def _seat_block(r, tb, s, own, out, k0):
+    """The seat block of seat ``s`` into ``out[k0:k0 + SEAT_BLOCK]`` (its Objectives only when ``own``)."""
+    red = 1 if r.tokens[RED] == s else 0
+    yellow = 1 if r.tokens[YELLOW] == s else 0
+    blue = 1 if r.tokens[BLUE] == s else 0
+    for k in range(6):
+        if r.gdev[s, k]:
+            red += tb.gdev_menorah[k]
+        if r.adev_space[s, k] >= 0:
+            yellow += tb.adev_menorah[k]
+    for k in range(NUM_STUDY_DEVS):
+        if r.sdev[s, k]:
+            blue += tb.sdev_menorah[k]
+    cols = 0
+    books = 0
+    for c in range(4):
+        if r.col_len[s, c] > 0:
+            cols += 1
+        books += r.col_len[s, c]
+    arts = 0
+    gold = r.loose_gold[s]
+    for k in range(4):
+        arts += r.art_done[s, k]
+        gold += r.art_gold[s, k]
+    res = r.res[s, 0] + r.res[s, 1] + r.res[s, 2]
+    left = res + (r.loose_gold[s] if tb.prm[P_LEFTOVER_GOLD] else 0)
+    points = r.vp[s] + r.built[s] * red + arts * yellow + cols * blue + tb.sd_vp[r.study[s]]
+    points += left // tb.prm[P_LEFTOVER_PER_VP]
+    if own:
+        points += objective_points(r, tb, s)
+    cap = 2 if _has_gdev(r, tb, s, E_CONTROL_CAP_2) else 99
+    need = 0
+    standing = 0
+    for g in range(6):
+        loc = r.golem_loc[s, g]
+        if _on_board(loc):
+            standing += 1
+            need += min(cap, max(0, r.golem_sec[s, g] - r.student[s, loc]))
+    out[k0] = seat_value(r, tb, s, own)
+    out[k0 + 1] = points
+    out[k0 + 2] = r.vp[s]
+    out[k0 + 3] = res
+    out[k0 + 4] = gold
+    out[k0 + 5] = r.student[s, 0] + r.student[s, 1] + r.student[s, 2] - 3
+    out[k0 + 6] = r.study[s]
+    out[k0 + 7] = red
+    out[k0 + 8] = r.built[s]
+    out[k0 + 9] = yellow
+    out[k0 + 10] = arts
+    out[k0 + 11] = blue
+    out[k0 + 12] = cols
+    out[k0 + 13] = books
+    out[k0 + 14] = standing
+    out[k0 + 15] = r.track[s]
+    out[k0 + 16] = max(0, need - r.res[s, KNOWLEDGE])
+
+
+@njit(cache=True)
+def objective_points(r, tb, s):
+    """VP of seat ``s``'s Objectives met now plus the bonus for their types (score parts 5 and 6)."""
+    vp, _, types = objectives_met(r, tb, s)
+    ntypes = 0
+    while types:
+        types &= types - 1
+        ntypes += 1
+    return vp + tb.objective_type_vp[min(ntypes, 4)]
+
+
+@njit(cache=True)
+def automa_points(r, tb):
+    """The solo Automa's points as they stand (``engine.automa_parts`` summed), public."""
+    total = r.au_vp[0] + r.au_vp[1]
+    for k in range(tb.au_doubles.shape[0]):
+        if r.au_laps >= tb.au_unlock[k]:
+            total += r.au_vp[tb.au_doubles[k]]
+    return total
+
+
+@njit(cache=True)
+def _place(r, s):
+    for k in range(r.n):
+        if r.order[k] == s:
+            return k
+    return 0
+
+
+@njit(cache=True)
+def features(r, tb, seat, out):
+    """The position of record ``r`` from seat ``seat``'s view into ``out`` (``data.APPRENTICE_FEATURES``).
+
+    ``r`` is changed only while a seat's Objectives are set aside and gets every field back."""
+    n = r.n
+    _seat_block(r, tb, seat, True, out, OWN)
+    mine = out[OWN]
+    for k in range(RIVAL, GLOBAL):
+        out[k] = 0.0
+    rival = -1
+    best = -1.0e300
+    total = 0.0
+    after = r.order[(_place(r, seat) + 1) % n]
+    next_value = 0.0
+    if r.automa:
+        au = automa_points(r, tb)
+        best = au
+        total = au
+        next_value = au
+        out[RIVAL] = au
+        out[RIVAL + 1] = au
+        out[RIVAL + 2] = r.au_vp[0] + r.au_vp[1]
+    else:
+        for k in range(1, n):  # the rival: the highest valuation, ties to the next seat in table order
+            o = (seat + k) % n
+            v = seat_value(r, tb, o, False)
+            total += v
+            if o == after:
+                next_value = v
+            if v > best:
+                best = v
+                rival = o
+        if rival >= 0:
+            _seat_block(r, tb, rival, False, out, RIVAL)
+    others = max(n - 1, 1)
+    if r.automa:
+        others = 1
+    rounds_left = max(0.0, (4 - r.round) / 4.0)
+    if r.phase == PH_END:
+        rounds_left = 0.0
+    k = GLOBAL
+    out[k] = objective_points(r, tb, seat)
+    out[k + 1] = mine - best if (rival >= 0 or r.automa) else 0.0
+    out[k + 2] = out[OWN + 1] - out[RIVAL + 1] if (rival >= 0 or r.automa) else 0.0
+    out[k + 3] = mine - next_value if (rival >= 0 or r.automa) else 0.0
+    out[k + 4] = mine - total / others if (rival >= 0 or r.automa) else 0.0
+    out[k + 5] = rounds_left
+    phase = 0.0
+    if r.phase >= PH_MOVE:
+        phase = min(1.0, (r.phase - PH_MOVE) / (PH_CONTROL - PH_MOVE))
+    out[k + 6] = phase
+    out[k + 7] = out[k + 1] * (1.0 - rounds_left)
+    out[k + 8] = _place(r, seat) / max(n - 1, 1)
+    out[k + 9] = 1.0 if r.phase != PH_END and r.stack[r.sp - 1, 1] == seat else 0.0
+    if r.phase < PH_ACTIONS:
+        left = 3
+    elif r.phase == PH_ACTIONS:
+        left = max(0, 3 - r.actions[seat])
+    else:
+        left = 0
+    out[k + 10] = left
+    out[k + 11] = 1.0 if r.phase == PH_ACTIONS and r.passes[seat] > 0 else 0.0
+
+
+@njit(cache=True)
+def leaf_values(r, tb, f, logits):
+    """Each seat's logit of the position (its features from its own view, its player count's weights)."""
+    w = tb.apprentice_w[r.n]
+    for s in range(r.n):
+        features(r, tb, s, f)
+        logits[s] = linear_value(w, f)
+
+
+@njit(cache=True)
+def sigmoid(x):
+    return 1.0 / (1.0 + math.exp(-x)) if x > -700.0 else 0.0
