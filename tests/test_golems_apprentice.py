@@ -17,7 +17,7 @@ import pytest
 from test_golems_differential import VARIANTS, check_invariants, compare
 from test_golems_search import card_key, one_winning_card, position, search_params
 
-from simulate.apprentice import read_weights, weights_text
+from simulate.apprentice import read_provenance, read_weights, weights_text
 from simulate.datafiles import DataError, default_dir
 from simulate.game import Positions
 from simulate.games.golems import bots as B
@@ -185,7 +185,7 @@ def test_weights_round_trip_and_load_into_the_tables(tmp_path: Path) -> None:
     assert np.array_equal(read_weights(tmp_path, FEATURES, PLAYER_COUNTS, D.MAX_PLAYERS), w)
     assert "apprentice.csv" in D.FILES and "apprentice.toml" in D.FILES
     assert set(DATA.provenance["files"]) == set(D.FILES), "every run hashes the weights"
-    assert DATA.provenance["apprentice"] == {}, "hand-set weights: no [fit] in apprentice.toml"
+    assert DATA.provenance["apprentice"] == read_provenance(default_dir("golems")).get("fit", {}), "the fit's record"
 
 
 def test_weights_of_other_features_are_refused_naming_the_line(tmp_path: Path) -> None:

@@ -275,20 +275,22 @@ STUDIES: dict[str, Study] = {
         game="golems",
         default_games=1_000_000,
         description=(
-            "greedy and collector mirror matches (first-player advantage), greedy against collector and a small "
-            "look-ahead run (bot strength), collector games replaying each setup 12 times (setup variance), and "
-            "the solo mode against its automaton"
+            "apprentice and collector mirror matches (first-player advantage; the apprentice learned from the search "
+            "bot and is the strongest player the study can afford), the heuristic bots and the apprentice against "
+            "each other and a small look-ahead run (bot strength), apprentice games replaying each setup 12 times "
+            "(setup variance), and the solo mode against its automaton"
         ),
         runs=(
-            StudyRun("golems-2p-greedy", 2, ("greedy",), 0.20, purpose="first-player advantage, greedy"),
+            StudyRun("golems-2p-apprentice", 2, ("apprentice",), 0.20, purpose="first-player advantage, apprentice"),
             StudyRun("golems-2p-collector", 2, ("collector",), 0.20, purpose="first-player advantage, collector"),
-            StudyRun("golems-2p-mixed", 2, ("greedy", "collector"), 0.15, purpose="bot strength"),
-            # The look-ahead bot plays ~550 games/s per core against ~80,000 for the heuristics.
+            StudyRun("golems-2p-mixed", 2, ("greedy", "collector"), 0.10, purpose="bot strength"),
+            StudyRun("golems-2p-apprentice-collector", 2, ("apprentice", "collector"), 0.05, purpose="bot strength"),
+            # The look-ahead bot plays ~550 games/s per core, the apprentice ~5,000, the heuristics ~80,000.
             StudyRun("golems-2p-lookahead", 2, ("collector", "lookahead"), 0.01, purpose="strong reference"),
-            StudyRun("golems-2p-setups", 2, ("collector",), 0.285, games_per_setup=12, purpose="setup variance"),
-            StudyRun("golems-solo", 1, ("collector",), 0.14, purpose="solo mode against the automaton"),
+            StudyRun("golems-2p-setups", 2, ("apprentice",), 0.285, games_per_setup=12, purpose="setup variance"),
+            StudyRun("golems-solo", 1, ("apprentice",), 0.14, purpose="solo mode against the automaton"),
         ),
-        ladder=(("random", 0.01), ("lookahead", 0.005)),
+        ladder=(("random", 0.01), ("greedy", 0.02), ("lookahead", 0.005)),
         ladder_players=(2,),
     ),
 }
