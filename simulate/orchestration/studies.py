@@ -139,10 +139,10 @@ STUDIES: dict[str, Study] = {
             "ladder (greedy up to the search bot) to say at which skill levels each answer holds"
         ),
         runs=(
-            StudyRun("century-2p-mirror", 2, ("apprentice",), 0.15, purpose="first-player advantage, 2 players"),
-            StudyRun("century-3p-mirror", 3, ("apprentice",), 0.15, purpose="first-player advantage, 3 players"),
-            StudyRun("century-4p-mirror", 4, ("apprentice",), 0.15, purpose="first-player advantage, 4 players"),
-            StudyRun("century-5p-mirror", 5, ("apprentice",), 0.15, purpose="first-player advantage, 5 players"),
+            StudyRun("century-2p-mirror", 2, ("apprentice",), 0.14, purpose="first-player advantage, 2 players"),
+            StudyRun("century-3p-mirror", 3, ("apprentice",), 0.14, purpose="first-player advantage, 3 players"),
+            StudyRun("century-4p-mirror", 4, ("apprentice",), 0.14, purpose="first-player advantage, 4 players"),
+            StudyRun("century-5p-mirror", 5, ("apprentice",), 0.14, purpose="first-player advantage, 5 players"),
             # The planner plays ~1,700 games/s per core and the apprentice ~1,000 against ~20,000 for greedy.
             StudyRun(
                 "century-3p-mixed", 3, ("greedy", "planner", "apprentice"), 0.05, purpose="bot strength, 3 players"
@@ -154,7 +154,7 @@ STUDIES: dict[str, Study] = {
                 0.05,
                 purpose="bot strength, 4 players",
             ),
-            StudyRun("century-3p-setups", 3, ("apprentice",), 0.225, games_per_setup=12, purpose="setup variance"),
+            StudyRun("century-3p-setups", 3, ("apprentice",), 0.2, games_per_setup=12, purpose="setup variance"),
         ),
         ladder=(("random", 0.01), ("greedy", 0.02), ("engine", 0.01), ("planner", 0.005)),
         ladder_players=(2, 3, 4),
@@ -287,7 +287,7 @@ STUDIES: dict[str, Study] = {
             StudyRun("golems-2p-apprentice-collector", 2, ("apprentice", "collector"), 0.05, purpose="bot strength"),
             # The look-ahead bot plays ~550 games/s per core, the apprentice ~5,000, the heuristics ~80,000.
             StudyRun("golems-2p-lookahead", 2, ("collector", "lookahead"), 0.01, purpose="strong reference"),
-            StudyRun("golems-2p-setups", 2, ("apprentice",), 0.285, games_per_setup=12, purpose="setup variance"),
+            StudyRun("golems-2p-setups", 2, ("apprentice",), 0.265, games_per_setup=12, purpose="setup variance"),
             StudyRun("golems-solo", 1, ("apprentice",), 0.14, purpose="solo mode against the automaton"),
         ),
         ladder=(("random", 0.01), ("greedy", 0.02), ("lookahead", 0.005)),

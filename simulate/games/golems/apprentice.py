@@ -10,7 +10,7 @@ from ``seeds/golems/apprentice.csv``, kernel table ``apprentice_w``). A move tha
 its result instead. It plays the move of the highest logit, or at a temperature above 0 draws one with
 probability proportional to ``exp(logit / temperature)``.
 
-:func:`positions` plays training games exactly as a run plays them (the same loop, bots and seeds) and records
+``learning.positions`` plays training games exactly as a run plays them (the same loop, bots and seeds) and records
 the features of the position after every move from every seat's view, for ``golem train golems``.
 """
 
@@ -20,16 +20,15 @@ import numpy as np
 from numba import njit
 
 from simulate.apprentice import softmax_pick
-from simulate.game import ApprenticeSpec, Positions
 from simulate.games.golems.bots import WORK_LEN, WORK_ROWS, _determinize
 from simulate.games.golems.engine import rank_game, score, step
-from simulate.games.golems.features import FEATURES, NUM_FEATURES, PLAYER_COUNTS
+from simulate.games.golems.features import FEATURES, NUM_FEATURES
 from simulate.games.golems.search_bot import _moves
 from simulate.games.golems.state import MOVE_LEN, RUNNING
 from simulate.games.golems.value import features, seat_logit
 from simulate.rng import next_u64, uniform
 
-__all__ = ["APPRENTICE", "FEATURES", "apprentice_action", "features", "positions"]
+__all__ = ["FEATURES", "apprentice_action", "features"]
 
 FINISHED = 30.0
 """Logit of a move that ends the game with a win (its negative: a loss; 0: a shared win)."""
@@ -89,54 +88,5 @@ def game_features(st, tab, g, seat, out):
     work = np.zeros((WORK_ROWS, WORK_LEN), np.int64)
     features(st[g], tab[0], seat, work, out)
 
-
-def positions(
-    data,
-    num_players: int,
-    seat_lineup: np.ndarray,
-    lineup_ids: np.ndarray,
-    lineup_params: np.ndarray,
-    setup_seeds: np.ndarray,
-    play_seeds: np.ndarray,
-) -> Positions:
-    """Play one game per seed pair as ``Golems.play_chunk`` does and return their :class:`Positions`.
-
-    After every move (up to ``RECORD_DECISIONS`` per game) the features of the position from every seat's view;
-    ``win[g, s]`` is seat s's share of game g's win. Solo, the ``search`` teacher beats the automaton in every
-    game (400 of 400, and 1,000 of 1,000 in docs/golems.md), so a win share would teach nothing (and one class
-    cannot be fitted): there ``win[g, 0]`` is the win graded by the final margin over the automaton, the
-    logistic of margin / ``SOLO_MARGIN_SCALE`` (a 1-point win 0.62, 4 points 0.88, a tie 0.5, a 4-point loss 0.12).
-    """
-    from simulate.games.golems import play  # play imports this module (the bot's dispatch)
-
-    cap = RECORD_DECISIONS * num_players
-    st, x, game, seat = play.play_recorded(
-        data, num_players, seat_lineup, lineup_ids, lineup_params, setup_seeds, play_seeds, cap
-    )
-    res = play.results(data, st)
-    win = res["win"].astype(np.float64)
-    if num_players == 1:
-        margin = res["score"][:, 0].astype(np.float64) - st["automa_vp"]
-        win[:, 0] = 1.0 / (1.0 + np.exp(-margin / SOLO_MARGIN_SCALE))
-    return Positions(x, game, seat, win)
-
-
-APPRENTICE = ApprenticeSpec(
-    features=FEATURES,
-    player_counts=PLAYER_COUNTS,
-    positions=positions,
-    rival="lookahead",
-    teacher="search",
-    expert="search:leaf=1",
-    # logits of a position's moves differ by hundredths to tenths: 0.1 explores (the fitted apprentice still
-    # wins about half its games against lookahead there), 0.5 would be near-uniform play
-    student="apprentice:temperature=0.1",
-    # CPU per game (4 Dec 2026, load 6-8): search 68 ms (2 players) and 41 ms (solo), search:leaf=1 74 and 55 ms,
-    # the student's games against lookahead about 4 ms: 3 iterations of 3,000 games per player count take about
-    # 19 CPU-minutes, 10-20 minutes on 2 cores with the fits and the strength checks
-    games=3000,
-    iterations=3,
-    strength_games=400,
-)
 
 assert len(FEATURES) == NUM_FEATURES

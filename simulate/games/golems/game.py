@@ -15,9 +15,8 @@ import numpy as np
 
 from simulate.game import ChunkTables, Codes, RuleOption, bot_specs
 from simulate.gamekit import kernel_traces, move_events, rule_options, time_reference_replay, time_search
-from simulate.games.golems import apprentice as golems_apprentice
 from simulate.games.golems import bots as golems_bots
-from simulate.games.golems import data, play, search_bot
+from simulate.games.golems import data, learning, play, search_bot
 from simulate.games.golems.engine import game_init, game_step
 from simulate.games.golems.reference import GolemsReference
 from simulate.games.golems.state import (
@@ -76,7 +75,7 @@ class Golems:
     profile_forced = ("passes",)  # only when no move is legal (RULINGS R14): never flagged as unused
     # weakest to strongest (docs/golems.md); search rungs are played by the standard study (``Study.search_share``)
     skill_ladder = ("random", "greedy", "collector", "lookahead", "apprentice", "search:iterations=200", "search")
-    apprentice = golems_apprentice.APPRENTICE  # the learned player ``golem train golems`` fits (docs/golems.md)
+    apprentice = learning.APPRENTICE  # the learned player ``golem train golems`` fits (docs/golems.md)
     game_columns = ("decided_by", *play.GAME_INT16)
     # golem bench: lineups (as for --bots) with their default games per kernel measurement
     bench_lineups = {
