@@ -74,8 +74,9 @@ def train(
     """Fit GAME's apprentice to its search bot by expert iteration; write apprentice.csv and apprentice.toml.
 
     Iteration 0 learns from mirror games of the search bot at every player count the apprentice plays;
-    each later iteration from the search with the apprentice inside. Each iteration's apprentice plays
-    the strongest heuristic bot on the same seeds, and the strongest iteration's weights are kept. Copy
+    each later iteration from the search with the apprentice inside and from the apprentice's own games
+    against the strongest heuristic bot. Each iteration's apprentice plays that bot on the same seeds and
+    its own mirror games; the strongest iteration whose mirror games end by the rules is kept. Copy
     OUT/apprentice.csv and OUT/apprentice.toml into a data folder (or seeds/GAME/) to play with them.
     An interrupted training resumes with --resume; a fixed --seed gives the same weights on the same machine.
 
