@@ -230,31 +230,36 @@ def _fit(x: np.ndarray, y: np.ndarray, seed: int, c: float = 1.0) -> tuple[np.nd
     from sklearn.preprocessing import StandardScaler
 
     scaler = StandardScaler().fit(x)
-    z = scaler.transform(x)
-    # a shared win (y between 0 and 1) counts as a win and a loss, weighted by the share
-    whole = (y == 0.0) | (y == 1.0)
-    part = ~whole
-    zz = np.concatenate([z[whole], z[part], z[part]])
-    yy = np.concatenate([y[whole], np.ones(part.sum()), np.zeros(part.sum())]).astype(np.int8)
-    ww = np.concatenate([np.ones(whole.sum()), y[part], 1.0 - y[part]])
+    zz, yy, ww = _as_binary(scaler.transform(x), y)
     model = LogisticRegression(C=c, max_iter=2000, random_state=seed).fit(zz, yy, sample_weight=ww)
     coef = model.coef_[0] / scaler.scale_
     intercept = float(model.intercept_[0] - np.sum(model.coef_[0] * scaler.mean_ / scaler.scale_))
     return np.concatenate([[intercept], coef]), model
 
 
+def _as_binary(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Rows, 0/1 labels and weights of win shares ``y``: a shared win (0 < y < 1) is a win weighted y and a loss
+    weighted 1 - y, so a classifier's fit and scores see every share."""
+    whole = (y == 0.0) | (y == 1.0)
+    part = ~whole
+    rows = np.concatenate([x[whole], x[part], x[part]])
+    labels = np.concatenate([y[whole], np.ones(part.sum()), np.zeros(part.sum())]).astype(np.int8)
+    weights = np.concatenate([np.ones(whole.sum()), y[part], 1.0 - y[part]])
+    return rows, labels, weights
+
+
 def _log_loss(w: np.ndarray, x: np.ndarray, y: np.ndarray) -> tuple[float, float, float]:
     """Held-out log loss, accuracy (the favoured side won) and the constant predictor's log loss."""
+    from sklearn.metrics import accuracy_score, log_loss
+
     if len(y) == 0:
         return math.nan, math.nan, math.nan
-    z = np.clip(w[0] + x.astype(np.float64) @ w[1:], -30, 30)
-    p = 1.0 / (1.0 + np.exp(-z))
-    eps = 1e-12
-    loss = float(-np.mean(y * np.log(p + eps) + (1 - y) * np.log(1 - p + eps)))
-    acc = float(np.mean((p > 0.5) == (y > 0.5)))
-    q = float(np.clip(np.mean(y), eps, 1 - eps))
-    base = float(-np.mean(y * np.log(q) + (1 - y) * np.log(1 - q)))
-    return loss, acc, base
+    xx, yy, ww = _as_binary(x.astype(np.float64), y)
+    p = 1.0 / (1.0 + np.exp(-np.clip(w[0] + xx @ w[1:], -30, 30)))
+    loss = log_loss(yy, p, sample_weight=ww, labels=[0, 1])
+    acc = accuracy_score(yy, p > 0.5, sample_weight=ww)
+    base = log_loss(yy, np.full(len(yy), np.average(yy, weights=ww)), sample_weight=ww, labels=[0, 1])
+    return float(loss), float(acc), float(base)
 
 
 def _wilson(wins: float, n: int) -> tuple[float, float]:
