@@ -15,8 +15,9 @@ from simulate.datafiles import DataError, default_dir
 from simulate.games.century import bots as B
 from simulate.games.century import data as D
 from simulate.games.century.apprentice import apprentice_action, new_apprentice_scratch
-from simulate.games.century.features import NUM_FEATURES, features
+from simulate.games.century.features import NUM_FEATURES, SEAT_BLOCK, features, features_same_rival
 from simulate.games.century.play import play_batch, positions
+from simulate.games.century.search_bot import _apply, _moves, new_scratch
 from simulate.games.century.state import CLAIM, M_ARG, M_KIND, new_move
 from simulate.rng import game_seeds
 
@@ -71,6 +72,37 @@ def test_decisions_and_features_do_not_depend_on_what_the_seat_cannot_see() -> N
             assert (seat_features(st, seat) == seat_features(other, seat)).all()
         assert (choose(st) == choose(other)).all()
         assert (st["rng"] == other["rng"]).all(), "both drew alike from the play stream"
+
+
+@pytest.mark.parametrize("num_players", [2, 3, 4])
+def test_features_with_the_rival_kept_equal_the_full_features(num_players: int) -> None:
+    """The apprentice reuses the rival's block for every move but a claim: exactly the features it would get."""
+    moves = np.zeros((2048, len(new_move())), np.int16)
+    f_full, f_kept, rival = np.zeros(NUM_FEATURES), np.zeros(NUM_FEATURES), np.zeros(SEAT_BLOCK)
+    parts = np.zeros(8, np.int64)
+    kinds = set()
+    for index in range(10):
+        st = greedy_position(num_players, 3 + 3 * index, index)
+        scratch = new_scratch(st)
+        ctx = (TB, scratch[1], scratch[2])
+        scratch[1][0, 0] = 1.0
+        seat = int(st[0]["current"])
+        sim = st.copy()
+        n = _moves(ctx, st, moves)
+        rival_set = False
+        for k in range(n):
+            if moves[k, M_KIND] == CLAIM:
+                continue
+            sim[0] = st[0]
+            _apply(ctx, sim, moves[k])
+            features(sim[0], TB, seat, f_full, parts)
+            if not rival_set:
+                rival[:] = f_full[SEAT_BLOCK : 2 * SEAT_BLOCK]
+                rival_set = True
+            features_same_rival(sim[0], TB, seat, f_kept, parts, rival)
+            assert (f_kept == f_full).all(), f"position {index}, move {moves[k]}"
+            kinds.add(int(moves[k, M_KIND]))
+    assert len(kinds) >= 3, "plays, acquisitions and rests were all checked"
 
 
 def test_features_see_what_the_seat_sees() -> None:

@@ -1,8 +1,9 @@
 """Century's ``apprentice`` bot: the afterstate value learned from the search bot (``simulate.apprentice``).
 
 For every candidate move of the search (one payment per acquisition, the greedy discard over the caravan
-limit), the apprentice plays the move on a copy of the position, with the unseen deck order re-dealt first
-(the search bot's determinisation: the card a refill draws is never peeked at), and values the position it
+limit), the apprentice plays the move on a copy of the position, with the next card of each deck re-dealt
+first from the unseen cards (a move draws at most one card of each deck, so this is the search bot's
+determinisation as far as one move sees it: the card a refill draws is never peeked at), and values the position it
 leads to from the mover's view: ``sigmoid(w . features)``, its chance to win, with the weights of
 ``seeds/century/apprentice.csv`` for the table's player count (a move that ends the game is valued by its
 result). It plays the best (``temperature`` 0) or draws
@@ -21,10 +22,10 @@ from numba import njit
 from simulate.apprentice import linear_value, softmax_pick
 from simulate.games.century.data import P_TIE_SHARED
 from simulate.games.century.engine import rank_seats, score_parts
-from simulate.games.century.features import NUM_FEATURES, features
-from simulate.games.century.search_bot import _apply, _determinise, _moves, new_scratch
-from simulate.games.century.state import MOVE_LEN, RUNNING
-from simulate.rng import next_u64, uniform
+from simulate.games.century.features import NUM_FEATURES, SEAT_BLOCK, features, features_same_rival
+from simulate.games.century.search_bot import _apply, _moves, new_scratch
+from simulate.games.century.state import CLAIM, M_KIND, MOVE_LEN, RUNNING
+from simulate.rng import next_u64, randint, uniform
 
 A_TEMPERATURE = 0  # the apprentice's parameter row: its index in ``bots.BOTS``
 MAX_MOVES = 2048
@@ -32,7 +33,8 @@ MAX_MOVES = 2048
 
 @njit(cache=True)
 def new_apprentice_scratch(st):
-    """Per-worker scratch: the search's plug-in scratch, a determinised record, moves, features and values."""
+    """Per-worker scratch: the search's plug-in scratch, a determinised record, moves, features, values and
+    the rival's feature block."""
     return (
         new_scratch(st),
         np.empty_like(st[:1]),
@@ -41,6 +43,7 @@ def new_apprentice_scratch(st):
         np.zeros(MAX_MOVES),
         np.zeros(8, np.int64),
         np.zeros(1, np.uint64),
+        np.zeros(SEAT_BLOCK),
     )
 
 
@@ -51,30 +54,60 @@ def apprentice_action(st, g, tb, params, scratch, out):
     One draw of the game's play stream seeds the determinisation (and a second the softmax draw when
     ``temperature`` > 0). ``scratch`` from :func:`new_apprentice_scratch`.
     """
-    search_scratch, base, moves, f, values, parts, rng = scratch
+    search_scratch, base, moves, f, values, parts, rng, rival = scratch
     sim = search_scratch[0]
     ctx = (tb, search_scratch[1], search_scratch[2])
     _greedy_discards(search_scratch[1])
     r = st[g]
     seat = r.current
     rng[0] = next_u64(r.rng, 0)
-    _determinise(ctx, st[g : g + 1], base, seat, rng)
+    _redeal_next(st[g : g + 1], base, tb, rng)
     n = _moves(ctx, base, moves)
     w = tb.apprentice_w[r.num_players]
     if n > 1:
+        have_rival = False
         for k in range(n):
             sim[0] = base[0]
             _apply(ctx, sim, moves[k])
             if sim[0].over != RUNNING:
                 values[k] = _final_logit(sim[0], tb, seat, search_scratch)
+                continue
+            if have_rival and moves[k, M_KIND] != CLAIM:
+                features_same_rival(sim[0], tb, seat, f, parts, rival)
             else:
                 features(sim[0], tb, seat, f, parts)
-                values[k] = linear_value(w, f)
+                if moves[k, M_KIND] != CLAIM:
+                    for j in range(SEAT_BLOCK):
+                        rival[j] = f[SEAT_BLOCK + j]
+                    have_rival = True
+            values[k] = linear_value(w, f)
     temperature = params[A_TEMPERATURE]
     u = uniform(r.rng, 0) if temperature > 0.0 and n > 1 else 0.0
     pick = softmax_pick(values, n, temperature, u) if n > 1 else 0
     for j in range(MOVE_LEN):
         out[j] = moves[pick, j]
+
+
+@njit(cache=True)
+def _redeal_next(root, sim, tb, rng):
+    """``sim`` <- ``root`` with the next card of each deck drawn anew from its unseen cards (sorted first, so
+    their hidden order is never read): all of the deck order a single move can see."""
+    sim[0] = root[0]
+    r = sim[0]
+    _redeal_top(r.m_deck[r.m_deck_pos : tb.market_cards.shape[0]], rng)
+    _redeal_top(r.p_deck[r.p_deck_pos :], rng)
+
+
+@njit(cache=True)
+def _redeal_top(unseen, rng):
+    """A uniform draw from the cards of ``unseen`` to its first place; the rest in sorted order."""
+    n = unseen.shape[0]
+    if n > 1:
+        unseen.sort()
+        j = randint(rng, 0, n)
+        t = unseen[0]
+        unseen[0] = unseen[j]
+        unseen[j] = t
 
 
 @njit(cache=True)

@@ -18,7 +18,7 @@ from simulate.games.century.engine import score_parts
 from simulate.games.century.state import IN_HAND, PLAYED
 
 NUM_FEATURES = len(APPRENTICE_FEATURES)
-_SEAT_BLOCK = 17  # features per seat block (own, the rival's)
+SEAT_BLOCK = 17  # features per seat block (own, the rival's)
 _POWER = 12  # index of engine_power in a seat block
 
 
@@ -105,11 +105,32 @@ def features(r, tb, seat, out, parts):
     ``parts`` is an int64 scratch of at least 4. Blocks: the seat's own seventeen features, the same for the
     other seat with the highest score (ties: the next to move), then margins, the end's nearness and the turn order.
     """
-    n = r.num_players
+    best, best_score = best_rival(r, tb, seat, parts)
     mine = _seat_block(r, tb, seat, out, 0, parts)
+    _seat_block(r, tb, best, out, SEAT_BLOCK, parts)
+    _tail(r, tb, seat, out, mine, best, best_score)
+
+
+@njit(cache=True)
+def features_same_rival(r, tb, seat, out, parts, rival):
+    """:func:`features` when the rival's block is ``rival`` (its seventeen features, from an earlier call).
+
+    For the afterstates of one decision's moves that leave the point row alone (every move but a claim): the
+    other seats' scores, hands and caravans do not change with the mover's move, nor does the best of them.
+    """
+    best, best_score = best_rival(r, tb, seat, parts)
+    mine = _seat_block(r, tb, seat, out, 0, parts)
+    for k in range(SEAT_BLOCK):
+        out[SEAT_BLOCK + k] = rival[k]
+    _tail(r, tb, seat, out, mine, best, best_score)
+
+
+@njit(cache=True)
+def best_rival(r, tb, seat, parts):
+    """The other seat with the highest score as it stands (ties: the next to move), and that score."""
+    n = r.num_players
     best = -1
     best_score = -(10**9)
-    most_points = r.num_points[seat]
     for k in range(1, n):
         o = (seat + k) % n
         score_parts(r, tb, o, parts)
@@ -117,16 +138,23 @@ def features(r, tb, seat, out, parts):
         if sc > best_score:
             best_score = sc
             best = o
-        if r.num_points[o] > most_points:
-            most_points = r.num_points[o]
-    _seat_block(r, tb, best, out, _SEAT_BLOCK, parts)
-    k = 2 * _SEAT_BLOCK
+    return best, best_score
+
+
+@njit(cache=True)
+def _tail(r, tb, seat, out, mine, best, best_score):
+    """The features after the two seat blocks: margins, the end's nearness and the turn order."""
+    n = r.num_players
+    most_points = r.num_points[seat]
+    for k in range(1, n):
+        most_points = max(most_points, r.num_points[(seat + k) % n])
+    k = 2 * SEAT_BLOCK
     trigger = tb.end_trigger[n]
     progress = min(most_points / trigger, 1.0)
     margin = mine - best_score
     out[k] = margin
     out[k + 1] = r.num_points[seat] - r.num_points[best]
-    out[k + 2] = out[_POWER] - out[_SEAT_BLOCK + _POWER]  # engine power margin
+    out[k + 2] = out[_POWER] - out[SEAT_BLOCK + _POWER]  # engine power margin
     out[k + 3] = progress
     out[k + 4] = margin * progress
     out[k + 5] = out[_POWER] * (1.0 - progress)  # own engine power, worth more early
