@@ -93,12 +93,15 @@ class Positions(NamedTuple):
 
     Row i is the position after a decision seen from seat ``seat[i]`` of game ``game[i]`` (an index into the
     batch): ``x[i]`` its features. ``win[g, s]`` is seat s's share of game g's win (1, 0, or a share of a tie).
+    ``ended[g]`` is False for a game the rules did not end (the turn cap): the trainer counts it as won by no seat,
+    so no position learns that a stall pays; None when the game does not say.
     """
 
     x: np.ndarray  # float32 (N, F)
     game: np.ndarray  # int64 (N,)
     seat: np.ndarray  # int8 (N,)
     win: np.ndarray  # float64 (G, num_players)
+    ended: np.ndarray | None = None  # bool (G,)
 
 
 @dataclass(frozen=True)
@@ -126,6 +129,9 @@ class ApprenticeSpec:
     """The apprentice as it plays the rival in every iteration after the first (its own positions)."""
     student_share: float = 1.0
     """Student games per teacher game."""
+    student_mirrors: float = 0.5
+    """The share of the student games where the apprentice holds every seat (its own mirror games, where a stall
+    shows); the rest put it in one seat against the rival."""
     regularization: float = 1.0
     """The fit's inverse L2 penalty on the standardised features (scikit-learn's ``C``): smaller is smoother."""
     iterations: int = 3

@@ -14,7 +14,7 @@ from simulate.apprentice import fit_warning, read_provenance, read_weights
 from simulate.cli import main
 from simulate.datafiles import default_dir
 from simulate.games.century import data as D
-from simulate.orchestration.training import TrainError, plan_training, train
+from simulate.orchestration.training import TrainError, _play_task, plan_training, train
 
 
 def cheap_plan(out: Path, **over):
@@ -43,6 +43,9 @@ def test_training_reproduces_resumes_and_writes_provenance(tmp_path: Path) -> No
     assert all(row["positions_3p"] > 12 * 3 for row in a["log"]), "every turn, every seat's view"
     log = (tmp_path / "a" / "log.csv").read_text()
     assert log.startswith("iteration,teacher,positions_2p") and "held_out_log_loss_5p" in log
+    saved = {p.name for p in (tmp_path / "a" / "positions").iterdir()}
+    assert {"iteration-1-3p-student.npz", "iteration-1-3p-student-mirror.npz"} <= saved, "its own games, both kinds"
+    assert "iteration-0-3p-student.npz" not in saved, "iteration 0 learns from the teacher alone"
 
     # the same seed, in another folder: the same bytes
     train(cheap_plan(tmp_path / "b"), progress=False, say=lambda _: None)
@@ -124,3 +127,18 @@ def test_a_run_of_the_apprentice_warns_when_its_weights_were_fitted_on_other_rul
     assert "tie_break=later_seat (this run: shared)" in warning(["apprentice", "greedy"], other)
     assert "refit with 'golem train century'" in warning(["search:leaf=1"], other)
     assert warning(["search"], other) is None
+
+
+def test_a_game_the_turn_cap_ends_is_won_by_no_seat_in_training(tmp_path: Path) -> None:
+    """Positions of a stalled game are labelled lost for every seat (the game's own result still names a winner)."""
+    folder = tmp_path / "century"
+    shutil.copytree(default_dir("century"), folder)
+    task = {"game": "century", "data": str(folder), "rules": {}, "players": 2, "bots": ["greedy"]}
+    task.update(lo=0, hi=6, master=7, kind="positions")
+    _, label, _, win, _ = _play_task(task)
+    assert 0 < label.mean() < 1, "games the rules end teach who won"
+    toml = folder / "game.toml"
+    toml.write_text(toml.read_text().replace("max_rounds = 200", "max_rounds = 3"))
+    _, label, _, win, _ = _play_task(task)
+    assert len(label) > 0 and (label == 0).all()
+    assert np.allclose(win.sum(axis=1), 1.0), "scored as it stands, as a run records it"

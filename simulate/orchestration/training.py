@@ -184,7 +184,8 @@ def _play_task(task: dict[str, Any]) -> tuple[Any, ...]:
     if task["kind"] == "positions":
         seat_lineup = seat_assignment(n, index % n) if len(task["bots"]) > 1 else np.zeros((len(index), n), np.int64)
         pos = game.apprentice.positions(data, n, seat_lineup, ids, params, setup, play)
-        label = pos.win[pos.game, pos.seat].astype(np.float32)
+        won = pos.win if pos.ended is None else np.where(pos.ended[:, None], pos.win, 0.0)  # a stall: no winner
+        label = won[pos.game, pos.seat].astype(np.float32)
         # each game's wins by table seat and the lineup entry in each seat: the teacher's seat balance, for the log
         return pos.x.astype(np.float32), label, (pos.game + task["lo"]).astype(np.int64), pos.win, seat_lineup
     rotation = index % n
@@ -329,7 +330,7 @@ def train(plan: TrainPlan, progress: bool = True, say: Callable[[str], None] | N
             for n in spec.player_counts:
                 x_all, y_all, hold_all = [], [], []
                 for j in range(k + 1):
-                    for name in (f"iteration-{j}-{n}p.npz", f"iteration-{j}-{n}p-student.npz"):
+                    for name in (f"iteration-{j}-{n}p{x}.npz" for x in ("", "-student", "-student-mirror")):
                         if j > 0 or "student" not in name:
                             d = np.load(out / "positions" / name) if (out / "positions" / name).is_file() else None
                             if d is not None:
@@ -416,20 +417,25 @@ def _mirror_check(plan: TrainPlan, pool: Any, k: int, folder: Path, row: dict[st
 
 def _student_games(plan: TrainPlan, pool: Any, k: int, n: int, folder: Path, progress: bool) -> None:
     """Positions the apprentice itself reaches: the iteration's apprentice (at the spec's ``student`` settings) in one
-    seat against the rival, seats rotated; what the teacher's games never show (e.g. a caravan it cannot spend)."""
+    seat against the rival, seats rotated, and in every seat (``student_mirrors`` of the games); what the teacher's
+    games never show (e.g. a caravan it cannot spend, three apprentices stalling)."""
     from tqdm import tqdm
 
     spec = plan.spec
-    path = plan.out / "positions" / f"iteration-{k}-{n}p-student.npz"
-    if path.is_file():
-        return
     total = max(10, round(plan.games * spec.student_share))
-    bots = [spec.student] + [spec.rival] * (n - 1) if n > 1 else [spec.student]
-    master = _master(plan.seed, _STREAM_STUDENT, 100 * k + n)
-    tasks = _tasks(plan, "positions", n, bots, folder, master, total)
-    with tqdm(total=total, unit="game", desc=f"iteration {k}, {n}p, {spec.student}", disable=not progress) as bar:
-        parts = _run_tasks(pool, tasks, bar)
-    _save_positions(path, parts)
+    mirrors = round(total * spec.student_mirrors) if n > 1 else 0
+    against = [spec.student] + [spec.rival] * (n - 1) if n > 1 else [spec.student]
+    runs = (("student", against, total - mirrors, 0), ("student-mirror", [spec.student], mirrors, 50))
+    for suffix, bots, count, index in runs:
+        path = plan.out / "positions" / f"iteration-{k}-{n}p-{suffix}.npz"
+        if path.is_file() or count == 0:
+            continue
+        master = _master(plan.seed, _STREAM_STUDENT, 100 * k + n + index)
+        tasks = _tasks(plan, "positions", n, bots, folder, master, count)
+        desc = f"iteration {k}, {n}p, {' '.join(bots) if len(bots) > 1 else bots[0] + ' mirror'}"
+        with tqdm(total=count, unit="game", desc=desc, disable=not progress) as bar:
+            parts = _run_tasks(pool, tasks, bar)
+        _save_positions(path, parts)
 
 
 def _save_positions(path: Path, parts: list[tuple[Any, ...]]) -> None:

@@ -42,6 +42,7 @@ from simulate.games.century.state import (
     ACQUIRE,
     CLAIM,
     END_ILLEGAL,
+    END_TRIGGER,
     M_ARG,
     M_DISCARD,
     M_KIND,
@@ -409,7 +410,9 @@ def positions(
     game = np.repeat(np.arange(g, dtype=np.int64), num_rows)
     x = np.concatenate([feats[k, : num_rows[k]] for k in range(g)]) if g else np.zeros((0, NUM_FEATURES), np.float32)
     seat = np.concatenate([np.arange(num_rows[k], dtype=np.int64) % num_players for k in range(g)]) if g else game
-    return Positions(x, game, seat.astype(np.int8), results(data, st)["win"].astype(np.float64))
+    return Positions(
+        x, game, seat.astype(np.int8), results(data, st)["win"].astype(np.float64), st["over"] == END_TRIGGER
+    )
 
 
 def trace_game(
