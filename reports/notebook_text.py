@@ -28,7 +28,7 @@ TIMEOUT = 600
 FIGURE = re.compile(r"^([a-z][a-z0-9_]*) = (\S.*?)\s*$", re.MULTILINE)
 """A printed figure: a whole output line ``name = value``."""
 
-_TYPED = re.compile(r"(?<![\w.])[-+]?\d+(?:,\d{3})*(?:\.\d+)?\s?%|(?<![\w.])[-+]?\d+\.\d+(?![\w.])")
+_TYPED = re.compile(r"(?<![\w.])[-+]?\d+(?:,\d{3})*(?:\.\d+)?\s?%|(?<![\w.])[-+]?\d+\.\d+(?!\w|\.\d)")
 """A decimal or a percentage in prose."""
 
 _CODE = re.compile(r"```.*?```|`[^`\n]*`", re.DOTALL)
