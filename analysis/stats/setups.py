@@ -189,6 +189,9 @@ COMPONENTS = ("opening", "order", "players")
 """Variance components of a nested design: the public opening, the hidden order given the opening, and the players'
 own randomness given the whole setup (the same setup replayed with other play seeds)."""
 
+_BOOTSTRAP_CELLS = 4_000_000
+"""Resampled openings per bootstrap batch: bounds the memory of a large study's intervals (about 100 MB)."""
+
 _NESTED_COLUMNS = ["game", "opening_id", "setup_id", "num_players", "seat", "score", "win"]
 
 
@@ -287,6 +290,7 @@ def setup_components(
                 paired=True,
                 vectorized=True,
                 n_resamples=n_resamples,
+                batch=max(1, _BOOTSTRAP_CELLS // len(mean)),
                 confidence_level=1 - alpha,
                 method="percentile",
                 rng=np.random.default_rng(random_state),
