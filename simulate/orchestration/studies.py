@@ -457,7 +457,7 @@ def topup_games(games: int, half_width: float, precision: float, cap: int) -> in
 def _topup(p: PlannedRun, k: int, games: int, seed: int) -> PlannedRun:
     """The ``k``-th top-up of planned run ``p``: the same lineup and rules, ``games`` more games under its own seed."""
     chunk = default_chunk_size(games)
-    spec = replace(p.spec, num_games=games, master_seed=seed, chunk_size=chunk, setups=None)
+    spec = replace(p.spec, num_games=games, master_seed=seed, chunk_size=chunk, setups=None, orders_per_opening=1)
     out = p.out.with_name(f"{p.name}-more{k}")
     command = re.sub(r" -n \d+ ", f" -n {games} ", p.command)
     command = re.sub(r" --seed \d+ ", f" --seed {seed} ", command)
