@@ -293,7 +293,7 @@ def _components_items(
     alpha: float,
     unit: str,
     decides: dict[int, str],
-) -> list[Any]:
+) -> list[Text | Table]:
     """The three-way split of nested runs (opening, hidden order, players) and how often the opening alone decides the
     winner; adds a clause per player count to ``decides``. Empty without a nested run."""
     nested = sub.assign(opening_id=_opening_ids(sub, manifests, offsets))
@@ -303,7 +303,7 @@ def _components_items(
     facts = next(m.get("report", {}) for m in manifests if int(m["design"].get("orders_per_opening") or 1) > 1)
     opening_words = facts.get("public_opening", "")
     hidden_words = facts.get("hidden_order", "") or "the rest of the setup"
-    items: list[Any] = [
+    items: list[Text | Table] = [
         Text(
             "Nested runs deal each public opening over several hidden orders, each played several times with other "
             f"play seeds: the opening is {opening_words or 'nothing (every card is dealt face down)'}; the hidden "
