@@ -1,14 +1,18 @@
-"""Regenerate every committed sample report under reports/ from a clean tree of a commit.
+"""Regenerate every committed sample report under reports/, and the notebooks' outputs, from a clean tree of a commit.
 
     python reports/regenerate.py                      # all of them, at the scale below (the lead's step)
     python reports/regenerate.py --list               # the commands, without running them
     python reports/regenerate.py century --games 2000 --into runs/check   # one, small, elsewhere
+    python reports/regenerate.py notebooks/century    # one notebook, executed in place with its outputs
 
-It refuses a tree with uncommitted changes outside reports/ (tracked or not), so each report's
-"Generated ... (git <commit>)" line names the commit that made it, and refuses to run a ``golem``
-that is not this checkout's (install it with ``pip install -e .``). Each report's folder is replaced;
-its runs go to ``runs/regenerate/<name>`` (deleted first, so nothing is reused from other code).
-The scale is committed here: change a report's size in :data:`REPORTS`, commit, then regenerate.
+It refuses a tree with uncommitted changes outside reports/ and the notebooks (tracked or not), so each
+report's "Generated ... (git <commit>)" line and each notebook's ``metadata.golem.commit`` name the commit
+that made it, and refuses to run a ``golem`` that is not this checkout's (install it with ``pip install -e .``).
+Each report's folder is replaced; its runs go to ``runs/regenerate/<name>`` (deleted first, so nothing is reused
+from other code). The scale is committed here: change a report's size in :data:`REPORTS`, commit, then
+regenerate. A notebook (``notebooks/NAME``) runs top to bottom at the size its cells say (``--games`` is for the
+reports) and is written back with its outputs and its prose rendered from them (``reports/notebook_text.py``);
+with ``--into`` it goes to ``INTO/notebooks/``.
 """
 
 from __future__ import annotations
@@ -22,6 +26,8 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOKS = {f"notebooks/{p.stem}": p for p in sorted((ROOT / "notebooks").glob("*.ipynb"))}
+"""Notebook name -> path: every notebook is regenerated with its outputs."""
 
 # name -> (golem arguments with {report} and {runs} for its folders, its game count option, games): small enough
 # that all eight take about 20 minutes on a 2-core machine, large enough that each search rung of the skill ladder
@@ -77,7 +83,7 @@ def check_tree() -> str:
     changed = [
         line
         for line in _git("status", "--porcelain", "--untracked-files=all").splitlines()
-        if not line[3:].startswith("reports/")
+        if not (line[3:].startswith("reports/") or (line[3:].startswith("notebooks/") and line.endswith(".ipynb")))
     ]
     if changed:
         raise Refused(
@@ -105,10 +111,22 @@ def _from_root(path: Path) -> str:
 
 
 def regenerate(names: list[str], games: int | None, into: Path) -> None:
-    """Replace each named report with a fresh one, printing each command and its wall time."""
+    """Replace each named report or notebook with a fresh one, printing each command and its wall time."""
     commit = check_tree()
-    print(f"regenerating {len(names)} report(s) from commit {commit[:12]}", flush=True)
+    print(f"regenerating {len(names)} report(s) and notebook(s) from commit {commit[:12]}", flush=True)
     for k, name in enumerate(names, 1):
+        if name in NOTEBOOKS:
+            import notebook_text  # beside this script; loads nbclient, needed only to run notebooks
+
+            out = NOTEBOOKS[name] if into == ROOT / "reports" else into / "notebooks" / NOTEBOOKS[name].name
+            out.parent.mkdir(parents=True, exist_ok=True)
+            print(f"[{k}/{len(names)}] execute {_from_root(NOTEBOOKS[name])} -> {_from_root(out)}", flush=True)
+            started = time.perf_counter()
+            notebook = notebook_text.execute(NOTEBOOKS[name], commit, out)
+            for problem in notebook_text.problems(notebook):
+                print(f"[{k}/{len(names)}] {name}: {problem}", flush=True)
+            print(f"[{k}/{len(names)}] {name} in {time.perf_counter() - started:.0f} s", flush=True)
+            continue
         args = command(name, games, into)
         for folder in (into / name, ROOT / "runs" / "regenerate" / name):
             shutil.rmtree(folder, ignore_errors=True)
@@ -121,21 +139,27 @@ def regenerate(names: list[str], games: int | None, into: Path) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
-        "names", nargs="*", metavar="NAME", help=f"reports to regenerate [default: all: {list(REPORTS)}]"
+        "names",
+        nargs="*",
+        metavar="NAME",
+        help=f"reports and notebooks to regenerate [default: all: {[*REPORTS, *NOTEBOOKS]}]",
     )
     parser.add_argument("--list", action="store_true", help="print the commands and stop")
     parser.add_argument("--games", type=int, default=None, help="games instead of each report's committed size")
     parser.add_argument("--into", type=Path, default=ROOT / "reports", help="folder of the reports [default: reports/]")
     a = parser.parse_args(argv)
-    unknown = [n for n in a.names if n not in REPORTS]
+    unknown = [n for n in a.names if n not in REPORTS and n not in NOTEBOOKS]
     if unknown:
-        parser.error(f"unknown report {unknown[0]!r}; choose from: {', '.join(REPORTS)}")
+        parser.error(f"unknown report {unknown[0]!r}; choose from: {', '.join([*REPORTS, *NOTEBOOKS])}")
     if a.games is not None and a.games < 1:
         parser.error(f"--games must be at least 1, not {a.games}")
-    names = a.names or list(REPORTS)
+    names = a.names or [*REPORTS, *NOTEBOOKS]
     if a.list:
         for name in names:
-            print("golem " + shlex.join(command(name, a.games, a.into)))
+            if name in NOTEBOOKS:
+                print(f"execute {_from_root(NOTEBOOKS[name])}")
+            else:
+                print("golem " + shlex.join(command(name, a.games, a.into)))
         return 0
     try:
         regenerate(names, a.games, a.into.resolve())

@@ -108,13 +108,19 @@ def read_provenance(folder: Path) -> dict[str, Any]:
         raise DataError(f"{path}: {e}") from None
 
 
-def fit_warning(provenance: dict[str, Any], game: str, version: int, rules: dict[str, Any]) -> str | None:
-    """One line when the weights were fitted on another engine version or other rules than a run's; else None."""
+def fit_warning(
+    provenance: dict[str, Any], game: str, version: int, rules: dict[str, Any], play_version: int | None = None
+) -> str | None:
+    """One line when the weights were fitted on another engine version or other rules than a run's; else None.
+
+    Versions ``play_version..version`` (default: ``version`` alone) play alike (they differ in the setup draw
+    only), so weights fitted on any of them fit."""
     fit = provenance.get("fit", {})
     if not fit:
         return None
     what = []
-    if fit.get("engine_version") != version:
+    fitted = fit.get("engine_version")
+    if not (isinstance(fitted, int) and (version if play_version is None else play_version) <= fitted <= version):
         what.append(f"engine version {fit.get('engine_version')} (this run: {version})")
     fitted_rules = fit.get("rules", {})
     changed = sorted(k for k in rules if k in fitted_rules and str(fitted_rules[k]) != str(rules[k]))

@@ -154,7 +154,11 @@ class Game(Protocol):
     its outcome in its own currency: ``outcome`` is ``"win"`` (the share of games won: the race games, the
     default) or ``"score"`` (the seat's net score in ``score_unit``, e.g. golem-poker's net chips), with
     ``outcome_precision`` (in score units: how close an answer's interval must come, like ±2 pp for win shares);
-    ``design_measures`` names the ``report_metrics`` the report's summary leads with.
+    ``design_measures`` names the ``report_metrics`` the report's summary leads with. ``play_version`` (default
+    ``version``) is the earliest engine version whose play (rules and bots, all but the setup draw) this one's equals:
+    a learned player fitted on any version from it on still fits. ``public_opening`` and ``hidden_order`` say in
+    words what a game draws at setup from the setup seed's two streams (``simulate.rng.opening_seed``,
+    ``order_seed``); an empty ``public_opening`` means none (every card dealt face down).
     """
 
     name: str

@@ -415,6 +415,9 @@ def check_header(m: dict[str, Any], path: str) -> None:
         raise RunFormatError(f"{path}: design's chunk_size and games_per_setup must be positive integers")
     if setups is not None and not (_is_int(setups) and setups * per_setup == games):
         raise RunFormatError(f"{path}: design's {setups:,} setups x {per_setup:,} games differ from {games:,} games")
+    orders = design.get("orders_per_opening", 1)
+    if not (_is_int(orders) and orders >= 1 and (orders == 1 or (setups is not None and setups % orders == 0))):
+        raise RunFormatError(f"{path}: design's orders_per_opening must be a positive integer dividing its setups")
     lineup = m["lineup"]
     seated = isinstance(lineup, list) and len(lineup) == n
     if not seated or not all(isinstance(e, dict) and "label" in e for e in lineup):
@@ -474,7 +477,7 @@ def _check_tables(store: RunStore, m: dict[str, Any], k: int, lo: int, hi: int) 
         raise RunFormatError(f"{store.name(files['games']['path'])}: its run_id differs from the manifest's")
     game = np.arange(lo, hi, dtype=np.int64)
     setup_id, rotation = design_ids(game, n, design["setups"], design["games_per_setup"], design["rotate_seats"])
-    setup_seed, play_seed = game_seeds(int(m["master_seed"]), game, setup_id)
+    setup_seed, play_seed = game_seeds(int(m["master_seed"]), game, setup_id, design.get("orders_per_opening", 1))
     expected = {
         "game": game,
         "setup_id": setup_id,

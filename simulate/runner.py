@@ -101,14 +101,20 @@ class RunSpec:
     rotate_seats: bool = True
     setups: int | None = None
     games_per_setup: int = 1
+    orders_per_opening: int = 1
+    """Above 1: setups come in groups of this many that share their public opening and differ in the hidden order
+    (``simulate.rng.game_seeds``): a nested design of openings > deck orders > play seeds."""
     chunk_size: int = DEFAULT_CHUNK
     rules: dict[str, Any] = field(default_factory=dict)
     cards: str | None = None
 
     def design(self) -> dict[str, Any]:
+        """The design as recorded in the manifest (``orders_per_opening`` only above 1: absent means 1)."""
+        nested = {"orders_per_opening": self.orders_per_opening} if self.orders_per_opening > 1 else {}
         return {
             "setups": self.setups,
             "games_per_setup": self.games_per_setup,
+            **nested,
             "rotate_seats": self.rotate_seats,
             "chunk_size": self.chunk_size,
         }
@@ -120,8 +126,9 @@ def report_facts(game: Game) -> dict[str, Any]:
     (the game's ``report_metrics``, name -> [expression, meaning[, per]]), ``skill_ladder`` (the game's bots
     from weakest to strongest), ``profile_forced`` (profile columns that count what a player does only when
     forced or as a penalty, which the play profile shows but never flags as unused), ``outcome`` (``"win"`` or
-    ``"score"``: what the seat and strategy answers measure), ``outcome_precision`` (score units, for ``"score"``)
-    and ``design_measures`` (the metrics the summary leads with)."""
+    ``"score"``: what the seat and strategy answers measure), ``outcome_precision`` (score units, for ``"score"``),
+    ``design_measures`` (the metrics the summary leads with) and ``public_opening``, ``hidden_order`` (what the
+    setup seed's two streams draw, in words; an empty opening: none)."""
     return {
         "score_unit": game.score_unit,
         "turn_order_column": getattr(game, "turn_order_column", None),
@@ -131,6 +138,8 @@ def report_facts(game: Game) -> dict[str, Any]:
         "outcome": getattr(game, "outcome", "win"),
         "outcome_precision": getattr(game, "outcome_precision", None),
         "design_measures": list(getattr(game, "design_measures", ())),
+        "public_opening": getattr(game, "public_opening", ""),
+        "hidden_order": getattr(game, "hidden_order", ""),
     }
 
 
@@ -139,7 +148,7 @@ def plan_games(spec: RunSpec, lo: int, hi: int) -> GamePlan:
     n = spec.num_players
     game = np.arange(lo, hi, dtype=np.int64)
     setup_id, rotation = design_ids(game, n, spec.setups, spec.games_per_setup, spec.rotate_seats)
-    setup_seed, play_seed = game_seeds(spec.master_seed, game, setup_id)
+    setup_seed, play_seed = game_seeds(spec.master_seed, game, setup_id, spec.orders_per_opening)
     return GamePlan(game, setup_id, rotation, setup_seed, play_seed, seat_assignment(n, rotation))
 
 
@@ -154,6 +163,13 @@ def validate(spec: RunSpec) -> tuple[Game, Any]:
         raise RunError(f"the master seed must be within 0..2**64-1, not {spec.master_seed}")
     if spec.setups is not None and (spec.setups < 1 or spec.games_per_setup < 1):
         raise RunError("--setups and --games-per-setup must be at least 1")
+    if spec.orders_per_opening != 1 and (
+        spec.orders_per_opening < 1 or spec.setups is None or spec.setups % spec.orders_per_opening
+    ):
+        raise RunError(
+            f"--orders-per-opening {spec.orders_per_opening} needs --setups, a whole number of openings of that many "
+            f"setups (--setups {spec.setups})"
+        )
     if not 1 <= spec.chunk_size <= MAX_CHUNK_SIZE:
         raise RunError(f"--chunk-size must be within 1..{MAX_CHUNK_SIZE:,}, not {spec.chunk_size:,}")
     if spec.num_games > MAX_CHUNKS * spec.chunk_size:
@@ -179,7 +195,8 @@ def apprentice_warning(spec: RunSpec, game: Game, described: dict[str, Any]) -> 
     learned = any(e.bot == "apprentice" or e.params.get("leaf", 0.0) > 0 for e in spec.lineup)
     if not learned:
         return None
-    return fit_warning({"fit": described["data"].get("apprentice", {})}, game.name, game.version, described["rules"])
+    fit = {"fit": described["data"].get("apprentice", {})}
+    return fit_warning(fit, game.name, game.version, described["rules"], getattr(game, "play_version", game.version))
 
 
 def run_id(spec: RunSpec, game: Game, described: dict[str, Any]) -> str:
@@ -661,6 +678,7 @@ def _spec_payload(spec: RunSpec) -> dict[str, Any]:
         "rotate_seats": spec.rotate_seats,
         "setups": spec.setups,
         "games_per_setup": spec.games_per_setup,
+        "orders_per_opening": spec.orders_per_opening,
         "chunk_size": spec.chunk_size,
         "rules": spec.rules,
     }
@@ -677,6 +695,7 @@ def spec_from_payload(p: dict[str, Any]) -> RunSpec:
         rotate_seats=p["rotate_seats"],
         setups=p["setups"],
         games_per_setup=p["games_per_setup"],
+        orders_per_opening=p.get("orders_per_opening", 1),
         chunk_size=p["chunk_size"],
         rules=dict(p["rules"]),
     )
@@ -695,6 +714,7 @@ def spec_from_manifest(m: dict[str, Any]) -> RunSpec:
             "rotate_seats": d["rotate_seats"],
             "setups": d["setups"],
             "games_per_setup": d["games_per_setup"],
+            "orders_per_opening": d.get("orders_per_opening", 1),
             "chunk_size": d["chunk_size"],
             "rules": m["rules"],
         }

@@ -317,6 +317,9 @@ def test_card_table_saved_with_a_byte_order_mark_is_read(tmp_path: Path) -> None
     [
         (["-n", str(10**15)], ["1,000,000,000,000,000 games", "at most 100,000 chunks"]),
         (["--setups", str(10**14), "--games-per-setup", "10"], ["games is more than a run can plan"]),
+        (["--setups", "10", "--orders-per-opening", "3"], ["--orders-per-opening 3", "whole number of openings"]),
+        (["-n", "5", "--orders-per-opening", "2"], ["--orders-per-opening 2 needs --setups"]),
+        (["--setups", "10", "--orders-per-opening", "0"], ["--orders-per-opening"]),
         (["-n", "5", "--workers", "1000"], ["--workers", "per core"]),
         (["-n", "5", "--out", ""], ["--out"]),
         (["-n", "5", "--out", " "], ["--out"]),

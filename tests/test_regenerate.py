@@ -76,3 +76,10 @@ def test_list_prints_the_commands_without_running_them(tmp_path: Path) -> None:
     assert all(line.startswith("golem ") for line in done.stdout.splitlines())
     bad = _regenerate(tmp_path, "nonsense")
     assert bad.returncode == 2 and "unknown report 'nonsense'" in bad.stderr
+
+
+def test_every_notebook_is_regenerated_with_its_outputs(capsys: pytest.CaptureFixture[str]) -> None:
+    committed = {f"notebooks/{p.stem}" for p in (ROOT / "notebooks").glob("*.ipynb")}
+    assert committed and set(regenerate.NOTEBOOKS) == committed
+    assert regenerate.main(["--list", "notebooks/century", "century"]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == "execute notebooks/century.ipynb"

@@ -71,7 +71,8 @@ def runs(tmp_path_factory) -> dict[str, Path]:
     return {
         "mirror": _play(base / "mirror", ["greedy"], 900, SEED, chunk_size=300),
         "mixed": _play(base / "mixed", ["greedy", "engine", "planner"], 300, SEED + 1),
-        "setups": _play(base / "setups", ["greedy"], 240, SEED + 2, setups=40, games_per_setup=6),
+        # a nested design: 10 openings x 4 hidden orders x 6 plays
+        "setups": _play(base / "setups", ["greedy"], 240, SEED + 2, setups=40, games_per_setup=6, orders_per_opening=4),
         "mirror4": _play(base / "mirror4", ["greedy"], 400, SEED + 3, players=4),
     }
 
@@ -119,6 +120,9 @@ def test_report_has_every_section_and_both_formats(combined_report, runs) -> Non
     assert "\n- Fair to every seat? " in summary
     for answer in ("How much the setup decides: ", "Strongest strategy: ", "Component that stands out"):
         assert f"\n- {answer}" in summary
+    setup = md[re.search(r"## \d+\. Setup variance", md).start() :]
+    assert "| 10 × 4 × 6 |" in setup and "the public opening decides" in setup and "the hidden order" in setup
+    assert "The public opening alone decides the winner of about" in setup
     assert "](overview-seats.png)" in summary
     assert md.index("## 1. ") > md.index("## Summary") and md.rindex("## ") == md.index("## Appendix: provenance")
     appendix = md[md.index("## Appendix: provenance") :]
@@ -207,7 +211,9 @@ def test_study_plan_scales_and_separates_seeds() -> None:
     assert sum(p.spec.num_games for p in large) >= 1_000_000 * 0.99
     assert [p.spec.num_games * 100 for p in small] == pytest.approx([p.spec.num_games for p in large], rel=0.01)
     assert len({p.spec.master_seed for p in small}) == len(small)
-    assert all(p.spec.num_games % p.spec.games_per_setup == 0 for p in large)
+    assert all(p.spec.num_games % (p.spec.games_per_setup * p.spec.orders_per_opening) == 0 for p in large)
+    nested = [p for p in large if p.spec.orders_per_opening > 1]
+    assert nested and all(f"--orders-per-opening {p.spec.orders_per_opening}" in p.command for p in nested)
 
 
 def _copy(src: Path, dst: Path) -> Path:
@@ -279,6 +285,8 @@ def test_a_run_without_what_the_report_needs_of_the_game_is_refused_in_one_line(
         "outcome": "win",
         "outcome_precision": None,
         "design_measures": [],
+        "public_opening": make("century").public_opening,
+        "hidden_order": make("century").hidden_order,
     }
     old = _copy(runs["mirror"], tmp_path / "old")
     manifest = json.loads((old / "manifest.json").read_text())

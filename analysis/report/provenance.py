@@ -18,6 +18,11 @@ from simulate.runformat import RunFormatError
 def _design(m: dict[str, Any]) -> str:
     d = m.get("design", {})
     rotate = "seats rotated" if d.get("rotate_seats", True) else "fixed seats"
+    orders = int(d.get("orders_per_opening") or 1)
+    if d.get("setups") and orders > 1:
+        return (
+            f"{d['setups'] // orders:,} openings × {orders} deck orders × {d.get('games_per_setup', 1)} games, {rotate}"
+        )
     if d.get("setups"):
         return f"{d['setups']:,} setups × {d.get('games_per_setup', 1)} games, {rotate}"
     return f"a new setup every game, {rotate}"

@@ -11,9 +11,16 @@ balanced normal data (approximate otherwise, using the usual n0 for unequal repl
 References
 ----------
 Searle, S. R. (1971). *Linear Models*, ch. 9. Wiley.
+Searle, S. R., Casella, G. and McCulloch, C. E. (1992). *Variance Components*, sections 4.3 and 4.7 (balanced
+nested designs: ANOVA estimators, equal to REML's when none is negative). Wiley.
+Field, C. A. and Welsh, A. H. (2007). Bootstrapping clustered data. *JRSS B* 69 (resampling the top level).
 Shrout, P. E. and Fleiss, J. L. (1979). Intraclass correlations. *Psychological Bulletin* 86.
 Benjamini, Y. and Yekutieli, D. (2005). False discovery rate-adjusted multiple confidence
 intervals for selected parameters. *JASA* 100.
+
+With a nested design (openings > hidden deck orders > play seeds, the runner's ``orders_per_opening``) the outcome's
+variance splits three ways, see :func:`setup_components`; :func:`opening_decides` is the designer's number for the
+public opening alone, beside :func:`deal_decides` for the whole deal.
 """
 
 from __future__ import annotations
@@ -36,7 +43,15 @@ from analysis.stats._util import (
     welch,
 )
 
-__all__ = ["OUTCOMES", "deal_decides", "setup_balance", "setup_feature_effects", "setup_variance"]
+__all__ = [
+    "OUTCOMES",
+    "deal_decides",
+    "opening_decides",
+    "setup_balance",
+    "setup_components",
+    "setup_feature_effects",
+    "setup_variance",
+]
 
 OUTCOMES = ("margin", "win")
 """Per-game seat outcomes: ``margin`` (points over the other seats' mean) and ``win`` (win - 1/n)."""
@@ -170,6 +185,137 @@ def setup_variance(seats: pd.DataFrame, outcomes: Sequence[str] = OUTCOMES, alph
     return out
 
 
+COMPONENTS = ("opening", "order", "players")
+"""Variance components of a nested design: the public opening, the hidden order given the opening, and the players'
+own randomness given the whole setup (the same setup replayed with other play seeds)."""
+
+_BOOTSTRAP_CELLS = 4_000_000
+"""Resampled openings per bootstrap batch: bounds the memory of a large study's intervals (about 100 MB)."""
+
+_NESTED_COLUMNS = ["game", "opening_id", "setup_id", "num_players", "seat", "score", "win"]
+
+
+def _opening_sums(opening: np.ndarray, setup: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, ...] | None:
+    """Per complete opening of the balanced design: its mean, the sum of squares of its order means about it (times
+    the plays per order) and the sum of squares of its plays about their order means; with the orders per opening and
+    plays per order. None when fewer than two openings, orders or plays remain.
+
+    Openings not of the design's modal shape (a partial last opening, a NaN outcome) are left out, so the design is
+    balanced. Plays are centred on their order's first play before squaring, so identical replays give exactly 0.
+    """
+    frame = pd.DataFrame({"opening": opening, "setup": setup, "y": y})
+    first = frame.groupby("setup", sort=False)["y"].transform("first").to_numpy()
+    frame["d"] = frame["y"].to_numpy() - first
+    frame["d2"] = frame["d"] ** 2
+    cells = frame.groupby(["opening", "setup"], sort=True).agg(
+        size=("y", "size"), count=("y", "count"), d=("d", "sum"), d2=("d2", "sum"), mean=("y", "mean")
+    )
+    plays = int(cells["size"].mode().iloc[0])
+    per_opening = cells.groupby(level=0).agg(orders=("size", "size"), ok=("count", lambda c: bool((c == plays).all())))
+    orders = int(per_opening["orders"].mode().iloc[0])
+    keep = per_opening.index[per_opening["ok"].to_numpy() & (per_opening["orders"].to_numpy() == orders)]
+    cells = cells[cells.index.get_level_values(0).isin(keep)]
+    if len(keep) < 2 or orders < 2 or plays < 2:
+        return None
+    within = (cells["d2"] - cells["d"] ** 2 / plays).clip(lower=0.0)
+    order_mean = cells["mean"].to_numpy().reshape(len(keep), orders)
+    mean = order_mean.mean(axis=1)
+    between = plays * ((order_mean - mean[:, None]) ** 2).sum(axis=1)
+    return mean, between, within.to_numpy().reshape(len(keep), orders).sum(axis=1), orders, plays
+
+
+def _nested_estimates(
+    mean: np.ndarray, between: np.ndarray, within: np.ndarray, orders: int, plays: int, axis: int = -1
+) -> np.ndarray:
+    """ANOVA estimates of the three components and their shares (negative components count 0 in the shares), from
+    per-opening sums (any leading axes: the bootstrap's resamples)."""
+    num = mean.shape[axis]
+    ms_opening = orders * plays * np.var(mean, axis=axis, ddof=1)
+    ms_order = between.sum(axis=axis) / (num * (orders - 1))
+    ms_players = within.sum(axis=axis) / (num * orders * (plays - 1))
+    var = np.stack([(ms_opening - ms_order) / (orders * plays), (ms_order - ms_players) / plays, ms_players])
+    kept = np.maximum(var, 0.0)
+    total = kept.sum(axis=0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        share = np.where(total > 0, kept / total, np.nan)
+    return np.concatenate([var, share])
+
+
+def setup_components(
+    seats: pd.DataFrame,
+    outcomes: Sequence[str] = OUTCOMES,
+    alpha: float = 0.05,
+    n_resamples: int = 999,
+    random_state: int = 0,
+) -> pd.DataFrame:
+    """A seat's outcome variance split three ways: the public opening, the hidden order, the players' own randomness.
+
+    Required columns: ``game``, ``opening_id``, ``setup_id`` (one per opening and hidden order), ``num_players``,
+    ``seat``, ``score``, ``win``: a nested design, openings > deck orders (setups) > plays (the runner's
+    ``--orders-per-opening`` and ``--games-per-setup``).
+
+    The balanced nested random-effects ANOVA (method of moments; Searle et al. 1992, 4.7): with ``a`` openings, ``b``
+    orders each, ``n`` plays each, the mean squares of openings, of orders within openings and of plays within orders
+    give ``var_players`` = MS_plays, ``var_order`` = (MS_order - MS_plays) / n and ``var_opening`` = (MS_opening -
+    MS_order) / (b n) (for balanced data these equal REML's estimates when none is negative; a component may come out
+    negative by chance). Deterministic players (epsilon 0) replay a setup identically: ``var_players`` is exactly 0
+    with the interval [0, 0]. Intervals: percentile bootstrap over openings (``scipy.stats.bootstrap``, whole
+    openings resampled with their orders and plays, ``n_resamples`` at seed ``random_state``). Openings not of the
+    design's shape (a partial last opening, a NaN outcome) are left out.
+
+    Returns one row per ``num_players``, ``seat`` and ``outcome`` (``"margin"``: score margin in points; ``"win"``:
+    win - 1/n): ``num_openings``, ``orders_per_opening``, ``plays_per_order``, ``num_games``, ``mean``, and for each
+    component c of :data:`COMPONENTS` ``var_c``, ``var_c_low``, ``var_c_high`` (outcome units squared) and
+    ``share_c``, ``share_c_low``, ``share_c_high`` (its share of the total, negative estimates counted 0), and
+    ``replays_identical``. Groups without two openings of two orders of two plays are left out.
+    """
+    check_alpha(alpha)
+    if n_resamples < 1:
+        raise ValueError(f"n_resamples must be at least 1, not {n_resamples}")
+    require_columns(seats, _NESTED_COLUMNS, "seats")
+    frame = _outcome_frame(seats, outcomes)
+    frame["opening_id"] = seats["opening_id"].to_numpy()
+    names = [f"var_{c}" for c in COMPONENTS] + [f"share_{c}" for c in COMPONENTS]
+    rows = []
+    for (num_players, seat), part in frame.groupby(["num_players", "seat"], sort=True):  # few groups
+        for outcome in outcomes:
+            sums = _opening_sums(part["opening_id"].to_numpy(), part["setup_id"].to_numpy(), part[outcome].to_numpy())
+            if sums is None:
+                continue
+            mean, between, within, orders, plays = sums
+            estimate = _nested_estimates(mean, between, within, orders, plays)
+            boot = stats.bootstrap(
+                (mean, between, within),
+                lambda m, b, w, axis=-1, o=orders, p=plays: _nested_estimates(m, b, w, o, p, axis),
+                paired=True,
+                vectorized=True,
+                n_resamples=n_resamples,
+                batch=max(1, _BOOTSTRAP_CELLS // len(mean)),
+                confidence_level=1 - alpha,
+                method="percentile",
+                rng=np.random.default_rng(random_state),
+            )
+            row = {
+                "num_players": num_players,
+                "seat": seat,
+                "outcome": outcome,
+                "num_openings": len(mean),
+                "orders_per_opening": orders,
+                "plays_per_order": plays,
+                "num_games": len(mean) * orders * plays,
+                "mean": float(mean.mean()),
+            }
+            for k, name in enumerate(names):
+                row[name] = float(estimate[k])
+                row[f"{name}_low"] = float(boot.confidence_interval.low[k])
+                row[f"{name}_high"] = float(boot.confidence_interval.high[k])
+            row["replays_identical"] = bool(within.sum() == 0)
+            rows.append(row)
+    columns = ["num_players", "seat", "outcome", "num_openings", "orders_per_opening", "plays_per_order", "num_games"]
+    columns += ["mean", *(f"{n}{s}" for n in names for s in ("", "_low", "_high")), "replays_identical"]
+    return pd.DataFrame(rows, columns=columns)
+
+
 def _kappa(agreement: float, chance: float) -> float:
     """Agreement beyond chance, as a share of what is left to agree on beyond chance."""
     return (agreement - chance) / (1 - chance) if chance < 1 else np.nan
@@ -217,29 +363,91 @@ def deal_decides(seats: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
         agree = ((s2 - q) / (m * (m - 1))).to_numpy(float)
         same = (by_seat.groupby(level=0).max() == m).to_numpy()
         rates = part.groupby("seat")["win"].sum() / part["game"].nunique()
-        chance = float((rates**2).sum())
-        k = len(agree)
-        mean = float(agree.mean())
-        half = stats.t.ppf(1 - alpha / 2, k - 1) * agree.std(ddof=1) / np.sqrt(k) if k > 1 else np.nan
-        low, high = mean - half, mean + half
+        summary = _agreement_summary(agree, float((rates**2).sum()), alpha)
+        rows.append(
+            {"num_players": int(n), "num_setups": len(agree), "replays": float(m.mean())}
+            | summary
+            | {"same_winner": float(same.mean())}
+        )
+    columns = ["num_players", "num_setups", "replays", *_AGREEMENT_COLUMNS, "same_winner"]
+    return pd.DataFrame(rows, columns=columns)
+
+
+_AGREEMENT_COLUMNS = [
+    "agreement",
+    "agreement_low",
+    "agreement_high",
+    "chance",
+    "kappa",
+    "decided",
+    "decided_low",
+    "decided_high",
+]
+
+
+def _agreement_summary(agree: np.ndarray, chance: float, alpha: float) -> dict[str, float]:
+    """Mean agreement over units with its t interval, and kappa and rho = sqrt(kappa) carried over from it."""
+    k = len(agree)
+    mean = float(agree.mean())
+    half = stats.t.ppf(1 - alpha / 2, k - 1) * agree.std(ddof=1) / np.sqrt(k) if k > 1 else np.nan
+    low, high = mean - half, mean + half
+    return {
+        "agreement": mean,
+        "agreement_low": max(low, 0.0) if np.isfinite(low) else low,
+        "agreement_high": min(high, 1.0) if np.isfinite(high) else high,
+        "chance": chance,
+        "kappa": _kappa(mean, chance),
+        "decided": _root(_kappa(mean, chance)),
+        "decided_low": _root(_kappa(low, chance)),
+        "decided_high": _root(_kappa(high, chance)),
+    }
+
+
+def opening_decides(seats: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
+    """How often the public opening alone decides the winner: do two plays of the same opening over different hidden
+    deck orders crown the same seat?
+
+    Required columns: ``game``, ``opening_id``, ``setup_id`` (one per hidden order), ``num_players``, ``seat``,
+    ``win`` (a shared tie counts 1/k). Openings dealt over fewer than two hidden orders are left out.
+
+    The :func:`deal_decides` estimator over pairs of plays that share the opening but not the deck order: per opening,
+    ``(sum_s S_s^2 - sum_j sum_s S_js^2) / (M^2 - sum_j m_j^2)`` (``S_s`` the seat's wins over the opening's ``M``
+    plays, ``S_js`` over the ``m_j`` plays of order j). If each game's winner is either fixed by its opening (with
+    probability rho) or drawn as if the opening did not matter, ``kappa`` = rho^2 and ``decided`` = rho. An opening
+    that decides nothing of what the hidden order decides gives ``decided`` below :func:`deal_decides`' figure.
+
+    Returns one row per ``num_players``: ``num_openings``, ``orders`` (mean hidden orders per opening), ``plays``
+    (mean plays per opening), ``agreement``, ``agreement_low``, ``agreement_high``, ``chance``, ``kappa``,
+    ``decided``, ``decided_low``, ``decided_high`` (t interval over openings, carried over as in
+    :func:`deal_decides`).
+    """
+    check_alpha(alpha)
+    require_columns(seats, ["game", "opening_id", "setup_id", "num_players", "seat", "win"], "seats")
+    frame = seats[["game", "opening_id", "setup_id", "num_players", "seat"]].assign(win=seats["win"].to_numpy(float))
+    rows = []
+    for n, part in frame.groupby("num_players", sort=True):  # a few player counts
+        orders = part.groupby("opening_id")["setup_id"].nunique()
+        part = part[part["opening_id"].map(orders).to_numpy() > 1]
+        if part.empty:
+            continue
+        plays = part.groupby(["opening_id", "setup_id"])["game"].nunique()
+        big_m = plays.groupby(level=0).sum()
+        within_pairs = (plays**2).groupby(level=0).sum()
+        s_open = (part.groupby(["opening_id", "seat"])["win"].sum() ** 2).groupby(level=0).sum()
+        s_order = (part.groupby(["opening_id", "setup_id", "seat"])["win"].sum() ** 2).groupby(level=0).sum()
+        agree = ((s_open - s_order) / (big_m**2 - within_pairs)).to_numpy(float)
+        rates = part.groupby("seat")["win"].sum() / part["game"].nunique()
+        summary = _agreement_summary(agree, float((rates**2).sum()), alpha)
         rows.append(
             {
                 "num_players": int(n),
-                "num_setups": k,
-                "replays": float(m.mean()),
-                "agreement": mean,
-                "agreement_low": max(low, 0.0) if np.isfinite(low) else low,
-                "agreement_high": min(high, 1.0) if np.isfinite(high) else high,
-                "chance": chance,
-                "kappa": _kappa(mean, chance),
-                "decided": _root(_kappa(mean, chance)),
-                "decided_low": _root(_kappa(low, chance)),
-                "decided_high": _root(_kappa(high, chance)),
-                "same_winner": float(same.mean()),
+                "num_openings": len(agree),
+                "orders": float(orders[orders > 1].mean()),
+                "plays": float(big_m.mean()),
             }
+            | summary
         )
-    columns = ["num_players", "num_setups", "replays", "agreement", "agreement_low", "agreement_high", "chance"]
-    return pd.DataFrame(rows, columns=[*columns, "kappa", "decided", "decided_low", "decided_high", "same_winner"])
+    return pd.DataFrame(rows, columns=["num_players", "num_openings", "orders", "plays", *_AGREEMENT_COLUMNS])
 
 
 def setup_balance(seats: pd.DataFrame, seat: int = 1, outcome: str = "margin", alpha: float = 0.05) -> pd.DataFrame:

@@ -145,6 +145,14 @@ def bots(game_name: str) -> None:
     help="Games per setup, seats rotated across a setup's games.",
 )
 @click.option(
+    "--orders-per-opening",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Setups per public opening: each opening (display, starting tiles) is dealt over this many hidden deck "
+    "orders, each played --games-per-setup times (--setups counts deck orders, a multiple of this).",
+)
+@click.option(
     "--rotate/--fixed-seats",
     default=True,
     show_default=True,
@@ -193,6 +201,7 @@ def simulate(
     cluster,
     setups,
     games_per_setup,
+    orders_per_opening,
     rotate,
     rules,
     cards,
@@ -209,6 +218,7 @@ def simulate(
       golem simulate century -p 3 -n 1000000 --bots greedy,engine,planner --seed 7 --out runs/c3
       golem simulate century -p 4 -n 20000 --out runs/c4    # the recommended lineup: greedy in every seat
       golem simulate century -p 4 --bots greedy --setups 2000 --games-per-setup 12 --out runs/c4-setups
+      golem simulate century -p 3 --setups 900 --orders-per-opening 3 --games-per-setup 4 --out runs/c3-nested
       golem simulate century -p 2 --bot engine:buy_turns=6 --bot planner -n 50000 --out runs/c2
       golem simulate century -p 3 -n 10000000 --bots greedy --cluster tcp://10.0.0.5:8786 --out /shared/c3
       golem simulate golems -p 2 --bots greedy --cluster local:2 --out s3://bucket/runs/g2
@@ -252,6 +262,7 @@ def simulate(
             rotate_seats=rotate,
             setups=setups,
             games_per_setup=games_per_setup,
+            orders_per_opening=orders_per_opening,
             chunk_size=chunk_size or default_chunk_size(n, getattr(game, "chunk_size", DEFAULT_CHUNK)),
             rules=dict(rules),
             cards=str(cards) if cards else None,

@@ -62,6 +62,9 @@ class StudyRun:
     """Fraction of the study's games this run plays."""
     games_per_setup: int = 1
     """More than 1: a setup-variance design, each setup replayed this often with seats rotated."""
+    orders_per_opening: int = 1
+    """More than 1: each public opening dealt over this many hidden orders (setups), each replayed
+    ``games_per_setup`` times: the nested design that splits setup variance into opening and hidden order."""
     purpose: str = ""
     rules: tuple[tuple[str, str], ...] = ()
     """Rule options this run changes, ``(name, value)`` pairs (on top of the study's own ``rules``)."""
@@ -135,7 +138,8 @@ STUDIES: dict[str, Study] = {
             "apprentice mirror matches at 2-5 players (first-player advantage under the strongest player the study "
             "can afford at this size: the apprentice learned from the search bot), the heuristic bots and the "
             "apprentice rotated through the seats at 3 and 4 players (bot strength), 3-player apprentice games "
-            "replaying each setup 12 times (setup variance), and mirror matches at every other rung of the skill "
+            "dealing each public opening over 4 hidden deck orders, each played 3 times (setup variance: opening, "
+            "hidden order and the players' own randomness), and mirror matches at every other rung of the skill "
             "ladder (greedy up to the search bot) to say at which skill levels each answer holds"
         ),
         runs=(
@@ -154,7 +158,15 @@ STUDIES: dict[str, Study] = {
                 0.05,
                 purpose="bot strength, 4 players",
             ),
-            StudyRun("century-3p-setups", 3, ("apprentice",), 0.2, games_per_setup=12, purpose="setup variance"),
+            StudyRun(
+                "century-3p-setups",
+                3,
+                ("apprentice",),
+                0.2,
+                games_per_setup=3,
+                orders_per_opening=4,
+                purpose="setup variance",
+            ),
         ),
         ladder=(("random", 0.01), ("greedy", 0.02), ("engine", 0.01), ("planner", 0.005)),
         ladder_players=(2, 3, 4),
@@ -231,8 +243,9 @@ STUDIES: dict[str, Study] = {
         description=(
             "balanced mirror matches at 2-4 players (advantage of each place in the turn order drawn at setup), the "
             "three line strategists and the balanced planner rotated at 4 and 2 players (which Menorah line is "
-            "strongest), 4-player balanced games replaying each setup 12 times (how much the Characters, "
-            "Neighbourhood, Starting tiles and Artifact sides decide), and the 4-player mirror under the "
+            "strongest), 4-player balanced games dealing each public opening over 3 hidden orders, each played 4 "
+            "times (how much the Characters, Neighbourhood, Starting tiles and Artifact sides decide, and how much "
+            "the hidden decks), and the 4-player mirror under the "
             "balance-relevant rule options, and balanced solo games against the stand-in Automa; the shipped data "
             "contain ESTIMATES of unpublished printed values"
         ),
@@ -251,7 +264,15 @@ STUDIES: dict[str, Study] = {
                 StudyRun(f"golem-2p-{a}-{b}", 2, (a, b), 0.03, purpose="which line is strongest, 2 players")
                 for a, b in (("golems", "artifacts"), ("golems", "books"), ("artifacts", "books"))
             ),
-            StudyRun("golem-4p-setups", 4, ("balanced",), 0.10, games_per_setup=12, purpose="setup variance"),
+            StudyRun(
+                "golem-4p-setups",
+                4,
+                ("balanced",),
+                0.10,
+                games_per_setup=4,
+                orders_per_opening=3,
+                purpose="setup variance",
+            ),
             StudyRun("golem-solo", 1, ("balanced",), 0.04, purpose="solo games against the stand-in Automa"),
             *_rule_runs(
                 "golem-4p",
@@ -277,8 +298,8 @@ STUDIES: dict[str, Study] = {
         description=(
             "apprentice and collector mirror matches (first-player advantage; the apprentice learned from the search "
             "bot and is the strongest player the study can afford), the heuristic bots and the apprentice against "
-            "each other and a small look-ahead run (bot strength), apprentice games replaying each setup 12 times "
-            "(setup variance), and the solo mode against its automaton"
+            "each other and a small look-ahead run (bot strength), apprentice games dealing each opening display "
+            "over 3 hidden deck orders, each played 4 times (setup variance), and the solo mode against its automaton"
         ),
         runs=(
             StudyRun("golems-2p-apprentice", 2, ("apprentice",), 0.20, purpose="first-player advantage, apprentice"),
@@ -287,7 +308,15 @@ STUDIES: dict[str, Study] = {
             StudyRun("golems-2p-apprentice-collector", 2, ("apprentice", "collector"), 0.05, purpose="bot strength"),
             # The look-ahead bot plays ~550 games/s per core, the apprentice ~5,000, the heuristics ~80,000.
             StudyRun("golems-2p-lookahead", 2, ("collector", "lookahead"), 0.01, purpose="strong reference"),
-            StudyRun("golems-2p-setups", 2, ("apprentice",), 0.265, games_per_setup=12, purpose="setup variance"),
+            StudyRun(
+                "golems-2p-setups",
+                2,
+                ("apprentice",),
+                0.265,
+                games_per_setup=4,
+                orders_per_opening=3,
+                purpose="setup variance",
+            ),
             StudyRun("golems-solo", 1, ("apprentice",), 0.14, purpose="solo mode against the automaton"),
         ),
         ladder=(("random", 0.01), ("greedy", 0.02), ("lookahead", 0.005)),
@@ -327,8 +356,8 @@ def plan_study(
     """The runs of ``game``'s study scaled to about ``num_games`` games in all.
 
     Run k gets master seed ``seed + k``, so no two runs share games. A setup-variance run plays
-    whole setups (its game count is rounded to a multiple of ``games_per_setup``, at least 2
-    setups); every run plays at least one game per seat. ``cards`` (an edited copy of the game's
+    whole openings (its game count is rounded to a multiple of ``games_per_setup`` x ``orders_per_opening``, at
+    least 2 openings); every run plays at least one game per seat. ``cards`` (an edited copy of the game's
     data folder) and ``rules`` (rule options) apply to every run.
     """
     study = study_for(game)
@@ -343,7 +372,8 @@ def plan_study(
         games = max(r.num_players, round(r.share * total))
         setups = None
         if r.games_per_setup > 1:
-            setups = max(2, round(games / r.games_per_setup))
+            per_opening = r.games_per_setup * r.orders_per_opening
+            setups = max(2, round(games / per_opening)) * r.orders_per_opening
             games = setups * r.games_per_setup
         chunk = default_chunk_size(games)
         run_rules = {**(rules or {}), **dict(r.rules)}
@@ -355,12 +385,14 @@ def plan_study(
             lineup=lineup,
             setups=setups,
             games_per_setup=r.games_per_setup,
+            orders_per_opening=r.orders_per_opening,
             chunk_size=chunk,
             rules=run_rules,
             cards=str(cards) if cards is not None else None,
         )
         out = base / r.name
         size = f"--setups {setups} --games-per-setup {r.games_per_setup}" if setups else f"-n {games}"
+        size += f" --orders-per-opening {r.orders_per_opening}" if r.orders_per_opening > 1 else ""
         command = (
             f"golem simulate {game} -p {r.num_players} {size} --bots {','.join(r.bots)} --seed {seed + k} "
             f"--chunk-size {chunk} --out {shlex.quote(str(out))}"
@@ -425,7 +457,7 @@ def topup_games(games: int, half_width: float, precision: float, cap: int) -> in
 def _topup(p: PlannedRun, k: int, games: int, seed: int) -> PlannedRun:
     """The ``k``-th top-up of planned run ``p``: the same lineup and rules, ``games`` more games under its own seed."""
     chunk = default_chunk_size(games)
-    spec = replace(p.spec, num_games=games, master_seed=seed, chunk_size=chunk, setups=None)
+    spec = replace(p.spec, num_games=games, master_seed=seed, chunk_size=chunk, setups=None, orders_per_opening=1)
     out = p.out.with_name(f"{p.name}-more{k}")
     command = re.sub(r" -n \d+ ", f" -n {games} ", p.command)
     command = re.sub(r" --seed \d+ ", f" --seed {seed} ", command)

@@ -42,7 +42,7 @@ from simulate.games.century.state import (
     REST,
     RUNNING,
 )
-from simulate.rng import shuffle
+from simulate.rng import draw_front, opening_seed, order_seed, shuffle_range
 
 MAX_PLAYERS = 5
 
@@ -58,13 +58,19 @@ def init_game(r, tb, num_players, setup_seed, play_seed):
     r.turn = 0
     r.triggered = 0
     r.over = RUNNING
-    r.rng[0] = setup_seed
     for k in range(nk):
         r.m_deck[k] = tb.market_cards[k]
-    shuffle(r.rng, 0, r.m_deck, nk)
     for k in range(npt):
         r.p_deck[k] = k
-    shuffle(r.rng, 0, r.p_deck, npt)
+    # the public opening (the two face-up rows) from the opening stream, the rest of each deck from the order stream
+    m_shown = min(tb.params[P_MERCHANT_ROW], nk)
+    p_shown = min(tb.params[P_POINT_ROW], npt)
+    r.rng[0] = opening_seed(setup_seed)
+    draw_front(r.rng, 0, r.m_deck, nk, m_shown)
+    draw_front(r.rng, 0, r.p_deck, npt, p_shown)
+    r.rng[0] = order_seed(setup_seed)
+    shuffle_range(r.rng, 0, r.m_deck, m_shown, nk)
+    shuffle_range(r.rng, 0, r.p_deck, p_shown, npt)
     r.rng[0] = play_seed
     for k in range(r.m_row.shape[0]):
         r.m_row[k] = -1

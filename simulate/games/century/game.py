@@ -43,7 +43,12 @@ class Century:
 
     name = "century"
     title = "Century: Golem Edition"
-    version = 3
+    version = 4
+    play_version = 3  # 4: the setup draw's split into opening and hidden order; play is 3's
+    public_opening = (
+        "the face-up merchant and point rows (the seats' starting crystals and cards are fixed by the data)"
+    )
+    hidden_order = "the order of the rest of the merchant and point decks"
     min_players = 2
     max_players = 5
     description = "Century: Golem Edition (Plan B Games 2017): crystal trading and hand building, 2-5 players"

@@ -69,7 +69,7 @@ from simulate.games.century.state import (
     RUNNING,
     new_move,
 )
-from simulate.rng import shuffle
+from simulate.rng import draw_front, opening_seed, order_seed, shuffle_range
 
 TERMINAL = -4  # current_player() of a finished game (OpenSpiel's PlayerId.TERMINAL)
 COIN_NONE, COIN_COPPER, COIN_SILVER = 0, 1, 2
@@ -178,12 +178,17 @@ class CenturyReference:
         self.p_vp = [int(v) for v in t.p_vp]
         num_merchant, num_point = len(self.m_kind), len(self.p_vp)
 
-        # Setup step 1: shuffle the market deck, then the point deck, with one generator.
-        s = np.array([setup_seed], np.uint64)
+        # Setup step 1: the face-up rows from the opening stream (market deck, then point deck), the rest of
+        # each deck from the order stream.
         m_deck = np.array(t.market_cards, dtype=np.int16)
-        _shuffle(s, m_deck)
         p_deck = np.arange(num_point, dtype=np.int16)
-        _shuffle(s, p_deck)
+        m_shown, p_shown = min(self.merchant_row, len(m_deck)), min(self.point_row, num_point)
+        s = np.array([opening_seed(np.uint64(setup_seed))], np.uint64)
+        draw_front(s, 0, m_deck, len(m_deck), m_shown)
+        draw_front(s, 0, p_deck, num_point, p_shown)
+        s[0] = order_seed(np.uint64(setup_seed))
+        shuffle_range(s, 0, m_deck, m_shown, len(m_deck))
+        shuffle_range(s, 0, p_deck, p_shown, num_point)
         self.m_deck: list[int] = [int(c) for c in m_deck]
         self.p_deck: list[int] = [int(c) for c in p_deck]
         # Step 2: deal the rows.
@@ -673,11 +678,6 @@ class CenturyReference:
 
 def _tables(data: CenturyData | CenturyTables) -> CenturyTables:
     return data.tables if isinstance(data, CenturyData) else data
-
-
-def _shuffle(s: np.ndarray, arr: np.ndarray) -> None:
-    """The setup shuffle of ``simulate.rng``, so that both engines deal the same decks."""
-    shuffle(s, 0, arr, arr.shape[0])
 
 
 def _covers(have: list[int], need: list[int]) -> bool:

@@ -121,7 +121,7 @@ from simulate.games.golem.reference import (
     X_VP_PER_LEVEL,
     Decision,
 )
-from simulate.rng import mix64, randint, shuffle
+from simulate.rng import draw_front, mix64, opening_seed, order_seed, randint, shuffle, shuffle_range
 
 # decisions as plain ints
 D_DRAFT = int(Decision.DRAFT)
@@ -311,9 +311,14 @@ ST_GOLD_BOUGHT, ST_CHARACTER_BONUSES, ST_STUDENT_SECTIONS = range(5, 8)
 @njit(cache=True)
 def init_game(r, tb, n, setup_seed, play_seed):
     """Set up game record ``r`` for ``n`` players from its seeds and run to the first decision."""
+    # two setup streams: ``op`` draws the public opening (Palace, Neighbourhood, Library, round 1's Action tiles,
+    # turn order, Starting and Artifact tiles, the Automa's Strategy tile and place), ``rng`` the hidden order
+    # (the rest of the Book deck and Action tile pile, the Objective deck, the Automa deck); chance follows ``rng``
+    op = np.zeros(1, np.uint64)
+    op[0] = opening_seed(setup_seed)
     rng = np.zeros(1, np.uint64)
-    rng[0] = setup_seed
-    r.chance[0] = mix64(np.uint64(setup_seed) ^ np.uint64(0x5EED))
+    rng[0] = order_seed(setup_seed)
+    r.chance[0] = mix64(rng[0] ^ np.uint64(0x5EED))
     r.rng[0] = play_seed
     r.n = n
     intro = tb.prm[P_INTRO] == 1
@@ -332,8 +337,8 @@ def init_game(r, tb, n, setup_seed, play_seed):
             else:
                 late[nl] = c
                 nl += 1
-        shuffle(rng, 0, early, ne)
-        shuffle(rng, 0, late, nl)
+        shuffle(op, 0, early, ne)
+        shuffle(op, 0, late, nl)
         for k in range(3):
             r.palace[k] = early[k]
         r.palace[3] = late[0]
@@ -345,7 +350,7 @@ def init_game(r, tb, n, setup_seed, play_seed):
                 r.tiles[dist, k] = tb.intro_tiles[dist, k]
         else:
             pool = np.arange(10)
-            shuffle(rng, 0, pool, 10)
+            shuffle(op, 0, pool, 10)
             chosen = np.sort(pool[:7])
             for k in range(7):
                 r.tiles[dist, k] = chosen[k]
@@ -353,7 +358,8 @@ def init_game(r, tb, n, setup_seed, play_seed):
             r.section_tile[dist, tb.tile_sections[k]] = r.tiles[dist, k]
     nb = tb.bk_colour.shape[0]
     books = np.arange(nb)
-    shuffle(rng, 0, books, nb)
+    draw_front(op, 0, books, nb, 5)
+    shuffle_range(rng, 0, books, 5, nb)
     for k in range(5):
         r.library[k] = books[k]
     r.lib_len = 5
@@ -362,7 +368,8 @@ def init_game(r, tb, n, setup_seed, play_seed):
     r.bk_head = 0
     r.bk_len = nb - 5
     at = np.arange(NUM_ACTION_TILES)
-    shuffle(rng, 0, at, NUM_ACTION_TILES)
+    draw_front(op, 0, at, NUM_ACTION_TILES, n + 1)
+    shuffle_range(rng, 0, at, n + 1, NUM_ACTION_TILES)
     for k in range(NUM_ACTION_TILES):
         r.at_q[k] = at[k]
     r.at_head = 0
@@ -376,13 +383,13 @@ def init_game(r, tb, n, setup_seed, play_seed):
     r.ob_head = 0
     r.ob_len = no
     order = np.arange(n)
-    shuffle(rng, 0, order, n)
+    shuffle(op, 0, order, n)
     for k in range(n):
         r.order[k] = order[k]
         r.start_order[k] = order[k]
     ns = tb.start_tiles.shape[0]
     starts = np.arange(ns)
-    shuffle(rng, 0, starts, ns)
+    shuffle(op, 0, starts, ns)
     dealt = tb.prm[P_INTRO_START_DEALT] if intro else tb.prm[P_START_DEALT]
     for s in range(n):
         r.start_len[s] = dealt
@@ -392,10 +399,10 @@ def init_game(r, tb, n, setup_seed, play_seed):
         for k in range(tb.prm[P_OBJECTIVES_DEALT]):
             r.hands[s, k] = _ob_pop(r)
     arts = np.arange(4)
-    shuffle(rng, 0, arts, 4)
+    shuffle(op, 0, arts, 4)
     for k in range(n):
         r.art_offer[k, 0] = arts[k]
-        r.art_offer[k, 1] = randint(rng, 0, 2)
+        r.art_offer[k, 1] = randint(op, 0, 2)
     r.art_offer_len = n
     r.automa = 1 if n == 1 and tb.prm[P_AUTOMA] == 1 else 0
     r.au_strategy = -1
@@ -404,8 +411,8 @@ def init_game(r, tb, n, setup_seed, play_seed):
     cards = np.arange(nc)
     if r.automa:
         shuffle(rng, 0, cards, nc)
-        r.au_strategy = randint(rng, 0, tb.au_focus.shape[0])
-        r.au_pos = randint(rng, 0, n + 1)
+        r.au_strategy = randint(op, 0, tb.au_focus.shape[0])
+        r.au_pos = randint(op, 0, n + 1)
     for k in range(nc):
         r.au_deck[k] = cards[k]
     r.au_slot = -1

@@ -55,7 +55,16 @@ class Golem:
 
     name = "golem"
     title = "Golem (Cranio Creations)"
-    version = 5
+    version = 6
+    play_version = 5  # 6: the setup draw's split into opening and hidden order; play is 5's
+    public_opening = (
+        "the Palace Characters, the Neighbourhood tiles, the Library, round 1's Action tiles, the turn order, the "
+        "Starting and Artifact tiles offered (solo: the Automa's Strategy tile and place)"
+    )
+    hidden_order = (
+        "the rest of the Book deck and of the Action tile pile, the Objective deck (hands are private), the solo "
+        "Automa's deck, and the chance stream (marble drops from round 1 on, reshuffles)"
+    )
     min_players = 1
     max_players = 4
     description = (

@@ -9,12 +9,14 @@ decision (``Decision``), e.g. in ``TURN`` action ``row * 5 + colour`` takes a ma
 (an action with its options, an effect with sub-choices) are a stack of tasks: decisions for the
 player and automatic steps (``X_*`` internal effects), each a fixed-size row of integers, so that the
 state is fixed-size integer arrays and the numba port is mechanical. Chance (marble drops, shuffles)
-draws from the engine's own SplitMix64 stream seeded from the setup seed; bots never touch it.
+draws from the engine's own SplitMix64 stream seeded from the setup seed's hidden order; bots never touch it.
 """
 
 from __future__ import annotations
 
 from enum import IntEnum
+
+import numpy as np
 
 from simulate.games.golem.data import (
     ARTIFACTS,
@@ -52,6 +54,7 @@ from simulate.games.golem.data import (
     E,
     GolemData,
 )
+from simulate.rng import opening_seed, order_seed
 
 NUM_ACTIONS = 64
 MAX_STACK = 32
@@ -179,8 +182,18 @@ class Rng:
         return ((self.mix(self.s) >> 32) * n) >> 32
 
     def shuffle(self, a: list[int], n: int) -> None:
-        for k in range(n - 1, 0, -1):
-            j = self.randint(k + 1)
+        self.shuffle_range(a, 0, n)
+
+    def draw_front(self, a: list[int], n: int, k: int) -> None:
+        """``simulate.rng.draw_front``: a uniform ordered sample of ``k`` of ``a[:n]`` into ``a[:k]``."""
+        for j in range(min(k, n)):
+            m = j + self.randint(n - j)
+            a[j], a[m] = a[m], a[j]
+
+    def shuffle_range(self, a: list[int], lo: int, hi: int) -> None:
+        """``simulate.rng.shuffle_range``: Fisher-Yates shuffle of ``a[lo:hi]``."""
+        for k in range(hi - 1, lo, -1):
+            j = lo + self.randint(k - lo + 1)
             a[k], a[j] = a[j], a[k]
 
 
@@ -196,8 +209,10 @@ class GolemState:
         self.p = data.params
         self.rules = data.rules
         n = self.n = num_players
-        rng = Rng(setup_seed)
-        self.chance = Rng(Rng.mix(setup_seed ^ 0x5EED))
+        # the public opening from ``op``, the hidden order (and later chance) from ``rng``, as in the engine
+        op = Rng(int(opening_seed(np.uint64(setup_seed))))
+        rng = Rng(int(order_seed(np.uint64(setup_seed))))
+        self.chance = Rng(Rng.mix(rng.s ^ 0x5EED))
         intro = data.rules["setup"] == "introductory"
         # Palace: 3 cards of the I-III deck, then 1 of the IV deck
         if intro:
@@ -205,8 +220,8 @@ class GolemState:
         else:
             early = [c for c in range(len(t.ch_deck)) if t.ch_deck[c] == 0]
             late = [c for c in range(len(t.ch_deck)) if t.ch_deck[c] == 1]
-            rng.shuffle(early, len(early))
-            rng.shuffle(late, len(late))
+            op.shuffle(early, len(early))
+            op.shuffle(late, len(late))
             self.palace = early[:3] + late[:1]
         # Neighbourhood: 7 of 10 tiles per district in ascending number at sections tile_sections
         self.tiles = [[0] * NUM_TILES for _ in range(3)]
@@ -216,19 +231,21 @@ class GolemState:
                 chosen = list(data.intro[DISTRICTS[dist]])
             else:
                 pool = list(range(NUM_DISTRICT_TILES))
-                rng.shuffle(pool, NUM_DISTRICT_TILES)
+                op.shuffle(pool, NUM_DISTRICT_TILES)
                 chosen = sorted(pool[:NUM_TILES])
             for k in range(NUM_TILES):
                 self.tiles[dist][k] = chosen[k]
                 self.section_tile[dist][self.p["tile_sections"][k]] = chosen[k]
         # Library and Book deck (a queue: the Library's leftmost card returns to the bottom)
         books = list(range(len(t.bk_colour)))
-        rng.shuffle(books, len(books))
+        op.draw_front(books, len(books), 5)
+        rng.shuffle_range(books, 5, len(books))
         self.library = books[:5]
         self.book_deck = books[5:]
         # Action tiles
         self.at_deck = list(range(NUM_ACTION_TILES))
-        rng.shuffle(self.at_deck, NUM_ACTION_TILES)
+        op.draw_front(self.at_deck, NUM_ACTION_TILES, n + 1)
+        rng.shuffle_range(self.at_deck, n + 1, NUM_ACTION_TILES)
         self.at_discard: list[int] = []
         self.at_slots = [-1] * 5
         # Objectives
@@ -237,17 +254,17 @@ class GolemState:
         self.ob_deck = objs
         # Turn order (seats are table positions; ``order`` the turn order)
         self.order = list(range(n))
-        rng.shuffle(self.order, n)
+        op.shuffle(self.order, n)
         # Starting tiles and Objective hands
         starts = list(range(len(t.start_tiles)))
-        rng.shuffle(starts, len(starts))
+        op.shuffle(starts, len(starts))
         dealt = data.intro["starting_tiles_dealt"] if intro else self.p["starting_tiles_dealt"]
         self.start_offer = [starts[s * dealt : (s + 1) * dealt] for s in range(n)]
         self.hands = [[self.ob_deck.pop(0) for _ in range(self.p["objectives_dealt"])] for _ in range(n)]
         # Artifact tiles: n tiles, random side up
         arts = list(range(4))
-        rng.shuffle(arts, 4)
-        self.art_offer = [(arts[k], rng.randint(2)) for k in range(n)]
+        op.shuffle(arts, 4)
+        self.art_offer = [(arts[k], op.randint(2)) for k in range(n)]
         # the solo Automa (an ESTIMATE, RULINGS R32-R36): its card order, Strategy tile, place in the turn order
         self.automa = n == 1 and data.rules["solo_opponent"] == "automa"
         self.au_deck = list(range(len(t.au_rows)))
@@ -255,8 +272,8 @@ class GolemState:
         self.au_pos = -1
         if self.automa:
             rng.shuffle(self.au_deck, len(self.au_deck))
-            self.au_strategy = rng.randint(len(t.au_focus))
-            self.au_pos = rng.randint(n + 1)
+            self.au_strategy = op.randint(len(t.au_focus))
+            self.au_pos = op.randint(n + 1)
         self.au_actions = 0
         self.au_slot = -1  # its Rabbi's Action tile this round
         self.au_eyes: list[int] = []  # marbles it took this round

@@ -65,7 +65,7 @@ from simulate.games.golem_poker.state import (
     RAISE,
     RUNNING,
 )
-from simulate.rng import randint
+from simulate.rng import order_seed, randint
 
 NUM_CARDS = 52
 BIG_CHIPS = 1_000_000  # largest single bet or raise: a bound for "no cap", far above any stack
@@ -91,7 +91,7 @@ def init_game(r, tb, num_players, setup_seed, play_seed):
     r.over = RUNNING
     r.deal = 1
     r.turn = 0
-    r.rng[0] = setup_seed
+    r.rng[0] = order_seed(setup_seed)  # every card is dealt face down: no public opening
     r.rng[1] = play_seed
     r.pot = 0
     r.house_take = 0

@@ -52,7 +52,10 @@ class GolemPoker:
 
     name = "golem-poker"
     title = "Golem (card game)"
-    version = 1
+    version = 2
+    play_version = 1  # 2: the setup draw's split into opening and hidden order; play is 1's
+    public_opening = ""  # every card is dealt face down: no public opening beyond the seats, which the runner rotates
+    hidden_order = "the deal of every pot (all cards, re-deals included)"
     min_players = 3
     max_players = data.MAX_PLAYERS
     description = "Golem: five-card draw against the golem hand built from the discards, 3-6 players"

@@ -50,7 +50,7 @@ from simulate.games.golem_poker.state import (
     RUNNING,
     new_move,
 )
-from simulate.rng import randint
+from simulate.rng import order_seed, randint
 
 TERMINAL = -4  # current_player() of a finished game (OpenSpiel's PlayerId.TERMINAL)
 BIG_CHIPS = 1_000_000  # the bound of an uncapped bet or raise (as in the engine)
@@ -108,7 +108,7 @@ class GolemPokerReference:
         self.credit = rules["cannot_pay"] == "credit"
         self.max_discards = self.table["max_discards"]
 
-        self.dealer_rng = np.array([setup_seed], dtype=np.uint64)  # the dealing stream
+        self.dealer_rng = np.array([order_seed(np.uint64(setup_seed))], dtype=np.uint64)  # the dealing stream
         self.over = RUNNING
         self.deal = 1
         self.turn = 0

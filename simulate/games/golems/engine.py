@@ -79,7 +79,7 @@ from simulate.games.golems.state import (
     U_START,
     U_SUMMON,
 )
-from simulate.rng import shuffle
+from simulate.rng import draw_front, opening_seed, order_seed, shuffle, shuffle_range
 
 MAX_PLAYERS = 2
 
@@ -108,8 +108,8 @@ def init_game(r, tb, num_players, setup_seed, play_seed):
         r.owner[c] = -1
         r.taken_turn[c] = -1
         r.use[c] = -1
-    # 1. starting Runes: shuffled, dealt in seat order, the rest out of play or into the deck
-    r.rng[0] = setup_seed
+    # 1. starting Runes: shuffled (opening stream), dealt in seat order, the rest out of play or into the deck
+    r.rng[0] = opening_seed(setup_seed)
     ns = pm[P_NUM_START]
     per = pm[P_START_PER_PLAYER]
     for k in range(ns):
@@ -131,12 +131,21 @@ def init_game(r, tb, num_players, setup_seed, play_seed):
         for k in range(dealt, ns):
             r.deck[n] = r.deck[k]
             n += 1
-    # 2. the main deck (after any spare starting Runes) in file order, shuffled
+    # 2. the main deck (after any spare starting Runes) in file order, shuffled: the opening display drawn from the
+    # opening stream, the rest from the order stream, then the removed cards put first
     for k in range(pm[P_NUM_MAIN]):
         r.deck[n] = tb.main_cards[k]
         n += 1
     r.deck_len = n
-    shuffle(r.rng, 0, r.deck, n)
+    removed = min(pm[P_REMOVED], n)
+    shown = min(r.rows * r.row_size, n - removed)
+    draw_front(r.rng, 0, r.deck, n, shown)
+    r.rng[0] = order_seed(setup_seed)
+    shuffle_range(r.rng, 0, r.deck, shown, n)
+    display = r.deck[:shown].copy()  # two small copies once a game, at setup
+    unseen = r.deck[shown : shown + removed].copy()
+    r.deck[:removed] = unseen
+    r.deck[removed : removed + shown] = display
     # 3. remove cards unseen; 4. deal the display row by row
     r.removed = pm[P_REMOVED]
     r.deck_pos = r.removed

@@ -55,7 +55,10 @@ class Golems:
 
     name = "golems"
     title = "Golems"
-    version = 2
+    version = 3
+    play_version = 2  # 3: the setup draw's split into opening and hidden order; play is 2's
+    public_opening = "the opening display and the starting Runes dealt to the seats"
+    hidden_order = "the cards removed unseen and the order of the rest of the deck"
     chunk_size = 50_000  # half a second of play: a chunk's fixed costs (files, checksums, tallies) stay near 1%
     min_players = 1
     max_players = 2

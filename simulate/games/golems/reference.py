@@ -103,7 +103,7 @@ from simulate.games.golems.state import (
     U_SUMMON,
     new_move,
 )
-from simulate.rng import shuffle
+from simulate.rng import draw_front, opening_seed, order_seed, shuffle, shuffle_range
 
 TERMINAL = -4  # current_player() of a finished game (OpenSpiel's PlayerId.TERMINAL)
 
@@ -226,7 +226,7 @@ class GolemsReference:
         self.taken_turn = [-1] * num_cards
         self.use = [-1] * num_cards
         # Setup 1: shuffle the starting Runes and deal them in seat order.
-        gen = np.array([setup_seed], np.uint64)
+        gen = np.array([opening_seed(np.uint64(setup_seed))], np.uint64)
         starts = np.array(t.start_cards[: int(p[P_NUM_START])], np.int16)
         shuffle(gen, 0, starts, len(starts))
         per = int(p[P_START_PER_PLAYER])
@@ -236,10 +236,16 @@ class GolemsReference:
                 self.owner[c] = seat
                 self.use[c] = U_START
         spare = [int(c) for c in starts[n * per :]] if p[P_SPARE_TO_DECK] else []
-        # Step 2: the deck is the spare starting Runes (if kept) then the main deck, shuffled.
+        # Step 2: the deck is the spare starting Runes (if kept) then the main deck, shuffled: the opening display
+        # from the opening stream, the rest from the order stream, the cards removed unseen put first.
         deck = np.array(spare + [int(c) for c in t.main_cards], np.int16)
-        shuffle(gen, 0, deck, len(deck))
-        self.deck = [int(c) for c in deck]
+        removed = min(int(p[P_REMOVED]), len(deck))
+        shown = min(self.rows * self.row_size, len(deck) - removed)
+        draw_front(gen, 0, deck, len(deck), shown)
+        gen[0] = order_seed(np.uint64(setup_seed))
+        shuffle_range(gen, 0, deck, shown, len(deck))
+        cards = [int(c) for c in deck]
+        self.deck = cards[shown : shown + removed] + cards[:shown] + cards[shown + removed :]
         # Steps 3-4: remove cards unseen, deal the display row by row.
         self.removed = int(p[P_REMOVED])
         self.deck_pos = self.removed
