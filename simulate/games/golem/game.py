@@ -55,7 +55,7 @@ class Golem:
 
     name = "golem"
     title = "Golem (Cranio Creations)"
-    version = 5
+    version = 6
     min_players = 1
     max_players = 4
     description = (

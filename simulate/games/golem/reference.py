@@ -968,7 +968,7 @@ class GolemState:
             return pay == 0
         if pay == 1:
             return mode != "vp" and self.res[s][KNOWLEDGE] >= cost
-        return mode != "knowledge" or self.res[s][KNOWLEDGE] < cost
+        return mode != "knowledge"  # R7: a Knowledge section is entered only by paying its Knowledge
 
     def _standing_count(self, s: int, fresh_ok: bool) -> int:
         return sum(
