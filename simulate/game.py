@@ -223,8 +223,13 @@ class Game(Protocol):
         setup_seed: int,
         play_seed: int,
         labels: list[str],
+        states: bool = False,
     ) -> list[dict[str, Any]]:
-        """The events of one game, re-simulated: a setup event, one per move, and a result event."""
+        """The events of one game, re-simulated: a setup event, one per move, and a result event.
+
+        With ``states`` the setup, move and result events (and a game's own table events) carry ``state``, the
+        public position after them from the reference engine's ``public_state`` (docs/replay.md).
+        """
         ...
 
     def format_event(self, event: dict[str, Any]) -> str:

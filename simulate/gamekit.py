@@ -45,6 +45,11 @@ def time_reference_replay(
     return time.perf_counter() - start, sum(len(t) for t in traces)
 
 
+def state_field(ref: Any, state: Callable[[Any], dict[str, Any]] | None) -> dict[str, Any]:
+    """``{"state": state(ref)}`` for a replay event, or nothing without ``state``."""
+    return {"state": state(ref)} if state else {}
+
+
 def move_events(
     ref: Any,
     moves: np.ndarray,
@@ -53,8 +58,10 @@ def move_events(
     move_names: tuple[str, ...],
     kind_field: int,
     board: Callable[[Any], dict[str, Any]],
+    state: Callable[[Any], dict[str, Any]] | None = None,
 ) -> list[dict[str, Any]]:
-    """One replay event per move, applied to the reference game ``ref`` with the board after it."""
+    """One replay event per move, applied to the reference game ``ref`` with the board after it (and, given
+    ``state``, the public position after it as ``state``)."""
     events = []
     for t, mv in enumerate(moves):
         seat = ref.current_player()
@@ -71,6 +78,7 @@ def move_events(
                 "text": text,
                 "record": [int(v) for v in mv],
                 **board(ref),
+                **state_field(ref, state),
             }
         )
     return events

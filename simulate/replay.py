@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -11,10 +13,13 @@ from simulate.runformat import RunFormatError, check_header, check_inputs, read_
 from simulate.runner import derived_facts, load_run_data, plan_games, spec_from_manifest
 from simulate.store import RunStore
 
+STATE_SCHEMA = "golem-lab.replay-state/1"
+"""The version of the ``state`` field of replay events (docs/replay.md); bumped when a field changes meaning."""
 
-def replay_game(run_dir: str | Path, game_index: int) -> tuple[Game, list[dict[str, Any]]]:
+
+def replay_game(run_dir: str | Path, game_index: int, states: bool = False) -> tuple[Game, list[dict[str, Any]]]:
     """The game engine and the events of game ``game_index`` of a run (a directory or an fsspec URL), exactly as
-    it was played."""
+    it was played; with ``states`` every position event carries ``state`` and the setup event ``state_schema``."""
     store = RunStore(run_dir)
     manifest = read_manifest(store)
     check_header(manifest, store.name("manifest.json"))
@@ -41,7 +46,10 @@ def replay_game(run_dir: str | Path, game_index: int) -> tuple[Game, list[dict[s
         int(plan.setup_seed[0]),
         int(plan.play_seed[0]),
         labels,
+        states=states,
     )
+    if states:
+        events[0]["state_schema"] = STATE_SCHEMA
     events[0].update(
         {
             "run_id": manifest["run_id"],
@@ -52,3 +60,29 @@ def replay_game(run_dir: str | Path, game_index: int) -> tuple[Game, list[dict[s
         }
     )
     return game, events
+
+
+def check_html_target(path: Path, overwrite: bool) -> None:
+    """Refuse a page path that cannot be written (a ``ValueError`` with one line), before anything is replayed."""
+    if path.is_dir():
+        raise ValueError(f"{path}: is a directory; give the page's file name")
+    if path.exists() and not overwrite:
+        raise ValueError(f"{path}: already exists; use --overwrite to replace it")
+    folder = path.parent
+    if not folder.is_dir():
+        raise ValueError(f"{path}: the folder {folder} does not exist")
+    if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise ValueError(f"{path}: not writable")
+
+
+def format_state(state: dict[str, Any]) -> str:
+    """A replay ``state`` as indented text: one line for the board, one per seat, values as compact JSON."""
+
+    def line(fields: dict[str, Any]) -> str:
+        return "  ".join(
+            f"{k}={v if isinstance(v, str) else json.dumps(v, separators=(',', ':'))}" for k, v in fields.items()
+        )
+
+    lines = [f"    board: {line(state['board'])}"]
+    lines += [f"    seat {s['seat']}: {line({k: v for k, v in s.items() if k != 'seat'})}" for s in state["seats"]]
+    return "\n".join(lines)

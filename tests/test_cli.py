@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -172,6 +173,45 @@ def test_replay_text_and_json(small_run: Path) -> None:
     assert events[-1]["scores"] == seats[seats["game"] == 7].sort_values("seat")["score"].tolist()
     merchant_row = [c["card"] for c in events[0]["merchant_row"]]
     assert merchant_row == [row[f"setup_merchant_{k}"] for k in range(1, 7)]
+
+
+def test_replay_positions_as_text_json_and_a_page(small_run: Path, tmp_path: Path) -> None:
+    text = ok("replay", str(small_run), "--game", "7", "--state").output
+    assert "\n    board: turn=" in text and "\n    seat 3: score=" in text
+    events = json.loads(ok("replay", str(small_run), "--game", "7", "--json").output)
+    assert events[0]["state_schema"] == "golem-lab.replay-state/1"
+    assert all("state" in e for e in events)
+    seats = pd.read_parquet(small_run / "seats")
+    final = [s["score"] for s in events[-1]["state"]["seats"]]
+    assert final == seats[seats["game"] == 7].sort_values("seat")["score"].tolist()
+    page = tmp_path / "game-7.html"
+    assert ok("replay", str(small_run), "--game", "7", "--html", str(page)).output == f"wrote {page}\n"
+    html = page.read_text()
+    embedded = re.search(r'<script type="application/json" id="replay-data">(.*?)</script>', html, re.S)
+    assert embedded and json.loads(embedded.group(1)) == events
+    assert not re.search(r"(src|href)=|https?://", html)  # self-contained: nothing fetched
+    page.write_text("old")
+    ok("replay", str(small_run), "--game", "7", "--html", str(page), "--overwrite")
+    assert page.read_text() == html
+
+
+@pytest.mark.parametrize(
+    ("args", "needles"),
+    [
+        (["--game", "300", "--html", "PAGE"], ["game 300 is not in this run"]),
+        (["--game", "7", "--html", "NOWHERE/page.html"], ["does not exist"]),
+        (["--game", "7", "--html", "MINE"], ["already exists", "--overwrite"]),
+        (["--game", "7", "--html", "HERE"], ["is a directory"]),
+        (["--game", "7", "--html", "PAGE", "--json"], ["--html"]),
+    ],
+)
+def test_a_refused_replay_page_writes_nothing(small_run: Path, tmp_path: Path, args: list[str], needles: list[str]):
+    mine = tmp_path / "mine.html"
+    mine.write_text("mine")
+    names = {"PAGE": "page.html", "NOWHERE/page.html": "nowhere/page.html", "MINE": "mine.html", "HERE": "."}
+    args = [str(tmp_path / names[a]) if a in names else a for a in args]
+    one_line_error(invoke("replay", str(small_run), *args), *needles)
+    assert [p.name for p in tmp_path.iterdir()] == ["mine.html"] and mine.read_text() == "mine"
 
 
 @pytest.mark.parametrize(

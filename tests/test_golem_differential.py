@@ -16,7 +16,8 @@ import pytest
 
 from simulate.datafiles import default_dir
 from simulate.games.golem import data, engine
-from simulate.games.golem.reference import NUM_ACTIONS, PH_INFLUENCE, STAT_NAMES, GolemState
+from simulate.games.golem.data import KNOWLEDGE, RED, YELLOW
+from simulate.games.golem.reference import NUM_ACTIONS, PH_INFLUENCE, STAT_NAMES, Decision, GolemState
 from simulate.games.golem.state import new_state
 
 DATA = data.load()
@@ -224,6 +225,26 @@ def test_engines_agree_move_by_move(n: int) -> None:
 def test_engines_agree_under_rule_options(rules: dict) -> None:
     for seed in range(4):
         play_both(4, 100 + seed, rules)
+
+
+def test_knowledge_short_golem_cannot_enter_a_paid_section_in_either_engine() -> None:
+    """R7 under ``section_payment=knowledge``: a Golem short of the Knowledge may not enter VIII (no VP instead)."""
+    d = data.load(rules={"section_payment": "knowledge"})
+    ref = GolemState(d, 2, 7)
+    st = new_state(1)
+    engine.init_one(st, 0, d.kernel, 2, 7, 0)
+    mask = np.zeros(NUM_ACTIONS, np.int64)
+    while ref.decision() != Decision.MOVE_STEP:  # round 1's Golem Movement
+        a = ref.legal_actions()[0]
+        ref.apply_action(a)
+        engine.apply_one(st, 0, d.kernel, a)
+    s, r = ref.current_player(), st[0]
+    for know, legal in ((0, [2]), (1, [1, 2])):  # golem 0 into VIII (1 Knowledge) or golem 1 into II (free)
+        ref.res[s][KNOWLEDGE] = r["res"][s][KNOWLEDGE] = know
+        ref.golem_loc[s][:2] = r["golem_loc"][s][:2] = [RED, YELLOW]
+        ref.golem_sec[s][:2] = r["golem_sec"][s][:2] = [7, 1]
+        engine.mask_one(st, 0, d.kernel, mask)
+        assert ref.legal_actions() == np.flatnonzero(mask).tolist() == legal
 
 
 def _resized(folder: Path, name: str, change: int) -> None:

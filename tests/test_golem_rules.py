@@ -18,7 +18,9 @@ from simulate.games.golem.reference import (
     PASS_ACTION,
     PERM_SLOT,
     RABBI_BASE,
+    T_AUTO,
     UPGRADE_SKIP,
+    X_OVERMOVE,
     Decision,
     GolemState,
 )
@@ -198,6 +200,33 @@ def test_section_payment_vp_only_option() -> None:
     g.step_left = 1
     g.stack.append([Decision.MOVE_STEP, 0, 0, 0, 0, 0, 0])
     assert g.legal_actions() == [0, 2]  # golem 0 or 1 paying VP; Knowledge is not allowed
+
+
+def test_section_payment_knowledge_only_option_never_takes_vp() -> None:
+    """R7: under ``knowledge`` a Golem enters VIII-X only by paying the Knowledge; short of it, it stays."""
+    g = game(section_payment="knowledge")
+    clean(g, 0, know=0)
+    place_golem(g, 0, 0, RED, 7)
+    g.step_left = 1
+    g.stack.append([Decision.MOVE_STEP, 0, 0, 0, 0, 0, 0])
+    assert g.legal_actions() == [2]  # only golem 1 (section I -> II, free); golem 0 cannot pay for VIII
+    g.res[0][KNOWLEDGE] = 1
+    assert g.legal_actions() == [1, 2]  # golem 0 paying its 1 Knowledge, or golem 1
+    answer(g, 1)
+    assert g.res[0][KNOWLEDGE] == 0 and g.vp[0] == 10 and g.golem_sec[0][0] == 8
+
+
+def test_section_payment_knowledge_short_steps_are_unusable_steps() -> None:
+    """R7 with R8: steps no Golem can pay for are unusable and cost the over-movement penalty, not section VP."""
+    g = game(section_payment="knowledge")
+    clean(g, 0, know=1, vp=30)
+    place_golem(g, 0, 0, RED, 8)  # IX costs 2 Knowledge
+    place_golem(g, 0, 1, YELLOW, 9)  # X costs 3
+    g.stack += [[T_AUTO, 0, X_OVERMOVE, 0, 0, 0, 0], [Decision.MOVE_STEP, 0, 0, 0, 0, 0, 0]]
+    g.step_left = 2
+    g._advance()
+    assert g.golem_sec[0][:2] == [8, 9] and g.res[0][KNOWLEDGE] == 1
+    assert g.vp[0] == 30 - 10 and g.stats["vp_overmove"][0] == 10 and g.stats["vp_sections"][0] == 0
 
 
 def test_golems_in_section_ten_do_not_move_while_others_can() -> None:

@@ -120,3 +120,55 @@ def test_the_first_screen_answers_and_nothing_is_wider_than_the_page(kind, tmp_p
     assert not layout["broken"], layout["broken"]
     assert layout["scrollWidth"] <= layout["width"], layout
     assert not layout["wide"], layout["wide"]
+
+
+_REPLAY_VIEW = """() => ({
+  move: document.getElementById('move').textContent,
+  where: document.getElementById('where').textContent,
+  slider: [Number(document.getElementById('slider').value), Number(document.getElementById('slider').max)],
+  seats: document.querySelectorAll('#seats tr:first-child th').length,
+  mover: document.querySelectorAll('#seats td.mover').length,
+  board: document.getElementById('board').textContent,
+  scrollWidth: document.documentElement.scrollWidth,
+  width: window.innerWidth,
+})"""
+
+
+def test_a_replay_page_steps_through_the_game(tmp_path) -> None:
+    """``golem replay --html``: one Golem game, first position, next, the slider's end and back, offline."""
+    from click.testing import CliRunner
+
+    from simulate.cli import main
+
+    run_dir = _play("golem", tmp_path / "g2", ["balanced"], 2, 4, SEED)
+    page = tmp_path / "game-1.html"
+    result = CliRunner().invoke(main, ["replay", str(run_dir), "--game", "1", "--html", str(page)])
+    assert result.exit_code == 0, result.output
+    errors: list[str] = []
+    fetched: list[str] = []
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            view = browser.new_page(viewport={"width": WIDTH, "height": HEIGHT})
+            view.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+            view.on("pageerror", lambda e: errors.append(str(e)))
+            view.on("request", lambda r: fetched.append(r.url) if not r.url.startswith("file:") else None)
+            view.goto(page.resolve().as_uri())
+            view.wait_for_load_state("load")
+            first = view.evaluate(_REPLAY_VIEW)
+            view.click("#next")
+            second = view.evaluate(_REPLAY_VIEW)
+            view.click("#last")
+            last = view.evaluate(_REPLAY_VIEW)
+            view.screenshot(path=str(tmp_path / "replay-last.png"))
+            view.keyboard.press("ArrowLeft")
+            back = view.evaluate(_REPLAY_VIEW)
+        finally:
+            browser.close()
+    assert not errors, errors
+    assert not fetched, fetched
+    assert first["move"] == "Setup" and first["slider"][0] == 0 and first["seats"] == 3  # the field names and 2 seats
+    assert second["move"].startswith("Turn 1 ") and second["mover"] > 10 and "synagogue" in second["board"]
+    assert last["move"].startswith("Game over") and last["slider"][0] == last["slider"][1] > 100
+    assert back["slider"][0] == last["slider"][1] - 1 and back["move"].startswith("Turn ")
+    assert last["scrollWidth"] <= last["width"] + 1, last

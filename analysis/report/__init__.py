@@ -10,14 +10,15 @@ One module per section (``seats``, ``setups``, ``strategies``, ``components``, `
 ``variants``, ``outcomes``, ``convergence``), each computed from the statistics of ``analysis.stats``
 and drawn with ``analysis.plots``; nothing here estimates anything itself. ``model`` holds the report
 as data, ``provenance`` its header, ``build`` assembles it from runs, ``render`` writes it through the
-Jinja2 templates of ``templates/`` (a change of wording or layout is an edit to one template);
+Jinja2 templates of ``templates/`` (a change of wording or layout is an edit to one template), and
+the watchable page of one replayed game (``render_replay``);
 ``experiment`` is the experiment report. Figures are drawn on ``matplotlib.figure.Figure`` objects
 with the Agg canvas, so building a report never touches pyplot's state (safe inside Jupyter).
 """
 
 from analysis.report.build import build_report, compute_report
 from analysis.report.model import Figure, Report, Section, Table, Text
-from analysis.report.render import render_html, render_markdown, write_report
+from analysis.report.render import render_html, render_markdown, render_replay, write_report
 
 __all__ = [
     "Figure",
@@ -29,5 +30,6 @@ __all__ = [
     "compute_report",
     "render_html",
     "render_markdown",
+    "render_replay",
     "write_report",
 ]

@@ -12,6 +12,7 @@ import os
 import shutil
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 
@@ -27,6 +28,7 @@ _TEMPLATES.filters["mdcell"] = lambda text: text.replace("|", "\\|").replace("\n
 _TEMPLATES.filters["b64"] = lambda png: base64.b64encode(png).decode("ascii")
 _TEMPLATES.tests["table"] = lambda item: isinstance(item, Table)
 _TEMPLATES.tests["figure"] = lambda item: isinstance(item, Figure)
+_TEMPLATES.policies["json.dumps_kwargs"] = {"sort_keys": False}  # replay states keep their documented field order
 
 
 def _render(template: str, report: Report) -> str:
@@ -41,6 +43,12 @@ def render_markdown(report: Report) -> str:
 def render_html(report: Report) -> str:
     """The report as one self-contained HTML page, plots inline as base64 PNG (template ``report.html.j2``)."""
     return _render("report.html.j2", report)
+
+
+def render_replay(events: list[dict[str, Any]], title: str, subtitle: str) -> str:
+    """One self-contained HTML page stepping through a replay's events that carry ``state`` (template
+    ``replay.html.j2``: the events embedded as JSON, inline script and style, no network)."""
+    return _TEMPLATES.get_template("replay.html.j2").render(events=events, title=title, subtitle=subtitle)
 
 
 def write_report(report: Report, out_dir: str | Path) -> Path:

@@ -197,7 +197,8 @@ def _setup_section(
                 Table(
                     ["run", "setup", "first game", "games", "seat 1 margin", "interval", "shrunk", "opening display"],
                     rows,
-                    f"{title} setups, {_players(n)} (replay one with 'golem replay RUN --game FIRST_GAME'): seat 1's "
+                    f"{title} setups, {_players(n)} (replay one with 'golem replay RUN --game FIRST_GAME', or watch "
+                    "it decision by decision with 'golem replay RUN --game FIRST_GAME --html game.html'): seat 1's "
                     "mean score margin in the setup's games, and the "
                     "empirical-Bayes (shrunk) estimate that ranks them.",
                 )

@@ -300,32 +300,65 @@ def simulate(
 @main.command()
 @click.argument("run_dir")
 @click.option("--game", "game_index", type=int, required=True, help="Index of the game in the run (0-based).")
-@click.option("--json", "as_json", is_flag=True, help="Print the events as a JSON list (see docs/replay.md).")
-def replay(run_dir: str, game_index: int, as_json: bool) -> None:
+@click.option(
+    "--json", "as_json", is_flag=True, help="Print the events as a JSON list, each with the position (docs/replay.md)."
+)
+@click.option("--state", "with_state", is_flag=True, help="Print the whole public position after every decision.")
+@click.option(
+    "--html",
+    "html_out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Write one self-contained page that steps through the game decision by decision.",
+)
+@click.option("--overwrite", is_flag=True, help="Replace the --html file if it exists.")
+def replay(
+    run_dir: str, game_index: int, as_json: bool, with_state: bool, html_out: Path | None, overwrite: bool
+) -> None:
     """Re-simulate one game of a run (a directory or an fsspec URL) from its seeds and print it turn by turn.
 
     \b
     Examples:
       golem replay runs/c3 --game 123456
+      golem replay runs/c3 --game 123456 --state
       golem replay runs/c3 --game 123456 --json > game-123456.json
+      golem replay runs/c3 --game 123456 --html game-123456.html
       golem replay s3://bucket/runs/c3 --game 7
     """
-    from simulate.replay import replay_game
+    from simulate.replay import check_html_target, format_state, replay_game
     from simulate.runformat import RunFormatError, read_manifest
     from simulate.runner import version_note
 
+    if html_out is not None and (as_json or with_state):
+        raise click.UsageError("--html writes a page; give --json or --state without it")
     try:
-        game, events = replay_game(run_dir, game_index)
-        note = version_note(read_manifest(run_dir), run_dir)
-    except (RunFormatError, ValueError) as e:
+        if html_out is not None:
+            check_html_target(html_out, overwrite)
+        game, events = replay_game(run_dir, game_index, states=as_json or with_state or html_out is not None)
+        manifest = read_manifest(run_dir)
+        note = version_note(manifest, run_dir)
+    except (RunFormatError, ValueError, OSError) as e:
         raise _fail(e) from None
     if note:
         click.echo(note, err=True)
+    if html_out is not None:
+        from analysis.report.render import render_replay
+
+        title = f"{game.title}: game {game_index:,} of run {manifest['run_id']}"
+        subtitle = f"golem replay {run_dir} --game {game_index}; engine version {manifest['engine_version']}"
+        try:
+            html_out.write_text(render_replay(events, title, subtitle), encoding="utf-8")
+        except OSError as e:
+            raise click.ClickException(f"cannot write {html_out}: {e.strerror or e}") from None
+        click.echo(f"wrote {html_out}")
+        return
     if as_json:
         click.echo(json.dumps(events, indent=1))
         return
     for event in events:
         click.echo(game.format_event(event))
+        if with_state and "state" in event:
+            click.echo(format_state(event["state"]))
 
 
 @main.command()

@@ -14,6 +14,7 @@ from simulate.gamekit import (
     kernel_traces,
     move_events,
     rule_options,
+    state_field,
     time_kernel_replay,
     time_reference_replay,
     time_search,
@@ -21,7 +22,7 @@ from simulate.gamekit import (
 from simulate.games.century import bots as century_bots
 from simulate.games.century import data, play, search_bot
 from simulate.games.century.engine import game_init, game_step
-from simulate.games.century.reference import CenturyReference
+from simulate.games.century.reference import CenturyReference, public_state
 from simulate.games.century.state import END_REASONS, IN_HAND, M_DISCARD, M_KIND, MOVE_LEN, MOVE_NAMES, new_state
 from simulate.rng import game_seeds
 from simulate.search import new_tree
@@ -161,12 +162,14 @@ class Century:
         setup_seed: int,
         play_seed: int,
         labels: list[str],
+        states: bool = False,
     ) -> list[dict[str, Any]]:
         moves, final = play.trace_game(d, num_players, seat_lineup, lineup_ids, lineup_params, setup_seed, play_seed)
         ref = CenturyReference(d, num_players, int(setup_seed))
-        events: list[dict[str, Any]] = [{"event": "setup", **_board(ref, d, labels)}]
+        state = public_state if states else None
+        events: list[dict[str, Any]] = [{"event": "setup", **_board(ref, d, labels), **state_field(ref, state)}]
         events += move_events(
-            ref, moves, num_players, labels, MOVE_NAMES, M_KIND, lambda position: _board(position, d, labels)
+            ref, moves, num_players, labels, MOVE_NAMES, M_KIND, lambda position: _board(position, d, labels), state
         )
         events.append(
             {
@@ -176,6 +179,7 @@ class Century:
                 "score_parts": [dict(zip(self.score_parts, p, strict=True)) for p in ref.score_parts()],
                 "ranks": ref.ranks(),
                 "wins": ref.wins(),
+                **state_field(ref, state),
             }
         )
         return events

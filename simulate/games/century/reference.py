@@ -721,3 +721,40 @@ def _upgrade_steps(have: list[int], up: int) -> list[tuple[int, int, int]]:
                 if sy + sg + st >= 1:
                     out.append((sy, sg, st))
     return out
+
+
+def public_state(g: CenturyReference) -> dict[str, Any]:
+    """The public position of ``g`` as plain JSON values (docs/replay.md, replay state schema 1).
+
+    Every Merchant card a seat holds came from its starting hand or the open row, so hands are public; Point
+    cards are counted (their VP are in the score).
+    """
+    d = g.data
+    scores = g.scores()
+    seats = [
+        {
+            "seat": s + 1,
+            "score": scores[s],
+            "crystals": dict(zip(COLOURS, g.crystals[s], strict=True)),
+            "hand": [d.merchant_ids[m] for m, v in enumerate(g.cards[s]) if v == IN_HAND],
+            "played": [d.merchant_ids[m] for m, v in enumerate(g.cards[s]) if v == PLAYED],
+            "point_cards": g.num_points[s],
+            "copper": g.copper[s],
+            "silver": g.silver[s],
+        }
+        for s in range(g.num_players)
+    ]
+    board = {
+        "turn": g.turn,
+        "merchant_row": [
+            {"card": d.merchant_ids[m], "crystals": dict(zip(COLOURS, g.m_row_crystals[k], strict=True))}
+            for k, m in enumerate(g.m_row)
+            if m >= 0
+        ],
+        "point_row": [d.point_ids[p] for p in g.p_row if p >= 0],
+        "merchant_deck": len(g.m_deck) - g.m_deck_pos,
+        "point_deck": len(g.p_deck) - g.p_deck_pos,
+        "copper_left": g.copper_left,
+        "silver_left": g.silver_left,
+    }
+    return {"seats": seats, "board": board}

@@ -1326,7 +1326,7 @@ def _step_legal(r, tb, s, g, pay, back, in_range):
         return pay == 0
     if pay == 1:
         return mode != PAY_VP and r.res[s, KNOWLEDGE] >= cost
-    return mode != PAY_KNOWLEDGE or r.res[s, KNOWLEDGE] < cost
+    return mode != PAY_KNOWLEDGE  # R7: a Knowledge section is entered only by paying its Knowledge
 
 
 @njit(cache=True)

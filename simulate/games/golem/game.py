@@ -22,11 +22,11 @@ from typing import Any
 import numpy as np
 
 from simulate.game import ChunkTables, Codes, RuleOption, bot_specs
-from simulate.gamekit import kernel_traces, rule_options, time_kernel_replay, time_reference_replay
+from simulate.gamekit import kernel_traces, rule_options, state_field, time_kernel_replay, time_reference_replay
 from simulate.games.golem import apprentice as golem_apprentice
 from simulate.games.golem import bots as golem_bots
 from simulate.games.golem import data, engine, play, search_bot
-from simulate.games.golem.reference import ACT_NAMES, STAT_NAMES, Decision, GolemState
+from simulate.games.golem.reference import ACT_NAMES, STAT_NAMES, Decision, GolemState, public_state
 from simulate.games.golem.state import MAX_OBJECTIVES, new_pads, new_state
 from simulate.rng import game_seeds
 from simulate.search import new_tree
@@ -55,8 +55,10 @@ class Golem:
 
     name = "golem"
     title = "Golem (Cranio Creations)"
-    version = 6
-    play_version = 5  # 6: the setup draw's split into opening and hidden order; play is 5's
+    version = 7
+    # 6: the setup draw's split into opening and hidden order; 7: under section_payment=knowledge a Golem short of
+    # the Knowledge does not enter VIII-X (R7). Play under every other rule option is 5's.
+    play_version = 5
     public_opening = (
         "the Palace Characters, the Neighbourhood tiles, the Library, round 1's Action tiles, the turn order, the "
         "Starting and Artifact tiles offered (solo: the Automa's Strategy tile and place)"
@@ -161,10 +163,12 @@ class Golem:
         setup_seed: int,
         play_seed: int,
         labels: list[str],
+        states: bool = False,
     ) -> list[dict[str, Any]]:
         moves, final = play.trace_game(d, num_players, seat_lineup, lineup_ids, lineup_params, setup_seed, play_seed)
         ref = GolemState(d, num_players, int(setup_seed))
-        events: list[dict[str, Any]] = [_setup_event(ref, d)]
+        state = public_state if states else None
+        events: list[dict[str, Any]] = [{**_setup_event(ref, d), **state_field(ref, state)}]
         for t, a in enumerate(moves):
             seat = ref.current_player()
             rnd = min(ref.round, 3) + 1 if ref.phase >= 5 else 0  # the round the move belongs to, before it ends one
@@ -183,6 +187,7 @@ class Golem:
                     "text": text,
                     "action": int(a),
                     "vp": list(ref.vp),
+                    **state_field(ref, state),
                 }
             )
             for rnd, text in ref.au_log[logged:]:  # the solo Automa's actions the move led to
@@ -195,6 +200,7 @@ class Golem:
             "score_parts": [dict(zip(self.score_parts, p, strict=True)) for p in parts],
             "ranks": ref.ranks(),
             "final_order": [s + 1 for s in ref.order],
+            **state_field(ref, state),
         }
         if ref.automa:
             result["automa_score"] = ref.automa_score()

@@ -15,6 +15,7 @@ draws from the engine's own SplitMix64 stream seeded from the setup seed's hidde
 from __future__ import annotations
 
 from enum import IntEnum
+from typing import Any
 
 import numpy as np
 
@@ -985,7 +986,7 @@ class GolemState:
             return pay == 0
         if pay == 1:
             return mode != "vp" and self.res[s][KNOWLEDGE] >= cost
-        return mode != "knowledge" or self.res[s][KNOWLEDGE] < cost
+        return mode != "knowledge"  # R7: a Knowledge section is entered only by paying its Knowledge
 
     def _standing_count(self, s: int, fresh_ok: bool) -> int:
         return sum(
@@ -1864,6 +1865,80 @@ class GolemState:
     def _book_effect(self, s: int, b: int, which: int) -> None:
         task = self._book_task(b, which)
         self._effect(s, *task[1:])
+
+
+PHASE_NAMES = (
+    "draft", "keep", "artifact", "start", "place", "move", "actions", "influence", "income", "development", "control",
+    "end",
+)  # fmt: skip
+
+
+def public_state(g: GolemState) -> dict[str, Any]:
+    """The public position of ``g`` as plain JSON values (docs/replay.md, replay state schema 1).
+
+    Objectives in hand, the cards of the draft and the Starting tiles offered are hidden: counts only.
+    """
+    d = g.d
+    where = {OFF_BOARD: "player board", CEMETERY: "cemetery"}
+    final = g.scores() if g.is_terminal() else g.vp
+    seats = [
+        {
+            "seat": s + 1,
+            "score": final[s],
+            "vp": g.vp[s],
+            "clay": g.res[s][CLAY],
+            "coins": g.res[s][COIN],
+            "knowledge": g.res[s][KNOWLEDGE],
+            "gold_aside": g.loose_gold[s],
+            "students": dict(zip(DISTRICTS, g.student[s], strict=True)),
+            "golems": [
+                f"{DISTRICTS[loc]} {g.golem_sec[s][k]}{'' if g.standing[s][k] else ' lying'}"
+                if 0 <= loc < 3
+                else where[loc]
+                for k, loc in enumerate(g.golem_loc[s])
+            ],
+            "golems_built": g.built[s],
+            "golems_killed": g.killed[s],
+            "golem_track": g.track[s],
+            "study_track": g.study[s],
+            "golem_developments": g.gdev[s][:],
+            "study_developments": g.sdev[s][:],
+            "artifact_developments": g.adev_space[s][:],
+            "artifact_tile": f"{g.art_tile[s] + 1}{'AB'[g.art_side[s]]}" if g.art_tile[s] >= 0 else None,
+            "artifact_gold": g.art_gold[s][:],
+            "artifacts_done": g.art_done[s][:],
+            "book_columns": [[d.book_ids[b] for b in col] for col in g.col_books[s]],
+            "objectives": len(g.objectives[s]),
+            "marbles": [MARBLES[c] for c in g.eyes[s]],
+            "rabbi_tile": (None if g.rabbi_slot[s] < 0 else g.rabbi_slot[s] + 1),
+            "pass_tile": g.pass_tile[s] or None,
+            "actions_taken": g.actions[s],
+        }
+        for s in range(g.n)
+    ]
+    board = {
+        "round": min(g.round, 3) + 1 if g.phase >= PH_MOVE else 0,
+        "phase": PHASE_NAMES[g.phase],
+        "turn_order": [s + 1 for s in g.order],
+        "palace": [d.character_ids[c] for c in g.palace],
+        "synagogue": {row: dict(zip(MARBLES, g.syn[r], strict=True)) for r, row in enumerate(ROWS)},
+        "action_tiles": [d.action_ids[t] if t >= 0 else None for t in g.at_slots],
+        "action_pile": len(g.at_deck),
+        "action_discard": len(g.at_discard),
+        "library": [d.book_ids[b] for b in g.library],
+        "book_deck": len(g.book_deck),
+        "objective_deck": len(g.ob_deck),
+        "gold_supply": g.gold_supply,
+        "menorah_tokens": {dist: (None if o < 0 else o + 1) for dist, o in zip(DISTRICTS, g.tokens, strict=True)},
+        "cemetery": [None if o < 0 else o + 1 for o in g.cemetery[: g.cemetery_len - 1]],
+        "neighbourhood": {
+            dist: {str(sec): t + 1 for sec, t in enumerate(g.section_tile[k]) if t >= 0}
+            for k, dist in enumerate(DISTRICTS)
+        },
+    }
+    if g.automa:
+        board["automa"] = {"gauge": g.au_gauge, "laps": g.au_laps, "vp": sum(g.au_vp)}
+    return {"seats": seats, "board": board}
 
 
 def _dev_name(opt: int) -> str:

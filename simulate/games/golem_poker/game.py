@@ -14,12 +14,19 @@ from typing import Any
 import numpy as np
 
 from simulate.game import ChunkTables, Codes, Lists, RuleOption, bot_specs
-from simulate.gamekit import kernel_traces, rule_options, time_kernel_replay, time_reference_replay, time_search
+from simulate.gamekit import (
+    kernel_traces,
+    rule_options,
+    state_field,
+    time_kernel_replay,
+    time_reference_replay,
+    time_search,
+)
 from simulate.games.golem_poker import bots as poker_bots
 from simulate.games.golem_poker import data, play, search_bot
 from simulate.games.golem_poker.engine import game_init, game_step
 from simulate.games.golem_poker.evaluator import CATEGORY_NAMES, describe
-from simulate.games.golem_poker.reference import GolemPokerReference, card_text, make_record
+from simulate.games.golem_poker.reference import GolemPokerReference, card_text, make_record, public_state
 from simulate.games.golem_poker.state import (
     BET,
     DISCARD,
@@ -154,12 +161,20 @@ class GolemPoker:
         setup_seed: int,
         play_seed: int,
         labels: list[str],
+        states: bool = False,
     ) -> list[dict[str, Any]]:
         moves, final = play.trace_game(d, num_players, seat_lineup, lineup_ids, lineup_params, setup_seed, play_seed)
         ace = d.rules["rank_one"] == "high"
         ref = GolemPokerReference(d, num_players, int(setup_seed))
+        state = public_state if states else None
         events: list[dict[str, Any]] = [
-            {"event": "setup", "deal": 1, "rules": dict(d.rules), **_table_view(ref, labels, ace)}
+            {
+                "event": "setup",
+                "deal": 1,
+                "rules": dict(d.rules),
+                **_table_view(ref, labels, ace),
+                **state_field(ref, state),
+            }
         ]
         shown = 0
         for t, mv in enumerate(moves):
@@ -182,6 +197,7 @@ class GolemPoker:
                     "text": text,
                     "record": [int(v) for v in mv],
                     "pot": pot,
+                    **state_field(ref, state),
                 }
             )
             while shown < len(ref.log):
@@ -208,7 +224,9 @@ class GolemPoker:
                     }
                 )
                 if not e["beaten"] and not ref.is_terminal():
-                    events.append({"event": "deal", "deal": ref.deal, **_table_view(ref, labels, ace)})
+                    events.append(
+                        {"event": "deal", "deal": ref.deal, **_table_view(ref, labels, ace), **state_field(ref, state)}
+                    )
         events.append(
             {
                 "event": "result",
@@ -220,6 +238,7 @@ class GolemPoker:
                 "score_parts": [dict(zip(self.score_parts, p, strict=True)) for p in ref.score_parts()],
                 "ranks": ref.ranks(),
                 "wins": ref.wins(),
+                **state_field(ref, state),
             }
         )
         return events

@@ -554,3 +554,33 @@ class GolemPokerReference:
             state = "in" if self.active[s] else "out"
             lines.append(f"  seat {s + 1}: {self.hand_text(s):<18} stack {self.stack[s]:>6}  {state}")
         return "\n".join(lines)
+
+
+def public_state(g: GolemPokerReference) -> dict[str, Any]:
+    """The public position of ``g`` as plain JSON values (docs/replay.md, replay state schema 1).
+
+    Hands and the face-down discard pile are hidden: a hand is its size, the pile its count (the showdown events
+    show the hands that are revealed).
+    """
+    scores = g.scores()
+    seats = [
+        {
+            "seat": s + 1,
+            "score": scores[s],
+            "stack": g.stack[s],
+            "in": bool(g.active[s]),
+            "hand": sum(1 for c in g.hand[s] if c >= 0),
+            "bets_paid": g.paid_bet[s],
+            "discarded": g.discarded[s],
+        }
+        for s in range(g.num_players)
+    ]
+    board = {
+        "deal": g.deal,
+        "phase": PHASE_NAMES[g.phase] if not g.is_terminal() else g.end_reason(),
+        "pot": g.pot,
+        "current_bet": g.current_bet,
+        "discard_pile": len(g.pile),
+        "deck": 52 - g.deck_pos,
+    }
+    return {"seats": seats, "board": board}

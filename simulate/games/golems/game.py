@@ -14,11 +14,18 @@ from typing import Any
 import numpy as np
 
 from simulate.game import ChunkTables, Codes, RuleOption, bot_specs
-from simulate.gamekit import kernel_traces, move_events, rule_options, time_reference_replay, time_search
+from simulate.gamekit import (
+    kernel_traces,
+    move_events,
+    rule_options,
+    state_field,
+    time_reference_replay,
+    time_search,
+)
 from simulate.games.golems import bots as golems_bots
 from simulate.games.golems import data, learning, play, search_bot
 from simulate.games.golems.engine import game_init, game_step
-from simulate.games.golems.reference import GolemsReference
+from simulate.games.golems.reference import GolemsReference, public_state
 from simulate.games.golems.state import (
     END_REASONS,
     M_KIND,
@@ -140,19 +147,22 @@ class Golems:
         setup_seed: int,
         play_seed: int,
         labels: list[str],
+        states: bool = False,
     ) -> list[dict[str, Any]]:
         moves, final = play.trace_game(d, num_players, seat_lineup, lineup_ids, lineup_params, setup_seed, play_seed)
         ref = GolemsReference(d, num_players, int(setup_seed))
+        state = public_state if states else None
         events: list[dict[str, Any]] = [
             {
                 "event": "setup",
                 "deck": d.label,
                 "removed": [d.card_ids[c] for c in ref.deck[: ref.removed]],
                 **_board(ref, d, labels),
+                **state_field(ref, state),
             }
         ]
         events += move_events(
-            ref, moves, num_players, labels, MOVE_NAMES, M_KIND, lambda position: _board(position, d, labels)
+            ref, moves, num_players, labels, MOVE_NAMES, M_KIND, lambda position: _board(position, d, labels), state
         )
         result: dict[str, Any] = {
             "event": "result",
@@ -161,6 +171,7 @@ class Golems:
             "score_parts": [dict(zip(self.score_parts, p, strict=True)) for p in ref.score_parts()],
             "ranks": ref.ranks(),
             "wins": ref.wins(),
+            **state_field(ref, state),
         }
         if num_players == 1:
             result["automa_score"] = ref.automa_vp

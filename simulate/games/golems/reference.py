@@ -716,3 +716,41 @@ class GolemsReference:
         if self.num_players == 1:
             lines.append(f"  automaton: {self.automa_vp} points from {self.automa_cards} cards")
         return "\n".join(lines)
+
+
+def public_state(g: GolemsReference) -> dict[str, Any]:
+    """The public position of ``g`` as plain JSON values (docs/replay.md, replay state schema 1).
+
+    A hand is counted; only the Runes reserved from the open display are named.
+    """
+    d = g.data
+    scores = g.scores()
+    seats = []
+    for s in range(g.num_players):
+        held = [c for c in range(len(g.owner)) if g.owner[c] == s and g.use[c] in (U_RESERVE, U_REWARD, U_START)]
+        seats.append(
+            {
+                "seat": s + 1,
+                "score": scores[s],
+                "gems": g.gems[s],
+                "columns": {d.resources[t]: g.col[s][t] for t in range(g.num_types)},
+                "wild": {d.resources[t]: g.wild[s][t] for t in range(g.num_types)},
+                "golems": g.golems[s],
+                "tucked": g.tucked[s],
+                "dust": g.dust[s],
+                "hand": len(held),
+                "reserved": [d.card_ids[c] for c in held if g.use[c] == U_RESERVE],
+            }
+        )
+    board: dict[str, Any] = {
+        "turn": g.turn,
+        "display": [
+            [{"card": d.card_ids[c], "gems": n} if c >= 0 else None for c, n in zip(row, gems, strict=True)]
+            for row, gems in zip(g.slot, g.slot_gems, strict=True)
+        ],
+        "deck": g.deck_left(),
+        "gem_supply": g.supply,
+    }
+    if g.num_players == 1:
+        board["automa_score"] = g.automa_vp
+    return {"seats": seats, "board": board}
