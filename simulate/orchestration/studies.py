@@ -244,7 +244,8 @@ STUDIES: dict[str, Study] = {
             "apprentice mirror matches at 2-4 players (advantage of each place in the turn order drawn at setup, under "
             "the strongest player the study can afford: the apprentice learned from the search bot), the "
             "three line strategists and the balanced planner rotated at 4 and 2 players (which Menorah line is "
-            "strongest), 4-player apprentice games dealing each public opening over 3 hidden orders, each played 4 "
+            "strongest), the apprentice against balanced at 2 players (bot strength), 4-player apprentice games "
+            "dealing each public opening over 3 hidden orders, each played 4 "
             "times (how much the Characters, Neighbourhood, Starting tiles and Artifact sides decide, and how much "
             "the hidden decks), and the 4-player mirror under the "
             "balance-relevant rule options, and balanced solo games against the stand-in Automa; the shipped data "
@@ -252,8 +253,8 @@ STUDIES: dict[str, Study] = {
         ),
         runs=(
             # The apprentice plays a 4-player game in about 1.3 ms of CPU, balanced in about 0.5, search in about 0.7 s.
-            StudyRun("golem-2p-mirror", 2, ("apprentice",), 0.12, purpose="turn-order advantage, 2 players"),
-            StudyRun("golem-3p-mirror", 3, ("apprentice",), 0.12, purpose="turn-order advantage, 3 players"),
+            StudyRun("golem-2p-mirror", 2, ("apprentice",), 0.11, purpose="turn-order advantage, 2 players"),
+            StudyRun("golem-3p-mirror", 3, ("apprentice",), 0.11, purpose="turn-order advantage, 3 players"),
             StudyRun("golem-4p-mirror", 4, ("apprentice",), 0.12, purpose="turn-order advantage, 4 players"),
             StudyRun(
                 "golem-4p-lines",
@@ -265,6 +266,9 @@ STUDIES: dict[str, Study] = {
             *(
                 StudyRun(f"golem-2p-{a}-{b}", 2, (a, b), 0.03, purpose="which line is strongest, 2 players")
                 for a, b in (("golems", "artifacts"), ("golems", "books"), ("artifacts", "books"))
+            ),
+            StudyRun(
+                "golem-2p-apprentice-balanced", 2, ("apprentice", "balanced"), 0.02, purpose="bot strength, 2 players"
             ),
             StudyRun(
                 "golem-4p-setups",
@@ -300,8 +304,9 @@ STUDIES: dict[str, Study] = {
         description=(
             "apprentice and collector mirror matches (first-player advantage; the apprentice learned from the search "
             "bot and is the strongest player the study can afford), the heuristic bots and the apprentice against "
-            "each other and a small look-ahead run (bot strength), apprentice games dealing each opening display "
-            "over 3 hidden deck orders, each played 4 times (setup variance), and the solo mode against its automaton"
+            "each other and small look-ahead runs against collector and the apprentice (bot strength), apprentice "
+            "games dealing each opening display over 3 hidden deck orders, each played 4 times (setup variance), and "
+            "the solo mode against its automaton"
         ),
         runs=(
             StudyRun("golems-2p-apprentice", 2, ("apprentice",), 0.20, purpose="first-player advantage, apprentice"),
@@ -309,7 +314,8 @@ STUDIES: dict[str, Study] = {
             StudyRun("golems-2p-mixed", 2, ("greedy", "collector"), 0.10, purpose="bot strength"),
             StudyRun("golems-2p-apprentice-collector", 2, ("apprentice", "collector"), 0.05, purpose="bot strength"),
             # The look-ahead bot plays ~550 games/s per core, the apprentice ~5,000, the heuristics ~80,000.
-            StudyRun("golems-2p-lookahead", 2, ("collector", "lookahead"), 0.01, purpose="strong reference"),
+            StudyRun("golems-2p-lookahead", 2, ("collector", "lookahead"), 0.005, purpose="strong reference"),
+            StudyRun("golems-2p-apprentice-lookahead", 2, ("apprentice", "lookahead"), 0.005, purpose="bot strength"),
             StudyRun(
                 "golems-2p-setups",
                 2,
