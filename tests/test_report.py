@@ -9,6 +9,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 from click.testing import CliRunner
@@ -454,3 +455,25 @@ def test_the_fairness_answer_never_says_no_difference_from_a_small_run_without_w
     tests = pd.DataFrame({"num_players": [2], "num_games": [300], "pvalue": [0.4], "significant": [False]})
     answer = _fairness_answer(table, tests, "search mirror matches")
     assert "unresolved, about 2,401 more games would bring every interval within ±2 pp" in answer, answer
+
+
+def test_strongest_strategy_says_when_another_bot_beats_it_head_to_head() -> None:
+    """Intransitive strengths (A crushes C, B beats C less but beats A): A can rate first by Bradley-Terry, and the
+    answer must then say that B beats A head to head."""
+    from analysis.report.strategies import _strategy_section
+
+    rng = np.random.default_rng(4)
+    rows, game = [], 0
+    for first, second, p_first, n in (("A", "C", 0.97, 1500), ("B", "C", 0.75, 1500), ("B", "A", 0.60, 1500)):
+        for _ in range(n):
+            won = rng.random() < p_first
+            rows += [(game, 0, first, 1 if won else 2), (game, 1, second, 2 if won else 1)]
+            game += 1
+    seats = pd.DataFrame(rows, columns=["game", "seat", "bot", "rank"])
+    section, ratings = _strategy_section(seats, 0.05)
+    assert ratings.iloc[0]["bot"] == "A"
+    answer = section.answers[0]
+    assert "but head to head B finishes above it" in answer and "not transitive" in answer
+    seats = seats[seats["game"] < 3000]
+    section, _ = _strategy_section(seats, 0.05)
+    assert "not transitive" not in section.answers[0], "without the B-A games nothing says otherwise"

@@ -89,6 +89,18 @@ def _strategy_section(
             if not rate.empty:
                 x = rate.iloc[0]
                 parts.append(f"{x.win_rate:.1%} ({_pct_ci(x.ci_low, x.ci_high)}) against {r.bot}")
+        beaten_by = []  # the ratings pool every pair: a bot can rate first and still lose to another head to head
+        for r in rest.itertuples():
+            rate = h2h[(h2h["bot"] == r.bot) & (h2h["opponent"] == best.bot)]
+            if not rate.empty and rate.iloc[0].ci_low > 0.5:
+                x = rate.iloc[0]
+                beaten_by.append(f"{r.bot} finishes above it {x.win_rate:.1%} ({_pct_ci(x.ci_low, x.ci_high)})")
+        caveat = (
+            f"; but head to head {', '.join(beaten_by)}: the strengths are not transitive, so the order depends on "
+            "the field"
+            if beaten_by
+            else ""
+        )
         separated = all(
             a.elo_low > b.elo_high
             for a, b in zip(ratings.iloc[:-1].itertuples(), ratings.iloc[1:].itertuples(), strict=True)
@@ -97,7 +109,8 @@ def _strategy_section(
             f"Strength order: {' > '.join(ratings['bot'])}"
             f"{' (every adjacent pair separated by its intervals)' if separated else ' (some intervals overlap)'}. "
             f"{best.bot} rates {best.elo:.0f} Elo ({_ci(best.elo_low, best.elo_high, 0)})"
-            + (f" and finishes above {'; '.join(parts)}." if parts else ".")
+            + (f" and finishes above {'; '.join(parts)}" if parts else "")
+            + f"{caveat}."
         )
         section.items.append(Text(text, "verdict"))
         section.findings.append(text)
@@ -105,6 +118,7 @@ def _strategy_section(
             f"Strongest strategy: {best.bot} ({best.elo:.0f} Elo, {_ci(best.elo_low, best.elo_high, 0)}); "
             f"order {' > '.join(ratings['bot'])}"
             + (f"; {best.bot} finishes above {parts[0]}" if parts else "")
+            + caveat
             + " (mixed bots, player counts pooled)."
         )
         panels.append(lambda ax: plots.plot_ratings(ratings, ax=ax))
