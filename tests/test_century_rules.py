@@ -145,16 +145,23 @@ def test_setup_rows_decks_and_coins(n: int) -> None:
 
 
 def test_setup_shuffle_follows_the_spec() -> None:
-    """Market deck then point deck, shuffled in file order with one generator seeded by the setup seed."""
-    from simulate.rng import shuffle
+    """The face-up rows drawn from the opening stream (market deck, then point deck), the rest of each deck
+    shuffled from the hidden-order stream; a seed sharing the high 32 bits shows the same rows."""
+    from simulate.rng import draw_front, opening_seed, order_seed, shuffle_range
 
-    s = np.array([SETUP_SEED], np.uint64)
     m = np.array(DATA.tables.market_cards, np.int16)
-    shuffle(s, 0, m, m.shape[0])
     p = np.arange(36, dtype=np.int16)
-    shuffle(s, 0, p, p.shape[0])
+    s = np.array([opening_seed(np.uint64(SETUP_SEED))], np.uint64)
+    draw_front(s, 0, m, len(m), 6)
+    draw_front(s, 0, p, 36, 5)
+    s[0] = order_seed(np.uint64(SETUP_SEED))
+    shuffle_range(s, 0, m, 6, len(m))
+    shuffle_range(s, 0, p, 5, 36)
     g = CenturyReference(DATA, 3, SETUP_SEED)
     assert g.m_deck == m.tolist() and g.p_deck == p.tolist()
+    twin = CenturyReference(DATA, 3, (int(SETUP_SEED) & ~0xFFFFFFFF) | ((int(SETUP_SEED) + 1) & 0xFFFFFFFF))
+    assert twin.m_deck[:6] == g.m_deck[:6] and twin.p_deck[:5] == g.p_deck[:5], "the same public opening"
+    assert twin.m_deck != g.m_deck, "over another hidden order"
     assert CenturyReference(DATA, 4, SETUP_SEED).m_deck == g.m_deck  # a function of the seed only
     assert CenturyReference(DATA, 3, SETUP_SEED + 1).m_deck != g.m_deck
 

@@ -267,10 +267,11 @@ def test_search_with_apprentice_leaves_is_legal(num_players: int, leaf: float) -
 
 
 # search:iterations=30 against collector, games 0-3 of seed MASTER_SEED: scores, turns and the play streams'
-# last draws (mod 100,000) as main played them before the search had ``leaf`` (commit aaf73f9)
+# last draws (mod 100,000) as main played them before the search had ``leaf`` (commit aaf73f9; this test held
+# until engine version 3 dealt other setups from the same seeds, and the games were re-taken then)
 BEFORE_LEAF = {
-    2: ([[20, 32], [17, 27], [33, 29], [29, 28]], [40, 38, 40, 40], [44064, 83407, 99534, 82405]),
-    1: ([[32], [36], [38], [37]], [32, 30, 29, 33], [73864, 67853, 37111, 66851]),
+    2: ([[34, 34], [31, 31], [31, 31], [23, 35]], [40, 40, 38, 40], [81641, 83407, 7311, 83920]),
+    1: ([[39], [38], [38], [37]], [27, 31, 28, 31], [36287, 66338, 90242, 21497]),
 }
 
 
