@@ -15,7 +15,7 @@ from simulate.datafiles import DataError, default_dir
 from simulate.games.century import bots as B
 from simulate.games.century import data as D
 from simulate.games.century.apprentice import apprentice_action, new_apprentice_scratch
-from simulate.games.century.features import NUM_FEATURES, SEAT_BLOCK, features, features_same_rival
+from simulate.games.century.features import NUM_FEATURES, SEAT_BLOCK, best_rival, features, features_same_rival
 from simulate.games.century.play import play_batch, positions
 from simulate.games.century.search_bot import _apply, _moves, new_scratch
 from simulate.games.century.state import CLAIM, M_ARG, M_KIND, new_move
@@ -99,7 +99,8 @@ def test_features_with_the_rival_kept_equal_the_full_features(num_players: int) 
             if not rival_set:
                 rival[:] = f_full[SEAT_BLOCK : 2 * SEAT_BLOCK]
                 rival_set = True
-            features_same_rival(sim[0], TB, seat, f_kept, parts, rival)
+            best, best_score = best_rival(st[0], TB, seat, parts)  # taken before the move
+            features_same_rival(sim[0], TB, seat, f_kept, parts, rival, best, best_score)
             assert (f_kept == f_full).all(), f"position {index}, move {moves[k]}"
             kinds.add(int(moves[k, M_KIND]))
     assert len(kinds) >= 3, "plays, acquisitions and rests were all checked"

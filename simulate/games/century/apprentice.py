@@ -22,7 +22,7 @@ from numba import njit
 from simulate.apprentice import linear_value, softmax_pick
 from simulate.games.century.data import P_TIE_SHARED
 from simulate.games.century.engine import rank_seats, score_parts
-from simulate.games.century.features import NUM_FEATURES, SEAT_BLOCK, features, features_same_rival
+from simulate.games.century.features import NUM_FEATURES, SEAT_BLOCK, best_rival, features, features_same_rival
 from simulate.games.century.search_bot import _apply, _moves, new_scratch
 from simulate.games.century.state import CLAIM, M_KIND, MOVE_LEN, RUNNING
 from simulate.rng import next_u64, randint, uniform
@@ -66,6 +66,7 @@ def apprentice_action(st, g, tb, params, scratch, out):
     w = tb.apprentice_w[r.num_players]
     if n > 1:
         have_rival = False
+        best, best_score = best_rival(base[0], tb, seat, parts)  # the mover's move changes no other seat's score
         for k in range(n):
             sim[0] = base[0]
             _apply(ctx, sim, moves[k])
@@ -73,7 +74,7 @@ def apprentice_action(st, g, tb, params, scratch, out):
                 values[k] = _final_logit(sim[0], tb, seat, search_scratch)
                 continue
             if have_rival and moves[k, M_KIND] != CLAIM:
-                features_same_rival(sim[0], tb, seat, f, parts, rival)
+                features_same_rival(sim[0], tb, seat, f, parts, rival, best, best_score)
             else:
                 features(sim[0], tb, seat, f, parts)
                 if moves[k, M_KIND] != CLAIM:

@@ -112,13 +112,13 @@ def features(r, tb, seat, out, parts):
 
 
 @njit(cache=True)
-def features_same_rival(r, tb, seat, out, parts, rival):
-    """:func:`features` when the rival's block is ``rival`` (its seventeen features, from an earlier call).
+def features_same_rival(r, tb, seat, out, parts, rival, best, best_score):
+    """:func:`features` when the rival's block is ``rival`` (its seventeen features, from an earlier call) and
+    the rival and its score are ``best_rival``'s.
 
     For the afterstates of one decision's moves that leave the point row alone (every move but a claim): the
     other seats' scores, hands and caravans do not change with the mover's move, nor does the best of them.
     """
-    best, best_score = best_rival(r, tb, seat, parts)
     mine = _seat_block(r, tb, seat, out, 0, parts)
     for k in range(SEAT_BLOCK):
         out[SEAT_BLOCK + k] = rival[k]
