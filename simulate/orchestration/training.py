@@ -124,8 +124,9 @@ def plan_training(
     spec = dataclasses.replace(spec, teacher=teacher or spec.teacher, expert=expert or spec.expert)
     try:
         import sklearn  # noqa: F401
+        import tomli_w  # noqa: F401
     except ImportError:
-        raise TrainError("golem train fits with scikit-learn: pip install 'golem-lab[train]'") from None
+        raise TrainError("golem train needs scikit-learn and tomli-w: pip install 'golem-lab[train]'") from None
     games = spec.games if games is None else games
     iterations = spec.iterations if iterations is None else iterations
     strength_games = spec.strength_games if strength_games is None else strength_games
@@ -463,19 +464,11 @@ def _write_log(path: Path, rows: list[dict[str, Any]]) -> None:
     os.replace(tmp, path)
 
 
-def _toml_value(v: Any) -> str:
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, int | float):
-        return repr(v) if not (isinstance(v, float) and math.isnan(v)) else "nan"
-    if isinstance(v, list | tuple):
-        return "[" + ", ".join(_toml_value(x) for x in v) + "]"
-    return json.dumps(str(v))
-
-
 def _provenance(plan: TrainPlan, game: Any, log_rows: list[dict[str, Any]], summary: dict[str, Any]) -> str:
-    """``apprentice.toml``: how the weights were made, and the figures at fitting time."""
+    """``apprentice.toml``: how the weights were made, and the figures at fitting time (``data_files``: the SHA-256
+    of the data the teacher games were played on)."""
     import sklearn
+    import tomli_w
 
     command = (
         f"golem train {plan.game} --games {plan.games} --iterations {plan.iterations} "
@@ -490,35 +483,41 @@ def _provenance(plan: TrainPlan, game: Any, log_rows: list[dict[str, Any]], summ
         for name in sorted(p.name for p in plan.data_dir.iterdir() if p.is_file())
         if name not in (WEIGHTS_FILE, PROVENANCE_FILE) and not name.endswith(".md")
     }
-    lines = [
-        f"# Provenance of {WEIGHTS_FILE}: the {plan.game} apprentice, written by golem train; refit with the command.",
-        "[fit]",
-        f"command = {_toml_value(command)}",
-        f"lab_version = {_toml_value(__version__)}",
-        f"engine_version = {game.version}",
-        f"seed = {plan.seed}",
-        f"games_per_player_count_and_iteration = {plan.games}",
-        f"iterations = {plan.iterations}",
-        f"kept_iteration = {summary['kept_iteration']}",
-        f"player_counts = {_toml_value(list(plan.spec.player_counts))}",
-        f"teacher = {_toml_value(plan.spec.teacher)}",
-        f"expert = {_toml_value(plan.spec.expert)}",
-        f"rival = {_toml_value(plan.spec.rival)}",
-        f"strength_games = {plan.strength_games}",
-        f"strength_vs_rival = {_toml_value(summary['strength_vs_rival'])}",
-        f"seconds = {summary['seconds']}",
-        f"scikit_learn = {_toml_value(sklearn.__version__)}",
-        f"numpy = {_toml_value(np.__version__)}",
-        "",
-        "[fit.rules]",
-        *(f"{k} = {_toml_value(v)}" for k, v in sorted(plan.rules.items())),
-        "",
-        "[fit.data_files]  # SHA-256 of the data the teacher games were played on",
-        *(f'"{k}" = {_toml_value(v)}' for k, v in files.items()),
-    ]
-    for row in log_rows:
-        lines += ["", "[[fit.log]]", *(f"{k} = {_toml_value(v)}" for k, v in row.items())]
-    return "\n".join(lines) + "\n"
+    fit = {
+        "command": command,
+        "lab_version": __version__,
+        "engine_version": game.version,
+        "seed": plan.seed,
+        "games_per_player_count_and_iteration": plan.games,
+        "iterations": plan.iterations,
+        "kept_iteration": summary["kept_iteration"],
+        "player_counts": list(plan.spec.player_counts),
+        "teacher": plan.spec.teacher,
+        "expert": plan.spec.expert,
+        "rival": plan.spec.rival,
+        "strength_games": plan.strength_games,
+        "strength_vs_rival": summary["strength_vs_rival"],
+        "seconds": summary["seconds"],
+        "scikit_learn": sklearn.__version__,
+        "numpy": np.__version__,
+        "rules": {k: _toml_scalar(v) for k, v in sorted(plan.rules.items())},
+        "data_files": files,
+        "log": [{k: _toml_scalar(v) for k, v in row.items() if v is not None} for row in log_rows],
+    }
+    header = f"# Provenance of {WEIGHTS_FILE}: the {plan.game} apprentice, by golem train; refit with its command.\n"
+    return header + tomli_w.dumps({"fit": fit})
+
+
+def _toml_scalar(v: Any) -> Any:
+    """A value TOML can hold: numpy scalars as Python numbers, anything else that is not a number, flag or list as
+    its text."""
+    if isinstance(v, np.generic):
+        v = v.item()
+    if isinstance(v, bool | int | float | str):
+        return v
+    if isinstance(v, list | tuple):
+        return [_toml_scalar(x) for x in v]
+    return str(v)
 
 
 def _default_rule(game: Any, name: str) -> Any:
