@@ -248,7 +248,7 @@ STUDIES: dict[str, Study] = {
             "dealing each public opening over 3 hidden orders, each played 4 "
             "times (how much the Characters, Neighbourhood, Starting tiles and Artifact sides decide, and how much "
             "the hidden decks), and the 4-player mirror under the "
-            "balance-relevant rule options, and balanced solo games against the stand-in Automa; the shipped data "
+            "balance-relevant rule options, and apprentice solo games against the stand-in Automa; the shipped data "
             "contain ESTIMATES of unpublished printed values"
         ),
         runs=(
@@ -279,7 +279,7 @@ STUDIES: dict[str, Study] = {
                 orders_per_opening=3,
                 purpose="setup variance",
             ),
-            StudyRun("golem-solo", 1, ("balanced",), 0.04, purpose="solo games against the stand-in Automa"),
+            StudyRun("golem-solo", 1, ("apprentice",), 0.04, purpose="solo games against the stand-in Automa"),
             *_rule_runs(
                 "golem-4p",
                 4,
