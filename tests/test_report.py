@@ -15,8 +15,8 @@ import pytest
 from click.testing import CliRunner
 
 from analysis.report import Report, Section, Table, Text, build_report, compute_report, render_html, render_markdown
-from analysis.report.provenance import _source_revision
-from analysis.report.seats import _fairness_answer
+from analysis.report.provenance import source_revision
+from analysis.report.seats import fairness_answer
 from analysis.run import load_run
 from analysis.stats.components import component_strength
 from analysis.summary import summarize
@@ -428,7 +428,7 @@ def test_the_source_revision_notes_uncommitted_changes_of_this_checkout() -> Non
     paths = ["simulate", "analysis", "seeds"]
     status = subprocess.run(["git", "status", "--porcelain", "--", *paths], cwd=root, capture_output=True, text=True)
     dirty = " with uncommitted changes" if status.stdout.strip() else ""
-    assert _source_revision() == f" (git {head.stdout.strip()}{dirty})"
+    assert source_revision() == f" (git {head.stdout.strip()}{dirty})"
 
 
 def test_the_fairness_answer_groups_the_fair_player_counts_and_names_the_seat_furthest_from_its_share() -> None:
@@ -441,7 +441,7 @@ def test_the_fairness_answer_groups_the_fair_player_counts_and_names_the_seat_fu
     tests = pd.DataFrame(
         {"num_players": [2, 3, 4], "num_games": [900, 100, 100], "pvalue": [1e-5, 0.5, 0.2], "significant": [1, 0, 0]}
     ).astype({"significant": bool})
-    assert _fairness_answer(table, tests, "greedy mirror matches") == (
+    assert fairness_answer(table, tests, "greedy mirror matches") == (
         "Fair to every seat? No seat's win rate differs detectably from its share at 3 and 4 players in 100 games "
         "each (the intervals still allow differences up to 7.0 pp); no at 2 players: the first player wins 60.0% "
         "(58.0–62.0%) where a fair share is 50.0%. Measured in greedy mirror matches."
@@ -453,14 +453,14 @@ def test_the_fairness_answer_never_says_no_difference_from_a_small_run_without_w
     table["fair"], table["excess"] = 0.5, table["win_rate"] - 0.5
     table["ci_low"], table["ci_high"] = table["win_rate"] - 0.06, table["win_rate"] + 0.06
     tests = pd.DataFrame({"num_players": [2], "num_games": [300], "pvalue": [0.4], "significant": [False]})
-    answer = _fairness_answer(table, tests, "search mirror matches")
+    answer = fairness_answer(table, tests, "search mirror matches")
     assert "unresolved, about 2,401 more games would bring every interval within ±2 pp" in answer, answer
 
 
 def test_strongest_strategy_says_when_another_bot_beats_it_head_to_head() -> None:
     """Intransitive strengths (A crushes C, B beats C less but beats A): A can rate first by Bradley-Terry, and the
     answer must then say that B beats A head to head."""
-    from analysis.report.strategies import _strategy_section
+    from analysis.report.strategies import build_strategy_section
 
     rng = np.random.default_rng(4)
     rows, game = [], 0
@@ -470,10 +470,10 @@ def test_strongest_strategy_says_when_another_bot_beats_it_head_to_head() -> Non
             rows += [(game, 0, first, 1 if won else 2), (game, 1, second, 2 if won else 1)]
             game += 1
     seats = pd.DataFrame(rows, columns=["game", "seat", "bot", "rank"])
-    section, ratings = _strategy_section(seats, 0.05)
+    section, ratings = build_strategy_section(seats, 0.05)
     assert ratings.iloc[0]["bot"] == "A"
     answer = section.answers[0]
     assert "but head to head B finishes above it" in answer and "not transitive" in answer
     seats = seats[seats["game"] < 3000]
-    section, _ = _strategy_section(seats, 0.05)
+    section, _ = build_strategy_section(seats, 0.05)
     assert "not transitive" not in section.answers[0], "without the B-A games nothing says otherwise"

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
 
-from analysis.plots.runs import _axes
+from analysis.plots.runs import new_axes
 from analysis.stats._util import require_columns
 
 __all__ = ["plot_effect_forest", "plot_search_history", "plot_sweep", "plot_tradeoff", "plot_variant_effects"]
@@ -35,7 +35,7 @@ def plot_sweep(
         raise ValueError(f"no effects on quantity {quantity!r}")
     scale, unit = _scale(rows)
     others = [c for c in effects.attrs.get("values", []) if c != value]
-    ax = _axes(ax, (6, 4))
+    ax = new_axes(ax, (6, 4))
     groups = rows.groupby(others, sort=True, dropna=False) if others else [((), rows)]
     numeric = pd.api.types.is_numeric_dtype(pd.to_numeric(rows[value], errors="coerce").dropna())
     numeric = numeric and pd.to_numeric(rows[value], errors="coerce").notna().all()
@@ -81,7 +81,7 @@ def plot_effect_forest(
         raise ValueError(f"no effects on quantity {quantity!r}")
     rows = rows.iloc[np.argsort(-np.abs(rows["diff"].to_numpy()), kind="stable")][::-1]
     scale, unit = _scale(rows)
-    ax = _interval_rows(_axes(ax, (6, 0.8 + 0.35 * len(rows))), rows, rows["variant_name"], scale)
+    ax = _interval_rows(new_axes(ax, (6, 0.8 + 0.35 * len(rows))), rows, rows["variant_name"], scale)
     ax.set_xlabel(f"change in {quantity} ({unit}); red: significant after correction")
     ax.set_title(title or f"Effect on {quantity}")
     return ax
@@ -100,7 +100,7 @@ def plot_variant_effects(
     if rows.empty:
         raise ValueError(f"no effects in unit {unit!r}")
     scale, what = _scale(rows)
-    ax = _interval_rows(_axes(ax, (6, 0.8 + 0.4 * len(rows))), rows, rows["subject"], scale)
+    ax = _interval_rows(new_axes(ax, (6, 0.8 + 0.4 * len(rows))), rows, rows["subject"], scale)
     ax.set_xlabel(f"change ({what}); red: significant after correction")
     ax.set_title(title or ("Change in win rates" if unit == "rate" else "Change in score margins"))
     return ax
@@ -137,7 +137,7 @@ def plot_tradeoff(
     changed values; the line is the best with at most k (how much balance each further change buys).
     """
     require_columns(evaluations, ["objective", "num_changed"], "evaluations")
-    ax = _axes(ax, (6, 4))
+    ax = new_axes(ax, (6, 4))
     ax.scatter(evaluations["num_changed"], evaluations["objective"], alpha=0.4, s=14, label="evaluated settings")
     best = evaluations.groupby("num_changed")["objective"].min().sort_index()
     ax.step(best.index, best.cummin().to_numpy(), where="post", color="#c0392b", label="best with at most k changes")
@@ -155,7 +155,7 @@ def plot_search_history(
 ) -> Axes:
     """Objective of each evaluation in order, with the best so far. Required columns: ``objective``."""
     require_columns(evaluations, ["objective"], "evaluations")
-    ax = _axes(ax, (6, 4))
+    ax = new_axes(ax, (6, 4))
     x = np.arange(1, len(evaluations) + 1)
     ax.scatter(x, evaluations["objective"], s=10, alpha=0.5, label="evaluation")
     ax.plot(x, evaluations["objective"].cummin(), color="#c0392b", label="best so far")

@@ -30,7 +30,7 @@ __all__ = [
 ]
 
 
-def _axes(ax: Axes | None, figsize: tuple[float, float]) -> Axes:
+def new_axes(ax: Axes | None, figsize: tuple[float, float]) -> Axes:
     if ax is None:
         _, ax = plt.subplots(figsize=figsize, layout="constrained")
     return ax
@@ -71,7 +71,7 @@ def plot_seat_win_rates(
         # clipped at 0: an interval ending at the estimate (no wins, or all) can miss it by a rounding error
         err = np.clip(np.vstack([y - 100 * part["ci_low"].to_numpy(), 100 * part["ci_high"].to_numpy() - y]), 0, None)
         series.append((n, x, y, err, 100 * float(part["fair"].iloc[0])))
-    ax = _axes(ax, (6, 4))
+    ax = new_axes(ax, (6, 4))
     for n, x, y, err, fair in series:
         label = f"{n} players" if len(counts) > 1 else "win rate"
         lines = ax.errorbar(x, y, yerr=err, fmt="o", capsize=4, color=color, label=label)
@@ -124,7 +124,7 @@ def plot_score_distributions(
         counts, _ = np.histogram(score[codes == i], bins=edges)
         share = 100 * counts / max(counts.sum(), 1)
         curves.append((group, np.cumsum(share) if cumulative else share))
-    ax = _axes(ax, (7, 4))
+    ax = new_axes(ax, (7, 4))
     for group, share in curves:
         label = f"seat {group}" if by == "seat" else str(group)
         ax.stairs(share, edges, label=label, linewidth=1.5)
@@ -167,7 +167,7 @@ def plot_setup_caterpillar(
     low, high = scale * part["ci_low"].to_numpy(), scale * part["ci_high"].to_numpy()
     shrunk = scale * part["shrunk"].to_numpy()
     seat = int(part["seat"].iloc[0])
-    ax = _axes(ax, (8, 4))
+    ax = new_axes(ax, (8, 4))
     ax.vlines(x, low, high, colors="0.6", linewidth=0.8, label="interval")
     ax.plot(x, y, "o", markersize=3, color="C0", label="setup mean")
     if show_shrunk:
@@ -204,7 +204,7 @@ def plot_head_to_head(
         .to_numpy(dtype=float)
         * 100
     )
-    ax = _axes(ax, (1.2 * len(bots) + 3, 1.0 * len(bots) + 2))
+    ax = new_axes(ax, (1.2 * len(bots) + 3, 1.0 * len(bots) + 2))
     image = ax.imshow(np.ma.masked_invalid(matrix), cmap=cmap, vmin=0, vmax=100)
     ax.figure.colorbar(image, ax=ax, label="row bot finishes above column bot (%)")
     if annotate:
@@ -237,7 +237,7 @@ def plot_ratings(
     y = np.arange(len(part))
     est = part[cols[0]].to_numpy()
     err = np.vstack([est - part[cols[1]].to_numpy(), part[cols[2]].to_numpy() - est])
-    ax = _axes(ax, (6, 0.4 * len(part) + 1.5))
+    ax = new_axes(ax, (6, 0.4 * len(part) + 1.5))
     ax.errorbar(est, y, xerr=err, fmt="o", capsize=4)
     ax.set_yticks(y, part["bot"].astype(str))
     ax.set_xlabel("Elo rating (points)" if scale == "elo" else "Bradley-Terry strength (log-odds)")
@@ -276,7 +276,7 @@ def plot_component_forest(
     low, high = scale * part[cols[1]].to_numpy(), scale * part[cols[2]].to_numpy()
     y = np.arange(len(part))
     sig = part["significant"].to_numpy(dtype=bool)
-    ax = _axes(ax, (7, 0.28 * len(part) + 1.8))
+    ax = new_axes(ax, (7, 0.28 * len(part) + 1.8))
     ax.hlines(y, low, high, colors="0.5")
     ax.plot(est[sig], y[sig], "o", color="C3", label="significant (adjusted)")
     ax.plot(est[~sig], y[~sig], "o", mfc="white", color="C0", label="not significant")
@@ -316,7 +316,7 @@ def plot_convergence(
     part, n = _one_player_count(conv, num_players, "conv")
     chosen = sorted(part["seat"].unique()) if seats is None else list(seats)
     lines = [(s, part[part["seat"] == s].sort_values("num_games")) for s in chosen]
-    ax = _axes(ax, (7, 4))
+    ax = new_axes(ax, (7, 4))
     for seat, line in lines:
         x = line["num_games"].to_numpy()
         if show == "estimate":
@@ -374,7 +374,7 @@ def plot_game_lengths(
     for name in sorted(set(reason)):
         counts, _ = np.histogram(length[reason == name], bins=edges)
         bars.append((name, counts))
-    ax = _axes(ax, (7, 4))
+    ax = new_axes(ax, (7, 4))
     others = iter(["C0", "C1", "C2", "C4", "C5", "C6", "C7", "C8", "C9"] * 2)
     for name, counts in bars:
         ax.stairs(
@@ -405,7 +405,7 @@ def plot_skill_ladder(table: pd.DataFrame, ax: Axes | None = None, *, title: str
     position = {r: k for k, r in enumerate(rungs["rung"])}
     counts = sorted(table["num_players"].unique())
     offsets = np.linspace(-0.12, 0.12, len(counts)) if len(counts) > 1 else [0.0]
-    ax = _axes(ax, (6.5, 4.0))
+    ax = new_axes(ax, (6.5, 4.0))
     for n, dx in zip(counts, offsets, strict=True):
         part = table[table["num_players"] == n].sort_values("rung")
         x = np.array([position[r] for r in part["rung"]]) + dx
@@ -437,7 +437,7 @@ def plot_seat_excess(table: pd.DataFrame, ax: Axes | None = None, *, title: str 
         raise ValueError("no seat with a fair share to plot")
     counts = sorted(table["num_players"].unique())
     offsets = np.linspace(-0.15, 0.15, len(counts)) if len(counts) > 1 else [0.0]
-    ax = _axes(ax, (6.5, 4.0))
+    ax = new_axes(ax, (6.5, 4.0))
     for n, dx in zip(counts, offsets, strict=True):
         part = table[table["num_players"] == n].sort_values("seat")
         fair = part["fair"].to_numpy(dtype=float)
@@ -485,7 +485,7 @@ def plot_ladder_seats(
     offsets = np.linspace(-0.2, 0.2, len(seats)) if len(seats) > 1 else [0.0]
     strong = set(strongest)
     scale = 100.0 if unit is None else 1.0
-    ax = _axes(ax, (6.5, 4.0))
+    ax = new_axes(ax, (6.5, 4.0))
     for k, bot in enumerate(rungs["bot"]):
         if str(bot) in strong:
             ax.axvspan(k - 0.45, k + 0.45, color="gold", alpha=0.18, lw=0)

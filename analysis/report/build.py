@@ -7,35 +7,42 @@ from pathlib import Path
 
 import numpy as np
 
-from analysis.report.components import _component_section
-from analysis.report.convergence import _convergence_section
-from analysis.report.metrics import _design_answer, _metric_columns, _metrics_section
+from analysis.report.components import build_component_section
+from analysis.report.convergence import build_convergence_section
+from analysis.report.metrics import build_metrics_section, design_answer, metric_columns
 from analysis.report.model import MAX_ANSWERS, Figure, Report, Text
-from analysis.report.outcomes import _outcome_section
+from analysis.report.outcomes import build_outcome_section
 from analysis.report.profile import (
-    _fair_at_strong_play,
-    _ladder_answers,
-    _ladder_overview,
-    _ladder_section,
-    _profile_columns,
-    _profile_section,
-    _strongest_rungs,
+    build_ladder_section,
+    build_profile_section,
+    fair_at_strong_play,
+    ladder_answer_lines,
+    ladder_overview,
+    profiled_columns,
+    strongest_rungs,
 )
-from analysis.report.provenance import _appendix, _base_rules, _caution, _game_facts, _replays_setups, _rules_key
+from analysis.report.provenance import (
+    base_rules_of,
+    build_appendix,
+    caution_lines,
+    game_facts,
+    replays_setups,
+    rules_key,
+)
 from analysis.report.render import write_report
 from analysis.report.seats import (
-    _SOLO_OPPONENT_SCORE,
-    _headline,
-    _lineup_words,
-    _mirror_section,
-    _mixed_section,
-    _seat_overview,
-    _solo_section,
-    _win_rate_section,
+    SOLO_OPPONENT_SCORE,
+    build_mirror_section,
+    build_mixed_section,
+    build_solo_section,
+    build_win_rate_section,
+    lineup_words,
+    seat_headline,
+    seat_overview,
 )
-from analysis.report.setups import _setup_section
-from analysis.report.strategies import _strategy_section
-from analysis.report.variants import _variant_section
+from analysis.report.setups import build_setup_section
+from analysis.report.strategies import build_strategy_section
+from analysis.report.variants import build_variant_section
 from analysis.run import check_runs, default_offsets, read_tables, run_label
 from analysis.stats._util import mirror_mask
 from analysis.stats.ladder import rung_order
@@ -67,9 +74,9 @@ def compute_report(
     if len(set(labels.values())) < len(labels):
         labels = {m["run_id"]: f"{run_label(m)} ({m['run_id']})" for m in manifests}
     parts = sorted({p for m in manifests for p in m.get("columns", {}).get("score_parts", [])})
-    facts = _game_facts(manifests)
+    facts = game_facts(manifests)
     turn_order = facts["turn_order_column"]
-    profile_columns = _profile_columns(manifests)
+    profile_columns = profiled_columns(manifests)
     seats = read_tables(
         manifests,
         "seats",
@@ -83,21 +90,21 @@ def compute_report(
         seats["seat"] = seats.pop(turn_order).astype(seats["seat"].dtype)
     metrics = facts["metrics"]
     unit = facts["score_unit"]
-    needed = _metric_columns(metrics)
-    has_solo_score = all(_SOLO_OPPONENT_SCORE in m.get("columns", {}).get("games", []) for m in manifests)
-    solo_score = [_SOLO_OPPONENT_SCORE] if has_solo_score else []
+    needed = metric_columns(metrics)
+    has_solo_score = all(SOLO_OPPONENT_SCORE in m.get("columns", {}).get("games", []) for m in manifests)
+    solo_score = [SOLO_OPPONENT_SCORE] if has_solo_score else []
     games = read_tables(manifests, "games", list(dict.fromkeys([*_GAME_COLUMNS, *needed, *solo_score])), offset_list)
     rng = np.random.default_rng(random_state) if not isinstance(random_state, np.random.Generator) else random_state
-    appendix = _appendix(manifests, command, alpha)
-    cautions = [_caution(manifests)]
+    appendix = build_appendix(manifests, command, alpha)
+    cautions = [caution_lines(manifests)]
 
     # Replays of a setup are not independent games: setup-design runs feed the setup-variance
     # section, and the other sections only when there is nothing else. Runs under changed rule
     # options are compared with their baseline in their own section, never pooled.
-    base_rules = _base_rules(manifests)
-    variants = [m for m in manifests if _rules_key(m) != base_rules]
-    same_rules = [m for m in manifests if _rules_key(m) == base_rules]
-    independent = [m for m in same_rules if not _replays_setups(m)]
+    base_rules = base_rules_of(manifests)
+    variants = [m for m in manifests if rules_key(m) != base_rules]
+    same_rules = [m for m in manifests if rules_key(m) == base_rules]
+    independent = [m for m in same_rules if not replays_setups(m)]
     if not independent:
         independent = same_rules
         cautions.append(
@@ -112,7 +119,7 @@ def compute_report(
         base_games = games[games["run_id"].isin(ids).to_numpy()]
     mirror_all = mirror_mask(seats[["game", "bot"]])
     # solo games (one seat against the game's automaton) have no seats to compare: their own section
-    components = _component_section(base_seats, base_games, independent, offsets, alpha)
+    components = build_component_section(base_seats, base_games, independent, offsets, alpha)
     solo = (base_seats["num_players"] == 1).to_numpy()
     solo_seats = base_seats[solo]
     base_seats = base_seats[~solo]
@@ -121,7 +128,7 @@ def compute_report(
     # every answer in the game's own currency: win share for the race games, net chips for golem-poker
     outcome = facts.get("outcome", "win")
     outcome_unit = unit if outcome == "score" else None
-    strategy_section, ratings = _strategy_section(base_seats, alpha, outcome_unit)
+    strategy_section, ratings = build_strategy_section(base_seats, alpha, outcome_unit)
     mixed_seats = base_seats[~mirror]
     if outcome_unit is not None and mixed_seats["bot"].nunique() > 1:  # rungs rated in the game's currency
         ratings = score_ratings(mixed_seats[["game", "bot", "score"]], alpha).rename(columns={"mean": "rating"})
@@ -129,11 +136,13 @@ def compute_report(
     # study has such games, else as the game declares them
     order = rung_order(facts.get("skill_ladder", ()), ratings)
     rungs = tuple(order["bot"])
-    strongest = _strongest_rungs(base_seats, mirror, rungs)
-    ladder, ladder_answers = _ladder_answers(base_seats, mirror, order, alpha, outcome, facts.get("outcome_precision"))
-    mirror_section, mirror_results = _mirror_section(base_seats, mirror, alpha, rng, unit, strongest)
-    mixed_section, mixed_result = _mixed_section(base_seats, mirror, alpha, rng, unit)
-    win_rate_section = _win_rate_section(seats, labels, alpha)
+    strongest = strongest_rungs(base_seats, mirror, rungs)
+    ladder, ladder_answers = ladder_answer_lines(
+        base_seats, mirror, order, alpha, outcome, facts.get("outcome_precision")
+    )
+    mirror_section, mirror_results = build_mirror_section(base_seats, mirror, alpha, rng, unit, strongest)
+    mixed_section, mixed_result = build_mixed_section(base_seats, mirror, alpha, rng, unit)
+    win_rate_section = build_win_rate_section(seats, labels, alpha)
     if turn_order:
         win_rate_section.items.insert(
             0,
@@ -142,16 +151,16 @@ def compute_report(
                 f"round's turn order (column {turn_order}, 1 = first to act), not a place at the table."
             ),
         )
-    ladder_section = _ladder_section(base_seats, mirror, order, alpha, ladder, ladder_answers, outcome_unit)
+    ladder_section = build_ladder_section(base_seats, mirror, order, alpha, ladder, ladder_answers, outcome_unit)
     on_ladder = ladder_answers[ladder_answers["num_rungs"] >= 2] if len(ladder_answers) else ladder_answers
     if outcome_unit is not None:  # the seat answer in the game's currency, even from a single rung
         on_ladder = ladder_answers
-    solo_section = _solo_section(solo_seats, base_games[base_games["num_players"] == 1], alpha)
-    setup_section = _setup_section(seats, same_rules, offsets, alpha, unit)
-    variant_section = _variant_section(games, seats, manifests, metrics, labels, alpha, outcome_unit)
+    solo_section = build_solo_section(solo_seats, base_games[base_games["num_players"] == 1], alpha)
+    setup_section = build_setup_section(seats, same_rules, offsets, alpha, unit)
+    variant_section = build_variant_section(games, seats, manifests, metrics, labels, alpha, outcome_unit)
     sections = [
         win_rate_section,
-        _profile_section(seats, profile_columns, facts.get("profile_forced", ())),
+        build_profile_section(seats, profile_columns, facts.get("profile_forced", ())),
         ladder_section,
         solo_section,
         mirror_section,
@@ -159,10 +168,10 @@ def compute_report(
         setup_section,
         strategy_section,
         components,
-        _outcome_section(games, seats, mirror_all, labels, alpha, unit),
-        _metrics_section(games, metrics, labels, alpha),
+        build_outcome_section(games, seats, mirror_all, labels, alpha, unit),
+        build_metrics_section(games, metrics, labels, alpha),
         variant_section,
-        _convergence_section(base_seats, mirror, mirror_results, mixed_result, alpha),
+        build_convergence_section(base_seats, mirror, mirror_results, mixed_result, alpha),
     ]
     if len(independent) < len(same_rules):
         note = Text(
@@ -182,8 +191,8 @@ def compute_report(
                 section.items.insert(1, note)
     # the first screen: the game's design measures and length, then fairness (at strong play, with its class,
     # when the study climbed a skill ladder), the setup, strategies, rules, solo play and components
-    fairness = [_fair_at_strong_play(ladder_answers, order, outcome_unit)] if len(on_ladder) else None
-    design = _design_answer(base_games, independent, metrics, facts.get("design_measures", ()))
+    fairness = [fair_at_strong_play(ladder_answers, order, outcome_unit)] if len(on_ladder) else None
+    design = design_answer(base_games, independent, metrics, facts.get("design_measures", ()))
     summary = [design] if design else []
     summary += [
         a
@@ -194,12 +203,12 @@ def compute_report(
     ]
     overview = None
     if len(on_ladder):
-        overview = _ladder_overview(ladder, ladder_answers, outcome_unit)
+        overview = ladder_overview(ladder, ladder_answers, outcome_unit)
     elif mirror_results:
-        table, _, chosen = _headline(mirror_results, {})  # the most games per player count: the narrowest
-        overview = _seat_overview(table, _lineup_words(chosen, strongest))
+        table, _, chosen = seat_headline(mirror_results, {})  # the most games per player count: the narrowest
+        overview = seat_overview(table, lineup_words(chosen, strongest))
     elif mixed_result is not None:
-        overview = _seat_overview(mixed_result.table, "mixed bots rotated through the seats")
+        overview = seat_overview(mixed_result.table, "mixed bots rotated through the seats")
     elif solo_section is not None:
         overview = next(item for item in solo_section.items if isinstance(item, Figure))
     game = manifests[0].get("title", manifests[0]["game"])

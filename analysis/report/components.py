@@ -8,8 +8,8 @@ import numpy as np
 import pandas as pd
 
 from analysis import plots
-from analysis.report.format import _int, _num, _pct, _players, _pp
-from analysis.report.model import Section, Table, Text, _figure
+from analysis.report.format import fmt_int, fmt_num, fmt_pct, fmt_players, fmt_pp
+from analysis.report.model import Section, Table, Text, make_figure
 from analysis.run import is_mirror, read_tables
 from analysis.stats.components import ASSOCIATION_NOTE, component_strength
 
@@ -20,7 +20,7 @@ _TOP_COMPONENTS = 12
 _FOREST_COMPONENTS = 20
 
 
-def _component_section(
+def build_component_section(
     seats: pd.DataFrame,
     games: pd.DataFrame,
     manifests: list[dict[str, Any]],
@@ -55,7 +55,7 @@ def _component_section(
         mirrors = [m for m in runs if is_mirror(m)]
         if not mirrors:
             section.items.append(
-                Text(f"{_players(n)}: no mirror matches, so these associations mix bot strength in.", "warn")
+                Text(f"{fmt_players(n)}: no mirror matches, so these associations mix bot strength in.", "warn")
             )
         runs = mirrors or runs
         ids = {m["run_id"] for m in runs}
@@ -68,7 +68,7 @@ def _component_section(
         result = component_strength(part_seats, comps, part_games, alpha=alpha, correction="holm")
         del comps, part_seats, part_games
         if result.empty:
-            section.items.append(Text(f"{_players(n)}: too few acquisitions of any component to compare."))
+            section.items.append(Text(f"{fmt_players(n)}: too few acquisitions of any component to compare."))
         results.append(result)
     strength = pd.concat(results, ignore_index=True)
     if strength.empty:
@@ -79,19 +79,19 @@ def _component_section(
         num_sig = int(overall["significant"].sum())
         up = overall[overall["significant"] & (overall["win_diff"] > 0)]
         down = overall[overall["significant"] & (overall["win_diff"] < 0)]
-        text = f"{_players(n)}: {num_sig} of {len(overall)} components go with a different win rate after correction"
+        text = f"{fmt_players(n)}: {num_sig} of {len(overall)} components go with a different win rate after correction"
         if len(up):
             best = up.loc[up["win_diff"].idxmax()]
             text += (
-                f"; the strongest association: {_named(best)}, acquirers win {_pct(best.win_rate)} "
-                f"against {_pct(best.win_rate_not)} ({_pp(best.win_diff)} pp, "
-                f"{_pp(best.win_diff_low)} to {_pp(best.win_diff_high)})"
+                f"; the strongest association: {_named(best)}, acquirers win {fmt_pct(best.win_rate)} "
+                f"against {fmt_pct(best.win_rate_not)} ({fmt_pp(best.win_diff)} pp, "
+                f"{fmt_pp(best.win_diff_low)} to {fmt_pp(best.win_diff_high)})"
             )
         if len(down):
             worst = down.loc[down["win_diff"].idxmin()]
             text += (
-                f"; the weakest: {_named(worst)} ({_pp(worst.win_diff)} pp, "
-                f"{_pp(worst.win_diff_low)} to {_pp(worst.win_diff_high)})"
+                f"; the weakest: {_named(worst)} ({fmt_pp(worst.win_diff)} pp, "
+                f"{fmt_pp(worst.win_diff_low)} to {fmt_pp(worst.win_diff_high)})"
             )
         text += " (association, not cause)."
         section.items.append(Text(text, "verdict"))
@@ -105,19 +105,19 @@ def _component_section(
                 key = (r.component, phase)
                 if key in by_phase.index:
                     x = by_phase.loc[key]
-                    when.append(f"{_pp(x.win_diff)}{'*' if x.significant else ''} (n={int(x.num_acquired):,})")
+                    when.append(f"{fmt_pp(x.win_diff)}{'*' if x.significant else ''} (n={int(x.num_acquired):,})")
                 else:
                     when.append("—")
             rows.append(
                 [
                     r.component,
                     r.kind,
-                    _int(r.num_acquired),
-                    _pct(r.win_rate),
-                    _pct(r.win_rate_not),
-                    _pp(r.win_diff),
-                    f"{_pp(r.win_diff_low)} to {_pp(r.win_diff_high)}",
-                    _num(r.margin_diff, 1, True),
+                    fmt_int(r.num_acquired),
+                    fmt_pct(r.win_rate),
+                    fmt_pct(r.win_rate_not),
+                    fmt_pp(r.win_diff),
+                    f"{fmt_pp(r.win_diff_low)} to {fmt_pp(r.win_diff_high)}",
+                    fmt_num(r.margin_diff, 1, True),
                     "yes" if r.significant else "no",
                     *when,
                 ]
@@ -139,15 +139,15 @@ def _component_section(
                     "late",
                 ],
                 rows,
-                f"{_players(n)}: the {len(top)} components with the largest win-rate association; by when: the "
+                f"{fmt_players(n)}: the {len(top)} components with the largest win-rate association; by when: the "
                 "difference (pp) for seats that first acquired it in that third of the game (* significant after "
                 "correction).",
             )
         )
         section.items.append(
-            _figure(
+            make_figure(
                 f"component-forest-{n}p.png",
-                f"Component forest plot, {_players(n)}: win rate of acquiring seats minus the rest, adjusted "
+                f"Component forest plot, {fmt_players(n)}: win rate of acquiring seats minus the rest, adjusted "
                 "intervals (association, not cause).",
                 [lambda ax, n=n: plots.plot_component_forest(strength, ax=ax, num_players=n, top=_FOREST_COMPONENTS)],
                 size=(7, 0.28 * _FOREST_COMPONENTS + 1.8),
@@ -173,8 +173,8 @@ def _component_answer(strength: pd.DataFrame) -> str:
     top = overall.loc[overall["win_diff"].abs().idxmax()]
     more = "more" if top.win_diff > 0 else "less"
     return (
-        f"Component that stands out: {_named(top)} ({_players(top.num_players)}); seats that have it win "
-        f"{_pp(abs(top.win_diff))[1:]} pp {more} often ({_pp(top.win_diff_low)} to {_pp(top.win_diff_high)}), "
+        f"Component that stands out: {_named(top)} ({fmt_players(top.num_players)}); seats that have it win "
+        f"{fmt_pp(abs(top.win_diff))[1:]} pp {more} often ({fmt_pp(top.win_diff_low)} to {fmt_pp(top.win_diff_high)}), "
         f"{len(overall)} of {total} (component, player count) pairs differ (association, not cause)."
     )
 

@@ -8,12 +8,12 @@ import numpy as np
 import pandas as pd
 
 from analysis import plots
-from analysis.report.format import _games_text, _level, _ok, _pct, _players
-from analysis.report.model import Section, Table, Text, _figure
+from analysis.report.format import fmt_games, fmt_level, fmt_pct, fmt_players, is_number
+from analysis.report.model import Section, Table, Text, make_figure
 from analysis.stats.convergence import MAX_PLANNABLE_GAMES, convergence, games_needed, more_games_text
 
 
-def _convergence_section(
+def build_convergence_section(
     seats: pd.DataFrame,
     mirror: np.ndarray,
     mirror_results: dict[str, Any],
@@ -41,7 +41,7 @@ def _convergence_section(
         last = part[part["num_games"] == part["num_games"].max()]
         width = float(last["width"].max())
         text = (
-            f"{_players(n)}: after {int(last['num_games'].iloc[0]):,} games per seat the widest {_level(alpha)} "
+            f"{fmt_players(n)}: after {int(last['num_games'].iloc[0]):,} games per seat the widest {fmt_level(alpha)} "
             f"interval on a seat's win rate spans {100 * width:.2f} percentage points."
         )
         section.items.append(Text(text))
@@ -55,13 +55,13 @@ def _convergence_section(
         needed = games_needed(table, alpha=alpha)
         for r in needed.itertuples():
             status = "resolved" if r.resolved else "open"
-            more = "—" if r.resolved else _games_text(r.more_games)
+            more = "—" if r.resolved else fmt_games(r.more_games)
             margin_more = getattr(r, "margin_more_games", np.nan)
-            margin_text = "—" if margin_more == 0 else _games_text(margin_more)
-            rows.append([name, str(r.num_players), str(r.seat), _pct(r.win_rate, 2), status, more, margin_text])
+            margin_text = "—" if margin_more == 0 else fmt_games(margin_more)
+            rows.append([name, str(r.num_players), str(r.seat), fmt_pct(r.win_rate, 2), status, more, margin_text])
             if not r.resolved:
-                open_questions.append(f"{name}, {_players(r.num_players)}, {r.note}")
-                if _ok(r.more_games) and r.more_games <= MAX_PLANNABLE_GAMES:
+                open_questions.append(f"{name}, {fmt_players(r.num_players)}, {r.note}")
+                if is_number(r.more_games) and r.more_games <= MAX_PLANNABLE_GAMES:
                     plannable.append(float(r.more_games))
     section.items.append(
         Table(
@@ -92,7 +92,7 @@ def _convergence_section(
         panels.append(lambda ax, n=int(n): plots.plot_convergence(conv, ax=ax, num_players=n))
         panels.append(lambda ax, n=int(n): plots.plot_convergence(conv, ax=ax, num_players=n, show="width"))
     section.items.append(
-        _figure(
+        make_figure(
             "convergence.png",
             f"Convergence of seat win rates ({what}): estimates with intervals (left) and "
             "interval width against games (right).",

@@ -19,9 +19,9 @@ import pandas as pd
 
 from analysis.experiment import SEAT_COLUMNS, Experiment, load_experiment, variant_run_dirs
 from analysis.plots.experiments import plot_effect_forest, plot_sweep, plot_variant_effects
-from analysis.report.format import _ci, _level, _num, _p, _pct, _pct_ci
-from analysis.report.model import MAX_ANSWERS, Figure, Report, Section, Table, Text, _figure
-from analysis.report.provenance import _source_revision
+from analysis.report.format import fmt_ci, fmt_level, fmt_num, fmt_p, fmt_pct, fmt_pct_ci
+from analysis.report.model import MAX_ANSWERS, Figure, Report, Section, Table, Text, make_figure
+from analysis.report.provenance import source_revision
 from analysis.report.render import write_report
 from analysis.run import check_runs, read_tables
 from analysis.stats._util import mirror_mask
@@ -108,7 +108,7 @@ def _digits(row: Any, scale: float) -> int:
 def _pp_ci(row: Any, scale: float) -> str:
     """The adjusted interval, which excludes 0 exactly when the effect is significant."""
     digits = _digits(row, scale)
-    return _ci(row.adj_low * scale, row.adj_high * scale, digits, sign=True)
+    return fmt_ci(row.adj_low * scale, row.adj_high * scale, digits, sign=True)
 
 
 def _subject(quantity: str) -> str:
@@ -122,10 +122,10 @@ def _subject(quantity: str) -> str:
 def _effect_sentence(row: Any) -> str:
     scale, unit = (100.0, "pp") if row.unit == "rate" else (1.0, "points")
     direction = "raises" if row.diff > 0 else "lowers"
-    size = _num(abs(row.diff) * scale, _digits(row, scale))
+    size = fmt_num(abs(row.diff) * scale, _digits(row, scale))
     return (
         f"{row.variant_name} {direction} {_subject(row.quantity)} by {size} {unit} ({_pp_ci(row, scale)}; "
-        f"adjusted p {_p(row.pvalue_adj)})."
+        f"adjusted p {fmt_p(row.pvalue_adj)})."
     )
 
 
@@ -133,17 +133,17 @@ def _effects_table(effects: pd.DataFrame, unit: str, alpha: float) -> Table:
     scale = 100.0 if unit == "rate" else 1.0
     rows = []
     for r in effects[effects["unit"] == unit].itertuples(index=False):
-        base = _pct(r.baseline) if unit == "rate" else _num(r.baseline, 2, True)
-        var = _pct(r.variant) if unit == "rate" else _num(r.variant, 2, True)
+        base = fmt_pct(r.baseline) if unit == "rate" else fmt_num(r.baseline, 2, True)
+        var = fmt_pct(r.variant) if unit == "rate" else fmt_num(r.variant, 2, True)
         rows.append(
             [
                 r.variant_name,
                 r.subject,
                 base,
                 var,
-                _num(r.diff * scale, _digits(r, scale), True),
+                fmt_num(r.diff * scale, _digits(r, scale), True),
                 _pp_ci(r, scale),
-                _p(r.pvalue_adj),
+                fmt_p(r.pvalue_adj),
                 "yes" if r.significant else "no",
                 _removed(r.variance_removed) if np.isfinite(r.variance_removed) else "n/a",
             ]
@@ -204,7 +204,7 @@ def _appendix(exp: Experiment, command: str | None) -> list[Text | Table]:
     share = t.get("overhead_share")
     items: list[Text | Table] = [
         Text(
-            f"Generated {datetime.now(UTC).strftime('%Y-%m-%d %H:%M UTC')}{_source_revision()}. The experiment took "
+            f"Generated {datetime.now(UTC).strftime('%Y-%m-%d %H:%M UTC')}{source_revision()}. The experiment took "
             f"{t['seconds']:.1f} s, of which the runs took {t['run_seconds']:.1f} s; the experiment layer (variant "
             f"data, reading and comparing results, stopping checks) took {t['overhead_seconds']:.1f} s"
             + (f" ({100 * share:.1f}% of the wall time)." if share is not None else ".")
@@ -233,10 +233,10 @@ def _plots_section(exp: Experiment, effects: pd.DataFrame) -> Section:
         for k, value in enumerate(values):
             panels = [lambda ax, q=q, v=value: plot_sweep(effects, v, q, ax=ax) for q in quantities]
             items.append(
-                _figure(
+                make_figure(
                     f"sweep_{k + 1}.png",
                     f"Change in {what} against {value}, with "
-                    f"{_level(exp.manifest['design']['alpha'])} paired interval bands.",
+                    f"{fmt_level(exp.manifest['design']['alpha'])} paired interval bands.",
                     panels,
                     ncols=2,
                     size=(5.5, 3.6),
@@ -247,7 +247,7 @@ def _plots_section(exp: Experiment, effects: pd.DataFrame) -> Section:
         panels = [lambda ax, u=u: plot_variant_effects(exp.effects, u, ax=ax) for u in ("rate", "points")]
         height = 0.9 + 0.4 * int((exp.effects["unit"] == "rate").sum())
         items.append(
-            _figure(
+            make_figure(
                 "effects.png",
                 f"Effect of {name} on every win rate and score margin, with paired intervals.",
                 panels,
@@ -259,7 +259,7 @@ def _plots_section(exp: Experiment, effects: pd.DataFrame) -> Section:
         panels = [lambda ax, q=q: plot_effect_forest(exp.effects, q, ax=ax) for q in quantities]
         height = 0.9 + 0.35 * (len(exp.manifest["variants"]) - 1)
         items.append(
-            _figure(
+            make_figure(
                 "effects.png",
                 f"Effect of each variant on {what}, with paired intervals.",
                 panels,
@@ -289,9 +289,9 @@ def _verdict_section(exp: Experiment, alpha: float) -> Section:
         rows.append(
             [
                 name,
-                _pct(first.win_rate),
-                _pct(first.fair),
-                _p(test.pvalue),
+                fmt_pct(first.win_rate),
+                fmt_pct(first.fair),
+                fmt_p(test.pvalue),
                 "not balanced" if test.significant else "no seat advantage detected",
             ]
         )
@@ -312,8 +312,8 @@ def _fairness_answer(judged: list[tuple[str, Any]]) -> str:
         text = f"Fair to every seat? The {base_name} is (no seat advantage detected)"
     else:
         text = (
-            f"Fair to every seat? Not the {base_name}: seat {int(far.seat)} wins {_pct(far.win_rate)} "
-            f"({_pct_ci(far.ci_low, far.ci_high)}) where a fair share is {_pct(far.fair)}"
+            f"Fair to every seat? Not the {base_name}: seat {int(far.seat)} wins {fmt_pct(far.win_rate)} "
+            f"({fmt_pct_ci(far.ci_low, far.ci_high)}) where a fair share is {fmt_pct(far.fair)}"
         )
     others = [n for n in fair if n != base_name]
     if others:
@@ -380,7 +380,7 @@ def _stopping_section(exp: Experiment) -> Section:
     if d.get("test"):
         items.append(
             Text(
-                f"Sequential test '{d['test']}': an anytime-valid {_level(d['alpha'])} confidence sequence per "
+                f"Sequential test '{d['test']}': an anytime-valid {fmt_level(d['alpha'])} confidence sequence per "
                 "variant (asymptotic confidence sequence of Waudby-Smith et al. 2021); a decision is wrong with "
                 f"probability at most {d['alpha']:g} however many rounds are looked at."
             )
@@ -389,8 +389,8 @@ def _stopping_section(exp: Experiment) -> Section:
             [
                 t["variant"],
                 t["quantity"],
-                _num(t["mean"], 4),
-                _ci(t["cs_low"], t["cs_high"], 4),
+                fmt_num(t["mean"], 4),
+                fmt_ci(t["cs_low"], t["cs_high"], 4),
                 t["decision"] or "undecided",
                 f"{t['num_games']:,}",
             ]
@@ -432,7 +432,7 @@ def compute_experiment_report(exp: Experiment, title: str | None = None, command
             str(i + 1),
             r.variant_name,
             _subject(r.quantity),
-            _num(100 * r.diff, _digits(r, 100.0), True),
+            fmt_num(100 * r.diff, _digits(r, 100.0), True),
             _pp_ci(r, 100.0),
             f"{r.num_significant}",
         ]
@@ -462,7 +462,7 @@ def compute_experiment_report(exp: Experiment, title: str | None = None, command
     ]
     summary = [*_effect_answers(exp, ranked), *verdicts.answers, stopping.items[0].text]
     top = str(ranked["quantity"].iloc[0]) if len(ranked) else "seat1"
-    overview = _figure(
+    overview = make_figure(
         "overview-effects.png",
         f"Each variant's change in {_subject(top)} against the baseline, with intervals adjusted to the family of "
         "tests (red: significant).",
@@ -498,13 +498,13 @@ def _effect_answers(exp: Experiment, ranked: pd.DataFrame) -> list[str]:
     if top.significant:
         out.append(
             f"Most influential change: {top.variant_name} {'raises' if top.diff > 0 else 'lowers'} "
-            f"{_subject(top.quantity)} from {_pct(r.baseline)} to {_pct(r.variant)} "
-            f"({_num(100 * top.diff, _digits(top, 100.0), True)} pp, {_pp_ci(top, 100.0)})."
+            f"{_subject(top.quantity)} from {fmt_pct(r.baseline)} to {fmt_pct(r.variant)} "
+            f"({fmt_num(100 * top.diff, _digits(top, 100.0), True)} pp, {_pp_ci(top, 100.0)})."
         )
     else:
         out.append(
             f"No change moves any of {_compared(exp.effects)} detectably: the largest, {top.variant_name} on "
-            f"{_subject(top.quantity)}, is {_num(100 * top.diff, _digits(top, 100.0), True)} pp "
+            f"{_subject(top.quantity)}, is {fmt_num(100 * top.diff, _digits(top, 100.0), True)} pp "
             f"({_pp_ci(top, 100.0)})."
         )
     quiet = list(ranked.loc[ranked["num_significant"] == 0, "variant_name"])

@@ -10,17 +10,17 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from analysis.report.format import _ci, _int, _level, _num, _pct
+from analysis.report.format import fmt_ci, fmt_int, fmt_level, fmt_num, fmt_pct
 from analysis.report.model import Section, Table, Text
 
 
-def _metric_columns(metrics: dict[str, tuple[str, ...]]) -> list[str]:
+def metric_columns(metrics: dict[str, tuple[str, ...]]) -> list[str]:
     """The games-table columns the measures' expressions use."""
     exprs = [e for spec in metrics.values() for e in (spec[0], *spec[2:])]
     return sorted({name for e in exprs for name in re.findall(r"[A-Za-z_]\w*", e)})
 
 
-def _estimate(part: pd.DataFrame, spec: tuple[str, ...]) -> tuple[np.ndarray, float, float]:
+def metric_estimate(part: pd.DataFrame, spec: tuple[str, ...]) -> tuple[np.ndarray, float, float]:
     """A measure over the games in ``part``: per-game values, the estimate and its standard error.
 
     A mean has the usual standard error; a ratio of totals its delta-method (linearised) standard error.
@@ -37,7 +37,7 @@ def _estimate(part: pd.DataFrame, spec: tuple[str, ...]) -> tuple[np.ndarray, fl
     return x, ratio, np.sqrt(n / (n - 1) * np.sum((x - ratio * w) ** 2)) / total
 
 
-def _metrics_section(
+def build_metrics_section(
     games: pd.DataFrame, metrics: dict[str, tuple[str, ...]], labels: dict[str, str], alpha: float
 ) -> Section | None:
     """The game's own per-game measures: mean with a t interval and quantiles, per run; small counts in full."""
@@ -47,7 +47,7 @@ def _metrics_section(
     section.items.append(
         Text(
             "Measures the game declares for its balance questions, per run (one value per game): the mean with a "
-            f"{_level(alpha)} t interval, and quantiles. A measure taking few values is also shown as a "
+            f"{fmt_level(alpha)} t interval, and quantiles. A measure taking few values is also shown as a "
             "distribution. A rate per deal, showdown or turn is the ratio of the totals over all games, with a "
             "delta-method interval (no quantiles)."
         )
@@ -55,7 +55,7 @@ def _metrics_section(
     rows, dist_rows = [], []
     for rid, part in games.groupby("run_id", observed=True, sort=False):
         for column, spec in metrics.items():
-            x, est, se = _estimate(part, spec)
+            x, est, se = metric_estimate(part, spec)
             if not len(x):
                 continue
             half = stats.t.ppf(1 - alpha / 2, len(x) - 1) * se if len(x) > 1 else np.nan
@@ -65,9 +65,9 @@ def _metrics_section(
                         labels[str(rid)],
                         column,
                         spec[1],
-                        _int(len(x)),
-                        _num(est, 3),
-                        _ci(est - half, est + half, 3),
+                        fmt_int(len(x)),
+                        fmt_num(est, 3),
+                        fmt_ci(est - half, est + half, 3),
                         "—",
                         "—",
                         "—",
@@ -81,22 +81,33 @@ def _metrics_section(
                     labels[str(rid)],
                     column,
                     spec[1],
-                    _int(len(x)),
-                    _num(est, 2),
-                    _ci(est - half, est + half, 2),
-                    _num(q[0], 1),
-                    _num(q[1], 1),
-                    _num(q[2], 1),
-                    _num(x.max(), 1),
+                    fmt_int(len(x)),
+                    fmt_num(est, 2),
+                    fmt_ci(est - half, est + half, 2),
+                    fmt_num(q[0], 1),
+                    fmt_num(q[1], 1),
+                    fmt_num(q[2], 1),
+                    fmt_num(x.max(), 1),
                 ]
             )
             values, counts = np.unique(x, return_counts=True)
             if len(values) <= 8 and np.all(values == np.round(values)):
-                shares = ", ".join(f"{v:g}: {_pct(c / len(x), 1)}" for v, c in zip(values, counts, strict=True))
+                shares = ", ".join(f"{v:g}: {fmt_pct(c / len(x), 1)}" for v, c in zip(values, counts, strict=True))
                 dist_rows.append([labels[str(rid)], column, shares])
     section.items.append(
         Table(
-            ["run", "measure", "meaning", "games", "mean", f"{_level(alpha)} interval", "median", "90%", "99%", "max"],
+            [
+                "run",
+                "measure",
+                "meaning",
+                "games",
+                "mean",
+                f"{fmt_level(alpha)} interval",
+                "median",
+                "90%",
+                "99%",
+                "max",
+            ],
             rows,
             "Per-game measures by run.",
         )
@@ -112,7 +123,7 @@ def _metrics_section(
     return section
 
 
-def _design_answer(
+def design_answer(
     games: pd.DataFrame,
     manifests: Sequence[dict[str, Any]],
     metrics: dict[str, tuple[str, ...]],
@@ -147,15 +158,15 @@ def _design_answer(
         if name not in metrics:
             continue
         spec = metrics[name]
-        values = [_estimate(parts[n], spec)[1] for n in counts]
+        values = [metric_estimate(parts[n], spec)[1] for n in counts]
         share = spec[1].startswith("share")
-        shown = " / ".join(_pct(v, 0) if share else _num(v, 1) for v in values)
+        shown = " / ".join(fmt_pct(v, 0) if share else fmt_num(v, 1) for v in values)
         lines.append(f"{spec[1]}: {shown}")
     lengths = []
     for n in counts:
         rounds = parts[n]["rounds"].to_numpy(float)
         low, high = np.quantile(rounds, [0.05, 0.95]) if len(rounds) else (np.nan, np.nan)
-        lengths.append(f"{_num(rounds.mean(), 1)} ({low:.0f}–{high:.0f})")
+        lengths.append(f"{fmt_num(rounds.mean(), 1)} ({low:.0f}–{high:.0f})")
     lines.append(
         f"game length: {' / '.join(lengths)} rounds (mean, 5–95%); in rounds only: the game data hold no "
         "playing-time estimate"

@@ -101,7 +101,7 @@ def _render(fig: MplFigure) -> bytes:
     return buf.getvalue()
 
 
-def _figure(name: str, caption: str, panels: Sequence[Callable], ncols: int = 1, size=(6.5, 4.0)) -> Figure:
+def make_figure(name: str, caption: str, panels: Sequence[Callable], ncols: int = 1, size=(6.5, 4.0)) -> Figure:
     """Draw ``panels`` (callables taking an Axes) on one figure and render it."""
     nrows = -(-len(panels) // ncols)
     fig = MplFigure(figsize=(size[0] * ncols, size[1] * nrows), layout="constrained")

@@ -7,12 +7,12 @@ import pandas as pd
 from scipy import stats
 
 from analysis import plots
-from analysis.report.format import _ci, _int, _level, _num, _pct, _pct_ci
-from analysis.report.model import Section, Table, Text, _figure
+from analysis.report.format import fmt_ci, fmt_int, fmt_level, fmt_num, fmt_pct, fmt_pct_ci
+from analysis.report.model import Section, Table, Text, make_figure
 from analysis.stats.outcomes import end_reasons, game_lengths, score_summary
 
 
-def _outcome_section(
+def build_outcome_section(
     games: pd.DataFrame, seats: pd.DataFrame, mirror: np.ndarray, labels: dict[str, str], alpha: float, unit: str
 ) -> Section:
     section = Section("Game length, scores and end reasons")
@@ -27,14 +27,14 @@ def _outcome_section(
     section.findings.append(ends.verdict)
     section.items.append(
         Table(
-            ["players", "end reason", "games", "share", f"{_level(alpha)} interval"],
+            ["players", "end reason", "games", "share", f"{fmt_level(alpha)} interval"],
             [
                 [
                     str(r.num_players),
                     r.end_reason + (" (safety net, not the rules' end)" if r.turn_cap else ""),
-                    _int(r.num_games),
-                    _pct(r.share, 2),
-                    _pct_ci(r.ci_low, r.ci_high, 2),
+                    fmt_int(r.num_games),
+                    fmt_pct(r.share, 2),
+                    fmt_pct_ci(r.ci_low, r.ci_high, 2),
                 ]
                 for r in ends.table.itertuples()
             ],
@@ -49,11 +49,11 @@ def _outcome_section(
                     labels[str(rid)],
                     str(r.num_players),
                     r.end_reason,
-                    _int(r.num_games),
-                    _num(r.turns_mean, 1),
-                    _num(r.turns_median, 0),
+                    fmt_int(r.num_games),
+                    fmt_num(r.turns_mean, 1),
+                    fmt_num(r.turns_median, 0),
                     f"{r.turns_p05:.0f}–{r.turns_p95:.0f}",
-                    _num(r.rounds_mean, 1),
+                    fmt_num(r.rounds_mean, 1),
                     f"{r.rounds_p05:.0f}–{r.rounds_p95:.0f}",
                 ]
             )
@@ -84,12 +84,12 @@ def _outcome_section(
                     labels[str(r.run_id)],
                     str(r.num_players),
                     str(r.seat),
-                    _num(r.score_mean, 1),
-                    _num(r.score_sd, 1),
-                    _num(r.score_median, 0),
+                    fmt_num(r.score_mean, 1),
+                    fmt_num(r.score_sd, 1),
+                    fmt_num(r.score_median, 0),
                     f"{r.score_p05:.0f}–{r.score_p95:.0f}",
-                    _num(r.margin_mean, 2, True),
-                    *[_num(getattr(r, f"{p}_mean"), 1) for p in parts],
+                    fmt_num(r.margin_mean, 2, True),
+                    *[fmt_num(getattr(r, f"{p}_mean"), 1) for p in parts],
                 ]
                 for r in summary.itertuples()
             ],
@@ -108,7 +108,7 @@ def _outcome_section(
                     "bot",
                     "seat-games",
                     "mean score",
-                    f"{_level(alpha)} interval",
+                    f"{fmt_level(alpha)} interval",
                     "SD",
                     "median",
                     "margin (mean)",
@@ -117,16 +117,16 @@ def _outcome_section(
                     [
                         str(r.num_players),
                         str(r.bot),
-                        _int(r.num_games),
-                        _num(r.score_mean, 1),
-                        _ci(
+                        fmt_int(r.num_games),
+                        fmt_num(r.score_mean, 1),
+                        fmt_ci(
                             r.score_mean - z * r.score_sd / np.sqrt(r.num_games),
                             r.score_mean + z * r.score_sd / np.sqrt(r.num_games),
                             2,
                         ),
-                        _num(r.score_sd, 1),
-                        _num(r.score_median, 0),
-                        _num(r.margin_mean, 2, True),
+                        fmt_num(r.score_sd, 1),
+                        fmt_num(r.score_median, 0),
+                        fmt_num(r.margin_mean, 2, True),
                     ]
                     for r in by_bot.itertuples()
                 ],
@@ -139,7 +139,7 @@ def _outcome_section(
     counts = sorted(source["num_players"].unique())
     score_frame = source[["num_players", "seat", "score"]]
     section.items.append(
-        _figure(
+        make_figure(
             "score-distributions.png",
             f"Final score distribution by seat ({what}), one panel per player count.",
             [
@@ -153,7 +153,7 @@ def _outcome_section(
     length_frame = games[["num_players", "end_reason", "turns"]]
     lengths = sorted(games["num_players"].unique())
     section.items.append(
-        _figure(
+        make_figure(
             "game-lengths.png",
             "Game length in turns by end reason (turn-cap endings in red).",
             [lambda ax, n=n: plots.plot_game_lengths(length_frame, ax=ax, num_players=int(n)) for n in lengths],

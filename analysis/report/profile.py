@@ -9,8 +9,8 @@ import numpy as np
 import pandas as pd
 
 from analysis import plots
-from analysis.report.format import _ci, _int, _num, _pct, _pct_ci, _players, _pp
-from analysis.report.model import Figure, Section, Table, Text, _figure
+from analysis.report.format import fmt_ci, fmt_int, fmt_num, fmt_pct, fmt_pct_ci, fmt_players, fmt_pp
+from analysis.report.model import Figure, Section, Table, Text, make_figure
 from analysis.stats.convergence import more_games_text
 from analysis.stats.ladder import (
     CHANGES,
@@ -26,13 +26,13 @@ from analysis.stats.ladder import (
 from analysis.stats.profile import RARE_SHARE, play_profile, profile_warnings
 
 
-def _profile_columns(manifests: Sequence[dict[str, Any]]) -> list[str]:
+def profiled_columns(manifests: Sequence[dict[str, Any]]) -> list[str]:
     """The play-profile columns every run records (none for runs of run format 1)."""
     lists = [m.get("columns", {}).get("profile", []) for m in manifests]
     return [c for c in lists[0] if all(c in other for other in lists[1:])]
 
 
-def _profile_section(seats: pd.DataFrame, columns: list[str], forced: Sequence[str] = ()) -> Section | None:
+def build_profile_section(seats: pd.DataFrame, columns: list[str], forced: Sequence[str] = ()) -> Section | None:
     """How often each bot uses each mechanism, with a warning for those it never or almost never uses."""
     if not columns:
         return None
@@ -50,8 +50,8 @@ def _profile_section(seats: pd.DataFrame, columns: list[str], forced: Sequence[s
     rows = []
     for bot in bots:
         part = profile[profile["bot"] == bot]
-        cells = [f"{_num(v, 2)} ({_pct(u, 0)})" for v, u in zip(part["mean"], part["share_used"], strict=True)]
-        rows.append([str(bot), _int(part["seat_games"].iloc[0]), *cells])
+        cells = [f"{fmt_num(v, 2)} ({fmt_pct(u, 0)})" for v, u in zip(part["mean"], part["share_used"], strict=True)]
+        rows.append([str(bot), fmt_int(part["seat_games"].iloc[0]), *cells])
     header = ["bot", "seat-games", *columns]
     caption = "mean per game (share of games using it at least once)"
     if len(columns) > len(bots):  # more mechanisms than bots: one row per mechanism keeps the table narrow
@@ -69,7 +69,7 @@ def _profile_section(seats: pd.DataFrame, columns: list[str], forced: Sequence[s
     return section
 
 
-def _strongest_rungs(seats: pd.DataFrame, mirror: np.ndarray, rungs: Sequence[str]) -> dict[int, str]:
+def strongest_rungs(seats: pd.DataFrame, mirror: np.ndarray, rungs: Sequence[str]) -> dict[int, str]:
     """Per player count, the strongest rung of the game's skill ladder played in mirror matches (``rungs``
     weakest to strongest, in the order of measured strength where there is one)."""
     position = {bot: k for k, bot in enumerate(rungs)}
@@ -97,7 +97,7 @@ def _order_words(order: pd.DataFrame) -> str:
 
 def _amount(x: float, unit: str | None) -> str:
     """A seat's excess: percentage points of win share (``unit`` None), else a signed amount of the score unit."""
-    return f"{_pp(x, 1)} pp" if unit is None else f"{_num(x, 1, True)} {unit}"
+    return f"{fmt_pp(x, 1)} pp" if unit is None else f"{fmt_num(x, 1, True)} {unit}"
 
 
 def _answer_line(a, unit: str | None = None) -> str:
@@ -106,11 +106,11 @@ def _answer_line(a, unit: str | None = None) -> str:
     who = "the first player" if a.seat == 1 else f"seat {a.seat}"
     share = "" if unit is None else " against the other seats"
     fact = (
-        f"{who} {_amount(a.excess, unit)}{share} ({_ci(scale * a.excess_low, scale * a.excess_high, 1, True)}) "
+        f"{who} {_amount(a.excess, unit)}{share} ({fmt_ci(scale * a.excess_low, scale * a.excess_high, 1, True)}) "
         f"under {a.strongest}"
     )
     top = a.strongest.split(" and ")[0]
-    head = f"{_players(a.num_players)}: {a.verdict}"
+    head = f"{fmt_players(a.num_players)}: {a.verdict}"
     reach = f"±{scale * a.half_width:.1f} {'pp' if unit is None else unit}"
     if a.verdict == UNRESOLVED:
         if a.reason.startswith("only"):
@@ -129,7 +129,7 @@ def _answer_line(a, unit: str | None = None) -> str:
     return line + "."
 
 
-def _ladder_answers(
+def ladder_answer_lines(
     seats: pd.DataFrame,
     mirror: np.ndarray,
     order: pd.DataFrame,
@@ -146,7 +146,7 @@ def _ladder_answers(
     return ladder, ladder_answers(ladder, alpha)
 
 
-def _fair_at_strong_play(answers: pd.DataFrame, order: pd.DataFrame, unit: str | None = None) -> str:
+def fair_at_strong_play(answers: pd.DataFrame, order: pd.DataFrame, unit: str | None = None) -> str:
     """The summary's seat answer: one short line per player count, its class first; then how rungs were ordered."""
     lines = [_answer_line(a, unit) for a in answers.itertuples()]
     measure = "" if unit is None else f", in net {unit} against the other seats"
@@ -154,7 +154,7 @@ def _fair_at_strong_play(answers: pd.DataFrame, order: pd.DataFrame, unit: str |
     return "\n".join([head, *lines, f"Strong play: the strongest rungs played; {_order_words(order)}."])
 
 
-def _ladder_section(
+def build_ladder_section(
     seats: pd.DataFrame,
     mirror: np.ndarray,
     order: pd.DataFrame,
@@ -197,11 +197,11 @@ def _ladder_section(
                         str(r.num_players),
                         str(r.bot),
                         str(r.seat),
-                        _int(r.num_games),
-                        _pct(r.win_rate, 2),
-                        _pct_ci(r.ci_low, r.ci_high, 2),
-                        _pp(r.excess, 2),
-                        _ci(100 * r.excess_low, 100 * r.excess_high, 2, True),
+                        fmt_int(r.num_games),
+                        fmt_pct(r.win_rate, 2),
+                        fmt_pct_ci(r.ci_low, r.ci_high, 2),
+                        fmt_pp(r.excess, 2),
+                        fmt_ci(100 * r.excess_low, 100 * r.excess_high, 2, True),
                     ]
                     for r in ladder_all.itertuples()
                 ],
@@ -217,9 +217,9 @@ def _ladder_section(
                         str(r.num_players),
                         str(r.bot),
                         str(r.seat),
-                        _int(r.num_games),
-                        _num(r.excess, 2, True),
-                        _ci(r.excess_low, r.excess_high, 2, True),
+                        fmt_int(r.num_games),
+                        fmt_num(r.excess, 2, True),
+                        fmt_ci(r.excess_low, r.excess_high, 2, True),
                     ]
                     for r in ladder_all.itertuples()
                 ],
@@ -236,7 +236,7 @@ def _ladder_section(
             Table(
                 ["players", "rung", "games", f"widest seat interval (± {what})"],
                 [
-                    [str(n), str(bot), _int(r.num_games), f"±{scale * r.half_width:.1f}"]
+                    [str(n), str(bot), fmt_int(r.num_games), f"±{scale * r.half_width:.1f}"]
                     for (n, _, bot), r in reach.iterrows()
                 ],
                 "Precision reached at each rung: the widest reach of a seat's interval from its estimate (a "
@@ -245,7 +245,7 @@ def _ladder_section(
             )
         )
     section.items.append(
-        _figure(
+        make_figure(
             "skill-ladder.png",
             "Seat 1's excess win rate with its interval against the rung, one line per player count.",
             [lambda ax: plots.plot_skill_ladder(ladder, ax=ax)],
@@ -255,7 +255,7 @@ def _ladder_section(
     return section
 
 
-def _ladder_overview(ladder: pd.DataFrame, answers: pd.DataFrame, unit: str | None = None) -> Figure:
+def ladder_overview(ladder: pd.DataFrame, answers: pd.DataFrame, unit: str | None = None) -> Figure:
     """The overview figure: each seat at each rung, one panel per player count, the strong-play rungs shaded."""
     counts = [int(n) for n in answers["num_players"]]
     strongest = {int(a.num_players): a.strongest.split(" and ") for a in answers.itertuples()}
@@ -264,7 +264,7 @@ def _ladder_overview(ladder: pd.DataFrame, answers: pd.DataFrame, unit: str | No
         if unit is None
         else f"Each seat's net {unit} a game against the mean of the other seats, with t intervals"
     )
-    return _figure(
+    return make_figure(
         "overview-seats.png",
         f"{what}, at each rung of the skill ladder (weakest to strongest), one panel per player count; shaded: the "
         "strong-play rungs the summary answers from. On the dashed line a seat "

@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from analysis.report.format import _level
+from analysis.report.format import fmt_level
 from analysis.report.model import Table, Text
 from analysis.run import run_label
 from simulate.runformat import RunFormatError
@@ -37,7 +37,7 @@ def _data(m: dict[str, Any]) -> str:
     return text
 
 
-def _source_revision() -> str:
+def source_revision() -> str:
     """' (git <commit>)' of the source tree this package runs from, noting uncommitted changes; '' if unknown."""
     root = Path(__file__).resolve().parents[2]  # the checkout: analysis/report/provenance.py is three levels down
     try:
@@ -57,7 +57,7 @@ def _source_revision() -> str:
     return f" (git {commit}{' with uncommitted changes' if dirty else ''})" if commit else ""
 
 
-def _appendix(manifests: list[dict[str, Any]], command: str | None, alpha: float) -> list[Text | Table]:
+def build_appendix(manifests: list[dict[str, Any]], command: str | None, alpha: float) -> list[Text | Table]:
     """Provenance, for the report's appendix: what was played (runs, bots, rules, data) and the commands.
 
     Settings every run shares are listed once; the runs table shows only the settings that differ between runs.
@@ -68,16 +68,16 @@ def _appendix(manifests: list[dict[str, Any]], command: str | None, alpha: float
     items.append(
         Text(
             f"{game}: {total:,} games in {len(manifests)} run{'s' if len(manifests) > 1 else ''}. "
-            f"Intervals are {_level(alpha)} (Wilson for rates, bootstrap for score margins, F for the "
+            f"Intervals are {fmt_level(alpha)} (Wilson for rates, bootstrap for score margins, F for the "
             "intraclass correlation, Wald for ratings); every run was verified complete with intact part "
             f"files before analysis. Generated {datetime.now(UTC).strftime('%Y-%m-%d %H:%M UTC')} by golem-lab "
-            f"{manifests[0].get('package_version', '?')}{_source_revision()}."
+            f"{manifests[0].get('package_version', '?')}{source_revision()}."
         )
     )
     if command:
         items.append(Text("Reproduce this report with:"))
         items.append(Text(command, "code"))
-    base = json.loads(_base_rules(manifests))
+    base = json.loads(base_rules_of(manifests))
     columns: dict[str, list[str]] = {
         "run": [run_label(m) for m in manifests],
         "game": [m["game"] for m in manifests],
@@ -111,7 +111,7 @@ def _appendix(manifests: list[dict[str, Any]], command: str | None, alpha: float
     return items
 
 
-def _caution(manifests: list[dict[str, Any]]) -> str:
+def caution_lines(manifests: list[dict[str, Any]]) -> str:
     """What limits the report's answers, each stated once ('' when nothing does)."""
 
     def runs(selected: list[dict[str, Any]]) -> str:
@@ -133,9 +133,9 @@ def _caution(manifests: list[dict[str, Any]]) -> str:
     if len({m.get("engine_version") for m in manifests}) > 1:
         out.append("The runs were played with different engine versions; pooled results mix them.")
     by_players: dict[int, set] = {}
-    base_rules = _base_rules(manifests)
+    base_rules = base_rules_of(manifests)
     for m in manifests:
-        if _rules_key(m) == base_rules:  # rule variants are compared with their baseline, never pooled
+        if rules_key(m) == base_rules:  # rule variants are compared with their baseline, never pooled
             key = (str(m.get("rules")), str(m.get("data", {}).get("files")))
             by_players.setdefault(int(m["num_players"]), set()).add(key)
     mixed = sorted(n for n, keys in by_players.items() if len(keys) > 1)
@@ -159,7 +159,7 @@ def _rule_changes(m: dict[str, Any], base: dict[str, Any]) -> str:
     return ", ".join(f"{k}={v}" for k, v in changed.items()) or "—"
 
 
-def _game_facts(manifests: Sequence[dict[str, Any]]) -> dict[str, Any]:
+def game_facts(manifests: Sequence[dict[str, Any]]) -> dict[str, Any]:
     """What the runs' game declares for its report, as the runner recorded it in the manifest (``report``):
     ``score_unit``, ``turn_order_column`` and ``metrics``, name -> [expression, meaning[, per]].
 
@@ -175,19 +175,19 @@ def _game_facts(manifests: Sequence[dict[str, Any]]) -> dict[str, Any]:
     return facts
 
 
-def _rules_key(m: dict[str, Any]) -> str:
+def rules_key(m: dict[str, Any]) -> str:
     return json.dumps(m.get("rules", {}), sort_keys=True)
 
 
-def _base_rules(manifests: Sequence[dict[str, Any]]) -> str:
+def base_rules_of(manifests: Sequence[dict[str, Any]]) -> str:
     """The rules most runs share (the first run's on a tie): runs under other rules are rule variants."""
-    keys = [_rules_key(m) for m in manifests]
+    keys = [rules_key(m) for m in manifests]
     return max(dict.fromkeys(keys), key=keys.count)
 
 
-def _lineup_key(m: dict[str, Any]) -> tuple:
-    return int(m["num_players"]), tuple(e["label"] for e in m["lineup"]), _replays_setups(m)
+def lineup_key(m: dict[str, Any]) -> tuple:
+    return int(m["num_players"]), tuple(e["label"] for e in m["lineup"]), replays_setups(m)
 
 
-def _replays_setups(m: dict[str, Any]) -> bool:
+def replays_setups(m: dict[str, Any]) -> bool:
     return int(m.get("design", {}).get("games_per_setup") or 1) > 1

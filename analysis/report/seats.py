@@ -6,17 +6,29 @@ import numpy as np
 import pandas as pd
 
 from analysis import plots
-from analysis.report.format import _ci, _int, _level, _num, _ok, _p, _pct, _pct_ci, _players, _pp, _slug
-from analysis.report.model import Figure, Section, Table, Text, _figure
+from analysis.report.format import (
+    anchor_slug,
+    fmt_ci,
+    fmt_int,
+    fmt_level,
+    fmt_num,
+    fmt_p,
+    fmt_pct,
+    fmt_pct_ci,
+    fmt_players,
+    fmt_pp,
+    is_number,
+)
+from analysis.report.model import Figure, Section, Table, Text, make_figure
 from analysis.stats._util import t_confint
 from analysis.stats.convergence import more_games_text
 from analysis.stats.ladder import PRECISION
 from analysis.stats.seats import SeatAdvantage, seat_advantage, win_rates
 
-_SOLO_OPPONENT_SCORE = "automa_score"  # games column of a game with a solo opponent: its final score
+SOLO_OPPONENT_SCORE = "automa_score"  # games column of a game with a solo opponent: its final score
 
 
-def _win_rate_section(seats: pd.DataFrame, labels: dict[str, str], alpha: float) -> Section:
+def build_win_rate_section(seats: pd.DataFrame, labels: dict[str, str], alpha: float) -> Section:
     table = win_rates(seats, by=["run_id", "seat"], alpha=alpha)
     rows = [[labels[str(r.run_id)], *row] for r, row in zip(table.itertuples(), _rate_rows(table), strict=True)]
     return Section(
@@ -29,7 +41,7 @@ def _win_rate_section(seats: pd.DataFrame, labels: dict[str, str], alpha: float)
                 "replay setups count every replay as a game, so their intervals are too narrow when the replays "
                 "are alike."
             ),
-            Table(["run", *_RATE_COLUMNS[:4], f"{_level(alpha)} interval", *_RATE_COLUMNS[5:]], rows),
+            Table(["run", *_RATE_COLUMNS[:4], f"{fmt_level(alpha)} interval", *_RATE_COLUMNS[5:]], rows),
         ],
     )
 
@@ -43,11 +55,11 @@ def _rate_rows(table: pd.DataFrame) -> list[list[str]]:
         [
             str(r.num_players),
             str(r.seat),
-            _int(r.num_games),
-            _pct(r.win_rate, 2),
-            _pct_ci(r.ci_low, r.ci_high, 2),
-            _pct(r.fair, 2) if _ok(r.fair) else "— (solo)",
-            _pp(r.excess, 2) if _ok(r.fair) else "—",
+            fmt_int(r.num_games),
+            fmt_pct(r.win_rate, 2),
+            fmt_pct_ci(r.ci_low, r.ci_high, 2),
+            fmt_pct(r.fair, 2) if is_number(r.fair) else "— (solo)",
+            fmt_pp(r.excess, 2) if is_number(r.fair) else "—",
         ]
         for r in table.itertuples()
     ]
@@ -55,7 +67,7 @@ def _rate_rows(table: pd.DataFrame) -> list[list[str]]:
 
 def _advantage_rows(table: pd.DataFrame) -> list[list[str]]:
     return [
-        [*rate, _num(r.margin, 2, True), _ci(r.margin_low, r.margin_high, 2, True)]
+        [*rate, fmt_num(r.margin, 2, True), fmt_ci(r.margin_low, r.margin_high, 2, True)]
         for r, rate in zip(table.itertuples(), _rate_rows(table), strict=True)
     ]
 
@@ -64,10 +76,10 @@ def _test_rows(tests: pd.DataFrame, alpha: float) -> list[list[str]]:
     return [
         [
             str(t.num_players),
-            _int(t.num_games),
-            _num(t.chi2, 1),
+            fmt_int(t.num_games),
+            fmt_num(t.chi2, 1),
             str(t.df),
-            _p(t.pvalue),
+            fmt_p(t.pvalue),
             "seats differ" if t.significant else "no difference detected",
         ]
         for t in tests.itertuples()
@@ -97,7 +109,7 @@ def _seat_advantage_by_count(
     return SeatAdvantage(table, tests, " ".join(v for _, v in verdicts)), verdicts
 
 
-def _headline(
+def seat_headline(
     results: dict[str, SeatAdvantage], strongest: dict[int, str]
 ) -> tuple[pd.DataFrame, pd.DataFrame, dict[int, str]]:
     """Per player count, the mirror lineup that answers "is the game fair to every seat": the strongest rung of
@@ -116,7 +128,7 @@ def _headline(
     return pd.concat(tables, ignore_index=True), pd.concat(tests, ignore_index=True), chosen
 
 
-def _fairness_answer(
+def fairness_answer(
     table: pd.DataFrame, tests: pd.DataFrame, lineup: str, question: str = "Fair to every seat?"
 ) -> str:
     """The answer to "is it fair to every seat, at every player count?" in plain words: the counts where no seat differs
@@ -135,15 +147,16 @@ def _fairness_answer(
         far = part.loc[part["excess"].abs().idxmax()]
         who = "the first player" if int(far.seat) == 1 else f"seat {int(far.seat)}"
         unfair.append(
-            f"no at {_players(t.num_players)}: {who} wins {_pct(far.win_rate)} ({_pct_ci(far.ci_low, far.ci_high)}) "
-            f"where a fair share is {_pct(far.fair)}"
+            f"no at {fmt_players(t.num_players)}: {who} wins {fmt_pct(far.win_rate)} "
+            f"({fmt_pct_ci(far.ci_low, far.ci_high)}) "
+            f"where a fair share is {fmt_pct(far.fair)}"
         )
     parts = []
     if fair:
         counts = [str(int(t.num_players)) for t in fair]
         where = counts[0] if len(counts) == 1 else ", ".join(counts[:-1]) + " and " + counts[-1]
         games = {int(t.num_games) for t in fair}
-        each = f" in {_int(games.pop())} games{' each' if len(fair) > 1 else ''}" if len(games) == 1 else ""
+        each = f" in {fmt_int(games.pop())} games{' each' if len(fair) > 1 else ''}" if len(games) == 1 else ""
         text = (
             f"no seat's win rate differs detectably from its share at {where} players{each} "
             f"(the intervals still allow differences up to {unseen * 100:.1f} pp"
@@ -158,9 +171,9 @@ def _fairness_answer(
     return f"{question} {text[0].upper()}{text[1:]}. Measured in {lineup}."
 
 
-def _seat_overview(table: pd.DataFrame, lineup: str) -> Figure:
+def seat_overview(table: pd.DataFrame, lineup: str) -> Figure:
     """The report's overview figure: each seat's excess win rate with its interval, by player count."""
-    return _figure(
+    return make_figure(
         "overview-seats.png",
         f"Each seat's win rate minus its fair share 1/n, with Wilson intervals, by player count ({lineup}). "
         "On the dashed line a seat wins exactly its share.",
@@ -169,7 +182,7 @@ def _seat_overview(table: pd.DataFrame, lineup: str) -> Figure:
     )
 
 
-def _lineup_words(chosen: dict[int, str], strongest: dict[int, str]) -> str:
+def lineup_words(chosen: dict[int, str], strongest: dict[int, str]) -> str:
     """Which mirror matches a headline uses, in words."""
     labels = list(dict.fromkeys(chosen.values()))
     top = all(strongest.get(n) == label for n, label in chosen.items())
@@ -180,7 +193,7 @@ def _lineup_words(chosen: dict[int, str], strongest: dict[int, str]) -> str:
     return ("the strongest rung of the skill ladder played: " if top else "") + f"mirror matches of {each}"
 
 
-def _mirror_section(
+def build_mirror_section(
     seats: pd.DataFrame,
     mirror: np.ndarray,
     alpha: float,
@@ -212,19 +225,19 @@ def _mirror_section(
         adv, verdicts = _seat_advantage_by_count(part, "mirror", alpha, rng, unit)
         results[label] = adv
         for n, verdict in verdicts:
-            section.items.append(Text(f"{_players(n)}, {label} mirror matches: {verdict}", "verdict"))
+            section.items.append(Text(f"{fmt_players(n)}, {label} mirror matches: {verdict}", "verdict"))
             if n not in strongest:
-                section.findings.append(f"First player, {_players(n)} ({label} mirror matches): {verdict}")
+                section.findings.append(f"First player, {fmt_players(n)} ({label} mirror matches): {verdict}")
             elif strongest[n] == label:
                 section.findings.append(
-                    f"First player, {_players(n)} ({label} mirror matches, the strongest rung of the skill ladder "
+                    f"First player, {fmt_players(n)} ({label} mirror matches, the strongest rung of the skill ladder "
                     f"played): {verdict}"
                 )
         section.items.append(Table(_adv_columns(unit), _advantage_rows(adv.table), f"Seats in {label} mirror matches."))
         section.items.append(Table(_TEST_COLUMNS, _test_rows(adv.tests, alpha), _TEST_CAPTION))
         section.items.append(
-            _figure(
-                f"seat-win-rates-mirror-{_slug(label)}.png",
+            make_figure(
+                f"seat-win-rates-mirror-{anchor_slug(label)}.png",
                 f"Seat win rates in {label} mirror matches against the fair line 1/n.",
                 [
                     lambda ax, t=adv.table, lab=label: plots.plot_seat_win_rates(
@@ -235,24 +248,24 @@ def _mirror_section(
             )
         )
     if results:
-        table, tests, chosen = _headline(results, strongest)
-        answer = _fairness_answer(table, tests, _lineup_words(chosen, strongest))
-        most_table, most_tests, most = _headline(results, {})
+        table, tests, chosen = seat_headline(results, strongest)
+        answer = fairness_answer(table, tests, lineup_words(chosen, strongest))
+        most_table, most_tests, most = seat_headline(results, {})
         if most != chosen:  # the strongest rung's runs are often small: say what the largest runs show too
             question = "With the most games per player count:"
-            answer += " " + _fairness_answer(most_table, most_tests, _lineup_words(most, strongest), question)
+            answer += " " + fairness_answer(most_table, most_tests, lineup_words(most, strongest), question)
         section.answers.append(answer)
     return section, results
 
 
-def _solo_section(seats: pd.DataFrame, games: pd.DataFrame, alpha: float) -> Section | None:
+def build_solo_section(seats: pd.DataFrame, games: pd.DataFrame, alpha: float) -> Section | None:
     """Solo games: each bot's win rate against the game's automated opponent, and the score margin when the
     games table has the opponent's score (``automa_score``)."""
     if seats.empty:
         return None
     margins = None
-    if _SOLO_OPPONENT_SCORE in games.columns:
-        opponent = games.set_index("game")[_SOLO_OPPONENT_SCORE]
+    if SOLO_OPPONENT_SCORE in games.columns:
+        opponent = games.set_index("game")[SOLO_OPPONENT_SCORE]
         margin = seats["score"].to_numpy(float) - opponent.reindex(seats["game"]).to_numpy(float)
         margins = pd.DataFrame({"bot": seats["bot"].to_numpy(), "margin": margin}).groupby("bot", observed=True)
         margins = margins["margin"].agg(["mean", "median", "std", "size"])
@@ -272,37 +285,38 @@ def _solo_section(seats: pd.DataFrame, games: pd.DataFrame, alpha: float) -> Sec
         rows.append(
             [
                 str(r.bot),
-                _int(r.num_games),
-                _pct(r.win_rate, 2),
-                _pct_ci(r.ci_low, r.ci_high, 2),
-                f"{_num(scores.at[r.bot, 0.5], 0)} ({_num(scores.at[r.bot, 0.1], 0)}–{_num(scores.at[r.bot, 0.9], 0)})",
+                fmt_int(r.num_games),
+                fmt_pct(r.win_rate, 2),
+                fmt_pct_ci(r.ci_low, r.ci_high, 2),
+                f"{fmt_num(scores.at[r.bot, 0.5], 0)} "
+                f"({fmt_num(scores.at[r.bot, 0.1], 0)}–{fmt_num(scores.at[r.bot, 0.9], 0)})",
             ]
         )
         verdict = (
-            f"{r.bot} beats the automaton in {_pct(r.win_rate)} ({_pct_ci(r.ci_low, r.ci_high)}) of "
-            f"{_int(r.num_games)} solo games"
+            f"{r.bot} beats the automaton in {fmt_pct(r.win_rate)} ({fmt_pct_ci(r.ci_low, r.ci_high)}) of "
+            f"{fmt_int(r.num_games)} solo games"
         )
         if margins is not None:
             m = margins.loc[r.bot]
             rows[-1] += [
-                _num(m["mean"], 2, sign=True),
-                _ci(m["low"], m["high"], 2, sign=True),
-                _num(m["median"], 1, sign=True),
+                fmt_num(m["mean"], 2, sign=True),
+                fmt_ci(m["low"], m["high"], 2, sign=True),
+                fmt_num(m["median"], 1, sign=True),
             ]
             verdict += (
-                f", by a mean margin of {_num(m['mean'], 1, sign=True)} points "
-                f"(median {_num(m['median'], 1, sign=True)})"
+                f", by a mean margin of {fmt_num(m['mean'], 1, sign=True)} points "
+                f"(median {fmt_num(m['median'], 1, sign=True)})"
             )
         section.items.append(Text(verdict, "verdict"))
         section.findings.append(f"Solo: {verdict}.")
         section.answers.append(f"Solo: {verdict}.")
-    header = ["bot", "games", "win rate", f"{_level(alpha)} interval", "score: median (10%–90%)"]
+    header = ["bot", "games", "win rate", f"{fmt_level(alpha)} interval", "score: median (10%–90%)"]
     if margins is not None:
-        header += ["mean margin", f"{_level(alpha)} interval", "median margin"]
+        header += ["mean margin", f"{fmt_level(alpha)} interval", "median margin"]
     caption = "Solo games." + (" Margin: the bot's score minus the automaton's." if margins is not None else "")
     section.items.append(Table(header, rows, caption))
     section.items.append(
-        _figure(
+        make_figure(
             "solo-scores.png",
             "Final scores of solo games, one line per bot: the share of games ending on each score.",
             [lambda ax: plots.plot_score_distributions(seats, ax=ax, by="bot", title="Solo scores")],
@@ -312,7 +326,7 @@ def _solo_section(seats: pd.DataFrame, games: pd.DataFrame, alpha: float) -> Sec
     return section
 
 
-def _mixed_section(seats: pd.DataFrame, mirror: np.ndarray, alpha: float, rng: np.random.Generator, unit: str):
+def build_mixed_section(seats: pd.DataFrame, mirror: np.ndarray, alpha: float, rng: np.random.Generator, unit: str):
     if mirror.all():
         return None, None
     sub = seats.loc[~mirror, ["game", "num_players", "seat", "bot", "score", "win"]]
@@ -327,16 +341,16 @@ def _mixed_section(seats: pd.DataFrame, mirror: np.ndarray, alpha: float, rng: n
     by_bot = win_rates(sub, by="bot", alpha=alpha)
     section.items.append(
         Table(
-            ["players", "bot", "seat-games", "win rate", f"{_level(alpha)} interval", "fair", "excess (pp)"],
+            ["players", "bot", "seat-games", "win rate", f"{fmt_level(alpha)} interval", "fair", "excess (pp)"],
             [
                 [
                     str(r.num_players),
                     str(r.bot),
-                    _int(r.num_games),
-                    _pct(r.win_rate, 2),
-                    _pct_ci(r.ci_low, r.ci_high, 2),
-                    _pct(r.fair, 2),
-                    _pp(r.excess, 2),
+                    fmt_int(r.num_games),
+                    fmt_pct(r.win_rate, 2),
+                    fmt_pct_ci(r.ci_low, r.ci_high, 2),
+                    fmt_pct(r.fair, 2),
+                    fmt_pp(r.excess, 2),
                 ]
                 for r in by_bot.itertuples()
             ],
@@ -346,15 +360,15 @@ def _mixed_section(seats: pd.DataFrame, mirror: np.ndarray, alpha: float, rng: n
     by_both = win_rates(sub, by=["bot", "seat"], alpha=alpha)
     section.items.append(
         Table(
-            ["players", "bot", "seat", "games", "win rate", f"{_level(alpha)} interval"],
+            ["players", "bot", "seat", "games", "win rate", f"{fmt_level(alpha)} interval"],
             [
                 [
                     str(r.num_players),
                     str(r.bot),
                     str(r.seat),
-                    _int(r.num_games),
-                    _pct(r.win_rate, 2),
-                    _pct_ci(r.ci_low, r.ci_high, 2),
+                    fmt_int(r.num_games),
+                    fmt_pct(r.win_rate, 2),
+                    fmt_pct_ci(r.ci_low, r.ci_high, 2),
                 ]
                 for r in by_both.itertuples()
             ],
@@ -363,13 +377,13 @@ def _mixed_section(seats: pd.DataFrame, mirror: np.ndarray, alpha: float, rng: n
     )
     adv, verdicts = _seat_advantage_by_count(sub, "all", alpha, rng, unit)
     for n, verdict in verdicts:
-        section.items.append(Text(f"{_players(n)}, mixed bots: {verdict}", "verdict"))
-        section.findings.append(f"Seats with mixed bots, {_players(n)}: {verdict}")
-    section.answers.append(_fairness_answer(adv.table, adv.tests, "mixed bots rotated through the seats"))
+        section.items.append(Text(f"{fmt_players(n)}, mixed bots: {verdict}", "verdict"))
+        section.findings.append(f"Seats with mixed bots, {fmt_players(n)}: {verdict}")
+    section.answers.append(fairness_answer(adv.table, adv.tests, "mixed bots rotated through the seats"))
     section.items.append(Table(_adv_columns(unit), _advantage_rows(adv.table), "Seats in mixed-bot games."))
     section.items.append(Table(_TEST_COLUMNS, _test_rows(adv.tests, alpha), _TEST_CAPTION))
     section.items.append(
-        _figure(
+        make_figure(
             "seat-win-rates-mixed.png",
             "Seat win rates in mixed-bot games against the fair line 1/n.",
             [lambda ax: plots.plot_seat_win_rates(adv.table, ax=ax, title="Win rate by seat, mixed bots")],

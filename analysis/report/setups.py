@@ -10,9 +10,19 @@ import numpy as np
 import pandas as pd
 
 from analysis import plots
-from analysis.report.format import _NO_VARIANCE, _ci, _int, _num, _ok, _p, _pct, _pct_ci, _players
-from analysis.report.model import Section, Table, Text, _figure
-from analysis.report.provenance import _replays_setups
+from analysis.report.format import (
+    NO_VARIANCE,
+    fmt_ci,
+    fmt_int,
+    fmt_num,
+    fmt_p,
+    fmt_pct,
+    fmt_pct_ci,
+    fmt_players,
+    is_number,
+)
+from analysis.report.model import Section, Table, Text, make_figure
+from analysis.report.provenance import replays_setups
 from analysis.run import read_tables, run_label
 from analysis.stats._util import format_pvalue
 from analysis.stats.setups import (
@@ -46,14 +56,14 @@ def _setup_descriptors(games: pd.DataFrame) -> pd.Series:
     return pd.Series(texts, index=first["setup_id"].to_numpy())
 
 
-def _setup_section(
+def build_setup_section(
     seats: pd.DataFrame,
     manifests: list[dict[str, Any]],
     offsets: dict[str, int],
     alpha: float,
     unit: str = "points",
 ) -> Section | None:
-    setup_runs = [m for m in manifests if _replays_setups(m)]
+    setup_runs = [m for m in manifests if replays_setups(m)]
     if not setup_runs:
         return None
     ids = {m["run_id"] for m in setup_runs}
@@ -96,13 +106,13 @@ def _setup_section(
                     str(r.num_players),
                     str(r.seat),
                     r.outcome,
-                    _int(r.num_setups),
-                    _num(r.games_per_setup, 1),
-                    "100% (replays identical)" if r.var_within < _NO_VARIANCE else _pct(r.icc, 1),
-                    "—" if r.var_within < _NO_VARIANCE else _pct_ci(r.icc_low, r.icc_high, 1),
-                    "0% (replays identical)" if r.var_within < _NO_VARIANCE else _pct(r.share_players, 1),
-                    _num(r.sd_between, 2) if r.outcome == "margin" else _num(100 * r.sd_between, 2) + " pp",
-                    "—" if r.var_within < _NO_VARIANCE else _p(r.pvalue),
+                    fmt_int(r.num_setups),
+                    fmt_num(r.games_per_setup, 1),
+                    "100% (replays identical)" if r.var_within < NO_VARIANCE else fmt_pct(r.icc, 1),
+                    "—" if r.var_within < NO_VARIANCE else fmt_pct_ci(r.icc_low, r.icc_high, 1),
+                    "0% (replays identical)" if r.var_within < NO_VARIANCE else fmt_pct(r.share_players, 1),
+                    fmt_num(r.sd_between, 2) if r.outcome == "margin" else fmt_num(100 * r.sd_between, 2) + " pp",
+                    "—" if r.var_within < NO_VARIANCE else fmt_p(r.pvalue),
                 ]
                 for r in var.itertuples()
             ],
@@ -114,7 +124,7 @@ def _setup_section(
     decides: dict[int, str] = {}
     for n, part in var[(var["outcome"] == "margin") & (var["seat"] == 1)].groupby("num_players"):
         r = part.iloc[0]
-        if r.var_within < _NO_VARIANCE:
+        if r.var_within < NO_VARIANCE:
             ahead = balance.loc[balance["num_players"] == n, "advantage"].to_numpy()
             text = (
                 f"In {n}-player games every replay of a setup produced the same result (no variance within "
@@ -128,23 +138,23 @@ def _setup_section(
                 f"the setup and seating fix the whole game (the bots never vary a replay); seat 1's score margin "
                 f"differs by about ±{r.sd_between:.1f} {unit} between setups"
             )
-        elif _ok(r.pvalue) and r.pvalue < alpha:
+        elif is_number(r.pvalue) and r.pvalue < alpha:
             text = (
-                f"In {n}-player games the setup decides {_pct(r.icc)} ({_pct_ci(r.icc_low, r.icc_high)}) of the "
+                f"In {n}-player games the setup decides {fmt_pct(r.icc)} ({fmt_pct_ci(r.icc_low, r.icc_high)}) of the "
                 f"variance of seat 1's score margin and the players' own randomness (the same setup replayed with "
-                f"other play seeds) the other {_pct(r.share_players)}; a typical setup moves the margin by about "
+                f"other play seeds) the other {fmt_pct(r.share_players)}; a typical setup moves the margin by about "
                 f"±{r.sd_between:.1f} {unit} (F test {format_pvalue(r.pvalue)}, {int(r.num_setups):,} setups)."
             )
             decides[n] = (
-                f"{_pct(r.icc)} ({_pct_ci(r.icc_low, r.icc_high)}) of the spread of seat 1's score margin, the "
+                f"{fmt_pct(r.icc)} ({fmt_pct_ci(r.icc_low, r.icc_high)}) of the spread of seat 1's score margin, the "
                 f"players' own randomness the rest; a typical setup moves it by about ±{r.sd_between:.1f} {unit}"
             )
         else:
             text = (
-                f"In {n}-player games no setup effect on seat 1's score margin was detected (ICC {_pct(r.icc)}, "
-                f"{_pct_ci(r.icc_low, r.icc_high)}; F test {format_pvalue(r.pvalue)})."
+                f"In {n}-player games no setup effect on seat 1's score margin was detected (ICC {fmt_pct(r.icc)}, "
+                f"{fmt_pct_ci(r.icc_low, r.icc_high)}; F test {format_pvalue(r.pvalue)})."
             )
-            decides[n] = f"no detectable share of seat 1's score margin (ICC {_pct(r.icc)})"
+            decides[n] = f"no detectable share of seat 1's score margin (ICC {fmt_pct(r.icc)})"
         section.items.append(Text(text, "verdict"))
         section.findings.append(text)
     dealt = deal_decides(sub, alpha)
@@ -154,17 +164,18 @@ def _setup_section(
             section.findings.append(item.text)
     for r in dealt.itertuples():  # the one number a designer asks for
         text = (
-            f"The deal alone decides the winner of about {_pct(r.decided, 0)} "
-            f"({_pct_ci(r.decided_low, r.decided_high, 0)}) of {r.num_players}-player games: two plays of the same "
-            f"setup (other play seeds) crown the same seat {_pct(r.agreement)} "
-            f"({_pct_ci(r.agreement_low, r.agreement_high)}) of the time, against {_pct(r.chance)} if the deal did "
+            f"The deal alone decides the winner of about {fmt_pct(r.decided, 0)} "
+            f"({fmt_pct_ci(r.decided_low, r.decided_high, 0)}) of {r.num_players}-player games: two plays of the same "
+            f"setup (other play seeds) crown the same seat {fmt_pct(r.agreement)} "
+            f"({fmt_pct_ci(r.agreement_low, r.agreement_high)}) of the time, "
+            f"against {fmt_pct(r.chance)} if the deal did "
             f"not matter ({int(r.num_setups):,} setups, {r.replays:.1f} plays each; if a game's winner is either "
             "fixed by its deal or drawn as if the deal did not matter, this is how often the deal fixes it)."
         )
         section.items.append(Text(text, "verdict"))
         section.findings.append(text)
         if r.num_players in decides:
-            decides[r.num_players] += f"; the deal alone decides the winner of about {_pct(r.decided, 0)} of games"
+            decides[r.num_players] += f"; the deal alone decides the winner of about {fmt_pct(r.decided, 0)} of games"
 
     describe = _setup_descriptors(games)
     run_of = sub.drop_duplicates("setup_id").set_index("setup_id")["run_id"].astype(str)
@@ -184,12 +195,12 @@ def _setup_section(
                         labels.get(rid, rid),
                         str(local),
                         str(int(first_game.get(r.setup_id, -1)) - offsets.get(rid, 0)),
-                        _int(r.num_games),
-                        _num(r.advantage, 2, True),
+                        fmt_int(r.num_games),
+                        fmt_num(r.advantage, 2, True),
                         "exact (replays identical)"
-                        if abs(r.ci_high - r.ci_low) < _NO_VARIANCE
-                        else _ci(r.ci_low, r.ci_high, 2, True),
-                        _num(r.shrunk, 2, True),
+                        if abs(r.ci_high - r.ci_low) < NO_VARIANCE
+                        else fmt_ci(r.ci_low, r.ci_high, 2, True),
+                        fmt_num(r.shrunk, 2, True),
                         str(describe.get(r.setup_id, "")),
                     ]
                 )
@@ -197,14 +208,14 @@ def _setup_section(
                 Table(
                     ["run", "setup", "first game", "games", "seat 1 margin", "interval", "shrunk", "opening display"],
                     rows,
-                    f"{title} setups, {_players(n)} (replay one with 'golem replay RUN --game FIRST_GAME', or watch "
+                    f"{title} setups, {fmt_players(n)} (replay one with 'golem replay RUN --game FIRST_GAME', or watch "
                     "it decision by decision with 'golem replay RUN --game FIRST_GAME --html game.html'): seat 1's "
                     "mean score margin in the setup's games, and the "
                     "empirical-Bayes (shrunk) estimate that ranks them.",
                 )
             )
         section.items.append(
-            _figure(
+            make_figure(
                 f"setup-caterpillar-{n}p.png",
                 f"Seat 1's score margin by setup, {n}-player games, sorted, with intervals.",
                 [lambda ax, n=n: plots.plot_setup_caterpillar(balance, ax=ax, num_players=n)],
@@ -230,11 +241,11 @@ def _setup_section(
             text = (
                 f"{num_sig} of {len(part)} opening-row features shift seat 1's score margin in {n}-player games "
                 f"after Holm correction; the largest: {_feature_words(top)} ({top.effect:+.2f} {unit}, "
-                f"{_ci(top.ci_low, top.ci_high, 2, True)})."
+                f"{fmt_ci(top.ci_low, top.ci_high, 2, True)})."
             )
             stands_out[n] = (
                 f"{_feature_words(top)} in the opening display shifts it most ({top.effect:+.2f} {unit}, "
-                f"{_ci(top.ci_low, top.ci_high, 2, True)})"
+                f"{fmt_ci(top.ci_low, top.ci_high, 2, True)})"
             )
         else:
             text = (
@@ -258,16 +269,17 @@ def _setup_section(
                 [
                     [
                         _feature_words(r),
-                        _int(r.num_setups_with),
-                        _int(r.num_setups_without),
-                        _num(r.effect, 2, True),
-                        _ci(r.ci_low, r.ci_high, 2, True),
-                        _p(r.pvalue_adj),
+                        fmt_int(r.num_setups_with),
+                        fmt_int(r.num_setups_without),
+                        fmt_num(r.effect, 2, True),
+                        fmt_ci(r.ci_low, r.ci_high, 2, True),
+                        fmt_p(r.pvalue_adj),
                         "yes" if r.significant else "no",
                     ]
                     for r in shown.itertuples()
                 ],
-                f"Setup features and seat 1's score margin, {_players(n)}: setups holding the card in that opening row "
+                f"Setup features and seat 1's score margin, {fmt_players(n)}: "
+                "setups holding the card in that opening row "
                 "against setups without it, one value per setup (Welch t test); p-values Holm-adjusted, intervals "
                 "adjusted to match (an interval excludes 0 exactly when the feature is significant).",
             )
@@ -356,17 +368,18 @@ def _components_items(
         if n in alone.index:
             a = alone.loc[n]
             text = (
-                f"The public opening alone decides the winner of about {_pct(a.decided, 0)} "
-                f"({_pct_ci(a.decided_low, a.decided_high, 0)}) of {n}-player games: two plays of the same opening "
-                f"over different hidden orders crown the same seat {_pct(a.agreement)} of the time, against "
-                f"{_pct(a.chance)} if the opening did not matter"
+                f"The public opening alone decides the winner of about {fmt_pct(a.decided, 0)} "
+                f"({fmt_pct_ci(a.decided_low, a.decided_high, 0)}) of {n}-player games: two plays of the same opening "
+                f"over different hidden orders crown the same seat {fmt_pct(a.agreement)} of the time, against "
+                f"{fmt_pct(a.chance)} if the opening did not matter"
             )
             if n in whole.index:
-                text += f"; the whole deal (opening and hidden order) decides about {_pct(whole.loc[n].decided, 0)}"
+                text += f"; the whole deal (opening and hidden order) decides about {fmt_pct(whole.loc[n].decided, 0)}"
             items.append(Text(text + ".", "verdict"))
             decides[n] = decides.get(n, "") + (
-                f"; the public opening decides {_pct(r.share_opening, 0)} of the margin's spread and the hidden order "
-                f"{_pct(r.share_order, 0)}, and the opening alone decides the winner of about {_pct(a.decided, 0)} of "
+                f"; the public opening decides {fmt_pct(r.share_opening, 0)} of the margin's spread "
+                f"and the hidden order {fmt_pct(r.share_order, 0)}, "
+                f"and the opening alone decides the winner of about {fmt_pct(a.decided, 0)} of "
                 "games"
             )
     return items
@@ -375,7 +388,9 @@ def _components_items(
 def _share(r: Any, component: str) -> str:
     """'41.2% (38.0–44.5%)': a component's share of the variance with its interval."""
     share = getattr(r, f"share_{component}")
-    return f"{_pct(share)} ({_pct_ci(getattr(r, f'share_{component}_low'), getattr(r, f'share_{component}_high'))})"
+    return (
+        f"{fmt_pct(share)} ({fmt_pct_ci(getattr(r, f'share_{component}_low'), getattr(r, f'share_{component}_high'))})"
+    )
 
 
 def _feature_words(row: Any) -> str:
@@ -388,7 +403,7 @@ def _setup_answer(decides: dict[int, str], stands_out: dict[int, str]) -> str:
     """The answer to "how much does the setup decide?" in plain words, one clause per player count."""
     parts = []
     for n in sorted(decides):
-        part = f"{_players(n)}: {decides[n]}"
+        part = f"{fmt_players(n)}: {decides[n]}"
         if n in stands_out:
             part += f"; {stands_out[n]}"
         parts.append(part)

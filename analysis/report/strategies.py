@@ -8,13 +8,13 @@ import pandas as pd
 from statsmodels.tools.sm_exceptions import PerfectSeparationWarning
 
 from analysis import plots
-from analysis.report.format import _ci, _int, _level, _num, _pct, _pct_ci
-from analysis.report.model import Section, Table, Text, _figure
+from analysis.report.format import fmt_ci, fmt_int, fmt_level, fmt_num, fmt_pct, fmt_pct_ci
+from analysis.report.model import Section, Table, Text, make_figure
 from analysis.stats._util import mirror_mask
 from analysis.stats.strategies import bradley_terry, head_to_head, score_ratings
 
 
-def _strategy_section(
+def build_strategy_section(
     seats: pd.DataFrame, alpha: float, unit: str | None = None
 ) -> tuple[Section | None, pd.DataFrame | None]:
     """The section, and the Bradley-Terry ratings (None where the bots cannot be rated together).
@@ -57,11 +57,11 @@ def _strategy_section(
         section.items.append(Text(f"No Bradley-Terry ratings: {e}.", "warn"))
         top = h2h.loc[h2h["win_rate"].idxmax()]
         section.answers.append(
-            f"Strategy that stands out: {top.bot} finishes above {top.opponent} in {_pct(top.win_rate)} "
-            f"({_pct_ci(top.ci_low, top.ci_high)}) of their seat pairs (head to head only: {e})."
+            f"Strategy that stands out: {top.bot} finishes above {top.opponent} in {fmt_pct(top.win_rate)} "
+            f"({fmt_pct_ci(top.ci_low, top.ci_high)}) of their seat pairs (head to head only: {e})."
         )
     order = list(ratings["bot"]) if ratings is not None else sorted(set(h2h["bot"]))
-    cell = {(r.bot, r.opponent): f"{_pct(r.win_rate)} ({_pct_ci(r.ci_low, r.ci_high)})" for r in h2h.itertuples()}
+    cell = {(r.bot, r.opponent): f"{fmt_pct(r.win_rate)} ({fmt_pct_ci(r.ci_low, r.ci_high)})" for r in h2h.itertuples()}
     section.items.append(
         Table(
             ["bot \\ opponent", *order],
@@ -76,7 +76,13 @@ def _strategy_section(
             Table(
                 ["bot", "Elo", "Elo interval", "strength (log-odds)", "comparisons"],
                 [
-                    [r.bot, _num(r.elo, 0), _ci(r.elo_low, r.elo_high, 0), _num(r.rating, 3), _int(r.num_comparisons)]
+                    [
+                        r.bot,
+                        fmt_num(r.elo, 0),
+                        fmt_ci(r.elo_low, r.elo_high, 0),
+                        fmt_num(r.rating, 3),
+                        fmt_int(r.num_comparisons),
+                    ]
                     for r in ratings.itertuples()
                 ],
                 "Bradley-Terry ratings (Elo scale, centred on 1500).",
@@ -88,13 +94,13 @@ def _strategy_section(
             rate = h2h[(h2h["bot"] == best.bot) & (h2h["opponent"] == r.bot)]
             if not rate.empty:
                 x = rate.iloc[0]
-                parts.append(f"{x.win_rate:.1%} ({_pct_ci(x.ci_low, x.ci_high)}) against {r.bot}")
+                parts.append(f"{x.win_rate:.1%} ({fmt_pct_ci(x.ci_low, x.ci_high)}) against {r.bot}")
         beaten_by = []  # the ratings pool every pair: a bot can rate first and still lose to another head to head
         for r in rest.itertuples():
             rate = h2h[(h2h["bot"] == r.bot) & (h2h["opponent"] == best.bot)]
             if not rate.empty and rate.iloc[0].ci_low > 0.5:
                 x = rate.iloc[0]
-                beaten_by.append(f"{r.bot} finishes above it {x.win_rate:.1%} ({_pct_ci(x.ci_low, x.ci_high)})")
+                beaten_by.append(f"{r.bot} finishes above it {x.win_rate:.1%} ({fmt_pct_ci(x.ci_low, x.ci_high)})")
         caveat = (
             f"; but head to head {', '.join(beaten_by)}: the strengths are not transitive, so the order depends on "
             "the field"
@@ -108,14 +114,14 @@ def _strategy_section(
         text = (
             f"Strength order: {' > '.join(ratings['bot'])}"
             f"{' (every adjacent pair separated by its intervals)' if separated else ' (some intervals overlap)'}. "
-            f"{best.bot} rates {best.elo:.0f} Elo ({_ci(best.elo_low, best.elo_high, 0)})"
+            f"{best.bot} rates {best.elo:.0f} Elo ({fmt_ci(best.elo_low, best.elo_high, 0)})"
             + (f" and finishes above {'; '.join(parts)}" if parts else "")
             + f"{caveat}."
         )
         section.items.append(Text(text, "verdict"))
         section.findings.append(text)
         section.answers.append(
-            f"Strongest strategy: {best.bot} ({best.elo:.0f} Elo, {_ci(best.elo_low, best.elo_high, 0)}); "
+            f"Strongest strategy: {best.bot} ({best.elo:.0f} Elo, {fmt_ci(best.elo_low, best.elo_high, 0)}); "
             f"order {' > '.join(ratings['bot'])}"
             + (f"; {best.bot} finishes above {parts[0]}" if parts else "")
             + caveat
@@ -125,7 +131,7 @@ def _strategy_section(
     if unit is not None:
         _score_strength(section, seats, alpha, unit)
     section.items.append(
-        _figure(
+        make_figure(
             "bot-matrix.png", "Head-to-head matrix and Bradley-Terry ratings.", panels, ncols=len(panels), size=(6, 4.5)
         )
     )
@@ -142,15 +148,15 @@ def _score_strength(section: Section, seats: pd.DataFrame, alpha: float, unit: s
     order = " > ".join(table["bot"])
     text = (
         f"In the game's own currency (net {unit} a seat-game in mixed-bot games, player counts pooled): {best.bot} "
-        f"{_num(best['mean'], 1, True)} {unit} ({_ci(best.ci_low, best.ci_high, 1, True)}), order {order}; "
-        f"{worst.bot} {_num(worst['mean'], 1, True)} {unit} ({_ci(worst.ci_low, worst.ci_high, 1, True)})."
+        f"{fmt_num(best['mean'], 1, True)} {unit} ({fmt_ci(best.ci_low, best.ci_high, 1, True)}), order {order}; "
+        f"{worst.bot} {fmt_num(worst['mean'], 1, True)} {unit} ({fmt_ci(worst.ci_low, worst.ci_high, 1, True)})."
     )
     section.items[1:1] = [
         Text(text, "verdict"),
         Table(
-            ["bot", "seat-games", f"net {unit} a seat-game", f"{_level(alpha)} interval"],
+            ["bot", "seat-games", f"net {unit} a seat-game", f"{fmt_level(alpha)} interval"],
             [
-                [r.bot, _int(r.num_seat_games), _num(r.mean, 2, True), _ci(r.ci_low, r.ci_high, 2, True)]
+                [r.bot, fmt_int(r.num_seat_games), fmt_num(r.mean, 2, True), fmt_ci(r.ci_low, r.ci_high, 2, True)]
                 for r in table.itertuples()
             ],
             f"Net {unit} by bot in mixed-bot games, intervals clustered by game; the head-to-head and ratings below "
@@ -160,6 +166,6 @@ def _score_strength(section: Section, seats: pd.DataFrame, alpha: float, unit: s
     section.findings.insert(0, text)
     section.answers[:] = [
         f"Strongest strategy, in net {unit} a seat-game (mixed bots, player counts pooled): {best.bot} "
-        f"{_num(best['mean'], 1, True)} ({_ci(best.ci_low, best.ci_high, 1, True)}); order {order}; weakest "
-        f"{worst.bot} {_num(worst['mean'], 1, True)} ({_ci(worst.ci_low, worst.ci_high, 1, True)})."
+        f"{fmt_num(best['mean'], 1, True)} ({fmt_ci(best.ci_low, best.ci_high, 1, True)}); order {order}; weakest "
+        f"{worst.bot} {fmt_num(worst['mean'], 1, True)} ({fmt_ci(worst.ci_low, worst.ci_high, 1, True)})."
     ]

@@ -10,14 +10,14 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from analysis.report.format import _level, _num, _ok, _pct, _players, _pp
-from analysis.report.metrics import _estimate
+from analysis.report.format import fmt_level, fmt_num, fmt_pct, fmt_players, fmt_pp, is_number
+from analysis.report.metrics import metric_estimate
 from analysis.report.model import Section, Table, Text
-from analysis.report.provenance import _base_rules, _lineup_key, _rules_key
+from analysis.report.provenance import base_rules_of, lineup_key, rules_key
 from analysis.run import run_label
 
 
-def _variant_section(
+def build_variant_section(
     games: pd.DataFrame,
     seats: pd.DataFrame,
     manifests: Sequence[dict[str, Any]],
@@ -27,11 +27,11 @@ def _variant_section(
     unit: str | None = None,
 ) -> Section | None:
     """Each run under changed rule options against the run with the same players and bots under the base rules."""
-    base = _base_rules(manifests)
-    variants = [m for m in manifests if _rules_key(m) != base]
+    base = base_rules_of(manifests)
+    variants = [m for m in manifests if rules_key(m) != base]
     if not variants:
         return None
-    baselines = {_lineup_key(m): m for m in manifests if _rules_key(m) == base}
+    baselines = {lineup_key(m): m for m in manifests if rules_key(m) == base}
     base_rules = json.loads(base)
     z = stats.norm.ppf(1 - alpha / 2)
     section = Section("Rule options side by side")
@@ -40,7 +40,7 @@ def _variant_section(
             "Runs that change rule options are left out of the pooled sections and compared here with the run "
             "that has the same players and bots under the other runs' rules (the baseline): the game's measures "
             "and seat 1's outcome in the game's own currency (its win rate, or its net score where the game's "
-            f"outcome is a score), with the difference and its {_level(alpha)} normal interval (independent "
+            f"outcome is a score), with the difference and its {fmt_level(alpha)} normal interval (independent "
             "runs). A difference whose interval excludes 0 is marked."
         )
     )
@@ -50,7 +50,7 @@ def _variant_section(
     moved = 0
     for m in variants:
         change = ", ".join(f"{k}={v}" for k, v in m.get("rules", {}).items() if base_rules.get(k) != v)
-        ref = baselines.get(_lineup_key(m))
+        ref = baselines.get(lineup_key(m))
         if ref is None:
             section.items.append(
                 Text(f"Run {run_label(m)} ({change}) has no baseline run with the same players and bots.", "warn")
@@ -72,10 +72,10 @@ def _variant_section(
         changed: list[str] = []
         moved_names: list[str] = []
         for name, spec, table in measures:
-            (xb, b, b_se), (xv, v, v_se) = (_estimate(p[table], spec) for p in pair)
+            (xb, b, b_se), (xv, v, v_se) = (metric_estimate(p[table], spec) for p in pair)
             share = len(spec) < 3 and bool(np.isin(xb, (0, 1)).all() and np.isin(xv, (0, 1)).all())
             diff, half = v - b, z * np.hypot(b_se, v_se)
-            marked = _ok(half) and abs(diff) > half
+            marked = is_number(half) and abs(diff) > half
             what = name if table else (f"{name} ({spec[1]})" if "(" not in spec[1] else f"{name} [{spec[1]}]")
             if marked:
                 text = (
@@ -84,7 +84,7 @@ def _variant_section(
                 )
                 changed.append(text)
                 moved_names.append(name)
-                standouts.append((abs(diff) / (half / z), f"{change} ({_players(m['num_players'])}) moves {text}"))
+                standouts.append((abs(diff) / (half / z), f"{change} ({fmt_players(m['num_players'])}) moves {text}"))
             rows.append(
                 [
                     run_label(m),
@@ -93,14 +93,14 @@ def _variant_section(
                     _value(b, share),
                     _value(v, share),
                     _change(diff, share),
-                    f"{_change(diff - half, share)} to {_change(diff + half, share)}" if _ok(half) else "n/a",
+                    f"{_change(diff - half, share)} to {_change(diff + half, share)}" if is_number(half) else "n/a",
                     "yes" if marked else "",
                 ]
             )
         moved += bool(changed)
         compared = [name for name, _, _ in measures]
         compared_all.update(dict.fromkeys(compared))
-        summary = f"Rule change {change} ({_players(m['num_players'])}, against {run_label(ref)}): "
+        summary = f"Rule change {change} ({fmt_players(m['num_players'])}, against {run_label(ref)}): "
         if changed:
             still = [name for name in compared if name not in moved_names]
             text = summary + "; ".join(changed) + (f"; no detectable change in {', '.join(still)}" if still else "")
@@ -128,7 +128,7 @@ def _variant_section(
                 "baseline",
                 "variant",
                 "difference",
-                f"{_level(alpha)} interval",
+                f"{fmt_level(alpha)} interval",
                 "differs",
             ],
             rows,
@@ -140,12 +140,12 @@ def _variant_section(
 
 def _value(x: float, share: bool) -> str:
     """A measure's value: a share as a percentage, any other measure as a number."""
-    return _pct(x, 1) if share else _num(x, 3)
+    return fmt_pct(x, 1) if share else fmt_num(x, 3)
 
 
 def _change(x: float, share: bool) -> str:
     """A difference: percentage points for a share, a signed number otherwise."""
-    return f"{_pp(x, 1)} pp" if share else _num(x, 3, True)
+    return f"{fmt_pp(x, 1)} pp" if share else fmt_num(x, 3, True)
 
 
 def _measures_words(names: list[str]) -> str:

@@ -32,13 +32,18 @@ from typing import Any, NamedTuple
 import numpy as np
 import pandas as pd
 from scipy.optimize import differential_evolution
+from scipy.stats import bootstrap
 
 from analysis.experiment import SEAT_COLUMNS, read_quantities
-from analysis.plots.experiments import plot_search_history, plot_tradeoff
-from analysis.report import Report, Section, Table, Text, write_report
+from analysis.report import Report, Section, Text, write_report
 from analysis.report.experiment import build_experiment_report
-from analysis.report.format import _pct, _pct_ci
-from analysis.report.model import _figure
+from analysis.report.search import (
+    INFEASIBLE,
+    balance_confirmation,
+    search_items,
+    skill_balance_items,
+    tuned_field_items,
+)
 from analysis.run import check_runs, read_tables
 from analysis.stats._util import mirror_mask
 from analysis.stats.paired import paired_effects
@@ -58,9 +63,6 @@ __all__ = [
     "search",
     "tune_dimensions",
 ]
-
-INFEASIBLE = 1e9
-"""Objective of a setting the game rejects (``evaluate`` returned None)."""
 
 
 @dataclass(frozen=True)
@@ -357,15 +359,23 @@ def _bootstrap_objective_change(
     objective: Callable[[pd.DataFrame], float], base: pd.DataFrame, best: pd.DataFrame, alpha: float, seed: int
 ) -> tuple[float, float, float]:
     """Change of the objective from ``base`` to ``best`` on paired games, with a percentile bootstrap interval
-    (games resampled together, 400 resamples)."""
-    rng = np.random.default_rng(seed)
-    change = objective(best) - objective(base)
-    draws = []
-    for _ in range(400):  # resamples: each a handful of vectorised means
-        idx = rng.integers(0, len(base), len(base))
-        draws.append(objective(best.iloc[idx]) - objective(base.iloc[idx]))
-    low, high = np.percentile(draws, [100 * alpha / 2, 100 * (1 - alpha / 2)])
-    return change, float(low), float(high)
+    (SciPy's ``bootstrap``: games resampled together, 400 resamples)."""
+
+    def change(idx: np.ndarray) -> float:
+        rows = idx.astype(np.int64)
+        return objective(best.iloc[rows]) - objective(base.iloc[rows])
+
+    res = bootstrap(
+        (np.arange(len(base)),),
+        change,
+        vectorized=False,
+        n_resamples=400,
+        confidence_level=1 - alpha,
+        method="percentile",
+        rng=np.random.default_rng(seed),
+    )
+    ci = res.confidence_interval
+    return objective(best) - objective(base), float(ci.low), float(ci.high)
 
 
 def objective_unit(target: str) -> tuple[float, str]:
@@ -383,60 +393,28 @@ def _search_items(
     shown: Callable[[float], str] | None = None,
     tradeoff: bool = True,
 ) -> list:
-    """The search section: space, best setting, progress and (``tradeoff``) trade-off plots. Objectives are drawn times
-    ``unit[0]`` in ``unit[1]`` and written by ``shown`` (default: the same)."""
-    scale, name = unit
-    shown = shown or (lambda x: f"{scale * x:.2f} {name}")
-    items: list = [
-        Text(
-            f"Objective: {description} (lower is better; drawn in {name}). Optimiser: SciPy differential evolution"
-            + (" (integrality constraints for discrete values), " if any(d.discrete for d in dims) else ", ")
-            + f"{len(result.evaluations)} distinct settings evaluated "
-            f"of a budget of {budget}, every one on the same games (common random numbers)."
-        ),
-        Table(
-            ["value", "current", "candidates", "best found"],
-            [
-                [
-                    d.name,
-                    str(d.current),
-                    ", ".join(map(str, d.choices)) if d.discrete else f"{d.bounds[0]:g} to {d.bounds[1]:g}",
-                    str(result.best[d.name]),
-                ]
-                for d in dims
-            ],
-            "Search space and the best setting found.",
-        ),
-        Text(
-            f"On the search games the objective went from {shown(result.current_objective)} (current values) to "
-            f"{shown(result.best_objective)}. That figure is optimistic (it is the best of many tries on the same "
-            "games); the re-measurement on fresh games below is the one to trust.",
-            "verdict",
+    """The search section of a report (``analysis.report.search.search_items``) from what ``search`` found."""
+    space = [
+        (
+            d.name,
+            str(d.current),
+            ", ".join(map(str, d.choices)) if d.discrete else f"{d.bounds[0]:g} to {d.bounds[1]:g}",
+            str(result.best[d.name]),
         )
-        if result.best_objective < result.current_objective
-        else Text(
-            f"No setting beat the current values on the search games (objective {shown(result.current_objective)}).",
-            "verdict",
-        ),
+        for d in dims
     ]
-    feasible = result.evaluations[result.evaluations["objective"] < INFEASIBLE]
-    rejected = len(result.evaluations) - len(feasible)
-    if rejected:
-        items.append(
-            Text(f"{rejected} setting(s) the game's data checks reject were skipped (listed in evaluations.csv).")
-        )
-    shown_evals = feasible.assign(objective=feasible["objective"] * scale)
-    ylabel = f"objective ({name}, lower is better)"
-    panels = [lambda ax: plot_search_history(shown_evals, ax=ax, ylabel=ylabel)]
-    caption = "Search progress: the objective of each setting evaluated, and the best so far."
-    if tradeoff and "num_changed" in feasible and feasible["num_changed"].nunique() > 1:
-        panels.append(lambda ax: plot_tradeoff(shown_evals, ax=ax, ylabel=ylabel))
-        caption = (
-            "Search progress, and the trade-off between balance and the number of values changed (the best setting "
-            "with at most k changes: how much each further change buys)."
-        )
-    items.append(_figure("search.png", caption, panels, ncols=2, size=(5.5, 3.8)))
-    return items
+    return search_items(
+        space,
+        result.evaluations,
+        result.current_objective,
+        result.best_objective,
+        description,
+        budget,
+        unit,
+        any(d.discrete for d in dims),
+        shown,
+        tradeoff,
+    )
 
 
 def run_balance(
@@ -512,31 +490,23 @@ def run_balance(
         rules=dict(rules or {}),
     )
     exp = run_experiment(design, out / "confirm", kind="balance", command=command, workers=workers, overwrite=True)
-    change, low, high = _bootstrap_objective_change(
+    change = _bootstrap_objective_change(
         objective, exp.quantities["baseline"], exp.quantities[best.name], design.alpha, seed
     )
-    scale, name = unit
-    before, after = objective(exp.quantities["baseline"]), objective(exp.quantities[best.name])
-    items.append(
-        Text(
-            f"Re-measured on {confirm_games:,} fresh games (master seed {design.seed}): the objective is "
-            f"{scale * before:.2f} {name} with the current values and {scale * after:.2f} {name} with the best "
-            f"setting, a change of {scale * change:+.2f} {name} ({scale * low:+.2f} to {scale * high:+.2f}, paired "
-            f"bootstrap, {100 * (1 - design.alpha):g}%). The sections below give its effect on every seat and bot "
-            "with paired intervals.",
-            "verdict",
-        )
+    verdict, finding = balance_confirmation(
+        exp.quantities,
+        best.name,
+        best.settings,
+        num_players,
+        objective,
+        change,
+        description,
+        unit,
+        confirm_games,
+        design.seed,
+        design.alpha,
     )
-    seats = [f"seat{s + 1}" for s in range(num_players)]
-    rates = [
-        " / ".join(f"{100 * exp.quantities[v][seats].mean()[q]:.1f}%" for q in seats) for v in ("baseline", best.name)
-    ]
-    finding = (
-        f"Best setting found: {', '.join(f'{k}={v}' for k, v in best.settings)}. On {confirm_games:,} fresh games "
-        f"the seats win {rates[1]} instead of {rates[0]} (seats 1 to {num_players}; fair {100 / num_players:.1f}%); "
-        f"{description}: {scale * before:.2f} → {scale * after:.2f} {name} ({scale * change:+.2f}, "
-        f"{scale * low:+.2f} to {scale * high:+.2f})."
-    )
+    items.append(verdict)
     return build_experiment_report(exp, report_dir, title=title, extra=[Section("Search", items, findings=[finding])])
 
 
@@ -620,69 +590,14 @@ def run_tune(
     d_label = re.sub(r"\W", "_", parse_bot(game, default).label)
     effect = paired_effects(q_default.assign(bot=q_default[d_label]), q_tuned.assign(bot=q_tuned[t_label]))
     row = next(effect[effect["quantity"] == "bot"].itertuples())
-    level = f"{100 * 0.95:g}%"
-    field_items = [
-        Text(
-            f"On {confirm_games:,} fresh games (master seed {fresh}) against {', '.join(opponents)}, the tuned bot "
-            f"wins {_pct(row.variant)} of its seats against {_pct(row.baseline)} with the defaults: a change of "
-            f"{100 * row.diff:+.1f} pp ({100 * row.ci_low:+.1f} to {100 * row.ci_high:+.1f}, paired {level} interval, "
-            f"same games).",
-            "verdict",
-        ),
-        Text("Use it with: --bot @" + str(out / "tuned.bot")),
-        Text(tuned, "code"),
-    ]
-    gain = (
-        f"Tuned {tuned} wins {_pct(row.variant)} of its seats against {', '.join(opponents)} instead of "
-        f"{_pct(row.baseline)} with the defaults ({100 * row.diff:+.1f} pp, {100 * row.ci_low:+.1f} to "
-        f"{100 * row.ci_high:+.1f}; {confirm_games:,} fresh games)."
-    )
+    field_items, gain = tuned_field_items(row, tuned, opponents, str(out / "tuned.bot"), confirm_games, fresh)
     levels = []
     for name, spec in (("defaults", default), ("tuned", tuned)):
         run_dir = play([spec], confirm / f"mirror-{name}", confirm_games, fresh)
         seats = read_tables(check_runs([run_dir], checksums=False), "seats", SEAT_COLUMNS)
         adv = seat_advantage(seats, lineup="mirror" if mirror_mask(seats).all() else "all", num_resamples=500)
         levels.append((name, adv))
-    verdicts = [bool(a.tests["significant"].iloc[0]) for _, a in levels]
-    signs = [np.sign(a.table["excess"].iloc[0]) for _, a in levels]
-    holds = verdicts[0] == verdicts[1] and (not verdicts[0] or signs[0] == signs[1])
-    rows = [
-        [name, f"seat {int(r.seat)}", _pct(r.win_rate), _pct_ci(r.ci_low, r.ci_high), _pct(r.fair)]
-        for name, a in levels
-        for r in a.table.itertuples()
-    ]
-    seats = " and ".join(
-        f"{' / '.join(_pct(x) for x in a.table['win_rate'])} {'with the defaults' if name == 'defaults' else name} "
-        f"(seat {int(a.table['seat'].iloc[int(np.argmax(a.table['win_rate']))])} strongest)"
-        for name, a in levels
-    )
-    if holds:
-        verdict = "The seat-balance verdict holds across the two skill levels: " + (
-            "no seat advantage is detected at either"
-            if not verdicts[0]
-            else f"both are unbalanced, seat 1 {'above' if signs[0] > 0 else 'below'} its fair share"
-        )
-    elif verdicts[0] and verdicts[1]:
-        verdict = (
-            "The seat-balance verdict does NOT hold across the two skill levels: both are unbalanced, but not the "
-            f"same way (seat 1 {'above' if signs[0] > 0 else 'below'} its fair share with the defaults, "
-            f"{'above' if signs[1] > 0 else 'below'} it tuned)"
-        )
-    else:
-        verdict = "The seat-balance verdict does NOT hold across the two skill levels: the seats are balanced " + (
-            "with the defaults only" if not verdicts[0] else "with the tuned bot only"
-        )
-    verdict += (
-        f". Seats 1 to {num_players} win {seats}; fair {_pct(levels[0][1].table['fair'].iloc[0])} "
-        f"(mirror matches, {confirm_games:,} games each)."
-    )
-    if not holds:
-        verdict += " A balance fix measured with the default bot need not carry over to stronger play."
-    skill_items = [
-        Text(verdict, "verdict"),
-        Table(["skill level", "seat", "win rate", f"{level} interval", "fair"], rows),
-        *[Text(f"{name}: {a.verdict}") for name, a in levels],
-    ]
+    skill_items = skill_balance_items(levels, num_players, confirm_games)
     report = Report(
         f"{game.name}: tuning {bot} ({num_players} players)",
         [Text("Reproduce with:"), Text(command or "(command not recorded)", "code")],

@@ -1,0 +1,197 @@
+"""Report sections of the searches (``golem balance``, ``golem tune``): the search, its confirmation on fresh games,
+the tuned bot against its field and the seat balance at the two skill levels.
+
+The searches live in ``simulate.orchestration.balance_search``; these functions take what they found as plain
+values and DataFrames and return report items, so every section of every report is written here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from analysis.plots.experiments import plot_search_history, plot_tradeoff
+from analysis.report.format import fmt_pct, fmt_pct_ci
+from analysis.report.model import Table, Text, make_figure
+from analysis.stats.seats import SeatAdvantage
+
+INFEASIBLE = 1e9
+"""Objective of a setting the game rejects: left out of the plots and counted apart."""
+
+
+def search_items(
+    space: Sequence[tuple[str, str, str, str]],
+    evaluations: pd.DataFrame,
+    current_objective: float,
+    best_objective: float,
+    description: str,
+    budget: int,
+    unit: tuple[float, str],
+    discrete: bool,
+    shown: Callable[[float], str] | None = None,
+    tradeoff: bool = True,
+) -> list:
+    """The search section: space, best setting, progress and (``tradeoff``) trade-off plots.
+
+    ``space`` has one row per searched value: (name, current, candidates, best found); ``evaluations`` one row per
+    setting evaluated with ``objective`` and ``num_changed``; ``discrete`` says whether any value is discrete.
+    Objectives are drawn times ``unit[0]`` in ``unit[1]`` and written by ``shown`` (default: the same)."""
+    scale, name = unit
+    shown = shown or (lambda x: f"{scale * x:.2f} {name}")
+    items: list = [
+        Text(
+            f"Objective: {description} (lower is better; drawn in {name}). Optimiser: SciPy differential evolution"
+            + (" (integrality constraints for discrete values), " if discrete else ", ")
+            + f"{len(evaluations)} distinct settings evaluated "
+            f"of a budget of {budget}, every one on the same games (common random numbers)."
+        ),
+        Table(
+            ["value", "current", "candidates", "best found"],
+            [list(row) for row in space],
+            "Search space and the best setting found.",
+        ),
+        Text(
+            f"On the search games the objective went from {shown(current_objective)} (current values) to "
+            f"{shown(best_objective)}. That figure is optimistic (it is the best of many tries on the same "
+            "games); the re-measurement on fresh games below is the one to trust.",
+            "verdict",
+        )
+        if best_objective < current_objective
+        else Text(
+            f"No setting beat the current values on the search games (objective {shown(current_objective)}).",
+            "verdict",
+        ),
+    ]
+    feasible = evaluations[evaluations["objective"] < INFEASIBLE]
+    rejected = len(evaluations) - len(feasible)
+    if rejected:
+        items.append(
+            Text(f"{rejected} setting(s) the game's data checks reject were skipped (listed in evaluations.csv).")
+        )
+    shown_evals = feasible.assign(objective=feasible["objective"] * scale)
+    ylabel = f"objective ({name}, lower is better)"
+    panels = [lambda ax: plot_search_history(shown_evals, ax=ax, ylabel=ylabel)]
+    caption = "Search progress: the objective of each setting evaluated, and the best so far."
+    if tradeoff and "num_changed" in feasible and feasible["num_changed"].nunique() > 1:
+        panels.append(lambda ax: plot_tradeoff(shown_evals, ax=ax, ylabel=ylabel))
+        caption = (
+            "Search progress, and the trade-off between balance and the number of values changed (the best setting "
+            "with at most k changes: how much each further change buys)."
+        )
+    items.append(make_figure("search.png", caption, panels, ncols=2, size=(5.5, 3.8)))
+    return items
+
+
+def balance_confirmation(
+    quantities: dict[str, pd.DataFrame],
+    best: str,
+    settings: Sequence[tuple[str, Any]],
+    num_players: int,
+    objective: Callable[[pd.DataFrame], float],
+    change: tuple[float, float, float],
+    description: str,
+    unit: tuple[float, str],
+    confirm_games: int,
+    seed: int,
+    alpha: float,
+) -> tuple[Text, str]:
+    """The re-measurement of ``golem balance``'s best setting on fresh games: its verdict and the section's finding.
+
+    ``quantities`` holds the confirmation's per-game quantities of ``baseline`` and ``best`` (columns ``seat1``...),
+    ``change`` the objective's change with its interval (``change, low, high``), ``seed`` the fresh games' seed."""
+    scale, name = unit
+    delta, low, high = change
+    before, after = objective(quantities["baseline"]), objective(quantities[best])
+    verdict = Text(
+        f"Re-measured on {confirm_games:,} fresh games (master seed {seed}): the objective is "
+        f"{scale * before:.2f} {name} with the current values and {scale * after:.2f} {name} with the best "
+        f"setting, a change of {scale * delta:+.2f} {name} ({scale * low:+.2f} to {scale * high:+.2f}, paired "
+        f"bootstrap, {100 * (1 - alpha):g}%). The sections below give its effect on every seat and bot "
+        "with paired intervals.",
+        "verdict",
+    )
+    seats = [f"seat{s + 1}" for s in range(num_players)]
+    rates = [" / ".join(f"{100 * quantities[v][seats].mean()[q]:.1f}%" for q in seats) for v in ("baseline", best)]
+    finding = (
+        f"Best setting found: {', '.join(f'{k}={v}' for k, v in settings)}. On {confirm_games:,} fresh games "
+        f"the seats win {rates[1]} instead of {rates[0]} (seats 1 to {num_players}; fair {100 / num_players:.1f}%); "
+        f"{description}: {scale * before:.2f} → {scale * after:.2f} {name} ({scale * delta:+.2f}, "
+        f"{scale * low:+.2f} to {scale * high:+.2f})."
+    )
+    return verdict, finding
+
+
+def tuned_field_items(
+    effect: Any, tuned: str, opponents: Sequence[str], bot_file: str, confirm_games: int, seed: int
+) -> tuple[list, str]:
+    """``golem tune``'s tuned bot against its field on fresh games: the section's items and its finding.
+
+    ``effect`` is the paired effect's row of the tuned bot's seats (``baseline``, ``variant``, ``diff``, ``ci_low``,
+    ``ci_high``: win shares with the defaults and tuned, on the same games)."""
+    level = f"{100 * 0.95:g}%"
+    items = [
+        Text(
+            f"On {confirm_games:,} fresh games (master seed {seed}) against {', '.join(opponents)}, the tuned bot "
+            f"wins {fmt_pct(effect.variant)} of its seats against {fmt_pct(effect.baseline)} with the defaults: a "
+            f"change of {100 * effect.diff:+.1f} pp ({100 * effect.ci_low:+.1f} to {100 * effect.ci_high:+.1f}, "
+            f"paired {level} interval, same games).",
+            "verdict",
+        ),
+        Text("Use it with: --bot @" + bot_file),
+        Text(tuned, "code"),
+    ]
+    gain = (
+        f"Tuned {tuned} wins {fmt_pct(effect.variant)} of its seats against {', '.join(opponents)} instead of "
+        f"{fmt_pct(effect.baseline)} with the defaults ({100 * effect.diff:+.1f} pp, {100 * effect.ci_low:+.1f} to "
+        f"{100 * effect.ci_high:+.1f}; {confirm_games:,} fresh games)."
+    )
+    return items, gain
+
+
+def skill_balance_items(levels: Sequence[tuple[str, SeatAdvantage]], num_players: int, confirm_games: int) -> list:
+    """Whether the seat-balance verdict holds at both skill levels of ``golem tune`` (``levels``: ("defaults", its
+    mirror matches' seat advantage) and ("tuned", ...)): the verdict, the win rates and each level's verdict."""
+    level = f"{100 * 0.95:g}%"
+    verdicts = [bool(a.tests["significant"].iloc[0]) for _, a in levels]
+    signs = [np.sign(a.table["excess"].iloc[0]) for _, a in levels]
+    holds = verdicts[0] == verdicts[1] and (not verdicts[0] or signs[0] == signs[1])
+    rows = [
+        [name, f"seat {int(r.seat)}", fmt_pct(r.win_rate), fmt_pct_ci(r.ci_low, r.ci_high), fmt_pct(r.fair)]
+        for name, a in levels
+        for r in a.table.itertuples()
+    ]
+    seats = " and ".join(
+        f"{' / '.join(fmt_pct(x) for x in a.table['win_rate'])} {'with the defaults' if name == 'defaults' else name} "
+        f"(seat {int(a.table['seat'].iloc[int(np.argmax(a.table['win_rate']))])} strongest)"
+        for name, a in levels
+    )
+    if holds:
+        verdict = "The seat-balance verdict holds across the two skill levels: " + (
+            "no seat advantage is detected at either"
+            if not verdicts[0]
+            else f"both are unbalanced, seat 1 {'above' if signs[0] > 0 else 'below'} its fair share"
+        )
+    elif verdicts[0] and verdicts[1]:
+        verdict = (
+            "The seat-balance verdict does NOT hold across the two skill levels: both are unbalanced, but not the "
+            f"same way (seat 1 {'above' if signs[0] > 0 else 'below'} its fair share with the defaults, "
+            f"{'above' if signs[1] > 0 else 'below'} it tuned)"
+        )
+    else:
+        verdict = "The seat-balance verdict does NOT hold across the two skill levels: the seats are balanced " + (
+            "with the defaults only" if not verdicts[0] else "with the tuned bot only"
+        )
+    verdict += (
+        f". Seats 1 to {num_players} win {seats}; fair {fmt_pct(levels[0][1].table['fair'].iloc[0])} "
+        f"(mirror matches, {confirm_games:,} games each)."
+    )
+    if not holds:
+        verdict += " A balance fix measured with the default bot need not carry over to stronger play."
+    return [
+        Text(verdict, "verdict"),
+        Table(["skill level", "seat", "win rate", f"{level} interval", "fair"], rows),
+        *[Text(f"{name}: {a.verdict}") for name, a in levels],
+    ]
