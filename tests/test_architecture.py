@@ -28,13 +28,17 @@ def test_the_import_contracts_are_kept(capsys) -> None:
 
 
 def test_every_module_is_placed_in_a_layer() -> None:
-    """A new module of ``analysis`` is in a layer; one of ``simulate`` is under the click contract or is the CLI."""
+    """A new module of ``analysis`` is in a layer; one of ``simulate`` is under the click contract or is the CLI, and
+    one under the orchestration is on a floor of ``simulate-floors``."""
     layered = {m.strip() for layer in CONTRACTS["layers"]["layers"] for m in layer.replace(":", "|").split("|")}
     assert _children("analysis") <= layered, sorted(_children("analysis") - layered)
     below_cli = set(CONTRACTS["click-on-top"]["source_modules"])
     assert _children("simulate") - {"simulate.cli"} <= below_cli, sorted(_children("simulate") - below_cli)
     games = set(CONTRACTS["engines-apart"]["modules"])
     assert _children("simulate.games") == games
+    floors = {m.strip() for layer in CONTRACTS["simulate-floors"]["layers"] for m in layer.replace(":", "|").split("|")}
+    below = _children("simulate") - {"simulate.cli", "simulate.orchestration"}
+    assert below == floors, sorted(below ^ floors)
 
 
 def test_no_function_local_import_of_the_lab_below_the_cli() -> None:
