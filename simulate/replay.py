@@ -10,7 +10,7 @@ from typing import Any
 from simulate.game import Game
 from simulate.lineup import lineup_arrays
 from simulate.runformat import RunFormatError, check_header, check_inputs, read_manifest
-from simulate.runner import derived_facts, load_run_data, plan_games, spec_from_manifest
+from simulate.runner import RunSpec, derived_facts, load_run_data, plan_games
 from simulate.store import RunStore
 
 STATE_SCHEMA = "golem-lab.replay-state/1"
@@ -28,7 +28,7 @@ def replay_game(run_dir: str | Path, game_index: int, states: bool = False) -> t
         raise ValueError(f"game {game_index} is not in this run (games 0..{manifest['num_games'] - 1:,})")
     game, data = load_run_data(store, manifest)
     try:
-        spec = spec_from_manifest(manifest)
+        spec = RunSpec.from_json(manifest)
         ids, params = lineup_arrays(game, spec.lineup)
     except (KeyError, TypeError, ValueError) as e:
         raise RunFormatError(

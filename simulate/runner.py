@@ -108,6 +108,37 @@ class RunSpec:
     rules: dict[str, Any] = field(default_factory=dict)
     cards: str | None = None
 
+    def to_json(self) -> dict[str, Any]:
+        """The spec as JSON, in the manifest's keys (``rules``: the overrides; ``cards`` is not part of it: a run
+        plays on its own copy of the data): the one form workers receive and manifests hold."""
+        return {
+            "game": self.game,
+            "num_players": self.num_players,
+            "num_games": self.num_games,
+            "master_seed": self.master_seed,
+            "design": self.design(),
+            "lineup": [e.to_json() for e in self.lineup],
+            "rules": dict(self.rules),
+        }
+
+    @classmethod
+    def from_json(cls, m: dict[str, Any]) -> RunSpec:
+        """The spec of :meth:`to_json`'s form, or of a run's manifest (whose ``rules`` are all the rules in force)."""
+        d = m["design"]
+        return cls(
+            game=m["game"],
+            num_players=m["num_players"],
+            num_games=m["num_games"],
+            master_seed=m["master_seed"],
+            lineup=[BotEntry(e["label"], e["bot"], dict(e["params"])) for e in m["lineup"]],
+            rotate_seats=d["rotate_seats"],
+            setups=d["setups"],
+            games_per_setup=d["games_per_setup"],
+            orders_per_opening=d.get("orders_per_opening", 1),
+            chunk_size=d["chunk_size"],
+            rules=dict(m["rules"]),
+        )
+
     def design(self) -> dict[str, Any]:
         """The design as recorded in the manifest (``orders_per_opening`` only above 1: absent means 1)."""
         nested = {"orders_per_opening": self.orders_per_opening} if self.orders_per_opening > 1 else {}
@@ -383,13 +414,13 @@ def _compile_first(spec: RunSpec, strict: bool, progress: bool) -> None:
     started = time.perf_counter()
     context = multiprocessing.get_context("fork" if sys.platform.startswith("linux") else "spawn")
     with ProcessPoolExecutor(max_workers=1, mp_context=context) as pool, contextlib.suppress(Exception):
-        pool.submit(_play_first_game, _spec_payload(spec), strict).result()
+        pool.submit(_play_first_game, spec.to_json(), strict).result()
     if progress:
         print(f"compiled in {time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)
 
 
 def _play_first_game(payload: dict[str, Any], strict: bool) -> None:
-    spec = spec_from_payload(payload)
+    spec = RunSpec.from_json(payload)
     game, data = validate(spec)
     plan = plan_games(spec, 0, 1)
     ids, params = lineup_arrays(game, spec.lineup)
@@ -555,11 +586,7 @@ def _new_manifest(
         "engine_version": game.version,
         "package_version": __version__,
         "command": command,
-        "num_players": spec.num_players,
-        "num_games": spec.num_games,
-        "master_seed": spec.master_seed,
-        "design": spec.design(),
-        "lineup": [e.to_json() for e in spec.lineup],
+        **spec.to_json(),
         "rule_overrides": dict(spec.rules),
         **described,
         "columns": {
@@ -589,7 +616,7 @@ def _execute(
     warm_imports: tuple[str, ...] = (),
 ) -> Iterator[dict[str, Any]]:
     """Yield chunk infos as chunks finish, in any order; ``strict`` runs check every move."""
-    payload = _spec_payload(spec)
+    payload = spec.to_json()
     out = store.root if store.local else store.url
     play = functools.partial(play_chunk_to_parts, check_moves=strict)
     if client is not None:
@@ -668,59 +695,6 @@ def _import_in_background(modules: tuple[str, ...]) -> threading.Thread:
     return thread
 
 
-def _spec_payload(spec: RunSpec) -> dict[str, Any]:
-    return {
-        "game": spec.game,
-        "num_players": spec.num_players,
-        "num_games": spec.num_games,
-        "master_seed": spec.master_seed,
-        "lineup": [e.to_json() for e in spec.lineup],
-        "rotate_seats": spec.rotate_seats,
-        "setups": spec.setups,
-        "games_per_setup": spec.games_per_setup,
-        "orders_per_opening": spec.orders_per_opening,
-        "chunk_size": spec.chunk_size,
-        "rules": spec.rules,
-    }
-
-
-def spec_from_payload(p: dict[str, Any]) -> RunSpec:
-    """Rebuild a RunSpec from its JSON form (as stored in a manifest)."""
-    return RunSpec(
-        game=p["game"],
-        num_players=p["num_players"],
-        num_games=p["num_games"],
-        master_seed=p["master_seed"],
-        lineup=[BotEntry(e["label"], e["bot"], dict(e["params"])) for e in p["lineup"]],
-        rotate_seats=p["rotate_seats"],
-        setups=p["setups"],
-        games_per_setup=p["games_per_setup"],
-        orders_per_opening=p.get("orders_per_opening", 1),
-        chunk_size=p["chunk_size"],
-        rules=dict(p["rules"]),
-    )
-
-
-def spec_from_manifest(m: dict[str, Any]) -> RunSpec:
-    """The RunSpec a manifest was written for (data read from the run's own ``data/`` copy)."""
-    d = m["design"]
-    return spec_from_payload(
-        {
-            "game": m["game"],
-            "num_players": m["num_players"],
-            "num_games": m["num_games"],
-            "master_seed": m["master_seed"],
-            "lineup": m["lineup"],
-            "rotate_seats": d["rotate_seats"],
-            "setups": d["setups"],
-            "games_per_setup": d["games_per_setup"],
-            "orders_per_opening": d.get("orders_per_opening", 1),
-            "chunk_size": d["chunk_size"],
-            "rules": m["rules"],
-        }
-    )
-
-
 @lru_cache(maxsize=4)
 def _load(game_name: str, folder: str, rules_json: str) -> tuple[Game, Any]:
     game = make(game_name)
@@ -736,7 +710,7 @@ def play_chunk_to_parts(
     :func:`~simulate.summary.chunk_tally`), with ``fault``: the first game of the chunk that ended by
     one of :data:`FAULT_END_REASONS` (its index, end reason and seeds), or None.
     """
-    spec = spec_from_payload(payload)
+    spec = RunSpec.from_json(payload)
     store = RunStore(out)
     folder = store.local_folder("data", rid)
     game, data = _load(spec.game, str(folder), json.dumps(spec.rules, sort_keys=True))
