@@ -128,11 +128,12 @@ def run_bench(
             "hidden games per move), against the reference only applying recorded moves: not an engine speedup "
             "(see engine_replay_vs_reference)",
         }
-        if hasattr(game, "kernel_replay_seconds"):
-            ids, params = lineup_arrays(game, lineup)
-            count = max(200, n // 50)
-            setup, play = game_seeds(BENCH_SEED, np.arange(count), np.arange(count))
-            seconds, turns = game.kernel_replay_seconds(data, players, ids, params, setup, play)
+        ids, params = lineup_arrays(game, lineup)
+        count = max(200, n // 50)
+        setup, play = game_seeds(BENCH_SEED, np.arange(count), np.arange(count))
+        timed = game.kernel_replay_seconds(data, players, ids, params, setup, play)
+        if timed is not None:
+            seconds, turns = timed
             yield {
                 **base,
                 "bench": "engine_replay_vs_reference",
@@ -142,10 +143,11 @@ def run_bench(
                 "speedup": round(turns / seconds / ref["turns_per_s"], 1),
                 "note": "both engines applying the same recorded moves, no bots",
             }
-    if hasattr(game, "search_rates"):
-        lineup = parse_lineup(game, ["search"], players)
-        _, params = lineup_arrays(game, lineup)
+    rates = None
+    if "search" in game.bots:
+        _, params = lineup_arrays(game, parse_lineup(game, ["search"], players))
         rates = game.search_rates(data, params[0], 60, repeats)
+    if rates is not None:
         yield {
             **base,
             "bench": "search_one_core",
@@ -154,17 +156,18 @@ def run_bench(
             "note": "search decisions and iterations per CPU second against bare rollouts of the same policy "
             "from the same positions (tree_overhead = search time / rollout time)",
         }
-    if getattr(game, "apprentice", None) is not None and "search" in game.bots:
+    if game.apprentice is not None and "search" in game.bots:
         log(f"{game_name}: apprentice against search, side by side ({repeats} alternating repeats)")
         yield {**base, **apprentice_speedup(game, data, players, repeats, num_games)}
-    if hasattr(game, "reference_random_seconds") and "random" in game.bots:
+    count = 10
+    setup, play = game_seeds(BENCH_SEED, np.arange(count), np.arange(count))
+    timed = game.reference_random_seconds(data, players, setup, play) if "random" in game.bots else None
+    if timed is not None:
         # whole games with the same uniform random player on both engines: the fairest comparison
+        seconds, turns = timed
         lineup = parse_lineup(game, ["random"], players)
         log(f"{game_name} --bots random: kernel against reference engine, whole games")
         fast = _kernel_rate(game, data, lineup, players, num_games or 5_000, repeats)
-        count = 10
-        setup, play = game_seeds(BENCH_SEED, np.arange(count), np.arange(count))
-        seconds, turns = game.reference_random_seconds(data, players, setup, play)
         yield {
             **base,
             "bench": "random_games_kernel_vs_reference",
@@ -204,7 +207,7 @@ def apprentice_speedup(game, data, players: int, repeats: int, num_games: int | 
 
     Each measurement plays ``bench_lineups``' games of that bot (at most ``num_games``), the same setups for both.
     """
-    lineups = getattr(game, "bench_lineups", {})
+    lineups = game.bench_lineups
     sizes = {bot: min(num_games or lineups.get(bot, 40), lineups.get(bot, 40)) for bot in ("search", "apprentice")}
     plans = {}
     for bot, n in sizes.items():
@@ -240,8 +243,8 @@ def bench_setup(game) -> tuple[int, dict[str, int]]:
 
     Games without ``bench_lineups`` are measured with their first bot in every seat.
     """
-    players = getattr(game, "bench_players", max(game.min_players, min(3, game.max_players)))
-    lineups = getattr(game, "bench_lineups", None) or {next(iter(game.bots)): 20_000}
+    players = game.bench_players
+    lineups = game.bench_lineups or {next(iter(game.bots)): 20_000}
     return players, dict(lineups)
 
 

@@ -6,7 +6,7 @@ methods of :class:`Game`. Engines know rules only; seats, seeds and logging belo
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple, Protocol
@@ -140,30 +140,15 @@ class ApprenticeSpec:
 
 
 class Game(Protocol):
-    """What the runner needs from a game engine.
-
-    Optional attributes a game may declare for the reports: ``report_metrics`` (game-specific
-    measures over the games table) and ``turn_order_column`` (a seats column holding each seat's
-    place in the turn order, 1 = first, for games that draw the turn order at setup; without it
-    the table seat is the turn order), and ``chunk_size`` (games per chunk when ``--chunk-size`` is
-    not given: a slow game takes smaller chunks so that a run's chunks spread evenly over the workers),
-    ``profile_columns`` (seats columns counting how often a seat used each of the game's mechanisms: the
-    report's play profile; ``profile_forced`` names those of them that count what a player does only when forced or
-    as a penalty, never flagged as unused) and ``skill_ladder`` (bot names from weakest to strongest: the standard study
-    plays a mirror match at each rung and the report reads the seat advantage up the ladder). A game measures
-    its outcome in its own currency: ``outcome`` is ``"win"`` (the share of games won: the race games, the
-    default) or ``"score"`` (the seat's net score in ``score_unit``, e.g. golem-poker's net chips), with
-    ``outcome_precision`` (in score units: how close an answer's interval must come, like ±2 pp for win shares);
-    ``design_measures`` names the ``report_metrics`` the report's summary leads with. ``play_version`` (default
-    ``version``) is the earliest engine version whose play (rules and bots, all but the setup draw) this one's equals:
-    a learned player fitted on any version from it on still fits. ``public_opening`` and ``hidden_order`` say in
-    words what a game draws at setup from the setup seed's two streams (``simulate.rng.opening_seed``,
-    ``order_seed``); an empty ``public_opening`` means none (every card dealt face down).
-    """
+    """What the runner needs from a game engine: every member declared (``simulate.gamekit.GameShell``, the base of
+    every game's ``GAME``, gives the defaults of those a game may leave as they are)."""
 
     name: str
     title: str
     version: int
+    play_version: int
+    """The earliest engine version whose play (rules and bots, all but the setup draw) this one's equals: a learned
+    player fitted on any version from it on still fits (default ``version``)."""
     min_players: int
     max_players: int
     description: str
@@ -179,7 +164,32 @@ class Game(Protocol):
     bench_lineups: dict[str, int]  # ``golem bench``: lineups as for ``--bots`` -> default games per measurement
     bench_players: int  # ``golem bench``: player count
     default_bots: str  # ``--bots`` when none is given: the recommended lineup (one bot fills every seat)
-    indexed_lists: dict[str, tuple[str, int]]  # game.toml list -> ("seat", 1) or ("players", first count)
+    indexed_lists: Mapping[str, tuple[str, int]]  # game.toml list -> ("seat", 1) or ("players", first count)
+    turn_order_column: str | None
+    """A seats column holding each seat's place in the turn order (1 = first), for a game that draws the turn order
+    at setup; None: the table seat is the turn order."""
+    report_metrics: Mapping[str, tuple]
+    """Game-specific measures over the games table: name -> (expression, meaning[, per])."""
+    design_measures: tuple[str, ...]  # the ``report_metrics`` the report's summary leads with
+    chunk_size: int | None
+    """Games per chunk when ``--chunk-size`` is not given (None: the runner's default): a slow game takes smaller
+    chunks so that a run's chunks spread evenly over the workers."""
+    profile_columns: tuple[str, ...]
+    """Seats columns counting how often a seat used each of the game's mechanisms: the report's play profile."""
+    profile_forced: tuple[str, ...]
+    """Those of ``profile_columns`` that count what a player does only when forced or as a penalty: never flagged
+    as unused."""
+    skill_ladder: tuple[str, ...]
+    """Bot names from weakest to strongest: the standard study plays a mirror match at each rung."""
+    outcome: str
+    """``"win"`` (the share of games won: the race games) or ``"score"`` (the seat's net score in ``score_unit``,
+    e.g. golem-poker's net chips)."""
+    outcome_precision: float | None  # in score units: how close an answer's interval must come (like ±2 pp)
+    public_opening: str
+    """What the game draws at setup from the setup seed's opening stream (``simulate.rng.opening_seed``), in words;
+    empty: none (every card dealt face down)."""
+    hidden_order: str  # what it draws from the hidden order's stream (``simulate.rng.order_seed``), in words
+    apprentice: ApprenticeSpec | None  # the learned player and how ``golem train`` fits it; None: none
 
     def rule_options(self) -> dict[str, RuleOption]:
         """Rule options with their defaults from the shipped data."""
@@ -248,8 +258,30 @@ class Game(Protocol):
         """Seconds the reference engine takes to replay these kernel-played games, and their turns.
 
         For ``golem bench``: the kernel plays each game first (untimed); only the reference's
-        replay of the same moves is timed. A game may also offer ``kernel_replay_seconds`` with the
-        same signature: the numba engine replaying the same moves, so the two engines are compared
-        on equal work.
+        replay of the same moves is timed.
         """
+        ...
+
+    def kernel_replay_seconds(
+        self,
+        data: Any,
+        num_players: int,
+        lineup_ids: np.ndarray,
+        lineup_params: np.ndarray,
+        setup_seeds: np.ndarray,
+        play_seeds: np.ndarray,
+    ) -> tuple[float, int] | None:
+        """The numba engine replaying the same moves, so the two engines are compared on equal work; None: the
+        game has no kernel replay."""
+        ...
+
+    def reference_random_seconds(
+        self, data: Any, num_players: int, setup_seeds: np.ndarray, play_seeds: np.ndarray
+    ) -> tuple[float, int] | None:
+        """Seconds and moves of whole games the reference engine plays with a uniform random player; None: not
+        measured."""
+        ...
+
+    def search_rates(self, data: Any, params: np.ndarray, num_positions: int, repeats: int) -> dict[str, float] | None:
+        """One core's search rates for ``golem bench``; None: the game has no search bot."""
         ...

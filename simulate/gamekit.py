@@ -1,16 +1,18 @@
-"""Pieces every engine's game interface shares: kernel traces, reference replays, replay events."""
+"""Pieces every engine's game interface shares: kernel traces, reference replays, replay events, and
+:class:`GameShell`, the base of every game's ``GAME``."""
 
 from __future__ import annotations
 
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
 from typing import Any
 
 import numpy as np
 
 from simulate.datafiles import rule_choices
-from simulate.game import RuleOption
+from simulate.game import ApprenticeSpec, RuleOption
 
 
 def kernel_traces(
@@ -135,3 +137,82 @@ def time_search(
         "bare_rollouts_per_cpu_s": iterations / bare_s,
         "tree_overhead": search_s / bare_s,
     }
+
+
+class GameShell:
+    """The common part of every game's ``GAME`` (``simulate.game.Game``): the declared defaults of the members a game
+    may leave as they are, and the bench's replay timings written once over three hooks.
+
+    A game sets ``trace_game`` (``play.trace_game``: one game's move records), ``replay_moves`` (``play.replay_moves``:
+    the numba engine applying recorded moves; None when the game has none) and :meth:`new_reference` (its reference
+    engine in the starting position of a setup seed, taking the kernel's move records)."""
+
+    play_version: int
+    """The earliest engine version whose play equals this one's (``Game``); ``version`` unless a game declares it."""
+    turn_order_column: str | None = None
+    report_metrics: Mapping[str, tuple] = MappingProxyType({})
+    chunk_size: int | None = None
+    game_columns: tuple[str, ...] = ()
+    seat_columns: tuple[str, ...] = ()
+    profile_columns: tuple[str, ...] = ()
+    profile_forced: tuple[str, ...] = ()
+    skill_ladder: tuple[str, ...] = ()
+    outcome: str = "win"
+    outcome_precision: float | None = None
+    design_measures: tuple[str, ...] = ()
+    public_opening: str = ""
+    hidden_order: str = ""
+    apprentice: ApprenticeSpec | None = None
+    indexed_lists: Mapping[str, tuple[str, int]] = MappingProxyType({})
+    trace_game: Callable | None = None
+    replay_moves: Callable | None = None
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "play_version" not in cls.__dict__:
+            cls.play_version = cls.version
+
+    def new_reference(self, data: Any, num_players: int, setup_seed: int) -> Any:
+        """The reference engine's game of ``setup_seed`` in its starting position (``apply_action`` takes the
+        kernel's move records)."""
+        raise NotImplementedError
+
+    def reference_replay_seconds(
+        self,
+        data: Any,
+        num_players: int,
+        lineup_ids: np.ndarray,
+        lineup_params: np.ndarray,
+        setup_seeds: np.ndarray,
+        play_seeds: np.ndarray,
+    ) -> tuple[float, int]:
+        """Seconds the reference engine takes to replay these kernel-played games, and their moves."""
+        traces = kernel_traces(self.trace_game, data, num_players, lineup_ids, lineup_params, setup_seeds, play_seeds)
+        return time_reference_replay(lambda seed: self.new_reference(data, num_players, seed), setup_seeds, traces)
+
+    def kernel_replay_seconds(
+        self,
+        data: Any,
+        num_players: int,
+        lineup_ids: np.ndarray,
+        lineup_params: np.ndarray,
+        setup_seeds: np.ndarray,
+        play_seeds: np.ndarray,
+    ) -> tuple[float, int] | None:
+        """Seconds the numba engine takes to apply the same recorded moves as the reference, and the moves; None
+        for a game without ``replay_moves``."""
+        if self.replay_moves is None:
+            return None
+        traces = kernel_traces(self.trace_game, data, num_players, lineup_ids, lineup_params, setup_seeds, play_seeds)
+        return time_kernel_replay(self.replay_moves, data, num_players, setup_seeds, play_seeds, traces)
+
+    def reference_random_seconds(
+        self, data: Any, num_players: int, setup_seeds: np.ndarray, play_seeds: np.ndarray
+    ) -> tuple[float, int] | None:
+        """Seconds and moves of whole games the reference engine plays with a uniform random player; None for a game
+        without this measurement."""
+        return None
+
+    def search_rates(self, data: Any, params: np.ndarray, num_positions: int, repeats: int) -> dict[str, float] | None:
+        """One core's search rates (``golem bench``); None for a game without a search bot."""
+        return None

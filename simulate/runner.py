@@ -162,15 +162,15 @@ def report_facts(game: Game) -> dict[str, Any]:
     setup seed's two streams draw, in words; an empty opening: none)."""
     return {
         "score_unit": game.score_unit,
-        "turn_order_column": getattr(game, "turn_order_column", None),
-        "metrics": {name: list(spec) for name, spec in getattr(game, "report_metrics", {}).items()},
-        "skill_ladder": list(getattr(game, "skill_ladder", ())),
-        "profile_forced": list(getattr(game, "profile_forced", ())),
-        "outcome": getattr(game, "outcome", "win"),
-        "outcome_precision": getattr(game, "outcome_precision", None),
-        "design_measures": list(getattr(game, "design_measures", ())),
-        "public_opening": getattr(game, "public_opening", ""),
-        "hidden_order": getattr(game, "hidden_order", ""),
+        "turn_order_column": game.turn_order_column,
+        "metrics": {name: list(spec) for name, spec in game.report_metrics.items()},
+        "skill_ladder": list(game.skill_ladder),
+        "profile_forced": list(game.profile_forced),
+        "outcome": game.outcome,
+        "outcome_precision": game.outcome_precision,
+        "design_measures": list(game.design_measures),
+        "public_opening": game.public_opening,
+        "hidden_order": game.hidden_order,
     }
 
 
@@ -227,7 +227,7 @@ def apprentice_warning(spec: RunSpec, game: Game, described: dict[str, Any]) -> 
     if not learned:
         return None
     fit = {"fit": described["data"].get("apprentice", {})}
-    return fit_warning(fit, game.name, game.version, described["rules"], getattr(game, "play_version", game.version))
+    return fit_warning(fit, game.name, game.version, described["rules"], game.play_version)
 
 
 def run_id(spec: RunSpec, game: Game, described: dict[str, Any]) -> str:
@@ -592,9 +592,9 @@ def _new_manifest(
         "columns": {
             "setup": list(game.setup_columns),
             "score_parts": list(game.score_parts),
-            "games": list(getattr(game, "game_columns", ())),
-            "seats": list(getattr(game, "seat_columns", ())),
-            "profile": list(getattr(game, "profile_columns", ())),
+            "games": list(game.game_columns),
+            "seats": list(game.seat_columns),
+            "profile": list(game.profile_columns),
         },
         "component_kinds": list(game.component_kinds),
         "report": report_facts(game),

@@ -263,7 +263,7 @@ def simulate(
             setups=setups,
             games_per_setup=games_per_setup,
             orders_per_opening=orders_per_opening,
-            chunk_size=chunk_size or default_chunk_size(n, getattr(game, "chunk_size", DEFAULT_CHUNK)),
+            chunk_size=chunk_size or default_chunk_size(n, game.chunk_size or DEFAULT_CHUNK),
             rules=dict(rules),
             cards=str(cards) if cards else None,
         )

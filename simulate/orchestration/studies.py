@@ -104,7 +104,7 @@ class Study:
 def _ladder_runs(study: Study) -> tuple[StudyRun, ...]:
     """The mirror matches the study's skill ladder adds to its runs."""
     mirrors = {(r.num_players, r.bots[0]) for r in study.runs if len(r.bots) == 1 and not r.rules}
-    searches = [bot for bot in getattr(make(study.game), "skill_ladder", ()) if bot.split(":")[0] == "search"]
+    searches = [bot for bot in make(study.game).skill_ladder if bot.split(":")[0] == "search"]
     rungs = (*study.ladder, *((bot, study.search_share) for bot in searches))
     return tuple(
         StudyRun(
@@ -426,7 +426,7 @@ def precision_targets(game: str, planned: list[PlannedRun]) -> list[PrecisionTar
     and at each such count the strongest non-search rung of the game's ``skill_ladder`` played as a mirror match
     (±``cheap_precision``)."""
     study = study_for(game)
-    ladder = list(getattr(make(game), "skill_ladder", ()))
+    ladder = list(make(game).skill_ladder)
     mirrors: dict[tuple[int, str], PlannedRun] = {}
     for p in planned:
         labels = {e.label for e in p.spec.lineup}
@@ -618,4 +618,4 @@ def run_study(
 
 
 def _title(game: str) -> str:
-    return getattr(make(game), "title", game)
+    return make(game).title

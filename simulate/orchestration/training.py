@@ -118,7 +118,7 @@ def plan_training(
     ``teacher`` and ``expert`` replace the game's (``ApprenticeSpec``) bots of iteration 0 and of the later ones.
     """
     game = make(game_name)
-    spec: ApprenticeSpec | None = getattr(game, "apprentice", None)
+    spec: ApprenticeSpec | None = game.apprentice
     if spec is None:
         raise TrainError(f"{game_name} has no apprentice to train")
     spec = dataclasses.replace(spec, teacher=teacher or spec.teacher, expert=expert or spec.expert)

@@ -11,12 +11,10 @@ import numpy as np
 
 from simulate.game import ApprenticeSpec, ChunkTables, Codes, RuleOption, bot_specs
 from simulate.gamekit import (
-    kernel_traces,
+    GameShell,
     move_events,
     rule_options,
     state_field,
-    time_kernel_replay,
-    time_reference_replay,
     time_search,
 )
 from simulate.games.century import bots as century_bots
@@ -39,7 +37,7 @@ WHOLE_PARAMS = frozenset({"horizon", "targets", "iterations", "rollout_turns", "
 """Bot parameters that take whole numbers (the planner counts turns and target cards with them)."""
 
 
-class Century:
+class Century(GameShell):
     """Century: Golem Edition, 2-5 players."""
 
     name = "century"
@@ -84,6 +82,12 @@ class Century:
         iterations=3,
         strength_games=400,
     )
+
+    trace_game = staticmethod(play.trace_game)
+    replay_moves = staticmethod(play.replay_moves)
+
+    def new_reference(self, d: data.CenturyData, num_players: int, setup_seed: int) -> CenturyReference:
+        return CenturyReference(d, num_players, setup_seed)
 
     def rule_options(self) -> dict[str, RuleOption]:
         return rule_options(data.RULE_OPTIONS, data.load().rules)
@@ -183,30 +187,6 @@ class Century:
             }
         )
         return events
-
-    def reference_replay_seconds(
-        self,
-        d: data.CenturyData,
-        num_players: int,
-        lineup_ids: np.ndarray,
-        lineup_params: np.ndarray,
-        setup_seeds: np.ndarray,
-        play_seeds: np.ndarray,
-    ) -> tuple[float, int]:
-        traces = kernel_traces(play.trace_game, d, num_players, lineup_ids, lineup_params, setup_seeds, play_seeds)
-        return time_reference_replay(lambda seed: CenturyReference(d, num_players, seed), setup_seeds, traces)
-
-    def kernel_replay_seconds(
-        self,
-        d: data.CenturyData,
-        num_players: int,
-        lineup_ids: np.ndarray,
-        lineup_params: np.ndarray,
-        setup_seeds: np.ndarray,
-        play_seeds: np.ndarray,
-    ) -> tuple[float, int]:
-        traces = kernel_traces(play.trace_game, d, num_players, lineup_ids, lineup_params, setup_seeds, play_seeds)
-        return time_kernel_replay(play.replay_moves, d, num_players, setup_seeds, play_seeds, traces)
 
     def reference_random_seconds(
         self, d: data.CenturyData, num_players: int, setup_seeds: np.ndarray, play_seeds: np.ndarray

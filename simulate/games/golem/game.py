@@ -22,7 +22,11 @@ from typing import Any
 import numpy as np
 
 from simulate.game import ChunkTables, Codes, RuleOption, bot_specs
-from simulate.gamekit import kernel_traces, rule_options, state_field, time_kernel_replay, time_reference_replay
+from simulate.gamekit import (
+    GameShell,
+    rule_options,
+    state_field,
+)
 from simulate.games.golem import apprentice as golem_apprentice
 from simulate.games.golem import bots as golem_bots
 from simulate.games.golem import data, engine, play, search_bot
@@ -50,7 +54,7 @@ PROFILE_STATS = ("gold_bought", "character_bonuses", "student_sections")  # seat
 ART_NAMES = tuple(f"artifact_{k + 1}" for k in range(4))
 
 
-class Golem:
+class Golem(GameShell):
     """Golem: 1-4 players, four rounds of seven phases."""
 
     name = "golem"
@@ -118,6 +122,12 @@ class Golem:
     default_bots = "balanced"  # --bots when none is given: the recommended lineup (golem games shows it)
     indexed_lists: dict[str, tuple[str, int]] = {}
     chunk_size = 5_000  # about a second of play: 100,000 games make 20 chunks, shared evenly by 2 workers
+
+    trace_game = staticmethod(play.trace_game)
+    replay_moves = staticmethod(play.replay_moves)
+
+    def new_reference(self, d: data.GolemData, num_players: int, setup_seed: int) -> _IntActions:
+        return _IntActions(GolemState(d, num_players, setup_seed))
 
     def rule_options(self) -> dict[str, RuleOption]:
         return rule_options(data.RULE_OPTIONS, data.load().rules)
@@ -199,6 +209,7 @@ class Golem:
             "scores": ref.scores(),
             "score_parts": [dict(zip(self.score_parts, p, strict=True)) for p in parts],
             "ranks": ref.ranks(),
+            "wins": ref.wins(),
             "final_order": [s + 1 for s in ref.order],
             **state_field(ref, state),
         }
@@ -232,30 +243,6 @@ class Golem:
             detail = ", ".join(f"{k} {v}" for k, v in e["automa_parts"].items())
             lines.append(f"  Automa: {e['automa_score']} points ({detail})")
         return "\n".join(lines)
-
-    def reference_replay_seconds(
-        self,
-        d: data.GolemData,
-        num_players: int,
-        lineup_ids: np.ndarray,
-        lineup_params: np.ndarray,
-        setup_seeds: np.ndarray,
-        play_seeds: np.ndarray,
-    ) -> tuple[float, int]:
-        traces = kernel_traces(play.trace_game, d, num_players, lineup_ids, lineup_params, setup_seeds, play_seeds)
-        return time_reference_replay(lambda seed: _IntActions(GolemState(d, num_players, seed)), setup_seeds, traces)
-
-    def kernel_replay_seconds(
-        self,
-        d: data.GolemData,
-        num_players: int,
-        lineup_ids: np.ndarray,
-        lineup_params: np.ndarray,
-        setup_seeds: np.ndarray,
-        play_seeds: np.ndarray,
-    ) -> tuple[float, int]:
-        traces = kernel_traces(play.trace_game, d, num_players, lineup_ids, lineup_params, setup_seeds, play_seeds)
-        return time_kernel_replay(play.replay_moves, d, num_players, setup_seeds, play_seeds, traces)
 
     def reference_random_seconds(
         self, d: data.GolemData, num_players: int, setup_seeds: np.ndarray, play_seeds: np.ndarray

@@ -15,11 +15,9 @@ import numpy as np
 
 from simulate.game import ChunkTables, Codes, Lists, RuleOption, bot_specs
 from simulate.gamekit import (
-    kernel_traces,
+    GameShell,
     rule_options,
     state_field,
-    time_kernel_replay,
-    time_reference_replay,
     time_search,
 )
 from simulate.games.golem_poker import bots as poker_bots
@@ -54,7 +52,7 @@ WHOLE_PARAMS = frozenset({"max_raises", "samples", "iterations", "rollout_turns"
 """Bot parameters that take whole numbers (they count raises, sampled deals, iterations and decisions)."""
 
 
-class GolemPoker:
+class GolemPoker(GameShell):
     """Golem, the five-card draw game against the golem hand, 3-6 players."""
 
     name = "golem-poker"
@@ -108,6 +106,12 @@ class GolemPoker:
     profile_columns = play.PROFILE
     # weakest to strongest (docs/golem-poker.md); search rungs are played by the standard study (``Study.search_share``)
     skill_ladder = ("random", "threshold", "equity", "search:iterations=100", "search")
+
+    trace_game = staticmethod(play.trace_game)
+    replay_moves = staticmethod(play.replay_moves)
+
+    def new_reference(self, d: data.PokerData, num_players: int, setup_seed: int) -> GolemPokerReference:
+        return GolemPokerReference(d, num_players, setup_seed)
 
     def rule_options(self) -> dict[str, RuleOption]:
         return rule_options(data.RULE_OPTIONS, data.load().rules)
@@ -242,31 +246,6 @@ class GolemPoker:
             }
         )
         return events
-
-    def reference_replay_seconds(
-        self,
-        d: data.PokerData,
-        num_players: int,
-        lineup_ids: np.ndarray,
-        lineup_params: np.ndarray,
-        setup_seeds: np.ndarray,
-        play_seeds: np.ndarray,
-    ) -> tuple[float, int]:
-        traces = kernel_traces(play.trace_game, d, num_players, lineup_ids, lineup_params, setup_seeds, play_seeds)
-        return time_reference_replay(lambda seed: GolemPokerReference(d, num_players, seed), setup_seeds, traces)
-
-    def kernel_replay_seconds(
-        self,
-        d: data.PokerData,
-        num_players: int,
-        lineup_ids: np.ndarray,
-        lineup_params: np.ndarray,
-        setup_seeds: np.ndarray,
-        play_seeds: np.ndarray,
-    ) -> tuple[float, int]:
-        """Seconds the numba engine takes to apply the same recorded moves as the reference, and the moves."""
-        traces = kernel_traces(play.trace_game, d, num_players, lineup_ids, lineup_params, setup_seeds, play_seeds)
-        return time_kernel_replay(play.replay_moves, d, num_players, setup_seeds, play_seeds, traces)
 
     def reference_random_seconds(
         self, d: data.PokerData, num_players: int, setup_seeds: np.ndarray, play_seeds: np.ndarray

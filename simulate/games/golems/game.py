@@ -15,11 +15,10 @@ import numpy as np
 
 from simulate.game import ChunkTables, Codes, RuleOption, bot_specs
 from simulate.gamekit import (
-    kernel_traces,
+    GameShell,
     move_events,
     rule_options,
     state_field,
-    time_reference_replay,
     time_search,
 )
 from simulate.games.golems import bots as golems_bots
@@ -57,7 +56,7 @@ WHOLE_PARAMS = frozenset({"candidates", "rollouts", "horizon", "iterations", "ro
 """Bot parameters that take whole numbers (the look-ahead and search bots count moves, rollouts and turns)."""
 
 
-class Golems:
+class Golems(GameShell):
     """Golems: 2 players, or solo (1) against the automaton."""
 
     name = "golems"
@@ -100,6 +99,11 @@ class Golems:
     bench_players = 2
     default_bots = "collector"  # --bots when none is given: the recommended lineup (golem games shows it)
     indexed_lists: dict[str, tuple[str, int]] = {}
+
+    trace_game = staticmethod(play.trace_game)
+
+    def new_reference(self, d: data.GolemsData, num_players: int, setup_seed: int) -> GolemsReference:
+        return GolemsReference(d, num_players, setup_seed)
 
     def rule_options(self) -> dict[str, RuleOption]:
         return rule_options(data.RULE_OPTIONS, data.load().rules)
@@ -177,18 +181,6 @@ class Golems:
             result["automa_score"] = ref.automa_vp
         events.append(result)
         return events
-
-    def reference_replay_seconds(
-        self,
-        d: data.GolemsData,
-        num_players: int,
-        lineup_ids: np.ndarray,
-        lineup_params: np.ndarray,
-        setup_seeds: np.ndarray,
-        play_seeds: np.ndarray,
-    ) -> tuple[float, int]:
-        traces = kernel_traces(play.trace_game, d, num_players, lineup_ids, lineup_params, setup_seeds, play_seeds)
-        return time_reference_replay(lambda seed: GolemsReference(d, num_players, seed), setup_seeds, traces)
 
     def search_rates(
         self, d: data.GolemsData, params: np.ndarray, num_positions: int, repeats: int
