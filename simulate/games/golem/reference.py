@@ -391,9 +391,7 @@ class GolemState:
 
     def returns(self) -> list[float]:
         """1 for the winner, 0 otherwise (ties broken by the final Rabbi order); zeros before the end."""
-        if self.phase != PH_END:
-            return [0.0] * self.n
-        return [1.0 if r == 1 else 0.0 for r in self.ranks()]
+        return self.wins()
 
     def __str__(self) -> str:
         lines = [f"round {self.round + 1}, phase {self.phase}, order {self.order}"]
@@ -444,6 +442,13 @@ class GolemState:
         for k, s in enumerate(key):
             rank[s] = k + 1
         return rank
+
+    def wins(self) -> list[float]:
+        """Each seat's share of the win: 1 for rank 1 (ties are broken by the Rabbi, so there is one winner; solo: 1
+        when the player beats the Automa), 0 for the others; zeros before the end."""
+        if self.phase != PH_END:
+            return [0.0] * self.n
+        return [1.0 if r == 1 else 0.0 for r in self.ranks()]
 
     def automa_parts(self) -> list[int]:
         """The Automa's score: Main Strategy tile VP, Strategy tile VP, and what its Special Developments add."""

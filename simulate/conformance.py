@@ -1,0 +1,247 @@
+"""One conformance check for every game: what the shared runner, run format, replay and reports rely on, checked
+the same way for each registered game (Pgx's ``api_test``, OpenSpiel's ``games_sim_test``).
+
+``check_game(name)`` runs every check and raises :class:`ConformanceError` listing each failure; a game's own tests
+call it in one line and ``tests/test_conformance.py`` runs it over the registry, so a new game is covered by its
+registry line. The checks:
+
+- ``declarations``: the game's declared facts agree with each other (player counts, default lineup, skill ladder
+  and bench lineups parse, profile columns, outcome, rule options' defaults among their choices, play version);
+- ``tables``: at every player count a chunk has one row per game (per seat) in every declared column, ranks in
+  1..n, a win share per seat between 0 and 1 that sums to 1 over a game's seats (solo: 0, ½ or 1);
+- ``determinism``: the same seeds give the same tables twice, and with two threads as with one;
+- ``bots``: every bot, with search budgets cut to their lowest, plays legal moves (games checked move by move end
+  by the rules, never by an illegal move or the turn cap);
+- ``replay``: the reference engine, replaying the kernel's moves, reaches the kernel's scores, ranks and wins, and
+  every replay event formats as text;
+- ``timing``: the bench hooks time the reference (and, where the game has one, the kernel) replaying moves.
+
+Per-game differential tests still compare every record field after every move; these checks need only the
+shared surface (``simulate.game.Game``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from simulate.game import Codes, Game, Lists
+from simulate.lineup import BotEntry, LineupError, lineup_arrays, parse_lineup
+from simulate.registry import make
+from simulate.runformat import FAULT_END_REASONS
+from simulate.runner import RunSpec, plan_games
+
+CHECKS = ("declarations", "tables", "determinism", "bots", "replay", "timing")
+SEED = 20261204
+
+
+class ConformanceError(AssertionError):
+    """A game that breaks the shared surface; the message lists every failed check."""
+
+
+def check_game(name: str, games: int = 6, seed: int = SEED, checks: tuple[str, ...] = CHECKS) -> tuple[str, ...]:
+    """Run ``checks`` on game ``name`` with ``games`` games per check and player count; return the checks passed.
+
+    Raises :class:`ConformanceError` naming every failure (all checks run before it is raised)."""
+    unknown = sorted(set(checks) - set(CHECKS))
+    if unknown:
+        raise ValueError(f"unknown conformance checks {unknown}; the checks are {list(CHECKS)}")
+    game = make(name)
+    data = game.load_data(None, {})
+    runs: dict[str, Callable[[], list[str]]] = {
+        "declarations": lambda: _declarations(game, name),
+        "tables": lambda: _tables(game, data, games, seed),
+        "determinism": lambda: _determinism(game, data, games, seed),
+        "bots": lambda: _bots(game, data, games, seed),
+        "replay": lambda: _replay(game, data, seed),
+        "timing": lambda: _timing(game, data, seed),
+    }
+    failures = [f"{name} {check}: {problem}" for check in checks for problem in runs[check]()]
+    if failures:
+        raise ConformanceError("\n".join(failures))
+    return tuple(checks)
+
+
+def _lineup(game: Game, specs: list[str], n: int) -> list[BotEntry]:
+    return parse_lineup(game, specs, n)
+
+
+def _play(game: Game, data, n: int, lineup: list[BotEntry], games: int, seed: int, **kw):
+    plan = plan_games(RunSpec(game.name, n, games, seed, lineup), 0, games)
+    ids, params = lineup_arrays(game, lineup)
+    return game.play_chunk(data, n, plan.seat_lineup, ids, params, plan.setup_seed, plan.play_seed, **kw), plan
+
+
+def _values(column) -> np.ndarray:
+    if isinstance(column, Codes):
+        return np.asarray(column.codes)
+    if isinstance(column, Lists):
+        return np.concatenate([np.asarray(column.offsets, np.int64), _values(column.values).astype(np.int64)])
+    return np.asarray(column)
+
+
+def _rows(column) -> int:
+    return len(column.offsets) - 1 if isinstance(column, Lists) else len(_values(column))
+
+
+def _declarations(game: Game, name: str) -> list[str]:
+    problems = []
+    if game.name != name:
+        problems.append(f"GAME.name is {game.name!r}, registered as {name!r}")
+    if not 1 <= game.min_players <= game.max_players:
+        problems.append(f"player counts {game.min_players}-{game.max_players}")
+    if not 1 <= game.play_version <= game.version:
+        problems.append(f"play_version {game.play_version} not in 1..version {game.version}")
+    if game.outcome not in ("win", "score"):
+        problems.append(f"outcome {game.outcome!r} is neither 'win' nor 'score'")
+    if game.outcome == "score" and not game.outcome_precision:
+        problems.append("a 'score' outcome needs outcome_precision")
+    if not set(game.profile_forced) <= set(game.profile_columns):
+        problems.append(f"profile_forced {sorted(set(game.profile_forced) - set(game.profile_columns))} not profiled")
+    if not set(game.design_measures) <= set(game.report_metrics):
+        problems.append(f"design_measures {sorted(set(game.design_measures) - set(game.report_metrics))} unknown")
+    if not game.min_players <= game.bench_players <= game.max_players:
+        problems.append(f"bench_players {game.bench_players} outside the player counts")
+    n = max(game.min_players, min(2, game.max_players))
+    specs = [game.default_bots, *game.skill_ladder, *game.bench_lineups]
+    for spec in specs:
+        try:
+            _lineup(game, spec.split(","), game.bench_players if spec in game.bench_lineups else n)
+        except LineupError as e:
+            problems.append(f"lineup {spec!r}: {e}")
+    for option in game.rule_options().values():
+        listed = isinstance(option.default, str | bool)  # numeric options describe their range in words
+        if listed and option.default not in option.choices:
+            problems.append(f"rule option {option.name}: default {option.default!r} not among {option.choices}")
+    if game.apprentice is not None:
+        counts = [c for c in game.apprentice.player_counts if not game.min_players <= c <= game.max_players]
+        if counts:
+            problems.append(f"apprentice player counts {counts} outside the game's")
+    return problems
+
+
+def _tables(game: Game, data, games: int, seed: int) -> list[str]:
+    problems = []
+    for n in range(game.min_players, game.max_players + 1):
+        lineup = _lineup(game, [game.default_bots], n)
+        tables, _ = _play(game, data, n, lineup, games, seed)
+        for table, columns, rows in (
+            ("games", ("turns", "rounds", "end_reason", *game.game_columns, *game.setup_columns), games),
+            (
+                "seats",
+                ("score", "rank", "win", *game.score_parts, *game.seat_columns, *game.profile_columns),
+                games * n,
+            ),
+        ):
+            got = getattr(tables, table)
+            missing = [c for c in columns if c not in got]
+            if missing:
+                problems.append(f"{n} players: {table} lack {missing}")
+            wrong = [c for c, v in got.items() if _rows(v) != rows]
+            if wrong:
+                problems.append(f"{n} players: {table} columns {wrong} have not {rows} rows")
+        seats = tables.seats
+        if "rank" in seats and "win" in seats:
+            rank = np.asarray(seats["rank"]).reshape(games, n)
+            win = np.asarray(seats["win"], np.float64).reshape(games, n)
+            if (rank < 1).any() or (rank > max(n, 2)).any():
+                problems.append(f"{n} players: ranks outside 1..{max(n, 2)}")
+            if (win < 0).any() or (win > 1).any():
+                problems.append(f"{n} players: win shares outside 0..1")
+            if n == 1 and not np.isin(win, (0.0, 0.5, 1.0)).all():
+                problems.append("solo: a win is 0, 0.5 or 1")
+            if n > 1 and not np.allclose(win.sum(axis=1), 1.0):
+                problems.append(f"{n} players: a game's win shares do not sum to 1")
+    return problems
+
+
+def _same(a, b) -> list[str]:
+    differ = []
+    for table in ("games", "seats", "components"):
+        x, y = getattr(a, table), getattr(b, table)
+        differ += [f"{table}.{c}" for c in x if c not in y or not np.array_equal(_values(x[c]), _values(y[c]))]
+    return differ
+
+
+def _determinism(game: Game, data, games: int, seed: int) -> list[str]:
+    n = game.bench_players
+    lineup = _lineup(game, [game.default_bots], n)
+    first, _ = _play(game, data, n, lineup, games, seed)
+    again, _ = _play(game, data, n, lineup, games, seed)
+    threaded, _ = _play(game, data, n, lineup, games, seed, threads=2)
+    problems = []
+    if differ := _same(first, again):
+        problems.append(f"the same seeds played twice differ in {differ[:5]}")
+    if differ := _same(first, threaded):
+        problems.append(f"two threads differ from one in {differ[:5]}")
+    return problems
+
+
+def _cheapest(game: Game, bot: str) -> str:
+    """``bot`` with every budget parameter (iterations, rollouts, samples...) at its lowest accepted value."""
+    spec = game.bots[bot]
+    cuts = [
+        f"{k}={spec.limits[k][0]:g}"
+        for k in spec.params
+        if k in spec.whole and any(word in k for word in ("iteration", "rollout", "sample", "candidate"))
+    ]
+    return ":".join([bot, *cuts])
+
+
+def _bots(game: Game, data, games: int, seed: int) -> list[str]:
+    problems = []
+    n = game.bench_players
+    for bot in game.bots:
+        lineup = _lineup(game, [_cheapest(game, bot)], n)
+        tables, _ = _play(game, data, n, lineup, games, seed, check_moves=True)
+        end = tables.games["end_reason"]
+        reasons = [end.categories[c] for c in np.asarray(end.codes)]
+        faults = sorted({r for r in reasons if r in FAULT_END_REASONS})
+        if faults:
+            problems.append(f"bot {bot}: games ended by {faults}")
+    return problems
+
+
+def _replay(game: Game, data, seed: int) -> list[str]:
+    problems = []
+    n = game.bench_players
+    lineup = _lineup(game, [game.default_bots], n)
+    tables, plan = _play(game, data, n, lineup, 2, seed)
+    ids, params = lineup_arrays(game, lineup)
+    labels = [e.label for e in lineup]
+    score = np.asarray(tables.seats["score"]).reshape(2, n)
+    rank = np.asarray(tables.seats["rank"]).reshape(2, n)
+    win = np.asarray(tables.seats["win"], np.float64).reshape(2, n)
+    for g in range(2):
+        events = game.replay(
+            data, n, plan.seat_lineup[g], ids, params, int(plan.setup_seed[g]), int(plan.play_seed[g]), labels
+        )
+        result = events[-1]
+        if result.get("event") != "result":
+            problems.append(f"game {g}: the last replay event is not the result")
+            continue
+        if list(result["scores"]) != score[g].tolist():
+            problems.append(f"game {g}: reference scores {result['scores']} against the kernel's {score[g].tolist()}")
+        if list(result["ranks"]) != rank[g].tolist():
+            problems.append(f"game {g}: reference ranks {result['ranks']} against the kernel's {rank[g].tolist()}")
+        if not np.allclose(np.asarray(result["wins"], np.float64), win[g]):
+            problems.append(f"game {g}: reference wins {result['wins']} against the kernel's {win[g].tolist()}")
+        if any(not isinstance(game.format_event(e), str) for e in events):
+            problems.append(f"game {g}: an event does not format as text")
+    return problems
+
+
+def _timing(game: Game, data, seed: int) -> list[str]:
+    n = game.bench_players
+    lineup = _lineup(game, [game.default_bots], n)
+    ids, params = lineup_arrays(game, lineup)
+    plan = plan_games(RunSpec(game.name, n, 2, seed, lineup), 0, 2)
+    problems = []
+    seconds, moves = game.reference_replay_seconds(data, n, ids, params, plan.setup_seed, plan.play_seed)
+    if not (seconds > 0 and moves > 0):
+        problems.append(f"reference replay timed {seconds} s for {moves} moves")
+    kernel = game.kernel_replay_seconds(data, n, ids, params, plan.setup_seed, plan.play_seed)
+    if kernel is not None and kernel[1] != moves:
+        problems.append(f"the kernel replayed {kernel[1]} moves, the reference {moves}")
+    return problems

@@ -1,0 +1,74 @@
+"""Every registered game passes the one conformance check (``simulate.conformance``), and the check fails a game
+that breaks the shared surface."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from simulate import conformance
+from simulate.conformance import CHECKS, ConformanceError, check_game
+from simulate.registry import available_games, make
+
+
+@pytest.mark.parametrize("name", sorted(available_games()))
+def test_every_game_conforms(name: str) -> None:
+    assert check_game(name, games=4) == CHECKS
+
+
+class _Broken:
+    """A registered game with one fault: attribute overrides, and scores shifted by one in its chunks."""
+
+    def __init__(self, game, shift: int = 0, **overrides) -> None:
+        self._game, self._shift, self._overrides = game, shift, overrides
+
+    def __getattr__(self, name):
+        if name in self._overrides:
+            return self._overrides[name]
+        return getattr(self._game, name)
+
+    def play_chunk(self, *args, **kwargs):
+        tables = self._game.play_chunk(*args, **kwargs)
+        if self._shift:
+            tables.seats["score"] = np.asarray(tables.seats["score"]) + self._shift
+        return tables
+
+
+def test_a_game_whose_kernel_and_reference_disagree_fails(monkeypatch) -> None:
+    monkeypatch.setattr(conformance, "make", lambda name: _Broken(make(name), shift=1))
+    with pytest.raises(ConformanceError, match="golems replay: game 0: reference scores"):
+        check_game("golems", games=2, checks=("replay",))
+
+
+def test_bad_declarations_fail(monkeypatch) -> None:
+    game = make("golems")
+    monkeypatch.setattr(
+        conformance,
+        "make",
+        lambda name: _Broken(
+            game,
+            profile_forced=("no_such_column",),
+            skill_ladder=("random", "no_such_bot"),
+            outcome="score",
+            apprentice=dataclasses.replace(game.apprentice, player_counts=(1, 2, 3)),
+        ),
+    )
+    with pytest.raises(ConformanceError) as raised:
+        check_game("golems", checks=("declarations",))
+    text = str(raised.value)
+    for problem in ("profile_forced", "no_such_bot", "outcome_precision", "apprentice player counts [3]"):
+        assert problem in text
+
+
+def test_a_missing_declared_column_fails(monkeypatch) -> None:
+    game = make("golems")
+    monkeypatch.setattr(conformance, "make", lambda name: _Broken(game, seat_columns=(*game.seat_columns, "nowhere")))
+    with pytest.raises(ConformanceError, match=r"seats lack \['nowhere'\]"):
+        check_game("golems", games=2, checks=("tables",))
+
+
+def test_unknown_checks_are_refused() -> None:
+    with pytest.raises(ValueError, match="unknown conformance checks"):
+        check_game("golems", checks=("tables", "speed"))
