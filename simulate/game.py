@@ -195,6 +195,10 @@ class Game(Protocol):
         """Rule options with their defaults from the shipped data."""
         ...
 
+    def data_dir(self) -> Path:
+        """The folder of the game's shipped data: runs copy its ``data_files`` from it unless given another."""
+        ...
+
     def load_data(self, folder: Path | None, rules: dict[str, Any]) -> Any:
         """Load and validate definition data; raise ``DataError`` naming file, row and column."""
         ...

@@ -6,12 +6,13 @@ from __future__ import annotations
 import statistics
 import time
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
 import numpy as np
 
-from simulate.datafiles import rule_choices
+from simulate.datafiles import default_dir, rule_choices
 from simulate.game import ApprenticeSpec, RuleOption
 
 
@@ -171,6 +172,10 @@ class GameShell:
         super().__init_subclass__(**kwargs)
         if "play_version" not in cls.__dict__:
             cls.play_version = cls.version
+
+    def data_dir(self) -> Path:
+        """The folder of the game's shipped data (``seeds/<name>``, installed as ``simulate/seeds/<name>``)."""
+        return default_dir(self.name)
 
     def new_reference(self, data: Any, num_players: int, setup_seed: int) -> Any:
         """The reference engine's game of ``setup_seed`` in its starting position (``apply_action`` takes the

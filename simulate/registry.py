@@ -17,6 +17,22 @@ _GAMES: dict[str, tuple[str, str]] = {
     "golem-poker": ("simulate.games.golem_poker.game", "Golem (card game): five-card draw against a golem hand, 3-6"),
     "golems": ("simulate.games.golems.game", "Golems (ThunderGryph 2020), 2 players or solo; deck is a stand-in"),
 }
+_SHIPPED = frozenset(_GAMES)
+
+
+def register_game(name: str, module: str, description: str) -> None:
+    """Add a game: ``module`` (importable, imported on first use) holds its ``GAME``; the four shipped games are the
+    lines of ``_GAMES`` above, a game of one's own (``docs/adding-a-game.md``) may be added at run time."""
+    if name in _GAMES and _GAMES[name][0] != module:
+        raise ValueError(f"game {name!r} is already registered to {_GAMES[name][0]}")
+    _GAMES[name] = (module, description)
+
+
+def unregister_game(name: str) -> None:
+    """Remove a game added by :func:`register_game` (the shipped games stay)."""
+    if name in _SHIPPED:
+        raise ValueError(f"game {name!r} ships with the lab and cannot be removed")
+    _GAMES.pop(name, None)
 
 
 class UnknownName(ValueError):

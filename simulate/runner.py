@@ -37,7 +37,7 @@ import numpy as np
 from simulate import __version__
 from simulate.apprentice import fit_warning
 from simulate.cluster import connect, parse_cluster, play_on_cluster
-from simulate.datafiles import DataError, default_dir
+from simulate.datafiles import DataError
 from simulate.game import ChunkTables, Codes, Game, GamePlan
 from simulate.jitcache import compiling_notice, is_compiled
 from simulate.lineup import BotEntry, lineup_arrays, seat_assignment
@@ -518,7 +518,7 @@ def _prepare_output(
 def _copy_data(store: RunStore, spec: RunSpec, game: Game) -> None:
     """Copy the game data the run plays into its ``data/`` folder."""
     store.makedirs("data")
-    folder = Path(spec.cards) if spec.cards else default_dir(game.name)
+    folder = Path(spec.cards) if spec.cards else game.data_dir()
     for name in game.data_files:
         store.put_file(folder / name, f"data/{name}")
 

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from simulate.datafiles import DataError, default_dir, read_toml
+from simulate.datafiles import DataError, read_toml
 from simulate.game import Game
 
 __all__ = ["Value", "VariantError", "Variant", "match_values", "resolve_value", "settable_values", "write_variant"]
@@ -121,7 +121,7 @@ class Variant:
 
 
 def _folder(game: Game, folder: str | Path | None) -> Path:
-    return Path(folder) if folder is not None else default_dir(game.name)
+    return Path(folder) if folder is not None else game.data_dir()
 
 
 def _read_rows(path: Path) -> tuple[list[str], list[list[str]]]:

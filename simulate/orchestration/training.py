@@ -140,7 +140,7 @@ def plan_training(
         raise TrainError(f"--seed must be within 0..2**63-1, not {seed}")
     if not 1 <= workers <= 64:
         raise TrainError(f"--workers must be within 1..64, not {workers}")
-    folder = Path(data_dir) if data_dir is not None else default_dir(game_name)
+    folder = Path(data_dir) if data_dir is not None else game.data_dir()
     try:
         data = game.load_data(folder, rules or {})
         for bot in (spec.teacher, spec.expert, spec.rival, spec.student, "apprentice"):

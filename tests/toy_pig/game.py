@@ -1,0 +1,228 @@
+"""Pig behind the shared game interface: its data, its plain-Python reference twin, and ``GAME``."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from simulate.datafiles import sha256
+from simulate.game import BotSpec, ChunkTables, Codes, RuleOption, bot_specs
+from simulate.gamekit import GameShell, state_field
+
+from . import engine as E
+
+END_REASONS = ("rules", "turn_cap")
+TARGETS = ("30", "50", "100")
+
+
+class PigData(NamedTuple):
+    """A loaded definition: the rules in force (Pig has no components) and the data's provenance."""
+
+    target: int
+    rules: dict[str, Any]
+    files: dict[str, str]  # data file -> SHA-256
+
+
+class PigReference:
+    """The rules once more in plain Python, in OpenSpiel's State shape; moves are the kernel's records."""
+
+    def __init__(self, d: PigData, num_players: int) -> None:
+        self.n, self.target = num_players, d.target
+        self.score, self.total, self.current, self.won = [0] * num_players, 0, 0, False
+
+    def current_player(self) -> int:
+        return self.current
+
+    def legal_actions(self) -> list[int]:
+        return [E.ROLL] if self.total == 0 else [E.ROLL, E.BANK]
+
+    def apply_action(self, record: Any) -> None:
+        action, die = int(record[0]), int(record[1])
+        if action not in self.legal_actions() or self.won:
+            raise ValueError(f"illegal move {action} for seat {self.current}")
+        if action == E.BANK:
+            self.score[self.current] += self.total
+            if self.score[self.current] >= self.target:
+                self.won = True
+                return
+        elif die != 1:
+            self.total += die
+            return
+        self.total, self.current = 0, (self.current + 1) % self.n
+
+    def is_terminal(self) -> bool:
+        return self.won
+
+    def scores(self) -> list[int]:
+        return list(self.score)
+
+    def score_parts(self) -> list[list[int]]:
+        return [[s] for s in self.score]
+
+    def ranks(self) -> list[int]:
+        return [1 + sum(o > s for o in self.score) for s in self.score]
+
+    def wins(self) -> list[float]:
+        top = [s == max(self.score) for s in self.score]
+        return [1.0 / sum(top) if t else 0.0 for t in top]
+
+
+def public_state(ref: PigReference) -> dict[str, Any]:
+    return {"scores": ref.scores(), "turn_total": ref.total, "to_move": ref.current + 1}
+
+
+def trace_game(d, num_players, seat_lineup, ids, params, setup_seed, play_seed):
+    """One game's move records and its final state."""
+    st = E.new_state(1)
+    trace = np.zeros((E.TURN_CAP, E.MOVE_LEN), np.int64)
+    seats = np.asarray(seat_lineup, np.int64).reshape(1, num_players)
+    seeds = np.array([play_seed], np.uint64)
+    E.play_games(st, num_players, d.target, seats, ids, params, seeds, trace)
+    return trace[: st.moves[0]], st
+
+
+class Pig(GameShell):
+    """Pig: roll or bank, first to the target wins; 2-4 players."""
+
+    name = "pig"
+    title = "Pig"
+    version = 1
+    min_players = 2
+    max_players = E.MAX_PLAYERS
+    description = "Pig, the dice game: roll or bank, first to the target wins; a toy game of the lab's tests"
+    bots: dict[str, BotSpec] = bot_specs(
+        {
+            "random": (E.RANDOM, "banks half the time it may", {}),
+            "hold": (E.HOLD, "rolls until the turn holds hold_at points", {"hold_at": (20.0, "points to bank at")}),
+        },
+        {"hold_at": (1.0, 100.0)},
+        frozenset({"hold_at"}),
+    )
+    max_bot_params = 1
+    data_files = ("game.toml",)
+    score_parts = ("score_banked",)
+    score_unit = "points"
+    setup_columns = ()
+    component_kinds = ()
+    game_columns = ("winner_seat",)
+    seat_columns = ()
+    profile_columns = ("rolls", "banks")
+    skill_ladder = ("random", "hold")
+    bench_lineups = {"hold": 10_000}
+    bench_players = 2
+    default_bots = "hold"
+    trace_game = staticmethod(trace_game)
+
+    def new_reference(self, d: PigData, num_players: int, setup_seed: int) -> PigReference:
+        return PigReference(d, num_players)
+
+    def data_dir(self) -> Path:
+        return Path(__file__).resolve().parent / "seeds"
+
+    def rule_options(self) -> dict[str, RuleOption]:
+        return {"target": RuleOption("target", "30", TARGETS, "points that win")}
+
+    def load_data(self, folder: Path | None, rules: dict[str, Any]) -> PigData:
+        folder = Path(folder) if folder is not None else self.data_dir()
+        shipped = tomllib.loads((folder / "game.toml").read_text(encoding="utf-8"))["rules"]
+        target = str(rules.get("target", shipped["target"]))
+        if target not in TARGETS:
+            raise ValueError(f"rule target: {target!r} is not one of {list(TARGETS)}")
+        files = {name: sha256(folder / name) for name in self.data_files}
+        return PigData(int(target), {"target": target}, files)
+
+    def describe_data(self, d: PigData) -> dict[str, Any]:
+        return {"title": self.title, "rules": dict(d.rules), "data": {"default": True, "files": dict(d.files)}}
+
+    def play_chunk(
+        self,
+        d,
+        num_players,
+        seat_lineup,
+        lineup_ids,
+        lineup_params,
+        setup_seeds,
+        play_seeds,
+        threads=1,
+        check_moves=False,
+    ) -> ChunkTables:
+        n, g = num_players, len(play_seeds)
+        st = E.new_state(g)
+        no_trace = np.zeros((0, E.MOVE_LEN), np.int64)
+        seats = np.asarray(seat_lineup, np.int64)
+        E.play_games(st, n, d.target, seats, lineup_ids, lineup_params, np.asarray(play_seeds, np.uint64), no_trace)
+        score = st.score[:, :n]
+        top = score == score.max(axis=1, keepdims=True)
+        win = top / top.sum(axis=1, keepdims=True)
+        rank = 1 + (score[:, None, :] > score[:, :, None]).sum(axis=2)
+        games = {
+            "turns": st.moves.copy(),
+            "rounds": (st.turns + n - 1) // n,
+            "end_reason": Codes((st.over - 1).astype(np.int32), END_REASONS),
+            "winner_seat": (np.argmax(win, axis=1) + 1).astype(np.int8),
+        }
+        seats_table = {
+            "score": score.ravel().astype(np.int32),
+            "rank": rank.ravel().astype(np.int8),
+            "win": win.ravel(),
+            "score_banked": score.ravel().astype(np.int32),
+            "rolls": st.rolls[:, :n].ravel().copy(),
+            "banks": st.banks[:, :n].ravel().copy(),
+        }
+        empty = np.zeros(0, np.int64)
+        components = {
+            "game": empty,
+            "seat": empty.astype(np.int8),
+            "component": Codes(empty.astype(np.int32), ()),
+            "kind": Codes(empty.astype(np.int32), ()),
+            "turn": empty.astype(np.int32),
+            "round": empty.astype(np.int32),
+        }
+        return ChunkTables(games, seats_table, components)
+
+    def replay(
+        self, d, num_players, seat_lineup, lineup_ids, lineup_params, setup_seed, play_seed, labels, states=False
+    ) -> list[dict[str, Any]]:
+        moves, _ = trace_game(d, num_players, seat_lineup, lineup_ids, lineup_params, setup_seed, play_seed)
+        ref = PigReference(d, num_players)
+        state = public_state if states else None
+        events: list[dict[str, Any]] = [{"event": "setup", "target": d.target, **state_field(ref, state)}]
+        for t, (action, die) in enumerate(moves):
+            seat = ref.current_player()
+            ref.apply_action((action, die))
+            text = f"rolls {die}" if action == E.ROLL else "banks"
+            events.append(
+                {
+                    "event": "move",
+                    "turn": t + 1,
+                    "seat": seat + 1,
+                    "bot": labels[seat],
+                    "text": text,
+                    **state_field(ref, state),
+                }
+            )
+        events.append(
+            {
+                "event": "result",
+                "end_reason": "rules" if ref.is_terminal() else "running",
+                "scores": ref.scores(),
+                "score_parts": [{"score_banked": p[0]} for p in ref.score_parts()],
+                "ranks": ref.ranks(),
+                "wins": ref.wins(),
+                **state_field(ref, state),
+            }
+        )
+        return events
+
+    def format_event(self, e: dict[str, Any]) -> str:
+        if e["event"] == "move":
+            return f"move {e['turn']}: seat {e['seat']} ({e['bot']}) {e['text']}"
+        if e["event"] == "result":
+            return "game over: " + ", ".join(f"seat {s + 1} {v}" for s, v in enumerate(e["scores"]))
+        return f"{e['event']}: first to {e.get('target')} points"
+
+
+GAME = Pig()
