@@ -12,10 +12,12 @@ from analysis.plots.experiments import (
     plot_variant_effects,
 )
 from analysis.plots.runs import (
+    plot_comeback,
     plot_component_forest,
     plot_convergence,
     plot_game_lengths,
     plot_head_to_head,
+    plot_ladder_ratings,
     plot_ladder_seats,
     plot_ratings,
     plot_score_distributions,
@@ -26,11 +28,13 @@ from analysis.plots.runs import (
 )
 
 __all__ = [
+    "plot_comeback",
     "plot_component_forest",
     "plot_convergence",
     "plot_effect_forest",
     "plot_game_lengths",
     "plot_head_to_head",
+    "plot_ladder_ratings",
     "plot_ladder_seats",
     "plot_ratings",
     "plot_score_distributions",
