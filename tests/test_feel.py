@@ -141,3 +141,9 @@ def test_plot_ladder_ratings_in_rung_order() -> None:
     ax = plot_ladder_ratings(ratings, ["random", "greedy", "strong"])
     assert [t.get_text() for t in ax.get_xticklabels()] == ["random", "strong"]
     plt.close("all")
+
+
+def test_rows_in_any_order_and_with_any_index_read_alike() -> None:
+    traj, seats = _tables(*_coin_flip_at_the_end(np.random.default_rng(SEED)))
+    shuffled = seats.sample(frac=1, random_state=SEED).set_axis(np.arange(len(seats)) + 10_000)
+    pd.testing.assert_frame_equal(feel_summary(traj, shuffled), feel_summary(traj, seats))

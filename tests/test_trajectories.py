@@ -83,3 +83,17 @@ def test_a_run_writes_identical_trajectories_with_one_or_two_workers(tmp_path: P
         read_table(plain, "trajectories")
     with pytest.raises(RunError, match="trajectories"):
         run(_spec(False), one, workers=1, progress=False, resume=True)
+
+
+def test_the_report_shows_how_the_game_plays_for_runs_with_trajectories(tmp_path: Path) -> None:
+    from analysis.report.build import compute_report
+
+    game = make("century")
+    mixed = RunSpec("century", 2, 300, MASTER_SEED + 1, parse_lineup(game, ["random", "planner"], 2), chunk_size=300)
+    runs = [run(_spec(True), tmp_path / "feel", workers=1, progress=False)]
+    runs.append(run(mixed, tmp_path / "mixed", workers=1, progress=False))
+    report = compute_report(runs)
+    section = next(s for s in report.sections if s.title == "How the game plays")
+    assert any(a.startswith("How it plays (3 players") for a in report.summary)
+    assert any(a.startswith("Skill against luck: random finishes above planner") for a in report.summary)
+    assert {f.name for f in section.items if hasattr(f, "png")} == {"feel.png", "ladder_ratings.png"}

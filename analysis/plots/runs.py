@@ -24,6 +24,7 @@ __all__ = [
     "plot_head_to_head",
     "plot_ladder_ratings",
     "plot_ladder_seats",
+    "plot_leader_wins",
     "plot_ratings",
     "plot_score_distributions",
     "plot_seat_win_rates",
@@ -576,4 +577,28 @@ def plot_ladder_ratings(
     ax.set_xlabel("rung (weakest to strongest bot)")
     ax.set_ylabel("Elo rating")
     ax.set_title(title or "The ladder's rating curve")
+    return ax
+
+
+def plot_leader_wins(
+    table: pd.DataFrame, ax: Axes | None = None, *, num_players: int | None = None, title: str | None = None
+) -> Axes:
+    """The share of games the leader at each round wins (percent, with its band), one line per lineup.
+
+    Required columns (``analysis.stats.feel.leader_wins``): ``num_players``, ``bots``, ``round``, ``leader_win``,
+    ``low``, ``high``. Draws one player count (the smallest unless ``num_players``).
+    """
+    require_columns(table, ["num_players", "bots", "round", "leader_win", "low", "high"], "leader_wins")
+    part, n = _one_player_count(table, num_players, "leader_wins")
+    curves = [(str(b), rows.sort_values("round")) for b, rows in part.groupby("bots", sort=True)]
+    ax = _axes(ax, (6.5, 4.0))
+    for label, rows in curves:
+        (line,) = ax.plot(rows["round"], 100 * rows["leader_win"], label=label)
+        ax.fill_between(rows["round"], 100 * rows["low"], 100 * rows["high"], color=line.get_color(), alpha=0.2)
+    ax.axhline(100 / n, color="grey", lw=0.8, ls="--")
+    ax.set_xlabel("round")
+    ax.set_ylabel("games won by the round's leader (%)")
+    ax.set_ylim(0, 100)
+    ax.legend(fontsize="small", frameon=False)
+    ax.set_title(title or f"Does the leader win? {n}-player games")
     return ax

@@ -9,6 +9,7 @@ import numpy as np
 
 from analysis.report.components import _component_section
 from analysis.report.convergence import _convergence_section
+from analysis.report.feel import _feel_section
 from analysis.report.metrics import _design_answer, _metric_columns, _metrics_section
 from analysis.report.model import MAX_ANSWERS, Figure, Report, Text
 from analysis.report.outcomes import _outcome_section
@@ -147,12 +148,26 @@ def compute_report(
     if outcome_unit is not None:  # the seat answer in the game's currency, even from a single rung
         on_ladder = ladder_answers
     solo_section = _solo_section(solo_seats, base_games[base_games["num_players"] == 1], alpha)
+    feel_section = _feel_section(
+        independent,
+        offsets,
+        base_seats,
+        base_games,
+        mixed_seats,
+        tuple(facts.get("skill_ladder", ())),  # as declared: the weakest (random) and strongest cheap rung
+        ratings,
+        bool(turn_order),
+        unit,
+        alpha,
+        rng,
+    )
     setup_section = _setup_section(seats, same_rules, offsets, alpha, unit)
     variant_section = _variant_section(games, seats, manifests, metrics, labels, alpha, outcome_unit)
     sections = [
         win_rate_section,
         _profile_section(seats, profile_columns, facts.get("profile_forced", ())),
         ladder_section,
+        feel_section,
         solo_section,
         mirror_section,
         mixed_section,
@@ -192,6 +207,9 @@ def compute_report(
         if s is not None
         for a in (fairness if fairness and s is (mirror_section or mixed_section) else s.answers)
     ]
+    if feel_section is not None:  # how the game plays, next to fairness
+        at = summary.index(fairness[0]) + 1 if fairness and fairness[0] in summary else len(summary[:1])
+        summary[at:at] = feel_section.answers
     overview = None
     if len(on_ladder):
         overview = _ladder_overview(ladder, ladder_answers, outcome_unit)

@@ -71,8 +71,8 @@ def feel_arrays(trajectories: pd.DataFrame, seats: pd.DataFrame) -> list[FeelArr
     """
     require_columns(trajectories, TRAJECTORY_COLUMNS, "trajectories")
     require_columns(seats, SEAT_COLUMNS, "seats")
-    traj = trajectories[list(TRAJECTORY_COLUMNS)].sort_values(["game", "seat"], kind="stable")
-    seat = seats[list(SEAT_COLUMNS)].sort_values(["game", "seat"], kind="stable")
+    traj = trajectories[list(TRAJECTORY_COLUMNS)].sort_values(["game", "seat"], kind="stable", ignore_index=True)
+    seat = seats[list(SEAT_COLUMNS)].sort_values(["game", "seat"], kind="stable", ignore_index=True)
     if len(traj) != len(seat) or not (
         np.array_equal(traj["game"].to_numpy(), seat["game"].to_numpy())
         and np.array_equal(traj["seat"].to_numpy(), seat["seat"].to_numpy())
@@ -108,11 +108,13 @@ def feel_arrays(trajectories: pd.DataFrame, seats: pd.DataFrame) -> list[FeelArr
 
 def _lineups(seat: pd.DataFrame) -> np.ndarray:
     """The lineup label of each seat row's game: its distinct bot labels, sorted, joined by ' + '."""
-    labels = seat["bot"].astype(str).to_numpy()
-    game = seat["game"].to_numpy()
-    table = pd.DataFrame({"game": game, "bot": labels}).drop_duplicates().sort_values(["game", "bot"])
-    joined = table.groupby("game", sort=False)["bot"].agg(" + ".join)
-    return joined.reindex(game).to_numpy()
+    codes, labels = pd.factorize(seat["bot"].astype(str), sort=True)
+    game_codes, num_games = pd.factorize(seat["game"])
+    present = np.zeros((len(num_games), len(labels)), bool)
+    present[game_codes, codes] = True
+    kinds, kind_of_game = np.unique(present, axis=0, return_inverse=True)
+    names = np.array([" + ".join(labels[row]) for row in kinds], dtype=object)
+    return names[kind_of_game.ravel()][game_codes]
 
 
 def _leaders(score: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -219,12 +221,14 @@ def leader_wins(
     seats: pd.DataFrame,
     alpha: float = 0.05,
     random_state: int | np.random.Generator | None = 0,
+    min_games: int = 30,
 ) -> pd.DataFrame:
     """The share of games won by the leader at each round: when is the game decided.
 
-    Required columns: as :func:`feel_arrays`.
+    Required columns: as :func:`feel_arrays`. A late round reached by few (long) games says little of the game:
+    rounds reached by fewer than ``min_games`` games are left out.
 
-    Returns one row per ``num_players``, ``bots`` and ``round`` (1-based) that at least one game reached:
+    Returns one row per ``num_players``, ``bots`` and ``round`` (1-based) that at least ``min_games`` games reached:
     ``num_games`` (games that reached it), ``leader_win`` (a leader picked at random among those tied for the top
     score wins, their mean), ``low``, ``high`` (bootstrap over those games), ``tied_lead`` (share of them with the
     lead shared).
@@ -237,6 +241,8 @@ def leader_wins(
         _, k = _leaders(a.score)
         for r in range(credit.shape[1]):
             reached = a.length > r
+            if reached.sum() < min_games:
+                break
             mean, low, high = _interval(credit[reached, r], alpha, rng)
             rows.append(
                 {
