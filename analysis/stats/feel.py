@@ -109,8 +109,8 @@ def feel_arrays(trajectories: pd.DataFrame, seats: pd.DataFrame) -> list[FeelArr
 def _lineups(seat: pd.DataFrame) -> np.ndarray:
     """The lineup label of each seat row's game: its distinct bot labels, sorted, joined by ' + '."""
     codes, labels = pd.factorize(seat["bot"].astype(str), sort=True)
-    game_codes, num_games = pd.factorize(seat["game"])
-    present = np.zeros((len(num_games), len(labels)), bool)
+    game_codes, games = pd.factorize(seat["game"])
+    present = np.zeros((len(games), len(labels)), bool)
     present[game_codes, codes] = True
     kinds, kind_of_game = np.unique(present, axis=0, return_inverse=True)
     names = np.array([" + ".join(labels[row]) for row in kinds], dtype=object)

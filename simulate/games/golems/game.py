@@ -138,7 +138,17 @@ class Golems:
         rounds = int(d.tables.params[data.P_MAX_TURNS]) // n + 1  # the turn cap ends a game at a round's end
         points = new_trajectories(len(setup_seeds) if trajectories else 0, rounds if trajectories else 0, n)
         st = play.play_batch(
-            d, n, seat_lineup, lineup_ids, lineup_params, setup_seeds, play_seeds, threads, check_moves, *points
+            d,
+            n,
+            seat_lineup,
+            lineup_ids,
+            lineup_params,
+            setup_seeds,
+            play_seeds,
+            threads,
+            check_moves=check_moves,
+            points=points[0],
+            num_points=points[1],
         )
         tables = chunk_tables(d, st, n, self.score_parts)
         return tables._replace(trajectories=trajectory_lists(*points)) if trajectories else tables
