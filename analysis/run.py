@@ -24,7 +24,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from simulate.runformat import TABLES, RunFormatError, read_manifest, verify_run
+from simulate.runformat import ALL_TABLES, TABLES, RunFormatError, read_manifest, run_tables, verify_run
 from simulate.store import RunStore, is_url
 
 __all__ = [
@@ -55,6 +55,9 @@ class RunTables(NamedTuple):
     """The manifest of each run, in the order given, with ``path`` (the run directory) added."""
     offsets: list[int]
     """What was added to ``game`` and ``setup_id`` of each run (0 for the first)."""
+    trajectories: pd.DataFrame | None = None
+    """One row per seat per game, ``score`` a list: the seat's score at the end of every round (runs played with
+    ``--trajectories``)."""
 
 
 def _paths(path_or_paths: PathLike | Sequence[PathLike]) -> list[PathLike]:
@@ -143,9 +146,12 @@ def read_tables(
     offset by the games of the runs before it, as in :func:`load_run`. Numbers are filled into
     preallocated arrays and strings arrive as categoricals, so memory stays near the final size.
     """
-    if table not in TABLES:
-        raise ValueError(f"unknown table '{table}'; choose from {', '.join(TABLES)}")
+    if table not in ALL_TABLES:
+        raise ValueError(f"unknown table '{table}'; choose from {', '.join(ALL_TABLES)}")
     manifests = list(manifests)
+    lacking = [m["path"] for m in manifests if table not in run_tables(m)]
+    if lacking:
+        raise RunFormatError(f"{lacking[0]}: the run has no {table} table (play it with --{table})")
     offsets = default_offsets(manifests) if offsets is None else [int(o) for o in offsets]
     columns = None if columns is None else list(columns)
     parts = [
@@ -221,7 +227,8 @@ def load_run(
     path_or_paths
         A run directory or a list of them. Runs must be of one game.
     tables
-        ``"games"``, ``"seats"``, ``"components"`` or a list of them; the others come back None.
+        ``"games"``, ``"seats"``, ``"components"``, ``"trajectories"`` (runs played with ``--trajectories``) or a
+        list of them; the others come back None.
     columns
         None (every column), a list (with a single table), or ``{table: [columns] or None}``.
         ``run_id`` is always included.
@@ -233,7 +240,7 @@ def load_run(
     Returns
     -------
     RunTables
-        ``games``, ``seats``, ``components``, ``manifests``, ``offsets``. With several runs,
+        ``games``, ``seats``, ``components``, ``manifests``, ``offsets``, ``trajectories``. With several runs,
         ``game`` and ``setup_id`` of run k are offset by the games of runs 0..k-1.
 
     Raises
@@ -243,9 +250,9 @@ def load_run(
         incomplete, corrupt, or runs of different games.
     """
     names = [tables] if isinstance(tables, str) else list(tables)
-    bad = [t for t in names if t not in TABLES]
+    bad = [t for t in names if t not in ALL_TABLES]
     if bad:
-        raise ValueError(f"unknown table(s) {', '.join(bad)}; choose from {', '.join(TABLES)}")
+        raise ValueError(f"unknown table(s) {', '.join(bad)}; choose from {', '.join(ALL_TABLES)}")
     spec = _column_spec(names, columns)
     if verify:
         manifests = check_runs(path_or_paths, checksums=checksums)
@@ -253,7 +260,14 @@ def load_run(
         manifests = [{**read_manifest(p), "path": str(p)} for p in _paths(path_or_paths)]
     offsets = default_offsets(manifests)
     frames = {t: read_tables(manifests, t, spec[t], offsets) for t in names}
-    return RunTables(frames.get("games"), frames.get("seats"), frames.get("components"), manifests, offsets)
+    return RunTables(
+        frames.get("games"),
+        frames.get("seats"),
+        frames.get("components"),
+        manifests,
+        offsets,
+        frames.get("trajectories"),
+    )
 
 
 def default_offsets(manifests: Sequence[dict[str, Any]]) -> list[int]:

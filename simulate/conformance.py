@@ -8,7 +8,8 @@ registry line. The checks:
 - ``declarations``: the game's declared facts agree with each other (player counts, default lineup, skill ladder
   and bench lineups parse, profile columns, outcome, rule options' defaults among their choices, play version);
 - ``tables``: at every player count a chunk has one row per game (per seat) in every declared column, ranks in
-  1..n, a win share per seat between 0 and 1 that sums to 1 over a game's seats (solo: 0, ½ or 1);
+  1..n, a win share per seat between 0 and 1 that sums to 1 over a game's seats (solo: 0, ½ or 1); with
+  trajectories the same games, one trajectory per seat, its last point the seat's final score;
 - ``determinism``: the same seeds give the same tables twice, and with two threads as with one;
 - ``bots``: every bot, with search budgets cut to their lowest, plays legal moves (games checked move by move end
   by the rules, never by an illegal move or the turn cap);
@@ -141,6 +142,7 @@ def _tables(game: Game, data, games: int, seed: int) -> list[str]:
             wrong = [c for c, v in got.items() if _rows(v) != rows]
             if wrong:
                 problems.append(f"{n} players: {table} columns {wrong} have not {rows} rows")
+        problems += _trajectories(game, data, n, lineup, games, seed, tables)
         seats = tables.seats
         if "rank" in seats and "win" in seats:
             rank = np.asarray(seats["rank"]).reshape(games, n)
@@ -153,6 +155,30 @@ def _tables(game: Game, data, games: int, seed: int) -> list[str]:
                 problems.append("solo: a win is 0, 0.5 or 1")
             if n > 1 and not np.allclose(win.sum(axis=1), 1.0):
                 problems.append(f"{n} players: a game's win shares do not sum to 1")
+    return problems
+
+
+def _trajectories(game: Game, data, n: int, lineup: list[BotEntry], games: int, seed: int, plain) -> list[str]:
+    """With trajectories the games play the same, and each seat's last point is its final score (in games the rules
+    ended)."""
+    tables, _ = _play(game, data, n, lineup, games, seed, trajectories=True)
+    paths = tables.trajectories
+    if paths is None:
+        return [f"{n} players: no trajectories when asked for"]
+    problems = []
+    if differ := _same(plain, tables):
+        problems.append(f"{n} players: trajectories change the games ({differ[:5]})")
+    offsets, points = np.asarray(paths.offsets), np.asarray(paths.values)
+    if len(offsets) != games * n + 1:
+        problems.append(f"{n} players: {len(offsets) - 1} trajectories for {games * n} seats")
+        return problems
+    end = tables.games["end_reason"]
+    ended = np.repeat([end.categories[c] == "rules" for c in np.asarray(end.codes)], n)
+    score = np.asarray(tables.seats["score"])
+    empty = offsets[1:] == offsets[:-1]
+    last = np.where(empty, np.iinfo(np.int64).min, points[np.maximum(offsets[1:] - 1, 0)] if len(points) else 0)
+    if (last[ended] != score[ended]).any():
+        problems.append(f"{n} players: a seat's last trajectory point is not its final score")
     return problems
 
 

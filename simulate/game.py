@@ -68,12 +68,15 @@ class ChunkTables(NamedTuple):
 
     ``games`` has one value per game, ``seats`` one per seat per game (game-major, then seat),
     ``components`` one per component acquired (with ``game`` as an offset into the chunk and
-    ``seat`` 0-based).
+    ``seat`` 0-based). ``trajectories`` (asked for with ``play_chunk(..., trajectories=True)``, else None)
+    holds one list per seat per game, as ``seats``: the seat's score at the end of every round
+    (``simulate.gamekit.trajectory_lists``).
     """
 
     games: dict[str, np.ndarray | Codes | Lists]
     seats: dict[str, np.ndarray | Codes | Lists]
     components: dict[str, np.ndarray | Codes]
+    trajectories: Lists | None = None
 
 
 @dataclass(frozen=True)
@@ -218,12 +221,15 @@ class Game(Protocol):
         play_seeds: np.ndarray,
         threads: int = 1,
         check_moves: bool = False,
+        trajectories: bool = False,
     ) -> ChunkTables:
         """Play one game per seed pair; seat s of game g is lineup entry ``seat_lineup[g, s]``.
 
         ``check_moves`` (``--strict`` runs) checks every move's legality, ending a game with an illegal
         move as ``illegal_move``, in a game whose runs otherwise trust their bots for speed; a legal
-        game plays the same either way, and a game that always checks ignores it.
+        game plays the same either way, and a game that always checks ignores it. ``trajectories`` also
+        records every seat's score at the end of every round (``ChunkTables.trajectories``); the games
+        play the same either way.
         """
         ...
 

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from simulate.datafiles import default_dir, rule_choices
-from simulate.game import ApprenticeSpec, RuleOption
+from simulate.game import ApprenticeSpec, Lists, RuleOption
 
 
 def kernel_traces(
@@ -221,3 +221,28 @@ class GameShell:
     def search_rates(self, data: Any, params: np.ndarray, num_positions: int, repeats: int) -> dict[str, float] | None:
         """One core's search rates (``golem bench``); None for a game without a search bot."""
         return None
+
+
+TRAJECTORY_DTYPE = np.int32
+"""Type of a trajectory point (a seat's score at a round's end) in the kernels and the run format."""
+
+
+def new_trajectories(num_games: int, max_points: int, num_players: int) -> tuple[np.ndarray, np.ndarray]:
+    """The arrays a game loop fills with trajectories: ``points`` (G, max_points, n) and ``count`` (G,) int32.
+
+    A loop that records trajectories writes seat s's score at the end of game g's k-th round to
+    ``points[g, k, s]`` and counts the rounds in ``count[g]`` (never past ``max_points``); ``new_trajectories(0, 0,
+    0)`` is the empty pair a loop takes when it records none.
+    """
+    return np.zeros((num_games, max_points, num_players), TRAJECTORY_DTYPE), np.zeros(num_games, np.int32)
+
+
+def trajectory_lists(points: np.ndarray, count: np.ndarray) -> Lists:
+    """Trajectories as one list per seat row (game-major, then seat, as the seats table): row g*n + s holds
+    ``points[g, :count[g], s]``."""
+    g, r, n = points.shape
+    lengths = np.repeat(count.astype(np.int64), n)
+    offsets = np.zeros(g * n + 1, np.int64)
+    np.cumsum(lengths, out=offsets[1:])
+    kept = np.arange(r)[None, None, :] < count[:, None, None]
+    return Lists(offsets, points.transpose(0, 2, 1)[np.broadcast_to(kept, (g, n, r))])

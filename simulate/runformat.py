@@ -23,10 +23,17 @@ from simulate.summary import chunk_tally
 if TYPE_CHECKING:
     import pandas as pd
 
-FORMAT_VERSION = 2
-READABLE_VERSIONS = (1, 2)
-"""Run format versions this code reads: version 1 runs have no play-profile columns (``columns.profile``)."""
+FORMAT_VERSION = 3
+READABLE_VERSIONS = (1, 2, 3)
+"""Run format versions this code reads: version 1 runs have no play-profile columns (``columns.profile``), runs
+before version 3 no ``trajectories`` table."""
 TABLES = ("games", "seats", "components")
+"""The tables every run has."""
+OPTIONAL_TABLES = ("trajectories",)
+"""Tables a run has when it was asked for them (``manifest.tables``): ``trajectories``, with ``--trajectories``."""
+ALL_TABLES = TABLES + OPTIONAL_TABLES
+PER_SEAT = ("seats", "trajectories")
+"""Tables with one row per seat per game."""
 DESIGN_KEYS = ("setups", "games_per_setup", "rotate_seats", "chunk_size")
 GAME_KEYS = ("game", "setup_id", "rotation", "setup_seed", "play_seed", "num_players")
 """Columns of the games table that a run's design and master seed fix (checked by :func:`verify_run`)."""
@@ -44,6 +51,13 @@ columns are delta-encoded and lz4-compressed: as small as plain zstd parts, at t
 
 class RunFormatError(ValueError):
     """A run directory that is missing, incomplete, corrupt or of another format; one-line message."""
+
+
+def run_tables(m: dict[str, Any]) -> tuple[str, ...]:
+    """The tables of the run of manifest ``m``: :data:`TABLES` and the optional ones its ``tables`` names (a
+    manifest without ``tables``, from runs before format version 3, has none)."""
+    named = m.get("tables")
+    return TABLES + tuple(t for t in OPTIONAL_TABLES if isinstance(named, list) and t in named)
 
 
 def _column(values: np.ndarray | Codes | Lists) -> pa.Array:
@@ -84,7 +98,8 @@ def _bot_column(seat_lineup: np.ndarray, labels: list[str]) -> pa.Array:
 def chunk_tables(
     run_id: str, num_players: int, plan: GamePlan, labels: list[str], t: ChunkTables
 ) -> dict[str, pa.Table]:
-    """The three Parquet tables of a chunk: shared columns first, then the game's own."""
+    """The Parquet tables of a chunk: shared columns first, then the game's own; ``trajectories`` only when the game
+    returned them (one row per seat per game: ``score``, the seat's score at the end of every round, a list)."""
     g = len(plan.game)
     n = num_players
     games = {
@@ -115,7 +130,17 @@ def chunk_tables(
         "seat": pa.array(seat),
         **{k: _column(v) for k, v in comp.items()},
     }
-    return {"games": _table(games), "seats": _table(seats), "components": _table(components)}
+    tables = {"games": _table(games), "seats": _table(seats), "components": _table(components)}
+    if t.trajectories is not None:
+        tables["trajectories"] = _table(
+            {
+                "run_id": _labels(run_id, g * n),
+                "game": seats["game"],
+                "seat": seats["seat"],
+                "score": _column(t.trajectories),
+            }
+        )
+    return tables
 
 
 def part_name(table: str, chunk: int) -> str:
@@ -348,7 +373,7 @@ def check_chunk(
 ) -> None:
     """Check chunk ``k`` (games ``lo..hi-1``) of manifest ``m`` against its parts; see :func:`verify_run`."""
     record = m["chunks"].get(str(k))
-    _check_record(record, k, lo, hi, store.name("manifest.json"))
+    _check_record(record, k, lo, hi, store.name("manifest.json"), run_tables(m))
     fs = None if store.local else store.fs
     for table, info in record["files"].items():
         path = store.name(info["path"])
@@ -362,7 +387,7 @@ def check_chunk(
                 rows = pq.ParquetFile(f).metadata.num_rows
         except Exception as e:  # pyarrow raises several types for corrupt files
             raise RunFormatError(f"{path}: not a readable Parquet file ({e})") from None
-        expected = (hi - lo) * (m["num_players"] if table == "seats" else 1)
+        expected = (hi - lo) * (m["num_players"] if table in PER_SEAT else 1)
         if rows != info["rows"] or (table != "components" and rows != expected):
             raise RunFormatError(f"{path}: {rows} rows, the manifest says {info['rows']}")
     if contents:
@@ -398,7 +423,7 @@ def _check_manifest(m: dict[str, Any], path: str) -> list[tuple[int, int]]:
     if set(chunks) != {str(k) for k in range(len(ranges))}:
         raise RunFormatError(f"{path}: records {len(chunks)} chunks, its games and chunk size make {len(ranges)}")
     for k, (lo, hi) in enumerate(ranges):
-        _check_record(chunks[str(k)], k, lo, hi, path)
+        _check_record(chunks[str(k)], k, lo, hi, path, run_tables(m))
     return ranges
 
 
@@ -424,12 +449,12 @@ def check_header(m: dict[str, Any], path: str) -> None:
         raise RunFormatError(f"{path}: its lineup does not seat {n} players")
 
 
-def _check_record(c: Any, k: int, lo: int, hi: int, path: str) -> None:
-    """Check that a chunk record names games ``lo..hi-1`` and the chunk's part of every table."""
+def _check_record(c: Any, k: int, lo: int, hi: int, path: str, tables: tuple[str, ...] = TABLES) -> None:
+    """Check that a chunk record names games ``lo..hi-1`` and the chunk's part of every table of ``tables``."""
     if not isinstance(c, dict) or c.get("games") != [lo, hi]:
         raise RunFormatError(f"{path}: chunk {k} does not record games {lo}-{hi - 1}")
     files = c.get("files")
-    if not isinstance(files, dict) or set(files) != set(TABLES):
+    if not isinstance(files, dict) or set(files) != set(tables):
         raise RunFormatError(f"{path}: chunk {k} does not name one part of each table")
     for table, info in files.items():
         if not isinstance(info, dict) or info.get("path") != part_name(table, k) or not _is_int(info.get("rows")):
@@ -443,7 +468,7 @@ def _is_int(value: Any) -> bool:
 def _check_folders(store: RunStore, m: dict[str, Any]) -> None:
     """No part beyond those the manifest names; temporary files swept unless a run holds the directory."""
     named = {info["path"] for c in m["chunks"].values() for info in c["files"].values()}
-    for table in TABLES:
+    for table in ALL_TABLES:
         for name in store.listdir(table):
             rel = f"{table}/{name}"
             if not is_temp(name) and rel not in named:
@@ -454,7 +479,7 @@ def _check_folders(store: RunStore, m: dict[str, Any]) -> None:
 
 def sweep_temps(store: RunStore) -> None:
     """Remove the temporary files killed writers left in a run (a read-only run keeps them)."""
-    for folder in ("", *TABLES):
+    for folder in ("", *ALL_TABLES):
         for name in store.listdir(folder):
             if is_temp(name):
                 with contextlib.suppress(OSError):
@@ -497,6 +522,18 @@ def _check_tables(store: RunStore, m: dict[str, Any], k: int, lo: int, hi: int) 
     seat_index = (np.arange(n)[None, :] + rotation[:, None]) % n
     if not np.array_equal(bots.indices.to_numpy(zero_copy_only=False), code[seat_index].ravel()):
         raise RunFormatError(f"{store.name(files['seats']['path'])}: its bots differ from the manifest's lineup")
+    if "trajectories" in files:
+        rel = files["trajectories"]["path"]
+        try:
+            keys = pq.read_table(store.path(rel), filesystem=fs, columns=["game", "seat"])
+        except (pa.ArrowException, KeyError, OSError) as e:
+            raise RunFormatError(f"{store.name(rel)}: unreadable ({e})") from None
+        seat = np.tile(np.arange(1, n + 1), len(game))
+        if not (
+            np.array_equal(keys["game"].to_numpy(), np.repeat(game, n))
+            and np.array_equal(keys["seat"].to_numpy(), seat)
+        ):
+            raise RunFormatError(f"{store.name(rel)}: its games and seats differ from the manifest's design")
     recorded = m["chunks"][str(k)].get("tally")
     if recorded is not None and recorded != chunk_tally({"games": games, "seats": seats}):
         raise RunFormatError(f"{store.name('manifest.json')}: chunk {k}'s tally differs from its parts")
@@ -533,8 +570,10 @@ def read_arrow(
     store = RunStore(run_dir)
     where = store.name()
     m = manifest or read_manifest(store)
-    if table not in TABLES:
-        raise ValueError(f"unknown table '{table}'; choose from {', '.join(TABLES)}")
+    if table not in ALL_TABLES:
+        raise ValueError(f"unknown table '{table}'; choose from {', '.join(ALL_TABLES)}")
+    if table not in run_tables(m):
+        raise RunFormatError(f"{where}: the run has no {table} table (play it with --{table})")
     fs = None if store.local else store.fs
     frames = []
     for _, c in sorted(m["chunks"].items(), key=lambda kv: int(kv[0])):

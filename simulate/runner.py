@@ -45,6 +45,7 @@ from simulate.lock import LOCK_NAME, acquire, close_inherited
 from simulate.registry import UnknownName, make
 from simulate.rng import game_seeds
 from simulate.runformat import (
+    ALL_TABLES,
     FAULT_END_REASONS,
     FORMAT_VERSION,
     TABLES,
@@ -55,6 +56,7 @@ from simulate.runformat import (
     design_ids,
     is_temp,
     read_manifest,
+    run_tables,
     sweep_temps,
     verify_run,
     write_manifest,
@@ -107,10 +109,14 @@ class RunSpec:
     chunk_size: int = DEFAULT_CHUNK
     rules: dict[str, Any] = field(default_factory=dict)
     cards: str | None = None
+    trajectories: bool = False
+    """Also write the ``trajectories`` table (every seat's score at the end of every round): the run's files, not
+    its results, so not part of the run id."""
 
     def to_json(self) -> dict[str, Any]:
-        """The spec as JSON, in the manifest's keys (``rules``: the overrides; ``cards`` is not part of it: a run
-        plays on its own copy of the data): the one form workers receive and manifests hold."""
+        """The spec as JSON, in the manifest's keys (``rules``: the overrides; ``tables``: the run's tables, the
+        optional ``trajectories`` among them; ``cards`` is not part of it: a run plays on its own copy of the data):
+        the one form workers receive and manifests hold."""
         return {
             "game": self.game,
             "num_players": self.num_players,
@@ -119,6 +125,7 @@ class RunSpec:
             "design": self.design(),
             "lineup": [e.to_json() for e in self.lineup],
             "rules": dict(self.rules),
+            "tables": list(TABLES) + (["trajectories"] if self.trajectories else []),
         }
 
     @classmethod
@@ -137,6 +144,7 @@ class RunSpec:
             orders_per_opening=d.get("orders_per_opening", 1),
             chunk_size=d["chunk_size"],
             rules=dict(m["rules"]),
+            trajectories="trajectories" in run_tables(m),
         )
 
     def design(self) -> dict[str, Any]:
@@ -491,10 +499,13 @@ def _prepare_output(
                 f"{out}: was written in run format version {old.get('format_version')} (this is version "
                 f"{FORMAT_VERSION}); start it again with --overwrite"
             )
+        if run_tables(old) != run_tables(manifest):
+            flag = "with" if "trajectories" in run_tables(old) else "without"
+            raise RunError(f"{out}: was started {flag} --trajectories; resume it {flag} them")
         if isinstance(old.get("timing"), dict) and "started" in old["timing"]:
             manifest["timing"]["started"] = old["timing"]["started"]
         manifest["chunks"] = intact_chunks(store, manifest, spec, old["chunks"])
-        _clear_parts(store, manifest["chunks"])
+        _clear_parts(store, manifest["chunks"], run_tables(manifest))
         _copy_data(store, spec, game)
         write_manifest(store, manifest)
         return manifest
@@ -506,10 +517,10 @@ def _prepare_output(
         if not overwrite:
             raise RunError(f"{out}: already holds a run; use --overwrite to replace it or --resume to finish it")
     for name in store.listdir():
-        if name in ("manifest.json", "data", *TABLES) or is_temp(name):
+        if name in ("manifest.json", "data", *ALL_TABLES) or is_temp(name):
             store.remove(name)
     _copy_data(store, spec, game)
-    for table in TABLES:
+    for table in run_tables(manifest):
         store.makedirs(table)
     write_manifest(store, manifest)
     return manifest
@@ -530,8 +541,8 @@ def _unrecorded_start(store: RunStore, game: Game, took_over: bool) -> bool:
     """
     names = [n for n in store.listdir() if not is_temp(n)]
     if "data" not in names:
-        return took_over and set(names) <= {LOCK_NAME, *TABLES} and not _any_part(store, names)
-    if not set(names) <= {LOCK_NAME, "data", *TABLES}:
+        return took_over and set(names) <= {LOCK_NAME, *ALL_TABLES} and not _any_part(store, names)
+    if not set(names) <= {LOCK_NAME, "data", *ALL_TABLES}:
         return False
     if not {n for n in store.listdir("data") if not is_temp(n)} <= set(game.data_files):
         return False
@@ -540,7 +551,7 @@ def _unrecorded_start(store: RunStore, game: Game, took_over: bool) -> bool:
 
 def _any_part(store: RunStore, names: list[str]) -> bool:
     """Whether any of the run's table folders among ``names`` holds a file (temp files aside)."""
-    return any(n for t in TABLES if t in names for n in store.listdir(t) if not is_temp(n))
+    return any(n for t in ALL_TABLES if t in names for n in store.listdir(t) if not is_temp(n))
 
 
 def intact_chunks(store: RunStore, manifest: dict[str, Any], spec: RunSpec, recorded: Any) -> dict[str, Any]:
@@ -561,11 +572,13 @@ def intact_chunks(store: RunStore, manifest: dict[str, Any], spec: RunSpec, reco
     return kept
 
 
-def _clear_parts(store: RunStore, kept: dict[str, Any]) -> None:
-    """Remove every file of the table folders that no kept chunk records (damaged, stray or temporary)."""
+def _clear_parts(store: RunStore, kept: dict[str, Any], tables: tuple[str, ...]) -> None:
+    """Remove every file of the table folders that no kept chunk records (damaged, stray or temporary); make the
+    folders of ``tables``."""
     keep = {info["path"] for record in kept.values() for info in record["files"].values()}
-    for table in TABLES:
-        store.makedirs(table)
+    for table in ALL_TABLES:
+        if table in tables:
+            store.makedirs(table)
         for name in store.listdir(table):
             if f"{table}/{name}" not in keep:
                 store.remove(f"{table}/{name}")
@@ -718,7 +731,16 @@ def play_chunk_to_parts(
     ids, params = lineup_arrays(game, spec.lineup)
     try:
         seeds = (plan.setup_seed, plan.play_seed)
-        tables = game.play_chunk(data, spec.num_players, plan.seat_lineup, ids, params, *seeds, check_moves=check_moves)
+        tables = game.play_chunk(
+            data,
+            spec.num_players,
+            plan.seat_lineup,
+            ids,
+            params,
+            *seeds,
+            check_moves=check_moves,
+            trajectories=spec.trajectories,
+        )
     except Exception as e:  # an engine failure: name the game, so that it can be replayed
         raise RunError(_engine_failure(game, data, spec, plan, ids, params, e, out)) from None
     labels = [e.label for e in spec.lineup]

@@ -22,7 +22,14 @@ from analysis.stats.ladder import (
     rung_order,
     skill_ladder,
 )
-from simulate.orchestration.studies import STUDIES, _ladder_runs, plan_study, precision_targets, topup_games
+from simulate.orchestration.studies import (
+    STUDIES,
+    _ladder_runs,
+    _skill_luck_runs,
+    plan_study,
+    precision_targets,
+    topup_games,
+)
 from simulate.registry import make
 
 SEED = 20261201
@@ -92,7 +99,9 @@ def test_every_study_plays_its_ladder_in_mirror_matches_within_its_games(game: s
     study = STUDIES[game]
     rungs = _ladder_runs(study)
     assert rungs and all(len(r.bots) == 1 for r in rungs)
-    assert sum(r.share for r in (*study.runs, *rungs)) == pytest.approx(1.0, abs=0.01)
+    extremes = _skill_luck_runs(study)  # the weakest rung against the strongest cheap one
+    assert len(extremes) == 1 and len(set(extremes[0].bots)) == 2 and extremes[0].bots[0] == "random"
+    assert sum(r.share for r in (*study.runs, *rungs, *extremes)) == pytest.approx(1.0, abs=0.01)
     plan = plan_study(game, num_games=100_000, runs_dir="unused")
     names = {p.name for p in plan}
     assert {r.name for r in rungs} <= names and len(names) == len(plan)

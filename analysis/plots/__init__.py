@@ -12,11 +12,14 @@ from analysis.plots.experiments import (
     plot_variant_effects,
 )
 from analysis.plots.runs import (
+    plot_comeback,
     plot_component_forest,
     plot_convergence,
     plot_game_lengths,
     plot_head_to_head,
+    plot_ladder_ratings,
     plot_ladder_seats,
+    plot_leader_wins,
     plot_ratings,
     plot_score_distributions,
     plot_seat_excess,
@@ -26,12 +29,15 @@ from analysis.plots.runs import (
 )
 
 __all__ = [
+    "plot_comeback",
     "plot_component_forest",
     "plot_convergence",
     "plot_effect_forest",
     "plot_game_lengths",
     "plot_head_to_head",
+    "plot_ladder_ratings",
     "plot_ladder_seats",
+    "plot_leader_wins",
     "plot_ratings",
     "plot_score_distributions",
     "plot_search_history",

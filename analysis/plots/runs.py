@@ -17,11 +17,14 @@ from matplotlib.axes import Axes
 from analysis.stats._util import require_columns
 
 __all__ = [
+    "plot_comeback",
     "plot_component_forest",
     "plot_convergence",
     "plot_game_lengths",
     "plot_head_to_head",
+    "plot_ladder_ratings",
     "plot_ladder_seats",
+    "plot_leader_wins",
     "plot_ratings",
     "plot_score_distributions",
     "plot_seat_win_rates",
@@ -514,4 +517,88 @@ def plot_ladder_seats(
     ax.set_ylabel("win rate - fair share (pp)" if unit is None else f"net {unit} vs the other seats")
     ax.legend(fontsize="small", frameon=False, ncols=min(len(seats), 3))
     ax.set_title(title or f"{num_players} players: each seat up the skill ladder")
+    return ax
+
+
+def plot_comeback(
+    table: pd.DataFrame,
+    ax: Axes | None = None,
+    *,
+    num_players: int | None = None,
+    bots: str | None = None,
+    unit: str = "points",
+    title: str | None = None,
+) -> Axes:
+    """The comeback curve: P(win) (percent, with its band) against the deficit to the leader, one line per round.
+
+    Required columns (``analysis.stats.feel.comeback``): ``num_players``, ``bots``, ``round``, ``deficit``,
+    ``p_win``, ``low``, ``high``. Draws one player count (the smallest unless ``num_players``) and one lineup
+    (the first unless ``bots``).
+    """
+    require_columns(table, ["num_players", "bots", "round", "deficit", "p_win", "low", "high"], "comeback")
+    part, n = _one_player_count(table, num_players, "comeback")
+    lineups = sorted(part["bots"].unique())
+    chosen = lineups[0] if bots is None else bots
+    if chosen not in lineups:
+        raise ValueError(f"comeback has no rows of bots {bots!r} (has {lineups})")
+    part = part[part["bots"] == chosen]
+    curves = [(int(r), rows.sort_values("deficit")) for r, rows in part.groupby("round", sort=True)]
+    ax = new_axes(ax, (6.5, 4.0))
+    for r, rows in curves:
+        (line,) = ax.plot(rows["deficit"], 100 * rows["p_win"], marker="o", ms=3, label=f"after round {r}")
+        ax.fill_between(rows["deficit"], 100 * rows["low"], 100 * rows["high"], color=line.get_color(), alpha=0.2)
+    ax.axhline(100 / n, color="grey", lw=0.8, ls="--")
+    ax.set_xlabel(f"behind the leader by ({unit})")
+    ax.set_ylabel("wins (%)")
+    ax.legend(fontsize="small", frameon=False)
+    ax.set_title(title or f"Comeback: wins by deficit, {n}-player games, {chosen}")
+    return ax
+
+
+def plot_ladder_ratings(
+    ratings: pd.DataFrame, rungs: Sequence[str], ax: Axes | None = None, *, title: str | None = None
+) -> Axes:
+    """The ladder's rating curve: each rung's Elo rating (with its interval) from the weakest rung to the strongest.
+
+    Required columns (``analysis.stats.strategies.bradley_terry``): ``bot``, ``elo``, ``elo_low``, ``elo_high``.
+    ``rungs`` orders the bots, weakest first; bots of ``ratings`` not in it are left out.
+    """
+    require_columns(ratings, ["bot", "elo", "elo_low", "elo_high"], "ratings")
+    rated = ratings.assign(bot=ratings["bot"].astype(str)).set_index("bot")
+    shown = [r for r in rungs if r in rated.index]
+    if not shown:
+        raise ValueError("no rung of the ladder has a rating")
+    part = rated.loc[shown]
+    y = part["elo"].to_numpy()
+    err = np.clip(np.vstack([y - part["elo_low"].to_numpy(), part["elo_high"].to_numpy() - y]), 0, None)
+    ax = new_axes(ax, (6.5, 4.0))
+    ax.errorbar(range(len(shown)), y, yerr=err, marker="o", capsize=3)
+    ax.set_xticks(range(len(shown)), shown)
+    ax.set_xlabel("rung (weakest to strongest bot)")
+    ax.set_ylabel("Elo rating")
+    ax.set_title(title or "The ladder's rating curve")
+    return ax
+
+
+def plot_leader_wins(
+    table: pd.DataFrame, ax: Axes | None = None, *, num_players: int | None = None, title: str | None = None
+) -> Axes:
+    """The share of games the leader at each round wins (percent, with its band), one line per lineup.
+
+    Required columns (``analysis.stats.feel.leader_wins``): ``num_players``, ``bots``, ``round``, ``leader_win``,
+    ``low``, ``high``. Draws one player count (the smallest unless ``num_players``).
+    """
+    require_columns(table, ["num_players", "bots", "round", "leader_win", "low", "high"], "leader_wins")
+    part, n = _one_player_count(table, num_players, "leader_wins")
+    curves = [(str(b), rows.sort_values("round")) for b, rows in part.groupby("bots", sort=True)]
+    ax = new_axes(ax, (6.5, 4.0))
+    for label, rows in curves:
+        (line,) = ax.plot(rows["round"], 100 * rows["leader_win"], label=label)
+        ax.fill_between(rows["round"], 100 * rows["low"], 100 * rows["high"], color=line.get_color(), alpha=0.2)
+    ax.axhline(100 / n, color="grey", lw=0.8, ls="--")
+    ax.set_xlabel("round")
+    ax.set_ylabel("games won by the round's leader (%)")
+    ax.set_ylim(0, 100)
+    ax.legend(fontsize="small", frameon=False)
+    ax.set_title(title or f"Does the leader win? {n}-player games")
     return ax

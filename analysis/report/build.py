@@ -9,6 +9,7 @@ import numpy as np
 
 from analysis.report.components import build_component_section
 from analysis.report.convergence import build_convergence_section
+from analysis.report.feel import build_feel_section
 from analysis.report.metrics import build_metrics_section, design_answer, metric_columns
 from analysis.report.model import MAX_ANSWERS, Figure, Report, Text
 from analysis.report.outcomes import build_outcome_section
@@ -156,12 +157,26 @@ def compute_report(
     if outcome_unit is not None:  # the seat answer in the game's currency, even from a single rung
         on_ladder = ladder_answers
     solo_section = build_solo_section(solo_seats, base_games[base_games["num_players"] == 1], alpha)
+    feel_section = build_feel_section(
+        independent,
+        offsets,
+        base_seats,
+        base_games,
+        mixed_seats,
+        tuple(facts.get("skill_ladder", ())),  # as declared: the weakest (random) and strongest cheap rung
+        ratings,
+        bool(turn_order),
+        unit,
+        alpha,
+        rng,
+    )
     setup_section = build_setup_section(seats, same_rules, offsets, alpha, unit)
     variant_section = build_variant_section(games, seats, manifests, metrics, labels, alpha, outcome_unit)
     sections = [
         win_rate_section,
         build_profile_section(seats, profile_columns, facts.get("profile_forced", ())),
         ladder_section,
+        feel_section,
         solo_section,
         mirror_section,
         mixed_section,
@@ -201,6 +216,9 @@ def compute_report(
         if s is not None
         for a in (fairness if fairness and s is (mirror_section or mixed_section) else s.answers)
     ]
+    if feel_section is not None:  # how the game plays, next to fairness
+        at = summary.index(fairness[0]) + 1 if fairness and fairness[0] in summary else len(summary[:1])
+        summary[at:at] = feel_section.answers
     overview = None
     if len(on_ladder):
         overview = ladder_overview(ladder, ladder_answers, outcome_unit)

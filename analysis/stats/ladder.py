@@ -13,8 +13,9 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from analysis.stats._util import seat_margins
+from analysis.stats._util import check_alpha, require_columns, seat_margins
 from analysis.stats.seats import win_rates
+from analysis.stats.strategies import ELO_SCALE, head_to_head
 
 
 def skill_ladder(seats: pd.DataFrame, rungs: Sequence[str], alpha: float = 0.05) -> pd.DataFrame:
@@ -349,3 +350,60 @@ def _pool(rungs: list[pd.DataFrame], z: float) -> pd.DataFrame:
         {"excess": mean, "excess_low": low, "excess_high": high, "half_width": half, "se": pooled_se},
         index=rungs[0].index,
     )
+
+
+def skill_and_luck(seats: pd.DataFrame, rungs: Sequence[str], alpha: float = 0.05) -> pd.DataFrame:
+    """How much skill decides against luck, from the games between the ladder's weakest and strongest rungs.
+
+    Required columns: ``game``, ``seat``, ``bot``, ``rank`` of games between different bots (mixed games;
+    pairs of seats with the same bot are skipped). ``rungs`` are the ladder's bots from weakest to strongest
+    (e.g. :func:`rung_order`'s ``bot``); the weakest rung that met a stronger one in a game and the strongest rung
+    it met are read. Player counts are pooled.
+
+    Returns one row (none when no two rungs met): ``weakest``, ``strongest``, ``num_games``,
+    ``num_comparisons`` (their seat pairs), ``upset`` (the share of pairs the weakest finishes above the
+    strongest, a shared tie counting half), ``spread`` (the strongest's Bradley-Terry rating minus the weakest's,
+    in log-odds: ``logit(1 - upset)``), ``elo_spread`` (the same on the Elo scale) and ``luck`` (``2 * upset``,
+    at most 1: the share of results a coin flip would have to decide in a game the strongest always wins to give
+    the weakest as many wins; after Duersch, Lambrecht and Oechssler 2020, who read a game's rating spread
+    against chess with a share of its results replaced by coin flips), each with ``_low``, ``_high`` (the
+    game-clustered Wilson interval of :func:`analysis.stats.strategies.head_to_head`, carried through).
+
+    References
+    ----------
+    P. Duersch, M. Lambrecht and J. Oechssler, "Measuring skill and chance in games", European Economic Review
+    127 (2020) 103472.
+    """
+    check_alpha(alpha)
+    require_columns(seats, ["game", "seat", "bot", "rank"], "seats")
+    columns = ["weakest", "strongest", "num_games", "num_comparisons"]
+    for name in ("upset", "spread", "elo_spread", "luck"):
+        columns += [name, f"{name}_low", f"{name}_high"]
+    order = {bot: k for k, bot in enumerate(rungs)}
+    pairs = seats[seats["bot"].astype(str).isin(order).to_numpy()]
+    h2h = head_to_head(pairs[["game", "seat", "bot", "rank"]], alpha=alpha) if len(pairs) else pd.DataFrame()
+    if h2h.empty:
+        return pd.DataFrame(columns=columns)
+    h2h = h2h.assign(weak=h2h["bot"].map(order), strong=h2h["opponent"].map(order))
+    h2h = h2h[h2h["weak"] < h2h["strong"]]
+    if h2h.empty:
+        return pd.DataFrame(columns=columns)
+    weakest = h2h[h2h["weak"] == h2h["weak"].min()]
+    row = weakest.loc[weakest["strong"].idxmax()]
+    upset = np.array([row["win_rate"], row["ci_low"], row["ci_high"]], dtype=float)
+    with np.errstate(divide="ignore"):
+        spread = np.log((1 - upset) / upset)[[0, 2, 1]]  # the upset interval's ends swap
+    out = {
+        "weakest": row["bot"],
+        "strongest": row["opponent"],
+        "num_games": int(row["num_games"]),
+        "num_comparisons": int(row["num_comparisons"]),
+    }
+    for name, values in (
+        ("upset", upset),
+        ("spread", spread),
+        ("elo_spread", spread * ELO_SCALE),
+        ("luck", np.minimum(2 * upset, 1.0)),
+    ):
+        out[name], out[f"{name}_low"], out[f"{name}_high"] = values
+    return pd.DataFrame([out], columns=columns)

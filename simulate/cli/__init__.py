@@ -188,6 +188,12 @@ def bots(game_name: str) -> None:
     help="Check every move (Golems and Golem runs otherwise trust their bots) and stop at the first game ended by "
     "the turn cap or an illegal move (it is recorded and replayable).",
 )
+@click.option(
+    "--trajectories",
+    is_flag=True,
+    help="Also write every seat's score at the end of every round (the trajectories table: the report's How the "
+    "game plays section).",
+)
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar or summary.")
 def simulate(
     game_name,
@@ -209,6 +215,7 @@ def simulate(
     overwrite,
     resume,
     strict,
+    trajectories,
     quiet,
 ) -> None:
     """Play many games of GAME with bots and write a run directory.
@@ -220,6 +227,7 @@ def simulate(
       golem simulate century -p 4 --bots greedy --setups 2000 --games-per-setup 12 --out runs/c4-setups
       golem simulate century -p 3 --setups 900 --orders-per-opening 3 --games-per-setup 4 --out runs/c3-nested
       golem simulate century -p 2 --bot engine:buy_turns=6 --bot planner -n 50000 --out runs/c2
+      golem simulate century -p 3 -n 20000 --trajectories --out runs/c3-feel   # scores round by round
       golem simulate century -p 3 -n 10000000 --bots greedy --cluster tcp://10.0.0.5:8786 --out /shared/c3
       golem simulate golems -p 2 --bots greedy --cluster local:2 --out s3://bucket/runs/g2
     """
@@ -266,6 +274,7 @@ def simulate(
             chunk_size=chunk_size or default_chunk_size(n, game.chunk_size or DEFAULT_CHUNK),
             rules=dict(rules),
             cards=str(cards) if cards else None,
+            trajectories=trajectories,
         )
         command = "golem " + " ".join(shlex.quote(a) for a in sys.argv[1:])
         if cluster is not None and workers is not None:

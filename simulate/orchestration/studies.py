@@ -30,7 +30,7 @@ from analysis.report import build_report
 from analysis.stats.seats import win_rates
 from simulate.lineup import parse_lineup
 from simulate.registry import make
-from simulate.runformat import RunFormatError, read_manifest, verify_run
+from simulate.runformat import RunFormatError, read_manifest, run_tables, verify_run
 from simulate.runner import RunError, RunSpec, check_workers, default_chunk_size, run, run_id, validate
 
 __all__ = [
@@ -99,6 +99,10 @@ class Study:
     0.5-1 s of wall time on 2 shared cores, so a game whose search is that slow keeps this share small."""
     precision_rounds: int = 3
     """At most this many top-up rounds, each sized from the intervals the previous rounds reached."""
+    skill_luck_share: float = 0.002
+    """Share of the run of the ladder's weakest rung against its strongest cheap rung (the strongest non-search bot
+    of the game's ``skill_ladder``), alternating around the table at the smallest ladder player count: the report's
+    skill against luck (``analysis.stats.ladder.skill_and_luck``)."""
 
 
 def _ladder_runs(study: Study) -> tuple[StudyRun, ...]:
@@ -118,6 +122,17 @@ def _ladder_runs(study: Study) -> tuple[StudyRun, ...]:
         for bot, share in rungs
         if (n, bot) not in mirrors and share > 0
     )
+
+
+def _skill_luck_runs(study: Study) -> tuple[StudyRun, ...]:
+    """The run of the ladder's weakest rung against its strongest cheap rung (none without a ladder)."""
+    ladder = [bot for bot in getattr(make(study.game), "skill_ladder", ()) if bot.split(":")[0] != "search"]
+    if len(ladder) < 2 or not study.ladder_players or study.skill_luck_share <= 0:
+        return ()
+    n = min(study.ladder_players)
+    bots = tuple(ladder[-1] if k % 2 else ladder[0] for k in range(n))
+    purpose = f"skill against luck, {ladder[0]} against {ladder[-1]}, {n} players"
+    return (StudyRun(f"{study.game}-{n}p-skill-luck", n, bots, study.skill_luck_share, purpose=purpose),)
 
 
 def _rule_runs(
@@ -233,7 +248,7 @@ STUDIES: dict[str, Study] = {
                 ),
             ),
         ),
-        ladder=(("random", 0.01), ("equity", 0.002)),
+        ladder=(("random", 0.008), ("equity", 0.002)),
         ladder_players=(4, 6),
         search_share=0.002,  # 2,000 games a rung at the default size: a few ms of CPU per game
     ),
@@ -375,7 +390,7 @@ def plan_study(
     base = Path(runs_dir) if runs_dir is not None else Path("runs") / f"study-{game}"
     engine = make(game)
     planned = []
-    for k, r in enumerate((*study.runs, *_ladder_runs(study))):
+    for k, r in enumerate((*study.runs, *_ladder_runs(study), *_skill_luck_runs(study))):
         lineup = parse_lineup(engine, list(r.bots), r.num_players)
         games = max(r.num_players, round(r.share * total))
         setups = None
@@ -397,13 +412,14 @@ def plan_study(
             chunk_size=chunk,
             rules=run_rules,
             cards=str(cards) if cards is not None else None,
+            trajectories=True,  # the report's How the game plays section
         )
         out = base / r.name
         size = f"--setups {setups} --games-per-setup {r.games_per_setup}" if setups else f"-n {games}"
         size += f" --orders-per-opening {r.orders_per_opening}" if r.orders_per_opening > 1 else ""
         command = (
             f"golem simulate {game} -p {r.num_players} {size} --bots {','.join(r.bots)} --seed {seed + k} "
-            f"--chunk-size {chunk} --out {shlex.quote(str(out))}"
+            f"--chunk-size {chunk} --trajectories --out {shlex.quote(str(out))}"
         )
         command += "".join(f" --rule {k}={v}" for k, v in run_rules.items())
         command += f" --cards {shlex.quote(str(cards))}" if cards is not None else ""
@@ -539,6 +555,8 @@ def _play(p: PlannedRun, workers: int | None, progress: bool) -> str:
         try:
             m = read_manifest(p.out)
         except RunFormatError:
+            m = {}
+        if ("trajectories" in run_tables(m)) != p.spec.trajectories:  # a run without the tables the study reads
             m = {}
         if m.get("run_id") == rid and m.get("status") == "complete":
             # a damaged run, or one written before 2026-12-01 (no "report" facts for the document), is played again

@@ -112,8 +112,19 @@ def bot_action(st, g, target, bot, params):
 
 
 @njit(cache=True)
-def play_games(st, n, target, seat_lineup, ids, params, play_seeds, trace):
-    """Play one game per row of ``seat_lineup``; with a (TURN_CAP, MOVE_LEN) ``trace`` (one game), record its moves."""
+def _record_point(st, g, n, points, count):
+    k = count[g]
+    if k < points.shape[1]:
+        for s in range(n):
+            points[g, k, s] = st.score[g, s]
+        count[g] = k + 1
+
+
+@njit(cache=True)
+def play_games(st, n, target, seat_lineup, ids, params, play_seeds, trace, points, count):
+    """Play one game per row of ``seat_lineup``; with a (TURN_CAP, MOVE_LEN) ``trace`` (one game), record its moves;
+    with a (G, rounds, n) ``points`` array, every seat's score at the end of every round and at the game's end."""
+    record = points.shape[0] > 0
     for g in range(play_seeds.shape[0]):
         game_init(st, g, play_seeds[g])
         while st.over[g] == 0:
@@ -123,4 +134,7 @@ def play_games(st, n, target, seat_lineup, ids, params, play_seeds, trace):
             if trace.shape[0] > 0:
                 trace[st.moves[g], 0] = action
                 trace[st.moves[g], 1] = die
+            before = st.turns[g]
             game_step(st, g, n, target, action, die)
+            if record and (st.over[g] != 0 or (st.turns[g] != before and st.current[g] == 0)):
+                _record_point(st, g, n, points, count)

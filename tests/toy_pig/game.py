@@ -10,12 +10,13 @@ import numpy as np
 
 from simulate.datafiles import sha256
 from simulate.game import BotSpec, ChunkTables, Codes, RuleOption, bot_specs
-from simulate.gamekit import GameShell, state_field
+from simulate.gamekit import GameShell, new_trajectories, state_field, trajectory_lists
 
 from . import engine as E
 
 END_REASONS = ("rules", "turn_cap")
 TARGETS = ("30", "50", "100")
+MAX_POINTS = 200  # trajectory points kept a game (rounds and the end); Pig's bots need under 40 rounds to 100 points
 
 
 class PigData(NamedTuple):
@@ -80,7 +81,8 @@ def trace_game(d, num_players, seat_lineup, ids, params, setup_seed, play_seed):
     trace = np.zeros((E.TURN_CAP, E.MOVE_LEN), np.int64)
     seats = np.asarray(seat_lineup, np.int64).reshape(1, num_players)
     seeds = np.array([play_seed], np.uint64)
-    E.play_games(st, num_players, d.target, seats, ids, params, seeds, trace)
+    points, count = new_trajectories(0, 0, 0)
+    E.play_games(st, num_players, d.target, seats, ids, params, seeds, trace, points, count)
     return trace[: st.moves[0]], st
 
 
@@ -148,12 +150,15 @@ class Pig(GameShell):
         play_seeds,
         threads=1,
         check_moves=False,
+        trajectories=False,
     ) -> ChunkTables:
         n, g = num_players, len(play_seeds)
         st = E.new_state(g)
         no_trace = np.zeros((0, E.MOVE_LEN), np.int64)
         seats = np.asarray(seat_lineup, np.int64)
-        E.play_games(st, n, d.target, seats, lineup_ids, lineup_params, np.asarray(play_seeds, np.uint64), no_trace)
+        points, count = new_trajectories(g, MAX_POINTS, n) if trajectories else new_trajectories(0, 0, 0)
+        seeds = np.asarray(play_seeds, np.uint64)
+        E.play_games(st, n, d.target, seats, lineup_ids, lineup_params, seeds, no_trace, points, count)
         score = st.score[:, :n]
         top = score == score.max(axis=1, keepdims=True)
         win = top / top.sum(axis=1, keepdims=True)
@@ -181,7 +186,8 @@ class Pig(GameShell):
             "turn": empty.astype(np.int32),
             "round": empty.astype(np.int32),
         }
-        return ChunkTables(games, seats_table, components)
+        paths = trajectory_lists(points, count) if trajectories else None
+        return ChunkTables(games, seats_table, components, paths)
 
     def replay(
         self, d, num_players, seat_lineup, lineup_ids, lineup_params, setup_seed, play_seed, labels, states=False

@@ -13,9 +13,11 @@ from simulate.game import ApprenticeSpec, ChunkTables, Codes, RuleOption, bot_sp
 from simulate.gamekit import (
     GameShell,
     move_events,
+    new_trajectories,
     rule_options,
     state_field,
     time_search,
+    trajectory_lists,
 )
 from simulate.games.century import bots as century_bots
 from simulate.games.century import data, play, search_bot
@@ -109,13 +111,16 @@ class Century(GameShell):
         play_seeds: np.ndarray,
         threads: int = 1,
         check_moves: bool = False,
+        trajectories: bool = False,
     ) -> ChunkTables:
         n = num_players
         batch = getattr(_BATCH, "records", None)
         if batch is None or batch.shape[0] != len(setup_seeds) or batch.dtype != new_state(0, d.tables).dtype:
             batch = _BATCH.records = new_state(len(setup_seeds), d.tables)
+        rounds = int(d.tables.params[data.P_MAX_ROUNDS]) if trajectories else 0  # the round cap: no game has more
+        points = new_trajectories(len(setup_seeds) if trajectories else 0, rounds, n)
         st, open_m, open_p, counts = play.play_batch(
-            d, n, seat_lineup, lineup_ids, lineup_params, setup_seeds, play_seeds, threads, out=batch
+            d, n, seat_lineup, lineup_ids, lineup_params, setup_seeds, play_seeds, threads, batch, *points
         )
         res = play.results(d, st)
         turns = st["turn"]
@@ -154,7 +159,7 @@ class Century(GameShell):
             "turn": comp["turn"],
             "round": (comp["turn"] // n).astype(np.int32, copy=False),
         }
-        return ChunkTables(games, seats, components)
+        return ChunkTables(games, seats, components, trajectory_lists(*points) if trajectories else None)
 
     def replay(
         self,

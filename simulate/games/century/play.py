@@ -6,6 +6,7 @@ import numpy as np
 from numba import njit, prange
 
 from simulate.game import Positions
+from simulate.gamekit import new_trajectories
 from simulate.games.century.apprentice import apprentice_action, new_apprentice_scratch
 from simulate.games.century.bots import (
     APPRENTICE,
@@ -69,6 +70,8 @@ PROFILE = ("merchants_bought", "creates", "trades", "upgrades", "rests", "claims
 C_BOUGHT, C_CREATES, C_TRADES, C_UPGRADES, C_RESTS, C_CLAIMS, C_DISCARDED = range(len(PROFILE))
 _PLAY_COUNT = np.zeros(3, np.int64)
 _PLAY_COUNT[KIND_CREATE], _PLAY_COUNT[KIND_TRADE], _PLAY_COUNT[KIND_UPGRADE] = C_CREATES, C_TRADES, C_UPGRADES
+NO_POINTS = new_trajectories(0, 0, 0)
+"""The empty trajectory arrays of a loop that records none."""
 
 
 @njit(cache=True)
@@ -90,6 +93,8 @@ def _play_games(
     work,
     feats,
     num_rows,
+    points,
+    num_points,
 ):
     """Play games ``g0..g1-1`` to the end; a move that a bot makes illegally ends its game.
 
@@ -98,6 +103,8 @@ def _play_games(
     ``work`` (1,) ``WORK``: the move scratch record.
     ``feats`` (G, R, NUM_FEATURES) float32: when G > 0, after every turn the position's features from every
     seat's view (seat-major within a turn), up to R rows a game; ``num_rows`` (G,) the rows written.
+    ``points`` (G, R, n) int32: when G > 0, every seat's score at the end of game g's k-th round (a game ends at
+    a round's end) goes to ``points[g, k]``, ``num_points`` (G,) counting them (``simulate.gamekit.new_trajectories``).
     """
     tb = tab[0]
     nm = tb.m_kind.shape[0]
@@ -152,7 +159,21 @@ def _play_games(
             end_turn(r, tb, mv[M_KIND] == CLAIM)
             if feats.shape[0] > 0:
                 _record(r, tb, feats[g], num_rows, g, feat_buf, part_buf)
+            if points.shape[0] > 0 and r.current == 0:  # a round's end (every end of a game is one)
+                _record_points(r, tb, points, num_points, g, part_buf)
     return recorded
+
+
+@njit(cache=True)
+def _record_points(r, tb, points, num_points, g, parts):
+    """Every seat's score now into game ``g``'s next trajectory point (while there is room)."""
+    k = num_points[g]
+    if k >= points.shape[1]:
+        return
+    for s in range(r.num_players):
+        score_parts(r, tb, s, parts)
+        points[g, k, s] = parts[0] + parts[1] + parts[2] + parts[3]
+    num_points[g] = k + 1
 
 
 @njit(cache=True)
@@ -232,6 +253,8 @@ def _play_parallel(
     counts,
     num_blocks,
     work,
+    points,
+    num_points,
 ):
     n = setup_seeds.shape[0]
     no_trace = np.zeros((0, MOVE_LEN), np.int16)
@@ -258,6 +281,8 @@ def _play_parallel(
             work[b : b + 1],
             no_feats,
             no_rows,
+            points,
+            num_points,
         )
 
 
@@ -298,6 +323,8 @@ def play_batch(
     play_seeds: np.ndarray,
     threads: int = 1,
     out: np.ndarray | None = None,
+    points: np.ndarray = NO_POINTS[0],
+    num_points: np.ndarray = NO_POINTS[1],
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Play one game per seed pair to the end; return the final states, the opening rows and the play profiles.
 
@@ -314,6 +341,9 @@ def play_batch(
     out : ndarray, optional
         A batch from :func:`new_state` of G records to play into instead of a new one (``init_game`` sets
         every field): a caller playing chunk after chunk saves allocating and faulting in 1.4 kB per game.
+    points, num_points : ndarray, optional
+        Trajectories to fill (``simulate.gamekit.new_trajectories`` of G games): every seat's score at the end
+        of every round; none by default.
 
     Returns
     -------
@@ -345,6 +375,8 @@ def play_batch(
             counts,
             min(g, 16 * threads),
             np.zeros(min(g, 16 * threads), WORK),
+            points,
+            num_points,
         )
     else:
         _play_games(
@@ -365,6 +397,8 @@ def play_batch(
             np.zeros(1, WORK),
             np.zeros((0, 0, NUM_FEATURES), np.float32),
             np.zeros(0, np.int64),
+            points,
+            num_points,
         )
     return st, open_m, open_p, counts
 
@@ -406,6 +440,7 @@ def positions(
         np.zeros(1, WORK),
         feats,
         num_rows,
+        *NO_POINTS,
     )
     game = np.repeat(np.arange(g, dtype=np.int64), num_rows)
     x = np.concatenate([feats[k, : num_rows[k]] for k in range(g)]) if g else np.zeros((0, NUM_FEATURES), np.float32)
@@ -447,6 +482,7 @@ def trace_game(
         np.zeros(1, WORK),
         np.zeros((0, 0, NUM_FEATURES), np.float32),
         np.zeros(0, np.int64),
+        *NO_POINTS,
     )
     return trace[:count].copy(), st
 

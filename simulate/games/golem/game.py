@@ -24,8 +24,10 @@ import numpy as np
 from simulate.game import ChunkTables, Codes, RuleOption, bot_specs
 from simulate.gamekit import (
     GameShell,
+    new_trajectories,
     rule_options,
     state_field,
+    trajectory_lists,
 )
 from simulate.games.golem import apprentice as golem_apprentice
 from simulate.games.golem import bots as golem_bots
@@ -157,11 +159,24 @@ class Golem(GameShell):
         play_seeds: np.ndarray,
         threads: int = 1,
         check_moves: bool = False,
+        trajectories: bool = False,
     ) -> ChunkTables:
+        points = new_trajectories(len(setup_seeds) if trajectories else 0, data.NUM_ROUNDS, num_players)
         st = play.play_batch(
-            d, num_players, seat_lineup, lineup_ids, lineup_params, setup_seeds, play_seeds, threads, check_moves
+            d,
+            num_players,
+            seat_lineup,
+            lineup_ids,
+            lineup_params,
+            setup_seeds,
+            play_seeds,
+            threads,
+            check_moves,
+            points=points[0],
+            num_points=points[1],
         )
-        return chunk_tables(d, st, num_players)
+        tables = chunk_tables(d, st, num_players)
+        return tables._replace(trajectories=trajectory_lists(*points)) if trajectories else tables
 
     def replay(
         self,

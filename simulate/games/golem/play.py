@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from simulate.gamekit import new_trajectories
 from simulate.games.golem.apprentice_bot import apprentice_action, new_apprentice_scratch
 from simulate.games.golem.bots import APPRENTICE, MAX_BOT_PARAMS, SEARCH, choose
 from simulate.games.golem.data import GolemData
@@ -36,11 +37,29 @@ SCORE_PARTS = (
 )
 MAX_MOVES = 4000  # bound on the decisions of one game (a trace buffer size, not a rule)
 NO_RECORD = np.zeros((0, 0, 0, NUM_FEATURES), np.float32)
+NO_POINTS = new_trajectories(0, 0, 0)
+"""The empty trajectory arrays of a loop that records none."""
 
 
 @njit(cache=True)
 def _play_games(
-    st, tab, g0, g1, n, seat_bot, bot_ids, bot_params, setup_seeds, play_seeds, check, trace, pad, rec, rec_count
+    st,
+    tab,
+    g0,
+    g1,
+    n,
+    seat_bot,
+    bot_ids,
+    bot_params,
+    setup_seeds,
+    play_seeds,
+    check,
+    trace,
+    pad,
+    rec,
+    rec_count,
+    points,
+    num_points,
 ):
     """Play games ``g0..g1-1`` to the end. With ``check``, every action is checked first and an illegal one stops
     its game (``error`` = 1).
@@ -50,11 +69,14 @@ def _play_games(
     ``rec`` (G, D, n, F) float32: when G > 0, after each of the first D decisions of game g the apprentice's
     features of the position from every seat's view go to ``rec[g, d, seat]`` and ``rec_count[g]`` counts them
     (``apprentice.positions``); the games are the same as without.
+    ``points`` (G, R, n) int32: when G > 0, every seat's score (as the final scoring counts it) at the end of game
+    g's k-th round goes to ``points[g, k]``, ``num_points`` (G,) counting them (``simulate.gamekit.new_trajectories``).
     """
     tb = tab[0]
     recorded = 0
     recording = rec.shape[0] > 0
     f = np.zeros(NUM_FEATURES, np.float64)
+    parts = np.zeros(NUM_PARTS, np.int64)
     iterations = 0  # the search bot's tree and scratch, sized for the lineup's largest budget
     for b in range(bot_ids.shape[0]):
         if bot_ids[b] == SEARCH:
@@ -79,10 +101,28 @@ def _play_games(
             if recorded < trace.shape[0]:
                 trace[recorded] = a
                 recorded += 1
+            rnd = r.round
             apply_action(r, tb, a)
             if recording:
                 _record(r, tb, rec, rec_count, g, f)
+            if points.shape[0] > 0 and r.round != rnd:  # a round's end (the fourth's ends the game)
+                _record_points(r, tb, points, num_points, g, parts)
     return recorded
+
+
+@njit(cache=True)
+def _record_points(r, tb, points, num_points, g, parts):
+    """Every seat's score now into game ``g``'s next trajectory point (while there is room)."""
+    k = num_points[g]
+    if k >= points.shape[1]:
+        return
+    for s in range(r.n):
+        score_parts(r, tb, s, parts)
+        total = 0
+        for q in range(NUM_PARTS):
+            total += parts[q]
+        points[g, k, s] = total
+    num_points[g] = k + 1
 
 
 @njit(cache=True)
@@ -114,7 +154,7 @@ def _weights(bot_params, b):
 
 
 @njit(cache=True, parallel=True)
-def _play_parallel(st, tab, n, seat_bot, bot_ids, bot_params, setup_seeds, play_seeds, check, pads):
+def _play_parallel(st, tab, n, seat_bot, bot_ids, bot_params, setup_seeds, play_seeds, check, pads, points, num_points):
     total = setup_seeds.shape[0]
     num_blocks = pads.shape[0]
     no_trace = np.zeros(0, np.int16)
@@ -139,6 +179,8 @@ def _play_parallel(st, tab, n, seat_bot, bot_ids, bot_params, setup_seeds, play_
             pads[b : b + 1],
             no_record,
             no_count,
+            points,
+            num_points,
         )
 
 
@@ -215,6 +257,8 @@ def play_batch(
     check_moves: bool = False,
     record: np.ndarray = NO_RECORD,
     record_count: np.ndarray | None = None,
+    points: np.ndarray = NO_POINTS[0],
+    num_points: np.ndarray = NO_POINTS[1],
 ) -> np.ndarray:
     """Play one game per seed pair to the end; return the final records.
 
@@ -236,6 +280,9 @@ def play_batch(
         (G, D, num_players, F) float32 and (G,) int64: the apprentice's features after each of the first D
         decisions of every game, from every seat's view, and how many were recorded (``apprentice.positions``;
         serial play only).
+    points, num_points : ndarray
+        Trajectories to fill (``simulate.gamekit.new_trajectories`` of G games): every seat's score at the end
+        of every round; none by default.
     """
     g = setup_seeds.shape[0]
     st = new_state(g)
@@ -248,10 +295,23 @@ def play_batch(
     )
     count = np.zeros(0, np.int64) if record_count is None else record_count
     if threads > 1 and g > 1 and record.shape[0] == 0:
-        _play_parallel(st, data.kernel, num_players, *args, check_moves, new_pads(min(g, 16 * threads)))
+        pads = new_pads(min(g, 16 * threads))
+        _play_parallel(st, data.kernel, num_players, *args, check_moves, pads, points, num_points)
     else:
         _play_games(
-            st, data.kernel, 0, g, num_players, *args, check_moves, np.zeros(0, np.int16), new_pads(1), record, count
+            st,
+            data.kernel,
+            0,
+            g,
+            num_players,
+            *args,
+            check_moves,
+            np.zeros(0, np.int16),
+            new_pads(1),
+            record,
+            count,
+            points,
+            num_points,
         )
     return st
 
@@ -292,6 +352,7 @@ def trace_game(
         new_pads(1),
         NO_RECORD,
         np.zeros(0, np.int64),
+        *NO_POINTS,
     )
     return trace[:count].copy(), st
 

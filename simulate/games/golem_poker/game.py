@@ -16,9 +16,11 @@ import numpy as np
 from simulate.game import ChunkTables, Codes, Lists, RuleOption, bot_specs
 from simulate.gamekit import (
     GameShell,
+    new_trajectories,
     rule_options,
     state_field,
     time_search,
+    trajectory_lists,
 )
 from simulate.games.golem_poker import bots as poker_bots
 from simulate.games.golem_poker import data, play, search_bot
@@ -133,9 +135,12 @@ class GolemPoker(GameShell):
         play_seeds: np.ndarray,
         threads: int = 1,
         check_moves: bool = False,
+        trajectories: bool = False,
     ) -> ChunkTables:
+        stages = 3 * int(d.tables.params[data.P_MAX_DEALS])  # two betting rounds and a draw a deal
+        points = new_trajectories(len(setup_seeds) if trajectories else 0, stages if trajectories else 0, num_players)
         games, seats, deals = play.play_columns(
-            d, num_players, seat_lineup, lineup_ids, lineup_params, setup_seeds, play_seeds, threads
+            d, num_players, seat_lineup, lineup_ids, lineup_params, setup_seeds, play_seeds, threads, *points
         )
         games["end_reason"] = Codes(games["end_reason"], END_REASONS)
         for name in ("final_hand_cat", "final_golem_cat"):
@@ -153,7 +158,7 @@ class GolemPoker(GameShell):
             "turn": empty.astype(np.int32),
             "round": empty.astype(np.int32),
         }
-        return ChunkTables(games, seats, components)
+        return ChunkTables(games, seats, components, trajectory_lists(*points) if trajectories else None)
 
     def replay(
         self,

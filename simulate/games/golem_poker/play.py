@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from simulate.gamekit import new_trajectories
 from simulate.games.golem_poker.bots import MAX_BOT_PARAMS, MEMO, SCRATCH, SEARCH, bot_records, choose_move, strength
 from simulate.games.golem_poker.data import MAX_DEALS, PokerData
 from simulate.games.golem_poker.engine import apply_move, init_game, is_legal
@@ -14,6 +15,8 @@ from simulate.games.golem_poker.state import END_ILLEGAL, MOVE_LEN, NO_VALUE, OU
 from simulate.search import new_tree
 
 SCORE_PARTS = ("score_pot", "score_ante", "score_bet", "score_penalty")
+NO_POINTS = new_trajectories(0, 0, 0)
+"""The empty trajectory arrays of a loop that records none."""
 PAD = np.dtype([("mv", np.int32, (MOVE_LEN,)), ("scratch", np.int8, (SCRATCH,)), ("memo", np.float64, (MEMO,))])
 """Scratch record of a game loop: the move being built and the bots' work arrays. Record fields are array views
 without a reference count, so the inlined bot and engine functions take them without the atomic increments a
@@ -332,12 +335,30 @@ def _flatten_deals(dl, counts, offsets, flat):
 
 @njit(cache=True)
 def _play_to_columns(
-    work, pad, tab, g0, g1, num_players, seat_bot, lineup, setup_seeds, play_seeds, gi, gb, si, sf, dl
+    work,
+    pad,
+    tab,
+    g0,
+    g1,
+    num_players,
+    seat_bot,
+    lineup,
+    setup_seeds,
+    play_seeds,
+    gi,
+    gb,
+    si,
+    sf,
+    dl,
+    points,
+    num_points,
 ):
     """Play games ``g0..g1-1`` in the one record ``work[0]`` and write each one's columns as it ends.
 
     The same games as ``_play_games`` (``init_game`` sets every field a game reads), without
-    keeping a record per game.
+    keeping a record per game. ``points`` (G, R, n) int32: when G > 0, every seat's net chips at the end of each
+    stage of game g (a betting round or a draw, of every deal; the last stage ends with the pot awarded) go to
+    ``points[g, k]``, ``num_points`` (G,) counting them (``simulate.gamekit.new_trajectories``).
     """
     tb = tab[0]
     mv = pad[0].mv
@@ -356,13 +377,28 @@ def _play_to_columns(
             if not is_legal(r, tb, mv):
                 r.over = END_ILLEGAL
                 break
+            phase = r.phase
+            deal = r.deal
             apply_move(r, tb, mv)
+            if points.shape[0] > 0 and (r.phase != phase or r.deal != deal or r.over != RUNNING):  # a stage's end
+                _record_points(r, points, num_points, g)
         _fill_game(r, tb, num_players, g, gi, gb, si, sf, dl)
+
+
+@njit(cache=True)
+def _record_points(r, points, num_points, g):
+    """Every seat's net chips now into game ``g``'s next trajectory point (while there is room)."""
+    k = num_points[g]
+    if k >= points.shape[1]:
+        return
+    for s in range(r.num_players):
+        points[g, k, s] = r.won[s] - r.paid_ante[s] - r.paid_bet[s] - r.paid_penalty[s]
+    num_points[g] = k + 1
 
 
 @njit(cache=True, parallel=True)
 def _play_to_columns_parallel(
-    work, pads, tab, num_players, seat_bot, lineup, setup_seeds, play_seeds, gi, gb, si, sf, dl
+    work, pads, tab, num_players, seat_bot, lineup, setup_seeds, play_seeds, gi, gb, si, sf, dl, points, num_points
 ):
     n = setup_seeds.shape[0]
     num_blocks = work.shape[0]
@@ -383,6 +419,8 @@ def _play_to_columns_parallel(
             si,
             sf,
             dl,
+            points,
+            num_points,
         )
 
 
@@ -395,10 +433,14 @@ def play_columns(
     setup_seeds: np.ndarray,
     play_seeds: np.ndarray,
     threads: int = 1,
+    points: np.ndarray = NO_POINTS[0],
+    num_points: np.ndarray = NO_POINTS[1],
 ) -> tuple[dict, dict, dict]:
     """Play one game per seed pair and return its ``games``, ``seats`` and per-deal columns (as ``columns``).
 
-    Arguments as for :func:`play_batch`; no game record is kept, so memory stays small.
+    Arguments as for :func:`play_batch`; no game record is kept, so memory stays small. ``points``, ``num_points``
+    (``simulate.gamekit.new_trajectories`` of G games, none by default) take every seat's net chips at the end
+    of every stage (betting round or draw).
     """
     seat_bot, lineup, setup_seeds, play_seeds = _arrays(seat_bot, bot_ids, bot_params, setup_seeds, play_seeds)
     g = setup_seeds.shape[0]
@@ -415,10 +457,24 @@ def play_columns(
             setup_seeds,
             play_seeds,
             *arrays,
+            points,
+            num_points,
         )
     elif g:
         _play_to_columns(
-            new_state(1), _pads(1), data.kernel, 0, g, num_players, seat_bot, lineup, setup_seeds, play_seeds, *arrays
+            new_state(1),
+            _pads(1),
+            data.kernel,
+            0,
+            g,
+            num_players,
+            seat_bot,
+            lineup,
+            setup_seeds,
+            play_seeds,
+            *arrays,
+            points,
+            num_points,
         )
     return _column_dicts(*arrays)
 

@@ -17,9 +17,11 @@ from simulate.game import ChunkTables, Codes, RuleOption, bot_specs
 from simulate.gamekit import (
     GameShell,
     move_events,
+    new_trajectories,
     rule_options,
     state_field,
     time_search,
+    trajectory_lists,
 )
 from simulate.games.golems import bots as golems_bots
 from simulate.games.golems import data, learning, play, search_bot
@@ -134,12 +136,26 @@ class Golems(GameShell):
         play_seeds: np.ndarray,
         threads: int = 1,
         check_moves: bool = False,
+        trajectories: bool = False,
     ) -> ChunkTables:
         n = num_players
+        rounds = int(d.tables.params[data.P_MAX_TURNS]) // n + 1  # the turn cap ends a game at a round's end
+        points = new_trajectories(len(setup_seeds) if trajectories else 0, rounds if trajectories else 0, n)
         st = play.play_batch(
-            d, n, seat_lineup, lineup_ids, lineup_params, setup_seeds, play_seeds, threads, check_moves=check_moves
+            d,
+            n,
+            seat_lineup,
+            lineup_ids,
+            lineup_params,
+            setup_seeds,
+            play_seeds,
+            threads,
+            check_moves=check_moves,
+            points=points[0],
+            num_points=points[1],
         )
-        return chunk_tables(d, st, n, self.score_parts)
+        tables = chunk_tables(d, st, n, self.score_parts)
+        return tables._replace(trajectories=trajectory_lists(*points)) if trajectories else tables
 
     def replay(
         self,

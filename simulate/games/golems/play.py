@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from simulate.gamekit import new_trajectories
 from simulate.games.golems.apprentice import apprentice_action
 from simulate.games.golems.bots import APPRENTICE, MAX_BOT_PARAMS, SEARCH, choose, new_work
 from simulate.games.golems.data import (
@@ -38,6 +39,8 @@ from simulate.games.golems.value import features
 from simulate.search import new_tree
 
 NUM_PARTS = 5
+NO_POINTS = new_trajectories(0, 0, 0)
+"""The empty trajectory arrays of a loop that records none."""
 SCORE_PARTS = ("score_golems", "score_tucks", "score_dust", "score_gems", "score_runes")
 
 
@@ -59,7 +62,23 @@ def _record(r, tb, i, rec_x, rec_used, w):
 
 @njit(cache=True)
 def _play_games(
-    st, tab, g0, g1, num_players, seat_bot, bot_ids, bot_params, setup_seeds, play_seeds, w, check, trace, rec_x, used
+    st,
+    tab,
+    g0,
+    g1,
+    num_players,
+    seat_bot,
+    bot_ids,
+    bot_params,
+    setup_seeds,
+    play_seeds,
+    w,
+    check,
+    trace,
+    rec_x,
+    used,
+    points,
+    num_points,
 ):
     """Play games ``g0..g1-1`` to the end with bot work record ``w``.
 
@@ -68,6 +87,9 @@ def _play_games(
     ``used`` (g1 - g0,): when not empty, the features of the position after each move from every seat's
     view go to ``rec_x`` (rows ``(g - g0) * cap ..``, cap = rows / games, seats in order; the apprentice's
     training positions), ``used`` counting each game's rows.
+    ``points`` (G, R, n) int32: when G > 0, every seat's score at the end of game g's k-th round (a game ends at a
+    round's end; solo, every turn is a round) goes to ``points[g, k]``, ``num_points`` (G,) counting them
+    (``simulate.gamekit.new_trajectories``).
     """
     tb = tab[0]
     mv = w.mv
@@ -77,6 +99,7 @@ def _play_games(
             iterations = max(iterations, int(bot_params[b, S_ITERATIONS]))
     tree = new_tree(iterations + 1, MOVE_LEN, SEARCH_MOVES)
     scratch = new_scratch(st)
+    parts = np.zeros(NUM_PARTS, np.int64)
     recorded = 0
     for g in range(g0, g1):
         r = st[g]
@@ -99,11 +122,30 @@ def _play_games(
             step(r, tb, mv)
             if used.shape[0] > 0:
                 _record(r, tb, g - g0, rec_x, used, w)
+            if points.shape[0] > 0 and r.current == 0:  # a round's end
+                _record_points(r, tb, points, num_points, g, parts)
     return recorded
 
 
+@njit(cache=True)
+def _record_points(r, tb, points, num_points, g, parts):
+    """Every seat's score now into game ``g``'s next trajectory point (while there is room)."""
+    k = num_points[g]
+    if k >= points.shape[1]:
+        return
+    for s in range(r.num_players):
+        score_parts(r, tb, s, parts)
+        total = 0
+        for q in range(NUM_PARTS):
+            total += parts[q]
+        points[g, k, s] = total
+    num_points[g] = k + 1
+
+
 @njit(cache=True, parallel=True)
-def _play_parallel(st, tab, num_players, seat_bot, bot_ids, bot_params, setup_seeds, play_seeds, ws, check):
+def _play_parallel(
+    st, tab, num_players, seat_bot, bot_ids, bot_params, setup_seeds, play_seeds, ws, check, points, num_points
+):
     n = setup_seeds.shape[0]
     num_blocks = ws.shape[0]
     no_trace = np.zeros((0, MOVE_LEN), np.int16)
@@ -128,6 +170,8 @@ def _play_parallel(st, tab, num_players, seat_bot, bot_ids, bot_params, setup_se
             no_trace,
             no_x,
             no_used,
+            points,
+            num_points,
         )
 
 
@@ -372,6 +416,8 @@ def play_batch(
     play_seeds: np.ndarray,
     threads: int = 1,
     check_moves: bool = False,
+    points: np.ndarray = NO_POINTS[0],
+    num_points: np.ndarray = NO_POINTS[1],
 ) -> np.ndarray:
     """Play one game per seed pair to the end; return the final game records.
 
@@ -390,6 +436,9 @@ def play_batch(
         Off by default: every bot builds its move from legal options only (the tests check each
         bot's moves under every rule option, and that checked and unchecked batches are equal),
         and the check costs 6% of the kernel.
+    points, num_points : ndarray
+        Trajectories to fill (``simulate.gamekit.new_trajectories`` of G games): every seat's score at the end
+        of every round; none by default.
     """
     g = setup_seeds.shape[0]
     st = new_state(g, data.tables)
@@ -401,11 +450,14 @@ def play_batch(
         np.ascontiguousarray(play_seeds, dtype=np.uint64),
     )
     if threads > 1 and g > 1:
-        _play_parallel(st, data.kernel, num_players, *args, new_work(min(g, 16 * threads), st.dtype), check_moves)
+        ws = new_work(min(g, 16 * threads), st.dtype)
+        _play_parallel(st, data.kernel, num_players, *args, ws, check_moves, points, num_points)
     else:
         no_trace = np.zeros((0, MOVE_LEN), np.int16)
         w = new_work(1, st.dtype)[0]
-        _play_games(st, data.kernel, 0, g, num_players, *args, w, check_moves, no_trace, *_no_record())
+        _play_games(
+            st, data.kernel, 0, g, num_players, *args, w, check_moves, no_trace, *_no_record(), points, num_points
+        )
     return st
 
 
@@ -446,7 +498,9 @@ def play_recorded(
         g1 = min(g, g0 + block)
         rec_x = np.zeros(((g1 - g0) * cap, NUM_FEATURES), np.float32)
         used = np.zeros(g1 - g0, np.int64)
-        _play_games(st, data.kernel, g0, g1, n, seat_bot, ids, params, setup, plays, w, False, no_trace, rec_x, used)
+        _play_games(
+            st, data.kernel, g0, g1, n, seat_bot, ids, params, setup, plays, w, False, no_trace, rec_x, used, *NO_POINTS
+        )
         rows = np.concatenate([np.arange(k * cap, k * cap + used[k]) for k in range(g1 - g0)])
         xs.append(rec_x[rows])
         games.append(g0 + rows // cap)
@@ -484,6 +538,7 @@ def trace_game(
         True,
         trace,
         *_no_record(),
+        *NO_POINTS,
     )
     return trace[:count].copy(), st
 

@@ -1,0 +1,245 @@
+"""Report section "How the game plays": the leader, lead changes, comebacks, decisiveness, length, endings (from
+the runs' trajectories) and skill against luck (from the ladder's weakest and strongest rungs); docs/game-feel.md."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from analysis import plots
+from analysis.report.format import fmt_ci, fmt_int, fmt_level, fmt_num, fmt_pct, fmt_pct_ci, fmt_players, is_number
+from analysis.report.model import Section, Table, Text, make_figure
+from analysis.run import read_tables
+from analysis.stats.feel import comeback, end_triggers, feel_summary, leader_wins
+from analysis.stats.ladder import skill_and_luck
+from simulate.runformat import run_tables
+
+FEEL_GAMES = 10_000
+"""Games of each run the section reads trajectories from (its first ones): the measures' arrays hold games x
+rounds x seats, so a million-game run would not fit; the intervals are these games'."""
+COMEBACK_ROUNDS = 3
+"""Rounds of the comeback curve, spread over the median game."""
+
+
+def _feel_runs(manifests: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The runs with trajectories, each cut to the chunks that hold its first ``FEEL_GAMES`` games."""
+    out = []
+    for m in manifests:
+        if "trajectories" not in run_tables(m):
+            continue
+        chunks = {k: c for k, c in m["chunks"].items() if c["games"][0] < FEEL_GAMES}
+        out.append({**m, "chunks": chunks})
+    return out
+
+
+def _feel_tables(
+    runs: list[dict[str, Any]], offsets: dict[str, int], seats: pd.DataFrame, turn_order: bool
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The trajectories of ``runs`` and their seat rows (``seat`` the table seat, as in the trajectories)."""
+    traj = read_tables(runs, "trajectories", ["game", "seat", "score"], [offsets[m["run_id"]] for m in runs])
+    traj = traj[traj["game"].isin(seats["game"].unique()).to_numpy()]  # solo games have no seats to compare
+    keep = seats["game"].isin(traj["game"].unique()).to_numpy()
+    part = seats.loc[keep, ["game", "num_players", "bot", "win", "table_seat" if turn_order else "seat"]]
+    if turn_order:
+        part = part.rename(columns={"table_seat": "seat"})
+    return traj, part
+
+
+def seat_headline(summary: pd.DataFrame) -> pd.Series:
+    """The lineup the summary speaks of: a mirror match (one bot) if any, the most games first."""
+    mirror = summary[~summary["bots"].str.contains(" + ", regex=False)]
+    pool = mirror if len(mirror) else summary
+    return pool.sort_values(["num_games", "num_players"], ascending=[False, True]).iloc[0]
+
+
+def _feel_answer(row: pd.Series) -> str:
+    first = fmt_pct_ci(row["first_leader_low"], row["first_leader_high"], 0)
+    return (
+        f"How it plays ({fmt_players(row['num_players'])}, {row['bots']}, {fmt_int(row['num_games'])} games): "
+        "the leader "
+        f"after round 1 wins {fmt_pct(row['first_leader'], 0)} ({first}), after round {int(row['half_round'])} "
+        f"{fmt_pct(row['half_leader'], 0)}; the lead changes "
+        f"{fmt_num(row['lead_changes'])} times a game (never in {fmt_pct(row['no_lead_change'], 0)}); "
+        "the winner leads for "
+        f"good from {fmt_pct(row['decided'], 0)} of the game on; {fmt_num(row['rounds'])} rounds a game."
+    )
+
+
+def _spread(row: pd.Series) -> str:
+    """The Elo spread, or its lower end where the weakest never won (the spread's estimate is infinite)."""
+    if is_number(row["elo_spread"]):
+        return f"{fmt_num(row['elo_spread'], 0)} Elo"
+    return f"at least {fmt_num(row['elo_spread_low'], 0)} Elo"
+
+
+def _luck_answer(row: pd.Series) -> str:
+    return (
+        f"Skill against luck: {row['weakest']} finishes above {row['strongest']} in {fmt_pct(row['upset'])} "
+        f"({fmt_pct_ci(row['upset_low'], row['upset_high'])}) of their seat pairs, a rating spread of {_spread(row)}: "
+        f"as if {fmt_pct(row['luck'], 0)} ({fmt_pct_ci(row['luck_low'], row['luck_high'], 0)}) of results were coin "
+        "flips (luck share, after Duersch et al. 2020)."
+    )
+
+
+def build_feel_section(
+    manifests: list[dict[str, Any]],
+    offsets: dict[str, int],
+    seats: pd.DataFrame,
+    games: pd.DataFrame,
+    mixed: pd.DataFrame,
+    rungs: tuple[str, ...],
+    ratings: pd.DataFrame | None,
+    turn_order: bool,
+    unit: str,
+    alpha: float,
+    rng: np.random.Generator,
+) -> Section | None:
+    """The section, from the runs of ``manifests`` that recorded trajectories and the mixed games' seat rows
+    ``mixed`` (skill against luck between the weakest and strongest rung of ``rungs``, the game's declared ladder,
+    search rungs left out as the study plays them in mirror matches only); None when there is neither."""
+    runs = _feel_runs(manifests) if len(seats) else []
+    cheap = tuple(r for r in rungs if r.split(":")[0] != "search")
+    luck = skill_and_luck(mixed[["game", "seat", "bot", "rank"]], cheap, alpha) if len(mixed) else pd.DataFrame()
+    if not runs and luck.empty:
+        return None
+    section = Section("How the game plays")
+    section.items.append(
+        Text(
+            "Does the leader win, how often does the lead change, can a player behind come back, when is the game "
+            "decided, how long does it run and how does it end, and how much does skill decide against luck "
+            "(definitions and sources: docs/game-feel.md). A round's score is the seat's score as the final "
+            f"scoring would count it then; intervals are {fmt_level(alpha)} bootstraps over games, and a lead shared "
+            "by k seats credits each 1/k of its win."
+        )
+    )
+    if runs:
+        _trajectory_items(section, runs, offsets, seats, games, turn_order, unit, alpha, rng)
+    else:
+        section.items.append(
+            Text(
+                "These runs recorded no trajectories: play them with --trajectories for the lead and comeback measures."
+            )
+        )
+    if not luck.empty:
+        _luck_items(section, luck.iloc[0], rungs, ratings)
+    return section
+
+
+def _trajectory_items(
+    section: Section,
+    runs: list[dict[str, Any]],
+    offsets: dict[str, int],
+    seats: pd.DataFrame,
+    games: pd.DataFrame,
+    turn_order: bool,
+    unit: str,
+    alpha: float,
+    rng: np.random.Generator,
+) -> None:
+    traj, part = _feel_tables(runs, offsets, seats, turn_order)
+    summary = feel_summary(traj, part, alpha, rng)
+    curve = leader_wins(traj, part, alpha, rng)
+    cells = comeback(traj, part, COMEBACK_ROUNDS, alpha=alpha, random_state=rng)
+    section.items.append(
+        Table(
+            [
+                "players",
+                "bots",
+                "games",
+                "rounds",
+                "leader after round 1 wins",
+                "leader at mid-game wins",
+                "lead changes a game",
+                "no lead change",
+                "winner leads for good from",
+            ],  # fmt: skip
+            [
+                [
+                    str(r.num_players),
+                    r.bots,
+                    fmt_int(r.num_games),
+                    f"{fmt_num(r.rounds)} ({fmt_ci(r.rounds_low, r.rounds_high)})",
+                    f"{fmt_pct(r.first_leader)} ({fmt_pct_ci(r.first_leader_low, r.first_leader_high)})",
+                    f"round {r.half_round}: {fmt_pct(r.half_leader)} "
+                    f"({fmt_pct_ci(r.half_leader_low, r.half_leader_high)})",
+                    f"{fmt_num(r.lead_changes, 2)} ({fmt_ci(r.lead_changes_low, r.lead_changes_high, 2)})",
+                    f"{fmt_pct(r.no_lead_change)} ({fmt_pct_ci(r.no_lead_change_low, r.no_lead_change_high)})",
+                    f"{fmt_pct(r.decided)} ({fmt_pct_ci(r.decided_low, r.decided_high)})",
+                ]
+                for r in summary.itertuples()
+            ],
+            f"Per player count and lineup, from the first {FEEL_GAMES:,} games of each run with trajectories. "
+            "Mid-game: the round at half the median length. The winner leads for good from: the round after which "
+            "the eventual winner leads alone to the end, as a share of the game's rounds (games with one winner).",
+        )
+    )
+    head = seat_headline(summary)
+    section.answers.append(_feel_answer(head))
+    n, bots = int(head["num_players"]), str(head["bots"])
+    panels = [lambda ax: plots.plot_leader_wins(curve, ax=ax, num_players=n)]
+    if len(cells[(cells["num_players"] == n) & (cells["bots"] == bots)]):
+        panels.append(lambda ax: plots.plot_comeback(cells, ax=ax, num_players=n, bots=bots, unit=unit))
+    section.items.append(
+        make_figure(
+            "feel.png",
+            f"Left: the share of games the leader at each round wins ({fmt_players(n)}, every lineup). Right: the "
+            f"comeback curve of {bots}: the share of games a seat behind the leader by that many {unit} wins, "
+            "after rounds spread over the median game (a Poisson bootstrap over games).",
+            panels,
+            ncols=len(panels),
+        )
+    )
+    ids = {m["run_id"] for m in runs}
+    ends = end_triggers(games[games["run_id"].isin(ids).to_numpy()], alpha)
+    section.items.append(
+        Table(
+            ["players", "end", "games", "share"],
+            [
+                [
+                    str(r.num_players),
+                    r.end_reason,
+                    fmt_int(r.num_games),
+                    f"{fmt_pct(r.share)} ({fmt_pct_ci(r.low, r.high)})",
+                ]
+                for r in ends.itertuples()
+            ],
+            "How the games end (every game of the runs with trajectories; Wilson intervals).",
+        )
+    )
+
+
+def _luck_items(section: Section, row: pd.Series, rungs: tuple[str, ...], ratings: pd.DataFrame | None) -> None:
+    section.items.append(
+        Table(
+            ["weakest", "strongest", "games", "weakest finishes above", "rating spread (Elo)", "luck share"],
+            [
+                [
+                    row["weakest"],
+                    row["strongest"],
+                    fmt_int(row["num_games"]),
+                    f"{fmt_pct(row['upset'])} ({fmt_pct_ci(row['upset_low'], row['upset_high'])})",
+                    f"{fmt_num(row['elo_spread'], 0)} ({fmt_ci(row['elo_spread_low'], row['elo_spread_high'], 0)})"
+                    if is_number(row["elo_spread"])
+                    else _spread(row),
+                    f"{fmt_pct(row['luck'])} ({fmt_pct_ci(row['luck_low'], row['luck_high'])})",
+                ]
+            ],
+            "Skill against luck, from the seat pairs of the ladder's weakest and strongest rungs that met in mixed "
+            "games (player counts pooled; game-clustered Wilson intervals). Luck share: twice the weakest's share, "
+            "the share of results a coin flip would decide in a game the strongest always wins to give the weakest "
+            "as many (after Duersch, Lambrecht and Oechssler 2020).",
+        )
+    )
+    section.answers.append(_luck_answer(row))
+    rated = ratings is not None and {"elo", "elo_low", "elo_high"} <= set(ratings.columns)
+    if rated and len(set(ratings["bot"].astype(str)) & set(rungs)) >= 2:
+        section.items.append(
+            make_figure(
+                "ladder_ratings.png",
+                "The ladder's rating curve: the Bradley-Terry rating (Elo scale) of every rung rated in mixed games, "
+                "weakest to strongest.",
+                [lambda ax: plots.plot_ladder_ratings(ratings, list(rungs), ax=ax)],
+            )
+        )

@@ -1,0 +1,149 @@
+"""Game-feel measures on synthetic trajectories with known answers (analysis.stats.feel)."""
+
+from __future__ import annotations
+
+import matplotlib
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+import pytest
+
+from analysis.plots import plot_comeback, plot_ladder_ratings
+from analysis.stats.feel import comeback, end_triggers, feel_summary, leader_wins
+from analysis.stats.ladder import skill_and_luck
+
+matplotlib.use("Agg")
+SEED = 29
+GAMES = 2000
+
+
+def _tables(score: np.ndarray, win: np.ndarray, bot: str = "bot") -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Trajectories and seats tables of games ``score`` (G, R, n) won as ``win`` (G, n)."""
+    g, _, n = score.shape
+    game = np.repeat(np.arange(g), n)
+    seat = np.tile(np.arange(1, n + 1), g)
+    lists = [score[i, :, s] for i, s in zip(game, seat - 1, strict=True)]
+    traj = pd.DataFrame({"game": game, "seat": seat, "score": lists})
+    seats = pd.DataFrame({"game": game, "seat": seat, "num_players": n, "bot": bot, "win": win.ravel()})
+    return traj, seats
+
+
+def _leader_always_wins(rng: np.random.Generator, rounds: int = 10, n: int = 3) -> tuple[np.ndarray, np.ndarray]:
+    """The winner gains 2 a round, the others 0 or 1: it leads alone from round 1 on."""
+    winner = rng.integers(n, size=GAMES)
+    gains = rng.integers(0, 2, size=(GAMES, rounds, n))
+    gains[np.arange(GAMES), :, winner] = 2
+    win = np.zeros((GAMES, n))
+    win[np.arange(GAMES), winner] = 1.0
+    return np.cumsum(gains, axis=1), win
+
+
+def _coin_flip_at_the_end(rng: np.random.Generator, rounds: int = 6) -> tuple[np.ndarray, np.ndarray]:
+    """Seat 1 leads by one until the last round, where a coin flip gives one seat 3 points: the winner."""
+    score = np.zeros((GAMES, rounds, 2))
+    score[:, :, 0] = 1
+    flip = rng.integers(2, size=GAMES)
+    score[np.arange(GAMES), -1, flip] += 3
+    win = np.zeros((GAMES, 2))
+    win[np.arange(GAMES), flip] = 1.0
+    return score, win
+
+
+def test_a_leader_who_always_wins_never_loses_the_lead() -> None:
+    traj, seats = _tables(*_leader_always_wins(np.random.default_rng(SEED)))
+    row = feel_summary(traj, seats).iloc[0]
+    assert row["num_games"] == GAMES and row["rounds"] == 10
+    assert row["first_leader"] == 1 and row["half_leader"] == 1
+    assert row["lead_changes"] == 0 and row["no_lead_change"] == 1
+    assert row["decided"] == pytest.approx(0.1)  # decided in round 1 of 10
+    curve = leader_wins(traj, seats)
+    assert (curve["leader_win"] == 1).all() and (curve["tied_lead"] == 0).all()
+    cells = comeback(traj, seats, rounds=[1, 5])
+    assert (cells.loc[cells["deficit"] > 0, "p_win"] == 0).all()
+    assert (cells.loc[cells["deficit"] == 0, "p_win"] == 1).all()
+
+
+def test_a_coin_flip_at_the_last_round_gives_the_leader_half_the_games() -> None:
+    traj, seats = _tables(*_coin_flip_at_the_end(np.random.default_rng(SEED)))
+    row = feel_summary(traj, seats).iloc[0]
+    assert row["first_leader_low"] <= 0.5 <= row["first_leader_high"]
+    assert row["first_leader_high"] - row["first_leader_low"] < 0.06
+    flips = row["lead_changes"]  # seat 2 takes the lead in the last round of half the games
+    assert row["lead_changes_low"] <= 0.5 <= row["lead_changes_high"] and flips == 1 - row["no_lead_change"]
+    curve = leader_wins(traj, seats).set_index("round")
+    assert curve.loc[6, "leader_win"] == 1
+    cells = comeback(traj, seats, rounds=[3]).set_index("deficit")
+    assert cells.loc[1, "low"] <= 0.5 <= cells.loc[1, "high"]
+
+
+def test_a_shared_lead_credits_each_leader_its_share() -> None:
+    """Two seats level all game sharing the win: the leader wins half, the lead never changes, no game has a sole
+    winner to be decided."""
+    score = np.tile(np.arange(1, 5)[None, :, None], (50, 1, 2)).astype(float)
+    traj, seats = _tables(score, np.full((50, 2), 0.5))
+    row = feel_summary(traj, seats).iloc[0]
+    assert row["first_leader"] == 0.5 and row["lead_changes"] == 0 and np.isnan(row["decided"])
+    assert (leader_wins(traj, seats)["tied_lead"] == 1).all()
+
+
+def test_games_are_grouped_by_player_count_and_lineup() -> None:
+    rng = np.random.default_rng(SEED)
+    a = _tables(*_leader_always_wins(rng), bot="greedy")
+    b = _tables(*_coin_flip_at_the_end(rng), bot="random")
+    traj = pd.concat([a[0], b[0].assign(game=b[0]["game"] + GAMES)], ignore_index=True)
+    seats = pd.concat([a[1], b[1].assign(game=b[1]["game"] + GAMES)], ignore_index=True)
+    out = feel_summary(traj, seats).set_index("bots")
+    assert out.loc["greedy", "num_players"] == 3 and out.loc["random", "num_players"] == 2
+    with pytest.raises(ValueError, match="missing required column"):
+        feel_summary(traj.drop(columns="score"), seats)
+
+
+def test_end_triggers_share_with_intervals() -> None:
+    games = pd.DataFrame({"num_players": 3, "end_reason": ["trigger"] * 95 + ["turn_cap"] * 5})
+    out = end_triggers(games).set_index("end_reason")
+    assert out.loc["turn_cap", "share"] == 0.05 and out.loc["turn_cap", "low"] < 0.05 < out.loc["turn_cap", "high"]
+
+
+def test_plot_comeback_draws_one_line_per_round() -> None:
+    traj, seats = _tables(*_coin_flip_at_the_end(np.random.default_rng(SEED)))
+    ax = plot_comeback(comeback(traj, seats, rounds=[2, 4]))
+    assert len(ax.get_lines()) == 3 and ax.get_xlabel()  # two rounds and the fair share
+    plt.close("all")
+
+
+def test_skill_and_luck_from_a_known_upset_rate() -> None:
+    """The strong bot wins 90% of 2-player games: upset 0.1, luck 0.2, spread logit(0.9) inside the intervals."""
+    rng = np.random.default_rng(SEED)
+    games = 4000
+    strong_first = rng.integers(2, size=games).astype(bool)
+    strong_wins = rng.random(games) < 0.9
+    bot = np.where(np.column_stack([strong_first, ~strong_first]), "strong", "random")
+    rank = np.where((bot == "strong") == strong_wins[:, None], 1, 2)
+    seats = pd.DataFrame(
+        {
+            "game": np.repeat(np.arange(games), 2),
+            "seat": np.tile([1, 2], games),
+            "bot": bot.ravel(),
+            "rank": rank.ravel(),
+        }
+    )
+    row = skill_and_luck(seats, ["random", "greedy", "strong"]).iloc[0]
+    assert (row["weakest"], row["strongest"]) == ("random", "strong")
+    assert row["upset_low"] <= 0.1 <= row["upset_high"] and row["luck_low"] <= 0.2 <= row["luck_high"]
+    assert row["spread_low"] <= np.log(9) <= row["spread_high"]
+    assert skill_and_luck(seats[seats["bot"] == "strong"], ["random", "strong"]).empty
+
+
+def test_plot_ladder_ratings_in_rung_order() -> None:
+    ratings = pd.DataFrame(
+        {"bot": ["strong", "random"], "elo": [1700, 1300], "elo_low": [1650, 1250], "elo_high": [1750, 1350]}
+    )
+    ax = plot_ladder_ratings(ratings, ["random", "greedy", "strong"])
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["random", "strong"]
+    plt.close("all")
+
+
+def test_rows_in_any_order_and_with_any_index_read_alike() -> None:
+    traj, seats = _tables(*_coin_flip_at_the_end(np.random.default_rng(SEED)))
+    shuffled = seats.sample(frac=1, random_state=SEED).set_axis(np.arange(len(seats)) + 10_000)
+    pd.testing.assert_frame_equal(feel_summary(traj, shuffled), feel_summary(traj, seats))
