@@ -85,6 +85,31 @@ class Century:
         strength_games=400,
     )
 
+    value_designs = {"merchant": "gift"}
+    """Component kinds with a causal value design (docs/card-value.md): kind -> the rule option that gives a seat
+    one more copy of a component of that kind at setup."""
+
+    def component_table(self, d: data.CenturyData) -> list[dict[str, Any]]:
+        """Every merchant and point card: ``id``, ``kind``, ``text`` (what it does) and ``same`` (the text its
+        identical copies share), in data order; the gift copy is left out."""
+        t = d.tables
+        out = []
+        for m, mid in enumerate(d.merchant_ids):
+            if mid.endswith(data.GIFT_SUFFIX):
+                continue
+            if t.m_kind[m] == data.KIND_CREATE:
+                text = "gain " + data.crystals_text(t.m_out[m])
+            elif t.m_kind[m] == data.KIND_UPGRADE:
+                text = f"upgrade {int(t.m_up[m])} steps"
+            else:
+                text = f"{data.crystals_text(t.m_in[m])} -> {data.crystals_text(t.m_out[m])}"
+            deck = "start" if m in set(t.start_cards.tolist()) else "market"
+            out.append({"id": mid, "kind": "merchant", "text": text, "same": text, "deck": deck})
+        for p, pid in enumerate(d.point_ids):
+            text = f"{int(t.p_vp[p])} VP for {data.crystals_text(t.p_cost[p])}"
+            out.append({"id": pid, "kind": "point", "text": text, "same": text, "deck": "point"})
+        return out
+
     def rule_options(self) -> dict[str, RuleOption]:
         return rule_options(data.RULE_OPTIONS, data.load().rules)
 
@@ -165,7 +190,7 @@ class Century:
         states: bool = False,
     ) -> list[dict[str, Any]]:
         moves, final = play.trace_game(d, num_players, seat_lineup, lineup_ids, lineup_params, setup_seed, play_seed)
-        ref = CenturyReference(d, num_players, int(setup_seed))
+        ref = CenturyReference(d, num_players, int(setup_seed), int(np.flatnonzero(np.asarray(seat_lineup) == 0)[0]))
         state = public_state if states else None
         events: list[dict[str, Any]] = [{"event": "setup", **_board(ref, d, labels), **state_field(ref, state)}]
         events += move_events(

@@ -1,0 +1,149 @@
+"""What a card is worth (docs/card-value.md): the gift design's engine rule, the paired statistics on synthetic data
+with a known effect, the value-for-cost fit on a known price list, and a tiny end-to-end value question."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from analysis.stats.card_value import (
+    adjust_by_quantity,
+    contrast_effects,
+    holder_quantities,
+    value_effects,
+    value_verdicts,
+)
+from simulate.datafiles import DataError
+from simulate.games.century import data as century_data
+from simulate.games.century import play
+from simulate.games.century.bots import GREEDY, default_params
+from simulate.games.century.reference import CenturyReference
+from simulate.games.century.state import IN_HAND, NOT_OWNED
+from simulate.rng import game_seeds
+
+SEED = 20261204  # any seed: the synthetic tests' answers hold for every seed
+GIFT = "M04"
+
+
+# --------------------------------------------------------------------------- the engine: the gift rule option
+
+
+def test_gift_goes_to_the_first_bots_seat_and_only_there() -> None:
+    base, gifted = century_data.load(), century_data.load(rules={"gift": GIFT})
+    copy = int(gifted.tables.params[century_data.P_GIFT])
+    assert gifted.merchant_ids[copy] == GIFT + century_data.GIFT_SUFFIX
+    assert copy not in gifted.tables.market_cards and copy not in gifted.tables.start_cards, "never in the market"
+    k = base.merchant_ids.index(GIFT)
+    assert (gifted.tables.m_out[copy] == base.tables.m_out[k]).all() and gifted.tables.m_kind[
+        copy
+    ] == base.tables.m_kind[k]
+    assert base.tables.params[century_data.P_GIFT] == -1
+    n = 3
+    setup, plays = game_seeds(SEED, np.arange(n), np.arange(n))
+    for rot in range(n):
+        seat_bot = (np.arange(n) + rot) % n
+        holder = int(np.flatnonzero(seat_bot == 0)[0])
+        ref = CenturyReference(gifted, n, int(setup[rot]), holder)
+        assert [ref.cards[s][copy] for s in range(n)] == [IN_HAND if s == holder else NOT_OWNED for s in range(n)]
+        plain = CenturyReference(base, n, int(setup[rot]), holder)
+        assert ref.m_row == plain.m_row and ref.m_deck == plain.m_deck, "the same deal with and without the gift"
+
+
+def test_kernel_deals_the_gift_to_the_first_bots_seat() -> None:
+    gifted = century_data.load(rules={"gift": GIFT})
+    copy = int(gifted.tables.params[century_data.P_GIFT])
+    n = 2
+    ids = np.array([GREEDY] * n)
+    params = np.stack([default_params("greedy")] * n)
+    setup, plays = game_seeds(SEED, np.arange(2), np.arange(2))
+    for seat_bot in (np.array([0, 1]), np.array([1, 0])):
+        moves, final = play.trace_game(gifted, n, seat_bot, ids, params, setup[0], plays[0])
+        holder = int(np.flatnonzero(seat_bot == 0)[0])
+        assert final["cards"][0, holder, copy] != NOT_OWNED and final["cards"][0, 1 - holder, copy] == NOT_OWNED
+        ref = CenturyReference(gifted, n, int(setup[0]), holder)
+        for mv in moves:
+            ref.apply_action(mv)
+        assert ref.is_terminal() and ref.cards == [list(final["cards"][0, s, : len(ref.cards[s])]) for s in range(n)]
+
+
+def test_gift_of_an_unknown_card_is_refused() -> None:
+    with pytest.raises(DataError, match="'M99' is not a merchant card"):
+        century_data.load(rules={"gift": "M99"})
+
+
+# --------------------------------------------------------------------------- statistics on synthetic data
+
+
+def _tables(win_holder: np.ndarray, rotation: np.ndarray, n: int, rounds: np.ndarray) -> tuple[pd.DataFrame, ...]:
+    """Games and seats tables where the holder (seat (n - rotation) mod n) wins when ``win_holder``, else seat
+    after it; scores 10 for the winner, 0 for the others."""
+    g = len(rotation)
+    holder = (n - rotation) % n
+    winner = np.where(win_holder, holder, (holder + 1) % n)
+    games = pd.DataFrame({"game": np.arange(g), "num_players": n, "rotation": rotation, "rounds": rounds})
+    seat = np.tile(np.arange(1, n + 1), g)
+    win = (seat - 1 == np.repeat(winner, n)).astype(float)
+    seats = pd.DataFrame({"game": np.repeat(np.arange(g), n), "seat": seat, "score": 10 * win, "win": win})
+    return games, seats
+
+
+def test_holder_quantities_follow_the_rotation() -> None:
+    n, g = 3, 6
+    rot = np.arange(g) % n
+    games, seats = _tables(np.array([1, 0, 1, 0, 1, 0], bool), rot, n, np.full(g, 20))
+    q = holder_quantities(games, seats.sample(frac=1, random_state=1))
+    assert q["holder_win"].tolist() == [1, 0, 1, 0, 1, 0]
+    assert q["holder_margin"].tolist() == [10, -5, 10, -5, 10, -5]
+    assert (q["length"] == 20).all()
+
+
+def test_value_effects_find_a_known_effect_and_holm_keeps_nulls_quiet() -> None:
+    """A card that raises the holder's win chance from 0.5 to 0.6 and shortens games by 2 rounds is found, with
+    an interval covering the truth; ten cards that do nothing are mostly not (Holm over the family)."""
+    rng = np.random.default_rng(SEED)
+    n, g = 2, 4000
+    rot = np.arange(g) % n
+    u = rng.random(g)
+    rounds = rng.integers(30, 60, g)
+    base = holder_quantities(*_tables(u < 0.5, rot, n, rounds))
+    strong = holder_quantities(*_tables(u < 0.6, rot, n, rounds - 2))
+    variants = {"strong": strong}
+    for k in range(10):
+        v = rng.random(g)
+        variants[f"null{k}"] = holder_quantities(
+            *_tables(np.where(rng.random(g) < 0.3, v < 0.5, u < 0.5), rot, n, rounds)
+        )
+    eff = adjust_by_quantity(value_effects(base, variants))
+    win = eff[(eff["quantity"] == "holder_win")].set_index("component")
+    assert win.loc["strong", "adj_low"] < 0.1 < win.loc["strong", "adj_high"] and win.loc["strong", "significant"]
+    assert win.drop("strong")["significant"].sum() <= 1
+    length = eff[(eff["quantity"] == "length") & (eff["component"] == "strong")].iloc[0]
+    assert length["diff"] == pytest.approx(-2) and length["significant"]
+    verdicts = value_verdicts(eff).set_index("component")
+    assert verdicts.loc["strong", "verdict"] == "worth"
+    assert set(verdicts.drop("strong")["verdict"]) <= {"within", "unresolved", "worth", "costs"}
+
+
+def test_verdicts_say_unresolved_with_the_games_that_would_settle_it() -> None:
+    rng = np.random.default_rng(SEED)
+    n, g = 2, 200
+    rot = np.arange(g) % n
+    u = rng.random(g)
+    base = holder_quantities(*_tables(u < 0.5, rot, n, np.full(g, 40)))
+    other = holder_quantities(*_tables(rng.random(g) < 0.5, rot, n, np.full(g, 40)))
+    row = value_verdicts(adjust_by_quantity(value_effects(base, {"x": other}))).iloc[0]
+    if not row["significant"]:
+        assert row["verdict"] == "unresolved" and row["more_games"] > 1000, "a 200-game interval is far wider than 2 pp"
+
+
+def test_contrast_is_the_paired_difference_of_two_values() -> None:
+    n, g = 2, 1000
+    rng = np.random.default_rng(SEED)
+    rot = np.arange(g) % n
+    u = rng.random(g)
+    r = np.full(g, 40)
+    q = [holder_quantities(*_tables(u < p, rot, n, r)) for p in (0.5, 0.7, 0.5, 0.6)]
+    change = contrast_effects(*q).set_index("quantity")
+    assert change.loc["holder_win", "diff"] == pytest.approx(np.mean(u < 0.6) - np.mean(u < 0.7))
+    assert change.loc["holder_win", "ci_high"] < 0
