@@ -10,7 +10,9 @@ import pytest
 from analysis.stats.card_value import (
     adjust_by_quantity,
     contrast_effects,
+    dominated_cards,
     holder_quantities,
+    implied_prices,
     value_effects,
     value_verdicts,
 )
@@ -147,3 +149,71 @@ def test_contrast_is_the_paired_difference_of_two_values() -> None:
     change = contrast_effects(*q).set_index("quantity")
     assert change.loc["holder_win", "diff"] == pytest.approx(np.mean(u < 0.6) - np.mean(u < 0.7))
     assert change.loc["holder_win", "ci_high"] < 0
+
+
+# --------------------------------------------------------------------------- value for cost (no games)
+
+
+def test_implied_prices_recover_a_known_price_list_and_flag_the_outlier() -> None:
+    rng = np.random.default_rng(SEED)
+    cost = rng.integers(0, 4, size=(30, 4))
+    vp = cost @ np.array([1.0, 2.0, 3.0, 4.0])
+    vp[7] += 6  # one card far above the market price
+    ids = [f"P{k}" for k in range(30)]
+    cards = pd.DataFrame(cost, columns=[f"in_{c}" for c in "YGTM"]).assign(component=ids, vp=vp)
+    prices, priced = implied_prices(cards.drop(index=7))
+    assert prices.to_numpy() == pytest.approx([1, 2, 3, 4])
+    _, priced = implied_prices(cards)
+    assert priced.iloc[0]["component"] == "P7" and priced.iloc[0]["price"] == "above"
+    assert (priced["price"] == "above").sum() == 1 and (priced["price"] == "below").sum() == 0
+
+
+def test_dominance_needs_no_more_paid_at_least_as_much_gained_and_a_difference() -> None:
+    def card(cid, kind, pay, gain, up=0, vp=0):
+        counts = {f"in_{c}": pay.count(c) for c in "YGTM"} | {f"out_{c}": gain.count(c) for c in "YGTM"}
+        return {"component": cid, "kind": kind, "upgrades": up, "vp": vp} | counts
+
+    cards = pd.DataFrame(
+        [
+            card("create_M", "merchant", "", "M"),
+            card("trade_YYY_M", "merchant", "YYY", "M"),  # dominated: pays more for the same
+            card("copy", "merchant", "YYY", "M"),  # an identical copy dominates no one
+            card("up3", "merchant", "", "", up=3),
+            card("up2", "merchant", "", "", up=2),  # dominated by up3
+            card("p_cheap", "point", "GG", "", vp=6),
+            card("p_dear", "point", "GGY", "", vp=6),  # dominated: same VP, dearer
+            card("p_other", "point", "T", "", vp=3),  # cheaper in G, dearer in T: not comparable
+        ]
+    )
+    out = dominated_cards(cards).set_index("component")["dominated_by"].to_dict()
+    assert out == {"trade_YYY_M": "create_M", "copy": "create_M", "up2": "up3", "p_dear": "p_cheap"}
+
+
+# --------------------------------------------------------------------------- the command
+
+
+def test_value_command_answers_in_one_line_and_refuses_what_it_cannot_value(tmp_path) -> None:
+    from click.testing import CliRunner
+
+    from simulate.cli import main
+
+    runner = CliRunner()
+    done = runner.invoke(main, ["value", "century", "M04", "-p", "2", "--games", "20", "-w", "1"])
+    assert done.exit_code == 0, done.output
+    line = [x for x in done.stdout.splitlines() if x.startswith("M04")]
+    assert len(line) == 1 and "M04 (gain 1M)" in line[0] and "20 paired games, bot greedy, 2 players" in line[0]
+    whatif = runner.invoke(main, ["value", "century", "M12", "--cost", "YYYY", "--games", "10", "-w", "1"])
+    assert whatif.exit_code == 0, whatif.output
+    assert "What if its cost were YYYY: M12 (4Y -> 1M)" in whatif.stdout
+    assert "As printed: M12 (3Y -> 1M)" in whatif.stdout
+    price = runner.invoke(main, ["value", "century", "--price"])
+    assert price.exit_code == 0 and "M12 (3Y -> 1M) by M04 (gain 1M)" in price.stdout
+    for args, message in (
+        (["golem-poker"], "no components to value"),
+        (["century", "P01"], "no causal value design"),
+        (["century", "M99"], "unknown component 'M99'"),
+        (["century", "--cost", "YYYY"], "changes one component"),
+        (["century", "M04", "-p", "7"], "2-5 players"),
+    ):
+        bad = runner.invoke(main, ["value", *args, "--games", "10"])
+        assert bad.exit_code == 1 and message in bad.output, bad.output

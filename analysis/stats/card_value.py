@@ -29,8 +29,11 @@ __all__ = [
     "VALUE_QUANTITIES",
     "adjust_by_quantity",
     "contrast_effects",
+    "dominated_cards",
     "holder_quantities",
+    "implied_prices",
     "value_effects",
+    "value_sentence",
     "value_verdicts",
 ]
 
@@ -175,3 +178,113 @@ def value_verdicts(effects: pd.DataFrame, precision: float = PRECISION) -> pd.Da
         more = np.ceil(n * ((half / precision) ** 2 - 1))
     out["more_games"] = np.where(unresolved, np.maximum(more, 0), 0).astype(float)
     return out
+
+
+def _pp(x: float, sign: bool = True) -> str:
+    return f"{100 * x:+.1f}" if sign else f"{100 * abs(x):.1f}"
+
+
+def _interval(row: pd.Series, scale: float = 100.0) -> str:
+    return f"{scale * row['adj_low']:.1f}..{scale * row['adj_high']:.1f}"
+
+
+def _who(lineup: str, num_players: int, num_games: int) -> str:
+    bots = f"bot {lineup}" if "," not in lineup else f"bots {lineup}, the first holding it"
+    return f"{num_games:,} paired games, {bots}, {num_players} players"
+
+
+def value_sentence(effects: pd.DataFrame, component: str, num_players: int, lineup: str, design: str = "gift") -> str:
+    """One line answering "what is ``component`` worth" from :func:`adjust_by_quantity` rows with the columns of
+    ``simulate.orchestration.card_value.ValueResult.effects`` (``component``, ``text``, ``num_players``, ``lineup``,
+    ``design``): the holder's win share with its interval, or "unresolved" with the games that would settle it;
+    then, where played, the value beyond a plain card (design ``<design> vs <id>``), the holder's score margin
+    and the game's length."""
+    require_columns(effects, ["component", "text", "num_players", "lineup", "design", "quantity"], "effects")
+    cell = effects[
+        (effects["component"] == component) & (effects["num_players"] == num_players) & (effects["lineup"] == lineup)
+    ]
+    rows = cell[cell["design"] == design].set_index("quantity")
+    if "holder_win" not in rows.index:
+        raise ValueError(f"no {design} value of {component} at {num_players} players, {lineup}")
+    win = value_verdicts(rows.reset_index()).iloc[0]
+    name = f"{component} ({win['text']})"
+    where = _who(lineup, num_players, int(win["num_games"]))
+    if win["verdict"] == "worth":
+        text = f"{name} is worth {_pp(win['diff'])} pp win share to its holder ({_interval(win)}, {where})"
+    elif win["verdict"] == "costs":
+        text = f"{name} costs its holder {_pp(win['diff'], False)} pp win share ({_interval(win)}, {where})"
+    elif win["verdict"] == "within":
+        text = (
+            f"{name} is worth less than ±{100 * PRECISION:g} pp win share to its holder either way "
+            f"({_pp(win['diff'])} pp, {_interval(win)}, {where})"
+        )
+    else:
+        text = (
+            f"{name}: unresolved, {_pp(win['diff'])} pp win share to its holder ({_interval(win)}, {where}); about "
+            f"{int(win['more_games']):,} more paired games would settle it within ±{100 * PRECISION:g} pp"
+        )
+    for other in sorted(d for d in cell["design"].unique() if d.startswith(design + " vs ")):
+        rel = value_verdicts(cell[cell["design"] == other]).iloc[0]
+        ref = other.split(" vs ", 1)[1]
+        what = "" if rel["significant"] else ", not detected"
+        text += f"; beyond a gift of plain {ref}: {_pp(rel['diff'])} pp ({_interval(rel)}{what})"
+    if "holder_margin" in rows.index:
+        m = rows.loc["holder_margin"]
+        text += f"; holder's score margin {m['diff']:+.1f} points ({_interval(m, 1.0)})"
+    if "length" in rows.index:
+        length = rows.loc["length"]
+        text += f"; game length {length['diff']:+.1f} rounds ({_interval(length, 1.0)})"
+    return text
+
+
+def _colours(cards: pd.DataFrame, prefix: str) -> list[str]:
+    return [c for c in cards.columns if c.startswith(prefix + "_")]
+
+
+def implied_prices(cards: pd.DataFrame, far: float = 2.0) -> tuple[pd.Series, pd.DataFrame]:
+    """The market's implied price of each crystal colour: least squares of a point card's ``vp`` on the crystals it
+    costs (``in_<colour>`` columns), no intercept (``numpy.linalg.lstsq``).
+
+    Returns the prices (a Series by colour) and ``cards`` with ``fitted`` (the VP its cost buys at those prices),
+    ``residual`` (``vp - fitted``) and ``price`` (``"above"`` or ``"below"`` when the residual is at least ``far``
+    residual standard deviations from 0, else ``""``), sorted by residual, best buy first.
+    """
+    require_columns(cards, ["component", "vp"], "cards")
+    cols = _colours(cards, "in")
+    if not cols:
+        raise ValueError("cards: no in_<colour> cost columns")
+    x = cards[cols].to_numpy(float)
+    y = cards["vp"].to_numpy(float)
+    coef, *_ = np.linalg.lstsq(x, y, rcond=None)
+    prices = pd.Series(coef, index=[c.removeprefix("in_") for c in cols], name="price")
+    out = cards.copy()
+    out["fitted"] = x @ coef
+    out["residual"] = y - out["fitted"]
+    sd = float(np.sqrt(np.sum(out["residual"] ** 2) / max(len(out) - len(cols), 1)))
+    flag = np.where(out["residual"] >= far * sd, "above", np.where(out["residual"] <= -far * sd, "below", ""))
+    out["price"] = flag if sd > 0 else ""
+    return prices, out.sort_values("residual", ascending=False, kind="stable").reset_index(drop=True)
+
+
+def dominated_cards(cards: pd.DataFrame) -> pd.DataFrame:
+    """Cards another card of the same kind strictly dominates: it pays no more of any colour (``in_<colour>``),
+    gains at least as much of every colour (``out_<colour>``), upgrades (``upgrades``) and VP (``vp``) as many, and
+    differs somewhere (identical copies dominate no one). A card that pays nothing counts as paying zero, so a
+    create card can dominate a trade card.
+
+    ``cards`` needs ``component``, ``kind``, ``vp``, ``upgrades`` and the colour columns. Returns one row per
+    dominated card: ``component``, ``kind``, ``dominated_by`` (comma-separated ids), in ``cards``' order.
+    """
+    require_columns(cards, ["component", "kind", "vp", "upgrades"], "cards")
+    pay = cards[_colours(cards, "in")].to_numpy(float)
+    gain = np.column_stack([cards[_colours(cards, "out")].to_numpy(float), cards[["upgrades", "vp"]].to_numpy(float)])
+    kind = cards["kind"].to_numpy()
+    ids = cards["component"].to_numpy()
+    rows = []
+    for j in range(len(cards)):
+        no_more = (pay <= pay[j]).all(axis=1) & (gain >= gain[j]).all(axis=1) & (kind == kind[j])
+        differs = (pay != pay[j]).any(axis=1) | (gain != gain[j]).any(axis=1)
+        better = ids[no_more & differs]
+        if len(better):
+            rows.append([ids[j], kind[j], ", ".join(map(str, better))])
+    return pd.DataFrame(rows, columns=["component", "kind", "dominated_by"])

@@ -27,8 +27,11 @@ import pandas as pd
 from analysis.stats.card_value import (
     adjust_by_quantity,
     contrast_effects,
+    dominated_cards,
     holder_quantities,
+    implied_prices,
     value_effects,
+    value_sentence,
     value_verdicts,
 )
 from simulate.lineup import LineupError, parse_lineup
@@ -37,7 +40,18 @@ from simulate.runformat import read_table
 from simulate.runner import RunSpec, check_workers, run
 from simulate.variants import Variant, VariantError, write_variant
 
-__all__ = ["ValueDesign", "CardValueError", "ValueResult", "card_value", "component_groups", "edit_settings"]
+__all__ = [
+    "CardValueError",
+    "ValueDesign",
+    "ValueResult",
+    "card_value",
+    "component_groups",
+    "edit_settings",
+    "ladder_lineups",
+    "price_frames",
+    "price_tables",
+    "value_answer",
+]
 
 EDIT_COLUMNS = {
     ("merchant", "cost"): "input",
@@ -79,7 +93,9 @@ class ValueResult(NamedTuple):
     """:func:`component_groups` of the components valued."""
     effects: pd.DataFrame
     """Every quantity's paired effect (``analysis.stats.card_value.adjust_by_quantity`` rows) with ``num_players``,
-    ``lineup``, ``text``, ``ids``, ``design`` (``gift``, or ``gift, edited`` / ``change`` for a what-if)."""
+    ``lineup``, ``text``, ``ids``, ``design``: ``gift`` (against the game as printed), ``gift vs S1`` (against the
+    gift of the game's ``value_reference``, a plain card: the value beyond that of any card), and for a what-if
+    ``gift, edited``, ``gift, edited vs S1`` and ``change`` (edited minus printed value)."""
     verdicts: pd.DataFrame
     """The holder-win rows of ``effects`` with ``verdict`` and ``more_games``."""
     seconds: float
@@ -90,9 +106,11 @@ def component_groups(game_name: str, cards: str | None = None) -> pd.DataFrame:
     comma-separated), ``copies``, ``kind``, ``text``, ``deck`` and ``design`` (the value design of its kind, ``""``
     when it has none). A game without a component table raises :class:`CardValueError`."""
     game = make(game_name)
+    if not game.component_kinds:
+        raise CardValueError(f"{game.name} has no components to value (nothing a seat acquires and keeps)")
     if not hasattr(game, "component_table"):
-        kinds = ", ".join(game.component_kinds) or "none"
-        raise CardValueError(f"{game.name} has no component texts for a value design yet (component kinds: {kinds})")
+        kinds = ", ".join(game.component_kinds)
+        raise CardValueError(f"{game.name}: no value design for its components ({kinds}) yet; only century has one")
     table = pd.DataFrame(game.component_table(game.load_data(Path(cards) if cards else None, {})))
     designs = getattr(game, "value_designs", {})
     rows = []
@@ -183,6 +201,7 @@ def card_value(
     chosen = _check(design, groups)
     game = make(design.game)
     option = next(iter(getattr(game, "value_designs", {}).values()))
+    reference = [r for r in [getattr(game, "value_reference", None)] if r and r not in set(chosen["component"])]
     with tempfile.TemporaryDirectory(prefix="golem-value-") as tmp:
         root = Path(out) if out is not None else Path(tmp)
         folders: dict[str, str | None] = {"printed": design.cards}
@@ -193,13 +212,14 @@ def card_value(
             except VariantError as e:
                 raise CardValueError(str(e)) from None
             folders["edited"] = str(root / "data-edited")
+            edited_text = component_groups(design.game, folders["edited"]).set_index("component")["text"]
         frames, contrasts = [], []
         for n in design.player_counts:
             for lineup in design.lineups:
                 entries = parse_lineup(game, lineup.split(","), n)
                 q: dict[tuple[str, str], pd.DataFrame] = {}
                 for data_name, folder in folders.items():
-                    arms = [("baseline", {})] + [(c, {option: c}) for c in chosen["component"]]
+                    arms = [("baseline", {})] + [(c, {option: c}) for c in [*chosen["component"], *reference]]
                     for arm, rules in arms:
                         run_dir = root / f"p{n}-{_slug(lineup)}-{data_name}-{_slug(arm)}"
                         spec = RunSpec(
@@ -230,6 +250,11 @@ def card_value(
                     )
                     design_name = "gift" if data_name == "printed" else "gift, edited"
                     frames.append(effects.assign(num_players=n, lineup=lineup, design=design_name))
+                    for ref in reference:  # the value beyond that of a plain card, paired on the same games
+                        relative = value_effects(
+                            q[(data_name, ref)], {c: q[(data_name, c)] for c in chosen["component"]}, design.alpha
+                        )
+                        frames.append(relative.assign(num_players=n, lineup=lineup, design=f"{design_name} vs {ref}"))
                 if design.edits:
                     c = str(chosen.iloc[0]["component"])
                     change = contrast_effects(
@@ -243,8 +268,89 @@ def card_value(
     effects = adjust_by_quantity(pd.concat(frames + contrasts, ignore_index=True), design.alpha)
     info = chosen.set_index("component")[["text", "ids", "kind"]]
     effects = effects.join(info, on="component")
+    if design.edits:
+        rows = effects["design"].str.startswith("gift, edited")
+        effects.loc[rows, "text"] = effects.loc[rows, "component"].map(edited_text)
     return ValueResult(chosen.reset_index(drop=True), effects, value_verdicts(effects), time.perf_counter() - started)
 
 
 def _slug(text: str) -> str:
     return "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in text)[:40]
+
+
+def value_answer(result: ValueResult, design: ValueDesign) -> list[str]:
+    """The answer in lines: one per component, player count and lineup (``value_sentence``); a what-if adds the
+    printed value and the change with its interval."""
+    lines = []
+    eff = result.effects
+    for component in result.groups["component"]:
+        for n in design.player_counts:
+            for lineup in design.lineups:
+                if not design.edits:
+                    lines.append(value_sentence(eff, component, n, lineup))
+                    continue
+                what = ", ".join(f"its {k} were {v}" for k, v in design.edits)
+                lines.append(f"What if {what}: " + value_sentence(eff, component, n, lineup, "gift, edited"))
+                lines.append("As printed: " + value_sentence(eff, component, n, lineup, "gift"))
+                change = eff[
+                    (eff["component"] == component)
+                    & (eff["num_players"] == n)
+                    & (eff["lineup"] == lineup)
+                    & (eff["design"] == "change")
+                ].set_index("quantity")
+                win = change.loc["holder_win"]
+                found = "" if win["significant"] else " (not detected)"
+                lines.append(
+                    f"Change from the printed card: {100 * win['diff']:+.1f} pp win share to its holder "
+                    f"({100 * win['adj_low']:.1f}..{100 * win['adj_high']:.1f}){found}, paired on the same games"
+                )
+    return lines
+
+
+def ladder_lineups(game_name: str) -> tuple[str, ...]:
+    """The rungs of the game's skill ladder a value question can afford: all but ``random`` and the search rungs."""
+    ladder = getattr(make(game_name), "skill_ladder", ())
+    rungs = tuple(r for r in ladder if r != "random" and not r.startswith("search"))
+    if not rungs:
+        raise CardValueError(f"{game_name} has no affordable ladder rung")
+    return rungs
+
+
+def price_frames(game_name: str, cards: str | None = None) -> tuple[pd.Series, pd.DataFrame, pd.DataFrame]:
+    """Value for cost, no games played: the implied crystal prices and the point cards against them
+    (``analysis.stats.card_value.implied_prices``), and the strictly dominated cards (``dominated_cards``), each
+    with ``text``."""
+    game = make(game_name)
+    if not hasattr(game, "component_table"):
+        raise CardValueError(f"{game.name} has no component table for a value-for-cost fit yet")
+    table = pd.DataFrame(game.component_table(game.load_data(Path(cards) if cards else None, {})))
+    table = table.rename(columns={"id": "component"})
+    points = table[table["kind"] == "point"]
+    if points.empty:
+        raise CardValueError(f"{game.name} has no point cards to price")
+    prices, priced = implied_prices(points)
+    dominated = dominated_cards(table)
+    text = table.set_index("component")["text"]
+    dominated["text"] = dominated["component"].map(text)
+    dominated["dominated_by_text"] = dominated["dominated_by"].map(
+        lambda ids: "; ".join(f"{i} ({text[i]})" for i in ids.split(", "))
+    )
+    return prices, priced, dominated
+
+
+def price_tables(game_name: str, cards: str | None = None, show: int = 5) -> list[str]:
+    """:func:`price_frames` as lines of text: the prices, the ``show`` cards furthest above and below them, and
+    every strictly dominated card."""
+    prices, priced, dominated = price_frames(game_name, cards)
+    lines = ["Implied price per crystal (VP, least squares over the point cards): "]
+    lines[0] += ", ".join(f"{c} {p:.2f}" for c, p in prices.items())
+    lines.append(f"Best buys (VP above the price of their cost; 'above': beyond 2 residual SDs, of {len(priced)}):")
+    for r in priced.head(show).itertuples():
+        lines.append(f"  {r.component} ({r.text}): {r.residual:+.2f} VP {r.price}".rstrip())
+    lines.append("Worst buys:")
+    for r in priced.tail(show).iloc[::-1].itertuples():
+        lines.append(f"  {r.component} ({r.text}): {r.residual:+.2f} VP {r.price}".rstrip())
+    lines.append(f"Strictly dominated ({len(dominated)}: another card does at least as much for no more):")
+    for r in dominated.itertuples():
+        lines.append(f"  {r.component} ({r.text}) by {r.dominated_by_text}")
+    return lines
