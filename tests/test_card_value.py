@@ -217,3 +217,41 @@ def test_value_command_answers_in_one_line_and_refuses_what_it_cannot_value(tmp_
     ):
         bad = runner.invoke(main, ["value", *args, "--games", "10"])
         assert bad.exit_code == 1 and message in bad.output, bad.output
+
+
+# --------------------------------------------------------------------------- the study and its report
+
+
+def test_study_plays_the_value_design_on_shared_games_only_when_it_can_afford_it() -> None:
+    from simulate.orchestration.studies import STUDIES, plan_study
+
+    study = STUDIES["century"]
+    assert not [p for p in plan_study("century", 10_000) if p.purpose.startswith("card value")], "too few games"
+    plan = plan_study("century", 1_000_000)
+    value = [p for p in plan if p.purpose.startswith("card value")]
+    gifts = [p for p in value if p.spec.rules.get("gift")]
+    assert len(value) == len(gifts) + len(study.value_players)
+    assert {p.spec.rules["gift"] for p in gifts} >= {"S1", "M04", "M43"}
+    assert len({p.spec.master_seed for p in value}) == len(study.value_players), "the arms play the same games"
+    others = {p.spec.master_seed for p in plan if p not in value}
+    assert not others & {p.spec.master_seed for p in value}, "and no other run's"
+    assert all(p.spec.num_games == 1_000 and p.spec.lineup[0].label == "apprentice" for p in value)
+
+
+def test_report_pairs_value_runs_with_their_baseline_and_leads_with_the_largest_value(tmp_path) -> None:
+    from analysis.report import compute_report
+    from simulate.lineup import parse_lineup
+    from simulate.registry import make
+    from simulate.runner import RunSpec, run
+
+    lineup = parse_lineup(make("century"), ["greedy"], 2)
+    dirs = []
+    for name, rules in (("base", {}), ("M04", {"gift": "M04"}), ("M09", {"gift": "M09"})):
+        spec = RunSpec("century", 2, 60, SEED, lineup, chunk_size=60, rules=rules)
+        dirs.append(run(spec, tmp_path / name, workers=1, progress=False))
+    report = compute_report(dirs)
+    section = next(s for s in report.sections if s.title == "What a card is worth")
+    assert section.answers[0].startswith("What a card is worth (causal): M")
+    assert any("gain 1M" in row[1] for item in section.items if hasattr(item, "rows") for row in item.rows)
+    assert not any("Rule options" in s.title for s in report.sections), "value runs are no rule variants"
+    assert report.summary[-1] == section.answers[0]

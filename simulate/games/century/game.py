@@ -131,7 +131,8 @@ class Century:
         return data.load(folder, rules)
 
     def describe_data(self, d: data.CenturyData) -> dict[str, Any]:
-        return {"rules": dict(d.rules), "data": dict(d.provenance), "table": dict(d.table)}
+        texts = {c["id"]: c["text"] for c in self.component_table(d)}  # a card value report shows them beside ids
+        return {"rules": dict(d.rules), "data": dict(d.provenance), "table": dict(d.table), "component_texts": texts}
 
     def play_chunk(
         self,
