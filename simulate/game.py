@@ -158,7 +158,10 @@ class Game(Protocol):
     ``version``) is the earliest engine version whose play (rules and bots, all but the setup draw) this one's equals:
     a learned player fitted on any version from it on still fits. ``public_opening`` and ``hidden_order`` say in
     words what a game draws at setup from the setup seed's two streams (``simulate.rng.opening_seed``,
-    ``order_seed``); an empty ``public_opening`` means none (every card dealt face down).
+    ``order_seed``); an empty ``public_opening`` means none (every card dealt face down). A game whose components
+    can be valued (``golem value``, docs/card-value.md) declares ``component_table(data)`` (each component's id,
+    kind, text and counts), ``value_designs`` (component kind -> the rule option that deals one seat one more copy
+    at setup) and ``value_reference`` (a plain component every value is also compared with).
     """
 
     name: str

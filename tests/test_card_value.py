@@ -255,3 +255,53 @@ def test_report_pairs_value_runs_with_their_baseline_and_leads_with_the_largest_
     assert any("gain 1M" in row[1] for item in section.items if hasattr(item, "rows") for row in item.rows)
     assert not any("Rule options" in s.title for s in report.sections), "value runs are no rule variants"
     assert report.summary[-1] == section.answers[0]
+
+
+# --------------------------------------------------------------------------- what-ifs at every skill level
+
+
+def test_effect_levels_classify_effects_across_rungs() -> None:
+    from analysis.stats.ladder import CHANGES, HOLDS, UNRESOLVED, effect_levels
+
+    def rows(variant, cells):
+        return [
+            {
+                "rung": r,
+                "variant_name": variant,
+                "quantity": "seat1",
+                "unit": "rate",
+                "diff": d,
+                "adj_low": lo,
+                "adj_high": hi,
+                "significant": lo > 0 or hi < 0,
+            }
+            for r, (d, lo, hi) in zip(("greedy", "planner"), cells, strict=True)
+        ]
+
+    effects = pd.DataFrame(
+        rows("both up", [(0.05, 0.02, 0.08), (0.04, 0.01, 0.07)])
+        + rows("settled null", [(0.0, -0.01, 0.01), (0.005, -0.01, 0.015)])
+        + rows("weak only", [(0.06, 0.03, 0.09), (0.0, -0.015, 0.015)])
+        + rows("flips", [(0.05, 0.02, 0.08), (-0.05, -0.08, -0.02)])
+        + rows("wide", [(0.05, 0.02, 0.08), (0.01, -0.05, 0.07)])
+    )
+    verdict = effect_levels(effects).set_index("variant_name")["verdict"].to_dict()
+    assert verdict == {
+        "both up": HOLDS,
+        "settled null": HOLDS,
+        "weak only": CHANGES,
+        "flips": CHANGES,
+        "wide": UNRESOLVED,
+    }
+
+
+def test_ladder_and_bots_together_are_refused_before_playing(tmp_path) -> None:
+    from click.testing import CliRunner
+
+    from simulate.cli import main
+
+    out = tmp_path / "abl"
+    done = CliRunner().invoke(
+        main, ["ablate", "century", "-p", "2", "--replace", "M04=M03", "--ladder", "--bots", "greedy", "--out", out]
+    )
+    assert done.exit_code == 1 and "--ladder or --bots" in done.output and not out.exists(), done.output
