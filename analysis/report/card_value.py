@@ -126,7 +126,8 @@ def _card_value_section(
     top_rung = max(verdicts["lineup"], key=lambda label: _rung(label, ladder))
     at_top = verdicts[verdicts["lineup"] == top_rung]
     detected = at_top[at_top["significant"]]
-    best = (detected if len(detected) else at_top).sort_values("diff", ascending=False).iloc[0]
+    pool = detected if len(detected) else at_top
+    best = pool.loc[pool["diff"].abs().idxmax()]  # the largest effect either way: a card may cost its holder
     answer = value_sentence(effects, best["component"], int(best["num_players"]), top_rung)
     counts = at_top.groupby("num_players")["verdict"].value_counts().unstack(fill_value=0)
     tally = "; ".join(
