@@ -246,13 +246,15 @@ def test_report_pairs_value_runs_with_their_baseline_and_leads_with_the_largest_
 
     lineup = parse_lineup(make("century"), ["greedy"], 2)
     dirs = []
-    for name, rules in (("base", {}), ("M04", {"gift": "M04"}), ("M09", {"gift": "M09"})):
+    for name, rules in (("base", {}), ("M04", {"gift": "M04"}), ("M09", {"gift": "M09"}), ("S1", {"gift": "S1"})):
         spec = RunSpec("century", 2, 60, SEED, lineup, chunk_size=60, rules=rules)
         dirs.append(run(spec, tmp_path / name, workers=1, progress=False))
     report = compute_report(dirs)
     section = next(s for s in report.sections if s.title == "What a card is worth")
     assert section.answers[0].startswith("What a card is worth (causal): M")
-    assert any("gain 1M" in row[1] for item in section.items if hasattr(item, "rows") for row in item.rows)
+    rows = {row[0]: row for item in section.items if hasattr(item, "rows") for row in item.rows}
+    assert rows["M04"][1] == "gain 1M" and rows["M04"][4] != "—" and rows["S1"][4] == "—", "beyond the plain S1"
+    assert "beyond a gift of plain S1" in section.answers[0]
     assert not any("Rule options" in s.title for s in report.sections), "value runs are no rule variants"
     assert report.summary[-1] == section.answers[0]
 

@@ -69,6 +69,11 @@ def card_value_effects(
     runs that found no baseline."""
     base = {_pair_key(m): m for m in baselines}
     frames, unpaired, read = [], [], {}
+    reference: dict[tuple, pd.DataFrame] = {}  # the gift of the game's plain card, by pair key, where it was played
+    for m in value_runs:
+        key = _pair_key(m)
+        if key in base and str(m["rules"][GIFT_OPTION]) == m.get("value_reference"):
+            reference[key] = _quantities(m)
     for m in value_runs:
         key = _pair_key(m)
         if key not in base:
@@ -77,8 +82,12 @@ def card_value_effects(
         if key not in read:
             read[key] = _quantities(base[key])
         card = str(m["rules"][GIFT_OPTION])
-        eff = value_effects(read[key], {card: _quantities(m)}, alpha)
-        frames.append(eff.assign(num_players=int(m["num_players"]), lineup=_lineup(m), design="gift"))
+        q = _quantities(m)
+        cell = {"num_players": int(m["num_players"]), "lineup": _lineup(m)}
+        frames.append(value_effects(read[key], {card: q}, alpha).assign(**cell, design="gift"))
+        if key in reference and card != m.get("value_reference"):
+            beyond = value_effects(reference[key], {card: q}, alpha)
+            frames.append(beyond.assign(**cell, design=f"gift vs {m['value_reference']}"))
     if not frames:
         return pd.DataFrame(), unpaired
     effects = adjust_by_quantity(pd.concat(frames, ignore_index=True), alpha)
@@ -122,7 +131,7 @@ def _card_value_section(
         )
     if effects.empty:
         return section
-    verdicts = value_verdicts(effects)
+    verdicts = value_verdicts(effects[effects["design"] == "gift"])
     top_rung = max(verdicts["lineup"], key=lambda label: _rung(label, ladder))
     at_top = verdicts[verdicts["lineup"] == top_rung]
     detected = at_top[at_top["significant"]]
@@ -142,19 +151,24 @@ def _card_value_section(
     section.findings.append(f"Card value ({top_rung}): {answer}.")
     for (n, lineup), part in verdicts.groupby(["num_players", "lineup"], sort=True):
         rows = []
-        cell = effects[(effects["num_players"] == n) & (effects["lineup"] == lineup)].set_index(
-            ["component", "quantity"]
-        )
+        here = effects[(effects["num_players"] == n) & (effects["lineup"] == lineup)]
+        cell = here[here["design"] == "gift"].set_index(["component", "quantity"])
+        beyond = value_verdicts(here[here["design"] != "gift"]).set_index("component")
         for r in part.sort_values("diff", ascending=False).itertuples():
             margin = cell.loc[(r.component, "holder_margin")]
             length = cell.loc[(r.component, "length")]
             settle = f", {_int(r.more_games)} more games" if r.verdict == "unresolved" else ""
+            plain = "—"
+            if r.component in beyond.index:
+                b = beyond.loc[r.component]
+                plain = f"{100 * b['diff']:+.1f} ({100 * b['adj_low']:+.1f} to {100 * b['adj_high']:+.1f})"
             rows.append(
                 [
                     r.ids,
                     r.text,
                     f"{100 * r.diff:+.1f}",
                     f"{100 * r.adj_low:+.1f} to {100 * r.adj_high:+.1f}",
+                    plain,
                     f"{margin['diff']:+.1f}",
                     f"{length['diff']:+.1f}",
                     f"{r.verdict}{settle}",
@@ -167,13 +181,15 @@ def _card_value_section(
                     "what it does",
                     "holder win (pp)",
                     "adjusted interval",
+                    "beyond a plain card (pp)",
                     "margin (points)",
                     "length (rounds)",
                     "verdict",
                 ],
                 rows,
                 f"{_players(int(n))}, {lineup} mirror, {_int(part['num_games'].iloc[0])} paired games a card: one more "
-                "copy dealt at setup, paired with the same games as printed.",
+                "copy dealt at setup, paired with the same games as printed; beyond a plain card: against the gift of "
+                "the game's plain reference card on the same games, where the study played it.",
             )
         )
     return section

@@ -132,7 +132,13 @@ class Century:
 
     def describe_data(self, d: data.CenturyData) -> dict[str, Any]:
         texts = {c["id"]: c["text"] for c in self.component_table(d)}  # a card value report shows them beside ids
-        return {"rules": dict(d.rules), "data": dict(d.provenance), "table": dict(d.table), "component_texts": texts}
+        return {
+            "rules": dict(d.rules),
+            "data": dict(d.provenance),
+            "table": dict(d.table),
+            "component_texts": texts,
+            "value_reference": self.value_reference,
+        }
 
     def play_chunk(
         self,
