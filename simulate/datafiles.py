@@ -110,7 +110,8 @@ def resolve_rules(
     """Rule options in force: the ``[rules]`` table of ``path`` with ``overrides`` on top, validated.
 
     ``options`` declares each option as ``(type, allowed, help)``: ``allowed`` lists the choices of a
-    ``bool`` or ``str`` option and is ``(lo, hi)`` for an ``int`` or ``float`` one.
+    ``bool`` or ``str`` option and is ``(lo, hi)`` for an ``int`` or ``float`` one. A ``str`` choice in angle
+    brackets (``"<merchant card id>"``) stands for any text, which the game's loader checks.
     """
     rules = dict(conf.get("rules", {}))
     for key in rules:
@@ -137,7 +138,7 @@ def rule_value(options: dict[str, tuple[type, tuple, str]], key: str, value: Any
             raise DataError(f"{where}: '{value}' is not one of true, false")
         return value
     if typ is str:
-        if value not in allowed:
+        if value not in allowed and not any(str(a).startswith("<") for a in allowed):
             raise DataError(f"{where}: '{value}' is not one of {', '.join(map(str, allowed))}")
         return value
     lo, hi = allowed

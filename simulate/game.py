@@ -193,9 +193,18 @@ class Game(Protocol):
     empty: none (every card dealt face down)."""
     hidden_order: str  # what it draws from the hidden order's stream (``simulate.rng.order_seed``), in words
     apprentice: ApprenticeSpec | None  # the learned player and how ``golem train`` fits it; None: none
+    value_designs: Mapping[str, str]
+    """Component kinds with a causal value design (``golem value``, docs/card-value.md): kind -> the rule option
+    that deals one seat one more copy of a component of that kind at setup."""
+    value_reference: str | None  # a plain component every value is also compared with (None: none)
 
     def rule_options(self) -> dict[str, RuleOption]:
         """Rule options with their defaults from the shipped data."""
+        ...
+
+    def component_table(self, data: Any) -> list[dict[str, Any]] | None:
+        """Each component's ``id``, ``kind``, ``text`` (what it does), ``same`` (the text identical copies share) and
+        counts (docs/card-value.md); None: the game has no value design yet."""
         ...
 
     def data_dir(self) -> Path:

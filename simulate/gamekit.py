@@ -165,6 +165,8 @@ class GameShell:
     hidden_order: str = ""
     apprentice: ApprenticeSpec | None = None
     indexed_lists: Mapping[str, tuple[str, int]] = MappingProxyType({})
+    value_designs: Mapping[str, str] = MappingProxyType({})
+    value_reference: str | None = None
     trace_game: Callable | None = None
     replay_moves: Callable | None = None
 
@@ -176,6 +178,10 @@ class GameShell:
     def data_dir(self) -> Path:
         """The folder of the game's shipped data (``seeds/<name>``, installed as ``simulate/seeds/<name>``)."""
         return default_dir(self.name)
+
+    def component_table(self, data: Any) -> list[dict[str, Any]] | None:
+        """Every component a value design can value (``Game``); None: the game has no value design yet."""
+        return None
 
     def new_reference(self, data: Any, num_players: int, setup_seed: int) -> Any:
         """The reference engine's game of ``setup_seed`` in its starting position (``apply_action`` takes the

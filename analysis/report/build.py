@@ -7,6 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
+from analysis.report.card_value import build_card_value_section, is_value_run
 from analysis.report.components import build_component_section
 from analysis.report.convergence import build_convergence_section
 from analysis.report.feel import build_feel_section
@@ -68,7 +69,10 @@ def compute_report(
     Raises ``RunFormatError`` (one line, naming the file or directory) for bad input; see
     :func:`analysis.run.check_runs`.
     """
-    manifests = check_runs(run_dirs, checksums=checksums)
+    checked = check_runs(run_dirs, checksums=checksums)
+    # value runs (a card dealt once more to one seat) are paired with their baselines in their own section only
+    value_runs = [m for m in checked if is_value_run(m)]
+    manifests = [m for m in checked if not is_value_run(m)] or checked
     offset_list = default_offsets(manifests)
     offsets = {m["run_id"]: o for m, o in zip(manifests, offset_list, strict=True)}
     labels = {m["run_id"]: run_label(m) for m in manifests}
@@ -96,7 +100,7 @@ def compute_report(
     solo_score = [SOLO_OPPONENT_SCORE] if has_solo_score else []
     games = read_tables(manifests, "games", list(dict.fromkeys([*_GAME_COLUMNS, *needed, *solo_score])), offset_list)
     rng = np.random.default_rng(random_state) if not isinstance(random_state, np.random.Generator) else random_state
-    appendix = build_appendix(manifests, command, alpha)
+    appendix = build_appendix(checked, command, alpha)
     cautions = [caution_lines(manifests)]
 
     # Replays of a setup are not independent games: setup-design runs feed the setup-variance
@@ -172,6 +176,7 @@ def compute_report(
     )
     setup_section = build_setup_section(seats, same_rules, offsets, alpha, unit)
     variant_section = build_variant_section(games, seats, manifests, metrics, labels, alpha, outcome_unit)
+    value_section = build_card_value_section(manifests, value_runs, facts.get("skill_ladder", ()), alpha)
     sections = [
         win_rate_section,
         build_profile_section(seats, profile_columns, facts.get("profile_forced", ())),
@@ -182,6 +187,7 @@ def compute_report(
         mixed_section,
         setup_section,
         strategy_section,
+        value_section,
         components,
         build_outcome_section(games, seats, mirror_all, labels, alpha, unit),
         build_metrics_section(games, metrics, labels, alpha),
@@ -212,7 +218,7 @@ def compute_report(
     summary += [
         a
         for s in (mirror_section or mixed_section, setup_section, strategy_section, variant_section, solo_section)
-        + (components,)
+        + ((value_section,) if value_section is not None else (components,))
         if s is not None
         for a in (fairness if fairness and s is (mirror_section or mixed_section) else s.answers)
     ]

@@ -30,7 +30,7 @@ def build_component_section(
     with_rows = [m for m in manifests if any(c["files"]["components"]["rows"] for c in m["chunks"].values())]
     if not with_rows:
         return None
-    section = Section("Component strength")
+    section = Section("Component strength (association, secondary: not what a card is worth)")
     section.items.append(
         Text(
             "This is " + ASSOCIATION_NOTE + ". Strong play both acquires good cards and wins; a card taken late "

@@ -407,3 +407,39 @@ def skill_and_luck(seats: pd.DataFrame, rungs: Sequence[str], alpha: float = 0.0
     ):
         out[name], out[f"{name}_low"], out[f"{name}_high"] = values
     return pd.DataFrame([out], columns=columns)
+
+
+def effect_levels(effects: pd.DataFrame, precision: float = PRECISION) -> pd.DataFrame:
+    """Whether each effect of a what-if holds at every skill level, from its effects measured at several rungs.
+
+    ``effects`` needs ``rung``, ``variant_name``, ``quantity``, ``diff``, ``adj_low``, ``adj_high`` and
+    ``significant`` (one row per rung, variant and quantity: ``analysis.stats.paired.compare_variants`` rows of one
+    experiment per rung). Returns one row per variant and quantity: ``variant_name``, ``quantity``, ``num_rungs``,
+    ``verdict`` (:data:`VERDICT_CLASSES`: ``holds at every skill level`` when the effect is detected with one sign at
+    every rung, or settled within ``precision`` of 0 at every rung; ``changes with skill`` when it is detected at
+    one rung and settled the other way or detected with the other sign at another; else ``unresolved``) and
+    ``by_rung`` (the effect and interval at each rung, in words).
+    """
+    require_columns(
+        effects, ["rung", "variant_name", "quantity", "diff", "adj_low", "adj_high", "significant"], "effects"
+    )
+    rows = []
+    for (variant, quantity), part in effects.groupby(["variant_name", "quantity"], sort=False):
+        sig = part["significant"].to_numpy(bool)
+        sign = np.sign(part["diff"].to_numpy(float))
+        reach = np.maximum(part["adj_high"].abs(), part["adj_low"].abs()).to_numpy(float)
+        settled_null = ~sig & (reach <= precision)
+        if (sig.all() and len(set(sign)) == 1) or settled_null.all():
+            verdict = HOLDS
+        elif sig.any() and (settled_null.any() or len(set(sign[sig])) > 1):
+            verdict = CHANGES
+        else:
+            verdict = UNRESOLVED
+        rate = "unit" not in part or str(part["unit"].iloc[0]) == "rate"
+        scale, unit = (100, " pp") if rate else (1, " points")
+        words = "; ".join(
+            f"{r.rung} {scale * r.diff:+.1f}{unit} ({scale * r.adj_low:+.1f} to {scale * r.adj_high:+.1f})"
+            for r in part.itertuples()
+        )
+        rows.append([variant, quantity, len(part), verdict, words])
+    return pd.DataFrame(rows, columns=["variant_name", "quantity", "num_rungs", "verdict", "by_rung"])

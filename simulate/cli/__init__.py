@@ -479,3 +479,7 @@ main.add_command(tune)
 from simulate.cli.train import train  # noqa: E402
 
 main.add_command(train)
+
+from simulate.cli.value import value  # noqa: E402
+
+main.add_command(value)

@@ -146,6 +146,13 @@ def _experiment_options(f: Callable) -> Callable:
         ),
         click.option("--overwrite", is_flag=True, help="Replace an experiment already in --out."),
         click.option("--quiet", "-q", is_flag=True, help="No progress output."),
+        click.option(
+            "--ladder",
+            is_flag=True,
+            help="Play the experiment at every affordable rung of the game's skill ladder (each bot in every seat; "
+            "not random or search), one experiment each in OUT/<rung>, and say whether each effect holds at every "
+            "skill level.",
+        ),
     ]
     for option in reversed(options):
         f = option(f)
@@ -194,6 +201,9 @@ def _run_and_report(kind: str, design, o: dict[str, Any], command: str) -> None:
 
     out = o["out"] or Path("runs") / f"{kind}-{design.game}"
     log = None if o["quiet"] else click.echo
+    if o.get("ladder"):
+        _run_levels(kind, design, o, command, out, log)
+        return
     exp = run_experiment(
         design, out, kind=kind, command=command, workers=o["workers"], overwrite=o["overwrite"], log=log
     )
@@ -202,6 +212,24 @@ def _run_and_report(kind: str, design, o: dict[str, Any], command: str) -> None:
     click.echo(f"stopped: {exp.manifest['stopped']['reason']}")
     click.echo(f"wrote {out / 'experiment.json'} and {path} (+ report.md)")
     _say_recommended(design.game, o)
+
+
+def _run_levels(kind: str, design, o: dict[str, Any], command: str, out: Path, log) -> None:
+    """``--ladder``: the experiment at every affordable rung, a report each, and one verdict line per effect."""
+    from analysis.report.experiment import build_experiment_report
+    from simulate.orchestration.card_value import ladder_lineups
+    from simulate.orchestration.experiments import run_levels
+
+    if o["bot_list"] is not None:
+        raise ValueError("give --ladder or --bots, not both")
+    rungs = ladder_lineups(design.game)
+    exps, levels = run_levels(design, rungs, out, kind, command, o["workers"], o["overwrite"], log)
+    for exp in exps:
+        build_experiment_report(exp, exp.path / "report")
+    shown = levels[levels["quantity"].str.fullmatch(r"seat\d+|margin1")]
+    for r in shown.itertuples():
+        click.echo(f"{r.variant_name}, {r.quantity}: {r.verdict} ({r.by_rung})")
+    click.echo(f"wrote {len(exps)} experiments under {out} ({', '.join(rungs)}), each with its report")
 
 
 def _say_recommended(game_name: str, o: dict[str, Any]) -> None:

@@ -151,7 +151,7 @@ def balance_dimensions(
             if sep:
                 choices = tuple(parse_values(v, given))
             elif v.kind == "rule" and rule_choices and v.key[0] in rule_choices:
-                choices = tuple(rule_choices[v.key[0]])
+                choices = tuple(c for c in rule_choices[v.key[0]] if not str(c).startswith("<"))  # no open text
             else:
                 choices = _derived_choices(v, values, spread)
             if current not in choices:

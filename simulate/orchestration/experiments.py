@@ -38,8 +38,10 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
 from analysis.experiment import EXPERIMENT_FORMAT, Experiment, RunQuantities, add_round, run_dirs
+from analysis.stats.ladder import effect_levels
 from analysis.stats.paired import Moments, PairedRounds
 from analysis.stats.sequential import (
     SequentialTest,
@@ -62,6 +64,7 @@ __all__ = [
     "ablation_variants",
     "parse_values",
     "run_experiment",
+    "run_levels",
     "sweep_variants",
 ]
 
@@ -453,3 +456,31 @@ def _quantity_names(design: Design) -> list[str]:
     if len(labels) > 1:
         names += [re.sub(r"\W", "_", label) for label in sorted(labels)]
     return names
+
+
+def run_levels(
+    design: Design,
+    rungs: Sequence[str],
+    out: str | Path,
+    kind: str = "sweep",
+    command: str = "",
+    workers: int | None = None,
+    overwrite: bool = False,
+    log: Callable[[str], None] | None = None,
+) -> tuple[list[Experiment], pd.DataFrame]:
+    """The experiment of ``design`` once per skill level: each rung (one bot in every seat) into ``out/<rung>``.
+
+    Returns the experiments and ``analysis.stats.ladder.effect_levels`` of their effects: whether each variant's
+    effect on each quantity holds at every level, changes with skill or is unresolved.
+    """
+    if not rungs:
+        raise ExperimentError("no rung to play")
+    exps, frames = [], []
+    for rung in rungs:
+        if log is not None:
+            log(f"rung {rung}:")
+        sub = replace(design, bots=(rung,))
+        exp = run_experiment(sub, Path(out) / _slug(len(exps), rung), kind, command, workers, overwrite, log=log)
+        exps.append(exp)
+        frames.append(exp.effects.assign(rung=rung))
+    return exps, effect_levels(pd.concat(frames, ignore_index=True))

@@ -29,6 +29,7 @@ import pandas as pd
 from analysis.report import build_report
 from analysis.stats.seats import win_rates
 from simulate.lineup import parse_lineup
+from simulate.orchestration.card_value import component_groups
 from simulate.registry import make
 from simulate.runformat import RunFormatError, read_manifest, run_tables, verify_run
 from simulate.runner import RunError, RunSpec, check_workers, default_chunk_size, run, run_id, validate
@@ -68,6 +69,9 @@ class StudyRun:
     purpose: str = ""
     rules: tuple[tuple[str, str], ...] = ()
     """Rule options this run changes, ``(name, value)`` pairs (on top of the study's own ``rules``)."""
+    seed_group: str = ""
+    """Runs of one non-empty group play the same games: the master seed of the group's first run (the arms of a
+    paired value design)."""
 
 
 @dataclass(frozen=True)
@@ -103,6 +107,14 @@ class Study:
     """Share of the run of the ladder's weakest rung against its strongest cheap rung (the strongest non-search bot
     of the game's ``skill_ladder``), alternating around the table at the smallest ladder player count: the report's
     skill against luck (``analysis.stats.ladder.skill_and_luck``)."""
+    value_players: tuple[int, ...] = ()
+    """Player counts of the card-value design (``simulate.orchestration.card_value``, docs/card-value.md): a baseline
+    and one run per card group with one more copy of the card dealt at setup to one seat, all on the same games,
+    played by the strongest non-search rung of the game's ``skill_ladder``."""
+    value_share: float = 0.0
+    """Games of each arm of the value design, as a share of the study's games; these come on top of the study's
+    runs. Below ``value_min_games`` games an arm the design is not played (too few games to value a card)."""
+    value_min_games: int = 200
 
 
 def _ladder_runs(study: Study) -> tuple[StudyRun, ...]:
@@ -126,13 +138,51 @@ def _ladder_runs(study: Study) -> tuple[StudyRun, ...]:
 
 def _skill_luck_runs(study: Study) -> tuple[StudyRun, ...]:
     """The run of the ladder's weakest rung against its strongest cheap rung (none without a ladder)."""
-    ladder = [bot for bot in getattr(make(study.game), "skill_ladder", ()) if bot.split(":")[0] != "search"]
+    ladder = [bot for bot in make(study.game).skill_ladder if bot.split(":")[0] != "search"]
     if len(ladder) < 2 or not study.ladder_players or study.skill_luck_share <= 0:
         return ()
     n = min(study.ladder_players)
     bots = tuple(ladder[-1] if k % 2 else ladder[0] for k in range(n))
     purpose = f"skill against luck, {ladder[0]} against {ladder[-1]}, {n} players"
     return (StudyRun(f"{study.game}-{n}p-skill-luck", n, bots, study.skill_luck_share, purpose=purpose),)
+
+
+def _value_runs(study: Study, total: int) -> tuple[StudyRun, ...]:
+    """The arms of the study's card-value design: at each of ``value_players``, a baseline and one run per card
+    group with a value design, sharing their games (none when an arm would play fewer than ``value_min_games``)."""
+    if not study.value_players or study.value_share * total < study.value_min_games:
+        return ()
+    ladder = [b for b in make(study.game).skill_ladder if b.split(":")[0] != "search"]
+    bot = ladder[-1]
+    groups = component_groups(study.game)
+    cards = groups.loc[groups["design"] != "", "component"].tolist()
+    option = next(iter(make(study.game).value_designs.values()))
+    runs = []
+    for n in study.value_players:
+        group = f"value-{n}p"
+        runs.append(
+            StudyRun(
+                f"{study.game}-{n}p-value-baseline",
+                n,
+                (bot,),
+                study.value_share,
+                purpose=f"card value, baseline, {n} players",
+                seed_group=group,
+            )
+        )
+        runs += [
+            StudyRun(
+                f"{study.game}-{n}p-value-{card}",
+                n,
+                (bot,),
+                study.value_share,
+                purpose=f"card value, {card}, {n} players",
+                rules=((option, card),),
+                seed_group=group,
+            )
+            for card in cards
+        ]
+    return tuple(runs)
 
 
 def _rule_runs(
@@ -155,7 +205,9 @@ STUDIES: dict[str, Study] = {
             "apprentice rotated through the seats at 3 and 4 players (bot strength), 3-player apprentice games "
             "dealing each public opening over 4 hidden deck orders, each played 3 times (setup variance: opening, "
             "hidden order and the players' own randomness), and mirror matches at every other rung of the skill "
-            "ladder (greedy up to the search bot) to say at which skill levels each answer holds"
+            "ladder (greedy up to the search bot) to say at which skill levels each answer holds, and a paired "
+            "card-value design at 3 players (apprentice games played as printed and with one more copy of each "
+            "merchant card dealt at setup to one seat: what each card is worth to its holder)"
         ),
         runs=(
             StudyRun("century-2p-mirror", 2, ("apprentice",), 0.14, purpose="first-player advantage, 2 players"),
@@ -185,6 +237,9 @@ STUDIES: dict[str, Study] = {
         ),
         ladder=(("random", 0.01), ("greedy", 0.02), ("engine", 0.01), ("planner", 0.005)),
         ladder_players=(2, 3, 4),
+        # 46 arms (45 merchant cards and the baseline) of 1,000 apprentice games at the default size: ~3 min on 2 cores
+        value_players=(3,),
+        value_share=0.001,
     ),
     "golem-poker": Study(
         game="golem-poker",
@@ -378,7 +433,8 @@ def plan_study(
 ) -> list[PlannedRun]:
     """The runs of ``game``'s study scaled to about ``num_games`` games in all.
 
-    Run k gets master seed ``seed + k``, so no two runs share games. A setup-variance run plays
+    Run k gets master seed ``seed + k``, so no two runs share games but the arms of a paired value design (which
+    share the seed of their first run). A setup-variance run plays
     whole openings (its game count is rounded to a multiple of ``games_per_setup`` x ``orders_per_opening``, at
     least 2 openings); every run plays at least one game per seat. ``cards`` (an edited copy of the game's
     data folder) and ``rules`` (rule options) apply to every run.
@@ -390,7 +446,9 @@ def plan_study(
     base = Path(runs_dir) if runs_dir is not None else Path("runs") / f"study-{game}"
     engine = make(game)
     planned = []
-    for k, r in enumerate((*study.runs, *_ladder_runs(study), *_skill_luck_runs(study))):
+    group_seeds: dict[str, int] = {}
+    for k, r in enumerate((*study.runs, *_ladder_runs(study), *_skill_luck_runs(study), *_value_runs(study, total))):
+        run_seed = group_seeds.setdefault(r.seed_group, seed + k) if r.seed_group else seed + k
         lineup = parse_lineup(engine, list(r.bots), r.num_players)
         games = max(r.num_players, round(r.share * total))
         setups = None
@@ -404,7 +462,7 @@ def plan_study(
             game=game,
             num_players=r.num_players,
             num_games=games,
-            master_seed=seed + k,
+            master_seed=run_seed,
             lineup=lineup,
             setups=setups,
             games_per_setup=r.games_per_setup,
@@ -418,7 +476,7 @@ def plan_study(
         size = f"--setups {setups} --games-per-setup {r.games_per_setup}" if setups else f"-n {games}"
         size += f" --orders-per-opening {r.orders_per_opening}" if r.orders_per_opening > 1 else ""
         command = (
-            f"golem simulate {game} -p {r.num_players} {size} --bots {','.join(r.bots)} --seed {seed + k} "
+            f"golem simulate {game} -p {r.num_players} {size} --bots {','.join(r.bots)} --seed {run_seed} "
             f"--chunk-size {chunk} --trajectories --out {shlex.quote(str(out))}"
         )
         command += "".join(f" --rule {k}={v}" for k, v in run_rules.items())
@@ -446,7 +504,8 @@ def precision_targets(game: str, planned: list[PlannedRun]) -> list[PrecisionTar
     mirrors: dict[tuple[int, str], PlannedRun] = {}
     for p in planned:
         labels = {e.label for e in p.spec.lineup}
-        if len(labels) == 1 and p.spec.games_per_setup == 1 and not p.purpose.startswith("rule option"):
+        ruled = p.purpose.startswith(("rule option", "card value"))
+        if len(labels) == 1 and p.spec.games_per_setup == 1 and not ruled:
             mirrors.setdefault((p.spec.num_players, labels.pop()), p)
     targets = []
     counts = sorted({n for n, bot in mirrors if bot.split(":")[0] == "search"})

@@ -37,7 +37,10 @@ P_SILVER_VP = 5
 P_MAX_ROUNDS = 6
 P_REST_REQUIRES_PLAYED = 7
 P_TIE_SHARED = 8
-NUM_PARAMS = 9
+P_GIFT = 9  # merchant index of the gift copy (rule option ``gift``), -1 without one
+NUM_PARAMS = 10
+GIFT_SUFFIX = "*"
+"""The gift copy's id is its card's id with this suffix (``M04*``)."""
 
 FILES = ("merchant_cards.csv", "point_cards.csv", "game.toml", WEIGHTS_FILE)
 
@@ -88,6 +91,13 @@ RULE_OPTIONS: dict[str, tuple[type, tuple, str]] = {
         str,
         ("later_seat", "shared"),
         "later_seat: the tied player who acted later wins; shared: tied players share the win",
+    ),
+    "gift": (
+        str,
+        ("none", "<merchant card id>"),
+        "none, or a merchant card dealt in one more copy at setup to the seat of the lineup's first bot (the "
+        "market keeps its own copy; rotated seats move the gift round the table): what the card is worth "
+        "(docs/card-value.md)",
     ),
 }
 
@@ -141,6 +151,11 @@ def crystals_str(counts) -> str:
     return "".join(COLOURS[k] * int(counts[k]) for k in range(NUM_COLOURS))
 
 
+def crystals_text(counts) -> str:
+    """Counts (Y, G, T, M) in words for a card's text, e.g. ``[2, 1, 0, 0]`` -> ``"2Y 1G"``."""
+    return " ".join(f"{int(counts[k])}{COLOURS[k]}" for k in range(NUM_COLOURS) if counts[k]) or "nothing"
+
+
 def load(cards_dir: str | Path | None = None, rules: dict[str, Any] | None = None) -> CenturyData:
     """Load and validate a Century definition folder (default: the shipped ``seeds/century``).
 
@@ -164,6 +179,22 @@ def load(cards_dir: str | Path | None = None, rules: dict[str, Any] | None = Non
     params[P_MAX_ROUNDS] = table["max_rounds"]
     params[P_REST_REQUIRES_PLAYED] = int(rule_values["rest_requires_played"])
     params[P_TIE_SHARED] = int(rule_values["tie_break"] == "shared")
+    params[P_GIFT] = -1
+    gift = rule_values["gift"]
+    if gift != "none":
+        if gift not in m_ids:
+            raise DataError(f"rule option gift: '{gift}' is not a merchant card of {folder / 'merchant_cards.csv'}")
+        if len(m_ids) >= 127:
+            raise DataError(f"rule option gift: no room for a gift copy beside {len(m_ids)} merchant cards")
+        k = m_ids.index(gift)
+        params[P_GIFT] = len(m_ids)
+        m_ids, m_kind, m_in, m_out, m_up = (
+            [*m_ids, f"{gift}{GIFT_SUFFIX}"],
+            [*m_kind, m_kind[k]],
+            [*m_in, m_in[k]],
+            [*m_out, m_out[k]],
+            [*m_up, m_up[k]],
+        )
     start_crystals = np.stack([parse_crystals(s, f"{folder / 'game.toml'}: table.start") for s in table["start"]])
     end_trigger = np.zeros(6, dtype=np.int16)
     end_trigger[2:6] = table["end_trigger"]

@@ -16,6 +16,7 @@ from simulate.games.century.data import (
     P_CARAVAN_LIMIT,
     P_COINS_PER_PLAYER,
     P_COPPER_VP,
+    P_GIFT,
     P_MAX_ROUNDS,
     P_MERCHANT_ROW,
     P_POINT_ROW,
@@ -109,6 +110,20 @@ def init_game(r, tb, num_players, setup_seed, play_seed):
     for p in range(npt):
         r.p_turn[p] = -1
         r.p_owner[p] = -1
+
+
+@njit(cache=True)
+def deal_gift(r, tb, seat_bot):
+    """Rule option ``gift``: the seat of lineup entry 0 (``seat_bot``: lineup entry per seat) takes the gift copy
+    into its hand after setup; nothing without a gift."""
+    m = tb.params[P_GIFT]
+    if m < 0:
+        return
+    for s in range(r.num_players):
+        if seat_bot[s] == 0:
+            r.cards[s, m] = IN_HAND
+            _add_owned(r, s, m)
+            return
 
 
 @njit(cache=True)

@@ -85,6 +85,45 @@ class Century(GameShell):
         strength_games=400,
     )
 
+    value_reference = "S1"
+    """The plain card whose gift every value is also compared with (Create 2 ``YY``, a starting card): a card dealt
+    free at setup is worth a tempo whatever it does, and the comparison leaves what this one does beyond that."""
+    value_designs = {"merchant": "gift"}
+    """Component kinds with a causal value design (docs/card-value.md): kind -> the rule option that gives a seat
+    one more copy of a component of that kind at setup."""
+
+    def component_table(self, d: data.CenturyData) -> list[dict[str, Any]]:
+        """Every merchant and point card: ``id``, ``kind``, ``text`` (what it does), ``same`` (the text its identical
+        copies share), ``deck``, crystals paid ``in_Y`` .. ``in_M`` (a trade's input, a point card's cost) and gained
+        ``out_Y`` .. ``out_M``, ``upgrades`` and ``vp``, in data order; the gift copy is left out."""
+        t = d.tables
+        out = []
+        for m, mid in enumerate(d.merchant_ids):
+            if mid.endswith(data.GIFT_SUFFIX):
+                continue
+            if t.m_kind[m] == data.KIND_CREATE:
+                text = "gain " + data.crystals_text(t.m_out[m])
+            elif t.m_kind[m] == data.KIND_UPGRADE:
+                text = f"upgrade {int(t.m_up[m])} steps"
+            else:
+                text = f"{data.crystals_text(t.m_in[m])} -> {data.crystals_text(t.m_out[m])}"
+            deck = "start" if m in set(t.start_cards.tolist()) else "market"
+            out.append(
+                {"id": mid, "kind": "merchant", "text": text, "same": text, "deck": deck}
+                | _counts("in", t.m_in[m])
+                | _counts("out", t.m_out[m])
+                | {"upgrades": int(t.m_up[m]), "vp": 0}
+            )
+        for p, pid in enumerate(d.point_ids):
+            text = f"{int(t.p_vp[p])} VP for {data.crystals_text(t.p_cost[p])}"
+            out.append(
+                {"id": pid, "kind": "point", "text": text, "same": text, "deck": "point"}
+                | _counts("in", t.p_cost[p])
+                | _counts("out", np.zeros(data.NUM_COLOURS))
+                | {"upgrades": 0, "vp": int(t.p_vp[p])}
+            )
+        return out
+
     trace_game = staticmethod(play.trace_game)
     replay_moves = staticmethod(play.replay_moves)
 
@@ -98,7 +137,14 @@ class Century(GameShell):
         return data.load(folder, rules)
 
     def describe_data(self, d: data.CenturyData) -> dict[str, Any]:
-        return {"rules": dict(d.rules), "data": dict(d.provenance), "table": dict(d.table)}
+        texts = {c["id"]: c["text"] for c in self.component_table(d)}  # a card value report shows them beside ids
+        return {
+            "rules": dict(d.rules),
+            "data": dict(d.provenance),
+            "table": dict(d.table),
+            "component_texts": texts,
+            "value_reference": self.value_reference,
+        }
 
     def play_chunk(
         self,
@@ -174,7 +220,7 @@ class Century(GameShell):
         states: bool = False,
     ) -> list[dict[str, Any]]:
         moves, final = play.trace_game(d, num_players, seat_lineup, lineup_ids, lineup_params, setup_seed, play_seed)
-        ref = CenturyReference(d, num_players, int(setup_seed))
+        ref = CenturyReference(d, num_players, int(setup_seed), int(np.flatnonzero(np.asarray(seat_lineup) == 0)[0]))
         state = public_state if states else None
         events: list[dict[str, Any]] = [{"event": "setup", **_board(ref, d, labels), **state_field(ref, state)}]
         events += move_events(
@@ -249,6 +295,11 @@ class Century(GameShell):
             detail = ", ".join(f"{k.removeprefix('score_')} {v}" for k, v in parts.items())
             lines.append(f"  seat {s + 1}: {score} points ({detail}), rank {rank}")
         return "\n".join(lines)
+
+
+def _counts(prefix: str, counts: np.ndarray) -> dict[str, int]:
+    """Crystal counts as ``{prefix}_Y`` .. ``{prefix}_M``."""
+    return {f"{prefix}_{c}": int(counts[k]) for k, c in enumerate(data.COLOURS)}
 
 
 def _board(ref: CenturyReference, d: data.CenturyData, labels: list[str]) -> dict[str, Any]:

@@ -30,6 +30,7 @@ from simulate.games.century.data import (
 from simulate.games.century.engine import (
     apply_action,
     apply_discard,
+    deal_gift,
     end_turn,
     init_game,
     is_legal_action,
@@ -124,6 +125,7 @@ def _play_games(
     for g in range(g0, g1):
         r = st[g]
         init_game(r, tb, num_players, setup_seeds[g], play_seeds[g])
+        deal_gift(r, tb, seat_bot[g])
         for k in range(MAX_MERCHANT_ROW):
             open_m[g, k] = r.m_row[k]
         for k in range(MAX_POINT_ROW):
@@ -206,11 +208,15 @@ def _count(c, tb, mv):
 
 @njit(cache=True)
 def _replay_games(st, tab, num_players, setup_seeds, play_seeds, moves, offsets):
-    """Set up each game and apply its recorded moves (``moves[offsets[g]:offsets[g + 1]]``): the engine alone."""
+    """Set up each game and apply its recorded moves (``moves[offsets[g]:offsets[g + 1]]``): the engine alone.
+
+    The games were played with seat s holding lineup entry s (a gift goes to seat 0)."""
     tb = tab[0]
+    seat_bot = np.arange(MAX_PLAYERS)
     for g in range(st.shape[0]):
         r = st[g]
         init_game(r, tb, num_players, setup_seeds[g], play_seeds[g])
+        deal_gift(r, tb, seat_bot)
         for k in range(offsets[g], offsets[g + 1]):
             mv = moves[k]
             apply_action(r, tb, mv)

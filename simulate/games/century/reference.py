@@ -38,6 +38,7 @@ from simulate.games.century.data import (
     P_CARAVAN_LIMIT,
     P_COINS_PER_PLAYER,
     P_COPPER_VP,
+    P_GIFT,
     P_MAX_ROUNDS,
     P_MERCHANT_ROW,
     P_POINT_ROW,
@@ -153,7 +154,7 @@ class CenturyReference:
     exactly ``merchant_row`` / ``point_row`` entries, ``-1`` for an empty slot.
     """
 
-    def __init__(self, data: CenturyData, num_players: int, setup_seed: int) -> None:
+    def __init__(self, data: CenturyData, num_players: int, setup_seed: int, gift_seat: int = 0) -> None:
         t = data.tables
         if not 2 <= num_players <= MAX_PLAYERS:
             raise ValueError(f"Century takes 2..{MAX_PLAYERS} players, not {num_players}")
@@ -208,6 +209,9 @@ class CenturyReference:
         for k in range(n):
             for c in t.start_cards:
                 self.cards[k][int(c)] = IN_HAND
+        # Rule option gift: one more card in the hand of ``gift_seat`` (the seat of the lineup's first bot).
+        if t.params[P_GIFT] >= 0:
+            self.cards[gift_seat][int(t.params[P_GIFT])] = IN_HAND
         self.num_points = [0] * n
         self.point_vp = [0] * n
         self.copper = [0] * n

@@ -1,0 +1,196 @@
+"""Report section on card value: what a card is worth to the seat that holds it, from paired value designs.
+
+A *value run* plays the same games as a baseline run (same game, players, lineup, master seed, games and design)
+with one more copy of a card dealt at setup to the seat of the lineup's first bot (its manifest's ``rules``
+hold ``gift = <card id>``; docs/card-value.md). The section pairs each value run with its baseline, reports each
+card's effect on the holder's win share, score margin and the game's length with Holm-adjusted intervals, and
+leads with the card of largest effect at the strongest rung played.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import pandas as pd
+
+from analysis.report.format import fmt_int, fmt_players
+from analysis.report.model import Section, Table, Text
+from analysis.run import read_tables
+from analysis.stats.card_value import (
+    PRECISION,
+    adjust_by_quantity,
+    holder_quantities,
+    value_effects,
+    value_sentence,
+    value_verdicts,
+)
+
+GIFT_OPTION = "gift"
+"""The rule option of a value run (``simulate.games.century`` declares it; "none" in an ordinary run)."""
+VALUE_ANSWER_PREFIX = "What a card is worth (causal)"
+
+
+def is_value_run(manifest: dict[str, Any]) -> bool:
+    """Whether a run is a value run (a card dealt once more at setup to one seat)."""
+    return str(manifest.get("rules", {}).get(GIFT_OPTION, "none")) != "none"
+
+
+def _pair_key(m: dict[str, Any]) -> tuple:
+    rules = {k: v for k, v in m.get("rules", {}).items() if k != GIFT_OPTION}
+    return (
+        m["game"],
+        int(m["num_players"]),
+        tuple(e["label"] for e in m["lineup"]),
+        int(m["master_seed"]),
+        int(m["num_games"]),
+        str(sorted(m.get("design", {}).items())),
+        str(sorted(rules.items())),
+        str(sorted((k, v) for k, v in m.get("data", {}).get("files", {}).items())),
+    )
+
+
+def _quantities(m: dict[str, Any]) -> pd.DataFrame:
+    games = read_tables([m], "games", ["game", "num_players", "rotation", "rounds"], [0])
+    seats = read_tables([m], "seats", ["game", "seat", "score", "win"], [0])
+    return holder_quantities(games, seats)
+
+
+def _lineup(m: dict[str, Any]) -> str:
+    labels = [e["label"] for e in m["lineup"]]
+    return labels[0] if len(set(labels)) == 1 else ",".join(labels)
+
+
+def card_value_effects(
+    value_runs: Sequence[dict[str, Any]], baselines: Sequence[dict[str, Any]], alpha: float
+) -> tuple[pd.DataFrame, list[dict[str, Any]]]:
+    """The adjusted effects of every value run against its baseline (``simulate.orchestration.card_value`` columns:
+    ``component``, ``text``, ``ids``, ``num_players``, ``lineup``, ``design``, the quantity columns), and the value
+    runs that found no baseline."""
+    base = {_pair_key(m): m for m in baselines}
+    frames, unpaired, read = [], [], {}
+    reference: dict[tuple, pd.DataFrame] = {}  # the gift of the game's plain card, by pair key, where it was played
+    for m in value_runs:
+        key = _pair_key(m)
+        if key in base and str(m["rules"][GIFT_OPTION]) == m.get("value_reference"):
+            reference[key] = _quantities(m)
+    for m in value_runs:
+        key = _pair_key(m)
+        if key not in base:
+            unpaired.append(m)
+            continue
+        if key not in read:
+            read[key] = _quantities(base[key])
+        card = str(m["rules"][GIFT_OPTION])
+        q = _quantities(m)
+        cell = {"num_players": int(m["num_players"]), "lineup": _lineup(m)}
+        frames.append(value_effects(read[key], {card: q}, alpha).assign(**cell, design="gift"))
+        if key in reference and card != m.get("value_reference"):
+            beyond = value_effects(reference[key], {card: q}, alpha)
+            frames.append(beyond.assign(**cell, design=f"gift vs {m['value_reference']}"))
+    if not frames:
+        return pd.DataFrame(), unpaired
+    effects = adjust_by_quantity(pd.concat(frames, ignore_index=True), alpha)
+    texts: dict[str, str] = {}
+    for m in value_runs:
+        texts.update(m.get("component_texts", {}))
+    same: dict[str, list[str]] = {}
+    for cid, text in texts.items():
+        same.setdefault(text, []).append(cid)
+    effects["text"] = effects["component"].map(lambda c: texts.get(c, "text not recorded"))
+    effects["ids"] = effects["component"].map(lambda c: ", ".join(same.get(texts.get(c, ""), [c])))
+    return effects, unpaired
+
+
+def _rung(lineup: str, ladder: Sequence[str]) -> int:
+    return ladder.index(lineup) if lineup in ladder else -1
+
+
+def build_card_value_section(
+    manifests: Sequence[dict[str, Any]], value_runs: Sequence[dict[str, Any]], ladder: Sequence[str], alpha: float
+) -> Section | None:
+    """The section, or None without value runs; ``manifests`` are the runs a value run may be paired with."""
+    if not value_runs:
+        return None
+    section = Section("What a card is worth")
+    section.items.append(
+        Text(
+            "Each card is valued by a paired design (docs/card-value.md): the same games (master seed, game index) "
+            "are played as printed and with one more copy of the card dealt at setup to the seat of the lineup's "
+            "first bot, which moves round the table with the seat rotation. The difference in that seat's win share, "
+            "score margin and the game's length is the card's causal value to its holder, at the skill level of the "
+            "bots that played. Intervals are paired t intervals, Holm-adjusted over every card and player count of "
+            f"the table (per quantity). A card whose interval is wider than ±{100 * PRECISION:g} pp and covers 0 is "
+            "unresolved, with the games that would settle it."
+        )
+    )
+    effects, unpaired = card_value_effects(value_runs, manifests, alpha)
+    if unpaired:
+        section.items.append(
+            Text(f"{len(unpaired)} value runs have no baseline run of the same games and are left out.", "warn")
+        )
+    if effects.empty:
+        return section
+    verdicts = value_verdicts(effects[effects["design"] == "gift"])
+    top_rung = max(verdicts["lineup"], key=lambda label: _rung(label, ladder))
+    at_top = verdicts[verdicts["lineup"] == top_rung]
+    detected = at_top[at_top["significant"]]
+    pool = detected if len(detected) else at_top
+    best = pool.loc[pool["diff"].abs().idxmax()]  # the largest effect either way: a card may cost its holder
+    answer = value_sentence(effects, best["component"], int(best["num_players"]), top_rung)
+    counts = at_top.groupby("num_players")["verdict"].value_counts().unstack(fill_value=0)
+    tally = "; ".join(
+        f"{fmt_players(int(n))}: {int(row.get('worth', 0))} of {int(row.sum())} cards worth something detectable, "
+        f"{int(row.get('unresolved', 0))} unresolved"
+        for n, row in counts.iterrows()
+    )
+    section.answers.append(f"{VALUE_ANSWER_PREFIX}: {answer}.")
+    section.items.append(
+        Text(f"The card of largest value at the strongest rung played ({top_rung}): {answer}. {tally}.", "verdict")
+    )
+    section.findings.append(f"Card value ({top_rung}): {answer}.")
+    for (n, lineup), part in verdicts.groupby(["num_players", "lineup"], sort=True):
+        rows = []
+        here = effects[(effects["num_players"] == n) & (effects["lineup"] == lineup)]
+        cell = here[here["design"] == "gift"].set_index(["component", "quantity"])
+        beyond = value_verdicts(here[here["design"] != "gift"]).set_index("component")
+        for r in part.sort_values("diff", ascending=False).itertuples():
+            margin = cell.loc[(r.component, "holder_margin")]
+            length = cell.loc[(r.component, "length")]
+            settle = f", {fmt_int(r.more_games)} more games" if r.verdict == "unresolved" else ""
+            plain = "—"
+            if r.component in beyond.index:
+                b = beyond.loc[r.component]
+                plain = f"{100 * b['diff']:+.1f} ({100 * b['adj_low']:+.1f} to {100 * b['adj_high']:+.1f})"
+            rows.append(
+                [
+                    r.ids,
+                    r.text,
+                    f"{100 * r.diff:+.1f}",
+                    f"{100 * r.adj_low:+.1f} to {100 * r.adj_high:+.1f}",
+                    plain,
+                    f"{margin['diff']:+.1f}",
+                    f"{length['diff']:+.1f}",
+                    f"{r.verdict}{settle}",
+                ]
+            )
+        section.items.append(
+            Table(
+                [
+                    "card (identical copies)",
+                    "what it does",
+                    "holder win (pp)",
+                    "adjusted interval",
+                    "beyond a plain card (pp)",
+                    "margin (points)",
+                    "length (rounds)",
+                    "verdict",
+                ],
+                rows,
+                f"{fmt_players(int(n))}, {lineup} mirror, {fmt_int(part['num_games'].iloc[0])} paired games a card: "
+                "one more "
+                "copy dealt at setup, paired with the same games as printed; beyond a plain card: against the gift of "
+                "the game's plain reference card on the same games, where the study played it.",
+            )
+        )
+    return section

@@ -1,0 +1,358 @@
+"""What a card is worth: paired value designs played and compared (``golem value``, the study's component section).
+
+A value design plays the same games (master seed, game index) as printed and with one more copy of a component
+dealt at setup to the seat of the lineup's first bot (the game's ``gift`` rule option; the seat moves round the
+table with the seat rotation), for each component, player count and lineup asked for. Identical copies are
+valued once, as a group. A what-if (``edits``: the card's cost or reward changed) plays the same design on the
+edited data as well, and the change of the value is paired per game too (``docs/card-value.md``).
+
+Examples
+--------
+>>> res = card_value(ValueDesign("century", ("M04",), (2,), ("greedy",), num_games=2000))  # doctest: +SKIP
+>>> res.verdicts[["component", "diff", "adj_low", "adj_high", "verdict"]]  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import math
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import NamedTuple
+
+import pandas as pd
+
+from analysis.stats.card_value import (
+    adjust_by_quantity,
+    contrast_effects,
+    dominated_cards,
+    holder_quantities,
+    implied_prices,
+    value_effects,
+    value_sentence,
+    value_verdicts,
+)
+from simulate.lineup import LineupError, parse_lineup
+from simulate.registry import make
+from simulate.runformat import read_table
+from simulate.runner import RunSpec, check_workers, run
+from simulate.variants import Variant, VariantError, write_variant
+
+__all__ = [
+    "CardValueError",
+    "ValueDesign",
+    "ValueResult",
+    "card_value",
+    "component_groups",
+    "edit_settings",
+    "ladder_lineups",
+    "price_frames",
+    "price_tables",
+    "value_answer",
+]
+
+EDIT_COLUMNS = {
+    ("merchant", "cost"): "input",
+    ("merchant", "reward"): "output",
+    ("point", "cost"): "cost",
+    ("point", "reward"): "vp",
+}
+"""(component kind, what-if) -> the data column it changes."""
+
+
+class CardValueError(ValueError):
+    """A value question that cannot be played; the message is one line."""
+
+
+@dataclass(frozen=True)
+class ValueDesign:
+    """What a value question plays."""
+
+    game: str
+    components: tuple[str, ...] = ()
+    """Component ids to value (any copy of a group stands for it); empty: every component of a valued kind."""
+    player_counts: tuple[int, ...] = (2,)
+    lineups: tuple[str, ...] = ("greedy",)
+    """Each a ``--bots`` text: one bot (a mirror match) or one per seat; the first bot holds the card."""
+    num_games: int = 2000
+    """Paired games per component, player count and lineup."""
+    seed: int = 0
+    edits: tuple[tuple[str, str], ...] = ()
+    """What-if: (``cost`` or ``reward``, new value) of the one component valued."""
+    alpha: float = 0.05
+    cards: str | None = None
+    """Data folder (default: the shipped data)."""
+
+
+class ValueResult(NamedTuple):
+    """A value question's answers, by name."""
+
+    groups: pd.DataFrame
+    """:func:`component_groups` of the components valued."""
+    effects: pd.DataFrame
+    """Every quantity's paired effect (``analysis.stats.card_value.adjust_by_quantity`` rows) with ``num_players``,
+    ``lineup``, ``text``, ``ids``, ``design``: ``gift`` (against the game as printed), ``gift vs S1`` (against the
+    gift of the game's ``value_reference``, a plain card: the value beyond that of any card), and for a what-if
+    ``gift, edited``, ``gift, edited vs S1`` and ``change`` (edited minus printed value)."""
+    verdicts: pd.DataFrame
+    """The holder-win rows of ``effects`` with ``verdict`` and ``more_games``."""
+    seconds: float
+
+
+def component_groups(game_name: str, cards: str | None = None) -> pd.DataFrame:
+    """The game's components grouped by identical text: ``component`` (the first id of a group), ``ids`` (every id,
+    comma-separated), ``copies``, ``kind``, ``text``, ``deck`` and ``design`` (the value design of its kind, ``""``
+    when it has none). A game without a component table raises :class:`CardValueError`."""
+    game = make(game_name)
+    if not game.component_kinds:
+        raise CardValueError(f"{game.name} has no components to value (nothing a seat acquires and keeps)")
+    components = game.component_table(game.load_data(Path(cards) if cards else None, {}))
+    if components is None:
+        kinds = ", ".join(game.component_kinds)
+        raise CardValueError(f"{game.name}: no value design for its components ({kinds}) yet; only century has one")
+    table = pd.DataFrame(components)
+    designs = game.value_designs
+    rows = []
+    for (kind, _same), part in table.groupby(["kind", "same"], sort=False):
+        ids = part["id"].tolist()
+        first = part.iloc[0]
+        design = "gift" if kind in designs else ""
+        rows.append([ids[0], ", ".join(ids), len(ids), kind, first["text"], first["deck"], design])
+    return pd.DataFrame(rows, columns=["component", "ids", "copies", "kind", "text", "deck", "design"])
+
+
+def edit_settings(groups: pd.DataFrame, component: str, edits: tuple[tuple[str, str], ...]) -> list[tuple[str, str]]:
+    """Value settings (``simulate.variants`` paths) of a what-if on ``component``: each of its copies changed."""
+    row = groups[groups["ids"].str.split(", ").apply(lambda ids: component in ids)]
+    if row.empty:
+        raise CardValueError(f"unknown component '{component}'")
+    kind = str(row.iloc[0]["kind"])
+    out = []
+    for what, value in edits:
+        column = EDIT_COLUMNS.get((kind, what))
+        if column is None:
+            raise CardValueError(f"--{what}: a {kind} card has no {what} to change")
+        if kind == "merchant" and what == "reward" and row.iloc[0]["text"].startswith("upgrade"):
+            column = "upgrades"
+        out += [(f"{kind}_cards.{cid}.{column}", value) for cid in row.iloc[0]["ids"].split(", ")]
+    return out
+
+
+def _check(design: ValueDesign, groups: pd.DataFrame) -> pd.DataFrame:
+    """The groups to value; raises :class:`CardValueError` before anything is played."""
+    game = make(design.game)
+    for n in design.player_counts:
+        if not game.min_players <= n <= game.max_players:
+            raise CardValueError(f"{game.name} takes {game.min_players}-{game.max_players} players, not {n}")
+        for lineup in design.lineups:
+            try:
+                parse_lineup(game, lineup.split(","), n)
+            except LineupError as e:
+                raise CardValueError(str(e)) from None
+    if design.num_games < 2:
+        raise CardValueError(f"--games must be at least 2, not {design.num_games}")
+    valued = groups[groups["design"] != ""]
+    if valued.empty:
+        raise CardValueError(f"{game.name}: no component kind has a value design yet")
+    if not design.components:
+        if design.edits:
+            raise CardValueError("a what-if (--cost, --reward) changes one component: name it")
+        return valued
+    chosen = []
+    for cid in design.components:
+        hit = groups[groups["ids"].str.split(", ").apply(lambda ids, c=cid: c in ids)]
+        if hit.empty:
+            known = ", ".join(groups["component"].head(6))
+            raise CardValueError(f"unknown component '{cid}' of {game.name} (e.g. {known})")
+        if hit.iloc[0]["design"] == "":
+            kinds = ", ".join(sorted(valued["kind"].unique()))
+            raise CardValueError(
+                f"{cid} is a {hit.iloc[0]['kind']} card: no causal value design for its kind yet (valued: {kinds}); "
+                f"'golem value {game.name} --price' shows its value for cost"
+            )
+        chosen.append(hit.index[0])
+    if design.edits and len(set(chosen)) != 1:
+        raise CardValueError("a what-if (--cost, --reward) changes one component: name only it")
+    return groups.loc[list(dict.fromkeys(chosen))]
+
+
+def _read(run_dir: Path) -> pd.DataFrame:
+    games = read_table(run_dir, "games", ["game", "num_players", "rotation", "rounds"])
+    seats = read_table(run_dir, "seats", ["game", "seat", "score", "win"])
+    return holder_quantities(games, seats)
+
+
+def card_value(
+    design: ValueDesign,
+    out: str | Path | None = None,
+    workers: int | None = None,
+    progress: bool = False,
+    log: Callable[[str], None] | None = None,
+) -> ValueResult:
+    """Play and compare the value design of every component, player count and lineup of ``design``.
+
+    Runs go to ``out`` (kept, one run directory per arm) or a temporary folder. Raises :class:`CardValueError`
+    (one line) before playing when the question cannot be played.
+    """
+    started = time.perf_counter()
+    check_workers(workers)
+    groups = component_groups(design.game, design.cards)
+    chosen = _check(design, groups)
+    game = make(design.game)
+    option = next(iter(game.value_designs.values()))
+    reference = [r for r in [game.value_reference] if r and r not in set(chosen["component"])]
+    with tempfile.TemporaryDirectory(prefix="golem-value-") as tmp:
+        root = Path(out) if out is not None else Path(tmp)
+        folders: dict[str, str | None] = {"printed": design.cards}
+        if design.edits:
+            settings = edit_settings(groups, str(chosen.iloc[0]["component"]), design.edits)
+            try:
+                write_variant(game, Variant("edited", tuple(settings)), root / "data-edited", design.cards)
+            except VariantError as e:
+                raise CardValueError(str(e)) from None
+            folders["edited"] = str(root / "data-edited")
+            edited_text = component_groups(design.game, folders["edited"]).set_index("component")["text"]
+        frames, contrasts = [], []
+        for n in design.player_counts:
+            for lineup in design.lineups:
+                entries = parse_lineup(game, lineup.split(","), n)
+                q: dict[tuple[str, str], pd.DataFrame] = {}
+                for data_name, folder in folders.items():
+                    arms = [("baseline", {})] + [(c, {option: c}) for c in [*chosen["component"], *reference]]
+                    for arm, rules in arms:
+                        run_dir = root / f"p{n}-{_slug(lineup)}-{data_name}-{_slug(arm)}"
+                        spec = RunSpec(
+                            game=design.game,
+                            num_players=n,
+                            num_games=design.num_games,
+                            master_seed=design.seed,
+                            lineup=entries,
+                            chunk_size=max(200, min(20_000, math.ceil(design.num_games / (2 * (workers or 2))))),
+                            rules=dict(rules),
+                            cards=folder,
+                        )
+                        command = (
+                            f"golem simulate {design.game} -p {n} -n {design.num_games} --bots {lineup} "
+                            f"--seed {design.seed}"
+                            + (f" --cards {folder}" if folder else "")
+                            + "".join(f" --rule {k}={v}" for k, v in rules.items())
+                        )
+                        run(spec, run_dir, workers=workers, overwrite=True, progress=progress, command=command)
+                        q[(data_name, arm)] = _read(run_dir)
+                    if log is not None:
+                        log(f"{n} players, {lineup}, {data_name}: {len(arms)} runs of {design.num_games:,} games")
+                for data_name in folders:
+                    effects = value_effects(
+                        q[(data_name, "baseline")],
+                        {c: q[(data_name, c)] for c in chosen["component"]},
+                        design.alpha,
+                    )
+                    design_name = "gift" if data_name == "printed" else "gift, edited"
+                    frames.append(effects.assign(num_players=n, lineup=lineup, design=design_name))
+                    for ref in reference:  # the value beyond that of a plain card, paired on the same games
+                        relative = value_effects(
+                            q[(data_name, ref)], {c: q[(data_name, c)] for c in chosen["component"]}, design.alpha
+                        )
+                        frames.append(relative.assign(num_players=n, lineup=lineup, design=f"{design_name} vs {ref}"))
+                if design.edits:
+                    c = str(chosen.iloc[0]["component"])
+                    change = contrast_effects(
+                        q[("printed", "baseline")],
+                        q[("printed", c)],
+                        q[("edited", "baseline")],
+                        q[("edited", c)],
+                        design.alpha,
+                    )
+                    contrasts.append(change.assign(component=c, num_players=n, lineup=lineup, design="change"))
+    effects = adjust_by_quantity(pd.concat(frames + contrasts, ignore_index=True), design.alpha)
+    info = chosen.set_index("component")[["text", "ids", "kind"]]
+    effects = effects.join(info, on="component")
+    if design.edits:
+        rows = effects["design"].str.startswith("gift, edited")
+        effects.loc[rows, "text"] = effects.loc[rows, "component"].map(edited_text)
+    return ValueResult(chosen.reset_index(drop=True), effects, value_verdicts(effects), time.perf_counter() - started)
+
+
+def _slug(text: str) -> str:
+    return "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in text)[:40]
+
+
+def value_answer(result: ValueResult, design: ValueDesign) -> list[str]:
+    """The answer in lines: one per component, player count and lineup (``value_sentence``); a what-if adds the
+    printed value and the change with its interval."""
+    lines = []
+    eff = result.effects
+    for component in result.groups["component"]:
+        for n in design.player_counts:
+            for lineup in design.lineups:
+                if not design.edits:
+                    lines.append(value_sentence(eff, component, n, lineup))
+                    continue
+                what = ", ".join(f"its {k} were {v}" for k, v in design.edits)
+                lines.append(f"What if {what}: " + value_sentence(eff, component, n, lineup, "gift, edited"))
+                lines.append("As printed: " + value_sentence(eff, component, n, lineup, "gift"))
+                change = eff[
+                    (eff["component"] == component)
+                    & (eff["num_players"] == n)
+                    & (eff["lineup"] == lineup)
+                    & (eff["design"] == "change")
+                ].set_index("quantity")
+                win = change.loc["holder_win"]
+                found = "" if win["significant"] else " (not detected)"
+                lines.append(
+                    f"Change from the printed card: {100 * win['diff']:+.1f} pp win share to its holder "
+                    f"({100 * win['adj_low']:.1f}..{100 * win['adj_high']:.1f}){found}, paired on the same games"
+                )
+    return lines
+
+
+def ladder_lineups(game_name: str) -> tuple[str, ...]:
+    """The rungs of the game's skill ladder a value question can afford: all but ``random`` and the search rungs."""
+    ladder = make(game_name).skill_ladder
+    rungs = tuple(r for r in ladder if r != "random" and not r.startswith("search"))
+    if not rungs:
+        raise CardValueError(f"{game_name} has no affordable ladder rung")
+    return rungs
+
+
+def price_frames(game_name: str, cards: str | None = None) -> tuple[pd.Series, pd.DataFrame, pd.DataFrame]:
+    """Value for cost, no games played: the implied crystal prices and the point cards against them
+    (``analysis.stats.card_value.implied_prices``), and the strictly dominated cards (``dominated_cards``), each
+    with ``text``."""
+    game = make(game_name)
+    components = game.component_table(game.load_data(Path(cards) if cards else None, {}))
+    if components is None:
+        raise CardValueError(f"{game.name} has no component table for a value-for-cost fit yet")
+    table = pd.DataFrame(components)
+    table = table.rename(columns={"id": "component"})
+    points = table[table["kind"] == "point"]
+    if points.empty:
+        raise CardValueError(f"{game.name} has no point cards to price")
+    prices, priced = implied_prices(points)
+    dominated = dominated_cards(table)
+    text = table.set_index("component")["text"]
+    dominated["text"] = dominated["component"].map(text)
+    dominated["dominated_by_text"] = dominated["dominated_by"].map(
+        lambda ids: "; ".join(f"{i} ({text[i]})" for i in ids.split(", "))
+    )
+    return prices, priced, dominated
+
+
+def price_tables(game_name: str, cards: str | None = None, show: int = 5) -> list[str]:
+    """:func:`price_frames` as lines of text: the prices, the ``show`` cards furthest above and below them, and
+    every strictly dominated card."""
+    prices, priced, dominated = price_frames(game_name, cards)
+    lines = ["Implied price per crystal (VP, least squares over the point cards): "]
+    lines[0] += ", ".join(f"{c} {p:.2f}" for c, p in prices.items())
+    lines.append(f"Best buys (VP above the price of their cost; 'above': beyond 2 residual SDs, of {len(priced)}):")
+    for r in priced.head(show).itertuples():
+        lines.append(f"  {r.component} ({r.text}): {r.residual:+.2f} VP {r.price}".rstrip())
+    lines.append("Worst buys:")
+    for r in priced.tail(show).iloc[::-1].itertuples():
+        lines.append(f"  {r.component} ({r.text}): {r.residual:+.2f} VP {r.price}".rstrip())
+    lines.append(f"Strictly dominated ({len(dominated)}: another card does at least as much for no more):")
+    for r in dominated.itertuples():
+        lines.append(f"  {r.component} ({r.text}) by {r.dominated_by_text}")
+    return lines

@@ -1,0 +1,309 @@
+"""What a card is worth (docs/card-value.md): the gift design's engine rule, the paired statistics on synthetic data
+with a known effect, the value-for-cost fit on a known price list, and a tiny end-to-end value question."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from analysis.stats.card_value import (
+    adjust_by_quantity,
+    contrast_effects,
+    dominated_cards,
+    holder_quantities,
+    implied_prices,
+    value_effects,
+    value_verdicts,
+)
+from simulate.datafiles import DataError
+from simulate.games.century import data as century_data
+from simulate.games.century import play
+from simulate.games.century.bots import GREEDY, default_params
+from simulate.games.century.reference import CenturyReference
+from simulate.games.century.state import IN_HAND, NOT_OWNED
+from simulate.rng import game_seeds
+
+SEED = 20261204  # any seed: the synthetic tests' answers hold for every seed
+GIFT = "M04"
+
+
+# --------------------------------------------------------------------------- the engine: the gift rule option
+
+
+def test_gift_goes_to_the_first_bots_seat_and_only_there() -> None:
+    base, gifted = century_data.load(), century_data.load(rules={"gift": GIFT})
+    copy = int(gifted.tables.params[century_data.P_GIFT])
+    assert gifted.merchant_ids[copy] == GIFT + century_data.GIFT_SUFFIX
+    assert copy not in gifted.tables.market_cards and copy not in gifted.tables.start_cards, "never in the market"
+    k = base.merchant_ids.index(GIFT)
+    assert (gifted.tables.m_out[copy] == base.tables.m_out[k]).all() and gifted.tables.m_kind[
+        copy
+    ] == base.tables.m_kind[k]
+    assert base.tables.params[century_data.P_GIFT] == -1
+    n = 3
+    setup, plays = game_seeds(SEED, np.arange(n), np.arange(n))
+    for rot in range(n):
+        seat_bot = (np.arange(n) + rot) % n
+        holder = int(np.flatnonzero(seat_bot == 0)[0])
+        ref = CenturyReference(gifted, n, int(setup[rot]), holder)
+        assert [ref.cards[s][copy] for s in range(n)] == [IN_HAND if s == holder else NOT_OWNED for s in range(n)]
+        plain = CenturyReference(base, n, int(setup[rot]), holder)
+        assert ref.m_row == plain.m_row and ref.m_deck == plain.m_deck, "the same deal with and without the gift"
+
+
+def test_kernel_deals_the_gift_to_the_first_bots_seat() -> None:
+    gifted = century_data.load(rules={"gift": GIFT})
+    copy = int(gifted.tables.params[century_data.P_GIFT])
+    n = 2
+    ids = np.array([GREEDY] * n)
+    params = np.stack([default_params("greedy")] * n)
+    setup, plays = game_seeds(SEED, np.arange(2), np.arange(2))
+    for seat_bot in (np.array([0, 1]), np.array([1, 0])):
+        moves, final = play.trace_game(gifted, n, seat_bot, ids, params, setup[0], plays[0])
+        holder = int(np.flatnonzero(seat_bot == 0)[0])
+        assert final["cards"][0, holder, copy] != NOT_OWNED and final["cards"][0, 1 - holder, copy] == NOT_OWNED
+        ref = CenturyReference(gifted, n, int(setup[0]), holder)
+        for mv in moves:
+            ref.apply_action(mv)
+        assert ref.is_terminal() and ref.cards == [list(final["cards"][0, s, : len(ref.cards[s])]) for s in range(n)]
+
+
+def test_gift_of_an_unknown_card_is_refused() -> None:
+    with pytest.raises(DataError, match="'M99' is not a merchant card"):
+        century_data.load(rules={"gift": "M99"})
+
+
+# --------------------------------------------------------------------------- statistics on synthetic data
+
+
+def _tables(win_holder: np.ndarray, rotation: np.ndarray, n: int, rounds: np.ndarray) -> tuple[pd.DataFrame, ...]:
+    """Games and seats tables where the holder (seat (n - rotation) mod n) wins when ``win_holder``, else seat
+    after it; scores 10 for the winner, 0 for the others."""
+    g = len(rotation)
+    holder = (n - rotation) % n
+    winner = np.where(win_holder, holder, (holder + 1) % n)
+    games = pd.DataFrame({"game": np.arange(g), "num_players": n, "rotation": rotation, "rounds": rounds})
+    seat = np.tile(np.arange(1, n + 1), g)
+    win = (seat - 1 == np.repeat(winner, n)).astype(float)
+    seats = pd.DataFrame({"game": np.repeat(np.arange(g), n), "seat": seat, "score": 10 * win, "win": win})
+    return games, seats
+
+
+def test_holder_quantities_follow_the_rotation() -> None:
+    n, g = 3, 6
+    rot = np.arange(g) % n
+    games, seats = _tables(np.array([1, 0, 1, 0, 1, 0], bool), rot, n, np.full(g, 20))
+    q = holder_quantities(games, seats.sample(frac=1, random_state=1))
+    assert q["holder_win"].tolist() == [1, 0, 1, 0, 1, 0]
+    assert q["holder_margin"].tolist() == [10, -5, 10, -5, 10, -5]
+    assert (q["length"] == 20).all()
+
+
+def test_value_effects_find_a_known_effect_and_holm_keeps_nulls_quiet() -> None:
+    """A card that raises the holder's win chance from 0.5 to 0.6 and shortens games by 2 rounds is found, with
+    an interval covering the truth; ten cards that do nothing are mostly not (Holm over the family)."""
+    rng = np.random.default_rng(SEED)
+    n, g = 2, 4000
+    rot = np.arange(g) % n
+    u = rng.random(g)
+    rounds = rng.integers(30, 60, g)
+    base = holder_quantities(*_tables(u < 0.5, rot, n, rounds))
+    strong = holder_quantities(*_tables(u < 0.6, rot, n, rounds - 2))
+    variants = {"strong": strong}
+    for k in range(10):
+        v = rng.random(g)
+        variants[f"null{k}"] = holder_quantities(
+            *_tables(np.where(rng.random(g) < 0.3, v < 0.5, u < 0.5), rot, n, rounds)
+        )
+    eff = adjust_by_quantity(value_effects(base, variants))
+    win = eff[(eff["quantity"] == "holder_win")].set_index("component")
+    assert win.loc["strong", "adj_low"] < 0.1 < win.loc["strong", "adj_high"] and win.loc["strong", "significant"]
+    assert win.drop("strong")["significant"].sum() <= 1
+    length = eff[(eff["quantity"] == "length") & (eff["component"] == "strong")].iloc[0]
+    assert length["diff"] == pytest.approx(-2) and length["significant"]
+    verdicts = value_verdicts(eff).set_index("component")
+    assert verdicts.loc["strong", "verdict"] == "worth"
+    assert set(verdicts.drop("strong")["verdict"]) <= {"within", "unresolved", "worth", "costs"}
+
+
+def test_verdicts_say_unresolved_with_the_games_that_would_settle_it() -> None:
+    rng = np.random.default_rng(SEED)
+    n, g = 2, 200
+    rot = np.arange(g) % n
+    u = rng.random(g)
+    base = holder_quantities(*_tables(u < 0.5, rot, n, np.full(g, 40)))
+    other = holder_quantities(*_tables(rng.random(g) < 0.5, rot, n, np.full(g, 40)))
+    row = value_verdicts(adjust_by_quantity(value_effects(base, {"x": other}))).iloc[0]
+    if not row["significant"]:
+        assert row["verdict"] == "unresolved" and row["more_games"] > 1000, "a 200-game interval is far wider than 2 pp"
+
+
+def test_contrast_is_the_paired_difference_of_two_values() -> None:
+    n, g = 2, 1000
+    rng = np.random.default_rng(SEED)
+    rot = np.arange(g) % n
+    u = rng.random(g)
+    r = np.full(g, 40)
+    q = [holder_quantities(*_tables(u < p, rot, n, r)) for p in (0.5, 0.7, 0.5, 0.6)]
+    change = contrast_effects(*q).set_index("quantity")
+    assert change.loc["holder_win", "diff"] == pytest.approx(np.mean(u < 0.6) - np.mean(u < 0.7))
+    assert change.loc["holder_win", "ci_high"] < 0
+
+
+# --------------------------------------------------------------------------- value for cost (no games)
+
+
+def test_implied_prices_recover_a_known_price_list_and_flag_the_outlier() -> None:
+    rng = np.random.default_rng(SEED)
+    cost = rng.integers(0, 4, size=(30, 4))
+    vp = cost @ np.array([1.0, 2.0, 3.0, 4.0])
+    vp[7] += 6  # one card far above the market price
+    ids = [f"P{k}" for k in range(30)]
+    cards = pd.DataFrame(cost, columns=[f"in_{c}" for c in "YGTM"]).assign(component=ids, vp=vp)
+    prices, priced = implied_prices(cards.drop(index=7))
+    assert prices.to_numpy() == pytest.approx([1, 2, 3, 4])
+    _, priced = implied_prices(cards)
+    assert priced.iloc[0]["component"] == "P7" and priced.iloc[0]["price"] == "above"
+    assert (priced["price"] == "above").sum() == 1 and (priced["price"] == "below").sum() == 0
+
+
+def test_dominance_needs_no_more_paid_at_least_as_much_gained_and_a_difference() -> None:
+    def card(cid, kind, pay, gain, up=0, vp=0):
+        counts = {f"in_{c}": pay.count(c) for c in "YGTM"} | {f"out_{c}": gain.count(c) for c in "YGTM"}
+        return {"component": cid, "kind": kind, "upgrades": up, "vp": vp} | counts
+
+    cards = pd.DataFrame(
+        [
+            card("create_M", "merchant", "", "M"),
+            card("trade_YYY_M", "merchant", "YYY", "M"),  # dominated: pays more for the same
+            card("copy", "merchant", "YYY", "M"),  # an identical copy dominates no one
+            card("up3", "merchant", "", "", up=3),
+            card("up2", "merchant", "", "", up=2),  # dominated by up3
+            card("p_cheap", "point", "GG", "", vp=6),
+            card("p_dear", "point", "GGY", "", vp=6),  # dominated: same VP, dearer
+            card("p_other", "point", "T", "", vp=3),  # cheaper in G, dearer in T: not comparable
+        ]
+    )
+    out = dominated_cards(cards).set_index("component")["dominated_by"].to_dict()
+    assert out == {"trade_YYY_M": "create_M", "copy": "create_M", "up2": "up3", "p_dear": "p_cheap"}
+
+
+# --------------------------------------------------------------------------- the command
+
+
+def test_value_command_answers_in_one_line_and_refuses_what_it_cannot_value(tmp_path) -> None:
+    from click.testing import CliRunner
+
+    from simulate.cli import main
+
+    runner = CliRunner()
+    done = runner.invoke(main, ["value", "century", "M04", "-p", "2", "--games", "20", "-w", "1"])
+    assert done.exit_code == 0, done.output
+    line = [x for x in done.stdout.splitlines() if x.startswith("M04")]
+    assert len(line) == 1 and "M04 (gain 1M)" in line[0] and "20 paired games, bot greedy, 2 players" in line[0]
+    whatif = runner.invoke(main, ["value", "century", "M12", "--cost", "YYYY", "--games", "10", "-w", "1"])
+    assert whatif.exit_code == 0, whatif.output
+    assert "What if its cost were YYYY: M12 (4Y -> 1M)" in whatif.stdout
+    assert "As printed: M12 (3Y -> 1M)" in whatif.stdout
+    price = runner.invoke(main, ["value", "century", "--price"])
+    assert price.exit_code == 0 and "M12 (3Y -> 1M) by M04 (gain 1M)" in price.stdout
+    for args, message in (
+        (["golem-poker"], "no components to value"),
+        (["century", "P01"], "no causal value design"),
+        (["century", "M99"], "unknown component 'M99'"),
+        (["century", "--cost", "YYYY"], "changes one component"),
+        (["century", "M04", "-p", "7"], "2-5 players"),
+    ):
+        bad = runner.invoke(main, ["value", *args, "--games", "10"])
+        assert bad.exit_code == 1 and message in bad.output, bad.output
+
+
+# --------------------------------------------------------------------------- the study and its report
+
+
+def test_study_plays_the_value_design_on_shared_games_only_when_it_can_afford_it() -> None:
+    from simulate.orchestration.studies import STUDIES, plan_study
+
+    study = STUDIES["century"]
+    assert not [p for p in plan_study("century", 10_000) if p.purpose.startswith("card value")], "too few games"
+    plan = plan_study("century", 1_000_000)
+    value = [p for p in plan if p.purpose.startswith("card value")]
+    gifts = [p for p in value if p.spec.rules.get("gift")]
+    assert len(value) == len(gifts) + len(study.value_players)
+    assert {p.spec.rules["gift"] for p in gifts} >= {"S1", "M04", "M43"}
+    assert len({p.spec.master_seed for p in value}) == len(study.value_players), "the arms play the same games"
+    others = {p.spec.master_seed for p in plan if p not in value}
+    assert not others & {p.spec.master_seed for p in value}, "and no other run's"
+    assert all(p.spec.num_games == 1_000 and p.spec.lineup[0].label == "apprentice" for p in value)
+
+
+def test_report_pairs_value_runs_with_their_baseline_and_leads_with_the_largest_value(tmp_path) -> None:
+    from analysis.report import compute_report
+    from simulate.lineup import parse_lineup
+    from simulate.registry import make
+    from simulate.runner import RunSpec, run
+
+    lineup = parse_lineup(make("century"), ["greedy"], 2)
+    dirs = []
+    for name, rules in (("base", {}), ("M04", {"gift": "M04"}), ("M09", {"gift": "M09"}), ("S1", {"gift": "S1"})):
+        spec = RunSpec("century", 2, 60, SEED, lineup, chunk_size=60, rules=rules)
+        dirs.append(run(spec, tmp_path / name, workers=1, progress=False))
+    report = compute_report(dirs)
+    section = next(s for s in report.sections if s.title == "What a card is worth")
+    assert section.answers[0].startswith("What a card is worth (causal): M")
+    rows = {row[0]: row for item in section.items if hasattr(item, "rows") for row in item.rows}
+    assert rows["M04"][1] == "gain 1M" and rows["M04"][4] != "—" and rows["S1"][4] == "—", "beyond the plain S1"
+    assert "beyond a gift of plain S1" in section.answers[0]
+    assert not any("Rule options" in s.title for s in report.sections), "value runs are no rule variants"
+    assert report.summary[-1] == section.answers[0]
+
+
+# --------------------------------------------------------------------------- what-ifs at every skill level
+
+
+def test_effect_levels_classify_effects_across_rungs() -> None:
+    from analysis.stats.ladder import CHANGES, HOLDS, UNRESOLVED, effect_levels
+
+    def rows(variant, cells):
+        return [
+            {
+                "rung": r,
+                "variant_name": variant,
+                "quantity": "seat1",
+                "unit": "rate",
+                "diff": d,
+                "adj_low": lo,
+                "adj_high": hi,
+                "significant": lo > 0 or hi < 0,
+            }
+            for r, (d, lo, hi) in zip(("greedy", "planner"), cells, strict=True)
+        ]
+
+    effects = pd.DataFrame(
+        rows("both up", [(0.05, 0.02, 0.08), (0.04, 0.01, 0.07)])
+        + rows("settled null", [(0.0, -0.01, 0.01), (0.005, -0.01, 0.015)])
+        + rows("weak only", [(0.06, 0.03, 0.09), (0.0, -0.015, 0.015)])
+        + rows("flips", [(0.05, 0.02, 0.08), (-0.05, -0.08, -0.02)])
+        + rows("wide", [(0.05, 0.02, 0.08), (0.01, -0.05, 0.07)])
+    )
+    verdict = effect_levels(effects).set_index("variant_name")["verdict"].to_dict()
+    assert verdict == {
+        "both up": HOLDS,
+        "settled null": HOLDS,
+        "weak only": CHANGES,
+        "flips": CHANGES,
+        "wide": UNRESOLVED,
+    }
+
+
+def test_ladder_and_bots_together_are_refused_before_playing(tmp_path) -> None:
+    from click.testing import CliRunner
+
+    from simulate.cli import main
+
+    out = tmp_path / "abl"
+    done = CliRunner().invoke(
+        main, ["ablate", "century", "-p", "2", "--replace", "M04=M03", "--ladder", "--bots", "greedy", "--out", out]
+    )
+    assert done.exit_code == 1 and "--ladder or --bots" in done.output and not out.exists(), done.output
