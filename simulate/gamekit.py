@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import statistics
 import time
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from types import MappingProxyType
@@ -140,7 +141,7 @@ def time_search(
     }
 
 
-class GameShell:
+class GameShell(ABC):
     """The common part of every game's ``GAME`` (``simulate.game.Game``): the declared defaults of the members a game
     may leave as they are, and the bench's replay timings written once over three hooks.
 
@@ -183,10 +184,10 @@ class GameShell:
         """Every component a value design can value (``Game``); None: the game has no value design yet."""
         return None
 
+    @abstractmethod
     def new_reference(self, data: Any, num_players: int, setup_seed: int) -> Any:
         """The reference engine's game of ``setup_seed`` in its starting position (``apply_action`` takes the
-        kernel's move records)."""
-        raise NotImplementedError
+        kernel's move records): every game writes it, or it cannot be built."""
 
     def reference_replay_seconds(
         self,
