@@ -27,6 +27,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from simulate.datafiles import DataError
 from simulate.game import Codes, Game, Lists
 from simulate.lineup import BotEntry, LineupError, lineup_arrays, parse_lineup
 from simulate.registry import make
@@ -119,6 +120,10 @@ def _declarations(game: Game, name: str) -> list[str]:
         counts = [c for c in game.apprentice.player_counts if not game.min_players <= c <= game.max_players]
         if counts:
             problems.append(f"apprentice player counts {counts} outside the game's")
+    try:
+        game.playing_time()
+    except DataError as e:
+        problems.append(f"playing time: {e}")
     return problems
 
 

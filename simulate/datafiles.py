@@ -80,6 +80,55 @@ def read_toml(path: Path) -> dict:
         raise DataError(f"{path}: {e}") from None
 
 
+PLAYING_TIME_FILE = "playing_time.toml"
+"""A game's playing time at a table (optional): the box's minutes and an estimated pace (docs/game-feel.md)."""
+_PLAYING_TIME_KEYS = ("box_minutes", "box_source", "seconds_per_turn", "seconds_per_round", "pace_basis")
+
+
+def read_playing_time(folder: Path) -> dict[str, Any] | None:
+    """The playing time of the game whose data is in ``folder`` (``PLAYING_TIME_FILE``), checked; None without one.
+
+    Returns ``box_minutes`` ([low, high] of the box), ``box_source``, ``seconds_per_turn`` (a turn as a run counts
+    it), ``seconds_per_round`` (what happens between rounds) and ``pace_basis`` (where the pace comes from).
+    """
+    path = Path(folder) / PLAYING_TIME_FILE
+    if not path.is_file():
+        return None
+    conf = read_toml(path)
+    unknown = [k for k in conf if k not in _PLAYING_TIME_KEYS]
+    if unknown:
+        raise DataError(f"{path}: {unknown[0]}: unknown key (the keys are {', '.join(_PLAYING_TIME_KEYS)})")
+    missing = [k for k in _PLAYING_TIME_KEYS if k not in conf]
+    if missing:
+        raise DataError(f"{path}: {missing[0]}: missing")
+    box = conf["box_minutes"]
+    if not (isinstance(box, list) and len(box) == 2 and all(_positive(v) for v in box) and box[0] <= box[1]):
+        raise DataError(f"{path}: box_minutes: give [low, high] minutes, 0 < low <= high (got {box!r})")
+    if not _positive(conf["seconds_per_turn"]):
+        raise DataError(f"{path}: seconds_per_turn: a number of seconds above 0 (got {conf['seconds_per_turn']!r})")
+    per_round = conf["seconds_per_round"]
+    if not (_positive(per_round) or (_number(per_round) and per_round == 0)):
+        raise DataError(f"{path}: seconds_per_round: a number of seconds, 0 or more (got {per_round!r})")
+    for key in ("box_source", "pace_basis"):
+        if not (isinstance(conf[key], str) and conf[key].strip()):
+            raise DataError(f"{path}: {key}: a sentence saying where the figure comes from")
+    return {
+        "box_minutes": [float(box[0]), float(box[1])],
+        "box_source": conf["box_source"].strip(),
+        "seconds_per_turn": float(conf["seconds_per_turn"]),
+        "seconds_per_round": float(per_round),
+        "pace_basis": conf["pace_basis"].strip(),
+    }
+
+
+def _number(v: Any) -> bool:
+    return isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
+
+
+def _positive(v: Any) -> bool:
+    return _number(v) and v > 0
+
+
 def parse_int(path: Path, line: int, column: str, text: str, lo: int, hi: int) -> int:
     """An integer field within ``[lo, hi]``, or a DataError naming file, line and column."""
     try:

@@ -202,6 +202,11 @@ class Game(Protocol):
         """Rule options with their defaults from the shipped data."""
         ...
 
+    def playing_time(self) -> dict[str, Any] | None:
+        """The game's playing time at a table (``simulate.datafiles.read_playing_time`` of its data folder): the
+        box's minutes and an estimated pace a turn and a round; None: no box time (docs/game-feel.md)."""
+        ...
+
     def component_table(self, data: Any) -> list[dict[str, Any]] | None:
         """Each component's ``id``, ``kind``, ``text`` (what it does), ``same`` (the text identical copies share) and
         counts (docs/card-value.md); None: the game has no value design yet."""

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from simulate.datafiles import default_dir, rule_choices
+from simulate.datafiles import default_dir, read_playing_time, rule_choices
 from simulate.game import ApprenticeSpec, Lists, RuleOption
 
 
@@ -179,6 +179,10 @@ class GameShell(ABC):
     def data_dir(self) -> Path:
         """The folder of the game's shipped data (``seeds/<name>``, installed as ``simulate/seeds/<name>``)."""
         return default_dir(self.name)
+
+    def playing_time(self) -> dict[str, Any] | None:
+        """The box's minutes and the estimated pace from ``playing_time.toml`` in :meth:`data_dir` (``Game``)."""
+        return read_playing_time(self.data_dir())
 
     def component_table(self, data: Any) -> list[dict[str, Any]] | None:
         """Every component a value design can value (``Game``); None: the game has no value design yet."""

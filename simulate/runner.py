@@ -167,7 +167,8 @@ def report_facts(game: Game) -> dict[str, Any]:
     forced or as a penalty, which the play profile shows but never flags as unused), ``outcome`` (``"win"`` or
     ``"score"``: what the seat and strategy answers measure), ``outcome_precision`` (score units, for ``"score"``),
     ``design_measures`` (the metrics the summary leads with) and ``public_opening``, ``hidden_order`` (what the
-    setup seed's two streams draw, in words; an empty opening: none)."""
+    setup seed's two streams draw, in words; an empty opening: none) and ``playing_time`` (the box's minutes and the
+    estimated pace that turn a game's turns into minutes, ``Game.playing_time``; None: no box time)."""
     return {
         "score_unit": game.score_unit,
         "turn_order_column": game.turn_order_column,
@@ -179,6 +180,7 @@ def report_facts(game: Game) -> dict[str, Any]:
         "design_measures": list(game.design_measures),
         "public_opening": game.public_opening,
         "hidden_order": game.hidden_order,
+        "playing_time": game.playing_time(),
     }
 
 

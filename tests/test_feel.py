@@ -9,8 +9,9 @@ import pandas as pd
 import pytest
 
 from analysis.plots import plot_comeback, plot_ladder_ratings
-from analysis.stats.feel import comeback, end_triggers, feel_summary, leader_wins
+from analysis.stats.feel import comeback, end_triggers, feel_summary, game_length, leader_wins
 from analysis.stats.ladder import skill_and_luck
+from simulate.datafiles import DataError, read_playing_time
 
 matplotlib.use("Agg")
 SEED = 29
@@ -147,3 +148,83 @@ def test_rows_in_any_order_and_with_any_index_read_alike() -> None:
     traj, seats = _tables(*_coin_flip_at_the_end(np.random.default_rng(SEED)))
     shuffled = seats.sample(frac=1, random_state=SEED).set_axis(np.arange(len(seats)) + 10_000)
     pd.testing.assert_frame_equal(feel_summary(traj, shuffled), feel_summary(traj, seats))
+
+
+def test_the_first_seat_to_lead_alone_is_read_past_a_level_first_round() -> None:
+    """Every seat level after round 1 (the leader-win share there is 1/n by construction), then the eventual winner
+    pulls ahead alone: the first to lead alone always wins; the same games with the other seat ahead first: never."""
+    rng = np.random.default_rng(SEED)
+    winner = rng.integers(2, size=GAMES)
+    score = np.zeros((GAMES, 5, 2))
+    score[np.arange(GAMES), 1:, winner] = np.arange(1, 5)
+    win = np.zeros((GAMES, 2))
+    win[np.arange(GAMES), winner] = 1.0
+    row = feel_summary(*_tables(score, win)).iloc[0]
+    assert row["first_leader"] == 0.5 and row["first_ahead"] == 1 and row["first_ahead_low"] == 1
+    early = score.copy()
+    early[np.arange(GAMES), 1, 1 - winner] = 2  # the loser leads alone in round 2, the winner from round 3
+    early[np.arange(GAMES), 1, winner] = 0
+    row = feel_summary(*_tables(early, win)).iloc[0]
+    assert row["first_ahead"] == 0 and row["lead_changes"] == 1
+    level = feel_summary(*_tables(np.zeros((50, 3, 2)), np.full((50, 2), 0.5))).iloc[0]
+    assert np.isnan(level["first_ahead"])  # no seat ever led alone
+
+
+def _length_tables(turns: np.ndarray, rounds: np.ndarray, bot: str = "greedy") -> tuple[pd.DataFrame, pd.DataFrame]:
+    g = len(turns)
+    games = pd.DataFrame({"game": np.arange(g), "num_players": 2, "turns": turns, "rounds": rounds})
+    seats = pd.DataFrame({"game": np.repeat(np.arange(g), 2), "bot": bot})
+    return games, seats
+
+
+def test_game_length_in_minutes_at_a_known_pace() -> None:
+    """Games of 40 +- 2 turns and 20 rounds at 30 s a turn and 60 s a round: 40 minutes, inside a box of 35-45 and
+    longer than a box of 20; the box of 35-45 allows (35 x 60 - 20 x 60) / 40 = 22.5 to 37.5 s a turn."""
+    rng = np.random.default_rng(SEED)
+    turns = 40 + rng.integers(-2, 3, size=GAMES)
+    turns = turns - (turns.mean() - 40).round().astype(int)
+    games, seats = _length_tables(turns, np.full(GAMES, 20))
+    pace = {"box_minutes": [35, 45], "seconds_per_turn": 30, "seconds_per_round": 60}
+    row = game_length(games, seats, pace).iloc[0]
+    assert row["bots"] == "greedy" and row["num_games"] == GAMES and row["rounds"] == 20
+    expected = (turns.mean() * 30 + 20 * 60) / 60
+    assert row["minutes"] == pytest.approx(expected) and row["minutes_low"] < expected < row["minutes_high"]
+    assert row["minutes_high"] - row["minutes_low"] < 0.2 and row["verdict"] == "within"
+    assert row["implied_low"] == pytest.approx((35 * 60 - 1200) / turns.mean())
+    assert row["implied_high"] == pytest.approx((45 * 60 - 1200) / turns.mean())
+    short = game_length(games, seats, {**pace, "box_minutes": [20, 20]}).iloc[0]
+    assert short["verdict"] == "longer"
+    long = game_length(games, seats, {**pace, "box_minutes": [90, 120]}).iloc[0]
+    assert long["verdict"] == "shorter"
+    bare = game_length(games, seats)
+    assert "minutes" not in bare.columns and bare.iloc[0]["turns"] == pytest.approx(turns.mean())
+
+
+def test_playing_time_files_are_checked(tmp_path) -> None:
+    assert read_playing_time(tmp_path) is None  # no file: no box time
+    good = (
+        'box_minutes = [30, 45]\nbox_source = "the box"\nseconds_per_turn = 20\nseconds_per_round = 0\n'
+        'pace_basis = "ESTIMATE"\n'
+    )
+    (tmp_path / "playing_time.toml").write_text(good)
+    assert read_playing_time(tmp_path)["box_minutes"] == [30.0, 45.0]
+    for bad, message in [
+        (good.replace("[30, 45]", "[45, 30]"), "box_minutes"),
+        (good.replace("seconds_per_turn = 20", "seconds_per_turn = 0"), "seconds_per_turn"),
+        (good.replace("seconds_per_round = 0", "seconds_per_round = -1"), "seconds_per_round"),
+        (good.replace('"the box"', '""'), "box_source"),
+        (good + "pace = 3\n", "unknown key"),
+        (good.replace('pace_basis = "ESTIMATE"\n', ""), "pace_basis: missing"),
+    ]:
+        (tmp_path / "playing_time.toml").write_text(bad)
+        with pytest.raises(DataError, match=message):
+            read_playing_time(tmp_path)
+
+
+def test_the_shipped_playing_times_name_their_estimates() -> None:
+    from simulate.registry import make
+
+    for name in ("century", "golems", "golem"):
+        pace = make(name).playing_time()
+        assert pace is not None and pace["pace_basis"].startswith("ESTIMATE") and pace["box_source"]
+    assert make("golem-poker").playing_time() is None  # a casino game: no box

@@ -115,9 +115,13 @@ def test_report_has_every_section_and_both_formats(combined_report, runs) -> Non
         assert title in md and title in html
     for key in ("Summary", "Verdict", "association, not cause", "turn cap", "golem report"):
         assert key in md
+    # the length at a table, from every game even without trajectories: the box's time and the estimated pace named
+    for key in ("minutes at a table (estimate)", "seconds a turn the box allows", "ESTIMATE", "30-45 min"):
+        assert key in md
     # the first screen: the answers and the overview figure, before every section; provenance last
     summary = md[md.index("## Summary") : md.index("## Findings, section by section")]
     assert summary.startswith("## Summary\n\n- Game length by player count (3 / 4 players; greedy mirror matches): ")
+    assert "min at a table at an estimated pace (box: 30-45 min)" in summary.splitlines()[2]
     assert "\n- Fair to every seat? " in summary
     for answer in ("How much the setup decides: ", "Strongest strategy: ", "Component that stands out"):
         assert f"\n- {answer}" in summary
@@ -291,6 +295,7 @@ def test_a_run_without_what_the_report_needs_of_the_game_is_refused_in_one_line(
         "design_measures": [],
         "public_opening": make("century").public_opening,
         "hidden_order": make("century").hidden_order,
+        "playing_time": make("century").playing_time(),
     }
     old = _copy(runs["mirror"], tmp_path / "old")
     manifest = json.loads((old / "manifest.json").read_text())
@@ -349,7 +354,7 @@ def test_game_declared_measures_are_reported(tmp_path: Path) -> None:
     assert lead[0] == "Design measures by player count (4 players; threshold mirror matches):", lead
     golem = games["golem_wins"].sum() / games["showdowns"].sum()
     assert lead[1] == f"share of showdowns the golem won: {100 * golem:.0f}%", lead
-    assert lead[-1].startswith(f"game length: {games['rounds'].mean():.1f} (") and "playing-time" in lead[-1]
+    assert lead[-1].startswith(f"game length: {games['rounds'].mean():.1f} (") and "no playing time" in lead[-1]
     assert report.summary[1].startswith("Fair to every seat at strong play, in net chips against the other seats?")
 
 

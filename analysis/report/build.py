@@ -173,6 +173,7 @@ def compute_report(
         unit,
         alpha,
         rng,
+        facts.get("playing_time"),
     )
     setup_section = build_setup_section(seats, same_rules, offsets, alpha, unit)
     variant_section = build_variant_section(games, seats, manifests, metrics, labels, alpha, outcome_unit)

@@ -12,7 +12,7 @@ from analysis import plots
 from analysis.report.format import fmt_ci, fmt_int, fmt_level, fmt_num, fmt_pct, fmt_pct_ci, fmt_players, is_number
 from analysis.report.model import Section, Table, Text, make_figure
 from analysis.run import read_tables
-from analysis.stats.feel import comeback, end_triggers, feel_summary, leader_wins
+from analysis.stats.feel import comeback, end_triggers, feel_summary, game_length, leader_wins
 from analysis.stats.ladder import skill_and_luck
 from simulate.runformat import run_tables
 
@@ -21,6 +21,8 @@ FEEL_GAMES = 10_000
 rounds x seats, so a million-game run would not fit; the intervals are these games'."""
 COMEBACK_ROUNDS = 3
 """Rounds of the comeback curve, spread over the median game."""
+HEADLINE_GAMES = 200
+"""Games a mirror lineup needs for the summary to speak of it: the strongest such rung is the one it reads."""
 
 
 def _feel_runs(manifests: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -47,23 +49,43 @@ def _feel_tables(
     return traj, part
 
 
-def seat_headline(summary: pd.DataFrame) -> pd.Series:
-    """The lineup the summary speaks of: a mirror match (one bot) if any, the most games first."""
+def feel_headline(summary: pd.DataFrame, rungs: tuple[str, ...] = ()) -> pd.Series:
+    """The lineup the summary speaks of: the mirror match of the strongest rung of ``rungs`` (weakest first) with
+    ``HEADLINE_GAMES`` games, else the mirror match (or lineup) with the most games."""
     mirror = summary[~summary["bots"].str.contains(" + ", regex=False)]
+    ranked = mirror[mirror["bots"].isin(rungs).to_numpy() & (mirror["num_games"] >= HEADLINE_GAMES).to_numpy()]
+    if len(ranked):
+        place = ranked["bots"].map({r: i for i, r in enumerate(rungs)})
+        top = ranked[(place == place.max()).to_numpy()]
+        return top.sort_values(["num_games", "num_players"], ascending=[False, True]).iloc[0]
     pool = mirror if len(mirror) else summary
     return pool.sort_values(["num_games", "num_players"], ascending=[False, True]).iloc[0]
 
 
-def _feel_answer(row: pd.Series) -> str:
-    first = fmt_pct_ci(row["first_leader_low"], row["first_leader_high"], 0)
+def _length_phrase(length: pd.DataFrame, n: int, bots: str) -> str:
+    """``"; about 35 min at a table (box: 30-45 min)"`` for the lineup, or nothing without a playing time."""
+    row = length[(length["num_players"] == n).to_numpy() & (length["bots"] == bots).to_numpy()]
+    if "minutes" not in length.columns or not len(row):
+        return ""
+    r = row.iloc[0]
+    return f", about {fmt_num(r['minutes'], 0)} min at a table at the estimated pace (box: {_box(r)}, {r['verdict']})"
+
+
+def _box(r: Any) -> str:
+    low, high = r["box_low"], r["box_high"]
+    return f"{fmt_num(low, 0)} min" if low == high else f"{fmt_num(low, 0)}-{fmt_num(high, 0)} min"
+
+
+def _feel_answer(row: pd.Series, length: pd.DataFrame) -> str:
+    ahead = fmt_pct_ci(row["first_ahead_low"], row["first_ahead_high"], 0)
     return (
         f"How it plays ({fmt_players(row['num_players'])}, {row['bots']}, {fmt_int(row['num_games'])} games): "
-        "the leader "
-        f"after round 1 wins {fmt_pct(row['first_leader'], 0)} ({first}), after round {int(row['half_round'])} "
-        f"{fmt_pct(row['half_leader'], 0)}; the lead changes "
+        f"the first player to lead alone wins {fmt_pct(row['first_ahead'], 0)} ({ahead}); the leader after round "
+        f"{int(row['half_round'])} wins {fmt_pct(row['half_leader'], 0)}; the lead changes "
         f"{fmt_num(row['lead_changes'])} times a game (never in {fmt_pct(row['no_lead_change'], 0)}); "
         "the winner leads for "
-        f"good from {fmt_pct(row['decided'], 0)} of the game on; {fmt_num(row['rounds'])} rounds a game."
+        f"good from {fmt_pct(row['decided'], 0)} of the game on; {fmt_num(row['rounds'])} rounds a game"
+        f"{_length_phrase(length, int(row['num_players']), str(row['bots']))}."
     )
 
 
@@ -95,14 +117,17 @@ def build_feel_section(
     unit: str,
     alpha: float,
     rng: np.random.Generator,
+    playing_time: dict[str, Any] | None = None,
 ) -> Section | None:
-    """The section, from the runs of ``manifests`` that recorded trajectories and the mixed games' seat rows
-    ``mixed`` (skill against luck between the weakest and strongest rung of ``rungs``, the game's declared ladder,
-    search rungs left out as the study plays them in mirror matches only); None when there is neither."""
+    """The section, from the runs of ``manifests`` that recorded trajectories, the games' length (every game of
+    ``games``; in minutes with the game's ``playing_time``, the manifests' ``report.playing_time``) and the mixed
+    games' seat rows ``mixed`` (skill against luck between the weakest and strongest rung of ``rungs``, the game's
+    declared ladder, search rungs left out as the study plays them in mirror matches only); None without games."""
     runs = _feel_runs(manifests) if len(seats) else []
     cheap = tuple(r for r in rungs if r.split(":")[0] != "search")
     luck = skill_and_luck(mixed[["game", "seat", "bot", "rank"]], cheap, alpha) if len(mixed) else pd.DataFrame()
-    if not runs and luck.empty:
+    length = game_length(games, seats, playing_time, alpha) if len(seats) else pd.DataFrame()
+    if not runs and luck.empty and length.empty:
         return None
     section = Section("How the game plays")
     section.items.append(
@@ -115,16 +140,65 @@ def build_feel_section(
         )
     )
     if runs:
-        _trajectory_items(section, runs, offsets, seats, games, turn_order, unit, alpha, rng)
+        _trajectory_items(section, runs, offsets, seats, games, turn_order, unit, alpha, rng, rungs, length)
     else:
         section.items.append(
             Text(
                 "These runs recorded no trajectories: play them with --trajectories for the lead and comeback measures."
             )
         )
+    if not length.empty:
+        _length_items(section, length, playing_time)
     if not luck.empty:
         _luck_items(section, luck.iloc[0], rungs, ratings)
     return section
+
+
+def _length_items(section: Section, length: pd.DataFrame, playing_time: dict[str, Any] | None) -> None:
+    timed = playing_time is not None and "minutes" in length.columns
+    header = ["players", "bots", "games", "turns a game", "rounds a game"]
+    if timed:
+        header += ["minutes at a table (estimate)", "box", "seconds a turn the box allows", "against the box"]
+    rows = []
+    for r in length.itertuples():
+        row = [
+            str(r.num_players),
+            r.bots,
+            fmt_int(r.num_games),
+            f"{fmt_num(r.turns)} ({fmt_ci(r.turns_low, r.turns_high)})",
+            fmt_num(r.rounds),
+        ]
+        if timed:
+            implied = fmt_num(r.implied_low, 0)
+            if r.implied_high != r.implied_low:
+                implied += f"-{fmt_num(r.implied_high, 0)}"
+            row += [
+                f"{fmt_num(r.minutes, 0)} ({fmt_ci(r.minutes_low, r.minutes_high, 0)})",
+                _box(r._asdict()),
+                implied,
+                r.verdict,
+            ]
+        rows.append(row)
+    if timed:
+        pace = f"{fmt_num(playing_time['seconds_per_turn'], 0)} s a turn" + (
+            f" and {fmt_num(playing_time['seconds_per_round'], 0)} s a round"
+            if playing_time["seconds_per_round"]
+            else ""
+        )
+        caption = (
+            f"How long the games run: turns (as the run counts them) and rounds a game, every game of the runs (t "
+            f"intervals of the mean). Minutes at a table are an estimate: the turns and rounds at {pace} "
+            f"({playing_time['pace_basis']}; seeds/<game>/playing_time.toml, recorded in each run's manifest). The "
+            f"box's time: {playing_time['box_source']}. Seconds a turn the box allows: the pace at which the mean "
+            "game lasts the box's time, for a reader who knows their own table's pace. Bots that take more turns "
+            "than people would (resting, passing, or never finishing early) show here as games longer than the box."
+        )
+    else:
+        caption = (
+            "How long the games run: turns (as the run counts them) and rounds a game, every game of the runs (t "
+            "intervals of the mean). The game has no box playing time (seeds/<game>/playing_time.toml), so no minutes."
+        )
+    section.items.append(Table(header, rows, caption))
 
 
 def _trajectory_items(
@@ -137,6 +211,8 @@ def _trajectory_items(
     unit: str,
     alpha: float,
     rng: np.random.Generator,
+    rungs: tuple[str, ...],
+    length: pd.DataFrame,
 ) -> None:
     traj, part = _feel_tables(runs, offsets, seats, turn_order)
     summary = feel_summary(traj, part, alpha, rng)
@@ -150,6 +226,7 @@ def _trajectory_items(
                 "games",
                 "rounds",
                 "leader after round 1 wins",
+                "first to lead alone wins",
                 "leader at mid-game wins",
                 "lead changes a game",
                 "no lead change",
@@ -162,6 +239,7 @@ def _trajectory_items(
                     fmt_int(r.num_games),
                     f"{fmt_num(r.rounds)} ({fmt_ci(r.rounds_low, r.rounds_high)})",
                     f"{fmt_pct(r.first_leader)} ({fmt_pct_ci(r.first_leader_low, r.first_leader_high)})",
+                    f"{fmt_pct(r.first_ahead)} ({fmt_pct_ci(r.first_ahead_low, r.first_ahead_high)})",
                     f"round {r.half_round}: {fmt_pct(r.half_leader)} "
                     f"({fmt_pct_ci(r.half_leader_low, r.half_leader_high)})",
                     f"{fmt_num(r.lead_changes, 2)} ({fmt_ci(r.lead_changes_low, r.lead_changes_high, 2)})",
@@ -171,12 +249,14 @@ def _trajectory_items(
                 for r in summary.itertuples()
             ],
             f"Per player count and lineup, from the first {FEEL_GAMES:,} games of each run with trajectories. "
-            "Mid-game: the round at half the median length. The winner leads for good from: the round after which "
+            "A lead shared after round 1 (every seat level) credits each leader 1/k, so the first to lead alone "
+            "(in the games where a seat ever did) says more of whether an early lead lasts. Mid-game: the round "
+            "at half the median length. The winner leads for good from: the round after which "
             "the eventual winner leads alone to the end, as a share of the game's rounds (games with one winner).",
         )
     )
-    head = seat_headline(summary)
-    section.answers.append(_feel_answer(head))
+    head = feel_headline(summary, rungs)
+    section.answers.append(_feel_answer(head, length))
     n, bots = int(head["num_players"]), str(head["bots"])
     panels = [lambda ax: plots.plot_leader_wins(curve, ax=ax, num_players=n)]
     if len(cells[(cells["num_players"] == n) & (cells["bots"] == bots)]):

@@ -133,8 +133,8 @@ def design_answer(
 
     Read from the largest mirror-match run at each player count (one bot in every seat, the game's own rules
     as the other runs): a line per design measure the game declares (``design_measures``), then the game
-    length in rounds (mean, with the 5-95% range). No game records a playing-time estimate, so the length is
-    given in rounds and says so.
+    length in rounds (mean, with the 5-95% range) and, when the runs record the game's playing time
+    (``report.playing_time``), in estimated minutes at a table against the box's; without one it says so.
     """
     chosen: dict[int, dict[str, Any]] = {}
     for m in manifests:
@@ -167,10 +167,31 @@ def design_answer(
         rounds = parts[n]["rounds"].to_numpy(float)
         low, high = np.quantile(rounds, [0.05, 0.95]) if len(rounds) else (np.nan, np.nan)
         lengths.append(f"{fmt_num(rounds.mean(), 1)} ({low:.0f}–{high:.0f})")
-    lines.append(
-        f"game length: {' / '.join(lengths)} rounds (mean, 5–95%); in rounds only: the game data hold no "
-        "playing-time estimate"
-    )
+    pace = (manifests[0].get("report") or {}).get("playing_time")
+    if pace:
+        minutes = [
+            fmt_num(
+                float(
+                    (
+                        parts[n]["turns"] * pace["seconds_per_turn"] + parts[n]["rounds"] * pace["seconds_per_round"]
+                    ).mean()
+                )
+                / 60,
+                0,
+            )
+            for n in counts
+        ]
+        low, high = (fmt_num(v, 0) for v in pace["box_minutes"])
+        box = f"{low} min" if low == high else f"{low}-{high} min"
+        lines.append(
+            f"game length: {' / '.join(lengths)} rounds (mean, 5–95%), about {' / '.join(minutes)} min at a table at "
+            f"an estimated pace (box: {box})"
+        )
+    else:
+        lines.append(
+            f"game length: {' / '.join(lengths)} rounds (mean, 5–95%); in rounds only: the game data hold no "
+            "playing time"
+        )
     if len(lines) == 2:  # the length alone: one line
         length = lines[1].removeprefix("game length: ")
         return f"Game length by player count ({where} players; {source}): {length}."

@@ -20,6 +20,7 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 from scipy import sparse
+from statsmodels.stats.weightstats import DescrStatsW
 
 from analysis.stats._util import (
     bootstrap_mean_confint,
@@ -35,6 +36,7 @@ __all__ = [
     "end_triggers",
     "feel_arrays",
     "feel_summary",
+    "game_length",
     "leader_wins",
 ]
 
@@ -153,6 +155,16 @@ def _lead_changes(a: FeelArrays) -> np.ndarray:
     return changes
 
 
+def _first_ahead(a: FeelArrays) -> np.ndarray:
+    """(G,): the win share of the first seat to lead alone; NaN in a game no seat ever led alone."""
+    leader = _sole_leader(a)
+    alone = leader >= 0
+    first = alone.argmax(axis=1)
+    seat = leader[np.arange(len(leader)), first] if leader.shape[1] else np.zeros(0, np.int64)
+    ever = alone.any(axis=1)
+    return np.where(ever, a.win[np.arange(len(seat)), np.maximum(seat, 0)], np.nan)
+
+
 def _decided_share(a: FeelArrays) -> np.ndarray:
     """(G,): the round from which the sole winner leads alone to the end, over the game's rounds; NaN without a
     sole winner."""
@@ -188,7 +200,8 @@ def feel_summary(
     Required columns: as :func:`feel_arrays`.
 
     Returns one row per ``num_players`` and ``bots``: ``num_games``; ``rounds`` (mean rounds a game); ``first_leader``
-    (the leader-win share after the first round); ``half_leader`` (after the round at half the median length);
+    (the leader-win share after the first round); ``first_ahead`` (the win share of the first seat to lead alone,
+    in games where one did: round 1 often ends level); ``half_leader`` (after the round at half the median length);
     ``lead_changes`` (mean a game); ``no_lead_change`` (share of games whose sole leader never changes);
     ``decided`` (mean share of the game played when the winner takes the lead for good; games with one winner);
     each with ``<measure>_low``, ``<measure>_high``.
@@ -203,6 +216,7 @@ def feel_summary(
         measures = {
             "rounds": a.length.astype(float),
             "first_leader": credit[:, 0] if credit.shape[1] else np.zeros(0),
+            "first_ahead": _first_ahead(a),
             "half_leader": credit[:, half - 1] if credit.shape[1] >= half else np.zeros(0),
             "lead_changes": changes,
             "no_lead_change": (changes == 0).astype(float),
@@ -378,3 +392,73 @@ def end_triggers(games: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
     counts["share"] = counts["num_games"] / totals
     counts["low"], counts["high"] = wilson_confint(counts["num_games"].to_numpy(), totals, alpha)
     return counts
+
+
+LENGTH_COLUMNS = ("game", "num_players", "turns", "rounds")
+
+
+def game_length(
+    games: pd.DataFrame,
+    seats: pd.DataFrame,
+    playing_time: dict | None = None,
+    alpha: float = 0.05,
+) -> pd.DataFrame:
+    """How long the games run, in turns and rounds and, with a ``playing_time``, in estimated minutes at a table
+    against the box's playing time.
+
+    Required columns: ``games`` ``game``, ``num_players``, ``turns``, ``rounds`` (a run's games table); ``seats``
+    ``game``, ``bot`` (to name each game's lineup). ``playing_time``: ``box_minutes`` [low, high],
+    ``seconds_per_turn``, ``seconds_per_round`` (``simulate.datafiles.read_playing_time``); a game's minutes are
+    (turns x seconds_per_turn + rounds x seconds_per_round) / 60. Intervals are t intervals of the mean over games
+    (independent games, means of thousands: the bootstrap's answer at a fraction of its cost).
+
+    Returns one row per ``num_players`` and ``bots``: ``num_games``, ``turns``, ``turns_low``, ``turns_high``,
+    ``rounds``; with a playing time also ``minutes``, ``minutes_low``, ``minutes_high``, ``box_low``, ``box_high``,
+    ``implied_low``, ``implied_high`` (the seconds a turn may take for the mean game to last the box's low and high
+    minutes, the rounds' time taken out first) and ``verdict`` (``"shorter"``, ``"within"`` or ``"longer"`` than the
+    box: the interval below, overlapping or above its range).
+    """
+    check_alpha(alpha)
+    require_columns(games, LENGTH_COLUMNS, "games")
+    require_columns(seats, ["game", "bot"], "seats")
+    seat = seats[["game", "bot"]].drop_duplicates()
+    label = pd.Series(_lineups(seat), index=seat["game"].to_numpy()).groupby(level=0).first()
+    frame = games[list(LENGTH_COLUMNS)].assign(bots=label.reindex(games["game"].to_numpy()).to_numpy())
+    frame = frame[frame["bots"].notna().to_numpy()]
+    rows = []
+    for (n, bots), part in frame.groupby(KEYS, observed=True, sort=True):
+        turns = part["turns"].to_numpy(float)
+        rounds = part["rounds"].to_numpy(float)
+        row: dict[str, object] = {"num_players": int(n), "bots": str(bots), "num_games": len(part)}
+        row["turns"], row["turns_low"], row["turns_high"] = _t_interval(turns, alpha)
+        row["rounds"] = float(rounds.mean())
+        if playing_time is not None:
+            per_turn, per_round = float(playing_time["seconds_per_turn"]), float(playing_time["seconds_per_round"])
+            box_low, box_high = (float(v) for v in playing_time["box_minutes"])
+            minutes = (turns * per_turn + rounds * per_round) / 60
+            row["minutes"], row["minutes_low"], row["minutes_high"] = _t_interval(minutes, alpha)
+            row["box_low"], row["box_high"] = box_low, box_high
+            with np.errstate(divide="ignore"):
+                row["implied_low"] = (box_low * 60 - row["rounds"] * per_round) / row["turns"]
+                row["implied_high"] = (box_high * 60 - row["rounds"] * per_round) / row["turns"]
+            if row["minutes_high"] < box_low:
+                row["verdict"] = "shorter"
+            elif row["minutes_low"] > box_high:
+                row["verdict"] = "longer"
+            else:
+                row["verdict"] = "within"
+        rows.append(row)
+    columns = ["num_players", "bots", "num_games", "turns", "turns_low", "turns_high", "rounds"]
+    if playing_time is not None:
+        columns += ["minutes", "minutes_low", "minutes_high", "box_low", "box_high", "implied_low", "implied_high"]
+        columns += ["verdict"]
+    return pd.DataFrame(rows, columns=columns)
+
+
+def _t_interval(values: np.ndarray, alpha: float) -> tuple[float, float, float]:
+    """The mean of ``values`` and its t interval (statsmodels); a single value or no spread: the value itself."""
+    mean = float(values.mean())
+    if len(values) < 2 or not values.std() > 0:
+        return mean, mean, mean
+    low, high = DescrStatsW(values).tconfint_mean(alpha)
+    return mean, float(low), float(high)
