@@ -56,10 +56,11 @@ REPORTS: dict[str, tuple[list[str], str, int]] = {
         20_000,
     ),
     "experiments/century-balance": (
-        ["balance", "century", "--players", "3", "--bots", "greedy", "--vary", "start.seat[1-3]=YY,YYY,YYYY,YYYYY,YYYG"]
-        + ["--budget", "60", "--confirm-games", "40000", "--out", "{runs}", "--report", "{report}", "--overwrite"],
+        ["balance", "century", "--players", "3", "--bots", "apprentice", "--vary"]
+        + ["start.seat[1-3]=YY,YYY,YYYY,YYYYY,YYYG", "--budget", "40", "--confirm-games", "20000", "--ladder"]
+        + ["--out", "{runs}", "--report", "{report}", "--overwrite"],
         "--games",
-        10_000,
+        6_000,
     ),
     "experiments/century-tune": (
         ["tune", "century", "--players", "3", "--bot", "greedy", "--range", "lookahead=0:6"]

@@ -723,3 +723,44 @@ def test_cli_balance_and_tune_small(tmp_path):
     assert entry.bot == "greedy" and "patience" in entry.label
     assert "skill levels" in (tmp_path / "tune" / "report" / "report.md").read_text()
     assert read_manifest(tmp_path / "tune" / "confirm" / "mirror-tuned")["lineup"][0]["label"] == entry.label
+
+
+def test_cli_balance_confirms_the_fix_at_other_skill_levels(tmp_path):
+    out = tmp_path / "bal"
+    args = ["balance", "century", "-p", "3", "--bots", "greedy", "--vary", "start.seat3=YYYY,YYYYY", "--target",
+            "seat3=fair", "-n", "600", "--budget", "2", "--confirm-games", "600", "-w", "1", "-q",
+            "-o", str(out)]  # fmt: skip
+    bad = _invoke([*args, "--ladder", "--levels", "engine"])
+    assert bad.exit_code != 0 and "--ladder or --levels" in bad.output and not out.exists()
+    bad = _invoke([*args[:9], "greedy=0.4", *args[10:], "--levels", "engine"])
+    assert bad.exit_code != 0 and "at level engine" in bad.output and not out.exists()
+    assert len(bad.output.strip().splitlines()) == 1
+    result = _invoke([*args, "--levels", "engine,greedy"])
+    assert result.exit_code == 0, result.output
+    report = (out / "report" / "report.md").read_text()
+    section = report[report.index("## 3. The fix at every skill level") :]
+    rows = [line for line in section.splitlines() if line.startswith(("| greedy", "| engine"))]
+    assert [r.split(" | ")[0] for r in rows] == ["| greedy", "| engine"]  # the search's own lineup first
+    assert (out / "levels" / "engine" / "experiment.json").is_file() and not (out / "levels" / "greedy").exists()
+    summary = report[report.index("## Summary") : report.index("## Findings")]
+    assert "The fix (" in summary or "Whether the fix (" in summary
+
+
+def test_fix_levels_verdicts_and_the_games_that_would_settle_them():
+    from analysis.report.search import fix_levels_items
+
+    def rows(*changes):
+        return pd.DataFrame(
+            [{"rung": f"r{k}", "num_games": 1000, "before": 0.05, "after": 0.05 + d, "diff": d, "low": lo, "high": hi}
+             for k, (d, lo, hi) in enumerate(changes)]
+        )  # fmt: skip
+
+    unit = (100.0, "pp")
+    _, better = fix_levels_items(rows((-0.03, -0.04, -0.02), (-0.02, -0.03, -0.01)), "x=1", "rms", unit, 0.05, 0.02)
+    assert better.startswith("The fix (x=1) improves it at every skill level")
+    _, changes = fix_levels_items(rows((-0.03, -0.04, -0.02), (0.03, 0.02, 0.04)), "x=1", "rms", unit, 0.05, 0.02)
+    assert "changes with skill" in changes
+    items, open_ = fix_levels_items(rows((-0.03, -0.04, -0.02), (0.01, -0.02, 0.04)), "x=1", "rms", unit, 0.05, 0.02)
+    # a change of +1 pp +- 3 pp: detected at (3 / 1)^2 x 1000 games, settled within 2 pp at (3 / 1)^2 x 1000: 8,000 more
+    assert "unresolved" in open_ and "r1 (8,000 more games)" in open_
+    assert any("unresolved: 8,000 more games" in cell for cell in items[1].rows[1])

@@ -540,12 +540,13 @@ def build_experiment_report(
 ) -> Path:
     """Write the experiment's report (``report.md`` with PNGs, self-contained ``report.html``); returns the HTML path.
 
-    ``extra`` sections (e.g. a search's results) are put after the design section.
+    ``extra`` sections (e.g. a search's results) are put after the design section, and the first finding of each
+    leads the summary.
     """
     if not isinstance(exp, Experiment):
         exp = load_experiment(exp)
     report = compute_experiment_report(exp, title, command)
     report.sections[1:1] = list(extra)
-    report.summary[:0] = [f for s in extra for f in s.findings][:1]
+    report.summary[:0] = [s.findings[0] for s in extra if s.findings]
     report.summary = report.summary[:MAX_ANSWERS]
     return write_report(report, out_dir)

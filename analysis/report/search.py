@@ -16,6 +16,8 @@ import pandas as pd
 from analysis.plots.experiments import plot_search_history, plot_tradeoff
 from analysis.report.format import fmt_pct, fmt_pct_ci
 from analysis.report.model import Table, Text, make_figure
+from analysis.stats.convergence import more_games_text
+from analysis.stats.ladder import CHANGES, HOLDS, effect_levels
 from analysis.stats.seats import SeatAdvantage
 
 INFEASIBLE = 1e9
@@ -195,3 +197,92 @@ def skill_balance_items(levels: Sequence[tuple[str, SeatAdvantage]], num_players
         Table(["skill level", "seat", "win rate", f"{level} interval", "fair"], rows),
         *[Text(f"{name}: {a.verdict}") for name, a in levels],
     ]
+
+
+def _more_games(r: Any, precision: float) -> float:
+    """Games beyond ``r.num_games`` for a paired change to be detected (its interval clear of 0 at this size) or
+    settled (within ``precision`` of 0), the nearer of the two, if the change and spread stay as they are."""
+    half = (r.high - r.low) / 2
+    size = abs(r.diff)
+    needed = []
+    if size > 0:
+        needed.append((half / size) ** 2)
+    if size < precision:
+        needed.append((half / (precision - size)) ** 2)
+    return float(np.ceil(r.num_games * (min(needed) - 1))) if needed else np.inf
+
+
+def fix_levels_items(
+    levels: pd.DataFrame, best: str, description: str, unit: tuple[float, str], alpha: float, precision: float
+) -> tuple[list, str]:
+    """``golem balance``'s best setting confirmed at several skill levels: the verdict, a table and the finding.
+
+    ``levels`` has one row per level (the search's own lineup first): ``rung`` (the bots), ``num_games``, ``before``
+    and ``after`` (the objective with the current values and with the fix, on the same fresh games), ``diff``,
+    ``low``, ``high`` (the paired change and its interval). The verdict class comes from
+    ``analysis.stats.ladder.effect_levels`` (``precision`` in the objective's units: a change settled within it
+    of 0 counts as none); an unresolved level says how many more games would settle it."""
+    scale, name = unit
+    frame = levels.assign(
+        variant_name=best,
+        quantity="objective",
+        adj_low=levels["low"],
+        adj_high=levels["high"],
+        significant=(levels["low"] > 0) | (levels["high"] < 0),
+        unit="rate" if name == "pp" else "score",
+    )
+    verdict = effect_levels(frame, precision).iloc[0]["verdict"]
+    rows, open_levels = [], []
+    for r in frame.itertuples():
+        settled = not r.significant and max(abs(r.low), abs(r.high)) <= precision
+        if r.significant:
+            state = "better" if r.diff < 0 else "worse"
+        elif settled:
+            state = "no change"
+        else:
+            more = _more_games(r, precision)
+            state = f"unresolved: {more_games_text(more)}"
+            open_levels.append(f"{r.rung} ({more_games_text(more)})")
+        rows.append(
+            [
+                r.rung,
+                f"{r.num_games:,}",
+                f"{scale * r.before:.2f} {name}",
+                f"{scale * r.after:.2f} {name}",
+                f"{scale * r.diff:+.2f} ({scale * r.low:+.2f} to {scale * r.high:+.2f})",
+                state,
+            ]
+        )
+    where = "; ".join(f"{r.rung} {scale * r.diff:+.2f} {name}" for r in frame.itertuples())
+    if verdict == HOLDS:
+        sign = np.sign(frame["diff"]).iloc[0]
+        how = (
+            "makes no difference"
+            if not frame["significant"].any()
+            else ("improves it" if sign < 0 else "makes it worse")
+        )
+        finding = f"The fix ({best}) {how} at every skill level measured ({where})."
+    elif verdict == CHANGES:
+        finding = (
+            f"The fix ({best}) changes with skill: {where}. A fix tuned on one player need not carry over to "
+            "another: weigh the strongest level most."
+        )
+    else:
+        finding = (
+            f"Whether the fix ({best}) holds at every skill level is unresolved ({where}); more games would "
+            f"settle it at {', '.join(open_levels)}."
+        )
+    level = f"{100 * (1 - alpha):g}%"
+    items = [
+        Text(finding, "verdict"),
+        Table(
+            ["skill level", "fresh games", "current values", "with the fix", f"change ({level}, paired)", "verdict"],
+            rows,
+            f"The objective ({description}) with the current values and with the best setting, on the same fresh "
+            "games at each skill level (the bot in every seat; the search's own lineup first). Lower is better. "
+            f"A change within ±{scale * precision:g} {name} of 0 counts as none; a level neither detected nor "
+            "settled is unresolved, with the games that would settle it if the change and its spread stay as "
+            "measured.",
+        ),
+    ]
+    return items, finding

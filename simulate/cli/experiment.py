@@ -373,6 +373,24 @@ def values(game_name: str, pattern: str) -> None:
 @click.option(
     "--confirm-games", type=_COUNT, default=20_000, show_default=True, help="Fresh games to re-measure the best."
 )
+@click.option(
+    "--ladder",
+    is_flag=True,
+    help="Also confirm the best setting at every affordable rung of the game's skill ladder and at its strongest "
+    "(each bot in every seat): does the fix hold at every skill level?",
+)
+@click.option(
+    "--levels",
+    default=None,
+    help="Bots to confirm the best setting at, comma-separated, each in every seat (instead of --ladder's).",
+)
+@click.option(
+    "--strong-games",
+    type=_COUNT,
+    default=2000,
+    show_default=True,
+    help="Fresh games for a search bot's confirmation (a search plays about 100x slower than a heuristic).",
+)
 @click.option("--seed", type=_SEED, default=0, show_default=True, help="Master seed of the search games.")
 @click.option("--out", "-o", type=click.Path(path_type=Path), default=None, help="Output [default: runs/balance-GAME].")
 @_report_and_workers
@@ -394,21 +412,34 @@ def balance(ctx: click.Context, game_name: str, **o) -> None:
     SciPy's differential evolution searches the declared space; every evaluation plays the same
     games, and the best setting is re-measured against the current values on fresh games.
 
+    With --ladder (or --levels) the best setting is also re-measured at other skill levels, and the
+    report says whether the fix holds at every level, changes with skill or is unresolved (with the
+    games that would settle it): search with the strongest affordable bot, confirm at the strongest.
+
     \b
     Examples:
       golem balance century -p 3 --vary 'start.*' --target seat-advantage    # bots: greedy
       golem balance century -p 3 --bots engine --vary start.seat1 --vary copper_vp=1:5 --budget 30
+      golem balance century -p 3 --bots apprentice --vary 'start.seat[1-3]' --ladder
       golem balance golem-poker -p 4 --vary player_tie --target seat1=fair
     """
     import matplotlib
 
     matplotlib.use("Agg")
     from simulate.orchestration.balance_search import run_balance
+    from simulate.orchestration.card_value import ladder_lineups
     from simulate.registry import make
 
     try:
         game = make(game_name)
         bots = _bots(game, o["bot_list"])
+        if o["ladder"] and o["levels"]:
+            raise ValueError("give --ladder or --levels, not both")
+        levels: tuple[str, ...] = ()
+        if o["ladder"]:
+            levels = (*ladder_lineups(game_name), game.skill_ladder[-1])
+        elif o["levels"]:
+            levels = tuple(b.strip() for b in o["levels"].split(",") if b.strip())
     except _errors() as e:
         raise _one_line(e) from None
     _run_search(
@@ -421,6 +452,8 @@ def balance(ctx: click.Context, game_name: str, **o) -> None:
         list(o["vary"]),
         target=o["target"],
         out=o["out"] or Path("runs") / f"balance-{game_name}",
+        levels=levels,
+        strong_games=o["strong_games"],
     )
     _say_recommended(game.name, o)
 

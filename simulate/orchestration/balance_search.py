@@ -40,6 +40,7 @@ from analysis.report.experiment import build_experiment_report
 from analysis.report.search import (
     INFEASIBLE,
     balance_confirmation,
+    fix_levels_items,
     search_items,
     skill_balance_items,
     tuned_field_items,
@@ -435,12 +436,17 @@ def run_balance(
     log: Callable[[str], None] | None = None,
     overwrite: bool = False,
     report_dir: str | Path | None = None,
+    levels: Sequence[str] = (),
+    strong_games: int = 2000,
 ) -> Path:
     """Search the ``vary`` space for the values that minimise ``target``, confirm on fresh games, write the report.
 
     Writes ``OUT/search`` (evaluations), ``OUT/confirm`` (an experiment: baseline against the best
     setting on fresh games) and the report (``report_dir``, default ``OUT/report``); returns the
-    report's HTML path.
+    report's HTML path. With ``levels`` (bots, each played in every seat: other skill levels) the best setting is
+    also confirmed at each level (``OUT/levels/<bot>``; ``strong_games`` fresh games for a search bot, else
+    ``confirm_games``), and the report says whether the fix holds at every skill level, changes with skill or is
+    unresolved (``analysis.stats.ladder.effect_levels`` of the objective's change).
     """
     game = make(game_name)
     out = Path(out)
@@ -451,6 +457,7 @@ def run_balance(
     dims = balance_dimensions(values, vary, rule_choices=choices, num_players=num_players)
     lineup = parse_lineup(game, list(bots), num_players)
     objective, description = objective_function(target, num_players, [e.label for e in lineup])
+    level_objectives = _level_objectives(game, levels, bots, target, num_players)
     fields = {
         "game": game.name,
         "num_players": num_players,
@@ -507,7 +514,68 @@ def run_balance(
         design.alpha,
     )
     items.append(verdict)
-    return build_experiment_report(exp, report_dir, title=title, extra=[Section("Search", items, findings=[finding])])
+    extra = [Section("Search", items, findings=[finding])]
+    if level_objectives:
+        label = ",".join(dict.fromkeys(bots))
+        rows = [_level_row(label, confirm_games, objective, exp.quantities, best.name, change)]
+        for spec, level_objective in level_objectives.items():
+            games = strong_games if _is_search(spec) else confirm_games
+            if log is not None:
+                log(f"confirming at {spec} ({games:,} games)")
+            sub = replace(design, bots=(spec,), num_games=games)
+            level = run_experiment(sub, out / "levels" / re.sub(r"\W+", "_", spec), "balance", command, workers, True)
+            q = level.quantities
+            ch = _bootstrap_objective_change(level_objective, q["baseline"], q[best.name], design.alpha, seed)
+            rows.append(_level_row(spec, games, level_objective, q, best.name, ch))
+        level_items, level_finding = fix_levels_items(
+            pd.DataFrame(rows), best.name, description, unit, design.alpha, _precision(target)
+        )
+        extra.append(Section("The fix at every skill level", level_items, findings=[level_finding]))
+    return build_experiment_report(exp, report_dir, title=title, extra=extra)
+
+
+def _is_search(spec: str) -> bool:
+    return spec.split(":")[0] == "search"
+
+
+def _precision(target: str) -> float:
+    """How close to 0 a change must be settled to count as none: 2 pp of a rate, 1 point of a margin."""
+    return 1.0 if objective_unit(target)[1] == "points" else 0.02
+
+
+def _level_objectives(
+    game: Any, levels: Sequence[str], bots: Sequence[str], target: str, num_players: int
+) -> dict[str, Callable[[pd.DataFrame], float]]:
+    """The objective of ``target`` at each level (a bot in every seat), checked before anything is played."""
+    out = {}
+    for spec in dict.fromkeys(levels):
+        if list(bots) == [spec]:
+            continue  # the search's own lineup is confirmed first
+        labels = [e.label for e in parse_lineup(game, [spec], num_players)]
+        try:
+            out[spec] = objective_function(target, num_players, labels)[0]
+        except ExperimentError as e:
+            raise ExperimentError(f"--target {target} cannot be measured at level {spec}: {e}") from None
+    return out
+
+
+def _level_row(
+    level: str,
+    games: int,
+    objective: Callable[[pd.DataFrame], float],
+    quantities: dict[str, pd.DataFrame],
+    best: str,
+    change: tuple[float, float, float],
+) -> dict[str, Any]:
+    return {
+        "rung": level,
+        "num_games": games,
+        "before": objective(quantities["baseline"]),
+        "after": objective(quantities[best]),
+        "diff": change[0],
+        "low": change[1],
+        "high": change[2],
+    }
 
 
 def _candidate_spec(bot: str, setting: dict[str, Any]) -> str:
