@@ -32,6 +32,7 @@ __all__ = [
     "RunQuantities",
     "add_round",
     "load_experiment",
+    "read_lengths",
     "read_quantities",
     "run_dirs",
     "variant_run_dirs",
@@ -76,6 +77,19 @@ class RunQuantities(Mapping[str, pd.DataFrame]):
 
     def __len__(self) -> int:
         return len(self.runs)
+
+
+def read_lengths(exp: Experiment) -> dict[str, pd.DataFrame]:
+    """Variant name -> ``rounds`` and ``turns`` of each of its games (indexed by game, numbered over its rounds as
+    the quantities are), read from the runs' games tables (``analysis.stats.paired.length_effects`` takes them)."""
+    runs = run_dirs(exp.path, exp.manifest)
+    num_games = int(exp.manifest["design"]["num_games"])
+    out = {}
+    for name, dirs in runs.items():
+        manifests = check_runs(list(dirs), checksums=False)
+        games = read_tables(manifests, "games", ["game", "rounds", "turns"], [r * num_games for r in range(len(dirs))])
+        out[name] = games.set_index("game")[["rounds", "turns"]].astype(float)
+    return out
 
 
 def read_quantities(run_dir: str | Path, offset: int = 0) -> pd.DataFrame:

@@ -504,8 +504,9 @@ def test_sequential_test_stops_when_decided_on_a_real_game(tmp_path):
 def test_experiment_report_has_every_section_and_plot(seat_sweep, tmp_path):
     path = build_experiment_report(seat_sweep, tmp_path / "report", command="golem sweep century ...")
     md = (tmp_path / "report" / "report.md").read_text()
-    for title in ("Effects on win rates", "Most influential changes", "What the pairing bought", "Stopping"):
+    for title in ("Effects on win rates", "Effects on game length", "Most influential changes", "Stopping"):
         assert title in md
+    assert "| start.seat1=YYYYY | rounds a game |" in md  # every variant's length, paired on the same games
     assert "golem sweep century ..." in md
     assert "raises seat 1's win rate" in md
     assert (tmp_path / "report" / "sweep_1.png").is_file() and path.read_text().count("data:image/png") >= 2
@@ -513,7 +514,7 @@ def test_experiment_report_has_every_section_and_plot(seat_sweep, tmp_path):
     summary = md[md.index("## Summary") : md.index("## Findings")]
     assert "Most influential change: start.seat1=YYYYY raises seat 1's win rate" in summary
     assert "Fair to every seat?" in summary and "(overview-effects.png)" in summary
-    assert md.index("## 8. Stopping") < md.index("## Appendix: provenance") < md.index("golem sweep century ...")
+    assert md.index("## 9. Stopping") < md.index("## Appendix: provenance") < md.index("golem sweep century ...")
     assert "start.seat1=YYYYY" in md and "table.start" not in md
 
 
@@ -764,3 +765,24 @@ def test_fix_levels_verdicts_and_the_games_that_would_settle_them():
     # a change of +1 pp +- 3 pp: detected at (3 / 1)^2 x 1000 games, settled within 2 pp at (3 / 1)^2 x 1000: 8,000 more
     assert "unresolved" in open_ and "r1 (8,000 more games)" in open_
     assert any("unresolved: 8,000 more games" in cell for cell in items[1].rows[1])
+
+
+def test_length_effects_find_a_planted_change_and_adjust_over_the_variants():
+    from analysis.stats.paired import length_effects
+
+    rng = np.random.default_rng(5)
+    games = pd.RangeIndex(0, 4000, name="game")
+    rounds = rng.integers(30, 50, size=len(games)).astype(float)
+    base = pd.DataFrame({"rounds": rounds, "turns": 3 * rounds}, index=games)
+    longer = base + rng.integers(0, 3, size=(len(games), 1))  # one more round a game on average, same games
+    same = base + rng.integers(-1, 2, size=(len(games), 1))  # no change on average
+    out = length_effects({"baseline": base, "longer": longer, "same": same}, "baseline").set_index(
+        ["variant_name", "quantity"]
+    )
+    assert out.loc[("longer", "rounds"), "significant"] and out.loc[("longer", "rounds"), "adj_low"] > 0.9
+    assert out.loc[("longer", "rounds"), "adj_high"] < 1.1
+    assert not out.loc[("same", "rounds"), "significant"]
+    assert out.loc[("same", "rounds"), "adj_low"] < 0 < out.loc[("same", "rounds"), "adj_high"]
+    # Holm over the four tests: the adjusted interval is wider than the plain one
+    row = out.loc[("same", "turns")]
+    assert row["adj_high"] - row["adj_low"] > row["ci_high"] - row["ci_low"]

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from analysis.experiment import SEAT_COLUMNS, Experiment, load_experiment, variant_run_dirs
+from analysis.experiment import SEAT_COLUMNS, Experiment, load_experiment, read_lengths, variant_run_dirs
 from analysis.plots.experiments import plot_effect_forest, plot_sweep, plot_variant_effects
 from analysis.report.format import fmt_ci, fmt_level, fmt_num, fmt_p, fmt_pct, fmt_pct_ci
 from analysis.report.model import MAX_ANSWERS, Figure, Report, Section, Table, Text, make_figure
@@ -25,6 +25,7 @@ from analysis.report.provenance import source_revision
 from analysis.report.render import write_report
 from analysis.run import check_runs, read_tables
 from analysis.stats._util import mirror_mask
+from analysis.stats.paired import length_effects
 from analysis.stats.seats import seat_advantage
 from simulate.runformat import RunFormatError
 
@@ -426,6 +427,7 @@ def compute_experiment_report(exp: Experiment, title: str | None = None, command
         ]
     rates.items.insert(0, Text(" ".join(rates.findings), "verdict"))
     margins = Section("Effects on score margins", [_effects_table(exp.effects, "points", alpha)])
+    length = _length_section(exp, alpha)
     ranked = ranking(exp.effects)
     rank_rows = [
         [
@@ -454,6 +456,7 @@ def compute_experiment_report(exp: Experiment, title: str | None = None, command
         design,
         rates,
         margins,
+        length,
         rank,
         _plots_section(exp, effects),
         verdicts,
@@ -478,6 +481,49 @@ def compute_experiment_report(exp: Experiment, title: str | None = None, command
         caution=""
         if d["paired"]
         else "Unpaired design: each variant has its own seeds, so its intervals are wider than a paired one's.",
+    )
+
+
+def _length_section(exp: Experiment, alpha: float) -> Section:
+    """Effects on the game's length: rounds and turns a game, paired, Holm-adjusted over the variants."""
+    effects = length_effects(read_lengths(exp), "baseline", alpha)
+    rows = [
+        [
+            r.variant_name,
+            r.subject,
+            f"{fmt_num(r.baseline, 1)} → {fmt_num(r.variant, 1)}",
+            f"{r.diff:+.2f} ({r.adj_low:+.2f} to {r.adj_high:+.2f})",
+            "yes" if r.significant else "no",
+        ]
+        for r in effects.itertuples()
+    ]
+    moved = effects[effects["significant"].to_numpy(bool) & (effects["quantity"] == "rounds").to_numpy()]
+    if len(moved):
+        finding = "; ".join(
+            f"{r.variant_name} {'lengthens' if r.diff > 0 else 'shortens'} the game by {abs(r.diff):.2f} rounds "
+            f"({r.adj_low:+.2f} to {r.adj_high:+.2f})"
+            for r in moved.itertuples()
+        )
+    else:
+        rounds = effects[(effects["quantity"] == "rounds").to_numpy()]
+        reach = float(np.nanmax(np.abs(rounds[["adj_low", "adj_high"]].to_numpy()))) if len(rounds) else np.nan
+        finding = (
+            "No change moves the game's length in rounds detectably (after correction over the variants); every "
+            f"change's interval lies within ±{reach:.2f} rounds of 0."
+        )
+    return Section(
+        "Effects on game length",
+        [
+            Text(finding, "verdict"),
+            Table(
+                ["variant", "measure", "baseline → variant (mean)", "change (adjusted interval)", "significant"],
+                rows,
+                "Rounds and turns a game (as the runs count them), each variant against the baseline on the same "
+                "games: t intervals of the per-game differences, Holm-adjusted over every variant's rounds and turns "
+                "(a family apart from the win rates').",
+            ),
+        ],
+        findings=[finding] if len(moved) else [],
     )
 
 

@@ -355,3 +355,42 @@ def compare_variants(
     """
     check_alpha(alpha)
     return PairedRounds(baseline).add(quantities).effects(alpha, correction)
+
+
+LENGTH_INFO = pd.DataFrame(
+    [["rounds", "game length", "rounds a game", "rounds"], ["turns", "game length", "turns a game", "turns"]],
+    columns=QUANTITY_COLUMNS,
+)
+"""What :func:`length_effects` measures: rounds and turns a game (a run's ``games.rounds``, ``games.turns``)."""
+
+
+def length_effects(
+    lengths: Mapping[str, pd.DataFrame], baseline: str, alpha: float = 0.05, correction: str | None = "holm"
+) -> pd.DataFrame:
+    """The paired effect of every variant on the game's length: rounds and turns a game.
+
+    ``lengths`` maps variant names to tables of ``rounds`` and ``turns`` indexed by game (the same games for every
+    variant). Returns the rows of :func:`compare_variants` (``variant_name``, :data:`QUANTITY_COLUMNS`, means,
+    ``diff``, t interval, ``pvalue``, ``pvalue_adj``, ``significant``, ``adj_low``, ``adj_high``), the family being
+    every variant's rounds and turns (apart from the win rates': a length is its own question).
+    """
+    check_alpha(alpha)
+    base = lengths[baseline][list(LENGTH_INFO["quantity"])]
+    parts = []
+    for name, table in lengths.items():
+        if name == baseline:
+            continue
+        columns, b, v = _aligned(base, table[list(LENGTH_INFO["quantity"])])
+        part = effects_table(LENGTH_INFO.set_index("quantity").loc[columns].reset_index(), pair_moments(b, v), alpha)
+        parts.append(part.assign(variant_name=name))
+    if not parts:
+        return pd.DataFrame(columns=["variant_name", *QUANTITY_COLUMNS, "diff", "adj_low", "adj_high", "significant"])
+    out = pd.concat(parts, ignore_index=True)
+    out = out[["variant_name", *[c for c in out.columns if c != "variant_name"]]]
+    adjusted, significant, level = multiple_tests(out["pvalue"].to_numpy(), alpha, correction)
+    out["pvalue_adj"] = adjusted
+    out["significant"] = significant
+    out["adj_low"], out["adj_high"] = t_confint(
+        out["diff"].to_numpy(), out["se"].to_numpy(), np.maximum(out["num_games"].to_numpy() - 1, 1), level
+    )
+    return out
