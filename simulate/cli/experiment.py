@@ -305,6 +305,11 @@ def sweep(ctx: click.Context, game_name: str, sets, design_kind: str, **o) -> No
 def ablate(ctx: click.Context, game_name: str, removes, replaces, sets, **o) -> None:
     """Measure the effect of removing or changing components of GAME, each against the full game.
 
+    Every variant's effect on each seat's win rate and score margin, each bot's win rate and the
+    game's length is reported with paired intervals. Prefer --replace to --remove where you can:
+    replacing a card keeps the deck's size and order, so the games stay paired (narrow intervals);
+    removing one reshuffles every later draw. --ladder plays it at every affordable skill level.
+
     \b
     Examples:
       golem ablate century -p 3 --remove M09 --remove M10+M11    # bots: the recommended lineup, greedy
