@@ -214,6 +214,7 @@ def test_value_command_answers_in_one_line_and_refuses_what_it_cannot_value(tmp_
         (["century", "M99"], "unknown component 'M99'"),
         (["century", "--cost", "YYYY"], "changes one component"),
         (["century", "M04", "-p", "7"], "2-5 players"),
+        (["century", "M04", "--cost", "TT"], "M04 (gain 1M) costs nothing to play"),
     ):
         bad = runner.invoke(main, ["value", *args, "--games", "10"])
         assert bad.exit_code == 1 and message in bad.output, bad.output
@@ -307,3 +308,16 @@ def test_ladder_and_bots_together_are_refused_before_playing(tmp_path) -> None:
         main, ["ablate", "century", "-p", "2", "--replace", "M04=M03", "--ladder", "--bots", "greedy", "--out", out]
     )
     assert done.exit_code == 1 and "--ladder or --bots" in done.output and not out.exists(), done.output
+
+
+def test_games_to_settle_take_the_nearer_of_detecting_and_settling() -> None:
+    """An interval narrower than the precision can still reach past it: +0.9 pp +- 1.6 pp at 1,500 games is
+    neither detected nor within +-2 pp, and settles within 2 pp at (1.6 / 1.1)^2 x 1,500 games, before it would be
+    detected at (1.6 / 0.9)^2 x 1,500 (it once said "0 more games")."""
+    from analysis.stats.convergence import games_to_settle
+
+    more = games_to_settle(np.array([0.009, 0.0, 0.03]), np.array([0.016, 0.04, 0.04]), np.full(3, 1500), 0.02)
+    assert more[0] == np.ceil(1500 * ((0.016 / 0.011) ** 2 - 1))
+    assert more[1] == np.ceil(1500 * ((0.04 / 0.02) ** 2 - 1))  # no effect to detect: settle only
+    assert more[2] == np.ceil(1500 * ((0.04 / 0.03) ** 2 - 1))  # beyond the precision: detect only
+    assert games_to_settle(0.02, 0.0, 100, 0.02) == 0 and np.isinf(games_to_settle(0.0, 0.01, 100, 0.0))

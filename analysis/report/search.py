@@ -16,7 +16,7 @@ import pandas as pd
 from analysis.plots.experiments import plot_search_history, plot_tradeoff
 from analysis.report.format import fmt_pct, fmt_pct_ci
 from analysis.report.model import Table, Text, make_figure
-from analysis.stats.convergence import more_games_text
+from analysis.stats.convergence import games_to_settle, more_games_text
 from analysis.stats.ladder import CHANGES, HOLDS, effect_levels
 from analysis.stats.seats import SeatAdvantage
 
@@ -199,19 +199,6 @@ def skill_balance_items(levels: Sequence[tuple[str, SeatAdvantage]], num_players
     ]
 
 
-def _more_games(r: Any, precision: float) -> float:
-    """Games beyond ``r.num_games`` for a paired change to be detected (its interval clear of 0 at this size) or
-    settled (within ``precision`` of 0), the nearer of the two, if the change and spread stay as they are."""
-    half = (r.high - r.low) / 2
-    size = abs(r.diff)
-    needed = []
-    if size > 0:
-        needed.append((half / size) ** 2)
-    if size < precision:
-        needed.append((half / (precision - size)) ** 2)
-    return float(np.ceil(r.num_games * (min(needed) - 1))) if needed else np.inf
-
-
 def fix_levels_items(
     levels: pd.DataFrame, best: str, description: str, unit: tuple[float, str], alpha: float, precision: float
 ) -> tuple[list, str]:
@@ -240,7 +227,7 @@ def fix_levels_items(
         elif settled:
             state = "no change"
         else:
-            more = _more_games(r, precision)
+            more = float(games_to_settle(r.diff, (r.high - r.low) / 2, r.num_games, precision))
             state = f"unresolved: {more_games_text(more)}"
             open_levels.append(f"{r.rung} ({more_games_text(more)})")
         rows.append(

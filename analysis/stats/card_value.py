@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 
 from analysis.stats._util import check_alpha, multiple_tests, require_columns, t_confint
+from analysis.stats.convergence import games_to_settle, more_games_text
 from analysis.stats.paired import QUANTITY_COLUMNS, effects_table, pair_moments
 
 __all__ = [
@@ -161,8 +162,8 @@ def value_verdicts(effects: pd.DataFrame, precision: float = PRECISION) -> pd.Da
     Adds ``verdict``: ``"worth"`` (the adjusted interval lies above 0), ``"costs"`` (below 0), ``"within"`` (not
     detected, and the interval reaches no further than ``precision`` from 0: worth less than that either way) or
     ``"unresolved"`` (not detected, and the interval still allows more); and ``more_games``: for an unresolved
-    value, about how many more paired games would bring the interval's half-width to ``precision``
-    (``n ((h / precision)^2 - 1)``), else 0.
+    value, about how many more paired games would detect it or settle it within ``precision`` of 0 if it stays as
+    measured (``analysis.stats.convergence.games_to_settle``), else 0.
     """
     require_columns(effects, ["quantity", "diff", "adj_low", "adj_high", "significant", "num_games"], "effects")
     out = effects[effects["quantity"] == "holder_win"].copy()
@@ -173,10 +174,8 @@ def value_verdicts(effects: pd.DataFrame, precision: float = PRECISION) -> pd.Da
     out["verdict"] = np.where(sig & up, "worth", np.where(sig, "costs", np.where(reach <= precision, "within", "")))
     unresolved = out["verdict"].to_numpy() == ""
     out.loc[unresolved, "verdict"] = "unresolved"
-    n = out["num_games"].to_numpy(float)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        more = np.ceil(n * ((half / precision) ** 2 - 1))
-    out["more_games"] = np.where(unresolved, np.maximum(more, 0), 0).astype(float)
+    more = games_to_settle(out["diff"].to_numpy(float), half, out["num_games"].to_numpy(float), precision)
+    out["more_games"] = np.where(unresolved, more, 0).astype(float)
     return out
 
 
@@ -221,7 +220,7 @@ def value_sentence(effects: pd.DataFrame, component: str, num_players: int, line
     else:
         text = (
             f"{name}: unresolved, {_pp(win['diff'])} pp win share to its holder ({_interval(win)}, {where}); about "
-            f"{int(win['more_games']):,} more paired games would settle it within ±{100 * PRECISION:g} pp"
+            f"{more_games_text(win['more_games'])} (paired) would detect it or settle it within ±{100 * PRECISION:g} pp"
         )
     for other in sorted(d for d in cell["design"].unique() if d.startswith(design + " vs ")):
         rel = value_verdicts(cell[cell["design"] == other]).iloc[0]

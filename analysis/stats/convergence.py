@@ -18,7 +18,7 @@ from statsmodels.stats.proportion import proportion_effectsize
 
 from analysis.stats._util import check_alpha, mirror_mask, require_columns, seat_margins, wilson_confint
 
-__all__ = ["MAX_PLANNABLE_GAMES", "convergence", "games_needed", "more_games_text"]
+__all__ = ["MAX_PLANNABLE_GAMES", "convergence", "games_needed", "games_to_settle", "more_games_text"]
 
 _NEGLIGIBLE = 1e-9  # effect sizes below this are rounding noise around the fair value
 
@@ -174,6 +174,19 @@ def games_needed(table: pd.DataFrame, alpha: float = 0.05, power: float = 0.5) -
             )
     out["note"] = notes
     return out
+
+
+def games_to_settle(diff: np.ndarray, half: np.ndarray, num_games: np.ndarray, precision: float) -> np.ndarray:
+    """More games an unresolved effect needs, if its estimate and spread stay as measured: the fewer of what it takes
+    to detect it (the interval's half-width below the effect, ``n ((h / |d|)^2 - 1)``) and what it takes to settle it
+    within ``precision`` of 0 (the half-width below ``precision - |d|``); never below 0, infinite when neither can
+    happen. ``diff`` the effects, ``half`` their intervals' half-widths, ``num_games`` the games they are from."""
+    diff, half, n = (np.abs(np.asarray(x, dtype=float)) for x in (diff, half, num_games))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        detect = np.where(diff > 0, (half / diff) ** 2, np.inf)
+        settle = np.where(diff < precision, (half / (precision - diff)) ** 2, np.inf)
+        more = np.ceil(n * (np.minimum(detect, settle) - 1))
+    return np.where(np.isfinite(more), np.maximum(more, 0), np.inf)
 
 
 def more_games_text(more: float) -> str:

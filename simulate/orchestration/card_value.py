@@ -134,7 +134,12 @@ def edit_settings(groups: pd.DataFrame, component: str, edits: tuple[tuple[str, 
         column = EDIT_COLUMNS.get((kind, what))
         if column is None:
             raise CardValueError(f"--{what}: a {kind} card has no {what} to change")
-        if kind == "merchant" and what == "reward" and row.iloc[0]["text"].startswith("upgrade"):
+        text = str(row.iloc[0]["text"])
+        if kind == "merchant" and what == "cost" and "->" not in text:  # only a trade ("2Y -> 1T") pays an input
+            raise CardValueError(
+                f"--cost: {component} ({text}) costs nothing to play; only a trade card has a cost (try --reward)"
+            )
+        if kind == "merchant" and what == "reward" and text.startswith("upgrade"):
             column = "upgrades"
         out += [(f"{kind}_cards.{cid}.{column}", value) for cid in row.iloc[0]["ids"].split(", ")]
     return out
