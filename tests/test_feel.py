@@ -228,3 +228,26 @@ def test_the_shipped_playing_times_name_their_estimates() -> None:
         pace = make(name).playing_time()
         assert pace is not None and pace["pace_basis"].startswith("ESTIMATE") and pace["box_source"]
     assert make("golem-poker").playing_time() is None  # a casino game: no box
+
+
+def test_skill_and_luck_reads_every_pair_of_rungs_that_met() -> None:
+    """Three rungs, each pair meeting in its own games with a known upset rate: every pair in ladder order."""
+    rng = np.random.default_rng(SEED)
+    rows, game = [], 0
+    for weak, strong, upset in (("random", "greedy", 0.1), ("greedy", "planner", 0.4), ("random", "planner", 0.05)):
+        for _ in range(3000):
+            first = rng.random() < upset
+            rows += [(game, 1, weak, 1 if first else 2), (game, 2, strong, 2 if first else 1)]
+            game += 1
+    seats = pd.DataFrame(rows, columns=["game", "seat", "bot", "rank"])
+    ladder = ("random", "greedy", "planner")
+    out = skill_and_luck(seats, ladder, every_pair=True)
+    assert list(zip(out["weakest"], out["strongest"], strict=True)) == [
+        ("random", "greedy"),
+        ("random", "planner"),
+        ("greedy", "planner"),
+    ]
+    for r, upset in zip(out.itertuples(), (0.1, 0.05, 0.4), strict=True):
+        assert r.upset_low <= upset <= r.upset_high and r.luck == pytest.approx(2 * r.upset)
+    extremes = skill_and_luck(seats, ladder)
+    assert len(extremes) == 1 and tuple(extremes.iloc[0][["weakest", "strongest"]]) == ("random", "planner")

@@ -125,6 +125,7 @@ def build_feel_section(
     declared ladder, search rungs left out as the study plays them in mirror matches only); None without games."""
     runs = _feel_runs(manifests) if len(seats) else []
     cheap = tuple(r for r in rungs if r.split(":")[0] != "search")
+    pairs = skill_and_luck(mixed[["game", "seat", "bot", "rank"]], cheap, alpha, True) if len(mixed) else None
     luck = skill_and_luck(mixed[["game", "seat", "bot", "rank"]], cheap, alpha) if len(mixed) else pd.DataFrame()
     length = game_length(games, seats, playing_time, alpha) if len(seats) else pd.DataFrame()
     if not runs and luck.empty and length.empty:
@@ -150,7 +151,7 @@ def build_feel_section(
     if not length.empty:
         _length_items(section, length, playing_time)
     if not luck.empty:
-        _luck_items(section, luck.iloc[0], rungs, ratings)
+        _luck_items(section, luck.iloc[0], pairs, rungs, ratings)
     return section
 
 
@@ -290,26 +291,31 @@ def _trajectory_items(
     )
 
 
-def _luck_items(section: Section, row: pd.Series, rungs: tuple[str, ...], ratings: pd.DataFrame | None) -> None:
+def _luck_items(
+    section: Section, row: pd.Series, pairs: pd.DataFrame, rungs: tuple[str, ...], ratings: pd.DataFrame | None
+) -> None:
     section.items.append(
         Table(
-            ["weakest", "strongest", "games", "weakest finishes above", "rating spread (Elo)", "luck share"],
+            ["weaker", "stronger", "games", "weaker finishes above", "rating spread (Elo)", "luck share"],
             [
                 [
-                    row["weakest"],
-                    row["strongest"],
-                    fmt_int(row["num_games"]),
-                    f"{fmt_pct(row['upset'])} ({fmt_pct_ci(row['upset_low'], row['upset_high'])})",
-                    f"{fmt_num(row['elo_spread'], 0)} ({fmt_ci(row['elo_spread_low'], row['elo_spread_high'], 0)})"
-                    if is_number(row["elo_spread"])
-                    else _spread(row),
-                    f"{fmt_pct(row['luck'])} ({fmt_pct_ci(row['luck_low'], row['luck_high'])})",
+                    r["weakest"],
+                    r["strongest"],
+                    fmt_int(r["num_games"]),
+                    f"{fmt_pct(r['upset'])} ({fmt_pct_ci(r['upset_low'], r['upset_high'])})",
+                    f"{fmt_num(r['elo_spread'], 0)} ({fmt_ci(r['elo_spread_low'], r['elo_spread_high'], 0)})"
+                    if is_number(r["elo_spread"])
+                    else _spread(r),
+                    f"{fmt_pct(r['luck'])} ({fmt_pct_ci(r['luck_low'], r['luck_high'])})",
                 ]
+                for _, r in pairs.iterrows()
             ],
-            "Skill against luck, from the seat pairs of the ladder's weakest and strongest rungs that met in mixed "
-            "games (player counts pooled; game-clustered Wilson intervals). Luck share: twice the weakest's share, "
-            "the share of results a coin flip would decide in a game the strongest always wins to give the weakest "
-            "as many (after Duersch, Lambrecht and Oechssler 2020).",
+            "Skill against luck, from the seat pairs of every two ladder rungs that met in mixed games, weaker first "
+            "(player counts pooled; game-clustered Wilson intervals); the summary reads the weakest against the "
+            "strongest. Luck share: twice the weaker's share, the share of results a coin flip would decide in a "
+            "game the stronger always wins to give the weaker as many (after Duersch, Lambrecht and Oechssler "
+            "2020). Against random a good bot leaves luck almost nothing; between neighbouring rungs the share says "
+            "how far a little more skill carries.",
         )
     )
     section.answers.append(_luck_answer(row))

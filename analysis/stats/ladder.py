@@ -352,13 +352,18 @@ def _pool(rungs: list[pd.DataFrame], z: float) -> pd.DataFrame:
     )
 
 
-def skill_and_luck(seats: pd.DataFrame, rungs: Sequence[str], alpha: float = 0.05) -> pd.DataFrame:
+def skill_and_luck(
+    seats: pd.DataFrame, rungs: Sequence[str], alpha: float = 0.05, every_pair: bool = False
+) -> pd.DataFrame:
     """How much skill decides against luck, from the games between the ladder's weakest and strongest rungs.
 
     Required columns: ``game``, ``seat``, ``bot``, ``rank`` of games between different bots (mixed games;
     pairs of seats with the same bot are skipped). ``rungs`` are the ladder's bots from weakest to strongest
     (e.g. :func:`rung_order`'s ``bot``); the weakest rung that met a stronger one in a game and the strongest rung
     it met are read. Player counts are pooled.
+
+    With ``every_pair`` it returns a row for every two rungs that met (weaker first, in ladder order): a luck share
+    near 0 between random and a good bot says little, one between neighbouring rungs says how far skill carries.
 
     Returns one row (none when no two rungs met): ``weakest``, ``strongest``, ``num_games``,
     ``num_comparisons`` (their seat pairs), ``upset`` (the share of pairs the weakest finishes above the
@@ -388,8 +393,16 @@ def skill_and_luck(seats: pd.DataFrame, rungs: Sequence[str], alpha: float = 0.0
     h2h = h2h[h2h["weak"] < h2h["strong"]]
     if h2h.empty:
         return pd.DataFrame(columns=columns)
-    weakest = h2h[h2h["weak"] == h2h["weak"].min()]
-    row = weakest.loc[weakest["strong"].idxmax()]
+    if every_pair:
+        chosen = [row for _, row in h2h.sort_values(["weak", "strong"], kind="stable").iterrows()]
+    else:
+        weakest = h2h[h2h["weak"] == h2h["weak"].min()]
+        chosen = [weakest.loc[weakest["strong"].idxmax()]]
+    return pd.DataFrame([_luck_row(row) for row in chosen], columns=columns)
+
+
+def _luck_row(row: pd.Series) -> dict:
+    """One head-to-head row of :func:`skill_and_luck`: the upset share, the rating spread and the luck share."""
     upset = np.array([row["win_rate"], row["ci_low"], row["ci_high"]], dtype=float)
     with np.errstate(divide="ignore"):
         spread = np.log((1 - upset) / upset)[[0, 2, 1]]  # the upset interval's ends swap
@@ -406,7 +419,7 @@ def skill_and_luck(seats: pd.DataFrame, rungs: Sequence[str], alpha: float = 0.0
         ("luck", np.minimum(2 * upset, 1.0)),
     ):
         out[name], out[f"{name}_low"], out[f"{name}_high"] = values
-    return pd.DataFrame([out], columns=columns)
+    return out
 
 
 def effect_levels(effects: pd.DataFrame, precision: float = PRECISION) -> pd.DataFrame:
