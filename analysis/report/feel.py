@@ -63,7 +63,8 @@ def feel_headline(summary: pd.DataFrame, rungs: tuple[str, ...] = ()) -> pd.Seri
 
 
 def _length_phrase(length: pd.DataFrame, n: int, bots: str) -> str:
-    """``"; about 35 min at a table (box: 30-45 min)"`` for the lineup, or nothing without a playing time."""
+    """``", about 35 min at a table at the estimated pace (box: 30-45 min, within)"`` for the lineup, or nothing
+    without a playing time."""
     row = length[(length["num_players"] == n).to_numpy() & (length["bots"] == bots).to_numpy()]
     if "minutes" not in length.columns or not len(row):
         return ""
