@@ -16,14 +16,10 @@ from test_golem_differential import assert_same, play_both
 
 from simulate.datafiles import DataError
 from simulate.games.golem import data, engine, play
+from simulate.games.golem.codes import PH_INFLUENCE, RABBI_BASE, Decision
 from simulate.games.golem.data import ARTIFACTS, GOLEM_ROW, STUDY_ROW, WORK
 from simulate.games.golem.game import GAME, chunk_tables
-from simulate.games.golem.reference import (
-    PH_INFLUENCE,
-    RABBI_BASE,
-    Decision,
-    GolemState,
-)
+from simulate.games.golem.reference import GolemState
 from simulate.games.golem.state import new_state
 from simulate.lineup import lineup_arrays, parse_lineup
 

@@ -16,8 +16,9 @@ import pytest
 
 from simulate.datafiles import default_dir
 from simulate.games.golem import data, engine
+from simulate.games.golem.codes import NUM_ACTIONS, PH_INFLUENCE, STAT_NAMES, Decision
 from simulate.games.golem.data import KNOWLEDGE, RED, YELLOW
-from simulate.games.golem.reference import NUM_ACTIONS, PH_INFLUENCE, STAT_NAMES, Decision, GolemState
+from simulate.games.golem.reference import GolemState
 from simulate.games.golem.state import new_state
 
 DATA = data.load()

@@ -16,7 +16,8 @@ from simulate.cli import main
 from simulate.datafiles import default_dir
 from simulate.games.golem import bots as golem_bots
 from simulate.games.golem import data, engine, play
-from simulate.games.golem.reference import STAT_NAMES, Decision, GolemState
+from simulate.games.golem.codes import STAT_NAMES, Decision
+from simulate.games.golem.reference import GolemState
 from simulate.games.golem.state import new_pads
 from simulate.registry import make
 from simulate.rng import randint

@@ -11,8 +11,7 @@ import pytest
 
 from simulate.datafiles import DataError
 from simulate.games.golem import data
-from simulate.games.golem.data import BLACK, BLUE, CLAY, COIN, KNOWLEDGE, RED, WHITE, YELLOW, E
-from simulate.games.golem.reference import (
+from simulate.games.golem.codes import (
     CEMETERY,
     OFF_BOARD,
     PASS_ACTION,
@@ -22,8 +21,9 @@ from simulate.games.golem.reference import (
     UPGRADE_SKIP,
     X_OVERMOVE,
     Decision,
-    GolemState,
 )
+from simulate.games.golem.data import BLACK, BLUE, CLAY, COIN, KNOWLEDGE, RED, WHITE, YELLOW, E
+from simulate.games.golem.reference import GolemState
 
 SEED = 7
 DATA = data.load()

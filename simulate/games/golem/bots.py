@@ -24,39 +24,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simulate.games.golem.data import ARTIFACTS as ARTIFACTS_ROW
-from simulate.games.golem.data import (
-    BLACK,
-    BLUE,
-    BOOK_BLACK,
-    CLAY,
-    COIN,
-    GOLD,
-    GOLEM_ROW,
-    KNOWLEDGE,
-    MIRROR,
-    NUM_ACTION_TILES,
-    NUM_ROUNDS,
-    NUM_SECTIONS,
-    NUM_STUDY_DEVS,
-    P_GOLD_PRICE,
-    P_GOLEM_TRACK_LEN,
-    P_LEFTOVER_PER_VP,
-    P_MENORAH_SECTION,
-    P_MIRROR_COST,
-    P_MIRROR_STUDY_COST,
-    P_OBJECTIVES_DEALT,
-    P_OBJECTIVES_KEPT,
-    P_TRACK_CREATE,
-    RED,
-    STUDY,
-    STUDY_ROW,
-    VP,
-    WHITE,
-    WORK,
-    YELLOW,
-)
-from simulate.games.golem.engine import (
+from simulate.games.golem.codes import (
     ART_OPTIONS,
     D_ANY_ACTION,
     D_ARTIFACT_ACTION,
@@ -133,9 +101,7 @@ from simulate.games.golem.engine import (
     E_UPGRADE_STUDY,
     E_VP_BUY_BOOK,
     MAX_STACK,
-    NOOP,
     OFF_BOARD,
-    OPTIONS,
     PASS_ACTION,
     PERM_SLOT,
     PH_DEV,
@@ -148,6 +114,43 @@ from simulate.games.golem.engine import (
     UP_ART,
     UP_STUDY,
     UPGRADE_SKIP,
+)
+from simulate.games.golem.codes import E_CONTROL_CAP_2 as CAP_DEV
+from simulate.games.golem.data import ARTIFACTS as ARTIFACTS_ROW
+from simulate.games.golem.data import (
+    BLACK,
+    BLUE,
+    BOOK_BLACK,
+    CLAY,
+    COIN,
+    GOLD,
+    GOLEM_ROW,
+    KNOWLEDGE,
+    MIRROR,
+    NUM_ACTION_TILES,
+    NUM_ROUNDS,
+    NUM_SECTIONS,
+    NUM_STUDY_DEVS,
+    P_GOLD_PRICE,
+    P_GOLEM_TRACK_LEN,
+    P_LEFTOVER_PER_VP,
+    P_MENORAH_SECTION,
+    P_MIRROR_COST,
+    P_MIRROR_STUDY_COST,
+    P_OBJECTIVES_DEALT,
+    P_OBJECTIVES_KEPT,
+    P_TRACK_CREATE,
+    RED,
+    STUDY,
+    STUDY_ROW,
+    VP,
+    WHITE,
+    WORK,
+    YELLOW,
+)
+from simulate.games.golem.engine import (
+    NOOP,
+    OPTIONS,
     _activate_artifact,
     _art_need,
     _artifact_action_legal,
@@ -170,7 +173,6 @@ from simulate.games.golem.engine import (
     objectives_of,
     settles,
 )
-from simulate.games.golem.engine import E_CONTROL_CAP_2 as CAP_DEV
 from simulate.rng import randint
 
 # SEARCH: ``search_bot``, APPRENTICE: ``apprentice_bot``, not ``choose``

@@ -11,6 +11,170 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from simulate.games.golem.codes import (
+    ACT_FORFEIT,
+    ACT_PASS,
+    ACT_RABBI,
+    ART_OPTIONS,
+    AUTOMA,
+    CEMETERY,
+    D_ACTIVATE,
+    D_ANY_ACTION,
+    D_ARTIFACT_ACTION,
+    D_ARTIFACT_ACTIVATE,
+    D_ARTIFACT_TILE,
+    D_BLACK_MARBLE,
+    D_BOOK,
+    D_BOOK_BONUS,
+    D_CEMETERY_SPACE,
+    D_CHARACTER,
+    D_CHOICE,
+    D_CONFIRM,
+    D_COPY_TILE,
+    D_CREATE,
+    D_DRAFT,
+    D_GOLD_PLACE,
+    D_GOLEM_ACTION,
+    D_GOLEM_STEP,
+    D_IGNORE_CHAR,
+    D_INCOME_UPGRADE,
+    D_KEEP,
+    D_KILL,
+    D_MIRROR,
+    D_MOVE_STEP,
+    D_OBJECTIVE,
+    D_PLACE_GOLEMS,
+    D_REMOVE_MARBLE,
+    D_START_TILES,
+    D_STUDENT,
+    D_STUDENT_BACK,
+    D_STUDY_ACTION,
+    D_TRACK,
+    D_TURN,
+    D_UPGRADE,
+    D_WORK_COUNT,
+    E_ACTIVATE_ARTIFACT,
+    E_ACTIVATE_WORK_EXTRA,
+    E_ANY_MARBLE_ACTION,
+    E_BOOK_BONUSES,
+    E_BUY_BOOK,
+    E_BUY_BOOK_FREE_CARD,
+    E_CHOICE,
+    E_CLAY_CREATE_MOVE,
+    E_COLUMN_CLAY_COIN,
+    E_COLUMN_DOUBLE,
+    E_COLUMN_GOLD,
+    E_COLUMN_VP,
+    E_CONTROL_CAP_2,
+    E_COPY_TILE,
+    E_CREATE_GOLEM,
+    E_CREATE_GOLEM_RED_STUDENT,
+    E_CREATE_GOLEM_VP_PER_LEVEL,
+    E_CREATE_STEP_ACTIVATE,
+    E_EXTRA_CLAY_2,
+    E_EXTRA_CLAY_VP,
+    E_EXTRA_COIN_2,
+    E_EXTRA_COIN_VP,
+    E_EXTRA_KNOWLEDGE_2,
+    E_EXTRA_KNOWLEDGE_VP,
+    E_GAIN,
+    E_GAIN_GOLD,
+    E_GOLD_VP_PER_ARTIFACT,
+    E_GOLD_YELLOW_STUDENT,
+    E_GOLEM_STEP_ACTIVATE,
+    E_GOLEM_TRACK,
+    E_IGNORE_CHARACTER_STEPS,
+    E_KILL_DOUBLE_CEMETERY,
+    E_KILL_GAIN,
+    E_KILL_GOLEM,
+    E_KILL_VP_CLAY_PER_CEMETERY,
+    E_KILL_VP_PER_CEMETERY,
+    E_KILL_VP_PER_LEVEL,
+    E_MOVE_ACTIVATE_FREE_CONTROL,
+    E_MOVE_TWO_ACTIVATE,
+    E_NONE,
+    E_OBJECTIVE_GAIN,
+    E_PAY_FOR_GOLD,
+    E_PAY_FOR_STUDENTS,
+    E_PAY_FOR_STUDY,
+    E_PAY_FOR_VP,
+    E_PAY_FOR_VP_STUDY,
+    E_PLAIN,
+    E_REACTIVATE_BLUE_MARBLE,
+    E_REACTIVATE_CREATE_GOLEM,
+    E_REACTIVATE_FIRST_BOOK,
+    E_REACTIVATE_RED_MARBLE,
+    E_RESOURCES_OBJECTIVE,
+    E_STUDENT_ANY,
+    E_STUDENT_BACK,
+    E_STUDENT_DISTRICT,
+    E_STUDENT_INCOME,
+    E_STUDENT_VP_LEFTMOST,
+    E_STUDY_BLUE_STUDENT,
+    E_STUDY_BOOK_BONUS,
+    E_STUDY_DOWN_VP_STUDENT,
+    E_STUDY_TRACK_BONUS,
+    E_STUDY_UP,
+    E_TRACK_VP_KNOWLEDGE,
+    E_TRADE,
+    E_UPGRADE,
+    E_UPGRADE_ANY_RESOURCES,
+    E_UPGRADE_ANY_VP,
+    E_UPGRADE_ARTIFACT,
+    E_UPGRADE_GOLEM,
+    E_UPGRADE_STUDY,
+    E_VP_BUY_BOOK,
+    E_VP_PER_DEVELOPMENT,
+    E_VP_PER_TRACK_LEVEL,
+    E_VP_TIMES_LEFTMOST,
+    MAX_STACK,
+    NUM_ACTIONS,
+    OFF_BOARD,
+    PASS_ACTION,
+    PERM_SLOT,
+    PH_ACTIONS,
+    PH_ARTIFACT,
+    PH_DEV,
+    PH_DRAFT,
+    PH_END,
+    PH_INFLUENCE,
+    PH_KEEP,
+    PH_MOVE,
+    PH_PLACE,
+    PH_START,
+    RABBI_BASE,
+    ST_CHARACTER_BONUSES,
+    ST_GOLD_BOUGHT,
+    ST_KNOW_CONTROL,
+    ST_OBJECTIVES_MET,
+    ST_STUDENT_SECTIONS,
+    ST_VP_CONTROL,
+    ST_VP_OVERMOVE,
+    ST_VP_SECTIONS,
+    STUDY_BUY,
+    STUDY_DONE,
+    T_AUTO,
+    UP_ART,
+    UP_STUDY,
+    UPGRADE_SKIP,
+    X_ACTIVATE_ART,
+    X_ACTIVATE_GOLEM,
+    X_AFTER_BOOK,
+    X_END_ACTION,
+    X_GAIN,
+    X_GOLD,
+    X_GOLD_PIECE,
+    X_KNOW_PER_LEVEL,
+    X_OVERMOVE,
+    X_REDROP,
+    X_ROW_ACTION,
+    X_STUDENT,
+    X_TILE,
+    X_VP_CEMETERY,
+    X_VP_LEFTMOST,
+    X_VP_PER_ARTIFACT,
+    X_VP_PER_LEVEL,
+)
 from simulate.games.golem.data import (
     ARTIFACTS,
     BLACK,
@@ -71,170 +235,8 @@ from simulate.games.golem.data import (
     WHITE,
     WORK,
     YELLOW,
-    E,
-)
-from simulate.games.golem.reference import (
-    ACT_FORFEIT,
-    ACT_PASS,
-    ACT_RABBI,
-    ART_OPTIONS,
-    AUTOMA,
-    CEMETERY,
-    MAX_STACK,
-    NUM_ACTIONS,
-    OFF_BOARD,
-    PASS_ACTION,
-    PERM_SLOT,
-    PH_ACTIONS,
-    PH_ARTIFACT,
-    PH_DEV,
-    PH_DRAFT,
-    PH_END,
-    PH_INFLUENCE,
-    PH_KEEP,
-    PH_MOVE,
-    PH_PLACE,
-    PH_START,
-    RABBI_BASE,
-    STUDY_BUY,
-    STUDY_DONE,
-    T_AUTO,
-    UP_ART,
-    UP_STUDY,
-    UPGRADE_SKIP,
-    X_ACTIVATE_ART,
-    X_ACTIVATE_GOLEM,
-    X_AFTER_BOOK,
-    X_END_ACTION,
-    X_GAIN,
-    X_GOLD,
-    X_GOLD_PIECE,
-    X_KNOW_PER_LEVEL,
-    X_OVERMOVE,
-    X_REDROP,
-    X_ROW_ACTION,
-    X_STUDENT,
-    X_TILE,
-    X_VP_CEMETERY,
-    X_VP_LEFTMOST,
-    X_VP_PER_ARTIFACT,
-    X_VP_PER_LEVEL,
-    Decision,
 )
 from simulate.rng import draw_front, mix64, opening_seed, order_seed, randint, shuffle, shuffle_range
-
-# decisions as plain ints
-D_DRAFT = int(Decision.DRAFT)
-D_KEEP = int(Decision.KEEP)
-D_ARTIFACT_TILE = int(Decision.ARTIFACT_TILE)
-D_START_TILES = int(Decision.START_TILES)
-D_PLACE_GOLEMS = int(Decision.PLACE_GOLEMS)
-D_IGNORE_CHAR = int(Decision.IGNORE_CHAR)
-D_MOVE_STEP = int(Decision.MOVE_STEP)
-D_TURN = int(Decision.TURN)
-D_BLACK_MARBLE = int(Decision.BLACK_MARBLE)
-D_WORK_COUNT = int(Decision.WORK_COUNT)
-D_ACTIVATE = int(Decision.ACTIVATE)
-D_GOLEM_ACTION = int(Decision.GOLEM_ACTION)
-D_ARTIFACT_ACTION = int(Decision.ARTIFACT_ACTION)
-D_STUDY_ACTION = int(Decision.STUDY_ACTION)
-D_MIRROR = int(Decision.MIRROR)
-D_CHARACTER = int(Decision.CHARACTER)
-D_UPGRADE = int(Decision.UPGRADE)
-D_CREATE = int(Decision.CREATE)
-D_KILL = int(Decision.KILL)
-D_CEMETERY_SPACE = int(Decision.CEMETERY_SPACE)
-D_STUDENT = int(Decision.STUDENT)
-D_GOLEM_STEP = int(Decision.GOLEM_STEP)
-D_BOOK = int(Decision.BOOK)
-D_STUDENT_BACK = int(Decision.STUDENT_BACK)
-D_BOOK_BONUS = int(Decision.BOOK_BONUS)
-D_OBJECTIVE = int(Decision.OBJECTIVE)
-D_TRACK = int(Decision.TRACK)
-D_ARTIFACT_ACTIVATE = int(Decision.ARTIFACT_ACTIVATE)
-D_GOLD_PLACE = int(Decision.GOLD_PLACE)
-D_CHOICE = int(Decision.CHOICE)
-D_CONFIRM = int(Decision.CONFIRM)
-D_COPY_TILE = int(Decision.COPY_TILE)
-D_ANY_ACTION = int(Decision.ANY_ACTION)
-D_REMOVE_MARBLE = int(Decision.REMOVE_MARBLE)
-D_INCOME_UPGRADE = int(Decision.INCOME_UPGRADE)
-
-# effects as plain ints
-E_NONE = E["none"]
-E_PLAIN = E["plain"]
-E_GAIN = E["gain"]
-E_CHOICE = E["choice"]
-E_TRADE = E["trade"]
-E_STUDY_UP = E["study_up"]
-E_STUDENT_DISTRICT = E["student_district"]
-E_STUDENT_ANY = E["student_any"]
-E_GOLEM_TRACK = E["golem_track"]
-E_KILL_GOLEM = E["kill_golem"]
-E_UPGRADE = E["upgrade"]
-E_CREATE_GOLEM = E["create_golem"]
-E_KILL_VP_PER_LEVEL = E["kill_vp_per_level"]
-E_UPGRADE_GOLEM = E["upgrade_golem"]
-E_STUDENT_BACK = E["student_back"]
-E_PAY_FOR_VP = E["pay_for_vp"]
-E_CREATE_GOLEM_VP_PER_LEVEL = E["create_golem_vp_per_level"]
-E_UPGRADE_ARTIFACT = E["upgrade_artifact"]
-E_PAY_FOR_GOLD = E["pay_for_gold"]
-E_KILL_GAIN = E["kill_gain"]
-E_PAY_FOR_STUDENTS = E["pay_for_students"]
-E_OBJECTIVE_GAIN = E["objective_gain"]
-E_ACTIVATE_ARTIFACT = E["activate_artifact"]
-E_STUDENT_INCOME = E["student_income"]
-E_PAY_FOR_STUDY = E["pay_for_study"]
-E_BUY_BOOK = E["buy_book"]
-E_UPGRADE_STUDY = E["upgrade_study"]
-E_STUDY_DOWN_VP_STUDENT = E["study_down_vp_student"]
-E_PAY_FOR_VP_STUDY = E["pay_for_vp_study"]
-E_BOOK_BONUSES = E["book_bonuses"]
-E_TRACK_VP_KNOWLEDGE = E["track_vp_knowledge"]
-E_GOLD_VP_PER_ARTIFACT = E["gold_vp_per_artifact"]
-E_CLAY_CREATE_MOVE = E["clay_create_move"]
-E_BUY_BOOK_FREE_CARD = E["buy_book_free_card"]
-E_KILL_VP_CLAY_PER_CEMETERY = E["kill_vp_clay_per_cemetery"]
-E_UPGRADE_ANY_RESOURCES = E["upgrade_any_resources"]
-E_MOVE_ACTIVATE_FREE_CONTROL = E["move_activate_free_control"]
-E_MOVE_TWO_ACTIVATE = E["move_two_activate"]
-E_STUDY_BOOK_BONUS = E["study_book_bonus"]
-E_COPY_TILE = E["copy_tile"]
-E_RESOURCES_OBJECTIVE = E["resources_objective"]
-E_STUDENT_VP_LEFTMOST = E["student_vp_leftmost"]
-E_ANY_MARBLE_ACTION = E["any_marble_action"]
-E_UPGRADE_ANY_VP = E["upgrade_any_vp"]
-E_GOLEM_STEP_ACTIVATE = E["golem_step_activate"]
-E_GAIN_GOLD = E["gain_gold"]
-E_CREATE_GOLEM_RED_STUDENT = E["create_golem_red_student"]
-E_STUDY_BLUE_STUDENT = E["study_blue_student"]
-E_GOLD_YELLOW_STUDENT = E["gold_yellow_student"]
-E_VP_PER_DEVELOPMENT = E["vp_per_development"]
-E_VP_TIMES_LEFTMOST = E["vp_times_leftmost"]
-E_VP_PER_TRACK_LEVEL = E["vp_per_track_level"]
-E_VP_BUY_BOOK = E["vp_buy_book"]
-E_KILL_VP_PER_CEMETERY = E["kill_vp_per_cemetery"]
-E_CONTROL_CAP_2 = E["control_cap_2"]
-E_KILL_DOUBLE_CEMETERY = E["kill_double_cemetery"]
-E_ACTIVATE_WORK_EXTRA = E["activate_work_extra"]
-E_IGNORE_CHARACTER_STEPS = E["ignore_character_steps"]
-E_CREATE_STEP_ACTIVATE = E["create_step_activate"]
-E_COLUMN_CLAY_COIN = E["column_clay_coin"]
-E_COLUMN_VP = E["column_vp"]
-E_COLUMN_DOUBLE = E["column_double"]
-E_COLUMN_GOLD = E["column_gold"]
-E_REACTIVATE_RED_MARBLE = E["reactivate_red_marble"]
-E_REACTIVATE_BLUE_MARBLE = E["reactivate_blue_marble"]
-E_REACTIVATE_FIRST_BOOK = E["reactivate_first_book"]
-E_STUDY_TRACK_BONUS = E["study_track_bonus"]
-E_REACTIVATE_CREATE_GOLEM = E["reactivate_create_golem"]
-E_EXTRA_KNOWLEDGE_2 = E["extra_knowledge_2"]
-E_EXTRA_KNOWLEDGE_VP = E["extra_knowledge_vp"]
-E_EXTRA_CLAY_2 = E["extra_clay_2"]
-E_EXTRA_CLAY_VP = E["extra_clay_vp"]
-E_EXTRA_COIN_2 = E["extra_coin_2"]
-E_EXTRA_COIN_VP = E["extra_coin_vp"]
 
 # Actions that can be legal in each decision (an upper bound on its option numbers + 1).
 OPTIONS = np.zeros(64, np.int64)
@@ -301,8 +303,6 @@ for _kind, _option in (
 PAIR_A = np.array([0, 0, 0, 1, 1, 2], np.int64)
 PAIR_B = np.array([1, 2, 3, 2, 3, 3], np.int64)
 NUM_PARTS = 8
-ST_VP_CONTROL, ST_VP_OVERMOVE, ST_VP_SECTIONS, ST_KNOW_CONTROL, ST_OBJECTIVES_MET = range(5)
-ST_GOLD_BOUGHT, ST_CHARACTER_BONUSES, ST_STUDENT_SECTIONS = range(5, 8)
 
 
 # ----------------------------------------------------------------------------- setup

@@ -32,7 +32,8 @@ from simulate.gamekit import (
 from simulate.games.golem import apprentice as golem_apprentice
 from simulate.games.golem import bots as golem_bots
 from simulate.games.golem import data, engine, play, search_bot
-from simulate.games.golem.reference import ACT_NAMES, STAT_NAMES, Decision, GolemState, public_state
+from simulate.games.golem.codes import ACT_NAMES, STAT_NAMES, Decision
+from simulate.games.golem.reference import GolemState, public_state
 from simulate.games.golem.state import MAX_OBJECTIVES, new_pads, new_state
 from simulate.rng import game_seeds
 from simulate.search import new_tree

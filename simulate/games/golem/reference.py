@@ -14,11 +14,62 @@ draws from the engine's own SplitMix64 stream seeded from the setup seed's hidde
 
 from __future__ import annotations
 
-from enum import IntEnum
 from typing import Any
 
 import numpy as np
 
+from simulate.games.golem.codes import (
+    ACT_FORFEIT,
+    ACT_NAMES,
+    ACT_PASS,
+    ACT_RABBI,
+    ART_OPTIONS,
+    AUTOMA,
+    CEMETERY,
+    MAX_STACK,
+    NUM_ACTIONS,
+    OFF_BOARD,
+    PAIRS,
+    PASS_ACTION,
+    PERM_SLOT,
+    PH_ACTIONS,
+    PH_ARTIFACT,
+    PH_DEV,
+    PH_DRAFT,
+    PH_END,
+    PH_INFLUENCE,
+    PH_KEEP,
+    PH_MOVE,
+    PH_PLACE,
+    PH_START,
+    PHASE_NAMES,
+    RABBI_BASE,
+    STAT_NAMES,
+    STUDY_BUY,
+    STUDY_DONE,
+    T_AUTO,
+    UP_ART,
+    UP_STUDY,
+    UPGRADE_SKIP,
+    X_ACTIVATE_ART,
+    X_ACTIVATE_GOLEM,
+    X_AFTER_BOOK,
+    X_END_ACTION,
+    X_GAIN,
+    X_GOLD,
+    X_GOLD_PIECE,
+    X_KNOW_PER_LEVEL,
+    X_OVERMOVE,
+    X_REDROP,
+    X_ROW_ACTION,
+    X_STUDENT,
+    X_TILE,
+    X_VP_CEMETERY,
+    X_VP_LEFTMOST,
+    X_VP_PER_ARTIFACT,
+    X_VP_PER_LEVEL,
+    Decision,
+)
 from simulate.games.golem.data import (
     ARTIFACTS,
     BLACK,
@@ -36,7 +87,6 @@ from simulate.games.golem.data import (
     MIRROR,
     NUM_ACTION_TILES,
     NUM_DISTRICT_TILES,
-    NUM_GOLEM_DEVS,
     NUM_ROUNDS,
     NUM_SECTIONS,
     NUM_STUDY_DEVS,
@@ -56,111 +106,6 @@ from simulate.games.golem.data import (
     GolemData,
 )
 from simulate.rng import opening_seed, order_seed
-
-NUM_ACTIONS = 64
-MAX_STACK = 32
-OFF_BOARD, CEMETERY = -1, 3  # golem location besides districts 0..2
-AUTOMA = -2  # the solo Automa's place in a turn sequence (it is not a seat)
-
-
-class Decision(IntEnum):
-    """What the player to move decides; the meaning of the action integer per decision is in ``describe``."""
-
-    DRAFT = 1  # objective card from the hand: hand slot
-    KEEP = 2  # objective to discard from the 4 drafted: slot
-    ARTIFACT_TILE = 3  # offered artifact tile: index
-    START_TILES = 4  # pair of starting tiles: PAIRS index
-    PLACE_GOLEMS = 5  # district left without a starting golem
-    IGNORE_CHAR = 6  # 0 use the Character's steps, 1 ignore them
-    MOVE_STEP = 7  # golem * 2 + pay (0 VP, 1 Knowledge)
-    TURN = 8  # row * 5 + colour (marble), 25 + slot (Rabbi; 30 the permanent space), 31 pass
-    BLACK_MARBLE = 9  # district whose Student does not move
-    WORK_COUNT = 10  # golems paid for (0..4)
-    ACTIVATE = 11  # golem, or 6 = stop
-    GOLEM_ACTION = 12  # 0..5 upgrade golem dev, 6..8 create in district, 9 done
-    ARTIFACT_ACTION = 13  # artifact development option (0..40), 41 buy Gold, 42 done
-    STUDY_ACTION = 14  # 0..5 upgrade study dev, 6 + pos * 4 + column buy, 26 done
-    MIRROR = 15  # 0..3 row action, 4 study step, 5 done
-    CHARACTER = 16  # 0 pay for the bonus, 1 take the Coins
-    UPGRADE = 17  # 0..5 golem, 6..11 study, 12 + artifact option, 53 skip
-    CREATE = 18  # district, 3 skip
-    KILL = 19  # golem, 6 skip
-    CEMETERY_SPACE = 20  # space
-    STUDENT = 21  # district forward, 3 skip
-    GOLEM_STEP = 22  # golem * 4 + back * 2 + pay, 24 stop
-    BOOK = 23  # pos * 4 + column, 20 skip
-    STUDENT_BACK = 24  # district whose Student pays for a black Book
-    BOOK_BONUS = 25  # column * 5 + row, 20 stop
-    OBJECTIVE = 26  # 0 / 1: the drawn card kept
-    TRACK = 27  # 0 up, 1 down, 2 skip
-    ARTIFACT_ACTIVATE = 28  # artifact, 4 skip
-    GOLD_PLACE = 29  # artifact
-    CHOICE = 30  # resource 0..2
-    CONFIRM = 31  # 0 yes, 1 no
-    COPY_TILE = 32  # golem, 6 skip
-    ANY_ACTION = 33  # row 0..3
-    REMOVE_MARBLE = 34  # row * 5 + colour
-    INCOME_UPGRADE = 35  # as UPGRADE
-
-
-# Internal automatic steps (codes after the data effects).
-X_BASE = 200
-(
-    X_VP_PER_LEVEL,
-    X_VP_CEMETERY,
-    X_VP_LEFTMOST,
-    X_VP_PER_ARTIFACT,
-    X_ROW_ACTION,
-    X_STUDENT,
-    X_GAIN,
-    X_ACTIVATE_ART,
-    X_END_ACTION,
-    X_ACTIVATE_GOLEM,
-    X_TILE,
-    X_AFTER_BOOK,
-    X_GOLD,
-    X_GOLD_PIECE,
-    X_KNOW_PER_LEVEL,
-    X_OVERMOVE,
-    X_REDROP,
-) = range(X_BASE, X_BASE + 17)
-T_AUTO = 0  # stack kind of an automatic step
-
-PASS_ACTION = 31
-RABBI_BASE = 25
-PERM_SLOT = 5
-PAIRS = ((0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3))
-ART_OPTIONS = 41  # 0 = the largest tile, 1 + (tile * 4 + space) * 2 + side for the five small tiles
-# Upgrade options (UPGRADE numbering): Golem Developments, then Study, then the Artifact options, then skip
-UP_STUDY = NUM_GOLEM_DEVS
-UP_ART = UP_STUDY + NUM_STUDY_DEVS
-UPGRADE_SKIP = UP_ART + ART_OPTIONS
-STUDY_BUY = NUM_STUDY_DEVS  # the first Book option of a Study action (position * 4 + column from here)
-STUDY_DONE = STUDY_BUY + 20
-
-# Phases of the round driver.
-(
-    PH_DRAFT,
-    PH_KEEP,
-    PH_ARTIFACT,
-    PH_START,
-    PH_PLACE,
-    PH_MOVE,
-    PH_ACTIONS,
-    PH_INFLUENCE,
-    PH_INCOME,
-    PH_DEV,
-    PH_CONTROL,
-    PH_END,
-) = range(12)
-# Action counters per seat.
-ACT_NAMES = ("work", "golem", "artifacts", "study", "mirror", "rabbi", "pass", "forfeit")
-ACT_RABBI, ACT_PASS, ACT_FORFEIT = 5, 6, 7
-STAT_NAMES = (
-    "vp_control", "vp_overmove", "vp_sections", "know_control", "objectives_met",
-    "gold_bought", "character_bonuses", "student_sections",
-)  # fmt: skip
-"""Per-seat counters; the last three are the play profile's (counted by ``apply_action``)."""
 
 
 class Rng:
@@ -1870,12 +1815,6 @@ class GolemState:
     def _book_effect(self, s: int, b: int, which: int) -> None:
         task = self._book_task(b, which)
         self._effect(s, *task[1:])
-
-
-PHASE_NAMES = (
-    "draft", "keep", "artifact", "start", "place", "move", "actions", "influence", "income", "development", "control",
-    "end",
-)  # fmt: skip
 
 
 def public_state(g: GolemState) -> dict[str, Any]:

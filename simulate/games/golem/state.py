@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from simulate.games.golem.codes import ACT_NAMES, MAX_STACK, NUM_ACTIONS, STAT_NAMES
 from simulate.games.golem.data import MAX_CEMETERY, NUM_AUTOMA_CARDS, NUM_BOOKS, NUM_OBJECTIVES, NUM_STUDY_DEVS
-from simulate.games.golem.reference import ACT_NAMES, MAX_STACK, NUM_ACTIONS, STAT_NAMES
 
 P = 4  # seats
 MAX_OBJECTIVES = 16  # objectives one seat can hold (3 kept + draws)
