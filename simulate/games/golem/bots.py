@@ -25,7 +25,10 @@ import numpy as np
 from numba import njit
 
 from simulate.games.golem.codes import (
+    AA_BUY_GOLD,
     ART_OPTIONS,
+    BOOK_SKIP,
+    CREATE_SKIP,
     D_ANY_ACTION,
     D_ARTIFACT_ACTION,
     D_BOOK,
@@ -100,15 +103,23 @@ from simulate.games.golem.codes import (
     E_UPGRADE_GOLEM,
     E_UPGRADE_STUDY,
     E_VP_BUY_BOOK,
+    GA_CREATE,
+    GA_DONE,
+    KILL_SKIP,
+    MARBLE_OPTIONS,
     MAX_STACK,
+    MIRROR_STUDY,
+    NUM_ROW_OPTIONS,
     OFF_BOARD,
     PASS_ACTION,
     PERM_SLOT,
     PH_DEV,
     RABBI_BASE,
+    SMALL_ART_OPTIONS,
     ST_KNOW_CONTROL,
     ST_VP_CONTROL,
     ST_VP_SECTIONS,
+    STEP_STOP,
     STUDY_BUY,
     STUDY_DONE,
     UP_ART,
@@ -421,7 +432,7 @@ def choose(r, tb, bot, w, pad):
             continue
         status = PLAY
         v = 0.0
-        if kind == D_TURN and a < 25:
+        if kind == D_TURN and a < MARBLE_OPTIONS:
             row = a // 5
             colour = a % 5
             if colour == BLACK or (colour == WHITE and ROW_RESOURCE[row] < 0):
@@ -434,7 +445,12 @@ def choose(r, tb, bot, w, pad):
                     v = marble_value(r, tb, s, w, a)
                     if row == WORK:
                         memo[colour] = v
-        elif first and first <= a < first + 40 and kind != D_UPGRADE and tb.adev_menorah[(a - first) // 8] < 8:
+        elif (
+            first
+            and first <= a < first + SMALL_ART_OPTIONS
+            and kind != D_UPGRADE
+            and tb.adev_menorah[(a - first) // 8] < 8
+        ):
             # a small Artifact Development: the position differs only by its Menorahs (the cost is the space's)
             m = tb.adev_menorah[(a - first) // 8]
             if seen & (1 << m):
@@ -445,7 +461,13 @@ def choose(r, tb, bot, w, pad):
                 if status == VALUED:
                     memo[5 + m] = v
                     seen |= 1 << m
-        elif first and first <= a < first + 40 and (a - first) % 2 == 1 and last == a - 1 and last_status == VALUED:
+        elif (
+            first
+            and first <= a < first + SMALL_ART_OPTIONS
+            and (a - first) % 2 == 1
+            and last == a - 1
+            and last_status == VALUED
+        ):
             status = VALUED  # the other side of the same Artifact Development: the same position
             v = memo[4]
         else:
@@ -483,7 +505,7 @@ def _candidates(r, tb, s, kind, first, cheapest, mask):
     pc = r.stack[k, 5]
     count = 0
     for a in range(OPTIONS[kind]):
-        if first <= a < first + 40 and ((a - first) // 2) % 4 != cheapest:
+        if first <= a < first + SMALL_ART_OPTIONS and ((a - first) // 2) % 4 != cheapest:
             mask[a] = 0
         elif kind == D_ARTIFACT_ACTION:
             mask[a] = 1 if _artifact_action_legal(r, tb, s, pb, a) else 0
@@ -567,28 +589,28 @@ def direct_value(r, tb, s, w, kind, a, upgrades):
         return last_income_value(r, tb, s, w, a)
     if kind == D_DRAFT:
         return draft_value(r, tb, s)
-    if kind == D_KILL and a < 6:  # the Cemetery space is chosen next: nothing has changed yet
+    if kind == D_KILL and a < KILL_SKIP:  # the Cemetery space is chosen next: nothing has changed yet
         ok = _has_legal(r, tb, D_CEMETERY_SPACE, s, 0, a, 0, 0, 0)
         return (CURRENT if ok else PLAY), 0.0
-    if kind == D_GOLEM_STEP and a < 24:
+    if kind == D_GOLEM_STEP and a < STEP_STOP:
         return golem_step_value(r, tb, s, w, a, r.stack[r.sp - 1, 4])
-    if kind == D_GOLEM_ACTION and 6 <= a < 9:
-        return create_value(r, tb, s, w, a - 6, 0, -1)
-    if kind == D_CREATE and a < 3:
+    if kind == D_GOLEM_ACTION and GA_CREATE <= a < GA_DONE:
+        return create_value(r, tb, s, w, a - GA_CREATE, 0, -1)
+    if kind == D_CREATE and a < CREATE_SKIP:
         return create_value(r, tb, s, w, a, r.stack[r.sp - 1, 3], r.sp - 1)
-    if kind == D_ARTIFACT_ACTION and a == 41:
+    if kind == D_ARTIFACT_ACTION and a == AA_BUY_GOLD:
         return gold_buy_value(r, tb, s, w)
     if kind == D_UPGRADE and a < UPGRADE_SKIP:
         return effect_upgrade_value(r, tb, s, w, a, r.stack[r.sp - 1, 4], r.stack[r.sp - 1, 5])
     if kind == D_ANY_ACTION:
         return VALUED, row_value(r, tb, s, w, a, r.stack[r.sp - 1, 3], 0, 0)
-    if kind == D_MIRROR and a < 4:
+    if kind == D_MIRROR and a < NUM_ROW_OPTIONS:
         return VALUED, row_value(r, tb, s, w, a, r.stack[r.sp - 1, 3], tb.prm[P_MIRROR_COST], 0)
-    if kind == D_MIRROR and a == 4:
+    if kind == D_MIRROR and a == MIRROR_STUDY:
         return VALUED, row_value(r, tb, s, w, -1, 0, tb.prm[P_MIRROR_STUDY_COST], 1)
     if kind == D_STUDY_ACTION and STUDY_BUY <= a < STUDY_DONE:
         return book_value(r, tb, s, w, (a - STUDY_BUY) // 4, (a - STUDY_BUY) % 4, 0, 0, -1)
-    if kind == D_BOOK and a < 20:
+    if kind == D_BOOK and a < BOOK_SKIP:
         return book_value(r, tb, s, w, a // 4, a % 4, r.stack[r.sp - 1, 3], r.stack[r.sp - 1, 4], r.sp - 1)
     if a == NOOP[kind] and settles(r, tb, r.sp - 1):
         return CURRENT, 0.0
@@ -600,7 +622,9 @@ def effect_upgrade_value(r, tb, s, w, opt, discount, any_res):
     """(status, value) after upgrade ``opt`` of an Upgrade decision (an effect's, ``engine._upgrade``): valued when the
     upgrade pushes a decision (``upgrade_value``) or the engine stops at what lies below (``settles``)."""
     paid0, paid1, paid2, side = _apply_upgrade(r, tb, s, opt, discount, any_res)
-    pushes = opt < 6 and (tb.gdev_effect[opt] == E_KILL_DOUBLE_CEMETERY or tb.gdev_effect[opt] == E_ACTIVATE_WORK_EXTRA)
+    pushes = opt < UP_STUDY and (
+        tb.gdev_effect[opt] == E_KILL_DOUBLE_CEMETERY or tb.gdev_effect[opt] == E_ACTIVATE_WORK_EXTRA
+    )
     ok = pushes or settles(r, tb, r.sp - 1)
     v = value(r, tb, s, w) if ok else 0.0
     _undo_upgrade(r, s, opt, paid0, paid1, paid2, side)
@@ -922,7 +946,9 @@ def last_income_value(r, tb, s, w, opt):
     and flip), then Golem Control and the next round (``engine._next_phase``), valued when the next round stops at its
     first player's movement (their Golem Control is applied too, for the legality of their steps) or the game ends.
     An upgrade that leads to a decision stops before Golem Control (``upgrade_value``)."""
-    if opt < 6 and (tb.gdev_effect[opt] == E_KILL_DOUBLE_CEMETERY or tb.gdev_effect[opt] == E_ACTIVATE_WORK_EXTRA):
+    if opt < UP_STUDY and (
+        tb.gdev_effect[opt] == E_KILL_DOUBLE_CEMETERY or tb.gdev_effect[opt] == E_ACTIVATE_WORK_EXTRA
+    ):
         return VALUED, upgrade_value(r, tb, s, w, opt, 0, 0)
     paid0 = paid1 = paid2 = 0
     side = 0
@@ -1073,7 +1099,7 @@ def _apply_upgrade(r, tb, s, opt, discount, any_res):
             else:
                 paid2 += take
     side = 0
-    if opt < 6:
+    if opt < UP_STUDY:
         r.gdev[s, opt] = 1
     elif opt < UP_ART:
         r.sdev[s, opt - UP_STUDY] = 1
@@ -1089,7 +1115,7 @@ def _apply_upgrade(r, tb, s, opt, discount, any_res):
 
 @njit(cache=True)
 def _undo_upgrade(r, s, opt, paid0, paid1, paid2, side):
-    if opt < 6:
+    if opt < UP_STUDY:
         r.gdev[s, opt] = 0
     elif opt < UP_ART:
         r.sdev[s, opt - UP_STUDY] = 0

@@ -99,6 +99,7 @@ PERM_SLOT = 5
 PASS_ACTION = RABBI_BASE + PERM_SLOT + 1
 # START_TILES: an index into PAIRS of the offered tiles
 PAIRS = ((0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3))
+NUM_PAIRS = len(PAIRS)
 # IGNORE_CHAR
 USE_CHARACTER, IGNORE_CHARACTER = 0, 1
 # MOVE_STEP: golem * 2 + pay (0 VP, 1 Knowledge)
@@ -112,6 +113,7 @@ GA_CREATE = NUM_GOLEM_DEVS
 GA_DONE = GA_CREATE + NUM_DISTRICT_OPTIONS
 # ARTIFACT_ACTION: an artifact development option 0..ART_OPTIONS-1, AA_BUY_GOLD, AA_DONE
 ART_OPTIONS = 41  # 0 = the largest tile, 1 + (tile * 4 + space) * 2 + side for the five small tiles
+SMALL_ART_OPTIONS = ART_OPTIONS - 1  # options 1.. of the five small tiles
 AA_BUY_GOLD = ART_OPTIONS
 AA_DONE = ART_OPTIONS + 1
 # UPGRADE, INCOME_UPGRADE: Golem Developments, then Study (UP_STUDY), then the Artifact options (UP_ART), then skip

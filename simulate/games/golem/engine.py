@@ -12,12 +12,24 @@ import numpy as np
 from numba import njit
 
 from simulate.games.golem.codes import (
+    AA_BUY_GOLD,
+    AA_DONE,
     ACT_FORFEIT,
     ACT_PASS,
     ACT_RABBI,
+    ACTIVATE_STOP,
+    ART_ACTIVATE_SKIP,
     ART_OPTIONS,
     AUTOMA,
+    BONUS_STOP,
+    BOOK_SKIP,
     CEMETERY,
+    CHARACTER_COINS,
+    CHARACTER_PAY,
+    CONFIRM_NO,
+    CONFIRM_YES,
+    COPY_SKIP,
+    CREATE_SKIP,
     D_ACTIVATE,
     D_ANY_ACTION,
     D_ARTIFACT_ACTION,
@@ -127,8 +139,23 @@ from simulate.games.golem.codes import (
     E_VP_PER_DEVELOPMENT,
     E_VP_PER_TRACK_LEVEL,
     E_VP_TIMES_LEFTMOST,
+    GA_CREATE,
+    GA_DONE,
+    IGNORE_CHARACTER,
+    KILL_SKIP,
+    MARBLE_OPTIONS,
     MAX_STACK,
+    MAX_WORK,
+    MIRROR_DONE,
+    MIRROR_STUDY,
+    MOVE_STEP_OPTIONS,
     NUM_ACTIONS,
+    NUM_ARTIFACT_OPTIONS,
+    NUM_CHOICE_OPTIONS,
+    NUM_DISTRICT_OPTIONS,
+    NUM_DRAWN_OPTIONS,
+    NUM_PAIRS,
+    NUM_ROW_OPTIONS,
     OFF_BOARD,
     PASS_ACTION,
     PERM_SLOT,
@@ -151,9 +178,14 @@ from simulate.games.golem.codes import (
     ST_VP_CONTROL,
     ST_VP_OVERMOVE,
     ST_VP_SECTIONS,
+    STEP_STOP,
+    STUDENT_SKIP,
     STUDY_BUY,
     STUDY_DONE,
     T_AUTO,
+    TRACK_DOWN,
+    TRACK_SKIP,
+    TRACK_UP,
     UP_ART,
     UP_STUDY,
     UPGRADE_SKIP,
@@ -244,59 +276,59 @@ for _kind, _count in (
     (D_DRAFT, 4),
     (D_KEEP, 4),
     (D_ARTIFACT_TILE, 4),
-    (D_START_TILES, 6),
-    (D_PLACE_GOLEMS, 3),
-    (D_IGNORE_CHAR, 2),
-    (D_MOVE_STEP, 12),
-    (D_TURN, 32),
-    (D_BLACK_MARBLE, 3),
-    (D_WORK_COUNT, 5),
-    (D_ACTIVATE, 7),
-    (D_GOLEM_ACTION, 10),
-    (D_ARTIFACT_ACTION, 43),
+    (D_START_TILES, NUM_PAIRS),
+    (D_PLACE_GOLEMS, NUM_DISTRICT_OPTIONS),
+    (D_IGNORE_CHAR, IGNORE_CHARACTER + 1),
+    (D_MOVE_STEP, MOVE_STEP_OPTIONS),
+    (D_TURN, PASS_ACTION + 1),
+    (D_BLACK_MARBLE, NUM_DISTRICT_OPTIONS),
+    (D_WORK_COUNT, MAX_WORK + 1),
+    (D_ACTIVATE, ACTIVATE_STOP + 1),
+    (D_GOLEM_ACTION, GA_DONE + 1),
+    (D_ARTIFACT_ACTION, AA_DONE + 1),
     (D_STUDY_ACTION, STUDY_DONE + 1),
-    (D_MIRROR, 6),
-    (D_CHARACTER, 2),
+    (D_MIRROR, MIRROR_DONE + 1),
+    (D_CHARACTER, CHARACTER_COINS + 1),
     (D_UPGRADE, UPGRADE_SKIP + 1),
-    (D_CREATE, 4),
-    (D_KILL, 7),
+    (D_CREATE, CREATE_SKIP + 1),
+    (D_KILL, KILL_SKIP + 1),
     (D_CEMETERY_SPACE, MAX_CEMETERY),
-    (D_STUDENT, 4),
-    (D_GOLEM_STEP, 25),
-    (D_BOOK, 21),
-    (D_STUDENT_BACK, 3),
-    (D_BOOK_BONUS, 21),
-    (D_OBJECTIVE, 2),
-    (D_TRACK, 3),
-    (D_ARTIFACT_ACTIVATE, 5),
-    (D_GOLD_PLACE, 4),
-    (D_CHOICE, 3),
-    (D_CONFIRM, 2),
-    (D_COPY_TILE, 7),
-    (D_ANY_ACTION, 4),
-    (D_REMOVE_MARBLE, 25),
+    (D_STUDENT, STUDENT_SKIP + 1),
+    (D_GOLEM_STEP, STEP_STOP + 1),
+    (D_BOOK, BOOK_SKIP + 1),
+    (D_STUDENT_BACK, NUM_DISTRICT_OPTIONS),
+    (D_BOOK_BONUS, BONUS_STOP + 1),
+    (D_OBJECTIVE, NUM_DRAWN_OPTIONS),
+    (D_TRACK, TRACK_SKIP + 1),
+    (D_ARTIFACT_ACTIVATE, ART_ACTIVATE_SKIP + 1),
+    (D_GOLD_PLACE, NUM_ARTIFACT_OPTIONS),
+    (D_CHOICE, NUM_CHOICE_OPTIONS),
+    (D_CONFIRM, CONFIRM_NO + 1),
+    (D_COPY_TILE, COPY_SKIP + 1),
+    (D_ANY_ACTION, NUM_ROW_OPTIONS),
+    (D_REMOVE_MARBLE, MARBLE_OPTIONS),
     (D_INCOME_UPGRADE, UPGRADE_SKIP + 1),
 ):
     OPTIONS[_kind] = _count
 # The option of each decision that resolves nothing (its skip or "done"), -1 where there is none.
 NOOP = np.full(64, -1, np.int64)
 for _kind, _option in (
-    (D_ACTIVATE, 6),
-    (D_GOLEM_ACTION, 9),
-    (D_ARTIFACT_ACTION, 42),
+    (D_ACTIVATE, ACTIVATE_STOP),
+    (D_GOLEM_ACTION, GA_DONE),
+    (D_ARTIFACT_ACTION, AA_DONE),
     (D_STUDY_ACTION, STUDY_DONE),
-    (D_MIRROR, 5),
+    (D_MIRROR, MIRROR_DONE),
     (D_UPGRADE, UPGRADE_SKIP),
-    (D_CREATE, 3),
-    (D_KILL, 6),
-    (D_STUDENT, 3),
-    (D_GOLEM_STEP, 24),
-    (D_BOOK, 20),
-    (D_BOOK_BONUS, 20),
-    (D_TRACK, 2),
-    (D_ARTIFACT_ACTIVATE, 4),
-    (D_CONFIRM, 1),
-    (D_COPY_TILE, 6),
+    (D_CREATE, CREATE_SKIP),
+    (D_KILL, KILL_SKIP),
+    (D_STUDENT, STUDENT_SKIP),
+    (D_GOLEM_STEP, STEP_STOP),
+    (D_BOOK, BOOK_SKIP),
+    (D_BOOK_BONUS, BONUS_STOP),
+    (D_TRACK, TRACK_SKIP),
+    (D_ARTIFACT_ACTIVATE, ART_ACTIVATE_SKIP),
+    (D_CONFIRM, CONFIRM_NO),
+    (D_COPY_TILE, COPY_SKIP),
     (D_INCOME_UPGRADE, UPGRADE_SKIP),
 ):
     NOOP[_kind] = _option
@@ -593,9 +625,9 @@ def _students_packed(r):
 def _count_profile(r, kind, s, a, students):
     """Play-profile stats of one move: a Gold bought by the Artifacts action, a Character bonus paid for, and the
     sections every seat's Students advanced (from ``students``, ``_students_packed`` before the move)."""
-    if kind == D_ARTIFACT_ACTION and ART_OPTIONS <= a < 42:
+    if kind == D_ARTIFACT_ACTION and a == AA_BUY_GOLD:
         r.stats[ST_GOLD_BOUGHT, s] += 1
-    elif kind == D_CHARACTER and a == 0:
+    elif kind == D_CHARACTER and a == CHARACTER_PAY:
         r.stats[ST_CHARACTER_BONUSES, s] += 1
     for o in range(r.n):
         for d in range(3):
@@ -1141,26 +1173,26 @@ def _legal(r, tb, kind, s, e, pa, pb, pc, px, a):  # noqa: C901 - one branch per
     if kind == D_ARTIFACT_TILE:
         return a < r.art_offer_len
     if kind == D_START_TILES:
-        return a < 6 and PAIR_B[a] < r.start_len[s]
+        return a < NUM_PAIRS and PAIR_B[a] < r.start_len[s]
     if kind == D_PLACE_GOLEMS:
-        return a < 3
+        return a < NUM_DISTRICT_OPTIONS
     if kind == D_IGNORE_CHAR:
-        return a < 2
+        return a <= IGNORE_CHARACTER
     if kind == D_MOVE_STEP:
-        return _step_legal(r, tb, s, a // 2, a % 2, False, a < 12) and r.step_left > 0
+        return _step_legal(r, tb, s, a // 2, a % 2, False, a < MOVE_STEP_OPTIONS) and r.step_left > 0
     if kind == D_TURN:
         return _turn_legal(r, tb, s, a)
     if kind == D_BLACK_MARBLE:
-        return a < 3
+        return a < NUM_DISTRICT_OPTIONS
     if kind == D_WORK_COUNT:
-        if a > 4 or a > _standing_count(r, s, False):
+        if a > MAX_WORK or a > _standing_count(r, s, False):
             return False
         cost = 0 if a == 0 else max(0, tb.work_costs[a - 1] - pa)
         return r.res[s, KNOWLEDGE] >= cost
     if kind == D_ACTIVATE:
-        if a == 6:
+        if a == ACTIVATE_STOP:
             return True
-        if a > 6:
+        if a > ACTIVATE_STOP:
             return False
         if px >= 0 and a != px:
             return False
@@ -1172,22 +1204,22 @@ def _legal(r, tb, kind, s, e, pa, pb, pc, px, a):  # noqa: C901 - one branch per
     if kind == D_STUDY_ACTION:
         return _study_action_legal(r, tb, s, pb, a)
     if kind == D_MIRROR:
-        if a < 4:
+        if a < NUM_ROW_OPTIONS:
             return (pb & 1) == 0 and r.res[s, COIN] >= tb.prm[P_MIRROR_COST]
-        if a == 4:
+        if a == MIRROR_STUDY:
             top = tb.prm[P_STUDY_TRACK_LEN] - 1
             return (pb & 2) == 0 and r.res[s, COIN] >= tb.prm[P_MIRROR_STUDY_COST] and r.study[s] < top
-        return a == 5
+        return a == MIRROR_DONE
     if kind == D_CHARACTER:
-        if a == 0:
+        if a == CHARACTER_PAY:
             return r.res[s, COIN] >= tb.ch_cost[r.palace[r.round]]
-        return a == 1
+        return a == CHARACTER_COINS
     if kind == D_UPGRADE or kind == D_INCOME_UPGRADE:
         return _upgrade_option_legal(r, tb, s, pa, pb, pc, a)
     if kind == D_CREATE:
-        return a == 3 or (a < 3 and _create_legal(r, tb, s, a, pa))
+        return a == CREATE_SKIP or (a < CREATE_SKIP and _create_legal(r, tb, s, a, pa))
     if kind == D_KILL:
-        return a == 6 or (a < 6 and _on_board(r.golem_loc[s, a]))
+        return a == KILL_SKIP or (a < KILL_SKIP and _on_board(r.golem_loc[s, a]))
     if kind == D_CEMETERY_SPACE:
         if a >= tb.prm[P_CEMETERY_LEN]:
             return False
@@ -1195,11 +1227,11 @@ def _legal(r, tb, kind, s, e, pa, pb, pc, px, a):  # noqa: C901 - one branch per
             return True
         return r.cemetery[a] < 0 and tb.cem_min_players[a] <= n
     if kind == D_STUDENT:
-        return a == 3 or (a < 3 and r.student[s, a] < NUM_SECTIONS)
+        return a == STUDENT_SKIP or (a < STUDENT_SKIP and r.student[s, a] < NUM_SECTIONS)
     if kind == D_GOLEM_STEP:
-        if a == 24:
+        if a == STEP_STOP:
             return True
-        if a > 24:
+        if a > STEP_STOP:
             return False
         g = a // 4
         back = (a // 2) % 2
@@ -1210,49 +1242,49 @@ def _legal(r, tb, kind, s, e, pa, pb, pc, px, a):  # noqa: C901 - one branch per
             return False
         return _step_legal(r, tb, s, g, pay, back == 1, True)
     if kind == D_BOOK:
-        return a == 20 or (a < 20 and _book_legal(r, tb, s, a // 4, a % 4, pa, pb))
+        return a == BOOK_SKIP or (a < BOOK_SKIP and _book_legal(r, tb, s, a // 4, a % 4, pa, pb))
     if kind == D_STUDENT_BACK:
-        return a < 3 and r.student[s, a] > 1
+        return a < NUM_DISTRICT_OPTIONS and r.student[s, a] > 1
     if kind == D_BOOK_BONUS:
-        if a == 20:
+        if a == BONUS_STOP:
             return True
-        if a > 20:
+        if a > BONUS_STOP:
             return False
         return (a % 5) < r.col_len[s, a // 5] and ((pb >> a) & 1) == 0
     if kind == D_OBJECTIVE:
-        return a < 2 and r.drawn[a] >= 0
+        return a < NUM_DRAWN_OPTIONS and r.drawn[a] >= 0
     if kind == D_TRACK:
-        if a == 0:
+        if a == TRACK_UP:
             return r.track[s] < tb.prm[P_GOLEM_TRACK_LEN] - 1
-        if a == 1:
+        if a == TRACK_DOWN:
             return r.track[s] > 0
-        return a == 2
+        return a == TRACK_SKIP
     if kind == D_ARTIFACT_ACTIVATE:
-        return a == 4 or (a < 4 and r.art_done[s, a] == 1)
+        return a == ART_ACTIVATE_SKIP or (a < ART_ACTIVATE_SKIP and r.art_done[s, a] == 1)
     if kind == D_GOLD_PLACE:
-        return a < 4 and _art_need(r, tb, s, a) > 0
+        return a < NUM_ARTIFACT_OPTIONS and _art_need(r, tb, s, a) > 0
     if kind == D_CHOICE:
-        return a < 3
+        return a < NUM_CHOICE_OPTIONS
     if kind == D_CONFIRM:
-        return a == 1 or (a == 0 and _confirm_ok(r, s, e, pa, pb, pc, px))
+        return a == CONFIRM_NO or (a == CONFIRM_YES and _confirm_ok(r, s, e, pa, pb, pc, px))
     if kind == D_COPY_TILE:
-        if a == 6:
+        if a == COPY_SKIP:
             return True
-        if a > 6:
+        if a > COPY_SKIP:
             return False
         loc = r.golem_loc[s, a]
         return _on_board(loc) and r.section_tile[loc, r.golem_sec[s, a]] >= 0
     if kind == D_ANY_ACTION:
-        return a < 4
+        return a < NUM_ROW_OPTIONS
     if kind == D_REMOVE_MARBLE:
-        return a < 25 and r.syn[a // 5, a % 5] > 0
+        return a < MARBLE_OPTIONS and r.syn[a // 5, a % 5] > 0
     return False
 
 
 @njit(cache=True)
 def _turn_legal(r, tb, s, a):
     """Turn option ``a``: a marble (row * 5 + colour), a Rabbi (RABBI_BASE + slot) or passing."""
-    if a < 25:
+    if a < MARBLE_OPTIONS:
         return r.marble_actions[s] < 2 and r.syn[a // 5, a % 5] > 0
     if a < PASS_ACTION:
         slot = a - RABBI_BASE
@@ -1275,20 +1307,20 @@ def _turn_legal(r, tb, s, a):
 
 @njit(cache=True)
 def _golem_action_legal(r, tb, s, pb, a):
-    if a < 6:
+    if a < GA_CREATE:
         return (pb & 1) == 0 and _upgrade_legal(r, tb, s, a, 0, 0)
-    if a < 9:
-        return (pb & 2) == 0 and _create_legal(r, tb, s, a - 6, 0)
-    return a == 9
+    if a < GA_DONE:
+        return (pb & 2) == 0 and _create_legal(r, tb, s, a - GA_CREATE, 0)
+    return a == GA_DONE
 
 
 @njit(cache=True)
 def _artifact_action_legal(r, tb, s, pb, a):
     if a < ART_OPTIONS:
         return (pb & 1) == 0 and _upgrade_legal(r, tb, s, UP_ART + a, 0, 0)
-    if a == 41:
+    if a == AA_BUY_GOLD:
         return (pb & 2) == 0 and r.res[s, COIN] >= tb.prm[P_GOLD_PRICE] and r.gold_supply > 0
-    return a == 42
+    return a == AA_DONE
 
 
 @njit(cache=True)
@@ -1508,13 +1540,13 @@ def _resolve(r, tb, kind, s, e, pa, pb, pc, px, a):  # noqa: C901 - one branch p
         _take_start(r, tb, s, r.start_offer[s, PAIR_B[a]])
     elif kind == D_PLACE_GOLEMS:
         g = 0
-        for dist in range(3):
+        for dist in range(NUM_DISTRICT_OPTIONS):
             if dist != a:
                 r.golem_loc[s, g] = dist
                 r.golem_sec[s, g] = 1
                 g += 1
     elif kind == D_IGNORE_CHAR:
-        if a == 1:
+        if a == IGNORE_CHARACTER:
             r.step_left -= tb.ch_move[r.palace[r.round]]
     elif kind == D_MOVE_STEP:
         _step_golem(r, tb, s, a // 2, a % 2, False)
@@ -1524,7 +1556,7 @@ def _resolve(r, tb, kind, s, e, pa, pb, pc, px, a):  # noqa: C901 - one branch p
     elif kind == D_TURN:
         _turn(r, tb, s, a)
     elif kind == D_BLACK_MARBLE:
-        for dist in range(3):
+        for dist in range(NUM_DISTRICT_OPTIONS):
             if dist != a:
                 _move_student(r, tb, s, dist, 1)
     elif kind == D_WORK_COUNT:
@@ -1534,20 +1566,20 @@ def _resolve(r, tb, kind, s, e, pa, pb, pc, px, a):  # noqa: C901 - one branch p
         if a + extra > 0:
             _push(r, D_ACTIVATE, s, 0, a + extra, 1, 0, -1)
     elif kind == D_ACTIVATE:
-        if a < 6:
+        if a < ACTIVATE_STOP:
             if pa > 1:
                 _push(r, D_ACTIVATE, s, 0, pa - 1, pb, pc, px)
             _activate(r, tb, s, a, True)
     elif kind == D_GOLEM_ACTION:
-        if a == 9:
+        if a == GA_DONE:
             return
-        _push(r, D_GOLEM_ACTION, s, 0, 0, pb | (1 if a < 6 else 2), 0, 0)
-        if a < 6:
+        _push(r, D_GOLEM_ACTION, s, 0, 0, pb | (1 if a < GA_CREATE else 2), 0, 0)
+        if a < GA_CREATE:
             _upgrade(r, tb, s, a, 0, 0)
         else:
-            _create(r, tb, s, a - 6, 0)
+            _create(r, tb, s, a - GA_CREATE, 0)
     elif kind == D_ARTIFACT_ACTION:
-        if a == 42:
+        if a == AA_DONE:
             return
         _push(r, D_ARTIFACT_ACTION, s, 0, 0, pb | (1 if a < ART_OPTIONS else 2), 0, 0)
         if a < ART_OPTIONS:
@@ -1564,10 +1596,10 @@ def _resolve(r, tb, kind, s, e, pa, pb, pc, px, a):  # noqa: C901 - one branch p
         else:
             _buy_book(r, tb, s, (a - STUDY_BUY) // 4, (a - STUDY_BUY) % 4, 0, 0)
     elif kind == D_MIRROR:
-        if a == 5:
+        if a == MIRROR_DONE:
             return
-        _push(r, D_MIRROR, s, 0, pa, pb | (1 if a < 4 else 2), 0, 0)
-        if a < 4:
+        _push(r, D_MIRROR, s, 0, pa, pb | (1 if a < MIRROR_STUDY else 2), 0, 0)
+        if a < MIRROR_STUDY:
             _pay(r, s, COIN, tb.prm[P_MIRROR_COST])
             _row_action(r, s, a, pa)
         else:
@@ -1575,7 +1607,7 @@ def _resolve(r, tb, kind, s, e, pa, pb, pc, px, a):  # noqa: C901 - one branch p
             _study_up(r, tb, s, 1)
     elif kind == D_CHARACTER:
         c = r.palace[r.round]
-        if a == 0:
+        if a == CHARACTER_PAY:
             _pay(r, s, COIN, tb.ch_cost[c])
             _effect(r, tb, s, tb.ch_effect[c], tb.ch_a[c], tb.ch_b[c], -1, 0)
         else:
@@ -1584,30 +1616,30 @@ def _resolve(r, tb, kind, s, e, pa, pb, pc, px, a):  # noqa: C901 - one branch p
         if a != UPGRADE_SKIP:
             _upgrade(r, tb, s, a, pb, pc)
     elif kind == D_CREATE:
-        if a < 3:
+        if a < CREATE_SKIP:
             _create(r, tb, s, a, pa)
     elif kind == D_KILL:
-        if a < 6:
+        if a < KILL_SKIP:
             _push(r, D_CEMETERY_SPACE, s, 0, a, 0, 0, 0)
     elif kind == D_CEMETERY_SPACE:
         _kill(r, tb, s, pa, a)
     elif kind == D_STUDENT:
-        if a < 3:
+        if a < STUDENT_SKIP:
             _move_student(r, tb, s, a, 1)
     elif kind == D_GOLEM_STEP:
-        if a == 24:
+        if a == STEP_STOP:
             return
         g = a // 4
         _step_golem(r, tb, s, g, a % 2, (a // 2) % 2 == 1)
         if pb > 1:
             _push(r, D_GOLEM_STEP, s, 0, pa, pb - 1, pc, -1 if px == -1 else g)
     elif kind == D_BOOK:
-        if a < 20:
+        if a < BOOK_SKIP:
             _buy_book(r, tb, s, a // 4, a % 4, pa, pb)
     elif kind == D_STUDENT_BACK:
         r.student[s, a] -= 1
     elif kind == D_BOOK_BONUS:
-        if a < 20:
+        if a < BONUS_STOP:
             if pa > 1:
                 _push(r, D_BOOK_BONUS, s, 0, pa - 1, pb | (1 << a), 0, 0)
             _book_effect(r, tb, s, r.col_books[s, a // 5, a % 5], 1)
@@ -1620,12 +1652,12 @@ def _resolve(r, tb, kind, s, e, pa, pb, pc, px, a):  # noqa: C901 - one branch p
         r.drawn[0] = -1
         r.drawn[1] = -1
     elif kind == D_TRACK:
-        if a == 0:
+        if a == TRACK_UP:
             r.track[s] += 1
-        elif a == 1:
+        elif a == TRACK_DOWN:
             r.track[s] -= 1
     elif kind == D_ARTIFACT_ACTIVATE:
-        if a < 4:
+        if a < ART_ACTIVATE_SKIP:
             _activate_artifact(r, tb, s, a)
     elif kind == D_GOLD_PLACE:
         r.art_gold[s, a] += 1
@@ -1635,10 +1667,10 @@ def _resolve(r, tb, kind, s, e, pa, pb, pc, px, a):  # noqa: C901 - one branch p
     elif kind == D_CHOICE:
         r.res[s, a] += pa
     elif kind == D_CONFIRM:
-        if a == 0:
+        if a == CONFIRM_YES:
             _confirmed(r, tb, s, e, pa, pb, pc, px)
     elif kind == D_COPY_TILE:
-        if a < 6:
+        if a < COPY_SKIP:
             _tile_effect(r, tb, s, r.golem_loc[s, a], r.golem_sec[s, a])
     elif kind == D_ANY_ACTION:
         _row_action(r, s, a, pa)
@@ -1660,7 +1692,7 @@ def _turn(r, tb, s, a):
         return
     r.actions[s] += 1
     _auto(r, s, X_END_ACTION, 0, 0, 0, 0)
-    if a < 25:
+    if a < MARBLE_OPTIONS:
         row = a // 5
         colour = a % 5
         value = 0
@@ -2285,7 +2317,7 @@ def _upgrade(r, tb, s, opt, discount, any_res):
                 due -= take
     if due > 0:
         r.error = 5
-    if opt < 6:
+    if opt < UP_STUDY:
         r.gdev[s, opt] = 1
         e = tb.gdev_effect[opt]
         if e == E_KILL_DOUBLE_CEMETERY:

@@ -19,15 +19,42 @@ from typing import Any
 import numpy as np
 
 from simulate.games.golem.codes import (
+    AA_BUY_GOLD,
+    AA_DONE,
     ACT_FORFEIT,
     ACT_NAMES,
     ACT_PASS,
     ACT_RABBI,
+    ACTIVATE_STOP,
+    ART_ACTIVATE_SKIP,
     ART_OPTIONS,
     AUTOMA,
+    BONUS_STOP,
+    BOOK_SKIP,
     CEMETERY,
+    CHARACTER_COINS,
+    CHARACTER_PAY,
+    CONFIRM_NO,
+    CONFIRM_YES,
+    COPY_SKIP,
+    CREATE_SKIP,
+    GA_CREATE,
+    GA_DONE,
+    IGNORE_CHARACTER,
+    KILL_SKIP,
+    MARBLE_OPTIONS,
     MAX_STACK,
+    MAX_WORK,
+    MIRROR_DONE,
+    MIRROR_STUDY,
+    MOVE_STEP_OPTIONS,
     NUM_ACTIONS,
+    NUM_ARTIFACT_OPTIONS,
+    NUM_CHOICE_OPTIONS,
+    NUM_DISTRICT_OPTIONS,
+    NUM_DRAWN_OPTIONS,
+    NUM_GOLEM_OPTIONS,
+    NUM_ROW_OPTIONS,
     OFF_BOARD,
     PAIRS,
     PASS_ACTION,
@@ -45,9 +72,14 @@ from simulate.games.golem.codes import (
     PHASE_NAMES,
     RABBI_BASE,
     STAT_NAMES,
+    STEP_STOP,
+    STUDENT_SKIP,
     STUDY_BUY,
     STUDY_DONE,
     T_AUTO,
+    TRACK_DOWN,
+    TRACK_SKIP,
+    TRACK_UP,
     UP_ART,
     UP_STUDY,
     UPGRADE_SKIP,
@@ -326,9 +358,9 @@ class GolemState:
         """Play-profile stats of one move: a Gold bought by the Artifacts action (3 Coins), a Character bonus paid
         for, and the sections every seat's Students advanced (``students``: their positions before the move)."""
         kind, s = task[0], task[1]
-        if kind == Decision.ARTIFACT_ACTION and ART_OPTIONS <= a < 42:
+        if kind == Decision.ARTIFACT_ACTION and a == AA_BUY_GOLD:
             self.stats["gold_bought"][s] += 1
-        elif kind == Decision.CHARACTER and a == 0:
+        elif kind == Decision.CHARACTER and a == CHARACTER_PAY:
             self.stats["character_bonuses"][s] += 1
         for o in range(self.n):
             for d in range(3):
@@ -453,7 +485,7 @@ class GolemState:
         a = action
         D = Decision
         if kind == D.TURN:
-            if a < 25:
+            if a < MARBLE_OPTIONS:
                 return f"marble {MARBLES[a % 5]} from {ROWS[a // 5]} (value {sum(self.syn[a // 5])})"
             if a < PASS_ACTION:
                 slot = a - RABBI_BASE
@@ -465,10 +497,12 @@ class GolemState:
             return "no upgrade" if a == UPGRADE_SKIP else f"upgrade {_dev_name(a)}"
         if kind == D.GOLEM_ACTION:
             return (
-                "done" if a == 9 else (f"upgrade {_dev_name(a)}" if a < 6 else f"create a Golem in {DISTRICTS[a - 6]}")
+                "done"
+                if a == GA_DONE
+                else (f"upgrade {_dev_name(a)}" if a < GA_CREATE else f"create a Golem in {DISTRICTS[a - GA_CREATE]}")
             )
         if kind == D.ARTIFACT_ACTION:
-            return {41: "buy a Gold", 42: "done"}.get(a) or f"upgrade {_dev_name(UP_ART + a)}"
+            return {AA_BUY_GOLD: "buy a Gold", AA_DONE: "done"}.get(a) or f"upgrade {_dev_name(UP_ART + a)}"
         if kind == D.STUDY_ACTION:
             if a < STUDY_BUY:
                 return f"upgrade {_dev_name(UP_STUDY + a)}"
@@ -477,11 +511,15 @@ class GolemState:
                 return f"buy Book {self.d.book_ids[self.library[k // 4]]} into column {k % 4 + 1}"
             return "done"
         if kind == D.BOOK:
-            return "no Book" if a == 20 else f"buy Book {self.d.book_ids[self.library[a // 4]]} into column {a % 4 + 1}"
+            return (
+                "no Book"
+                if a == BOOK_SKIP
+                else f"buy Book {self.d.book_ids[self.library[a // 4]]} into column {a % 4 + 1}"
+            )
         if kind == D.MIRROR:
-            return (*(f"mirror {ROWS[k]}" for k in range(4)), "3 Coins: Study step", "done")[a]
+            return (*(f"mirror {ROWS[k]}" for k in range(NUM_ROW_OPTIONS)), "3 Coins: Study step", "done")[a]
         if kind in (D.MOVE_STEP, D.GOLEM_STEP):
-            if kind == D.GOLEM_STEP and a == 24:
+            if kind == D.GOLEM_STEP and a == STEP_STOP:
                 return "stop"
             g = a // 2 if kind == D.MOVE_STEP else a // 4
             back = kind == D.GOLEM_STEP and a % 4 >= 2
@@ -489,11 +527,11 @@ class GolemState:
             return f"Golem {g + 1} ({where}) {'back' if back else 'forward'}" + (" paying Knowledge" if a % 2 else "")
         if kind in (D.ACTIVATE, D.KILL, D.COPY_TILE):
             verb = {D.ACTIVATE: "activate", D.KILL: "kill", D.COPY_TILE: "use the tile of"}[kind]
-            if a == 6:
+            if a == NUM_GOLEM_OPTIONS:
                 return "stop" if kind == D.ACTIVATE else "none"
             return f"{verb} Golem {a + 1} ({DISTRICTS[self.golem_loc[s][a]]} {self.golem_sec[s][a]})"
         if kind in (D.CREATE, D.STUDENT, D.PLACE_GOLEMS, D.BLACK_MARBLE, D.STUDENT_BACK):
-            if a == 3:
+            if a == NUM_DISTRICT_OPTIONS:
                 return "none"
             return {
                 D.CREATE: "create a Golem in {}",
@@ -511,7 +549,7 @@ class GolemState:
         if kind == D.START_TILES:
             return "Starting tiles " + " ".join(self.d.start_ids[self.start_offer[s][k]] for k in PAIRS[a])
         if kind == D.CHARACTER:
-            return "pay for the Character's bonus" if a == 0 else "take the Coins"
+            return "pay for the Character's bonus" if a == CHARACTER_PAY else "take the Coins"
         if kind == D.CEMETERY_SPACE:
             return f"Cemetery space {a + 1}"
         if kind == D.TRACK:
@@ -519,11 +557,15 @@ class GolemState:
         if kind == D.OBJECTIVE:
             return f"keep Objective {self.d.objective_ids[self.drawn[a]]}"
         if kind in (D.GOLD_PLACE, D.ARTIFACT_ACTIVATE):
-            return "none" if a == 4 else f"{'Gold onto' if kind == D.GOLD_PLACE else 'activate'} Artifact {a + 1}"
+            return (
+                "none"
+                if a == ART_ACTIVATE_SKIP
+                else f"{'Gold onto' if kind == D.GOLD_PLACE else 'activate'} Artifact {a + 1}"
+            )
         if kind == D.CHOICE:
             return f"take {task[3]} {('Clay', 'Coins', 'Knowledge')[a]}"
         if kind == D.CONFIRM:
-            return f"{'accept' if a == 0 else 'decline'} {EFFECTS[task[2]]}"
+            return f"{'accept' if a == CONFIRM_YES else 'decline'} {EFFECTS[task[2]]}"
         if kind == D.ANY_ACTION:
             return f"{ROWS[a]} action at value {task[3]}"
         if kind == D.REMOVE_MARBLE:
@@ -533,7 +575,11 @@ class GolemState:
         if kind == D.WORK_COUNT:
             return f"pay for {a} Golem(s)"
         if kind == D.BOOK_BONUS:
-            return "stop" if a == 20 else f"active bonus of Book {self.d.book_ids[self.col_books[s][a // 5][a % 5]]}"
+            return (
+                "stop"
+                if a == BONUS_STOP
+                else f"active bonus of Book {self.d.book_ids[self.col_books[s][a // 5][a % 5]]}"
+            )
         return f"{kind.name.lower()} {a}"
 
     # ----------------------------------------------------------------- phase driver
@@ -783,13 +829,13 @@ class GolemState:
         if kind == D.START_TILES:
             return a < len(PAIRS) and PAIRS[a][1] < len(self.start_offer[s])
         if kind == D.PLACE_GOLEMS:
-            return a < 3
+            return a < NUM_DISTRICT_OPTIONS
         if kind == D.IGNORE_CHAR:
-            return a < 2
+            return a <= IGNORE_CHARACTER
         if kind == D.MOVE_STEP:
-            return self._step_legal(s, a // 2, a % 2, False, a < 12) and self.step_left > 0
+            return self._step_legal(s, a // 2, a % 2, False, a < MOVE_STEP_OPTIONS) and self.step_left > 0
         if kind == D.TURN:
-            if a < 25:
+            if a < MARBLE_OPTIONS:
                 return self.marble_actions[s] < 2 and self.syn[a // 5][a % 5] > 0
             if a < PASS_ACTION:
                 slot = a - RABBI_BASE
@@ -808,32 +854,32 @@ class GolemState:
                 return self.pass_stage == 1 and self.rules["second_pass"] == "final" and self.passes[s] == 1
             return False
         if kind == D.BLACK_MARBLE:
-            return a < 3
+            return a < NUM_DISTRICT_OPTIONS
         if kind == D.WORK_COUNT:
-            if a > 4 or a > self._standing_count(s, False):
+            if a > MAX_WORK or a > self._standing_count(s, False):
                 return False
             cost = 0 if a == 0 else max(0, self.p["work_costs"][a - 1] - pa)
             return self.res[s][KNOWLEDGE] >= cost
         if kind == D.ACTIVATE:
-            if a == 6:
+            if a == ACTIVATE_STOP:
                 return True
-            if a > 6:
+            if a > ACTIVATE_STOP:
                 return False
             if px >= 0 and a != px:
                 return False
             return self.golem_loc[s][a] in (0, 1, 2) and self.standing[s][a] == 1 and not (pb and self.fresh[s][a])
         if kind == D.GOLEM_ACTION:
-            if a < 6:
+            if a < GA_CREATE:
                 return not (pb & 1) and self._upgrade_legal(s, a, 0, 0)
-            if a < 9:
-                return not (pb & 2) and self._create_legal(s, a - 6, 0)
-            return a == 9
+            if a < GA_DONE:
+                return not (pb & 2) and self._create_legal(s, a - GA_CREATE, 0)
+            return a == GA_DONE
         if kind == D.ARTIFACT_ACTION:
             if a < ART_OPTIONS:
                 return not (pb & 1) and self._upgrade_legal(s, UP_ART + a, 0, 0)
-            if a == 41:
+            if a == AA_BUY_GOLD:
                 return not (pb & 2) and self.res[s][COIN] >= self.p["gold_price"] and self.gold_supply > 0
-            return a == 42
+            return a == AA_DONE
         if kind == D.STUDY_ACTION:
             if a < STUDY_BUY:
                 return not (pb & 1) and self._upgrade_legal(s, UP_STUDY + a, 0, 0)
@@ -841,19 +887,19 @@ class GolemState:
                 return not (pb & 2) and self._book_legal(s, (a - STUDY_BUY) // 4, (a - STUDY_BUY) % 4, 0, 0)
             return a == STUDY_DONE
         if kind == D.MIRROR:
-            if a < 4:
+            if a < NUM_ROW_OPTIONS:
                 return not (pb & 1) and self.res[s][COIN] >= self.p["mirror_cost"]
-            if a == 4:
+            if a == MIRROR_STUDY:
                 return (
                     not (pb & 2)
                     and self.res[s][COIN] >= self.p["mirror_study_cost"]
                     and self.study[s] < self.study_len - 1
                 )
-            return a == 5
+            return a == MIRROR_DONE
         if kind == D.CHARACTER:
-            if a == 0:
+            if a == CHARACTER_PAY:
                 return self.res[s][COIN] >= int(self.t.ch_cost[self.palace[self.round]])
-            return a == 1
+            return a == CHARACTER_COINS
         if kind in (D.UPGRADE, D.INCOME_UPGRADE):
             if a == UPGRADE_SKIP:
                 return True
@@ -862,9 +908,9 @@ class GolemState:
             area = 1 if a < UP_STUDY else (2 if a < UP_ART else 4)
             return bool(pa & area) and self._upgrade_legal(s, a, pb, pc)
         if kind == D.CREATE:
-            return a == 3 or (a < 3 and self._create_legal(s, a, pa))
+            return a == CREATE_SKIP or (a < CREATE_SKIP and self._create_legal(s, a, pa))
         if kind == D.KILL:
-            return a == 6 or (a < 6 and self.golem_loc[s][a] in (0, 1, 2))
+            return a == KILL_SKIP or (a < KILL_SKIP and self.golem_loc[s][a] in (0, 1, 2))
         if kind == D.CEMETERY_SPACE:
             if a >= self.cemetery_len:
                 return False
@@ -872,11 +918,11 @@ class GolemState:
                 return True
             return self.cemetery[a] < 0 and int(self.t.cem_min_players[a]) <= n
         if kind == D.STUDENT:
-            return a == 3 or (a < 3 and self.student[s][a] < NUM_SECTIONS)
+            return a == STUDENT_SKIP or (a < STUDENT_SKIP and self.student[s][a] < NUM_SECTIONS)
         if kind == D.GOLEM_STEP:
-            if a == 24:
+            if a == STEP_STOP:
                 return True  # every bonus is optional: the player may stop moving
-            if a > 24:
+            if a > STEP_STOP:
                 return False
             g, back, pay = a // 4, (a // 2) % 2, a % 2
             if px >= 0 and g != px:
@@ -885,40 +931,40 @@ class GolemState:
                 return False
             return self._step_legal(s, g, pay, bool(back), True)
         if kind == D.BOOK:
-            return a == 20 or (a < 20 and self._book_legal(s, a // 4, a % 4, pa, pb))
+            return a == BOOK_SKIP or (a < BOOK_SKIP and self._book_legal(s, a // 4, a % 4, pa, pb))
         if kind == D.STUDENT_BACK:
-            return a < 3 and self.student[s][a] > 1
+            return a < NUM_DISTRICT_OPTIONS and self.student[s][a] > 1
         if kind == D.BOOK_BONUS:
-            if a == 20:
+            if a == BONUS_STOP:
                 return True
             c, r = a // 5, a % 5
-            return a < 20 and r < len(self.col_books[s][c]) and not (pb >> a) & 1
+            return a < BONUS_STOP and r < len(self.col_books[s][c]) and not (pb >> a) & 1
         if kind == D.OBJECTIVE:
-            return a < 2 and self.drawn[a] >= 0
+            return a < NUM_DRAWN_OPTIONS and self.drawn[a] >= 0
         if kind == D.TRACK:
-            if a == 0:
+            if a == TRACK_UP:
                 return self.track[s] < self.track_len - 1
-            if a == 1:
+            if a == TRACK_DOWN:
                 return self.track[s] > 0
-            return a == 2
+            return a == TRACK_SKIP
         if kind == D.ARTIFACT_ACTIVATE:
-            return a == 4 or (a < 4 and self.art_done[s][a] == 1)
+            return a == ART_ACTIVATE_SKIP or (a < ART_ACTIVATE_SKIP and self.art_done[s][a] == 1)
         if kind == D.GOLD_PLACE:
-            return a < 4 and self._art_need(s, a) > 0
+            return a < NUM_ARTIFACT_OPTIONS and self._art_need(s, a) > 0
         if kind == D.CHOICE:
-            return a < 3
+            return a < NUM_CHOICE_OPTIONS
         if kind == D.CONFIRM:
-            return a == 1 or (a == 0 and self._confirm_ok(s, e, pa, pb, pc, px))
+            return a == CONFIRM_NO or (a == CONFIRM_YES and self._confirm_ok(s, e, pa, pb, pc, px))
         if kind == D.COPY_TILE:
-            return a == 6 or (
-                a < 6
+            return a == COPY_SKIP or (
+                a < COPY_SKIP
                 and self.golem_loc[s][a] in (0, 1, 2)
                 and self.section_tile[self.golem_loc[s][a]][self.golem_sec[s][a]] >= 0
             )
         if kind == D.ANY_ACTION:
-            return a < 4
+            return a < NUM_ROW_OPTIONS
         if kind == D.REMOVE_MARBLE:
-            return a < 25 and self.syn[a // 5][a % 5] > 0
+            return a < MARBLE_OPTIONS and self.syn[a // 5][a % 5] > 0
         return False
 
     def _step_legal(self, s: int, g: int, pay: int, back: bool, in_range: bool) -> bool:
@@ -1056,13 +1102,13 @@ class GolemState:
                 self._take_start(s, self.start_offer[s][k])
         elif kind == D.PLACE_GOLEMS:
             g = 0
-            for dist in range(3):
+            for dist in range(NUM_DISTRICT_OPTIONS):
                 if dist != a:
                     self.golem_loc[s][g] = dist
                     self.golem_sec[s][g] = 1
                     g += 1
         elif kind == D.IGNORE_CHAR:
-            if a == 1:
+            if a == IGNORE_CHARACTER:
                 self.step_left -= int(t.ch_move[self.palace[self.round]])
         elif kind == D.MOVE_STEP:
             self._step_golem(s, a // 2, a % 2, False)
@@ -1072,7 +1118,7 @@ class GolemState:
         elif kind == D.TURN:
             self._turn(s, a)
         elif kind == D.BLACK_MARBLE:
-            for dist in range(3):
+            for dist in range(NUM_DISTRICT_OPTIONS):
                 if dist != a:
                     self._move_student(s, dist, 1)
         elif kind == D.WORK_COUNT:
@@ -1082,20 +1128,20 @@ class GolemState:
             if a + extra:
                 self._push(D.ACTIVATE, s, 0, a + extra, 1, 0, -1)
         elif kind == D.ACTIVATE:
-            if a < 6:
+            if a < ACTIVATE_STOP:
                 if pa > 1:
                     self._push(D.ACTIVATE, s, 0, pa - 1, pb, pc, px)
                 self._activate(s, a, True)
         elif kind == D.GOLEM_ACTION:
-            if a == 9:
+            if a == GA_DONE:
                 return
-            self._push(D.GOLEM_ACTION, s, 0, 0, pb | (1 if a < 6 else 2))
-            if a < 6:
+            self._push(D.GOLEM_ACTION, s, 0, 0, pb | (1 if a < GA_CREATE else 2))
+            if a < GA_CREATE:
                 self._upgrade(s, a, 0, 0)
             else:
-                self._create(s, a - 6, 0)
+                self._create(s, a - GA_CREATE, 0)
         elif kind == D.ARTIFACT_ACTION:
-            if a == 42:
+            if a == AA_DONE:
                 return
             self._push(D.ARTIFACT_ACTION, s, 0, 0, pb | (1 if a < ART_OPTIONS else 2))
             if a < ART_OPTIONS:
@@ -1112,10 +1158,10 @@ class GolemState:
             else:
                 self._buy_book(s, (a - STUDY_BUY) // 4, (a - STUDY_BUY) % 4, 0, 0)
         elif kind == D.MIRROR:
-            if a == 5:
+            if a == MIRROR_DONE:
                 return
-            self._push(D.MIRROR, s, 0, pa, pb | (1 if a < 4 else 2))
-            if a < 4:
+            self._push(D.MIRROR, s, 0, pa, pb | (1 if a < MIRROR_STUDY else 2))
+            if a < MIRROR_STUDY:
                 self._pay(s, COIN, self.p["mirror_cost"])
                 self._row_action(s, a, pa)
             else:
@@ -1123,7 +1169,7 @@ class GolemState:
                 self._study_up(s, 1)
         elif kind == D.CHARACTER:
             c = self.palace[self.round]
-            if a == 0:
+            if a == CHARACTER_PAY:
                 self._pay(s, COIN, int(t.ch_cost[c]))
                 self._effect(s, int(t.ch_effect[c]), int(t.ch_a[c]), int(t.ch_b[c]), -1, 0)
             else:
@@ -1132,30 +1178,30 @@ class GolemState:
             if a != UPGRADE_SKIP:
                 self._upgrade(s, a, pb, pc)
         elif kind == D.CREATE:
-            if a < 3:
+            if a < CREATE_SKIP:
                 self._create(s, a, pa)
         elif kind == D.KILL:
-            if a < 6:
+            if a < KILL_SKIP:
                 self._push(D.CEMETERY_SPACE, s, 0, a)
         elif kind == D.CEMETERY_SPACE:
             self._kill(s, pa, a)
         elif kind == D.STUDENT:
-            if a < 3:
+            if a < STUDENT_SKIP:
                 self._move_student(s, a, 1)
         elif kind == D.GOLEM_STEP:
-            if a == 24:
+            if a == STEP_STOP:
                 return
             g, back, pay = a // 4, (a // 2) % 2, a % 2
             self._step_golem(s, g, pay, bool(back))
             if pb > 1:
                 self._push(D.GOLEM_STEP, s, 0, pa, pb - 1, pc, -1 if px == -1 else g)
         elif kind == D.BOOK:
-            if a < 20:
+            if a < BOOK_SKIP:
                 self._buy_book(s, a // 4, a % 4, pa, pb)
         elif kind == D.STUDENT_BACK:
             self.student[s][a] -= 1
         elif kind == D.BOOK_BONUS:
-            if a < 20:
+            if a < BONUS_STOP:
                 if pa > 1:
                     self._push(D.BOOK_BONUS, s, 0, pa - 1, pb | (1 << a))
                 b = self.col_books[s][a // 5][a % 5]
@@ -1167,10 +1213,10 @@ class GolemState:
                 self.ob_deck.append(other)
             self.drawn = [-1, -1]
         elif kind == D.TRACK:
-            if a < 2:
-                self.track[s] += 1 if a == 0 else -1
+            if a < TRACK_SKIP:
+                self.track[s] += 1 if a == TRACK_UP else -1
         elif kind == D.ARTIFACT_ACTIVATE:
-            if a < 4:
+            if a < ART_ACTIVATE_SKIP:
                 self._activate_artifact(s, a)
         elif kind == D.GOLD_PLACE:
             self.art_gold[s][a] += 1
@@ -1180,10 +1226,10 @@ class GolemState:
         elif kind == D.CHOICE:
             self.res[s][a] += pa
         elif kind == D.CONFIRM:
-            if a == 0:
+            if a == CONFIRM_YES:
                 self._confirmed(s, e, pa, pb, pc, px)
         elif kind == D.COPY_TILE:
-            if a < 6:
+            if a < COPY_SKIP:
                 self._tile_effect(s, self.golem_loc[s][a], self.golem_sec[s][a])
         elif kind == D.ANY_ACTION:
             self._row_action(s, a, pa)
@@ -1200,7 +1246,7 @@ class GolemState:
             return
         self.actions[s] += 1
         self._push(T_AUTO, s, X_END_ACTION)
-        if a < 25:
+        if a < MARBLE_OPTIONS:
             row, colour = a // 5, a % 5
             value = sum(self.syn[row])
             self.syn[row][colour] -= 1
@@ -1724,7 +1770,7 @@ class GolemState:
                 due -= take
         if due:
             raise RuntimeError("upgrade not affordable")
-        if opt < 6:
+        if opt < UP_STUDY:
             self.gdev[s][opt] = 1
             e = int(self.t.gdev_effect[opt])
             if e == E["kill_double_cemetery"]:
