@@ -159,31 +159,24 @@ from simulate.games.golem.data import (
     WORK,
     YELLOW,
 )
-from simulate.games.golem.engine import (
+from simulate.games.golem.engine import apply_action, current_player, legal_mask
+from simulate.games.golem.engine_developments import _activate_artifact
+from simulate.games.golem.engine_golems import _step_golem, control_seat
+from simulate.games.golem.engine_legality import (
     NOOP,
     OPTIONS,
-    _activate_artifact,
     _art_need,
     _artifact_action_legal,
     _book_price,
     _create_cost,
-    _has_gdev,
     _has_legal,
-    _level,
-    _move_student,
     _on_board,
-    _reactivates,
-    _step_golem,
-    _study_up,
     _upgrade_cost,
     _upgrade_option_legal,
-    apply_action,
-    control_seat,
-    current_player,
-    legal_mask,
-    objectives_of,
-    settles,
 )
+from simulate.games.golem.engine_resources import _has_gdev, _level, _move_student, _reactivates, _study_up
+from simulate.games.golem.engine_rounds import settles
+from simulate.games.golem.engine_scoring import objectives_of
 from simulate.rng import randint
 
 # SEARCH: ``search_bot``, APPRENTICE: ``apprentice_bot``, not ``choose``

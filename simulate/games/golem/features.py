@@ -31,7 +31,9 @@ from simulate.games.golem.data import (
     RED,
     YELLOW,
 )
-from simulate.games.golem.engine import _has_gdev, _on_board, objectives_met
+from simulate.games.golem.engine import objectives_met
+from simulate.games.golem.engine_legality import _on_board
+from simulate.games.golem.engine_resources import _has_gdev
 
 NUM_FEATURES = len(APPRENTICE_FEATURES)
 SEAT_BLOCK = 17  # features of one seat's block (data._SEAT_FEATURES)
