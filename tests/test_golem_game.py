@@ -17,7 +17,7 @@ from simulate.datafiles import default_dir
 from simulate.games.golem import bots as golem_bots
 from simulate.games.golem import data, engine, play
 from simulate.games.golem.codes import STAT_NAMES, Decision
-from simulate.games.golem.reference import GolemState
+from simulate.games.golem.reference import GolemReference
 from simulate.games.golem.state import new_pads
 from simulate.registry import make
 from simulate.rng import randint
@@ -179,7 +179,7 @@ def test_kernel_games_replay_identically_on_the_reference(names: tuple[str, ...]
     prm = np.array([golem_bots.bot_params(b, over.get(b, {})) for b in names])
     for seed in range(2 if "search" in names else 5):
         moves, final = play.trace_game(d, 3, np.arange(3), ids, prm, seed, seed + 50)
-        ref = GolemState(d, 3, seed)
+        ref = GolemReference(d, 3, seed)
         for a in moves:
             ref.apply_action(int(a))
             for s in range(3):
@@ -429,7 +429,7 @@ def test_play_profile_counts_the_moves_played() -> None:
     totals = np.zeros(3, np.int64)
     for g in range(games):
         moves, _ = play.trace_game(d, 4, seat[g], ids, prm, int(seeds[g]), int(seeds[g]) + 7)
-        ref = GolemState(d, 4, int(seeds[g]))
+        ref = GolemReference(d, 4, int(seeds[g]))
         counted = np.zeros((4, 3), np.int64)  # Gold bought, Character bonuses, Student sections
         for a in moves:
             kind, s, text = Decision(ref.decision()), ref.current_player(), ref.describe(int(a))

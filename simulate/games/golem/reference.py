@@ -1,8 +1,8 @@
 """Golem (Cranio Creations 2021) reference engine: one game in plain Python.
 
 The executable form of ``docs/golem.md`` and ``seeds/golem/RULINGS.md``, in OpenSpiel's ``State``
-shape: :meth:`GolemState.current_player`, :meth:`~GolemState.legal_actions`,
-:meth:`~GolemState.apply_action`, :meth:`~GolemState.is_terminal`, :meth:`~GolemState.returns`.
+shape: :meth:`GolemReference.current_player`, :meth:`~GolemReference.legal_actions`,
+:meth:`~GolemReference.apply_action`, :meth:`~GolemReference.is_terminal`, :meth:`~GolemReference.returns`.
 
 Every decision is one integer action ``0..NUM_ACTIONS-1`` whose meaning depends on the pending
 decision (``Decision``), e.g. in ``TURN`` action ``row * 5 + colour`` takes a marble. Compound rules
@@ -120,7 +120,7 @@ class Rng:
             a[k], a[j] = a[j], a[k]
 
 
-class GolemState(RoundDriver, Legality, Decisions, Effects, Resources, Golems, Developments):
+class GolemReference(RoundDriver, Legality, Decisions, Effects, Resources, Golems, Developments):
     """One game of Golem for ``num_players`` (1-4) from ``setup_seed``."""
 
     def __init__(self, data: GolemData, num_players: int, setup_seed: int) -> None:
@@ -543,7 +543,7 @@ class GolemState(RoundDriver, Legality, Decisions, Effects, Resources, Golems, D
         return f"{kind.name.lower()} {a}"
 
 
-def public_state(g: GolemState) -> dict[str, Any]:
+def public_state(g: GolemReference) -> dict[str, Any]:
     """The public position of ``g`` as plain JSON values (docs/replay.md, replay state schema 1).
 
     Objectives in hand, the cards of the draft and the Starting tiles offered are hidden: counts only.

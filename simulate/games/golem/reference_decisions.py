@@ -1,6 +1,6 @@
 """Resolving a decision in the reference engine: one branch per decision, a main action, the Automa's turn.
 
-A mixin of :class:`~simulate.games.golem.reference.GolemState`: its methods read and change the state's attributes.
+A mixin of :class:`~simulate.games.golem.reference.GolemReference`: its methods read and change the state's attributes.
 """
 
 from __future__ import annotations

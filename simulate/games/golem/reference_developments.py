@@ -1,6 +1,6 @@
 """Developments, Artifacts and Books in the reference engine: upgrading, activating, buying.
 
-A mixin of :class:`~simulate.games.golem.reference.GolemState`: its methods read and change the state's attributes.
+A mixin of :class:`~simulate.games.golem.reference.GolemReference`: its methods read and change the state's attributes.
 """
 
 from __future__ import annotations

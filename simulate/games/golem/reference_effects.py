@@ -1,6 +1,6 @@
 """The effect table of the reference engine: what a tile, Character, Book or development does.
 
-A mixin of :class:`~simulate.games.golem.reference.GolemState`: its methods read and change the state's attributes.
+A mixin of :class:`~simulate.games.golem.reference.GolemReference`: its methods read and change the state's attributes.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Which actions are legal in the reference engine: one branch per decision, and the costs and fits it checks.
 
-A mixin of :class:`~simulate.games.golem.reference.GolemState`: its methods read and change the state's attributes.
+A mixin of :class:`~simulate.games.golem.reference.GolemReference`: its methods read and change the state's attributes.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Resources, Gold, tracks and Students of one seat in the reference engine: the small state changes.
 
-A mixin of :class:`~simulate.games.golem.reference.GolemState`: its methods read and change the state's attributes.
+A mixin of :class:`~simulate.games.golem.reference.GolemReference`: its methods read and change the state's attributes.
 """
 
 from __future__ import annotations

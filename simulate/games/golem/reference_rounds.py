@@ -1,6 +1,6 @@
 """The round driver of the reference engine: phases, turn order and passing, the Synagogue.
 
-A mixin of :class:`~simulate.games.golem.reference.GolemState`: its methods read and change the state's attributes.
+A mixin of :class:`~simulate.games.golem.reference.GolemReference`: its methods read and change the state's attributes.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Golem batch state: one numpy record per game, the numba form of ``reference.GolemState``.
+"""Golem batch state: one numpy record per game, the numba form of ``reference.GolemReference``.
 
 Field names follow the reference engine's attributes; its Python lists are fixed arrays here with a
 length field (``*_len``) or, for the decks that cards return to, circular queues (``*_head``,
