@@ -101,6 +101,7 @@ from simulate.games.golem.data import (
     COIN,
     KNOWLEDGE,
     MAX_CEMETERY,
+    NUM_ARTIFACT_TILES,
     NUM_SECTIONS,
     NUM_STUDY_DEVS,
     P_BOOK_COLUMNS,
@@ -127,7 +128,7 @@ OPTIONS = np.zeros(64, np.int64)
 for _kind, _count in (
     (D_DRAFT, 4),
     (D_KEEP, 4),
-    (D_ARTIFACT_TILE, 4),
+    (D_ARTIFACT_TILE, NUM_ARTIFACT_TILES),
     (D_START_TILES, NUM_PAIRS),
     (D_PLACE_GOLEMS, NUM_DISTRICT_OPTIONS),
     (D_IGNORE_CHAR, IGNORE_CHARACTER + 1),
