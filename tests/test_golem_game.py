@@ -15,7 +15,7 @@ from numba import njit
 from simulate.cli import main
 from simulate.datafiles import default_dir
 from simulate.games.golem import bots as golem_bots
-from simulate.games.golem import data, engine, play
+from simulate.games.golem import codes, data, engine, play
 from simulate.games.golem.codes import STAT_NAMES, Decision
 from simulate.games.golem.reference import GolemReference
 from simulate.games.golem.state import new_pads
@@ -252,7 +252,7 @@ def test_marble_values_without_play_equal_the_played_positions() -> None:
         st = np.zeros(1, play.new_state(1).dtype)
         engine.init_one(st, 0, d.kernel, n, seed, seed + 9)
         for a in moves:
-            if engine.decision(st[0]) == engine.D_TURN:
+            if engine.decision(st[0]) == codes.D_TURN:
                 near = st.copy()  # every Student one step before the Menorah section, no token claimed
                 near[0]["student"][engine.current_player(st[0])] = menorah - 1
                 near[0]["tokens"] = -1
@@ -281,7 +281,7 @@ def _direct_values(st, tab, w, out, kinds):
     for a in range(64):
         out[a, 0] = 0.0
         out[a, 1] = 0.0
-        if not mask[a] or (kind == engine.D_TURN and a < 25):
+        if not mask[a] or (kind == codes.D_TURN and a < 25):
             continue
         status, v = golem_bots.direct_value(r, tb, s, w, kind, a, upgrades)
         if status != golem_bots.PLAY:
@@ -316,8 +316,8 @@ def _check_direct_values(d: data.GolemData, games: tuple[tuple[int, int], ...]) 
 
 def test_options_valued_without_play_equal_the_played_positions() -> None:
     kinds = _check_direct_values(data.load(), ((4, 1), (4, 2), (3, 3), (2, 4), (1, 5), (4, 6), (4, 7)))
-    for kind in (engine.D_MOVE_STEP, engine.D_INCOME_UPGRADE, engine.D_GOLEM_ACTION, engine.D_STUDY_ACTION,
-                 engine.D_ARTIFACT_ACTION, engine.D_TURN, engine.D_BOOK):  # fmt: skip
+    for kind in (codes.D_MOVE_STEP, codes.D_INCOME_UPGRADE, codes.D_GOLEM_ACTION, codes.D_STUDY_ACTION,
+                 codes.D_ARTIFACT_ACTION, codes.D_TURN, codes.D_BOOK):  # fmt: skip
         assert kinds[kind] > 5, (kind, kinds)
 
 
@@ -334,7 +334,7 @@ def test_rabbi_and_book_effects_valued_without_play_equal_the_played_positions()
         book = data.E[data.BOOK_EFFECTS[e % len(data.BOOK_EFFECTS)]]
         kernel[0]["bk_effect"][:, e % 2] = book
         kernel[0]["bk_res"][:, e % 2] = e % 3  # a resource and a district
-        turns += _check_direct_values(d._replace(kernel=kernel), ((4, e),))[engine.D_TURN]
+        turns += _check_direct_values(d._replace(kernel=kernel), ((4, e),))[codes.D_TURN]
     assert turns > 1000
 
 
@@ -352,9 +352,9 @@ def _choose_by_play(r, tb, bot, w, mask, scratch):
                 k -= 1
     s = engine.current_player(r)
     first = 0
-    if kind == engine.D_ARTIFACT_ACTION:
+    if kind == codes.D_ARTIFACT_ACTION:
         first = 1
-    elif kind == engine.D_UPGRADE or kind == engine.D_INCOME_UPGRADE:
+    elif kind == codes.D_UPGRADE or kind == codes.D_INCOME_UPGRADE:
         first = golem_bots.UP_ART + 1
     cheapest = golem_bots._cheapest_space(r, tb, s) if first else -1
     best = -1e18

@@ -15,7 +15,7 @@ itself, which gets its fields back (``direct_value``): a marble of the Turn deci
 a development upgrade (``upgrade_value``, ``last_income_value``, ``effect_upgrade_value``), a Move or
 Golem step (``step_value``, ``golem_step_value``), a Rabbi or a pass (``rabbi_value``, ``pass_value``),
 a Book bought (``book_value``), a Golem created (``create_value``), a row action (``row_value``), and
-the option that resolves nothing (``engine.NOOP``, ``engine.settles``). Each gives the same number the
+the option that resolves nothing (``engine_legality.NOOP``, ``engine_rounds.settles``). Each gives the same number the
 played position gets (tested), so the bots' decisions are those of playing every option (tested too).
 """
 
@@ -195,7 +195,7 @@ for _e in (
     E_CREATE_GOLEM_RED_STUDENT,
 ):  # fmt: skip
     PUSHES[_e] = True
-# the resource a marble row gives before its decision (``engine._row_action``); -1 for Work and Mirror
+# the resource a marble row gives before its decision (``engine_effects._row_action``); -1 for Work and Mirror
 ROW_RESOURCE = np.full(5, -1, np.int64)
 ROW_RESOURCE[GOLEM_ROW] = CLAY
 ROW_RESOURCE[ARTIFACTS_ROW] = COIN
@@ -298,7 +298,7 @@ def value(r, tb, s, w):
 
 @njit(cache=True)
 def placed_value(r, tb, s, w):
-    """The best ``value`` over the cauldrons seat ``s`` may place a Gold piece on (``engine._resolve``'s Gold
+    """The best ``value`` over the cauldrons seat ``s`` may place a Gold piece on (``engine_decisions._resolve``'s Gold
     placement: a filled cauldron completes its Artifact, which pays at once); ``r`` gets every field back."""
     best = -1e18
     saved = _save(r, s)
@@ -510,7 +510,7 @@ def _candidates(r, tb, s, kind, first, cheapest, mask):
 
 @njit(cache=True)
 def _reactivating(r, tb, s, colour):
-    """A marble of ``colour`` reactivates one of seat ``s``'s Artifacts (``engine._turn``)."""
+    """A marble of ``colour`` reactivates one of seat ``s``'s Artifacts (``engine_decisions._turn``)."""
     if colour != RED and colour != BLUE:
         return False
     want = E_REACTIVATE_RED_MARBLE if colour == RED else E_REACTIVATE_BLUE_MARBLE
@@ -524,7 +524,7 @@ def _reactivating(r, tb, s, colour):
 def marble_value(r, tb, s, w, a):
     """``value`` after Turn option ``a`` (a marble that reactivates no Artifact) without playing it.
 
-    ``engine._turn`` and ``advance`` stop at the row's own decision (it always has a legal "done") or at
+    ``engine_decisions._turn`` and ``advance`` stop at the row's own decision (it always has a legal "done") or at
     the black marble's district choice, so the position differs from ``r`` only by the Student step of
     the marble's colour (and the Menorah token it may claim) and the resource the row gives; ``r``
     takes those changes for the valuation and gets them back.
@@ -563,7 +563,7 @@ def direct_value(r, tb, s, w, kind, a, upgrades):
 
     Valued without play: an upgrade among the first ``upgrades`` options (``upgrade_options``), the last player's
     Income upgrades, a Move step that is not the last, a Rabbi or a pass of the Turn decision, a Book bought by a
-    Study action or a Book decision, and the option that resolves nothing (``engine.NOOP``)."""
+    Study action or a Book decision, and the option that resolves nothing (``engine_legality.NOOP``)."""
     if a < upgrades:
         if kind == D_GOLEM_ACTION:
             return VALUED, upgrade_value(r, tb, s, w, a, 0, 0)
@@ -612,7 +612,7 @@ def direct_value(r, tb, s, w, kind, a, upgrades):
 
 @njit(cache=True)
 def effect_upgrade_value(r, tb, s, w, opt, discount, any_res):
-    """(status, value) after upgrade ``opt`` of an Upgrade decision (an effect's, ``engine._upgrade``): valued when the
+    """(status, value) after upgrade ``opt`` of an Upgrade decision (an effect's, ``_upgrade``): valued when the
     upgrade pushes a decision (``upgrade_value``) or the engine stops at what lies below (``settles``)."""
     paid0, paid1, paid2, side = _apply_upgrade(r, tb, s, opt, discount, any_res)
     pushes = opt < UP_STUDY and (
@@ -626,7 +626,7 @@ def effect_upgrade_value(r, tb, s, w, opt, discount, any_res):
 
 @njit(cache=True)
 def _golem_fields(r, s, g):
-    """The fields ``engine._step_golem`` changes when seat ``s`` steps golem ``g``, for ``_restore_golem``."""
+    """The fields ``engine_golems._step_golem`` changes when seat ``s`` steps golem ``g``, for ``_restore_golem``."""
     lost = r.stats[ST_VP_SECTIONS, s]
     return (r.last_stepped, r.standing[s, g], r.golem_sec[s, g], r.vp[s], r.res[s, KNOWLEDGE], lost, r.error)
 
@@ -645,8 +645,8 @@ def _restore_golem(r, s, g, saved):
 
 @njit(cache=True)
 def golem_step_value(r, tb, s, w, a, left):
-    """(status, value) after Golem step ``a`` of a Golem-step decision with ``left`` steps (``engine._resolve``): the
-    step taken on ``r`` (``engine._step_golem``), then the decision again while steps are left (its "done" is legal),
+    """(status, value) after Golem step ``a`` of a Golem-step decision with ``left`` steps (``_resolve``): the
+    step taken on ``r`` (``_step_golem``), then the decision again while steps are left (its "done" is legal),
     else what lies below (``settles``)."""
     g = a // 4
     saved = _golem_fields(r, s, g)
@@ -660,7 +660,7 @@ def golem_step_value(r, tb, s, w, a, left):
 @njit(cache=True)
 def draft_value(r, tb, s):
     """(status, value) of an Objective picked in the draft: ``CURRENT`` (drafted cards are not held yet) when the
-    engine stops at the next pick or at the first Keep decision (``engine._next_phase``), with a card to take."""
+    engine stops at the next pick or at the first Keep decision (``engine_rounds._next_phase``), with a card to take."""
     n = r.n
     if r.cursor + 1 < n:
         o = r.order[r.cursor + 1]
@@ -676,7 +676,7 @@ def draft_value(r, tb, s):
 
 @njit(cache=True)
 def create_value(r, tb, s, w, dist, discount, below):
-    """(status, value) after creating a Golem in district ``dist`` (``engine._create``) and running its steps (the
+    """(status, value) after creating a Golem in district ``dist`` (``_create``) and running its steps (the
     Artifacts it reactivates) up to the first decision (the step the Development offers comes first); when none
     comes, a Golem action (``below`` = -1) stops at its own decision again, a Create decision at what lies ``below``
     it (``settles``)."""
@@ -720,7 +720,7 @@ def gold_buy_value(r, tb, s, w):
 @njit(cache=True)
 def row_value(r, tb, s, w, row, amount, coins, study):
     """``value`` after paying ``coins``, ``study`` Study steps and the action of marble row ``row`` (-1: none) at value
-    ``amount`` (``engine._row_action``: the row's resource, then its own decision, which always has a legal action)."""
+    ``amount`` (``_row_action``: the row's resource, then its own decision, which always has a legal action)."""
     res = ROW_RESOURCE[row] if row >= 0 else -1
     was = r.study[s]
     r.res[s, COIN] -= coins
@@ -755,7 +755,7 @@ def pass_value(r, tb, s):
 
 @njit(cache=True)
 def rabbi_value(r, tb, s, w, slot):
-    """(status, value) after placing the Rabbi on ``slot`` (``engine._turn``): the tile's effect applied on ``r`` as far
+    """(status, value) after placing the Rabbi on ``slot`` (``_turn``): the tile's effect applied on ``r`` as far
     as the decision it leads to (``effect_now``), or, when it leads to none, to the next turn (``settles``)."""
     tile = NUM_ACTION_TILES if slot == PERM_SLOT else r.at_slots[slot]
     saved = _save(r, s)
@@ -776,8 +776,8 @@ def rabbi_value(r, tb, s, w, slot):
 
 @njit(cache=True)
 def book_value(r, tb, s, w, pos, col, discount, free_card, below):
-    """(status, value) after buying the Book at Library position ``pos`` into column ``col`` (``engine._buy_book``)
-    and running its steps (``engine._after_book``) as far as the first decision; when none comes, a Study action
+    """(status, value) after buying the Book at Library position ``pos`` into column ``col`` (``_buy_book``)
+    and running its steps (``_after_book``) as far as the first decision; when none comes, a Study action
     (``below`` = -1) stops at its own decision again, a Book decision at what lies ``below`` it (``settles``).
 
     Pays and tucks the Book on ``r``, applies the steps (``effect_now``), values the position and gives every field
@@ -809,7 +809,7 @@ def book_value(r, tb, s, w, pos, col, discount, free_card, below):
 
 @njit(cache=True)
 def _after_book_now(r, tb, s, col, b, first):
-    """``engine._after_book``'s steps in the order they run: the Book's immediate effect (twice with the doubling
+    """``_after_book``'s steps in the order they run: the Book's immediate effect (twice with the doubling
     Study Development), the column's Development gain, the active effects of the column's Books from the first, the
     Artifacts a first Book reactivates. GO_ON, STOP at the first decision, or UNKNOWN."""
     dev = tb.sdev_effect[col] if r.sdev[s, col] else 0
@@ -841,7 +841,7 @@ def _after_book_now(r, tb, s, col, b, first):
 
 @njit(cache=True)
 def _book_task(r, tb, s, b, which, supply):
-    """``effect_now`` of Book ``b``'s immediate (``which`` 0) or active (1) effect, as ``engine._push_book_task``."""
+    """``effect_now`` of Book ``b``'s immediate (``which`` 0) or active (1) effect, as ``_push_book_task``."""
     e = tb.bk_effect[b, which]
     if e == E_TRADE:
         return effect_now(r, tb, s, e, tb.bk_a[b, which], tb.bk_a2[b], tb.bk_res[b, which], supply)
@@ -850,7 +850,7 @@ def _book_task(r, tb, s, b, which, supply):
 
 @njit(cache=True)
 def effect_now(r, tb, s, e, a, b, c, supply):
-    """(status, Gold supply) after applying effect ``e`` (``engine._effect``) of seat ``s`` on ``r`` up to the first
+    """(status, Gold supply) after applying effect ``e`` (``_effect``) of seat ``s`` on ``r`` up to the first
     decision it leads to: GO_ON when it leads to none (fully applied), STOP when a decision with a legal action
     comes first (applied up to it), UNKNOWN for the effects this does not follow (nothing applied).
 
@@ -899,7 +899,7 @@ def effect_now(r, tb, s, e, a, b, c, supply):
 
 @njit(cache=True)
 def _gain_now(r, tb, s, res, amount, supply):
-    """``engine._gain`` with its Gold pieces run at once (``_gold_now``)."""
+    """``engine_resources._gain`` with its Gold pieces run at once (``_gold_now``)."""
     if res < 0 or amount <= 0:
         return GO_ON, supply
     if res < 3:
@@ -915,7 +915,7 @@ def _gain_now(r, tb, s, res, amount, supply):
 
 @njit(cache=True)
 def _gold_now(r, tb, s, amount, supply):
-    """``amount`` Gold pieces (``engine._gold_piece``): each from the supply to the seat's loose Gold, until one can go
+    """``amount`` Gold pieces (``_gold_piece``): each from the supply to the seat's loose Gold, until one can go
     onto an Artifact: then the Gold placement decision is pushed, as the engine does, so that ``value`` sees the piece
     (STOP; the caller's ``_restore`` takes it off again)."""
     for _ in range(amount):
@@ -936,7 +936,7 @@ def _gold_now(r, tb, s, amount, supply):
 @njit(cache=True)
 def last_income_value(r, tb, s, w, opt):
     """(status, value) of the last player's Income upgrade ``opt`` (or skip): the upgrade (``upgrade_value``'s payment
-    and flip), then Golem Control and the next round (``engine._next_phase``), valued when the next round stops at its
+    and flip), then Golem Control and the next round (``_next_phase``), valued when the next round stops at its
     first player's movement (their Golem Control is applied too, for the legality of their steps) or the game ends.
     An upgrade that leads to a decision stops before Golem Control (``upgrade_value``)."""
     if opt < UP_STUDY and (
@@ -1014,7 +1014,7 @@ def _valued(r, tb, s, w, status, saved):
 def step_value(r, tb, s, w, a):
     """(VALUED, ``value`` after Move step ``a``) without playing it; (PLAY, 0) when the engine would run on further.
 
-    ``engine._step_golem`` takes the step on ``r``, which gets back every field it changes. After a step that is not
+    ``_step_golem`` takes the step on ``r``, which gets back every field it changes. After a step that is not
     the move's last the engine stops at the next step if one is legal. After the last, the end of the move loses
     nothing (no steps are left) and the engine stops at the next player's movement if it has a legal decision, or,
     after the last player's, at the first turn of the Actions phase (its pass is legal; not with the solo Automa).
@@ -1059,7 +1059,7 @@ def upgrade_options(r, kind):
 
 @njit(cache=True)
 def upgrade_value(r, tb, s, w, opt, discount, any_res):
-    """``value`` after seat ``s`` upgrades development ``opt`` (``engine._upgrade``) without playing it.
+    """``value`` after seat ``s`` upgrades development ``opt`` (``engine_developments._upgrade``) without playing it.
 
     Pays as ``_upgrade`` does and flips the development on ``r`` for the valuation, then gives both back. The two
     Golem Developments that push a decision (a kill, an activation) change nothing before that decision.
@@ -1072,7 +1072,7 @@ def upgrade_value(r, tb, s, w, opt, discount, any_res):
 
 @njit(cache=True)
 def _apply_upgrade(r, tb, s, opt, discount, any_res):
-    """Pay for and flip development ``opt`` as ``engine._upgrade`` does (without its pushed decisions); returns what
+    """Pay for and flip development ``opt`` as ``_upgrade`` does (without its pushed decisions); returns what
     ``_undo_upgrade`` needs: the Clay, Coins and Knowledge paid and the tile's former side."""
     cost, res = _upgrade_cost(r, tb, s, opt)
     due = max(0, cost - discount)
