@@ -4,6 +4,14 @@ A line-by-line port of ``reference.py`` (the readable twin, compared move by mov
 ``tests/test_golem_differential.py``): the same decisions, action integers, task stack, chance draws
 and scoring. ``tb`` is the packed tables record (``GolemData.kernel[0]``). The batch loop and the
 bots live in ``play.py`` and ``bots.py``.
+
+This module is the kernel's public surface (re-exported) and the one-game wrappers; the rules are in
+modules the bots also import from directly, each importing only modules later in this list:
+``engine_setup`` (dealing a game), ``engine_decisions`` (resolving a decision, advancing),
+``engine_effects`` (the effect table), ``engine_rounds`` (phases, turns, Synagogue, Automa),
+``engine_golems``, ``engine_developments``, ``engine_resources`` (small state changes),
+``engine_legality`` (legal actions), ``engine_scoring`` and ``engine_stack`` (task stack, decks).
+The codes (decisions, action encoding, internal steps) are in ``codes.py``.
 """
 
 from __future__ import annotations

@@ -10,6 +10,11 @@ decision (``Decision``), e.g. in ``TURN`` action ``row * 5 + colour`` takes a ma
 player and automatic steps (``X_*`` internal effects), each a fixed-size row of integers, so that the
 state is fixed-size integer arrays and the numba port is mechanical. Chance (marble drops, shuffles)
 draws from the engine's own SplitMix64 stream seeded from the setup seed's hidden order; bots never touch it.
+
+This module holds the set-up, the OpenSpiel API, scoring and ``describe``; the rules are in the mixins
+``reference_rounds``, ``reference_legality``, ``reference_decisions``, ``reference_effects``,
+``reference_resources``, ``reference_golems`` and ``reference_developments`` (the sections of the kernel's
+``engine_*`` modules); the codes (``Decision``, the action encoding, ``X_*``) are in ``codes.py``.
 """
 
 from __future__ import annotations
