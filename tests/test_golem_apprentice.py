@@ -21,8 +21,8 @@ from simulate.datafiles import DataError, default_dir
 from simulate.games.golem import apprentice, data, engine, play
 from simulate.games.golem import bots as golem_bots
 from simulate.games.golem.apprentice_bot import apprentice_action, new_apprentice_scratch
+from simulate.games.golem.codes import PH_END
 from simulate.games.golem.features import NUM_FEATURES, features
-from simulate.games.golem.reference import PH_END
 from simulate.games.golem.search_bot import new_scratch
 from simulate.games.golem.state import new_pads
 from simulate.registry import make

@@ -16,14 +16,10 @@ from test_golem_differential import assert_same, play_both
 
 from simulate.datafiles import DataError
 from simulate.games.golem import data, engine, play
+from simulate.games.golem.codes import PH_INFLUENCE, RABBI_BASE, Decision
 from simulate.games.golem.data import ARTIFACTS, GOLEM_ROW, STUDY_ROW, WORK
 from simulate.games.golem.game import GAME, chunk_tables
-from simulate.games.golem.reference import (
-    PH_INFLUENCE,
-    RABBI_BASE,
-    Decision,
-    GolemState,
-)
+from simulate.games.golem.reference import GolemReference
 from simulate.games.golem.state import new_state
 from simulate.lineup import lineup_arrays, parse_lineup
 
@@ -36,15 +32,15 @@ STRATEGY_VP = [1, 1, 1, 2]  # automa_tiles.csv S1-S3
 BOTS = ("greedy", "golems", "artifacts", "books", "balanced")
 
 
-def solo(seed: int = SEED, **rules) -> GolemState:
+def solo(seed: int = SEED, **rules) -> GolemReference:
     """A solo game after setup and round 1's Golem Movement, at the player's first action."""
-    g = GolemState(data.load(rules=rules) if rules else DATA, 1, seed)
+    g = GolemReference(data.load(rules=rules) if rules else DATA, 1, seed)
     while g.decision() != Decision.TURN:
         g.apply_action(g.legal_actions()[0])
     return g
 
 
-def card_with(g: GolemState, **fields) -> int:
+def card_with(g: GolemReference, **fields) -> int:
     """Make the round's Automa card the first card with these fields (rabbi_turn, rabbi_top)."""
     for c in range(len(T.au_rows)):
         if all(int(getattr(T, f"au_{k}")[c]) == v for k, v in fields.items()):
@@ -53,7 +49,7 @@ def card_with(g: GolemState, **fields) -> int:
     raise AssertionError(f"no Automa card with {fields}")
 
 
-def marble_turn(g: GolemState) -> int:
+def marble_turn(g: GolemReference) -> int:
     """Set up the Automa's next action as a marble action; returns the card."""
     c = card_with(g, rabbi_turn=3)
     g.au_actions = 0
@@ -65,14 +61,14 @@ def marble_turn(g: GolemState) -> int:
 
 def test_solo_plays_the_automa_by_default_and_not_with_none_or_more_players() -> None:
     assert DATA.rules["solo_opponent"] == "automa"
-    assert GolemState(DATA, 1, SEED).automa
-    assert not GolemState(data.load(rules={"solo_opponent": "none"}), 1, SEED).automa
-    assert not GolemState(DATA, 2, SEED).automa
+    assert GolemReference(DATA, 1, SEED).automa
+    assert not GolemReference(data.load(rules={"solo_opponent": "none"}), 1, SEED).automa
+    assert not GolemReference(DATA, 2, SEED).automa
 
 
 def test_without_the_automa_setup_draws_nothing_more() -> None:
-    off = GolemState(data.load(rules={"solo_opponent": "none"}), 1, SEED)
-    on = GolemState(DATA, 1, SEED)
+    off = GolemReference(data.load(rules={"solo_opponent": "none"}), 1, SEED)
+    on = GolemReference(DATA, 1, SEED)
     assert off.au_deck == list(range(20)) and off.au_pos == -1
     # the Automa's draws come after every other setup draw: the rest of the setup is the same
     for field in ("palace", "tiles", "library", "at_deck", "hands", "start_offer", "art_offer", "syn"):
@@ -82,7 +78,7 @@ def test_without_the_automa_setup_draws_nothing_more() -> None:
 def test_setup_shuffles_its_deck_draws_a_strategy_and_a_place() -> None:
     places, strategies = set(), set()
     for k in range(40):
-        g = GolemState(DATA, 1, (k << 32) | k)  # the Strategy tile and place are public opening: high 32 bits
+        g = GolemReference(DATA, 1, (k << 32) | k)  # the Strategy tile and place are public opening: high 32 bits
         assert sorted(g.au_deck) == list(range(20))
         places.add(g.au_pos)
         strategies.add(g.au_strategy)
@@ -94,7 +90,7 @@ def test_setup_shuffles_its_deck_draws_a_strategy_and_a_place() -> None:
 
 def test_automa_takes_three_actions_a_round_in_the_turn_order() -> None:
     for seed in range(10):
-        g = GolemState(DATA, 1, seed)
+        g = GolemReference(DATA, 1, seed)
         first = g.au_pos == 0
         while g.decision() != Decision.TURN:
             g.apply_action(g.legal_actions()[0])
@@ -283,7 +279,7 @@ def test_engines_agree_move_by_move_in_solo_games_with_bots(bot: str) -> None:
     for seed in range(3):
         setup_seed, play_seed = 4000 + seed, 77 + seed
         moves, final = play.trace_game(DATA, 1, np.zeros(1), ids, params, setup_seed, play_seed)
-        ref = GolemState(DATA, 1, setup_seed)
+        ref = GolemReference(DATA, 1, setup_seed)
         st = new_state(1)
         engine.init_one(st, 0, DATA.kernel, 1, setup_seed, play_seed)
         assert_same(ref, st, "setup")
@@ -311,7 +307,7 @@ def test_engines_agree_under_the_automa_options(rules: dict) -> None:
 
 def test_solo_invariants_over_random_games() -> None:
     for seed in range(15):
-        g = GolemState(DATA, 1, 700 + seed)
+        g = GolemReference(DATA, 1, 700 + seed)
         rnd = random.Random(seed)
         marbles = sum(g.marbles)
         last = int(T.au_thresholds[-1])
@@ -349,7 +345,7 @@ def test_solo_run_columns_record_the_automa_and_the_result() -> None:
     assert (t.games["winner_seat"] == beaten.astype(int)).all()
     assert 0 < beaten.sum() < 30
     for g in range(3):
-        ref = GolemState(DATA, 1, int(seeds[g] + 1000))
+        ref = GolemReference(DATA, 1, int(seeds[g] + 1000))
         assert ref.au_strategy == int(st["au_strategy"][g])
 
 

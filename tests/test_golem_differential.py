@@ -16,8 +16,9 @@ import pytest
 
 from simulate.datafiles import default_dir
 from simulate.games.golem import data, engine
+from simulate.games.golem.codes import NUM_ACTIONS, PH_INFLUENCE, STAT_NAMES, Decision
 from simulate.games.golem.data import KNOWLEDGE, RED, YELLOW
-from simulate.games.golem.reference import NUM_ACTIONS, PH_INFLUENCE, STAT_NAMES, Decision, GolemState
+from simulate.games.golem.reference import GolemReference
 from simulate.games.golem.state import new_state
 
 DATA = data.load()
@@ -28,7 +29,7 @@ AUTOMA_FIELDS = (
 )  # fmt: skip
 
 
-def ref_view(g: GolemState) -> dict:
+def ref_view(g: GolemReference) -> dict:
     """The reference state as plain lists, in the record's layout."""
     n = g.n
     return {
@@ -175,7 +176,7 @@ def rec_view(r: np.void, n: int) -> dict:
     }
 
 
-def assert_same(ref: GolemState, st: np.ndarray, where: str) -> None:
+def assert_same(ref: GolemReference, st: np.ndarray, where: str) -> None:
     a = ref_view(ref)
     b = rec_view(st[0], ref.n)
     for key in a:
@@ -184,9 +185,9 @@ def assert_same(ref: GolemState, st: np.ndarray, where: str) -> None:
 
 def play_both(
     n: int, seed: int, rules: dict | None = None, check_every: int = 1, d: data.GolemData | None = None
-) -> GolemState:
+) -> GolemReference:
     d = d or (data.load(rules=rules) if rules else DATA)
-    ref = GolemState(d, n, seed)
+    ref = GolemReference(d, n, seed)
     st = new_state(1)
     engine.init_one(st, 0, d.kernel, n, seed, 0)
     assert_same(ref, st, "setup")
@@ -230,7 +231,7 @@ def test_engines_agree_under_rule_options(rules: dict) -> None:
 def test_knowledge_short_golem_cannot_enter_a_paid_section_in_either_engine() -> None:
     """R7 under ``section_payment=knowledge``: a Golem short of the Knowledge may not enter VIII (no VP instead)."""
     d = data.load(rules={"section_payment": "knowledge"})
-    ref = GolemState(d, 2, 7)
+    ref = GolemReference(d, 2, 7)
     st = new_state(1)
     engine.init_one(st, 0, d.kernel, 2, 7, 0)
     mask = np.zeros(NUM_ACTIONS, np.int64)
@@ -314,7 +315,7 @@ def engine_parts_one(st: np.ndarray, s: int, out: np.ndarray) -> None:
 @pytest.mark.parametrize("n", [1, 2, 3, 4])
 def test_invariants_over_random_games(n: int) -> None:
     for seed in range(15):
-        g = GolemState(DATA, n, 500 + seed)
+        g = GolemReference(DATA, n, 500 + seed)
         rnd = random.Random(seed)
         marbles = sum(g.marbles)
         while not g.is_terminal():
@@ -338,7 +339,7 @@ def test_invariants_over_random_games(n: int) -> None:
 
 def test_marbles_conserved_without_passing() -> None:
     for seed in range(10):
-        g = GolemState(DATA, 4, 900 + seed)
+        g = GolemReference(DATA, 4, 900 + seed)
         rnd = random.Random(seed)
         while not g.is_terminal():
             legal = g.legal_actions()

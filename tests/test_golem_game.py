@@ -15,8 +15,9 @@ from numba import njit
 from simulate.cli import main
 from simulate.datafiles import default_dir
 from simulate.games.golem import bots as golem_bots
-from simulate.games.golem import data, engine, play
-from simulate.games.golem.reference import STAT_NAMES, Decision, GolemState
+from simulate.games.golem import codes, data, engine, play
+from simulate.games.golem.codes import STAT_NAMES, Decision
+from simulate.games.golem.reference import GolemReference
 from simulate.games.golem.state import new_pads
 from simulate.registry import make
 from simulate.rng import randint
@@ -178,7 +179,7 @@ def test_kernel_games_replay_identically_on_the_reference(names: tuple[str, ...]
     prm = np.array([golem_bots.bot_params(b, over.get(b, {})) for b in names])
     for seed in range(2 if "search" in names else 5):
         moves, final = play.trace_game(d, 3, np.arange(3), ids, prm, seed, seed + 50)
-        ref = GolemState(d, 3, seed)
+        ref = GolemReference(d, 3, seed)
         for a in moves:
             ref.apply_action(int(a))
             for s in range(3):
@@ -251,7 +252,7 @@ def test_marble_values_without_play_equal_the_played_positions() -> None:
         st = np.zeros(1, play.new_state(1).dtype)
         engine.init_one(st, 0, d.kernel, n, seed, seed + 9)
         for a in moves:
-            if engine.decision(st[0]) == engine.D_TURN:
+            if engine.decision(st[0]) == codes.D_TURN:
                 near = st.copy()  # every Student one step before the Menorah section, no token claimed
                 near[0]["student"][engine.current_player(st[0])] = menorah - 1
                 near[0]["tokens"] = -1
@@ -280,7 +281,7 @@ def _direct_values(st, tab, w, out, kinds):
     for a in range(64):
         out[a, 0] = 0.0
         out[a, 1] = 0.0
-        if not mask[a] or (kind == engine.D_TURN and a < 25):
+        if not mask[a] or (kind == codes.D_TURN and a < 25):
             continue
         status, v = golem_bots.direct_value(r, tb, s, w, kind, a, upgrades)
         if status != golem_bots.PLAY:
@@ -315,8 +316,8 @@ def _check_direct_values(d: data.GolemData, games: tuple[tuple[int, int], ...]) 
 
 def test_options_valued_without_play_equal_the_played_positions() -> None:
     kinds = _check_direct_values(data.load(), ((4, 1), (4, 2), (3, 3), (2, 4), (1, 5), (4, 6), (4, 7)))
-    for kind in (engine.D_MOVE_STEP, engine.D_INCOME_UPGRADE, engine.D_GOLEM_ACTION, engine.D_STUDY_ACTION,
-                 engine.D_ARTIFACT_ACTION, engine.D_TURN, engine.D_BOOK):  # fmt: skip
+    for kind in (codes.D_MOVE_STEP, codes.D_INCOME_UPGRADE, codes.D_GOLEM_ACTION, codes.D_STUDY_ACTION,
+                 codes.D_ARTIFACT_ACTION, codes.D_TURN, codes.D_BOOK):  # fmt: skip
         assert kinds[kind] > 5, (kind, kinds)
 
 
@@ -333,7 +334,7 @@ def test_rabbi_and_book_effects_valued_without_play_equal_the_played_positions()
         book = data.E[data.BOOK_EFFECTS[e % len(data.BOOK_EFFECTS)]]
         kernel[0]["bk_effect"][:, e % 2] = book
         kernel[0]["bk_res"][:, e % 2] = e % 3  # a resource and a district
-        turns += _check_direct_values(d._replace(kernel=kernel), ((4, e),))[engine.D_TURN]
+        turns += _check_direct_values(d._replace(kernel=kernel), ((4, e),))[codes.D_TURN]
     assert turns > 1000
 
 
@@ -351,9 +352,9 @@ def _choose_by_play(r, tb, bot, w, mask, scratch):
                 k -= 1
     s = engine.current_player(r)
     first = 0
-    if kind == engine.D_ARTIFACT_ACTION:
+    if kind == codes.D_ARTIFACT_ACTION:
         first = 1
-    elif kind == engine.D_UPGRADE or kind == engine.D_INCOME_UPGRADE:
+    elif kind == codes.D_UPGRADE or kind == codes.D_INCOME_UPGRADE:
         first = golem_bots.UP_ART + 1
     cheapest = golem_bots._cheapest_space(r, tb, s) if first else -1
     best = -1e18
@@ -428,7 +429,7 @@ def test_play_profile_counts_the_moves_played() -> None:
     totals = np.zeros(3, np.int64)
     for g in range(games):
         moves, _ = play.trace_game(d, 4, seat[g], ids, prm, int(seeds[g]), int(seeds[g]) + 7)
-        ref = GolemState(d, 4, int(seeds[g]))
+        ref = GolemReference(d, 4, int(seeds[g]))
         counted = np.zeros((4, 3), np.int64)  # Gold bought, Character bonuses, Student sections
         for a in moves:
             kind, s, text = Decision(ref.decision()), ref.current_player(), ref.describe(int(a))

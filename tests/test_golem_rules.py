@@ -11,8 +11,7 @@ import pytest
 
 from simulate.datafiles import DataError
 from simulate.games.golem import data
-from simulate.games.golem.data import BLACK, BLUE, CLAY, COIN, KNOWLEDGE, RED, WHITE, YELLOW, E
-from simulate.games.golem.reference import (
+from simulate.games.golem.codes import (
     CEMETERY,
     OFF_BOARD,
     PASS_ACTION,
@@ -22,22 +21,23 @@ from simulate.games.golem.reference import (
     UPGRADE_SKIP,
     X_OVERMOVE,
     Decision,
-    GolemState,
 )
+from simulate.games.golem.data import BLACK, BLUE, CLAY, COIN, KNOWLEDGE, RED, WHITE, YELLOW, E
+from simulate.games.golem.reference import GolemReference
 
 SEED = 7
 DATA = data.load()
 
 
-def game(n: int = 2, seed: int = SEED, **rules) -> GolemState:
+def game(n: int = 2, seed: int = SEED, **rules) -> GolemReference:
     """A game after setup and round 1's Golem Movement (first legal choices), at the first action."""
-    g = GolemState(data.load(rules=rules) if rules else DATA, n, seed)
+    g = GolemReference(data.load(rules=rules) if rules else DATA, n, seed)
     while g.decision() != Decision.TURN:
         g.apply_action(g.legal_actions()[0])
     return g
 
 
-def clean(g: GolemState, s: int, clay: int = 0, coin: int = 0, know: int = 0, vp: int = 10) -> None:
+def clean(g: GolemReference, s: int, clay: int = 0, coin: int = 0, know: int = 0, vp: int = 10) -> None:
     """Seat ``s`` with the given resources, Students in section I and its two starting Golems in red and yellow I."""
     g.res[s] = [clay, coin, know]
     g.vp[s] = vp
@@ -57,25 +57,25 @@ def clean(g: GolemState, s: int, clay: int = 0, coin: int = 0, know: int = 0, vp
     g.col_colour[s] = [-1] * 4
 
 
-def effect(g: GolemState, s: int, name: str, a: int = 0, b: int = 0, c: int = -1, x: int = 0) -> None:
+def effect(g: GolemReference, s: int, name: str, a: int = 0, b: int = 0, c: int = -1, x: int = 0) -> None:
     """Apply a data effect for seat ``s`` and run it up to its first decision."""
     g._effect(s, E[name], a, b, c, x)
     g._advance()
 
 
-def answer(g: GolemState, *actions: int) -> None:
+def answer(g: GolemReference, *actions: int) -> None:
     for a in actions:
         assert a in g.legal_actions(), (Decision(g.decision()).name, a, g.legal_actions())
         g.apply_action(a)
 
 
-def place_golem(g: GolemState, s: int, k: int, dist: int, sec: int) -> None:
+def place_golem(g: GolemReference, s: int, k: int, dist: int, sec: int) -> None:
     g.golem_loc[s][k] = dist
     g.golem_sec[s][k] = sec
     g.standing[s][k] = 1
 
 
-def set_tile(g: GolemState, dist: int, sec: int, number: int) -> None:
+def set_tile(g: GolemReference, dist: int, sec: int, number: int) -> None:
     """Put Neighbourhood tile ``number`` (1-based) of ``dist`` at section ``sec``."""
     g.section_tile[dist][sec] = number - 1
 
@@ -85,25 +85,25 @@ def set_tile(g: GolemState, dist: int, sec: int, number: int) -> None:
 
 @pytest.mark.parametrize(("n", "total"), [(1, 10), (2, 10), (3, 12), (4, 14)])
 def test_marbles_by_player_count(n: int, total: int) -> None:
-    g = GolemState(DATA, n, SEED)
+    g = GolemReference(DATA, n, SEED)
     assert sum(map(sum, g.syn)) == total
 
 
 @pytest.mark.parametrize("n", [1, 2, 3, 4])
 def test_action_tiles_dealt_players_plus_one(n: int) -> None:
-    g = GolemState(DATA, n, SEED)
+    g = GolemReference(DATA, n, SEED)
     assert sum(1 for x in g.at_slots if x >= 0) == n + 1
 
 
 def test_palace_three_early_cards_then_one_round_four_card() -> None:
     for seed in range(20):
-        g = GolemState(DATA, 3, seed)
+        g = GolemReference(DATA, 3, seed)
         assert [int(DATA.tables.ch_deck[c]) for c in g.palace] == [0, 0, 0, 1]
 
 
 def test_introductory_setup_fixes_palace_tiles_and_keeps_both_starting_tiles() -> None:
     d = data.load(rules={"setup": "introductory"})
-    g = GolemState(d, 2, SEED)
+    g = GolemReference(d, 2, SEED)
     assert [d.character_ids[c] for c in g.palace] == ["39", "43", "41", "46"]
     assert [x + 1 for x in g.tiles[RED]] == [1, 2, 4, 5, 7, 8, 9]
     assert [x + 1 for x in g.tiles[YELLOW]] == [1, 3, 4, 5, 6, 7, 10]
@@ -115,14 +115,14 @@ def test_introductory_setup_fixes_palace_tiles_and_keeps_both_starting_tiles() -
 
 
 def test_standard_neighbourhood_seven_tiles_ascending_on_tile_sections() -> None:
-    g = GolemState(DATA, 2, SEED)
+    g = GolemReference(DATA, 2, SEED)
     for dist in range(3):
         assert g.tiles[dist] == sorted(g.tiles[dist]) and len(set(g.tiles[dist])) == 7
         assert [g.section_tile[dist][sec] for sec in DATA.params["tile_sections"]] == g.tiles[dist]
 
 
 def test_setup_starting_values_and_objective_draft() -> None:
-    g = GolemState(DATA, 3, SEED)
+    g = GolemReference(DATA, 3, SEED)
     assert g.vp == [10, 10, 10] and g.track == [2, 2, 2] and g.study == [0, 0, 0]
     # draft: 4 picks each from hands passed left, then keep 3 of 4
     seen = set()
@@ -135,7 +135,7 @@ def test_setup_starting_values_and_objective_draft() -> None:
 
 
 def test_starting_tiles_choose_two_of_four_and_take_their_contents() -> None:
-    g = GolemState(DATA, 2, SEED)
+    g = GolemReference(DATA, 2, SEED)
     while g.decision() != Decision.START_TILES:
         g.apply_action(g.legal_actions()[0])
     s = g.current_player()
@@ -149,7 +149,7 @@ def test_starting_tiles_choose_two_of_four_and_take_their_contents() -> None:
 
 
 def test_starting_golems_on_section_one_of_two_different_districts() -> None:
-    g = GolemState(DATA, 2, SEED)
+    g = GolemReference(DATA, 2, SEED)
     while g.decision() != Decision.PLACE_GOLEMS:
         g.apply_action(g.legal_actions()[0])
     s = g.current_player()
@@ -158,7 +158,7 @@ def test_starting_golems_on_section_one_of_two_different_districts() -> None:
 
 
 def test_artifact_tiles_chosen_in_reverse_turn_order() -> None:
-    g = GolemState(DATA, 3, SEED)
+    g = GolemReference(DATA, 3, SEED)
     while g.decision() != Decision.ARTIFACT_TILE:
         g.apply_action(g.legal_actions()[0])
     assert g.current_player() == g.order[2]
@@ -168,7 +168,7 @@ def test_artifact_tiles_chosen_in_reverse_turn_order() -> None:
 
 
 def test_movement_steps_are_track_level_plus_character() -> None:
-    g = GolemState(DATA, 2, SEED)
+    g = GolemReference(DATA, 2, SEED)
     while g.decision() != Decision.MOVE_STEP:
         g.apply_action(g.legal_actions()[0])
     s = g.current_player()
@@ -271,7 +271,7 @@ def test_moving_stands_a_lying_golem_up() -> None:
 # ---------------------------------------------------------------- marble actions
 
 
-def take(g: GolemState, s: int, row: int, colour: int) -> int:
+def take(g: GolemReference, s: int, row: int, colour: int) -> int:
     """Seat ``s`` takes a marble of ``colour`` added to ``row``; returns the value (the row's marbles, R10a)."""
     g.syn[row][colour] += 1
     value = sum(g.syn[row])
@@ -417,7 +417,7 @@ def test_number_of_book_columns_is_data(tmp_path) -> None:
     g.study[0] = 2
     assert [g._fits(0, 8, c) for c in range(4)] == [True] * 4
     toml.write_text(text.replace("book_columns = 4 ", "book_columns = 3 "))
-    g = GolemState(data.load(folder), 2, SEED)
+    g = GolemReference(data.load(folder), 2, SEED)
     g.study[0] = 2
     assert [g._fits(0, 8, c) for c in range(4)] == [True, True, True, False]
     assert not g._fits(0, 32, 3)  # not even a black Book
@@ -1031,7 +1031,7 @@ def test_golem_development_step_of_a_created_golem_may_be_declined() -> None:
 
 
 def test_ignore_character_steps_development() -> None:
-    g = GolemState(DATA, 1, SEED)
+    g = GolemReference(DATA, 1, SEED)
     while g.decision() != Decision.MOVE_STEP:
         if g.decision() == Decision.PLACE_GOLEMS:
             g.gdev[0][4] = 1
@@ -1146,7 +1146,7 @@ def test_whole_games_have_three_actions_per_player_per_round() -> None:
     import random
 
     for n in (1, 2, 3, 4):
-        g = GolemState(DATA, n, SEED + n)
+        g = GolemReference(DATA, n, SEED + n)
         r = random.Random(n)
         while not g.is_terminal():
             g.apply_action(r.choice(g.legal_actions()))

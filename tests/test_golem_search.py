@@ -13,7 +13,7 @@ from numba import njit
 
 from simulate.games.golem import bots as golem_bots
 from simulate.games.golem import data, engine, play
-from simulate.games.golem.reference import PH_END, PH_MOVE
+from simulate.games.golem.codes import PH_END, PH_MOVE
 from simulate.games.golem.search_bot import (
     MAX_MOVES,
     MOVE_LEN,

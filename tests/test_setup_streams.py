@@ -15,7 +15,7 @@ import pytest
 from simulate.games.century import data as century_data
 from simulate.games.century.reference import CenturyReference
 from simulate.games.golem import data as golem_data
-from simulate.games.golem.reference import GolemState
+from simulate.games.golem.reference import GolemReference
 from simulate.games.golem_poker import data as poker_data
 from simulate.games.golem_poker.reference import GolemPokerReference
 from simulate.games.golems import data as golems_data
@@ -37,7 +37,7 @@ def _golems(seed: int) -> tuple[Any, Any]:
 
 
 def _golem(seed: int) -> tuple[Any, Any]:
-    g = GolemState(GOLEM, 3, seed)
+    g = GolemReference(GOLEM, 3, seed)
     opening = (g.palace, g.tiles, g.library, g.at_slots, g.order, g.start_offer, g.art_offer)
     return opening, (g.book_deck, g.at_deck, g.hands, g.ob_deck)  # round 1's Action tiles are dealt: the rest
 

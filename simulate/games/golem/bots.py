@@ -15,7 +15,7 @@ itself, which gets its fields back (``direct_value``): a marble of the Turn deci
 a development upgrade (``upgrade_value``, ``last_income_value``, ``effect_upgrade_value``), a Move or
 Golem step (``step_value``, ``golem_step_value``), a Rabbi or a pass (``rabbi_value``, ``pass_value``),
 a Book bought (``book_value``), a Golem created (``create_value``), a row action (``row_value``), and
-the option that resolves nothing (``engine.NOOP``, ``engine.settles``). Each gives the same number the
+the option that resolves nothing (``engine_legality.NOOP``, ``engine_rounds.settles``). Each gives the same number the
 played position gets (tested), so the bots' decisions are those of playing every option (tested too).
 """
 
@@ -24,40 +24,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simulate.games.golem.data import ARTIFACTS as ARTIFACTS_ROW
-from simulate.games.golem.data import (
-    BLACK,
-    BLUE,
-    BOOK_BLACK,
-    CLAY,
-    COIN,
-    GOLD,
-    GOLEM_ROW,
-    KNOWLEDGE,
-    MIRROR,
-    NUM_ACTION_TILES,
-    NUM_ROUNDS,
-    NUM_SECTIONS,
-    NUM_STUDY_DEVS,
-    P_GOLD_PRICE,
-    P_GOLEM_TRACK_LEN,
-    P_LEFTOVER_PER_VP,
-    P_MENORAH_SECTION,
-    P_MIRROR_COST,
-    P_MIRROR_STUDY_COST,
-    P_OBJECTIVES_DEALT,
-    P_OBJECTIVES_KEPT,
-    P_TRACK_CREATE,
-    RED,
-    STUDY,
-    STUDY_ROW,
-    VP,
-    WHITE,
-    WORK,
-    YELLOW,
-)
-from simulate.games.golem.engine import (
+from simulate.games.golem.codes import (
+    AA_BUY_GOLD,
     ART_OPTIONS,
+    BOOK_SKIP,
+    CREATE_SKIP,
     D_ANY_ACTION,
     D_ARTIFACT_ACTION,
     D_BOOK,
@@ -132,45 +103,80 @@ from simulate.games.golem.engine import (
     E_UPGRADE_GOLEM,
     E_UPGRADE_STUDY,
     E_VP_BUY_BOOK,
+    GA_CREATE,
+    GA_DONE,
+    KILL_SKIP,
+    MARBLE_OPTIONS,
     MAX_STACK,
-    NOOP,
+    MIRROR_STUDY,
+    NUM_ROW_OPTIONS,
     OFF_BOARD,
-    OPTIONS,
     PASS_ACTION,
     PERM_SLOT,
     PH_DEV,
     RABBI_BASE,
+    SMALL_ART_OPTIONS,
     ST_KNOW_CONTROL,
     ST_VP_CONTROL,
     ST_VP_SECTIONS,
+    STEP_STOP,
     STUDY_BUY,
     STUDY_DONE,
     UP_ART,
     UP_STUDY,
     UPGRADE_SKIP,
-    _activate_artifact,
+)
+from simulate.games.golem.codes import E_CONTROL_CAP_2 as CAP_DEV
+from simulate.games.golem.data import ARTIFACTS as ARTIFACTS_ROW
+from simulate.games.golem.data import (
+    BLACK,
+    BLUE,
+    BOOK_BLACK,
+    CLAY,
+    COIN,
+    GOLD,
+    GOLEM_ROW,
+    KNOWLEDGE,
+    MIRROR,
+    NUM_ACTION_TILES,
+    NUM_ROUNDS,
+    NUM_SECTIONS,
+    NUM_STUDY_DEVS,
+    P_GOLD_PRICE,
+    P_GOLEM_TRACK_LEN,
+    P_LEFTOVER_PER_VP,
+    P_MENORAH_SECTION,
+    P_MIRROR_COST,
+    P_MIRROR_STUDY_COST,
+    P_OBJECTIVES_DEALT,
+    P_OBJECTIVES_KEPT,
+    P_TRACK_CREATE,
+    RED,
+    STUDY,
+    STUDY_ROW,
+    VP,
+    WHITE,
+    WORK,
+    YELLOW,
+)
+from simulate.games.golem.engine import apply_action, current_player, legal_mask
+from simulate.games.golem.engine_developments import _activate_artifact
+from simulate.games.golem.engine_golems import _step_golem, control_seat
+from simulate.games.golem.engine_legality import (
+    NOOP,
+    OPTIONS,
     _art_need,
     _artifact_action_legal,
     _book_price,
     _create_cost,
-    _has_gdev,
     _has_legal,
-    _level,
-    _move_student,
     _on_board,
-    _reactivates,
-    _step_golem,
-    _study_up,
     _upgrade_cost,
     _upgrade_option_legal,
-    apply_action,
-    control_seat,
-    current_player,
-    legal_mask,
-    objectives_of,
-    settles,
 )
-from simulate.games.golem.engine import E_CONTROL_CAP_2 as CAP_DEV
+from simulate.games.golem.engine_resources import _has_gdev, _level, _move_student, _reactivates, _study_up
+from simulate.games.golem.engine_rounds import settles
+from simulate.games.golem.engine_scoring import objectives_of
 from simulate.rng import randint
 
 # SEARCH: ``search_bot``, APPRENTICE: ``apprentice_bot``, not ``choose``
@@ -189,7 +195,7 @@ for _e in (
     E_CREATE_GOLEM_RED_STUDENT,
 ):  # fmt: skip
     PUSHES[_e] = True
-# the resource a marble row gives before its decision (``engine._row_action``); -1 for Work and Mirror
+# the resource a marble row gives before its decision (``engine_effects._row_action``); -1 for Work and Mirror
 ROW_RESOURCE = np.full(5, -1, np.int64)
 ROW_RESOURCE[GOLEM_ROW] = CLAY
 ROW_RESOURCE[ARTIFACTS_ROW] = COIN
@@ -292,7 +298,7 @@ def value(r, tb, s, w):
 
 @njit(cache=True)
 def placed_value(r, tb, s, w):
-    """The best ``value`` over the cauldrons seat ``s`` may place a Gold piece on (``engine._resolve``'s Gold
+    """The best ``value`` over the cauldrons seat ``s`` may place a Gold piece on (``engine_decisions._resolve``'s Gold
     placement: a filled cauldron completes its Artifact, which pays at once); ``r`` gets every field back."""
     best = -1e18
     saved = _save(r, s)
@@ -419,7 +425,7 @@ def choose(r, tb, bot, w, pad):
             continue
         status = PLAY
         v = 0.0
-        if kind == D_TURN and a < 25:
+        if kind == D_TURN and a < MARBLE_OPTIONS:
             row = a // 5
             colour = a % 5
             if colour == BLACK or (colour == WHITE and ROW_RESOURCE[row] < 0):
@@ -432,7 +438,12 @@ def choose(r, tb, bot, w, pad):
                     v = marble_value(r, tb, s, w, a)
                     if row == WORK:
                         memo[colour] = v
-        elif first and first <= a < first + 40 and kind != D_UPGRADE and tb.adev_menorah[(a - first) // 8] < 8:
+        elif (
+            first
+            and first <= a < first + SMALL_ART_OPTIONS
+            and kind != D_UPGRADE
+            and tb.adev_menorah[(a - first) // 8] < 8
+        ):
             # a small Artifact Development: the position differs only by its Menorahs (the cost is the space's)
             m = tb.adev_menorah[(a - first) // 8]
             if seen & (1 << m):
@@ -443,7 +454,13 @@ def choose(r, tb, bot, w, pad):
                 if status == VALUED:
                     memo[5 + m] = v
                     seen |= 1 << m
-        elif first and first <= a < first + 40 and (a - first) % 2 == 1 and last == a - 1 and last_status == VALUED:
+        elif (
+            first
+            and first <= a < first + SMALL_ART_OPTIONS
+            and (a - first) % 2 == 1
+            and last == a - 1
+            and last_status == VALUED
+        ):
             status = VALUED  # the other side of the same Artifact Development: the same position
             v = memo[4]
         else:
@@ -481,7 +498,7 @@ def _candidates(r, tb, s, kind, first, cheapest, mask):
     pc = r.stack[k, 5]
     count = 0
     for a in range(OPTIONS[kind]):
-        if first <= a < first + 40 and ((a - first) // 2) % 4 != cheapest:
+        if first <= a < first + SMALL_ART_OPTIONS and ((a - first) // 2) % 4 != cheapest:
             mask[a] = 0
         elif kind == D_ARTIFACT_ACTION:
             mask[a] = 1 if _artifact_action_legal(r, tb, s, pb, a) else 0
@@ -493,7 +510,7 @@ def _candidates(r, tb, s, kind, first, cheapest, mask):
 
 @njit(cache=True)
 def _reactivating(r, tb, s, colour):
-    """A marble of ``colour`` reactivates one of seat ``s``'s Artifacts (``engine._turn``)."""
+    """A marble of ``colour`` reactivates one of seat ``s``'s Artifacts (``engine_decisions._turn``)."""
     if colour != RED and colour != BLUE:
         return False
     want = E_REACTIVATE_RED_MARBLE if colour == RED else E_REACTIVATE_BLUE_MARBLE
@@ -507,7 +524,7 @@ def _reactivating(r, tb, s, colour):
 def marble_value(r, tb, s, w, a):
     """``value`` after Turn option ``a`` (a marble that reactivates no Artifact) without playing it.
 
-    ``engine._turn`` and ``advance`` stop at the row's own decision (it always has a legal "done") or at
+    ``engine_decisions._turn`` and ``advance`` stop at the row's own decision (it always has a legal "done") or at
     the black marble's district choice, so the position differs from ``r`` only by the Student step of
     the marble's colour (and the Menorah token it may claim) and the resource the row gives; ``r``
     takes those changes for the valuation and gets them back.
@@ -546,7 +563,7 @@ def direct_value(r, tb, s, w, kind, a, upgrades):
 
     Valued without play: an upgrade among the first ``upgrades`` options (``upgrade_options``), the last player's
     Income upgrades, a Move step that is not the last, a Rabbi or a pass of the Turn decision, a Book bought by a
-    Study action or a Book decision, and the option that resolves nothing (``engine.NOOP``)."""
+    Study action or a Book decision, and the option that resolves nothing (``engine_legality.NOOP``)."""
     if a < upgrades:
         if kind == D_GOLEM_ACTION:
             return VALUED, upgrade_value(r, tb, s, w, a, 0, 0)
@@ -565,28 +582,28 @@ def direct_value(r, tb, s, w, kind, a, upgrades):
         return last_income_value(r, tb, s, w, a)
     if kind == D_DRAFT:
         return draft_value(r, tb, s)
-    if kind == D_KILL and a < 6:  # the Cemetery space is chosen next: nothing has changed yet
+    if kind == D_KILL and a < KILL_SKIP:  # the Cemetery space is chosen next: nothing has changed yet
         ok = _has_legal(r, tb, D_CEMETERY_SPACE, s, 0, a, 0, 0, 0)
         return (CURRENT if ok else PLAY), 0.0
-    if kind == D_GOLEM_STEP and a < 24:
+    if kind == D_GOLEM_STEP and a < STEP_STOP:
         return golem_step_value(r, tb, s, w, a, r.stack[r.sp - 1, 4])
-    if kind == D_GOLEM_ACTION and 6 <= a < 9:
-        return create_value(r, tb, s, w, a - 6, 0, -1)
-    if kind == D_CREATE and a < 3:
+    if kind == D_GOLEM_ACTION and GA_CREATE <= a < GA_DONE:
+        return create_value(r, tb, s, w, a - GA_CREATE, 0, -1)
+    if kind == D_CREATE and a < CREATE_SKIP:
         return create_value(r, tb, s, w, a, r.stack[r.sp - 1, 3], r.sp - 1)
-    if kind == D_ARTIFACT_ACTION and a == 41:
+    if kind == D_ARTIFACT_ACTION and a == AA_BUY_GOLD:
         return gold_buy_value(r, tb, s, w)
     if kind == D_UPGRADE and a < UPGRADE_SKIP:
         return effect_upgrade_value(r, tb, s, w, a, r.stack[r.sp - 1, 4], r.stack[r.sp - 1, 5])
     if kind == D_ANY_ACTION:
         return VALUED, row_value(r, tb, s, w, a, r.stack[r.sp - 1, 3], 0, 0)
-    if kind == D_MIRROR and a < 4:
+    if kind == D_MIRROR and a < NUM_ROW_OPTIONS:
         return VALUED, row_value(r, tb, s, w, a, r.stack[r.sp - 1, 3], tb.prm[P_MIRROR_COST], 0)
-    if kind == D_MIRROR and a == 4:
+    if kind == D_MIRROR and a == MIRROR_STUDY:
         return VALUED, row_value(r, tb, s, w, -1, 0, tb.prm[P_MIRROR_STUDY_COST], 1)
     if kind == D_STUDY_ACTION and STUDY_BUY <= a < STUDY_DONE:
         return book_value(r, tb, s, w, (a - STUDY_BUY) // 4, (a - STUDY_BUY) % 4, 0, 0, -1)
-    if kind == D_BOOK and a < 20:
+    if kind == D_BOOK and a < BOOK_SKIP:
         return book_value(r, tb, s, w, a // 4, a % 4, r.stack[r.sp - 1, 3], r.stack[r.sp - 1, 4], r.sp - 1)
     if a == NOOP[kind] and settles(r, tb, r.sp - 1):
         return CURRENT, 0.0
@@ -595,10 +612,12 @@ def direct_value(r, tb, s, w, kind, a, upgrades):
 
 @njit(cache=True)
 def effect_upgrade_value(r, tb, s, w, opt, discount, any_res):
-    """(status, value) after upgrade ``opt`` of an Upgrade decision (an effect's, ``engine._upgrade``): valued when the
+    """(status, value) after upgrade ``opt`` of an Upgrade decision (an effect's, ``_upgrade``): valued when the
     upgrade pushes a decision (``upgrade_value``) or the engine stops at what lies below (``settles``)."""
     paid0, paid1, paid2, side = _apply_upgrade(r, tb, s, opt, discount, any_res)
-    pushes = opt < 6 and (tb.gdev_effect[opt] == E_KILL_DOUBLE_CEMETERY or tb.gdev_effect[opt] == E_ACTIVATE_WORK_EXTRA)
+    pushes = opt < UP_STUDY and (
+        tb.gdev_effect[opt] == E_KILL_DOUBLE_CEMETERY or tb.gdev_effect[opt] == E_ACTIVATE_WORK_EXTRA
+    )
     ok = pushes or settles(r, tb, r.sp - 1)
     v = value(r, tb, s, w) if ok else 0.0
     _undo_upgrade(r, s, opt, paid0, paid1, paid2, side)
@@ -607,7 +626,7 @@ def effect_upgrade_value(r, tb, s, w, opt, discount, any_res):
 
 @njit(cache=True)
 def _golem_fields(r, s, g):
-    """The fields ``engine._step_golem`` changes when seat ``s`` steps golem ``g``, for ``_restore_golem``."""
+    """The fields ``engine_golems._step_golem`` changes when seat ``s`` steps golem ``g``, for ``_restore_golem``."""
     lost = r.stats[ST_VP_SECTIONS, s]
     return (r.last_stepped, r.standing[s, g], r.golem_sec[s, g], r.vp[s], r.res[s, KNOWLEDGE], lost, r.error)
 
@@ -626,8 +645,8 @@ def _restore_golem(r, s, g, saved):
 
 @njit(cache=True)
 def golem_step_value(r, tb, s, w, a, left):
-    """(status, value) after Golem step ``a`` of a Golem-step decision with ``left`` steps (``engine._resolve``): the
-    step taken on ``r`` (``engine._step_golem``), then the decision again while steps are left (its "done" is legal),
+    """(status, value) after Golem step ``a`` of a Golem-step decision with ``left`` steps (``_resolve``): the
+    step taken on ``r`` (``_step_golem``), then the decision again while steps are left (its "done" is legal),
     else what lies below (``settles``)."""
     g = a // 4
     saved = _golem_fields(r, s, g)
@@ -641,7 +660,7 @@ def golem_step_value(r, tb, s, w, a, left):
 @njit(cache=True)
 def draft_value(r, tb, s):
     """(status, value) of an Objective picked in the draft: ``CURRENT`` (drafted cards are not held yet) when the
-    engine stops at the next pick or at the first Keep decision (``engine._next_phase``), with a card to take."""
+    engine stops at the next pick or at the first Keep decision (``engine_rounds._next_phase``), with a card to take."""
     n = r.n
     if r.cursor + 1 < n:
         o = r.order[r.cursor + 1]
@@ -657,7 +676,7 @@ def draft_value(r, tb, s):
 
 @njit(cache=True)
 def create_value(r, tb, s, w, dist, discount, below):
-    """(status, value) after creating a Golem in district ``dist`` (``engine._create``) and running its steps (the
+    """(status, value) after creating a Golem in district ``dist`` (``_create``) and running its steps (the
     Artifacts it reactivates) up to the first decision (the step the Development offers comes first); when none
     comes, a Golem action (``below`` = -1) stops at its own decision again, a Create decision at what lies ``below``
     it (``settles``)."""
@@ -701,7 +720,7 @@ def gold_buy_value(r, tb, s, w):
 @njit(cache=True)
 def row_value(r, tb, s, w, row, amount, coins, study):
     """``value`` after paying ``coins``, ``study`` Study steps and the action of marble row ``row`` (-1: none) at value
-    ``amount`` (``engine._row_action``: the row's resource, then its own decision, which always has a legal action)."""
+    ``amount`` (``_row_action``: the row's resource, then its own decision, which always has a legal action)."""
     res = ROW_RESOURCE[row] if row >= 0 else -1
     was = r.study[s]
     r.res[s, COIN] -= coins
@@ -736,7 +755,7 @@ def pass_value(r, tb, s):
 
 @njit(cache=True)
 def rabbi_value(r, tb, s, w, slot):
-    """(status, value) after placing the Rabbi on ``slot`` (``engine._turn``): the tile's effect applied on ``r`` as far
+    """(status, value) after placing the Rabbi on ``slot`` (``_turn``): the tile's effect applied on ``r`` as far
     as the decision it leads to (``effect_now``), or, when it leads to none, to the next turn (``settles``)."""
     tile = NUM_ACTION_TILES if slot == PERM_SLOT else r.at_slots[slot]
     saved = _save(r, s)
@@ -757,8 +776,8 @@ def rabbi_value(r, tb, s, w, slot):
 
 @njit(cache=True)
 def book_value(r, tb, s, w, pos, col, discount, free_card, below):
-    """(status, value) after buying the Book at Library position ``pos`` into column ``col`` (``engine._buy_book``)
-    and running its steps (``engine._after_book``) as far as the first decision; when none comes, a Study action
+    """(status, value) after buying the Book at Library position ``pos`` into column ``col`` (``_buy_book``)
+    and running its steps (``_after_book``) as far as the first decision; when none comes, a Study action
     (``below`` = -1) stops at its own decision again, a Book decision at what lies ``below`` it (``settles``).
 
     Pays and tucks the Book on ``r``, applies the steps (``effect_now``), values the position and gives every field
@@ -790,7 +809,7 @@ def book_value(r, tb, s, w, pos, col, discount, free_card, below):
 
 @njit(cache=True)
 def _after_book_now(r, tb, s, col, b, first):
-    """``engine._after_book``'s steps in the order they run: the Book's immediate effect (twice with the doubling
+    """``_after_book``'s steps in the order they run: the Book's immediate effect (twice with the doubling
     Study Development), the column's Development gain, the active effects of the column's Books from the first, the
     Artifacts a first Book reactivates. GO_ON, STOP at the first decision, or UNKNOWN."""
     dev = tb.sdev_effect[col] if r.sdev[s, col] else 0
@@ -822,7 +841,7 @@ def _after_book_now(r, tb, s, col, b, first):
 
 @njit(cache=True)
 def _book_task(r, tb, s, b, which, supply):
-    """``effect_now`` of Book ``b``'s immediate (``which`` 0) or active (1) effect, as ``engine._push_book_task``."""
+    """``effect_now`` of Book ``b``'s immediate (``which`` 0) or active (1) effect, as ``_push_book_task``."""
     e = tb.bk_effect[b, which]
     if e == E_TRADE:
         return effect_now(r, tb, s, e, tb.bk_a[b, which], tb.bk_a2[b], tb.bk_res[b, which], supply)
@@ -831,7 +850,7 @@ def _book_task(r, tb, s, b, which, supply):
 
 @njit(cache=True)
 def effect_now(r, tb, s, e, a, b, c, supply):
-    """(status, Gold supply) after applying effect ``e`` (``engine._effect``) of seat ``s`` on ``r`` up to the first
+    """(status, Gold supply) after applying effect ``e`` (``_effect``) of seat ``s`` on ``r`` up to the first
     decision it leads to: GO_ON when it leads to none (fully applied), STOP when a decision with a legal action
     comes first (applied up to it), UNKNOWN for the effects this does not follow (nothing applied).
 
@@ -880,7 +899,7 @@ def effect_now(r, tb, s, e, a, b, c, supply):
 
 @njit(cache=True)
 def _gain_now(r, tb, s, res, amount, supply):
-    """``engine._gain`` with its Gold pieces run at once (``_gold_now``)."""
+    """``engine_resources._gain`` with its Gold pieces run at once (``_gold_now``)."""
     if res < 0 or amount <= 0:
         return GO_ON, supply
     if res < 3:
@@ -896,7 +915,7 @@ def _gain_now(r, tb, s, res, amount, supply):
 
 @njit(cache=True)
 def _gold_now(r, tb, s, amount, supply):
-    """``amount`` Gold pieces (``engine._gold_piece``): each from the supply to the seat's loose Gold, until one can go
+    """``amount`` Gold pieces (``_gold_piece``): each from the supply to the seat's loose Gold, until one can go
     onto an Artifact: then the Gold placement decision is pushed, as the engine does, so that ``value`` sees the piece
     (STOP; the caller's ``_restore`` takes it off again)."""
     for _ in range(amount):
@@ -917,10 +936,12 @@ def _gold_now(r, tb, s, amount, supply):
 @njit(cache=True)
 def last_income_value(r, tb, s, w, opt):
     """(status, value) of the last player's Income upgrade ``opt`` (or skip): the upgrade (``upgrade_value``'s payment
-    and flip), then Golem Control and the next round (``engine._next_phase``), valued when the next round stops at its
+    and flip), then Golem Control and the next round (``_next_phase``), valued when the next round stops at its
     first player's movement (their Golem Control is applied too, for the legality of their steps) or the game ends.
     An upgrade that leads to a decision stops before Golem Control (``upgrade_value``)."""
-    if opt < 6 and (tb.gdev_effect[opt] == E_KILL_DOUBLE_CEMETERY or tb.gdev_effect[opt] == E_ACTIVATE_WORK_EXTRA):
+    if opt < UP_STUDY and (
+        tb.gdev_effect[opt] == E_KILL_DOUBLE_CEMETERY or tb.gdev_effect[opt] == E_ACTIVATE_WORK_EXTRA
+    ):
         return VALUED, upgrade_value(r, tb, s, w, opt, 0, 0)
     paid0 = paid1 = paid2 = 0
     side = 0
@@ -993,7 +1014,7 @@ def _valued(r, tb, s, w, status, saved):
 def step_value(r, tb, s, w, a):
     """(VALUED, ``value`` after Move step ``a``) without playing it; (PLAY, 0) when the engine would run on further.
 
-    ``engine._step_golem`` takes the step on ``r``, which gets back every field it changes. After a step that is not
+    ``_step_golem`` takes the step on ``r``, which gets back every field it changes. After a step that is not
     the move's last the engine stops at the next step if one is legal. After the last, the end of the move loses
     nothing (no steps are left) and the engine stops at the next player's movement if it has a legal decision, or,
     after the last player's, at the first turn of the Actions phase (its pass is legal; not with the solo Automa).
@@ -1038,7 +1059,7 @@ def upgrade_options(r, kind):
 
 @njit(cache=True)
 def upgrade_value(r, tb, s, w, opt, discount, any_res):
-    """``value`` after seat ``s`` upgrades development ``opt`` (``engine._upgrade``) without playing it.
+    """``value`` after seat ``s`` upgrades development ``opt`` (``engine_developments._upgrade``) without playing it.
 
     Pays as ``_upgrade`` does and flips the development on ``r`` for the valuation, then gives both back. The two
     Golem Developments that push a decision (a kill, an activation) change nothing before that decision.
@@ -1051,7 +1072,7 @@ def upgrade_value(r, tb, s, w, opt, discount, any_res):
 
 @njit(cache=True)
 def _apply_upgrade(r, tb, s, opt, discount, any_res):
-    """Pay for and flip development ``opt`` as ``engine._upgrade`` does (without its pushed decisions); returns what
+    """Pay for and flip development ``opt`` as ``_upgrade`` does (without its pushed decisions); returns what
     ``_undo_upgrade`` needs: the Clay, Coins and Knowledge paid and the tile's former side."""
     cost, res = _upgrade_cost(r, tb, s, opt)
     due = max(0, cost - discount)
@@ -1071,7 +1092,7 @@ def _apply_upgrade(r, tb, s, opt, discount, any_res):
             else:
                 paid2 += take
     side = 0
-    if opt < 6:
+    if opt < UP_STUDY:
         r.gdev[s, opt] = 1
     elif opt < UP_ART:
         r.sdev[s, opt - UP_STUDY] = 1
@@ -1087,7 +1108,7 @@ def _apply_upgrade(r, tb, s, opt, discount, any_res):
 
 @njit(cache=True)
 def _undo_upgrade(r, s, opt, paid0, paid1, paid2, side):
-    if opt < 6:
+    if opt < UP_STUDY:
         r.gdev[s, opt] = 0
     elif opt < UP_ART:
         r.sdev[s, opt - UP_STUDY] = 0

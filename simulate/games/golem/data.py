@@ -472,13 +472,68 @@ def load(folder: str | Path | None = None, rules: dict[str, Any] | None = None) 
     params, estimated_params = _table(toml_path, conf)
     rule_values = resolve_rules(toml_path, conf, rules or {}, RULE_OPTIONS)
     reader = _Reader(root)
+    action_ids, action_tiles = _read_action_tiles(reader)
+    character_ids, characters = _read_characters(reader, root)
+    neighbourhood = _read_neighbourhood(reader, root)
+    book_ids, books = _read_books(reader, root)
+    objective_ids, objectives = _read_objectives(reader)
+    start_ids, start_tiles = _read_starting_tiles(reader)
+    art = _read_artifacts(reader, root)
+    developments = _read_developments(reader)
+    tracks, track_lens = _read_tracks(reader, root, toml_path, params)
+    intro = _intro(toml_path, conf, character_ids)
+    automa = _automa(reader, params, rule_values)
+    tables = GolemTables(
+        *action_tiles,
+        *characters,
+        *neighbourhood,
+        *books,
+        *objectives,
+        start_tiles,
+        art,
+        *developments,
+        *tracks,
+        *_kernel_params(params, rule_values, intro, track_lens),
+        *automa,
+        _apprentice_weights(root),
+    )
+    estimated_rows = dict(reader.estimated)
+    default = root.resolve() == default_dir("golem").resolve()
+    provenance = {
+        "folder": "seeds/golem" if default else str(root),
+        "default": default,
+        "files": {name: sha256(root / name) for name in FILES},
+        "estimates": bool(estimated_params) or any(estimated_rows.values()),
+        "estimated_parameters": estimated_params,
+        "estimated_rows": estimated_rows,
+    }
+    return GolemData(
+        tables,
+        pack_record(tables),
+        params,
+        rule_values,
+        intro,
+        character_ids,
+        book_ids,
+        objective_ids,
+        start_ids,
+        action_ids,
+        provenance,
+    )
 
+
+def _read_action_tiles(reader: _Reader) -> tuple[tuple[str, ...], tuple[np.ndarray, ...]]:
+    """``action_tiles.csv``: ids and (effect, amount, amount2) per tile."""
     rows = reader.rows("action_tiles.csv", ["id", "effect", "amount", "amount2"], NUM_ACTION_TILES + 1)
     action_ids = tuple(r["id"] for _, r in rows)
     at_effect = np.array([reader.effect("action_tiles.csv", ln, r["effect"], EFFECTS) for ln, r in rows], np.int16)
     at_a = np.array([reader.int("action_tiles.csv", ln, r, "amount", 0, 20) for ln, r in rows], np.int16)
     at_b = np.array([reader.int("action_tiles.csv", ln, r, "amount2", 0, 20) for ln, r in rows], np.int16)
+    return action_ids, (at_effect, at_a, at_b)
 
+
+def _read_characters(reader: _Reader, root: Path) -> tuple[tuple[str, ...], tuple[np.ndarray, ...]]:
+    """``characters.csv``: ids and (deck, colour1, colour2, movement, cost, effect, amount, amount2) per card."""
     f = "characters.csv"
     rows = reader.rows(
         f, ["id", "deck", "colour1", "colour2", "movement", "cost", "effect", "amount", "amount2"], NUM_CHARACTERS
@@ -495,7 +550,11 @@ def load(folder: str | Path | None = None, rules: dict[str, Any] | None = None) 
     ch_effect = np.array([reader.effect(f, ln, r["effect"], EFFECTS) for ln, r in rows], np.int16)
     ch_a = np.array([reader.int(f, ln, r, "amount", 0, 20) for ln, r in rows], np.int16)
     ch_b = np.array([reader.int(f, ln, r, "amount2", 0, 20) for ln, r in rows], np.int16)
+    return character_ids, (ch_deck, ch["colour1"], ch["colour2"], ch_move, ch_cost, ch_effect, ch_a, ch_b)
 
+
+def _read_neighbourhood(reader: _Reader, root: Path) -> tuple[np.ndarray, ...]:
+    """``neighbourhood.csv``: (effect, amount, amount2, resource), each shaped (district, tile)."""
     f = "neighbourhood.csv"
     rows = reader.rows(f, ["district", "number", "effect", "amount", "amount2", "resource"], 3 * NUM_DISTRICT_TILES)
     nb = np.zeros((4, 3, NUM_DISTRICT_TILES), np.int16)
@@ -510,7 +569,11 @@ def load(folder: str | Path | None = None, rules: dict[str, Any] | None = None) 
         nb[1, d, n] = reader.int(f, ln, r, "amount", 0, 20)
         nb[2, d, n] = reader.int(f, ln, r, "amount2", 0, 20)
         nb[3, d, n] = reader.resource(f, ln, r, "resource")
+    return nb[0], nb[1], nb[2], nb[3]
 
+
+def _read_books(reader: _Reader, root: Path) -> tuple[tuple[str, ...], tuple[np.ndarray, ...]]:
+    """``books.csv``: ids and (colour, cost, effect, amount, resource, amount2, resource2) per Book."""
     f = "books.csv"
     cols = [
         "id",
@@ -550,20 +613,31 @@ def load(folder: str | Path | None = None, rules: dict[str, Any] | None = None) 
             raise DataError(f"{root / f}: line {ln}: column 'resource': student_district needs red, yellow or blue")
         if EFFECTS[bk_effect[i, 1]] == "gain" and bk_res[i, 1] < 0:
             raise DataError(f"{root / f}: line {ln}: column 'active_resource': effect 'gain' needs a resource")
+    return book_ids, (bk_colour, bk_cost, bk_effect, bk_a, bk_res, bk_a2, bk_res2)
 
+
+def _read_objectives(reader: _Reader) -> tuple[tuple[str, ...], tuple[np.ndarray, ...]]:
+    """``objectives.csv``: ids and (type, threshold, vp) per card."""
     f = "objectives.csv"
     rows = reader.rows(f, ["id", "type", "threshold", "vp"], NUM_OBJECTIVES)
     objective_ids = tuple(r["id"] for _, r in rows)
     ob_type = np.array([reader.choice(f, ln, r, "type", OBJECTIVE_TYPES) for ln, r in rows], np.int16)
     ob_threshold = np.array([reader.int(f, ln, r, "threshold", 0, 50) for ln, r in rows], np.int16)
     ob_vp = np.array([reader.int(f, ln, r, "vp", 0, 50) for ln, r in rows], np.int16)
+    return objective_ids, (ob_type, ob_threshold, ob_vp)
 
+
+def _read_starting_tiles(reader: _Reader) -> tuple[tuple[str, ...], np.ndarray]:
+    """``starting_tiles.csv``: ids and the (tile, resource or Student) table."""
     f = "starting_tiles.csv"
     st_cols = ["clay", "coin", "knowledge", "gold", "vp", "study", "student_red", "student_yellow", "student_blue"]
     rows = reader.rows(f, ["id", *st_cols], NUM_START_TILES)
     start_ids = tuple(r["id"] for _, r in rows)
-    start_tiles = np.array([[reader.int(f, ln, r, k, 0, 20) for k in st_cols] for ln, r in rows], np.int16)
+    return start_ids, np.array([[reader.int(f, ln, r, k, 0, 20) for k in st_cols] for ln, r in rows], np.int16)
 
+
+def _read_artifacts(reader: _Reader, root: Path) -> np.ndarray:
+    """``artifacts.csv``: the (tile, side, artifact, need) table."""
     f = "artifacts.csv"
     a_cols = ["gold", "clay", "coin", "knowledge", "vp", "study", "dev_cost"]
     rows = reader.rows(f, ["tile", "side", "artifact", *a_cols], NUM_ARTIFACT_TILES * 8)
@@ -582,7 +656,11 @@ def load(folder: str | Path | None = None, rules: dict[str, Any] | None = None) 
             )
         seen.add(key)
         art[key] = [reader.int(f, ln, r, k, 1 if k == "gold" else 0, 20) for k in a_cols]
+    return art
 
+
+def _read_developments(reader: _Reader) -> tuple[np.ndarray, ...]:
+    """``developments.csv``: Golem (menorahs, cost, effect), Study (the same), Artifact (menorahs, cost, effects)."""
     f = "developments.csv"
     rows = reader.rows(
         f,
@@ -598,7 +676,23 @@ def load(folder: str | Path | None = None, rules: dict[str, Any] | None = None) 
         dev[area][1, t] = reader.int(f, ln, r, "cost", 0, 30)
         dev[area][2, t] = reader.effect(f, ln, r["effect"], EFFECTS)
         dev[area][3, t] = reader.effect(f, ln, r["effect_b"], EFFECTS) if r["effect_b"] else 0
+    return (
+        dev["golem"][0],
+        dev["golem"][1],
+        dev["golem"][2],
+        dev["study"][0],
+        dev["study"][1],
+        dev["study"][2],
+        dev["artifact"][0],
+        dev["artifact"][1],
+        np.ascontiguousarray(dev["artifact"][2:4].T),
+    )
 
+
+def _read_tracks(
+    reader: _Reader, root: Path, toml_path: Path, params: dict[str, Any]
+) -> tuple[tuple[np.ndarray, ...], tuple[int, int, int]]:
+    """The board's tracks: streets, Golem track, Study track and Cemetery columns, and the three tracks' lengths."""
     f = "streets.csv"
     rows = reader.rows(f, ["section", "resource", "vp", "golem_entry_cost"], NUM_SECTIONS)
     street = np.array(
@@ -653,85 +747,9 @@ def load(folder: str | Path | None = None, rules: dict[str, Any] | None = None) 
     cemetery_len = len(rows)
     if cem[cemetery_len - 1, 6] != 1:
         raise DataError(f"{root / f}: line {rows[-1][0]}: column 'unlimited': the last space must be unlimited")
-
-    intro = _intro(toml_path, conf, character_ids)
-    automa = _automa(reader, params, rule_values)
-    tables = GolemTables(
-        at_effect,
-        at_a,
-        at_b,
-        ch_deck,
-        ch["colour1"],
-        ch["colour2"],
-        ch_move,
-        ch_cost,
-        ch_effect,
-        ch_a,
-        ch_b,
-        nb[0],
-        nb[1],
-        nb[2],
-        nb[3],
-        bk_colour,
-        bk_cost,
-        bk_effect,
-        bk_a,
-        bk_res,
-        bk_a2,
-        bk_res2,
-        ob_type,
-        ob_threshold,
-        ob_vp,
-        start_tiles,
-        art,
-        dev["golem"][0],
-        dev["golem"][1],
-        dev["golem"][2],
-        dev["study"][0],
-        dev["study"][1],
-        dev["study"][2],
-        dev["artifact"][0],
-        dev["artifact"][1],
-        np.ascontiguousarray(dev["artifact"][2:4].T),
-        street[:, 0].copy(),
-        street[:, 1].copy(),
-        street[:, 2].copy(),
-        gt[:, 0].copy(),
-        gt[:, 1].copy(),
-        gt[:, 2].copy(),
-        sd[:, 0].copy(),
-        sd[:, 1].copy(),
-        sd[:, 2].copy(),
-        cem[:, 0].copy(),
-        cem[:, 1:6].copy(),
-        cem[:, 6].copy(),
-        *_kernel_params(params, rule_values, intro, (golem_track_len, study_track_len, cemetery_len)),
-        *automa,
-        _apprentice_weights(root),
-    )
-    estimated_rows = dict(reader.estimated)
-    default = root.resolve() == default_dir("golem").resolve()
-    provenance = {
-        "folder": "seeds/golem" if default else str(root),
-        "default": default,
-        "files": {name: sha256(root / name) for name in FILES},
-        "estimates": bool(estimated_params) or any(estimated_rows.values()),
-        "estimated_parameters": estimated_params,
-        "estimated_rows": estimated_rows,
-    }
-    return GolemData(
-        tables,
-        pack_record(tables),
-        params,
-        rule_values,
-        intro,
-        character_ids,
-        book_ids,
-        objective_ids,
-        start_ids,
-        action_ids,
-        provenance,
-    )
+    columns = (street[:, 0], street[:, 1], street[:, 2], gt[:, 0], gt[:, 1], gt[:, 2], sd[:, 0], sd[:, 1], sd[:, 2])
+    cemetery = (cem[:, 0].copy(), cem[:, 1:6].copy(), cem[:, 6].copy())
+    return (*(c.copy() for c in columns), *cemetery), (golem_track_len, study_track_len, cemetery_len)
 
 
 def _apprentice_weights(root: Path) -> np.ndarray:

@@ -20,6 +20,7 @@ from numba import njit
 
 from simulate.apprentice import linear_value
 from simulate.games.golem.bots import BOTS, PARAM_NAMES, value
+from simulate.games.golem.codes import E_CONTROL_CAP_2, PH_ACTIONS, PH_CONTROL, PH_END, PH_MOVE
 from simulate.games.golem.data import (
     APPRENTICE_FEATURES,
     BLUE,
@@ -30,8 +31,9 @@ from simulate.games.golem.data import (
     RED,
     YELLOW,
 )
-from simulate.games.golem.engine import E_CONTROL_CAP_2, _has_gdev, _on_board, objectives_met
-from simulate.games.golem.reference import PH_ACTIONS, PH_CONTROL, PH_END, PH_MOVE
+from simulate.games.golem.engine import objectives_met
+from simulate.games.golem.engine_legality import _on_board
+from simulate.games.golem.engine_resources import _has_gdev
 
 NUM_FEATURES = len(APPRENTICE_FEATURES)
 SEAT_BLOCK = 17  # features of one seat's block (data._SEAT_FEATURES)

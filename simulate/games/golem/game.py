@@ -32,7 +32,8 @@ from simulate.gamekit import (
 from simulate.games.golem import apprentice as golem_apprentice
 from simulate.games.golem import bots as golem_bots
 from simulate.games.golem import data, engine, play, search_bot
-from simulate.games.golem.reference import ACT_NAMES, STAT_NAMES, Decision, GolemState, public_state
+from simulate.games.golem.codes import ACT_NAMES, STAT_NAMES, Decision
+from simulate.games.golem.reference import GolemReference, public_state
 from simulate.games.golem.state import MAX_OBJECTIVES, new_pads, new_state
 from simulate.rng import game_seeds
 from simulate.search import new_tree
@@ -129,7 +130,7 @@ class Golem(GameShell):
     replay_moves = staticmethod(play.replay_moves)
 
     def new_reference(self, d: data.GolemData, num_players: int, setup_seed: int) -> _IntActions:
-        return _IntActions(GolemState(d, num_players, setup_seed))
+        return _IntActions(GolemReference(d, num_players, setup_seed))
 
     def rule_options(self) -> dict[str, RuleOption]:
         return rule_options(data.RULE_OPTIONS, data.load().rules)
@@ -191,7 +192,7 @@ class Golem(GameShell):
         states: bool = False,
     ) -> list[dict[str, Any]]:
         moves, final = play.trace_game(d, num_players, seat_lineup, lineup_ids, lineup_params, setup_seed, play_seed)
-        ref = GolemState(d, num_players, int(setup_seed))
+        ref = GolemReference(d, num_players, int(setup_seed))
         state = public_state if states else None
         events: list[dict[str, Any]] = [{**_setup_event(ref, d), **state_field(ref, state)}]
         for t, a in enumerate(moves):
@@ -266,7 +267,7 @@ class Golem(GameShell):
         start = time.perf_counter()
         moves = 0
         for s, p in zip(setup_seeds, play_seeds, strict=True):
-            ref = GolemState(d, num_players, int(s))
+            ref = GolemReference(d, num_players, int(s))
             rnd = random.Random(int(p))
             while not ref.is_terminal():
                 legal = ref.legal_actions()
@@ -316,14 +317,14 @@ class Golem(GameShell):
 class _IntActions:
     """A reference game taking the kernel's recorded actions (numpy integers)."""
 
-    def __init__(self, ref: GolemState) -> None:
+    def __init__(self, ref: GolemReference) -> None:
         self.ref = ref
 
     def apply_action(self, a: Any) -> None:
         self.ref.apply_action(int(a))
 
 
-def _setup_event(ref: GolemState, d: data.GolemData) -> dict[str, Any]:
+def _setup_event(ref: GolemReference, d: data.GolemData) -> dict[str, Any]:
     return {
         "event": "setup",
         "characters": [d.character_ids[c] for c in ref.palace],

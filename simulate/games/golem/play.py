@@ -8,6 +8,7 @@ from numba import njit, prange
 from simulate.gamekit import new_trajectories
 from simulate.games.golem.apprentice_bot import apprentice_action, new_apprentice_scratch
 from simulate.games.golem.bots import APPRENTICE, MAX_BOT_PARAMS, SEARCH, choose
+from simulate.games.golem.codes import PH_END
 from simulate.games.golem.data import GolemData
 from simulate.games.golem.engine import (
     NUM_PARTS,
@@ -19,7 +20,6 @@ from simulate.games.golem.engine import (
     score_parts,
 )
 from simulate.games.golem.features import NUM_FEATURES, features
-from simulate.games.golem.reference import PH_END
 from simulate.games.golem.search_bot import MAX_MOVES as SEARCH_MOVES
 from simulate.games.golem.search_bot import MOVE_LEN, S_ITERATIONS, new_scratch, search_action
 from simulate.games.golem.state import new_pads, new_state

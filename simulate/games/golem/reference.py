@@ -1,8 +1,8 @@
 """Golem (Cranio Creations 2021) reference engine: one game in plain Python.
 
 The executable form of ``docs/golem.md`` and ``seeds/golem/RULINGS.md``, in OpenSpiel's ``State``
-shape: :meth:`GolemState.current_player`, :meth:`~GolemState.legal_actions`,
-:meth:`~GolemState.apply_action`, :meth:`~GolemState.is_terminal`, :meth:`~GolemState.returns`.
+shape: :meth:`GolemReference.current_player`, :meth:`~GolemReference.legal_actions`,
+:meth:`~GolemReference.apply_action`, :meth:`~GolemReference.is_terminal`, :meth:`~GolemReference.returns`.
 
 Every decision is one integer action ``0..NUM_ACTIONS-1`` whose meaning depends on the pending
 decision (``Decision``), e.g. in ``TURN`` action ``row * 5 + colour`` takes a marble. Compound rules
@@ -10,34 +10,65 @@ decision (``Decision``), e.g. in ``TURN`` action ``row * 5 + colour`` takes a ma
 player and automatic steps (``X_*`` internal effects), each a fixed-size row of integers, so that the
 state is fixed-size integer arrays and the numba port is mechanical. Chance (marble drops, shuffles)
 draws from the engine's own SplitMix64 stream seeded from the setup seed's hidden order; bots never touch it.
+
+This module holds the set-up, the OpenSpiel API, scoring and ``describe``; the rules are in the mixins
+``reference_rounds``, ``reference_legality``, ``reference_decisions``, ``reference_effects``,
+``reference_resources``, ``reference_golems`` and ``reference_developments`` (the sections of the kernel's
+``engine_*`` modules); the codes (``Decision``, the action encoding, ``X_*``) are in ``codes.py``.
 """
 
 from __future__ import annotations
 
-from enum import IntEnum
 from typing import Any
 
 import numpy as np
 
+from simulate.games.golem.codes import (
+    AA_BUY_GOLD,
+    AA_DONE,
+    ACT_NAMES,
+    ART_ACTIVATE_SKIP,
+    BONUS_STOP,
+    BOOK_SKIP,
+    CEMETERY,
+    CHARACTER_PAY,
+    CONFIRM_YES,
+    GA_CREATE,
+    GA_DONE,
+    MARBLE_OPTIONS,
+    NUM_ACTIONS,
+    NUM_DISTRICT_OPTIONS,
+    NUM_GOLEM_OPTIONS,
+    NUM_ROW_OPTIONS,
+    OFF_BOARD,
+    PAIRS,
+    PASS_ACTION,
+    PERM_SLOT,
+    PH_DRAFT,
+    PH_END,
+    PH_MOVE,
+    PHASE_NAMES,
+    RABBI_BASE,
+    STAT_NAMES,
+    STEP_STOP,
+    STUDY_BUY,
+    STUDY_DONE,
+    UP_ART,
+    UP_STUDY,
+    UPGRADE_SKIP,
+    Decision,
+)
 from simulate.games.golem.data import (
-    ARTIFACTS,
-    BLACK,
     BLUE,
-    BOOK_BLACK,
     CLAY,
     COIN,
     DISTRICTS,
     EFFECTS,
-    GOLD,
-    GOLEM_ROW,
     KNOWLEDGE,
     MARBLES,
     MAX_CEMETERY,
-    MIRROR,
     NUM_ACTION_TILES,
     NUM_DISTRICT_TILES,
-    NUM_GOLEM_DEVS,
-    NUM_ROUNDS,
     NUM_SECTIONS,
     NUM_STUDY_DEVS,
     NUM_TILES,
@@ -46,121 +77,17 @@ from simulate.games.golem.data import (
     P_STUDY_TRACK_LEN,
     RED,
     ROWS,
-    STUDY,
-    STUDY_ROW,
-    VP,
-    WHITE,
-    WORK,
     YELLOW,
-    E,
     GolemData,
 )
+from simulate.games.golem.reference_decisions import Decisions
+from simulate.games.golem.reference_developments import Developments
+from simulate.games.golem.reference_effects import Effects
+from simulate.games.golem.reference_golems import Golems
+from simulate.games.golem.reference_legality import Legality
+from simulate.games.golem.reference_resources import Resources
+from simulate.games.golem.reference_rounds import RoundDriver
 from simulate.rng import opening_seed, order_seed
-
-NUM_ACTIONS = 64
-MAX_STACK = 32
-OFF_BOARD, CEMETERY = -1, 3  # golem location besides districts 0..2
-AUTOMA = -2  # the solo Automa's place in a turn sequence (it is not a seat)
-
-
-class Decision(IntEnum):
-    """What the player to move decides; the meaning of the action integer per decision is in ``describe``."""
-
-    DRAFT = 1  # objective card from the hand: hand slot
-    KEEP = 2  # objective to discard from the 4 drafted: slot
-    ARTIFACT_TILE = 3  # offered artifact tile: index
-    START_TILES = 4  # pair of starting tiles: PAIRS index
-    PLACE_GOLEMS = 5  # district left without a starting golem
-    IGNORE_CHAR = 6  # 0 use the Character's steps, 1 ignore them
-    MOVE_STEP = 7  # golem * 2 + pay (0 VP, 1 Knowledge)
-    TURN = 8  # row * 5 + colour (marble), 25 + slot (Rabbi; 30 the permanent space), 31 pass
-    BLACK_MARBLE = 9  # district whose Student does not move
-    WORK_COUNT = 10  # golems paid for (0..4)
-    ACTIVATE = 11  # golem, or 6 = stop
-    GOLEM_ACTION = 12  # 0..5 upgrade golem dev, 6..8 create in district, 9 done
-    ARTIFACT_ACTION = 13  # artifact development option (0..40), 41 buy Gold, 42 done
-    STUDY_ACTION = 14  # 0..5 upgrade study dev, 6 + pos * 4 + column buy, 26 done
-    MIRROR = 15  # 0..3 row action, 4 study step, 5 done
-    CHARACTER = 16  # 0 pay for the bonus, 1 take the Coins
-    UPGRADE = 17  # 0..5 golem, 6..11 study, 12 + artifact option, 53 skip
-    CREATE = 18  # district, 3 skip
-    KILL = 19  # golem, 6 skip
-    CEMETERY_SPACE = 20  # space
-    STUDENT = 21  # district forward, 3 skip
-    GOLEM_STEP = 22  # golem * 4 + back * 2 + pay, 24 stop
-    BOOK = 23  # pos * 4 + column, 20 skip
-    STUDENT_BACK = 24  # district whose Student pays for a black Book
-    BOOK_BONUS = 25  # column * 5 + row, 20 stop
-    OBJECTIVE = 26  # 0 / 1: the drawn card kept
-    TRACK = 27  # 0 up, 1 down, 2 skip
-    ARTIFACT_ACTIVATE = 28  # artifact, 4 skip
-    GOLD_PLACE = 29  # artifact
-    CHOICE = 30  # resource 0..2
-    CONFIRM = 31  # 0 yes, 1 no
-    COPY_TILE = 32  # golem, 6 skip
-    ANY_ACTION = 33  # row 0..3
-    REMOVE_MARBLE = 34  # row * 5 + colour
-    INCOME_UPGRADE = 35  # as UPGRADE
-
-
-# Internal automatic steps (codes after the data effects).
-X_BASE = 200
-(
-    X_VP_PER_LEVEL,
-    X_VP_CEMETERY,
-    X_VP_LEFTMOST,
-    X_VP_PER_ARTIFACT,
-    X_ROW_ACTION,
-    X_STUDENT,
-    X_GAIN,
-    X_ACTIVATE_ART,
-    X_END_ACTION,
-    X_ACTIVATE_GOLEM,
-    X_TILE,
-    X_AFTER_BOOK,
-    X_GOLD,
-    X_GOLD_PIECE,
-    X_KNOW_PER_LEVEL,
-    X_OVERMOVE,
-    X_REDROP,
-) = range(X_BASE, X_BASE + 17)
-T_AUTO = 0  # stack kind of an automatic step
-
-PASS_ACTION = 31
-RABBI_BASE = 25
-PERM_SLOT = 5
-PAIRS = ((0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3))
-ART_OPTIONS = 41  # 0 = the largest tile, 1 + (tile * 4 + space) * 2 + side for the five small tiles
-# Upgrade options (UPGRADE numbering): Golem Developments, then Study, then the Artifact options, then skip
-UP_STUDY = NUM_GOLEM_DEVS
-UP_ART = UP_STUDY + NUM_STUDY_DEVS
-UPGRADE_SKIP = UP_ART + ART_OPTIONS
-STUDY_BUY = NUM_STUDY_DEVS  # the first Book option of a Study action (position * 4 + column from here)
-STUDY_DONE = STUDY_BUY + 20
-
-# Phases of the round driver.
-(
-    PH_DRAFT,
-    PH_KEEP,
-    PH_ARTIFACT,
-    PH_START,
-    PH_PLACE,
-    PH_MOVE,
-    PH_ACTIONS,
-    PH_INFLUENCE,
-    PH_INCOME,
-    PH_DEV,
-    PH_CONTROL,
-    PH_END,
-) = range(12)
-# Action counters per seat.
-ACT_NAMES = ("work", "golem", "artifacts", "study", "mirror", "rabbi", "pass", "forfeit")
-ACT_RABBI, ACT_PASS, ACT_FORFEIT = 5, 6, 7
-STAT_NAMES = (
-    "vp_control", "vp_overmove", "vp_sections", "know_control", "objectives_met",
-    "gold_bought", "character_bonuses", "student_sections",
-)  # fmt: skip
-"""Per-seat counters; the last three are the play profile's (counted by ``apply_action``)."""
 
 
 class Rng:
@@ -198,7 +125,7 @@ class Rng:
             a[k], a[j] = a[j], a[k]
 
 
-class GolemState:
+class GolemReference(RoundDriver, Legality, Decisions, Effects, Resources, Golems, Developments):
     """One game of Golem for ``num_players`` (1-4) from ``setup_seed``."""
 
     def __init__(self, data: GolemData, num_players: int, setup_seed: int) -> None:
@@ -209,12 +136,23 @@ class GolemState:
         self.t = t
         self.p = data.params
         self.rules = data.rules
-        n = self.n = num_players
+        self.n = num_players
         # the public opening from ``op``, the hidden order (and later chance) from ``rng``, as in the engine
         op = Rng(int(opening_seed(np.uint64(setup_seed))))
         rng = Rng(int(order_seed(np.uint64(setup_seed))))
         self.chance = Rng(Rng.mix(rng.s ^ 0x5EED))
         intro = data.rules["setup"] == "introductory"
+        self._deal_opening(op, rng, intro)
+        self._deal_automa(op, rng)
+        self._reset_pieces()
+        self._drop_all()
+        self._deal_action_tiles()
+        self._push_phase()
+        self._advance()
+
+    def _deal_opening(self, op: Rng, rng: Rng, intro: bool) -> None:
+        """Palace, Neighbourhood, Library and decks, turn order, Starting tiles, Objectives, Artifact tiles offered."""
+        data, t, n = self.d, self.t, self.n
         # Palace: 3 cards of the I-III deck, then 1 of the IV deck
         if intro:
             self.palace = list(data.intro["characters"])
@@ -266,6 +204,10 @@ class GolemState:
         arts = list(range(4))
         op.shuffle(arts, 4)
         self.art_offer = [(arts[k], op.randint(2)) for k in range(n)]
+
+    def _deal_automa(self, op: Rng, rng: Rng) -> None:
+        """The solo Automa's deck, Strategy tile and place in the turn order, and its counters."""
+        data, t, n = self.d, self.t, self.n
         # the solo Automa (an ESTIMATE, RULINGS R32-R36): its card order, Strategy tile, place in the turn order
         self.automa = n == 1 and data.rules["solo_opponent"] == "automa"
         self.au_deck = list(range(len(t.au_rows)))
@@ -283,6 +225,10 @@ class GolemState:
         self.au_laps = 0
         self.au_vp = [0, 0]  # VP of the Main Strategy tile and of the Strategy tile
         self.au_log: list[tuple[int, str]] = []  # the Automa's actions: (round, text), for replays
+
+    def _reset_pieces(self) -> None:
+        """Track sizes, marbles, every seat's pieces, tracks and counters, and the round driver at their start."""
+        t, n = self.t, self.n
         # Sizes of the tracks and the Cemetery: their tables' numbers of spaces
         self.track_len = int(t.prm[P_GOLEM_TRACK_LEN])
         self.study_len = int(t.prm[P_STUDY_TRACK_LEN])
@@ -341,10 +287,6 @@ class GolemState:
         self.pass_stage = 0  # 0 main phase, 1 passing phase, 2 final passing phase
         self.drawn = [-1, -1]
         self.last_stepped = -1
-        self._drop_all()
-        self._deal_action_tiles()
-        self._push_phase()
-        self._advance()
 
     # ----------------------------------------------------------------- OpenSpiel State API
 
@@ -381,9 +323,9 @@ class GolemState:
         """Play-profile stats of one move: a Gold bought by the Artifacts action (3 Coins), a Character bonus paid
         for, and the sections every seat's Students advanced (``students``: their positions before the move)."""
         kind, s = task[0], task[1]
-        if kind == Decision.ARTIFACT_ACTION and ART_OPTIONS <= a < 42:
+        if kind == Decision.ARTIFACT_ACTION and a == AA_BUY_GOLD:
             self.stats["gold_bought"][s] += 1
-        elif kind == Decision.CHARACTER and a == 0:
+        elif kind == Decision.CHARACTER and a == CHARACTER_PAY:
             self.stats["character_bonuses"][s] += 1
         for o in range(self.n):
             for d in range(3):
@@ -508,7 +450,7 @@ class GolemState:
         a = action
         D = Decision
         if kind == D.TURN:
-            if a < 25:
+            if a < MARBLE_OPTIONS:
                 return f"marble {MARBLES[a % 5]} from {ROWS[a // 5]} (value {sum(self.syn[a // 5])})"
             if a < PASS_ACTION:
                 slot = a - RABBI_BASE
@@ -520,10 +462,12 @@ class GolemState:
             return "no upgrade" if a == UPGRADE_SKIP else f"upgrade {_dev_name(a)}"
         if kind == D.GOLEM_ACTION:
             return (
-                "done" if a == 9 else (f"upgrade {_dev_name(a)}" if a < 6 else f"create a Golem in {DISTRICTS[a - 6]}")
+                "done"
+                if a == GA_DONE
+                else (f"upgrade {_dev_name(a)}" if a < GA_CREATE else f"create a Golem in {DISTRICTS[a - GA_CREATE]}")
             )
         if kind == D.ARTIFACT_ACTION:
-            return {41: "buy a Gold", 42: "done"}.get(a) or f"upgrade {_dev_name(UP_ART + a)}"
+            return {AA_BUY_GOLD: "buy a Gold", AA_DONE: "done"}.get(a) or f"upgrade {_dev_name(UP_ART + a)}"
         if kind == D.STUDY_ACTION:
             if a < STUDY_BUY:
                 return f"upgrade {_dev_name(UP_STUDY + a)}"
@@ -532,11 +476,15 @@ class GolemState:
                 return f"buy Book {self.d.book_ids[self.library[k // 4]]} into column {k % 4 + 1}"
             return "done"
         if kind == D.BOOK:
-            return "no Book" if a == 20 else f"buy Book {self.d.book_ids[self.library[a // 4]]} into column {a % 4 + 1}"
+            return (
+                "no Book"
+                if a == BOOK_SKIP
+                else f"buy Book {self.d.book_ids[self.library[a // 4]]} into column {a % 4 + 1}"
+            )
         if kind == D.MIRROR:
-            return (*(f"mirror {ROWS[k]}" for k in range(4)), "3 Coins: Study step", "done")[a]
+            return (*(f"mirror {ROWS[k]}" for k in range(NUM_ROW_OPTIONS)), "3 Coins: Study step", "done")[a]
         if kind in (D.MOVE_STEP, D.GOLEM_STEP):
-            if kind == D.GOLEM_STEP and a == 24:
+            if kind == D.GOLEM_STEP and a == STEP_STOP:
                 return "stop"
             g = a // 2 if kind == D.MOVE_STEP else a // 4
             back = kind == D.GOLEM_STEP and a % 4 >= 2
@@ -544,11 +492,11 @@ class GolemState:
             return f"Golem {g + 1} ({where}) {'back' if back else 'forward'}" + (" paying Knowledge" if a % 2 else "")
         if kind in (D.ACTIVATE, D.KILL, D.COPY_TILE):
             verb = {D.ACTIVATE: "activate", D.KILL: "kill", D.COPY_TILE: "use the tile of"}[kind]
-            if a == 6:
+            if a == NUM_GOLEM_OPTIONS:
                 return "stop" if kind == D.ACTIVATE else "none"
             return f"{verb} Golem {a + 1} ({DISTRICTS[self.golem_loc[s][a]]} {self.golem_sec[s][a]})"
         if kind in (D.CREATE, D.STUDENT, D.PLACE_GOLEMS, D.BLACK_MARBLE, D.STUDENT_BACK):
-            if a == 3:
+            if a == NUM_DISTRICT_OPTIONS:
                 return "none"
             return {
                 D.CREATE: "create a Golem in {}",
@@ -566,7 +514,7 @@ class GolemState:
         if kind == D.START_TILES:
             return "Starting tiles " + " ".join(self.d.start_ids[self.start_offer[s][k]] for k in PAIRS[a])
         if kind == D.CHARACTER:
-            return "pay for the Character's bonus" if a == 0 else "take the Coins"
+            return "pay for the Character's bonus" if a == CHARACTER_PAY else "take the Coins"
         if kind == D.CEMETERY_SPACE:
             return f"Cemetery space {a + 1}"
         if kind == D.TRACK:
@@ -574,11 +522,15 @@ class GolemState:
         if kind == D.OBJECTIVE:
             return f"keep Objective {self.d.objective_ids[self.drawn[a]]}"
         if kind in (D.GOLD_PLACE, D.ARTIFACT_ACTIVATE):
-            return "none" if a == 4 else f"{'Gold onto' if kind == D.GOLD_PLACE else 'activate'} Artifact {a + 1}"
+            return (
+                "none"
+                if a == ART_ACTIVATE_SKIP
+                else f"{'Gold onto' if kind == D.GOLD_PLACE else 'activate'} Artifact {a + 1}"
+            )
         if kind == D.CHOICE:
             return f"take {task[3]} {('Clay', 'Coins', 'Knowledge')[a]}"
         if kind == D.CONFIRM:
-            return f"{'accept' if a == 0 else 'decline'} {EFFECTS[task[2]]}"
+            return f"{'accept' if a == CONFIRM_YES else 'decline'} {EFFECTS[task[2]]}"
         if kind == D.ANY_ACTION:
             return f"{ROWS[a]} action at value {task[3]}"
         if kind == D.REMOVE_MARBLE:
@@ -588,1297 +540,15 @@ class GolemState:
         if kind == D.WORK_COUNT:
             return f"pay for {a} Golem(s)"
         if kind == D.BOOK_BONUS:
-            return "stop" if a == 20 else f"active bonus of Book {self.d.book_ids[self.col_books[s][a // 5][a % 5]]}"
+            return (
+                "stop"
+                if a == BONUS_STOP
+                else f"active bonus of Book {self.d.book_ids[self.col_books[s][a // 5][a % 5]]}"
+            )
         return f"{kind.name.lower()} {a}"
 
-    # ----------------------------------------------------------------- phase driver
 
-    def _push(self, kind: int, seat: int, e: int = 0, a: int = 0, b: int = 0, c: int = 0, x: int = 0) -> None:
-        if len(self.stack) >= MAX_STACK:
-            raise RuntimeError("task stack overflow")
-        self.stack.append([kind, seat, e, a, b, c, x])
-
-    def _seq(self, seat: int, steps: list[tuple]) -> None:
-        """Push tasks so that they run in the listed order: (kind, e, a, b, c, x)."""
-        for st in reversed(steps):
-            self._push(st[0], seat, *st[1:])
-
-    @staticmethod
-    def _auto(e: int, a: int = 0, b: int = 0, c: int = 0, x: int = 0) -> tuple:
-        return (T_AUTO, e, a, b, c, x)
-
-    def _advance(self) -> None:
-        """Run automatic steps and phase changes until a decision is pending or the game is over."""
-        while True:
-            if self.stack:
-                top = self.stack[-1]
-                if top[0] != T_AUTO:
-                    if self._has_legal(top):
-                        return
-                    self.stack.pop()  # a decision with no legal option is skipped
-                    continue
-                self.stack.pop()
-                self._effect(top[1], top[2], top[3], top[4], top[5], top[6])
-                continue
-            if self.phase == PH_END:
-                return
-            self._next_phase()
-
-    def _has_legal(self, task: list[int]) -> bool:
-        return any(self._legal(task, a) for a in range(NUM_ACTIONS))
-
-    def _push_phase(self) -> None:
-        """Push the decisions of the current phase at ``cursor``."""
-        n = self.n
-        ph = self.phase
-        if ph == PH_DRAFT:
-            self._push(Decision.DRAFT, self.order[self.cursor])
-        elif ph == PH_KEEP:
-            self._push(Decision.KEEP, self.order[self.cursor])
-        elif ph == PH_ARTIFACT:
-            self._push(Decision.ARTIFACT_TILE, self.order[n - 1 - self.cursor])
-        elif ph == PH_START:
-            s = self.order[self.cursor]
-            if len(self.start_offer[s]) <= self._kept_starts():
-                for k in range(len(self.start_offer[s])):
-                    self._take_start(s, self.start_offer[s][k])
-            else:
-                self._push(Decision.START_TILES, s)
-        elif ph == PH_PLACE:
-            self._push(Decision.PLACE_GOLEMS, self.order[self.cursor])
-        elif ph == PH_MOVE:
-            s = self.order[self.cursor]
-            self.step_left = self._level(s) + int(self.t.ch_move[self.palace[self.round]])
-            self._push(T_AUTO, s, X_OVERMOVE)  # the movement's end: the over-movement penalty
-            self._push(Decision.MOVE_STEP, s)
-            if self._has_gdev(s, E["ignore_character_steps"]):
-                self._push(Decision.IGNORE_CHAR, s)
-        elif ph == PH_INFLUENCE:
-            s = self.order[self.cursor]
-            if self._matches(s):
-                self._push(Decision.CHARACTER, s)
-        elif ph == PH_DEV:
-            self._push(Decision.INCOME_UPGRADE, self.order[self.cursor], 0, 7)
-
-    def _next_phase(self) -> None:
-        """Advance the cursor or the phase when the stack is empty."""
-        n = self.n
-        ph = self.phase
-        if ph == PH_ACTIONS:
-            self._next_turn()
-            return
-        self.cursor += 1
-        if ph == PH_DRAFT and self.cursor == n:
-            self.cursor = 0
-            self.pick += 1
-            # hands pass to the left (the next seat)
-            self.hands = [self.hands[(s - 1) % n] for s in range(n)]
-            if self.pick == self.p["objectives_dealt"]:
-                self.phase = PH_KEEP
-        elif self.cursor == n and ph in (PH_KEEP, PH_ARTIFACT, PH_START, PH_PLACE, PH_MOVE, PH_INFLUENCE, PH_DEV):
-            self.cursor = 0
-            if ph == PH_PLACE:
-                self.phase = PH_MOVE
-            elif ph == PH_MOVE:
-                self._start_actions()
-                return
-            elif ph == PH_INFLUENCE:
-                self._income()
-                self.phase = PH_DEV
-            elif ph == PH_DEV:
-                self._control()
-                self._end_round()
-                if self.phase == PH_END:
-                    return
-            else:
-                self.phase += 1
-        self._push_phase()
-
-    def _kept_starts(self) -> int:
-        return len(self.start_offer[0]) if self.rules["setup"] == "introductory" else self.p["starting_tiles_kept"]
-
-    def _start_actions(self) -> None:
-        self.phase = PH_ACTIONS
-        self.pass_stage = 0
-        self.cursor = -1
-        self._next_turn()
-
-    def _next_turn(self) -> None:
-        """Give the turn to the next player who still acts in this stage of the Actions phase."""
-        seq = self._stage_sequence()
-        for i in range(len(seq)):  # round robin from the seat after the last to act
-            k = (self.cursor + 1 + i) % len(seq)
-            if self._acts_now(seq[k]):
-                self.cursor = k
-                self._begin_turn(seq[k])
-                return
-        if not self._open_passing_stage():
-            self._end_actions()
-
-    def _stage_sequence(self) -> list[int]:
-        if self.pass_stage == 0:
-            if self.automa:
-                return self.order[: self.au_pos] + [AUTOMA] + self.order[self.au_pos :]
-            return self.order
-        return sorted((s for s in range(self.n) if self.pass_tile[s]), key=lambda s: self.pass_tile[s])
-
-    def _acts_now(self, s: int) -> bool:
-        if s == AUTOMA:
-            return self.au_actions < 3
-        if self.actions[s] >= 3:
-            return False
-        return self.passes[s] == self.pass_stage
-
-    def _open_passing_stage(self) -> bool:
-        """Start the (next) passing phase if a passed player still has actions; False if none."""
-        waiting = [s for s in range(self.n) if self.actions[s] < 3 and self.passes[s] > self.pass_stage]
-        if not waiting or self.pass_stage == 2:
-            return False
-        self.pass_stage += 1
-        self.cursor = -1
-        holder = [s for s in range(self.n) if self.pass_tile[s] == 1]
-        if holder and sum(map(sum, self.syn)):
-            self._push(T_AUTO, holder[0], X_REDROP)  # re-drop the remaining marbles afterwards
-            self._push(Decision.REMOVE_MARBLE, holder[0])
-        else:
-            self._redrop()
-        return True
-
-    def _begin_turn(self, s: int) -> None:
-        if s == AUTOMA:
-            self._automa_turn()
-            return
-        if self._has_legal([Decision.TURN, s, 0, 0, 0, 0, 0]):
-            self._push(Decision.TURN, s)
-        else:
-            # nothing to take and passing is over: the remaining marble actions are forfeited
-            self.act_count[s][ACT_FORFEIT] += 3 - self.actions[s]
-            self.actions[s] = 3
-
-    def _end_actions(self) -> None:
-        # Turn order: Rabbis on the tiles top to bottom, then the permanent space left to right
-        self.order = [s for slot in range(5) for s in range(self.n) if self.rabbi_slot[s] == slot] + self.perm_queue
-        if self.automa:
-            self.au_pos = sum(1 for s in range(self.n) if 0 <= self.rabbi_slot[s] < self.au_slot)
-        self.phase = PH_INFLUENCE
-        self.cursor = 0
-        self._push_phase()
-
-    def _end_round(self) -> None:
-        self.round += 1
-        if self.round == NUM_ROUNDS:
-            self.phase = PH_END
-            self.stack.clear()
-            for s in range(self.n):
-                self.stats["objectives_met"][s] = len(self._objectives_met(s)[0])
-            return
-        # Refresh
-        for s in range(self.n):
-            self.eyes[s] = []
-            self.marble_actions[s] = self.rabbi_done[s] = self.actions[s] = 0
-            self.pass_tile[s] = self.passes[s] = 0
-            self.rabbi_slot[s] = -1
-            self.free_control[s] = 0
-        self.perm_queue = []
-        self.au_actions = 0
-        self.au_slot = -1
-        self.au_eyes = []
-        self._drop_all()
-        self.at_discard += [x for x in self.at_slots if x >= 0]
-        self._deal_action_tiles()
-        if self.library:
-            self.book_deck.append(self.library.pop(0))
-            self.library.append(self.book_deck.pop(0))
-        self.phase = PH_MOVE
-        self.cursor = 0
-
-    # ----------------------------------------------------------------- Synagogue
-
-    def _drop(self, colours: list[int]) -> None:
-        weights = self.p["row_weights"]
-        total = sum(weights)
-        for c in colours:
-            r = self.chance.randint(total)
-            row = 0
-            while r >= weights[row]:
-                r -= weights[row]
-                row += 1
-            self.syn[row][c] += 1
-
-    def _drop_all(self) -> None:
-        self.syn = [[0] * 5 for _ in range(5)]
-        self._drop([c for c in range(5) for _ in range(self.marbles[c])])
-
-    def _redrop(self) -> None:
-        left = [c for r in range(5) for c in range(5) for _ in range(self.syn[r][c])]
-        self.syn = [[0] * 5 for _ in range(5)]
-        self._drop(left)
-
-    def _deal_action_tiles(self) -> None:
-        self.at_slots = [-1] * 5
-        for k in range(self.n + 1):
-            if not self.at_deck:
-                self.at_deck = self.at_discard
-                self.at_discard = []
-                self.chance.shuffle(self.at_deck, len(self.at_deck))
-            self.at_slots[k] = self.at_deck.pop(0)
-
-    # ----------------------------------------------------------------- legality
-
-    def _legal(self, task: list[int], a: int) -> bool:  # noqa: C901 - one branch per decision
-        kind, s, e, pa, pb, pc, px = task
-        n = self.n
-        D = Decision
-        if kind == D.DRAFT:
-            return a < len(self.hands[s])
-        if kind == D.KEEP:
-            return len(self.drafted[s]) > self.p["objectives_kept"] and a < len(self.drafted[s])
-        if kind == D.ARTIFACT_TILE:
-            return a < len(self.art_offer)
-        if kind == D.START_TILES:
-            return a < len(PAIRS) and PAIRS[a][1] < len(self.start_offer[s])
-        if kind == D.PLACE_GOLEMS:
-            return a < 3
-        if kind == D.IGNORE_CHAR:
-            return a < 2
-        if kind == D.MOVE_STEP:
-            return self._step_legal(s, a // 2, a % 2, False, a < 12) and self.step_left > 0
-        if kind == D.TURN:
-            if a < 25:
-                return self.marble_actions[s] < 2 and self.syn[a // 5][a % 5] > 0
-            if a < PASS_ACTION:
-                slot = a - RABBI_BASE
-                if self.rabbi_done[s]:
-                    return False
-                if slot == PERM_SLOT:
-                    return True
-                return (
-                    self.at_slots[slot] >= 0
-                    and all(self.rabbi_slot[o] != slot for o in range(n))
-                    and self.au_slot != slot
-                )
-            if a == PASS_ACTION:
-                if self.pass_stage == 0:
-                    return True
-                return self.pass_stage == 1 and self.rules["second_pass"] == "final" and self.passes[s] == 1
-            return False
-        if kind == D.BLACK_MARBLE:
-            return a < 3
-        if kind == D.WORK_COUNT:
-            if a > 4 or a > self._standing_count(s, False):
-                return False
-            cost = 0 if a == 0 else max(0, self.p["work_costs"][a - 1] - pa)
-            return self.res[s][KNOWLEDGE] >= cost
-        if kind == D.ACTIVATE:
-            if a == 6:
-                return True
-            if a > 6:
-                return False
-            if px >= 0 and a != px:
-                return False
-            return self.golem_loc[s][a] in (0, 1, 2) and self.standing[s][a] == 1 and not (pb and self.fresh[s][a])
-        if kind == D.GOLEM_ACTION:
-            if a < 6:
-                return not (pb & 1) and self._upgrade_legal(s, a, 0, 0)
-            if a < 9:
-                return not (pb & 2) and self._create_legal(s, a - 6, 0)
-            return a == 9
-        if kind == D.ARTIFACT_ACTION:
-            if a < ART_OPTIONS:
-                return not (pb & 1) and self._upgrade_legal(s, UP_ART + a, 0, 0)
-            if a == 41:
-                return not (pb & 2) and self.res[s][COIN] >= self.p["gold_price"] and self.gold_supply > 0
-            return a == 42
-        if kind == D.STUDY_ACTION:
-            if a < STUDY_BUY:
-                return not (pb & 1) and self._upgrade_legal(s, UP_STUDY + a, 0, 0)
-            if a < STUDY_DONE:
-                return not (pb & 2) and self._book_legal(s, (a - STUDY_BUY) // 4, (a - STUDY_BUY) % 4, 0, 0)
-            return a == STUDY_DONE
-        if kind == D.MIRROR:
-            if a < 4:
-                return not (pb & 1) and self.res[s][COIN] >= self.p["mirror_cost"]
-            if a == 4:
-                return (
-                    not (pb & 2)
-                    and self.res[s][COIN] >= self.p["mirror_study_cost"]
-                    and self.study[s] < self.study_len - 1
-                )
-            return a == 5
-        if kind == D.CHARACTER:
-            if a == 0:
-                return self.res[s][COIN] >= int(self.t.ch_cost[self.palace[self.round]])
-            return a == 1
-        if kind in (D.UPGRADE, D.INCOME_UPGRADE):
-            if a == UPGRADE_SKIP:
-                return True
-            if a > UPGRADE_SKIP:
-                return False
-            area = 1 if a < UP_STUDY else (2 if a < UP_ART else 4)
-            return bool(pa & area) and self._upgrade_legal(s, a, pb, pc)
-        if kind == D.CREATE:
-            return a == 3 or (a < 3 and self._create_legal(s, a, pa))
-        if kind == D.KILL:
-            return a == 6 or (a < 6 and self.golem_loc[s][a] in (0, 1, 2))
-        if kind == D.CEMETERY_SPACE:
-            if a >= self.cemetery_len:
-                return False
-            if self.t.cem_unlimited[a]:
-                return True
-            return self.cemetery[a] < 0 and int(self.t.cem_min_players[a]) <= n
-        if kind == D.STUDENT:
-            return a == 3 or (a < 3 and self.student[s][a] < NUM_SECTIONS)
-        if kind == D.GOLEM_STEP:
-            if a == 24:
-                return True  # every bonus is optional: the player may stop moving
-            if a > 24:
-                return False
-            g, back, pay = a // 4, (a // 2) % 2, a % 2
-            if px >= 0 and g != px:
-                return False
-            if back and not pa & 1:
-                return False
-            return self._step_legal(s, g, pay, bool(back), True)
-        if kind == D.BOOK:
-            return a == 20 or (a < 20 and self._book_legal(s, a // 4, a % 4, pa, pb))
-        if kind == D.STUDENT_BACK:
-            return a < 3 and self.student[s][a] > 1
-        if kind == D.BOOK_BONUS:
-            if a == 20:
-                return True
-            c, r = a // 5, a % 5
-            return a < 20 and r < len(self.col_books[s][c]) and not (pb >> a) & 1
-        if kind == D.OBJECTIVE:
-            return a < 2 and self.drawn[a] >= 0
-        if kind == D.TRACK:
-            if a == 0:
-                return self.track[s] < self.track_len - 1
-            if a == 1:
-                return self.track[s] > 0
-            return a == 2
-        if kind == D.ARTIFACT_ACTIVATE:
-            return a == 4 or (a < 4 and self.art_done[s][a] == 1)
-        if kind == D.GOLD_PLACE:
-            return a < 4 and self._art_need(s, a) > 0
-        if kind == D.CHOICE:
-            return a < 3
-        if kind == D.CONFIRM:
-            return a == 1 or (a == 0 and self._confirm_ok(s, e, pa, pb, pc, px))
-        if kind == D.COPY_TILE:
-            return a == 6 or (
-                a < 6
-                and self.golem_loc[s][a] in (0, 1, 2)
-                and self.section_tile[self.golem_loc[s][a]][self.golem_sec[s][a]] >= 0
-            )
-        if kind == D.ANY_ACTION:
-            return a < 4
-        if kind == D.REMOVE_MARBLE:
-            return a < 25 and self.syn[a // 5][a % 5] > 0
-        return False
-
-    def _step_legal(self, s: int, g: int, pay: int, back: bool, in_range: bool) -> bool:
-        """Golem ``g`` may take one step (forward, or back), paying with ``pay`` (1 Knowledge) where due."""
-        if not in_range or g >= 6 or self.golem_loc[s][g] not in (0, 1, 2):
-            return False
-        sec = self.golem_sec[s][g]
-        if back:
-            return sec > 1 and pay == 0
-        if sec >= NUM_SECTIONS:
-            return False
-        cost = int(self.t.street_entry[sec])  # entry cost of section sec + 1
-        mode = self.rules["section_payment"]
-        if cost == 0:
-            return pay == 0
-        if pay == 1:
-            return mode != "vp" and self.res[s][KNOWLEDGE] >= cost
-        return mode != "knowledge"  # R7: a Knowledge section is entered only by paying its Knowledge
-
-    def _standing_count(self, s: int, fresh_ok: bool) -> int:
-        return sum(
-            1
-            for g in range(6)
-            if self.golem_loc[s][g] in (0, 1, 2) and self.standing[s][g] and (fresh_ok or not self.fresh[s][g])
-        )
-
-    def _create_legal(self, s: int, dist: int, discount: int) -> bool:
-        return OFF_BOARD in self.golem_loc[s][2:] and self.res[s][CLAY] >= self._create_cost(s, dist, discount)
-
-    def _create_cost(self, s: int, dist: int, discount: int) -> int:
-        own = sum(1 for g in range(6) if self.golem_loc[s][g] == dist)
-        return max(0, self.p["golem_cost"] + self.p["golem_extra_cost"] * own - discount)
-
-    def _upgrade_cost(self, s: int, opt: int) -> tuple[int, int]:
-        """(cost, resource) of upgrade option ``opt`` (UPGRADE numbering); cost -1 if not available."""
-        t = self.t
-        if opt < UP_STUDY:
-            return (-1 if self.gdev[s][opt] else int(t.gdev_cost[opt])), CLAY
-        if opt < UP_ART:
-            return (-1 if self.sdev[s][opt - UP_STUDY] else int(t.sdev_cost[opt - UP_STUDY])), KNOWLEDGE
-        k = opt - UP_ART
-        if k == 0:
-            return (-1 if self.adev_space[s][5] >= 0 else int(t.adev_cost[5])), COIN
-        tile, space = (k - 1) // 8, ((k - 1) // 2) % 4
-        if self.adev_space[s][tile] >= 0 or self.art_tile[s] < 0 or space in self.adev_space[s][:5]:
-            return -1, COIN
-        return int(t.art[self.art_tile[s], self.art_side[s], space, 6]), COIN
-
-    def _upgrade_legal(self, s: int, opt: int, discount: int, any_res: int) -> bool:
-        cost, r = self._upgrade_cost(s, opt)
-        if cost < 0:
-            return False
-        due = max(0, cost - discount)
-        return (sum(self.res[s]) if any_res else self.res[s][r]) >= due
-
-    def _study_dev_bonus(self, s: int, what: str) -> int:
-        """The Study-track Development's extra Books per column (``what`` "limit") or Knowledge income ("income")
-        once upgraded (R18a), else 0."""
-        t = self.t
-        up = any(self.sdev[s][k] and t.sdev_effect[k] == E["study_track_bonus"] for k in range(NUM_STUDY_DEVS))
-        return self.p[f"study_track_dev_{what}"] if up else 0
-
-    def _book_price(self, s: int, pos: int, discount: int, free_card: int) -> int:
-        b = self.library[pos]
-        card = 0 if free_card or self.t.bk_colour[b] == BOOK_BLACK else int(self.t.bk_cost[b])
-        return max(0, card + self.p["library_costs"][pos] - discount)
-
-    def _book_legal(self, s: int, pos: int, col: int, discount: int, free_card: int) -> bool:
-        if pos >= len(self.library) or col > 3:
-            return False
-        b = self.library[pos]
-        if self.res[s][KNOWLEDGE] < self._book_price(s, pos, discount, free_card):
-            return False
-        if self.t.bk_colour[b] == BOOK_BLACK and max(self.student[s]) <= 1:
-            return False
-        return self._fits(s, b, col)
-
-    def _fits(self, s: int, b: int, col: int) -> bool:
-        books = self.col_books[s][col]
-        limit = min(int(self.t.sd_limit[self.study[s]]) + self._study_dev_bonus(s, "limit"), self.p["max_study_column"])
-        if col >= self.p["book_columns"] or len(books) >= limit:
-            return False
-        colour = int(self.t.bk_colour[b])
-        if colour == BOOK_BLACK:
-            return True
-        here = self.col_colour[s][col]
-        if here >= 0:
-            return here == colour
-        return all(self.col_colour[s][c] != colour for c in range(4))
-
-    def _confirm_ok(self, s: int, e: int, a: int, b: int, c: int, x: int) -> bool:
-        if e in (E["pay_for_vp"], E["pay_for_gold"], E["pay_for_students"], E["pay_for_study"], E["pay_for_vp_study"]):
-            return 0 <= c < 3 and self.res[s][c] >= a
-        if e == E["trade"]:
-            return 0 <= c < 3 and self.res[s][c] >= a
-        if e == E["student_back"]:
-            return self.student[s][x] > 1
-        if e == E["study_down_vp_student"]:
-            return self.study[s] > 0
-        return True
-
-    def _art_need(self, s: int, k: int) -> int:
-        if self.art_tile[s] < 0:
-            return 0
-        return int(self.t.art[self.art_tile[s], self.art_side[s], k, 0]) - self.art_gold[s][k]
-
-    def _matches(self, s: int) -> bool:
-        """Seat ``s``'s two marbles match the round's Character (white marbles are wild)."""
-        if len(self.eyes[s]) < 2:
-            return False
-        c = self.palace[self.round]
-        c1, c2 = int(self.t.ch_c1[c]), int(self.t.ch_c2[c])
-        m1, m2 = self.eyes[s][0], self.eyes[s][1]
-
-        def fits(m: int, want: int) -> bool:
-            return m == want or m == WHITE
-
-        return (fits(m1, c1) and fits(m2, c2)) or (fits(m1, c2) and fits(m2, c1))
-
-    # ----------------------------------------------------------------- resolving decisions
-
-    def _resolve(self, task: list[int], a: int) -> None:  # noqa: C901 - one branch per decision
-        kind, s, e, pa, pb, pc, px = task
-        D = Decision
-        t = self.t
-        if kind == D.DRAFT:
-            self.drafted[s].append(self.hands[s].pop(a))
-        elif kind == D.KEEP:
-            self.ob_deck.append(self.drafted[s].pop(a))
-            self.objectives[s] = list(self.drafted[s])
-        elif kind == D.ARTIFACT_TILE:
-            self.art_tile[s], self.art_side[s] = self.art_offer.pop(a)
-        elif kind == D.START_TILES:
-            for k in PAIRS[a]:
-                self._take_start(s, self.start_offer[s][k])
-        elif kind == D.PLACE_GOLEMS:
-            g = 0
-            for dist in range(3):
-                if dist != a:
-                    self.golem_loc[s][g] = dist
-                    self.golem_sec[s][g] = 1
-                    g += 1
-        elif kind == D.IGNORE_CHAR:
-            if a == 1:
-                self.step_left -= int(t.ch_move[self.palace[self.round]])
-        elif kind == D.MOVE_STEP:
-            self._step_golem(s, a // 2, a % 2, False)
-            self.step_left -= 1
-            if self.step_left > 0:
-                self._push(D.MOVE_STEP, s)
-        elif kind == D.TURN:
-            self._turn(s, a)
-        elif kind == D.BLACK_MARBLE:
-            for dist in range(3):
-                if dist != a:
-                    self._move_student(s, dist, 1)
-        elif kind == D.WORK_COUNT:
-            if a:
-                self._pay(s, KNOWLEDGE, max(0, self.p["work_costs"][a - 1] - pa))
-            extra = 1 if self._has_gdev(s, E["activate_work_extra"]) else 0
-            if a + extra:
-                self._push(D.ACTIVATE, s, 0, a + extra, 1, 0, -1)
-        elif kind == D.ACTIVATE:
-            if a < 6:
-                if pa > 1:
-                    self._push(D.ACTIVATE, s, 0, pa - 1, pb, pc, px)
-                self._activate(s, a, True)
-        elif kind == D.GOLEM_ACTION:
-            if a == 9:
-                return
-            self._push(D.GOLEM_ACTION, s, 0, 0, pb | (1 if a < 6 else 2))
-            if a < 6:
-                self._upgrade(s, a, 0, 0)
-            else:
-                self._create(s, a - 6, 0)
-        elif kind == D.ARTIFACT_ACTION:
-            if a == 42:
-                return
-            self._push(D.ARTIFACT_ACTION, s, 0, 0, pb | (1 if a < ART_OPTIONS else 2))
-            if a < ART_OPTIONS:
-                self._upgrade(s, UP_ART + a, 0, 0)
-            else:
-                self._pay(s, COIN, self.p["gold_price"])
-                self._gain_gold(s, 1)
-        elif kind == D.STUDY_ACTION:
-            if a == STUDY_DONE:
-                return
-            self._push(D.STUDY_ACTION, s, 0, 0, pb | (1 if a < STUDY_BUY else 2))
-            if a < STUDY_BUY:
-                self._upgrade(s, UP_STUDY + a, 0, 0)
-            else:
-                self._buy_book(s, (a - STUDY_BUY) // 4, (a - STUDY_BUY) % 4, 0, 0)
-        elif kind == D.MIRROR:
-            if a == 5:
-                return
-            self._push(D.MIRROR, s, 0, pa, pb | (1 if a < 4 else 2))
-            if a < 4:
-                self._pay(s, COIN, self.p["mirror_cost"])
-                self._row_action(s, a, pa)
-            else:
-                self._pay(s, COIN, self.p["mirror_study_cost"])
-                self._study_up(s, 1)
-        elif kind == D.CHARACTER:
-            c = self.palace[self.round]
-            if a == 0:
-                self._pay(s, COIN, int(t.ch_cost[c]))
-                self._effect(s, int(t.ch_effect[c]), int(t.ch_a[c]), int(t.ch_b[c]), -1, 0)
-            else:
-                self.res[s][COIN] += self.p["character_coins"]
-        elif kind in (D.UPGRADE, D.INCOME_UPGRADE):
-            if a != UPGRADE_SKIP:
-                self._upgrade(s, a, pb, pc)
-        elif kind == D.CREATE:
-            if a < 3:
-                self._create(s, a, pa)
-        elif kind == D.KILL:
-            if a < 6:
-                self._push(D.CEMETERY_SPACE, s, 0, a)
-        elif kind == D.CEMETERY_SPACE:
-            self._kill(s, pa, a)
-        elif kind == D.STUDENT:
-            if a < 3:
-                self._move_student(s, a, 1)
-        elif kind == D.GOLEM_STEP:
-            if a == 24:
-                return
-            g, back, pay = a // 4, (a // 2) % 2, a % 2
-            self._step_golem(s, g, pay, bool(back))
-            if pb > 1:
-                self._push(D.GOLEM_STEP, s, 0, pa, pb - 1, pc, -1 if px == -1 else g)
-        elif kind == D.BOOK:
-            if a < 20:
-                self._buy_book(s, a // 4, a % 4, pa, pb)
-        elif kind == D.STUDENT_BACK:
-            self.student[s][a] -= 1
-        elif kind == D.BOOK_BONUS:
-            if a < 20:
-                if pa > 1:
-                    self._push(D.BOOK_BONUS, s, 0, pa - 1, pb | (1 << a))
-                b = self.col_books[s][a // 5][a % 5]
-                self._book_effect(s, b, 1)
-        elif kind == D.OBJECTIVE:
-            self.objectives[s].append(self.drawn[a])
-            other = self.drawn[1 - a]
-            if other >= 0:
-                self.ob_deck.append(other)
-            self.drawn = [-1, -1]
-        elif kind == D.TRACK:
-            if a < 2:
-                self.track[s] += 1 if a == 0 else -1
-        elif kind == D.ARTIFACT_ACTIVATE:
-            if a < 4:
-                self._activate_artifact(s, a)
-        elif kind == D.GOLD_PLACE:
-            self.art_gold[s][a] += 1
-            if self._art_need(s, a) == 0:
-                self.art_done[s][a] = 1
-                self._activate_artifact(s, a)
-        elif kind == D.CHOICE:
-            self.res[s][a] += pa
-        elif kind == D.CONFIRM:
-            if a == 0:
-                self._confirmed(s, e, pa, pb, pc, px)
-        elif kind == D.COPY_TILE:
-            if a < 6:
-                self._tile_effect(s, self.golem_loc[s][a], self.golem_sec[s][a])
-        elif kind == D.ANY_ACTION:
-            self._row_action(s, a, pa)
-        elif kind == D.REMOVE_MARBLE:
-            self.syn[a // 5][a % 5] -= 1
-
-    def _turn(self, s: int, a: int) -> None:
-        """A main action: a marble, the Rabbi, or a pass."""
-        if a == PASS_ACTION:
-            self.passes[s] += 1
-            self.act_count[s][ACT_PASS] += 1
-            if not self.pass_tile[s]:
-                self.pass_tile[s] = 1 + sum(1 for o in range(self.n) if self.pass_tile[o])
-            return
-        self.actions[s] += 1
-        self._push(T_AUTO, s, X_END_ACTION)
-        if a < 25:
-            row, colour = a // 5, a % 5
-            value = sum(self.syn[row])
-            self.syn[row][colour] -= 1
-            self.eyes[s].append(colour)
-            self.marble_actions[s] += 1
-            self.act_count[s][row] += 1
-            self._push(T_AUTO, s, X_ROW_ACTION, row, value)
-            for k in range(4):  # golden Artifact developments reactivated by this marble's colour
-                if colour in (RED, BLUE) and self._reactivates(
-                    s, k, E["reactivate_red_marble"] if colour == RED else E["reactivate_blue_marble"]
-                ):
-                    self._push(T_AUTO, s, X_ACTIVATE_ART, k)
-            if colour < 3:
-                self._move_student(s, colour, 1)
-            elif colour == BLACK:
-                self._push(Decision.BLACK_MARBLE, s)
-            return
-        slot = a - RABBI_BASE
-        self.rabbi_done[s] = 1
-        self.act_count[s][ACT_RABBI] += 1
-        if slot == PERM_SLOT:
-            self.perm_queue.append(s)
-            self.rabbi_slot[s] = PERM_SLOT
-            tile = NUM_ACTION_TILES
-        else:
-            self.rabbi_slot[s] = slot
-            tile = self.at_slots[slot]
-        self._effect(s, int(self.t.at_effect[tile]), int(self.t.at_a[tile]), int(self.t.at_b[tile]), -1, 0)
-
-    def _automa_turn(self) -> None:
-        """One action of the solo Automa, as its card for the round says (RULINGS R33-R34)."""
-        t = self.t
-        card = self.au_deck[self.round]
-        self.au_actions += 1
-        if self.au_actions == int(t.au_rabbi_turn[card]):
-            free = [
-                k for k in range(5) if self.at_slots[k] >= 0 and all(self.rabbi_slot[s] != k for s in range(self.n))
-            ]
-            if not free:
-                self.au_slot = PERM_SLOT
-            else:
-                self.au_slot = free[0] if t.au_rabbi_top[card] else free[-1]
-            where = "the permanent space" if self.au_slot == PERM_SLOT else f"action tile {self._tile_id(self.au_slot)}"
-            self._automa_gauge(self.p["automa_rabbi_gauge"])
-            self.au_log.append((self.round + 1, f"Rabbi on {where}; gauge {self.au_gauge}, VP {sum(self.au_vp)}"))
-            return
-        # a marble from the fullest row (ties: the card's row order), colour by the card's colour order
-        row, value = -1, 0
-        for k in range(5):
-            r = int(t.au_rows[card, k])
-            if sum(self.syn[r]) > value:
-                row, value = r, sum(self.syn[r])
-        if row < 0:
-            return
-        colour = next(int(c) for c in t.au_colours[card] if self.syn[row][c] > 0)
-        self.syn[row][colour] -= 1
-        self.au_eyes.append(colour)
-        focus = row == int(t.au_focus[self.au_strategy])
-        self._automa_gauge(value + (int(t.au_bonus[self.au_strategy]) if focus else 0))
-        text = f"marble {MARBLES[colour]} from {ROWS[row]} (value {value}); gauge {self.au_gauge}, VP {sum(self.au_vp)}"
-        self.au_log.append((self.round + 1, text))
-
-    def _tile_id(self, slot: int) -> str:
-        return self.d.action_ids[self.at_slots[slot]]
-
-    def _automa_gauge(self, steps: int) -> None:
-        """The Automa's Resource marker moves up ``steps``; each threshold reached scores both its tiles."""
-        t = self.t
-        for _ in range(steps):
-            self.au_gauge += 1
-            k = self.au_next
-            if self.au_gauge < int(t.au_thresholds[k]):
-                continue
-            self.au_vp[0] += int(t.au_vp[0, k])
-            self.au_vp[1] += int(t.au_vp[1 + self.au_strategy, k])
-            self.au_next = k + 1
-            if self.au_next == len(t.au_thresholds):  # the last threshold: back to the start of the gauge
-                self.au_next = 0
-                self.au_gauge = 0
-                self.au_laps += 1
-
-    def _row_action(self, s: int, row: int, value: int) -> None:
-        if row == WORK:
-            self._push(Decision.WORK_COUNT, s, 0, value)
-        elif row == GOLEM_ROW:
-            self.res[s][CLAY] += value
-            self._push(Decision.GOLEM_ACTION, s)
-        elif row == ARTIFACTS:
-            self.res[s][COIN] += value
-            self._push(Decision.ARTIFACT_ACTION, s)
-        elif row == STUDY_ROW:
-            self.res[s][KNOWLEDGE] += value
-            self._push(Decision.STUDY_ACTION, s)
-        elif row == MIRROR:
-            self._push(Decision.MIRROR, s, 0, value)
-
-    # ----------------------------------------------------------------- effects
-
-    def _effect(self, s: int, e: int, a: int, b: int, c: int, x: int) -> None:  # noqa: C901 - the effect table
-        """Apply effect ``e`` (data codes ``E``, internal ``X_*``) for seat ``s``; may push decisions."""
-        D = Decision
-        auto = self._auto
-        if e == E["none"] or e == E["plain"]:
-            return
-        if e == E["gain"]:
-            self._gain(s, c, a)
-        elif e == E["choice"]:
-            self._push(D.CHOICE, s, 0, a)
-        elif e in (
-            E["trade"],
-            E["pay_for_vp"],
-            E["pay_for_gold"],
-            E["pay_for_students"],
-            E["pay_for_study"],
-            E["pay_for_vp_study"],
-            E["student_back"],
-            E["study_down_vp_student"],
-        ):
-            self._push(D.CONFIRM, s, e, a, b, c, x)
-        elif e == E["study_up"]:
-            self._study_up(s, a)
-        elif e == E["student_district"]:
-            self._move_student(s, c, max(1, a))
-        elif e == E["student_any"]:
-            for _ in range(a):
-                self._push(D.STUDENT, s)
-        elif e == E["golem_track"]:
-            for _ in range(max(1, a)):
-                self._push(D.TRACK, s)
-        elif e == E["kill_golem"]:
-            self._push(D.KILL, s)
-        elif e == E["upgrade"]:
-            self._push(D.UPGRADE, s, 0, 7, a, 0)
-        elif e == E["create_golem"]:
-            self._push(D.CREATE, s, 0, a)
-        elif e == E["kill_vp_per_level"]:
-            self._seq(s, [(D.KILL, 0), auto(X_VP_PER_LEVEL, a)])
-        elif e == E["upgrade_golem"]:
-            self._push(D.UPGRADE, s, 0, 1, a, 0)
-        elif e == E["create_golem_vp_per_level"]:
-            self._seq(s, [(D.CREATE, 0, a), auto(X_VP_PER_LEVEL, b)])
-        elif e == E["upgrade_artifact"]:
-            self._push(D.UPGRADE, s, 0, 4, a, 0)
-        elif e == E["kill_gain"]:
-            self._seq(s, [(D.KILL, 0), auto(X_GAIN, a, 0, c)])
-        elif e == E["objective_gain"]:
-            self._gain(s, c, b)
-            self._draw_objectives(s, a)
-        elif e == E["activate_artifact"]:
-            for _ in range(max(1, a)):
-                self._push(D.ARTIFACT_ACTIVATE, s)
-        elif e == E["student_income"]:
-            self._student_income(s)
-        elif e == E["buy_book"]:
-            self._push(D.BOOK, s, 0, a, 0)
-        elif e == E["upgrade_study"]:
-            self._push(D.UPGRADE, s, 0, 2, a, 0)
-        elif e == E["book_bonuses"]:
-            self._push(D.BOOK_BONUS, s, 0, a, 0)
-        # Action tiles
-        elif e == E["track_vp_knowledge"]:
-            self._seq(s, [(D.TRACK, 0), auto(X_VP_PER_LEVEL, a), auto(X_KNOW_PER_LEVEL, b)])
-        elif e == E["gold_vp_per_artifact"]:
-            self._seq(s, [auto(X_GOLD, a), auto(X_VP_PER_ARTIFACT, b)])
-        elif e == E["clay_create_move"]:
-            self.res[s][CLAY] += a
-            self._seq(s, [(D.CREATE, 0, 0), (D.GOLEM_STEP, 0, 1, max(1, b), 1, -1)])
-        elif e == E["buy_book_free_card"]:
-            self._push(D.BOOK, s, 0, a, 1)
-        elif e == E["kill_vp_clay_per_cemetery"]:
-            self._seq(s, [(D.KILL, 0), auto(X_VP_CEMETERY, a, b)])
-        elif e == E["upgrade_any_resources"]:
-            self._push(D.UPGRADE, s, 0, 7, a, 1)
-        elif e == E["move_activate_free_control"]:
-            self.free_control[s] = 1
-            self.last_stepped = -1
-            # the first step picks the golem (x = -2: any golem, then that golem only)
-            self._seq(s, [(D.GOLEM_STEP, 0, 0, a, 1, -2), auto(X_ACTIVATE_GOLEM)])
-        elif e == E["move_two_activate"]:
-            self._seq(s, [(D.GOLEM_STEP, 0, 1, a, 1, -1), (D.ACTIVATE, 0, max(1, b), 0, 0, -1)])
-        elif e == E["study_book_bonus"]:
-            self._study_up(s, a)
-            self._push(D.BOOK_BONUS, s, 0, max(1, b), 0)
-        elif e == E["copy_tile"]:
-            self._push(D.COPY_TILE, s)
-        elif e == E["resources_objective"]:
-            for r in (CLAY, COIN, KNOWLEDGE):
-                self.res[s][r] += a
-            self._draw_objectives(s, b)
-        elif e == E["student_vp_leftmost"]:
-            self._seq(s, [(D.STUDENT, 0), auto(X_VP_LEFTMOST, b)])
-        elif e == E["any_marble_action"]:
-            self._push(D.ANY_ACTION, s, 0, a)
-        # Characters
-        elif e == E["upgrade_any_vp"]:
-            self.vp[s] += b
-            self._push(D.UPGRADE, s, 0, 7, a, 1)
-        elif e == E["golem_step_activate"]:
-            self._seq(s, [(D.GOLEM_STEP, 0, 1, max(1, a), 0, -1), (D.ACTIVATE, 0, max(1, b), 0, 0, -1)])
-        elif e == E["gain_gold"]:
-            self._gain_gold(s, a)
-        elif e == E["create_golem_red_student"]:
-            self._seq(s, [(D.CREATE, 0, a), auto(X_STUDENT, b, 0, RED)])
-        elif e == E["study_blue_student"]:
-            self._study_up(s, a)
-            self._move_student(s, BLUE, b)
-        elif e == E["gold_yellow_student"]:
-            self._seq(s, [auto(X_GOLD, a), auto(X_STUDENT, b, 0, YELLOW)])
-        elif e == E["vp_per_development"]:
-            self.vp[s] += a * self.devs_flipped(s)
-        elif e == E["vp_times_leftmost"]:
-            self.vp[s] += a * min(self.student[s])
-        elif e == E["vp_per_track_level"]:
-            self.vp[s] += a * self._level(s)
-        elif e == E["vp_buy_book"]:
-            self.vp[s] += a
-            self._push(D.BOOK, s, 0, b, 0)
-        elif e == E["kill_vp_per_cemetery"]:
-            self._seq(s, [(D.KILL, 0), auto(X_VP_CEMETERY, a, 0)])
-        # internal steps
-        elif e == X_VP_PER_LEVEL:
-            self.vp[s] += a * self._level(s)
-        elif e == X_KNOW_PER_LEVEL:
-            self.res[s][KNOWLEDGE] += a * self._level(s)
-        elif e == X_VP_CEMETERY:
-            self.vp[s] += a * self.cemetery_count[s]
-            self.res[s][CLAY] += b * self.cemetery_count[s]
-        elif e == X_VP_LEFTMOST:
-            self.vp[s] += max(1, a) * min(self.student[s])
-        elif e == X_VP_PER_ARTIFACT:
-            self.vp[s] += a * sum(self.art_done[s])
-        elif e == X_ROW_ACTION:
-            self._row_action(s, a, b)
-        elif e == X_STUDENT:
-            self._move_student(s, c, a)
-        elif e == X_GAIN:
-            self._gain(s, c, a)
-        elif e == X_ACTIVATE_ART:
-            self._activate_artifact(s, a)
-        elif e == X_END_ACTION:
-            self.fresh[s] = [0] * 6
-        elif e == X_ACTIVATE_GOLEM:  # the Golem moved, or with no step taken any standing Golem (R37)
-            g = self.last_stepped
-            if g < 0:
-                self._push(D.ACTIVATE, s, 0, 1, 0, 0, -1)
-            elif self.golem_loc[s][g] in (0, 1, 2) and self.standing[s][g]:
-                self._push(D.ACTIVATE, s, 0, 1, 0, 0, g)
-        elif e == X_GOLD:
-            self._gain_gold(s, a)
-        elif e == X_GOLD_PIECE:
-            self._gold_piece(s)
-        elif e == X_OVERMOVE:
-            self._overmove(s)
-        elif e == X_REDROP:
-            self._redrop()
-        elif e == X_AFTER_BOOK:
-            self._after_book(s, a, b)
-        elif e == X_TILE:
-            self._tile_effect(s, a, b)
-        else:
-            raise ValueError(f"effect {EFFECTS[e] if e < len(EFFECTS) else e} has no rule here")
-
-    def _confirmed(self, s: int, e: int, a: int, b: int, c: int, x: int) -> None:
-        """An optional effect with a cost or drawback, accepted."""
-        if e == E["trade"]:
-            self._pay(s, c, a)
-            self._gain(s, x, b)
-        elif e == E["pay_for_vp"]:
-            self._pay(s, c, a)
-            self.vp[s] += b
-        elif e == E["pay_for_gold"]:
-            self._pay(s, c, a)
-            self._gain_gold(s, b)
-        elif e == E["pay_for_students"]:
-            self._pay(s, c, a)
-            for _ in range(b):
-                self._push(Decision.STUDENT, s)
-        elif e == E["pay_for_study"]:
-            self._pay(s, c, a)
-            self._study_up(s, b)
-        elif e == E["pay_for_vp_study"]:
-            self._pay(s, c, a)
-            self.vp[s] += b
-            self._study_up(s, 1)
-        elif e == E["student_back"]:
-            self.student[s][x] -= 1
-            self.vp[s] += a
-            self._gain(s, c, b)
-        elif e == E["study_down_vp_student"]:
-            self.study[s] -= 1
-            self.vp[s] += a
-            for _ in range(b):
-                self._push(Decision.STUDENT, s)
-        elif e == E["create_step_activate"]:  # the new Golem x in district a: one step, its tile without lying down
-            self.golem_sec[s][x] += 1
-            self._push(T_AUTO, s, X_TILE, a, self.golem_sec[s][x])
-
-    def _gain(self, s: int, r: int, amount: int) -> None:
-        if r < 0 or amount <= 0:
-            return
-        if r < 3:
-            self.res[s][r] += amount
-        elif r == GOLD:
-            self._gain_gold(s, amount)
-        elif r == VP:
-            self.vp[s] += amount
-        elif r == STUDY:
-            self._study_up(s, amount)
-
-    def _pay(self, s: int, r: int, amount: int) -> None:
-        if self.res[s][r] < amount:
-            raise RuntimeError("payment exceeds the resource held")
-        self.res[s][r] -= amount
-
-    def _lose_vp(self, s: int, amount: int) -> int:
-        """Lose up to ``amount`` VP (stopping at 0 under vp_floor = zero); returns the VP lost."""
-        lost = min(amount, self.vp[s]) if self.rules["vp_floor"] == "zero" else amount
-        self.vp[s] -= lost
-        return lost
-
-    def _gain_gold(self, s: int, amount: int) -> None:
-        """Take ``amount`` Gold, one piece at a time (see ``_gold_piece``)."""
-        for _ in range(amount):
-            self._push(T_AUTO, s, X_GOLD_PIECE)
-
-    def _gold_piece(self, s: int) -> None:
-        """One Gold from the supply onto an unfinished cauldron (the player's choice), or aside if all are full."""
-        if self.gold_supply == 0:
-            return
-        self.gold_supply -= 1
-        if any(self._art_need(s, k) > 0 for k in range(4)):
-            self._push(Decision.GOLD_PLACE, s)
-        else:
-            self.loose_gold[s] += 1
-
-    def _study_up(self, s: int, steps: int) -> None:
-        self.study[s] = min(self.study_len - 1, self.study[s] + steps)
-
-    def _move_student(self, s: int, dist: int, steps: int) -> None:
-        for _ in range(steps):
-            if self.student[s][dist] >= NUM_SECTIONS:
-                return
-            self.student[s][dist] += 1
-            if self.student[s][dist] == self.p["menorah_section"] and self.tokens[dist] < 0:
-                self.tokens[dist] = s
-
-    def _level(self, s: int) -> int:
-        return int(self.t.gt_level[self.track[s]])
-
-    def _dev(self, effect: int) -> int:
-        """Golem Development tile index carrying ``effect`` (-1 if none)."""
-        for k in range(6):
-            if self.t.gdev_effect[k] == effect:
-                return k
-        return -1
-
-    def _has_gdev(self, s: int, effect: int) -> bool:
-        """Seat ``s`` has flipped the Golem Development carrying ``effect``."""
-        k = self._dev(effect)
-        return k >= 0 and self.gdev[s][k] == 1
-
-    def _reactivates(self, s: int, k: int, effect: int) -> bool:
-        """Artifact ``k`` is complete and carries a golden tile showing ``effect``."""
-        if not self.art_done[s][k]:
-            return False
-        for tile in range(5):
-            if self.adev_space[s][tile] == k and self.t.adev_effect[tile, self.adev_side[s][tile]] == effect:
-                return True
-        return False
-
-    def _take_start(self, s: int, tile: int) -> None:
-        v = [int(x) for x in self.t.start_tiles[tile]]
-        for r in range(3):
-            self.res[s][r] += v[r]
-        self.vp[s] += v[4]
-        self._study_up(s, v[5])
-        for dist in range(3):
-            self._move_student(s, dist, v[6 + dist])
-        self.kept_starts[s].append(tile)
-        if v[3]:
-            self._gain_gold(s, v[3])
-
-    def _draw_objectives(self, s: int, count: int) -> None:
-        self.drawn = [-1, -1]
-        for k in range(min(count, 2, len(self.ob_deck))):
-            self.drawn[k] = self.ob_deck.pop(0)
-        if self.drawn[0] >= 0:
-            self._push(Decision.OBJECTIVE, s)
-
-    def _student_income(self, s: int) -> None:
-        for dist in range(3):
-            sec = self.student[s][dist] - 1
-            self.res[s][dist] += int(self.t.street_res[sec])
-            self.vp[s] += int(self.t.street_vp[sec])
-
-    # ----------------------------------------------------------------- golems
-
-    def _step_golem(self, s: int, g: int, pay: int, back: bool) -> None:
-        self.last_stepped = g
-        self.standing[s][g] = 1
-        if back:
-            self.golem_sec[s][g] -= 1
-            return
-        cost = int(self.t.street_entry[self.golem_sec[s][g]])
-        self.golem_sec[s][g] += 1
-        if cost:
-            if pay:
-                self._pay(s, KNOWLEDGE, cost)
-            else:
-                self.stats["vp_sections"][s] += self._lose_vp(s, cost)
-
-    def _overmove(self, s: int) -> None:
-        """End of a seat's Golem Movement: steps no Golem could use cost VP (all Golems in section X)."""
-        left = self.step_left
-        self.step_left = 0
-        on_board = [g for g in range(6) if self.golem_loc[s][g] in (0, 1, 2)]
-        if left <= 0 or not on_board:
-            return
-        per = self.p["overmove_penalty"] if self.rules["overmove"] == "five_per_step" else 1
-        loss = min(left * per, self.p["overmove_penalty"] * len(on_board))
-        self.stats["vp_overmove"][s] += self._lose_vp(s, loss)
-
-    def _create(self, s: int, dist: int, discount: int) -> None:
-        self._pay(s, CLAY, self._create_cost(s, dist, discount))
-        g = self.golem_loc[s].index(OFF_BOARD, 2)
-        self.golem_loc[s][g] = dist
-        self.golem_sec[s][g] = 1
-        self.standing[s][g] = 1
-        self.fresh[s][g] = 1
-        self.built[s] += 1
-        self.track[s] = min(self.track_len - 1, self.track[s] + self.p["golem_track_create"])
-        for k in range(4):
-            if self._reactivates(s, k, E["reactivate_create_golem"]):
-                self._push(T_AUTO, s, X_ACTIVATE_ART, k)
-        if self._has_gdev(s, E["create_step_activate"]):
-            # the Development's "may": one step, then the tile's effect without lying down, or not (R27)
-            self._push(Decision.CONFIRM, s, E["create_step_activate"], dist, 0, 0, g)
-
-    def _kill(self, s: int, g: int, space: int) -> None:
-        self.golem_loc[s][g] = CEMETERY
-        self.golem_sec[s][g] = 0
-        if not self.t.cem_unlimited[space]:
-            self.cemetery[space] = s
-        self.cemetery_count[s] += 1
-        self.killed[s] += 1
-        self.track[s] = max(0, self.track[s] - self.p["golem_track_kill"])
-        times = 2 if self._has_gdev(s, E["kill_double_cemetery"]) else 1
-        bonus = [int(v) * times for v in self.t.cem_bonus[space]]
-        for r in range(3):
-            self.res[s][r] += bonus[r]
-        self.vp[s] += bonus[4]
-        if bonus[3]:
-            self._gain_gold(s, bonus[3])
-
-    def _activate(self, s: int, g: int, lie_down: bool) -> None:
-        if lie_down:
-            self.standing[s][g] = 0
-        self._tile_effect(s, self.golem_loc[s][g], self.golem_sec[s][g])
-
-    def _tile_effect(self, s: int, dist: int, sec: int) -> None:
-        tile = self.section_tile[dist][sec]
-        if tile < 0:
-            return
-        t = self.t
-        self._effect(
-            s,
-            int(t.nb_effect[dist, tile]),
-            int(t.nb_a[dist, tile]),
-            int(t.nb_b[dist, tile]),
-            int(t.nb_res[dist, tile]),
-            dist,
-        )
-
-    def _income(self) -> None:
-        """Income for every seat: Students, completed Artifacts, Study track, Golem track."""
-        t = self.t
-        for s in self.order:
-            self._student_income(s)
-            for k in range(4):
-                if self.art_done[s][k]:
-                    self._activate_artifact(s, k)
-            self.res[s][KNOWLEDGE] += int(t.sd_income[self.study[s]]) + self._study_dev_bonus(s, "income")
-            self.res[s][CLAY] += int(t.gt_clay[self.track[s]])
-            self.vp[s] += int(t.gt_vp[self.track[s]])
-
-    def _control(self) -> None:
-        """Golem Control for every seat: Knowledge per section ahead; 5 VP per Golem not fully controlled."""
-        for s in range(self.n):
-            if self.free_control[s]:
-                continue
-            cap = 2 if self._has_gdev(s, E["control_cap_2"]) else 99
-            costs = sorted(
-                min(cap, max(0, self.golem_sec[s][g] - self.student[s][self.golem_loc[s][g]]))
-                for g in range(6)
-                if self.golem_loc[s][g] in (0, 1, 2)
-            )
-            unpaid = 0
-            for c in costs:
-                if self.res[s][KNOWLEDGE] >= c:
-                    self.res[s][KNOWLEDGE] -= c
-                    self.stats["know_control"][s] += c
-                else:
-                    unpaid += 1
-            if unpaid:
-                self.stats["know_control"][s] += self.res[s][KNOWLEDGE]
-                self.res[s][KNOWLEDGE] = 0
-                self.stats["vp_control"][s] += self._lose_vp(s, unpaid * self.p["control_penalty"])
-
-    # ----------------------------------------------------------------- developments, artifacts, books
-
-    def _upgrade(self, s: int, opt: int, discount: int, any_res: int) -> None:
-        cost, r = self._upgrade_cost(s, opt)
-        due = max(0, cost - discount)
-        take = min(due, self.res[s][r])
-        self.res[s][r] -= take
-        due -= take
-        for other in (CLAY, COIN, KNOWLEDGE):
-            if due and any_res:
-                take = min(due, self.res[s][other])
-                self.res[s][other] -= take
-                due -= take
-        if due:
-            raise RuntimeError("upgrade not affordable")
-        if opt < 6:
-            self.gdev[s][opt] = 1
-            e = int(self.t.gdev_effect[opt])
-            if e == E["kill_double_cemetery"]:
-                self._push(Decision.KILL, s)
-            elif e == E["activate_work_extra"]:
-                self._push(Decision.ACTIVATE, s, 0, 1, 0, 0, -1)
-        elif opt < UP_ART:
-            self.sdev[s][opt - UP_STUDY] = 1
-        elif opt == UP_ART:
-            self.adev_space[s][5] = 0
-        else:
-            k = opt - UP_ART - 1
-            tile, space, side = k // 8, (k // 2) % 4, k % 2
-            self.adev_space[s][tile] = space
-            self.adev_side[s][tile] = side
-
-    def _activate_artifact(self, s: int, k: int) -> None:
-        """Artifact ``k``'s benefits, plus a grey Development on it."""
-        v = self.t.art[self.art_tile[s], self.art_side[s], k]
-        self.res[s][CLAY] += int(v[1])
-        self.res[s][COIN] += int(v[2])
-        self.res[s][KNOWLEDGE] += int(v[3])
-        self.vp[s] += int(v[4])
-        self._study_up(s, int(v[5]))
-        for tile in range(5):
-            if self.adev_space[s][tile] != k:
-                continue
-            e = int(self.t.adev_effect[tile, self.adev_side[s][tile]])
-            extra = {
-                E["extra_knowledge_2"]: (KNOWLEDGE, 2, 0),
-                E["extra_knowledge_vp"]: (KNOWLEDGE, 1, 1),
-                E["extra_clay_2"]: (CLAY, 2, 0),
-                E["extra_clay_vp"]: (CLAY, 1, 1),
-                E["extra_coin_2"]: (COIN, 2, 0),
-                E["extra_coin_vp"]: (COIN, 1, 1),
-            }.get(e)
-            if extra:
-                self.res[s][extra[0]] += extra[1]
-                self.vp[s] += extra[2]
-
-    def _buy_book(self, s: int, pos: int, col: int, discount: int, free_card: int) -> None:
-        b = self.library[pos]
-        self._pay(s, KNOWLEDGE, self._book_price(s, pos, discount, free_card))
-        del self.library[pos]
-        if self.book_deck:
-            self.library.append(self.book_deck.pop(0))
-        books = self.col_books[s][col]
-        first = not books
-        books.append(b)
-        colour = int(self.t.bk_colour[b])
-        if colour != BOOK_BLACK:
-            self.col_colour[s][col] = colour
-        self._push(T_AUTO, s, X_AFTER_BOOK, col, int(first))
-        if colour == BOOK_BLACK:
-            self._push(Decision.STUDENT_BACK, s)
-
-    def _after_book(self, s: int, col: int, first: int) -> None:
-        """A Book placed in ``col``: immediate bonus (doubled by that column's tile), then the column's actives."""
-        b = self.col_books[s][col][-1]
-        t = self.t
-        dev = int(t.sdev_effect[col]) if col < 4 and self.sdev[s][col] else 0
-        steps: list[tuple] = []
-        times = 2 if dev == E["column_double"] and t.bk_colour[b] != BOOK_BLACK else 1
-        for _ in range(times):
-            steps.append(self._book_task(b, 0))
-        if dev == E["column_clay_coin"]:
-            steps += [self._auto(X_GAIN, 1, 0, COIN), self._auto(X_GAIN, 1, 0, CLAY)]
-        elif dev == E["column_vp"]:
-            steps.append(self._auto(X_GAIN, 2, 0, VP))
-        elif dev == E["column_gold"]:
-            steps.append(self._auto(X_GAIN, 1, 0, GOLD))
-        for other in self.col_books[s][col]:
-            steps.append(self._book_task(other, 1))
-        if first:
-            for k in range(4):
-                if self._reactivates(s, k, E["reactivate_first_book"]):
-                    steps.append(self._auto(X_ACTIVATE_ART, k))
-        self._seq(s, steps)
-
-    def _book_task(self, b: int, which: int) -> tuple:
-        t = self.t
-        e = int(t.bk_effect[b, which])
-        c = int(t.bk_res[b, which])
-        if e == E["trade"]:
-            return (T_AUTO, e, int(t.bk_a[b, which]), int(t.bk_a2[b]), c, int(t.bk_res2[b]))
-        return (T_AUTO, e, int(t.bk_a[b, which]), 0, c, 0)
-
-    def _book_effect(self, s: int, b: int, which: int) -> None:
-        task = self._book_task(b, which)
-        self._effect(s, *task[1:])
-
-
-PHASE_NAMES = (
-    "draft", "keep", "artifact", "start", "place", "move", "actions", "influence", "income", "development", "control",
-    "end",
-)  # fmt: skip
-
-
-def public_state(g: GolemState) -> dict[str, Any]:
+def public_state(g: GolemReference) -> dict[str, Any]:
     """The public position of ``g`` as plain JSON values (docs/replay.md, replay state schema 1).
 
     Objectives in hand, the cards of the draft and the Starting tiles offered are hidden: counts only.

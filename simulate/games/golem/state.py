@@ -1,4 +1,4 @@
-"""Golem batch state: one numpy record per game, the numba form of ``reference.GolemState``.
+"""Golem batch state: one numpy record per game, the numba form of ``reference.GolemReference``.
 
 Field names follow the reference engine's attributes; its Python lists are fixed arrays here with a
 length field (``*_len``) or, for the decks that cards return to, circular queues (``*_head``,
@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from simulate.games.golem.codes import ACT_NAMES, MAX_STACK, NUM_ACTIONS, STAT_NAMES
 from simulate.games.golem.data import MAX_CEMETERY, NUM_AUTOMA_CARDS, NUM_BOOKS, NUM_OBJECTIVES, NUM_STUDY_DEVS
-from simulate.games.golem.reference import ACT_NAMES, MAX_STACK, NUM_ACTIONS, STAT_NAMES
 
 P = 4  # seats
 MAX_OBJECTIVES = 16  # objectives one seat can hold (3 kept + draws)

@@ -1,0 +1,150 @@
+"""Developments, Artifacts and Books: upgrading, activating an Artifact, buying a Book (njit)."""
+
+from __future__ import annotations
+
+from numba import njit
+
+from simulate.games.golem.codes import (
+    D_ACTIVATE,
+    D_KILL,
+    D_STUDENT_BACK,
+    E_ACTIVATE_WORK_EXTRA,
+    E_COLUMN_CLAY_COIN,
+    E_COLUMN_DOUBLE,
+    E_COLUMN_GOLD,
+    E_COLUMN_VP,
+    E_EXTRA_CLAY_2,
+    E_EXTRA_CLAY_VP,
+    E_EXTRA_COIN_2,
+    E_EXTRA_COIN_VP,
+    E_EXTRA_KNOWLEDGE_2,
+    E_EXTRA_KNOWLEDGE_VP,
+    E_KILL_DOUBLE_CEMETERY,
+    E_REACTIVATE_FIRST_BOOK,
+    E_TRADE,
+    UP_ART,
+    UP_STUDY,
+    X_ACTIVATE_ART,
+    X_AFTER_BOOK,
+    X_GAIN,
+)
+from simulate.games.golem.data import BOOK_BLACK, CLAY, COIN, GOLD, KNOWLEDGE, VP
+from simulate.games.golem.engine_legality import _book_price, _upgrade_cost
+from simulate.games.golem.engine_resources import _pay, _reactivates, _study_up
+from simulate.games.golem.engine_stack import _auto, _bk_pop, _push
+
+
+@njit(cache=True)
+def _upgrade(r, tb, s, opt, discount, any_res):
+    cost, res = _upgrade_cost(r, tb, s, opt)
+    due = max(0, cost - discount)
+    take = min(due, r.res[s, res])
+    r.res[s, res] -= take
+    due -= take
+    if any_res:
+        for other in range(3):
+            if due > 0:
+                take = min(due, r.res[s, other])
+                r.res[s, other] -= take
+                due -= take
+    if due > 0:
+        r.error = 5
+    if opt < UP_STUDY:
+        r.gdev[s, opt] = 1
+        e = tb.gdev_effect[opt]
+        if e == E_KILL_DOUBLE_CEMETERY:
+            _push(r, D_KILL, s, 0, 0, 0, 0, 0)
+        elif e == E_ACTIVATE_WORK_EXTRA:
+            _push(r, D_ACTIVATE, s, 0, 1, 0, 0, -1)
+    elif opt < UP_ART:
+        r.sdev[s, opt - UP_STUDY] = 1
+    elif opt == UP_ART:
+        r.adev_space[s, 5] = 0
+    else:
+        k = opt - UP_ART - 1
+        tile = k // 8
+        r.adev_space[s, tile] = (k // 2) % 4
+        r.adev_side[s, tile] = k % 2
+
+
+@njit(cache=True)
+def _activate_artifact(r, tb, s, k):
+    t = r.art_tile[s]
+    side = r.art_side[s]
+    r.res[s, CLAY] += tb.art[t, side, k, 1]
+    r.res[s, COIN] += tb.art[t, side, k, 2]
+    r.res[s, KNOWLEDGE] += tb.art[t, side, k, 3]
+    r.vp[s] += tb.art[t, side, k, 4]
+    _study_up(r, tb, s, tb.art[t, side, k, 5])
+    for tile in range(5):
+        if r.adev_space[s, tile] != k:
+            continue
+        e = tb.adev_effect[tile, r.adev_side[s, tile]]
+        if e == E_EXTRA_KNOWLEDGE_2:
+            r.res[s, KNOWLEDGE] += 2
+        elif e == E_EXTRA_KNOWLEDGE_VP:
+            r.res[s, KNOWLEDGE] += 1
+            r.vp[s] += 1
+        elif e == E_EXTRA_CLAY_2:
+            r.res[s, CLAY] += 2
+        elif e == E_EXTRA_CLAY_VP:
+            r.res[s, CLAY] += 1
+            r.vp[s] += 1
+        elif e == E_EXTRA_COIN_2:
+            r.res[s, COIN] += 2
+        elif e == E_EXTRA_COIN_VP:
+            r.res[s, COIN] += 1
+            r.vp[s] += 1
+
+
+@njit(cache=True)
+def _buy_book(r, tb, s, pos, col, discount, free_card):
+    b = r.library[pos]
+    _pay(r, s, KNOWLEDGE, _book_price(r, tb, s, pos, discount, free_card))
+    for k in range(pos, r.lib_len - 1):
+        r.library[k] = r.library[k + 1]
+    r.lib_len -= 1
+    if r.bk_len > 0:
+        r.library[r.lib_len] = _bk_pop(r)
+        r.lib_len += 1
+    first = 1 if r.col_len[s, col] == 0 else 0
+    r.col_books[s, col, r.col_len[s, col]] = b
+    r.col_len[s, col] += 1
+    colour = tb.bk_colour[b]
+    if colour != BOOK_BLACK:
+        r.col_colour[s, col] = colour
+    _auto(r, s, X_AFTER_BOOK, col, first, 0, 0)
+    if colour == BOOK_BLACK:
+        _push(r, D_STUDENT_BACK, s, 0, 0, 0, 0, 0)
+
+
+@njit(cache=True)
+def _push_book_task(r, tb, s, b, which):
+    e = tb.bk_effect[b, which]
+    if e == E_TRADE:
+        _auto(r, s, e, tb.bk_a[b, which], tb.bk_a2[b], tb.bk_res[b, which], tb.bk_res2[b])
+    else:
+        _auto(r, s, e, tb.bk_a[b, which], 0, tb.bk_res[b, which], 0)
+
+
+@njit(cache=True)
+def _after_book(r, tb, s, col, first):
+    """Steps after tucking a Book (pushed in reverse of the order they run; see reference ``_after_book``)."""
+    b = r.col_books[s, col, r.col_len[s, col] - 1]
+    dev = tb.sdev_effect[col] if r.sdev[s, col] else 0
+    if first:
+        for k in range(3, -1, -1):
+            if _reactivates(r, tb, s, k, E_REACTIVATE_FIRST_BOOK):
+                _auto(r, s, X_ACTIVATE_ART, k, 0, 0, 0)
+    for j in range(r.col_len[s, col] - 1, -1, -1):
+        _push_book_task(r, tb, s, r.col_books[s, col, j], 1)
+    if dev == E_COLUMN_CLAY_COIN:
+        _auto(r, s, X_GAIN, 1, 0, CLAY, 0)
+        _auto(r, s, X_GAIN, 1, 0, COIN, 0)
+    elif dev == E_COLUMN_VP:
+        _auto(r, s, X_GAIN, 2, 0, VP, 0)
+    elif dev == E_COLUMN_GOLD:
+        _auto(r, s, X_GAIN, 1, 0, GOLD, 0)
+    times = 2 if dev == E_COLUMN_DOUBLE and tb.bk_colour[b] != BOOK_BLACK else 1
+    for _ in range(times):
+        _push_book_task(r, tb, s, b, 0)

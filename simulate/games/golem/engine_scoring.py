@@ -1,0 +1,137 @@
+"""Golem scoring over the record: Menorahs, objectives met and the score parts (njit)."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from simulate.games.golem.data import BLUE, NUM_STUDY_DEVS, P_LEFTOVER_GOLD, P_LEFTOVER_PER_VP, RED, YELLOW
+
+NUM_PARTS = 8
+
+
+@njit(cache=True)
+def menorahs(r, tb, s, out):
+    """Red, yellow and blue Menorahs of seat ``s`` into ``out[0:3]``."""
+    red = 0
+    for k in range(6):
+        if r.gdev[s, k]:
+            red += tb.gdev_menorah[k]
+    yellow = 0
+    for k in range(6):
+        if r.adev_space[s, k] >= 0:
+            yellow += tb.adev_menorah[k]
+    blue = 0
+    for k in range(NUM_STUDY_DEVS):
+        if r.sdev[s, k]:
+            blue += tb.sdev_menorah[k]
+    out[0] = red + (1 if r.tokens[RED] == s else 0)
+    out[1] = yellow + (1 if r.tokens[YELLOW] == s else 0)
+    out[2] = blue + (1 if r.tokens[BLUE] == s else 0)
+
+
+@njit(cache=True)
+def gold_owned(r, s):
+    t = r.loose_gold[s]
+    for k in range(4):
+        t += r.art_gold[s, k]
+    return t
+
+
+@njit(cache=True)
+def devs_flipped(r, s):
+    t = 0
+    for k in range(6):
+        t += r.gdev[s, k]
+        if r.adev_space[s, k] >= 0:
+            t += 1
+    for k in range(NUM_STUDY_DEVS):
+        t += r.sdev[s, k]
+    return t
+
+
+@njit(cache=True)
+def books_owned(r, s):
+    t = 0
+    for c in range(4):
+        t += r.col_len[s, c]
+    return t
+
+
+@njit(cache=True)
+def objectives_met(r, tb, s):
+    """(VP of met objectives, number met, bitmask of their types)."""
+    return objectives_of(r, tb, s, gold_owned(r, s), devs_flipped(r, s), books_owned(r, s))
+
+
+@njit(cache=True)
+def objectives_of(r, tb, s, gold, devs, books):
+    """``objectives_met`` given the seat's Gold owned, developments flipped and Books."""
+    vp = 0
+    met = 0
+    types = 0
+    for k in range(r.obj_len[s]):
+        o = r.objectives[s, k]
+        kind = tb.ob_type[o]
+        if kind < 3:  # Students: red, yellow, blue
+            value = r.student[s, kind]
+        elif kind == 3:
+            value = r.built[s]
+        elif kind == 4:
+            value = gold
+        elif kind == 5:
+            value = devs
+        elif kind == 6:
+            value = r.study[s]
+        elif kind == 7:
+            value = books
+        else:
+            value = r.killed[s]
+        if value >= tb.ob_threshold[o]:
+            vp += tb.ob_vp[o]
+            met += 1
+            types |= 1 << kind
+    return vp, met, types
+
+
+@njit(cache=True)
+def score_parts(r, tb, s, out):
+    """Seat ``s``'s score parts into ``out`` (NUM_PARTS): vp, golems, artifacts, books, study, objectives,
+    objective types, leftover."""
+    m = np.zeros(3, np.int64)
+    menorahs(r, tb, s, m)
+    columns = 0
+    for c in range(4):
+        if r.col_len[s, c] > 0:
+            columns += 1
+    arts = 0
+    for k in range(4):
+        arts += r.art_done[s, k]
+    vp, met, types = objectives_met(r, tb, s)
+    ntypes = 0
+    for k in range(9):
+        if (types >> k) & 1:
+            ntypes += 1
+    left = r.res[s, 0] + r.res[s, 1] + r.res[s, 2]
+    if tb.prm[P_LEFTOVER_GOLD]:
+        left += r.loose_gold[s]
+    out[0] = r.vp[s]
+    out[1] = r.built[s] * m[0]
+    out[2] = arts * m[1]
+    out[3] = columns * m[2]
+    out[4] = tb.sd_vp[r.study[s]]
+    out[5] = vp
+    out[6] = tb.objective_type_vp[min(ntypes, 4)]
+    out[7] = left // tb.prm[P_LEFTOVER_PER_VP]
+
+
+@njit(cache=True)
+def automa_parts(r, tb, out):
+    """The Automa's score parts into ``out[0:3]``: Main Strategy tile, Strategy tile, Special Developments."""
+    extra = 0
+    for k in range(tb.au_doubles.shape[0]):
+        if r.au_laps >= tb.au_unlock[k]:
+            extra += r.au_vp[tb.au_doubles[k]]
+    out[0] = r.au_vp[0]
+    out[1] = r.au_vp[1]
+    out[2] = extra
