@@ -48,7 +48,9 @@ __all__ = [
     "use_cache",
 ]
 
-SHARED_SOURCES = tuple(Path(__file__).resolve().parent / name for name in ("rng.py", "search.py", "apprentice.py"))
+SHARED_SOURCES = tuple(
+    Path(__file__).resolve().parent / name for name in ("rng.py", "search.py", "apprentice.py", "play.py")
+)
 """Files outside a game package whose numba functions the game's kernels inline."""
 APP = "golem-lab"
 _FOLDERS: set[Path] = set()
