@@ -32,7 +32,8 @@ by game); ``st`` is a batch of game records; ``g`` is a game's index into the se
 record it is played in: ``i == g`` when the batch keeps every game's record, the block's one record otherwise
 (``slot``). ``w`` is a scratch record of the game's dtype with at least the field ``mv`` (the move being built):
 record fields are array views without a reference count, so the plug-ins pass them on without the atomic updates
-a plain array costs at every call. Each block of games gets its own ``sc`` and ``w``; a game is a pure function
+a plain array costs at every call; :func:`play_games` hands ``ctx`` and ``sc`` to the plug-ins as such views too
+(:func:`borrow`). Each block of games gets its own ``sc`` and ``w``; a game is a pure function
 of its seeds, so the results do not depend on the number of blocks or threads.
 """
 
