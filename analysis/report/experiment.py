@@ -492,17 +492,20 @@ def _length_section(exp: Experiment, alpha: float) -> Section:
             r.variant_name,
             r.subject,
             f"{fmt_num(r.baseline, 1)} → {fmt_num(r.variant, 1)}",
-            f"{r.diff:+.2f} ({r.adj_low:+.2f} to {r.adj_high:+.2f})",
+            _signed(r.diff, r.adj_low, r.adj_high),
             "yes" if r.significant else "no",
         ]
         for r in effects.itertuples()
     ]
     moved = effects[effects["significant"].to_numpy(bool) & (effects["quantity"] == "rounds").to_numpy()]
     if len(moved):
-        finding = "; ".join(
-            f"{r.variant_name} {'lengthens' if r.diff > 0 else 'shortens'} the game by {abs(r.diff):.2f} rounds "
-            f"({r.adj_low:+.2f} to {r.adj_high:+.2f})"
-            for r in moved.itertuples()
+        finding = (
+            "; ".join(
+                f"{r.variant_name} {'lengthens' if r.diff > 0 else 'shortens'} the game: "
+                f"{_signed(r.diff, r.adj_low, r.adj_high)} rounds"
+                for r in moved.itertuples()
+            )
+            + "."
         )
     else:
         rounds = effects[(effects["quantity"] == "rounds").to_numpy()]
@@ -525,6 +528,14 @@ def _length_section(exp: Experiment, alpha: float) -> Section:
         ],
         findings=[finding] if len(moved) else [],
     )
+
+
+def _signed(diff: float, low: float, high: float) -> str:
+    """``"+0.21 (+0.02 to +0.40)"``, with more decimals where an end that is not 0 would print as 0.00."""
+    d = 2
+    while d < 4 and any(x != 0 and abs(x) < 0.5 * 10**-d for x in (diff, low, high)):
+        d += 1
+    return f"{diff:+.{d}f} ({low:+.{d}f} to {high:+.{d}f})"
 
 
 def _overview_forest(effects: pd.DataFrame, quantity: str, ax: Any) -> None:
