@@ -126,8 +126,10 @@ def build_feel_section(
     declared ladder, search rungs left out as the study plays them in mirror matches only); None without games."""
     runs = _feel_runs(manifests) if len(seats) else []
     cheap = tuple(r for r in rungs if r.split(":")[0] != "search")
-    pairs = skill_and_luck(mixed[["game", "seat", "bot", "rank"]], cheap, alpha, True) if len(mixed) else None
-    luck = skill_and_luck(mixed[["game", "seat", "bot", "rank"]], cheap, alpha) if len(mixed) else pd.DataFrame()
+    pairs = skill_and_luck(mixed[["game", "seat", "bot", "rank"]], cheap, alpha, True) if len(mixed) else pd.DataFrame()
+    # the extremes, as skill_and_luck without every_pair: the weakest rung that met a stronger, against the strongest
+    # it met (the pairs come weaker first, then stronger, in ladder order)
+    luck = pairs[(pairs["weakest"] == pairs["weakest"].iloc[0]).to_numpy()].tail(1) if len(pairs) else pairs
     length = game_length(games, seats, playing_time, alpha) if len(seats) else pd.DataFrame()
     if not runs and luck.empty and length.empty:
         return None
