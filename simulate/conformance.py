@@ -13,17 +13,21 @@ registry line. The checks:
 - ``determinism``: the same seeds give the same tables twice, and with two threads as with one;
 - ``bots``: every bot, with search budgets cut to their lowest, plays legal moves (games checked move by move end
   by the rules, never by an illegal move or the turn cap);
+- ``moves``: the kernel and the reference engine agree on every move (``compare_moves``): the same position field by
+  field at the setup and after every move, the same legal moves, and every played move legal, over games of every
+  bot at every player count;
 - ``replay``: the reference engine, replaying the kernel's moves, reaches the kernel's scores, ranks and wins, and
   every replay event formats as text;
 - ``timing``: the bench hooks time the reference (and, where the game has one, the kernel) replaying moves.
 
-Per-game differential tests still compare every record field after every move; these checks need only the
-shared surface (``simulate.game.Game``).
+The checks need only the shared surface (``simulate.game.Game``). A game's own differential tests call
+:func:`compare_moves` over more games, rule options and its own invariants.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 import numpy as np
 
@@ -34,7 +38,7 @@ from simulate.registry import make
 from simulate.runformat import FAULT_END_REASONS
 from simulate.runner import RunSpec, plan_games
 
-CHECKS = ("declarations", "tables", "determinism", "bots", "replay", "timing")
+CHECKS = ("declarations", "tables", "determinism", "bots", "moves", "replay", "timing")
 SEED = 20261204
 
 
@@ -56,6 +60,7 @@ def check_game(name: str, games: int = 6, seed: int = SEED, checks: tuple[str, .
         "tables": lambda: _tables(game, data, games, seed),
         "determinism": lambda: _determinism(game, data, games, seed),
         "bots": lambda: _bots(game, data, games, seed),
+        "moves": lambda: _moves(game, data, games, seed),
         "replay": lambda: _replay(game, data, seed),
         "timing": lambda: _timing(game, data, seed),
     }
@@ -63,6 +68,75 @@ def check_game(name: str, games: int = 6, seed: int = SEED, checks: tuple[str, .
     if failures:
         raise ConformanceError("\n".join(failures))
     return tuple(checks)
+
+
+def compare_moves(
+    twin: Any,
+    moves: Iterable,
+    where: str = "",
+    legal_every: int = 1,
+    view_every: int = 1,
+    after: Callable[[Any], None] | None = None,
+) -> int:
+    """Step ``twin`` (a game's ``new_twin``: both engines at the setup) through ``moves``, comparing the two engines'
+    positions at the setup and every ``view_every`` moves (and after the last), their legal moves every
+    ``legal_every`` moves, and that each move is legal in both; ``after(twin)`` runs after every move (a game's own
+    invariants). Returns the number of moves played.
+
+    Raises :class:`ConformanceError` naming the move and the fields that differ."""
+    _same_position(twin, f"{where} setup")
+    t = -1
+    for t, mv in enumerate(moves):
+        at = f"{where} move {t}"
+        if t % legal_every == 0:
+            kernel, reference = _keys(twin.kernel_legal()), _keys(twin.reference_legal())
+            if kernel != reference:
+                raise ConformanceError(
+                    f"{at}: legal moves differ: kernel only {sorted(kernel - reference)[:5]}, "
+                    f"reference only {sorted(reference - kernel)[:5]}"
+                )
+        if not twin.accepts(mv):
+            raise ConformanceError(f"{at}: the reference refuses the kernel's move {_text(mv)}")
+        if not twin.step(mv):
+            raise ConformanceError(f"{at}: the kernel refuses its own move {_text(mv)}")
+        if (t + 1) % view_every == 0:
+            _same_position(twin, at)
+        if after is not None:
+            after(twin)
+    _same_position(twin, f"{where} end")
+    return t + 1
+
+
+def _keys(moves: Iterable) -> set:
+    return {repr(k) for k in moves}
+
+
+def _text(move: Any) -> str:
+    return str(np.asarray(move).tolist())
+
+
+def _equal(a: Any, b: Any) -> bool:
+    if isinstance(a, np.ndarray | np.generic) or isinstance(b, np.ndarray | np.generic):
+        return np.array_equal(np.asarray(a), np.asarray(b))
+    return a == b
+
+
+def _same_position(twin: Any, where: str) -> None:
+    kernel, reference = twin.kernel_view(), twin.reference_view()
+    if kernel.keys() != reference.keys():
+        raise ConformanceError(
+            f"{where}: the views name different fields: kernel only {sorted(kernel.keys() - reference.keys())}, "
+            f"reference only {sorted(reference.keys() - kernel.keys())}"
+        )
+    bad = [name for name in reference if not _equal(kernel[name], reference[name])]
+    if bad:
+        shown = "; ".join(f"{n}: kernel {_short(kernel[n])} reference {_short(reference[n])}" for n in bad[:3])
+        raise ConformanceError(f"{where}: fields {bad} differ ({shown})")
+
+
+def _short(value: Any) -> str:
+    text = str(np.asarray(value).tolist() if isinstance(value, np.ndarray | np.generic) else value)
+    return text if len(text) <= 120 else text[:117] + "..."
 
 
 def _lineup(game: Game, specs: list[str], n: int) -> list[BotEntry]:
@@ -231,6 +305,30 @@ def _bots(game: Game, data, games: int, seed: int) -> list[str]:
         faults = sorted({r for r in reasons if r in FAULT_END_REASONS})
         if faults:
             problems.append(f"bot {bot}: games ended by {faults}")
+    return problems
+
+
+def _moves(game: Game, data, games: int, seed: int) -> list[str]:
+    """Games of the default lineup at every player count, and one of every bot (budgets cut) at the bench's count,
+    played by the kernel and replayed move by move in both engines."""
+    cases = [(n, game.default_bots, games) for n in range(game.min_players, game.max_players + 1)]
+    cases += [(game.bench_players, _cheapest(game, bot), 1) for bot in game.bots]
+    problems = []
+    for n, bots, count in cases:
+        lineup = _lineup(game, [bots], n)
+        ids, params = lineup_arrays(game, lineup)
+        plan = plan_games(RunSpec(game.name, n, count, seed, lineup), 0, count)
+        for g in range(count):
+            setup_seed, play_seed = int(plan.setup_seed[g]), int(plan.play_seed[g])
+            moves, _ = game.trace_game(data, n, plan.seat_lineup[g], ids, params, setup_seed, play_seed)
+            twin = game.new_twin(data, n, setup_seed, play_seed)
+            try:
+                compare_moves(twin, moves, f"{n} players, {bots}, game {g}")
+            except ConformanceError as e:
+                problems.append(str(e))
+                continue
+            if not twin.over():
+                problems.append(f"{n} players, {bots}, game {g}: the reference's game is not over after the moves")
     return problems
 
 

@@ -270,6 +270,24 @@ class Game(Protocol):
         """One event as readable text."""
         ...
 
+    def trace_game(
+        self,
+        data: Any,
+        num_players: int,
+        seat_lineup: np.ndarray,
+        lineup_ids: np.ndarray,
+        lineup_params: np.ndarray,
+        setup_seed: int,
+        play_seed: int,
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """One game played by the kernel's bots: its move records and its final record (a batch of one)."""
+        ...
+
+    def new_twin(self, data: Any, num_players: int, setup_seed: int, play_seed: int) -> Any:
+        """The game of these seeds in the kernel and the reference engine at its start, stepped together by the
+        conformance check (``simulate.gamekit.Twin``)."""
+        ...
+
     def reference_replay_seconds(
         self,
         data: Any,

@@ -141,13 +141,62 @@ def time_search(
     }
 
 
+class Twin(ABC):
+    """One game held by both engines at once, the kernel's record and the reference twin, stepped together by the
+    conformance check's move-by-move comparison (``simulate.conformance.compare_moves``); a game's
+    :meth:`GameShell.new_twin` builds it at a setup.
+
+    ``record`` is the kernel's game as a batch of one record, ``reference`` the reference engine's game. The views
+    compare field by field (arrays or plain values); by default the kernel's view is the record's fields that the
+    reference's ``to_arrays()`` names, and the legal moves are the reference's ``legal_actions()`` keys."""
+
+    def __init__(self, record: np.ndarray, reference: Any) -> None:
+        self.record, self.reference = record, reference
+
+    def reference_view(self) -> dict[str, Any]:
+        """The reference position, field -> value, in the kernel view's layout."""
+        return self.reference.to_arrays()
+
+    def kernel_view(self) -> dict[str, Any]:
+        """The kernel position in the reference view's layout."""
+        return {name: self.record[0][name] for name in self.reference.to_arrays()}
+
+    def reference_legal(self) -> list:
+        """Keys of the reference's legal moves (compared as a set with :meth:`kernel_legal`)."""
+        return list(self.reference.legal_actions())
+
+    @abstractmethod
+    def kernel_legal(self) -> list:
+        """Keys of the kernel's legal moves, in the form :meth:`reference_legal` gives them."""
+
+    @abstractmethod
+    def accepts(self, move: Any) -> bool:
+        """Whether the reference counts ``move`` (a kernel move record) among its legal moves here."""
+
+    @abstractmethod
+    def kernel_step(self, move: Any) -> bool:
+        """Play ``move`` in the kernel's record; False when the kernel refuses it."""
+
+    def step(self, move: Any) -> bool:
+        """Play ``move`` in both engines; False (and the reference not stepped) when the kernel refuses it."""
+        if not self.kernel_step(move):
+            return False
+        self.reference.apply_action(move)
+        return True
+
+    def over(self) -> bool:
+        """The reference's game is over."""
+        return bool(self.reference.is_terminal())
+
+
 class GameShell(ABC):
     """The common part of every game's ``GAME`` (``simulate.game.Game``): the declared defaults of the members a game
     may leave as they are, and the bench's replay timings written once over three hooks.
 
     A game sets ``trace_game`` (``play.trace_game``: one game's move records), ``replay_moves`` (``play.replay_moves``:
-    the numba engine applying recorded moves; None when the game has none) and :meth:`new_reference` (its reference
-    engine in the starting position of a setup seed, taking the kernel's move records)."""
+    the numba engine applying recorded moves; None when the game has none), :meth:`new_reference` (its reference
+    engine in the starting position of a setup seed, taking the kernel's move records) and :meth:`new_twin` (both
+    engines at a game's start, for the conformance check's move-by-move comparison)."""
 
     play_version: int
     """The earliest engine version whose play equals this one's (``Game``); ``version`` unless a game declares it."""
@@ -192,6 +241,10 @@ class GameShell(ABC):
     def new_reference(self, data: Any, num_players: int, setup_seed: int) -> Any:
         """The reference engine's game of ``setup_seed`` in its starting position (``apply_action`` takes the
         kernel's move records): every game writes it, or it cannot be built."""
+
+    @abstractmethod
+    def new_twin(self, data: Any, num_players: int, setup_seed: int, play_seed: int) -> Twin:
+        """The game of these seeds in both engines at its start (:class:`Twin`), for the move-by-move check."""
 
     def reference_replay_seconds(
         self,

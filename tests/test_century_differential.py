@@ -1,8 +1,8 @@
 """The numba engine and the plain-Python reference engine agree move by move.
 
 Games are played by the numba kernel with its bots; their move records are then replayed
-through both engines, comparing every state field after every move, and the legal move sets
-on the way.
+through both engines (``simulate.conformance.compare_moves`` over ``CenturyTwin``), comparing every
+state field after every move, and the legal move sets on the way.
 """
 
 from __future__ import annotations
@@ -10,13 +10,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from simulate.conformance import compare_moves
 from simulate.games.century import bots as B
 from simulate.games.century import data as D
 from simulate.games.century.data import KINDS
-from simulate.games.century.engine import game_init, game_legal_moves, game_step
 from simulate.games.century.play import PROFILE, play_batch, results, trace_game
-from simulate.games.century.reference import CenturyReference, move_key
-from simulate.games.century.state import ACQUIRE, CLAIM, M_ARG, M_DISCARD, M_KIND, MOVE_LEN, PLAY, REST, new_state
+from simulate.games.century.state import ACQUIRE, CLAIM, M_ARG, M_DISCARD, M_KIND, PLAY, REST
+from simulate.games.century.twin import CenturyTwin
 from simulate.rng import game_seeds
 
 MASTER_SEED = 20261130
@@ -38,21 +38,6 @@ def lineup(names: list[str]) -> tuple[np.ndarray, np.ndarray]:
     return ids, params
 
 
-def compare(ref: CenturyReference, st: np.ndarray, where: str) -> None:
-    """Every field of the reference position equals the numba game record (all but the bots' rng)."""
-    expected = np.zeros(1, st.dtype)
-    for name, value in ref.to_arrays().items():
-        expected[name][0] = value
-    actual = st.copy()
-    actual["rng"] = 0
-    if expected.tobytes() != actual.tobytes():
-        bad = [n for n in st.dtype.names if not np.array_equal(expected[n][0], actual[n][0])]
-        raise AssertionError(
-            f"{where}: fields {bad} differ\nreference {[expected[n][0] for n in bad]}\n"
-            f"numba     {[actual[n][0] for n in bad]}"
-        )
-
-
 @pytest.mark.parametrize("num_players", [2, 3, 4, 5])
 @pytest.mark.parametrize("style", list(LINEUPS))
 def test_engines_agree_move_by_move(num_players: int, style: str) -> None:
@@ -60,32 +45,20 @@ def test_engines_agree_move_by_move(num_players: int, style: str) -> None:
     games = GAMES[style]
     first = 1000 * num_players + 100 * list(LINEUPS).index(style)
     setup, play = game_seeds(MASTER_SEED, np.arange(first, first + games), np.arange(first, first + games))
-    out = np.zeros((4096, MOVE_LEN), np.int16)
     total_moves = 0
     for k in range(games):
         moves, final = trace_game(DATA, num_players, np.arange(num_players), ids, params, setup[k], play[k])
         assert final["over"][0] in (1, 2), "kernel game must end by the trigger or the round cap"
-        st = new_state(1, DATA.tables)
-        game_init(st, DATA.kernel, 0, num_players, setup[k], play[k])
-        ref = CenturyReference(DATA, num_players, int(setup[k]))
-        compare(ref, st, f"game {k} setup")
-        for t, mv in enumerate(moves):
-            where = f"{num_players}p {style} game {k} move {t}"
-            if k < 10 or t % 7 == 0:
-                n = game_legal_moves(st, DATA.kernel, 0, out)
-                fast = sorted(move_key(out[i], DATA) for i in range(n))
-                assert fast == sorted(ref.legal_actions()), where
-                assert move_key(mv, DATA) in set(fast), where
-            assert game_step(st, DATA.kernel, 0, mv) == 0, where
-            ref.apply_action(mv)
-            compare(ref, st, where)
+        twin = CenturyTwin(DATA, num_players, int(setup[k]), int(play[k]))
+        total_moves += compare_moves(twin, moves, f"{num_players}p {style} game {k}", legal_every=1 if k < 10 else 7)
+        ref = twin.reference
         assert ref.is_terminal()
-        compare(ref, final, f"game {k} final state of the batch kernel")
+        batch = {name: final[0][name] for name in final.dtype.names if name != "rng"}
+        assert all(np.array_equal(batch[n], v) for n, v in twin.kernel_view().items()), "the batch kernel's end"
         res = results(DATA, final)
         assert res["score"][0].tolist() == ref.scores()
         assert res["win"][0].tolist() == pytest.approx(ref.wins())
         assert res["rank"][0].tolist() == ref.ranks()
-        total_moves += len(moves)
     assert total_moves > games * 20
 
 

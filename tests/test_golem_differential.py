@@ -1,211 +1,49 @@
 """Golem: the numba engine against the reference engine, move by move, and invariant properties.
 
 Random games (every legal action equally likely) at 1-4 players and under each rule option are
-played through both engines; after every move the whole state and the legal action sets must agree.
+played through both engines (``simulate.conformance.compare_moves`` over ``GolemTwin``); after every
+move the whole state and the legal action sets must agree.
 """
 
 from __future__ import annotations
 
 import random
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
 
+from simulate.conformance import compare_moves
 from simulate.datafiles import default_dir
 from simulate.games.golem import data, engine
-from simulate.games.golem.codes import NUM_ACTIONS, PH_INFLUENCE, STAT_NAMES, Decision
+from simulate.games.golem.codes import NUM_ACTIONS, PH_INFLUENCE, Decision
 from simulate.games.golem.data import KNOWLEDGE, RED, YELLOW
 from simulate.games.golem.reference import GolemReference
 from simulate.games.golem.state import new_state
+from simulate.games.golem.twin import GolemTwin
 
 DATA = data.load()
 SEEDS = range(12)
-AUTOMA_FIELDS = (
-    "automa", "au_deck", "au_strategy", "au_pos", "au_actions", "au_slot", "au_eyes", "au_gauge", "au_next",
-    "au_laps", "au_vp",
-)  # fmt: skip
 
 
-def ref_view(g: GolemReference) -> dict:
-    """The reference state as plain lists, in the record's layout."""
-    n = g.n
-    return {
-        "phase": g.phase,
-        "round": g.round,
-        "cursor": g.cursor,
-        "step_left": g.step_left,
-        "pass_stage": g.pass_stage,
-        "stack": [list(map(int, t)) for t in g.stack],
-        "order": list(g.order),
-        "palace": list(g.palace),
-        "section_tile": [list(x) for x in g.section_tile],
-        "library": list(g.library),
-        "book_deck": list(g.book_deck),
-        "ob_deck": list(g.ob_deck),
-        "at_slots": list(g.at_slots),
-        "at_deck": list(g.at_deck),
-        "at_discard": list(g.at_discard),
-        "hands": [list(h) for h in g.hands],
-        "drafted": [list(h) for h in g.drafted],
-        "objectives": [list(h) for h in g.objectives],
-        "res": [list(x) for x in g.res],
-        "vp": list(g.vp),
-        "loose_gold": list(g.loose_gold),
-        "student": [list(x) for x in g.student],
-        "golem_loc": [list(x) for x in g.golem_loc],
-        "golem_sec": [list(x) for x in g.golem_sec],
-        "standing": [list(x) for x in g.standing],
-        "fresh": [list(x) for x in g.fresh],
-        "built": list(g.built),
-        "killed": list(g.killed),
-        "track": list(g.track),
-        "study": list(g.study),
-        "gdev": [list(x) for x in g.gdev],
-        "sdev": [list(x) for x in g.sdev],
-        "adev_space": [list(x) for x in g.adev_space],
-        "adev_side": [list(x) for x in g.adev_side],
-        "art_tile": list(g.art_tile),
-        "art_side": list(g.art_side),
-        "art_gold": [list(x) for x in g.art_gold],
-        "art_done": [list(x) for x in g.art_done],
-        "col_colour": [list(x) for x in g.col_colour],
-        "col_books": [[list(c) for c in x] for x in g.col_books],
-        "tokens": list(g.tokens),
-        "cemetery": list(g.cemetery),
-        "cemetery_count": list(g.cemetery_count),
-        "gold_supply": g.gold_supply,
-        "eyes": [list(x) for x in g.eyes],
-        "syn": [list(x) for x in g.syn],
-        "marble_actions": list(g.marble_actions),
-        "rabbi_done": list(g.rabbi_done),
-        "actions": list(g.actions),
-        "pass_tile": list(g.pass_tile),
-        "passes": list(g.passes),
-        "rabbi_slot": list(g.rabbi_slot),
-        "perm_queue": list(g.perm_queue),
-        "free_control": list(g.free_control),
-        "stats": [list(g.stats[k]) for k in STAT_NAMES],
-        "act_count": [list(x) for x in g.act_count],
-        "drawn": list(g.drawn),
-        "chance": g.chance.s,
-        "n": n,
-        **{k: getattr(g, k) if not isinstance(getattr(g, k), list) else list(getattr(g, k)) for k in AUTOMA_FIELDS},
-    }
-
-
-def rec_view(r: np.void, n: int) -> dict:
-    """The numba record as plain lists, with queues and length-counted arrays unrolled."""
-
-    def q(arr: np.ndarray, head: int, length: int) -> list[int]:
-        return [int(arr[(head + k) % arr.shape[0]]) for k in range(length)]
-
-    def seats(field: str) -> list:
-        return r[field][:n].tolist()
-
-    return {
-        "phase": int(r["phase"]),
-        "round": int(r["round"]),
-        "cursor": int(r["cursor"]),
-        "step_left": int(r["step_left"]),
-        "pass_stage": int(r["pass_stage"]),
-        "stack": r["stack"][: r["sp"]].tolist(),
-        "order": r["order"][:n].tolist(),
-        "palace": r["palace"].tolist(),
-        "section_tile": r["section_tile"].tolist(),
-        "library": r["library"][: r["lib_len"]].tolist(),
-        "book_deck": q(r["bk_q"], int(r["bk_head"]), int(r["bk_len"])),
-        "ob_deck": q(r["ob_q"], int(r["ob_head"]), int(r["ob_len"])),
-        "at_slots": r["at_slots"].tolist(),
-        "at_deck": r["at_q"][r["at_head"] : r["at_head"] + r["at_len"]].tolist(),
-        "at_discard": r["at_disc"][: r["at_disc_len"]].tolist(),
-        "hands": [r["hands"][s][: r["hand_len"][s]].tolist() for s in range(n)],
-        "drafted": [r["drafted"][s][: r["drafted_len"][s]].tolist() for s in range(n)],
-        "objectives": [r["objectives"][s][: r["obj_len"][s]].tolist() for s in range(n)],
-        **{
-            k: seats(k)
-            for k in (
-                "res",
-                "vp",
-                "loose_gold",
-                "student",
-                "golem_loc",
-                "golem_sec",
-                "standing",
-                "fresh",
-                "built",
-                "killed",
-                "track",
-                "study",
-                "gdev",
-                "sdev",
-                "adev_space",
-                "adev_side",
-                "art_tile",
-                "art_side",
-                "art_gold",
-                "art_done",
-                "col_colour",
-                "cemetery_count",
-                "marble_actions",
-                "rabbi_done",
-                "actions",
-                "pass_tile",
-                "passes",
-                "rabbi_slot",
-                "free_control",
-                "act_count",
-            )
-        },
-        "col_books": [[r["col_books"][s][c][: r["col_len"][s][c]].tolist() for c in range(4)] for s in range(n)],
-        "tokens": r["tokens"].tolist(),
-        "cemetery": r["cemetery"].tolist(),
-        "gold_supply": int(r["gold_supply"]),
-        "eyes": [r["eyes"][s][: r["eyes_len"][s]].tolist() for s in range(n)],
-        "syn": r["syn"].tolist(),
-        "perm_queue": r["perm_queue"][: r["perm_len"]].tolist(),
-        "stats": [r["stats"][k][:n].tolist() for k in range(len(STAT_NAMES))],
-        "drawn": r["drawn"].tolist(),
-        "chance": int(r["chance"][0]),
-        "n": int(r["n"]),
-        **{k: r[k].tolist() for k in AUTOMA_FIELDS if k not in ("automa", "au_eyes")},
-        "automa": bool(r["automa"]),
-        "au_eyes": r["au_eyes"][: r["au_eyes_len"]].tolist(),
-    }
-
-
-def assert_same(ref: GolemReference, st: np.ndarray, where: str) -> None:
-    a = ref_view(ref)
-    b = rec_view(st[0], ref.n)
-    for key in a:
-        assert a[key] == b[key], f"{where}: field {key}: reference {a[key]} != numba {b[key]}"
+def random_moves(twin: GolemTwin, rnd: random.Random) -> Iterator[int]:
+    """Moves chosen uniformly among the reference's legal actions, one at a time as the twin advances."""
+    while not twin.over():
+        yield rnd.choice(twin.reference.legal_actions())
 
 
 def play_both(
     n: int, seed: int, rules: dict | None = None, check_every: int = 1, d: data.GolemData | None = None
 ) -> GolemReference:
+    """A random game (every legal action equally likely) played in both engines, compared move by move
+    (``simulate.conformance.compare_moves``); the reference at its end."""
     d = d or (data.load(rules=rules) if rules else DATA)
-    ref = GolemReference(d, n, seed)
-    st = new_state(1)
-    engine.init_one(st, 0, d.kernel, n, seed, 0)
-    assert_same(ref, st, "setup")
-    mask = np.zeros(NUM_ACTIONS, np.int64)
-    rnd = random.Random(seed * 31 + n)
-    move = 0
-    while not ref.is_terminal():
-        legal = ref.legal_actions()
-        engine.mask_one(st, 0, d.kernel, mask)
-        assert legal == np.flatnonzero(mask).tolist(), f"move {move}: legal sets differ"
-        a = rnd.choice(legal)
-        ref.apply_action(a)
-        engine.apply_one(st, 0, d.kernel, a)
-        move += 1
-        if move % check_every == 0 or ref.is_terminal():
-            assert_same(ref, st, f"move {move} (action {a})")
-        assert st[0]["error"] == 0
-    return ref
+    twin = GolemTwin(d, n, seed, 0)
+    compare_moves(twin, random_moves(twin, random.Random(seed * 31 + n)), f"{n}p seed {seed}", view_every=check_every)
+    return twin.reference
 
 
 @pytest.mark.parametrize("n", [1, 2, 3, 4])

@@ -1,8 +1,8 @@
 """The golem-poker numba engine and the plain-Python reference engine agree move by move.
 
-Games are played by the numba kernel with its bots; their move records are then replayed
-through both engines, comparing every state field after every move, and the legal moves on the
-way. Rule variants are covered by replaying under non-default options too.
+Games are played by the numba kernel with its bots; their move records are then replayed through both engines
+(``simulate.conformance.compare_moves`` over ``GolemPokerTwin``), comparing every state field after every move,
+and the legal moves on the way. Rule variants are covered by replaying under non-default options too.
 """
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from simulate.conformance import compare_moves
 from simulate.games.golem_poker import bots as B
 from simulate.games.golem_poker import data as D
-from simulate.games.golem_poker.engine import game_init, game_ranges, game_step
 from simulate.games.golem_poker.play import (
     PROFILE,
     columns,
@@ -23,7 +23,8 @@ from simulate.games.golem_poker.play import (
     trace_game,
 )
 from simulate.games.golem_poker.reference import GolemPokerReference
-from simulate.games.golem_poker.state import BET, DRAW, END_ILLEGAL, FOLD, M_KIND, MATCH, RAISE, RUNNING, new_state
+from simulate.games.golem_poker.state import BET, END_ILLEGAL, FOLD, M_KIND, MATCH, RAISE, RUNNING
+from simulate.games.golem_poker.twin import GolemPokerTwin
 from simulate.rng import game_seeds
 
 MASTER_SEED = 20240159
@@ -69,29 +70,6 @@ def lineup(names: list[str]) -> tuple[np.ndarray, np.ndarray]:
     return ids, params
 
 
-def compare(ref: GolemPokerReference, st: np.ndarray, where: str) -> None:
-    rec = st[0]
-    for name, value in ref.to_arrays().items():
-        fast = rec["rng"][:1] if name == "rng0" else rec[name]
-        if not np.array_equal(value, fast):
-            raise AssertionError(f"{where}: field {name} differs\nreference {value}\nnumba     {fast}")
-
-
-def legal_keys(st: np.ndarray, data: D.PokerData) -> list[tuple]:
-    out = np.zeros(6, np.int64)
-    game_ranges(st, data.kernel, 0, out)
-    if st[0]["phase"] == DRAW:
-        return [("discard", m) for m in range(32) if bin(m).count("1") <= out[5]]
-    keys: list[tuple] = [("fold",)]
-    if out[0]:
-        keys.append(("match",))
-    if out[1] <= out[2]:
-        keys.append(("bet", int(out[1]), int(out[2])))
-    if out[3] <= out[4]:
-        keys.append(("raise", int(out[3]), int(out[4])))
-    return keys
-
-
 @pytest.mark.parametrize("variant", list(VARIANTS))
 @pytest.mark.parametrize("style", list(LINEUPS))
 def test_engines_agree_move_by_move(style: str, variant: str) -> None:
@@ -105,25 +83,17 @@ def test_engines_agree_move_by_move(style: str, variant: str) -> None:
         for k in range(games):
             moves, final = trace_game(data, num_players, np.arange(num_players), ids, params, setup[k], play[k])
             assert final["over"][0] not in (RUNNING, END_ILLEGAL), "kernel game must end by the rules"
-            st = new_state(1)
-            game_init(st, data.kernel, 0, num_players, setup[k], play[k])
-            ref = GolemPokerReference(data, num_players, int(setup[k]))
-            compare(ref, st, f"game {k} setup")
-            for t, mv in enumerate(moves):
-                where = f"{num_players}p {style} {variant} game {k} move {t}"
-                assert legal_keys(st, data) == ref.legal_actions(), where
-                assert ref.is_legal(mv), where
-                assert game_step(st, data.kernel, 0, mv) == 0, where
-                ref.apply_action(mv)
-                compare(ref, st, where)
+            twin = GolemPokerTwin(data, num_players, int(setup[k]), int(play[k]))
+            total_moves += compare_moves(twin, moves, f"{num_players}p {style} {variant} game {k}")
+            ref = twin.reference
             assert ref.is_terminal()
-            compare(ref, final, f"game {k} final state of the batch kernel")
+            end = {name: final[0]["rng"][:1] if name == "rng0" else final[0][name] for name in ref.to_arrays()}
+            assert all(np.array_equal(end[n], v) for n, v in twin.reference_view().items()), "the batch kernel's end"
             res = results(final, num_players)
             assert res["score"][0].tolist() == ref.scores()
             assert res["win"][0].tolist() == pytest.approx(ref.wins())
             assert res["rank"][0].tolist() == ref.ranks()
             assert sum(ref.scores()) + ref.house_take == 0
-            total_moves += len(moves)
     assert total_moves > GAMES[style] * 5
 
 

@@ -1,7 +1,8 @@
 """The Golems numba engine against the plain-Python reference engine, move by move, and invariants.
 
 Games are played by the numba kernel with its bots; their move records are replayed through both
-engines, comparing every record field after every move and the legal move sets on the way.
+engines (``simulate.conformance.compare_moves`` over ``GolemsTwin``), comparing every record field after every
+move and the legal move sets on the way.
 Property tests check invariants (gem conservation, card conservation, row sizes, legal columns)
 after every move, over random seeds, bots and rule options.
 """
@@ -13,12 +14,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from simulate.conformance import compare_moves
 from simulate.games.golems import bots as B
 from simulate.games.golems import data as D
-from simulate.games.golems.engine import game_init, game_legal_moves, game_step
+from simulate.games.golems.engine import game_init, game_step
 from simulate.games.golems.play import chunk_columns, play_batch, results, trace_game
-from simulate.games.golems.reference import GolemsReference, move_key
-from simulate.games.golems.state import END_ILLEGAL, MAX_MOVES, MOVE_LEN, U_START, new_state
+from simulate.games.golems.reference import GolemsReference
+from simulate.games.golems.state import END_ILLEGAL, MOVE_LEN, U_START, new_state
+from simulate.games.golems.twin import GolemsTwin
 from simulate.rng import game_seeds
 
 MASTER_SEED = 20261130
@@ -98,13 +101,6 @@ def check_invariants(rec, data: D.GolemsData, n: int) -> None:
         assert rec["golems"][s] == uses[1]
 
 
-def compare(ref: GolemsReference, st_: np.ndarray, where: str) -> None:
-    rec = st_[0]
-    for name, value in ref.to_arrays().items():
-        if not np.array_equal(value, rec[name]):
-            raise AssertionError(f"{where}: field {name} differs\nreference {value}\nnumba     {rec[name]}")
-
-
 @pytest.mark.parametrize("num_players", [2, 1])
 @pytest.mark.parametrize("variant", list(VARIANTS))
 @pytest.mark.parametrize("style", list(LINEUPS))
@@ -113,34 +109,26 @@ def test_engines_agree_move_by_move(num_players: int, variant: str, style: str) 
     ids, params = lineup(LINEUPS[style][:num_players])
     first = 1000 * num_players + 100 * list(LINEUPS).index(style) + 10_000 * list(VARIANTS).index(variant)
     setup, play = game_seeds(MASTER_SEED, np.arange(first, first + GAMES), np.arange(first, first + GAMES))
-    out = np.zeros((MAX_MOVES, MOVE_LEN), np.int16)
     total = 0
     for k in range(GAMES):
         moves, final = trace_game(data, num_players, np.arange(num_players), ids, params, setup[k], play[k])
         assert final["over"][0] in (1, 4), "kernel games end by the trigger (or stall), never illegally or capped"
-        st_ = new_state(1, data.tables)
-        game_init(st_, data.kernel, 0, num_players, setup[k], play[k])
-        ref = GolemsReference(data, num_players, int(setup[k]))
-        compare(ref, st_, f"game {k} setup")
-        check_invariants(st_[0], data, num_players)
-        for t, mv in enumerate(moves):
-            where = f"{num_players}p {variant} {style} game {k} move {t}"
-            if k < 8 or t % 5 == 0:
-                n = game_legal_moves(st_, data.kernel, 0, out)
-                fast = sorted(move_key(out[i]) for i in range(n))
-                assert fast == sorted(ref.legal_actions()), where
-                assert move_key(mv) in set(fast), where
-            assert game_step(st_, data.kernel, 0, mv) == 0, where
-            ref.apply_action(mv)
-            compare(ref, st_, where)
-            check_invariants(st_[0], data, num_players)
+        twin = GolemsTwin(data, num_players, int(setup[k]), int(play[k]))
+        check_invariants(twin.record[0], data, num_players)
+        total += compare_moves(
+            twin,
+            moves,
+            f"{num_players}p {variant} {style} game {k}",
+            legal_every=1 if k < 8 else 5,
+            after=lambda t: check_invariants(t.record[0], data, num_players),
+        )
+        ref = twin.reference
         assert ref.is_terminal()
         res = results(data, final)
         assert res["score"][0].tolist() == ref.scores()
         assert res["win"][0].tolist() == pytest.approx(ref.wins())
         assert res["rank"][0].tolist() == ref.ranks()
         assert res["parts"][0].tolist() == ref.score_parts()
-        total += len(moves)
     assert total > GAMES * 15
 
 

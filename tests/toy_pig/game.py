@@ -10,7 +10,7 @@ import numpy as np
 
 from simulate.datafiles import sha256
 from simulate.game import BotSpec, ChunkTables, Codes, RuleOption, bot_specs
-from simulate.gamekit import GameShell, new_trajectories, state_field, trajectory_lists
+from simulate.gamekit import GameShell, Twin, new_trajectories, state_field, trajectory_lists
 
 from . import engine as E
 
@@ -71,6 +71,39 @@ class PigReference:
         return [1.0 / sum(top) if t else 0.0 for t in top]
 
 
+class PigTwin(Twin):
+    """One game in the kernel's arrays (row 0) and the reference, for the conformance check."""
+
+    def __init__(self, d: PigData, num_players: int, play_seed: int) -> None:
+        st = E.new_state(1)
+        E.game_init(st, 0, np.uint64(play_seed))
+        super().__init__(st, PigReference(d, num_players))
+        self.n, self.target = num_players, d.target
+
+    def kernel_view(self) -> dict[str, Any]:
+        st = self.record
+        return {
+            "score": st.score[0, : self.n].tolist(),
+            "total": int(st.total[0]),
+            "current": int(st.current[0]),
+            "won": bool(st.over[0] == 1),
+        }
+
+    def reference_view(self) -> dict[str, Any]:
+        ref = self.reference
+        return {"score": ref.score, "total": ref.total, "current": ref.current, "won": ref.won}
+
+    def kernel_legal(self) -> list:
+        return [E.ROLL] if self.record.total[0] == 0 else [E.ROLL, E.BANK]
+
+    def accepts(self, move: Any) -> bool:
+        return int(move[0]) in self.reference.legal_actions()
+
+    def kernel_step(self, move: Any) -> bool:
+        E.game_step(self.record, 0, self.n, self.target, int(move[0]), int(move[1]))
+        return True
+
+
 def public_state(ref: PigReference) -> dict[str, Any]:
     return {"scores": ref.scores(), "turn_total": ref.total, "to_move": ref.current + 1}
 
@@ -120,6 +153,9 @@ class Pig(GameShell):
 
     def new_reference(self, d: PigData, num_players: int, setup_seed: int) -> PigReference:
         return PigReference(d, num_players)
+
+    def new_twin(self, d: PigData, num_players: int, setup_seed: int, play_seed: int) -> PigTwin:
+        return PigTwin(d, num_players, play_seed)
 
     def data_dir(self) -> Path:
         return Path(__file__).resolve().parent / "seeds"

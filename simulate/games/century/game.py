@@ -24,6 +24,7 @@ from simulate.games.century import data, play, search_bot
 from simulate.games.century.engine import game_init, game_step
 from simulate.games.century.reference import CenturyReference, public_state
 from simulate.games.century.state import END_REASONS, IN_HAND, M_DISCARD, M_KIND, MOVE_LEN, MOVE_NAMES, new_state
+from simulate.games.century.twin import CenturyTwin
 from simulate.rng import game_seeds
 from simulate.search import new_tree
 
@@ -129,6 +130,9 @@ class Century(GameShell):
 
     def new_reference(self, d: data.CenturyData, num_players: int, setup_seed: int) -> CenturyReference:
         return CenturyReference(d, num_players, setup_seed)
+
+    def new_twin(self, d: data.CenturyData, num_players: int, setup_seed: int, play_seed: int) -> CenturyTwin:
+        return CenturyTwin(d, num_players, setup_seed, play_seed)
 
     def rule_options(self) -> dict[str, RuleOption]:
         return rule_options(data.RULE_OPTIONS, data.load().rules)

@@ -35,6 +35,7 @@ from simulate.games.golem import data, engine, play, search_bot
 from simulate.games.golem.codes import ACT_NAMES, STAT_NAMES, Decision
 from simulate.games.golem.reference import GolemReference, public_state
 from simulate.games.golem.state import MAX_OBJECTIVES, new_pads, new_state
+from simulate.games.golem.twin import GolemTwin
 from simulate.rng import game_seeds
 from simulate.search import new_tree
 
@@ -131,6 +132,9 @@ class Golem(GameShell):
 
     def new_reference(self, d: data.GolemData, num_players: int, setup_seed: int) -> _IntActions:
         return _IntActions(GolemReference(d, num_players, setup_seed))
+
+    def new_twin(self, d: data.GolemData, num_players: int, setup_seed: int, play_seed: int) -> GolemTwin:
+        return GolemTwin(d, num_players, setup_seed, play_seed)
 
     def rule_options(self) -> dict[str, RuleOption]:
         return rule_options(data.RULE_OPTIONS, data.load().rules)

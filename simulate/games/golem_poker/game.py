@@ -42,6 +42,7 @@ from simulate.games.golem_poker.state import (
     RAISE,
     new_state,
 )
+from simulate.games.golem_poker.twin import GolemPokerTwin
 from simulate.rng import game_seeds
 from simulate.search import new_tree
 
@@ -114,6 +115,9 @@ class GolemPoker(GameShell):
 
     def new_reference(self, d: data.PokerData, num_players: int, setup_seed: int) -> GolemPokerReference:
         return GolemPokerReference(d, num_players, setup_seed)
+
+    def new_twin(self, d: data.PokerData, num_players: int, setup_seed: int, play_seed: int) -> GolemPokerTwin:
+        return GolemPokerTwin(d, num_players, setup_seed, play_seed)
 
     def rule_options(self) -> dict[str, RuleOption]:
         return rule_options(data.RULE_OPTIONS, data.load().rules)

@@ -39,6 +39,7 @@ from simulate.games.golems.state import (
     USE_NAMES,
     new_state,
 )
+from simulate.games.golems.twin import GolemsTwin
 from simulate.rng import game_seeds
 from simulate.search import new_tree
 
@@ -106,6 +107,9 @@ class Golems(GameShell):
 
     def new_reference(self, d: data.GolemsData, num_players: int, setup_seed: int) -> GolemsReference:
         return GolemsReference(d, num_players, setup_seed)
+
+    def new_twin(self, d: data.GolemsData, num_players: int, setup_seed: int, play_seed: int) -> GolemsTwin:
+        return GolemsTwin(d, num_players, setup_seed, play_seed)
 
     def rule_options(self) -> dict[str, RuleOption]:
         return rule_options(data.RULE_OPTIONS, data.load().rules)

@@ -1,0 +1,198 @@
+"""Golem in both engines at once, for the conformance check's move-by-move comparison
+(``simulate.conformance.compare_moves``): the reference's state and the kernel's record as plain lists in one
+layout, queues and length-counted arrays unrolled."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from simulate.gamekit import Twin
+from simulate.games.golem import engine
+from simulate.games.golem.codes import NUM_ACTIONS, STAT_NAMES
+from simulate.games.golem.data import GolemData
+from simulate.games.golem.reference import GolemReference
+from simulate.games.golem.state import new_state
+
+AUTOMA_FIELDS = (
+    "automa", "au_deck", "au_strategy", "au_pos", "au_actions", "au_slot", "au_eyes", "au_gauge", "au_next",
+    "au_laps", "au_vp",
+)  # fmt: skip
+
+
+def reference_view(g: GolemReference) -> dict[str, Any]:
+    """The reference state as plain lists, in the record's layout."""
+    n = g.n
+    return {
+        "phase": g.phase,
+        "round": g.round,
+        "cursor": g.cursor,
+        "step_left": g.step_left,
+        "pass_stage": g.pass_stage,
+        "stack": [list(map(int, t)) for t in g.stack],
+        "order": list(g.order),
+        "palace": list(g.palace),
+        "section_tile": [list(x) for x in g.section_tile],
+        "library": list(g.library),
+        "book_deck": list(g.book_deck),
+        "ob_deck": list(g.ob_deck),
+        "at_slots": list(g.at_slots),
+        "at_deck": list(g.at_deck),
+        "at_discard": list(g.at_discard),
+        "hands": [list(h) for h in g.hands],
+        "drafted": [list(h) for h in g.drafted],
+        "objectives": [list(h) for h in g.objectives],
+        "res": [list(x) for x in g.res],
+        "vp": list(g.vp),
+        "loose_gold": list(g.loose_gold),
+        "student": [list(x) for x in g.student],
+        "golem_loc": [list(x) for x in g.golem_loc],
+        "golem_sec": [list(x) for x in g.golem_sec],
+        "standing": [list(x) for x in g.standing],
+        "fresh": [list(x) for x in g.fresh],
+        "built": list(g.built),
+        "killed": list(g.killed),
+        "track": list(g.track),
+        "study": list(g.study),
+        "gdev": [list(x) for x in g.gdev],
+        "sdev": [list(x) for x in g.sdev],
+        "adev_space": [list(x) for x in g.adev_space],
+        "adev_side": [list(x) for x in g.adev_side],
+        "art_tile": list(g.art_tile),
+        "art_side": list(g.art_side),
+        "art_gold": [list(x) for x in g.art_gold],
+        "art_done": [list(x) for x in g.art_done],
+        "col_colour": [list(x) for x in g.col_colour],
+        "col_books": [[list(c) for c in x] for x in g.col_books],
+        "tokens": list(g.tokens),
+        "cemetery": list(g.cemetery),
+        "cemetery_count": list(g.cemetery_count),
+        "gold_supply": g.gold_supply,
+        "eyes": [list(x) for x in g.eyes],
+        "syn": [list(x) for x in g.syn],
+        "marble_actions": list(g.marble_actions),
+        "rabbi_done": list(g.rabbi_done),
+        "actions": list(g.actions),
+        "pass_tile": list(g.pass_tile),
+        "passes": list(g.passes),
+        "rabbi_slot": list(g.rabbi_slot),
+        "perm_queue": list(g.perm_queue),
+        "free_control": list(g.free_control),
+        "stats": [list(g.stats[k]) for k in STAT_NAMES],
+        "act_count": [list(x) for x in g.act_count],
+        "drawn": list(g.drawn),
+        "chance": g.chance.s,
+        "n": n,
+        **{k: getattr(g, k) if not isinstance(getattr(g, k), list) else list(getattr(g, k)) for k in AUTOMA_FIELDS},
+    }
+
+
+def record_view(r: np.void, n: int) -> dict[str, Any]:
+    """The numba record as plain lists, with queues and length-counted arrays unrolled."""
+
+    def q(arr: np.ndarray, head: int, length: int) -> list[int]:
+        return [int(arr[(head + k) % arr.shape[0]]) for k in range(length)]
+
+    def seats(field: str) -> list:
+        return r[field][:n].tolist()
+
+    return {
+        "phase": int(r["phase"]),
+        "round": int(r["round"]),
+        "cursor": int(r["cursor"]),
+        "step_left": int(r["step_left"]),
+        "pass_stage": int(r["pass_stage"]),
+        "stack": r["stack"][: r["sp"]].tolist(),
+        "order": r["order"][:n].tolist(),
+        "palace": r["palace"].tolist(),
+        "section_tile": r["section_tile"].tolist(),
+        "library": r["library"][: r["lib_len"]].tolist(),
+        "book_deck": q(r["bk_q"], int(r["bk_head"]), int(r["bk_len"])),
+        "ob_deck": q(r["ob_q"], int(r["ob_head"]), int(r["ob_len"])),
+        "at_slots": r["at_slots"].tolist(),
+        "at_deck": r["at_q"][r["at_head"] : r["at_head"] + r["at_len"]].tolist(),
+        "at_discard": r["at_disc"][: r["at_disc_len"]].tolist(),
+        "hands": [r["hands"][s][: r["hand_len"][s]].tolist() for s in range(n)],
+        "drafted": [r["drafted"][s][: r["drafted_len"][s]].tolist() for s in range(n)],
+        "objectives": [r["objectives"][s][: r["obj_len"][s]].tolist() for s in range(n)],
+        **{
+            k: seats(k)
+            for k in (
+                "res",
+                "vp",
+                "loose_gold",
+                "student",
+                "golem_loc",
+                "golem_sec",
+                "standing",
+                "fresh",
+                "built",
+                "killed",
+                "track",
+                "study",
+                "gdev",
+                "sdev",
+                "adev_space",
+                "adev_side",
+                "art_tile",
+                "art_side",
+                "art_gold",
+                "art_done",
+                "col_colour",
+                "cemetery_count",
+                "marble_actions",
+                "rabbi_done",
+                "actions",
+                "pass_tile",
+                "passes",
+                "rabbi_slot",
+                "free_control",
+                "act_count",
+            )
+        },
+        "col_books": [[r["col_books"][s][c][: r["col_len"][s][c]].tolist() for c in range(4)] for s in range(n)],
+        "tokens": r["tokens"].tolist(),
+        "cemetery": r["cemetery"].tolist(),
+        "gold_supply": int(r["gold_supply"]),
+        "eyes": [r["eyes"][s][: r["eyes_len"][s]].tolist() for s in range(n)],
+        "syn": r["syn"].tolist(),
+        "perm_queue": r["perm_queue"][: r["perm_len"]].tolist(),
+        "stats": [r["stats"][k][:n].tolist() for k in range(len(STAT_NAMES))],
+        "drawn": r["drawn"].tolist(),
+        "chance": int(r["chance"][0]),
+        "n": int(r["n"]),
+        **{k: r[k].tolist() for k in AUTOMA_FIELDS if k not in ("automa", "au_eyes")},
+        "automa": bool(r["automa"]),
+        "au_eyes": r["au_eyes"][: r["au_eyes_len"]].tolist(),
+    }
+
+
+class GolemTwin(Twin):
+    """The kernel's record and the reference of one game; a move is an action code."""
+
+    def __init__(self, d: GolemData, num_players: int, setup_seed: int, play_seed: int) -> None:
+        st = new_state(1)
+        engine.init_one(st, 0, d.kernel, num_players, np.uint64(setup_seed), np.uint64(play_seed))
+        super().__init__(st, GolemReference(d, num_players, setup_seed))
+        self.data, self._mask = d, np.zeros(NUM_ACTIONS, np.int64)
+
+    def reference_view(self) -> dict[str, Any]:
+        return reference_view(self.reference)
+
+    def kernel_view(self) -> dict[str, Any]:
+        return record_view(self.record[0], self.reference.n)
+
+    def kernel_legal(self) -> list:
+        engine.mask_one(self.record, 0, self.data.kernel, self._mask)
+        return np.flatnonzero(self._mask).tolist()
+
+    def accepts(self, move: Any) -> bool:
+        return int(move) in self.reference.legal_actions()
+
+    def kernel_step(self, move: Any) -> bool:
+        engine.apply_one(self.record, 0, self.data.kernel, int(move))
+        return int(self.record[0]["error"]) == 0
+
+    def step(self, move: Any) -> bool:
+        return super().step(int(move))
