@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from simulate import conformance
-from simulate.conformance import CHECKS, ConformanceError, check_game
+from simulate.conformance import CHECKS, ConformanceError, check_game, compare_moves
+from simulate.lineup import lineup_arrays, parse_lineup
 from simulate.registry import available_games, make
 
 
@@ -72,3 +73,40 @@ def test_a_missing_declared_column_fails(monkeypatch) -> None:
 def test_unknown_checks_are_refused() -> None:
     with pytest.raises(ValueError, match="unknown conformance checks"):
         check_game("golems", checks=("tables", "speed"))
+
+
+def _golems_game() -> tuple:
+    """A traced 2-player Golems game: the game, its data, its moves and a fresh twin at its start."""
+    game = make("golems")
+    data = game.load_data(None, {})
+    lineup = parse_lineup(game, ["greedy"], 2)
+    ids, params = lineup_arrays(game, lineup)
+    moves, _ = game.trace_game(data, 2, np.arange(2), ids, params, 11, 12)
+    return game, data, moves, game.new_twin(data, 2, 11, 12)
+
+
+def test_engines_that_agree_pass_move_by_move() -> None:
+    _, _, moves, twin = _golems_game()
+    assert compare_moves(twin, moves) == len(moves) > 10
+    assert twin.over()
+
+
+def test_a_kernel_position_that_drifts_fails() -> None:
+    _, _, moves, twin = _golems_game()
+    twin.kernel_step(moves[0])  # the kernel one move ahead of the reference
+    with pytest.raises(ConformanceError, match="setup: fields .* differ"):
+        compare_moves(twin, moves[1:])
+
+
+def test_legal_moves_that_differ_fail() -> None:
+    _, _, moves, twin = _golems_game()
+    twin.kernel_legal = lambda: twin.reference_legal()[1:]
+    with pytest.raises(ConformanceError, match="move 0: legal moves differ: kernel only \\[\\], reference only"):
+        compare_moves(twin, moves)
+
+
+def test_a_move_the_reference_refuses_fails() -> None:
+    game, data, moves, twin = _golems_game()
+    twin.accepts = lambda move: False
+    with pytest.raises(ConformanceError, match="move 0: the reference refuses"):
+        compare_moves(twin, moves)
