@@ -40,11 +40,11 @@ from simulate.cli.params import KeyValue, distinct_keys
     help="Set a rule option, e.g. --rule tie_break=shared.",
 )
 @click.option(
-    "--data",
+    "--cards",
     "data_dir",
     type=click.Path(path_type=Path),
     default=None,
-    help="Folder with edited game data (a copy of seeds/GAME) to train on instead of the shipped data.",
+    help="Data folder (a copy of seeds/GAME, edited) to train on instead of the shipped data, as in golem simulate.",
 )
 @click.option("--teacher", default=None, help="Bot of iteration 0's games [default: the game's search bot].")
 @click.option(

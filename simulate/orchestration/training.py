@@ -13,7 +13,7 @@ same seeds every iteration, seats rotated; the weights kept are those of the str
 
 Everything lands in the output folder: ``positions/`` (one file per iteration and player count), the weights of
 every iteration, ``log.csv`` (positions, held-out log loss and accuracy, strength per iteration) and the
-result, ``apprentice.csv`` with its provenance ``apprentice.toml``; copy both into a data folder (``--data``)
+result, ``apprentice.csv`` with its provenance ``apprentice.toml``; copy both into a data folder (``--cards``)
 or ``seeds/<game>/`` to play with them. A step already on disk is not played again, so an interrupted
 training resumes where it stopped (``--resume``), and a fixed ``--seed`` reproduces the weights bit for bit
 on the same machine: every game is a pure function of its seeds, and the fit is deterministic.
@@ -473,7 +473,7 @@ def _provenance(plan: TrainPlan, game: Any, log_rows: list[dict[str, Any]], summ
     command = (
         f"golem train {plan.game} --games {plan.games} --iterations {plan.iterations} "
         f"--strength-games {plan.strength_games} --seed {plan.seed}"
-        + (f" --data {plan.data_dir}" if plan.data_dir.resolve() != default_dir(plan.game).resolve() else "")
+        + (f" --cards {plan.data_dir}" if plan.data_dir.resolve() != default_dir(plan.game).resolve() else "")
         + "".join(f" --rule {k}={v}" for k, v in sorted(plan.rules.items()) if str(v) != str(_default_rule(game, k)))
         + (f" --teacher {plan.spec.teacher}" if plan.spec.teacher != game.apprentice.teacher else "")
         + (f" --expert {plan.spec.expert}" if plan.spec.expert != game.apprentice.expert else "")
