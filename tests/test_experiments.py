@@ -767,6 +767,44 @@ def test_fix_levels_verdicts_and_the_games_that_would_settle_them():
     assert any("unresolved: 8,000 more games" in cell for cell in items[1].rows[1])
 
 
+def test_gain_levels_verdicts_read_a_higher_win_share_as_better():
+    from analysis.report.search import gain_levels_items
+
+    def rows(*changes):
+        return pd.DataFrame(
+            [{"rung": f"r{k}", "num_games": 1000, "before": 0.5, "after": 0.5 + d, "diff": d, "low": lo, "high": hi}
+             for k, (d, lo, hi) in enumerate(changes)]
+        )  # fmt: skip
+
+    items, gains = gain_levels_items(rows((0.05, 0.03, 0.07), (0.03, 0.01, 0.05)), "greedy:patience=2", 0.05)
+    assert gains.startswith("The tuned bot gains at every skill level") and "against r1 +3.00 pp" in gains
+    assert [row[-1] for row in items[1].rows] == ["better", "better"]
+    _, loses = gain_levels_items(rows((-0.05, -0.07, -0.03), (-0.03, -0.05, -0.01)), "g", 0.05)
+    assert loses.startswith("The tuned bot loses at every skill level")
+    _, changes = gain_levels_items(rows((0.05, 0.03, 0.07), (0.0, -0.01, 0.01)), "g", 0.05)
+    assert "changes with its opponents' skill" in changes
+    _, open_ = gain_levels_items(rows((0.05, 0.03, 0.07), (0.01, -0.02, 0.04)), "g", 0.05)
+    assert "unresolved" in open_ and "against r1 (8,000 more games)" in open_
+
+
+def test_cli_tune_measures_the_gain_at_other_skill_levels(tmp_path):
+    out = tmp_path / "tune"
+    args = ["tune", "century", "-p", "2", "--bot", "greedy", "--param", "patience", "--field", "engine", "-n", "300",
+            "--budget", "2", "--confirm-games", "300", "-w", "1", "-q", "-o", str(out)]  # fmt: skip
+    bad = _invoke([*args, "--ladder", "--levels", "engine"])
+    assert bad.exit_code != 0 and "--ladder or --levels" in bad.output and not out.exists()
+    bad = _invoke([*args, "--levels", "engine,nobody"])
+    assert bad.exit_code != 0 and "nobody" in bad.output and not out.exists()
+    assert len(bad.output.strip().splitlines()) == 1
+    result = _invoke([*args, "--levels", "planner,engine"])
+    assert result.exit_code == 0, result.output
+    report = (out / "report" / "report.md").read_text()
+    section = report[report.index("## 3. The tuned bot at every skill level") : report.index("## 4.")]
+    rows = [line.split(" | ")[0] for line in section.splitlines() if line.startswith("| ") and "fresh" not in line]
+    assert rows == ["| engine", "| planner"]  # the tuning's own field first, measured once
+    assert (out / "levels" / "planner" / "tuned").is_dir() and not (out / "levels" / "engine").exists()
+
+
 def test_length_effects_find_a_planted_change_and_adjust_over_the_variants():
     from analysis.stats.paired import length_effects
 

@@ -199,31 +199,30 @@ def skill_balance_items(levels: Sequence[tuple[str, SeatAdvantage]], num_players
     ]
 
 
-def fix_levels_items(
-    levels: pd.DataFrame, best: str, description: str, unit: tuple[float, str], alpha: float, precision: float
-) -> tuple[list, str]:
-    """``golem balance``'s best setting confirmed at several skill levels: the verdict, a table and the finding.
-
-    ``levels`` has one row per level (the search's own lineup first): ``rung`` (the bots), ``num_games``, ``before``
-    and ``after`` (the objective with the current values and with the fix, on the same fresh games), ``diff``,
-    ``low``, ``high`` (the paired change and its interval). The verdict class comes from
-    ``analysis.stats.ladder.effect_levels`` (``precision`` in the objective's units: a change settled within it
-    of 0 counts as none); an unresolved level says how many more games would settle it."""
-    scale, name = unit
-    frame = levels.assign(
-        variant_name=best,
+def _level_frame(levels: pd.DataFrame, name: str, unit: tuple[float, str]) -> pd.DataFrame:
+    """``levels`` (``rung``, ``num_games``, ``before``, ``after``, ``diff``, ``low``, ``high``) with the columns of
+    ``analysis.stats.ladder.effect_levels``."""
+    return levels.assign(
+        variant_name=name,
         quantity="objective",
         adj_low=levels["low"],
         adj_high=levels["high"],
         significant=(levels["low"] > 0) | (levels["high"] < 0),
-        unit="rate" if name == "pp" else "score",
+        unit="rate" if unit[1] == "pp" else "score",
     )
-    verdict = effect_levels(frame, precision).iloc[0]["verdict"]
+
+
+def _level_rows(
+    frame: pd.DataFrame, unit: tuple[float, str], precision: float, better: int
+) -> tuple[list[list[str]], list[str]]:
+    """One table row a level (rung, games, before, after, change, state) and the unresolved levels with the games
+    that would settle them; ``better``: the sign of a change for the better (-1: lower is better)."""
+    scale, name = unit
     rows, open_levels = [], []
     for r in frame.itertuples():
         settled = not r.significant and max(abs(r.low), abs(r.high)) <= precision
         if r.significant:
-            state = "better" if r.diff < 0 else "worse"
+            state = "better" if np.sign(r.diff) == better else "worse"
         elif settled:
             state = "no change"
         else:
@@ -240,6 +239,23 @@ def fix_levels_items(
                 state,
             ]
         )
+    return rows, open_levels
+
+
+def fix_levels_items(
+    levels: pd.DataFrame, best: str, description: str, unit: tuple[float, str], alpha: float, precision: float
+) -> tuple[list, str]:
+    """``golem balance``'s best setting confirmed at several skill levels: the verdict, a table and the finding.
+
+    ``levels`` has one row per level (the search's own lineup first): ``rung`` (the bots), ``num_games``, ``before``
+    and ``after`` (the objective with the current values and with the fix, on the same fresh games), ``diff``,
+    ``low``, ``high`` (the paired change and its interval). The verdict class comes from
+    ``analysis.stats.ladder.effect_levels`` (``precision`` in the objective's units: a change settled within it
+    of 0 counts as none); an unresolved level says how many more games would settle it."""
+    scale, name = unit
+    frame = _level_frame(levels, best, unit)
+    verdict = effect_levels(frame, precision).iloc[0]["verdict"]
+    rows, open_levels = _level_rows(frame, unit, precision, better=-1)
     where = "; ".join(f"{r.rung} {scale * r.diff:+.2f} {name}" for r in frame.itertuples())
     if verdict == HOLDS:
         sign = np.sign(frame["diff"]).iloc[0]
@@ -270,6 +286,48 @@ def fix_levels_items(
             f"A change within ±{scale * precision:g} {name} of 0 counts as none; a level neither detected nor "
             "settled is unresolved, with the games that would settle it if the change and its spread stay as "
             "measured.",
+        ),
+    ]
+    return items, finding
+
+
+def gain_levels_items(levels: pd.DataFrame, tuned: str, alpha: float, precision: float = 0.02) -> tuple[list, str]:
+    """``golem tune``'s tuned bot against fields of several skill levels: the verdict, a table and the finding.
+
+    ``levels`` has one row per field (the tuning's own field first): ``rung`` (the field), ``num_games``,
+    ``before`` and ``after`` (the bot's win share with its defaults and tuned, on the same fresh games), ``diff``,
+    ``low``, ``high`` (the paired gain and its interval). The verdict class comes from
+    ``analysis.stats.ladder.effect_levels``; a gain settled within ``precision`` of 0 counts as none, and an
+    unresolved level says how many more games would settle it."""
+    unit = (100.0, "pp")
+    frame = _level_frame(levels, tuned, unit)
+    verdict = effect_levels(frame, precision).iloc[0]["verdict"]
+    rows, open_levels = _level_rows(frame, unit, precision, better=1)
+    where = "; ".join(f"against {r.rung} {100 * r.diff:+.2f} pp" for r in frame.itertuples())
+    if verdict == HOLDS:
+        gains = np.sign(frame["diff"]).iloc[0] > 0
+        how = "gains nothing" if not frame["significant"].any() else ("gains" if gains else "loses")
+        finding = f"The tuned bot {how} at every skill level of its opponents measured ({where})."
+    elif verdict == CHANGES:
+        finding = (
+            f"The tuned bot's gain changes with its opponents' skill: {where}. Parameters tuned against one field "
+            "need not carry over to another: weigh the strongest field most."
+        )
+    else:
+        finding = (
+            f"Whether the tuned bot gains at every skill level of its opponents is unresolved ({where}); more games "
+            f"would settle it against {', '.join(open_levels)}."
+        )
+    level = f"{100 * (1 - alpha):g}%"
+    items = [
+        Text(finding, "verdict"),
+        Table(
+            ["opponents", "fresh games", "defaults win", "tuned wins", f"gain ({level}, paired)", "verdict"],
+            rows,
+            f"The bot's win share with its defaults and tuned ({tuned}), on the same fresh games against each field "
+            "(the opponents' bot in every other seat; the tuning's own field first). Higher is better. A gain "
+            f"within ±{100 * precision:g} pp of 0 counts as none; a level neither detected nor settled is "
+            "unresolved, with the games that would settle it if the gain and its spread stay as measured.",
         ),
     ]
     return items, finding

@@ -432,19 +432,12 @@ def balance(ctx: click.Context, game_name: str, **o) -> None:
 
     matplotlib.use("Agg")
     from simulate.orchestration.balance_search import run_balance
-    from simulate.orchestration.card_value import ladder_lineups
     from simulate.registry import make
 
     try:
         game = make(game_name)
         bots = _bots(game, o["bot_list"])
-        if o["ladder"] and o["levels"]:
-            raise ValueError("give --ladder or --levels, not both")
-        levels: tuple[str, ...] = ()
-        if o["ladder"]:
-            levels = (*ladder_lineups(game_name), game.skill_ladder[-1])
-        elif o["levels"]:
-            levels = tuple(b.strip() for b in o["levels"].split(",") if b.strip())
+        levels = _levels(game_name, o)
     except _errors() as e:
         raise _one_line(e) from None
     _run_search(
@@ -477,6 +470,24 @@ def balance(ctx: click.Context, game_name: str, **o) -> None:
 @click.option(
     "--confirm-games", type=_COUNT, default=10_000, show_default=True, help="Fresh games per confirmation run."
 )
+@click.option(
+    "--ladder",
+    is_flag=True,
+    help="Also measure the tuned bot's gain against every affordable rung of the game's skill ladder and its "
+    "strongest (the rung's bot in every other seat): does the gain hold at every skill level?",
+)
+@click.option(
+    "--levels",
+    default=None,
+    help="Opponents to measure the gain against, comma-separated, each in every other seat (instead of --ladder's).",
+)
+@click.option(
+    "--strong-games",
+    type=_COUNT,
+    default=2000,
+    show_default=True,
+    help="Fresh games against a search bot (a search plays about 100x slower than a heuristic).",
+)
 @click.option("--seed", type=_SEED, default=0, show_default=True, help="Master seed of the search games.")
 @click.option(
     "--out", "-o", type=click.Path(path_type=Path), default=None, help="Output [default: runs/tune-GAME-BOT]."
@@ -493,12 +504,15 @@ def tune(ctx: click.Context, game_name: str, **o) -> None:
     """Tune a bot's numeric parameters against a field of bots and check balance under stronger play.
 
     Writes OUT/tuned.bot, which --bot and --bots accept as @OUT/tuned.bot, and a report with the
-    tuned bot's gain on fresh games and the seat-balance verdict at both skill levels.
+    tuned bot's gain on fresh games and the seat-balance verdict at both skill levels. With --ladder (or
+    --levels) the gain is also measured against other opponents' skill levels, and the report says
+    whether it holds at every level, changes with skill or is unresolved.
 
     \b
     Examples:
       golem tune century -p 3 --bot greedy
       golem tune century -p 3 --bot greedy --field engine,greedy --param patience --range patience=0:3
+      golem tune century -p 2 --bot greedy --field planner --ladder
       golem simulate century -p 3 --bot @runs/tune-century-greedy/tuned.bot -n 100000 --out runs/strong
     """
     import matplotlib
@@ -506,6 +520,10 @@ def tune(ctx: click.Context, game_name: str, **o) -> None:
     matplotlib.use("Agg")
     from simulate.orchestration.balance_search import run_tune
 
+    try:
+        levels = _levels(game_name, o)
+    except _errors() as e:
+        raise _one_line(e) from None
     _run_search(
         ctx,
         o,
@@ -517,7 +535,21 @@ def tune(ctx: click.Context, game_name: str, **o) -> None:
         params=list(o["params"]),
         ranges={k: str(v) for k, v in o["ranges"]},
         out=o["out"] or Path("runs") / f"tune-{game_name}-{o['bot']}",
+        levels=levels,
+        strong_games=o["strong_games"],
     )
+
+
+def _levels(game_name: str, o: dict) -> tuple[str, ...]:
+    """The skill levels of ``--ladder`` (every affordable rung and the strongest) or ``--levels``."""
+    from simulate.orchestration.card_value import ladder_lineups
+    from simulate.registry import make
+
+    if o["ladder"] and o["levels"]:
+        raise ValueError("give --ladder or --levels, not both")
+    if o["ladder"]:
+        return tuple(dict.fromkeys((*ladder_lineups(game_name), make(game_name).skill_ladder[-1])))
+    return tuple(b.strip() for b in (o["levels"] or "").split(",") if b.strip())
 
 
 def _run_search(ctx: click.Context, o: dict, run, *args, **kwargs) -> None:

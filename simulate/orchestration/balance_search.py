@@ -41,6 +41,7 @@ from analysis.report.search import (
     INFEASIBLE,
     balance_confirmation,
     fix_levels_items,
+    gain_levels_items,
     search_items,
     skill_balance_items,
     tuned_field_items,
@@ -578,6 +579,19 @@ def _level_row(
     }
 
 
+def _gain_row(field: str, games: int, effect: Any) -> dict[str, Any]:
+    """A level row of :func:`analysis.report.search.gain_levels_items` from a paired effect row of the bot."""
+    return {
+        "rung": field,
+        "num_games": games,
+        "before": effect.baseline,
+        "after": effect.variant,
+        "diff": effect.diff,
+        "low": effect.ci_low,
+        "high": effect.ci_high,
+    }
+
+
 def _candidate_spec(bot: str, setting: dict[str, Any]) -> str:
     return bot + "".join(f":{k}={v:g}" for k, v in setting.items())
 
@@ -601,11 +615,16 @@ def run_tune(
     log: Callable[[str], None] | None = None,
     overwrite: bool = False,
     report_dir: str | Path | None = None,
+    levels: Sequence[str] = (),
+    strong_games: int = 2000,
 ) -> Path:
     """Tune ``bot``'s parameters for the highest win rate against ``field`` (default: the bot with its
     defaults), write ``OUT/tuned.bot`` (usable as ``--bot @OUT/tuned.bot``) and a report (``report_dir``,
     default ``OUT/report``) that checks the seat-balance verdict at both skill levels; returns the
-    report's HTML path."""
+    report's HTML path. With ``levels`` (bots: other skill levels of the opponents) the tuned bot's gain is also
+    measured against each level in every other seat (``OUT/levels/<bot>``; ``strong_games`` fresh games for a
+    search bot, else ``confirm_games``), and the report says whether the gain holds at every level, changes with
+    skill or is unresolved."""
     game = make(game_name)
     if bot not in game.bots:
         raise LineupError(unknown_message(f"{game.name} bot", bot, list(game.bots)))
@@ -613,7 +632,7 @@ def run_tune(
     _check_out(out, overwrite)
     dims = tune_dimensions(game.bots[bot].params, params, ranges, game.bots[bot].limits)
     field = list(field) or [bot]
-    for spec in field:
+    for spec in [*field, *levels]:
         parse_bot(game, spec)
     opponents = [field[k % len(field)] for k in range(num_players - 1)]
     if num_players < 2:
@@ -659,6 +678,23 @@ def run_tune(
     effect = paired_effects(q_default.assign(bot=q_default[d_label]), q_tuned.assign(bot=q_tuned[t_label]))
     row = next(effect[effect["quantity"] == "bot"].itertuples())
     field_items, gain = tuned_field_items(row, tuned, opponents, str(out / "tuned.bot"), confirm_games, fresh)
+    extra = []
+    if levels:
+        rows = [_gain_row(",".join(dict.fromkeys(opponents)), confirm_games, row)]
+        for spec in dict.fromkeys(levels):
+            if [spec] * (num_players - 1) == opponents:
+                continue  # the tuning's own field is measured first
+            games = strong_games if _is_search(spec) else confirm_games
+            if log is not None:
+                log(f"measuring the gain against {spec} ({games:,} games)")
+            where = out / "levels" / re.sub(r"\W+", "_", spec)
+            others = [spec] * (num_players - 1)
+            q_t = read_quantities(play([tuned, *others], where / "tuned", games, fresh))
+            q_d = read_quantities(play([default, *others], where / "default", games, fresh))
+            level = paired_effects(q_d.assign(bot=q_d[d_label]), q_t.assign(bot=q_t[t_label]))
+            rows.append(_gain_row(spec, games, next(level[level["quantity"] == "bot"].itertuples())))
+        level_items, level_finding = gain_levels_items(pd.DataFrame(rows), tuned, 0.05)
+        extra.append(Section("The tuned bot at every skill level", level_items, findings=[level_finding]))
     levels = []
     for name, spec in (("defaults", default), ("tuned", tuned)):
         run_dir = play([spec], confirm / f"mirror-{name}", confirm_games, fresh)
@@ -683,6 +719,7 @@ def run_tune(
                 ),
             ),
             Section("Tuned bot against the field", field_items, findings=[gain]),
+            *extra,
             Section("Balance across skill levels", skill_items, findings=[skill_items[0].text]),
         ],
     )
