@@ -33,6 +33,7 @@ __all__ = [
     "add_round",
     "load_experiment",
     "read_lengths",
+    "read_profiles",
     "read_quantities",
     "run_dirs",
     "variant_run_dirs",
@@ -89,6 +90,24 @@ def read_lengths(exp: Experiment) -> dict[str, pd.DataFrame]:
         manifests = check_runs(list(dirs), checksums=False)
         games = read_tables(manifests, "games", ["game", "rounds", "turns"], [r * num_games for r in range(len(dirs))])
         out[name] = games.set_index("game")[["rounds", "turns"]].astype(float)
+    return out
+
+
+def read_profiles(exp: Experiment) -> dict[str, pd.DataFrame]:
+    """Variant name -> each play-profile measure a game (the uses of a mechanism by every seat of the game, indexed
+    by game as in :func:`read_lengths`), read from the runs' seats tables; empty when the game has no profile
+    (``analysis.stats.paired.play_effects`` takes them)."""
+    runs = run_dirs(exp.path, exp.manifest)
+    num_games = int(exp.manifest["design"]["num_games"])
+    out = {}
+    for name, dirs in runs.items():
+        manifests = check_runs(list(dirs), checksums=False)
+        columns = list(manifests[0]["columns"].get("profile", []))
+        if not columns:
+            return {}
+        offsets = [r * num_games for r in range(len(dirs))]
+        seats = read_tables(manifests, "seats", ["game", *columns], offsets)
+        out[name] = seats.groupby("game")[columns].sum().astype(float)
     return out
 
 

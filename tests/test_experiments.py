@@ -504,9 +504,10 @@ def test_sequential_test_stops_when_decided_on_a_real_game(tmp_path):
 def test_experiment_report_has_every_section_and_plot(seat_sweep, tmp_path):
     path = build_experiment_report(seat_sweep, tmp_path / "report", command="golem sweep century ...")
     md = (tmp_path / "report" / "report.md").read_text()
-    for title in ("Effects on win rates", "Effects on game length", "Most influential changes", "Stopping"):
+    for title in ("Effects on win rates", "Effects on game length", "Effects on how the game is played", "Stopping"):
         assert title in md
     assert "| start.seat1=YYYYY | rounds a game |" in md  # every variant's length, paired on the same games
+    assert "| start.seat1=YYYYY | merchants bought |" in md  # every play-profile count, paired
     assert "golem sweep century ..." in md
     assert "raises seat 1's win rate" in md
     assert (tmp_path / "report" / "sweep_1.png").is_file() and path.read_text().count("data:image/png") >= 2
@@ -514,7 +515,7 @@ def test_experiment_report_has_every_section_and_plot(seat_sweep, tmp_path):
     summary = md[md.index("## Summary") : md.index("## Findings")]
     assert "Most influential change: start.seat1=YYYYY raises seat 1's win rate" in summary
     assert "Fair to every seat?" in summary and "(overview-effects.png)" in summary
-    assert md.index("## 9. Stopping") < md.index("## Appendix: provenance") < md.index("golem sweep century ...")
+    assert md.index("## 10. Stopping") < md.index("## Appendix: provenance") < md.index("golem sweep century ...")
     assert "start.seat1=YYYYY" in md and "table.start" not in md
 
 
@@ -765,6 +766,20 @@ def test_fix_levels_verdicts_and_the_games_that_would_settle_them():
     # a change of +1 pp +- 3 pp: detected at (3 / 1)^2 x 1000 games, settled within 2 pp at (3 / 1)^2 x 1000: 8,000 more
     assert "unresolved" in open_ and "r1 (8,000 more games)" in open_
     assert any("unresolved: 8,000 more games" in cell for cell in items[1].rows[1])
+
+
+def test_play_effects_find_a_planted_change_in_one_mechanism_only():
+    from analysis.stats.paired import play_effects
+
+    rng = np.random.default_rng(9)
+    games = pd.RangeIndex(0, 3000, name="game")
+    base = pd.DataFrame({"trades": rng.poisson(12, len(games)), "rests": rng.poisson(30, len(games))}, index=games)
+    more_trades = base.assign(trades=base["trades"] + rng.integers(0, 3, len(games)))  # one more trade a game
+    out = play_effects({"baseline": base.astype(float), "v": more_trades.astype(float)}, "baseline")
+    out = out.set_index("quantity")
+    assert out.loc["trades", "significant"] and out.loc["trades", "adj_low"] > 0.9 > 0
+    assert not out.loc["rests", "significant"] and out.loc["rests", "diff"] == 0
+    assert out.loc["trades", "subject"] == "trades a game"
 
 
 def test_gain_levels_verdicts_read_a_higher_win_share_as_better():

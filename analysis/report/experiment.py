@@ -17,7 +17,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from analysis.experiment import SEAT_COLUMNS, Experiment, load_experiment, read_lengths, variant_run_dirs
+from analysis.experiment import (
+    SEAT_COLUMNS,
+    Experiment,
+    load_experiment,
+    read_lengths,
+    read_profiles,
+    variant_run_dirs,
+)
 from analysis.plots.experiments import plot_effect_forest, plot_sweep, plot_variant_effects
 from analysis.report.format import fmt_ci, fmt_level, fmt_num, fmt_p, fmt_pct, fmt_pct_ci
 from analysis.report.model import MAX_ANSWERS, Figure, Report, Section, Table, Text, make_figure
@@ -25,7 +32,7 @@ from analysis.report.provenance import source_revision
 from analysis.report.render import write_report
 from analysis.run import check_runs, read_tables
 from analysis.stats._util import mirror_mask
-from analysis.stats.paired import length_effects
+from analysis.stats.paired import length_effects, play_effects
 from analysis.stats.seats import seat_advantage
 from simulate.runformat import RunFormatError
 
@@ -428,6 +435,7 @@ def compute_experiment_report(exp: Experiment, title: str | None = None, command
     rates.items.insert(0, Text(" ".join(rates.findings), "verdict"))
     margins = Section("Effects on score margins", [_effects_table(exp.effects, "points", alpha)])
     length = _length_section(exp, alpha)
+    play = _play_section(exp, alpha)
     ranked = ranking(exp.effects)
     rank_rows = [
         [
@@ -457,6 +465,7 @@ def compute_experiment_report(exp: Experiment, title: str | None = None, command
         rates,
         margins,
         length,
+        *([play] if play is not None else []),
         rank,
         _plots_section(exp, effects),
         verdicts,
@@ -524,6 +533,58 @@ def _length_section(exp: Experiment, alpha: float) -> Section:
                 "Rounds and turns a game (as the runs count them), each variant against the baseline on the same "
                 "games: t intervals of the per-game differences, Holm-adjusted over every variant's rounds and turns "
                 "(a family apart from the win rates').",
+            ),
+        ],
+        findings=[finding] if len(moved) else [],
+    )
+
+
+def _play_section(exp: Experiment, alpha: float) -> Section | None:
+    """Effects on how the game is played: each play-profile count a game, paired, Holm-adjusted over the variants
+    and measures; None for a game without a play profile."""
+    profiles = read_profiles(exp)
+    if not profiles:
+        return None
+    effects = play_effects(profiles, "baseline", alpha)
+    rows = [
+        [
+            r.variant_name,
+            r.quantity.replace("_", " "),
+            f"{fmt_num(r.baseline, 2)} → {fmt_num(r.variant, 2)}",
+            _signed(r.diff, r.adj_low, r.adj_high),
+            "yes" if r.significant else "no",
+        ]
+        for r in effects.itertuples()
+    ]
+    moved = effects[effects["significant"].to_numpy(bool)]
+    relative = moved["diff"].abs() / moved["baseline"].abs().clip(lower=1.0)  # a rare mechanism counts as once a game
+    moved = moved.loc[relative.sort_values(ascending=False, kind="stable").index]
+    if len(moved):
+        finding = (
+            "How the game is played changes: "
+            + "; ".join(
+                f"{r.variant_name}: {r.quantity.replace('_', ' ')} {fmt_num(r.baseline, 2)} → "
+                f"{fmt_num(r.variant, 2)} a game"
+                for r in moved.head(_TOP).itertuples()
+            )
+            + "."
+        )
+    else:
+        finding = (
+            "No change moves how often any mechanism is used detectably (every play-profile count a game, after "
+            "correction over the variants and measures)."
+        )
+    return Section(
+        "Effects on how the game is played",
+        [
+            Text(finding, "verdict"),
+            Table(
+                ["variant", "measure", "baseline → variant (a game)", "change (adjusted interval)", "significant"],
+                rows,
+                "Each play-profile count (a mechanism's uses by every seat of a game, as the game's play profile "
+                "counts them), each variant against the baseline on the same games: t intervals of the per-game "
+                "differences, Holm-adjusted over every variant and measure (a family apart from the win rates'). "
+                "With a mixed lineup, which bot (strategy) gains is in the effects on win rates.",
             ),
         ],
         findings=[finding] if len(moved) else [],

@@ -41,10 +41,13 @@ __all__ = [
     "PairedRounds",
     "compare_variants",
     "effects_table",
+    "game_measure_effects",
     "game_quantities",
     "holm",
+    "length_effects",
     "pair_moments",
     "paired_effects",
+    "play_effects",
     "quantity_info",
 ]
 
@@ -370,18 +373,49 @@ def length_effects(
     """The paired effect of every variant on the game's length: rounds and turns a game.
 
     ``lengths`` maps variant names to tables of ``rounds`` and ``turns`` indexed by game (the same games for every
-    variant). Returns the rows of :func:`compare_variants` (``variant_name``, :data:`QUANTITY_COLUMNS`, means,
-    ``diff``, t interval, ``pvalue``, ``pvalue_adj``, ``significant``, ``adj_low``, ``adj_high``), the family being
-    every variant's rounds and turns (apart from the win rates': a length is its own question).
+    variant). Returns the rows of :func:`game_measure_effects`, the family being every variant's rounds and turns
+    (apart from the win rates': a length is its own question).
     """
+    return game_measure_effects(lengths, baseline, LENGTH_INFO, alpha, correction)
+
+
+def play_effects(
+    profiles: Mapping[str, pd.DataFrame], baseline: str, alpha: float = 0.05, correction: str | None = "holm"
+) -> pd.DataFrame:
+    """The paired effect of every variant on how the game is played: each play-profile count a game.
+
+    ``profiles`` maps variant names to tables indexed by game with one column per play-profile measure (a
+    mechanism's uses by every seat of the game, e.g. ``trades``). Returns the rows of :func:`game_measure_effects`,
+    the family being every variant's measures."""
+    columns = list(profiles[baseline].columns)
+    info = pd.DataFrame(
+        [[c, "play", f"{c.replace('_', ' ')} a game", "count"] for c in columns], columns=QUANTITY_COLUMNS
+    )
+    return game_measure_effects(profiles, baseline, info, alpha, correction)
+
+
+def game_measure_effects(
+    tables: Mapping[str, pd.DataFrame],
+    baseline: str,
+    info: pd.DataFrame,
+    alpha: float = 0.05,
+    correction: str | None = "holm",
+) -> pd.DataFrame:
+    """The paired effect of every variant on per-game measures (one family, apart from the win rates').
+
+    ``tables`` maps variant names to tables indexed by game (the same games for every variant) with a column per
+    measure of ``info`` (:data:`QUANTITY_COLUMNS` rows). Returns the rows of :func:`compare_variants`
+    (``variant_name``, :data:`QUANTITY_COLUMNS`, means, ``diff``, t interval, ``pvalue``, ``pvalue_adj``,
+    ``significant``, ``adj_low``, ``adj_high``), adjusted over every variant and measure."""
     check_alpha(alpha)
-    base = lengths[baseline][list(LENGTH_INFO["quantity"])]
+    measures = list(info["quantity"])
+    base = tables[baseline][measures]
     parts = []
-    for name, table in lengths.items():
+    for name, table in tables.items():
         if name == baseline:
             continue
-        columns, b, v = _aligned(base, table[list(LENGTH_INFO["quantity"])])
-        part = effects_table(LENGTH_INFO.set_index("quantity").loc[columns].reset_index(), pair_moments(b, v), alpha)
+        columns, b, v = _aligned(base, table[measures])
+        part = effects_table(info.set_index("quantity").loc[columns].reset_index(), pair_moments(b, v), alpha)
         parts.append(part.assign(variant_name=name))
     if not parts:
         return pd.DataFrame(columns=["variant_name", *QUANTITY_COLUMNS, "diff", "adj_low", "adj_high", "significant"])
