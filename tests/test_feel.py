@@ -251,3 +251,20 @@ def test_skill_and_luck_reads_every_pair_of_rungs_that_met() -> None:
         assert r.upset_low <= upset <= r.upset_high and r.luck == pytest.approx(2 * r.upset)
     extremes = skill_and_luck(seats, ladder)
     assert len(extremes) == 1 and tuple(extremes.iloc[0][["weakest", "strongest"]]) == ("random", "planner")
+
+
+def test_the_summary_reads_no_race_into_a_game_of_one_or_two_rounds() -> None:
+    """A golem-poker pot lasts 1-2 betting rounds: its first seat ahead is mostly the winner, so the summary line
+    gives the length and leaves the lead measures out; a longer game's line reads them."""
+    from analysis.report.feel import RACE_ROUNDS, _feel_answer
+
+    row = pd.Series(
+        {"num_players": 4, "bots": "search", "num_games": 800, "first_ahead": 1.0, "first_ahead_low": 0.99,
+         "first_ahead_high": 1.0, "half_round": 1, "half_leader": 0.86, "lead_changes": 0.0, "no_lead_change": 1.0,
+         "decided": 1.0, "rounds": 1.4}
+    )  # fmt: skip
+    no_length = pd.DataFrame(columns=["num_players", "bots"])
+    short = _feel_answer(row, no_length)
+    assert "1.4 rounds a game, too few for the lead measures" in short and "lead alone" not in short
+    long = _feel_answer(pd.concat([row.drop("rounds"), pd.Series({"rounds": RACE_ROUNDS + 30})]), no_length)
+    assert "the first player to lead alone wins 100%" in long

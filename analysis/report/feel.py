@@ -23,6 +23,10 @@ COMEBACK_ROUNDS = 3
 """Rounds of the comeback curve, spread over the median game."""
 HEADLINE_GAMES = 200
 """Games a mirror lineup needs for the summary to speak of it: the strongest such rung is the one it reads."""
+RACE_ROUNDS = 3.0
+"""Rounds a game needs on average for the summary to read its lead measures: in a shorter game (a golem-poker pot
+of one or two betting rounds) the first seat ahead is mostly the one the result itself puts ahead, so "the first
+to lead alone wins 100%" would say nothing about the race."""
 
 
 def _feel_runs(manifests: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -79,6 +83,13 @@ def _box(r: Any) -> str:
 
 def _feel_answer(row: pd.Series, length: pd.DataFrame) -> str:
     ahead = fmt_pct_ci(row["first_ahead_low"], row["first_ahead_high"], 0)
+    if row["rounds"] < RACE_ROUNDS:
+        return (
+            f"How it plays ({fmt_players(row['num_players'])}, {row['bots']}, {fmt_int(row['num_games'])} games): "
+            f"{fmt_num(row['rounds'])} rounds a game, too few for the lead measures to describe a race (the first "
+            "seat ahead is mostly the one the result puts ahead)"
+            f"{_length_phrase(length, int(row['num_players']), str(row['bots']))}."
+        )
     return (
         f"How it plays ({fmt_players(row['num_players'])}, {row['bots']}, {fmt_int(row['num_games'])} games): "
         f"the first player to lead alone wins {fmt_pct(row['first_ahead'], 0)} ({ahead}); the leader after round "
