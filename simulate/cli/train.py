@@ -41,6 +41,7 @@ from simulate.cli.params import KeyValue, distinct_keys
 )
 @click.option(
     "--cards",
+    "--components",
     "data_dir",
     type=click.Path(path_type=Path),
     default=None,
