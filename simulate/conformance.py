@@ -16,6 +16,12 @@ registry line. The checks:
 - ``moves``: the kernel and the reference engine agree on every move (``compare_moves``): the same position field by
   field at the setup and after every move, the same legal moves, and every played move legal, over games of every
   bot at every player count;
+- ``hidden``: no bot peeks: two games of one public opening over two hidden orders (``simulate.rng.game_seeds``
+  with two orders per opening) and one play seed are played move for move alike while the seat to move sees the
+  same (its ``Twin.seat_view``: the public position, its own hidden cards, its legal moves), for every bot. A game
+  whose hidden order deals the seats' own cards (golem-poker's hands, Golem's Objectives) never looks alike to a
+  seat in two orders: there the check compares nothing and is left out of the checks passed (its own tests show
+  that its bots do not peek);
 - ``replay``: the reference engine, replaying the kernel's moves, reaches the kernel's scores, ranks and wins, and
   every replay event formats as text;
 - ``timing``: the bench hooks time the reference (and, where the game has one, the kernel) replaying moves.
@@ -35,10 +41,11 @@ from simulate.datafiles import DataError
 from simulate.game import Codes, Game, Lists
 from simulate.lineup import BotEntry, LineupError, lineup_arrays, parse_lineup
 from simulate.registry import make
+from simulate.rng import game_seeds
 from simulate.runformat import FAULT_END_REASONS
 from simulate.runner import RunSpec, plan_games
 
-CHECKS = ("declarations", "tables", "determinism", "bots", "moves", "replay", "timing")
+CHECKS = ("declarations", "tables", "determinism", "bots", "moves", "hidden", "replay", "timing")
 SEED = 20261204
 
 
@@ -47,7 +54,8 @@ class ConformanceError(AssertionError):
 
 
 def check_game(name: str, games: int = 6, seed: int = SEED, checks: tuple[str, ...] = CHECKS) -> tuple[str, ...]:
-    """Run ``checks`` on game ``name`` with ``games`` games per check and player count; return the checks passed.
+    """Run ``checks`` on game ``name`` with ``games`` games per check and player count; return the checks passed
+    (all of ``checks`` but one that found nothing to compare in this game: ``hidden`` in a game of private deals).
 
     Raises :class:`ConformanceError` naming every failure (all checks run before it is raised)."""
     unknown = sorted(set(checks) - set(CHECKS))
@@ -55,19 +63,21 @@ def check_game(name: str, games: int = 6, seed: int = SEED, checks: tuple[str, .
         raise ValueError(f"unknown conformance checks {unknown}; the checks are {list(CHECKS)}")
     game = make(name)
     data = game.load_data(None, {})
-    runs: dict[str, Callable[[], list[str]]] = {
+    runs: dict[str, Callable[[], list[str] | None]] = {
         "declarations": lambda: _declarations(game, name),
         "tables": lambda: _tables(game, data, games, seed),
         "determinism": lambda: _determinism(game, data, games, seed),
         "bots": lambda: _bots(game, data, games, seed),
         "moves": lambda: _moves(game, data, games, seed),
+        "hidden": lambda: _hidden(game, data, games, seed),
         "replay": lambda: _replay(game, data, seed),
         "timing": lambda: _timing(game, data, seed),
     }
-    failures = [f"{name} {check}: {problem}" for check in checks for problem in runs[check]()]
+    results = {check: runs[check]() for check in checks}
+    failures = [f"{name} {check}: {problem}" for check, found in results.items() for problem in found or []]
     if failures:
         raise ConformanceError("\n".join(failures))
-    return tuple(checks)
+    return tuple(check for check, found in results.items() if found is not None)
 
 
 def compare_moves(
@@ -329,6 +339,42 @@ def _moves(game: Game, data, games: int, seed: int) -> list[str]:
                 continue
             if not twin.over():
                 problems.append(f"{n} players, {bots}, game {g}: the reference's game is not over after the moves")
+    return problems
+
+
+def _hidden(game: Game, data, games: int, seed: int) -> list[str] | None:
+    """Every bot (budgets cut), ``games`` pairs of games that share their public opening and play seed but not their
+    hidden order: while the seat to move sees the same in both, it must make the same move. None when no bot met a
+    decision seen alike (the hidden order deals the seats' own cards): nothing could be compared."""
+    n = game.bench_players
+    setup, play = game_seeds(seed, np.arange(2 * games), np.arange(2 * games), orders_per_opening=2)
+    problems, compared = [], {}
+    for bot in game.bots:
+        spec = _cheapest(game, bot)
+        ids, params = lineup_arrays(game, _lineup(game, [spec], n))
+        compared[bot] = 0
+        for j in range(games):
+            pair = (int(setup[2 * j]), int(setup[2 * j + 1]))
+            moves = [game.trace_game(data, n, np.arange(n), ids, params, s, int(play[2 * j]))[0] for s in pair]
+            twins = [game.new_twin(data, n, s, int(play[2 * j])) for s in pair]
+            for t in range(min(len(moves[0]), len(moves[1]))):
+                seat = twins[0].reference.current_player()
+                if twins[0].seat_view(seat) != twins[1].seat_view(seat):
+                    break  # the hidden orders now show: the seat may see different things
+                if not np.array_equal(np.asarray(moves[0][t]), np.asarray(moves[1][t])):
+                    problems.append(
+                        f"bot {bot}, pair {j}, move {t}: the seat sees the same in both games but moves "
+                        f"{_text(moves[0][t])} in one and {_text(moves[1][t])} in the other: it sees hidden cards"
+                    )
+                    break
+                compared[bot] += 1
+                for twin, mv in zip(twins, moves, strict=True):
+                    twin.step(mv[t])
+    if not any(compared.values()):
+        return None
+    never = [bot for bot, count in compared.items() if count == 0]
+    if never:
+        problems.append(f"bots {never}: no decision seen alike in two hidden orders; nothing was compared")
     return problems
 
 

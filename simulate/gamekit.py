@@ -188,6 +188,11 @@ class Twin(ABC):
         """The reference's game is over."""
         return bool(self.reference.is_terminal())
 
+    @abstractmethod
+    def seat_view(self, seat: int) -> Any:
+        """Everything ``seat`` sees of the reference's position (the public position, its own hidden cards and its
+        legal moves), comparable with ``==``: a bot's move may depend on this and its own randomness only."""
+
 
 class GameShell(ABC):
     """The common part of every game's ``GAME`` (``simulate.game.Game``): the declared defaults of the members a game

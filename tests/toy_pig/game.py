@@ -103,6 +103,9 @@ class PigTwin(Twin):
         E.game_step(self.record, 0, self.n, self.target, int(move[0]), int(move[1]))
         return True
 
+    def seat_view(self, seat: int) -> Any:
+        return public_state(self.reference)
+
 
 def public_state(ref: PigReference) -> dict[str, Any]:
     return {"scores": ref.scores(), "turn_total": ref.total, "to_move": ref.current + 1}

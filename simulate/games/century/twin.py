@@ -10,7 +10,7 @@ import numpy as np
 from simulate.gamekit import Twin
 from simulate.games.century.data import CenturyData
 from simulate.games.century.engine import game_init, game_legal_moves, game_step
-from simulate.games.century.reference import CenturyReference, move_key
+from simulate.games.century.reference import CenturyReference, move_key, public_state
 from simulate.games.century.state import MAX_MOVES, MOVE_LEN, new_state
 
 
@@ -42,3 +42,7 @@ class CenturyTwin(Twin):
 
     def kernel_step(self, move: Any) -> bool:
         return game_step(self.record, self.data.kernel, 0, move) == 0
+
+    def seat_view(self, seat: int) -> Any:
+        """Century hides only the decks' order: the public position and the legal moves."""
+        return public_state(self.reference), sorted(self.reference.legal_actions())

@@ -12,7 +12,7 @@ from simulate.gamekit import Twin
 from simulate.games.golem import engine
 from simulate.games.golem.codes import NUM_ACTIONS, STAT_NAMES
 from simulate.games.golem.data import GolemData
-from simulate.games.golem.reference import GolemReference
+from simulate.games.golem.reference import GolemReference, public_state
 from simulate.games.golem.state import new_state
 
 AUTOMA_FIELDS = (
@@ -196,3 +196,9 @@ class GolemTwin(Twin):
 
     def step(self, move: Any) -> bool:
         return super().step(int(move))
+
+    def seat_view(self, seat: int) -> Any:
+        """The public position (others' Objectives and draft cards counted), the seat's own Objectives, draft hand
+        and drafted cards, and its legal actions."""
+        g = self.reference
+        return public_state(g), g.objectives[seat], g.hands[seat], g.drafted[seat], g.legal_actions()

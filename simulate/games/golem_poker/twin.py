@@ -10,7 +10,7 @@ import numpy as np
 from simulate.gamekit import Twin
 from simulate.games.golem_poker.data import PokerData
 from simulate.games.golem_poker.engine import game_init, game_ranges, game_step
-from simulate.games.golem_poker.reference import GolemPokerReference
+from simulate.games.golem_poker.reference import GolemPokerReference, public_state
 from simulate.games.golem_poker.state import DRAW, new_state
 
 
@@ -49,3 +49,8 @@ class GolemPokerTwin(Twin):
 
     def kernel_step(self, move: Any) -> bool:
         return game_step(self.record, self.data.kernel, 0, move) == 0
+
+    def seat_view(self, seat: int) -> Any:
+        """The public position (hands counted), the seat's own hand and its legal moves."""
+        g = self.reference
+        return public_state(g), list(g.hand[seat]), g.legal_actions()

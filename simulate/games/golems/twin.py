@@ -10,8 +10,8 @@ import numpy as np
 from simulate.gamekit import Twin
 from simulate.games.golems.data import GolemsData
 from simulate.games.golems.engine import game_init, game_legal_moves, game_step
-from simulate.games.golems.reference import GolemsReference, move_key
-from simulate.games.golems.state import MAX_MOVES, MOVE_LEN, new_state
+from simulate.games.golems.reference import GolemsReference, move_key, public_state
+from simulate.games.golems.state import MAX_MOVES, MOVE_LEN, U_RESERVE, U_REWARD, U_START, new_state
 
 
 class GolemsTwin(Twin):
@@ -33,3 +33,9 @@ class GolemsTwin(Twin):
 
     def kernel_step(self, move: Any) -> bool:
         return game_step(self.record, self.data.kernel, 0, move) == 0
+
+    def seat_view(self, seat: int) -> Any:
+        """The public position, the cards the seat holds (the others' are counted) and its legal moves."""
+        g = self.reference
+        held = [c for c in range(len(g.owner)) if g.owner[c] == seat and g.use[c] in (U_RESERVE, U_REWARD, U_START)]
+        return public_state(g), held, sorted(g.legal_actions())
