@@ -53,6 +53,7 @@ __all__ = [
     "value_answer",
 ]
 
+
 class CardValueError(ValueError):
     """A value question that cannot be played; the message is one line."""
 
