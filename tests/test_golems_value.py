@@ -159,3 +159,24 @@ def test_value_command_gives_a_verdict_and_refuses_bad_ids() -> None:
     ):
         bad = runner.invoke(main, ["value", *args, "--games", "10"])
         assert bad.exit_code == 1 and message in bad.output and len(bad.output.strip().splitlines()) == 1, bad.output
+
+
+def test_study_and_report_value_golems_cards(tmp_path) -> None:
+    from analysis.report import compute_report
+    from simulate.orchestration.studies import plan_study
+    from simulate.runner import run
+
+    value = [p for p in plan_study("golems", 1_000_000) if p.purpose.startswith("card value")]
+    assert {p.spec.rules.get("gift") for p in value} >= {None, "G01", "R05", "J01", "S1"}
+    assert len({p.spec.master_seed for p in value}) == 1 and all(p.spec.num_players == 2 for p in value)
+    lineup = parse_lineup(make("golems"), ["collector"], 2)
+    dirs = []
+    for name, rules in (("base", {}), ("R05", {"gift": "R05"}), ("G01", {"gift": "G01"}), ("S1", {"gift": "S1"})):
+        spec = RunSpec("golems", 2, 60, SEED, lineup, chunk_size=60, rules=rules)
+        dirs.append(run(spec, tmp_path / name, workers=1, progress=False))
+    report = compute_report(dirs)
+    section = next(s for s in report.sections if s.title == "What a card is worth")
+    assert section.answers[0].startswith("What a card is worth (causal): R05 (Rune: resource A, or reserve for 3 VP)")
+    rows = {row[0]: row for item in section.items if hasattr(item, "rows") for row in item.rows}
+    assert rows["G01, G05"][1].startswith("Golem: resource A") and rows["G01, G05"][4] != "—", "beyond plain S1"
+    assert not any("Rule options" in s.title for s in report.sections), "value runs are no rule variants"
