@@ -141,7 +141,10 @@ class Golems(GameShell):
                     text = f"starting Rune: {int(t.c_vp[c])} VP in hand (type {sym})"
                 vp = int(t.c_vp[c])
             else:
-                text = f"Gem card: reward {int(t.c_reward[c])} gems + {int(t.c_vp[c])} VP, or {int(t.c_dust[c])} dust"
+                gems = int(t.c_reward[c])
+                text = (
+                    f"Gem card: reward {gems} gem{'s' * (gems != 1)} + {int(t.c_vp[c])} VP, or {int(t.c_dust[c])} dust"
+                )
                 vp = int(t.c_vp[c])
             out.append(
                 {"id": cid, "kind": data.TYPES[kind], "text": text, "same": text, "deck": deck}
