@@ -197,6 +197,11 @@ class Game(Protocol):
     """Component kinds with a causal value design (``golem value``, docs/card-value.md): kind -> the rule option
     that deals one seat one more copy of a component of that kind at setup."""
     value_reference: str | None  # a plain component every value is also compared with (None: none)
+    value_edits: Mapping[tuple[str, str], str]
+    """What-ifs of ``golem value --cost/--reward``: (component kind, ``cost`` or ``reward``) -> the settable value
+    (``golem values``) it changes, ``{id}`` standing for each copy's id."""
+    priced_kinds: tuple[str, ...]  # kinds whose VP ``golem value --price`` fits against their printed cost
+    price_unit: str  # what that cost counts, in words ("crystal")
 
     def rule_options(self) -> dict[str, RuleOption]:
         """Rule options with their defaults from the shipped data."""

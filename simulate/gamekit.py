@@ -222,6 +222,9 @@ class GameShell(ABC):
     indexed_lists: Mapping[str, tuple[str, int]] = MappingProxyType({})
     value_designs: Mapping[str, str] = MappingProxyType({})
     value_reference: str | None = None
+    value_edits: Mapping[tuple[str, str], str] = MappingProxyType({})
+    priced_kinds: tuple[str, ...] = ()
+    price_unit: str = "unit of cost"
     trace_game: Callable | None = None
     replay_moves: Callable | None = None
 

@@ -180,7 +180,8 @@ def test_unchecked_batches_equal_checked_ones(variant: str) -> None:
 @given(
     num_players=st.sampled_from([1, 2]),
     bots=st.lists(st.sampled_from(["random", "greedy", "collector", "apprentice"]), min_size=2, max_size=2),
-    options=st.fixed_dictionaries({k: st.sampled_from(v[1]) for k, v in D.RULE_OPTIONS.items()}),
+    # every rule option but the value design's gift (tests/test_golems_value.py), which is no rule of the game
+    options=st.fixed_dictionaries({k: st.sampled_from(v[1]) for k, v in D.RULE_OPTIONS.items() if k != "gift"}),
     setup_seed=st.integers(0, 2**64 - 1),
     play_seed=st.integers(0, 2**64 - 1),
 )

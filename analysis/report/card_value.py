@@ -27,7 +27,8 @@ from analysis.stats.card_value import (
 )
 
 GIFT_OPTION = "gift"
-"""The rule option of a value run (``simulate.games.century`` declares it; "none" in an ordinary run)."""
+"""The rule option of a value run (a game with a value design declares it: Century, Golems; "none" in an ordinary
+run)."""
 VALUE_ANSWER_PREFIX = "What a card is worth (causal)"
 
 

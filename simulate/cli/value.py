@@ -31,9 +31,17 @@ _SEED = click.IntRange(0, 2**64 - 1)
 @click.option("--ladder", is_flag=True, help="Every rung of the game's skill ladder but random and the search rungs.")
 @click.option("--games", "-n", "num_games", type=_COUNT, default=2000, show_default=True, help="Paired games per arm.")
 @click.option("--seed", type=_SEED, default=0, show_default=True, help="Master seed (both arms of a pair share it).")
-@click.option("--cost", help="What if the card's cost (a trade's input, a point card's cost) were this, e.g. YYYY.")
-@click.option("--reward", help="What if the card's reward (output, upgrades or VP) were this, e.g. M or 2.")
-@click.option("--price", is_flag=True, help="Instead: the value-for-cost tables (implied crystal prices, dominance).")
+@click.option(
+    "--cost",
+    help="What if the card's cost (a Century trade's input or point card's cost, a Golem's requirement) were this, "
+    "e.g. YYYY or AAC.",
+)
+@click.option(
+    "--reward",
+    help="What if the card's reward (a Century card's output, upgrades or VP; a Golems Rune's VP or Gem card's "
+    "Reward) were this, e.g. M or 2.",
+)
+@click.option("--price", is_flag=True, help="Instead: the value-for-cost tables (implied prices, dominance).")
 @click.option("--csv", "csv_path", type=click.Path(path_type=Path), help="Write every effect (all quantities) here.")
 @click.option("--out", type=click.Path(path_type=Path), help="Keep the runs in this folder [default: not kept].")
 @click.option("--workers", "-w", type=int, default=None, help="Worker processes [default: all cores].")
@@ -64,6 +72,10 @@ def value(
       golem value century M12 --cost YYYY            # what if its cost were 4 yellow
       golem value century M04 M09 -p 2 -p 3 --ladder --games 1000
       golem value century --price                    # implied crystal prices, dominated cards
+      golem value golems R05 J01 G09 -p 2 --bot apprentice --games 1000   # a Rune, a Gem card, a Golem
+      golem value golems G17 --cost AAC              # what if the Golem needed AAC to summon
+      golem value golems -p 2 --bot apprentice --games 1000 --csv golems-value.csv   # every card
+      golem value golems --price                     # dominated cards (Golems prints no price)
     """
     from simulate.datafiles import DataError
     from simulate.lineup import LineupError

@@ -53,14 +53,6 @@ __all__ = [
     "value_answer",
 ]
 
-EDIT_COLUMNS = {
-    ("merchant", "cost"): "input",
-    ("merchant", "reward"): "output",
-    ("point", "cost"): "cost",
-    ("point", "reward"): "vp",
-}
-"""(component kind, what-if) -> the data column it changes."""
-
 
 class CardValueError(ValueError):
     """A value question that cannot be played; the message is one line."""
@@ -111,7 +103,7 @@ def component_groups(game_name: str, cards: str | None = None) -> pd.DataFrame:
     components = game.component_table(game.load_data(Path(cards) if cards else None, {}))
     if components is None:
         kinds = ", ".join(game.component_kinds)
-        raise CardValueError(f"{game.name}: no value design for its components ({kinds}) yet; only century has one")
+        raise CardValueError(f"{game.name}: no value design for its components ({kinds}) yet")
     table = pd.DataFrame(components)
     designs = game.value_designs
     rows = []
@@ -123,25 +115,30 @@ def component_groups(game_name: str, cards: str | None = None) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["component", "ids", "copies", "kind", "text", "deck", "design"])
 
 
-def edit_settings(groups: pd.DataFrame, component: str, edits: tuple[tuple[str, str], ...]) -> list[tuple[str, str]]:
-    """Value settings (``simulate.variants`` paths) of a what-if on ``component``: each of its copies changed."""
+def edit_settings(
+    game_name: str, groups: pd.DataFrame, component: str, edits: tuple[tuple[str, str], ...]
+) -> list[tuple[str, str]]:
+    """Value settings (``simulate.variants`` paths, from the game's ``value_edits``) of a what-if on ``component``:
+    each of its copies changed."""
+    game = make(game_name)
     row = groups[groups["ids"].str.split(", ").apply(lambda ids: component in ids)]
     if row.empty:
         raise CardValueError(f"unknown component '{component}'")
     kind = str(row.iloc[0]["kind"])
     out = []
     for what, value in edits:
-        column = EDIT_COLUMNS.get((kind, what))
-        if column is None:
-            raise CardValueError(f"--{what}: a {kind} card has no {what} to change")
+        path = game.value_edits.get((kind, what))
+        if path is None:
+            can = ", ".join(f"--{w} of a {k} card" for k, w in game.value_edits) or "none"
+            raise CardValueError(f"--{what}: a {kind} card has no {what} to change (what-ifs of {game.name}: {can})")
         text = str(row.iloc[0]["text"])
         if kind == "merchant" and what == "cost" and "->" not in text:  # only a trade ("2Y -> 1T") pays an input
             raise CardValueError(
                 f"--cost: {component} ({text}) costs nothing to play; only a trade card has a cost (try --reward)"
             )
         if kind == "merchant" and what == "reward" and text.startswith("upgrade"):
-            column = "upgrades"
-        out += [(f"{kind}_cards.{cid}.{column}", value) for cid in row.iloc[0]["ids"].split(", ")]
+            path = path.rsplit(".", 1)[0] + ".upgrades"
+        out += [(path.format(id=cid), value) for cid in row.iloc[0]["ids"].split(", ")]
     return out
 
 
@@ -212,7 +209,7 @@ def card_value(
         root = Path(out) if out is not None else Path(tmp)
         folders: dict[str, str | None] = {"printed": design.cards}
         if design.edits:
-            settings = edit_settings(groups, str(chosen.iloc[0]["component"]), design.edits)
+            settings = edit_settings(design.game, groups, str(chosen.iloc[0]["component"]), design.edits)
             try:
                 write_variant(game, Variant("edited", tuple(settings)), root / "data-edited", design.cards)
             except VariantError as e:
@@ -322,22 +319,23 @@ def ladder_lineups(game_name: str) -> tuple[str, ...]:
     return rungs
 
 
-def price_frames(game_name: str, cards: str | None = None) -> tuple[pd.Series, pd.DataFrame, pd.DataFrame]:
-    """Value for cost, no games played: the implied crystal prices and the point cards against them
-    (``analysis.stats.card_value.implied_prices``), and the strictly dominated cards (``dominated_cards``), each
-    with ``text``."""
+def price_frames(game_name: str, cards: str | None = None) -> tuple[pd.Series | None, pd.DataFrame, pd.DataFrame]:
+    """Value for cost, no games played: the implied prices of the game's cost units and the cards of its
+    ``priced_kinds`` against them (``analysis.stats.card_value.implied_prices``; None and an empty table when no
+    card prints a cost to fit), and the strictly dominated cards (``dominated_cards``), each with ``text``."""
     game = make(game_name)
     components = game.component_table(game.load_data(Path(cards) if cards else None, {}))
     if components is None:
         raise CardValueError(f"{game.name} has no component table for a value-for-cost fit yet")
     table = pd.DataFrame(components)
     table = table.rename(columns={"id": "component"})
-    points = table[table["kind"] == "point"]
-    if points.empty:
-        raise CardValueError(f"{game.name} has no point cards to price")
-    prices, priced = implied_prices(points)
-    dominated = dominated_cards(table)
     text = table.set_index("component")["text"]
+    priced_rows = table[table["kind"].isin(game.priced_kinds)]
+    prices: pd.Series | None = None
+    priced = pd.DataFrame(columns=["component", "text", "residual", "price"])
+    if not priced_rows.empty:
+        prices, priced = implied_prices(priced_rows)
+    dominated = dominated_cards(table)
     dominated["text"] = dominated["component"].map(text)
     dominated["dominated_by_text"] = dominated["dominated_by"].map(
         lambda ids: "; ".join(f"{i} ({text[i]})" for i in ids.split(", "))
@@ -349,14 +347,22 @@ def price_tables(game_name: str, cards: str | None = None, show: int = 5) -> lis
     """:func:`price_frames` as lines of text: the prices, the ``show`` cards furthest above and below them, and
     every strictly dominated card."""
     prices, priced, dominated = price_frames(game_name, cards)
-    lines = ["Implied price per crystal (VP, least squares over the point cards): "]
-    lines[0] += ", ".join(f"{c} {p:.2f}" for c, p in prices.items())
-    lines.append(f"Best buys (VP above the price of their cost; 'above': beyond 2 residual SDs, of {len(priced)}):")
-    for r in priced.head(show).itertuples():
-        lines.append(f"  {r.component} ({r.text}): {r.residual:+.2f} VP {r.price}".rstrip())
-    lines.append("Worst buys:")
-    for r in priced.tail(show).iloc[::-1].itertuples():
-        lines.append(f"  {r.component} ({r.text}): {r.residual:+.2f} VP {r.price}".rstrip())
+    if prices is None:
+        lines = [
+            f"No implied prices: no {game_name} card prints a cost its VP could be fitted against "
+            "(docs/card-value.md says why)"
+        ]
+    else:
+        game = make(game_name)
+        kinds = " and ".join(game.priced_kinds)
+        lines = [f"Implied price per {game.price_unit} (VP, least squares over the {kinds} cards): "]
+        lines[0] += ", ".join(f"{c} {p:.2f}" for c, p in prices.items())
+        lines.append(f"Best buys (VP above the price of their cost; 'above': beyond 2 residual SDs, of {len(priced)}):")
+        for r in priced.head(show).itertuples():
+            lines.append(f"  {r.component} ({r.text}): {r.residual:+.2f} VP {r.price}".rstrip())
+        lines.append("Worst buys:")
+        for r in priced.tail(show).iloc[::-1].itertuples():
+            lines.append(f"  {r.component} ({r.text}): {r.residual:+.2f} VP {r.price}".rstrip())
     lines.append(f"Strictly dominated ({len(dominated)}: another card does at least as much for no more):")
     for r in dominated.itertuples():
         lines.append(f"  {r.component} ({r.text}) by {r.dominated_by_text}")

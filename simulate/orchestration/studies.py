@@ -375,8 +375,10 @@ STUDIES: dict[str, Study] = {
             "apprentice and collector mirror matches (first-player advantage; the apprentice learned from the search "
             "bot and is the strongest player the study can afford), the heuristic bots and the apprentice against "
             "each other and small look-ahead runs against collector and the apprentice (bot strength), apprentice "
-            "games dealing each opening display over 3 hidden deck orders, each played 4 times (setup variance), and "
-            "the solo mode against its automaton"
+            "games dealing each opening display over 3 hidden deck orders, each played 4 times (setup variance), "
+            "the solo mode against its automaton, and the card-value design at 2 players (apprentice games played as "
+            "printed and with one more copy of each card dealt at setup to one seat: what each card is worth to its "
+            "holder)"
         ),
         runs=(
             StudyRun("golems-2p-apprentice", 2, ("apprentice",), 0.20, purpose="first-player advantage, apprentice"),
@@ -399,6 +401,8 @@ STUDIES: dict[str, Study] = {
         ),
         ladder=(("random", 0.01), ("greedy", 0.02), ("lookahead", 0.005)),
         ladder_players=(2,),
+        value_players=(2,),
+        value_share=0.001,  # 1,000 apprentice games an arm, 31 arms (every card group and a baseline): ~30 s
     ),
 }
 """Standard study of each game, by game name."""

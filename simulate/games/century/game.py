@@ -90,6 +90,15 @@ class Century(GameShell):
     """The plain card whose gift every value is also compared with (Create 2 ``YY``, a starting card): a card dealt
     free at setup is worth a tempo whatever it does, and the comparison leaves what this one does beyond that."""
     value_designs = {"merchant": "gift"}
+    value_edits = {
+        ("merchant", "cost"): "merchant_cards.{id}.input",
+        ("merchant", "reward"): "merchant_cards.{id}.output",  # an upgrade card's: its upgrades
+        ("point", "cost"): "point_cards.{id}.cost",
+        ("point", "reward"): "point_cards.{id}.vp",
+    }
+    """What-ifs of ``golem value --cost/--reward``: (kind, what) -> the value it changes (``golem values``)."""
+    priced_kinds = ("point",)  # a point card's VP against the crystals it costs (``golem value --price``)
+    price_unit = "crystal"
     """Component kinds with a causal value design (docs/card-value.md): kind -> the rule option that gives a seat
     one more copy of a component of that kind at setup."""
 

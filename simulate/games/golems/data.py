@@ -76,9 +76,13 @@ P_DUST_CARDS = 29
 P_TIE_SHARED = 30
 P_AUTOMA_GEMS_SCORE = 31
 P_SOLO_PARTIAL = 32
-NUM_PARAMS = 33
+P_GIFT = 33  # card index of the gift copy (rule option ``gift``), -1 without one
+NUM_PARAMS = 34
 
 TUCK_REQUIREMENT, TUCK_REQUIRED_TYPES, TUCK_ANY = 0, 1, 2
+
+GIFT_SUFFIX = "*"
+"""The gift copy's id is its card's id with this suffix (``R05*``)."""
 
 FILES = ("cards.csv", "game.toml", "apprentice.csv", "apprentice.toml")
 CARD_COLUMNS = ["id", "deck", "type", "resource", "requirement", "vp", "reward", "dust"]
@@ -139,6 +143,14 @@ RULE_OPTIONS: dict[str, tuple[type, tuple, str]] = {
         ("end", "partial"),
         "solo: when the deck cannot fill a new grid the game ends, or a partial grid is dealt and played",
     ),
+    "gift": (
+        str,
+        ("none", "<card id>"),
+        "none, or a card dealt in one more copy at setup to the seat of the lineup's first bot, used as the rules "
+        "allow before any turn: a Golem starts its resource column, a Rune goes to the hand, a Gem card goes to the "
+        "hand with its Reward's gems from the supply (the deck keeps its own copy; rotated seats move the gift "
+        "round the table): what the card is worth (docs/card-value.md)",
+    ),
 }
 
 
@@ -194,6 +206,18 @@ def load(cards_dir: str | Path | None = None, rules: dict[str, Any] | None = Non
     cards = _cards(folder / "cards.csv", resources)
     ids, c_type, c_res, c_wild, c_req, c_vp, c_reward, c_dust, main, start = cards
     _check_deck(folder / "cards.csv", table, solo, main, start)
+    gift = -1
+    if rule_values["gift"] != "none":
+        cid = rule_values["gift"]
+        if cid not in ids:
+            raise DataError(f"rule option gift: '{cid}' is not a card of {folder / 'cards.csv'}")
+        if len(ids) >= MAX_CARDS:
+            raise DataError(f"rule option gift: no room for a gift copy beside {len(ids)} cards")
+        k = ids.index(cid)
+        gift = len(ids)  # the copy is in neither deck: only ``engine.deal_gift`` deals it
+        ids = [*ids, f"{cid}{GIFT_SUFFIX}"]
+        for column in (c_type, c_res, c_wild, c_req, c_vp, c_reward, c_dust):
+            column.append(column[k])
 
     k = len(resources)
     params = np.zeros(NUM_PARAMS, dtype=np.int64)
@@ -230,6 +254,7 @@ def load(cards_dir: str | Path | None = None, rules: dict[str, Any] | None = Non
     params[P_TIE_SHARED] = int(rule_values["tie_break"] == "shared")
     params[P_AUTOMA_GEMS_SCORE] = int(rule_values["solo_automa_gems"] == "score")
     params[P_SOLO_PARTIAL] = int(rule_values["solo_short_grid"] == "partial")
+    params[P_GIFT] = gift
 
     dust_vp = np.zeros(DUST_TABLE, dtype=np.int16)
     dust_vp[: len(table["dust_vp"])] = table["dust_vp"]

@@ -17,6 +17,7 @@ from simulate.games.golems.data import (
     P_AUTOMA_GOLEM_VP,
     P_DUST_LEN,
     P_GEM_TOKENS,
+    P_GIFT,
     P_GOLEM_VP,
     P_MAX_TURNS,
     P_NUM_MAIN,
@@ -193,6 +194,33 @@ def init_game(r, tb, num_players, setup_seed, play_seed):
     r.automa_cards = 0
     r.automa_gems = 0
     r.rng[0] = play_seed
+
+
+@njit(cache=True)
+def deal_gift(r, tb, seat_bot):
+    """Rule option ``gift``: the seat of lineup entry 0 (``seat_bot``: lineup entry per seat) takes the gift copy
+    after setup, as the rules allow before any turn (RULINGS.md, G1): a Golem starts its resource column, a Rune
+    goes to the hand, a Gem card goes to the hand with its Reward's gems from the supply; nothing without a gift."""
+    c = tb.params[P_GIFT]
+    if c < 0:
+        return
+    for s in range(r.num_players):
+        if seat_bot[s] == 0:
+            r.owner[c] = s
+            r.use[c] = U_START
+            kind = tb.c_type[c]
+            if kind == GOLEM:
+                r.col[s, tb.c_res[c]] += 1
+            elif kind == RUNE:
+                r.rune_vp[s] += tb.c_vp[c]
+                r.rune_cards[s] += 1
+            else:
+                a = min(tb.c_reward[c], r.supply)
+                r.supply -= a
+                r.gems[s] += a
+                r.gem_vp[s] += tb.c_vp[c]
+                r.gem_cards[s] += 1
+            return
 
 
 @njit(cache=True)

@@ -26,16 +26,13 @@ from simulate.gamekit import (
 from simulate.games.golems import bots as golems_bots
 from simulate.games.golems import data, learning, play, search_bot
 from simulate.games.golems.engine import game_init, game_step
-from simulate.games.golems.reference import GolemsReference, public_state
+from simulate.games.golems.reference import GolemsReference, in_hand, public_state
 from simulate.games.golems.state import (
     END_REASONS,
     M_KIND,
     MOVE_LEN,
     MOVE_NAMES,
     NUM_USES,
-    U_RESERVE,
-    U_REWARD,
-    U_START,
     USE_NAMES,
     new_state,
 )
@@ -103,6 +100,61 @@ class Golems(GameShell):
     default_bots = "collector"  # --bots when none is given: the recommended lineup (golem games shows it)
     indexed_lists: dict[str, tuple[str, int]] = {}
 
+    value_reference = "S1"
+    """The plain component whose gift every value is also compared with (a starting Rune, 1 VP in hand): the rules'
+    own gift to every seat, so the comparison leaves what a card does beyond one more starting Rune."""
+    value_designs = {kind: "gift" for kind in data.TYPES}
+    """Component kinds with a causal value design (docs/card-value.md): kind -> the rule option that gives a seat
+    one more copy of a component of that kind at setup (RULINGS.md G1 says where the copy goes)."""
+    value_edits = {
+        ("golem", "cost"): "cards.{id}.requirement",
+        ("rune", "reward"): "cards.{id}.vp",
+        ("gem", "reward"): "cards.{id}.reward",
+    }
+    """What-ifs of ``golem value --cost/--reward``: (kind, what) -> the value it changes (``golem values``)."""
+
+    def component_table(self, d: data.GolemsData) -> list[dict[str, Any]]:
+        """Every card: ``id``, ``kind``, ``text`` (both abilities in words), ``same`` (the text identical copies
+        share; a starting Rune is not a copy of a deck Rune), ``deck``, the requirement ``in_<type>``, the columns
+        it can join ``out_<type>``, ``out_gems`` (a Reward), ``out_dust``, ``upgrades`` (0) and ``vp`` (a summoned
+        Golem's, a Rune's or Gem card's in hand), in data order; the gift copy is left out."""
+        t = d.tables
+        golem_vp = int(t.params[data.P_GOLEM_VP])
+        out = []
+        for c, cid in enumerate(d.card_ids):
+            if cid.endswith(data.GIFT_SUFFIX):
+                continue
+            kind = int(t.c_type[c])
+            deck = "start" if c in set(t.start_cards[: int(t.params[data.P_NUM_START])].tolist()) else "main"
+            joins = np.zeros(len(d.resources), int)
+            if kind == data.GOLEM or (kind == data.RUNE and not t.c_wild[c]):
+                joins[t.c_res[c]] = 1
+            elif kind == data.RUNE:
+                joins[:] = 1
+            if kind == data.GOLEM:
+                text = f"Golem: resource {d.resources[t.c_res[c]]}, or summon for {golem_vp} VP + tucks "
+                text += f"(needs {data.requirement_str(d, c)})"
+                vp = golem_vp
+            elif kind == data.RUNE:
+                sym = "any type" if t.c_wild[c] else d.resources[t.c_res[c]]
+                text = f"Rune: resource {sym}, or reserve for {int(t.c_vp[c])} VP"
+                if deck == "start":
+                    text = f"starting Rune: {int(t.c_vp[c])} VP in hand (type {sym})"
+                vp = int(t.c_vp[c])
+            else:
+                gems = int(t.c_reward[c])
+                text = (
+                    f"Gem card: reward {gems} gem{'s' * (gems != 1)} + {int(t.c_vp[c])} VP, or {int(t.c_dust[c])} dust"
+                )
+                vp = int(t.c_vp[c])
+            out.append(
+                {"id": cid, "kind": data.TYPES[kind], "text": text, "same": text, "deck": deck}
+                | {f"in_{r}": int(t.c_req[c, k]) for k, r in enumerate(d.resources)}
+                | {f"out_{r}": int(joins[k]) for k, r in enumerate(d.resources)}
+                | {"out_gems": int(t.c_reward[c]), "out_dust": int(t.c_dust[c]), "upgrades": 0, "vp": vp}
+            )
+        return out
+
     trace_game = staticmethod(play.trace_game)
 
     def new_reference(self, d: data.GolemsData, num_players: int, setup_seed: int) -> GolemsReference:
@@ -127,6 +179,8 @@ class Golems(GameShell):
             "data": dict(d.provenance),
             "table": dict(d.table),
             "solo": dict(d.solo),
+            "component_texts": {c["id"]: c["text"] for c in self.component_table(d)},  # beside ids in a value report
+            "value_reference": self.value_reference,
         }
 
     def play_chunk(
@@ -174,7 +228,7 @@ class Golems(GameShell):
         states: bool = False,
     ) -> list[dict[str, Any]]:
         moves, final = play.trace_game(d, num_players, seat_lineup, lineup_ids, lineup_params, setup_seed, play_seed)
-        ref = GolemsReference(d, num_players, int(setup_seed))
+        ref = GolemsReference(d, num_players, int(setup_seed), int(np.flatnonzero(np.asarray(seat_lineup) == 0)[0]))
         state = public_state if states else None
         events: list[dict[str, Any]] = [
             {
@@ -287,7 +341,7 @@ def _board(ref: GolemsReference, d: data.GolemsData, labels: list[str]) -> dict[
                 "hand": [
                     d.card_ids[c]
                     for c in range(len(ref.owner))
-                    if ref.owner[c] == s and ref.use[c] in (U_RESERVE, U_REWARD, U_START)
+                    if ref.owner[c] == s and in_hand(ref.c_type[c], ref.use[c])
                 ],
                 "score": scores[s],
             }

@@ -16,7 +16,7 @@ from simulate.games.golems.data import (
     MAX_TYPES,
     GolemsData,
 )
-from simulate.games.golems.engine import init_game, is_legal, rank_game, score_parts, step
+from simulate.games.golems.engine import deal_gift, init_game, is_legal, rank_game, score_parts, step
 from simulate.games.golems.features import NUM_FEATURES
 from simulate.games.golems.search_bot import S_ITERATIONS, SEARCH_MOVES, new_scratch, search_action
 from simulate.games.golems.state import (
@@ -104,6 +104,7 @@ def _play_games(
     for g in range(g0, g1):
         r = st[g]
         init_game(r, tb, num_players, setup_seeds[g], play_seeds[g])
+        deal_gift(r, tb, seat_bot[g])
         while r.over == RUNNING:
             b = seat_bot[g, r.current]
             if bot_ids[b] == SEARCH:

@@ -38,6 +38,7 @@ from simulate.games.golems.data import (
     P_AUTOMA_GEMS_SCORE,
     P_AUTOMA_GOLEM_VP,
     P_GEM_TOKENS,
+    P_GIFT,
     P_GOLEM_VP,
     P_MAX_TURNS,
     P_NUM_START,
@@ -182,7 +183,7 @@ class GolemsReference:
     (-1 for an empty position).
     """
 
-    def __init__(self, data: GolemsData, num_players: int, setup_seed: int) -> None:
+    def __init__(self, data: GolemsData, num_players: int, setup_seed: int, gift_seat: int = 0) -> None:
         t = data.tables
         p = t.params
         if num_players not in (1, 2):
@@ -276,6 +277,23 @@ class GolemsReference:
         self.pick_target = min(self.solo_picks, self.rows * self.row_size)
         self.grids = 1
         self.automa_vp = self.automa_golems = self.automa_cards = self.automa_gems = 0
+        # Rule option gift: one more copy taken by ``gift_seat`` (the seat of the lineup's first bot), used as the
+        # rules allow before any turn (RULINGS.md, G1).
+        gift = int(p[P_GIFT])
+        if gift >= 0:
+            self.owner[gift] = gift_seat
+            self.use[gift] = U_START
+            if self.c_type[gift] == GOLEM:
+                self.col[gift_seat][self.c_res[gift]] += 1
+            elif self.c_type[gift] == GEM:
+                taken = min(self.c_reward[gift], self.supply)
+                self.supply -= taken
+                self.gems[gift_seat] += taken
+                self.gem_vp[gift_seat] += self.c_vp[gift]
+                self.gem_cards[gift_seat] += 1
+            else:
+                self.rune_vp[gift_seat] += self.c_vp[gift]
+                self.rune_cards[gift_seat] += 1
 
     # ----------------------------------------------------------------------------- queries
 
@@ -718,6 +736,11 @@ class GolemsReference:
         return "\n".join(lines)
 
 
+def in_hand(kind: int, use: int) -> bool:
+    """A card of type ``kind`` owned with ``use`` is in its owner's hand (a gifted Golem starts a column instead)."""
+    return use in (U_RESERVE, U_REWARD) or (use == U_START and kind != GOLEM)
+
+
 def public_state(g: GolemsReference) -> dict[str, Any]:
     """The public position of ``g`` as plain JSON values (docs/replay.md, replay state schema 1).
 
@@ -727,7 +750,7 @@ def public_state(g: GolemsReference) -> dict[str, Any]:
     scores = g.scores()
     seats = []
     for s in range(g.num_players):
-        held = [c for c in range(len(g.owner)) if g.owner[c] == s and g.use[c] in (U_RESERVE, U_REWARD, U_START)]
+        held = [c for c in range(len(g.owner)) if g.owner[c] == s and in_hand(g.c_type[c], g.use[c])]
         seats.append(
             {
                 "seat": s + 1,
