@@ -321,3 +321,21 @@ def test_games_to_settle_take_the_nearer_of_detecting_and_settling() -> None:
     assert more[1] == np.ceil(1500 * ((0.04 / 0.02) ** 2 - 1))  # no effect to detect: settle only
     assert more[2] == np.ceil(1500 * ((0.04 / 0.03) ** 2 - 1))  # beyond the precision: detect only
     assert games_to_settle(0.02, 0.0, 100, 0.02) == 0 and np.isinf(games_to_settle(0.0, 0.01, 100, 0.0))
+
+
+def test_a_what_if_change_not_detected_says_unresolved_or_settled_never_just_not_detected() -> None:
+    from analysis.stats.card_value import change_sentence
+
+    def row(diff: float, low: float, high: float, significant: bool) -> pd.DataFrame:
+        return pd.DataFrame(
+            [{"quantity": "holder_win", "diff": diff, "adj_low": low, "adj_high": high, "significant": significant,
+              "num_games": 1000}]
+        )  # fmt: skip
+
+    assert change_sentence(row(0.05, 0.02, 0.08, True)).startswith("Change from the printed card: +5.0 pp")
+    assert "unresolved" not in change_sentence(row(0.05, 0.02, 0.08, True))
+    assert "within ±2 pp" in change_sentence(row(0.005, -0.01, 0.015, False))
+    # +1 pp +- 3 pp: settled within 2 pp at (3 / 1)^2 x 1000 games: 8,000 more
+    assert "unresolved: about 8,000 more games would detect or settle it" in change_sentence(
+        row(0.01, -0.02, 0.04, False)
+    )

@@ -29,6 +29,7 @@ __all__ = [
     "PRECISION",
     "VALUE_QUANTITIES",
     "adjust_by_quantity",
+    "change_sentence",
     "contrast_effects",
     "dominated_cards",
     "holder_quantities",
@@ -225,8 +226,7 @@ def value_sentence(effects: pd.DataFrame, component: str, num_players: int, line
     for other in sorted(d for d in cell["design"].unique() if d.startswith(design + " vs ")):
         rel = value_verdicts(cell[cell["design"] == other]).iloc[0]
         ref = other.split(" vs ", 1)[1]
-        what = "" if rel["significant"] else ", not detected"
-        text += f"; beyond a gift of plain {ref}: {_pp(rel['diff'])} pp ({_interval(rel)}{what})"
+        text += f"; beyond a gift of plain {ref}: {_pp(rel['diff'])} pp ({_interval(rel)}{_open_text(rel)})"
     if "holder_margin" in rows.index:
         m = rows.loc["holder_margin"]
         text += f"; holder's score margin {m['diff']:+.1f} points ({_interval(m, 1.0)})"
@@ -234,6 +234,27 @@ def value_sentence(effects: pd.DataFrame, component: str, num_players: int, line
         length = rows.loc["length"]
         text += f"; game length {length['diff']:+.1f} rounds ({_interval(length, 1.0)})"
     return text
+
+
+def _open_text(row: pd.Series) -> str:
+    """``""`` for a detected effect; for one not detected, whether it is settled within ±:data:`PRECISION` or
+    unresolved with the paired games that would settle it (a :func:`value_verdicts` row)."""
+    if row["verdict"] in ("worth", "costs"):
+        return ""
+    if row["verdict"] == "within":
+        return f", within ±{100 * PRECISION:g} pp"
+    return f", unresolved: about {more_games_text(row['more_games'])} would detect or settle it"
+
+
+def change_sentence(effects: pd.DataFrame) -> str:
+    """ "Change from the printed card: ..." from the ``change`` design's holder-win row of ``effects`` (the paired
+    difference of a what-if's value and the printed card's): the change with its interval and, when it is not
+    detected, whether it is settled within ±:data:`PRECISION` or how many more games would settle it."""
+    win = value_verdicts(effects).iloc[0]
+    return (
+        f"Change from the printed card: {_pp(win['diff'])} pp win share to its holder ({_interval(win)}"
+        f"{_open_text(win)}), paired on the same games"
+    )
 
 
 def _colours(cards: pd.DataFrame, prefix: str) -> list[str]:

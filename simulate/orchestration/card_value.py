@@ -26,6 +26,7 @@ import pandas as pd
 
 from analysis.stats.card_value import (
     adjust_by_quantity,
+    change_sentence,
     contrast_effects,
     dominated_cards,
     holder_quantities,
@@ -300,13 +301,8 @@ def value_answer(result: ValueResult, design: ValueDesign) -> list[str]:
                     & (eff["num_players"] == n)
                     & (eff["lineup"] == lineup)
                     & (eff["design"] == "change")
-                ].set_index("quantity")
-                win = change.loc["holder_win"]
-                found = "" if win["significant"] else " (not detected)"
-                lines.append(
-                    f"Change from the printed card: {100 * win['diff']:+.1f} pp win share to its holder "
-                    f"({100 * win['adj_low']:.1f}..{100 * win['adj_high']:.1f}){found}, paired on the same games"
-                )
+                ]
+                lines.append(change_sentence(change))
     return lines
 
 
