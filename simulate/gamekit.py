@@ -188,6 +188,11 @@ class Twin(ABC):
         """The reference's game is over."""
         return bool(self.reference.is_terminal())
 
+    def invariants(self) -> list[str]:
+        """What the kernel's position breaks of the game's invariants (conservation of cards and tokens, limits),
+        one line each; the conformance check asks after every move. A game lists its own; none by default."""
+        return []
+
     @abstractmethod
     def seat_view(self, seat: int) -> Any:
         """Everything ``seat`` sees of the reference's position (the public position, its own hidden cards and its

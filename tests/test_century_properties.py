@@ -1,4 +1,5 @@
-"""Invariants of the numba Century engine, checked after every move of games played by every bot."""
+"""Invariants of the numba Century engine (``simulate.games.century.twin.century_invariants``, which the conformance
+check asks after every move too), checked after every move of games played by every bot over random seeds."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ from simulate.games.century import bots as B
 from simulate.games.century import data as D
 from simulate.games.century.engine import game_init, game_step
 from simulate.games.century.play import results, trace_game
-from simulate.games.century.state import PLAYED, new_state
+from simulate.games.century.state import new_state
+from simulate.games.century.twin import century_invariants
 
 DATA = D.load()
 TB = DATA.tables
@@ -19,31 +21,7 @@ BOT_NAMES = list(B.BOTS)
 
 
 def check_invariants(rec, n: int) -> None:
-    crystals = rec["crystals"]
-    assert (crystals >= 0).all(), "crystals never negative"
-    assert (crystals[:n].sum(axis=1) <= LIMIT).all(), "caravans within the limit after every turn"
-    assert (crystals[n:] == 0).all()
-    # every market card is in exactly one place: the deck, the row, or one player's cards
-    deck = rec["m_deck"][rec["m_deck_pos"] :].tolist()
-    row = [int(c) for c in rec["m_row"] if c >= 0]
-    owned = [m for m in TB.market_cards.tolist() if (rec["cards"][:n, m] != 0).any()]
-    assert sorted(deck + row + owned) == sorted(TB.market_cards.tolist())
-    assert all((rec["cards"][:n, m] != 0).sum() <= 1 for m in TB.market_cards)
-    for s in range(n):
-        assert all(rec["cards"][s, c] != 0 for c in TB.start_cards), "starting cards are never lost"
-    # every point card: deck, row or claimed
-    p_deck = rec["p_deck"][rec["p_deck_pos"] :].tolist()
-    p_row = [int(c) for c in rec["p_row"] if c >= 0]
-    claimed = np.flatnonzero(rec["p_owner"] >= 0).tolist()
-    assert sorted(p_deck + p_row + claimed) == list(range(len(TB.p_vp)))
-    for s in range(n):
-        mine = np.flatnonzero(rec["p_owner"] == s)
-        assert rec["num_points"][s] == len(mine) and rec["point_vp"][s] == TB.p_vp[mine].sum()
-    coins = int(TB.params[D.P_COINS_PER_PLAYER]) * n
-    assert rec["copper_left"] + rec["copper"][:n].sum() == coins
-    assert rec["silver_left"] + rec["silver"][:n].sum() == coins
-    assert rec["copper_left"] >= 0 and rec["silver_left"] >= 0
-    assert all(rec["cards"][s, m] in (0, 1, PLAYED) for s in range(n) for m in range(len(TB.m_kind)))
+    assert century_invariants(rec, TB, n) == []
 
 
 @settings(max_examples=100, deadline=None)
@@ -73,3 +51,16 @@ def test_invariants_hold_after_every_move(num_players, lineup, setup_seed, play_
     res = results(DATA, final)
     assert (res["parts"].sum(axis=2) == res["score"]).all(), "a score is the sum of its parts"
     assert res["win"].sum() == 1.0 and (res["rank"] >= 1).all()
+
+
+def test_each_broken_invariant_is_named() -> None:
+    st_ = new_state(1, TB)
+    game_init(st_, DATA.kernel, 0, 3, np.uint64(5), np.uint64(6))
+    assert century_invariants(st_[0], TB, 3) == []
+    broken = st_.copy()
+    broken[0]["crystals"][0, 0] = LIMIT + 1
+    broken[0]["copper_left"] -= 1
+    assert century_invariants(broken[0], TB, 3) == [
+        "a caravan holds more than the limit",
+        "copper coins are not conserved",
+    ]

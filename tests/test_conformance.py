@@ -135,3 +135,12 @@ def test_a_bot_that_sees_the_hidden_order_fails(monkeypatch) -> None:
         check_game("golems", games=4, checks=("hidden",))
     monkeypatch.setattr(conformance, "make", lambda name: game)
     assert check_game("golems", games=4, checks=("hidden",)) == ("hidden",)
+
+
+def test_a_broken_invariant_fails_move_by_move() -> None:
+    _, _, moves, twin = _golems_game()
+    gems = twin.record[0]["gems"]
+    gems[0] += 1  # a gem from nowhere, in the kernel's record
+    twin.kernel_view = lambda: twin.reference_view()  # the views agree; only the invariants can notice
+    with pytest.raises(ConformanceError, match="setup: invariants broken: gems are not conserved"):
+        compare_moves(twin, moves)
