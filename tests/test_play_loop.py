@@ -1,0 +1,140 @@
+"""The shared play loop (``simulate.play``) over a counting game small enough to know every answer.
+
+Game g adds ``step(g, k) = (3 * g + k) % 7 + 1`` at its k-th move until its total reaches ``TARGET``; a move
+equal to ``BANNED`` is illegal and ends the game unplayed (over = 2). Its ``finish`` writes the total and the end.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+import simulate.play as loop
+
+TARGET, BANNED = 12, 7
+RECORD = np.dtype([("total", np.int64), ("moves", np.int64), ("over", np.int8)])
+WORK = np.dtype([("mv", np.int32, (2,))])
+
+
+@njit
+def _scratch(ctx, st):
+    return (np.zeros(1, np.int64),)
+
+
+@njit
+def _start(ctx, st, i, g, sc):
+    st[i].total = 0
+    st[i].moves = 0
+    st[i].over = 0
+    sc[0][0] += 1  # games started in this block
+
+
+@njit
+def _running(st, i):
+    return st[i].over == 0
+
+
+@njit
+def _turn(ctx, st, i, g, sc, w):
+    r = st[i]
+    w.mv[0] = (3 * g + r.moves) % 7 + 1
+    w.mv[1] = g
+    if w.mv[0] == ctx[1]:
+        r.over = 2
+        return False
+    r.total += w.mv[0]
+    r.moves += 1
+    if r.total >= ctx[0]:
+        r.over = 1
+    return True
+
+
+@njit
+def _finish(ctx, st, i, g, sc):
+    ctx[2][g] = st[i].total
+    ctx[3][g] = st[i].over
+
+
+@njit
+def _play_games(ctx, st, slot, g0, g1, w, trace):
+    return loop.play_games(_scratch, _start, _running, _turn, _finish, ctx, st, slot, g0, g1, w, trace)
+
+
+@njit
+def _setup(ctx, st, g):
+    st[g].total = 0
+    st[g].moves = 0
+
+
+@njit
+def _replay(ctx, st, g, mv):
+    st[g].total += mv[0]
+    st[g].moves += 1
+
+
+def _expected(g: int) -> tuple[list[int], int, int]:
+    """The moves played, the final total and the end of game g, in plain Python."""
+    moves, total = [], 0
+    while total < TARGET:
+        step = (3 * g + len(moves)) % 7 + 1
+        if step == BANNED:
+            return moves, total, 2
+        moves.append(step)
+        total += step
+    return moves, total, 1
+
+
+def _run(num_games: int, threads: int, keep: bool) -> tuple[np.ndarray, np.ndarray]:
+    blocks = max(1, loop.num_blocks(num_games, threads))
+    st = np.zeros(num_games if keep else blocks, RECORD)
+    ctx = (TARGET, BANNED, np.full(num_games, -1, np.int64), np.full(num_games, -1, np.int64))
+    loop.play(_play_games, ctx, st, num_games, np.zeros(blocks, WORK), keep=keep)
+    return ctx[2], ctx[3]
+
+
+def test_every_way_of_playing_gives_every_game_its_own_answer():
+    num_games = 37
+    want_total = [_expected(g)[1] for g in range(num_games)]
+    want_over = [_expected(g)[2] for g in range(num_games)]
+    assert 2 in want_over and 1 in want_over  # both endings are exercised
+    for threads, keep in ((1, True), (2, True), (1, False), (2, False)):
+        total, over = _run(num_games, threads, keep)
+        assert total.tolist() == want_total, (threads, keep)
+        assert over.tolist() == want_over, (threads, keep)
+
+
+def test_trace_holds_the_moves_played_and_replays_to_the_same_totals():
+    traces, totals = [], []
+    for g in range(8):
+        st = np.zeros(g + 1, RECORD)
+        ctx = (TARGET, BANNED, np.zeros(g + 1, np.int64), np.zeros(g + 1, np.int64))
+        moves = np.zeros((50, 2), np.int32)
+        count = _play_games(ctx, st, -1, g, g + 1, np.zeros(1, WORK)[0], moves)  # the trace takes game g0 = g
+        want, total, _ = _expected(g)
+        assert moves[:count, 0].tolist() == want  # the illegal move is not recorded
+        assert (moves[:count, 1] == g).all()
+        traces.append(moves[:count].copy())
+        totals.append(total)
+    st = np.zeros(len(traces), RECORD)
+    loop.replay_moves(_setup, _replay, (), st, traces)
+    assert st["total"].tolist() == totals
+    assert st["moves"].tolist() == [len(t) for t in traces]
+
+
+def test_trace_stops_at_its_room_and_borrow_keeps_the_values():
+    st = np.zeros(1, RECORD)
+    ctx = (10_000, BANNED + 10, np.zeros(1, np.int64), np.zeros(1, np.int64))  # nothing banned: a long game
+    moves = loop.trace(_play_games, ctx, st, np.zeros(1, WORK), 5)
+    assert moves.shape == (5, 2) and st["over"][0] == 1 and st["moves"][0] > 5
+    assert moves[:, 0].tolist() == [k % 7 + 1 for k in range(5)]
+    x = (np.arange(4), (np.ones(2), 3))
+    y = _borrowed_copy(x)
+    assert y[0].tolist() == [0, 1, 2, 3] and y[1][0].tolist() == [1.0, 1.0] and y[1][1] == 3
+
+
+@njit
+def _borrowed_copy(x):
+    v = loop.borrow(x)
+    out = (v[0].copy(), (v[1][0].copy(), v[1][1]))
+    loop.hold(x)
+    return out
