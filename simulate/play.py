@@ -16,16 +16,28 @@ and, to replay recorded moves with the engine alone, two more::
     setup(ctx, st, g)                     # record g at the start of game g (no bots)
     replay(ctx, st, g, mv)                # play recorded move mv in record g
 
-A game binds its plug-ins in its own kernel, one line that numba compiles and caches once per game and that
-:func:`play`, :func:`play_blocks` and :func:`trace` run::
+A game binds its plug-ins in its own kernels, a line each, that numba compiles and caches once per game and that
+:func:`play`, :func:`trace` and :func:`replay_moves` run::
 
     @njit(cache=True)
     def _play_games(ctx, st, slot, g0, g1, w, trace):
         return loop.play_games(_scratch, _start, _running, _turn, loop.no_finish, ctx, st, slot, g0, g1, w, trace)
 
-:func:`play_games` is inlined there with the plug-ins as the kernel's globals, so numba inlines them in turn (a
-plug-in called through an argument of a compiled function is a call, with reference counting, at every move: half
-the speed of a greedy Century game).
+    @njit(cache=True, parallel=True)
+    def _play_blocks(ctx, st, keep, num_games, work, no_trace):
+        loop.play_blocks(_play_games, ctx, st, keep, num_games, work, no_trace)
+
+    @njit(cache=True)
+    def _replay_games(ctx, st, moves, offsets):
+        loop.replay_games(_setup, _replay, ctx, st, moves, offsets)
+
+:func:`play_games`, :func:`play_blocks` and :func:`replay_games` are inlined there with the plug-ins as the
+kernel's globals, so numba inlines them in turn (a plug-in called through an argument of a compiled function is a
+call, with reference counting, at every move: half the speed of a greedy Century game), and the ``prange`` of
+:func:`play_blocks` runs on numba's threads in the game's ``parallel=True`` kernel. No cached function here takes a
+game's function as an argument from Python: numba's cache index would then hold every game's specialisation under
+keys that refer to the games' dispatchers, and a process that loaded the index without one of those games could
+no longer save it ("underlying object has vanished").
 
 ``ctx`` is whatever the game needs (its tables as a one-record array, seats, lineup, seeds, output arrays indexed
 by game); ``st`` is a batch of game records; ``g`` is a game's index into the seeds and outputs and ``i`` the
@@ -112,13 +124,13 @@ def play_games(scratch, start, running, turn, finish, ctx, st, slot, g0, g1, w, 
     return recorded
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, inline="always")
 def play_blocks(kernel, ctx, st, keep, num_games, work, no_trace):
     """Play games ``0..num_games-1`` in ``work.shape[0]`` blocks on numba threads, block b with scratch ``work[b]``.
 
-    ``kernel``: the game's :func:`play_games` (see the module docstring). With ``keep`` game g plays in ``st[g]``;
-    without, block b plays its games one after the other in ``st[b]``. ``no_trace``: an empty trace of the game's
-    move dtype.
+    Inlined in the game's own ``parallel=True`` kernel with ``kernel`` its :func:`play_games` kernel (see the module
+    docstring). With ``keep`` game g plays in ``st[g]``; without, block b plays its games one after the other in
+    ``st[b]``. ``no_trace``: an empty trace of the game's move dtype.
     """
     num_blocks = work.shape[0]
     for b in prange(num_blocks):
@@ -149,12 +161,21 @@ def empty_trace(work: np.ndarray) -> np.ndarray:
     return np.zeros((0, *mv.shape), mv.base)
 
 
-def play(kernel: Callable, ctx: tuple, st: np.ndarray, num_games: int, work: np.ndarray, keep: bool = True) -> None:
-    """Play games ``0..num_games-1`` with the game's ``kernel``: serially (``work`` of one record) or in ``len(work)``
-    parallel blocks (``num_blocks``); ``keep`` as in :func:`play_blocks` (without it, ``st`` holds a record a block).
+def play(
+    kernel: Callable,
+    blocks: Callable,
+    ctx: tuple,
+    st: np.ndarray,
+    num_games: int,
+    work: np.ndarray,
+    keep: bool = True,
+) -> None:
+    """Play games ``0..num_games-1`` with the game's kernels: serially with ``kernel`` (``work`` of one record) or in
+    ``len(work)`` parallel blocks (``num_blocks``) with ``blocks``; ``keep`` as in :func:`play_blocks` (without it,
+    ``st`` holds a record a block).
     """
     if len(work) > 1:
-        play_blocks(kernel, ctx, st, keep, num_games, work, empty_trace(work))
+        blocks(ctx, st, keep, num_games, work, empty_trace(work))
     elif num_games:
         kernel(ctx, st, -1 if keep else 0, 0, num_games, work[0], empty_trace(work))
 
@@ -168,20 +189,25 @@ def trace(kernel: Callable, ctx: tuple, st: np.ndarray, work: np.ndarray, max_mo
     return moves[:count].copy()
 
 
-@njit(cache=True)
-def _replay_games(setup, replay, ctx, st, moves, offsets):
+@njit(cache=True, inline="always")
+def replay_games(setup, replay, ctx, st, moves, offsets):
+    """Set up game g in ``st[g]`` and play its moves ``moves[offsets[g]:offsets[g + 1]]``, for every record of ``st``.
+
+    Inlined in the game's own replay kernel (see the module docstring).
+    """
     for g in range(st.shape[0]):
         setup(ctx, st, g)
         for k in range(offsets[g], offsets[g + 1]):
             replay(ctx, st, g, moves[k])
 
 
-def replay_moves(setup: Callable, replay: Callable, ctx: tuple, st: np.ndarray, traces: list[np.ndarray]) -> None:
-    """Set up game g in ``st[g]`` and play its recorded moves ``traces[g]`` (the engine alone, without bots).
+def replay_moves(kernel: Callable, ctx: tuple, st: np.ndarray, traces: list[np.ndarray]) -> None:
+    """Set up game g in ``st[g]`` and play its recorded moves ``traces[g]`` (the engine alone, without bots) with the
+    game's replay ``kernel`` (its :func:`replay_games`).
 
     ``traces``: one (moves, move_len) array a game, of one dtype.
     """
     offsets = np.zeros(len(traces) + 1, np.int64)
     offsets[1:] = np.cumsum([len(t) for t in traces])
     moves = np.ascontiguousarray(np.concatenate(traces)) if traces else np.zeros((0, 1), np.int16)
-    _replay_games(setup, replay, ctx, st, moves, offsets)
+    kernel(ctx, st, moves, offsets)

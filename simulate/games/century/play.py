@@ -173,6 +173,12 @@ def _play_games(ctx, st, slot, g0, g1, w, trace):
     return loop.play_games(_scratch, _start, _running, _turn, no_finish, ctx, st, slot, g0, g1, w, trace)
 
 
+@njit(cache=True, parallel=True)
+def _play_blocks(ctx, st, keep, num_games, work, no_trace):
+    """:func:`_play_games` over blocks of games on numba threads (``simulate.play.play_blocks``)."""
+    loop.play_blocks(_play_games, ctx, st, keep, num_games, work, no_trace)
+
+
 def _ctx(data, num_players, seat_bot, bot_ids, bot_params, setup_seeds, play_seeds, open_rows, counts, feats, points):
     g = len(setup_seeds)
     return (
@@ -255,6 +261,12 @@ def _replay(ctx, st, g, mv):
     end_turn(r, tb, mv[M_KIND] == CLAIM)
 
 
+@njit(cache=True)
+def _replay_games(ctx, st, moves, offsets):
+    """Recorded moves replayed by the engine alone (``simulate.play.replay_games``)."""
+    loop.replay_games(_setup, _replay, ctx, st, moves, offsets)
+
+
 def replay_moves(
     data: CenturyData, num_players: int, setup_seeds: np.ndarray, play_seeds: np.ndarray, traces: list[np.ndarray]
 ) -> np.ndarray:
@@ -262,7 +274,7 @@ def replay_moves(
     st = new_state(len(traces), data.tables)
     seeds = np.asarray(setup_seeds, np.uint64), np.asarray(play_seeds, np.uint64)
     ctx = (data.kernel, num_players, *seeds, np.arange(MAX_PLAYERS))
-    loop.replay_moves(_setup, _replay, ctx, st, [np.asarray(t, np.int16) for t in traces])
+    loop.replay_moves(_replay_games, ctx, st, [np.asarray(t, np.int16) for t in traces])
     return st
 
 
@@ -346,7 +358,7 @@ def play_batch(
         NO_FEATS,
         (points, num_points),
     )
-    loop.play(_play_games, ctx, st, g, np.zeros(max(1, loop.num_blocks(g, threads)), WORK))
+    loop.play(_play_games, _play_blocks, ctx, st, g, np.zeros(max(1, loop.num_blocks(g, threads)), WORK))
     return st, *open_rows, counts
 
 
@@ -382,7 +394,7 @@ def positions(
         (feats, num_rows),
         NO_POINTS,
     )
-    loop.play(_play_games, ctx, st, g, np.zeros(1, WORK))
+    loop.play(_play_games, _play_blocks, ctx, st, g, np.zeros(1, WORK))
     game = np.repeat(np.arange(g, dtype=np.int64), num_rows)
     x = np.concatenate([feats[k, : num_rows[k]] for k in range(g)]) if g else np.zeros((0, NUM_FEATURES), np.float32)
     seat = np.concatenate([np.arange(num_rows[k], dtype=np.int64) % num_players for k in range(g)]) if g else game

@@ -97,6 +97,12 @@ def _play_games(ctx, st, slot, g0, g1, w, trace):
     return loop.play_games(_search_work, _start, _running, _turn, _finish, ctx, st, slot, g0, g1, w, trace)
 
 
+@njit(cache=True, parallel=True)
+def _play_blocks(ctx, st, keep, num_games, work, no_trace):
+    """:func:`_play_games` over blocks of games on numba threads (``simulate.play.play_blocks``)."""
+    loop.play_blocks(_play_games, ctx, st, keep, num_games, work, no_trace)
+
+
 def _ctx(data, num_players, arrays, columns, points):
     return (data.kernel, num_players, *arrays, *columns, *points)
 
@@ -137,7 +143,7 @@ def play_batch(
     g = arrays[2].shape[0]
     st = new_state(g)
     ctx = _ctx(data, num_players, arrays, _column_arrays(0, num_players), NO_POINTS)
-    loop.play(_play_games, ctx, st, g, _pads(max(1, loop.num_blocks(g, threads))))
+    loop.play(_play_games, _play_blocks, ctx, st, g, _pads(max(1, loop.num_blocks(g, threads))))
     return st
 
 
@@ -151,13 +157,19 @@ def _replay(ctx, st, g, mv):
     apply_move(st[g], ctx[0][0], mv)
 
 
+@njit(cache=True)
+def _replay_games(ctx, st, moves, offsets):
+    """Recorded moves replayed by the engine alone (``simulate.play.replay_games``)."""
+    loop.replay_games(_setup, _replay, ctx, st, moves, offsets)
+
+
 def replay_moves(
     data: PokerData, num_players: int, setup_seeds: np.ndarray, play_seeds: np.ndarray, traces: list[np.ndarray]
 ) -> np.ndarray:
     """Final records of games replayed from their recorded moves by the numba engine, without bots."""
     st = new_state(len(traces))
     ctx = (data.kernel, num_players, np.asarray(setup_seeds, np.uint64), np.asarray(play_seeds, np.uint64))
-    loop.replay_moves(_setup, _replay, ctx, st, [np.asarray(t, np.int32) for t in traces])
+    loop.replay_moves(_replay_games, ctx, st, [np.asarray(t, np.int32) for t in traces])
     return st
 
 
@@ -356,7 +368,8 @@ def play_columns(
     columns = _column_arrays(g, num_players)
     blocks = max(1, loop.num_blocks(g, threads))
     ctx = _ctx(data, num_players, arrays, columns, (points, num_points))
-    loop.play(_play_games, ctx, new_state(blocks), g, _pads(blocks), keep=False)  # a record a block, reused
+    st = new_state(blocks)  # a record a block, reused
+    loop.play(_play_games, _play_blocks, ctx, st, g, _pads(blocks), keep=False)
     return _column_dicts(*columns)
 
 

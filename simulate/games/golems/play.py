@@ -127,6 +127,12 @@ def _play_games(ctx, st, slot, g0, g1, w, trace):
     return loop.play_games(_scratch, _start, _running, _turn, no_finish, ctx, st, slot, g0, g1, w, trace)
 
 
+@njit(cache=True, parallel=True)
+def _play_blocks(ctx, st, keep, num_games, work, no_trace):
+    """:func:`_play_games` over blocks of games on numba threads (``simulate.play.play_blocks``)."""
+    loop.play_blocks(_play_games, ctx, st, keep, num_games, work, no_trace)
+
+
 def _ctx(data, num_players, seat_bot, bot_ids, bot_params, setup_seeds, play_seeds, check, record, points):
     g = len(setup_seeds)
     return (
@@ -437,7 +443,7 @@ def play_batch(
         NO_RECORD,
         (points, num_points),
     )
-    loop.play(_play_games, ctx, st, g, new_work(max(1, loop.num_blocks(g, threads)), st.dtype))
+    loop.play(_play_games, _play_blocks, ctx, st, g, new_work(max(1, loop.num_blocks(g, threads)), st.dtype))
     return st
 
 
