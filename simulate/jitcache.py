@@ -15,8 +15,8 @@ folder's path is in the key, so two checkouts or worktrees never share (nor thra
 
 Numba checks a cached function against its own file only. A game's kernel inlines the bots and the
 engine from other files of its package (and the generator of ``simulate/rng.py``, the tree search of
-``simulate/search.py``, the learned value of ``simulate/apprentice.py``), so after an edit
-or an upgrade of those files it would go on running the machine code of the old rules. The digest
+``simulate/search.py``, the learned value of ``simulate/apprentice.py``, the play loop of ``simulate/play.py``),
+so after an edit or an upgrade of those files it would go on running the machine code of the old rules. The digest
 covers every Python file of the folder and :data:`SHARED_SOURCES`: when any changes, the kernels
 compile anew into a new folder and the folder's older caches are deleted. Each ``<folder name>-<hash>``
 folder names its source folder (file ``source``), and caches whose source folder is gone (a removed
@@ -48,7 +48,9 @@ __all__ = [
     "use_cache",
 ]
 
-SHARED_SOURCES = tuple(Path(__file__).resolve().parent / name for name in ("rng.py", "search.py", "apprentice.py"))
+SHARED_SOURCES = tuple(
+    Path(__file__).resolve().parent / name for name in ("rng.py", "search.py", "apprentice.py", "play.py")
+)
 """Files outside a game package whose numba functions the game's kernels inline."""
 APP = "golem-lab"
 _FOLDERS: set[Path] = set()

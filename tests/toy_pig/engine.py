@@ -13,6 +13,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+import simulate.play as loop
 from simulate.rng import randint
 
 ROLL, BANK = 0, 1
@@ -120,21 +121,49 @@ def _record_point(st, g, n, points, count):
         count[g] = k + 1
 
 
+WORK = np.dtype([("mv", np.int64, (MOVE_LEN,))])
+"""The play loop's work record: the move being played (``simulate.play.play_games``)."""
+
+
 @njit(cache=True)
-def play_games(st, n, target, seat_lineup, ids, params, play_seeds, trace, points, count):
-    """Play one game per row of ``seat_lineup``; with a (TURN_CAP, MOVE_LEN) ``trace`` (one game), record its moves;
-    with a (G, rounds, n) ``points`` array, every seat's score at the end of every round and at the game's end."""
-    record = points.shape[0] > 0
-    for g in range(play_seeds.shape[0]):
-        game_init(st, g, play_seeds[g])
-        while st.over[g] == 0:
-            entry = seat_lineup[g, st.current[g]]
-            action = bot_action(st, g, target, ids[entry], params[entry])
-            die = randint(st.rng, g, 6) + 1 if action == ROLL else 0
-            if trace.shape[0] > 0:
-                trace[st.moves[g], 0] = action
-                trace[st.moves[g], 1] = die
-            before = st.turns[g]
-            game_step(st, g, n, target, action, die)
-            if record and (st.over[g] != 0 or (st.turns[g] != before and st.current[g] == 0)):
-                _record_point(st, g, n, points, count)
+def _scratch(ctx, st):
+    return (np.zeros(0, np.int64),)
+
+
+@njit(cache=True, inline="always")
+def _start(ctx, st, i, g, sc):
+    game_init(st, i, ctx[5][g])
+
+
+@njit(cache=True, inline="always")
+def _running(st, i):
+    return st.over[i] == 0
+
+
+@njit(cache=True, inline="always")
+def _turn(ctx, st, i, g, sc, w):
+    n, target, points, count = ctx[0], ctx[1], ctx[6], ctx[7]
+    entry = ctx[2][g, st.current[i]]
+    action = bot_action(st, i, target, ctx[3][entry], ctx[4][entry])
+    die = randint(st.rng, i, 6) + 1 if action == ROLL else 0
+    w.mv[0] = action
+    w.mv[1] = die
+    before = st.turns[i]
+    game_step(st, i, n, target, action, die)
+    if points.shape[0] > 0 and (st.over[i] != 0 or (st.turns[i] != before and st.current[i] == 0)):
+        _record_point(st, i, n, points, count)
+    return True
+
+
+@njit(cache=True)
+def play_games(ctx, st, slot, g0, g1, w, trace):
+    """Pig's game loop (``simulate.play.play_games``). ``ctx``: (n, target, seat_lineup (G, n), ids, params,
+    play_seeds (G,), points, count); with a (G, rounds, n) ``points`` array, every seat's score at the end of every
+    round and at the game's end is recorded, ``count`` (G,) counting them."""
+    return loop.play_games(_scratch, _start, _running, _turn, loop.no_finish, ctx, st, slot, g0, g1, w, trace)
+
+
+@njit(cache=True, parallel=True)
+def play_blocks(ctx, st, keep, num_games, work, no_trace):
+    """:func:`play_games` over blocks of games on numba threads (``simulate.play.play_blocks``)."""
+    loop.play_blocks(play_games, ctx, st, keep, num_games, work, no_trace)

@@ -8,6 +8,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+import simulate.play as loop
 from simulate.datafiles import sha256
 from simulate.game import BotSpec, ChunkTables, Codes, RuleOption, bot_specs
 from simulate.gamekit import GameShell, Twin, new_trajectories, state_field, trajectory_lists
@@ -114,12 +115,9 @@ def public_state(ref: PigReference) -> dict[str, Any]:
 def trace_game(d, num_players, seat_lineup, ids, params, setup_seed, play_seed):
     """One game's move records and its final state."""
     st = E.new_state(1)
-    trace = np.zeros((E.TURN_CAP, E.MOVE_LEN), np.int64)
     seats = np.asarray(seat_lineup, np.int64).reshape(1, num_players)
-    seeds = np.array([play_seed], np.uint64)
-    points, count = new_trajectories(0, 0, 0)
-    E.play_games(st, num_players, d.target, seats, ids, params, seeds, trace, points, count)
-    return trace[: st.moves[0]], st
+    ctx = (num_players, d.target, seats, ids, params, np.array([play_seed], np.uint64), *new_trajectories(0, 0, 0))
+    return loop.trace(E.play_games, ctx, st, np.zeros(1, E.WORK), E.TURN_CAP), st
 
 
 class Pig(GameShell):
@@ -193,11 +191,11 @@ class Pig(GameShell):
     ) -> ChunkTables:
         n, g = num_players, len(play_seeds)
         st = E.new_state(g)
-        no_trace = np.zeros((0, E.MOVE_LEN), np.int64)
         seats = np.asarray(seat_lineup, np.int64)
         points, count = new_trajectories(g, MAX_POINTS, n) if trajectories else new_trajectories(0, 0, 0)
-        seeds = np.asarray(play_seeds, np.uint64)
-        E.play_games(st, n, d.target, seats, lineup_ids, lineup_params, seeds, no_trace, points, count)
+        ctx = (n, d.target, seats, lineup_ids, lineup_params, np.asarray(play_seeds, np.uint64), points, count)
+        work = np.zeros(max(1, loop.num_blocks(g, threads)), E.WORK)
+        loop.play(E.play_games, E.play_blocks, ctx, st, g, work)
         score = st.score[:, :n]
         top = score == score.max(axis=1, keepdims=True)
         win = top / top.sum(axis=1, keepdims=True)

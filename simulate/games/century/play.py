@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
+import simulate.play as loop
 from simulate.game import Positions
 from simulate.gamekit import new_trajectories
 from simulate.games.century.apprentice import apprentice_action, new_apprentice_scratch
@@ -54,6 +55,7 @@ from simulate.games.century.state import (
     RUNNING,
     new_state,
 )
+from simulate.play import no_finish
 from simulate.search import new_tree
 
 MAX_PLAYERS = 5
@@ -73,97 +75,133 @@ _PLAY_COUNT = np.zeros(3, np.int64)
 _PLAY_COUNT[KIND_CREATE], _PLAY_COUNT[KIND_TRADE], _PLAY_COUNT[KIND_UPGRADE] = C_CREATES, C_TRADES, C_UPGRADES
 NO_POINTS = new_trajectories(0, 0, 0)
 """The empty trajectory arrays of a loop that records none."""
+NO_FEATS = np.zeros((0, 0, NUM_FEATURES), np.float32), np.zeros(0, np.int64)
+"""The empty feature rows and row counts of a loop that records none."""
 
 
 @njit(cache=True)
-def _play_games(
-    st,
-    tab,
-    g0,
-    g1,
-    num_players,
-    seat_bot,
-    bot_ids,
-    bot_params,
-    setup_seeds,
-    play_seeds,
-    open_m,
-    open_p,
-    counts,
-    trace,
-    work,
-    feats,
-    num_rows,
-    points,
-    num_points,
-):
-    """Play games ``g0..g1-1`` to the end; a move that a bot makes illegally ends its game.
-
-    ``counts`` (G, MAX_PLAYERS, len(PROFILE)) int32: zeroed here, then each seat's play profile.
-    ``trace`` (T, MOVE_LEN): when T > 0 the moves of game ``g0`` are recorded; returns the count.
-    ``work`` (1,) ``WORK``: the move scratch record.
-    ``feats`` (G, R, NUM_FEATURES) float32: when G > 0, after every turn the position's features from every
-    seat's view (seat-major within a turn), up to R rows a game; ``num_rows`` (G,) the rows written.
-    ``points`` (G, R, n) int32: when G > 0, every seat's score at the end of game g's k-th round (a game ends at
-    a round's end) goes to ``points[g, k]``, ``num_points`` (G,) counting them (``simulate.gamekit.new_trajectories``).
-    """
-    tb = tab[0]
+def _scratch(ctx, st):
+    """The loop's buffers: move lists, the planner's hands, the search bot's tree (sized for the lineup's largest
+    budget) and scratch, the apprentice's scratch, a feature row and score parts."""
+    tb = ctx[0][0]
+    bot_ids, bot_params = ctx[3], ctx[4]
     nm = tb.m_kind.shape[0]
-    mv = work[0].mv
-    moves = np.zeros((SCRATCH_MOVES, MOVE_LEN), np.int16)
-    hand = np.zeros(3 * nm + 1, np.int16)  # planner scratch: two hands and a card list
-    iterations = 0  # the search bot's tree and scratch, sized for the lineup's largest budget
+    iterations = 0
     for b in range(bot_ids.shape[0]):
         if bot_ids[b] == SEARCH:
             iterations = max(iterations, int(bot_params[b, S_ITERATIONS]))
-    tree = new_tree(iterations + 1, MOVE_LEN, SCRATCH_MOVES)
-    scratch = new_scratch(st)
-    apprentice = new_apprentice_scratch(st)
-    feat_buf = np.zeros(NUM_FEATURES)
-    part_buf = np.zeros(NUM_PARTS, np.int64)
-    recorded = 0
-    for g in range(g0, g1):
-        r = st[g]
-        init_game(r, tb, num_players, setup_seeds[g], play_seeds[g])
-        deal_gift(r, tb, seat_bot[g])
-        for k in range(MAX_MERCHANT_ROW):
-            open_m[g, k] = r.m_row[k]
-        for k in range(MAX_POINT_ROW):
-            open_p[g, k] = r.p_row[k]
-        c = counts[g]
-        c[:, :] = 0
-        while r.over == RUNNING:
-            s = r.current
-            b = seat_bot[g, s]
-            bot = bot_ids[b]
-            if bot == GREEDY:  # the cheap common bot without the dispatch call: ~10% of a greedy run
-                greedy_action(r, tb, bot_params, b, mv)
-            elif bot == SEARCH:
-                search_action(st, g, tb, bot_params[b], tree, scratch, mv)
-            elif bot == APPRENTICE:
-                apprentice_action(st, g, tb, bot_params[b], apprentice, mv)
-            else:
-                choose_action(r, tb, bot, bot_params, b, mv, moves, hand)
-            if not is_legal_action(r, tb, mv):
-                r.over = END_ILLEGAL
-                break
-            apply_action(r, tb, mv)
-            choose_discard(r, tb, bot, bot_params, b, mv)
-            if not is_legal_discard(r, tb, mv):
-                r.over = END_ILLEGAL
-                break
-            apply_discard(r, mv)
-            _count(c[s], tb, mv)
-            if recorded < trace.shape[0]:
-                for f in range(MOVE_LEN):
-                    trace[recorded, f] = mv[f]
-                recorded += 1
-            end_turn(r, tb, mv[M_KIND] == CLAIM)
-            if feats.shape[0] > 0:
-                _record(r, tb, feats[g], num_rows, g, feat_buf, part_buf)
-            if points.shape[0] > 0 and r.current == 0:  # a round's end (every end of a game is one)
-                _record_points(r, tb, points, num_points, g, part_buf)
-    return recorded
+    return (
+        np.zeros((SCRATCH_MOVES, MOVE_LEN), np.int16),
+        np.zeros(3 * nm + 1, np.int16),  # planner scratch: two hands and a card list
+        new_tree(iterations + 1, MOVE_LEN, SCRATCH_MOVES),
+        new_scratch(st),
+        new_apprentice_scratch(st),
+        np.zeros(NUM_FEATURES),
+        np.zeros(NUM_PARTS, np.int64),
+    )
+
+
+@njit(cache=True, inline="always")
+def _start(ctx, st, i, g, sc):
+    """Deal game ``g`` into record ``i`` (the gift to the lineup's first entry), noting its opening rows."""
+    tb = ctx[0][0]
+    r = st[i]
+    init_game(r, tb, ctx[1], ctx[5][g], ctx[6][g])
+    deal_gift(r, tb, ctx[2][g])
+    open_m, open_p, counts = ctx[7], ctx[8], ctx[9]
+    for k in range(MAX_MERCHANT_ROW):
+        open_m[g, k] = r.m_row[k]
+    for k in range(MAX_POINT_ROW):
+        open_p[g, k] = r.p_row[k]
+    c = counts[g]
+    c[:, :] = 0
+
+
+@njit(cache=True, inline="always")
+def _running(st, i):
+    return st[i].over == RUNNING
+
+
+@njit(cache=True, inline="always")
+def _turn(ctx, st, i, g, sc, w):
+    """The seat to move's action and discard, each checked; its play profile, features and trajectory point."""
+    tb = ctx[0][0]
+    bot_ids, bot_params = ctx[3], ctx[4]
+    r = st[i]
+    mv = w.mv
+    s = r.current
+    b = ctx[2][g, s]
+    bot = bot_ids[b]
+    if bot == GREEDY:  # the cheap common bot without the dispatch call: ~10% of a greedy run
+        greedy_action(r, tb, bot_params, b, mv)
+    elif bot == SEARCH:
+        search_action(st, i, tb, bot_params[b], sc[2], sc[3], mv)
+    elif bot == APPRENTICE:
+        apprentice_action(st, i, tb, bot_params[b], sc[4], mv)
+    else:
+        choose_action(r, tb, bot, bot_params, b, mv, sc[0], sc[1])
+    if not is_legal_action(r, tb, mv):
+        r.over = END_ILLEGAL
+        return False
+    apply_action(r, tb, mv)
+    choose_discard(r, tb, bot, bot_params, b, mv)
+    if not is_legal_discard(r, tb, mv):
+        r.over = END_ILLEGAL
+        return False
+    apply_discard(r, mv)
+    _count(ctx[9][g, s], tb, mv)
+    end_turn(r, tb, mv[M_KIND] == CLAIM)
+    feats, points = ctx[10], ctx[12]
+    if feats.shape[0] > 0:
+        _record(r, tb, feats[g], ctx[11], g, sc[5], sc[6])
+    if points.shape[0] > 0 and r.current == 0:  # a round's end (every end of a game is one)
+        _record_points(r, tb, points, ctx[13], g, sc[6])
+    return True
+
+
+@njit(cache=True)
+def _play_games(ctx, st, slot, g0, g1, w, trace):
+    """Century's game loop: ``simulate.play.play_games`` over its plug-ins.
+
+    ``ctx``: (tables, num_players, seat_bot (G, n), bot_ids (L,), bot_params (L, MAX_BOT_PARAMS), setup_seeds,
+    play_seeds (G,), opening merchant and point rows (G, MAX_MERCHANT_ROW), (G, MAX_POINT_ROW), play-profile counts
+    (G, MAX_PLAYERS, len(PROFILE)) int32, features (G, R, NUM_FEATURES) float32 and their row counts (G,),
+    trajectory points (G, R, n) int32 and their counts (G,)). The features (every seat's view after every turn,
+    seat-major, up to R rows a game) and the trajectory points (every seat's score at a round's end) are recorded
+    when their arrays are not empty; ``trace`` takes game ``g0``'s moves.
+    """
+    return loop.play_games(_scratch, _start, _running, _turn, no_finish, ctx, st, slot, g0, g1, w, trace)
+
+
+@njit(cache=True, parallel=True)
+def _play_blocks(ctx, st, keep, num_games, work, no_trace):
+    """:func:`_play_games` over blocks of games on numba threads (``simulate.play.play_blocks``)."""
+    loop.play_blocks(_play_games, ctx, st, keep, num_games, work, no_trace)
+
+
+def _ctx(data, num_players, seat_bot, bot_ids, bot_params, setup_seeds, play_seeds, open_rows, counts, feats, points):
+    g = len(setup_seeds)
+    return (
+        data.kernel,
+        num_players,
+        np.ascontiguousarray(seat_bot, dtype=np.int64).reshape(g, -1),
+        np.ascontiguousarray(bot_ids, dtype=np.int64),
+        np.ascontiguousarray(bot_params, dtype=np.float64).reshape(-1, MAX_BOT_PARAMS),
+        np.ascontiguousarray(setup_seeds, dtype=np.uint64),
+        np.ascontiguousarray(play_seeds, dtype=np.uint64),
+        *open_rows,
+        counts,
+        *feats,
+        *points,
+    )
+
+
+def _open_rows(g: int) -> tuple[np.ndarray, np.ndarray]:
+    return np.full((g, MAX_MERCHANT_ROW), -1, np.int16), np.full((g, MAX_POINT_ROW), -1, np.int16)
+
+
+def _counts(g: int) -> np.ndarray:
+    return np.empty((g, MAX_PLAYERS, len(PROFILE)), np.int32)
 
 
 @njit(cache=True)
@@ -206,22 +244,27 @@ def _count(c, tb, mv):
     c[C_DISCARDED] += mv[M_DISCARD] + mv[M_DISCARD + 1] + mv[M_DISCARD + 2] + mv[M_DISCARD + 3]
 
 
-@njit(cache=True)
-def _replay_games(st, tab, num_players, setup_seeds, play_seeds, moves, offsets):
-    """Set up each game and apply its recorded moves (``moves[offsets[g]:offsets[g + 1]]``): the engine alone.
+@njit(cache=True, inline="always")
+def _setup(ctx, st, g):
+    """Deal game ``g`` as it was played with seat s holding lineup entry s (a gift goes to seat 0)."""
+    tb = ctx[0][0]
+    init_game(st[g], tb, ctx[1], ctx[2][g], ctx[3][g])
+    deal_gift(st[g], tb, ctx[4])
 
-    The games were played with seat s holding lineup entry s (a gift goes to seat 0)."""
-    tb = tab[0]
-    seat_bot = np.arange(MAX_PLAYERS)
-    for g in range(st.shape[0]):
-        r = st[g]
-        init_game(r, tb, num_players, setup_seeds[g], play_seeds[g])
-        deal_gift(r, tb, seat_bot)
-        for k in range(offsets[g], offsets[g + 1]):
-            mv = moves[k]
-            apply_action(r, tb, mv)
-            apply_discard(r, mv)
-            end_turn(r, tb, mv[M_KIND] == CLAIM)
+
+@njit(cache=True, inline="always")
+def _replay(ctx, st, g, mv):
+    r = st[g]
+    tb = ctx[0][0]
+    apply_action(r, tb, mv)
+    apply_discard(r, mv)
+    end_turn(r, tb, mv[M_KIND] == CLAIM)
+
+
+@njit(cache=True)
+def _replay_games(ctx, st, moves, offsets):
+    """Recorded moves replayed by the engine alone (``simulate.play.replay_games``)."""
+    loop.replay_games(_setup, _replay, ctx, st, moves, offsets)
 
 
 def replay_moves(
@@ -229,67 +272,10 @@ def replay_moves(
 ) -> np.ndarray:
     """Final states of games replayed from their recorded moves by the numba engine, without bots."""
     st = new_state(len(traces), data.tables)
-    offsets = np.zeros(len(traces) + 1, np.int64)
-    offsets[1:] = np.cumsum([len(t) for t in traces])
-    moves = np.concatenate(traces) if traces else np.zeros((0, MOVE_LEN), np.int16)
-    _replay_games(
-        st,
-        data.kernel,
-        num_players,
-        np.asarray(setup_seeds, np.uint64),
-        np.asarray(play_seeds, np.uint64),
-        moves,
-        offsets,
-    )
+    seeds = np.asarray(setup_seeds, np.uint64), np.asarray(play_seeds, np.uint64)
+    ctx = (data.kernel, num_players, *seeds, np.arange(MAX_PLAYERS))
+    loop.replay_moves(_replay_games, ctx, st, [np.asarray(t, np.int16) for t in traces])
     return st
-
-
-@njit(cache=True, parallel=True)
-def _play_parallel(
-    st,
-    tab,
-    num_players,
-    seat_bot,
-    bot_ids,
-    bot_params,
-    setup_seeds,
-    play_seeds,
-    open_m,
-    open_p,
-    counts,
-    num_blocks,
-    work,
-    points,
-    num_points,
-):
-    n = setup_seeds.shape[0]
-    no_trace = np.zeros((0, MOVE_LEN), np.int16)
-    no_feats = np.zeros((0, 0, NUM_FEATURES), np.float32)
-    no_rows = np.zeros(0, np.int64)
-    for b in prange(num_blocks):
-        g0 = b * n // num_blocks
-        g1 = (b + 1) * n // num_blocks
-        _play_games(
-            st,
-            tab,
-            g0,
-            g1,
-            num_players,
-            seat_bot,
-            bot_ids,
-            bot_params,
-            setup_seeds,
-            play_seeds,
-            open_m,
-            open_p,
-            counts,
-            no_trace,
-            work[b : b + 1],
-            no_feats,
-            no_rows,
-            points,
-            num_points,
-        )
 
 
 @njit(cache=True)
@@ -358,55 +344,22 @@ def play_batch(
     """
     g = setup_seeds.shape[0]
     st = out if out is not None else new_state(g, data.tables)
-    open_m = np.full((g, MAX_MERCHANT_ROW), -1, np.int16)
-    open_p = np.full((g, MAX_POINT_ROW), -1, np.int16)
-    counts = np.empty((g, MAX_PLAYERS, len(PROFILE)), np.int32)
-    seat_bot = np.ascontiguousarray(seat_bot, dtype=np.int64)
-    bot_ids = np.ascontiguousarray(bot_ids, dtype=np.int64)
-    bot_params = np.ascontiguousarray(bot_params, dtype=np.float64).reshape(-1, MAX_BOT_PARAMS)
-    setup_seeds = np.ascontiguousarray(setup_seeds, dtype=np.uint64)
-    play_seeds = np.ascontiguousarray(play_seeds, dtype=np.uint64)
-    if threads > 1 and g > 1:
-        _play_parallel(
-            st,
-            data.kernel,
-            num_players,
-            seat_bot,
-            bot_ids,
-            bot_params,
-            setup_seeds,
-            play_seeds,
-            open_m,
-            open_p,
-            counts,
-            min(g, 16 * threads),
-            np.zeros(min(g, 16 * threads), WORK),
-            points,
-            num_points,
-        )
-    else:
-        _play_games(
-            st,
-            data.kernel,
-            0,
-            g,
-            num_players,
-            seat_bot,
-            bot_ids,
-            bot_params,
-            setup_seeds,
-            play_seeds,
-            open_m,
-            open_p,
-            counts,
-            np.zeros((0, MOVE_LEN), np.int16),
-            np.zeros(1, WORK),
-            np.zeros((0, 0, NUM_FEATURES), np.float32),
-            np.zeros(0, np.int64),
-            points,
-            num_points,
-        )
-    return st, open_m, open_p, counts
+    open_rows, counts = _open_rows(g), _counts(g)
+    ctx = _ctx(
+        data,
+        num_players,
+        seat_bot,
+        bot_ids,
+        bot_params,
+        setup_seeds,
+        play_seeds,
+        open_rows,
+        counts,
+        NO_FEATS,
+        (points, num_points),
+    )
+    loop.play(_play_games, _play_blocks, ctx, st, g, np.zeros(max(1, loop.num_blocks(g, threads)), WORK))
+    return st, *open_rows, counts
 
 
 MAX_ROWS_PER_GAME = 4000
@@ -428,26 +381,20 @@ def positions(
     st = new_state(g, data.tables)
     feats = np.zeros((g, MAX_ROWS_PER_GAME, NUM_FEATURES), np.float32)
     num_rows = np.zeros(g, np.int64)
-    _play_games(
-        st,
-        data.kernel,
-        0,
-        g,
+    ctx = _ctx(
+        data,
         num_players,
-        np.ascontiguousarray(seat_lineup, dtype=np.int64),
-        np.ascontiguousarray(lineup_ids, dtype=np.int64),
-        np.ascontiguousarray(lineup_params, dtype=np.float64).reshape(-1, MAX_BOT_PARAMS),
-        np.ascontiguousarray(setup_seeds, dtype=np.uint64),
-        np.ascontiguousarray(play_seeds, dtype=np.uint64),
-        np.full((g, MAX_MERCHANT_ROW), -1, np.int16),
-        np.full((g, MAX_POINT_ROW), -1, np.int16),
-        np.empty((g, MAX_PLAYERS, len(PROFILE)), np.int32),
-        np.zeros((0, MOVE_LEN), np.int16),
-        np.zeros(1, WORK),
-        feats,
-        num_rows,
-        *NO_POINTS,
+        seat_lineup,
+        lineup_ids,
+        lineup_params,
+        setup_seeds,
+        play_seeds,
+        _open_rows(g),
+        _counts(g),
+        (feats, num_rows),
+        NO_POINTS,
     )
+    loop.play(_play_games, _play_blocks, ctx, st, g, np.zeros(1, WORK))
     game = np.repeat(np.arange(g, dtype=np.int64), num_rows)
     x = np.concatenate([feats[k, : num_rows[k]] for k in range(g)]) if g else np.zeros((0, NUM_FEATURES), np.float32)
     seat = np.concatenate([np.arange(num_rows[k], dtype=np.int64) % num_players for k in range(g)]) if g else game
@@ -468,29 +415,20 @@ def trace_game(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Play one game and return its move records (moves, MOVE_LEN) and its final state."""
     st = new_state(1, data.tables)
-    trace = np.zeros((max_moves, MOVE_LEN), np.int16)
-    open_rows = np.zeros((1, max(MAX_MERCHANT_ROW, MAX_POINT_ROW)), np.int16)
-    count = _play_games(
-        st,
-        data.kernel,
-        0,
-        1,
+    ctx = _ctx(
+        data,
         num_players,
-        np.ascontiguousarray(np.asarray(seat_bot, dtype=np.int64).reshape(1, -1)),
-        np.ascontiguousarray(bot_ids, dtype=np.int64),
-        np.ascontiguousarray(bot_params, dtype=np.float64).reshape(-1, MAX_BOT_PARAMS),
-        np.array([setup_seed], np.uint64),
-        np.array([play_seed], np.uint64),
-        open_rows,
-        open_rows.copy(),
-        np.empty((1, MAX_PLAYERS, len(PROFILE)), np.int32),
-        trace,
-        np.zeros(1, WORK),
-        np.zeros((0, 0, NUM_FEATURES), np.float32),
-        np.zeros(0, np.int64),
-        *NO_POINTS,
+        seat_bot,
+        bot_ids,
+        bot_params,
+        [setup_seed],
+        [play_seed],
+        _open_rows(1),
+        _counts(1),
+        NO_FEATS,
+        NO_POINTS,
     )
-    return trace[:count].copy(), st
+    return loop.trace(_play_games, ctx, st, np.zeros(1, WORK), max_moves), st
 
 
 def results(data: CenturyData, st: np.ndarray) -> dict[str, np.ndarray]:

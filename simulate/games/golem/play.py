@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
+import simulate.play as loop
 from simulate.gamekit import new_trajectories
 from simulate.games.golem.apprentice_bot import apprentice_action, new_apprentice_scratch
 from simulate.games.golem.bots import APPRENTICE, MAX_BOT_PARAMS, SEARCH, choose
@@ -22,7 +23,7 @@ from simulate.games.golem.engine import (
 from simulate.games.golem.features import NUM_FEATURES, features
 from simulate.games.golem.search_bot import MAX_MOVES as SEARCH_MOVES
 from simulate.games.golem.search_bot import MOVE_LEN, S_ITERATIONS, new_scratch, search_action
-from simulate.games.golem.state import new_pads, new_state
+from simulate.games.golem.state import PAD, new_state
 from simulate.search import new_tree
 
 SCORE_PARTS = (
@@ -39,75 +40,102 @@ MAX_MOVES = 4000  # bound on the decisions of one game (a trace buffer size, not
 NO_RECORD = np.zeros((0, 0, 0, NUM_FEATURES), np.float32)
 NO_POINTS = new_trajectories(0, 0, 0)
 """The empty trajectory arrays of a loop that records none."""
+WORK = np.dtype([("mv", np.int16, (1,))])
+"""The loop's work record: the action being played (``simulate.play.play_games``)."""
 
 
 @njit(cache=True)
-def _play_games(
-    st,
-    tab,
-    g0,
-    g1,
-    n,
-    seat_bot,
-    bot_ids,
-    bot_params,
-    setup_seeds,
-    play_seeds,
-    check,
-    trace,
-    pad,
-    rec,
-    rec_count,
-    points,
-    num_points,
-):
-    """Play games ``g0..g1-1`` to the end. With ``check``, every action is checked first and an illegal one stops
-    its game (``error`` = 1).
-
-    ``trace`` (T,): when T > 0 the actions of game ``g0`` are recorded; returns their count.
-    ``pad`` (1,) ``state.PAD``: the scratch record.
-    ``rec`` (G, D, n, F) float32: when G > 0, after each of the first D decisions of game g the apprentice's
-    features of the position from every seat's view go to ``rec[g, d, seat]`` and ``rec_count[g]`` counts them
-    (``apprentice.positions``); the games are the same as without.
-    ``points`` (G, R, n) int32: when G > 0, every seat's score (as the final scoring counts it) at the end of game
-    g's k-th round goes to ``points[g, k]``, ``num_points`` (G,) counting them (``simulate.gamekit.new_trajectories``).
-    """
-    tb = tab[0]
-    recorded = 0
-    recording = rec.shape[0] > 0
-    f = np.zeros(NUM_FEATURES, np.float64)
-    parts = np.zeros(NUM_PARTS, np.int64)
-    iterations = 0  # the search bot's tree and scratch, sized for the lineup's largest budget
+def _scratch(ctx, st):
+    """The loop's buffers: the bots' pad, the search bot's tree (sized for the lineup's largest budget) and scratch,
+    the apprentice's scratch, a feature vector and score parts."""
+    bot_ids, bot_params = ctx[3], ctx[4]
+    iterations = 0
     for b in range(bot_ids.shape[0]):
         if bot_ids[b] == SEARCH:
             iterations = max(iterations, int(bot_params[b, S_ITERATIONS]))
+    pads = np.zeros(1, PAD)
+    scratch = new_scratch(st, pads)
     tree = new_tree(iterations + 1, MOVE_LEN, SEARCH_MOVES)
-    scratch = new_scratch(st, pad)
-    app = new_apprentice_scratch(st, scratch)
-    for g in range(g0, g1):
-        r = st[g]
-        init_game(r, tb, n, setup_seeds[g], play_seeds[g])
-        while r.phase != PH_END and r.error == 0:
-            b = seat_bot[g, current_player(r)]
-            if bot_ids[b] == SEARCH:
-                a = search_action(st, g, tb, bot_params[b], tree, scratch)
-            elif bot_ids[b] == APPRENTICE:
-                a = apprentice_action(st, g, tb, bot_params[b], app)
-            else:
-                a = choose(r, tb, bot_ids[b], _weights(bot_params, b), pad[0])
-            if check and not is_legal(r, tb, a):
-                r.error = 1
-                break
-            if recorded < trace.shape[0]:
-                trace[recorded] = a
-                recorded += 1
-            rnd = r.round
-            apply_action(r, tb, a)
-            if recording:
-                _record(r, tb, rec, rec_count, g, f)
-            if points.shape[0] > 0 and r.round != rnd:  # a round's end (the fourth's ends the game)
-                _record_points(r, tb, points, num_points, g, parts)
-    return recorded
+    f = np.zeros(NUM_FEATURES, np.float64)
+    return tree, scratch, new_apprentice_scratch(st, scratch), f, np.zeros(NUM_PARTS, np.int64), pads
+
+
+@njit(cache=True, inline="always")
+def _start(ctx, st, i, g, sc):
+    init_game(st[i], ctx[0][0], ctx[1], ctx[5][g], ctx[6][g])
+
+
+@njit(cache=True, inline="always")
+def _running(st, i):
+    return st[i].phase != PH_END and st[i].error == 0
+
+
+@njit(cache=True, inline="always")
+def _turn(ctx, st, i, g, sc, w):
+    """The seat to move's action (checked with ``check``), then the features and trajectory point to record."""
+    tb = ctx[0][0]
+    bot_ids, bot_params = ctx[3], ctx[4]
+    r = st[i]
+    b = ctx[2][g, current_player(r)]
+    if bot_ids[b] == SEARCH:
+        a = search_action(st, i, tb, bot_params[b], sc[0], sc[1])
+    elif bot_ids[b] == APPRENTICE:
+        a = apprentice_action(st, i, tb, bot_params[b], sc[2])
+    else:
+        a = choose(r, tb, bot_ids[b], _weights(bot_params, b), sc[5][0])
+    w.mv[0] = a
+    if ctx[7] and not is_legal(r, tb, a):
+        r.error = 1
+        return False
+    rnd = r.round
+    apply_action(r, tb, a)
+    if ctx[8].shape[0] > 0:
+        _record(r, tb, ctx[8], ctx[9], g, sc[3])
+    points = ctx[10]
+    if points.shape[0] > 0 and r.round != rnd:  # a round's end (the fourth's ends the game)
+        _record_points(r, tb, points, ctx[11], g, sc[4])
+    return True
+
+
+@njit(cache=True)
+def _play_games(ctx, st, slot, g0, g1, w, trace):
+    """Golem's game loop: ``simulate.play.play_games`` over its plug-ins, with work record ``w`` (``WORK``).
+
+    ``ctx``: (tables, num_players, seat_bot (G, n), bot_ids (L,), bot_params (L, MAX_BOT_PARAMS), setup_seeds,
+    play_seeds (G,), check, rec, rec_count, points, num_points). With ``check``, every action is checked first and
+    an illegal one stops its game (``error`` = 1). ``rec`` (G, D, n, F) float32: when G > 0, after each of the
+    first D decisions of game g the apprentice's features of the position from every seat's view go to
+    ``rec[g, d, seat]`` and ``rec_count[g]`` counts them (``apprentice.positions``); the games are the same as
+    without. ``points`` (G, R, n) int32: when G > 0, every seat's score (as the final scoring counts it) at the end
+    of game g's k-th round goes to ``points[g, k]``, ``num_points`` (G,) counting them
+    (``simulate.gamekit.new_trajectories``). ``trace`` takes game ``g0``'s actions.
+    """
+    return loop.play_games(_scratch, _start, _running, _turn, loop.no_finish, ctx, st, slot, g0, g1, w, trace)
+
+
+@njit(cache=True, parallel=True)
+def _play_blocks(ctx, st, keep, num_games, work, no_trace):
+    """:func:`_play_games` over blocks of games on numba threads (``simulate.play.play_blocks``)."""
+    loop.play_blocks(_play_games, ctx, st, keep, num_games, work, no_trace)
+
+
+def _ctx(
+    data, num_players, seat_bot, bot_ids, bot_params, setup_seeds, play_seeds, check, record, record_count, points
+):
+    g = len(setup_seeds)
+    return (
+        data.kernel,
+        num_players,
+        np.ascontiguousarray(seat_bot, dtype=np.int64).reshape(g, num_players),
+        np.ascontiguousarray(bot_ids, dtype=np.int64),
+        _params(bot_params),
+        np.ascontiguousarray(setup_seeds, dtype=np.uint64),
+        np.ascontiguousarray(play_seeds, dtype=np.uint64),
+        check,
+        record,
+        record_count,
+        *points,
+    )
 
 
 @njit(cache=True)
@@ -153,46 +181,20 @@ def _weights(bot_params, b):
     )
 
 
-@njit(cache=True, parallel=True)
-def _play_parallel(st, tab, n, seat_bot, bot_ids, bot_params, setup_seeds, play_seeds, check, pads, points, num_points):
-    total = setup_seeds.shape[0]
-    num_blocks = pads.shape[0]
-    no_trace = np.zeros(0, np.int16)
-    no_record = np.zeros((0, 0, 0, NUM_FEATURES), np.float32)
-    no_count = np.zeros(0, np.int64)
-    for b in prange(num_blocks):
-        g0 = b * total // num_blocks
-        g1 = (b + 1) * total // num_blocks
-        _play_games(
-            st,
-            tab,
-            g0,
-            g1,
-            n,
-            seat_bot,
-            bot_ids,
-            bot_params,
-            setup_seeds,
-            play_seeds,
-            check,
-            no_trace,
-            pads[b : b + 1],
-            no_record,
-            no_count,
-            points,
-            num_points,
-        )
+@njit(cache=True, inline="always")
+def _setup(ctx, st, g):
+    init_game(st[g], ctx[0][0], ctx[1], ctx[2][g], ctx[3][g])
+
+
+@njit(cache=True, inline="always")
+def _replay(ctx, st, g, mv):
+    apply_action(st[g], ctx[0][0], np.int64(mv[0]))
 
 
 @njit(cache=True)
-def _replay(st, tab, n, setup_seeds, play_seeds, moves, offsets):
-    """Apply recorded actions (game k: ``moves[offsets[k]:offsets[k + 1]]``) to fresh games."""
-    tb = tab[0]
-    for g in range(setup_seeds.shape[0]):
-        r = st[g]
-        init_game(r, tb, n, setup_seeds[g], play_seeds[g])
-        for k in range(offsets[g], offsets[g + 1]):
-            apply_action(r, tb, moves[k])
+def _replay_games(ctx, st, moves, offsets):
+    """Recorded actions replayed by the engine alone (``simulate.play.replay_games``)."""
+    loop.replay_games(_setup, _replay, ctx, st, moves, offsets)
 
 
 @njit(cache=True)
@@ -286,33 +288,22 @@ def play_batch(
     """
     g = setup_seeds.shape[0]
     st = new_state(g)
-    args = (
-        np.ascontiguousarray(seat_bot, dtype=np.int64).reshape(g, num_players),
-        np.ascontiguousarray(bot_ids, dtype=np.int64),
-        _params(bot_params),
-        np.ascontiguousarray(setup_seeds, dtype=np.uint64),
-        np.ascontiguousarray(play_seeds, dtype=np.uint64),
-    )
     count = np.zeros(0, np.int64) if record_count is None else record_count
-    if threads > 1 and g > 1 and record.shape[0] == 0:
-        pads = new_pads(min(g, 16 * threads))
-        _play_parallel(st, data.kernel, num_players, *args, check_moves, pads, points, num_points)
-    else:
-        _play_games(
-            st,
-            data.kernel,
-            0,
-            g,
-            num_players,
-            *args,
-            check_moves,
-            np.zeros(0, np.int16),
-            new_pads(1),
-            record,
-            count,
-            points,
-            num_points,
-        )
+    blocks = max(1, loop.num_blocks(g, threads)) if record.shape[0] == 0 else 1
+    ctx = _ctx(
+        data,
+        num_players,
+        seat_bot,
+        bot_ids,
+        bot_params,
+        setup_seeds,
+        play_seeds,
+        check_moves,
+        record,
+        count,
+        (points, num_points),
+    )
+    loop.play(_play_games, _play_blocks, ctx, st, g, np.zeros(blocks, WORK))
     return st
 
 
@@ -333,47 +324,33 @@ def trace_game(
     setup_seed: int,
     play_seed: int,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Play one game; return its actions and its final record (a batch of 1)."""
+    """Play one game, every action checked; return its actions and its final record (a batch of 1)."""
     st = new_state(1)
-    trace = np.zeros(MAX_MOVES, np.int16)
-    count = _play_games(
-        st,
-        data.kernel,
-        0,
-        1,
+    no_record = np.zeros(0, np.int64)
+    ctx = _ctx(
+        data,
         num_players,
-        np.ascontiguousarray(np.asarray(seat_bot, dtype=np.int64).reshape(1, -1)),
-        np.ascontiguousarray(bot_ids, dtype=np.int64),
-        _params(bot_params),
-        np.array([setup_seed], np.uint64),
-        np.array([play_seed], np.uint64),
+        seat_bot,
+        bot_ids,
+        bot_params,
+        [setup_seed],
+        [play_seed],
         True,
-        trace,
-        new_pads(1),
         NO_RECORD,
-        np.zeros(0, np.int64),
-        *NO_POINTS,
+        no_record,
+        NO_POINTS,
     )
-    return trace[:count].copy(), st
+    return loop.trace(_play_games, ctx, st, np.zeros(1, WORK), MAX_MOVES)[:, 0], st
 
 
 def replay_moves(
     data: GolemData, num_players: int, setup_seeds: np.ndarray, play_seeds: np.ndarray, traces: list[np.ndarray]
 ) -> np.ndarray:
     """The numba engine applying recorded actions (for ``golem bench``); returns the final records."""
-    offsets = np.zeros(len(traces) + 1, np.int64)
-    offsets[1:] = np.cumsum([len(t) for t in traces])
-    moves = np.concatenate(traces).astype(np.int64) if traces else np.zeros(0, np.int64)
     st = new_state(len(traces))
-    _replay(
-        st,
-        data.kernel,
-        num_players,
-        np.ascontiguousarray(setup_seeds, dtype=np.uint64),
-        np.ascontiguousarray(play_seeds, dtype=np.uint64),
-        moves,
-        offsets,
-    )
+    seeds = np.ascontiguousarray(setup_seeds, dtype=np.uint64), np.ascontiguousarray(play_seeds, dtype=np.uint64)
+    ctx = (data.kernel, num_players, *seeds)
+    loop.replay_moves(_replay_games, ctx, st, [np.asarray(t, np.int16).reshape(-1, 1) for t in traces])
     return st
 
 

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
+import simulate.play as loop
 from simulate.gamekit import new_trajectories
 from simulate.games.golem_poker.bots import MAX_BOT_PARAMS, MEMO, SCRATCH, SEARCH, bot_records, choose_move, strength
 from simulate.games.golem_poker.data import MAX_DEALS, PokerData
@@ -31,8 +32,9 @@ def _pads(k: int) -> np.ndarray:
 
 
 @njit(cache=True)
-def _search_work(st, lineup):
+def _search_work(ctx, st):
     """The search bot's tree and scratch for one game loop, sized for the lineup's largest budget."""
+    lineup = ctx[3]
     iterations = 0
     for b in range(lineup.shape[0]):
         if lineup[b].id == SEARCH:
@@ -40,48 +42,69 @@ def _search_work(st, lineup):
     return new_tree(iterations + 1, MOVE_LEN, SEARCH_MOVES), new_scratch(st)
 
 
-@njit(cache=True)
-def _play_games(st, tab, g0, g1, num_players, seat_bot, lineup, setup_seeds, play_seeds, trace, pad):
-    """Play games ``g0..g1-1`` to the end; a bot's illegal move ends its game (``END_ILLEGAL``).
+@njit(cache=True, inline="always")
+def _start(ctx, st, i, g, sc):
+    init_game(st[i], ctx[0][0], ctx[1], ctx[4][g], ctx[5][g])
 
-    ``trace`` (T, MOVE_LEN): when T > 0 the moves of game ``g0`` are recorded; returns their count.
-    ``pad`` (1,) ``PAD``: the scratch record.
+
+@njit(cache=True, inline="always")
+def _running(st, i):
+    return st[i].over == RUNNING
+
+
+@njit(cache=True, inline="always")
+def _turn(ctx, st, i, g, sc, w):
+    """The seat to move's move, checked; a trajectory point at a stage's end."""
+    tb = ctx[0][0]
+    r = st[i]
+    mv = w.mv
+    bp = ctx[3][ctx[2][g, r.current]]
+    if bp.id == SEARCH:  # a call: the tree's arrays are touched in a search bot's turn only
+        search_action(st, i, tb, bp.params, sc[0], sc[1], mv)
+    else:
+        choose_move(r, tb, bp, mv, w.scratch, w.memo)
+    if not is_legal(r, tb, mv):
+        r.over = END_ILLEGAL
+        return False
+    phase = r.phase
+    deal = r.deal
+    apply_move(r, tb, mv)
+    points = ctx[11]
+    if points.shape[0] > 0 and (r.phase != phase or r.deal != deal or r.over != RUNNING):  # a stage's end
+        _record_points(r, points, ctx[12], g)
+    return True
+
+
+@njit(cache=True, inline="always")
+def _finish(ctx, st, i, g, sc):
+    """Game ``g``'s columns, when the loop writes them."""
+    gb = ctx[7]
+    if gb.shape[0] > 0:
+        _fill_game(st[i], ctx[0][0], ctx[1], g, ctx[6], gb, ctx[8], ctx[9], ctx[10])
+
+
+@njit(cache=True)
+def _play_games(ctx, st, slot, g0, g1, w, trace):
+    """Golem-poker's game loop: ``simulate.play.play_games`` over its plug-ins; a bot's illegal move ends its game.
+
+    ``ctx``: (tables, num_players, seat_bot (G, n), lineup (``bots.bot_records``), setup_seeds, play_seeds (G,),
+    then the column arrays of ``_fill_game`` (gi, gb, si, sf, dl: each game's columns written as it ends when they
+    are not empty), points, num_points). ``points`` (G, R, n) int32: when G > 0, every seat's net chips at the end
+    of each stage of game g (a betting round or a draw, of every deal; the last stage ends with the pot awarded) go
+    to ``points[g, k]``, ``num_points`` (G,) counting them (``simulate.gamekit.new_trajectories``). ``w``: a
+    ``PAD`` record; ``trace`` takes game ``g0``'s moves.
     """
-    tb = tab[0]
-    mv = pad[0].mv
-    scratch = pad[0].scratch
-    memo = pad[0].memo
-    tree, search_scratch = _search_work(st, lineup)
-    recorded = 0
-    for g in range(g0, g1):
-        r = st[g]
-        init_game(r, tb, num_players, setup_seeds[g], play_seeds[g])
-        while r.over == RUNNING:
-            bp = lineup[seat_bot[g, r.current]]
-            if bp.id == SEARCH:  # a call: the tree's arrays are touched in a search bot's turn only
-                search_action(st, g, tb, bp.params, tree, search_scratch, mv)
-            else:
-                choose_move(r, tb, bp, mv, scratch, memo)
-            if not is_legal(r, tb, mv):
-                r.over = END_ILLEGAL
-                break
-            if recorded < trace.shape[0]:
-                for f in range(MOVE_LEN):
-                    trace[recorded, f] = mv[f]
-                recorded += 1
-            apply_move(r, tb, mv)
-    return recorded
+    return loop.play_games(_search_work, _start, _running, _turn, _finish, ctx, st, slot, g0, g1, w, trace)
 
 
 @njit(cache=True, parallel=True)
-def _play_parallel(st, tab, num_players, seat_bot, lineup, setup_seeds, play_seeds, pads):
-    n = setup_seeds.shape[0]
-    num_blocks = pads.shape[0]
-    no_trace = np.zeros((0, MOVE_LEN), np.int32)
-    for b in prange(num_blocks):
-        g0 = b * n // num_blocks
-        g1 = (b + 1) * n // num_blocks
-        _play_games(st, tab, g0, g1, num_players, seat_bot, lineup, setup_seeds, play_seeds, no_trace, pads[b : b + 1])
+def _play_blocks(ctx, st, keep, num_games, work, no_trace):
+    """:func:`_play_games` over blocks of games on numba threads (``simulate.play.play_blocks``)."""
+    loop.play_blocks(_play_games, ctx, st, keep, num_games, work, no_trace)
+
+
+def _ctx(data, num_players, arrays, columns, points):
+    return (data.kernel, num_players, *arrays, *columns, *points)
 
 
 def _arrays(seat_bot, bot_ids, bot_params, setup_seeds, play_seeds):
@@ -116,39 +139,28 @@ def play_batch(
     threads : int
         1 plays serially; more plays blocks of games on numba threads (same results).
     """
-    seat_bot, lineup, setup_seeds, play_seeds = _arrays(seat_bot, bot_ids, bot_params, setup_seeds, play_seeds)
-    g = setup_seeds.shape[0]
+    arrays = _arrays(seat_bot, bot_ids, bot_params, setup_seeds, play_seeds)
+    g = arrays[2].shape[0]
     st = new_state(g)
-    if threads > 1 and g > 1:
-        _play_parallel(
-            st, data.kernel, num_players, seat_bot, lineup, setup_seeds, play_seeds, _pads(min(g, 16 * threads))
-        )
-    else:
-        _play_games(
-            st,
-            data.kernel,
-            0,
-            g,
-            num_players,
-            seat_bot,
-            lineup,
-            setup_seeds,
-            play_seeds,
-            np.zeros((0, MOVE_LEN), np.int32),
-            _pads(1),
-        )
+    ctx = _ctx(data, num_players, arrays, _column_arrays(0, num_players), NO_POINTS)
+    loop.play(_play_games, _play_blocks, ctx, st, g, _pads(max(1, loop.num_blocks(g, threads))))
     return st
 
 
+@njit(cache=True, inline="always")
+def _setup(ctx, st, g):
+    init_game(st[g], ctx[0][0], ctx[1], ctx[2][g], ctx[3][g])
+
+
+@njit(cache=True, inline="always")
+def _replay(ctx, st, g, mv):
+    apply_move(st[g], ctx[0][0], mv)
+
+
 @njit(cache=True)
-def _replay_games(st, tab, num_players, setup_seeds, play_seeds, moves, offsets):
-    """Set up each game and apply its recorded moves (``moves[offsets[g]:offsets[g + 1]]``): the engine alone."""
-    tb = tab[0]
-    for g in range(st.shape[0]):
-        r = st[g]
-        init_game(r, tb, num_players, setup_seeds[g], play_seeds[g])
-        for k in range(offsets[g], offsets[g + 1]):
-            apply_move(r, tb, moves[k])
+def _replay_games(ctx, st, moves, offsets):
+    """Recorded moves replayed by the engine alone (``simulate.play.replay_games``)."""
+    loop.replay_games(_setup, _replay, ctx, st, moves, offsets)
 
 
 def replay_moves(
@@ -156,18 +168,8 @@ def replay_moves(
 ) -> np.ndarray:
     """Final records of games replayed from their recorded moves by the numba engine, without bots."""
     st = new_state(len(traces))
-    offsets = np.zeros(len(traces) + 1, np.int64)
-    offsets[1:] = np.cumsum([len(t) for t in traces])
-    moves = np.concatenate(traces) if traces else np.zeros((0, MOVE_LEN), np.int32)
-    _replay_games(
-        st,
-        data.kernel,
-        num_players,
-        np.asarray(setup_seeds, np.uint64),
-        np.asarray(play_seeds, np.uint64),
-        np.ascontiguousarray(moves, np.int32),
-        offsets,
-    )
+    ctx = (data.kernel, num_players, np.asarray(setup_seeds, np.uint64), np.asarray(play_seeds, np.uint64))
+    loop.replay_moves(_replay_games, ctx, st, [np.asarray(t, np.int32) for t in traces])
     return st
 
 
@@ -182,11 +184,10 @@ def trace_game(
     max_moves: int = 20000,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Play one game and return its move records (moves, MOVE_LEN) and its final record (a batch of 1)."""
-    seat_bot, lineup, setup, play = _arrays(seat_bot, bot_ids, bot_params, setup_seed, play_seed)
+    arrays = _arrays(seat_bot, bot_ids, bot_params, setup_seed, play_seed)
     st = new_state(1)
-    trace = np.zeros((max_moves, MOVE_LEN), np.int32)
-    count = _play_games(st, data.kernel, 0, 1, num_players, seat_bot, lineup, setup, play, trace, _pads(1))
-    return trace[:count].copy(), st
+    ctx = _ctx(data, num_players, arrays, _column_arrays(0, num_players), NO_POINTS)
+    return loop.trace(_play_games, ctx, st, _pads(1), max_moves), st
 
 
 def results(st: np.ndarray, num_players: int) -> dict[str, np.ndarray]:
@@ -334,58 +335,6 @@ def _flatten_deals(dl, counts, offsets, flat):
 
 
 @njit(cache=True)
-def _play_to_columns(
-    work,
-    pad,
-    tab,
-    g0,
-    g1,
-    num_players,
-    seat_bot,
-    lineup,
-    setup_seeds,
-    play_seeds,
-    gi,
-    gb,
-    si,
-    sf,
-    dl,
-    points,
-    num_points,
-):
-    """Play games ``g0..g1-1`` in the one record ``work[0]`` and write each one's columns as it ends.
-
-    The same games as ``_play_games`` (``init_game`` sets every field a game reads), without
-    keeping a record per game. ``points`` (G, R, n) int32: when G > 0, every seat's net chips at the end of each
-    stage of game g (a betting round or a draw, of every deal; the last stage ends with the pot awarded) go to
-    ``points[g, k]``, ``num_points`` (G,) counting them (``simulate.gamekit.new_trajectories``).
-    """
-    tb = tab[0]
-    mv = pad[0].mv
-    scratch = pad[0].scratch
-    memo = pad[0].memo
-    tree, search_scratch = _search_work(work, lineup)
-    r = work[0]
-    for g in range(g0, g1):
-        init_game(r, tb, num_players, setup_seeds[g], play_seeds[g])
-        while r.over == RUNNING:
-            bp = lineup[seat_bot[g, r.current]]
-            if bp.id == SEARCH:
-                search_action(work, 0, tb, bp.params, tree, search_scratch, mv)
-            else:
-                choose_move(r, tb, bp, mv, scratch, memo)
-            if not is_legal(r, tb, mv):
-                r.over = END_ILLEGAL
-                break
-            phase = r.phase
-            deal = r.deal
-            apply_move(r, tb, mv)
-            if points.shape[0] > 0 and (r.phase != phase or r.deal != deal or r.over != RUNNING):  # a stage's end
-                _record_points(r, points, num_points, g)
-        _fill_game(r, tb, num_players, g, gi, gb, si, sf, dl)
-
-
-@njit(cache=True)
 def _record_points(r, points, num_points, g):
     """Every seat's net chips now into game ``g``'s next trajectory point (while there is room)."""
     k = num_points[g]
@@ -394,34 +343,6 @@ def _record_points(r, points, num_points, g):
     for s in range(r.num_players):
         points[g, k, s] = r.won[s] - r.paid_ante[s] - r.paid_bet[s] - r.paid_penalty[s]
     num_points[g] = k + 1
-
-
-@njit(cache=True, parallel=True)
-def _play_to_columns_parallel(
-    work, pads, tab, num_players, seat_bot, lineup, setup_seeds, play_seeds, gi, gb, si, sf, dl, points, num_points
-):
-    n = setup_seeds.shape[0]
-    num_blocks = work.shape[0]
-    for b in prange(num_blocks):
-        _play_to_columns(
-            work[b : b + 1],
-            pads[b : b + 1],
-            tab,
-            b * n // num_blocks,
-            (b + 1) * n // num_blocks,
-            num_players,
-            seat_bot,
-            lineup,
-            setup_seeds,
-            play_seeds,
-            gi,
-            gb,
-            si,
-            sf,
-            dl,
-            points,
-            num_points,
-        )
 
 
 def play_columns(
@@ -442,41 +363,14 @@ def play_columns(
     (``simulate.gamekit.new_trajectories`` of G games, none by default) take every seat's net chips at the end
     of every stage (betting round or draw).
     """
-    seat_bot, lineup, setup_seeds, play_seeds = _arrays(seat_bot, bot_ids, bot_params, setup_seeds, play_seeds)
-    g = setup_seeds.shape[0]
-    arrays = _column_arrays(g, num_players)
-    if threads > 1 and g > 1:
-        blocks = min(g, 16 * threads)
-        _play_to_columns_parallel(
-            new_state(blocks),
-            _pads(blocks),
-            data.kernel,
-            num_players,
-            seat_bot,
-            lineup,
-            setup_seeds,
-            play_seeds,
-            *arrays,
-            points,
-            num_points,
-        )
-    elif g:
-        _play_to_columns(
-            new_state(1),
-            _pads(1),
-            data.kernel,
-            0,
-            g,
-            num_players,
-            seat_bot,
-            lineup,
-            setup_seeds,
-            play_seeds,
-            *arrays,
-            points,
-            num_points,
-        )
-    return _column_dicts(*arrays)
+    arrays = _arrays(seat_bot, bot_ids, bot_params, setup_seeds, play_seeds)
+    g = arrays[2].shape[0]
+    columns = _column_arrays(g, num_players)
+    blocks = max(1, loop.num_blocks(g, threads))
+    ctx = _ctx(data, num_players, arrays, columns, (points, num_points))
+    st = new_state(blocks)  # a record a block, reused
+    loop.play(_play_games, _play_blocks, ctx, st, g, _pads(blocks), keep=False)
+    return _column_dicts(*columns)
 
 
 def _column_arrays(g: int, n: int) -> tuple[np.ndarray, ...]:

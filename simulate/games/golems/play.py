@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
+import simulate.play as loop
 from simulate.gamekit import new_trajectories
 from simulate.games.golems.apprentice import apprentice_action
 from simulate.games.golems.bots import APPRENTICE, MAX_BOT_PARAMS, SEARCH, choose, new_work
@@ -36,11 +37,14 @@ from simulate.games.golems.state import (
     new_state,
 )
 from simulate.games.golems.value import features
+from simulate.play import no_finish
 from simulate.search import new_tree
 
 NUM_PARTS = 5
 NO_POINTS = new_trajectories(0, 0, 0)
 """The empty trajectory arrays of a loop that records none."""
+NO_RECORD = np.zeros((0, NUM_FEATURES), np.float32), np.zeros(0, np.int64), 0
+"""The empty feature rows, row counts and first game of a loop that records none."""
 SCORE_PARTS = ("score_golems", "score_tucks", "score_dust", "score_gems", "score_runes")
 
 
@@ -61,71 +65,89 @@ def _record(r, tb, i, rec_x, rec_used, w):
 
 
 @njit(cache=True)
-def _play_games(
-    st,
-    tab,
-    g0,
-    g1,
-    num_players,
-    seat_bot,
-    bot_ids,
-    bot_params,
-    setup_seeds,
-    play_seeds,
-    w,
-    check,
-    trace,
-    rec_x,
-    used,
-    points,
-    num_points,
-):
-    """Play games ``g0..g1-1`` to the end with bot work record ``w``.
-
-    With ``check``, every move is checked first and an illegal one ends its game (``END_ILLEGAL``).
-    ``trace`` (T, MOVE_LEN): when T > 0 the moves of game ``g0`` are recorded; returns the count.
-    ``used`` (g1 - g0,): when not empty, the features of the position after each move from every seat's
-    view go to ``rec_x`` (rows ``(g - g0) * cap ..``, cap = rows / games, seats in order; the apprentice's
-    training positions), ``used`` counting each game's rows.
-    ``points`` (G, R, n) int32: when G > 0, every seat's score at the end of game g's k-th round (a game ends at a
-    round's end; solo, every turn is a round) goes to ``points[g, k]``, ``num_points`` (G,) counting them
-    (``simulate.gamekit.new_trajectories``).
-    """
-    tb = tab[0]
-    mv = w.mv
-    iterations = 0  # the search bot's tree and scratch, sized for the lineup's largest budget
+def _scratch(ctx, st):
+    """The loop's buffers: the search bot's tree (sized for the lineup's largest budget) and scratch, score parts."""
+    bot_ids, bot_params = ctx[3], ctx[4]
+    iterations = 0
     for b in range(bot_ids.shape[0]):
         if bot_ids[b] == SEARCH:
             iterations = max(iterations, int(bot_params[b, S_ITERATIONS]))
-    tree = new_tree(iterations + 1, MOVE_LEN, SEARCH_MOVES)
-    scratch = new_scratch(st)
-    parts = np.zeros(NUM_PARTS, np.int64)
-    recorded = 0
-    for g in range(g0, g1):
-        r = st[g]
-        init_game(r, tb, num_players, setup_seeds[g], play_seeds[g])
-        deal_gift(r, tb, seat_bot[g])
-        while r.over == RUNNING:
-            b = seat_bot[g, r.current]
-            if bot_ids[b] == SEARCH:
-                search_action(st, g, tb, bot_params[b], tree, scratch, mv)
-            elif bot_ids[b] == APPRENTICE:
-                apprentice_action(r, tb, bot_params[b, 0], w)
-            else:
-                choose(r, tb, bot_ids[b], bot_params, b, w)
-            if check and not is_legal(r, tb, mv):
-                r.over = END_ILLEGAL
-                break
-            if recorded < trace.shape[0]:
-                for f in range(MOVE_LEN):
-                    trace[recorded, f] = mv[f]
-                recorded += 1
-            step(r, tb, mv)
-            if used.shape[0] > 0:
-                _record(r, tb, g - g0, rec_x, used, w)
-            if points.shape[0] > 0 and r.current == 0:  # a round's end
-                _record_points(r, tb, points, num_points, g, parts)
-    return recorded
+    return new_tree(iterations + 1, MOVE_LEN, SEARCH_MOVES), new_scratch(st), np.zeros(NUM_PARTS, np.int64)
+
+
+@njit(cache=True, inline="always")
+def _start(ctx, st, i, g, sc):
+    init_game(st[i], ctx[0][0], ctx[1], ctx[5][g], ctx[6][g])
+    deal_gift(st[i], ctx[0][0], ctx[2][g])
+
+
+@njit(cache=True, inline="always")
+def _running(st, i):
+    return st[i].over == RUNNING
+
+
+@njit(cache=True, inline="always")
+def _turn(ctx, st, i, g, sc, w):
+    """The seat to move's move (checked with ``check``), then the features and trajectory point to record."""
+    tb = ctx[0][0]
+    bot_ids, bot_params = ctx[3], ctx[4]
+    r = st[i]
+    mv = w.mv
+    b = ctx[2][g, r.current]
+    if bot_ids[b] == SEARCH:
+        search_action(st, i, tb, bot_params[b], sc[0], sc[1], mv)
+    elif bot_ids[b] == APPRENTICE:
+        apprentice_action(r, tb, bot_params[b, 0], w)
+    else:
+        choose(r, tb, bot_ids[b], bot_params, b, w)
+    if ctx[7] and not is_legal(r, tb, mv):
+        r.over = END_ILLEGAL
+        return False
+    step(r, tb, mv)
+    used, points = ctx[9], ctx[11]
+    if used.shape[0] > 0:
+        _record(r, tb, g - ctx[10], ctx[8], used, w)
+    if points.shape[0] > 0 and r.current == 0:  # a round's end
+        _record_points(r, tb, points, ctx[12], g, sc[2])
+    return True
+
+
+@njit(cache=True)
+def _play_games(ctx, st, slot, g0, g1, w, trace):
+    """Golems' game loop: ``simulate.play.play_games`` over its plug-ins, with bot work record ``w``.
+
+    ``ctx``: (tables, num_players, seat_bot (G, n), bot_ids (L,), bot_params (L, MAX_BOT_PARAMS), setup_seeds,
+    play_seeds (G,), check, rec_x, used, rec_g0, points, num_points). With ``check``, every move is checked first
+    and an illegal one ends its game (``END_ILLEGAL``). ``used`` (B,): when not empty, the features of the position
+    after each move of game g from every seat's view go to ``rec_x`` (rows ``(g - rec_g0) * cap ..``, cap = rows /
+    B, seats in order; the apprentice's training positions), ``used`` counting each game's rows. ``points``
+    (G, R, n) int32: when G > 0, every seat's score at the end of game g's k-th round (a game ends at a round's end;
+    solo, every turn is a round) goes to ``points[g, k]``, ``num_points`` (G,) counting them
+    (``simulate.gamekit.new_trajectories``). ``trace`` takes game ``g0``'s moves.
+    """
+    return loop.play_games(_scratch, _start, _running, _turn, no_finish, ctx, st, slot, g0, g1, w, trace)
+
+
+@njit(cache=True, parallel=True)
+def _play_blocks(ctx, st, keep, num_games, work, no_trace):
+    """:func:`_play_games` over blocks of games on numba threads (``simulate.play.play_blocks``)."""
+    loop.play_blocks(_play_games, ctx, st, keep, num_games, work, no_trace)
+
+
+def _ctx(data, num_players, seat_bot, bot_ids, bot_params, setup_seeds, play_seeds, check, record, points):
+    g = len(setup_seeds)
+    return (
+        data.kernel,
+        num_players,
+        np.ascontiguousarray(seat_bot, dtype=np.int64).reshape(g, num_players),
+        np.ascontiguousarray(bot_ids, dtype=np.int64),
+        np.ascontiguousarray(bot_params, dtype=np.float64).reshape(-1, MAX_BOT_PARAMS),
+        np.ascontiguousarray(setup_seeds, dtype=np.uint64),
+        np.ascontiguousarray(play_seeds, dtype=np.uint64),
+        check,
+        *record,
+        *points,
+    )
 
 
 @njit(cache=True)
@@ -141,39 +163,6 @@ def _record_points(r, tb, points, num_points, g, parts):
             total += parts[q]
         points[g, k, s] = total
     num_points[g] = k + 1
-
-
-@njit(cache=True, parallel=True)
-def _play_parallel(
-    st, tab, num_players, seat_bot, bot_ids, bot_params, setup_seeds, play_seeds, ws, check, points, num_points
-):
-    n = setup_seeds.shape[0]
-    num_blocks = ws.shape[0]
-    no_trace = np.zeros((0, MOVE_LEN), np.int16)
-    no_x = np.zeros((0, NUM_FEATURES), np.float32)
-    no_used = np.zeros(0, np.int64)
-    for b in prange(num_blocks):
-        g0 = b * n // num_blocks
-        g1 = (b + 1) * n // num_blocks
-        _play_games(
-            st,
-            tab,
-            g0,
-            g1,
-            num_players,
-            seat_bot,
-            bot_ids,
-            bot_params,
-            setup_seeds,
-            play_seeds,
-            ws[b],
-            check,
-            no_trace,
-            no_x,
-            no_used,
-            points,
-            num_points,
-        )
 
 
 @njit(cache=True)
@@ -443,27 +432,20 @@ def play_batch(
     """
     g = setup_seeds.shape[0]
     st = new_state(g, data.tables)
-    args = (
-        np.ascontiguousarray(seat_bot, dtype=np.int64).reshape(g, num_players),
-        np.ascontiguousarray(bot_ids, dtype=np.int64),
-        np.ascontiguousarray(bot_params, dtype=np.float64).reshape(-1, MAX_BOT_PARAMS),
-        np.ascontiguousarray(setup_seeds, dtype=np.uint64),
-        np.ascontiguousarray(play_seeds, dtype=np.uint64),
+    ctx = _ctx(
+        data,
+        num_players,
+        seat_bot,
+        bot_ids,
+        bot_params,
+        setup_seeds,
+        play_seeds,
+        check_moves,
+        NO_RECORD,
+        (points, num_points),
     )
-    if threads > 1 and g > 1:
-        ws = new_work(min(g, 16 * threads), st.dtype)
-        _play_parallel(st, data.kernel, num_players, *args, ws, check_moves, points, num_points)
-    else:
-        no_trace = np.zeros((0, MOVE_LEN), np.int16)
-        w = new_work(1, st.dtype)[0]
-        _play_games(
-            st, data.kernel, 0, g, num_players, *args, w, check_moves, no_trace, *_no_record(), points, num_points
-        )
+    loop.play(_play_games, _play_blocks, ctx, st, g, new_work(max(1, loop.num_blocks(g, threads)), st.dtype))
     return st
-
-
-def _no_record() -> tuple[np.ndarray, np.ndarray]:
-    return np.zeros((0, NUM_FEATURES), np.float32), np.zeros(0, np.int64)
 
 
 def play_recorded(
@@ -487,11 +469,6 @@ def play_recorded(
     g = setup_seeds.shape[0]
     n = num_players
     st = new_state(g, data.tables)
-    seat_bot = np.ascontiguousarray(seat_bot, dtype=np.int64).reshape(g, n)
-    ids = np.ascontiguousarray(bot_ids, dtype=np.int64)
-    params = np.ascontiguousarray(bot_params, dtype=np.float64).reshape(-1, MAX_BOT_PARAMS)
-    setup = np.ascontiguousarray(setup_seeds, dtype=np.uint64)
-    plays = np.ascontiguousarray(play_seeds, dtype=np.uint64)
     w = new_work(1, st.dtype)[0]
     no_trace = np.zeros((0, MOVE_LEN), np.int16)
     xs, games, seats = [], [], []
@@ -499,9 +476,9 @@ def play_recorded(
         g1 = min(g, g0 + block)
         rec_x = np.zeros(((g1 - g0) * cap, NUM_FEATURES), np.float32)
         used = np.zeros(g1 - g0, np.int64)
-        _play_games(
-            st, data.kernel, g0, g1, n, seat_bot, ids, params, setup, plays, w, False, no_trace, rec_x, used, *NO_POINTS
-        )
+        record = (rec_x, used, g0)
+        ctx = _ctx(data, n, seat_bot, bot_ids, bot_params, setup_seeds, play_seeds, False, record, NO_POINTS)
+        _play_games(ctx, st, -1, g0, g1, w, no_trace)
         rows = np.concatenate([np.arange(k * cap, k * cap + used[k]) for k in range(g1 - g0)])
         xs.append(rec_x[rows])
         games.append(g0 + rows // cap)
@@ -523,25 +500,8 @@ def trace_game(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Play one game, every move checked; return its move records (moves, MOVE_LEN) and final state (a batch of 1)."""
     st = new_state(1, data.tables)
-    trace = np.zeros((max_moves, MOVE_LEN), np.int16)
-    count = _play_games(
-        st,
-        data.kernel,
-        0,
-        1,
-        num_players,
-        np.ascontiguousarray(np.asarray(seat_bot, dtype=np.int64).reshape(1, -1)),
-        np.ascontiguousarray(bot_ids, dtype=np.int64),
-        np.ascontiguousarray(bot_params, dtype=np.float64).reshape(-1, MAX_BOT_PARAMS),
-        np.array([setup_seed], np.uint64),
-        np.array([play_seed], np.uint64),
-        new_work(1, st.dtype)[0],
-        True,
-        trace,
-        *_no_record(),
-        *NO_POINTS,
-    )
-    return trace[:count].copy(), st
+    ctx = _ctx(data, num_players, seat_bot, bot_ids, bot_params, [setup_seed], [play_seed], True, NO_RECORD, NO_POINTS)
+    return loop.trace(_play_games, ctx, st, new_work(1, st.dtype), max_moves), st
 
 
 def results(data: GolemsData, st: np.ndarray) -> dict[str, np.ndarray]:

@@ -1,0 +1,213 @@
+"""The play loop of every game: serial and parallel play, traces and replays, written once over a game's plug-ins.
+
+A game plugs in five njit functions, passed as arguments to :func:`play_games` (numba specialises a function on the
+dispatchers it receives, as in :mod:`simulate.search`, so no game carries a copy of the loop)::
+
+    scratch(ctx, st) -> sc                # the loop's buffers (search tree, move lists), made once per block
+    start(ctx, st, i, g, sc)              # record i set up as game g, and what its opening shows recorded
+    running(st, i) -> bool                # record i's game is not over
+    turn(ctx, st, i, g, sc, w) -> bool    # the seat to move picks its move into w.mv and plays it (its counts,
+                                          # features and trajectory points recorded); False: the move was
+                                          # illegal, the game ended as such (END_ILLEGAL) and it was not played
+    finish(ctx, st, i, g, sc)             # game g is over (e.g. its columns written)
+
+and, to replay recorded moves with the engine alone, two more::
+
+    setup(ctx, st, g)                     # record g at the start of game g (no bots)
+    replay(ctx, st, g, mv)                # play recorded move mv in record g
+
+A game binds its plug-ins in its own kernels, a line each, that numba compiles and caches once per game and that
+:func:`play`, :func:`trace` and :func:`replay_moves` run::
+
+    @njit(cache=True)
+    def _play_games(ctx, st, slot, g0, g1, w, trace):
+        return loop.play_games(_scratch, _start, _running, _turn, loop.no_finish, ctx, st, slot, g0, g1, w, trace)
+
+    @njit(cache=True, parallel=True)
+    def _play_blocks(ctx, st, keep, num_games, work, no_trace):
+        loop.play_blocks(_play_games, ctx, st, keep, num_games, work, no_trace)
+
+    @njit(cache=True)
+    def _replay_games(ctx, st, moves, offsets):
+        loop.replay_games(_setup, _replay, ctx, st, moves, offsets)
+
+:func:`play_games`, :func:`play_blocks` and :func:`replay_games` are inlined there with the plug-ins as the
+kernel's globals, so numba inlines them in turn (a plug-in called through an argument of a compiled function is a
+call, with reference counting, at every move: half the speed of a greedy Century game), and the ``prange`` of
+:func:`play_blocks` runs on numba's threads in the game's ``parallel=True`` kernel. No cached function here takes a
+game's function as an argument from Python: numba's cache index would then hold every game's specialisation under
+keys that refer to the games' dispatchers, and a process that loaded the index without one of those games could
+no longer save it ("underlying object has vanished").
+
+``ctx`` is whatever the game needs (its tables as a one-record array, seats, lineup, seeds, output arrays indexed
+by game); ``st`` is a batch of game records; ``g`` is a game's index into the seeds and outputs and ``i`` the
+record it is played in: ``i == g`` when the batch keeps every game's record, the block's one record otherwise
+(``slot``). ``w`` is a scratch record of the game's dtype with at least the field ``mv`` (the move being built):
+record fields are array views without a reference count, so the plug-ins pass them on without the atomic updates
+a plain array costs at every call; :func:`play_games` hands ``ctx`` and ``sc`` to the plug-ins as such views too
+(:func:`borrow`). Each block of games gets its own ``sc`` and ``w``; a game is a pure function
+of its seeds, so the results do not depend on the number of blocks or threads.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+from numba import njit, prange, types
+from numba.core import cgutils
+from numba.extending import intrinsic
+
+
+def _borrowed(context, builder, ty, val):
+    if isinstance(ty, types.Array):
+        ary = cgutils.create_struct_proxy(ty)(context, builder, value=val)
+        ary.meminfo = cgutils.get_null_value(ary.meminfo.type)
+        ary.parent = cgutils.get_null_value(ary.parent.type)
+        return ary._getvalue()
+    if isinstance(ty, types.BaseTuple):
+        for k, member in enumerate(ty):
+            val = builder.insert_value(val, _borrowed(context, builder, member, builder.extract_value(val, k)), k)
+    return val
+
+
+@intrinsic
+def borrow(typingctx, x):
+    """``x`` (an array, or a tuple of arrays and values, nested) with every array a view without a reference count.
+
+    Passing such a view to a function costs no atomic reference-count updates, as record fields do; whoever made
+    ``x`` must keep it alive while the view is used (:func:`hold`).
+    """
+
+    def codegen(context, builder, sig, args):
+        return _borrowed(context, builder, sig.args[0], args[0])
+
+    return x(x), codegen
+
+
+@intrinsic
+def hold(typingctx, x):
+    """Use ``x`` here, so that it lives (is not released) until this point of the function."""
+
+    def codegen(context, builder, sig, args):
+        return context.get_dummy_value()
+
+    return types.none(x), codegen
+
+
+@njit(cache=True, inline="always")
+def play_games(scratch, start, running, turn, finish, ctx, st, slot, g0, g1, w, trace):
+    """Play games ``g0..g1-1`` to the end; returns the number of moves recorded in ``trace``.
+
+    Game g plays in record ``st[g]`` when ``slot`` < 0, else in ``st[slot]``. ``trace`` (T, move_len): when
+    T > 0 the moves of game ``g0`` are recorded (while there is room). ``w``: the block's scratch record.
+    ``ctx`` and the block's scratch reach the plug-ins as borrowed views (:func:`borrow`): the plug-ins take them at
+    every move without reference counting.
+    """
+    own = scratch(ctx, st)
+    sc = borrow(own)
+    ctx = borrow(ctx)
+    mv = w.mv
+    recorded = 0
+    for g in range(g0, g1):
+        i = g if slot < 0 else slot
+        start(ctx, st, i, g, sc)
+        while running(st, i):
+            if not turn(ctx, st, i, g, sc, w):
+                break
+            if recorded < trace.shape[0]:
+                for f in range(mv.shape[0]):
+                    trace[recorded, f] = mv[f]
+                recorded += 1
+        finish(ctx, st, i, g, sc)
+    hold(own)
+    return recorded
+
+
+@njit(cache=True, inline="always")
+def play_blocks(kernel, ctx, st, keep, num_games, work, no_trace):
+    """Play games ``0..num_games-1`` in ``work.shape[0]`` blocks on numba threads, block b with scratch ``work[b]``.
+
+    Inlined in the game's own ``parallel=True`` kernel with ``kernel`` its :func:`play_games` kernel (see the module
+    docstring). With ``keep`` game g plays in ``st[g]``; without, block b plays its games one after the other in
+    ``st[b]``. ``no_trace``: an empty trace of the game's move dtype.
+    """
+    num_blocks = work.shape[0]
+    for b in prange(num_blocks):
+        kernel(
+            ctx,
+            st,
+            -1 if keep else np.int64(b),
+            b * num_games // num_blocks,
+            (b + 1) * num_games // num_blocks,
+            work[b],
+            no_trace,
+        )
+
+
+@njit(cache=True, inline="always")
+def no_finish(ctx, st, i, g, sc):
+    """The ``finish`` of a game that writes nothing when a game ends."""
+
+
+def num_blocks(num_games: int, threads: int) -> int:
+    """Blocks of a parallel run of ``num_games`` on ``threads`` threads (16 a thread for balance); 0: play serially."""
+    return min(num_games, 16 * threads) if threads > 1 and num_games > 1 else 0
+
+
+def empty_trace(work: np.ndarray) -> np.ndarray:
+    """A trace of no moves, of the move dtype of scratch records ``work`` (their field ``mv``)."""
+    mv = work.dtype["mv"]
+    return np.zeros((0, *mv.shape), mv.base)
+
+
+def play(
+    kernel: Callable,
+    blocks: Callable,
+    ctx: tuple,
+    st: np.ndarray,
+    num_games: int,
+    work: np.ndarray,
+    keep: bool = True,
+) -> None:
+    """Play games ``0..num_games-1`` with the game's kernels: serially with ``kernel`` (``work`` of one record) or in
+    ``len(work)`` parallel blocks (``num_blocks``) with ``blocks``; ``keep`` as in :func:`play_blocks` (without it,
+    ``st`` holds a record a block).
+    """
+    if len(work) > 1:
+        blocks(ctx, st, keep, num_games, work, empty_trace(work))
+    elif num_games:
+        kernel(ctx, st, -1 if keep else 0, 0, num_games, work[0], empty_trace(work))
+
+
+def trace(kernel: Callable, ctx: tuple, st: np.ndarray, work: np.ndarray, max_moves: int) -> np.ndarray:
+    """Play game 0 in ``st[0]`` with the game's ``kernel`` and return its move records (moves, move_len), at most
+    ``max_moves``."""
+    mv = work.dtype["mv"]
+    moves = np.zeros((max_moves, *mv.shape), mv.base)
+    count = kernel(ctx, st, -1, 0, 1, work[0], moves)
+    return moves[:count].copy()
+
+
+@njit(cache=True, inline="always")
+def replay_games(setup, replay, ctx, st, moves, offsets):
+    """Set up game g in ``st[g]`` and play its moves ``moves[offsets[g]:offsets[g + 1]]``, for every record of ``st``.
+
+    Inlined in the game's own replay kernel (see the module docstring).
+    """
+    for g in range(st.shape[0]):
+        setup(ctx, st, g)
+        for k in range(offsets[g], offsets[g + 1]):
+            replay(ctx, st, g, moves[k])
+
+
+def replay_moves(kernel: Callable, ctx: tuple, st: np.ndarray, traces: list[np.ndarray]) -> None:
+    """Set up game g in ``st[g]`` and play its recorded moves ``traces[g]`` (the engine alone, without bots) with the
+    game's replay ``kernel`` (its :func:`replay_games`).
+
+    ``traces``: one (moves, move_len) array a game, of one dtype.
+    """
+    offsets = np.zeros(len(traces) + 1, np.int64)
+    offsets[1:] = np.cumsum([len(t) for t in traces])
+    moves = np.ascontiguousarray(np.concatenate(traces)) if traces else np.zeros((0, 1), np.int16)
+    kernel(ctx, st, moves, offsets)
