@@ -19,3 +19,10 @@ def test_replay_matches_golden(name: str) -> None:
     assert len(actual) == len(expected)
     for a, e in zip(actual, expected, strict=True):
         assert a == e, f"{name}: first difference at {e.get('event')} turn {e.get('turn')}"
+
+
+def test_every_registered_game_has_a_golden_replay() -> None:
+    """A shipped game is pinned by at least one golden replay (tests/golden/regenerate.py's GOLDEN)."""
+    from simulate.registry import available_games
+
+    assert set(available_games()) <= {game for game, *_ in GOLDEN.values()}
