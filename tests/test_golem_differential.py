@@ -23,10 +23,17 @@ from simulate.games.golem.codes import NUM_ACTIONS, PH_INFLUENCE, Decision
 from simulate.games.golem.data import KNOWLEDGE, RED, YELLOW
 from simulate.games.golem.reference import GolemReference
 from simulate.games.golem.state import new_state
-from simulate.games.golem.twin import GolemTwin
+from simulate.games.golem.twin import GolemTwin, record_view, reference_view
 
 DATA = data.load()
 SEEDS = range(12)
+
+
+def assert_same(ref: GolemReference, st: np.ndarray, where: str) -> None:
+    """The reference position equals the numba record's, field by field (``GolemTwin``'s two views)."""
+    a, b = reference_view(ref), record_view(st[0], ref.n)
+    for key in a:
+        assert a[key] == b[key], f"{where}: field {key}: reference {a[key]} != numba {b[key]}"
 
 
 def random_moves(twin: GolemTwin, rnd: random.Random) -> Iterator[int]:

@@ -61,6 +61,14 @@ def lineup(names: list[str]) -> tuple[np.ndarray, np.ndarray]:
     return ids, params
 
 
+def compare(ref: GolemsReference, st_: np.ndarray, where: str) -> None:
+    """Every field the reference names equals the numba record's (``GolemsTwin``'s two views)."""
+    rec = st_[0]
+    for name, value in ref.to_arrays().items():
+        if not np.array_equal(value, rec[name]):
+            raise AssertionError(f"{where}: field {name} differs\nreference {value}\nnumba     {rec[name]}")
+
+
 def check_invariants(rec, data: D.GolemsData, n: int) -> None:
     """Gem and card conservation, row sizes and legal columns in one game record (``golems_invariants``)."""
     assert golems_invariants(rec, data, n) == []
