@@ -16,12 +16,13 @@ registry line. The checks:
 - ``moves``: the kernel and the reference engine agree on every move (``compare_moves``): the same position field by
   field at the setup and after every move, the same legal moves, and every played move legal, over games of every
   bot at every player count;
-- ``hidden``: no bot peeks: two games of one public opening over two hidden orders (``simulate.rng.game_seeds``
-  with two orders per opening) and one play seed are played move for move alike while the seat to move sees the
-  same (its ``Twin.seat_view``: the public position, its own hidden cards, its legal moves), for every bot. A game
-  whose hidden order deals the seats' own cards (golem-poker's hands, Golem's Objectives) never looks alike to a
-  seat in two orders: there the check compares nothing and is left out of the checks passed (its own tests show
-  that its bots do not peek);
+- ``hidden``: no bot peeks, for every bot: two games of one public opening over two hidden orders
+  (``simulate.rng.game_seeds`` with two orders per opening) and one play seed are played move for move alike while
+  the seat to move sees the same (its ``Twin.seat_view``: the public position, its own hidden cards, its legal
+  moves). A game whose hidden order deals the seats their own cards (golem-poker's hands, Golem's Objectives)
+  never looks alike to a seat in two orders; it is checked at positions instead: at points of a game the bot
+  picks its move in the position and in a copy where what the seat to move cannot see is dealt anew
+  (``Twin.hidden_variant``, played by the game's ``decide_moves``), and the two must be the same;
 - ``replay``: the reference engine, replaying the kernel's moves, reaches the kernel's scores, ranks and wins, and
   every replay event formats as text;
 - ``timing``: the bench hooks time the reference (and, where the game has one, the kernel) replaying moves.
@@ -55,7 +56,7 @@ class ConformanceError(AssertionError):
 
 def check_game(name: str, games: int = 6, seed: int = SEED, checks: tuple[str, ...] = CHECKS) -> tuple[str, ...]:
     """Run ``checks`` on game ``name`` with ``games`` games per check and player count; return the checks passed
-    (all of ``checks`` but one that found nothing to compare in this game: ``hidden`` in a game of private deals).
+    (all of ``checks`` but one that found nothing to compare in this game).
 
     Raises :class:`ConformanceError` naming every failure (all checks run before it is raised)."""
     unknown = sorted(set(checks) - set(CHECKS))
@@ -350,8 +351,9 @@ def _moves(game: Game, data, games: int, seed: int) -> list[str]:
 
 def _hidden(game: Game, data, games: int, seed: int) -> list[str] | None:
     """Every bot (budgets cut), ``games`` pairs of games that share their public opening and play seed but not their
-    hidden order: while the seat to move sees the same in both, it must make the same move. None when no bot met a
-    decision seen alike (the hidden order deals the seats' own cards): nothing could be compared."""
+    hidden order: while the seat to move sees the same in both, it must make the same move; and, in a game with
+    ``decide_moves``, the same move at positions whose unseen cards are dealt anew (:func:`_hidden_positions`).
+    None when no bot met a decision it could be compared on: nothing was compared."""
     n = game.bench_players
     setup, play = game_seeds(seed, np.arange(2 * games), np.arange(2 * games), orders_per_opening=2)
     problems, compared = [], {}
@@ -376,12 +378,56 @@ def _hidden(game: Game, data, games: int, seed: int) -> list[str] | None:
                 compared[bot] += 1
                 for twin, mv in zip(twins, moves, strict=True):
                     twin.step(mv[t])
-    if not any(compared.values()):
+        if game.decide_moves is not None:
+            compared[bot] += _hidden_positions(game, data, n, ids, params, bot, games, seed, problems)
+    if not problems and not any(compared.values()):
         return None
-    never = [bot for bot, count in compared.items() if count == 0]
+    never = [bot for bot, count in compared.items() if count == 0 and not any(f"bot {bot}," in p for p in problems)]
     if never:
         problems.append(f"bots {never}: no decision seen alike in two hidden orders; nothing was compared")
     return problems
+
+
+POSITIONS = 8
+"""Positions a game at which ``_hidden_positions`` deals the unseen cards anew."""
+
+
+def _hidden_positions(
+    game: Game, data, n: int, ids, params, bot: str, games: int, seed: int, problems: list[str]
+) -> int:
+    """``games`` games of ``bot`` in every seat: at ``POSITIONS`` points of each, the bot's move in the position and
+    in its ``hidden_variant`` (what the seat to move cannot see dealt anew) must be the same. Appends a line to
+    ``problems`` for each that differs; returns the positions compared."""
+    setup, play = game_seeds(seed + 1, np.arange(games), np.arange(games))
+    rng = np.random.default_rng(seed)
+    seats, compared = np.arange(n), 0
+    for j in range(games):
+        s, p = int(setup[j]), int(play[j])
+        moves = game.trace_game(data, n, seats, ids, params, s, p)[0]
+        twin = game.new_twin(data, n, s, p)
+        stride = max(1, len(moves) // POSITIONS)
+        for t, mv in enumerate(moves):
+            if t % stride == 0:
+                variant = twin.hidden_variant(rng)
+                if variant is None:
+                    return compared
+                if not _same_record(variant, twin.record):
+                    both = np.concatenate([twin.record, variant])
+                    picked = game.decide_moves(data, n, seats, ids, params, s, p, both)
+                    if not np.array_equal(picked[0], picked[1]):
+                        problems.append(
+                            f"bot {bot}, game {j}, move {t}: with only what the seat cannot see dealt anew it moves "
+                            f"{_text(picked[1])} instead of {_text(picked[0])}: it sees hidden cards"
+                        )
+                        break
+                    compared += 1
+            twin.kernel_step(mv)
+    return compared
+
+
+def _same_record(a: np.ndarray, b: np.ndarray) -> bool:
+    """Two game records hold the same values in every field (their padding bytes may differ)."""
+    return all(np.array_equal(a[f], b[f]) for f in a.dtype.names)
 
 
 def _replay(game: Game, data, seed: int) -> list[str]:

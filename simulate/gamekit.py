@@ -193,6 +193,13 @@ class Twin(ABC):
         one line each; the conformance check asks after every move. A game lists its own; none by default."""
         return []
 
+    def hidden_variant(self, rng: np.random.Generator) -> np.ndarray | None:
+        """A copy of the kernel's record (a batch of one) in which what the seat to move cannot see is dealt anew
+        from ``rng`` (the unseen cards' places, the streams that deal them) and all it sees is as it was, its own
+        randomness included: a bot's move must be the same in both (the conformance check's ``hidden``). None: the
+        game deals no seat its own cards, and two games of one public opening test the same (the default)."""
+        return None
+
     @abstractmethod
     def seat_view(self, seat: int) -> Any:
         """Everything ``seat`` sees of the reference's position (the public position, its own hidden cards and its
@@ -232,6 +239,10 @@ class GameShell(ABC):
     price_unit: str = "unit of cost"
     trace_game: Callable | None = None
     replay_moves: Callable | None = None
+    decide_moves: Callable | None = None
+    """``play.decide_moves``: the moves the seats to move pick at given records (``simulate.play.decide``), for the
+    no-peeking check at a position (:meth:`Twin.hidden_variant`); None in a game whose hidden order deals no seat
+    its own cards (there two games of one public opening show the same to a seat, and the check compares those)."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)

@@ -16,6 +16,9 @@ and, to replay recorded moves with the engine alone, two more::
     setup(ctx, st, g)                     # record g at the start of game g (no bots)
     replay(ctx, st, g, mv)                # play recorded move mv in record g
 
+A game whose hidden order deals the seats their own cards also binds :func:`decide_moves` (its ``scratch`` and
+``turn``), for the conformance check's no-peeking test at a position (:func:`decide`).
+
 A game binds its plug-ins in its own kernels, a line each, that numba compiles and caches once per game and that
 :func:`play`, :func:`trace` and :func:`replay_moves` run::
 
@@ -199,6 +202,33 @@ def replay_games(setup, replay, ctx, st, moves, offsets):
         setup(ctx, st, g)
         for k in range(offsets[g], offsets[g + 1]):
             replay(ctx, st, g, moves[k])
+
+
+@njit(cache=True, inline="always")
+def decide_moves(scratch, turn, ctx, st, work, moves):
+    """The move the seat to move picks in each record of ``st`` (positions of game 0 of ``ctx``) into ``moves[i]``.
+
+    Each record gets its own scratch and ``work[i]``, so no decision sees the buffers another left; the records are
+    played on. Inlined in the game's own kernel, as :func:`play_games`.
+    """
+    ctx = borrow(ctx)
+    for i in range(st.shape[0]):
+        own = scratch(ctx, st)
+        w = work[i]
+        turn(ctx, st, i, 0, borrow(own), w)
+        hold(own)
+        mv = w.mv
+        for f in range(mv.shape[0]):
+            moves[i, f] = mv[f]
+
+
+def decide(kernel: Callable, ctx: tuple, records: np.ndarray, work: np.ndarray) -> np.ndarray:
+    """The moves (records, move_len) the seats to move pick in copies of ``records`` with the game's
+    :func:`decide_moves` ``kernel``; ``work`` holds a scratch record for each."""
+    mv = work.dtype["mv"]
+    moves = np.zeros((len(records), *mv.shape), mv.base)
+    kernel(ctx, records.copy(), work, moves)
+    return moves
 
 
 def replay_moves(kernel: Callable, ctx: tuple, st: np.ndarray, traces: list[np.ndarray]) -> None:

@@ -13,15 +13,14 @@ from simulate.conformance import CHECKS, ConformanceError, check_game, compare_m
 from simulate.lineup import lineup_arrays, parse_lineup
 from simulate.registry import available_games, make
 
-PRIVATE_DEALS = {"golem", "golem-poker"}
-"""Games whose hidden order deals the seats' own cards: no two orders look alike to a seat, so ``hidden`` compares
-nothing there (their own tests show their bots do not peek)."""
+PRIVATE_DEALS = ("golem", "golem-poker")
+"""Games whose hidden order deals the seats their own cards: ``hidden`` checks them at positions whose unseen cards
+are dealt anew (``Twin.hidden_variant``)."""
 
 
 @pytest.mark.parametrize("name", sorted(available_games()))
 def test_every_game_conforms(name: str) -> None:
-    expected = tuple(c for c in CHECKS if not (c == "hidden" and name in PRIVATE_DEALS))
-    assert check_game(name, games=4) == expected
+    assert check_game(name, games=4) == CHECKS
 
 
 class _Broken:
@@ -144,3 +143,86 @@ def test_a_broken_invariant_fails_move_by_move() -> None:
     twin.kernel_view = lambda: twin.reference_view()  # the views agree; only the invariants can notice
     with pytest.raises(ConformanceError, match="setup: invariants broken: gems are not conserved"):
         compare_moves(twin, moves)
+
+
+def _peeking_decisions(game):
+    """``game.decide_moves`` with one fault: a move picked in a record whose unseen cards differ from the first
+    record's is another legal-looking move (the first record's move with its first field shifted by one)."""
+
+    def decide(data, n, seats, ids, params, setup_seed, play_seed, records):
+        moves = game.decide_moves(data, n, seats, ids, params, setup_seed, play_seed, records)
+        for i in range(1, len(records)):
+            if any(not np.array_equal(records[i][f], records[0][f]) for f in records.dtype.names):
+                moves[i] = moves[0]
+                moves[i].flat[0] += 1
+        return moves
+
+    return decide
+
+
+@pytest.mark.parametrize("name", PRIVATE_DEALS)
+def test_a_bot_that_sees_unseen_cards_at_a_position_fails(monkeypatch, name: str) -> None:
+    game = make(name)
+    monkeypatch.setattr(conformance, "make", lambda _: _Broken(game, decide_moves=_peeking_decisions(game)))
+    with pytest.raises(ConformanceError, match=f"{name} hidden: bot .* game 0, move 0: with only what the seat"):
+        check_game(name, games=1, checks=("hidden",))
+
+
+@pytest.mark.parametrize("name", PRIVATE_DEALS)
+def test_a_hidden_variant_changes_only_what_the_seat_to_move_cannot_see(name: str) -> None:
+    """At points of a game the variant differs from the record in the fields a seat cannot see only, field by field
+    of the kernel's record: the seat's own hidden cards and the bots' stream stay, each hidden pool keeps its cards,
+    and the twin's own record is left as it was."""
+    game = make(name)
+    data = game.load_data(None, {})
+    n = game.bench_players
+    ids, params = lineup_arrays(game, parse_lineup(game, [game.default_bots], n))
+    moves, _ = game.trace_game(data, n, np.arange(n), ids, params, 5, 6)
+    twin = game.new_twin(data, n, 5, 6)
+    rng = np.random.default_rng(3)
+    changed = 0
+    for t, mv in enumerate(moves):
+        if t % 3 == 0:
+            before = twin.record.copy()
+            variant = twin.hidden_variant(rng)
+            assert _fields(twin.record[0], before[0]) == [], "the twin's own record is left as it was"
+            changed += bool(_fields(variant[0], before[0]))
+            _HIDDEN_CHECKS[name](before[0], variant[0])
+        twin.kernel_step(mv)
+    assert changed >= len(moves) // 6
+
+
+def _fields(a, b) -> list[str]:
+    """The fields in which records ``a`` and ``b`` differ."""
+    return [f for f in a.dtype.names if not np.array_equal(a[f], b[f])]
+
+
+def _poker_hidden(a, b) -> None:
+    seat, n = int(a["current"]), int(a["num_players"])
+    hidden = {"hand", "value", "pile", "deck", "rng"}
+    assert set(_fields(a, b)) <= hidden
+    assert np.array_equal(a["hand"][seat], b["hand"][seat]) and a["value"][seat] == b["value"][seat]
+    mine = a["pile_owner"][: a["pile_n"]] == seat
+    assert np.array_equal(a["pile"][: a["pile_n"]][mine], b["pile"][: b["pile_n"]][mine])
+    assert a["rng"][1] == b["rng"][1], "the bots' stream stays"
+    assert sorted(b["deck"].tolist()) == list(range(52))
+    pos = int(b["deck_pos"])
+    dealt = [int(c) for h in b["hand"][:n] for c in h if c >= 0] + b["pile"][: b["pile_n"]].tolist()
+    assert sorted(b["deck"][:pos].tolist()) == sorted(dealt), "the dealt cards stay the deck's first cards"
+
+
+def _golem_hidden(a, b) -> None:
+    from simulate.games.golem import engine
+
+    seat = int(engine.current_player(a))
+    hidden = {"bk_q", "ob_q", "objectives", "at_q", "au_deck", "chance"}
+    assert set(_fields(a, b)) <= hidden
+    assert np.array_equal(a["objectives"][seat], b["objectives"][seat])
+    assert np.array_equal(a["rng"], b["rng"]), "the bots' stream stays"
+    for field in ("bk_q", "at_q", "au_deck"):
+        assert sorted(a[field].tolist()) == sorted(b[field].tolist()), field
+    pool = sorted(a["ob_q"].tolist() + a["objectives"].ravel().tolist())
+    assert pool == sorted(b["ob_q"].tolist() + b["objectives"].ravel().tolist())
+
+
+_HIDDEN_CHECKS = {"golem-poker": _poker_hidden, "golem": _golem_hidden}

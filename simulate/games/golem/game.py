@@ -129,6 +129,7 @@ class Golem(GameShell):
 
     trace_game = staticmethod(play.trace_game)
     replay_moves = staticmethod(play.replay_moves)
+    decide_moves = staticmethod(play.decide_moves)
 
     def new_reference(self, d: data.GolemData, num_players: int, setup_seed: int) -> _IntActions:
         return _IntActions(GolemReference(d, num_players, setup_seed))

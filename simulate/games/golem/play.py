@@ -343,6 +343,40 @@ def trace_game(
     return loop.trace(_play_games, ctx, st, np.zeros(1, WORK), MAX_MOVES)[:, 0], st
 
 
+@njit(cache=True)
+def _decide_moves(ctx, st, work, moves):
+    """The action of the seat to move in each record of ``st`` (``simulate.play.decide_moves``)."""
+    loop.decide_moves(_scratch, _turn, ctx, st, work, moves)
+
+
+def decide_moves(
+    data: GolemData,
+    num_players: int,
+    seat_bot: np.ndarray,
+    bot_ids: np.ndarray,
+    bot_params: np.ndarray,
+    setup_seed: int,
+    play_seed: int,
+    records: np.ndarray,
+) -> np.ndarray:
+    """The action (as a one-action move record) each record's seat to move picks, the seats played as in game
+    (``setup_seed``, ``play_seed``); the records are left as they were."""
+    ctx = _ctx(
+        data,
+        num_players,
+        seat_bot,
+        bot_ids,
+        bot_params,
+        [setup_seed],
+        [play_seed],
+        True,
+        NO_RECORD,
+        np.zeros(0, np.int64),
+        NO_POINTS,
+    )
+    return loop.decide(_decide_moves, ctx, records, np.zeros(len(records), WORK))
+
+
 def replay_moves(
     data: GolemData, num_players: int, setup_seeds: np.ndarray, play_seeds: np.ndarray, traces: list[np.ndarray]
 ) -> np.ndarray:

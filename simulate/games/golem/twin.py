@@ -11,7 +11,7 @@ import numpy as np
 from simulate.gamekit import Twin
 from simulate.games.golem import engine
 from simulate.games.golem.codes import NUM_ACTIONS, STAT_NAMES
-from simulate.games.golem.data import GolemData
+from simulate.games.golem.data import NUM_AUTOMA_CARDS, GolemData
 from simulate.games.golem.reference import GolemReference, public_state
 from simulate.games.golem.state import new_state
 
@@ -196,6 +196,36 @@ class GolemTwin(Twin):
 
     def step(self, move: Any) -> bool:
         return super().step(int(move))
+
+    def hidden_variant(self, rng: np.random.Generator) -> np.ndarray:
+        """The record with what the seat to move cannot see dealt anew: the Book deck and the Action tile pile in
+        another order, the other seats' Objectives and the Objective deck re-dealt as one pool (each seat keeps its
+        count), the solo Automa's cards of the rounds to come in another order, another chance stream; the bots'
+        stream stays. The Objective draft's hands and drafted cards stay: a seat has seen the hands passed to it,
+        and no rule says what it must forget."""
+        other = self.record.copy()
+        r = other[0]
+        seat, n = int(engine.current_player(r)), int(r["n"])
+
+        def queue(field: str, head: int, length: int) -> list[int]:
+            return [(head + k) % r[field].shape[0] for k in range(length)]
+
+        books = queue("bk_q", int(r["bk_head"]), int(r["bk_len"]))
+        r["bk_q"][books] = rng.permutation(r["bk_q"][books])
+        deck = queue("ob_q", int(r["ob_head"]), int(r["ob_len"]))
+        held = [(o, k) for o in range(n) if o != seat for k in range(int(r["obj_len"][o]))]
+        pool = rng.permutation([int(r["ob_q"][i]) for i in deck] + [int(r["objectives"][o, k]) for o, k in held])
+        r["ob_q"][deck] = pool[: len(deck)]
+        for (o, k), c in zip(held, pool[len(deck) :], strict=True):
+            r["objectives"][o, k] = c
+        head = int(r["at_head"])
+        tiles = slice(head, head + int(r["at_len"]))
+        r["at_q"][tiles] = rng.permutation(r["at_q"][tiles])
+        if r["automa"]:
+            coming = slice(int(r["round"]) + 1, NUM_AUTOMA_CARDS)
+            r["au_deck"][coming] = rng.permutation(r["au_deck"][coming])
+        r["chance"][0] = rng.integers(1, 2**63, dtype=np.uint64)
+        return other
 
     def seat_view(self, seat: int) -> Any:
         """The public position (others' Objectives and draft cards counted), the seat's own Objectives, draft hand

@@ -112,6 +112,7 @@ class GolemPoker(GameShell):
 
     trace_game = staticmethod(play.trace_game)
     replay_moves = staticmethod(play.replay_moves)
+    decide_moves = staticmethod(play.decide_moves)
 
     def new_reference(self, d: data.PokerData, num_players: int, setup_seed: int) -> GolemPokerReference:
         return GolemPokerReference(d, num_players, setup_seed)

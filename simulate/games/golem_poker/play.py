@@ -190,6 +190,29 @@ def trace_game(
     return loop.trace(_play_games, ctx, st, _pads(1), max_moves), st
 
 
+@njit(cache=True)
+def _decide_moves(ctx, st, work, moves):
+    """The move of the seat to move in each record of ``st`` (``simulate.play.decide_moves``)."""
+    loop.decide_moves(_search_work, _turn, ctx, st, work, moves)
+
+
+def decide_moves(
+    data: PokerData,
+    num_players: int,
+    seat_bot: np.ndarray,
+    bot_ids: np.ndarray,
+    bot_params: np.ndarray,
+    setup_seed: int,
+    play_seed: int,
+    records: np.ndarray,
+) -> np.ndarray:
+    """The move (MOVE_LEN,) each record's seat to move picks, the seats played as in game (``setup_seed``,
+    ``play_seed``); the records are left as they were."""
+    arrays = _arrays(seat_bot, bot_ids, bot_params, setup_seed, play_seed)
+    ctx = _ctx(data, num_players, arrays, _column_arrays(0, num_players), NO_POINTS)
+    return loop.decide(_decide_moves, ctx, records, _pads(len(records)))
+
+
 def results(st: np.ndarray, num_players: int) -> dict[str, np.ndarray]:
     """Net chips, their parts, ranks and pot shares of finished games: arrays shaped (G, n) or (G,).
 

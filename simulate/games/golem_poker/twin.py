@@ -8,8 +8,9 @@ from typing import Any
 import numpy as np
 
 from simulate.gamekit import Twin
-from simulate.games.golem_poker.data import PokerData
+from simulate.games.golem_poker.data import P_ACE_HIGH, PokerData
 from simulate.games.golem_poker.engine import game_init, game_ranges, game_step
+from simulate.games.golem_poker.evaluator import _eval5
 from simulate.games.golem_poker.reference import GolemPokerReference, public_state
 from simulate.games.golem_poker.state import DRAW, new_state
 
@@ -54,3 +55,28 @@ class GolemPokerTwin(Twin):
         """The public position (hands counted), the seat's own hand and its legal moves."""
         g = self.reference
         return public_state(g), list(g.hand[seat]), g.legal_actions()
+
+    def hidden_variant(self, rng: np.random.Generator) -> np.ndarray:
+        """The record with every card the seat to move has not seen dealt anew: the other seats' hands and their
+        discards in the pile trade places at random with the undealt deck, their hand values follow, the dealing
+        stream (``rng[0]``) is drawn anew; the seat's own hand and discards and the bots' stream stay."""
+        other = self.record.copy()
+        r = other[0]
+        seat, n = int(r["current"]), int(r["num_players"])
+        hands, pile, owner = r["hand"], r["pile"], r["pile_owner"]
+        places = [(hands, (o, k)) for o in range(n) if o != seat and hands[o, 0] >= 0 for k in range(hands.shape[1])]
+        places += [(pile, (i,)) for i in range(int(r["pile_n"])) if owner[i] != seat]
+        dealt = [int(a[i]) for a, i in places]
+        pos = int(r["deck_pos"])
+        cards = rng.permutation(dealt + r["deck"][pos:].tolist())
+        for (a, i), c in zip(places, cards, strict=False):
+            a[i] = c
+        swap = dict(zip(dealt, cards[: len(dealt)].tolist(), strict=True))
+        r["deck"][:pos] = [swap.get(int(c), int(c)) for c in r["deck"][:pos]]
+        r["deck"][pos:] = cards[len(dealt) :]
+        ace = bool(self.data.kernel[0]["params"][P_ACE_HIGH])
+        for o in range(n):
+            if o != seat and hands[o, 0] >= 0:
+                r["value"][o] = _eval5(*(int(c) for c in hands[o]), ace)
+        r["rng"][0] = rng.integers(1, 2**63, dtype=np.uint64)
+        return other
