@@ -375,3 +375,22 @@ def test_the_command_process_exits_with_the_commands_code_and_whole_output(args:
     done = subprocess.run([sys.executable, "-m", "simulate", *args], capture_output=True, text=True, timeout=120)
     assert done.returncode == in_process.exit_code == code
     assert done.stdout + done.stderr == in_process.output
+
+
+def test_check_prints_a_line_a_check_and_fails_with_every_failure(monkeypatch) -> None:
+    from simulate import conformance
+
+    result = invoke("check", "golems", "--only", "declarations", "--only", "tables", "--games", "1")
+    assert result.exit_code == 0, result.output
+    assert re.search(r"^declarations +ok", result.output, re.M) and "golems: conforms" in result.output
+    game = make("golems")
+
+    class Broken:
+        def __getattr__(self, name):
+            return ("random", "no_such_bot") if name == "skill_ladder" else getattr(game, name)
+
+    monkeypatch.setattr(conformance, "make", lambda name: Broken())
+    result = invoke("check", "golems", "--only", "declarations", "--only", "tables", "--games", "1")
+    assert result.exit_code == 1
+    assert re.search(r"^declarations +FAILED", result.output, re.M) and "no_such_bot" in result.output
+    assert re.search(r"^tables +ok", result.output, re.M)

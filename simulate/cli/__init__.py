@@ -404,6 +404,68 @@ def verify(run_dir: str, no_checksums: bool) -> None:
 @main.command()
 @click.argument("game_name", metavar="GAME")
 @click.option(
+    "--games",
+    "-n",
+    "num_games",
+    type=click.IntRange(min=1),
+    default=6,
+    show_default=True,
+    help="Games per check and player count.",
+)
+@click.option(
+    "--only",
+    "only",
+    multiple=True,
+    metavar="CHECK",
+    help="Run this check only (repeatable): declarations, tables, determinism, bots, moves, hidden, replay, timing.",
+)
+@click.option("--seed", type=int, default=None, help="Master seed of the checks' games (default: the check's own).")
+def check(game_name: str, num_games: int, only: tuple[str, ...], seed: int | None) -> None:
+    """Check that GAME keeps the shared surface the runner, replay and reports rely on (simulate.conformance).
+
+    One line a check: the declarations, the tables at every player count, determinism, every bot's moves
+    legal, the kernel against the reference engine on every move, no bot peeking at hidden cards, the
+    reference replaying the kernel's games, the bench hooks. Exits 1 listing every failure.
+
+    \b
+    Examples:
+      golem check golems
+      golem check golem --only moves --only hidden --games 2
+    """
+    import time
+
+    from simulate.conformance import CHECKS, SEED, ConformanceError, check_game
+    from simulate.registry import UnknownName, make
+
+    unknown = [c for c in only if c not in CHECKS]
+    if unknown:
+        raise click.BadParameter(
+            f"{unknown[0]!r} is not a check; the checks are {', '.join(CHECKS)}", param_hint="--only"
+        )
+    try:
+        make(game_name)
+    except UnknownName as e:
+        raise _fail(e) from None
+    failures = []
+    for name in only or CHECKS:
+        start = time.perf_counter()
+        try:
+            passed = check_game(game_name, games=num_games, seed=SEED if seed is None else seed, checks=(name,))
+        except ConformanceError as e:
+            failures.append(str(e))
+            verdict = "FAILED"
+        else:
+            verdict = "ok" if passed else "nothing to compare"
+        click.echo(f"{name:<13} {verdict} ({time.perf_counter() - start:.1f} s)")
+    if failures:
+        click.echo("\n".join(failures), err=True)
+        raise SystemExit(1)
+    click.echo(f"{game_name}: conforms")
+
+
+@main.command()
+@click.argument("game_name", metavar="GAME")
+@click.option(
     "--games", "-n", "num_games", type=click.IntRange(min=1), default=None, help="Games per kernel measurement."
 )
 @click.option(
