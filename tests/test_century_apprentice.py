@@ -20,11 +20,9 @@ from simulate.games.century.engine import game_init, game_step
 from simulate.games.century.features import (
     NUM_FEATURES,
     ROW_SHAPE,
-    SEAT_BLOCK,
     best_rival,
     features,
     features_same_row,
-    seat_block,
     seat_row,
 )
 from simulate.games.century.play import play_batch, positions, trace_game
@@ -158,26 +156,23 @@ def test_apprentice_values_every_move_as_the_plain_computation(num_players: int)
         if n > 1:
             assert (scratch[5][:n] == expected).all(), f"values differ: {scratch[5][:n] - expected}"
         assert (out == moves[int(np.argmax(expected))]).all()
-        # the fast features themselves, move by move
+        # the fast features themselves, move by move, each from the features of another move's afterstate
         r = st[0]
         seat = int(r["current"])
-        best, best_score = best_rival(r, TB, seat, parts)
+        _, best_score = best_rival(r, TB, seat, parts)
         row = np.zeros(ROW_SHAPE, np.int64)
         power = seat_row(r, TB, seat, row)
         ctx = (TB, scratch[0][1], scratch[0][2])
-        base = scratch[1]
-        for k in range(n):
-            if feats[k] is None or moves[k, M_KIND] == CLAIM:
-                continue
+        same_row = [k for k in range(n) if feats[k] is not None and moves[k, M_KIND] != CLAIM]
+        for k, other in zip(same_row, same_row[::-1], strict=True):
             kinds.add(int(moves[k, M_KIND]))
-            sim = base.copy()
+            sim = scratch[1].copy()
             _apply(ctx, sim, moves[k])
-            f = np.zeros(NUM_FEATURES)
-            seat_block(r, TB, best, f, SEAT_BLOCK, parts)
+            f = feats[other].copy()
             gained = 0.0
             if moves[k, M_KIND] == ACQUIRE:
                 gained = B.card_value(TB, r["m_row"][moves[k, M_ARG]], TB.params[D.P_CARAVAN_LIMIT])
-            features_same_row(sim[0], TB, seat, f, parts, row, power + gained, best, best_score)
+            features_same_row(sim[0], TB, seat, f, parts, row, power + gained, best_score)
             assert (f == feats[k]).all(), f"move {moves[k]}"
     assert kinds >= {PLAY, ACQUIRE, REST}, "plays, acquisitions and rests were all checked"
 

@@ -26,11 +26,9 @@ from simulate.games.century.engine import rank_seats, score_parts
 from simulate.games.century.features import (
     NUM_FEATURES,
     ROW_SHAPE,
-    SEAT_BLOCK,
     best_rival,
     features,
     features_same_row,
-    seat_block,
     seat_row,
 )
 from simulate.games.century.search_bot import _apply, _moves, new_scratch
@@ -67,9 +65,10 @@ def apprentice_action(st, g, tb, params, scratch, out):
     One draw of the game's play stream seeds the determinisation (and a second the softmax draw when
     ``temperature`` > 0). ``scratch`` from :func:`new_apprentice_scratch`.
 
-    What is shared by the decision's moves is computed once: the rival and its block (no move of the seat changes
-    another seat), the point row's costs and values and the seat's production (only a claim changes the row; an
-    acquisition adds one card's production); a claim's afterstate gets the whole :func:`features`.
+    What the decision's moves share is computed once: the first afterstate of a move other than a claim gets the
+    whole :func:`features`, the others only what such a move changes (:func:`features_same_row`: the seat's own
+    block, from the point row's costs and values and the seat's production read once, and the margins); a claim's
+    afterstate gets the whole :func:`features`.
     """
     search_scratch, base, moves, f, f_claim, values, parts, rng, row, marks = scratch
     sim = search_scratch[0]
@@ -83,10 +82,10 @@ def apprentice_action(st, g, tb, params, scratch, out):
     w = tb.apprentice_w[r.num_players]
     if n > 1:
         b = base[0]
-        best, best_score = best_rival(b, tb, seat, parts)  # the mover's move changes no other seat's score
-        seat_block(b, tb, best, f, SEAT_BLOCK, parts)
+        _, best_score = best_rival(b, tb, seat, parts)  # the mover's move changes no other seat's score
         power = seat_row(b, tb, seat, row)
         limit = tb.params[P_CARAVAN_LIMIT]
+        have_row = False  # ``f`` holds the features of an afterstate of a move other than a claim
         for k in range(n):
             sim[0] = b
             _apply(ctx, sim, moves[k])
@@ -97,9 +96,13 @@ def apprentice_action(st, g, tb, params, scratch, out):
             elif kind == CLAIM:
                 features(a, tb, seat, f_claim, parts)
                 values[k] = linear_value(w, f_claim)
-            else:
+            elif have_row:
                 gained = card_value(tb, b.m_row[moves[k, M_ARG]], limit) if kind == ACQUIRE else 0.0
-                features_same_row(a, tb, seat, f, parts, row, power + gained, best, best_score)
+                features_same_row(a, tb, seat, f, parts, row, power + gained, best_score)
+                values[k] = linear_value(w, f)
+            else:
+                features(a, tb, seat, f, parts)
+                have_row = True
                 values[k] = linear_value(w, f)
     temperature = params[A_TEMPERATURE]
     u = uniform(r.rng, 0) if temperature > 0.0 and n > 1 else 0.0

@@ -156,17 +156,28 @@ def seat_row(r, tb, s, row):
 
 
 @njit(cache=True)
-def features_same_row(r, tb, seat, out, parts, row, power, best, best_score):
-    """:func:`features` of an afterstate of a move of ``seat`` other than a claim, with ``out[17:34]`` already
-    holding the rival's block (the rival and its score ``best_rival``'s before the move), ``row`` from
-    :func:`seat_row` before the move and ``power`` the seat's production after it.
+def features_same_row(r, tb, seat, out, parts, row, power, best_score):
+    """:func:`features` of an afterstate of a move of ``seat`` other than a claim, where ``out`` holds the features of
+    another such afterstate of the same decision; ``row`` is :func:`seat_row` before the move, ``power`` the seat's
+    production after it and ``best_score`` ``best_rival``'s score before it.
 
-    The apprentice values a decision's moves with it: such a move changes no other seat, the point row or the
-    coins, so only the seat's own block and the tail are computed, from the row's costs and values read once.
-    The values are exactly :func:`features`' (``power`` sums multiples of 0.5: exact in any order).
+    The apprentice values a decision's moves with it: such a move changes no other seat, the point row, the coins,
+    the point cards or the turn, so only the seat's own block and the margins that read it are computed, from the
+    row's costs and values read once; the rival's block and the rest of the tail are kept. The values are exactly
+    :func:`features`' (``power`` sums multiples of 0.5: exact in any order).
     """
     mine = _seat_block_same_row(r, tb, seat, out, parts, row, power)
-    _tail(r, tb, seat, out, mine, best, best_score)
+    k = 2 * SEAT_BLOCK
+    progress = out[k + 3]
+    rounds = out[k + 9]
+    margin = mine - best_score
+    out[k] = margin
+    out[k + 2] = out[_POWER] - out[SEAT_BLOCK + _POWER]
+    out[k + 4] = margin * progress
+    out[k + 5] = out[_POWER] * (1.0 - progress)
+    out[k + 10] = (out[3] + out[4] + out[5] + out[6]) * rounds / 20.0
+    out[k + 11] = out[7] * rounds / 20.0
+    out[k + 12] = out[_POWER] * rounds / 20.0
 
 
 @njit(cache=True)
