@@ -172,7 +172,7 @@ def test_apprentice_values_every_move_as_the_plain_computation(num_players: int)
             gained = 0.0
             if moves[k, M_KIND] == ACQUIRE:
                 gained = B.card_value(TB, r["m_row"][moves[k, M_ARG]], TB.params[D.P_CARAVAN_LIMIT])
-            features_same_row(sim[0], TB, seat, f, parts, row, power + gained, best_score)
+            features_same_row(sim[0], TB, seat, f, parts, row, moves[k, M_KIND], power + gained, best_score)
             assert (f == feats[k]).all(), f"move {moves[k]}"
     assert kinds >= {PLAY, ACQUIRE, REST}, "plays, acquisitions and rests were all checked"
 

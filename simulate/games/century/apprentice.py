@@ -98,7 +98,7 @@ def apprentice_action(st, g, tb, params, scratch, out):
                 values[k] = linear_value(w, f_claim)
             elif have_row:
                 gained = card_value(tb, b.m_row[moves[k, M_ARG]], limit) if kind == ACQUIRE else 0.0
-                features_same_row(a, tb, seat, f, parts, row, power + gained, best_score)
+                features_same_row(a, tb, seat, f, parts, row, kind, power + gained, best_score)
                 values[k] = linear_value(w, f)
             else:
                 features(a, tb, seat, f, parts)

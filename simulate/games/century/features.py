@@ -15,12 +15,12 @@ from simulate.apprentice import linear_value
 from simulate.games.century.bots import _coin_value, card_value, distance
 from simulate.games.century.data import APPRENTICE_FEATURES, MAX_POINT_ROW, P_CARAVAN_LIMIT
 from simulate.games.century.engine import score_parts
-from simulate.games.century.state import IN_HAND, PLAYED
+from simulate.games.century.state import ACQUIRE, IN_HAND, PLAY, PLAYED, REST
 
 NUM_FEATURES = len(APPRENTICE_FEATURES)
 SEAT_BLOCK = 17  # features per seat block (own, the rival's)
 _POWER = 12  # index of engine_power in a seat block
-ROW_SHAPE = (MAX_POINT_ROW + 1, 6)  # :func:`seat_row`'s table: a row per point row position, and the totals
+ROW_SHAPE = (MAX_POINT_ROW + 1, 7)  # :func:`seat_row`'s table: a row per point row position, and the totals
 
 
 @njit(cache=True)
@@ -118,9 +118,10 @@ def seat_row(r, tb, s, row):
     cards' production (the block's engine power before its square root), returned.
 
     Row ``p`` of ``row`` holds the cost of the point card at row position ``p`` (four colours), its value (VP and
-    the coin on its place) and its total cost; the last row the most of each colour the row asks and the number of
-    cards. A move of the seat other than a claim changes none of them but the production, which an acquisition
-    raises by the acquired card's :func:`~simulate.games.century.bots.card_value`.
+    the coin on its place) and its total cost; the last row the most of each colour the row asks, the number of
+    cards, and the seat's merchant cards in hand and played. A move of the seat other than a claim changes none of
+    the row's; an acquisition raises the production by the acquired card's
+    :func:`~simulate.games.century.bots.card_value`.
     """
     last = row.shape[0] - 1
     want0 = 0
@@ -150,23 +151,43 @@ def seat_row(r, tb, s, row):
     row[last, 4] = cards
     limit = tb.params[P_CARAVAN_LIMIT]
     power = 0.0
+    in_hand = 0
+    played = 0
     for k in range(r.num_owned[s]):
-        power += card_value(tb, r.owned[s, k], limit)
+        m = r.owned[s, k]
+        power += card_value(tb, m, limit)
+        if r.cards[s, m] == IN_HAND:
+            in_hand += 1
+        elif r.cards[s, m] == PLAYED:
+            played += 1
+    row[last, 5] = in_hand
+    row[last, 6] = played
     return power
 
 
 @njit(cache=True)
-def features_same_row(r, tb, seat, out, parts, row, power, best_score):
-    """:func:`features` of an afterstate of a move of ``seat`` other than a claim, where ``out`` holds the features of
-    another such afterstate of the same decision; ``row`` is :func:`seat_row` before the move, ``power`` the seat's
-    production after it and ``best_score`` ``best_rival``'s score before it.
+def features_same_row(r, tb, seat, out, parts, row, kind, power, best_score):
+    """:func:`features` of an afterstate of a move of ``seat`` of ``kind`` other than a claim, where ``out`` holds the
+    features of another such afterstate of the same decision; ``row`` is :func:`seat_row` before the move, ``power``
+    the seat's production after it and ``best_score`` ``best_rival``'s score before it.
 
     The apprentice values a decision's moves with it: such a move changes no other seat, the point row, the coins,
     the point cards or the turn, so only the seat's own block and the margins that read it are computed, from the
     row's costs and values read once; the rival's block and the rest of the tail are kept. The values are exactly
     :func:`features`' (``power`` sums multiples of 0.5: exact in any order).
     """
-    mine = _seat_block_same_row(r, tb, seat, out, parts, row, power)
+    last = row.shape[0] - 1
+    in_hand = row[last, 5]
+    played = row[last, 6]
+    if kind == PLAY:  # a card from the hand played
+        in_hand -= 1
+        played += 1
+    elif kind == REST:  # the played cards taken back
+        in_hand += played
+        played = 0
+    elif kind == ACQUIRE:  # a card to the hand
+        in_hand += 1
+    mine = _seat_block_same_row(r, tb, seat, out, parts, row, power, in_hand, played)
     k = 2 * SEAT_BLOCK
     progress = out[k + 3]
     rounds = out[k + 9]
@@ -181,23 +202,15 @@ def features_same_row(r, tb, seat, out, parts, row, power, best_score):
 
 
 @njit(cache=True)
-def _seat_block_same_row(r, tb, s, out, parts, row, power):
-    """:func:`seat_block` of seat ``s`` into ``out[0:17]`` from the point row in ``row`` and the production
-    ``power``; returns its score as it stands."""
+def _seat_block_same_row(r, tb, s, out, parts, row, power, in_hand, played):
+    """:func:`seat_block` of seat ``s`` into ``out[0:17]`` from the point row in ``row``, the production ``power``
+    and the merchant cards in hand and played; returns its score as it stands."""
     score_parts(r, tb, s, parts)
     score = parts[0] + parts[1] + parts[2] + parts[3]
     x0 = r.crystals[s, 0]
     x1 = r.crystals[s, 1]
     x2 = r.crystals[s, 2]
     x3 = r.crystals[s, 3]
-    in_hand = 0
-    played = 0
-    for k in range(r.num_owned[s]):
-        m = r.owned[s, k]
-        if r.cards[s, m] == IN_HAND:
-            in_hand += 1
-        elif r.cards[s, m] == PLAYED:
-            played += 1
     claim_vp = 0.0
     near = 0
     best_target = 0.0
