@@ -20,11 +20,19 @@ import numpy as np
 from numba import njit
 
 from simulate.apprentice import linear_value, softmax_pick
-from simulate.games.century.data import P_TIE_SHARED
+from simulate.games.century.bots import card_value
+from simulate.games.century.data import P_CARAVAN_LIMIT, P_TIE_SHARED
 from simulate.games.century.engine import rank_seats, score_parts
-from simulate.games.century.features import NUM_FEATURES, SEAT_BLOCK, best_rival, features, features_same_rival
+from simulate.games.century.features import (
+    NUM_FEATURES,
+    ROW_SHAPE,
+    best_rival,
+    features,
+    features_same_row,
+    seat_row,
+)
 from simulate.games.century.search_bot import _apply, _moves, new_scratch
-from simulate.games.century.state import CLAIM, M_KIND, MOVE_LEN, RUNNING
+from simulate.games.century.state import ACQUIRE, CLAIM, M_ARG, M_KIND, MOVE_LEN, RUNNING
 from simulate.rng import next_u64, randint, uniform
 
 A_TEMPERATURE = 0  # the apprentice's parameter row: its index in ``bots.BOTS``
@@ -33,17 +41,20 @@ MAX_MOVES = 2048
 
 @njit(cache=True)
 def new_apprentice_scratch(st):
-    """Per-worker scratch: the search's plug-in scratch, a determinised record, moves, features, values and
-    the rival's feature block."""
+    """Per-worker scratch: the search's plug-in scratch, a determinised record, moves, two feature rows (the second
+    for claims), values, score parts, the determinisation's stream, the point row's table and a card mark per card."""
+    r = st[0]
     return (
         new_scratch(st),
         np.empty_like(st[:1]),
         np.zeros((MAX_MOVES, MOVE_LEN), np.int16),
         np.zeros(NUM_FEATURES),
+        np.zeros(NUM_FEATURES),
         np.zeros(MAX_MOVES),
         np.zeros(8, np.int64),
         np.zeros(1, np.uint64),
-        np.zeros(SEAT_BLOCK),
+        np.zeros(ROW_SHAPE, np.int64),
+        np.zeros(max(r.m_turn.shape[0], r.p_turn.shape[0]), np.bool_),
     )
 
 
@@ -53,35 +64,46 @@ def apprentice_action(st, g, tb, params, scratch, out):
 
     One draw of the game's play stream seeds the determinisation (and a second the softmax draw when
     ``temperature`` > 0). ``scratch`` from :func:`new_apprentice_scratch`.
+
+    What the decision's moves share is computed once: the first afterstate of a move other than a claim gets the
+    whole :func:`features`, the others only what such a move changes (:func:`features_same_row`: the seat's own
+    block, from the point row's costs and values and the seat's production read once, and the margins); a claim's
+    afterstate gets the whole :func:`features`.
     """
-    search_scratch, base, moves, f, values, parts, rng, rival = scratch
+    search_scratch, base, moves, f, f_claim, values, parts, rng, row, marks = scratch
     sim = search_scratch[0]
     ctx = (tb, search_scratch[1], search_scratch[2])
     _greedy_discards(search_scratch[1])
     r = st[g]
     seat = r.current
     rng[0] = next_u64(r.rng, 0)
-    _redeal_next(st[g : g + 1], base, tb, rng)
+    _redeal_next(st[g : g + 1], base, tb, rng, marks)
     n = _moves(ctx, base, moves)
     w = tb.apprentice_w[r.num_players]
     if n > 1:
-        have_rival = False
-        best, best_score = best_rival(base[0], tb, seat, parts)  # the mover's move changes no other seat's score
+        b = base[0]
+        _, best_score = best_rival(b, tb, seat, parts)  # the mover's move changes no other seat's score
+        power = seat_row(b, tb, seat, row)
+        limit = tb.params[P_CARAVAN_LIMIT]
+        have_row = False  # ``f`` holds the features of an afterstate of a move other than a claim
         for k in range(n):
-            sim[0] = base[0]
+            sim[0] = b
             _apply(ctx, sim, moves[k])
-            if sim[0].over != RUNNING:
-                values[k] = _final_logit(sim[0], tb, seat, search_scratch)
-                continue
-            if have_rival and moves[k, M_KIND] != CLAIM:
-                features_same_rival(sim[0], tb, seat, f, parts, rival, best, best_score)
+            a = sim[0]
+            kind = moves[k, M_KIND]
+            if a.over != RUNNING:
+                values[k] = _final_logit(a, tb, seat, search_scratch)
+            elif kind == CLAIM:
+                features(a, tb, seat, f_claim, parts)
+                values[k] = linear_value(w, f_claim)
+            elif have_row:
+                gained = card_value(tb, b.m_row[moves[k, M_ARG]], limit) if kind == ACQUIRE else 0.0
+                features_same_row(a, tb, seat, f, parts, row, kind, power + gained, best_score)
+                values[k] = linear_value(w, f)
             else:
-                features(sim[0], tb, seat, f, parts)
-                if moves[k, M_KIND] != CLAIM:
-                    for j in range(SEAT_BLOCK):
-                        rival[j] = f[SEAT_BLOCK + j]
-                    have_rival = True
-            values[k] = linear_value(w, f)
+                features(a, tb, seat, f, parts)
+                have_row = True
+                values[k] = linear_value(w, f)
     temperature = params[A_TEMPERATURE]
     u = uniform(r.rng, 0) if temperature > 0.0 and n > 1 else 0.0
     pick = softmax_pick(values, n, temperature, u) if n > 1 else 0
@@ -90,25 +112,42 @@ def apprentice_action(st, g, tb, params, scratch, out):
 
 
 @njit(cache=True)
-def _redeal_next(root, sim, tb, rng):
-    """``sim`` <- ``root`` with the next card of each deck drawn anew from its unseen cards (sorted first, so
+def _redeal_next(root, sim, tb, rng, marks):
+    """``sim`` <- ``root`` with the next card of each deck drawn anew from its unseen cards (by rank among them, so
     their hidden order is never read): all of the deck order a single move can see."""
     sim[0] = root[0]
     r = sim[0]
-    _redeal_top(r.m_deck[r.m_deck_pos : tb.market_cards.shape[0]], rng)
-    _redeal_top(r.p_deck[r.p_deck_pos :], rng)
+    _redeal_top(r.m_deck[r.m_deck_pos : tb.market_cards.shape[0]], rng, marks)
+    _redeal_top(r.p_deck[r.p_deck_pos :], rng, marks)
 
 
 @njit(cache=True)
-def _redeal_top(unseen, rng):
-    """A uniform draw from the cards of ``unseen`` to its first place; the rest in sorted order."""
+def _redeal_top(unseen, rng, marks):
+    """A uniform draw from the cards of ``unseen`` to its first place: the ``j``-th smallest for a uniform ``j``
+    (what the first place of the sorted cards after a swap with place ``j`` held), swapped with the first card.
+
+    ``marks``: a False flag per card id, left False. The rest of ``unseen`` is never read by one move.
+    """
     n = unseen.shape[0]
     if n > 1:
-        unseen.sort()
         j = randint(rng, 0, n)
-        t = unseen[0]
-        unseen[0] = unseen[j]
-        unseen[j] = t
+        for k in range(n):
+            marks[unseen[k]] = True
+        card = -1
+        rank = -1
+        for c in range(marks.shape[0]):
+            if marks[c]:
+                rank += 1
+                if rank == j:
+                    card = c
+                    break
+        for k in range(n):
+            marks[unseen[k]] = False
+        for k in range(n):
+            if unseen[k] == card:
+                unseen[k] = unseen[0]
+                unseen[0] = card
+                break
 
 
 @njit(cache=True)

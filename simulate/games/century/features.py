@@ -13,17 +13,18 @@ from numba import njit
 
 from simulate.apprentice import linear_value
 from simulate.games.century.bots import _coin_value, card_value, distance
-from simulate.games.century.data import APPRENTICE_FEATURES, P_CARAVAN_LIMIT
+from simulate.games.century.data import APPRENTICE_FEATURES, MAX_POINT_ROW, P_CARAVAN_LIMIT
 from simulate.games.century.engine import score_parts
-from simulate.games.century.state import IN_HAND, PLAYED
+from simulate.games.century.state import ACQUIRE, IN_HAND, PLAY, PLAYED, REST
 
 NUM_FEATURES = len(APPRENTICE_FEATURES)
 SEAT_BLOCK = 17  # features per seat block (own, the rival's)
 _POWER = 12  # index of engine_power in a seat block
+ROW_SHAPE = (MAX_POINT_ROW + 1, 7)  # :func:`seat_row`'s table: a row per point row position, and the totals
 
 
 @njit(cache=True)
-def _seat_block(r, tb, s, out, k0, parts):
+def seat_block(r, tb, s, out, k0, parts):
     """The seventeen features of seat ``s`` into ``out[k0:k0 + 17]``; returns its score as it stands."""
     score_parts(r, tb, s, parts)
     score = parts[0] + parts[1] + parts[2] + parts[3]
@@ -106,23 +107,154 @@ def features(r, tb, seat, out, parts):
     other seat with the highest score (ties: the next to move), then margins, the end's nearness and the turn order.
     """
     best, best_score = best_rival(r, tb, seat, parts)
-    mine = _seat_block(r, tb, seat, out, 0, parts)
-    _seat_block(r, tb, best, out, SEAT_BLOCK, parts)
+    mine = seat_block(r, tb, seat, out, 0, parts)
+    seat_block(r, tb, best, out, SEAT_BLOCK, parts)
     _tail(r, tb, seat, out, mine, best, best_score)
 
 
 @njit(cache=True)
-def features_same_rival(r, tb, seat, out, parts, rival, best, best_score):
-    """:func:`features` when the rival's block is ``rival`` (its seventeen features, from an earlier call) and
-    the rival and its score are ``best_rival``'s.
+def seat_row(r, tb, s, row):
+    """What seat ``s``'s block reads of the point row, into ``row`` (int64, ``ROW_SHAPE``), and the seat's merchant
+    cards' production (the block's engine power before its square root), returned.
 
-    For the afterstates of one decision's moves that leave the point row alone (every move but a claim): the
-    other seats' scores, hands and caravans do not change with the mover's move, nor does the best of them.
+    Row ``p`` of ``row`` holds the cost of the point card at row position ``p`` (four colours), its value (VP and
+    the coin on its place) and its total cost; the last row the most of each colour the row asks, the number of
+    cards, and the seat's merchant cards in hand and played. A move of the seat other than a claim changes none of
+    the row's; an acquisition raises the production by the acquired card's
+    :func:`~simulate.games.century.bots.card_value`.
     """
-    mine = _seat_block(r, tb, seat, out, 0, parts)
-    for k in range(SEAT_BLOCK):
-        out[SEAT_BLOCK + k] = rival[k]
-    _tail(r, tb, seat, out, mine, best, best_score)
+    last = row.shape[0] - 1
+    want0 = 0
+    want1 = 0
+    want2 = 0
+    want3 = 0
+    cards = 0
+    for p in range(r.p_row.shape[0]):
+        pc = r.p_row[p]
+        if pc < 0:
+            break
+        need = 0
+        for c in range(4):
+            row[p, c] = tb.p_cost[pc, c]
+            need += tb.p_cost[pc, c]
+        row[p, 4] = tb.p_vp[pc] + _coin_value(r, tb, p)
+        row[p, 5] = need
+        want0 = max(want0, tb.p_cost[pc, 0])
+        want1 = max(want1, tb.p_cost[pc, 1])
+        want2 = max(want2, tb.p_cost[pc, 2])
+        want3 = max(want3, tb.p_cost[pc, 3])
+        cards += 1
+    row[last, 0] = want0
+    row[last, 1] = want1
+    row[last, 2] = want2
+    row[last, 3] = want3
+    row[last, 4] = cards
+    limit = tb.params[P_CARAVAN_LIMIT]
+    power = 0.0
+    in_hand = 0
+    played = 0
+    for k in range(r.num_owned[s]):
+        m = r.owned[s, k]
+        power += card_value(tb, m, limit)
+        if r.cards[s, m] == IN_HAND:
+            in_hand += 1
+        elif r.cards[s, m] == PLAYED:
+            played += 1
+    row[last, 5] = in_hand
+    row[last, 6] = played
+    return power
+
+
+@njit(cache=True)
+def features_same_row(r, tb, seat, out, parts, row, kind, power, best_score):
+    """:func:`features` of an afterstate of a move of ``seat`` of ``kind`` other than a claim, where ``out`` holds the
+    features of another such afterstate of the same decision; ``row`` is :func:`seat_row` before the move, ``power``
+    the seat's production after it and ``best_score`` ``best_rival``'s score before it.
+
+    The apprentice values a decision's moves with it: such a move changes no other seat, the point row, the coins,
+    the point cards or the turn, so only the seat's own block and the margins that read it are computed, from the
+    row's costs and values read once; the rival's block and the rest of the tail are kept. The values are exactly
+    :func:`features`' (``power`` sums multiples of 0.5: exact in any order).
+    """
+    last = row.shape[0] - 1
+    in_hand = row[last, 5]
+    played = row[last, 6]
+    if kind == PLAY:  # a card from the hand played
+        in_hand -= 1
+        played += 1
+    elif kind == REST:  # the played cards taken back
+        in_hand += played
+        played = 0
+    elif kind == ACQUIRE:  # a card to the hand
+        in_hand += 1
+    mine = _seat_block_same_row(r, tb, seat, out, parts, row, power, in_hand, played)
+    k = 2 * SEAT_BLOCK
+    progress = out[k + 3]
+    rounds = out[k + 9]
+    margin = mine - best_score
+    out[k] = margin
+    out[k + 2] = out[_POWER] - out[SEAT_BLOCK + _POWER]
+    out[k + 4] = margin * progress
+    out[k + 5] = out[_POWER] * (1.0 - progress)
+    out[k + 10] = (out[3] + out[4] + out[5] + out[6]) * rounds / 20.0
+    out[k + 11] = out[7] * rounds / 20.0
+    out[k + 12] = out[_POWER] * rounds / 20.0
+
+
+@njit(cache=True)
+def _seat_block_same_row(r, tb, s, out, parts, row, power, in_hand, played):
+    """:func:`seat_block` of seat ``s`` into ``out[0:17]`` from the point row in ``row``, the production ``power``
+    and the merchant cards in hand and played; returns its score as it stands."""
+    score_parts(r, tb, s, parts)
+    score = parts[0] + parts[1] + parts[2] + parts[3]
+    x0 = r.crystals[s, 0]
+    x1 = r.crystals[s, 1]
+    x2 = r.crystals[s, 2]
+    x3 = r.crystals[s, 3]
+    claim_vp = 0.0
+    near = 0
+    best_target = 0.0
+    cover = 0.0
+    reach = 0.0
+    min_d = 30
+    last = row.shape[0] - 1
+    for p in range(row[last, 4]):
+        c0 = row[p, 0]
+        c1 = row[p, 1]
+        c2 = row[p, 2]
+        c3 = row[p, 3]
+        val = row[p, 4]
+        d = distance(x0, x1, x2, x3, c0, c1, c2, c3)
+        if d == 0 and val > claim_vp:
+            claim_vp = val
+        if d <= 2:
+            near += 1
+        reach += val / ((1.0 + d) * (1.0 + d))
+        if val / (1.0 + d) > best_target:
+            best_target = val / (1.0 + d)
+            held = min(x0, c0) + min(x1, c1) + min(x2, c2) + min(x3, c3)
+            cover = held / max(row[p, 5], 1)
+        if d < min_d:
+            min_d = d
+    useful = min(x0, row[last, 0]) + 2 * min(x1, row[last, 1]) + 3 * min(x2, row[last, 2]) + 4 * min(x3, row[last, 3])
+    out[0] = score
+    out[1] = r.point_vp[s]
+    out[2] = r.num_points[s]
+    out[3] = x0
+    out[4] = x1
+    out[5] = x2
+    out[6] = x3
+    out[7] = useful
+    out[8] = cover
+    out[9] = reach
+    out[10] = in_hand
+    out[11] = played
+    out[12] = math.sqrt(max(power, 0.0))
+    out[13] = claim_vp
+    out[14] = near
+    out[15] = best_target
+    out[16] = min(min_d, 12)
+    return score
 
 
 @njit(cache=True)
