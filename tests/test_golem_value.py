@@ -183,7 +183,7 @@ def test_value_command_gives_a_verdict_and_refuses_bad_ids() -> None:
 
 
 def test_study_and_report_value_golem_components(tmp_path) -> None:
-    from analysis.report import compute_report
+    from analysis.report import compute_report, render_markdown
     from simulate.orchestration.studies import plan_study
     from simulate.runner import run
 
@@ -202,3 +202,5 @@ def test_study_and_report_value_golem_components(tmp_path) -> None:
     rows = {row[0]: row for item in section.items if hasattr(item, "rows") for row in item.rows}
     assert rows["B16"][1].startswith("yellow Book (3 Knowledge)") and rows["B16"][4] != "—", "beyond plain S04"
     assert not any("Rule options" in s.title for s in report.sections), "value runs are no rule variants"
+    text = render_markdown(report)
+    assert "What a card is worth" in text and "yellow Book (3 Knowledge)" in text

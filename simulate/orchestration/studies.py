@@ -370,7 +370,7 @@ STUDIES: dict[str, Study] = {
         ladder_players=(2, 3, 4),
         search_share=0.002,  # 400 games a rung at the default size: about 0.16 s of CPU per search seat-game
         value_players=(2,),
-        value_share=0.002,  # 400 apprentice games an arm, 106 arms (every component group and a baseline)
+        value_share=0.004,  # 800 apprentice games an arm, 106 arms (every component group and a baseline): ~2.5 min
     ),
     "golems": Study(
         game="golems",

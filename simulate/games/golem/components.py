@@ -123,14 +123,14 @@ def component_table(d: data.GolemData) -> list[dict[str, Any]]:
                 }
             )
     for k in range(4):
-        gold = t.art[:, :, k, 0]
+        lo, hi = int(t.art[:, :, k, 0].min()), int(t.art[:, :, k, 0].max())
         rows.append(
             {
                 "id": f"artifact_{k + 1}",
                 "kind": "artifact",
-                "text": f"Artifact {k + 1} of the seat's tile completed ({int(gold.min())}-{int(gold.max())} Gold): "
+                "text": f"Artifact {k + 1} of the seat's tile completed ({lo if lo == hi else f'{lo}-{hi}'} Gold): "
                 "its benefits now and every Income",
-                "out_artifact": k + 1,  # no two positions compare: each differs only in where it lies
+                f"out_artifact_{k + 1}": 1,  # no two positions compare: what each pays depends on the tile
                 "vp": 0,
             }
         )
