@@ -33,13 +33,13 @@ _SEED = click.IntRange(0, 2**64 - 1)
 @click.option("--seed", type=_SEED, default=0, show_default=True, help="Master seed (both arms of a pair share it).")
 @click.option(
     "--cost",
-    help="What if the card's cost (a Century trade's input or point card's cost, a Golem's requirement) were this, "
-    "e.g. YYYY or AAC.",
+    help="What if the card's cost (a Century trade's input or point card's cost, a Golems Golem's requirement, a Golem "
+    "Book's Knowledge price or an Objective's threshold) were this, e.g. YYYY, AAC or 2.",
 )
 @click.option(
     "--reward",
     help="What if the card's reward (a Century card's output, upgrades or VP; a Golems Rune's VP or Gem card's "
-    "Reward) were this, e.g. M or 2.",
+    "Reward; a Golem Book's immediate amount or an Objective's VP) were this, e.g. M or 2.",
 )
 @click.option("--price", is_flag=True, help="Instead: the value-for-cost tables (implied prices, dominance).")
 @click.option("--csv", "csv_path", type=click.Path(path_type=Path), help="Write every effect (all quantities) here.")
@@ -63,7 +63,8 @@ def value(
     """What card ID of GAME is worth to the seat that holds it, in one line with an interval.
 
     The same games are played as printed and with one more copy of the card dealt at setup to the seat of the
-    lineup's first bot (rotating round the table); the value is the paired difference in that seat's win share,
+    lineup's first bot (rotating round the table; a Golem Development tile: upgraded free, an Artifact: completed);
+    the value is the paired difference in that seat's win share,
     with its score margin and the game's length (docs/card-value.md). Without ID every card with a value design.
 
     \b
@@ -76,6 +77,8 @@ def value(
       golem value golems G17 --cost AAC              # what if the Golem needed AAC to summon
       golem value golems -p 2 --bot apprentice --games 1000 --csv golems-value.csv   # every card
       golem value golems --price                     # dominated cards (Golems prints no price)
+      golem value golem B16 60 study_dev_2 artifact_1 -p 2 --bot apprentice --games 600
+      golem value golem B16 --cost 1                 # what if the Book cost 1 Knowledge
     """
     from simulate.datafiles import DataError
     from simulate.lineup import LineupError

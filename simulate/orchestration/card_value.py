@@ -172,8 +172,9 @@ def _check(design: ValueDesign, groups: pd.DataFrame) -> pd.DataFrame:
         if hit.iloc[0]["design"] == "":
             kinds = ", ".join(sorted(valued["kind"].unique()))
             raise CardValueError(
-                f"{cid} is a {hit.iloc[0]['kind']} card: no causal value design for its kind yet (valued: {kinds}); "
-                f"'golem value {game.name} --price' shows its value for cost"
+                f"{cid} is a {hit.iloc[0]['kind']} card: no causal value design for its kind (valued: {kinds}); "
+                f"'golem value {game.name} --price' shows its value for cost, docs/card-value.md the what-if that "
+                "answers it"
             )
         chosen.append(hit.index[0])
     if design.edits and len(set(chosen)) != 1:

@@ -318,8 +318,10 @@ STUDIES: dict[str, Study] = {
             "dealing each public opening over 3 hidden orders, each played 4 "
             "times (how much the Characters, Neighbourhood, Starting tiles and Artifact sides decide, and how much "
             "the hidden decks), and the 4-player mirror under the "
-            "balance-relevant rule options, and apprentice solo games against the stand-in Automa; the shipped data "
-            "contain ESTIMATES of unpublished printed values"
+            "balance-relevant rule options, apprentice solo games against the stand-in Automa, and the card-value "
+            "design at 2 players (apprentice games played as printed and with one component owned from the start by "
+            "one seat: what each Book, Objective, Development, Artifact and Starting tile is worth to its holder); the "
+            "shipped data contain ESTIMATES of unpublished printed values"
         ),
         runs=(
             # The apprentice plays a 4-player game in about 1.3 ms of CPU, balanced in about 0.5, search in about 0.7 s.
@@ -367,6 +369,8 @@ STUDIES: dict[str, Study] = {
         ladder=(("random", 0.01), ("greedy", 0.01), ("balanced", 0.01)),
         ladder_players=(2, 3, 4),
         search_share=0.002,  # 400 games a rung at the default size: about 0.16 s of CPU per search seat-game
+        value_players=(2,),
+        value_share=0.004,  # 800 apprentice games an arm, 106 arms (every component group and a baseline): ~2.5 min
     ),
     "golems": Study(
         game="golems",

@@ -274,6 +274,15 @@ RULE_OPTIONS: dict[str, tuple[type, tuple, str]] = {
         ("easy", "normal", "hard"),
         "the Automa's gauge thresholds: easy = automa_difficulty_pct% higher, hard = that much lower",
     ),
+    "gift": (
+        str,
+        ("none", "<component id>"),
+        "none, or a component the seat of the lineup's first bot owns from the start, dealt when its setup reaches "
+        "the Starting tiles (RULINGS.md R39): a Book tucked free in its first column (its bonuses as if bought), an "
+        "Objective kept beside the drafted ones, a Development tile upgraded free (golem_dev_k, study_dev_k, "
+        "artifact_dev_k), an Artifact of its tile completed (artifact_k), one more Starting tile; the decks keep "
+        "their own copies (rotated seats move the gift round the table): what it is worth (docs/card-value.md)",
+    ),
 }
 
 TOML_KEYS = {
@@ -364,9 +373,25 @@ LIST_LENGTHS = {
     P_BOOK_COLUMNS,
     P_STUDY_DEV_LIMIT,
     P_STUDY_DEV_INCOME,
+    P_GIFT_KIND,
+    P_GIFT,
     NUM_PARAMS,
-) = range(36)
+) = range(38)
 PAY_CHOICE, PAY_VP, PAY_KNOWLEDGE = 0, 1, 2
+
+# Rule option ``gift`` (the value design, docs/card-value.md): ``P_GIFT_KIND`` is what is dealt, ``P_GIFT`` which one
+# (a Book, Objective, Starting tile or Artifact index, a Development tile 0-5 of its area).
+(
+    GIFT_NONE,
+    GIFT_BOOK,
+    GIFT_OBJECTIVE,
+    GIFT_GOLEM_DEV,
+    GIFT_STUDY_DEV,
+    GIFT_ARTIFACT_DEV,
+    GIFT_ARTIFACT,
+    GIFT_START,
+) = range(8)
+GIFT_DEV_PREFIXES = {"golem_dev_": GIFT_GOLEM_DEV, "study_dev_": GIFT_STUDY_DEV, "artifact_dev_": GIFT_ARTIFACT_DEV}
 
 
 class GolemTables(NamedTuple):
@@ -483,6 +508,7 @@ def load(folder: str | Path | None = None, rules: dict[str, Any] | None = None) 
     tracks, track_lens = _read_tracks(reader, root, toml_path, params)
     intro = _intro(toml_path, conf, character_ids)
     automa = _automa(reader, params, rule_values)
+    gift = gift_code(rule_values["gift"], book_ids, objective_ids, start_ids, character_ids, root)
     tables = GolemTables(
         *action_tiles,
         *characters,
@@ -493,7 +519,7 @@ def load(folder: str | Path | None = None, rules: dict[str, Any] | None = None) 
         art,
         *developments,
         *tracks,
-        *_kernel_params(params, rule_values, intro, track_lens),
+        *_kernel_params(params, rule_values, intro, track_lens, gift),
         *automa,
         _apprentice_weights(root),
     )
@@ -850,10 +876,14 @@ class _Reader:
 
 
 def _kernel_params(
-    params: dict[str, Any], rules: dict[str, Any], intro: dict[str, Any], sizes: tuple[int, int, int]
+    params: dict[str, Any],
+    rules: dict[str, Any],
+    intro: dict[str, Any],
+    sizes: tuple[int, int, int],
+    gift: tuple[int, int],
 ) -> tuple:
-    """The scalar parameters, rule options, the sizes of the tracks and the Cemetery (``sizes``) and the list
-    parameters as kernel arrays."""
+    """The scalar parameters, rule options, the sizes of the tracks and the Cemetery (``sizes``), the gift (kind
+    and index, :func:`gift_code`) and the list parameters as kernel arrays."""
     prm = np.zeros(NUM_PARAMS, np.int64)
     prm[P_GOLEM_TRACK_LEN], prm[P_STUDY_TRACK_LEN], prm[P_CEMETERY_LEN] = sizes
     for idx, key in (
@@ -891,6 +921,7 @@ def _kernel_params(
     prm[P_LEFTOVER_GOLD] = int(rules["leftover_gold"] == "included")
     prm[P_AUTOMA] = int(rules["solo_opponent"] == "automa")
     prm[P_AUTOMA_RABBI_GAUGE] = params["automa_rabbi_gauge"]
+    prm[P_GIFT_KIND], prm[P_GIFT] = gift
     marbles = np.array(
         [params["marbles_1_2"], params["marbles_1_2"], params["marbles_1_2"], params["marbles_3"], params["marbles_4"]],
         np.int64,
@@ -905,6 +936,37 @@ def _kernel_params(
         marbles,
         np.array(intro["characters"], np.int64),
         np.array([intro[d] for d in DISTRICTS], np.int64),
+    )
+
+
+def gift_code(
+    gift: str,
+    book_ids: tuple[str, ...],
+    objective_ids: tuple[str, ...],
+    start_ids: tuple[str, ...],
+    character_ids: tuple[str, ...],
+    root: Path,
+) -> tuple[int, int]:
+    """Rule option ``gift`` as (``GIFT_*`` kind, index); ``DataError`` for an id that names no giftable component."""
+    if gift == "none":
+        return GIFT_NONE, -1
+    for ids, kind in ((book_ids, GIFT_BOOK), (objective_ids, GIFT_OBJECTIVE), (start_ids, GIFT_START)):
+        if gift in ids:
+            return kind, ids.index(gift)
+    for prefix, kind in GIFT_DEV_PREFIXES.items():
+        k = gift.removeprefix(prefix)
+        if gift.startswith(prefix) and k.isdigit() and 1 <= int(k) <= NUM_GOLEM_DEVS:
+            return kind, int(k) - 1
+    if gift.removeprefix("artifact_") in {"1", "2", "3", "4"}:
+        return GIFT_ARTIFACT, int(gift.removeprefix("artifact_")) - 1
+    if gift in character_ids:
+        raise DataError(
+            f"rule option gift: '{gift}' is a Character, a public Palace card no seat owns (RULINGS.md R41); "
+            "its what-if is golem sweep --set characters.<id>.cost=..."
+        )
+    raise DataError(
+        f"rule option gift: '{gift}' is not a Book, Objective or Starting tile of {root}, nor golem_dev_1-6, "
+        "study_dev_1-6, artifact_dev_1-6 or artifact_1-4"
     )
 
 

@@ -21,7 +21,7 @@ from numba import njit
 from simulate.games.golem.engine_decisions import apply_action
 from simulate.games.golem.engine_legality import is_legal, legal_mask
 from simulate.games.golem.engine_scoring import NUM_PARTS, automa_parts, objectives_met, score_parts
-from simulate.games.golem.engine_setup import init_game
+from simulate.games.golem.engine_setup import gift_seat, init_game
 from simulate.games.golem.engine_stack import current_player, decision
 
 __all__ = [
@@ -30,6 +30,7 @@ __all__ = [
     "automa_parts",
     "current_player",
     "decision",
+    "gift_seat",
     "init_game",
     "init_one",
     "is_legal",

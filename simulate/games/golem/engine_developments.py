@@ -28,9 +28,25 @@ from simulate.games.golem.codes import (
     X_AFTER_BOOK,
     X_GAIN,
 )
-from simulate.games.golem.data import BOOK_BLACK, CLAY, COIN, GOLD, KNOWLEDGE, VP
-from simulate.games.golem.engine_legality import _book_price, _upgrade_cost
-from simulate.games.golem.engine_resources import _pay, _reactivates, _study_up
+from simulate.games.golem.data import (
+    BOOK_BLACK,
+    CLAY,
+    COIN,
+    GIFT_ARTIFACT,
+    GIFT_ARTIFACT_DEV,
+    GIFT_BOOK,
+    GIFT_GOLEM_DEV,
+    GIFT_OBJECTIVE,
+    GIFT_START,
+    GIFT_STUDY_DEV,
+    GOLD,
+    KNOWLEDGE,
+    P_GIFT,
+    P_GIFT_KIND,
+    VP,
+)
+from simulate.games.golem.engine_legality import _art_need, _book_price, _upgrade_cost
+from simulate.games.golem.engine_resources import _pay, _reactivates, _study_up, _take_start
 from simulate.games.golem.engine_stack import _auto, _bk_pop, _push
 
 
@@ -148,3 +164,39 @@ def _after_book(r, tb, s, col, first):
     times = 2 if dev == E_COLUMN_DOUBLE and tb.bk_colour[b] != BOOK_BLACK else 1
     for _ in range(times):
         _push_book_task(r, tb, s, b, 0)
+
+
+@njit(cache=True)
+def deal_gift(r, tb, s):
+    """Rule option ``gift``: seat ``s`` takes the component as its setup reaches the Starting tiles (RULINGS.md R39):
+    a Book tucked free in the first column (its bonuses as if bought), an Objective kept beside the drafted ones, a
+    Development upgraded free (a small Artifact tile on Artifact 1, side A), an Artifact of its tile completed with
+    Gold from the supply (its benefits at once), or one more Starting tile taken."""
+    kind = tb.prm[P_GIFT_KIND]
+    c = tb.prm[P_GIFT]
+    if kind == GIFT_BOOK:
+        first = 1 if r.col_len[s, 0] == 0 else 0
+        r.col_books[s, 0, r.col_len[s, 0]] = c
+        r.col_len[s, 0] += 1
+        if tb.bk_colour[c] != BOOK_BLACK:
+            r.col_colour[s, 0] = tb.bk_colour[c]
+        _auto(r, s, X_AFTER_BOOK, 0, first, 0, 0)
+    elif kind == GIFT_OBJECTIVE:
+        r.objectives[s, r.obj_len[s]] = c
+        r.obj_len[s] += 1
+    elif kind == GIFT_GOLEM_DEV:
+        r.gdev[s, c] = 1
+    elif kind == GIFT_STUDY_DEV:
+        r.sdev[s, c] = 1
+    elif kind == GIFT_ARTIFACT_DEV:
+        r.adev_space[s, c] = 0
+        r.adev_side[s, c] = 0
+    elif kind == GIFT_ARTIFACT:
+        take = min(_art_need(r, tb, s, c), r.gold_supply)
+        r.gold_supply -= take
+        r.art_gold[s, c] += take
+        if _art_need(r, tb, s, c) == 0:
+            r.art_done[s, c] = 1
+            _activate_artifact(r, tb, s, c)
+    elif kind == GIFT_START:
+        _take_start(r, tb, s, c)

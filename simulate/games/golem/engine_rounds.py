@@ -36,7 +36,16 @@ from simulate.games.golem.codes import (
     X_OVERMOVE,
     X_REDROP,
 )
-from simulate.games.golem.data import NUM_ROUNDS, P_AUTOMA_RABBI_GAUGE, P_INTRO, P_OBJECTIVES_DEALT, P_START_KEPT
+from simulate.games.golem.data import (
+    GIFT_NONE,
+    NUM_ROUNDS,
+    P_AUTOMA_RABBI_GAUGE,
+    P_GIFT_KIND,
+    P_INTRO,
+    P_OBJECTIVES_DEALT,
+    P_START_KEPT,
+)
+from simulate.games.golem.engine_developments import deal_gift
 from simulate.games.golem.engine_golems import _control, _income
 from simulate.games.golem.engine_legality import _has_legal, _matches
 from simulate.games.golem.engine_resources import _has_gdev, _level, _take_start
@@ -63,6 +72,8 @@ def _push_phase(r, tb):
                 _take_start(r, tb, s, r.start_offer[s, k])
         else:
             _push(r, D_START_TILES, s, 0, 0, 0, 0, 0)
+        if s == r.gift_seat and tb.prm[P_GIFT_KIND] != GIFT_NONE:
+            deal_gift(r, tb, s)
     elif ph == PH_PLACE:
         _push(r, D_PLACE_GOLEMS, r.order[r.cursor], 0, 0, 0, 0, 0)
     elif ph == PH_MOVE:

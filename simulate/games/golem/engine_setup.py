@@ -55,6 +55,16 @@ def init_game(r, tb, n, setup_seed, play_seed):
 
 
 @njit(cache=True)
+def gift_seat(seat_bot):
+    """The seat of lineup entry 0 (``seat_bot``: lineup entry per seat), which the rule option ``gift`` deals to
+    (``engine_developments.deal_gift``, when its setup reaches the Starting tiles)."""
+    for s in range(seat_bot.shape[0]):
+        if seat_bot[s] == 0:
+            return s
+    return 0
+
+
+@njit(cache=True)
 def _deal_palace(r, tb, op, intro):
     """The four Characters of the Palace: the intro's, or three of deck I-III and one of IV."""
     if intro:

@@ -31,7 +31,7 @@ from simulate.gamekit import (
 )
 from simulate.games.golem import apprentice as golem_apprentice
 from simulate.games.golem import bots as golem_bots
-from simulate.games.golem import data, engine, play, search_bot
+from simulate.games.golem import components, data, engine, play, search_bot
 from simulate.games.golem.codes import ACT_NAMES, STAT_NAMES, Decision
 from simulate.games.golem.reference import GolemReference, public_state
 from simulate.games.golem.state import MAX_OBJECTIVES, new_pads, new_state
@@ -131,6 +131,28 @@ class Golem(GameShell):
     replay_moves = staticmethod(play.replay_moves)
     decide_moves = staticmethod(play.decide_moves)
 
+    value_reference = "S04"
+    """The plain component whose gift every value is also compared with: a Starting tile of plain resources (2 Clay,
+    2 Coins), one more of what the rules give every seat at setup, so the comparison leaves what a component does
+    beyond a handful of resources (docs/card-value.md)."""
+    value_designs = {kind: "gift" for kind in components.KIND_ORDER if kind != "character"}
+    """Component kinds with a causal value design (docs/card-value.md): kind -> the rule option that gives a seat
+    the component from the start (RULINGS.md R39 says how each kind is dealt). A Character is a public Palace card
+    no seat owns: its what-if is ``golem sweep --set characters.<id>.cost=...``."""
+    value_edits = {
+        ("book", "cost"): "books.{id}.cost",
+        ("book", "reward"): "books.{id}.amount",
+        ("objective", "cost"): "objectives.{id}.threshold",
+        ("objective", "reward"): "objectives.{id}.vp",
+    }
+    """What-ifs of ``golem value --cost/--reward``: (kind, what) -> the value it changes (``golem values``): a Book's
+    Knowledge price or its immediate bonus's amount, an Objective's threshold or VP."""
+
+    def component_table(self, d: data.GolemData) -> list[dict[str, Any]]:
+        """Every Book, Objective, Development tile, Artifact, Starting tile and Character with its text
+        (``components.component_table``)."""
+        return components.component_table(d)
+
     def new_reference(self, d: data.GolemData, num_players: int, setup_seed: int) -> _IntActions:
         return _IntActions(GolemReference(d, num_players, setup_seed))
 
@@ -152,6 +174,8 @@ class Golem(GameShell):
             "rules": dict(d.rules),
             "data": {**d.provenance, "estimate_note": data.estimate_note(d)},
             "table": dict(d.params),
+            "component_texts": {c["id"]: c["text"] for c in self.component_table(d)},  # beside ids in a value report
+            "value_reference": self.value_reference,
         }
 
     def play_chunk(
@@ -197,7 +221,7 @@ class Golem(GameShell):
         states: bool = False,
     ) -> list[dict[str, Any]]:
         moves, final = play.trace_game(d, num_players, seat_lineup, lineup_ids, lineup_params, setup_seed, play_seed)
-        ref = GolemReference(d, num_players, int(setup_seed))
+        ref = GolemReference(d, num_players, int(setup_seed), int(engine.gift_seat(np.asarray(seat_lineup))))
         state = public_state if states else None
         events: list[dict[str, Any]] = [{**_setup_event(ref, d), **state_field(ref, state)}]
         for t, a in enumerate(moves):

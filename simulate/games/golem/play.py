@@ -16,6 +16,7 @@ from simulate.games.golem.engine import (
     apply_action,
     automa_parts,
     current_player,
+    gift_seat,
     init_game,
     is_legal,
     score_parts,
@@ -62,6 +63,7 @@ def _scratch(ctx, st):
 
 @njit(cache=True, inline="always")
 def _start(ctx, st, i, g, sc):
+    st[i].gift_seat = gift_seat(ctx[2][g])
     init_game(st[i], ctx[0][0], ctx[1], ctx[5][g], ctx[6][g])
 
 

@@ -126,11 +126,13 @@ class Rng:
 
 
 class GolemReference(RoundDriver, Legality, Decisions, Effects, Resources, Golems, Developments):
-    """One game of Golem for ``num_players`` (1-4) from ``setup_seed``."""
+    """One game of Golem for ``num_players`` (1-4) from ``setup_seed``; the rule option ``gift`` deals to
+    ``gift_seat``."""
 
-    def __init__(self, data: GolemData, num_players: int, setup_seed: int) -> None:
+    def __init__(self, data: GolemData, num_players: int, setup_seed: int, gift_seat: int = 0) -> None:
         if not 1 <= num_players <= 4:
             raise ValueError(f"Golem is for 1-4 players, not {num_players}")
+        self.gift_seat = gift_seat  # the seat the rule option gift deals to (the lineup's first bot)
         t = data.tables
         self.d = data
         self.t = t

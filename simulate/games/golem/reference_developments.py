@@ -6,7 +6,24 @@ A mixin of :class:`~simulate.games.golem.reference.GolemReference`: its methods 
 from __future__ import annotations
 
 from simulate.games.golem.codes import T_AUTO, UP_ART, UP_STUDY, X_ACTIVATE_ART, X_AFTER_BOOK, X_GAIN, Decision
-from simulate.games.golem.data import BOOK_BLACK, CLAY, COIN, GOLD, KNOWLEDGE, VP, E
+from simulate.games.golem.data import (
+    BOOK_BLACK,
+    CLAY,
+    COIN,
+    GIFT_ARTIFACT,
+    GIFT_ARTIFACT_DEV,
+    GIFT_BOOK,
+    GIFT_GOLEM_DEV,
+    GIFT_OBJECTIVE,
+    GIFT_START,
+    GIFT_STUDY_DEV,
+    GOLD,
+    KNOWLEDGE,
+    P_GIFT,
+    P_GIFT_KIND,
+    VP,
+    E,
+)
 
 
 class Developments:
@@ -41,6 +58,36 @@ class Developments:
             tile, space, side = k // 8, (k // 2) % 4, k % 2
             self.adev_space[s][tile] = space
             self.adev_side[s][tile] = side
+
+    def _deal_gift(self, s: int) -> None:
+        """Rule option ``gift``: seat ``s`` takes the component as its setup reaches the Starting tiles (RULINGS.md
+        G1; the kernel's ``engine_developments.deal_gift``)."""
+        kind, c = int(self.t.prm[P_GIFT_KIND]), int(self.t.prm[P_GIFT])
+        if kind == GIFT_BOOK:  # tucked free in the first column, its bonuses as if bought
+            books = self.col_books[s][0]
+            first = not books
+            books.append(c)
+            if int(self.t.bk_colour[c]) != BOOK_BLACK:
+                self.col_colour[s][0] = int(self.t.bk_colour[c])
+            self._push(T_AUTO, s, X_AFTER_BOOK, 0, int(first))
+        elif kind == GIFT_OBJECTIVE:  # kept beside the drafted ones
+            self.objectives[s].append(c)
+        elif kind == GIFT_GOLEM_DEV:  # upgraded free
+            self.gdev[s][c] = 1
+        elif kind == GIFT_STUDY_DEV:
+            self.sdev[s][c] = 1
+        elif kind == GIFT_ARTIFACT_DEV:  # a small tile on Artifact 1, side A; the largest takes no space
+            self.adev_space[s][c] = 0
+            self.adev_side[s][c] = 0
+        elif kind == GIFT_ARTIFACT:  # completed with Gold from the supply, its benefits at once
+            take = min(self._art_need(s, c), self.gold_supply)
+            self.gold_supply -= take
+            self.art_gold[s][c] += take
+            if self._art_need(s, c) == 0:
+                self.art_done[s][c] = 1
+                self._activate_artifact(s, c)
+        elif kind == GIFT_START:  # one more Starting tile
+            self._take_start(s, c)
 
     def _activate_artifact(self, s: int, k: int) -> None:
         """Artifact ``k``'s benefits, plus a grey Development on it."""

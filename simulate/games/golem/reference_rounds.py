@@ -25,7 +25,7 @@ from simulate.games.golem.codes import (
     X_REDROP,
     Decision,
 )
-from simulate.games.golem.data import NUM_ROUNDS, E
+from simulate.games.golem.data import GIFT_NONE, NUM_ROUNDS, P_GIFT_KIND, E
 
 
 class RoundDriver:
@@ -82,6 +82,8 @@ class RoundDriver:
                     self._take_start(s, self.start_offer[s][k])
             else:
                 self._push(Decision.START_TILES, s)
+            if s == self.gift_seat and int(self.t.prm[P_GIFT_KIND]) != GIFT_NONE:
+                self._deal_gift(s)
         elif ph == PH_PLACE:
             self._push(Decision.PLACE_GOLEMS, self.order[self.cursor])
         elif ph == PH_MOVE:

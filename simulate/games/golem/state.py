@@ -105,6 +105,7 @@ def state_fields() -> list[tuple]:
         ("stats", i32, (NUM_STATS, P)),
         ("act_count", i16, (P, NUM_ACTS)),
         ("drawn", i16, (2,)),
+        ("gift_seat", i16),  # the seat the rule option gift deals to (the lineup's first bot; 0 outside a run)
         ("stack", i32, (MAX_STACK, 7)),
         ("sp", i16),
         ("chance", np.uint64, (1,)),  # the engine's chance stream (marble drops, reshuffles)
