@@ -309,6 +309,13 @@ def play_batch(
     return st
 
 
+def _game_ctx(data, num_players, seat_bot, bot_ids, bot_params, setup_seed, play_seed):
+    """The loop context of one game, every action checked and nothing recorded (a trace, a decision)."""
+    seeds = [setup_seed], [play_seed]
+    nothing = NO_RECORD, np.zeros(0, np.int64), NO_POINTS
+    return _ctx(data, num_players, seat_bot, bot_ids, bot_params, *seeds, True, *nothing)
+
+
 def _params(bot_params: np.ndarray) -> np.ndarray:
     p = np.zeros((max(1, np.asarray(bot_params).shape[0]), MAX_BOT_PARAMS))
     bp = np.asarray(bot_params, dtype=np.float64)
@@ -328,20 +335,7 @@ def trace_game(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Play one game, every action checked; return its actions and its final record (a batch of 1)."""
     st = new_state(1)
-    no_record = np.zeros(0, np.int64)
-    ctx = _ctx(
-        data,
-        num_players,
-        seat_bot,
-        bot_ids,
-        bot_params,
-        [setup_seed],
-        [play_seed],
-        True,
-        NO_RECORD,
-        no_record,
-        NO_POINTS,
-    )
+    ctx = _game_ctx(data, num_players, seat_bot, bot_ids, bot_params, setup_seed, play_seed)
     return loop.trace(_play_games, ctx, st, np.zeros(1, WORK), MAX_MOVES)[:, 0], st
 
 
@@ -363,19 +357,7 @@ def decide_moves(
 ) -> np.ndarray:
     """The action (as a one-action move record) each record's seat to move picks, the seats played as in game
     (``setup_seed``, ``play_seed``); the records are left as they were."""
-    ctx = _ctx(
-        data,
-        num_players,
-        seat_bot,
-        bot_ids,
-        bot_params,
-        [setup_seed],
-        [play_seed],
-        True,
-        NO_RECORD,
-        np.zeros(0, np.int64),
-        NO_POINTS,
-    )
+    ctx = _game_ctx(data, num_players, seat_bot, bot_ids, bot_params, setup_seed, play_seed)
     return loop.decide(_decide_moves, ctx, records, np.zeros(len(records), WORK))
 
 
