@@ -3,26 +3,24 @@ bit-identical, the component table, and ``golem value golem`` end to end."""
 
 from __future__ import annotations
 
-import hashlib
-
 import numpy as np
 import pytest
 from click.testing import CliRunner
+from digests import tables_digest
 
 from simulate.cli import main
 from simulate.conformance import _replay
 from simulate.datafiles import DataError
-from simulate.game import Codes
 from simulate.games.golem import bots as B
 from simulate.games.golem import data as D
 from simulate.games.golem.codes import PH_PLACE
 from simulate.games.golem.play import trace_game
 from simulate.games.golem.reference import GolemReference
 from simulate.games.golem.twin import record_view, reference_view
-from simulate.lineup import lineup_arrays, parse_lineup
+from simulate.lineup import parse_lineup
 from simulate.registry import make
 from simulate.rng import game_seeds
-from simulate.runner import RunSpec, plan_games
+from simulate.runner import RunSpec
 
 SEED = 20261204
 PLAIN = D.load()
@@ -117,20 +115,9 @@ def test_gift_of_an_unknown_id_or_a_character_is_refused() -> None:
 
 
 def _digest(rules: dict[str, str]) -> str:
-    game = make("golem")
-    d = game.load_data(None, rules)
-    h = hashlib.sha256()
-    for n, bots, g in ((2, ["balanced"], 150), (3, ["greedy", "balanced", "random"], 100), (1, ["balanced"], 100)):
-        lineup = parse_lineup(game, bots, n)
-        plan = plan_games(RunSpec("golem", n, g, 7, lineup), 0, g)
-        ids, params = lineup_arrays(game, lineup)
-        t = game.play_chunk(d, n, plan.seat_lineup, ids, params, plan.setup_seed, plan.play_seed)
-        for table in (t.games, t.seats, t.components):
-            for k in sorted(table):
-                v = table[k].codes if isinstance(table[k], Codes) else table[k]
-                h.update(k.encode())
-                h.update(np.ascontiguousarray(v).tobytes())
-    return h.hexdigest()
+    return tables_digest(
+        "golem", rules, [(2, ["balanced"], 150), (3, ["greedy", "balanced", "random"], 100), (1, ["balanced"], 100)]
+    )
 
 
 # The tables of 350 games (150 balanced 2-player, 100 greedy/balanced/random 3-player, 100 balanced solo) played by

@@ -3,25 +3,23 @@ bit-identical, the component table, and ``golem value golems`` end to end."""
 
 from __future__ import annotations
 
-import hashlib
-
 import numpy as np
 import pytest
 from click.testing import CliRunner
+from digests import tables_digest
 
 from simulate.cli import main
 from simulate.conformance import _replay
 from simulate.datafiles import DataError
-from simulate.game import Codes
 from simulate.games.golems import bots as B
 from simulate.games.golems import data as D
 from simulate.games.golems.play import trace_game
 from simulate.games.golems.reference import GolemsReference, public_state
 from simulate.games.golems.state import U_START
-from simulate.lineup import lineup_arrays, parse_lineup
+from simulate.lineup import parse_lineup
 from simulate.registry import make
 from simulate.rng import game_seeds
-from simulate.runner import RunSpec, plan_games
+from simulate.runner import RunSpec
 
 SEED = 20261204
 GIFTS = {"G09": "golem", "R05": "rune", "J01": "gem"}  # one card of each kind
@@ -99,20 +97,9 @@ def test_gift_of_an_unknown_card_is_refused() -> None:
 
 
 def _digest(rules: dict[str, str]) -> str:
-    game = make("golems")
-    d = game.load_data(None, rules)
-    h = hashlib.sha256()
-    for n, bots in ((2, ["apprentice"]), (2, ["collector", "lookahead"]), (1, ["apprentice"])):
-        lineup = parse_lineup(game, bots, n)
-        plan = plan_games(RunSpec("golems", n, 200, 7, lineup), 0, 200)
-        ids, params = lineup_arrays(game, lineup)
-        t = game.play_chunk(d, n, plan.seat_lineup, ids, params, plan.setup_seed, plan.play_seed)
-        for table in (t.games, t.seats, t.components):
-            for k in sorted(table):
-                v = table[k].codes if isinstance(table[k], Codes) else table[k]
-                h.update(k.encode())
-                h.update(np.ascontiguousarray(v).tobytes())
-    return h.hexdigest()
+    return tables_digest(
+        "golems", rules, [(2, ["apprentice"], 200), (2, ["collector", "lookahead"], 200), (1, ["apprentice"], 200)]
+    )
 
 
 # The tables of 600 games (200 each: apprentice mirror, collector against lookahead, apprentice solo) played by the
