@@ -202,6 +202,10 @@ class Game(Protocol):
     (``golem values``) it changes, ``{id}`` standing for each copy's id."""
     priced_kinds: tuple[str, ...]  # kinds whose VP ``golem value --price`` fits against their printed cost
     price_unit: str  # what that cost counts, in words ("crystal")
+    measured_price: Mapping[str, str]
+    """Value for cost from measured values (``golem value --price`` plays them): the one kind whose printed price
+    its value is fitted on, under ``kind``, and its component table's price columns -> the unit in words; empty:
+    none."""
 
     def rule_options(self) -> dict[str, RuleOption]:
         """Rule options with their defaults from the shipped data."""

@@ -111,6 +111,16 @@ def rule_options(options: dict[str, tuple[type, tuple, str]], defaults: dict[str
     }
 
 
+def component_prices(table: list[dict[str, Any]], measured_price: Mapping[str, str]) -> dict[str, Any]:
+    """What a value report needs to fit value on price (``GameShell.measured_price``): ``kind``, ``units`` (price
+    column -> unit in words) and ``cards`` (id -> price column -> amount, the kind's components); empty: none."""
+    if not measured_price:
+        return {}
+    units = {c: u for c, u in measured_price.items() if c != "kind"}
+    cards = {r["id"]: {c: int(r.get(c, 0)) for c in units} for r in table if r["kind"] == measured_price["kind"]}
+    return {"kind": measured_price["kind"], "units": units, "cards": cards}
+
+
 def time_search(
     search_positions: Callable, st: np.ndarray, tables: Any, params: np.ndarray, tree: Any, scratch: Any, repeats: int
 ) -> dict[str, float]:
@@ -237,6 +247,7 @@ class GameShell(ABC):
     value_edits: Mapping[tuple[str, str], str] = MappingProxyType({})
     priced_kinds: tuple[str, ...] = ()
     price_unit: str = "unit of cost"
+    measured_price: Mapping[str, str] = MappingProxyType({})
     trace_game: Callable | None = None
     replay_moves: Callable | None = None
     decide_moves: Callable | None = None

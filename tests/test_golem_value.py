@@ -158,9 +158,12 @@ def test_value_command_gives_a_verdict_and_refuses_bad_ids() -> None:
     line = [x for x in done.stdout.splitlines() if x.startswith("B16")]
     assert len(line) == 1 and "B16 (yellow Book (3 Knowledge): gain 3 VP; active: gain 1 VP)" in line[0], line
     assert "40 paired games, bot greedy, 2 players" in line[0] and "beyond a gift of plain S04" in line[0]
-    price = runner.invoke(main, ["value", "golem", "--price"])
+    price = runner.invoke(main, ["value", "golem", "--price", "--games", "20", "--bot", "greedy", "-w", "1"])
     assert price.exit_code == 0 and "Strictly dominated" in price.stdout, price.output
+    assert "Value for cost, 2 players, greedy (20 paired games a Book;" in price.stdout, price.stdout
+    assert "a Book at no price is worth" in price.stdout and "each Knowledge of price adds" in price.stdout
     for args, message in (
+        (["golem", "B16", "--price"], "--price values every priced card: name no component"),
         (["golem", "43"], "43 is a character card: no causal value design"),
         (["golem", "X99"], "unknown component 'X99'"),
         (["golem", "golem_dev_1", "--cost", "3"], "has no cost to change"),
@@ -180,7 +183,8 @@ def test_study_and_report_value_golem_components(tmp_path) -> None:
     assert not [p for p in plan_study("golem", 20_000) if p.purpose.startswith("card value")], "skipped when small"
     lineup = parse_lineup(make("golem"), ["greedy"], 2)
     dirs = []
-    for name, rules in (("base", {}), ("B16", {"gift": "B16"}), ("S04", {"gift": "S04"})):
+    books = ("B16", "B01", "B02", "B03", "B08", "B37")  # prices 3, 1, 2, 1, 3 Knowledge and a Student step
+    for name, rules in (("base", {}), ("S04", {"gift": "S04"}), *((b, {"gift": b}) for b in books)):
         spec = RunSpec("golem", 2, 40, SEED, lineup, chunk_size=40, rules=rules)
         dirs.append(run(spec, tmp_path / name, workers=1, progress=False))
     report = compute_report(dirs)
@@ -189,5 +193,12 @@ def test_study_and_report_value_golem_components(tmp_path) -> None:
     rows = {row[0]: row for item in section.items if hasattr(item, "rows") for row in item.rows}
     assert rows["B16"][1].startswith("yellow Book (3 Knowledge)") and rows["B16"][4] != "—", "beyond plain S04"
     assert not any("Rule options" in s.title for s in report.sections), "value runs are no rule variants"
+    price = [i.text for i in section.items if getattr(i, "text", "").startswith("Value for cost (2 players, greedy)")]
+    assert len(price) == 1 and "a Book at no price is worth" in price[0], [
+        getattr(i, "text", "") for i in section.items
+    ]
+    priced = [i for i in section.items if hasattr(i, "rows") and "its price's line (pp)" in i.columns]
+    assert len(priced) == 1 and {r[0] for r in priced[0].rows} <= set(books) and len(priced[0].rows) == len(books)
+    assert {r[2] for r in priced[0].rows} >= {"3 Knowledge", "1 Student step back"}
     text = render_markdown(report)
     assert "What a card is worth" in text and "yellow Book (3 Knowledge)" in text

@@ -22,6 +22,8 @@ from analysis.stats.card_value import (
     adjust_by_quantity,
     holder_quantities,
     value_effects,
+    value_for_price,
+    value_for_price_sentence,
     value_sentence,
     value_verdicts,
 )
@@ -194,4 +196,71 @@ def build_card_value_section(
                 "the game's plain reference card on the same games, where the study played it.",
             )
         )
+    prices = next((m["component_prices"] for m in value_runs if m.get("component_prices")), None)
+    if prices:
+        _add_price_items(section, verdicts, prices, top_rung, alpha)
     return section
+
+
+_PRICE_SHOW = 5
+"""Cards shown at each end of the value-for-cost table (besides every card detectably off the line)."""
+
+
+def _add_price_items(
+    section: Section, verdicts: pd.DataFrame, prices: dict[str, Any], top_rung: str, alpha: float
+) -> None:
+    """Value for cost from the measured values (``analysis.stats.card_value.value_for_price``): each player count
+    and lineup whose values cover enough cards of the priced kind gets the line in words and a table of the cards
+    furthest above and below it; the strongest rung's line is a finding."""
+    kind = str(prices["kind"]).capitalize()
+    units = dict(prices["units"])
+    table = pd.DataFrame.from_dict(prices["cards"], orient="index")
+    for (n, lineup), part in verdicts.groupby(["num_players", "lineup"], sort=True):
+        measured = part[part["component"].isin(table.index) & (part["se"] > 0)]  # se 0: the gift changed no game
+        values = measured.join(table, on="component").reset_index(drop=True)
+        try:
+            fit, cards = value_for_price(values, list(units), alpha)
+        except ValueError:
+            continue  # too few cards of the kind valued here for a line
+        line = value_for_price_sentence(fit, units, kind)
+        where = f"{fmt_players(int(n))}, {lineup}"
+        off = cards[cards["price"] != ""]
+        family = f"Holm over {len(cards)} {kind}s"
+        named = ", ".join(f"{r.component} {r.price}" for r in off.itertuples()) or "none"
+        section.items.append(
+            Text(
+                f"Value for cost ({where}): each {kind}'s measured value fitted on its printed price (weighted least "
+                f"squares, 95% intervals): {line}. Detectably off the line ({family}): {named}."
+            )
+        )
+        if lineup == top_rung:
+            section.findings.append(f"Value for cost ({where}): {line}; off the line: {named}.")
+        shown = pd.concat([off, cards.head(_PRICE_SHOW), cards.tail(_PRICE_SHOW)]).drop_duplicates("component")
+        rows = [
+            [
+                r.component,
+                r.text,
+                " + ".join(f"{int(getattr(r, c))} {u}" for c, u in units.items() if getattr(r, c)) or "free",
+                f"{100 * r.diff:+.1f} ({100 * r.adj_low:+.1f} to {100 * r.adj_high:+.1f})",
+                f"{100 * r.fitted:+.1f}",
+                f"{100 * r.residual:+.1f}",
+                r.price or "—",
+            ]
+            for r in shown.sort_values("residual", ascending=False).itertuples()
+        ]
+        section.items.append(
+            Table(
+                [
+                    "card",
+                    "what it does",
+                    "price",
+                    "holder win (pp)",
+                    "its price's line (pp)",
+                    "above the line (pp)",
+                    "off the line",
+                ],
+                rows,
+                f"{where}: the {_PRICE_SHOW} {kind}s furthest above and below their price's line, and any detectably "
+                f"off it ({family}, against each value's own measurement error).",
+            )
+        )

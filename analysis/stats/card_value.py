@@ -16,10 +16,12 @@ Examples
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
+import statsmodels.api as sm
+from scipy import stats
 
 from analysis.stats._util import check_alpha, multiple_tests, require_columns, t_confint
 from analysis.stats.convergence import games_to_settle, more_games_text
@@ -35,6 +37,8 @@ __all__ = [
     "holder_quantities",
     "implied_prices",
     "value_effects",
+    "value_for_price",
+    "value_for_price_sentence",
     "value_sentence",
     "value_verdicts",
 ]
@@ -284,6 +288,80 @@ def implied_prices(cards: pd.DataFrame, far: float = 2.0) -> tuple[pd.Series, pd
     flag = np.where(out["residual"] >= far * sd, "above", np.where(out["residual"] <= -far * sd, "below", ""))
     out["price"] = flag if sd > 0 else ""
     return prices, out.sort_values("residual", ascending=False, kind="stable").reset_index(drop=True)
+
+
+def value_for_price(
+    values: pd.DataFrame, prices: Sequence[str], alpha: float = 0.05
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Value for cost from measured values: the line of a card's measured value on its printed price, and the
+    cards far above or below it.
+
+    ``values`` holds one row per card of one player count and lineup: ``component``, ``diff`` (its measured value,
+    e.g. the holder-win rows of :func:`value_effects`), ``se`` (that value's standard error) and the ``prices``
+    columns (what the card costs, one column per unit). The line is a weighted least squares fit
+    (``statsmodels`` WLS, weights ``1 / se**2``) with an intercept, the value of a card at no price; its scale is
+    at least the measurement error's (``max(1, estimated scale)``), so cards that differ beyond their own noise
+    widen the intervals. A price column that is the same for every card is left out.
+
+    Returns ``fit``, one row per term (``intercept``, then each price column used): ``term``, ``coef`` (the
+    value a unit of the price buys), ``se``, ``ci_low``, ``ci_high`` (level ``1 - alpha``), ``pvalue``; and
+    ``cards``: ``values`` with ``fitted`` (the value its price predicts), ``residual`` (``diff - fitted``), ``z``
+    (the residual over its own measurement error, ``se * sqrt(1 - leverage)``), ``pvalue_adj`` (two-sided, Holm
+    over the cards) and ``price``: ``"above"`` or ``"below"`` when the card is detectably off the line, else
+    ``""``; sorted by residual, best buy first.
+    """
+    check_alpha(alpha)
+    require_columns(values, ["component", "diff", "se", *prices], "values")
+    used = [c for c in prices if values[c].nunique() > 1]
+    if len(values) < len(used) + 3:
+        raise ValueError(
+            f"a value-for-price line over {len(used)} price column(s) needs at least {len(used) + 3} cards"
+        )
+    se = values["se"].to_numpy(float)
+    if not (np.isfinite(se) & (se > 0)).all():
+        raise ValueError("values: every se must be positive (a value measured on one game has none)")
+    x = sm.add_constant(values[used].to_numpy(float), has_constant="add")
+    y = values["diff"].to_numpy(float)
+    first = sm.WLS(y, x, weights=1 / se**2).fit()
+    res = sm.WLS(y, x, weights=1 / se**2).fit(cov_type="fixed scale", cov_kwds={"scale": max(1.0, first.scale)})
+    low, high = res.conf_int(alpha).T
+    fit = pd.DataFrame(
+        {
+            "term": ["intercept", *used],
+            "coef": res.params,
+            "se": res.bse,
+            "ci_low": low,
+            "ci_high": high,
+            "pvalue": res.pvalues,
+        }
+    )
+    wx = res.model.wexog  # the weighted design: its hat matrix's diagonal is each card's leverage
+    leverage = np.einsum("ij,ji->i", wx, np.linalg.pinv(wx))
+    out = values.copy()
+    out["fitted"] = res.fittedvalues
+    out["residual"] = y - out["fitted"]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        z = np.where(leverage < 1 - 1e-9, out["residual"] / (se * np.sqrt(np.clip(1 - leverage, 0, None))), np.nan)
+    out["z"] = z
+    p_adj, reject, _ = multiple_tests(2 * stats.norm.sf(np.abs(z)), alpha, "holm")
+    out["pvalue_adj"] = p_adj
+    out["price"] = np.where(reject & (z > 0), "above", np.where(reject, "below", ""))
+    return fit, out.sort_values("residual", ascending=False, kind="stable").reset_index(drop=True)
+
+
+def value_for_price_sentence(fit: pd.DataFrame, units: Mapping[str, str], kind: str) -> str:
+    """The line of :func:`value_for_price` in words: what a ``kind`` at no price is worth and what each unit of
+    its price adds (``units``: price column -> unit in words, e.g. "Knowledge"), each with its interval, in pp of win
+    share."""
+    require_columns(fit, ["term", "coef", "ci_low", "ci_high"], "fit")
+    parts = []
+    for r in fit.itertuples():
+        interval = f"{100 * r.ci_low:+.1f} to {100 * r.ci_high:+.1f}"
+        if r.term == "intercept":
+            parts.append(f"a {kind} at no price is worth {_pp(r.coef)} pp ({interval})")
+        else:
+            parts.append(f"each {units.get(r.term, r.term)} of price adds {_pp(r.coef)} pp ({interval})")
+    return "; ".join(parts)
 
 
 def dominated_cards(cards: pd.DataFrame) -> pd.DataFrame:

@@ -41,8 +41,18 @@ _SEED = click.IntRange(0, 2**64 - 1)
     help="What if the card's reward (a Century card's output, upgrades or VP; a Golems Rune's VP or Gem card's "
     "Reward; a Golem Book's immediate amount or an Objective's VP) were this, e.g. M or 2.",
 )
-@click.option("--price", is_flag=True, help="Instead: the value-for-cost tables (implied prices, dominance).")
-@click.option("--csv", "csv_path", type=click.Path(path_type=Path), help="Write every effect (all quantities) here.")
+@click.option(
+    "--price",
+    is_flag=True,
+    help="Instead: value for cost. Century: implied crystal prices (no games); Golem: every Book valued, its value "
+    "fitted on its price (plays); every game: strictly dominated cards.",
+)
+@click.option(
+    "--csv",
+    "csv_path",
+    type=click.Path(path_type=Path),
+    help="Write every effect (all quantities) here; with --price in Golem, each Book against the line.",
+)
 @click.option("--out", type=click.Path(path_type=Path), help="Keep the runs in this folder [default: not kept].")
 @click.option("--workers", "-w", type=int, default=None, help="Worker processes [default: all cores].")
 def value(
@@ -79,6 +89,7 @@ def value(
       golem value golems --price                     # dominated cards (Golems prints no price)
       golem value golem B16 60 study_dev_2 artifact_1 -p 2 --bot apprentice --games 600
       golem value golem B16 --cost 1                 # what if the Book cost 1 Knowledge
+      golem value golem --price -p 2 --bot apprentice --games 1000   # Books' value on their price, dominance
     """
     from simulate.datafiles import DataError
     from simulate.lineup import LineupError
@@ -88,6 +99,8 @@ def value(
         card_value,
         ladder_lineups,
         price_tables,
+        price_value,
+        price_value_lines,
         value_answer,
     )
     from simulate.registry import UnknownName, make
@@ -97,7 +110,9 @@ def value(
     errors = (CardValueError, UnknownName, LineupError, RunError, DataError, VariantError)
     try:
         game = make(game_name)
-        if price:
+        if price and components:
+            raise CardValueError("--price values every priced card: name no component")
+        if price and not game.measured_price:
             for line in price_tables(game.name):
                 click.echo(line)
             return
@@ -110,7 +125,16 @@ def value(
         )
         if csv_path is not None and csv_path.is_dir():
             raise CardValueError(f"--csv {csv_path}: is a folder")
-        result = card_value(design, out, workers=workers, log=lambda m: click.echo(m, err=True))
+        log = lambda m: click.echo(m, err=True)  # noqa: E731
+        if price:
+            priced = price_value(design, out, workers=workers, log=log)
+            for line in price_value_lines(priced) + price_tables(game.name):
+                click.echo(line)
+            if csv_path is not None:
+                priced.cards.to_csv(csv_path, index=False)
+            click.echo(f"({priced.value.seconds:.0f} s)", err=True)
+            return
+        result = card_value(design, out, workers=workers, log=log)
     except errors as e:
         raise click.ClickException(" ".join(str(e).split())) from None
     for line in value_answer(result, design):

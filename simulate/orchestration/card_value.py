@@ -18,7 +18,7 @@ import math
 import tempfile
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import NamedTuple
 
@@ -32,9 +32,12 @@ from analysis.stats.card_value import (
     holder_quantities,
     implied_prices,
     value_effects,
+    value_for_price,
+    value_for_price_sentence,
     value_sentence,
     value_verdicts,
 )
+from simulate.gamekit import component_prices
 from simulate.lineup import LineupError, parse_lineup
 from simulate.registry import make
 from simulate.runformat import read_table
@@ -43,6 +46,7 @@ from simulate.variants import Variant, VariantError, write_variant
 
 __all__ = [
     "CardValueError",
+    "PriceResult",
     "ValueDesign",
     "ValueResult",
     "card_value",
@@ -51,6 +55,8 @@ __all__ = [
     "ladder_lineups",
     "price_frames",
     "price_tables",
+    "price_value",
+    "price_value_lines",
     "value_answer",
 ]
 
@@ -344,7 +350,9 @@ def price_tables(game_name: str, cards: str | None = None, show: int = 5) -> lis
     """:func:`price_frames` as lines of text: the prices, the ``show`` cards furthest above and below them, and
     every strictly dominated card."""
     prices, priced, dominated = price_frames(game_name, cards)
-    if prices is None:
+    if prices is None and make(game_name).measured_price:
+        lines = []  # its value for cost is fitted on measured values (price_value)
+    elif prices is None:
         lines = [
             f"No implied prices: no {game_name} card prints a cost its VP could be fitted against "
             "(docs/card-value.md says why)"
@@ -364,3 +372,99 @@ def price_tables(game_name: str, cards: str | None = None, show: int = 5) -> lis
     for r in dominated.itertuples():
         lines.append(f"  {r.component} ({r.text}) by {r.dominated_by_text}")
     return lines
+
+
+class PriceResult(NamedTuple):
+    """Value for cost from measured values (:func:`price_value`), by name."""
+
+    value: ValueResult
+    """The value design played on every component of the priced kind."""
+    fit: pd.DataFrame
+    """The line of value on price (``analysis.stats.card_value.value_for_price`` ``fit``) per ``num_players`` and
+    ``lineup``."""
+    cards: pd.DataFrame
+    """Each component against the line (``value_for_price`` ``cards``: ``component``, ``text``, ``diff``, ``se``,
+    ``adj_low``, ``adj_high``, ``verdict``, the price columns, ``fitted``, ``residual``, ``z``, ``pvalue_adj``,
+    ``price``) per ``num_players`` and ``lineup``."""
+    units: dict[str, str]
+    """Price column -> unit in words."""
+    kind: str
+    """The priced kind, as a name in text ("Book")."""
+
+
+def price_value(
+    design: ValueDesign,
+    out: str | Path | None = None,
+    workers: int | None = None,
+    progress: bool = False,
+    log: Callable[[str], None] | None = None,
+) -> PriceResult:
+    """Value for cost where no printed VP answers it (``GameShell.measured_price``): every component of the priced
+    kind valued by :func:`card_value` (``design``'s player counts, lineups and games), then its measured value
+    fitted on its printed price, per player count and lineup. Raises :class:`CardValueError` (one line) before
+    playing when the question cannot be played."""
+    game = make(design.game)
+    if not game.measured_price:
+        raise CardValueError(f"{game.name} fits no value on price from measured values (see 'golem value --price')")
+    kind = game.measured_price["kind"]
+    if design.components or design.edits:
+        raise CardValueError(
+            f"--price values every {kind} of {game.name}: name no component and give no --cost/--reward"
+        )
+    groups = component_groups(design.game, design.cards)
+    chosen = tuple(groups.loc[groups["kind"] == kind, "component"])
+    prices = component_prices(
+        game.component_table(game.load_data(Path(design.cards) if design.cards else None, {})), game.measured_price
+    )
+    result = card_value(replace(design, components=chosen), out, workers=workers, progress=progress, log=log)
+    units = prices["units"]
+    price_table = pd.DataFrame.from_dict(prices["cards"], orient="index")
+    gift = result.verdicts[result.verdicts["design"] == "gift"]
+    fits, cards = [], []
+    for (n, lineup), part in gift.groupby(["num_players", "lineup"], sort=True):
+        values = part.loc[
+            part["se"] > 0, ["component", "text", "diff", "se", "adj_low", "adj_high", "verdict", "num_games"]
+        ]
+        values = values.join(price_table, on="component").reset_index(drop=True)
+        try:
+            fit, against = value_for_price(values, list(units), design.alpha)
+        except ValueError as e:
+            raise CardValueError(f"{n} players, {lineup}: {e}") from None
+        fits.append(fit.assign(num_players=n, lineup=lineup))
+        cards.append(against.assign(num_players=n, lineup=lineup))
+    return PriceResult(
+        result, pd.concat(fits, ignore_index=True), pd.concat(cards, ignore_index=True), units, kind.capitalize()
+    )
+
+
+def price_value_lines(res: PriceResult, show: int = 5) -> list[str]:
+    """:func:`price_value` in lines, per player count and lineup: the line of value on price with intervals, the
+    components detectably off it, and the ``show`` furthest above and below."""
+    lines = []
+    for (n, lineup), cards in res.cards.groupby(["num_players", "lineup"], sort=True):
+        fit = res.fit[(res.fit["num_players"] == n) & (res.fit["lineup"] == lineup)]
+        games = int(cards["num_games"].iloc[0])
+        lines.append(
+            f"Value for cost, {n} players, {lineup} ({games:,} paired games a {res.kind}; a {res.kind}'s measured "
+            f"value on its printed price, weighted least squares, 95% intervals): "
+            + value_for_price_sentence(fit, res.units, res.kind)
+        )
+        off = cards[cards["price"] != ""]
+        family = f"Holm over {len(cards)} {res.kind}s"
+        if off.empty:
+            lines.append(f"No {res.kind} is detectably above or below its price's line ({family}).")
+        else:
+            lines.append(f"Detectably off its price's line ({family}):")
+            lines += [f"  {_priced(r)} ({r.price})" for r in off.itertuples()]
+        lines.append(f"Furthest above the line (best buys, of {len(cards)}):")
+        lines += [f"  {_priced(r)}" for r in cards.head(show).itertuples()]
+        lines.append("Furthest below the line:")
+        lines += [f"  {_priced(r)}" for r in cards.tail(show).iloc[::-1].itertuples()]
+    return lines
+
+
+def _priced(r: NamedTuple) -> str:
+    return (
+        f"{r.component} ({r.text}): {100 * r.diff:+.1f} pp ({100 * r.adj_low:+.1f} to {100 * r.adj_high:+.1f}), "
+        f"its price's line {100 * r.fitted:+.1f}: {100 * r.residual:+.1f} pp"
+    )

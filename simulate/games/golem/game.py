@@ -24,6 +24,7 @@ import numpy as np
 from simulate.game import ChunkTables, Codes, RuleOption, bot_specs
 from simulate.gamekit import (
     GameShell,
+    component_prices,
     new_trajectories,
     rule_options,
     state_field,
@@ -148,6 +149,15 @@ class Golem(GameShell):
     """What-ifs of ``golem value --cost/--reward``: (kind, what) -> the value it changes (``golem values``): a Book's
     Knowledge price or its immediate bonus's amount, an Objective's threshold or VP."""
 
+    measured_price = {
+        "kind": "book",
+        "in_knowledge": "Knowledge",
+        "in_student": "Student step back",  # a black Book's price
+    }
+    """Value for cost (``golem value golem --price``): a Book's measured value on its printed price, Knowledge or,
+    for a black Book, a Student step back; a Book pays in too many currencies for one VP-for-cost line
+    (docs/card-value.md)."""
+
     def component_table(self, d: data.GolemData) -> list[dict[str, Any]]:
         """Every Book, Objective, Development tile, Artifact, Starting tile and Character with its text
         (``components.component_table``)."""
@@ -175,6 +185,7 @@ class Golem(GameShell):
             "data": {**d.provenance, "estimate_note": data.estimate_note(d)},
             "table": dict(d.params),
             "component_texts": {c["id"]: c["text"] for c in self.component_table(d)},  # beside ids in a value report
+            "component_prices": component_prices(self.component_table(d), self.measured_price),
             "value_reference": self.value_reference,
         }
 
