@@ -111,14 +111,28 @@ def rule_options(options: dict[str, tuple[type, tuple, str]], defaults: dict[str
     }
 
 
-def component_prices(table: list[dict[str, Any]], measured_price: Mapping[str, str]) -> dict[str, Any]:
-    """What a value report needs to fit value on price (``GameShell.measured_price``): ``kind``, ``units`` (price
-    column -> unit in words) and ``cards`` (id -> price column -> amount, the kind's components); empty: none."""
-    if not measured_price:
+def value_for_cost_facts(game: Any, data: Any) -> dict[str, Any]:
+    """What a report needs for value for cost, recorded in every run's manifest (``value_for_cost``):
+    ``priced_kinds`` and ``price_unit`` (a printed VP fitted on a printed cost), ``measured_price``
+    (``GameShell.measured_price``: a measured value fitted on a printed price) and ``cards``, each component's
+    ``component``, ``kind`` and number columns (``in_*``, ``out_*``, ``upgrades``, ``vp``; a column a card does not
+    name is 0), which the implied prices, the dominance table and the measured line read. Empty without a component
+    table."""
+    table = game.component_table(data)
+    if table is None:
         return {}
-    units = {c: u for c, u in measured_price.items() if c != "kind"}
-    cards = {r["id"]: {c: int(r.get(c, 0)) for c in units} for r in table if r["kind"] == measured_price["kind"]}
-    return {"kind": measured_price["kind"], "units": units, "cards": cards}
+    numbers = ("upgrades", "vp")
+    cards = [
+        {"component": r["id"], "kind": r["kind"]}
+        | {k: v for k, v in r.items() if k.startswith(("in_", "out_")) or k in numbers}
+        for r in table
+    ]
+    return {
+        "priced_kinds": list(game.priced_kinds),
+        "price_unit": game.price_unit,
+        "measured_price": dict(game.measured_price),
+        "cards": cards,
+    }
 
 
 def time_search(

@@ -39,6 +39,7 @@ from simulate.apprentice import fit_warning
 from simulate.cluster import connect, parse_cluster, play_on_cluster
 from simulate.datafiles import DataError
 from simulate.game import ChunkTables, Codes, Game, GamePlan
+from simulate.gamekit import value_for_cost_facts
 from simulate.jitcache import compiling_notice, is_compiled
 from simulate.lineup import BotEntry, lineup_arrays, seat_assignment
 from simulate.lock import LOCK_NAME, acquire, close_inherited
@@ -321,7 +322,7 @@ def run(
             raise RunError(f"{out}: a URL output needs --cluster (local workers write to a directory)")
     if store.exists() and not store.isdir():
         raise RunError(f"{out}: exists and is not a directory")
-    described = game.describe_data(data)
+    described = game.describe_data(data) | {"value_for_cost": value_for_cost_facts(game, data)}
     rid = run_id(spec, game, described)
     warning = apprentice_warning(spec, game, described)
     if warning and progress:

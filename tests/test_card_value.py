@@ -310,6 +310,12 @@ def test_report_pairs_value_runs_with_their_baseline_and_leads_with_the_largest_
     assert "beyond a gift of plain S1" in section.answers[0]
     assert not any("Rule options" in s.title for s in report.sections), "value runs are no rule variants"
     assert report.summary[-1] == section.answers[0]
+    texts = [i.text for i in section.items if hasattr(i, "text")]
+    printed = [t for t in texts if t.startswith("Value for cost, printed")]
+    assert len(printed) == 1 and "implied VP of a crystal" in printed[0], texts
+    assert "Y 1.17, G 2.09, T 3.09, M 4.09" in printed[0] and "P16 (" in printed[0], printed[0]
+    dominated = [t for t in texts if t.startswith("Strictly dominated cards")]
+    assert len(dominated) == 1 and ": 11: S1 (" in dominated[0] and "M12 (" in dominated[0], dominated
 
 
 # --------------------------------------------------------------------------- what-ifs at every skill level

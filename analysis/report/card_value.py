@@ -20,9 +20,11 @@ from analysis.run import read_tables
 from analysis.stats.card_value import (
     PRECISION,
     adjust_by_quantity,
+    dominated_cards,
     holder_quantities,
+    implied_prices,
+    measured_value_for_price,
     value_effects,
-    value_for_price,
     value_for_price_sentence,
     value_sentence,
     value_verdicts,
@@ -196,36 +198,37 @@ def build_card_value_section(
                 "the game's plain reference card on the same games, where the study played it.",
             )
         )
-    prices = next((m["component_prices"] for m in value_runs if m.get("component_prices")), None)
-    if prices:
-        _add_price_items(section, verdicts, prices, top_rung, alpha)
+    facts = next((m["value_for_cost"] for m in value_runs if m.get("value_for_cost")), None)
+    if facts:
+        texts = effects.drop_duplicates("component").set_index("component")["text"]
+        for m in value_runs:
+            texts = texts.combine_first(pd.Series(m.get("component_texts", {}), dtype=object))
+        _add_measured_price_items(section, verdicts, facts, top_rung, alpha)
+        _add_printed_price_items(section, facts, texts)
     return section
 
 
 _PRICE_SHOW = 5
-"""Cards shown at each end of the value-for-cost table (besides every card detectably off the line)."""
+"""Cards shown at each end of a value-for-cost table (besides every card detectably off the line)."""
 
 
-def _add_price_items(
-    section: Section, verdicts: pd.DataFrame, prices: dict[str, Any], top_rung: str, alpha: float
+def _add_measured_price_items(
+    section: Section, verdicts: pd.DataFrame, facts: dict[str, Any], top_rung: str, alpha: float
 ) -> None:
-    """Value for cost from the measured values (``analysis.stats.card_value.value_for_price``): each player count
-    and lineup whose values cover enough cards of the priced kind gets the line in words and a table of the cards
-    furthest above and below it; the strongest rung's line is a finding."""
-    kind = str(prices["kind"]).capitalize()
-    units = dict(prices["units"])
-    table = pd.DataFrame.from_dict(prices["cards"], orient="index")
-    for (n, lineup), part in verdicts.groupby(["num_players", "lineup"], sort=True):
-        measured = part[part["component"].isin(table.index) & (part["se"] > 0)]  # se 0: the gift changed no game
-        values = measured.join(table, on="component").reset_index(drop=True)
-        try:
-            fit, cards = value_for_price(values, list(units), alpha)
-        except ValueError:
-            continue  # too few cards of the kind valued here for a line
+    """Value for cost from the measured values (``analysis.stats.card_value.measured_value_for_price``): each
+    player count and lineup whose values cover enough cards of the priced kind gets the line in words and a table
+    of the cards furthest above and below it; the strongest rung's line is a finding."""
+    fits, cards = measured_value_for_price(verdicts, facts, alpha)
+    if fits.empty:
+        return
+    units = {c: u for c, u in facts["measured_price"].items() if c != "kind"}
+    kind = str(facts["measured_price"]["kind"]).capitalize()
+    for (n, lineup), part in cards.groupby(["num_players", "lineup"], sort=True):
+        fit = fits[(fits["num_players"] == n) & (fits["lineup"] == lineup)]
         line = value_for_price_sentence(fit, units, kind)
         where = f"{fmt_players(int(n))}, {lineup}"
-        off = cards[cards["price"] != ""]
-        family = f"Holm over {len(cards)} {kind}s"
+        off = part[part["price"] != ""]
+        family = f"Holm over {len(part)} {kind}s"
         named = ", ".join(f"{r.component} {r.price}" for r in off.itertuples()) or "none"
         section.items.append(
             Text(
@@ -235,7 +238,7 @@ def _add_price_items(
         )
         if lineup == top_rung:
             section.findings.append(f"Value for cost ({where}): {line}; off the line: {named}.")
-        shown = pd.concat([off, cards.head(_PRICE_SHOW), cards.tail(_PRICE_SHOW)]).drop_duplicates("component")
+        shown = pd.concat([off, part.head(_PRICE_SHOW), part.tail(_PRICE_SHOW)]).drop_duplicates("component")
         rows = [
             [
                 r.component,
@@ -264,3 +267,51 @@ def _add_price_items(
                 f"off it ({family}, against each value's own measurement error).",
             )
         )
+
+
+def _add_printed_price_items(section: Section, facts: dict[str, Any], texts: pd.Series) -> None:
+    """Value for cost from the printed cards, no games played: the implied price of each unit of cost with the
+    cards furthest above and below it (``analysis.stats.card_value.implied_prices``, where the game prints VP
+    against a cost), and the strictly dominated cards (``dominated_cards``)."""
+    cards = pd.DataFrame(facts["cards"])
+    numbers = [c for c in cards.columns if c not in ("component", "kind")]
+    cards[numbers] = cards[numbers].fillna(0)
+    for column in ("upgrades", "vp"):
+        if column not in cards:
+            cards[column] = 0
+    name = lambda cid: f"{cid} ({texts.get(cid, 'text not recorded')})"  # noqa: E731
+    priced_kinds = list(facts.get("priced_kinds", []))
+    priced_rows = cards[cards["kind"].isin(priced_kinds)]
+    if not priced_rows.empty:
+        costs = [c for c in priced_rows.columns if c.startswith("in_") and priced_rows[c].any()]
+        prices, priced = implied_prices(priced_rows[["component", "vp", *costs]])
+        unit = facts.get("price_unit", "unit of cost")
+        listed = ", ".join(f"{c} {p:.2f}" for c, p in prices.items())
+        far = priced[priced["price"] != ""]
+        flagged = "; ".join(f"{name(r.component)} {r.residual:+.2f} VP ({r.price})" for r in far.itertuples())
+        section.items.append(
+            Text(
+                f"Value for cost, printed (no games): the implied VP of a {unit} (least squares of a "
+                f"{' or '.join(priced_kinds)} card's VP on what it costs) is {listed}. Beyond 2 residual standard "
+                f"deviations of it: {flagged or 'none'}."
+            )
+        )
+        shown = pd.concat([priced.head(_PRICE_SHOW), priced.tail(_PRICE_SHOW)]).drop_duplicates("component")
+        section.items.append(
+            Table(
+                ["card", "what it does", "VP", "its cost's price (VP)", "above the price (VP)"],
+                [
+                    [r.component, texts.get(r.component, ""), f"{r.vp:g}", f"{r.fitted:.2f}", f"{r.residual:+.2f}"]
+                    for r in shown.itertuples()
+                ],
+                f"The {_PRICE_SHOW} {' and '.join(priced_kinds)} cards furthest above and below the implied prices.",
+            )
+        )
+    dominated = dominated_cards(cards)
+    listed = "; ".join(f"{name(r.component)} by {r.dominated_by}" for r in dominated.itertuples())
+    section.items.append(
+        Text(
+            f"Strictly dominated cards (another card of its kind pays no more and gives at least as much, printed): "
+            f"{len(dominated)}{': ' + listed if listed else ''}."
+        )
+    )

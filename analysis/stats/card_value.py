@@ -37,6 +37,7 @@ __all__ = [
     "holder_quantities",
     "implied_prices",
     "value_effects",
+    "measured_value_for_price",
     "value_for_price",
     "value_for_price_sentence",
     "value_sentence",
@@ -347,6 +348,37 @@ def value_for_price(
     out["pvalue_adj"] = p_adj
     out["price"] = np.where(reject & (z > 0), "above", np.where(reject, "below", ""))
     return fit, out.sort_values("residual", ascending=False, kind="stable").reset_index(drop=True)
+
+
+def measured_value_for_price(
+    verdicts: pd.DataFrame, facts: Mapping, alpha: float = 0.05
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """:func:`value_for_price` for each player count and lineup of ``verdicts`` (the ``gift`` rows of
+    :func:`value_verdicts` with ``component``, ``text``, ``num_players``, ``lineup``), on the priced kind of
+    ``facts`` (a run manifest's ``value_for_cost``: ``measured_price`` names the kind and its price columns, ``cards``
+    their amounts). A value with no standard error (the card changed no game) is left out; a cell with too few cards
+    for a line is skipped. Returns the fits and the cards, each with ``num_players`` and ``lineup``."""
+    measured = dict(facts.get("measured_price", {}))
+    kind = measured.pop("kind", None)
+    table = pd.DataFrame(facts.get("cards", []))
+    fits, cards = [], []
+    if kind is None or table.empty:
+        return pd.DataFrame(), pd.DataFrame()
+    prices = table[table["kind"] == kind].set_index("component").reindex(columns=list(measured)).fillna(0)
+    for (n, lineup), part in verdicts.groupby(["num_players", "lineup"], sort=True):
+        values = part[part["component"].isin(prices.index) & (part["se"] > 0)].drop(
+            columns=list(measured), errors="ignore"
+        )
+        values = values.join(prices, on="component").reset_index(drop=True)
+        try:
+            fit, against = value_for_price(values, list(measured), alpha)
+        except ValueError:
+            continue
+        fits.append(fit.assign(num_players=n, lineup=lineup))
+        cards.append(against.assign(num_players=n, lineup=lineup))
+    if not fits:
+        return pd.DataFrame(), pd.DataFrame()
+    return pd.concat(fits, ignore_index=True), pd.concat(cards, ignore_index=True)
 
 
 def value_for_price_sentence(fit: pd.DataFrame, units: Mapping[str, str], kind: str) -> str:

@@ -31,13 +31,13 @@ from analysis.stats.card_value import (
     dominated_cards,
     holder_quantities,
     implied_prices,
+    measured_value_for_price,
     value_effects,
-    value_for_price,
     value_for_price_sentence,
     value_sentence,
     value_verdicts,
 )
-from simulate.gamekit import component_prices
+from simulate.gamekit import value_for_cost_facts
 from simulate.lineup import LineupError, parse_lineup
 from simulate.registry import make
 from simulate.runformat import read_table
@@ -413,28 +413,14 @@ def price_value(
         )
     groups = component_groups(design.game, design.cards)
     chosen = tuple(groups.loc[groups["kind"] == kind, "component"])
-    prices = component_prices(
-        game.component_table(game.load_data(Path(design.cards) if design.cards else None, {})), game.measured_price
-    )
+    facts = value_for_cost_facts(game, game.load_data(Path(design.cards) if design.cards else None, {}))
     result = card_value(replace(design, components=chosen), out, workers=workers, progress=progress, log=log)
-    units = prices["units"]
-    price_table = pd.DataFrame.from_dict(prices["cards"], orient="index")
     gift = result.verdicts[result.verdicts["design"] == "gift"]
-    fits, cards = [], []
-    for (n, lineup), part in gift.groupby(["num_players", "lineup"], sort=True):
-        values = part.loc[
-            part["se"] > 0, ["component", "text", "diff", "se", "adj_low", "adj_high", "verdict", "num_games"]
-        ]
-        values = values.join(price_table, on="component").reset_index(drop=True)
-        try:
-            fit, against = value_for_price(values, list(units), design.alpha)
-        except ValueError as e:
-            raise CardValueError(f"{n} players, {lineup}: {e}") from None
-        fits.append(fit.assign(num_players=n, lineup=lineup))
-        cards.append(against.assign(num_players=n, lineup=lineup))
-    return PriceResult(
-        result, pd.concat(fits, ignore_index=True), pd.concat(cards, ignore_index=True), units, kind.capitalize()
-    )
+    fit, cards = measured_value_for_price(gift, facts, design.alpha)
+    if fit.empty:
+        raise CardValueError(f"too few {kind}s with a measured value to fit a line; play more --games")
+    units = {c: u for c, u in game.measured_price.items() if c != "kind"}
+    return PriceResult(result, fit, cards, units, kind.capitalize())
 
 
 def price_value_lines(res: PriceResult, show: int = 5) -> list[str]:

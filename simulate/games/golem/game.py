@@ -24,7 +24,6 @@ import numpy as np
 from simulate.game import ChunkTables, Codes, RuleOption, bot_specs
 from simulate.gamekit import (
     GameShell,
-    component_prices,
     new_trajectories,
     rule_options,
     state_field,
@@ -185,7 +184,6 @@ class Golem(GameShell):
             "data": {**d.provenance, "estimate_note": data.estimate_note(d)},
             "table": dict(d.params),
             "component_texts": {c["id"]: c["text"] for c in self.component_table(d)},  # beside ids in a value report
-            "component_prices": component_prices(self.component_table(d), self.measured_price),
             "value_reference": self.value_reference,
         }
 
