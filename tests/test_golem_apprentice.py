@@ -21,7 +21,7 @@ from simulate.datafiles import DataError, default_dir
 from simulate.games.golem import apprentice, data, engine, play
 from simulate.games.golem import bots as golem_bots
 from simulate.games.golem.apprentice_bot import apprentice_action, new_apprentice_scratch
-from simulate.games.golem.codes import D_GOLD_PLACE, PH_END
+from simulate.games.golem.codes import AA_BUY_GOLD, D_ARTIFACT_ACTION, D_GOLD_PLACE, PH_END
 from simulate.games.golem.features import NUM_FEATURES, SEAT_BLOCK, features
 from simulate.games.golem.search_bot import new_scratch
 from simulate.games.golem.state import new_pads, new_state
@@ -85,6 +85,10 @@ def test_the_features_are_the_data_modules_and_the_shipped_weights_load() -> Non
     assert w.shape == (data.MAX_PLAYERS + 1, NUM_FEATURES + 1)
     assert np.array_equal(w[1], w[2])  # solo games take the 2-player column
     assert "apprentice.csv" in DATA.provenance["files"]
+    # a known decision of the shipped weights: in an Artifacts action where balanced stops, the apprentice buys Gold
+    # (the weights fitted before version 8 never saw a Gold bought and almost never bought one)
+    st = balanced_position(2, 0, 53)
+    assert engine.decision(st[0]) == D_ARTIFACT_ACTION and decide(st) == AA_BUY_GOLD
 
 
 @pytest.mark.parametrize("n", [1, 2, 3, 4])
