@@ -21,10 +21,10 @@ from simulate.datafiles import DataError, default_dir
 from simulate.games.golem import apprentice, data, engine, play
 from simulate.games.golem import bots as golem_bots
 from simulate.games.golem.apprentice_bot import apprentice_action, new_apprentice_scratch
-from simulate.games.golem.codes import PH_END
-from simulate.games.golem.features import NUM_FEATURES, features
+from simulate.games.golem.codes import AA_BUY_GOLD, D_ARTIFACT_ACTION, D_GOLD_PLACE, PH_END
+from simulate.games.golem.features import NUM_FEATURES, SEAT_BLOCK, features
 from simulate.games.golem.search_bot import new_scratch
-from simulate.games.golem.state import new_pads
+from simulate.games.golem.state import new_pads, new_state
 from simulate.registry import make
 from simulate.rng import game_seeds
 
@@ -85,6 +85,10 @@ def test_the_features_are_the_data_modules_and_the_shipped_weights_load() -> Non
     assert w.shape == (data.MAX_PLAYERS + 1, NUM_FEATURES + 1)
     assert np.array_equal(w[1], w[2])  # solo games take the 2-player column
     assert "apprentice.csv" in DATA.provenance["files"]
+    # a known decision of the shipped weights: in an Artifacts action where balanced stops, the apprentice buys Gold
+    # (the weights fitted before version 8 never saw a Gold bought and almost never bought one)
+    st = balanced_position(2, 0, 53)
+    assert engine.decision(st[0]) == D_ARTIFACT_ACTION and decide(st) == AA_BUY_GOLD
 
 
 @pytest.mark.parametrize("n", [1, 2, 3, 4])
@@ -127,9 +131,38 @@ def test_features_and_moves_do_not_depend_on_what_the_seat_cannot_see() -> None:
         assert decide(st.copy(), 1.5) == decide(other.copy(), 1.5)
 
 
+def gold_waiting() -> np.ndarray:
+    """The first position of a 2-player ``balanced`` game where a seat has a Gold piece to place."""
+    ids = np.full(2, golem_bots.BALANCED)
+    prm = np.stack([golem_bots.bot_params("balanced")] * 2)
+    for index in range(40):
+        setup, plays = game_seeds(MASTER_SEED, np.array([index]), np.array([index]))
+        moves, _ = play.trace_game(DATA, 2, np.arange(2), ids, prm, int(setup[0]), int(plays[0]))
+        st = new_state(1)
+        engine.init_one(st, 0, DATA.kernel, 2, setup[0], plays[0])
+        for a in moves:
+            if int(engine.decision(st[0])) == D_GOLD_PLACE:
+                return st
+            engine.apply_one(st, 0, DATA.kernel, int(a))
+    raise AssertionError("no Gold placement in 40 games")
+
+
 def test_features_see_what_the_seat_sees() -> None:
     """The control of the no-peeking test: the others' boards are seen, the seat's own Objectives counted, another
-    seat's never."""
+    seat's never; a Gold waiting to be placed is seen placed where ``balanced`` values it most (a Gold bought is a
+    Gold owned, its Artifact completed if it fills one), from either seat's view."""
+    st = gold_waiting()
+    holder = int(engine.current_player(st[0]))
+    placed = []
+    for c in range(4):
+        if engine.is_legal(st[0], DATA.kernel[0], c):
+            after = st.copy()
+            engine.apply_one(after, 0, DATA.kernel, c)
+            placed.append(seat_features(after, holder)[:SEAT_BLOCK])
+    block = seat_features(st, holder)[:SEAT_BLOCK]
+    assert any(np.array_equal(block, b) for b in placed) and block[0] == max(b[0] for b in placed)
+    # the other seat sees the same placement and the same block but for what its Objectives add to value and points
+    assert np.array_equal(seat_features(st, 1 - holder)[SEAT_BLOCK + 2 : 2 * SEAT_BLOCK], block[2:])
     st = balanced_position(2, 1, 40)
     seat = int(engine.current_player(st[0]))
     base = seat_features(st, seat)

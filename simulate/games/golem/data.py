@@ -192,13 +192,14 @@ FILES = (
 # The apprentice's features (``features.features`` computes them from one seat's view), in the order of the rows of
 # ``apprentice.csv``. A seat block describes one seat; the seat's own block counts its Objectives, the rival's
 # never (another seat's Objectives are hidden): the rival is the other seat with the highest valuation (solo: the
-# Automa, whose block holds its points in ``value``, ``points`` and ``vp`` and 0 elsewhere).
+# Automa, whose block holds its points in ``value``, ``points`` and ``vp`` and 0 elsewhere). A Gold piece waiting
+# to be placed (a Gold placement on top of the stack) is seen placed on the cauldron ``balanced`` would choose.
 _SEAT_FEATURES = (
     "value",  # balanced's valuation (bots.value): points now plus the weighted progress, scaled by the rounds left
     "points",  # points if the game ended now (in-game VP, the three lines, Study track, leftovers, own Objectives)
     "vp",  # in-game VP
     "resources",  # Clay + Coins + Knowledge
-    "gold",  # Gold owned (on the cauldrons and waiting to be placed)
+    "gold",  # Gold owned (on the cauldrons and loose; a Gold bought and not yet placed counts as placed)
     "students",  # sections the three Students have advanced
     "study",  # Study track position
     "red",  # red Menorahs (Golem Developments and the token)
@@ -211,11 +212,14 @@ _SEAT_FEATURES = (
     "golems_on_board",  # Golems standing in the districts
     "golem_track",  # Golem track position
     "control_short",  # Knowledge missing for the next Golem Control (balanced's control term)
+    "artifact_progress",  # the unfinished Artifacts' shares of their Gold placed (a Gold's worth toward completing one)
+    "artifacts_one_short",  # unfinished Artifacts one Gold short of completion
 )
 APPRENTICE_FEATURES = (
     *(f"own_{name}" for name in _SEAT_FEATURES),
     *(f"rival_{name}" for name in _SEAT_FEATURES),
     "own_objective_points",  # VP of its Objectives met now plus the type bonus (only the seat sees its Objectives)
+    "own_objective_progress",  # its unmet Objectives' VP times their share of the threshold reached
     "value_margin",  # own value minus the rival's (solo: minus the Automa's points)
     "points_margin",  # own points minus the rival's
     "next_value_margin",  # own value minus that of the seat after it in the turn order (solo: the Automa)

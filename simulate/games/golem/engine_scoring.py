@@ -65,6 +65,24 @@ def objectives_met(r, tb, s):
 
 
 @njit(cache=True)
+def objective_count(r, kind, s, gold, devs, books):
+    """What an Objective of type ``kind`` counts of seat ``s`` (given its Gold owned, developments flipped, Books)."""
+    if kind < 3:  # Students: red, yellow, blue
+        return r.student[s, kind]
+    if kind == 3:
+        return r.built[s]
+    if kind == 4:
+        return gold
+    if kind == 5:
+        return devs
+    if kind == 6:
+        return r.study[s]
+    if kind == 7:
+        return books
+    return r.killed[s]
+
+
+@njit(cache=True)
 def objectives_of(r, tb, s, gold, devs, books):
     """``objectives_met`` given the seat's Gold owned, developments flipped and Books."""
     vp = 0
@@ -73,21 +91,7 @@ def objectives_of(r, tb, s, gold, devs, books):
     for k in range(r.obj_len[s]):
         o = r.objectives[s, k]
         kind = tb.ob_type[o]
-        if kind < 3:  # Students: red, yellow, blue
-            value = r.student[s, kind]
-        elif kind == 3:
-            value = r.built[s]
-        elif kind == 4:
-            value = gold
-        elif kind == 5:
-            value = devs
-        elif kind == 6:
-            value = r.study[s]
-        elif kind == 7:
-            value = books
-        else:
-            value = r.killed[s]
-        if value >= tb.ob_threshold[o]:
+        if objective_count(r, kind, s, gold, devs, books) >= tb.ob_threshold[o]:
             vp += tb.ob_vp[o]
             met += 1
             types |= 1 << kind

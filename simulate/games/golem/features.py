@@ -2,7 +2,10 @@
 
 :func:`features` writes ``data.APPRENTICE_FEATURES`` (each documented there) of a record from one seat's view:
 that seat's block, the rival's block (the other seat with the highest valuation; solo: the stand-in Automa),
-margins, the game's progress and the seat's place in the turn order. It reads only what the seat can see: every
+margins, the game's progress and the seat's place in the turn order. A Gold piece waiting to be placed (the Gold
+placement decision on top of the stack, right after a Gold is bought or gained) is seen on the cauldron where
+``balanced`` values it most, as ``bots.value`` sees it: a Gold bought is a Gold owned, and its Artifact may be
+completed (and pay) by it. It reads only what the seat can see: every
 board, resource and track is public, the Library, the Palace and the Neighbourhood tiles too; the other seats'
 Objectives are not, so their blocks count no Objectives (their valuation is taken with their Objectives set
 aside), and nothing reads the decks, the Action tile pile, the Automa's coming cards or the chance stream.
@@ -19,8 +22,8 @@ import numpy as np
 from numba import njit
 
 from simulate.apprentice import linear_value
-from simulate.games.golem.bots import BOTS, PARAM_NAMES, value
-from simulate.games.golem.codes import E_CONTROL_CAP_2, PH_ACTIONS, PH_CONTROL, PH_END, PH_MOVE
+from simulate.games.golem.bots import BOTS, PARAM_NAMES, _position_value, _restore, _save
+from simulate.games.golem.codes import D_GOLD_PLACE, E_CONTROL_CAP_2, PH_ACTIONS, PH_CONTROL, PH_END, PH_MOVE
 from simulate.games.golem.data import (
     APPRENTICE_FEATURES,
     BLUE,
@@ -32,14 +35,16 @@ from simulate.games.golem.data import (
     YELLOW,
 )
 from simulate.games.golem.engine import objectives_met
-from simulate.games.golem.engine_legality import _on_board
+from simulate.games.golem.engine_developments import _activate_artifact
+from simulate.games.golem.engine_legality import _art_need, _on_board
 from simulate.games.golem.engine_resources import _has_gdev
+from simulate.games.golem.engine_scoring import books_owned, devs_flipped, gold_owned, objective_count
 
 NUM_FEATURES = len(APPRENTICE_FEATURES)
-SEAT_BLOCK = 17  # features of one seat's block (data._SEAT_FEATURES)
+SEAT_BLOCK = 19  # features of one seat's block (data._SEAT_FEATURES)
 OWN, RIVAL, GLOBAL = 0, SEAT_BLOCK, 2 * SEAT_BLOCK  # where the blocks start
 _BALANCED_W = np.array([BOTS["balanced"][2][k][0] for k in PARAM_NAMES])  # the valuation features read
-assert NUM_FEATURES == GLOBAL + 12
+assert NUM_FEATURES == GLOBAL + 13
 
 
 @njit(cache=True)
@@ -50,13 +55,14 @@ def _balanced():
 
 @njit(cache=True)
 def seat_value(r, tb, s, own):
-    """``balanced``'s valuation of seat ``s``; with ``own`` False its Objectives are set aside (hidden from the
-    viewer): ``r`` gets its Objective count back."""
+    """``balanced``'s valuation of seat ``s`` (``bots.value`` of a position whose waiting Gold, if any, is placed:
+    :func:`features` places it first); with ``own`` False its Objectives are set aside (hidden from the viewer): ``r``
+    gets its Objective count back."""
     if own:
-        return value(r, tb, s, _balanced())
+        return _position_value(r, tb, s, _balanced())
     held = r.obj_len[s]
     r.obj_len[s] = 0
-    v = value(r, tb, s, _balanced())
+    v = _position_value(r, tb, s, _balanced())
     r.obj_len[s] = held
     return v
 
@@ -83,9 +89,16 @@ def _seat_block(r, tb, s, own, out, k0):
         books += r.col_len[s, c]
     arts = 0
     gold = r.loose_gold[s]
+    progress = 0.0
+    short = 0
     for k in range(4):
         arts += r.art_done[s, k]
         gold += r.art_gold[s, k]
+        lack = _art_need(r, tb, s, k)
+        if r.art_done[s, k] == 0 and lack > 0:
+            progress += r.art_gold[s, k] / (r.art_gold[s, k] + lack)
+            if lack == 1:
+                short += 1
     res = r.res[s, 0] + r.res[s, 1] + r.res[s, 2]
     left = res + (r.loose_gold[s] if tb.prm[P_LEFTOVER_GOLD] else 0)
     points = r.vp[s] + r.built[s] * red + arts * yellow + cols * blue + tb.sd_vp[r.study[s]]
@@ -117,6 +130,8 @@ def _seat_block(r, tb, s, own, out, k0):
     out[k0 + 14] = standing
     out[k0 + 15] = r.track[s]
     out[k0 + 16] = max(0, need - r.res[s, KNOWLEDGE])
+    out[k0 + 17] = progress
+    out[k0 + 18] = short
 
 
 @njit(cache=True)
@@ -128,6 +143,22 @@ def objective_points(r, tb, s):
         types &= types - 1
         ntypes += 1
     return vp + tb.objective_type_vp[min(ntypes, 4)]
+
+
+@njit(cache=True)
+def objective_progress(r, tb, s):
+    """Seat ``s``'s unmet Objectives' VP, each times the share of its threshold reached (``objectives_met``'s
+    counts): how near its kept Objectives are, which ``objective_points`` sees only once met."""
+    gold = gold_owned(r, s)
+    devs = devs_flipped(r, s)
+    books = books_owned(r, s)
+    total = 0.0
+    for k in range(r.obj_len[s]):
+        o = r.objectives[s, k]
+        count = objective_count(r, tb.ob_type[o], s, gold, devs, books)
+        if count < tb.ob_threshold[o]:
+            total += tb.ob_vp[o] * count / tb.ob_threshold[o]
+    return total
 
 
 @njit(cache=True)
@@ -152,7 +183,67 @@ def _place(r, s):
 def features(r, tb, seat, out):
     """The position of record ``r`` from seat ``seat``'s view into ``out`` (``data.APPRENTICE_FEATURES``).
 
-    ``r`` is changed only while a seat's Objectives are set aside and gets every field back."""
+    A Gold piece waiting to be placed is seen placed (:func:`waiting_gold`). ``r`` is changed only while that Gold
+    is placed or a seat's Objectives are set aside, and gets every field back."""
+    holder, cauldron = waiting_gold(r, tb, seat)
+    saved = _save(r, max(holder, 0))
+    if cauldron >= 0:
+        _put_gold(r, tb, holder, cauldron)
+    _features(r, tb, seat, out)
+    if cauldron >= 0:
+        _take_gold(r, holder, cauldron, saved)
+
+
+@njit(cache=True)
+def waiting_gold(r, tb, seat):
+    """(seat, cauldron) of a Gold piece waiting to be placed (the Gold placement decision on top of the stack): the
+    cauldron where ``balanced`` values the position most, first of equals, with the holder's Objectives set aside
+    unless it is ``seat``; (-1, -1) when no Gold waits. ``r`` gets every field back."""
+    top = r.sp - 1
+    if r.phase == PH_END or top < 0 or r.stack[top, 0] != D_GOLD_PLACE:
+        return -1, -1
+    s = r.stack[top, 1]
+    held = r.obj_len[s]
+    if s != seat:
+        r.obj_len[s] = 0
+    saved = _save(r, s)
+    best = -1.0e300
+    where = -1
+    for c in range(4):
+        if _art_need(r, tb, s, c) <= 0:
+            continue
+        _put_gold(r, tb, s, c)
+        v = _position_value(r, tb, s, _balanced())
+        _take_gold(r, s, c, saved)
+        if v > best:
+            best = v
+            where = c
+    r.obj_len[s] = held
+    return s, where
+
+
+@njit(cache=True)
+def _put_gold(r, tb, s, c):
+    """Seat ``s``'s Gold on cauldron ``c`` (``engine_decisions``' Gold placement: a filled cauldron completes and
+    activates its Artifact)."""
+    r.art_gold[s, c] += 1
+    if _art_need(r, tb, s, c) == 0:
+        r.art_done[s, c] = 1
+        _activate_artifact(r, tb, s, c)
+
+
+@njit(cache=True)
+def _take_gold(r, s, c, saved):
+    """Undo :func:`_put_gold` (``saved``: ``bots._save`` of seat ``s`` before it)."""
+    r.art_gold[s, c] -= 1
+    if r.art_done[s, c]:
+        r.art_done[s, c] = 0
+        _restore(r, s, saved)
+
+
+@njit(cache=True)
+def _features(r, tb, seat, out):
+    """:func:`features` of a record with no Gold piece waiting to be placed (or with it placed)."""
     n = r.n
     _seat_block(r, tb, seat, True, out, OWN)
     mine = out[OWN]
@@ -191,6 +282,8 @@ def features(r, tb, seat, out):
         rounds_left = 0.0
     k = GLOBAL
     out[k] = objective_points(r, tb, seat)
+    out[k + 1] = objective_progress(r, tb, seat)
+    k += 1
     out[k + 1] = mine - best if (rival >= 0 or r.automa) else 0.0
     out[k + 2] = out[OWN + 1] - out[RIVAL + 1] if (rival >= 0 or r.automa) else 0.0
     out[k + 3] = mine - next_value if (rival >= 0 or r.automa) else 0.0

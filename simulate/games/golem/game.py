@@ -63,10 +63,12 @@ class Golem(GameShell):
 
     name = "golem"
     title = "Golem (Cranio Creations)"
-    version = 7
+    version = 8
     # 6: the setup draw's split into opening and hidden order; 7: under section_payment=knowledge a Golem short of
-    # the Knowledge does not enter VIII-X (R7). Play under every other rule option is 5's.
-    play_version = 5
+    # the Knowledge does not enter VIII-X (R7); 8: the apprentice's features (a waiting Gold seen placed, Artifact
+    # and Objective progress) and its refitted weights. The heuristic bots and the search at leaf 0 play as in 5,
+    # the apprentice as in 8 only: weights fitted before 8 have other features and do not load.
+    play_version = 8
     public_opening = (
         "the Palace Characters, the Neighbourhood tiles, the Library, round 1's Action tiles, the turn order, the "
         "Starting and Artifact tiles offered (solo: the Automa's Strategy tile and place)"
