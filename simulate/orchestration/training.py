@@ -9,7 +9,9 @@ the apprentice itself (``student``, exploring) against the rival, since a value 
 alone never sees the positions its own mistakes lead to (Ross, Gordon and Bagnell 2011, DAgger), and refits on
 all positions so far (Anthony, Tian and Barber 2017, "Thinking fast and slow with deep learning and tree
 search"). After each fit the apprentice plays the game's ``rival`` (its strongest heuristic bot) on the
-same seeds every iteration, seats rotated; the weights kept are those of the strongest iteration.
+same seeds every iteration, seats rotated; the weights kept are those of the strongest iteration. A game whose spec
+has ``choices`` then refits the weights of its ``policy_counts`` to the teacher's choices (the policy stage: a
+conditional logit over the afterstates of each decision's candidate moves, :func:`_fit_policy`).
 
 Everything lands in the output folder: ``positions/`` (one file per iteration and player count), the weights of
 every iteration, ``log.csv`` (positions, held-out log loss and accuracy, strength per iteration) and the

@@ -114,8 +114,8 @@ APPRENTICE = ApprenticeSpec(
     games=3000,
     iterations=3,
     strength_games=400,
-    # the value fit ranks a position's moves poorly (it agrees with the search's move at 43% of its decisions and
-    # won 17.5% of 400 games against it); refitted to the search's choices, 2-player play wins about 38%
+    # the value fit ranks a position's moves poorly (it picks the search's move at 44% of its decisions and won 16.4%
+    # of 2,000 games against it); refitted to the search's choices, 51% and 34.1% (docs/golems.md)
     choices=choices,
     policy_counts=(2,),
 )
