@@ -90,10 +90,9 @@ def compare_moves(
     after: Callable[[Any], None] | None = None,
 ) -> int:
     """Step ``twin`` (a game's ``new_twin``: both engines at the setup) through ``moves``, comparing the two engines'
-    positions at the setup and every ``view_every`` moves (and after the last), their legal moves every
-    ``legal_every`` moves, that each move is legal in both, and the game's invariants (``twin.invariants()``) after
-    every move; ``after(twin)`` runs after every move too (a test's own checks). Returns the number of moves
-    played.
+    positions and checking the game's invariants (``twin.invariants()``) at the setup and every ``view_every``
+    moves (and after the last), their legal moves every ``legal_every`` moves, and that each move is legal in both;
+    ``after(twin)`` runs after every move (a test's own checks). Returns the number of moves played.
 
     Raises :class:`ConformanceError` naming the move and the fields that differ."""
     _same_position(twin, f"{where} setup")
@@ -115,12 +114,13 @@ def compare_moves(
             raise ConformanceError(f"{at}: the kernel refuses its own move {_text(mv)}")
         if (t + 1) % view_every == 0:
             _same_position(twin, at)
-        broken = twin.invariants()
-        if broken:
-            raise ConformanceError(f"{at}: invariants broken: {'; '.join(broken)}")
+            if broken := twin.invariants():
+                raise ConformanceError(f"{at}: invariants broken: {'; '.join(broken)}")
         if after is not None:
             after(twin)
     _same_position(twin, f"{where} end")
+    if broken := twin.invariants():
+        raise ConformanceError(f"{where} end: invariants broken: {'; '.join(broken)}")
     return t + 1
 
 

@@ -107,6 +107,20 @@ class Positions(NamedTuple):
     ended: np.ndarray | None = None  # bool (G,)
 
 
+class Choices(NamedTuple):
+    """A bot's decisions in a batch of games, as an apprentice would weigh them (``ApprenticeSpec.choices``).
+
+    Row i is one candidate move of decision ``decision[i]`` (decisions numbered from 0 over the batch, their rows
+    contiguous): ``x[i]`` the features of the position the move leads to, from the mover's view; ``chosen[i]`` True
+    for the move the bot played (one per decision); ``game[i]`` the game (an index into the batch).
+    """
+
+    x: np.ndarray  # float32 (N, F)
+    decision: np.ndarray  # int64 (N,)
+    chosen: np.ndarray  # bool (N,)
+    game: np.ndarray  # int64 (N,)
+
+
 @dataclass(frozen=True)
 class ApprenticeSpec:
     """A game's learned player: its features and how ``golem train`` fits it (``simulate.orchestration.training``).
@@ -140,6 +154,13 @@ class ApprenticeSpec:
     iterations: int = 3
     strength_games: int = 400
     """Games of each iteration's strength check (rotated seats, at the smallest of ``player_counts``)."""
+    choices: Callable[..., Choices] | None = None
+    """``choices(data, num_players, seat_lineup, lineup_ids, lineup_params, setup_seeds, play_seeds)`` plays one
+    game per seed pair and returns the :class:`Choices` of its bots. Given, the training ends with a policy stage:
+    the weights of ``policy_counts`` are refitted to the ``teacher``'s choices (a conditional logit over the
+    afterstates of each decision's candidate moves), so the apprentice ranks its moves as the search does."""
+    policy_counts: tuple[int, ...] = ()
+    """Player counts whose weights the policy stage refits (the others keep the value fit)."""
 
 
 class Game(Protocol):

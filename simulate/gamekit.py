@@ -214,7 +214,8 @@ class Twin(ABC):
 
     def invariants(self) -> list[str]:
         """What the kernel's position breaks of the game's invariants (conservation of cards and tokens, limits),
-        one line each; the conformance check asks after every move. A game lists its own; none by default."""
+        one line each; the conformance check asks wherever it compares positions. A game lists its own; none by
+        default."""
         return []
 
     def hidden_variant(self, rng: np.random.Generator) -> np.ndarray | None:

@@ -24,12 +24,13 @@ from simulate.games.golems import bots as B
 from simulate.games.golems import data as D
 from simulate.games.golems.apprentice import game_apprentice, game_features
 from simulate.games.golems.engine import game_init, game_step
-from simulate.games.golems.features import FEATURES, NUM_FEATURES, PLAYER_COUNTS
+from simulate.games.golems.features import FEATURES, NUM_BASE, NUM_FEATURES, PLAYER_COUNTS
 from simulate.games.golems.game import GAME
-from simulate.games.golems.learning import APPRENTICE, positions
+from simulate.games.golems.learning import APPRENTICE, choices, positions
 from simulate.games.golems.play import play_batch, results, trace_game
 from simulate.games.golems.reference import GolemsReference, move_key
 from simulate.games.golems.state import END_ILLEGAL, RUNNING, new_state
+from simulate.orchestration.training import _fit_policy
 from simulate.rng import game_seeds
 
 DATA = D.load()
@@ -238,14 +239,45 @@ def test_positions_are_every_seats_features_after_every_move_of_the_run_games(nu
                 assert rows[t * num_players + s].tolist() == expected.tolist(), f"game {g} move {t} seat {s}"
 
 
-def test_the_spec_names_the_features_counts_and_rival() -> None:
+def test_the_spec_names_the_features_counts_rival_and_policy_choices() -> None:
     assert GAME.apprentice is APPRENTICE
     assert APPRENTICE.features == FEATURES and APPRENTICE.player_counts == (1, 2)
     assert APPRENTICE.rival in GAME.bots and APPRENTICE.rival == "lookahead"
     ladder = GAME.skill_ladder
     assert ladder.index("lookahead") < ladder.index("apprentice") < ladder.index("search:iterations=200")
     assert any(k.startswith("apprentice") for k in GAME.bench_lineups)
-    assert 20 <= NUM_FEATURES <= 60 and len(set(FEATURES)) == NUM_FEATURES
+    assert 20 <= NUM_BASE <= 60 and NUM_FEATURES == 2 * NUM_BASE and len(set(FEATURES)) == NUM_FEATURES
+    assert APPRENTICE.choices is choices and APPRENTICE.policy_counts == (2,)
+    # the policy stage's choices: one chosen move per decision, the one the bot played (its own score, Golems,
+    # tucked cards and dust after the move do not depend on the re-dealt unseen cards)
+    ids, params = lineup(("collector", params_of("collector")))
+    setup, play = game_seeds(MASTER_SEED, np.arange(2), np.arange(2))
+    ch = choices(DATA, 2, np.zeros((2, 2), np.int64), ids, params, setup, play)
+    starts = np.flatnonzero(np.r_[True, np.diff(ch.decision) != 0])
+    assert (np.add.reduceat(ch.chosen.astype(int), starts) == 1).all() and len(starts) == ch.decision[-1] + 1
+    mine = [FEATURES.index(name) for name in ("score", "golems", "tucked", "dust")]
+    for g in range(2):
+        moves, _ = trace_game(DATA, 2, np.zeros(2, np.int64), ids, params, setup[g], play[g])
+        st = new_state(1, DATA.tables)
+        game_init(st, DATA.kernel, 0, 2, setup[g], play[g])
+        after = []
+        for mv in moves:
+            mover = int(st[0]["current"])
+            game_step(st, DATA.kernel, 0, mv)
+            after.append(seen_features(st, mover)[mine])
+        played = ch.x[ch.chosen & (ch.game == g)][:, mine]
+        assert 0 < len(played) <= len(moves)
+        assert all(any(np.array_equal(row, a) for a in after) for row in played)
+    # its fit (a conditional logit) recovers the weights that drew synthetic choices
+    rng = np.random.default_rng(5)
+    truth = np.array([1.5, -1.0, 0.0])
+    x = rng.normal(size=(4000 * 6, 3))
+    decision = np.repeat(np.arange(4000), 6)
+    u = (x @ truth).reshape(4000, 6) + rng.gumbel(size=(4000, 6))
+    chosen = (u == u.max(axis=1, keepdims=True)).ravel()
+    w, fit = _fit_policy(x, decision, chosen, decision % 10 == 0)
+    assert w[1:] == pytest.approx(truth, abs=0.12)
+    assert fit["log_loss"] < fit["uniform_log_loss"] and fit["agreement"] > 1 / 6
 
 
 # ------------------------------------------------------------------------- search with the apprentice

@@ -103,8 +103,9 @@ def _digest(rules: dict[str, str]) -> str:
 
 
 # The tables of 600 games (200 each: apprentice mirror, collector against lookahead, apprentice solo) played by the
-# engine before the gift option existed (commit 7281b6c); Golems' engine version did not change with it.
-BEFORE_GIFT = "929259714f3d49de3e9ed71c8bfb47ca0662ab889881277e468aa57d6829f3b3"
+# engine before the gift option existed (commit 7281b6c); Golems' engine version did not change with it. Re-pinned
+# when the apprentice's features and weights changed (its 2-player policy weights, 4 Dec 2026).
+BEFORE_GIFT = "be7557df176a093ec30d4a04744153aea4b3297df42d8cf849275f1bd02c8612"
 
 
 def test_default_gift_none_leaves_every_table_bit_identical() -> None:

@@ -9,7 +9,9 @@ the apprentice itself (``student``, exploring) against the rival, since a value 
 alone never sees the positions its own mistakes lead to (Ross, Gordon and Bagnell 2011, DAgger), and refits on
 all positions so far (Anthony, Tian and Barber 2017, "Thinking fast and slow with deep learning and tree
 search"). After each fit the apprentice plays the game's ``rival`` (its strongest heuristic bot) on the
-same seeds every iteration, seats rotated; the weights kept are those of the strongest iteration.
+same seeds every iteration, seats rotated; the weights kept are those of the strongest iteration. A game whose spec
+has ``choices`` then refits the weights of its ``policy_counts`` to the teacher's choices (the policy stage: a
+conditional logit over the afterstates of each decision's candidate moves, :func:`_fit_policy`).
 
 Everything lands in the output folder: ``positions/`` (one file per iteration and player count), the weights of
 every iteration, ``log.csv`` (positions, held-out log loss and accuracy, strength per iteration) and the
@@ -54,6 +56,9 @@ HELD_OUT = 0.1
 BATCH = 25
 """Games per task of the worker pool."""
 _STREAM_TEACHER, _STREAM_STRENGTH, _STREAM_STUDENT, _STREAM_MIRROR = 0x7EAC, 0x57E9, 0x5701, 0x3177
+_STREAM_POLICY = 0x9011
+POLICY_L2 = 1e-4
+"""L2 penalty of the policy fit on the standardised features, per decision (chosen on held-out agreement)."""
 MIRROR_GAMES = 200
 """Apprentice mirror games per player count and iteration: the check that its own games end by the rules."""
 MAX_ABNORMAL = 0.01
@@ -182,6 +187,10 @@ def _play_task(task: dict[str, Any]) -> tuple[Any, ...]:
     ids, params = lineup_arrays(game, lineup)
     index = np.arange(task["lo"], task["hi"], dtype=np.int64)
     setup, play = game_seeds(task["master"], index, index)
+    if task["kind"] == "choices":
+        seat_lineup = np.zeros((len(index), n), np.int64)
+        ch = game.apprentice.choices(data, n, seat_lineup, ids, params, setup, play)
+        return ch.x, ch.decision, ch.chosen, (ch.game + task["lo"]).astype(np.int64)
     if task["kind"] == "positions":
         seat_lineup = seat_assignment(n, index % n) if len(task["bots"]) > 1 else np.zeros((len(index), n), np.int64)
         pos = game.apprentice.positions(data, n, seat_lineup, ids, params, setup, play)
@@ -388,6 +397,17 @@ def train(plan: TrainPlan, progress: bool = True, say: Callable[[str], None] | N
     assert best is not None
     _, kept, final = best
     share = log_rows[kept].get("strength_vs_rival", math.nan)
+    if spec.choices is not None and spec.policy_counts:
+        with ProcessPoolExecutor(max_workers=plan.workers, mp_context=context) as pool:
+            final, row = _policy_stage(plan, pool, final, progress, say)
+        if row.get("mirror_abnormal", 0.0) <= MAX_ABNORMAL:
+            share = row.get("strength_vs_rival", math.nan)
+            kept = "policy"
+        else:
+            final = best[2]
+            say("the policy's mirror games stalled: the value weights are kept")
+        log_rows.append(row)
+        _write_log(out / "log.csv", log_rows)
     _write_atomic(out / WEIGHTS_FILE, weights_text(final, spec.features, spec.player_counts))
     read_weights(out, spec.features, spec.player_counts, max_players)  # what a data folder will read
     summary = {
@@ -400,7 +420,117 @@ def train(plan: TrainPlan, progress: bool = True, say: Callable[[str], None] | N
     return {**summary, "log": log_rows}
 
 
-def _mirror_check(plan: TrainPlan, pool: Any, k: int, folder: Path, row: dict[str, Any], progress: bool) -> float:
+def _policy_stage(
+    plan: TrainPlan, pool: Any, weights: np.ndarray, progress: bool, say: Callable[[str], None]
+) -> tuple[np.ndarray, dict[str, Any]]:
+    """The policy stage: ``games`` teacher mirror games per count of ``policy_counts``, the weights of those counts
+    refitted to the teacher's choices (:func:`_fit_policy`); the new weights and their log row (held-out agreement
+    and log loss against the uniform choice's, strength against the rival, mirror games)."""
+    from tqdm import tqdm
+
+    spec = plan.spec
+    out = plan.out
+    weights = weights.copy()
+    row: dict[str, Any] = {"iteration": "policy", "teacher": spec.teacher}
+    for n in spec.policy_counts:
+        path = out / "positions" / f"policy-{n}p.npz"
+        if not path.is_file():
+            master = _master(plan.seed, _STREAM_POLICY, n)
+            tasks = _tasks(plan, "choices", n, [spec.teacher], plan.data_dir, master, plan.games)
+            with tqdm(total=plan.games, unit="game", desc=f"policy, {n}p, {spec.teacher}", disable=not progress) as bar:
+                parts = _run_tasks(pool, tasks, bar)
+            offsets = np.cumsum([0] + [int(p[1].max()) + 1 if len(p[1]) else 0 for p in parts])
+            tmp = path.with_name(path.stem + ".tmp.npz")
+            np.savez(
+                tmp,
+                x=np.concatenate([p[0] for p in parts]),
+                decision=np.concatenate([p[1] + offsets[k] for k, p in enumerate(parts)]),
+                chosen=np.concatenate([p[2] for p in parts]),
+                game=np.concatenate([p[3] for p in parts]),
+            )
+            os.replace(tmp, path)
+        d = np.load(path)
+        hold = (d["game"] % int(1 / HELD_OUT)) == 0
+        w, fit = _fit_policy(d["x"], d["decision"], d["chosen"], hold)
+        weights[n] = w
+        row[f"decisions_{n}p"] = int(d["chosen"].sum())
+        row[f"choice_log_loss_{n}p"] = round(fit["log_loss"], 5)
+        row[f"uniform_choice_log_loss_{n}p"] = round(fit["uniform_log_loss"], 5)
+        row[f"held_out_agreement_{n}p"] = round(fit["agreement"], 4)
+        say(
+            f"policy, {n} players: the apprentice picks the {spec.teacher}'s move in {100 * fit['agreement']:.1f}% of "
+            f"held-out decisions"
+        )
+    folder = _data_copy(plan, out / "data-policy", weights)
+    if plan.strength_games:
+        smallest = min(spec.policy_counts)
+        bots = ["apprentice"] + [spec.rival] * (smallest - 1)
+        master = _master(plan.seed, _STREAM_STRENGTH, 0)
+        tasks = _tasks(plan, "wins", smallest, bots, folder, master, plan.strength_games)
+        with tqdm(
+            total=plan.strength_games, unit="game", desc=f"policy, apprentice vs {spec.rival}", disable=not progress
+        ) as bar:
+            wins = np.concatenate([p[0] for p in _run_tasks(pool, tasks, bar)])
+        lo, hi = _wilson(float(wins.sum()), len(wins))
+        row["strength_vs_rival"] = round(float(wins.mean()), 4)
+        row["strength_low"] = round(lo, 4)
+        row["strength_high"] = round(hi, 4)
+        say(
+            f"policy: apprentice wins {100 * wins.mean():.1f}% ({100 * lo:.1f}-{100 * hi:.1f}%) of {len(wins):,} "
+            f"{smallest}-player games against {spec.rival}"
+        )
+    row["mirror_abnormal"] = _mirror_check(plan, pool, "policy", folder, row, progress)
+    return weights, row
+
+
+def _fit_policy(
+    x: np.ndarray, decision: np.ndarray, chosen: np.ndarray, hold: np.ndarray
+) -> tuple[np.ndarray, dict[str, float]]:
+    """Conditional logit of the choices (McFadden): P(move k of a decision) = softmax over its candidates of
+    ``w . x_k``, fitted by L-BFGS (scipy) on the standardised features with penalty ``POLICY_L2``, rows of held-out
+    decisions (``hold``) left out. Returns (intercept, weights on the raw features) and the held-out figures. The
+    intercept cancels within a decision; it is set so that the mean candidate's logit is 0."""
+    from scipy.optimize import minimize
+
+    x = x.astype(np.float64)
+    mean, scale = x.mean(axis=0), x.std(axis=0)
+    scale[scale < 1e-9] = np.inf  # a feature constant over every candidate teaches nothing
+    z = (x - mean) / scale
+    starts = np.flatnonzero(np.r_[True, decision[1:] != decision[:-1]])
+    group = np.cumsum(np.r_[True, decision[1:] != decision[:-1]]) - 1
+    picked = starts + np.array([np.flatnonzero(c)[0] for c in np.split(chosen, starts[1:])])
+    held = hold[starts]
+
+    def log_likelihoods(w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        v = z @ w
+        top = np.maximum.reduceat(v, starts)
+        e = np.exp(v - top[group])
+        total = np.add.reduceat(e, starts)
+        return v[picked] - top - np.log(total), e / total[group]
+
+    def loss(w: np.ndarray) -> tuple[float, np.ndarray]:
+        ll, p = log_likelihoods(w)
+        grad = z[picked] - np.add.reduceat(p[:, None] * z, starts)
+        m = ~held
+        return -ll[m].mean() + POLICY_L2 * w @ w, -grad[m].mean(axis=0) + 2 * POLICY_L2 * w
+
+    w = minimize(loss, np.zeros(x.shape[1]), jac=True, method="L-BFGS-B", options={"maxiter": 1000}).x
+    ll, p = log_likelihoods(w)
+    best = np.maximum.reduceat(p, starts)
+    first_best = np.array(
+        [s + np.flatnonzero(q == b)[0] for s, q, b in zip(starts, np.split(p, starts[1:]), best, strict=True)]
+    )
+    sizes = np.diff(np.r_[starts, len(decision)])
+    coef = w / scale
+    figures = {
+        "log_loss": float(-ll[held].mean()),
+        "uniform_log_loss": float(np.log(sizes[held]).mean()),
+        "agreement": float((first_best == picked)[held].mean()),
+    }
+    return np.concatenate([[-float(coef @ mean)], coef]), figures
+
+
+def _mirror_check(plan: TrainPlan, pool: Any, k: int | str, folder: Path, row: dict[str, Any], progress: bool) -> float:
     """Mirror games of the iteration's apprentice at every player count: the largest share that ended abnormally
     (the turn cap: the apprentices stalled), logged per player count."""
     from tqdm import tqdm

@@ -77,6 +77,33 @@ def apprentice_action(r, tb, temperature, w):
 
 
 @njit(cache=True)
+def choice_features(st, tab, seed, ws, out):
+    """The apprentice's candidate moves in game 0 of batch ``st`` (left unchanged) into ``ws[0].moves`` and the features
+    of the position each leads to, from the mover's view, into ``out`` rows (after one re-deal of the unseen cards
+    seeded by ``seed``, as :func:`apprentice_action` values them); returns their count, negative when one of them
+    ends the game (the apprentice values those by their result, so they teach the policy nothing)."""
+    tb = tab[0]
+    w = ws[0]
+    sims = w.scratch
+    sims[0] = st[0]
+    det = sims[0]
+    det.rng[0] = seed
+    _determinize(det)
+    moves = w.moves
+    n = _moves((tb, w.mv, w.work), sims[0:1], moves)
+    ends = False
+    for k in range(n):
+        sims[1] = det
+        after = sims[1]
+        step(after, tb, moves[k])
+        if after.over != RUNNING:
+            ends = True
+        else:
+            features(after, tb, det.current, w.work, out[k])
+    return -n if ends else n
+
+
+@njit(cache=True)
 def game_apprentice(st, tab, g, temperature, ws):
     """Entry point for Python callers (tests): the apprentice's move in game ``g`` of batch ``st`` into ``ws[0].mv``."""
     apprentice_action(st[g], tab[0], temperature, ws[0])

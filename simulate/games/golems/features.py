@@ -12,7 +12,7 @@ from __future__ import annotations
 PLAYER_COUNTS = (1, 2)
 """Player counts with a column of weights: solo (against the automaton) and 2 players."""
 
-FEATURES: tuple[str, ...] = (
+BASE_FEATURES: tuple[str, ...] = (
     # --- my position
     "score",  # my points now (Golems, tucked cards, dust, hand Gem cards and Runes)
     "golems",  # my summoned Golems (also the first tie-break)
@@ -59,5 +59,17 @@ FEATURES: tuple[str, ...] = (
     # --- solo
     "picks_left",  # solo: cards I still take from this grid (0 at 2 players)
     "automa_pending",  # solo: points the automaton would receive for the cards left on the grid now
+    # --- tempo and the end (2 players; 0 solo)
+    "one_card_rows",  # rows holding one card: taking it empties the row (a refill, or the end when the deck is short)
+    "refills_left",  # whole rows the deck can still refill: deck_left // row_size
+    "richest_card",  # the most gems lying on one display card (what the next taker of it collects)
+    "opp_affordable",  # display cards the other side can pay for now
+    "score_margin_triggered",  # score_margin x triggered: the lead once the game ends with this round
+    "potential_margin_near_end",  # potential_margin x near_end
 )
+"""The features of a position; the value's features are these and each again times ``progress``."""
+NUM_BASE = len(BASE_FEATURES)
+FEATURES: tuple[str, ...] = BASE_FEATURES + tuple("late_" + name for name in BASE_FEATURES)
+"""The value's features: the base features, then each times ``progress`` (``late_``), so that every weight moves
+linearly from its value at the start (``progress`` 0) to the sum of both at the end (1): a weight per game phase."""
 NUM_FEATURES = len(FEATURES)

@@ -23,8 +23,8 @@ from simulate.games.golems.data import (
     P_TUCK_MAX,
     P_TUCK_VP,
 )
-from simulate.games.golems.engine import can_summon, row_pay, score, tuckable
-from simulate.games.golems.features import NUM_FEATURES
+from simulate.games.golems.engine import can_summon, card_gain, row_pay, score, tuckable
+from simulate.games.golems.features import NUM_BASE, NUM_FEATURES
 
 NO_GOLEM = 5.0  # ``closest_golem`` when no Golem is on display
 
@@ -83,6 +83,31 @@ def _seat(r, tb, s, work):
         potential(r, tb, s, work),
         float(affordable),
     )
+
+
+@njit(cache=True)
+def _tempo(r, tb, other, out):
+    """The 2-player tempo and end features (``features.BASE_FEATURES`` 40-45, after 0-39; ``other``: the other seat)."""
+    one_card = 0
+    richest = 0
+    affordable = 0
+    for row in range(r.rows):
+        k = r.row_count[row]
+        if k == 0:
+            continue
+        one_card += k == 1
+        ok = r.gems[other] >= row_pay(r, row)
+        for pos in range(r.row_size):
+            if r.slot[row, pos] < 0:
+                continue
+            richest = max(richest, int(card_gain(r, row, pos)))
+            affordable += ok
+    out[40] = one_card
+    out[41] = out[30] // r.row_size
+    out[42] = richest
+    out[43] = affordable
+    out[44] = out[26] * out[32]
+    out[45] = out[27] * out[33]
 
 
 @njit(cache=True)
@@ -169,9 +194,14 @@ def features(r, tb, seat, work, out):
     if n == 1:
         out[38] = r.pick_target - r.picks
         out[39] = pending
+        for j in range(40, NUM_BASE):
+            out[j] = 0.0
     else:
         out[38] = 0.0
         out[39] = 0.0
+        _tempo(r, tb, 1 - s, out)
+    for j in range(NUM_BASE):
+        out[NUM_BASE + j] = out[j] * progress
 
 
 @njit(cache=True)
@@ -197,4 +227,4 @@ def leaf_values(r, tb, work, f, logits, out):
     out[1] = 1.0 - out[0]
 
 
-assert NUM_FEATURES == 40  # the indices above
+assert NUM_BASE == 46 and NUM_FEATURES == 2 * NUM_BASE  # the indices above
