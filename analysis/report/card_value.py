@@ -200,9 +200,7 @@ def build_card_value_section(
         )
     facts = next((m["value_for_cost"] for m in value_runs if m.get("value_for_cost")), None)
     if facts:
-        texts = effects.drop_duplicates("component").set_index("component")["text"]
-        for m in value_runs:
-            texts = texts.combine_first(pd.Series(m.get("component_texts", {}), dtype=object))
+        texts = pd.Series({c: t for m in value_runs for c, t in m.get("component_texts", {}).items()}, dtype=object)
         _add_measured_price_items(section, verdicts, facts, top_rung, alpha)
         _add_printed_price_items(section, facts, texts)
     return section
