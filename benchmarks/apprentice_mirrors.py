@@ -7,7 +7,9 @@ seats fixed, so each seat's rate is the seat's advantage under that player)::
     python benchmarks/apprentice_mirrors.py century 2000 20000 --players 2 3 4 5
     python benchmarks/apprentice_mirrors.py golems 2000 20000 --players 2
 
-Arguments: the game, the search games per player count, the apprentice games per player count.
+Arguments: the game, the search games per player count, the apprentice games per player count. Either count may be
+0 (the apprentice's games alone, say, to set beside a search run already made): that bot is skipped, and the line
+has no ``intervals_overlap``.
 """
 
 from __future__ import annotations
@@ -50,11 +52,15 @@ def main() -> None:
     parser.add_argument("--search", default="search", help="the search bot's spec (default: its defaults)")
     parser.add_argument("--threads", type=int, default=2)
     args = parser.parse_args()
+    if args.search_games <= 0 and args.apprentice_games <= 0:
+        parser.error("give at least one of search_games and apprentice_games above 0")
     game = make(args.game)
     data = game.load_data(None, {})
     for n in args.players:
         rates = {}
         for bot, games in ((args.search, args.search_games), ("apprentice", args.apprentice_games)):
+            if games <= 0:
+                continue
             wins, cpu = seat_wins(game, data, bot, n, games, args.threads)
             rates[bot] = (wins, cpu)
         for s in range(n):
@@ -69,9 +75,10 @@ def main() -> None:
                 row[f"{key}_wilson95"] = [round(lo, 4), round(hi, 4)]
                 row[f"{key}_cpu_ms_per_game"] = round(1e3 * cpu / len(wins), 2)
                 bounds[key] = (lo, hi)
-            row["intervals_overlap"] = bool(
-                bounds["search"][0] <= bounds["apprentice"][1] and bounds["apprentice"][0] <= bounds["search"][1]
-            )
+            if len(bounds) == 2:
+                row["intervals_overlap"] = bool(
+                    bounds["search"][0] <= bounds["apprentice"][1] and bounds["apprentice"][0] <= bounds["search"][1]
+                )
             print(json.dumps(row), flush=True)
 
 

@@ -115,8 +115,11 @@ def train(
     except OSError as e:
         raise click.ClickException(f"{e.filename or plan.out}: {e.strerror or e}") from None
     share = summary["strength_vs_rival"]
+    kept = summary["kept_iteration"]
+    counts = " and ".join(f"{n}-player" for n in plan.spec.policy_counts)
     click.echo(
-        f"apprentice of {game_name}: iteration {summary['kept_iteration']} kept"
+        f"apprentice of {game_name}: iteration {summary['value_iteration']} kept"
+        + (f", its {counts} weights refitted as a policy" if kept == "policy" else "")
         + (f" (wins {100 * share:.1f}% against {plan.spec.rival})" if share == share else "")
         + f", {summary['seconds']:.0f} s -> {plan.out / 'apprentice.csv'}"
     )

@@ -412,6 +412,7 @@ def train(plan: TrainPlan, progress: bool = True, say: Callable[[str], None] | N
     read_weights(out, spec.features, spec.player_counts, max_players)  # what a data folder will read
     summary = {
         "kept_iteration": kept,
+        "value_iteration": best[1],
         "strength_vs_rival": share,
         "seconds": round(time.time() - started, 1),
         "weights_sha256": sha256(out / WEIGHTS_FILE),
