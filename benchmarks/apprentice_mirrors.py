@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from pathlib import Path
 
 import numpy as np
 from statsmodels.stats.proportion import proportion_confint
@@ -51,11 +52,12 @@ def main() -> None:
     parser.add_argument("--players", type=int, nargs="+", required=True)
     parser.add_argument("--search", default="search", help="the search bot's spec (default: its defaults)")
     parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--cards", help="a data folder to play with (default: the game's shipped data)")
     args = parser.parse_args()
     if args.search_games <= 0 and args.apprentice_games <= 0:
         parser.error("give at least one of search_games and apprentice_games above 0")
     game = make(args.game)
-    data = game.load_data(None, {})
+    data = game.load_data(Path(args.cards) if args.cards else None, {})
     for n in args.players:
         rates = {}
         for bot, games in ((args.search, args.search_games), ("apprentice", args.apprentice_games)):

@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from pathlib import Path
 
 import numpy as np
 from scipy import stats
@@ -39,10 +40,11 @@ def main() -> None:
     parser.add_argument("bot_b")
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--game", default="century")
+    parser.add_argument("--cards", help="a data folder to play with (default: the game's shipped data)")
     args = parser.parse_args()
     n, games = args.players, args.games
     game = make(args.game)
-    d = game.load_data(None, {})
+    d = game.load_data(Path(args.cards) if args.cards else None, {})
     ids, params = lineup_arrays(game, parse_lineup(game, [args.bot_a] + [args.bot_b] * (n - 1), n))
     index = np.arange(games)
     setup, plays = game_seeds(args.seed, index, index // n)  # each setup once per seat order

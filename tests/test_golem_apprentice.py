@@ -215,3 +215,20 @@ def test_positions_are_those_of_the_same_games_as_a_run() -> None:
         last = pos.x[rows][-n:]  # the final position, from every seat's view
         for s in range(n):
             assert np.allclose(last[s], seat_features(st[g : g + 1], s).astype(np.float32))
+
+
+def test_the_policy_stage_records_each_decisions_options_and_the_move_played() -> None:
+    assert apprentice.APPRENTICE.choices is apprentice.choices and apprentice.APPRENTICE.policy_counts == (2,)
+    ids, prm = lineup(["apprentice"])
+    setup, plays = game_seeds(MASTER_SEED, np.arange(40, 43), np.arange(40, 43))
+    ch = apprentice.choices(DATA, 2, np.zeros((3, 2), np.int64), ids, prm, setup, plays)
+    starts = np.flatnonzero(np.r_[True, np.diff(ch.decision) != 0])
+    assert len(starts) == ch.decision[-1] + 1 and set(ch.game.tolist()) == {0, 1, 2}
+    assert (np.add.reduceat(ch.chosen.astype(int), starts) == 1).all(), "one move played a decision"
+    assert (np.diff(np.r_[starts, len(ch.decision)]) > 1).all() and np.isfinite(ch.x).all()
+    # the apprentice played the option of the best logit; the recorded options, re-dealt from another seed, agree
+    # on almost every decision (where the hidden cards do not change the best option)
+    logits = DATA.tables.apprentice_w[2, 0] + ch.x.astype(np.float64) @ DATA.tables.apprentice_w[2, 1:]
+    best = np.array([s + np.argmax(q) for s, q in zip(starts, np.split(logits, starts[1:]), strict=True)])
+    agree = (best == np.flatnonzero(ch.chosen)).mean()
+    assert agree > 0.9, f"the recorded move is the option the apprentice rated best in {agree:.0%} of decisions"

@@ -76,6 +76,34 @@ def test_training_reproduces_resumes_and_writes_provenance(tmp_path: Path) -> No
     assert (D.load(folder).tables.apprentice_w == w).all()
 
 
+def test_policy_only_refits_the_policy_counts_and_keeps_the_others(tmp_path: Path) -> None:
+    from simulate.apprentice import PROVENANCE_FILE, WEIGHTS_FILE
+    from simulate.datafiles import sha256
+    from simulate.games.golems import features as GF
+
+    shipped = default_dir("golems")
+    plan = plan_training(
+        "golems", tmp_path / "p", games=10, strength_games=4, seed=3, teacher="search:iterations=5", policy_only=True
+    )
+    summary = train(plan, progress=False, say=lambda _: None)
+    before = read_weights(shipped, GF.FEATURES, GF.PLAYER_COUNTS, 2)
+    after = read_weights(tmp_path / "p", GF.FEATURES, GF.PLAYER_COUNTS, 2)
+    assert (after[1] == before[1]).all(), "solo keeps the data folder's weights"
+    assert (after[2] != before[2]).any() and np.isfinite(after[2]).all(), "2 players: refitted to the choices"
+    assert summary["kept_iteration"] == "policy" and summary["value_iteration"] is None
+    assert [row["iteration"] for row in summary["log"]] == ["policy"]
+    prov = read_provenance(tmp_path / "p")
+    assert prov["fit"]["command"] == (
+        "golem train golems --policy-only --games 10 --strength-games 4 --seed 3 --teacher search:iterations=5"
+    )
+    assert prov["fit"]["base_weights_sha256"] == sha256(shipped / WEIGHTS_FILE)
+    assert prov["base"] == read_provenance(shipped).get("base", read_provenance(shipped)["fit"])
+    assert (shipped / PROVENANCE_FILE).is_file()
+    with pytest.raises(TrainError, match="no policy stage"):
+        plan_training("century", tmp_path / "c", games=10, policy_only=True)
+    assert not (tmp_path / "c").exists()
+
+
 def test_bad_input_is_refused_before_anything_is_written(tmp_path: Path) -> None:
     runner = CliRunner()
     for args, message in [

@@ -53,6 +53,12 @@ from simulate.cli.params import KeyValue, distinct_keys
     default=None,
     help="Bot of the later iterations' games [default: the search with the apprentice inside].",
 )
+@click.option(
+    "--policy-only",
+    is_flag=True,
+    help="Only the policy stage, on the data folder's weights: refit the counts a game's policy stage refits "
+    "(--games teacher games) and keep the others.",
+)
 @click.option("--resume", is_flag=True, help="Finish an interrupted training in --out (same options).")
 @click.option("--overwrite", is_flag=True, help="Replace a training already in --out.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bars.")
@@ -68,6 +74,7 @@ def train(
     data_dir: Path | None,
     teacher: str | None,
     expert: str | None,
+    policy_only: bool,
     resume: bool,
     overwrite: bool,
     quiet: bool,
@@ -79,13 +86,15 @@ def train(
     against the strongest heuristic bot. Each iteration's apprentice plays that bot on the same seeds and
     its own mirror games; the strongest iteration whose mirror games end by the rules is kept. Copy
     OUT/apprentice.csv and OUT/apprentice.toml into a data folder (or seeds/GAME/) to play with them.
-    An interrupted training resumes with --resume; a fixed --seed gives the same weights on the same machine.
+    A game with a policy stage then refits some counts' weights to the search's choices in --games more
+    search games; --policy-only runs that stage alone on the data folder's weights. An interrupted training resumes with --resume; a fixed --seed gives the same weights on the same machine.
 
     \b
     Examples:
       golem train century
       golem train golems --games 200 --iterations 2 --out runs/train-quick
       golem train century --resume --out runs/train-century
+      golem train golems --policy-only --games 1000
     """
     from simulate.datafiles import DataError
     from simulate.lineup import LineupError
@@ -108,6 +117,7 @@ def train(
             overwrite=overwrite,
             teacher=teacher,
             expert=expert,
+            policy_only=policy_only,
         )
         summary = run_training(plan, progress=not quiet, say=lambda text: click.echo(text, err=True))
     except (TrainError, UnknownName, DataError, LineupError) as e:
@@ -117,9 +127,14 @@ def train(
     share = summary["strength_vs_rival"]
     kept = summary["kept_iteration"]
     counts = " and ".join(f"{n}-player" for n in plan.spec.policy_counts)
+    if summary["value_iteration"] is None:
+        head = f"apprentice of {game_name}: the {counts} weights refitted as a policy, the others kept"
+    else:
+        head = f"apprentice of {game_name}: iteration {summary['value_iteration']} kept" + (
+            f", its {counts} weights refitted as a policy" if kept == "policy" else ""
+        )
     click.echo(
-        f"apprentice of {game_name}: iteration {summary['value_iteration']} kept"
-        + (f", its {counts} weights refitted as a policy" if kept == "policy" else "")
+        head
         + (f" (wins {100 * share:.1f}% against {plan.spec.rival})" if share == share else "")
         + f", {summary['seconds']:.0f} s -> {plan.out / 'apprentice.csv'}"
     )

@@ -32,6 +32,7 @@ import os
 import shutil
 import sys
 import time
+import tomllib
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -84,9 +85,12 @@ class TrainPlan:
     workers: int
     out: Path
     overwrite: bool = False
+    policy_only: bool = False
+    """Only the policy stage, on the data folder's weights (``golem train --policy-only``)."""
 
     def to_json(self) -> dict[str, Any]:
         return {
+            **({"policy_only": True} if self.policy_only else {}),
             "game": self.game,
             "data": str(self.data_dir),
             "rules": dict(self.rules),
@@ -117,10 +121,12 @@ def plan_training(
     overwrite: bool = False,
     teacher: str | None = None,
     expert: str | None = None,
+    policy_only: bool = False,
 ) -> TrainPlan:
     """Check a training's input, before anything is written; raise :class:`TrainError` naming what is wrong.
 
     ``teacher`` and ``expert`` replace the game's (``ApprenticeSpec``) bots of iteration 0 and of the later ones.
+    ``policy_only`` runs the policy stage alone on the data folder's weights (the other counts keep theirs).
     """
     game = make(game_name)
     spec: ApprenticeSpec | None = game.apprentice
@@ -145,18 +151,33 @@ def plan_training(
         raise TrainError(f"--seed must be within 0..2**63-1, not {seed}")
     if not 1 <= workers <= 64:
         raise TrainError(f"--workers must be within 1..64, not {workers}")
+    if policy_only and (spec.choices is None or not spec.policy_counts):
+        raise TrainError(f"{game_name}'s apprentice has no policy stage: train it without --policy-only")
     folder = Path(data_dir) if data_dir is not None else game.data_dir()
     try:
         data = game.load_data(folder, rules or {})
         for bot in (spec.teacher, spec.expert, spec.rival, spec.student, "apprentice"):
             parse_lineup(game, [bot], min(spec.player_counts))
+        if policy_only:
+            read_weights(folder, spec.features, spec.player_counts, game.max_players)
     except (DataError, LineupError) as e:
         raise TrainError(str(e)) from None
     out = Path(out)
     if resume and overwrite:
         raise TrainError("--resume and --overwrite contradict each other: give one")
     plan = TrainPlan(
-        game_name, spec, folder, dict(data.rules), games, iterations, strength_games, seed, workers, out, overwrite
+        game_name,
+        spec,
+        folder,
+        dict(data.rules),
+        games,
+        0 if policy_only else iterations,
+        strength_games,
+        seed,
+        workers,
+        out,
+        overwrite,
+        policy_only,
     )
     if out.exists() and not out.is_dir():
         raise TrainError(f"{out} is a file, not a folder for the training")
@@ -316,7 +337,9 @@ def train(plan: TrainPlan, progress: bool = True, say: Callable[[str], None] | N
     max_players = game.max_players
     weights = np.zeros((max_players + 1, feature_count + 1))
     log_rows: list[dict[str, Any]] = []
-    best: tuple[float, int, np.ndarray] | None = None
+    best: tuple[Any, int | None, np.ndarray] | None = None
+    if plan.policy_only:
+        best = (None, None, read_weights(plan.data_dir, spec.features, spec.player_counts, max_players))
     smallest = min((n for n in spec.player_counts if n >= 2), default=min(spec.player_counts))
     strength_master = _master(plan.seed, _STREAM_STRENGTH, 0)
     context = multiprocessing.get_context("fork" if sys.platform.startswith("linux") else "spawn")
@@ -396,13 +419,17 @@ def train(plan: TrainPlan, progress: bool = True, say: Callable[[str], None] | N
             _write_log(out / "log.csv", log_rows)
     assert best is not None
     _, kept, final = best
-    share = log_rows[kept].get("strength_vs_rival", math.nan)
+    share = math.nan if kept is None else log_rows[kept].get("strength_vs_rival", math.nan)
     if spec.choices is not None and spec.policy_counts:
         with ProcessPoolExecutor(max_workers=plan.workers, mp_context=context) as pool:
             final, row = _policy_stage(plan, pool, final, progress, say)
         if row.get("mirror_abnormal", 0.0) <= MAX_ABNORMAL:
             share = row.get("strength_vs_rival", math.nan)
             kept = "policy"
+        elif plan.policy_only:
+            raise TrainError(
+                f"the policy's mirror games stalled (over {MAX_ABNORMAL:.0%} ended by the turn cap): no weights written"
+            )
         else:
             final = best[2]
             say("the policy's mirror games stalled: the value weights are kept")
@@ -602,8 +629,9 @@ def _provenance(plan: TrainPlan, game: Any, log_rows: list[dict[str, Any]], summ
     import tomli_w
 
     command = (
-        f"golem train {plan.game} --games {plan.games} --iterations {plan.iterations} "
-        f"--strength-games {plan.strength_games} --seed {plan.seed}"
+        f"golem train {plan.game}{' --policy-only' if plan.policy_only else ''} --games {plan.games}"
+        + ("" if plan.policy_only else f" --iterations {plan.iterations}")
+        + f" --strength-games {plan.strength_games} --seed {plan.seed}"
         + (f" --cards {plan.data_dir}" if plan.data_dir.resolve() != default_dir(plan.game).resolve() else "")
         + "".join(f" --rule {k}={v}" for k, v in sorted(plan.rules.items()) if str(v) != str(_default_rule(game, k)))
         + (f" --teacher {plan.spec.teacher}" if plan.spec.teacher != game.apprentice.teacher else "")
@@ -636,7 +664,19 @@ def _provenance(plan: TrainPlan, game: Any, log_rows: list[dict[str, Any]], summ
         "log": [{k: _toml_scalar(v) for k, v in row.items() if v is not None} for row in log_rows],
     }
     header = f"# Provenance of {WEIGHTS_FILE}: the {plan.game} apprentice, by golem train; refit with its command.\n"
-    return header + tomli_w.dumps({"fit": fit})
+    if not plan.policy_only:
+        return header + tomli_w.dumps({"fit": fit})
+    # the policy stage refits the policy counts alone: the other counts' weights come from the data folder's fit
+    fit["policy_counts"] = list(plan.spec.policy_counts)
+    fit["base_weights_sha256"] = sha256(plan.data_dir / WEIGHTS_FILE)
+    base_toml = plan.data_dir / PROVENANCE_FILE
+    prior = tomllib.loads(base_toml.read_text(encoding="utf-8")) if base_toml.is_file() else {}
+    base = prior.get("base") or prior.get("fit")  # a policy-only fit's own base holds the other counts' fit
+    header += (
+        f"# --policy-only: the weights of {', '.join(f'{n} players' for n in plan.spec.policy_counts)} refitted; "
+        "the others are those of [base], the fit of the data folder it started from.\n"
+    )
+    return header + tomli_w.dumps({"fit": fit, **({"base": base} if base else {})})
 
 
 def _toml_scalar(v: Any) -> Any:

@@ -71,3 +71,30 @@ def apprentice_action(st, g, tb, params, scratch):
     temperature = params[A_TEMPERATURE]
     u = uniform(r.rng, 0) if temperature > 0.0 else 0.0
     return int(moves[softmax_pick(values, n, temperature, u), 0])
+
+
+@njit(cache=True)
+def choice_features(st, g, tab, seed, scratch, out):
+    """For Python callers (``apprentice.choices``): the apprentice's options in game ``g`` of batch ``st`` (left
+    unchanged; ``tab``: the packed tables' array) into ``scratch``'s option array, and the
+    features of the position each leads to, from the mover's view, into ``out`` rows (after one re-deal of what the
+    seat cannot see, seeded by ``seed``, as :func:`apprentice_action` values them); returns their count (0 for a setup
+    decision, which ``balanced`` takes)."""
+    search_scratch, base, sim, moves, f, values, rng = scratch
+    tb = tab[0]
+    r = st[g]
+    if r.phase < PH_MOVE:
+        return 0
+    sc = search_scratch
+    ctx = (tb, sc[1], sc[2], sc[3], sc[4], _weights(), 4.0, 0.0, sc[6], sc[7])
+    n = _moves(ctx, st[g : g + 1], moves)
+    if n == 1:
+        return 1
+    seat = current_player(r)
+    rng[0] = seed
+    _determinise(ctx, st[g : g + 1], base, seat, rng)
+    for k in range(n):
+        sim[0] = base[0]
+        _apply(ctx, sim, moves[k])
+        features(sim[0], tb, seat, out[k])
+    return n
