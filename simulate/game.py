@@ -112,13 +112,16 @@ class Choices(NamedTuple):
 
     Row i is one candidate move of decision ``decision[i]`` (decisions numbered from 0 over the batch, their rows
     contiguous): ``x[i]`` the features of the position the move leads to, from the mover's view; ``chosen[i]`` True
-    for the move the bot played (one per decision); ``game[i]`` the game (an index into the batch).
+    for the move the bot played (one per decision); ``game[i]`` the game (an index into the batch); ``share[i]`` the
+    bot's preference for the move, summing to 1 over a decision (a search's root visit shares), or None (the chosen
+    move alone).
     """
 
     x: np.ndarray  # float32 (N, F)
     decision: np.ndarray  # int64 (N,)
     chosen: np.ndarray  # bool (N,)
     game: np.ndarray  # int64 (N,)
+    share: np.ndarray | None = None  # float32 (N,)
 
 
 @dataclass(frozen=True)

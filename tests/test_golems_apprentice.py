@@ -24,7 +24,7 @@ from simulate.games.golems import bots as B
 from simulate.games.golems import data as D
 from simulate.games.golems.apprentice import game_apprentice, game_features
 from simulate.games.golems.engine import game_init, game_step
-from simulate.games.golems.features import FEATURES, NUM_BASE, NUM_FEATURES, PLAYER_COUNTS
+from simulate.games.golems.features import CONTEXT, FEATURES, NUM_BASE, NUM_FEATURES, PLAYER_COUNTS
 from simulate.games.golems.game import GAME
 from simulate.games.golems.learning import APPRENTICE, choices, positions
 from simulate.games.golems.play import play_batch, results, trace_game
@@ -172,6 +172,9 @@ def test_two_player_features_mirror_between_the_seats() -> None:
     assert mine[FEATURES.index("score_margin")] == -theirs[FEATURES.index("score_margin")]
     assert {mine[FEATURES.index("to_move")], theirs[FEATURES.index("to_move")]} == {0.0, 1.0}
     assert mine[FEATURES.index("first_seat")] == 1.0 and theirs[FEATURES.index("first_seat")] == 0.0
+    for name in ("score_margin", "near_end", "first_seat"):  # the pairwise terms: every base feature times each
+        product = mine[FEATURES.index("potential")] * mine[FEATURES.index(name)]
+        assert mine[FEATURES.index(f"potential_x_{name}")] == product
 
 
 # ---------------------------------------------------------------------------------- weights file
@@ -246,7 +249,7 @@ def test_the_spec_names_the_features_counts_rival_and_policy_choices() -> None:
     ladder = GAME.skill_ladder
     assert ladder.index("lookahead") < ladder.index("apprentice") < ladder.index("search:iterations=200")
     assert any(k.startswith("apprentice") for k in GAME.bench_lineups)
-    assert 20 <= NUM_BASE <= 60 and NUM_FEATURES == 2 * NUM_BASE and len(set(FEATURES)) == NUM_FEATURES
+    assert 20 <= NUM_BASE <= 60 and NUM_FEATURES == (2 + len(CONTEXT)) * NUM_BASE and len(set(FEATURES)) == NUM_FEATURES
     assert APPRENTICE.choices is choices and APPRENTICE.policy_counts == (2,)
     # the policy stage's choices: one chosen move per decision, the one the bot played (its own score, Golems,
     # tucked cards and dust after the move do not depend on the re-dealt unseen cards)
@@ -255,6 +258,12 @@ def test_the_spec_names_the_features_counts_rival_and_policy_choices() -> None:
     ch = choices(DATA, 2, np.zeros((2, 2), np.int64), ids, params, setup, play)
     starts = np.flatnonzero(np.r_[True, np.diff(ch.decision) != 0])
     assert (np.add.reduceat(ch.chosen.astype(int), starts) == 1).all() and len(starts) == ch.decision[-1] + 1
+    assert np.array_equal(ch.share, ch.chosen.astype(np.float32)), "a bot without a tree: its move alone"
+    # the search's own preference: its root visit shares in a second search of each decision's position
+    ids_s, params_s = lineup(("search", search_params(iterations=20)))
+    soft = choices(DATA, 2, np.zeros((1, 2), np.int64), ids_s, params_s, setup[:1], play[:1])
+    starts_s = np.flatnonzero(np.r_[True, np.diff(soft.decision) != 0])
+    assert (soft.share >= 0).all() and np.add.reduceat(soft.share, starts_s) == pytest.approx(1.0, abs=1e-5)
     mine = [FEATURES.index(name) for name in ("score", "golems", "tucked", "dust")]
     for g in range(2):
         moves, _ = trace_game(DATA, 2, np.zeros(2, np.int64), ids, params, setup[g], play[g])
@@ -278,6 +287,10 @@ def test_the_spec_names_the_features_counts_rival_and_policy_choices() -> None:
     w, fit = _fit_policy(x, decision, chosen, decision % 10 == 0)
     assert w[1:] == pytest.approx(truth, abs=0.12)
     assert fit["log_loss"] < fit["uniform_log_loss"] and fit["agreement"] > 1 / 6
+    # and fitted to each decision's choice chances (soft targets, as the search's visit shares), more closely
+    e = np.exp((x @ truth).reshape(4000, 6))
+    w, _ = _fit_policy(x, decision, chosen, decision % 10 == 0, (e / e.sum(axis=1, keepdims=True)).ravel())
+    assert w[1:] == pytest.approx(truth, abs=0.06)
 
 
 # ------------------------------------------------------------------------- search with the apprentice

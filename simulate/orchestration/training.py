@@ -211,7 +211,8 @@ def _play_task(task: dict[str, Any]) -> tuple[Any, ...]:
     if task["kind"] == "choices":
         seat_lineup = np.zeros((len(index), n), np.int64)
         ch = game.apprentice.choices(data, n, seat_lineup, ids, params, setup, play)
-        return ch.x, ch.decision, ch.chosen, (ch.game + task["lo"]).astype(np.int64)
+        share = ch.chosen.astype(np.float32) if ch.share is None else ch.share
+        return ch.x, ch.decision, ch.chosen, (ch.game + task["lo"]).astype(np.int64), share
     if task["kind"] == "positions":
         seat_lineup = seat_assignment(n, index % n) if len(task["bots"]) > 1 else np.zeros((len(index), n), np.int64)
         pos = game.apprentice.positions(data, n, seat_lineup, ids, params, setup, play)
@@ -475,11 +476,12 @@ def _policy_stage(
                 decision=np.concatenate([p[1] + offsets[k] for k, p in enumerate(parts)]),
                 chosen=np.concatenate([p[2] for p in parts]),
                 game=np.concatenate([p[3] for p in parts]),
+                share=np.concatenate([p[4] for p in parts]),
             )
             os.replace(tmp, path)
         d = np.load(path)
         hold = (d["game"] % int(1 / HELD_OUT)) == 0
-        w, fit = _fit_policy(d["x"], d["decision"], d["chosen"], hold)
+        w, fit = _fit_policy(d["x"], d["decision"], d["chosen"], hold, d["share"] if "share" in d else None)
         weights[n] = w
         row[f"decisions_{n}p"] = int(d["chosen"].sum())
         row[f"choice_log_loss_{n}p"] = round(fit["log_loss"], 5)
@@ -512,11 +514,13 @@ def _policy_stage(
 
 
 def _fit_policy(
-    x: np.ndarray, decision: np.ndarray, chosen: np.ndarray, hold: np.ndarray
+    x: np.ndarray, decision: np.ndarray, chosen: np.ndarray, hold: np.ndarray, share: np.ndarray | None = None
 ) -> tuple[np.ndarray, dict[str, float]]:
     """Conditional logit of the choices (McFadden): P(move k of a decision) = softmax over its candidates of
     ``w . x_k``, fitted by L-BFGS (scipy) on the standardised features with penalty ``POLICY_L2``, rows of held-out
-    decisions (``hold``) left out. Returns (intercept, weights on the raw features) and the held-out figures. The
+    decisions (``hold``) left out. The target is ``share`` (a distribution over each decision's candidates, e.g. the
+    search's root visit shares, AlphaZero's policy target) when given, else the chosen move. Returns (intercept,
+    weights on the raw features) and the held-out figures (log loss and agreement with the chosen move). The
     intercept cancels within a decision; it is set so that the mean candidate's logit is 0."""
     from scipy.optimize import minimize
 
@@ -528,22 +532,26 @@ def _fit_policy(
     group = np.cumsum(np.r_[True, decision[1:] != decision[:-1]]) - 1
     picked = starts + np.array([np.flatnonzero(c)[0] for c in np.split(chosen, starts[1:])])
     held = hold[starts]
+    target = chosen.astype(np.float64) if share is None else share.astype(np.float64)
+    train = ~hold
 
     def log_likelihoods(w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         v = z @ w
         top = np.maximum.reduceat(v, starts)
         e = np.exp(v - top[group])
         total = np.add.reduceat(e, starts)
-        return v[picked] - top - np.log(total), e / total[group]
+        return v - (top + np.log(total))[group], e / total[group]
 
     def loss(w: np.ndarray) -> tuple[float, np.ndarray]:
-        ll, p = log_likelihoods(w)
-        grad = z[picked] - np.add.reduceat(p[:, None] * z, starts)
-        m = ~held
-        return -ll[m].mean() + POLICY_L2 * w @ w, -grad[m].mean(axis=0) + 2 * POLICY_L2 * w
+        log_p, p = log_likelihoods(w)
+        t = target * train
+        grad = t @ z - (np.add.reduceat(t, starts)[group] * p) @ z
+        m = (~held).sum()
+        return -(t @ log_p) / m + POLICY_L2 * w @ w, -grad / m + 2 * POLICY_L2 * w
 
     w = minimize(loss, np.zeros(x.shape[1]), jac=True, method="L-BFGS-B", options={"maxiter": 1000}).x
-    ll, p = log_likelihoods(w)
+    log_p, p = log_likelihoods(w)
+    ll = log_p[picked]
     best = np.maximum.reduceat(p, starts)
     first_best = np.array(
         [s + np.flatnonzero(q == b)[0] for s, q, b in zip(starts, np.split(p, starts[1:]), best, strict=True)]

@@ -10,14 +10,16 @@ import numpy as np
 from simulate.game import ApprenticeSpec, Choices, Positions
 from simulate.games.golems import play
 from simulate.games.golems.apprentice import RECORD_DECISIONS, SOLO_MARGIN_SCALE, choice_features
-from simulate.games.golems.bots import new_work
+from simulate.games.golems.bots import SEARCH, new_work
 from simulate.games.golems.engine import game_init, game_step
 from simulate.games.golems.features import FEATURES, NUM_FEATURES, PLAYER_COUNTS
-from simulate.games.golems.search_bot import SEARCH_MOVES
-from simulate.games.golems.state import M_ABILITY, M_COLUMN, M_KIND, M_POS, M_ROW, TAKE_CARD, new_state
+from simulate.games.golems.search_bot import S_ITERATIONS, SEARCH_MOVES, new_scratch, root_shares
+from simulate.games.golems.state import M_ABILITY, M_COLUMN, M_KIND, M_POS, M_ROW, MOVE_LEN, TAKE_CARD, new_state
 from simulate.rng import derive_seed
+from simulate.search import new_tree
 
 _STREAM_CHOICE = 0xC401
+_STREAM_SHARES = 0xC402
 
 
 def positions(
@@ -69,11 +71,18 @@ def choices(
 
     At every decision with more than one candidate move (``apprentice.choice_features``, the unseen cards re-dealt
     from the game's play seed and the decision's number) none of which ends the game: the features of every
-    candidate's afterstate from the mover's view, and which of them the bot played.
+    candidate's afterstate from the mover's view, which of them the bot played and, for the search bot, the share
+    of its root visits each received in a second search of the position (``search_bot.root_shares``, seeded from
+    the decision's number; the chosen move alone for other bots).
     """
-    ws = new_work(1, new_state(1, data.tables).dtype)
+    blank = new_state(1, data.tables)
+    ws = new_work(1, blank.dtype)
+    scratch = new_scratch(blank)
     feats = np.zeros((SEARCH_MOVES, NUM_FEATURES))
-    xs, decisions, chosen, games = [], [], [], []
+    budget = max([int(p[S_ITERATIONS]) for b, p in zip(lineup_ids, lineup_params, strict=True) if b == SEARCH] + [0])
+    tree = new_tree(budget + 1, MOVE_LEN, SEARCH_MOVES)
+    shares = np.zeros(SEARCH_MOVES)
+    xs, decisions, chosen, share, games = [], [], [], [], []
     count = 0
     for g in range(len(setup_seeds)):
         moves, _ = play.trace_game(
@@ -89,13 +98,29 @@ def choices(
                 xs.append(feats[:n].astype(np.float32))
                 decisions.append(np.full(n, count, np.int64))
                 chosen.append(np.arange(n) == keys.index(_key(mv)))
+                b = seat_lineup[g][st[0]["current"]]
+                if lineup_ids[b] == SEARCH:
+                    sim = st.copy()
+                    sim["rng"][0, 0] = derive_seed(np.uint64(play_seeds[g]), np.uint64(_STREAM_SHARES), np.uint64(t))
+                    root_shares(sim, data.kernel, lineup_params[b], tree, scratch, ws[0]["moves"], n, shares)
+                    share.append(shares[:n].astype(np.float32))
+                else:
+                    share.append(chosen[-1].astype(np.float32))
                 games.append(np.full(n, g, np.int64))
                 count += 1
             game_step(st, data.kernel, 0, mv)
     if not xs:
         empty = np.zeros(0, np.int64)
-        return Choices(np.zeros((0, NUM_FEATURES), np.float32), empty, np.zeros(0, bool), empty)
-    return Choices(np.concatenate(xs), np.concatenate(decisions), np.concatenate(chosen), np.concatenate(games))
+        return Choices(
+            np.zeros((0, NUM_FEATURES), np.float32), empty, np.zeros(0, bool), empty, np.zeros(0, np.float32)
+        )
+    return Choices(
+        np.concatenate(xs),
+        np.concatenate(decisions),
+        np.concatenate(chosen),
+        np.concatenate(games),
+        np.concatenate(share),
+    )
 
 
 APPRENTICE = ApprenticeSpec(

@@ -43,7 +43,7 @@ from simulate.games.golems.features import NUM_FEATURES
 from simulate.games.golems.state import M_ABILITY, M_KIND, M_POS, M_ROW, M_TUCK, MOVE_LEN, RUNNING, SUMMON, TAKE_CARD
 from simulate.games.golems.value import leaf_values
 from simulate.rng import next_u64
-from simulate.search import bare_rollouts, decide, seat_to_move
+from simulate.search import _same_move, bare_rollouts, decide, seat_to_move
 
 # parameters of the search bot, in the order of its entry in ``bots.BOTS``
 S_ITERATIONS, S_UCT_C, S_ROLLOUT_TURNS, S_SCALE, S_LEAF = range(5)
@@ -101,6 +101,26 @@ def search_action(st, g, tb, params, tree, scratch, out):
         int(params[S_ROLLOUT_TURNS]),
         out,
     )
+
+
+@njit(cache=True)
+def root_shares(st, tab, params, tree, scratch, moves, n, out):
+    """Search game 0 of ``st`` (its play stream advances) as :func:`search_action` does and write the share of the
+    root's visits that went to each of ``moves[:n]`` into ``out[:n]`` (0 for a move the search never tried)."""
+    search_action(st, 0, tab[0], params, tree, scratch, scratch[1])
+    total = 0.0
+    for k in range(n):
+        out[k] = 0.0
+        c = tree.first_child[0]
+        while c >= 0:
+            if _same_move(tree.move[c], moves[k]):
+                out[k] = tree.visits[c]
+                break
+            c = tree.next_sibling[c]
+        total += out[k]
+    if total > 0.0:
+        for k in range(n):
+            out[k] /= total
 
 
 @njit(cache=True)

@@ -24,7 +24,7 @@ from simulate.games.golems.data import (
     P_TUCK_VP,
 )
 from simulate.games.golems.engine import can_summon, card_gain, row_pay, score, tuckable
-from simulate.games.golems.features import NUM_BASE, NUM_FEATURES
+from simulate.games.golems.features import CONTEXT_INDEX, NUM_BASE, NUM_FEATURES
 
 NO_GOLEM = 5.0  # ``closest_golem`` when no Golem is on display
 
@@ -202,6 +202,12 @@ def features(r, tb, seat, work, out):
         _tempo(r, tb, 1 - s, out)
     for j in range(NUM_BASE):
         out[NUM_BASE + j] = out[j] * progress
+    k = 2 * NUM_BASE
+    for c in CONTEXT_INDEX:
+        x = out[c] if n == 2 else 0.0  # solo: 0 (its value fit ranked moves far worse with them)
+        for j in range(NUM_BASE):
+            out[k + j] = out[j] * x
+        k += NUM_BASE
 
 
 @njit(cache=True)
@@ -227,4 +233,4 @@ def leaf_values(r, tb, work, f, logits, out):
     out[1] = 1.0 - out[0]
 
 
-assert NUM_BASE == 46 and NUM_FEATURES == 2 * NUM_BASE  # the indices above
+assert NUM_BASE == 46 and NUM_FEATURES == (2 + len(CONTEXT_INDEX)) * NUM_BASE  # the indices above
