@@ -87,7 +87,8 @@ def train(
     its own mirror games; the strongest iteration whose mirror games end by the rules is kept. Copy
     OUT/apprentice.csv and OUT/apprentice.toml into a data folder (or seeds/GAME/) to play with them.
     A game with a policy stage then refits some counts' weights to the search's choices in --games more
-    search games; --policy-only runs that stage alone on the data folder's weights. An interrupted training resumes with --resume; a fixed --seed gives the same weights on the same machine.
+    search games; --policy-only runs that stage alone on the data folder's weights. An interrupted
+    training resumes with --resume; a fixed --seed gives the same weights on the same machine.
 
     \b
     Examples:
