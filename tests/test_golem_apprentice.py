@@ -218,7 +218,7 @@ def test_positions_are_those_of_the_same_games_as_a_run() -> None:
 
 
 def test_the_policy_stage_records_each_decisions_options_and_the_move_played() -> None:
-    assert apprentice.APPRENTICE.choices is apprentice.choices and apprentice.APPRENTICE.policy_counts == (2,)
+    assert apprentice.APPRENTICE.choices is apprentice.choices and apprentice.APPRENTICE.policy_counts == (2, 4)
     ids, prm = lineup(["apprentice"])
     setup, plays = game_seeds(MASTER_SEED, np.arange(40, 43), np.arange(40, 43))
     ch = apprentice.choices(DATA, 2, np.zeros((3, 2), np.int64), ids, prm, setup, plays)

@@ -131,10 +131,11 @@ APPRENTICE = ApprenticeSpec(
     iterations=3,
     strength_games=2000,
     student_mirrors=0.0,
-    # the value fit ranks a decision's options poorly (it picks the search's at 31% of decisions, as a policy fitted
-    # to those choices does, but the policy won 42.9% of 2,000 games against search where the value fit won 35.8%)
+    # the value fit ranks a decision's options poorly: refitted to the search's choices, the 2-player apprentice won
+    # 41.5% of 4,000 games against search (the value fit 35.8%), and the 4-player one's mirror games give each place
+    # in the turn order the search's share (the value fit gave the first place 2.2 pp less); docs/golem.md
     choices=choices,
-    policy_counts=(2,),
+    policy_counts=(2, 4),
 )
 """How ``golem train golem`` fits the apprentice. The defaults' cost (docs/golem.md, Apprentice): a teacher game of
 search bots in every seat takes about 0.23 s of CPU at 2 players, 0.5 s at 3 and 0.74 s at 4 (``leaf=1``: 0.29 s
