@@ -89,8 +89,8 @@ def choices(
     decision past setup with more than one option, the features of every option's afterstate from the mover's view
     (``apprentice_bot.choice_features``, the unseen re-dealt from the game's play seed and the decision's number)
     and which of them the bot played."""
-    st = new_state(1)
-    scratch = new_apprentice_scratch(st, new_scratch(st, new_pads(1)))
+    blank = new_state(1)
+    scratch = new_apprentice_scratch(blank, new_scratch(blank, new_pads(1)))
     feats = np.zeros((MAX_MOVES, NUM_FEATURES))
     options = scratch[3]
     seat_lineup = np.asarray(seat_lineup).reshape(len(setup_seeds), num_players)
@@ -107,7 +107,7 @@ def choices(
             n = choice_features(st, 0, data.kernel, np.uint64(seed), scratch, feats)
             if n > 1:
                 picked = options[:n, 0] == a
-                if picked.sum() == 1:  # the bot's action among the options (a setup-style choice is not)
+                if picked.sum() == 1:  # a bot other than search may play an option search does not try
                     xs.append(feats[:n].astype(np.float32))
                     decisions.append(np.full(n, count, np.int64))
                     chosen.append(picked)

@@ -80,7 +80,7 @@ def choice_features(st, g, tab, seed, scratch, out):
     features of the position each leads to, from the mover's view, into ``out`` rows (after one re-deal of what the
     seat cannot see, seeded by ``seed``, as :func:`apprentice_action` values them); returns their count (0 for a setup
     decision, which ``balanced`` takes)."""
-    search_scratch, base, sim, moves, f, values, rng = scratch
+    search_scratch, base, sim, moves, _, _, rng = scratch
     tb = tab[0]
     r = st[g]
     if r.phase < PH_MOVE:
