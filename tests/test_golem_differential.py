@@ -19,7 +19,7 @@ import pytest
 from simulate.conformance import compare_moves
 from simulate.datafiles import default_dir
 from simulate.games.golem import data, engine
-from simulate.games.golem.codes import NUM_ACTIONS, PH_INFLUENCE, Decision
+from simulate.games.golem.codes import NUM_ACTIONS, PH_END, PH_INFLUENCE, Decision
 from simulate.games.golem.data import KNOWLEDGE, RED, YELLOW
 from simulate.games.golem.reference import GolemReference
 from simulate.games.golem.state import new_state
@@ -71,6 +71,23 @@ def test_engines_agree_move_by_move(n: int) -> None:
 def test_engines_agree_under_rule_options(rules: dict) -> None:
     for seed in range(4):
         play_both(4, 100 + seed, rules)
+
+
+@pytest.mark.parametrize("n", [2, 4])
+def test_a_used_record_is_set_up_as_a_new_one(n: int) -> None:
+    """``init_one`` on a record that has played a game to its end gives the record a new one gets, field by field."""
+    used = new_state(1)
+    engine.init_one(used, 0, DATA.kernel, 4, np.uint64(5), np.uint64(6))
+    mask = np.zeros(NUM_ACTIONS, np.int64)
+    rnd = random.Random(n)
+    while used["phase"][0] != PH_END:
+        engine.mask_one(used, 0, DATA.kernel, mask)
+        engine.apply_one(used, 0, DATA.kernel, rnd.choice(np.flatnonzero(mask).tolist()))
+    fresh = new_state(1)
+    engine.init_one(fresh, 0, DATA.kernel, n, np.uint64(7), np.uint64(8))
+    engine.init_one(used, 0, DATA.kernel, n, np.uint64(7), np.uint64(8))
+    for name in fresh.dtype.names:
+        assert np.array_equal(used[name], fresh[name]), name
 
 
 def test_knowledge_short_golem_cannot_enter_a_paid_section_in_either_engine() -> None:

@@ -93,6 +93,7 @@ def choices(
     scratch = new_apprentice_scratch(blank, new_scratch(blank, new_pads(1)))
     feats = np.zeros((MAX_MOVES, NUM_FEATURES))
     options = scratch[3]
+    st = new_state(1)  # each game's record, set up anew for every game
     seat_lineup = np.asarray(seat_lineup).reshape(len(setup_seeds), num_players)
     xs, decisions, chosen, games = [], [], [], []
     count = 0
@@ -100,7 +101,6 @@ def choices(
         actions, _ = play.trace_game(
             data, num_players, seat_lineup[g], lineup_ids, lineup_params, setup_seeds[g], play_seeds[g]
         )
-        st = new_state(1)  # init_game expects a new record
         engine.init_one(st, 0, data.kernel, num_players, setup_seeds[g], play_seeds[g])
         for t, a in enumerate(actions):
             seed = derive_seed(np.uint64(play_seeds[g]), np.uint64(_STREAM_CHOICE), np.uint64(t))

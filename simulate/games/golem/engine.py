@@ -16,6 +16,7 @@ The codes (decisions, action encoding, internal steps) are in ``codes.py``.
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from simulate.games.golem.engine_decisions import apply_action
@@ -45,9 +46,15 @@ __all__ = [
 # ----------------------------------------------------------------------------- one game of a batch (from Python)
 
 
+def init_one(st: np.ndarray, g: int, tab: np.ndarray, n: int, setup_seed: int, play_seed: int) -> None:
+    """``init_game`` on record ``g`` of batch ``st`` (``tab``: the packed tables, ``GolemData.kernel``), cleared
+    first: ``init_game`` sets up a new (zeroed) record, and on a used one would build on its stacks and counts."""
+    st[g : g + 1] = np.zeros(1, st.dtype)
+    _init_one(st, g, tab, n, setup_seed, play_seed)
+
+
 @njit(cache=True)
-def init_one(st, g, tab, n, setup_seed, play_seed):
-    """``init_game`` on record ``g`` of batch ``st`` (``tab``: the packed tables, ``GolemData.kernel``)."""
+def _init_one(st, g, tab, n, setup_seed, play_seed):
     init_game(st[g], tab[0], n, setup_seed, play_seed)
 
 
