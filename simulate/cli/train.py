@@ -127,7 +127,8 @@ def train(
         raise click.ClickException(f"{e.filename or plan.out}: {e.strerror or e}") from None
     share = summary["strength_vs_rival"]
     kept = summary["kept_iteration"]
-    counts = " and ".join(f"{n}-player" for n in plan.spec.policy_counts)
+    names = [f"{n}-" for n in plan.spec.policy_counts] or ["-"]
+    counts = (", ".join(names[:-1]) + " and " if len(names) > 1 else "") + names[-1] + "player"  # "2-, 3- and 4-player"
     if summary["value_iteration"] is None:
         head = f"apprentice of {game_name}: the {counts} weights refitted as a policy, the others kept"
     else:
