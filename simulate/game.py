@@ -124,6 +124,39 @@ class Choices(NamedTuple):
     share: np.ndarray | None = None  # float32 (N,)
 
 
+class ChoiceLog:
+    """A batch's decisions, added one at a time as a game's ``choices`` meets them, then assembled as :class:`Choices`
+    (decisions numbered in the order added). ``shares``: every decision comes with the bot's shares."""
+
+    def __init__(self, num_features: int, shares: bool = False) -> None:
+        self.num_features, self.shares = num_features, shares
+        self._x: list[np.ndarray] = []
+        self._chosen: list[np.ndarray] = []
+        self._share: list[np.ndarray] = []
+        self._game: list[int] = []
+
+    def add(self, x: np.ndarray, chosen: np.ndarray, game: int, share: np.ndarray | None = None) -> None:
+        """One decision of game ``game``: its candidates' features ``x`` (rows copied), which of them the bot played
+        and, with ``shares``, the bot's share of each."""
+        self._x.append(np.array(x, np.float32))
+        self._chosen.append(np.array(chosen, bool))
+        self._game.append(game)
+        if self.shares:
+            self._share.append(np.array(share, np.float32))
+
+    def choices(self) -> Choices:
+        """The decisions added so far."""
+        sizes = np.array([len(c) for c in self._chosen], np.int64)
+        decision = np.repeat(np.arange(len(sizes), dtype=np.int64), sizes)
+        game = np.repeat(np.array(self._game, np.int64), sizes)
+        if self._x:
+            x, chosen = np.concatenate(self._x), np.concatenate(self._chosen)
+        else:
+            x, chosen = np.zeros((0, self.num_features), np.float32), np.zeros(0, bool)
+        share = (np.concatenate(self._share) if self._share else np.zeros(0, np.float32)) if self.shares else None
+        return Choices(x, decision, chosen, game, share)
+
+
 @dataclass(frozen=True)
 class ApprenticeSpec:
     """A game's learned player: its features and how ``golem train`` fits it (``simulate.orchestration.training``).

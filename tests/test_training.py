@@ -13,6 +13,7 @@ from click.testing import CliRunner
 from simulate.apprentice import fit_warning, read_provenance, read_weights
 from simulate.cli import main
 from simulate.datafiles import default_dir
+from simulate.game import ChoiceLog
 from simulate.games.century import data as D
 from simulate.orchestration.training import TrainError, _play_task, plan_training, train
 
@@ -173,3 +174,20 @@ def test_a_game_the_turn_cap_ends_is_won_by_no_seat_in_training(tmp_path: Path) 
     _, label, _, win, _ = _play_task(task)
     assert len(label) > 0 and (label == 0).all()
     assert np.allclose(win.sum(axis=1), 1.0), "scored as it stands, as a run records it"
+
+
+@pytest.mark.parametrize("shares", [False, True])
+def test_a_choice_log_numbers_its_decisions_and_copies_their_rows(shares: bool) -> None:
+    log = ChoiceLog(3, shares=shares)
+    empty = log.choices()
+    assert empty.x.shape == (0, 3) and len(empty.decision) == len(empty.chosen) == len(empty.game) == 0
+    assert (empty.share is not None) == shares
+    rows = np.arange(6.0).reshape(2, 3)
+    log.add(rows, np.array([False, True]), 4, np.array([0.25, 0.75]))
+    rows[:] = -1.0  # a reused buffer: the log kept its own copy
+    log.add(np.ones((3, 3)), np.array([True, False, False]), 7, np.array([0.5, 0.5, 0.0]))
+    ch = log.choices()
+    assert ch.x.dtype == np.float32 and ch.x[:2].tolist() == [[0, 1, 2], [3, 4, 5]]
+    assert ch.decision.tolist() == [0, 0, 1, 1, 1] and ch.game.tolist() == [4, 4, 7, 7, 7]
+    assert ch.chosen.tolist() == [False, True, True, False, False]
+    assert ch.share is None if not shares else ch.share.tolist() == [0.25, 0.75, 0.5, 0.5, 0.0]

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simulate.game import ApprenticeSpec, Choices, Positions
+from simulate.game import ApprenticeSpec, ChoiceLog, Choices, Positions
 from simulate.games.golem import engine, play
 from simulate.games.golem.apprentice_bot import choice_features, new_apprentice_scratch
 from simulate.games.golem.data import APPRENTICE_FEATURES, APPRENTICE_PLAYERS, GolemData
@@ -95,8 +95,7 @@ def choices(
     options = scratch[3]
     st = new_state(1)  # each game's record, set up anew for every game
     seat_lineup = np.asarray(seat_lineup).reshape(len(setup_seeds), num_players)
-    xs, decisions, chosen, games = [], [], [], []
-    count = 0
+    log = ChoiceLog(NUM_FEATURES)
     for g in range(len(setup_seeds)):
         actions, _ = play.trace_game(
             data, num_players, seat_lineup[g], lineup_ids, lineup_params, setup_seeds[g], play_seeds[g]
@@ -108,16 +107,9 @@ def choices(
             if n > 1:
                 picked = options[:n, 0] == a
                 if picked.sum() == 1:  # a bot other than search may play an option search does not try
-                    xs.append(feats[:n].astype(np.float32))
-                    decisions.append(np.full(n, count, np.int64))
-                    chosen.append(picked)
-                    games.append(np.full(n, g, np.int64))
-                    count += 1
+                    log.add(feats[:n], picked, g)
             engine.apply_one(st, 0, data.kernel, int(a))
-    if not xs:
-        empty = np.zeros(0, np.int64)
-        return Choices(np.zeros((0, NUM_FEATURES), np.float32), empty, np.zeros(0, bool), empty)
-    return Choices(np.concatenate(xs), np.concatenate(decisions), np.concatenate(chosen), np.concatenate(games))
+    return log.choices()
 
 
 APPRENTICE = ApprenticeSpec(

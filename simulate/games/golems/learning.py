@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simulate.game import ApprenticeSpec, Choices, Positions
+from simulate.game import ApprenticeSpec, ChoiceLog, Choices, Positions
 from simulate.games.golems import play
 from simulate.games.golems.apprentice import RECORD_DECISIONS, SOLO_MARGIN_SCALE, choice_features
 from simulate.games.golems.bots import SEARCH, new_work
@@ -82,8 +82,7 @@ def choices(
     budget = max([int(p[S_ITERATIONS]) for b, p in zip(lineup_ids, lineup_params, strict=True) if b == SEARCH] + [0])
     tree = new_tree(budget + 1, MOVE_LEN, SEARCH_MOVES)
     shares = np.zeros(SEARCH_MOVES)
-    xs, decisions, chosen, share, games = [], [], [], [], []
-    count = 0
+    log = ChoiceLog(NUM_FEATURES, shares=True)
     for g in range(len(setup_seeds)):
         moves, _ = play.trace_game(
             data, num_players, seat_lineup[g], lineup_ids, lineup_params, setup_seeds[g], play_seeds[g]
@@ -95,32 +94,17 @@ def choices(
             n = choice_features(st, data.kernel, np.uint64(seed), ws, feats)
             if n > 1:
                 keys = [_key(ws[0]["moves"][k]) for k in range(n)]
-                xs.append(feats[:n].astype(np.float32))
-                decisions.append(np.full(n, count, np.int64))
-                chosen.append(np.arange(n) == keys.index(_key(mv)))
+                chosen = np.arange(n) == keys.index(_key(mv))
                 b = seat_lineup[g][st[0]["current"]]
                 if lineup_ids[b] == SEARCH:
                     sim = st.copy()
                     sim["rng"][0, 0] = derive_seed(np.uint64(play_seeds[g]), np.uint64(_STREAM_SHARES), np.uint64(t))
                     root_shares(sim, data.kernel, lineup_params[b], tree, scratch, ws[0]["moves"], n, shares)
-                    share.append(shares[:n].astype(np.float32))
+                    log.add(feats[:n], chosen, g, shares[:n])
                 else:
-                    share.append(chosen[-1].astype(np.float32))
-                games.append(np.full(n, g, np.int64))
-                count += 1
+                    log.add(feats[:n], chosen, g, chosen)
             game_step(st, data.kernel, 0, mv)
-    if not xs:
-        empty = np.zeros(0, np.int64)
-        return Choices(
-            np.zeros((0, NUM_FEATURES), np.float32), empty, np.zeros(0, bool), empty, np.zeros(0, np.float32)
-        )
-    return Choices(
-        np.concatenate(xs),
-        np.concatenate(decisions),
-        np.concatenate(chosen),
-        np.concatenate(games),
-        np.concatenate(share),
-    )
+    return log.choices()
 
 
 APPRENTICE = ApprenticeSpec(
