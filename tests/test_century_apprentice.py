@@ -15,7 +15,6 @@ from simulate.apprentice import read_weights, weights_text
 from simulate.datafiles import DataError, default_dir
 from simulate.games.century import bots as B
 from simulate.games.century import data as D
-from simulate.games.century import learning
 from simulate.games.century.apprentice import _final_logit, apprentice_action, new_apprentice_scratch
 from simulate.games.century.engine import game_init, game_step
 from simulate.games.century.features import (
@@ -26,7 +25,6 @@ from simulate.games.century.features import (
     features_same_row,
     seat_row,
 )
-from simulate.games.century.game import GAME
 from simulate.games.century.play import play_batch, positions, trace_game
 from simulate.games.century.search_bot import _apply, _moves, new_scratch
 from simulate.games.century.state import ACQUIRE, CLAIM, M_ARG, M_KIND, PLAY, REST, new_move, new_state
@@ -262,43 +260,6 @@ def test_positions_are_the_games_of_a_run() -> None:
     assert pos.x.shape == (2 * turns.sum(), NUM_FEATURES)
     assert set(np.unique(pos.seat)) == {0, 1}
     assert np.allclose(pos.win.sum(axis=1), 1.0)
-
-
-def decision_starts(decision: np.ndarray) -> np.ndarray:
-    return np.flatnonzero(np.r_[True, np.diff(decision) != 0])
-
-
-def test_the_policy_stage_records_each_decisions_moves_and_the_move_played() -> None:
-    assert GAME.apprentice.choices is learning.choices and GAME.apprentice.policy_counts == (2, 3)
-    ids = np.array([B.APPRENTICE])
-    params = apprentice_params()[None, :]
-    setup, play = game_seeds(MASTER_SEED, np.arange(40, 43), np.arange(40, 43))
-    ch = learning.choices(DATA, 3, np.zeros((3, 3), np.int64), ids, params, setup, play)
-    starts = decision_starts(ch.decision)
-    assert len(starts) == ch.decision[-1] + 1 and set(ch.game.tolist()) == {0, 1, 2}
-    assert (np.add.reduceat(ch.chosen.astype(int), starts) == 1).all(), "one move played a decision"
-    assert (np.diff(np.r_[starts, len(ch.decision)]) > 1).all() and np.isfinite(ch.x).all()
-    assert (ch.share == ch.chosen).all(), "a bot other than search: the move played alone"
-    # the apprentice played the move of the best logit; the recorded moves, re-dealt from another seed, agree on
-    # almost every decision (where the next card of a deck does not change the best move)
-    logits = TB.apprentice_w[3, 0] + ch.x.astype(np.float64) @ TB.apprentice_w[3, 1:]
-    best = np.array([s + np.argmax(q) for s, q in zip(starts, np.split(logits, starts[1:]), strict=True)])
-    agree = (best == np.flatnonzero(ch.chosen)).mean()
-    assert agree > 0.9, f"the recorded move is the move the apprentice rated best in {agree:.0%} of decisions"
-
-
-def test_the_search_choices_carry_its_root_visit_shares_and_repeat_from_the_seeds() -> None:
-    ids = np.array([B.SEARCH])
-    params = B.default_params("search")[None, :]
-    params[0, 0] = 40
-    setup, play = game_seeds(MASTER_SEED, np.arange(2), np.arange(2))
-    first, again = (learning.choices(DATA, 2, np.zeros((2, 2), np.int64), ids, params, setup, play) for _ in "12")
-    for a, b in zip(first, again, strict=True):
-        assert (a == b).all(), "the same seeds, the same choices and shares"
-    starts = decision_starts(first.decision)
-    assert (np.add.reduceat(first.chosen.astype(int), starts) == 1).all()
-    assert np.allclose(np.add.reduceat(first.share.astype(np.float64), starts), 1.0) and (first.share >= 0).all()
-    assert first.share[first.chosen].mean() < 1.0, "a second search spreads its visits"
 
 
 def test_weights_file_round_trips_and_refuses_other_features(tmp_path: Path) -> None:

@@ -112,33 +112,6 @@ def apprentice_action(st, g, tb, params, scratch, out):
 
 
 @njit(cache=True)
-def choice_features(st, tab, seed, scratch, out):
-    """For Python callers (``learning.choices``): the apprentice's candidate moves in game 0 of batch ``st`` (left
-    unchanged; ``tab``: the packed tables' array) into ``scratch``'s move array and the features of the position each
-    leads to, from the mover's view, into ``out`` rows (after the re-deal of each deck's next card seeded by ``seed``,
-    as :func:`apprentice_action` values them); returns their count, negative when one of them ends the game (the
-    apprentice values those by their result, so they teach the policy nothing)."""
-    search_scratch, base, moves, _, _, _, parts, rng, _, marks = scratch
-    tb = tab[0]
-    sim = search_scratch[0]
-    ctx = (tb, search_scratch[1], search_scratch[2])
-    _greedy_discards(search_scratch[1])
-    seat = st[0].current
-    rng[0] = seed
-    _redeal_next(st[0:1], base, tb, rng, marks)
-    n = _moves(ctx, base, moves)
-    ends = False
-    for k in range(n):
-        sim[0] = base[0]
-        _apply(ctx, sim, moves[k])
-        if sim[0].over != RUNNING:
-            ends = True
-        else:
-            features(sim[0], tb, seat, out[k], parts)
-    return -n if ends else n
-
-
-@njit(cache=True)
 def _redeal_next(root, sim, tb, rng, marks):
     """``sim`` <- ``root`` with the next card of each deck drawn anew from its unseen cards (by rank among them, so
     their hidden order is never read): all of the deck order a single move can see."""

@@ -20,7 +20,7 @@ from simulate.gamekit import (
     trajectory_lists,
 )
 from simulate.games.century import bots as century_bots
-from simulate.games.century import data, learning, play, search_bot
+from simulate.games.century import data, play, search_bot
 from simulate.games.century.engine import game_init, game_step
 from simulate.games.century.reference import CenturyReference, public_state
 from simulate.games.century.state import END_REASONS, IN_HAND, M_DISCARD, M_KIND, MOVE_LEN, MOVE_NAMES, new_state
@@ -84,8 +84,6 @@ class Century(GameShell):
         games=400,
         iterations=3,
         strength_games=400,
-        choices=learning.choices,
-        policy_counts=(2, 3),
     )
 
     value_reference = "S1"

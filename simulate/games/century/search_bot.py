@@ -35,7 +35,7 @@ from simulate.games.century.engine import (
 from simulate.games.century.features import NUM_FEATURES, leaf_values
 from simulate.games.century.state import ACQUIRE, CLAIM, M_KIND, MOVE_LEN, RUNNING
 from simulate.rng import next_u64, shuffle
-from simulate.search import _same_move, bare_rollouts, decide, seat_to_move
+from simulate.search import bare_rollouts, decide, seat_to_move
 
 # parameters of the search bot, in the order of its entry in ``bots.BOTS``
 (
@@ -96,26 +96,6 @@ def search_action(st, g, tb, params, tree, scratch, out):
         int(params[S_ROLLOUT_TURNS]),
         out,
     )
-
-
-@njit(cache=True)
-def root_shares(st, tab, params, tree, scratch, moves, n, out):
-    """Search game 0 of ``st`` (its play stream advances) as :func:`search_action` does and write the share of the
-    root's visits that went to each of ``moves[:n]`` into ``out[:n]`` (0 for a move the search never tried)."""
-    search_action(st, 0, tab[0], params, tree, scratch, scratch[2])
-    total = 0.0
-    for k in range(n):
-        out[k] = 0.0
-        c = tree.first_child[0]
-        while c >= 0:
-            if _same_move(tree.move[c], moves[k]):
-                out[k] = tree.visits[c]
-                break
-            c = tree.next_sibling[c]
-        total += out[k]
-    if total > 0.0:
-        for k in range(n):
-            out[k] /= total
 
 
 @njit(cache=True, inline="always")
