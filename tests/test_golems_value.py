@@ -107,7 +107,7 @@ def _digest(rules: dict[str, str]) -> str:
 # when the apprentice's features and weights changed (its 2-player policy weights, 4 Dec 2026; the 552 features and
 # visit-share policy, 5 Dec 2026; the look-ahead and the logit summed from the base features, 5 Dec 2026: a gift of
 # none still equals no gift option).
-BEFORE_GIFT = "ef22b522647f529d3e79f07e1cbbb154cc8cb473aa3e8be3f43e822297e34302"
+BEFORE_GIFT = "122c9408d4cafa69f11669ad4a8e4ecfb345f2f3ae36d4912a1aa3e3efb999eb"
 
 
 def test_default_gift_none_leaves_every_table_bit_identical() -> None:

@@ -118,7 +118,7 @@ BOTS: dict[str, tuple[int, str, dict[str, tuple[float, str]]]] = {
                 2.0,
                 "moves of the highest logits compared after the opponent's best reply (2 players; 0 or 1: none)",
             ),
-            "margin": (0.3, "logit lead of the best move below which it looks ahead (0: never)"),
+            "margin": (0.5, "logit lead of the best move below which it looks ahead (0: never)"),
         },
     ),
 }
