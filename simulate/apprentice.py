@@ -53,15 +53,19 @@ def _column(n: int) -> str:
 
 
 def read_weights(
-    folder: Path, features: tuple[str, ...], player_counts: tuple[int, ...], max_players: int
+    folder: Path,
+    features: tuple[str, ...],
+    player_counts: tuple[int, ...],
+    max_players: int,
+    file_name: str = WEIGHTS_FILE,
 ) -> np.ndarray:
-    """The apprentice's weights of a game folder: float64 (max_players + 1, len(features) + 1).
+    """The apprentice's weights of a game folder (file ``file_name``): float64 (max_players + 1, len(features) + 1).
 
     Row ``n`` holds the weights for ``n`` players (intercept first); rows of counts without a column are 0.
     The file must list ``intercept`` and then exactly ``features``, in that order, and a column for each of
     ``player_counts``: a weights file fitted on other features is refused, naming the first row that differs.
     """
-    path = Path(folder) / WEIGHTS_FILE
+    path = Path(folder) / file_name
     columns = ["feature", *(_column(n) for n in player_counts)]
     rows = read_csv(path, columns)
     names = ("intercept", *features)
@@ -97,9 +101,9 @@ def weights_text(weights: np.ndarray, features: tuple[str, ...], player_counts: 
     return "\n".join(lines) + "\n"
 
 
-def read_provenance(folder: Path) -> dict[str, Any]:
-    """The apprentice's provenance (``apprentice.toml``) of a game folder; empty when the folder has none."""
-    path = Path(folder) / PROVENANCE_FILE
+def read_provenance(folder: Path, file_name: str = PROVENANCE_FILE) -> dict[str, Any]:
+    """The apprentice's provenance (``apprentice.toml``, or ``file_name``) of a game folder; empty when it has none."""
+    path = Path(folder) / file_name
     if not path.is_file():
         return {}
     try:

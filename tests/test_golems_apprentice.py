@@ -30,6 +30,7 @@ from simulate.games.golems.learning import APPRENTICE, choices, positions
 from simulate.games.golems.play import play_batch, results, trace_game
 from simulate.games.golems.reference import GolemsReference, move_key
 from simulate.games.golems.state import END_ILLEGAL, RUNNING, new_state
+from simulate.games.golems.value import fused_logit
 from simulate.orchestration.training import _fit_policy
 from simulate.rng import game_seeds
 
@@ -51,7 +52,8 @@ def lineup(*bots: tuple[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
 
 def apprentice_move(st: np.ndarray, temperature: float = 0.0, data: D.GolemsData = DATA) -> list[int]:
     ws = B.new_work(1, st.dtype)
-    game_apprentice(st, data.kernel, 0, temperature, ws)
+    _, lookahead, margin, *_ = B.default_params("apprentice")
+    game_apprentice(st, data.kernel, 0, temperature, lookahead, margin, ws)
     return ws[0]["mv"].tolist()
 
 
@@ -70,6 +72,25 @@ def reshuffle_unseen(st: np.ndarray, shuffler: np.random.Generator) -> np.ndarra
         rec["deck"][unseen] = shuffler.permutation(rec["deck"][unseen])
         if other.tobytes() != st.tobytes() or len(unseen) < 2:
             return other
+
+
+# ------------------------------------------------------------------------------------ the look-ahead
+
+
+def test_the_look_ahead_changes_only_close_two_player_decisions() -> None:
+    """``margin`` 0 or ``lookahead`` 1 play as no look-ahead; the default differs at 2 players, never solo."""
+    games = 40
+    setup, play = game_seeds(MASTER_SEED, np.arange(games), np.arange(games))
+
+    def tables(num_players: int, **over: float) -> bytes:
+        ids, params = lineup(("apprentice", params_of("apprentice", **over)))
+        seat = np.zeros((games, num_players), np.int64)
+        return play_batch(DATA, num_players, seat, ids, params, setup, play).tobytes()
+
+    plain = tables(2, lookahead=0)
+    assert tables(2, margin=0) == tables(2, lookahead=1) == plain
+    assert tables(2) != plain, "the default looks ahead"
+    assert tables(1) == tables(1, lookahead=0), "solo: no look-ahead"
 
 
 # ------------------------------------------------------------------------------------ legal play
@@ -177,6 +198,19 @@ def test_two_player_features_mirror_between_the_seats() -> None:
         assert mine[FEATURES.index(f"potential_x_{name}")] == product
 
 
+@pytest.mark.parametrize("num_players", [2, 1])
+def test_the_fused_logit_is_the_dot_product_of_the_features(num_players: int) -> None:
+    work = np.zeros((B.WORK_ROWS, B.WORK_LEN), np.int64)
+    scratch = np.zeros(NUM_FEATURES)
+    for turns, index in ((0, 3), (11, 500), (24, 9)):
+        st = position(num_players, turns, index)
+        for seat in range(num_players):
+            for weights in (DATA.kernel[0]["apprentice_w"][num_players], DATA.kernel[0]["apprentice_v"][2]):
+                dot = weights[0] + weights[1:] @ seen_features(st, seat)
+                fused = fused_logit(st[0], DATA.kernel[0], seat, work, scratch, weights)
+                assert fused == pytest.approx(dot, rel=1e-9, abs=1e-9)
+
+
 # ---------------------------------------------------------------------------------- weights file
 
 
@@ -188,9 +222,13 @@ def test_weights_round_trip_and_load_into_the_tables(tmp_path: Path) -> None:
     w[0] = 0.0  # no column for 0 players
     (tmp_path / "apprentice.csv").write_text(weights_text(w, FEATURES, PLAYER_COUNTS))
     assert np.array_equal(read_weights(tmp_path, FEATURES, PLAYER_COUNTS, D.MAX_PLAYERS), w)
-    assert "apprentice.csv" in D.FILES and "apprentice.toml" in D.FILES
+    assert {"apprentice.csv", "apprentice.toml", D.VALUE_FILE, D.VALUE_PROVENANCE_FILE} <= set(D.FILES)
     assert set(DATA.provenance["files"]) == set(D.FILES), "every run hashes the weights"
     assert DATA.provenance["apprentice"] == read_provenance(default_dir("golems")).get("fit", {}), "the fit's record"
+    value = read_weights(default_dir("golems"), FEATURES, (2,), D.MAX_PLAYERS, D.VALUE_FILE)
+    assert np.array_equal(DATA.kernel[0]["apprentice_v"], value) and value[2].any() and not value[:2].any()
+    fit = read_provenance(default_dir("golems"), D.VALUE_PROVENANCE_FILE)["fit"]
+    assert DATA.provenance["apprentice_value"] == fit and fit["games"] == 1000, "the reply value's record"
 
 
 def test_weights_of_other_features_are_refused_naming_the_line(tmp_path: Path) -> None:
@@ -348,5 +386,5 @@ def test_the_shipped_apprentice_takes_the_only_winning_last_card() -> None:
     for seed in range(3):
         st[0]["rng"][0] = seed
         ws = B.new_work(1, st.dtype)
-        game_apprentice(st.copy(), DATA.kernel, 0, 0.0, ws)
+        game_apprentice(st.copy(), DATA.kernel, 0, 0.0, *B.default_params("apprentice")[1:3], ws)
         assert card_key(ws[0]["mv"]) == best

@@ -104,7 +104,14 @@ def test_two_player_tables(two_player_run: Path) -> None:
     assert m["status"] == "complete" and m["game"] == "golems"
     assert "stand-in" in m["title"]
     assert m["data"]["default"] and m["data"]["estimates"] and "stand-in" in m["data"]["label"]
-    assert set(m["data"]["files"]) == {"cards.csv", "game.toml", "apprentice.csv", "apprentice.toml"}
+    assert set(m["data"]["files"]) == {
+        "cards.csv",
+        "game.toml",
+        "apprentice.csv",
+        "apprentice.toml",
+        "apprentice_value.csv",
+        "apprentice_value.toml",
+    }
     assert (two_player_run / "data" / "cards.csv").read_bytes() == (default_dir("golems") / "cards.csv").read_bytes()
     assert m["rules"]["tuck_limit"] == "requirement"
 

@@ -105,8 +105,9 @@ def _digest(rules: dict[str, str]) -> str:
 # The tables of 600 games (200 each: apprentice mirror, collector against lookahead, apprentice solo) played by the
 # engine before the gift option existed (commit 7281b6c); Golems' engine version did not change with it. Re-pinned
 # when the apprentice's features and weights changed (its 2-player policy weights, 4 Dec 2026; the 552 features and
-# visit-share policy, 5 Dec 2026: a gift of none still equals no gift option).
-BEFORE_GIFT = "8ce232d7333ad53b679a33d1caf382386d57ba13bd12b264b131522a9057700d"
+# visit-share policy, 5 Dec 2026; the look-ahead and the logit summed from the base features, 5 Dec 2026: a gift of
+# none still equals no gift option).
+BEFORE_GIFT = "122c9408d4cafa69f11669ad4a8e4ecfb345f2f3ae36d4912a1aa3e3efb999eb"
 
 
 def test_default_gift_none_leaves_every_table_bit_identical() -> None:

@@ -5,10 +5,18 @@ To move, the apprentice draws one number from the game's play stream, deals the 
 (``bots._determinize``: sorted first, so the real order never matters), lists the search's candidate moves
 (``search_bot._moves``: every legal card choice, a summon with the collector's tucks), plays each on a copy
 of that one re-dealt position (the turn end refills rows from the re-dealt deck) and values the position
-reached from the mover's view: the logit ``w . features`` (``value.features``; weights of the player count
-from ``seeds/golems/apprentice.csv``, kernel table ``apprentice_w``). A move that ends the game is valued by
-its result instead. It plays the move of the highest logit, or at a temperature above 0 draws one with
-probability proportional to ``exp(logit / temperature)``.
+reached from the mover's view: the logit ``w . features`` (``value.features``, summed by ``value.fused_logit``;
+weights of the player count from ``seeds/golems/apprentice.csv``, kernel table ``apprentice_w``). A move that ends
+the game is valued by its result instead. It plays the move of the highest logit, or at a temperature above 0 draws
+one with probability proportional to ``exp(logit / temperature)``.
+
+The look-ahead (2 players, temperature 0; parameters ``lookahead`` and ``margin``): when the best logit leads the
+second by less than ``margin``, the ``lookahead`` moves of the highest logits are played again on the re-dealt
+position, the opponent answers each with its move of the highest logit (the same weights, from its view), and the
+position after that reply is valued from the mover's view by the reply value, a logistic regression of the win on
+the same features (``seeds/golems/apprentice_value.csv``, kernel table ``apprentice_v``): the 2-player weights are a
+policy, fitted to the search's choices, whose logits compare one position's moves but not positions of different
+decisions, so they cannot value the reply.
 
 ``learning.positions`` plays training games exactly as a run plays them (the same loop, bots and seeds) and records
 the features of the position after every move from every seat's view, for ``golem train golems``.
@@ -25,7 +33,7 @@ from simulate.games.golems.engine import rank_game, score, step
 from simulate.games.golems.features import FEATURES, NUM_FEATURES
 from simulate.games.golems.search_bot import _moves
 from simulate.games.golems.state import MOVE_LEN, RUNNING
-from simulate.games.golems.value import features, seat_logit
+from simulate.games.golems.value import features, fused_logit
 from simulate.rng import next_u64, uniform
 
 __all__ = ["FEATURES", "apprentice_action", "features"]
@@ -36,16 +44,30 @@ FINISHED = 30.0
 SOLO_MARGIN_SCALE = 2.0
 """Points of final margin over the automaton that make a solo training label 0.73 (as the search's ``scale``)."""
 
+REPLIES = 8192
+"""Row of the work record's move list from which :func:`_reply_value` lists the opponent's replies."""
+
 RECORD_DECISIONS = 160
 """Decisions of one game whose positions :func:`positions` records (a 2-player game takes about 42, solo 30)."""
 
 
 @njit(cache=True)
-def apprentice_action(r, tb, temperature, w):
-    """Write the apprentice's move for the seat to move in game record ``r`` into ``w.mv`` (``w``: a work record
-    of ``bots.new_work``, whose two scratch records, move list, feature and value arrays it uses).
+def _finished_value(after, tb, s, w):
+    """Seat ``s``'s value of a finished game: ``FINISHED`` for a win, ``-FINISHED`` for a loss, 0 for a shared win."""
+    for q in range(after.num_players):
+        w.scores[q] = score(after, tb, q)
+    rank_game(after, tb, w.scores, w.ranks, w.wins)
+    return FINISHED * (2.0 * w.wins[s] - 1.0)
 
-    Draws exactly one number from the play stream, whatever the position.
+
+@njit(cache=True)
+def apprentice_action(r, tb, temperature, lookahead, margin, w):
+    """Write the apprentice's move for the seat to move in game record ``r`` into ``w.mv`` (``w``: a work record
+    of ``bots.new_work``, whose scratch records, move lists, feature and value arrays it uses).
+
+    At 2 players and temperature 0, when the best logit leads the second by less than ``margin``, the
+    ``lookahead`` moves of the highest logits are compared by :func:`_reply_value` instead. Draws exactly one
+    number from the play stream, whatever the position.
     """
     s = r.current
     w.seed[0] = next_u64(r.rng, 0)
@@ -59,21 +81,82 @@ def apprentice_action(r, tb, temperature, w):
     best = 0
     if n > 1:
         values = w.values
+        pw = tb.apprentice_w[r.num_players]
         for k in range(n):
             sims[1] = det
             after = sims[1]
             step(after, tb, moves[k])
             if after.over != RUNNING:
-                num = after.num_players
-                for q in range(num):
-                    w.scores[q] = score(after, tb, q)
-                rank_game(after, tb, w.scores, w.ranks, w.wins)
-                values[k] = FINISHED * (2.0 * w.wins[s] - 1.0)
+                values[k] = _finished_value(after, tb, s, w)
             else:
-                values[k] = seat_logit(after, tb, s, w.work, w.feat)
+                values[k] = fused_logit(after, tb, s, w.work, w.feat, pw)
         best = softmax_pick(values, n, temperature, uniform(w.seed, 0))
+        if temperature <= 0.0 and lookahead >= 2.0 and r.num_players == 2:
+            second = -np.inf
+            for k in range(n):
+                if k != best:
+                    second = max(second, values[k])
+            if values[best] - second < margin:
+                best = _look_ahead(tb, s, min(int(lookahead), n), n, w)
     for f in range(MOVE_LEN):
         w.mv[f] = moves[best, f]
+
+
+@njit(cache=True)
+def _look_ahead(tb, s, k, n, w):
+    """Index of the move, among the ``k`` of the highest ``w.values[:n]`` (overwritten), of the best
+    :func:`_reply_value` (the first of equals)."""
+    values = w.values
+    sims = w.scratch
+    best = -1
+    best_value = -np.inf
+    for _ in range(k):
+        i = 0
+        for j in range(1, n):
+            if values[j] > values[i]:
+                i = j
+        values[i] = -np.inf
+        sims[1] = sims[0]
+        step(sims[1], tb, w.moves[i])
+        v = _reply_value(tb, s, w)
+        if v > best_value:
+            best = i
+            best_value = v
+    return best
+
+
+@njit(cache=True)
+def _reply_value(tb, s, w):
+    """Seat ``s``'s value of ``w.scratch[1]`` (its move's afterstate) once the opponent has made the reply of its
+    highest logit (the same weights, the same re-dealt deck): the logit of the reply value (``apprentice_v``) from
+    ``s``'s view, or the result if the game has ended (``FINISHED`` for a win)."""
+    sims = w.scratch
+    after = sims[1]
+    if after.over != RUNNING:
+        return _finished_value(after, tb, s, w)
+    mover = after.current
+    pw = tb.apprentice_w[after.num_players]
+    replies = w.moves[REPLIES:]
+    m = _moves((tb, w.mv, w.work), sims[1:2], replies)
+    top = -np.inf
+    pick = 0
+    for j in range(m):
+        sims[2] = after
+        reply = sims[2]
+        step(reply, tb, replies[j])
+        if reply.over != RUNNING:
+            v = _finished_value(reply, tb, mover, w)
+        else:
+            v = fused_logit(reply, tb, mover, w.work, w.feat, pw)
+        if v > top:
+            top = v
+            pick = j
+    sims[2] = after
+    reply = sims[2]
+    step(reply, tb, replies[pick])
+    if reply.over != RUNNING:
+        return _finished_value(reply, tb, s, w)
+    return fused_logit(reply, tb, s, w.work, w.feat, tb.apprentice_v[after.num_players])
 
 
 @njit(cache=True)
@@ -104,9 +187,9 @@ def choice_features(st, tab, seed, ws, out):
 
 
 @njit(cache=True)
-def game_apprentice(st, tab, g, temperature, ws):
+def game_apprentice(st, tab, g, temperature, lookahead, margin, ws):
     """Entry point for Python callers (tests): the apprentice's move in game ``g`` of batch ``st`` into ``ws[0].mv``."""
-    apprentice_action(st[g], tab[0], temperature, ws[0])
+    apprentice_action(st[g], tab[0], temperature, lookahead, margin, ws[0])
 
 
 @njit(cache=True)

@@ -110,8 +110,16 @@ BOTS: dict[str, tuple[int, str, dict[str, tuple[float, str]]]] = {
     "apprentice": (
         APPRENTICE,
         "learned from the search bot: each move's afterstate (one re-deal of the unseen cards) valued by a "
-        "linear model of the mover's chance to win (seeds/golems/apprentice.csv)",
-        {"temperature": (0.0, "softmax temperature over the moves' logits; 0 plays the best")},
+        "linear model of the mover's chance to win (seeds/golems/apprentice.csv); at 2 players its closest "
+        "moves compared after the opponent's best reply (seeds/golems/apprentice_value.csv)",
+        {
+            "temperature": (0.0, "softmax temperature over the moves' logits; 0 plays the best"),
+            "lookahead": (
+                2.0,
+                "moves of the highest logits compared after the opponent's best reply (2 players; 0 or 1: none)",
+            ),
+            "margin": (0.5, "logit lead of the best move below which it looks ahead (0: never)"),
+        },
     ),
 }
 # lowest and highest value a parameter accepts (by name, for every bot that has it)
@@ -131,6 +139,8 @@ LIMITS: dict[str, tuple[float, float]] = {
     "scale": (0.1, 100.0),
     "leaf": (0.0, 1.0),
     "temperature": (0.0, 100.0),
+    "lookahead": (0.0, 8.0),
+    "margin": (0.0, 100.0),
 }
 MAX_BOT_PARAMS = 8
 SCRATCH_MOVES = 16384
@@ -138,7 +148,7 @@ SCRATCH_MOVES = 16384
 W_NEED, W_TUCK, W_BOUND, W_TIES = 0, 1, 2, 3
 WORK_ROWS = 4
 WORK_LEN = MAX_DISPLAY + 2
-NUM_SCRATCH = 2  # game records a bot may use as scratch (look-ahead: position copy, rollout)
+NUM_SCRATCH = 3  # game records a bot may use as scratch (look-ahead: position copy, rollout; apprentice: reply)
 
 _NEG = -1.0e18
 _EPS = 1.0e-9

@@ -84,7 +84,10 @@ TUCK_REQUIREMENT, TUCK_REQUIRED_TYPES, TUCK_ANY = 0, 1, 2
 GIFT_SUFFIX = "*"
 """The gift copy's id is its card's id with this suffix (``R05*``)."""
 
-FILES = ("cards.csv", "game.toml", "apprentice.csv", "apprentice.toml")
+VALUE_FILE = "apprentice_value.csv"
+"""The apprentice's reply value: 2-player weights of a value fit (``benchmarks/golems_reply_value.py``)."""
+VALUE_PROVENANCE_FILE = "apprentice_value.toml"
+FILES = ("cards.csv", "game.toml", "apprentice.csv", "apprentice.toml", VALUE_FILE, VALUE_PROVENANCE_FILE)
 CARD_COLUMNS = ["id", "deck", "type", "resource", "requirement", "vp", "reward", "dust"]
 
 # name -> (type, choices, help); defaults live in game.toml [rules]
@@ -174,6 +177,7 @@ class GolemsTables(NamedTuple):
     dust_vp: np.ndarray  # int16 (DUST_TABLE,): points for d dust, d < P_DUST_LEN; 0 beyond
     params: np.ndarray  # int64 (NUM_PARAMS,), see P_*
     apprentice_w: np.ndarray  # float64 (MAX_PLAYERS + 1, 1 + len(FEATURES)): the apprentice's weights by players
+    apprentice_v: np.ndarray  # float64, the same shape: its reply value's weights (row 2; VALUE_FILE)
 
 
 class GolemsData(NamedTuple):
@@ -278,6 +282,7 @@ def load(cards_dir: str | Path | None = None, rules: dict[str, Any] | None = Non
         dust_vp=dust_vp,
         params=params,
         apprentice_w=read_weights(folder, FEATURES, PLAYER_COUNTS, MAX_PLAYERS),
+        apprentice_v=read_weights(folder, FEATURES, (2,), MAX_PLAYERS, VALUE_FILE),
     )
     default = folder.resolve() == default_dir("golems").resolve()
     provenance = {
@@ -287,6 +292,7 @@ def load(cards_dir: str | Path | None = None, rules: dict[str, Any] | None = Non
         "label": label,
         "files": {name: sha256(folder / name) for name in FILES},
         "apprentice": read_provenance(folder).get("fit", {}),  # how the weights were fitted (none: hand-set)
+        "apprentice_value": read_provenance(folder, VALUE_PROVENANCE_FILE).get("fit", {}),
     }
     return GolemsData(tables, pack_record(tables), tuple(ids), resources, rule_values, table, solo, label, provenance)
 

@@ -111,12 +111,9 @@ def _tempo(r, tb, other, out):
 
 
 @njit(cache=True)
-def features(r, tb, seat, work, out):
-    """Write the features (``features.FEATURES``) of game record ``r`` from seat ``seat``'s view into ``out``.
-
-    ``work`` is an int64 (WORK_ROWS, WORK_LEN) scratch (``bots.new_work``'s ``work``): its ``W_NEED`` row is
-    overwritten. Allocates nothing.
-    """
+def _base(r, tb, seat, work, out):
+    """Write the base features (``features.BASE_FEATURES``) of ``r`` from ``seat``'s view into ``out[:NUM_BASE]``;
+    returns ``progress``."""
     pm = tb.params
     n = r.num_players
     s = seat
@@ -200,6 +197,18 @@ def features(r, tb, seat, work, out):
         out[38] = 0.0
         out[39] = 0.0
         _tempo(r, tb, 1 - s, out)
+    return progress
+
+
+@njit(cache=True)
+def features(r, tb, seat, work, out):
+    """Write the features (``features.FEATURES``) of game record ``r`` from seat ``seat``'s view into ``out``.
+
+    ``work`` is an int64 (WORK_ROWS, WORK_LEN) scratch (``bots.new_work``'s ``work``): its ``W_NEED`` row is
+    overwritten. Allocates nothing.
+    """
+    n = r.num_players
+    progress = _base(r, tb, seat, work, out)
     for j in range(NUM_BASE):
         out[NUM_BASE + j] = out[j] * progress
     k = 2 * NUM_BASE
@@ -208,6 +217,25 @@ def features(r, tb, seat, work, out):
         for j in range(NUM_BASE):
             out[k + j] = out[j] * x
         k += NUM_BASE
+
+
+@njit(cache=True)
+def fused_logit(r, tb, seat, work, f, w):
+    """``w[0] + w[1:] . features`` (``w``: one weights row) from the base features alone (``f``: a scratch of at
+    least ``NUM_BASE``): each base feature's weight gathered with its ``late_`` and context terms, so the products
+    are never written. Equal to :func:`linear_value` of :func:`features` up to rounding (a different sum order)."""
+    progress = _base(r, tb, seat, work, f)
+    two = r.num_players == 2
+    v = w[0]
+    for j in range(NUM_BASE):
+        coef = w[1 + j] + progress * w[1 + NUM_BASE + j]
+        if two:
+            k = 1 + 2 * NUM_BASE + j
+            for c in CONTEXT_INDEX:
+                coef += f[c] * w[k]
+                k += NUM_BASE
+        v += f[j] * coef
+    return v
 
 
 @njit(cache=True)
