@@ -103,7 +103,8 @@ BOTS: dict[str, tuple[int, str, dict[str, tuple[float, str]]]] = {
             "leaf": (
                 0.0,
                 "share of an unfinished leaf's value given by the apprentice (each seat's logit from its own "
-                "view); 0 values it by the look-ahead's evaluation alone",
+                "view); 0 values it by the look-ahead's evaluation alone. The 2-player weights are a policy, not a "
+                "value: there leaf 1 won 6% of games against search (docs/golems.md)",
             ),
         },
     ),
