@@ -197,6 +197,10 @@ class ApprenticeSpec:
     afterstates of each decision's candidate moves), so the apprentice ranks its moves as the search does."""
     policy_counts: tuple[int, ...] = ()
     """Player counts whose weights the policy stage refits (the others keep the value fit)."""
+    value_file: str | None = None
+    """A data file holding the value fit of ``policy_counts`` (their play weights being a policy), which the search's
+    leaf reads (``search:leaf``) and any look-ahead of the apprentice: ``golem train`` writes it beside the weights, and
+    in every data copy of a training it holds the value weights the apprentice plays then."""
 
 
 class Game(Protocol):

@@ -226,7 +226,10 @@ def test_weights_round_trip_and_load_into_the_tables(tmp_path: Path) -> None:
     assert set(DATA.provenance["files"]) == set(D.FILES), "every run hashes the weights"
     assert DATA.provenance["apprentice"] == read_provenance(default_dir("golems")).get("fit", {}), "the fit's record"
     value = read_weights(default_dir("golems"), FEATURES, (2,), D.MAX_PLAYERS, D.VALUE_FILE)
-    assert np.array_equal(DATA.kernel[0]["apprentice_v"], value) and value[2].any() and not value[:2].any()
+    tables = DATA.kernel[0]
+    assert value[2].any() and not value[:2].any()
+    assert np.array_equal(tables["apprentice_v"][2], value[2]), "2 players: the value file"
+    assert np.array_equal(tables["apprentice_v"][1], tables["apprentice_w"][1]), "solo: the play weights, a value fit"
     fit = read_provenance(default_dir("golems"), D.VALUE_PROVENANCE_FILE)["fit"]
     assert DATA.provenance["apprentice_value"] == fit and fit["games"] == 1000, "the reply value's record"
 
@@ -370,12 +373,17 @@ def test_search_by_default_plays_the_games_it_played_before_leaf(num_players: in
     assert played == BEFORE_LEAF[num_players]
     # the hand-set weights value a 2-player leaf exactly as the look-ahead's evaluation does (logit = half the
     # worth margin, and the two seats' sigmoids already sum to 1): other weights show that leaf is used
-    kernel = DATA.kernel.copy()
-    kernel[0]["apprentice_w"][num_players, 1 + FEATURES.index("score_margin")] = 1.0
-    data = DATA._replace(kernel=kernel)
-    leaf = search_params(iterations=30, leaf=1.0)
-    other = play_batch(data, num_players, seat, ids, np.stack([leaf, params_of("collector")]), setup, play)
-    assert other.tobytes() != st.tobytes(), "leaf changes the search's play"
+    leaf = np.stack([search_params(iterations=30, leaf=1.0), params_of("collector")])
+
+    def changed(table: str) -> bytes:
+        kernel = DATA.kernel.copy()
+        kernel[0][table][num_players, 1 + FEATURES.index("score_margin")] = 1.0
+        return play_batch(DATA._replace(kernel=kernel), num_players, seat, ids, leaf, setup, play).tobytes()
+
+    assert changed("apprentice_v") != st.tobytes(), "leaf changes the search's play"
+    assert changed("apprentice_w") == play_batch(DATA, num_players, seat, ids, leaf, setup, play).tobytes(), (
+        "the leaf reads the value weights, not the play weights (at 2 players a policy)"
+    )
 
 
 # ------------------------------------------------------------------------------- a known decision

@@ -105,9 +105,9 @@ def _digest(rules: dict[str, str]) -> str:
 # The tables of 600 games (200 each: apprentice mirror, collector against lookahead, apprentice solo) played by the
 # engine before the gift option existed (commit 7281b6c); Golems' engine version did not change with it. Re-pinned
 # when the apprentice's features and weights changed (its 2-player policy weights, 4 Dec 2026; the 552 features and
-# visit-share policy, 5 Dec 2026; the look-ahead and the logit summed from the base features, 5 Dec 2026: a gift of
-# none still equals no gift option).
-BEFORE_GIFT = "122c9408d4cafa69f11669ad4a8e4ecfb345f2f3ae36d4912a1aa3e3efb999eb"
+# visit-share policy, 5 Dec 2026; the look-ahead, margin 0.3, and the logit summed from the base features, 5 Dec 2026: a
+# gift of none still equals no gift option).
+BEFORE_GIFT = "ef22b522647f529d3e79f07e1cbbb154cc8cb473aa3e8be3f43e822297e34302"
 
 
 def test_default_gift_none_leaves_every_table_bit_identical() -> None:

@@ -80,6 +80,7 @@ def test_training_reproduces_resumes_and_writes_provenance(tmp_path: Path) -> No
 def test_policy_only_refits_the_policy_counts_and_keeps_the_others(tmp_path: Path) -> None:
     from simulate.apprentice import PROVENANCE_FILE, WEIGHTS_FILE
     from simulate.datafiles import sha256
+    from simulate.games.golems import data as GF_DATA
     from simulate.games.golems import features as GF
 
     shipped = default_dir("golems")
@@ -100,6 +101,12 @@ def test_policy_only_refits_the_policy_counts_and_keeps_the_others(tmp_path: Pat
     assert prov["fit"]["base_weights_sha256"] == sha256(shipped / WEIGHTS_FILE)
     assert prov["base"] == read_provenance(shipped).get("base", read_provenance(shipped)["fit"])
     assert (shipped / PROVENANCE_FILE).is_file()
+    value = GF_DATA.VALUE_FILE, GF_DATA.VALUE_PROVENANCE_FILE
+    for name in value:  # the value fit the policy started from, beside it, and what made it
+        assert (tmp_path / "p" / name).read_bytes() == (shipped / name).read_bytes(), name
+    for name in value:  # a data copy of the policy stage: the new policy, the same value
+        assert (tmp_path / "p" / "data-policy" / name).read_bytes() == (shipped / name).read_bytes(), name
+    assert "data_files" in prov["fit"] and not set(value) & set(prov["fit"]["data_files"]), "weights are not data"
     with pytest.raises(TrainError, match="no policy stage"):
         plan_training("century", tmp_path / "c", games=10, policy_only=True)
     assert not (tmp_path / "c").exists()

@@ -85,9 +85,10 @@ def train(
     each later iteration from the search with the apprentice inside and from the apprentice's own games
     against the strongest heuristic bot. Each iteration's apprentice plays that bot on the same seeds and
     its own mirror games; the strongest iteration whose mirror games end by the rules is kept. Copy
-    OUT/apprentice.csv and OUT/apprentice.toml into a data folder (or seeds/GAME/) to play with them.
-    A game with a policy stage then refits some counts' weights to the search's choices in --games more
-    search games; --policy-only runs that stage alone on the data folder's weights. An interrupted
+    OUT/apprentice.* (and OUT/apprentice_value.*, where written) into a data folder (or seeds/GAME/) to
+    play with them. A game with a policy stage then refits some counts' weights to the search's choices
+    in --games more search games (Golems keeps their value fit in apprentice_value.csv, which its search
+    reads at the leaves); --policy-only runs that stage alone on the data folder's weights. An interrupted
     training resumes with --resume; a fixed --seed gives the same weights on the same machine.
 
     \b

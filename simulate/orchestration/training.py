@@ -302,17 +302,33 @@ def _wilson(wins: float, n: int) -> tuple[float, float]:
     return float(lo), float(hi)
 
 
-def _data_copy(plan: TrainPlan, folder: Path, weights: np.ndarray | None) -> Path:
-    """A copy of the training's data folder whose ``apprentice.csv`` holds ``weights`` (None: as it is)."""
+def _data_copy(plan: TrainPlan, folder: Path, weights: np.ndarray | None, value: np.ndarray | None = None) -> Path:
+    """A copy of the training's data folder whose ``apprentice.csv`` holds ``weights`` (None: as it is) and, for a game
+    with a ``value_file``, whose value file holds ``value`` (None: ``weights``, a value fit)."""
     folder.mkdir(parents=True, exist_ok=True)
     for path in plan.data_dir.iterdir():
         if path.is_file():
             shutil.copy2(path, folder / path.name)
+    spec = plan.spec
     if weights is not None:
-        (folder / WEIGHTS_FILE).write_text(
-            weights_text(weights, plan.spec.features, plan.spec.player_counts), encoding="utf-8"
-        )
+        (folder / WEIGHTS_FILE).write_text(weights_text(weights, spec.features, spec.player_counts), encoding="utf-8")
+        if spec.value_file:
+            v = weights if value is None else value
+            (folder / spec.value_file).write_text(weights_text(v, spec.features, spec.policy_counts), encoding="utf-8")
     return folder
+
+
+def _value_weights(plan: TrainPlan, weights: np.ndarray, max_players: int) -> np.ndarray:
+    """The data folder's value fit: ``weights`` with the rows of its value file (a game with a ``value_file``, whose
+    policy counts' play weights may be a policy)."""
+    spec = plan.spec
+    value = weights.copy()
+    if spec.value_file and (plan.data_dir / spec.value_file).is_file():
+        counts = list(spec.policy_counts)
+        value[counts] = read_weights(plan.data_dir, spec.features, spec.policy_counts, max_players, spec.value_file)[
+            counts
+        ]
+    return value
 
 
 def _write_atomic(path: Path, text: str) -> None:
@@ -340,7 +356,8 @@ def train(plan: TrainPlan, progress: bool = True, say: Callable[[str], None] | N
     log_rows: list[dict[str, Any]] = []
     best: tuple[Any, int | None, np.ndarray] | None = None
     if plan.policy_only:
-        best = (None, None, read_weights(plan.data_dir, spec.features, spec.player_counts, max_players))
+        base = read_weights(plan.data_dir, spec.features, spec.player_counts, max_players)
+        best = (None, None, _value_weights(plan, base, max_players))
     smallest = min((n for n in spec.player_counts if n >= 2), default=min(spec.player_counts))
     strength_master = _master(plan.seed, _STREAM_STRENGTH, 0)
     context = multiprocessing.get_context("fork" if sys.platform.startswith("linux") else "spawn")
@@ -438,6 +455,9 @@ def train(plan: TrainPlan, progress: bool = True, say: Callable[[str], None] | N
         _write_log(out / "log.csv", log_rows)
     _write_atomic(out / WEIGHTS_FILE, weights_text(final, spec.features, spec.player_counts))
     read_weights(out, spec.features, spec.player_counts, max_players)  # what a data folder will read
+    if spec.value_file:  # the value fit the policy was refitted from (or the kept weights themselves)
+        _write_atomic(out / spec.value_file, weights_text(best[2], spec.features, spec.policy_counts))
+        _write_atomic(out / _value_toml(spec.value_file), _value_provenance(plan, game, best[1]))
     summary = {
         "kept_iteration": kept,
         "value_iteration": best[1],
@@ -459,6 +479,7 @@ def _policy_stage(
 
     spec = plan.spec
     out = plan.out
+    value = weights
     weights = weights.copy()
     row: dict[str, Any] = {"iteration": "policy", "teacher": spec.teacher}
     for n in spec.policy_counts:
@@ -491,7 +512,7 @@ def _policy_stage(
             f"policy, {n} players: the apprentice picks the {spec.teacher}'s move in {100 * fit['agreement']:.1f}% of "
             f"held-out decisions"
         )
-    folder = _data_copy(plan, out / "data-policy", weights)
+    folder = _data_copy(plan, out / "data-policy", weights, value)
     if plan.strength_games:
         smallest = min(spec.policy_counts)
         bots = ["apprentice"] + [spec.rival] * (smallest - 1)
@@ -630,13 +651,9 @@ def _write_log(path: Path, rows: list[dict[str, Any]]) -> None:
     os.replace(tmp, path)
 
 
-def _provenance(plan: TrainPlan, game: Any, log_rows: list[dict[str, Any]], summary: dict[str, Any]) -> str:
-    """``apprentice.toml``: how the weights were made, and the figures at fitting time (``data_files``: the SHA-256
-    of the data the teacher games were played on)."""
-    import sklearn
-    import tomli_w
-
-    command = (
+def _command(plan: TrainPlan, game: Any) -> str:
+    """The ``golem train`` command that refits the weights (options at their defaults left out)."""
+    return (
         f"golem train {plan.game}{' --policy-only' if plan.policy_only else ''} --games {plan.games}"
         + ("" if plan.policy_only else f" --iterations {plan.iterations}")
         + f" --strength-games {plan.strength_games} --seed {plan.seed}"
@@ -645,10 +662,24 @@ def _provenance(plan: TrainPlan, game: Any, log_rows: list[dict[str, Any]], summ
         + (f" --teacher {plan.spec.teacher}" if plan.spec.teacher != game.apprentice.teacher else "")
         + (f" --expert {plan.spec.expert}" if plan.spec.expert != game.apprentice.expert else "")
     )
+
+
+def _value_toml(value_file: str) -> str:
+    return str(Path(value_file).with_suffix(".toml"))
+
+
+def _provenance(plan: TrainPlan, game: Any, log_rows: list[dict[str, Any]], summary: dict[str, Any]) -> str:
+    """``apprentice.toml``: how the weights were made, and the figures at fitting time (``data_files``: the SHA-256
+    of the data the teacher games were played on)."""
+    import sklearn
+    import tomli_w
+
+    command = _command(plan, game)
+    value_files = (plan.spec.value_file, _value_toml(plan.spec.value_file)) if plan.spec.value_file else ()
     files = {
         name: sha256(plan.data_dir / name)
         for name in sorted(p.name for p in plan.data_dir.iterdir() if p.is_file())
-        if name not in (WEIGHTS_FILE, PROVENANCE_FILE) and not name.endswith(".md")
+        if name not in (WEIGHTS_FILE, PROVENANCE_FILE, *value_files) and not name.endswith(".md")
     }
     fit = {
         "command": command,
@@ -685,6 +716,27 @@ def _provenance(plan: TrainPlan, game: Any, log_rows: list[dict[str, Any]], summ
         "the others are those of [base], the fit of the data folder it started from.\n"
     )
     return header + tomli_w.dumps({"fit": fit, **({"base": base} if base else {})})
+
+
+def _value_provenance(plan: TrainPlan, game: Any, iteration: int | None) -> str:
+    """The value file's provenance: --policy-only keeps the data folder's value fit, and so its provenance; else the
+    value iteration the training kept."""
+    import tomli_w
+
+    value_file = plan.spec.value_file
+    assert value_file
+    prior = plan.data_dir / _value_toml(value_file)
+    if plan.policy_only and (plan.data_dir / value_file).is_file() and prior.is_file():
+        return prior.read_text(encoding="utf-8")
+    source = (
+        "the data folder's play weights of these counts (it had no value file)"
+        if iteration is None
+        else f"the value fit of iteration {iteration}, whose weights the policy stage refitted"
+    )
+    fit = {"command": _command(plan, game), "lab_version": __version__, "engine_version": game.version}
+    fit["source"] = source
+    header = f"# Provenance of {value_file}: the {plan.game} apprentice's value, by golem train ({PROVENANCE_FILE}).\n"
+    return header + tomli_w.dumps({"fit": fit})
 
 
 def _toml_scalar(v: Any) -> Any:

@@ -103,8 +103,8 @@ BOTS: dict[str, tuple[int, str, dict[str, tuple[float, str]]]] = {
             "leaf": (
                 0.0,
                 "share of an unfinished leaf's value given by the apprentice (each seat's logit from its own "
-                "view); 0 values it by the look-ahead's evaluation alone. The 2-player weights are a policy, not a "
-                "value: there leaf 1 won 6% of games against search (docs/golems.md)",
+                "view; at 2 players its value fit, apprentice_value.csv, not the policy it plays by); 0 values it by "
+                "the look-ahead's evaluation alone",
             ),
         },
     ),
@@ -119,7 +119,7 @@ BOTS: dict[str, tuple[int, str, dict[str, tuple[float, str]]]] = {
                 2.0,
                 "moves of the highest logits compared after the opponent's best reply (2 players; 0 or 1: none)",
             ),
-            "margin": (0.5, "logit lead of the best move below which it looks ahead (0: never)"),
+            "margin": (0.3, "logit lead of the best move below which it looks ahead (0: never)"),
         },
     ),
 }

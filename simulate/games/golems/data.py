@@ -85,7 +85,10 @@ GIFT_SUFFIX = "*"
 """The gift copy's id is its card's id with this suffix (``R05*``)."""
 
 VALUE_FILE = "apprentice_value.csv"
-"""The apprentice's reply value: 2-player weights of a value fit (``benchmarks/golems_reply_value.py``)."""
+"""The apprentice's value where its weights are a policy (2 players): its look-ahead's reply value and the search's
+leaf (``benchmarks/golems_reply_value.py`` fitted the shipped one; ``golem train golems`` writes its own)."""
+VALUE_PLAYERS = (2,)
+"""Player counts with a column in ``VALUE_FILE``: those whose weights the policy stage refits."""
 VALUE_PROVENANCE_FILE = "apprentice_value.toml"
 FILES = ("cards.csv", "game.toml", "apprentice.csv", "apprentice.toml", VALUE_FILE, VALUE_PROVENANCE_FILE)
 CARD_COLUMNS = ["id", "deck", "type", "resource", "requirement", "vp", "reward", "dust"]
@@ -177,7 +180,7 @@ class GolemsTables(NamedTuple):
     dust_vp: np.ndarray  # int16 (DUST_TABLE,): points for d dust, d < P_DUST_LEN; 0 beyond
     params: np.ndarray  # int64 (NUM_PARAMS,), see P_*
     apprentice_w: np.ndarray  # float64 (MAX_PLAYERS + 1, 1 + len(FEATURES)): the apprentice's weights by players
-    apprentice_v: np.ndarray  # float64, the same shape: its reply value's weights (row 2; VALUE_FILE)
+    apprentice_v: np.ndarray  # float64, the same shape: its value (VALUE_FILE's rows, apprentice_w's elsewhere)
 
 
 class GolemsData(NamedTuple):
@@ -267,6 +270,11 @@ def load(cards_dir: str | Path | None = None, rules: dict[str, Any] | None = Non
         dust = np.where(np.array(c_type) == GEM, 1, 0).astype(np.int16)
     req = np.array(c_req, dtype=np.int8).reshape(-1, MAX_TYPES)
     shifts = 8 * np.arange(MAX_TYPES, dtype=np.uint64)
+    play_weights = read_weights(folder, FEATURES, PLAYER_COUNTS, MAX_PLAYERS)
+    value_weights = play_weights.copy()  # a count without a value column plays its value fit
+    value_weights[list(VALUE_PLAYERS)] = read_weights(folder, FEATURES, VALUE_PLAYERS, MAX_PLAYERS, VALUE_FILE)[
+        list(VALUE_PLAYERS)
+    ]
     tables = GolemsTables(
         c_type=np.array(c_type, dtype=np.int8),
         c_res=np.array(c_res, dtype=np.int8),
@@ -281,8 +289,8 @@ def load(cards_dir: str | Path | None = None, rules: dict[str, Any] | None = Non
         start_cards=np.array(start or [0], dtype=np.int16),
         dust_vp=dust_vp,
         params=params,
-        apprentice_w=read_weights(folder, FEATURES, PLAYER_COUNTS, MAX_PLAYERS),
-        apprentice_v=read_weights(folder, FEATURES, (2,), MAX_PLAYERS, VALUE_FILE),
+        apprentice_w=play_weights,
+        apprentice_v=value_weights,
     )
     default = folder.resolve() == default_dir("golems").resolve()
     provenance = {

@@ -11,6 +11,7 @@ from simulate.game import ApprenticeSpec, ChoiceLog, Choices, Positions
 from simulate.games.golems import play
 from simulate.games.golems.apprentice import RECORD_DECISIONS, SOLO_MARGIN_SCALE, choice_features
 from simulate.games.golems.bots import SEARCH, new_work
+from simulate.games.golems.data import VALUE_FILE, VALUE_PLAYERS
 from simulate.games.golems.engine import game_init, game_step
 from simulate.games.golems.features import FEATURES, NUM_FEATURES, PLAYER_COUNTS
 from simulate.games.golems.search_bot import S_ITERATIONS, SEARCH_MOVES, new_scratch, root_shares
@@ -126,5 +127,6 @@ APPRENTICE = ApprenticeSpec(
     # the value fit ranks a position's moves poorly (it picks the search's move at 44% of its decisions and won 16.4%
     # of 2,000 games against it); refitted to the search's choices, 51% and 34.1% (docs/golems.md)
     choices=choices,
-    policy_counts=(2,),
+    policy_counts=VALUE_PLAYERS,
+    value_file=VALUE_FILE,
 )

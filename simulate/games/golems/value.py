@@ -240,9 +240,10 @@ def fused_logit(r, tb, seat, work, f, w):
 
 @njit(cache=True)
 def seat_logit(r, tb, seat, work, f):
-    """The apprentice's logit of seat ``seat``'s chance to win position ``r`` (``f``: a feature scratch)."""
+    """The apprentice's logit of seat ``seat``'s chance to win position ``r`` (``f``: a feature scratch): its value
+    weights (``apprentice_v``), which at 2 players are not the policy it plays by."""
     features(r, tb, seat, work, f)
-    return linear_value(tb.apprentice_w[r.num_players], f)
+    return linear_value(tb.apprentice_v[r.num_players], f)
 
 
 @njit(cache=True)
