@@ -43,12 +43,12 @@ def lineup(names: list[str]) -> tuple[np.ndarray, np.ndarray]:
     return np.array(ids), np.stack(prm)
 
 
-def checked_games(names: list[str], n: int, games: int) -> np.ndarray:
+def checked_games(names: list[str], n: int, games: int, d: data.GolemData = DATA) -> np.ndarray:
     """``games`` checked games, seats rotated over ``names`` (one per seat); every one must end by the rules."""
     ids, prm = lineup(names)
     setup, plays = game_seeds(MASTER_SEED, np.arange(games), np.arange(games))
     seat = np.array([[(g + k) % len(names) for k in range(n)] for g in range(games)])
-    st = play.play_batch(DATA, n, seat, ids, prm, setup, plays, check_moves=True)
+    st = play.play_batch(d, n, seat, ids, prm, setup, plays, check_moves=True)
     assert (st["error"] == 0).all() and (st["phase"] == PH_END).all()
     return st
 
@@ -106,6 +106,24 @@ def test_a_softmax_temperature_plays_legal_and_different_games() -> None:
 def test_the_search_with_the_apprentice_at_its_leaves_is_legal(leaf: float) -> None:
     checked_games([f"search:iterations=8,leaf={leaf}", "apprentice"], 2, 2)
     checked_games([f"search:iterations=6,leaf={leaf}"], 1, 1)
+
+
+def test_the_leaf_reads_the_value_fit_where_the_weights_are_a_policy(tmp_path: Path) -> None:
+    """At 2 and 4 players the search's leaf values by ``apprentice_value.csv`` (the value fit the policy was refitted
+    from), elsewhere by the play weights; solo takes the 2-player columns of both."""
+    v, w = DATA.tables.apprentice_v, DATA.tables.apprentice_w
+    shipped = default_dir("golem")
+    value = read_weights(shipped, apprentice.FEATURES, data.VALUE_PLAYERS, data.MAX_PLAYERS, data.VALUE_FILE)
+    assert data.VALUE_PLAYERS == apprentice.APPRENTICE.policy_counts and data.VALUE_FILE in DATA.provenance["files"]
+    assert np.array_equal(v[2], value[2]) and np.array_equal(v[4], value[4]) and not np.array_equal(v[2], w[2])
+    assert np.array_equal(v[3], w[3]) and np.array_equal(v[1], v[2])
+    folder = tmp_path / "golem"
+    shutil.copytree(default_dir("golem"), folder)
+    (folder / "apprentice.csv").write_text(weights_text(w * 0.5, apprentice.FEATURES, apprentice.PLAYER_COUNTS))
+    other_policy = data.load(folder)
+    assert np.array_equal(other_policy.tables.apprentice_v[2], v[2]), "the play weights do not reach a value row"
+    base = checked_games(["search:iterations=6,leaf=1", "balanced"], 2, 2)
+    assert checked_games(["search:iterations=6,leaf=1", "balanced"], 2, 2, d=other_policy).tobytes() == base.tobytes()
 
 
 def test_the_search_with_leaf_0_plays_as_before() -> None:

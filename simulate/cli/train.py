@@ -87,8 +87,8 @@ def train(
     its own mirror games; the strongest iteration whose mirror games end by the rules is kept. Copy
     OUT/apprentice.* (and OUT/apprentice_value.*, where written) into a data folder (or seeds/GAME/) to
     play with them. A game with a policy stage then refits some counts' weights to the search's choices
-    in --games more search games (Golems keeps their value fit in apprentice_value.csv, which its search
-    reads at the leaves); --policy-only runs that stage alone on the data folder's weights. An interrupted
+    in --games more search games (Golem and Golems keep their value fit in apprentice_value.csv, which the
+    search reads at its leaves); --policy-only runs that stage alone on the data folder's weights. An interrupted
     training resumes with --resume; a fixed --seed gives the same weights on the same machine.
 
     \b

@@ -19,7 +19,7 @@ import numpy as np
 from simulate.game import ApprenticeSpec, ChoiceLog, Choices, Positions
 from simulate.games.golem import engine, play
 from simulate.games.golem.apprentice_bot import choice_features, new_apprentice_scratch
-from simulate.games.golem.data import APPRENTICE_FEATURES, APPRENTICE_PLAYERS, GolemData
+from simulate.games.golem.data import APPRENTICE_FEATURES, APPRENTICE_PLAYERS, VALUE_FILE, VALUE_PLAYERS, GolemData
 from simulate.games.golem.features import NUM_FEATURES, features
 from simulate.games.golem.search_bot import MAX_MOVES, new_scratch
 from simulate.games.golem.state import new_pads, new_state
@@ -127,7 +127,8 @@ APPRENTICE = ApprenticeSpec(
     # 41.5% of 4,000 games against search (the value fit 35.8%), and the 4-player one's mirror games give each place
     # in the turn order the search's share (the value fit gave the first place 2.2 pp less); docs/golem.md
     choices=choices,
-    policy_counts=(2, 4),
+    policy_counts=VALUE_PLAYERS,
+    value_file=VALUE_FILE,
 )
 """How ``golem train golem`` fits the apprentice. The defaults' cost (docs/golem.md, Apprentice): a teacher game of
 search bots in every seat takes about 0.23 s of CPU at 2 players, 0.5 s at 3 and 0.74 s at 4 (``leaf=1``: 0.29 s

@@ -187,7 +187,12 @@ FILES = (
     "automa_tiles.csv",
     "game.toml",
     WEIGHTS_FILE,
+    "apprentice_value.csv",
 )
+VALUE_FILE = FILES[-1]
+"""The apprentice's value fit where its weights are a policy (``VALUE_PLAYERS``): the search's leaf reads it."""
+VALUE_PLAYERS = (2, 4)
+"""Player counts with a column in ``VALUE_FILE``: those whose weights the policy stage refits."""
 
 # The apprentice's features (``features.features`` computes them from one seat's view), in the order of the rows of
 # ``apprentice.csv``. A seat block describes one seat; the seat's own block counts its Objectives, the rival's
@@ -469,6 +474,7 @@ class GolemTables(NamedTuple):
     au_unlock: np.ndarray  # (2,) gauge laps that unlock it
     au_thresholds: np.ndarray  # (4,) gauge thresholds at the chosen difficulty
     apprentice_w: np.ndarray  # float64 (MAX_PLAYERS + 1, 1 + len(APPRENTICE_FEATURES)): weights by player count
+    apprentice_v: np.ndarray  # float64, the same shape: its value (VALUE_FILE's rows, apprentice_w's elsewhere)
 
 
 class GolemData(NamedTuple):
@@ -525,7 +531,7 @@ def load(folder: str | Path | None = None, rules: dict[str, Any] | None = None) 
         *tracks,
         *_kernel_params(params, rule_values, intro, track_lens, gift),
         *automa,
-        _apprentice_weights(root),
+        *_apprentice_weights(root),
     )
     estimated_rows = dict(reader.estimated)
     default = root.resolve() == default_dir("golem").resolve()
@@ -782,12 +788,17 @@ def _read_tracks(
     return (*(c.copy() for c in columns), *cemetery), (golem_track_len, study_track_len, cemetery_len)
 
 
-def _apprentice_weights(root: Path) -> np.ndarray:
-    """The apprentice's weights (``apprentice.csv``); solo games take the 2-player column (``APPRENTICE_PLAYERS``)."""
+def _apprentice_weights(root: Path) -> tuple[np.ndarray, np.ndarray]:
+    """The apprentice's play weights (``apprentice.csv``) and value weights (``VALUE_FILE``'s columns over them); solo
+    games take the 2-player columns (``APPRENTICE_PLAYERS``)."""
     w = read_weights(root, APPRENTICE_FEATURES, APPRENTICE_PLAYERS, MAX_PLAYERS)
+    v = w.copy()
+    counts = list(VALUE_PLAYERS)
+    v[counts] = read_weights(root, APPRENTICE_FEATURES, VALUE_PLAYERS, MAX_PLAYERS, VALUE_FILE)[counts]
     if 1 not in APPRENTICE_PLAYERS:
         w[1] = w[2]
-    return w
+        v[1] = v[2]
+    return w, v
 
 
 def estimate_note(d: GolemData) -> str:

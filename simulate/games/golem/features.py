@@ -308,8 +308,9 @@ def _features(r, tb, seat, out):
 
 @njit(cache=True)
 def leaf_values(r, tb, f, logits):
-    """Each seat's logit of the position (its features from its own view, its player count's weights)."""
-    w = tb.apprentice_w[r.n]
+    """Each seat's logit of the position (its features from its own view, its player count's value weights: at 2 and 4
+    players not the policy the apprentice plays by)."""
+    w = tb.apprentice_v[r.n]
     for s in range(r.n):
         features(r, tb, s, f)
         logits[s] = linear_value(w, f)
