@@ -39,6 +39,7 @@ __all__ = [
     "linear_value",
     "read_provenance",
     "read_weights",
+    "value_weights",
     "softmax_pick",
     "weights_text",
     "win_shares",
@@ -91,6 +92,22 @@ def read_weights(
                 raise DataError(f"{path}: line {line}: column {_column(n)}: '{text}' is not a finite number")
             w[n, k] = value
     return w
+
+
+def value_weights(
+    folder: Path,
+    features: tuple[str, ...],
+    value_counts: tuple[int, ...],
+    max_players: int,
+    play: np.ndarray,
+    file_name: str,
+) -> np.ndarray:
+    """The apprentice's value weights: the play weights ``play`` (from :func:`read_weights`) with the rows of
+    ``value_counts`` read from ``file_name``, the value fit of the counts whose play weights are a policy."""
+    value = play.copy()
+    counts = list(value_counts)
+    value[counts] = read_weights(folder, features, value_counts, max_players, file_name)[counts]
+    return value
 
 
 def weights_text(weights: np.ndarray, features: tuple[str, ...], player_counts: tuple[int, ...]) -> str:

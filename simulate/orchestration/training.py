@@ -42,7 +42,7 @@ from typing import Any
 import numpy as np
 
 from simulate import __version__
-from simulate.apprentice import PROVENANCE_FILE, WEIGHTS_FILE, read_weights, weights_text
+from simulate.apprentice import PROVENANCE_FILE, WEIGHTS_FILE, read_weights, value_weights, weights_text
 from simulate.datafiles import DataError, default_dir, sha256
 from simulate.game import ApprenticeSpec
 from simulate.lineup import LineupError, lineup_arrays, parse_lineup, seat_assignment
@@ -318,19 +318,6 @@ def _data_copy(plan: TrainPlan, folder: Path, weights: np.ndarray | None, value:
     return folder
 
 
-def _value_weights(plan: TrainPlan, weights: np.ndarray, max_players: int) -> np.ndarray:
-    """The data folder's value fit: ``weights`` with the rows of its value file (a game with a ``value_file``, whose
-    policy counts' play weights may be a policy)."""
-    spec = plan.spec
-    value = weights.copy()
-    if spec.value_file and (plan.data_dir / spec.value_file).is_file():
-        counts = list(spec.policy_counts)
-        value[counts] = read_weights(plan.data_dir, spec.features, spec.policy_counts, max_players, spec.value_file)[
-            counts
-        ]
-    return value
-
-
 def _write_atomic(path: Path, text: str) -> None:
     tmp = path.with_name(path.name + ".tmp")
     tmp.write_text(text, encoding="utf-8")
@@ -357,7 +344,9 @@ def train(plan: TrainPlan, progress: bool = True, say: Callable[[str], None] | N
     best: tuple[Any, int | None, np.ndarray] | None = None
     if plan.policy_only:
         base = read_weights(plan.data_dir, spec.features, spec.player_counts, max_players)
-        best = (None, None, _value_weights(plan, base, max_players))
+        if spec.value_file and (plan.data_dir / spec.value_file).is_file():  # the value fit the policy came from
+            base = value_weights(plan.data_dir, spec.features, spec.policy_counts, max_players, base, spec.value_file)
+        best = (None, None, base)
     smallest = min((n for n in spec.player_counts if n >= 2), default=min(spec.player_counts))
     strength_master = _master(plan.seed, _STREAM_STRENGTH, 0)
     context = multiprocessing.get_context("fork" if sys.platform.startswith("linux") else "spawn")

@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from simulate.apprentice import WEIGHTS_FILE, read_weights
+from simulate.apprentice import WEIGHTS_FILE, read_weights, value_weights
 from simulate.datafiles import (
     DataError,
     default_dir,
@@ -170,6 +170,8 @@ OBJECTIVE_TYPES = (
     "golems_killed",
 )
 
+VALUE_FILE = "apprentice_value.csv"
+"""The apprentice's value fit where its weights are a policy (``VALUE_PLAYERS``): the search's leaf reads it."""
 FILES = (
     "action_tiles.csv",
     "characters.csv",
@@ -187,10 +189,8 @@ FILES = (
     "automa_tiles.csv",
     "game.toml",
     WEIGHTS_FILE,
-    "apprentice_value.csv",
+    VALUE_FILE,
 )
-VALUE_FILE = FILES[-1]
-"""The apprentice's value fit where its weights are a policy (``VALUE_PLAYERS``): the search's leaf reads it."""
 VALUE_PLAYERS = (2, 4)
 """Player counts with a column in ``VALUE_FILE``: those whose weights the policy stage refits."""
 
@@ -792,9 +792,7 @@ def _apprentice_weights(root: Path) -> tuple[np.ndarray, np.ndarray]:
     """The apprentice's play weights (``apprentice.csv``) and value weights (``VALUE_FILE``'s columns over them); solo
     games take the 2-player columns (``APPRENTICE_PLAYERS``)."""
     w = read_weights(root, APPRENTICE_FEATURES, APPRENTICE_PLAYERS, MAX_PLAYERS)
-    v = w.copy()
-    counts = list(VALUE_PLAYERS)
-    v[counts] = read_weights(root, APPRENTICE_FEATURES, VALUE_PLAYERS, MAX_PLAYERS, VALUE_FILE)[counts]
+    v = value_weights(root, APPRENTICE_FEATURES, VALUE_PLAYERS, MAX_PLAYERS, w, VALUE_FILE)
     if 1 not in APPRENTICE_PLAYERS:
         w[1] = w[2]
         v[1] = v[2]

@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from simulate.apprentice import read_provenance, read_weights
+from simulate.apprentice import read_provenance, read_weights, value_weights
 from simulate.datafiles import (
     DataError,
     default_dir,
@@ -271,10 +271,7 @@ def load(cards_dir: str | Path | None = None, rules: dict[str, Any] | None = Non
     req = np.array(c_req, dtype=np.int8).reshape(-1, MAX_TYPES)
     shifts = 8 * np.arange(MAX_TYPES, dtype=np.uint64)
     play_weights = read_weights(folder, FEATURES, PLAYER_COUNTS, MAX_PLAYERS)
-    value_weights = play_weights.copy()  # a count without a value column plays its value fit
-    value_weights[list(VALUE_PLAYERS)] = read_weights(folder, FEATURES, VALUE_PLAYERS, MAX_PLAYERS, VALUE_FILE)[
-        list(VALUE_PLAYERS)
-    ]
+    value = value_weights(folder, FEATURES, VALUE_PLAYERS, MAX_PLAYERS, play_weights, VALUE_FILE)
     tables = GolemsTables(
         c_type=np.array(c_type, dtype=np.int8),
         c_res=np.array(c_res, dtype=np.int8),
@@ -290,7 +287,7 @@ def load(cards_dir: str | Path | None = None, rules: dict[str, Any] | None = Non
         dust_vp=dust_vp,
         params=params,
         apprentice_w=play_weights,
-        apprentice_v=value_weights,
+        apprentice_v=value,
     )
     default = folder.resolve() == default_dir("golems").resolve()
     provenance = {
