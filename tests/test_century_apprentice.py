@@ -15,7 +15,13 @@ from simulate.apprentice import read_weights, weights_text
 from simulate.datafiles import DataError, default_dir
 from simulate.games.century import bots as B
 from simulate.games.century import data as D
-from simulate.games.century.apprentice import _final_logit, apprentice_action, new_apprentice_scratch
+from simulate.games.century.apprentice import (
+    A_ENDGAME,
+    A_TEMPERATURE,
+    _final_logit,
+    apprentice_action,
+    new_apprentice_scratch,
+)
 from simulate.games.century.engine import game_init, game_step
 from simulate.games.century.features import (
     NUM_FEATURES,
@@ -35,15 +41,17 @@ TB = DATA.tables
 MASTER_SEED = 20261204
 
 
-def apprentice_params(temperature: float = 0.0) -> np.ndarray:
+def apprentice_params(temperature: float = 0.0, endgame: float = 1.0) -> np.ndarray:
     params = B.default_params("apprentice")
-    params[0] = temperature
+    params[A_TEMPERATURE] = temperature
+    params[A_ENDGAME] = endgame
     return params
 
 
-def choose(st: np.ndarray, temperature: float = 0.0, data: D.CenturyData = DATA) -> np.ndarray:
+def choose(st: np.ndarray, temperature: float = 0.0, data: D.CenturyData = DATA, endgame: float = 1.0) -> np.ndarray:
     out = new_move()
-    apprentice_action(st, 0, data.kernel[0], apprentice_params(temperature), new_apprentice_scratch(st), out)
+    params = apprentice_params(temperature, endgame)
+    apprentice_action(st, 0, data.kernel[0], params, new_apprentice_scratch(st), out)
     return out
 
 
@@ -83,10 +91,24 @@ def test_decisions_and_features_do_not_depend_on_what_the_seat_cannot_see() -> N
         assert (st["rng"] == other["rng"]).all(), "both drew alike from the play stream"
 
 
+@pytest.mark.parametrize("lead", [-3, 12])
+def test_the_end_look_ahead_does_not_depend_on_what_the_seat_cannot_see(lead: int) -> None:
+    shuffles = np.random.default_rng(12)
+    for index in range(4):
+        st = trigger_position(index, lead)
+        r = st[0]
+        other = st.copy()
+        o = other[0]
+        nk = TB.market_cards.shape[0]
+        o["m_deck"][r["m_deck_pos"] : nk] = shuffles.permutation(r["m_deck"][r["m_deck_pos"] : nk])
+        o["p_deck"][r["p_deck_pos"] :] = shuffles.permutation(r["p_deck"][r["p_deck_pos"] :])
+        assert (choose(st) == choose(other)).all()
+
+
 def apprentice_positions(num_players: int, games: int, every: int) -> list[np.ndarray]:
-    """Every ``every``-th position of ``games`` apprentice mirror games (one-record batches)."""
+    """Every ``every``-th position of ``games`` apprentice mirror games (one-record batches; no end look-ahead)."""
     ids = np.array([B.APPRENTICE])
-    params = apprentice_params()[None, :]
+    params = apprentice_params(endgame=0.0)[None, :]
     setup, play = game_seeds(MASTER_SEED + num_players, np.arange(games), np.arange(games))
     out = []
     for g in range(games):
@@ -150,7 +172,7 @@ def test_apprentice_values_every_move_as_the_plain_computation(num_players: int)
         scratch = new_apprentice_scratch(st)
         played = st.copy()
         out = new_move()
-        apprentice_action(played, 0, DATA.kernel[0], apprentice_params(), scratch, out)
+        apprentice_action(played, 0, DATA.kernel[0], apprentice_params(endgame=0.0), scratch, out)
         n = len(expected)
         assert (scratch[2][:n] == moves).all()
         if n > 1:
@@ -178,28 +200,32 @@ def test_apprentice_values_every_move_as_the_plain_computation(num_players: int)
 
 
 # sha-256 (first 16 hex digits) of the final records, opening rows and play profiles of 200 apprentice mirror games
-# from master seed 20261204, as the apprentice played them when they were pinned (4 Dec 2026, engine version 4):
-# an intended change of the apprentice's play updates them.
+# from master seed 20261204, as the apprentice played them when they were pinned (``endgame`` 0: 4 Dec 2026, engine
+# version 4, before the end look-ahead, which plays them alike with ``endgame`` 0; ``endgame`` 1: 5 Dec 2026): an
+# intended change of the apprentice's play updates them.
 PINNED_GAMES = {
-    (2, 0.0): "42a84d41077263ca",
-    (3, 0.0): "0dbebff4aae9b2e8",
-    (4, 0.0): "012ecf168830f10d",
-    (3, 1.0): "65e079ccf0d72d2e",
+    (2, 0.0, 0.0): "42a84d41077263ca",
+    (3, 0.0, 0.0): "0dbebff4aae9b2e8",
+    (4, 0.0, 0.0): "012ecf168830f10d",
+    (3, 1.0, 0.0): "65e079ccf0d72d2e",
+    (2, 0.0, 1.0): "a38f052f14736c95",
+    (3, 0.0, 1.0): "0afb9b51ea6c2741",
+    (4, 0.0, 1.0): "485ce493f329479a",
 }
 
 
-@pytest.mark.parametrize(("num_players", "temperature"), list(PINNED_GAMES))
-def test_apprentice_games_are_the_pinned_games(num_players: int, temperature: float) -> None:
+@pytest.mark.parametrize(("num_players", "temperature", "endgame"), list(PINNED_GAMES))
+def test_apprentice_games_are_the_pinned_games(num_players: int, temperature: float, endgame: float) -> None:
     """A faster apprentice plays exactly the same games (at temperature 1 every move's value counts)."""
     ids = np.array([B.APPRENTICE])
-    params = apprentice_params(temperature)[None, :]
+    params = apprentice_params(temperature, endgame)[None, :]
     setup, play = game_seeds(MASTER_SEED, np.arange(200), np.arange(200))
     seat_lineup = np.zeros((200, num_players), np.int64)
     st, open_m, open_p, counts = play_batch(DATA, num_players, seat_lineup, ids, params, setup, play)
     h = hashlib.sha256()
     for a in (st, open_m, open_p, counts):
         h.update(np.ascontiguousarray(a).tobytes())
-    assert h.hexdigest()[:16] == PINNED_GAMES[(num_players, temperature)]
+    assert h.hexdigest()[:16] == PINNED_GAMES[(num_players, temperature, endgame)]
 
 
 def test_features_see_what_the_seat_sees() -> None:
@@ -219,6 +245,37 @@ def test_a_game_ending_win_is_taken_whatever_the_weights() -> None:
         st[0]["rng"][0] = seed
         mv = choose(st)
         assert (mv[M_KIND], mv[M_ARG]) == (CLAIM, pos)
+
+
+def trigger_position(index: int, lead: int) -> np.ndarray:
+    """2 players, seat 1 to move with five point cards and the cost of the row's cheapest card (place 3), whose claim
+    triggers the end; seat 2, four cards and the cost of the richest (place 4): after both claims seat 1 leads by
+    ``lead`` points (no coin lies on either place, no crystal is left)."""
+    st = greedy_position(2, 10, 40 + index)
+    r = st[0]
+    vp = TB.p_vp.astype(int)
+    cheap, rich = int(np.argmin(vp)), int(np.argmax(vp))
+    others = [c for c in range(len(vp)) if c not in (cheap, rich)]
+    r["p_row"][:5] = [others[0], others[1], cheap, rich, others[2]]
+    r["current"], r["turn"], r["triggered"] = 0, 40, 0
+    r["num_points"][:2] = 5, 4
+    r["crystals"][0], r["crystals"][1] = TB.p_cost[cheap], TB.p_cost[rich]
+    r["point_vp"][1] = 50
+    r["point_vp"][0] = 50 + vp[rich] - vp[cheap] + lead
+    return st
+
+
+def test_a_claim_that_triggers_the_end_is_valued_by_the_final_round() -> None:
+    """With ``endgame`` the apprentice plays out the rival's last turn: it leaves a trigger the rival's reply
+    overtakes, and takes one the reply cannot overtake. Without it, its value of the position as it stands takes both
+    (the thin lead the last seat overtook in its mirror games, docs/century.md)."""
+    for index in range(4):
+        losing, winning = trigger_position(index, -3), trigger_position(index, 12)
+        assert (choose(losing, endgame=0.0)[M_KIND], choose(losing, endgame=0.0)[M_ARG]) == (CLAIM, 2)
+        assert choose(losing)[M_KIND] != CLAIM, f"position {index}: the rival's claim of the richest card wins"
+        for endgame in (0.0, 1.0):
+            mv = choose(winning, endgame=endgame)
+            assert (mv[M_KIND], mv[M_ARG]) == (CLAIM, 2), f"position {index}"
 
 
 def test_shipped_weights_claim_the_richest_card_when_the_end_is_near() -> None:

@@ -83,7 +83,7 @@ def test_the_features_are_the_data_modules_and_the_shipped_weights_load() -> Non
     assert make("golem").apprentice is apprentice.APPRENTICE
     w = DATA.tables.apprentice_w
     assert w.shape == (data.MAX_PLAYERS + 1, NUM_FEATURES + 1)
-    assert np.array_equal(w[1], w[2])  # solo games take the 2-player column
+    assert np.array_equal(w[1], DATA.tables.apprentice_v[2])  # solo games play the 2-player value fit
     assert "apprentice.csv" in DATA.provenance["files"]
     # a known decision of the shipped weights: in an Artifacts action where balanced stops, the apprentice buys Gold
     # (the weights fitted before version 8 never saw a Gold bought and almost never bought one)
@@ -110,13 +110,13 @@ def test_the_search_with_the_apprentice_at_its_leaves_is_legal(leaf: float) -> N
 
 def test_the_leaf_reads_the_value_fit_where_the_weights_are_a_policy(tmp_path: Path) -> None:
     """At 2 and 4 players the search's leaf values by ``apprentice_value.csv`` (the value fit the policy was refitted
-    from), elsewhere by the play weights; solo takes the 2-player columns of both."""
+    from), elsewhere by the play weights; solo plays and values by the 2-player value fit."""
     v, w = DATA.tables.apprentice_v, DATA.tables.apprentice_w
     shipped = default_dir("golem")
     value = read_weights(shipped, apprentice.FEATURES, data.VALUE_PLAYERS, data.MAX_PLAYERS, data.VALUE_FILE)
     assert data.VALUE_PLAYERS == apprentice.APPRENTICE.policy_counts and data.VALUE_FILE in DATA.provenance["files"]
     assert np.array_equal(v[2], value[2]) and np.array_equal(v[4], value[4]) and not np.array_equal(v[2], w[2])
-    assert np.array_equal(v[3], w[3]) and np.array_equal(v[1], v[2])
+    assert np.array_equal(v[3], w[3]) and np.array_equal(v[1], v[2]) and np.array_equal(w[1], v[2])
     folder = tmp_path / "golem"
     shutil.copytree(default_dir("golem"), folder)
     (folder / "apprentice.csv").write_text(weights_text(w * 0.5, apprentice.FEATURES, apprentice.PLAYER_COUNTS))

@@ -9,6 +9,12 @@ leads to from the mover's view: ``sigmoid(w . features)``, its chance to win, wi
 result). It plays the best (``temperature`` 0) or draws
 a move by a softmax over the logits.
 
+A claim that triggers the end (``endgame`` 1, the default) is valued by the end it leads to: after the claim the
+claimer never moves again and each later seat has one last turn, so the apprentice re-deals the unseen cards of both
+decks, plays those turns out (each seat choosing as the apprentice does, from its own view; the last seat's moves
+end the game and are valued by its result) and values the claim by the final ranking. Valued as any other move, the
+claim was taken with too thin a lead: the last seat's final turn overtook it (see ``docs/century.md``).
+
 The features of a position from one seat's view are ``features.features``.
 """
 
@@ -31,18 +37,19 @@ from simulate.games.century.features import (
     features_same_row,
     seat_row,
 )
-from simulate.games.century.search_bot import _apply, _moves, new_scratch
+from simulate.games.century.search_bot import _apply, _determinise, _moves, new_scratch
 from simulate.games.century.state import ACQUIRE, CLAIM, M_ARG, M_KIND, MOVE_LEN, RUNNING
 from simulate.rng import next_u64, randint, uniform
 
-A_TEMPERATURE = 0  # the apprentice's parameter row: its index in ``bots.BOTS``
+A_TEMPERATURE, A_ENDGAME = 0, 1  # the apprentice's parameter row: their index in ``bots.BOTS``
 MAX_MOVES = 2048
 
 
 @njit(cache=True)
 def new_apprentice_scratch(st):
     """Per-worker scratch: the search's plug-in scratch, a determinised record, moves, two feature rows (the second
-    for claims), values, score parts, the determinisation's stream, the point row's table and a card mark per card."""
+    for claims), values, score parts, the determinisation's stream, the point row's table, a card mark per card, and
+    for the end look-ahead two records, moves and a feature row."""
     r = st[0]
     return (
         new_scratch(st),
@@ -55,6 +62,10 @@ def new_apprentice_scratch(st):
         np.zeros(1, np.uint64),
         np.zeros(ROW_SHAPE, np.int64),
         np.zeros(max(r.m_turn.shape[0], r.p_turn.shape[0]), np.bool_),
+        np.empty_like(st[:1]),
+        np.empty_like(st[:1]),
+        np.zeros((MAX_MOVES, MOVE_LEN), np.int16),
+        np.zeros(NUM_FEATURES),
     )
 
 
@@ -70,7 +81,7 @@ def apprentice_action(st, g, tb, params, scratch, out):
     block, from the point row's costs and values and the seat's production read once, and the margins); a claim's
     afterstate gets the whole :func:`features`.
     """
-    search_scratch, base, moves, f, f_claim, values, parts, rng, row, marks = scratch
+    search_scratch, base, moves, f, f_claim, values, parts, rng, row, marks, look, trial, look_moves, f_look = scratch
     sim = search_scratch[0]
     ctx = (tb, search_scratch[1], search_scratch[2])
     _greedy_discards(search_scratch[1])
@@ -85,6 +96,7 @@ def apprentice_action(st, g, tb, params, scratch, out):
         _, best_score = best_rival(b, tb, seat, parts)  # the mover's move changes no other seat's score
         power = seat_row(b, tb, seat, row)
         limit = tb.params[P_CARAVAN_LIMIT]
+        endgame = params[A_ENDGAME] > 0.0 and b.triggered == 0
         have_row = False  # ``f`` holds the features of an afterstate of a move other than a claim
         for k in range(n):
             sim[0] = b
@@ -93,6 +105,11 @@ def apprentice_action(st, g, tb, params, scratch, out):
             kind = moves[k, M_KIND]
             if a.over != RUNNING:
                 values[k] = _final_logit(a, tb, seat, search_scratch)
+            elif kind == CLAIM and endgame and a.triggered == 1:
+                _determinise(ctx, base, look, seat, rng)  # the card the claim reveals is re-dealt too
+                _apply(ctx, look, moves[k])
+                share = _play_out_final_round(ctx, look, trial, look_moves, f_look, parts, w, seat, search_scratch)
+                values[k] = _logit(share)
             elif kind == CLAIM:
                 features(a, tb, seat, f_claim, parts)
                 values[k] = linear_value(w, f_claim)
@@ -109,6 +126,32 @@ def apprentice_action(st, g, tb, params, scratch, out):
     pick = softmax_pick(values, n, temperature, u) if n > 1 else 0
     for j in range(MOVE_LEN):
         out[j] = moves[pick, j]
+
+
+@njit(cache=True)
+def _play_out_final_round(ctx, look, trial, moves, f, parts, w, seat, search_scratch):
+    """``seat``'s share of the win at the end of the game in ``look`` (the final round under way, its decks
+    re-dealt): each later seat's last turn played as the apprentice plays it (``temperature`` 0, from its view)."""
+    tb = ctx[0]
+    while look[0].over == RUNNING:
+        mover = look[0].current
+        n = _moves(ctx, look, moves)
+        pick = 0
+        best = -math.inf
+        for k in range(n):
+            trial[0] = look[0]
+            _apply(ctx, trial, moves[k])
+            t = trial[0]
+            if t.over != RUNNING:
+                value = _final_logit(t, tb, mover, search_scratch)
+            else:
+                features(t, tb, mover, f, parts)
+                value = linear_value(w, f)
+            if value > best:
+                best = value
+                pick = k
+        _apply(ctx, look, moves[pick])
+    return _final_share(look[0], tb, seat, search_scratch)
 
 
 @njit(cache=True)
@@ -153,13 +196,24 @@ def _redeal_top(unseen, rng, marks):
 @njit(cache=True)
 def _final_logit(r, tb, seat, search_scratch):
     """A finished game's logit for ``seat``: its share of the win, as the rules rank the seats (+-30 for 1 and 0)."""
+    return _logit(_final_share(r, tb, seat, search_scratch))
+
+
+@njit(cache=True)
+def _final_share(r, tb, seat, search_scratch):
+    """A finished game's share of the win for ``seat``, as the rules rank the seats."""
     scores, parts, rank, win = search_scratch[3], search_scratch[4], search_scratch[5], search_scratch[6]
     n = r.num_players
     for s in range(n):
         score_parts(r, tb, s, parts)
         scores[s] = parts[0] + parts[1] + parts[2] + parts[3]
     rank_seats(scores, n, bool(tb.params[P_TIE_SHARED]), rank, win)
-    p = win[seat]
+    return win[seat]
+
+
+@njit(cache=True)
+def _logit(p):
+    """The logit of a probability, +-30 at 1 and 0."""
     if p >= 1.0:
         return 30.0
     if p <= 0.0:

@@ -111,6 +111,11 @@ BOTS: dict[str, tuple[int, str, dict[str, tuple[float, str]]]] = {
                 0.0,
                 "softmax temperature over the moves' logits (0 plays the best; 1 draws by their odds)",
             ),
+            "endgame": (
+                1.0,
+                "1 values a claim that triggers the end by playing out the final round (the later seats' last "
+                "turns, as the apprentice plays them, on re-dealt decks); 0 values it as any other move",
+            ),
         },
     ),
 }
@@ -133,6 +138,7 @@ LIMITS: dict[str, tuple[float, float]] = {
     "scale": (0.1, 100.0),
     "rollout_lookahead": (0.0, 20.0),
     "rollout_epsilon": (0.0, 1.0),
+    "endgame": (0.0, 1.0),
     "crystal_value": (0.0, 5.0),
     "card_value": (0.0, 20.0),
     "leaf": (0.0, 1.0),

@@ -36,7 +36,7 @@ _BATCH = threading.local()
 several chunks at once in threads of one process)."""
 
 
-WHOLE_PARAMS = frozenset({"horizon", "targets", "iterations", "rollout_turns", "leaf"})
+WHOLE_PARAMS = frozenset({"horizon", "targets", "iterations", "rollout_turns", "leaf", "endgame"})
 """Bot parameters that take whole numbers (the planner counts turns and target cards with them)."""
 
 

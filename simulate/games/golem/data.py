@@ -239,8 +239,9 @@ APPRENTICE_FEATURES = (
 )
 """The apprentice's features (``features.features``), in the order of ``apprentice.csv``'s rows after the intercept."""
 APPRENTICE_PLAYERS = (2, 3, 4)
-"""Player counts with a column of the apprentice's weights. Solo games use the 2-player column (the features
-compare the seat with the Automa as they compare it with the other seat at 2 players)."""
+"""Player counts with a column of the apprentice's weights. Solo games play the 2-player value fit (``VALUE_FILE``'s
+column, not the 2-player policy: against the Automa the chance to win is what counts; the features compare the seat
+with the Automa as they compare it with the other seat at 2 players)."""
 
 # name -> (type, choices, help); defaults live in game.toml [rules]
 RULE_OPTIONS: dict[str, tuple[type, tuple, str]] = {
@@ -790,11 +791,11 @@ def _read_tracks(
 
 def _apprentice_weights(root: Path) -> tuple[np.ndarray, np.ndarray]:
     """The apprentice's play weights (``apprentice.csv``) and value weights (``VALUE_FILE``'s columns over them); solo
-    games take the 2-player columns (``APPRENTICE_PLAYERS``)."""
+    games play and value by the 2-player value fit (``APPRENTICE_PLAYERS``)."""
     w = read_weights(root, APPRENTICE_FEATURES, APPRENTICE_PLAYERS, MAX_PLAYERS)
     v = value_weights(root, APPRENTICE_FEATURES, VALUE_PLAYERS, MAX_PLAYERS, w, VALUE_FILE)
     if 1 not in APPRENTICE_PLAYERS:
-        w[1] = w[2]
+        w[1] = v[2]
         v[1] = v[2]
     return w, v
 
