@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from test_search import greedy_position, one_winning_claim
+from test_search import greedy_position, hidden_reordered, one_winning_claim
 
 from simulate.apprentice import read_weights, weights_text
 from simulate.datafiles import DataError, default_dir
@@ -78,13 +78,7 @@ def test_decisions_and_features_do_not_depend_on_what_the_seat_cannot_see() -> N
     shuffles = np.random.default_rng(11)
     for index in range(8):
         st = greedy_position(3, 5 + 2 * index, index)
-        r = st[0]
-        other = st.copy()
-        o = other[0]
-        nk = TB.market_cards.shape[0]
-        o["m_deck"][r["m_deck_pos"] : nk] = shuffles.permutation(r["m_deck"][r["m_deck_pos"] : nk])
-        o["p_deck"][r["p_deck_pos"] :] = shuffles.permutation(r["p_deck"][r["p_deck_pos"] :])
-        assert other.tobytes() != st.tobytes(), "the hidden decks were re-ordered"
+        other = hidden_reordered(st, shuffles)
         for seat in range(3):
             assert (seat_features(st, seat) == seat_features(other, seat)).all()
         assert (choose(st) == choose(other)).all()
@@ -96,12 +90,7 @@ def test_the_end_look_ahead_does_not_depend_on_what_the_seat_cannot_see(lead: in
     shuffles = np.random.default_rng(12)
     for index in range(4):
         st = trigger_position(index, lead)
-        r = st[0]
-        other = st.copy()
-        o = other[0]
-        nk = TB.market_cards.shape[0]
-        o["m_deck"][r["m_deck_pos"] : nk] = shuffles.permutation(r["m_deck"][r["m_deck_pos"] : nk])
-        o["p_deck"][r["p_deck_pos"] :] = shuffles.permutation(r["p_deck"][r["p_deck_pos"] :])
+        other = hidden_reordered(st, shuffles)
         assert (choose(st) == choose(other)).all()
 
 

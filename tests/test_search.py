@@ -114,18 +114,24 @@ def test_the_only_winning_move_is_found() -> None:
         assert (mv[M_KIND], mv[M_ARG]) == (CLAIM, pos)
 
 
+def hidden_reordered(st: np.ndarray, shuffles: np.random.Generator) -> np.ndarray:
+    """A copy of the one-record batch ``st`` with the unseen cards of both decks in another order."""
+    r = st[0]
+    other = st.copy()
+    o = other[0]
+    nk = TB.market_cards.shape[0]
+    o["m_deck"][r["m_deck_pos"] : nk] = shuffles.permutation(r["m_deck"][r["m_deck_pos"] : nk])
+    o["p_deck"][r["p_deck_pos"] :] = shuffles.permutation(r["p_deck"][r["p_deck_pos"] :])
+    assert other.tobytes() != st.tobytes(), "the hidden decks were re-ordered"
+    return other
+
+
 def test_decisions_do_not_depend_on_what_the_seat_cannot_see() -> None:
     shuffles = np.random.default_rng(7)
     differ = 0
     for index in range(6):
         st = greedy_position(3, 6 + 3 * index, index)
-        r = st[0]
-        other = st.copy()
-        o = other[0]
-        nk = TB.market_cards.shape[0]
-        o["m_deck"][r["m_deck_pos"] : nk] = shuffles.permutation(r["m_deck"][r["m_deck_pos"] : nk])
-        o["p_deck"][r["p_deck_pos"] :] = shuffles.permutation(r["p_deck"][r["p_deck_pos"] :])
-        assert other.tobytes() != st.tobytes(), "the hidden decks were re-ordered"
+        other = hidden_reordered(st, shuffles)
         a, _ = decide(st, search_params(iterations=150))
         b, _ = decide(other, search_params(iterations=150))
         assert (a == b).all()
