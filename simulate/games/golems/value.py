@@ -11,7 +11,7 @@ import math
 
 from numba import njit
 
-from simulate.apprentice import linear_value, win_shares
+from simulate.apprentice import win_shares
 from simulate.games.golems.bots import W_NEED, _needs, potential
 from simulate.games.golems.data import (
     GOLEM,
@@ -223,7 +223,8 @@ def features(r, tb, seat, work, out):
 def fused_logit(r, tb, seat, work, f, w):
     """``w[0] + w[1:] . features`` (``w``: one weights row) from the base features alone (``f``: a scratch of at
     least ``NUM_BASE``): each base feature's weight gathered with its ``late_`` and context terms, so the products
-    are never written. Equal to :func:`linear_value` of :func:`features` up to rounding (a different sum order)."""
+    are never written. Equal to ``simulate.apprentice.linear_value`` of :func:`features` up to rounding (a different sum
+    order)."""
     progress = _base(r, tb, seat, work, f)
     two = r.num_players == 2
     v = w[0]
@@ -239,21 +240,16 @@ def fused_logit(r, tb, seat, work, f, w):
 
 
 @njit(cache=True)
-def seat_logit(r, tb, seat, work, f):
-    """The apprentice's logit of seat ``seat``'s chance to win position ``r`` (``f``: a feature scratch): its value
-    weights (``apprentice_v``), which at 2 players are not the policy it plays by."""
-    features(r, tb, seat, work, f)
-    return linear_value(tb.apprentice_v[r.num_players], f)
-
-
-@njit(cache=True)
 def leaf_values(r, tb, work, f, logits, out):
     """Each seat's chance to win an unfinished position by the apprentice, into ``out[:2]`` (``out[1]`` is
     1 - ``out[0]`` in solo, as the search's values are): 2 players, each seat's logit from its own view
-    normalised (``win_shares``); solo, the sigmoid of the player's logit (the automaton is no seat)."""
+    normalised (``win_shares``); solo, the sigmoid of the player's logit (the automaton is no seat). The logits are the
+    value weights' (``apprentice_v``, at 2 players not the policy the apprentice plays by), summed by
+    :func:`fused_logit`."""
     n = r.num_players
+    w = tb.apprentice_v[n]
     for s in range(n):
-        logits[s] = seat_logit(r, tb, s, work, f)
+        logits[s] = fused_logit(r, tb, s, work, f, w)
     if n == 1:
         x = logits[0]
         out[0] = 1.0 / (1.0 + math.exp(-x)) if x > -700.0 else 0.0
