@@ -73,8 +73,8 @@ class Century(GameShell):
     profile_forced = ("crystals_discarded",)  # the caravan limit's penalty, not a choice: never flagged as unused
     # weakest to strongest (docs/century.md); search rungs are played by the standard study (``Study.search_share``).
     # The top: the search with the apprentice valuing its leaves, at 80 iterations the CPU per decision of
-    # ``search``'s 100, won 64.8% of 2,000 2-player games against ``search`` and 61.7% of 2,000 3-player games
-    # against two (docs/century.md, "The search with the apprentice inside")
+    # ``search``'s 100, won 69.2% of 2,000 2-player games against ``search`` and 57.8% of 2,000 3-player games
+    # against two, with the weights refitted on 5 Dec 2026 (docs/century.md, "The search with the apprentice inside")
     skill_ladder = (
         "random",
         "greedy",
