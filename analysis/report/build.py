@@ -27,6 +27,7 @@ from analysis.report.provenance import (
     base_rules_of,
     build_appendix,
     caution_lines,
+    evidence_record,
     game_facts,
     replays_setups,
     rules_key,
@@ -244,6 +245,7 @@ def compute_report(
         summary=summary[:MAX_ANSWERS],
         overview=overview,
         caution=" ".join(c for c in cautions if c),
+        evidence=evidence_record(checked, command),
     )
 
 

@@ -28,13 +28,13 @@ from analysis.experiment import (
 from analysis.plots.experiments import plot_effect_forest, plot_sweep, plot_variant_effects
 from analysis.report.format import fmt_ci, fmt_level, fmt_num, fmt_p, fmt_pct, fmt_pct_ci
 from analysis.report.model import MAX_ANSWERS, Figure, Report, Section, Table, Text, make_figure
-from analysis.report.provenance import source_revision
+from analysis.report.provenance import evidence_record, source_revision
 from analysis.report.render import write_report
 from analysis.run import check_runs, read_tables
 from analysis.stats._util import mirror_mask
 from analysis.stats.paired import length_effects, play_effects
 from analysis.stats.seats import seat_advantage
-from simulate.runformat import RunFormatError
+from simulate.runformat import RunFormatError, read_manifest
 
 __all__ = ["build_experiment_report", "compute_experiment_report", "effects_with_values", "ranking"]
 
@@ -667,4 +667,6 @@ def build_experiment_report(
     report.sections[1:1] = list(extra)
     report.summary[:0] = [s.findings[0] for s in extra if s.findings]
     report.summary = report.summary[:MAX_ANSWERS]
+    dirs = variant_run_dirs(exp)
+    report.evidence = evidence_record([{**read_manifest(d), "path": str(d)} for v in dirs.values() for d in v], command)
     return write_report(report, out_dir)

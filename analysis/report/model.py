@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure as MplFigure
@@ -69,6 +70,9 @@ class Report:
     summary: list[str] = field(default_factory=list)
     overview: Figure | None = None
     caution: str = ""
+    evidence: dict[str, Any] = field(default_factory=dict)
+    """What the report was computed from (``analysis.report.provenance.evidence_record``), written as
+    ``report.json``; empty: none is written."""
 
     @property
     def figures(self) -> list[Figure]:

@@ -57,6 +57,34 @@ def source_revision() -> str:
     return f" (git {commit}{' with uncommitted changes' if dirty else ''})" if commit else ""
 
 
+EVIDENCE_SCHEMA = "golem-lab.report-evidence/1"
+"""The schema of a report's ``report.json``: what it was computed from, for checks that it is not stale."""
+
+
+def evidence_record(manifests: Sequence[dict[str, Any]], command: str | None) -> dict[str, Any]:
+    """What a report was computed from, as data (``report.json``): per run its id, games, engine version, whether it
+    played the shipped data and the SHA-256 of each data file, so a check can tell a report whose engine or data
+    have changed since (tests/test_stale_reports.py)."""
+    return {
+        "schema": EVIDENCE_SCHEMA,
+        "game": manifests[0]["game"] if manifests else None,
+        "command": command,
+        "source": source_revision().strip(" ()"),
+        "runs": [
+            {
+                "run": run_label(m),
+                "run_id": m.get("run_id"),
+                "num_games": m.get("num_games"),
+                "engine_version": m.get("engine_version"),
+                "package_version": m.get("package_version"),
+                "shipped_data": bool(m.get("data", {}).get("default", False)),
+                "data_files": m.get("data", {}).get("files", {}),
+            }
+            for m in manifests
+        ],
+    }
+
+
 def build_appendix(manifests: list[dict[str, Any]], command: str | None, alpha: float) -> list[Text | Table]:
     """Provenance, for the report's appendix: what was played (runs, bots, rules, data) and the commands.
 

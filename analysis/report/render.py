@@ -8,6 +8,7 @@ HTML is autoescaped; Markdown table cells escape ``|``.
 from __future__ import annotations
 
 import base64
+import json
 import os
 import shutil
 import tempfile
@@ -69,13 +70,15 @@ def write_report(report: Report, out_dir: str | Path) -> Path:
             (staging / figure.name).write_bytes(figure.png)
         (staging / "report.md").write_text(render_markdown(report), encoding="utf-8")
         (staging / "report.html").write_text(render_html(report), encoding="utf-8")
+        if report.evidence:
+            (staging / "report.json").write_text(json.dumps(report.evidence, indent=1) + "\n", encoding="utf-8")
     except OSError as e:
         if staging is not None:
             shutil.rmtree(staging, ignore_errors=True)
         if created:
             shutil.rmtree(out, ignore_errors=True)
         raise OSError(f"cannot write the report to {out}: {e.strerror or e}") from None
-    for old in out.glob("*.png"):
+    for old in [*out.glob("*.png"), *out.glob("report.json")]:
         old.unlink()
     for new in staging.iterdir():
         os.replace(new, out / new.name)

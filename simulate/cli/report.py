@@ -41,7 +41,14 @@ def _refuse_run_dir(path: Path | None, option: str) -> None:
 @click.option("--out", "-o", type=click.Path(path_type=Path), required=True, help="Directory to write the report to.")
 @click.option("--title", default=None, help="Report title [default: '<game>: balance report'].")
 @click.option("--overwrite", is_flag=True, help="Replace a report already in --out.")
-def report(run_dirs: tuple[str, ...], out: Path, title: str | None, overwrite: bool) -> None:
+@click.option(
+    "--evidence",
+    type=click.Path(path_type=Path, exists=True, file_okay=False),
+    default=None,
+    help="Also read every finished run in this folder that is compatible with a given run (same game, engine "
+    "version, rules, data, lineup, player count and design), each game counted once.",
+)
+def report(run_dirs: tuple[str, ...], out: Path, title: str | None, overwrite: bool, evidence: Path | None) -> None:
     """Write the balance report of one or several runs of one game (directories or fsspec URLs).
 
     Writes OUT/report.html (one self-contained page, plots embedded, opens offline) and
@@ -53,14 +60,16 @@ def report(run_dirs: tuple[str, ...], out: Path, title: str | None, overwrite: b
       golem report runs/c3 --out reports/century-3p
       golem report runs/c2 runs/c3 runs/c4 runs/c5 --out reports/century-all --title "Century, 2-5 players"
       golem report runs/c3 --out reports/century-3p --overwrite
+      golem report runs/c3 --evidence runs --out reports/century-3p-all
     """
     import matplotlib
 
     matplotlib.use("Agg")
+    from analysis.evidence import compatible_runs
     from analysis.report import build_report
     from simulate.runformat import RunFormatError, check_inputs, read_manifest
     from simulate.runner import derived_facts, version_note
-    from simulate.store import RunStore
+    from simulate.store import RunStore, is_url
 
     _refuse_run_dir(out, "--out")
     if not overwrite and any((out / name).exists() for name in REPORT_FILES):
@@ -72,8 +81,17 @@ def report(run_dirs: tuple[str, ...], out: Path, title: str | None, overwrite: b
             manifest = read_manifest(store)
             check_inputs(store, manifest, derive=derived_facts)
             notes.append(version_note(manifest, run_dir))
-        command = _command("report", *run_dirs, "--out", out, *_option("--title", title))
-        path = build_report(list(run_dirs), out, title=title, command=command)
+        command = _command(
+            "report", *run_dirs, *_option("--evidence", evidence), "--out", out, *_option("--title", title)
+        )
+        runs = list(run_dirs)
+        if evidence is not None:
+            if any(is_url(r) for r in run_dirs):
+                raise click.ClickException("--evidence pools local run directories only, not URLs")
+            runs = compatible_runs(run_dirs, evidence)
+            added = [str(r) for r in runs if str(r) not in run_dirs]
+            click.echo(f"evidence: {len(added)} compatible runs from {evidence} join: {' '.join(added)}", err=True)
+        path = build_report(runs, out, title=title, command=command)
     except (RunFormatError, ValueError, OSError) as e:
         raise _one_line(e) from None
     for note in filter(None, notes):

@@ -26,8 +26,9 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
+from analysis.evidence import compatible_runs, evidence_index, evidence_key, pooled_seat_wins
 from analysis.report import build_report
-from analysis.stats.seats import win_rates
+from analysis.stats.seats import win_rates_from_counts
 from simulate.lineup import parse_lineup
 from simulate.orchestration.card_value import component_groups
 from simulate.registry import make
@@ -527,12 +528,15 @@ def precision_targets(game: str, planned: list[PlannedRun]) -> list[PrecisionTar
     return targets
 
 
-def widest_half_width(runs: list[PlannedRun], alpha: float = 0.05) -> tuple[int, float]:
-    """Games played and the widest reach of a seat's Wilson win-rate interval from its estimate, over ``runs``."""
-    seats = pd.concat(
-        [pd.read_parquet(p.out / "seats", columns=["num_players", "seat", "win"]) for p in runs], ignore_index=True
-    )
-    rates = win_rates(seats, by="seat", alpha=alpha)
+def widest_half_width(
+    runs: list[PlannedRun], alpha: float = 0.05, index: pd.DataFrame | None = None
+) -> tuple[int, float]:
+    """Games and the widest reach of a seat's Wilson win-rate interval from its estimate, over ``runs`` and every
+    compatible finished run beside them (:func:`analysis.evidence.compatible_runs`: the evidence a study already
+    has in its runs folder, each game counted once; ``index``: that folder's :func:`analysis.evidence.evidence_index`
+    if already read)."""
+    pooled = pooled_seat_wins(compatible_runs([p.out for p in runs], runs[0].out.parent, index))
+    rates = win_rates_from_counts(pooled, alpha)
     half = np.maximum(rates["win_rate"] - rates["ci_low"], rates["ci_high"] - rates["win_rate"])
     return int(rates["num_games"].iloc[0]), float(half.max())
 
@@ -574,10 +578,12 @@ def play_to_precision(
     targets = precision_targets(game, planned)
     added: list[PlannedRun] = []
     spent = {i: 0 for i in range(len(targets))}
+    root = planned[0].out.parent
     for _ in range(study.precision_rounds):
         more = False
+        index = evidence_index(root)  # the evidence in the runs folder, read once a round
         for i, t in enumerate(targets):
-            games, half = widest_half_width(t.runs)
+            games, half = widest_half_width(t.runs, index=index)
             g = topup_games(games, half, t.precision, cap - spent[i])
             if g < t.num_players:
                 continue
@@ -597,8 +603,9 @@ def play_to_precision(
         if not more:
             break
     rows = []
+    index = evidence_index(root)
     for t in targets:
-        games, half = widest_half_width(t.runs)
+        games, half = widest_half_width(t.runs, index=index)
         rows.append([t.num_players, t.bot, games, half, t.precision, half <= t.precision])
     reached = pd.DataFrame(rows, columns=["num_players", "bot", "num_games", "half_width", "precision", "reached"])
     return added, reached
@@ -613,10 +620,25 @@ def _intact(out: Path) -> bool:
     return True
 
 
+def _holds_more(m: dict, p: PlannedRun, key: str) -> bool:
+    """Whether manifest ``m`` is a complete run of the games ``p`` plans and more: compatible (the same evidence key),
+    the same master seed (so its first games are ``p``'s) and at least as many games."""
+    return (
+        m.get("status") == "complete"
+        and evidence_key(m) == key
+        and m.get("master_seed") == p.spec.master_seed
+        and m.get("num_games", 0) >= p.spec.num_games
+    )
+
+
 def _play(p: PlannedRun, workers: int | None, progress: bool) -> str:
-    """Play one planned run, reusing or finishing a matching run already in its directory."""
+    """Play one planned run, reusing or finishing a matching run already in its directory.
+
+    A complete run there that holds the planned games and more (a larger run of the same seed, e.g. from a study at a
+    larger size) is kept as it is: replacing it would throw evidence away."""
     game, data = validate(p.spec)
-    rid = run_id(p.spec, game, game.describe_data(data))
+    described = game.describe_data(data)
+    rid = run_id(p.spec, game, described)
     resume = overwrite = False
     if (p.out / "manifest.json").is_file():
         try:
@@ -625,10 +647,13 @@ def _play(p: PlannedRun, workers: int | None, progress: bool) -> str:
             m = {}
         if ("trajectories" in run_tables(m)) != p.spec.trajectories:  # a run without the tables the study reads
             m = {}
-        if m.get("run_id") == rid and m.get("status") == "complete":
+        key = evidence_key(
+            {**p.spec.to_json(), "engine_version": game.version, "rules": described["rules"], "data": described["data"]}
+        )
+        if m.get("run_id") == rid and m.get("status") == "complete" or m and _holds_more(m, p, key):
             # a damaged run, or one written before 2026-12-01 (no "report" facts for the document), is played again
             if "report" in m and _intact(p.out):
-                return "reused"
+                return "reused" if m.get("run_id") == rid else f"reused (its {m['num_games']:,} games hold these)"
             overwrite = True
         elif m.get("run_id") == rid:
             resume = True
@@ -697,9 +722,23 @@ def run_study(
         f"golem study {game} --games {num_games or study.default_games} --seed {seed} "
         f"--runs-dir {shlex.quote(str(runs_root))} --out {shlex.quote(str(out))}"
     )
-    path = build_report([p.out for p in planned], out, title=f"{_title(game)}: standard balance study", command=command)
+    evidence = _evidence(planned, runs_root, log)
+    path = build_report(evidence, out, title=f"{_title(game)}: standard balance study", command=command)
     log(f"report in {time.perf_counter() - t0:.1f} s (runs played in {played:.1f} s) -> {path}")
     return path
+
+
+def _evidence(planned: list[PlannedRun], root: Path, log: Callable[[str], None]) -> list[Path]:
+    """The runs the study's report reads: its own and every compatible run already in ``root`` that records the same
+    tables (:func:`analysis.evidence.compatible_runs`: each game once)."""
+    mine = [p.out for p in planned]
+    runs = compatible_runs(mine, root)
+    extra = [q for q in runs if q not in mine and "trajectories" in run_tables(read_manifest(q))]
+    runs = [q for q in runs if q in mine] + extra
+    if extra:
+        games = sum(read_manifest(q)["num_games"] for q in extra)
+        log(f"evidence: {len(extra)} more compatible runs in {root} ({games:,} games) join the report")
+    return runs
 
 
 def _title(game: str) -> str:

@@ -1,0 +1,119 @@
+"""The lab's body of evidence: every finished run under a folder, grouped by what makes their games comparable.
+
+Two runs are *compatible* when their games answer the same question: the same game, engine version, player count,
+lineup (bots and parameters), resolved rule options, data files (by SHA-256: an edited deck or refitted weights
+are other evidence) and design (rotation, games per setup, orders per opening). Their games pool. A game is a pure
+function of (master seed, game index), so two compatible runs of one master seed hold the same games up to the
+smaller one's size: each game counts once, from the largest run of each seed.
+
+Queries over the pooled tables go through ``pyarrow.dataset`` (one dataset over the parts of every run), not a
+hand-written merge.
+
+Examples
+--------
+>>> index = evidence_index("runs/study-century")  # doctest: +SKIP
+>>> index.groupby("key")["num_games"].sum()  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pyarrow.compute as pc
+import pyarrow.dataset as ds
+
+from simulate.runformat import RunFormatError, read_manifest, verify_run
+
+__all__ = ["INDEX_COLUMNS", "compatible_runs", "evidence_index", "evidence_key", "pooled_seat_wins"]
+
+INDEX_COLUMNS = ["path", "key", "game", "num_players", "lineup", "master_seed", "num_games"]
+"""The columns of :func:`evidence_index`, one row per finished run."""
+
+
+def evidence_key(manifest: dict[str, Any]) -> str:
+    """A digest of what decides whether two runs' games pool (see the module docstring); equal for compatible runs."""
+    design = manifest.get("design", {})
+    facts = {
+        "game": manifest["game"],
+        "engine_version": manifest["engine_version"],
+        "num_players": manifest["num_players"],
+        "lineup": manifest["lineup"],
+        "rules": manifest.get("rules", {}),
+        "data": manifest.get("data", {}).get("files", {}),
+        "design": {
+            "rotate_seats": design.get("rotate_seats", True),
+            "games_per_setup": design.get("games_per_setup", 1),
+            "orders_per_opening": design.get("orders_per_opening", 1),
+            "setups": design.get("setups") is not None,
+        },
+    }
+    return hashlib.sha256(json.dumps(facts, sort_keys=True, default=str).encode()).hexdigest()[:16]
+
+
+def _row(path: Path, m: dict[str, Any]) -> list[Any]:
+    labels = [e["label"] for e in m["lineup"]]
+    lineup = labels[0] if len(set(labels)) == 1 else ",".join(labels)
+    return [path, evidence_key(m), m["game"], m["num_players"], lineup, int(m["master_seed"]), int(m["num_games"])]
+
+
+def evidence_index(root: str | Path, checksums: bool = False) -> pd.DataFrame:
+    """Every complete, intact run directly under ``root`` (and ``root`` itself if it is a run): columns
+    :data:`INDEX_COLUMNS`. Runs that are unfinished, damaged or of an unknown format are left out, as is anything
+    that is not a run. ``checksums`` also checks every part's SHA-256 (slower; without it a part's presence and row
+    count are checked)."""
+    root = Path(root)
+    candidates = [root] if (root / "manifest.json").is_file() else []
+    if root.is_dir():
+        candidates += sorted(p for p in root.iterdir() if (p / "manifest.json").is_file())
+    rows = []
+    for path in candidates:
+        try:
+            m = verify_run(path, checksums=checksums, contents=False)
+        except (RunFormatError, OSError, KeyError, ValueError):
+            continue
+        rows.append(_row(path, m))
+    return pd.DataFrame(rows, columns=INDEX_COLUMNS)
+
+
+def _largest_per_seed(index: pd.DataFrame) -> pd.DataFrame:
+    """One run per (key, master seed): the one with the most games, which holds the others' games."""
+    ordered = index.sort_values(["key", "master_seed", "num_games", "path"], ascending=[True, True, False, True])
+    return ordered.drop_duplicates(["key", "master_seed"]).reset_index(drop=True)
+
+
+def compatible_runs(given: Sequence[str | Path], root: str | Path, index: pd.DataFrame | None = None) -> list[Path]:
+    """``given`` runs and every run under ``root`` compatible with one of them, each game once.
+
+    Of compatible runs with the same master seed only the largest is kept (the others' games are its first games),
+    so a given run can be replaced by a larger run of the same games found under ``root``. Runs keep the order given,
+    then the found ones follow by path. ``index``: :func:`evidence_index` of ``root`` if already read.
+    """
+    mine = pd.DataFrame([_row(Path(p), read_manifest(p)) for p in given], columns=INDEX_COLUMNS)
+    found = evidence_index(root) if index is None else index
+    where = {Path(p).resolve() for p in mine["path"]}
+    found = found[found["key"].isin(set(mine["key"])) & ~found["path"].map(lambda p: Path(p).resolve() in where)]
+    both = pd.concat([mine, found], ignore_index=True) if len(found) else mine
+    kept = {Path(p).resolve() for p in _largest_per_seed(both)["path"]}
+    out: list[Path] = []
+    for p in [*mine["path"], *sorted(found["path"])]:
+        if Path(p).resolve() in kept and Path(p).resolve() not in {q.resolve() for q in out}:
+            out.append(Path(p))
+    return out
+
+
+def pooled_seat_wins(paths: Iterable[str | Path]) -> pd.DataFrame:
+    """Wins and games of each seat over the seats tables of ``paths`` (runs of one key: games counted once by the
+    caller, e.g. with :func:`compatible_runs`): columns ``num_players``, ``seat``, ``wins``, ``num_games``."""
+    parts = [ds.dataset(str(Path(p) / "seats"), format="parquet") for p in paths]
+    if not parts:
+        raise ValueError("no run to pool")
+    table = ds.dataset(parts).to_table(columns=["num_players", "seat", "win"])
+    table = table.set_column(2, "win", pc.cast(table["win"], "float64"))
+    grouped = table.group_by(["num_players", "seat"]).aggregate([("win", "sum"), ("win", "count")])
+    out = grouped.to_pandas().rename(columns={"win_sum": "wins", "win_count": "num_games"})
+    return out.sort_values(["num_players", "seat"]).reset_index(drop=True)[["num_players", "seat", "wins", "num_games"]]
