@@ -3,6 +3,9 @@ with a known effect, the value-for-cost fit on a known price list, and a tiny en
 
 from __future__ import annotations
 
+import shutil
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -18,13 +21,14 @@ from analysis.stats.card_value import (
     value_for_price_sentence,
     value_verdicts,
 )
-from simulate.datafiles import DataError
+from simulate.datafiles import SEEDS_DIR, DataError
 from simulate.games.century import data as century_data
 from simulate.games.century import play
 from simulate.games.century.bots import GREEDY, default_params
 from simulate.games.century.reference import CenturyReference
 from simulate.games.century.state import IN_HAND, NOT_OWNED
 from simulate.rng import game_seeds
+from simulate.runner import run
 
 SEED = 20261204  # any seed: the synthetic tests' answers hold for every seed
 GIFT = "M04"
@@ -275,13 +279,15 @@ def test_value_command_answers_in_one_line_and_refuses_what_it_cannot_value(tmp_
 # --------------------------------------------------------------------------- the study and its report
 
 
-def test_study_plays_the_value_design_on_shared_games_only_when_it_can_afford_it() -> None:
+def test_study_screens_every_card_on_shared_games_at_any_size() -> None:
     from simulate.orchestration.studies import STUDIES, plan_study
 
     study = STUDIES["century"]
-    assert not [p for p in plan_study("century", 10_000) if p.purpose.startswith("card value")], "too few games"
+    small = [p for p in plan_study("century", 10_000) if p.purpose.startswith("card value")]
+    assert small and all(p.spec.num_games == study.value_min_games for p in small), "never skipped: 200 games an arm"
     plan = plan_study("century", 1_000_000)
     value = [p for p in plan if p.purpose.startswith("card value")]
+    assert len(value) == len(small)
     gifts = [p for p in value if p.spec.rules.get("gift")]
     assert len(value) == len(gifts) + len(study.value_players)
     assert {p.spec.rules["gift"] for p in gifts} >= {"S1", "M04", "M43"}
@@ -397,3 +403,52 @@ def test_a_what_if_change_not_detected_says_unresolved_or_settled_never_just_not
     assert "unresolved: about 8,000 more games would detect or settle it" in change_sentence(
         row(0.01, -0.02, 0.04, False)
     )
+
+
+def _broken_deck(tmp_path) -> Path:
+    """A copy of Century's data with M01 ("gain 1T") made far stronger than any printed card: gain 3M."""
+    deck = tmp_path / "broken-deck"
+    shutil.copytree(SEEDS_DIR / "century", deck)
+    table = (deck / "merchant_cards.csv").read_text()
+    (deck / "merchant_cards.csv").write_text(table.replace("M01,market,create,,T,0", "M01,market,create,,MMM,0"))
+    return deck
+
+
+def test_the_screen_finds_a_broken_card_and_the_summary_names_it_with_its_skill_levels(tmp_path) -> None:
+    """A planted broken card (M01 edited to gain 3M) stands out of a small screen, is confirmed at a second rung,
+    and the first screen names it with its text, its value and the rungs at which it holds."""
+    from analysis.report import compute_report
+    from simulate.orchestration.studies import STUDIES, PlannedRun, _plan_run, _value_arms, standout_cards
+
+    deck, study, runs = _broken_deck(tmp_path), STUDIES["century"], tmp_path / "runs"
+    screen = [
+        _plan_run("century", r, 11, 200, runs, deck, None)
+        for r in _value_arms(study, 2, "greedy", ["M02", "M01", "M05"], 0.0)
+    ]
+    for p in screen:
+        run(p.spec, p.out, workers=1, progress=False)
+    assert standout_cards(screen, 1) == {2: ["M01"]}
+    confirm = [
+        _plan_run("century", r, 12, 200, runs, deck, None)
+        for r in _value_arms(study, 2, "planner", ["M01"], 0.0, stage="confirm")
+    ]
+    for p in confirm:
+        run(p.spec, p.out, workers=1, progress=False)
+    assert all(isinstance(p, PlannedRun) and p.purpose.startswith("card value") for p in [*screen, *confirm])
+    report = compute_report([p.out for p in [*screen, *confirm]])
+    line = next(a for a in report.summary if a.startswith("What a card is worth"))
+    assert "M01 (gain 3M) is worth" in line and "holds at greedy and planner" in line, line
+
+
+def test_a_screen_where_no_card_matters_says_so(tmp_path) -> None:
+    from analysis.report import compute_report
+    from simulate.orchestration.studies import STUDIES, _plan_run, _value_arms
+
+    arms = [
+        _plan_run("century", r, 13, 40, tmp_path, None, None)
+        for r in _value_arms(STUDIES["century"], 2, "random", ["M02", "M05"], 0.0)
+    ]
+    for p in arms:
+        run(p.spec, p.out, workers=1, progress=False)
+    line = next(a for a in compute_report([p.out for p in arms]).summary if a.startswith("What a card is worth"))
+    assert "no card stands out at the precision reached" in line, line

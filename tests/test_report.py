@@ -214,8 +214,9 @@ def test_study_runs_and_reports_at_a_tiny_scale(tmp_path) -> None:
 def test_study_plan_scales_and_separates_seeds() -> None:
     small, large = plan_study("century", 10_000), plan_study("century", 1_000_000)
     assert sum(p.spec.num_games for p in large) >= 1_000_000 * 0.99
-    unpaired = [p for p in large if not p.purpose.startswith("card value")]  # a value design's arms share games
-    assert len(unpaired) == len(small), "a small study cannot afford the card-value design"
+    small = [p for p in small if not p.purpose.startswith("card value")]  # a value design's arms share games...
+    unpaired = [p for p in large if not p.purpose.startswith("card value")]  # ...and never fewer than 200 an arm
+    assert len(unpaired) == len(small)
     assert [p.spec.num_games * 100 for p in small] == pytest.approx([p.spec.num_games for p in unpaired], rel=0.01)
     assert len({p.spec.master_seed for p in small}) == len(small)
     assert len({p.spec.master_seed for p in unpaired}) == len(unpaired)

@@ -219,8 +219,14 @@ def compute_report(
     summary = [design] if design else []
     summary += [
         a
-        for s in (mirror_section or mixed_section, setup_section, strategy_section, variant_section, solo_section)
-        + ((value_section,) if value_section is not None else (components,))
+        for s in (
+            mirror_section or mixed_section,
+            value_section if value_section is not None else components,  # the card question on the first screen
+            setup_section,
+            strategy_section,
+            variant_section,
+            solo_section,
+        )
         if s is not None
         for a in (fairness if fairness and s is (mirror_section or mixed_section) else s.answers)
     ]

@@ -73,12 +73,15 @@ def card_value_effects(
     ``component``, ``text``, ``ids``, ``num_players``, ``lineup``, ``design``, the quantity columns), and the value
     runs that found no baseline."""
     base = {_pair_key(m): m for m in baselines}
-    frames, unpaired, read = [], [], {}
+    unpaired, read = [], {}
     reference: dict[tuple, pd.DataFrame] = {}  # the gift of the game's plain card, by pair key, where it was played
     for m in value_runs:
         key = _pair_key(m)
         if key in base and str(m["rules"][GIFT_OPTION]) == m.get("value_reference"):
             reference[key] = _quantities(m)
+    # (card, players, lineup, design) -> [(baseline, variant)]: designs of one card at one rung on other games (a
+    # screen and its confirmation) pool, each pair of games once
+    pairs: dict[tuple[str, int, str, str], list[tuple[pd.DataFrame, pd.DataFrame]]] = {}
     for m in value_runs:
         key = _pair_key(m)
         if key not in base:
@@ -88,13 +91,16 @@ def card_value_effects(
             read[key] = _quantities(base[key])
         card = str(m["rules"][GIFT_OPTION])
         q = _quantities(m)
-        cell = {"num_players": int(m["num_players"]), "lineup": _lineup(m)}
-        frames.append(value_effects(read[key], {card: q}, alpha).assign(**cell, design="gift"))
+        cell = (card, int(m["num_players"]), _lineup(m))
+        pairs.setdefault((*cell, "gift"), []).append((read[key], q))
         if key in reference and card != m.get("value_reference"):
-            beyond = value_effects(reference[key], {card: q}, alpha)
-            frames.append(beyond.assign(**cell, design=f"gift vs {m['value_reference']}"))
-    if not frames:
+            pairs.setdefault((*cell, f"gift vs {m['value_reference']}"), []).append((reference[key], q))
+    if not pairs:
         return pd.DataFrame(), unpaired
+    frames = [
+        value_effects(*_stacked(parts, card), alpha).assign(num_players=n, lineup=lineup, design=design)
+        for (card, n, lineup, design), parts in pairs.items()
+    ]
     effects = adjust_by_quantity(pd.concat(frames, ignore_index=True), alpha)
     texts: dict[str, str] = {}
     for m in value_runs:
@@ -105,6 +111,37 @@ def card_value_effects(
     effects["text"] = effects["component"].map(lambda c: texts.get(c, "text not recorded"))
     effects["ids"] = effects["component"].map(lambda c: ", ".join(same.get(texts.get(c, ""), [c])))
     return effects, unpaired
+
+
+def _stacked(parts: list[tuple[pd.DataFrame, pd.DataFrame]], card: str) -> tuple[pd.DataFrame, dict[str, pd.DataFrame]]:
+    """Paired quantities of several designs of one card as one baseline and one variant table, each design's games
+    under ids of their own (its game index offset past the designs before it)."""
+    offset, bases, variants = 0, [], []
+    for b, v in parts:
+        bases.append(b.set_axis(b.index + offset))
+        variants.append(v.set_axis(v.index + offset))
+        offset += int(b.index.max()) + 1
+    return pd.concat(bases), {card: pd.concat(variants)}
+
+
+def _skill_levels(verdicts: pd.DataFrame, component: str, num_players: int, ladder: Sequence[str]) -> str:
+    """Where a card's value holds: "; holds at apprentice and search" when every rung that valued it gives the same
+    verdict, else each rung's verdict; "" when one rung valued it."""
+    cell = verdicts[(verdicts["component"] == component) & (verdicts["num_players"] == num_players)]
+    if len(cell) < 2:
+        return ""
+    cell = cell.assign(rung=cell["lineup"].map(lambda label: _rung(label, ladder))).sort_values("rung")
+    if cell["verdict"].nunique() == 1:
+        return f"; holds at {' and '.join(cell['lineup'])}"
+    each = ", ".join(f"{r.verdict} at {r.lineup} ({100 * r.diff:+.1f} pp)" for r in cell.itertuples())
+    return f"; differs with skill: {each}"
+
+
+def _games_a_card(part: pd.DataFrame) -> str:
+    """ "N paired games a card", or "N paired games a card (up to M for the cards confirmed after the screen)"."""
+    low, high = int(part["num_games"].min()), int(part["num_games"].max())
+    text = f"{fmt_int(low)} paired games a card"
+    return text if low == high else f"{text} (up to {fmt_int(high)} for the cards confirmed after the screen)"
 
 
 def _rung(lineup: str, ladder: Sequence[str]) -> int:
@@ -143,6 +180,9 @@ def build_card_value_section(
     pool = detected if len(detected) else at_top
     best = pool.loc[pool["diff"].abs().idxmax()]  # the largest effect either way: a card may cost its holder
     answer = value_sentence(effects, best["component"], int(best["num_players"]), top_rung)
+    answer += _skill_levels(verdicts, best["component"], int(best["num_players"]), ladder)
+    if not verdicts["significant"].any():
+        answer = f"no card stands out at the precision reached; the largest: {answer}"
     counts = at_top.groupby("num_players")["verdict"].value_counts().unstack(fill_value=0)
     tally = "; ".join(
         f"{fmt_players(int(n))}: {int(row.get('worth', 0))} of {int(row.sum())} cards worth something detectable, "
@@ -192,7 +232,7 @@ def build_card_value_section(
                     "verdict",
                 ],
                 rows,
-                f"{fmt_players(int(n))}, {lineup} mirror, {fmt_int(part['num_games'].iloc[0])} paired games a card: "
+                f"{fmt_players(int(n))}, {lineup} mirror, {_games_a_card(part)}: "
                 "one more "
                 "copy dealt at setup, paired with the same games as printed; beyond a plain card: against the gift of "
                 "the game's plain reference card on the same games, where the study played it.",

@@ -28,6 +28,7 @@ import pandas as pd
 
 from analysis.evidence import compatible_runs, evidence_index, evidence_key, pooled_seat_wins
 from analysis.report import build_report
+from analysis.report.card_value import card_value_effects, is_value_run
 from analysis.stats.seats import win_rates_from_counts
 from simulate.lineup import parse_lineup
 from simulate.orchestration.card_value import component_groups
@@ -113,9 +114,20 @@ class Study:
     and one run per card group with one more copy of the card dealt at setup to one seat, all on the same games,
     played by the strongest non-search rung of the game's ``skill_ladder``."""
     value_share: float = 0.0
-    """Games of each arm of the value design, as a share of the study's games; these come on top of the study's
-    runs. Below ``value_min_games`` games an arm the design is not played (too few games to value a card)."""
+    """Games of each arm of the value design (the screen of every card), as a share of the study's games; these come
+    on top of the study's runs."""
     value_min_games: int = 200
+    """The fewest games an arm of the screen plays, at any study size (a card that decides games shows in 200 paired
+    games; a smaller study still screens every card)."""
+    value_confirm: int = 2
+    """Cards the study confirms after the screen: those whose value stands out most (the largest effects on the
+    holder's win share, detected ones first), played again at the strong rungs (:func:`confirm_runs`)."""
+    value_confirm_games: tuple[tuple[str, int], ...] = ()
+    """``(bot, games)``: the rungs that confirm the standout cards and the paired games an arm plays at each at the
+    study's default size (scaled with the study's games, at least ``value_confirm_min``), on games of their own (e.g.
+    more apprentice games and a few hundred of the search bot)."""
+    value_confirm_min: int = 50
+    """The fewest paired games an arm of the confirmation plays (a card that decides games shows in 50)."""
 
 
 def _ladder_runs(study: Study) -> tuple[StudyRun, ...]:
@@ -148,42 +160,49 @@ def _skill_luck_runs(study: Study) -> tuple[StudyRun, ...]:
     return (StudyRun(f"{study.game}-{n}p-skill-luck", n, bots, study.skill_luck_share, purpose=purpose),)
 
 
+def _value_arms(study: Study, n: int, bot: str, cards: list[str], share: float, stage: str = "") -> list[StudyRun]:
+    """A paired value design at ``n`` players: a baseline and one run per card, all on the same games (one seed
+    group); ``stage`` names a later stage (``confirm``) apart from the screen."""
+    option = next(iter(make(study.game).value_designs.values()))
+    where = f"{n}p-{stage}-{bot.replace(':', '-').replace('=', '-')}" if stage else f"{n}p"
+    group = f"value-{where}"
+    purpose = f"card value{' ' + stage if stage else ''}, {{}}, {n} players" + (f", {bot}" if stage else "")
+    runs = [
+        StudyRun(
+            f"{study.game}-{where}-value-baseline",
+            n,
+            (bot,),
+            share,
+            purpose=purpose.format("baseline"),
+            seed_group=group,
+        )
+    ]
+    runs += [
+        StudyRun(
+            f"{study.game}-{where}-value-{card}",
+            n,
+            (bot,),
+            share,
+            purpose=purpose.format(card),
+            rules=((option, card),),
+            seed_group=group,
+        )
+        for card in cards
+    ]
+    return runs
+
+
 def _value_runs(study: Study, total: int) -> tuple[StudyRun, ...]:
-    """The arms of the study's card-value design: at each of ``value_players``, a baseline and one run per card
-    group with a value design, sharing their games (none when an arm would play fewer than ``value_min_games``)."""
-    if not study.value_players or study.value_share * total < study.value_min_games:
+    """The screen of the study's card-value design: at each of ``value_players``, a baseline and one run per card
+    group with a value design, sharing their games, each at least ``value_min_games`` games whatever the study's
+    size, played by the strongest non-search rung of the skill ladder."""
+    if not study.value_players:
         return ()
-    ladder = [b for b in make(study.game).skill_ladder if b.split(":")[0] != "search"]
-    bot = ladder[-1]
+    bot = [b for b in make(study.game).skill_ladder if b.split(":")[0] != "search"][-1]
     groups = component_groups(study.game)
     cards = groups.loc[groups["design"] != "", "component"].tolist()
-    option = next(iter(make(study.game).value_designs.values()))
-    runs = []
-    for n in study.value_players:
-        group = f"value-{n}p"
-        runs.append(
-            StudyRun(
-                f"{study.game}-{n}p-value-baseline",
-                n,
-                (bot,),
-                study.value_share,
-                purpose=f"card value, baseline, {n} players",
-                seed_group=group,
-            )
-        )
-        runs += [
-            StudyRun(
-                f"{study.game}-{n}p-value-{card}",
-                n,
-                (bot,),
-                study.value_share,
-                purpose=f"card value, {card}, {n} players",
-                rules=((option, card),),
-                seed_group=group,
-            )
-            for card in cards
-        ]
-    return tuple(runs)
+    share = max(study.value_share, study.value_min_games / max(total, 1))
+    return tuple(run for n in study.value_players for run in _value_arms(study, n, bot, cards, share))
 
 
 def _rule_runs(
@@ -241,6 +260,8 @@ STUDIES: dict[str, Study] = {
         # 46 arms (45 merchant cards and the baseline) of 1,000 apprentice games at the default size: ~3 min on 2 cores
         value_players=(3,),
         value_share=0.001,
+        # the two standout cards again: ~30 s of apprentice games and ~110 s of CPU of search games (125 ms a game)
+        value_confirm_games=(("apprentice", 1_000), ("search", 300)),
     ),
     "golem-poker": Study(
         game="golem-poker",
@@ -372,6 +393,8 @@ STUDIES: dict[str, Study] = {
         search_share=0.002,  # 400 games a rung at the default size: about 0.16 s of CPU per search seat-game
         value_players=(2,),
         value_share=0.004,  # 800 apprentice games an arm, 106 arms (every component group and a baseline): ~2.5 min
+        # the two standout components again: 2-player search games cost ~0.3 s of CPU: ~2.5 min for the three arms
+        value_confirm_games=(("apprentice", 1_600), ("search", 150)),
     ),
     "golems": Study(
         game="golems",
@@ -408,6 +431,8 @@ STUDIES: dict[str, Study] = {
         ladder_players=(2,),
         value_players=(2,),
         value_share=0.001,  # 1,000 apprentice games an arm, 31 arms (every card group and a baseline): ~30 s
+        # the two standout cards again: 2-player search games cost ~85 ms of CPU: ~2 min for the three arms
+        value_confirm_games=(("apprentice", 4_000), ("search", 400)),
     ),
 }
 """Standard study of each game, by game name."""
@@ -453,45 +478,96 @@ def plan_study(
     if total < 1:
         raise RunError(f"--games must be at least 1, not {total}")
     base = Path(runs_dir) if runs_dir is not None else Path("runs") / f"study-{game}"
-    engine = make(game)
     planned = []
     group_seeds: dict[str, int] = {}
     for k, r in enumerate((*study.runs, *_ladder_runs(study), *_skill_luck_runs(study), *_value_runs(study, total))):
         run_seed = group_seeds.setdefault(r.seed_group, seed + k) if r.seed_group else seed + k
-        lineup = parse_lineup(engine, list(r.bots), r.num_players)
-        games = max(r.num_players, round(r.share * total))
-        setups = None
-        if r.games_per_setup > 1:
-            per_opening = r.games_per_setup * r.orders_per_opening
-            setups = max(2, round(games / per_opening)) * r.orders_per_opening
-            games = setups * r.games_per_setup
-        chunk = default_chunk_size(games)
-        run_rules = {**(rules or {}), **dict(r.rules)}
-        spec = RunSpec(
-            game=game,
-            num_players=r.num_players,
-            num_games=games,
-            master_seed=run_seed,
-            lineup=lineup,
-            setups=setups,
-            games_per_setup=r.games_per_setup,
-            orders_per_opening=r.orders_per_opening,
-            chunk_size=chunk,
-            rules=run_rules,
-            cards=str(cards) if cards is not None else None,
-            trajectories=True,  # the report's How the game plays section
-        )
-        out = base / r.name
-        size = f"--setups {setups} --games-per-setup {r.games_per_setup}" if setups else f"-n {games}"
-        size += f" --orders-per-opening {r.orders_per_opening}" if r.orders_per_opening > 1 else ""
-        command = (
-            f"golem simulate {game} -p {r.num_players} {size} --bots {','.join(r.bots)} --seed {run_seed} "
-            f"--chunk-size {chunk} --trajectories --out {shlex.quote(str(out))}"
-        )
-        command += "".join(f" --rule {k}={v}" for k, v in run_rules.items())
-        command += f" --cards {shlex.quote(str(cards))}" if cards is not None else ""
-        planned.append(PlannedRun(r.name, out, spec, command, r.purpose))
+        planned.append(_plan_run(game, r, run_seed, max(r.num_players, round(r.share * total)), base, cards, rules))
     return planned
+
+
+def _plan_run(
+    game: str,
+    r: StudyRun,
+    run_seed: int,
+    games: int,
+    base: Path,
+    cards: str | Path | None,
+    rules: dict | None,
+) -> PlannedRun:
+    """Study run ``r`` made concrete: ``games`` games (a setup design rounded to whole openings) under ``run_seed``,
+    in ``base / r.name``, with the study's ``cards`` and ``rules``."""
+    lineup = parse_lineup(make(game), list(r.bots), r.num_players)
+    setups = None
+    if r.games_per_setup > 1:
+        per_opening = r.games_per_setup * r.orders_per_opening
+        setups = max(2, round(games / per_opening)) * r.orders_per_opening
+        games = setups * r.games_per_setup
+    chunk = default_chunk_size(games)
+    run_rules = {**(rules or {}), **dict(r.rules)}
+    spec = RunSpec(
+        game=game,
+        num_players=r.num_players,
+        num_games=games,
+        master_seed=run_seed,
+        lineup=lineup,
+        setups=setups,
+        games_per_setup=r.games_per_setup,
+        orders_per_opening=r.orders_per_opening,
+        chunk_size=chunk,
+        rules=run_rules,
+        cards=str(cards) if cards is not None else None,
+        trajectories=True,  # the report's How the game plays section
+    )
+    out = base / r.name
+    size = f"--setups {setups} --games-per-setup {r.games_per_setup}" if setups else f"-n {games}"
+    size += f" --orders-per-opening {r.orders_per_opening}" if r.orders_per_opening > 1 else ""
+    command = (
+        f"golem simulate {game} -p {r.num_players} {size} --bots {','.join(r.bots)} --seed {run_seed} "
+        f"--chunk-size {chunk} --trajectories --out {shlex.quote(str(out))}"
+    )
+    command += "".join(f" --rule {k}={v}" for k, v in run_rules.items())
+    command += f" --cards {shlex.quote(str(cards))}" if cards is not None else ""
+    return PlannedRun(r.name, out, spec, command, r.purpose)
+
+
+def standout_cards(planned: list[PlannedRun], count: int, alpha: float = 0.05) -> dict[int, list[str]]:
+    """The ``count`` cards of each player count whose value stood out in the study's screen (its played value runs
+    and baselines): detected effects on the holder's win share first, then the largest either way."""
+    screen = [p for p in planned if p.purpose.startswith("card value,")]
+    manifests = [{**read_manifest(p.out), "path": str(p.out)} for p in screen]
+    values = [m for m in manifests if is_value_run(m)]
+    effects, _ = card_value_effects(values, [m for m in manifests if not is_value_run(m)], alpha)
+    if effects.empty:
+        return {}
+    win = effects[(effects["design"] == "gift") & (effects["quantity"] == "holder_win")]
+    win = win.assign(size=win["diff"].abs()).sort_values(["significant", "size"], ascending=False)
+    return {int(n): part["component"].head(count).tolist() for n, part in win.groupby("num_players")}
+
+
+def confirm_runs(
+    game: str,
+    planned: list[PlannedRun],
+    seed: int,
+    total: int,
+    cards: str | Path | None = None,
+    rules: dict | None = None,
+) -> list[PlannedRun]:
+    """The second stage of the card-value design: the cards that stood out in the screen (:func:`standout_cards`),
+    each with a baseline, played again on games of their own at every rung of the study's ``value_confirm_games``,
+    so the card the summary names is measured at the strong rungs too; ``total``: the study's games."""
+    study = study_for(game)
+    if not study.value_confirm_games or not any(p.purpose.startswith("card value,") for p in planned):
+        return []
+    base = planned[0].out.parent
+    out = []
+    for n, standouts in standout_cards(planned, study.value_confirm).items():
+        for j, (bot, games) in enumerate(study.value_confirm_games):
+            group_seed = seed + 200_000 + 1_000 * n + j  # clear of the planned runs' and the top-ups' seeds
+            scaled = max(study.value_confirm_min, round(games * total / study.default_games))
+            for r in _value_arms(study, n, bot, standouts, 0.0, stage="confirm"):
+                out.append(_plan_run(game, r, group_seed, scaled, base, cards, rules))
+    return out
 
 
 class PrecisionTarget(NamedTuple):
@@ -714,6 +790,22 @@ def run_study(
                 f"    {r.bot} at {r.num_players} players: ±{100 * r.half_width:.1f} pp after {r.num_games:,} games "
                 f"({'reached' if r.reached else 'not reached within the budget'}: target ±{100 * r.precision:g} pp)"
             )
+    confirm = confirm_runs(game, planned, seed, num_games or study.default_games, cards, rules)
+    if confirm:
+        cells = sorted({(p.spec.num_players, p.spec.lineup[0].label, p.spec.num_games) for p in confirm})
+        log(
+            "card value: confirming the cards that stood out in the screen ("
+            + ", ".join(sorted({p.name.rsplit("-value-", 1)[1] for p in confirm} - {"baseline"}))
+            + ") on games of their own: "
+            + "; ".join(f"{bot} at {n} players, {g:,} games an arm" for n, bot, g in cells)
+        )
+        for p in confirm:
+            t0 = time.perf_counter()
+            log(
+                f"    {p.name}: {p.spec.num_games:,} games -> {_play(p, workers, progress)} in "
+                f"{time.perf_counter() - t0:.1f} s"
+            )
+        planned = [*planned, *confirm]
     played = time.perf_counter() - started
     runs_root = planned[0].out.parent
     out = Path(out_dir) if out_dir is not None else runs_root / "report"
