@@ -180,7 +180,8 @@ def test_study_and_report_value_golem_components(tmp_path) -> None:
     value = [p for p in plan_study("golem", 200_000) if p.purpose.startswith("card value")]
     assert {p.spec.rules.get("gift") for p in value} >= {None, "B01", "51", "golem_dev_1", "artifact_1", "S04"}
     assert len({p.spec.master_seed for p in value}) == 1 and all(p.spec.num_players == 2 for p in value)
-    assert not [p for p in plan_study("golem", 20_000) if p.purpose.startswith("card value")], "skipped when small"
+    small = [p for p in plan_study("golem", 20_000) if p.purpose.startswith("card value")]
+    assert len(small) == len(value) and all(p.spec.num_games == 200 for p in small), "screened at any size"
     lineup = parse_lineup(make("golem"), ["greedy"], 2)
     dirs = []
     books = ("B16", "B01", "B02", "B03", "B08", "B37")  # prices 3, 1, 2, 1, 3 Knowledge and a Student step
