@@ -45,10 +45,10 @@ def render_html(report: Report) -> str:
     return _render("report.html.j2", report)
 
 
-def render_replay(events: list[dict[str, Any]], title: str, subtitle: str) -> str:
-    """One self-contained HTML page stepping through a replay's events that carry ``state`` (template
-    ``replay.html.j2``: the events embedded as JSON, inline script and style, no network)."""
-    return _TEMPLATES.get_template("replay.html.j2").render(events=events, title=title, subtitle=subtitle)
+def render_replay(view: dict[str, Any], title: str, subtitle: str) -> str:
+    """One self-contained HTML page stepping through a replayed game (template ``replay.html.j2``): ``view`` is a
+    game's ``replay_view`` (``simulate.viewkit``), embedded as JSON and drawn by the inline script, no network."""
+    return _TEMPLATES.get_template("replay.html.j2").render(view=view, title=title, subtitle=subtitle)
 
 
 def write_report(report: Report, out_dir: str | Path) -> Path:
