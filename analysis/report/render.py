@@ -8,6 +8,7 @@ HTML is autoescaped; Markdown table cells escape ``|``.
 from __future__ import annotations
 
 import base64
+import json
 import os
 import shutil
 import tempfile
@@ -15,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
+from markupsafe import Markup
 
 from analysis.report.model import Figure, Report, Table
 
@@ -48,7 +50,10 @@ def render_html(report: Report) -> str:
 def render_replay(view: dict[str, Any], title: str, subtitle: str) -> str:
     """One self-contained HTML page stepping through a replayed game (template ``replay.html.j2``): ``view`` is a
     game's ``replay_view`` (``simulate.viewkit``), embedded as JSON and drawn by the inline script, no network."""
-    return _TEMPLATES.get_template("replay.html.j2").render(view=view, title=title, subtitle=subtitle)
+    data = json.dumps(view, separators=(",", ":"))
+    for ch in "<>&'":  # as Jinja's ``tojson``: safe inside a script element
+        data = data.replace(ch, f"\\u{ord(ch):04x}")
+    return _TEMPLATES.get_template("replay.html.j2").render(data=Markup(data), title=title, subtitle=subtitle)
 
 
 def write_report(report: Report, out_dir: str | Path) -> Path:
