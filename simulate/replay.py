@@ -18,7 +18,8 @@ STATE_SCHEMA = "golem-lab.replay-state/1"
 
 
 def _replay_args(run_dir: str | Path, game_index: int) -> tuple[Game, dict[str, Any], tuple]:
-    """The game, what names the game (run id, game, setup id and seeds) and the arguments of ``Game.replay`` (before ``states``) for game ``game_index``."""
+    """The game, what names game ``game_index`` (run id, game, setup id and seeds) and the arguments of
+    ``Game.replay`` and ``Game.replay_view`` before their flags."""
     store = RunStore(run_dir)
     manifest = read_manifest(store)
     check_header(manifest, store.name("manifest.json"))

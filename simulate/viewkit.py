@@ -75,7 +75,9 @@ def changes(before: dict[str, Any], after: dict[str, Any], seat_names: Sequence[
     skipped = set(skip) | {"seat", "score"}
     parts = []
     for k, (b, a) in enumerate(zip(before["seats"], after["seats"], strict=True)):
-        moved = _moved({f: v for f, v in b.items() if f not in skipped}, {f: v for f, v in a.items() if f not in skipped})
+        moved = _moved(
+            {f: v for f, v in b.items() if f not in skipped}, {f: v for f, v in a.items() if f not in skipped}
+        )
         if moved:
             parts.append(f"{seat_names[k]}: {moved}")
     board = _moved(
@@ -155,7 +157,10 @@ def build_view(
             "board": [pool.add(a) for a in step["scene"]["board"]],
             "seats": [{**s, "areas": [pool.add(a) for a in s["areas"]]} for s in step["scene"]["seats"]],
         }
-        step["state"] = {"board": pool.add(step["state"]["board"]), "seats": [pool.add(s) for s in step["state"]["seats"]]}
+        step["state"] = {
+            "board": pool.add(step["state"]["board"]),
+            "seats": [pool.add(s) for s in step["state"]["seats"]],
+        }
     result = next((e for e in events if e["event"] == "result"), None)
     bots = {}
     for e in events:
@@ -208,6 +213,7 @@ def plain_scene(st: dict[str, Any]) -> Scene:
 
     return {
         "board": [area("Board", chips=chips(st["board"]))],
-        "seats": [{"areas": [area("Position", chips=chips({k: v for k, v in s.items() if k != "seat"}))]}
-                  for s in st["seats"]],
+        "seats": [
+            {"areas": [area("Position", chips=chips({k: v for k, v in s.items() if k != "seat"}))]} for s in st["seats"]
+        ],
     }

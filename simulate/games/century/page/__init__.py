@@ -45,18 +45,30 @@ def scene(st: dict[str, Any], d: CenturyData) -> dict[str, Any]:
     if b["silver_left"]:
         coins.append(f"+silver ({silver} VP)")
     points = [card(p, coins[k] if k < len(coins) else None) for k, p in enumerate(b["point_row"])]
-    merchants = [card(m["card"], _crystals(m["crystals"]) + " on it" if any(m["crystals"].values()) else None)
-                 for m in b["merchant_row"]]
+    merchants = [
+        card(m["card"], _crystals(m["crystals"]) + " on it" if any(m["crystals"].values()) else None)
+        for m in b["merchant_row"]
+    ]
     board = [
-        area("Point row", [*points, back(b["point_deck"], "point deck")],
-             chips=[("copper left", b["copper_left"]), ("silver left", b["silver_left"])]),
+        area(
+            "Point row",
+            [*points, back(b["point_deck"], "point deck")],
+            chips=[("copper left", b["copper_left"]), ("silver left", b["silver_left"])],
+        ),
         area("Merchant row (position 1 free)", [*merchants, back(b["merchant_deck"], "merchant deck")]),
     ]
     seats = [
         {
             "areas": [
-                area("Caravan", chips=[*((c, s["crystals"][c]) for c in COLOURS), ("point cards", s["point_cards"]),
-                                       ("copper", s["copper"]), ("silver", s["silver"])]),
+                area(
+                    "Caravan",
+                    chips=[
+                        *((c, s["crystals"][c]) for c in COLOURS),
+                        ("point cards", s["point_cards"]),
+                        ("copper", s["copper"]),
+                        ("silver", s["silver"]),
+                    ],
+                ),
                 area("Hand", [card(m) for m in s["hand"]]),
                 area("Played (taken back by resting)", [card(m) for m in s["played"]]),
             ]
@@ -98,8 +110,9 @@ def replay_view(
 ) -> dict[str, Any]:
     """The page's data (``simulate.viewkit.build_view``, ``Game.replay_view``); seat k is the k-th to move, as in
     the reports."""
-    events = game.replay(d, num_players, seat_lineup, lineup_ids, lineup_params, setup_seed, play_seed, labels,
-                         states=True)
+    events = game.replay(
+        d, num_players, seat_lineup, lineup_ids, lineup_params, setup_seed, play_seed, labels, states=True
+    )
     names = [f"seat {k + 1}" for k in range(num_players)]
     return build_view(
         events,

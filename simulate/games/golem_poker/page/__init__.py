@@ -28,15 +28,26 @@ def catalogue() -> dict[str, dict[str, str]]:
 def scene(st: dict[str, Any], hands: list[str]) -> dict[str, Any]:
     """The pot and the piles; each seat's stack and the hand it was dealt (the text replay's)."""
     b = st["board"]
-    board = [area(f"Deal {b['deal']}, {b['phase']}",
-                  [back(b["deck"], "deck"), back(b["discard_pile"], "golem's pile")],
-                  chips=[("pot", b["pot"]), ("bet to match", b["current_bet"])])]
+    board = [
+        area(
+            f"Deal {b['deal']}, {b['phase']}",
+            [back(b["deck"], "deck"), back(b["discard_pile"], "golem's pile")],
+            chips=[("pot", b["pot"]), ("bet to match", b["current_bet"])],
+        )
+    ]
     seats = [
         {
             "note": "" if s["in"] else "out of the deal",
             "areas": [
-                area("Chips", chips=[("stack", s["stack"]), ("bet so far", s["bets_paid"]),
-                                     ("cards held", s["hand"]), ("discarded", s["discarded"])]),
+                area(
+                    "Chips",
+                    chips=[
+                        ("stack", s["stack"]),
+                        ("bet so far", s["bets_paid"]),
+                        ("cards held", s["hand"]),
+                        ("discarded", s["discarded"]),
+                    ],
+                ),
                 area("Hand dealt (before the draw)", [card(c) for c in hands[k].split()]),
             ],
         }
@@ -66,11 +77,12 @@ def replay_view(
     explain: bool = False,
 ) -> dict[str, Any]:
     """The page's data (``simulate.viewkit.build_view``, ``Game.replay_view``); seat 1 holds the amulet."""
-    events = game.replay(d, num_players, seat_lineup, lineup_ids, lineup_params, setup_seed, play_seed, labels,
-                         states=True)
+    events = game.replay(
+        d, num_players, seat_lineup, lineup_ids, lineup_params, setup_seed, play_seed, labels, states=True
+    )
     hands: list[str] = []
     scenes = {}
-    for i, e in enumerate(events):  # each position with the hands of the deal it belongs to
+    for e in events:  # each position with the hands of the deal it belongs to
         if e["event"] in ("setup", "deal"):
             hands = [s["hand"] for s in e["seats"]]
         if "state" in e:

@@ -26,19 +26,36 @@ def scene(st: dict[str, Any]) -> dict[str, Any]:
     """The display row by row with the gems on its cards, the deck and the supply; each seat's tableau."""
     b = st["board"]
     rows = [
-        area(f"Display row {r + 1}", [card(c["card"], f"{c['gems']} gems on it" if c["gems"] else None)
-                                      if c else {"back": 0, "label": "empty"} for c in row])
+        area(
+            f"Display row {r + 1}",
+            [
+                card(c["card"], f"{c['gems']} gems on it" if c["gems"] else None)
+                if c
+                else {"back": 0, "label": "empty"}
+                for c in row
+            ],
+        )
         for r, row in enumerate(b["display"])
     ]
-    supply = area("Supply", [back(b["deck"], "deck")], chips=[("gems", b["gem_supply"])]
-                  + ([("Automa score", b["automa_score"])] if "automa_score" in b else []))
+    supply = area(
+        "Supply",
+        [back(b["deck"], "deck")],
+        chips=[("gems", b["gem_supply"])] + ([("Automa score", b["automa_score"])] if "automa_score" in b else []),
+    )
     seats = [
         {
             "areas": [
-                area("Gems, Golems, dust", chips=[("gems", s["gems"]), ("Golems", s["golems"]),
-                                                  ("tucked", s["tucked"]), ("dust", s["dust"])]),
-                area("Columns (cards, wild)", chips=[(f"{r}", f"{n}" + (f" +{s['wild'][r]} wild" if s["wild"][r] else ""))
-                                                     for r, n in s["columns"].items()]),
+                area(
+                    "Gems, Golems, dust",
+                    chips=[("gems", s["gems"]), ("Golems", s["golems"]), ("tucked", s["tucked"]), ("dust", s["dust"])],
+                ),
+                area(
+                    "Columns (cards, wild)",
+                    chips=[
+                        (f"{r}", f"{n}" + (f" +{s['wild'][r]} wild" if s["wild"][r] else ""))
+                        for r, n in s["columns"].items()
+                    ],
+                ),
                 area("Hand and reserved Runes", [back(s["hand"], "in hand"), *(card(c) for c in s["reserved"])]),
             ]
         }
@@ -75,8 +92,9 @@ def replay_view(
     explain: bool = False,
 ) -> dict[str, Any]:
     """The page's data (``simulate.viewkit.build_view``, ``Game.replay_view``)."""
-    events = game.replay(d, num_players, seat_lineup, lineup_ids, lineup_params, setup_seed, play_seed, labels,
-                         states=True)
+    events = game.replay(
+        d, num_players, seat_lineup, lineup_ids, lineup_params, setup_seed, play_seed, labels, states=True
+    )
     return build_view(
         events,
         catalogue(d),
