@@ -95,3 +95,90 @@ def test_every_state_field_is_documented(replayed) -> None:
         k for e in with_states if "state" in e for part in (e["state"]["board"], *e["state"]["seats"]) for k in part
     }
     assert keys <= documented, sorted(keys - documented)
+
+
+def view(name: str, bots: list[str] | None = None, explain: bool = False) -> dict:
+    n, golden_bots, setup_seed, play_seed = GAMES[name]
+    game = make(name)
+    lineup = parse_lineup(game, bots or golden_bots, n)
+    ids, params = lineup_arrays(game, lineup)
+    data = game.load_data(None, {})
+    labels = [e.label for e in lineup]
+    return game.replay_view(data, n, np.arange(n), ids, params, setup_seed, play_seed, labels, explain=explain)
+
+
+def _resolved(v: dict) -> list[dict]:
+    pool = v["pool"]
+    return [
+        {
+            "state": {"board": pool[s["state"]["board"]], "seats": [pool[k] for k in s["state"]["seats"]]},
+            "board": [pool[k] for k in s["scene"]["board"]],
+            "seats": [[pool[k] for k in seat["areas"]] for seat in s["scene"]["seats"]],
+        }
+        for s in v["steps"]
+    ]
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_a_replay_page_holds_every_position_and_draws_only_known_cards(name: str) -> None:
+    """``Game.replay_view``: one step per position of the replay, its state unchanged; every face-up card drawn has
+    a text in the catalogue; each game shows automatic steps of its own; the last step's scores are the result's."""
+    events = replay(name, states=True)
+    v = view(name)
+    steps = _resolved(v)
+    assert [s["state"] for s in steps] == [e["state"] for e in events if "state" in e]
+    drawn = {
+        c["id"]
+        for s in steps
+        for a in [*s["board"], *(a for seat in s["seats"] for a in seat)]
+        for c in a.get("cards", [])
+        if "id" in c
+    }
+    assert drawn and drawn <= set(v["cards"]) and all(v["cards"][c]["text"] for c in drawn)
+    assert len(v["seat_names"]) == len(events[0]["state"]["seats"])
+    titles = {a["title"] for s in v["steps"] for a in s["auto"]}
+    expected = {
+        "century": {"Re-deal"},
+        "golems": {"Refill"},
+        "golem-poker": {"Showdown, deal 1"},
+        "golem": {"Income", "Golem Control", "Final scoring"},
+    }[name]
+    assert expected <= titles, titles
+    assert v["steps"][-1]["scores"] == v["final"]["scores"] == events[-1]["scores"]
+
+
+def test_golem_control_says_what_it_took() -> None:
+    """Golem's automatic steps: four rounds of Income and of Golem Control, each in words of what changed."""
+    autos = [a for s in view("golem")["steps"] for a in s["auto"]]
+    assert sum(a["title"] == "Income" for a in autos) == 4
+    assert sum(a["title"] == "Golem Control" for a in autos) == 4
+    assert all(re.search(r"seat \d \(table \d\): ", a["text"]) or a["text"] == "nothing changed" for a in autos[:-1])
+
+
+def test_changes_names_each_number_that_moved() -> None:
+    from simulate.viewkit import changes
+
+    before = {"seats": [{"seat": 1, "score": 3, "vp": 3, "res": {"clay": 1}}], "board": {"gold": 9, "row": ["A"]}}
+    after = {"seats": [{"seat": 1, "score": 0, "vp": -7, "res": {"clay": 3}}], "board": {"gold": 8, "row": ["B"]}}
+    assert changes(before, after, ["seat 1"]) == "seat 1: vp -10, res clay +2; board: gold -1"
+    assert changes(before, before, ["seat 1"]) == ""
+
+
+def test_century_explains_search_and_apprentice_moves() -> None:
+    """``--explain``: each move of a search or apprentice seat with more than one option lists at most four, each
+    valued in [0, 1] (the search's shares of its root visits add up to at most 1), best first; the move played is
+    the re-run's first option in most decisions (the re-run draws its own random numbers)."""
+    v = view("century", ["search:iterations=40", "apprentice"], explain=True)
+    moves = [s for s in v["steps"] if s["kind"] == "move"]
+    explained = [s for s in moves if "explain" in s]
+    assert len(explained) >= len(moves) // 2
+    for s in explained:
+        values = [val for _, val in s["explain"]["options"]]
+        assert 2 <= len(values) <= 4 and all(0 <= x <= 1 for x in values) and values == sorted(values, reverse=True)
+        if s["bot"].startswith("search"):
+            assert sum(values) <= 1 + 1e-9
+    first = [
+        s["head"].split(": ", 2)[-1].removeprefix(f"seat {s['seat']} ") == s["explain"]["options"][0][0]
+        for s in explained
+    ]
+    assert sum(first) > len(first) / 2

@@ -144,9 +144,9 @@ def _explain(
                     (twin.reference.describe(m).split(" ", 2)[2], v, twin.reference.move_key(m) == played)
                     for m, v in options[:TOP]
                 ]
-                summary = "; ".join(f"{w}: {v:.0%}" for w, v, _ in words)
+                summary = "; ".join(f"{w}: {v:.0%}" + (" (played)" if p else "") for w, v, p in words)
                 if not words[0][2]:
-                    summary += " (re-run with its own draws; the game's search picked the move played)"
+                    summary += "; the re-run, with its own random draws, ranks the move played lower"
                 e["explain"] = {"summary": f"{summary} ({unit})", "options": [[w, round(v, 4)] for w, v, _ in words]}
         twin.step(move)
 
