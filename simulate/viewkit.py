@@ -197,7 +197,8 @@ def _heading(e: dict[str, Any], seat_names: Sequence[str], head: Callable[[dict[
         return "Setup"
     if e["event"] == "move":
         rnd = f", round {e['round']}" if e.get("round") else ""
-        return f"Turn {e['turn']}{rnd}: {seat_names[e['seat'] - 1]} ({e['bot']}): {e['text']}"
+        text = e["text"].removeprefix(f"seat {e['seat']} ")  # the mover is named once, in the page's numbering
+        return f"Turn {e['turn']}{rnd}: {seat_names[e['seat'] - 1]} ({e['bot']}): {text}"
     if e["event"] == "result":
         scores = ", ".join(f"{seat_names[k]} {s}" for k, s in enumerate(e["scores"]))
         winners = [seat_names[k] for k, r in enumerate(e["ranks"]) if r == 1]

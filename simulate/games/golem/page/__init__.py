@@ -139,21 +139,22 @@ def _phases(
     """Income, Golem Control and the round's refresh, found by replaying the moves in the reference engine with its
     phase steps watched (the engine runs them between decisions), by the index of the event they happened in."""
     ref = GolemReference(d, n, int(setup_seed), int(engine.gift_seat(np.asarray(seat_lineup))))
-    log: list[tuple[str, dict, dict]] = []
+    log: list[tuple[str, dict, dict, tuple[str, ...]]] = []
 
-    def watch(name: str, title: str) -> None:
+    def watch(name: str, title: str, skip: tuple[str, ...] = ()) -> None:
         step = getattr(ref, name)
 
         def run() -> None:
             before = public_state(ref)
             step()
-            log.append((title, before, public_state(ref)))
+            log.append((title, before, public_state(ref), skip))
 
         setattr(ref, name, run)
 
     watch("_income", "Income")
     watch("_control", "Golem Control")
-    watch("_end_round", "End of round: refresh, marbles dropped, Action tiles dealt, the Library slides")
+    refresh = ("synagogue", "actions_taken", "action_pile", "action_discard", "round")  # all of them renewed
+    watch("_end_round", "End of round: marbles dropped anew, Action tiles dealt, the Library slides", refresh)
     out: dict[int, list[dict[str, str]]] = {}
     for i, e in enumerate(events):
         if e["event"] != "move":
@@ -161,8 +162,12 @@ def _phases(
         del log[:]
         ref.apply_action(int(e["action"]))
         autos = [
-            {"title": title, "text": changes(b, a, names, skip=("turn_order",)) or "nothing changed"}
-            for title, b, a in log
+            {
+                "title": title,
+                "text": changes(b, a, names, skip=("turn_order", *skip))
+                or ("the new round's marbles and tiles are on the board" if skip else "nothing changed"),
+            }
+            for title, b, a, skip in log
         ]
         if autos:
             out[i] = autos
