@@ -9,13 +9,19 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from analysis.report.render import render_replay
 from simulate.lineup import lineup_arrays, parse_lineup
 from simulate.registry import make
+from simulate.viewkit import changes
+
+sys.path.insert(0, str(Path(__file__).resolve().parent / "golden"))
+from regenerate import GOLDEN  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = {  # game -> (players, bots, setup seed, play seed): golden games (tests/golden/regenerate.py)
@@ -158,8 +164,6 @@ def test_golem_control_says_what_it_took() -> None:
 
 
 def test_changes_names_each_number_that_moved() -> None:
-    from simulate.viewkit import changes
-
     before = {"seats": [{"seat": 1, "score": 3, "vp": 3, "res": {"clay": 1}}], "board": {"gold": 9, "row": ["A"]}}
     after = {"seats": [{"seat": 1, "score": 0, "vp": -7, "res": {"clay": 3}}], "board": {"gold": 8, "row": ["B"]}}
     assert changes(before, after, ["seat 1"]) == "seat 1: vp -10, res clay +2; board: gold -1"
@@ -184,3 +188,20 @@ def test_century_explains_search_and_apprentice_moves() -> None:
         for s in explained
     ]
     assert sum(first) > len(first) / 2
+
+
+@pytest.mark.parametrize("name", ["golem-1p", "golem-4p", "golems-solo", "golem-poker-6p", "century-4p"])
+def test_every_golden_game_makes_a_page_of_reasonable_size(name: str) -> None:
+    """Solo games (the Automa's actions as automatic steps), 4 and 6 players: a page under 600 KB whose seat
+    numbering is one permutation of the table seats, every step with a heading and a scene for every seat."""
+    game_name, n, bots, setup_seed, play_seed = GOLDEN[name]
+    game = make(game_name)
+    lineup = parse_lineup(game, bots, n)
+    ids, params = lineup_arrays(game, lineup)
+    data = game.load_data(None, {})
+    v = game.replay_view(data, n, np.arange(n), ids, params, setup_seed, play_seed, [e.label for e in lineup])
+    assert len(render_replay(v, name, "test").encode()) < 600_000
+    assert len(set(v["seat_names"])) == n and sorted(v.get("seat_order", range(n))) == list(range(n))
+    assert all(s["head"] and len(s["scene"]["seats"]) == n for s in v["steps"])
+    if name == "golem-1p":
+        assert any(a["title"] == "Automa" and a["text"] for s in v["steps"] for a in s["auto"])
