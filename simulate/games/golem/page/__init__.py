@@ -10,7 +10,16 @@ from typing import Any
 import numpy as np
 
 from simulate.games.golem import engine
-from simulate.games.golem.data import BOOK_COLOURS, EFFECTS, MARBLES, RESOURCES, ROWS, GolemData
+from simulate.games.golem.data import (
+    BOOK_COLOURS,
+    EFFECTS,
+    MARBLES,
+    P_GOLEM_TRACK_LEN,
+    P_STUDY_TRACK_LEN,
+    RESOURCES,
+    ROWS,
+    GolemData,
+)
 from simulate.games.golem.reference import GolemReference, public_state
 from simulate.viewkit import area, back, build_view, card, changes
 
@@ -50,7 +59,7 @@ def catalogue(d: GolemData) -> dict[str, dict[str, str]]:
     return cards
 
 
-def scene(st: dict[str, Any], order: list[int]) -> dict[str, Any]:
+def scene(st: dict[str, Any], order: list[int], tracks: tuple[int, int]) -> dict[str, Any]:
     """The board's shared parts and each seat's player board."""
     b = st["board"]
     names = _names(order)
@@ -103,8 +112,8 @@ def scene(st: dict[str, Any], order: list[int]) -> dict[str, Any]:
                         "Students and tracks",
                         tracks=[
                             *((f"{c} Student", v, 10) for c, v in s["students"].items()),
-                            ("Golem track", s["golem_track"], 9),
-                            ("Study track", s["study_track"], 9),
+                            ("Golem track", s["golem_track"], tracks[0] - 1),
+                            ("Study track", s["study_track"], tracks[1] - 1),
                         ],
                     ),
                     area(f"Golems: {s['golems_built']} built, {s['golems_killed']} killed", chips=golems),
@@ -202,7 +211,7 @@ def replay_view(
     view = build_view(
         events,
         catalogue(d),
-        lambda st: scene(st, order),
+        lambda st: scene(st, order, (int(d.tables.prm[P_GOLEM_TRACK_LEN]), int(d.tables.prm[P_STUDY_TRACK_LEN]))),
         names,
         narrate=lambda e: ("Automa" if e["event"] == "automa" else e["event"], e.get("text", "")),
         autos=autos,
