@@ -307,9 +307,9 @@ class GameShell(ABC):
         kernels, whose cache key covers the package's own files); a game without one shows each position's numbers
         as counters and events without a position as automatic steps."""
         args = (data, num_players, seat_lineup, lineup_ids, lineup_params, setup_seed, play_seed, labels)
-        package = f"{type(self).__module__.rpartition('.')[0]}.page"
-        if importlib.util.find_spec(package) is not None:
-            return importlib.import_module(package).replay_view(self, *args, explain=explain)
+        package = type(self).__module__.rpartition(".")[0]
+        if package and importlib.util.find_spec(f"{package}.page") is not None:
+            return importlib.import_module(f"{package}.page").replay_view(self, *args, explain=explain)
         return build_view(
             self.replay(*args, states=True),
             {},

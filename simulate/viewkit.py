@@ -158,7 +158,7 @@ def build_view(
             "seats": [{**s, "areas": [pool.add(a) for a in s["areas"]]} for s in step["scene"]["seats"]],
         }
         step["state"] = {
-            "board": pool.add(step["state"]["board"]),
+            "board": pool.add(step["state"].get("board", {})),  # a position of seats alone: {}
             "seats": [pool.add(s) for s in step["state"]["seats"]],
         }
     result = next((e for e in events if e["event"] == "result"), None)
@@ -213,7 +213,7 @@ def plain_scene(st: dict[str, Any]) -> Scene:
         return [(k.replace("_", " "), v) for k, v in _numbers(fields).items()]
 
     return {
-        "board": [area("Board", chips=chips(st["board"]))],
+        "board": [area("Board", chips=chips(st.get("board", {})))],
         "seats": [
             {"areas": [area("Position", chips=chips({k: v for k, v in s.items() if k != "seat"}))]} for s in st["seats"]
         ],

@@ -205,3 +205,23 @@ def test_every_golden_game_makes_a_page_of_reasonable_size(name: str) -> None:
     assert all(s["head"] and len(s["scene"]["seats"]) == n for s in v["steps"])
     if name == "golem-1p":
         assert any(a["title"] == "Automa" and a["text"] for s in v["steps"] for a in s["auto"])
+
+
+class _PlainCentury(type(make("century"))):
+    """Century as a game without a ``page`` package (this test module has none)."""
+
+
+def test_a_game_without_a_page_package_gets_a_plain_page() -> None:
+    """``GameShell.replay_view`` without ``<game>/page``: each position's numbers as counters for the board and every
+    seat, the steps and scores as a drawn page has them."""
+    n, bots, setup_seed, play_seed = GAMES["century"]
+    game = _PlainCentury()
+    lineup = parse_lineup(game, bots, n)
+    ids, params = lineup_arrays(game, lineup)
+    v = game.replay_view(game.load_data(None, {}), n, np.arange(n), ids, params, setup_seed, play_seed, ["a", "b"])
+    drawn = view("century")
+    assert v["cards"] == {} and len(v["steps"]) == len(drawn["steps"])
+    assert [s["scores"] for s in v["steps"]] == [s["scores"] for s in drawn["steps"]]
+    board = [v["pool"][s["scene"]["board"][0]] for s in v["steps"]]
+    assert all(dict(b["chips"])["copper left"] >= 0 for b in board)
+    assert all(len(s["scene"]["seats"]) == n for s in v["steps"])
