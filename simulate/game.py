@@ -336,6 +336,23 @@ class Game(Protocol):
         """
         ...
 
+    def replay_view(
+        self,
+        data: Any,
+        num_players: int,
+        seat_lineup: np.ndarray,
+        lineup_ids: np.ndarray,
+        lineup_params: np.ndarray,
+        setup_seed: int,
+        play_seed: int,
+        labels: list[str],
+        explain: bool = False,
+    ) -> dict[str, Any]:
+        """What a replay page shows of one game (``simulate.viewkit.build_view``): each position as a scene to draw
+        with the cards' texts from ``data``, every step in words with the automatic ones, one seat numbering; with
+        ``explain`` the options a ``search`` or ``apprentice`` move weighed, where the game can tell them."""
+        ...
+
     def format_event(self, event: dict[str, Any]) -> str:
         """One event as readable text."""
         ...

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 import statistics
 import time
 from abc import ABC, abstractmethod
@@ -15,6 +17,7 @@ import numpy as np
 
 from simulate.datafiles import default_dir, read_playing_time, rule_choices
 from simulate.game import ApprenticeSpec, Lists, RuleOption
+from simulate.viewkit import build_view, plain_scene
 
 
 def kernel_traces(
@@ -286,6 +289,34 @@ class GameShell(ABC):
     def component_table(self, data: Any) -> list[dict[str, Any]] | None:
         """Every component a value design can value (``Game``); None: the game has no value design yet."""
         return None
+
+    def replay_view(
+        self,
+        data: Any,
+        num_players: int,
+        seat_lineup: np.ndarray,
+        lineup_ids: np.ndarray,
+        lineup_params: np.ndarray,
+        setup_seed: int,
+        play_seed: int,
+        labels: list[str],
+        explain: bool = False,
+    ) -> dict[str, Any]:
+        """What a replay page shows of one game (``Game``): the game's own ``page`` package draws it
+        (``simulate/games/<game>/page/``, a subfolder, so that editing the picture never recompiles the game's
+        kernels, whose cache key covers the package's own files); a game without one shows each position's numbers
+        as counters and events without a position as automatic steps."""
+        args = (data, num_players, seat_lineup, lineup_ids, lineup_params, setup_seed, play_seed, labels)
+        package = type(self).__module__.rpartition(".")[0]
+        if package and importlib.util.find_spec(f"{package}.page") is not None:
+            return importlib.import_module(f"{package}.page").replay_view(self, *args, explain=explain)
+        return build_view(
+            self.replay(*args, states=True),
+            {},
+            plain_scene,
+            [f"seat {k + 1}" for k in range(num_players)],
+            narrate=lambda e: (e["event"], e.get("text", "")),
+        )
 
     @abstractmethod
     def new_reference(self, data: Any, num_players: int, setup_seed: int) -> Any:

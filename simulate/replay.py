@@ -17,9 +17,9 @@ STATE_SCHEMA = "golem-lab.replay-state/1"
 """The version of the ``state`` field of replay events (docs/replay.md); bumped when a field changes meaning."""
 
 
-def replay_game(run_dir: str | Path, game_index: int, states: bool = False) -> tuple[Game, list[dict[str, Any]]]:
-    """The game engine and the events of game ``game_index`` of a run (a directory or an fsspec URL), exactly as
-    it was played; with ``states`` every position event carries ``state`` and the setup event ``state_schema``."""
+def _replay_args(run_dir: str | Path, game_index: int) -> tuple[Game, dict[str, Any], tuple]:
+    """The game, what names game ``game_index`` (run id, game, setup id and seeds) and the arguments of
+    ``Game.replay`` and ``Game.replay_view`` before their flags."""
     store = RunStore(run_dir)
     manifest = read_manifest(store)
     check_header(manifest, store.name("manifest.json"))
@@ -37,29 +37,36 @@ def replay_game(run_dir: str | Path, game_index: int, states: bool = False) -> t
     plan = plan_games(spec, game_index, game_index + 1)
     seat_lineup = plan.seat_lineup[0]
     labels = [spec.lineup[k].label for k in seat_lineup]
-    events = game.replay(
-        data,
-        spec.num_players,
-        seat_lineup,
-        ids,
-        params,
-        int(plan.setup_seed[0]),
-        int(plan.play_seed[0]),
-        labels,
-        states=states,
-    )
+    names = {
+        "run_id": manifest["run_id"],
+        "game": game_index,
+        "setup_id": int(plan.setup_id[0]),
+        "setup_seed": int(plan.setup_seed[0]),
+        "play_seed": int(plan.play_seed[0]),
+    }
+    args = (data, spec.num_players, seat_lineup, ids, params, int(plan.setup_seed[0]), int(plan.play_seed[0]), labels)
+    return game, names, args
+
+
+def replay_game(run_dir: str | Path, game_index: int, states: bool = False) -> tuple[Game, list[dict[str, Any]]]:
+    """The game engine and the events of game ``game_index`` of a run (a directory or an fsspec URL), exactly as
+    it was played; with ``states`` every position event carries ``state`` and the setup event ``state_schema``."""
+    game, names, args = _replay_args(run_dir, game_index)
+    events = game.replay(*args, states=states)
     if states:
         events[0]["state_schema"] = STATE_SCHEMA
-    events[0].update(
-        {
-            "run_id": manifest["run_id"],
-            "game": game_index,
-            "setup_id": int(plan.setup_id[0]),
-            "setup_seed": int(plan.setup_seed[0]),
-            "play_seed": int(plan.play_seed[0]),
-        }
-    )
+    events[0].update(names)
     return game, events
+
+
+def replay_view(run_dir: str | Path, game_index: int, explain: bool = False) -> tuple[Game, dict[str, Any]]:
+    """The game engine and what a replay page shows of game ``game_index`` (``Game.replay_view``, built with
+    ``simulate.viewkit``); with ``explain`` the moves of the ``search`` and ``apprentice`` bots carry the options
+    they weighed, where the game can tell them."""
+    game, names, args = _replay_args(run_dir, game_index)
+    view = game.replay_view(*args, explain=explain)
+    view.update({**names, "state_schema": STATE_SCHEMA})
+    return game, view
 
 
 def check_html_target(path: Path, overwrite: bool) -> None:

@@ -188,8 +188,17 @@ def test_replay_positions_as_text_json_and_a_page(small_run: Path, tmp_path: Pat
     assert ok("replay", str(small_run), "--game", "7", "--html", str(page)).output == f"wrote {page}\n"
     html = page.read_text()
     embedded = re.search(r'<script type="application/json" id="replay-data">(.*?)</script>', html, re.S)
-    assert embedded and json.loads(embedded.group(1)) == events
-    assert not re.search(r"(src|href)=|https?://", html)  # self-contained: nothing fetched
+    view = json.loads(embedded.group(1))
+    pool = view["pool"]
+    states = [
+        {"seats": [pool[k] for k in st["state"]["seats"]], "board": pool[st["state"]["board"]]} for st in view["steps"]
+    ]
+    assert states == [e["state"] for e in events]  # every position the text replay prints, in the page
+    assert view["final"]["scores"] == final and view["steps"][-1]["scores"] == final
+    assert all(pool[a].get("cards") for st in view["steps"] for a in st["scene"]["board"][:2])  # the rows drawn
+    assert {c for st in states for s in st["seats"] for c in s["hand"]} <= set(view["cards"])  # every card's text
+    # self-contained: nothing fetched (the SVG namespace is a name, never fetched; the browser test checks requests)
+    assert not re.search(r"(src|href)=|https?://", html.replace('"http://www.w3.org/2000/svg"', ""))
     page.write_text("old")
     ok("replay", str(small_run), "--game", "7", "--html", str(page), "--overwrite")
     assert page.read_text() == html
@@ -203,6 +212,7 @@ def test_replay_positions_as_text_json_and_a_page(small_run: Path, tmp_path: Pat
         (["--game", "7", "--html", "MINE"], ["already exists", "--overwrite"]),
         (["--game", "7", "--html", "HERE"], ["is a directory"]),
         (["--game", "7", "--html", "PAGE", "--json"], ["--html"]),
+        (["--game", "7", "--explain"], ["--explain", "--html"]),
     ],
 )
 def test_a_refused_replay_page_writes_nothing(small_run: Path, tmp_path: Path, args: list[str], needles: list[str]):

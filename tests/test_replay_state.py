@@ -9,13 +9,19 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from analysis.report.render import render_replay
 from simulate.lineup import lineup_arrays, parse_lineup
 from simulate.registry import make
+from simulate.viewkit import changes
+
+sys.path.insert(0, str(Path(__file__).resolve().parent / "golden"))
+from regenerate import GOLDEN  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = {  # game -> (players, bots, setup seed, play seed): golden games (tests/golden/regenerate.py)
@@ -95,3 +101,127 @@ def test_every_state_field_is_documented(replayed) -> None:
         k for e in with_states if "state" in e for part in (e["state"]["board"], *e["state"]["seats"]) for k in part
     }
     assert keys <= documented, sorted(keys - documented)
+
+
+def view(name: str, bots: list[str] | None = None, explain: bool = False) -> dict:
+    n, golden_bots, setup_seed, play_seed = GAMES[name]
+    game = make(name)
+    lineup = parse_lineup(game, bots or golden_bots, n)
+    ids, params = lineup_arrays(game, lineup)
+    data = game.load_data(None, {})
+    labels = [e.label for e in lineup]
+    return game.replay_view(data, n, np.arange(n), ids, params, setup_seed, play_seed, labels, explain=explain)
+
+
+def _resolved(v: dict) -> list[dict]:
+    pool = v["pool"]
+    return [
+        {
+            "state": {"board": pool[s["state"]["board"]], "seats": [pool[k] for k in s["state"]["seats"]]},
+            "board": [pool[k] for k in s["scene"]["board"]],
+            "seats": [[pool[k] for k in seat["areas"]] for seat in s["scene"]["seats"]],
+        }
+        for s in v["steps"]
+    ]
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_a_replay_page_holds_every_position_and_draws_only_known_cards(name: str) -> None:
+    """``Game.replay_view``: one step per position of the replay, its state unchanged; every face-up card drawn has
+    a text in the catalogue; each game shows automatic steps of its own; the last step's scores are the result's."""
+    events = replay(name, states=True)
+    v = view(name)
+    steps = _resolved(v)
+    assert [s["state"] for s in steps] == [e["state"] for e in events if "state" in e]
+    drawn = {
+        c["id"]
+        for s in steps
+        for a in [*s["board"], *(a for seat in s["seats"] for a in seat)]
+        for c in a.get("cards", [])
+        if "id" in c
+    }
+    assert drawn and drawn <= set(v["cards"]) and all(v["cards"][c]["text"] for c in drawn)
+    assert len(v["seat_names"]) == len(events[0]["state"]["seats"])
+    titles = {a["title"] for s in v["steps"] for a in s["auto"]}
+    expected = {
+        "century": {"Re-deal"},
+        "golems": {"Refill"},
+        "golem-poker": {"Showdown, deal 1"},
+        "golem": {"Income", "Golem Control", "Final scoring"},
+    }[name]
+    assert expected <= titles, titles
+    assert v["steps"][-1]["scores"] == v["final"]["scores"] == events[-1]["scores"]
+
+
+def test_golem_control_says_what_it_took() -> None:
+    """Golem's automatic steps: four rounds of Income and of Golem Control, each in words of what changed."""
+    autos = [a for s in view("golem")["steps"] for a in s["auto"]]
+    assert sum(a["title"] == "Income" for a in autos) == 4
+    assert sum(a["title"] == "Golem Control" for a in autos) == 4
+    assert all(
+        re.search(r"seat \d \(table \d\): ", a["text"]) or a["title"].startswith("End of round") for a in autos[:-1]
+    )
+
+
+def test_changes_names_each_number_that_moved() -> None:
+    before = {"seats": [{"seat": 1, "score": 3, "vp": 3, "res": {"clay": 1}}], "board": {"gold": 9, "row": ["A"]}}
+    after = {"seats": [{"seat": 1, "score": 0, "vp": -7, "res": {"clay": 3}}], "board": {"gold": 8, "row": ["B"]}}
+    assert changes(before, after, ["seat 1"]) == "seat 1: vp -10, res clay +2; board: gold -1"
+    assert changes(before, before, ["seat 1"]) == ""
+
+
+def test_century_explains_search_and_apprentice_moves() -> None:
+    """``--explain``: each move of a search or apprentice seat with more than one option lists at most four, each
+    valued in [0, 1] (the search's shares of its root visits add up to at most 1), best first; the move played is
+    the re-run's first option in most decisions (the re-run draws its own random numbers)."""
+    v = view("century", ["search:iterations=40", "apprentice"], explain=True)
+    moves = [s for s in v["steps"] if s["kind"] == "move"]
+    explained = [s for s in moves if "explain" in s]
+    assert len(explained) >= len(moves) // 2
+    for s in explained:
+        values = [val for _, val in s["explain"]["options"]]
+        assert 2 <= len(values) <= 4 and all(0 <= x <= 1 for x in values) and values == sorted(values, reverse=True)
+        if s["bot"].startswith("search"):
+            assert sum(values) <= 1 + 1e-9
+    first = [
+        s["head"].split(": ", 2)[-1].removeprefix(f"seat {s['seat']} ") == s["explain"]["options"][0][0]
+        for s in explained
+    ]
+    assert sum(first) > len(first) / 2
+
+
+@pytest.mark.parametrize("name", ["golem-1p", "golem-4p", "golems-solo", "golem-poker-6p", "century-4p"])
+def test_every_golden_game_makes_a_page_of_reasonable_size(name: str) -> None:
+    """Solo games (the Automa's actions as automatic steps), 4 and 6 players: a page under 600 KB whose seat
+    numbering is one permutation of the table seats, every step with a heading and a scene for every seat."""
+    game_name, n, bots, setup_seed, play_seed = GOLDEN[name]
+    game = make(game_name)
+    lineup = parse_lineup(game, bots, n)
+    ids, params = lineup_arrays(game, lineup)
+    data = game.load_data(None, {})
+    v = game.replay_view(data, n, np.arange(n), ids, params, setup_seed, play_seed, [e.label for e in lineup])
+    assert len(render_replay(v, name, "test").encode()) < 600_000
+    assert len(set(v["seat_names"])) == n and sorted(v.get("seat_order", range(n))) == list(range(n))
+    assert all(s["head"] and len(s["scene"]["seats"]) == n for s in v["steps"])
+    if name == "golem-1p":
+        assert any(a["title"] == "Automa" and a["text"] for s in v["steps"] for a in s["auto"])
+
+
+class _PlainCentury(type(make("century"))):
+    """Century as a game without a ``page`` package (this test module has none)."""
+
+
+def test_a_game_without_a_page_package_gets_a_plain_page() -> None:
+    """``GameShell.replay_view`` without ``<game>/page``: each position's numbers as counters for the board and every
+    seat, the steps and scores as a drawn page has them."""
+    n, bots, setup_seed, play_seed = GAMES["century"]
+    game = _PlainCentury()
+    lineup = parse_lineup(game, bots, n)
+    ids, params = lineup_arrays(game, lineup)
+    v = game.replay_view(game.load_data(None, {}), n, np.arange(n), ids, params, setup_seed, play_seed, ["a", "b"])
+    drawn = view("century")
+    assert v["cards"] == {} and len(v["steps"]) == len(drawn["steps"])
+    assert [s["scores"] for s in v["steps"]] == [s["scores"] for s in drawn["steps"]]
+    board = [v["pool"][s["scene"]["board"][0]] for s in v["steps"]]
+    assert all(dict(b["chips"])["copper left"] >= 0 for b in board)
+    assert all(len(s["scene"]["seats"]) == n for s in v["steps"])

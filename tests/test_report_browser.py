@@ -126,26 +126,48 @@ _REPLAY_VIEW = """() => ({
   move: document.getElementById('move').textContent,
   where: document.getElementById('where').textContent,
   slider: [Number(document.getElementById('slider').value), Number(document.getElementById('slider').max)],
-  seats: document.querySelectorAll('#seats tr:first-child th').length,
-  mover: document.querySelectorAll('#seats td.mover').length,
-  board: document.getElementById('board').textContent,
+  seats: [...document.querySelectorAll('#seats .seat h3')].map(h => h.textContent),
+  mover: document.querySelectorAll('#seats .seat.mover').length,
+  cards: document.querySelectorAll('#board svg g.card, #seats svg g.card').length,
+  cardText: [...document.querySelectorAll('svg g.card:not(.back) text.card-text')].map(t => t.textContent).join(' | '),
+  cardIds: [...document.querySelectorAll('svg g.card:not(.back) text.card-id')].map(t => t.textContent),
+  svg: document.querySelectorAll('#board svg *, #seats svg *').length,
+  autos: [...document.querySelectorAll('#auto li.auto-event')].map(li => li.textContent),
+  fields: document.getElementById('fields').textContent,
+  chart: document.querySelectorAll('#chart polyline.score-line').length,
+  marker: Number(document.getElementById('marker').getAttribute('x1')),
   scrollWidth: document.documentElement.scrollWidth,
   width: window.innerWidth,
 })"""
 
+# (game, players, bots, the title of an automatic step the game shows, a word of its cards' texts)
+_REPLAY_GAMES = {
+    "century": (3, ["greedy"], "Re-deal", "pay"),
+    "golem": (2, ["balanced"], "Golem Control", "cost"),
+    "golems": (2, ["collector"], "Refill", "needs"),
+    "golem-poker": (3, ["threshold"], "Showdown", " of "),
+}
 
-def test_a_replay_page_steps_through_the_game(tmp_path) -> None:
-    """``golem replay --html``: one Golem game, first position, next, the slider's end and back, offline."""
+
+@pytest.mark.parametrize("game", list(_REPLAY_GAMES))
+def test_a_replay_page_draws_the_game_and_steps_to_its_end(game, tmp_path) -> None:
+    """``golem replay --html`` of one game of each: the board drawn as SVG with card ids beside their texts, the
+    automatic steps in words, a score chart with its marker; every step visited with the arrow key, the last
+    position's scores equal to the run's games table; offline, no console error, nothing wider than the page."""
     from click.testing import CliRunner
 
+    from analysis.run import load_run
     from simulate.cli import main
 
-    run_dir = _play("golem", tmp_path / "g2", ["balanced"], 2, 4, SEED)
+    players, bots, auto, word = _REPLAY_GAMES[game]
+    run_dir = _play(game, tmp_path / "run", bots, players, 3, SEED)
     page = tmp_path / "game-1.html"
     result = CliRunner().invoke(main, ["replay", str(run_dir), "--game", "1", "--html", str(page)])
     assert result.exit_code == 0, result.output
+    assert page.stat().st_size < 600_000
     errors: list[str] = []
     fetched: list[str] = []
+    views = []
     with sync_api.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         try:
@@ -156,19 +178,37 @@ def test_a_replay_page_steps_through_the_game(tmp_path) -> None:
             view.goto(page.resolve().as_uri())
             view.wait_for_load_state("load")
             first = view.evaluate(_REPLAY_VIEW)
-            view.click("#next")
-            second = view.evaluate(_REPLAY_VIEW)
-            view.click("#last")
-            last = view.evaluate(_REPLAY_VIEW)
-            view.screenshot(path=str(tmp_path / "replay-last.png"))
+            for _ in range(first["slider"][1]):
+                view.keyboard.press("ArrowRight")
+                views.append(view.evaluate(_REPLAY_VIEW))
+            view.screenshot(path=str(tmp_path / f"replay-{game}-last.png"), full_page=True)
             view.keyboard.press("ArrowLeft")
             back = view.evaluate(_REPLAY_VIEW)
+            view.click("#first")
+            again = view.evaluate(_REPLAY_VIEW)
         finally:
             browser.close()
     assert not errors, errors
     assert not fetched, fetched
-    assert first["move"] == "Setup" and first["slider"][0] == 0 and first["seats"] == 3  # the field names and 2 seats
-    assert second["move"].startswith("Turn 1 ") and second["mover"] > 10 and "synagogue" in second["board"]
-    assert last["move"].startswith("Game over") and last["slider"][0] == last["slider"][1] > 100
-    assert back["slider"][0] == last["slider"][1] - 1 and back["move"].startswith("Turn ")
-    assert last["scrollWidth"] <= last["width"] + 1, last
+    last = views[-1]
+    assert first["move"] == "Setup" and first["slider"][0] == 0 and len(first["seats"]) == players
+    assert first["cards"] > 0 and first["svg"] > 50 and first["chart"] == players
+    assert all(v["slider"][0] == k + 1 for k, v in enumerate(views))  # every step visited in order
+    assert sum(v["mover"] for v in views) >= len(views) - 2  # each decision highlights its mover
+    assert any(v["move"].startswith("Turn ") for v in views)
+    assert any(a.startswith(auto) for v in [first, *views] for a in v["autos"]), auto
+    assert any(word in v["cardText"] for v in [first, *views]), word
+    assert all(cid.strip() for v in views for cid in v["cardIds"])
+    assert last["move"].startswith("Game over") and last["marker"] > first["marker"]
+    assert back["slider"][0] == last["slider"][1] - 1 and again == first
+    seats = load_run(run_dir, tables=["seats"]).seats
+    expected = seats[seats["game"] == 1].sort_values("seat")["score"].tolist()
+    shown = [int(h.split(": ")[-1].split()[0]) for h in _by_table_seat(last["seats"])]
+    assert shown == expected, (shown, expected)
+    assert "seat" in last["fields"] and last["scrollWidth"] <= last["width"] + 1, last
+
+
+def _by_table_seat(headings: list[str]) -> list[str]:
+    """Seat headings in table-seat order: Golem's read ``seat P (table T) (bot): S VP``, drawn in turn order."""
+    table = [int(h.split("(table ")[1].split(")")[0]) if "(table " in h else k + 1 for k, h in enumerate(headings)]
+    return [h for _, h in sorted(zip(table, headings, strict=True))]

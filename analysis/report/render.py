@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
+from markupsafe import Markup
 
 from analysis.report.model import Figure, Report, Table
 
@@ -46,10 +47,13 @@ def render_html(report: Report) -> str:
     return _render("report.html.j2", report)
 
 
-def render_replay(events: list[dict[str, Any]], title: str, subtitle: str) -> str:
-    """One self-contained HTML page stepping through a replay's events that carry ``state`` (template
-    ``replay.html.j2``: the events embedded as JSON, inline script and style, no network)."""
-    return _TEMPLATES.get_template("replay.html.j2").render(events=events, title=title, subtitle=subtitle)
+def render_replay(view: dict[str, Any], title: str, subtitle: str) -> str:
+    """One self-contained HTML page stepping through a replayed game (template ``replay.html.j2``): ``view`` is a
+    game's ``replay_view`` (``simulate.viewkit``), embedded as JSON and drawn by the inline script, no network."""
+    data = json.dumps(view, separators=(",", ":"))
+    for ch in "<>&'":  # as Jinja's ``tojson``: safe inside a script element
+        data = data.replace(ch, f"\\u{ord(ch):04x}")
+    return _TEMPLATES.get_template("replay.html.j2").render(data=Markup(data), title=title, subtitle=subtitle)
 
 
 def write_report(report: Report, out_dir: str | Path) -> Path:

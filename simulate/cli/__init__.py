@@ -321,8 +321,19 @@ def simulate(
     help="Write one self-contained page that steps through the game decision by decision.",
 )
 @click.option("--overwrite", is_flag=True, help="Replace the --html file if it exists.")
+@click.option(
+    "--explain",
+    is_flag=True,
+    help="With --html: show the options each search or apprentice move weighed, recomputed (slower).",
+)
 def replay(
-    run_dir: str, game_index: int, as_json: bool, with_state: bool, html_out: Path | None, overwrite: bool
+    run_dir: str,
+    game_index: int,
+    as_json: bool,
+    with_state: bool,
+    html_out: Path | None,
+    overwrite: bool,
+    explain: bool,
 ) -> None:
     """Re-simulate one game of a run (a directory or an fsspec URL) from its seeds and print it turn by turn.
 
@@ -332,18 +343,23 @@ def replay(
       golem replay runs/c3 --game 123456 --state
       golem replay runs/c3 --game 123456 --json > game-123456.json
       golem replay runs/c3 --game 123456 --html game-123456.html
+      golem replay runs/c3 --game 123456 --html game-123456.html --explain
       golem replay s3://bucket/runs/c3 --game 7
     """
-    from simulate.replay import check_html_target, format_state, replay_game
+    from simulate.replay import check_html_target, format_state, replay_game, replay_view
     from simulate.runformat import RunFormatError, read_manifest
     from simulate.runner import version_note
 
     if html_out is not None and (as_json or with_state):
         raise click.UsageError("--html writes a page; give --json or --state without it")
+    if explain and html_out is None:
+        raise click.UsageError("--explain shows the bots' options on the page; give --html with it")
     try:
         if html_out is not None:
             check_html_target(html_out, overwrite)
-        game, events = replay_game(run_dir, game_index, states=as_json or with_state or html_out is not None)
+            game, view = replay_view(run_dir, game_index, explain=explain)
+        else:
+            game, events = replay_game(run_dir, game_index, states=as_json or with_state)
         manifest = read_manifest(run_dir)
         note = version_note(manifest, run_dir)
     except (RunFormatError, ValueError, OSError) as e:
@@ -356,7 +372,7 @@ def replay(
         title = f"{game.title}: game {game_index:,} of run {manifest['run_id']}"
         subtitle = f"golem replay {run_dir} --game {game_index}; engine version {manifest['engine_version']}"
         try:
-            html_out.write_text(render_replay(events, title, subtitle), encoding="utf-8")
+            html_out.write_text(render_replay(view, title, subtitle), encoding="utf-8")
         except OSError as e:
             raise click.ClickException(f"cannot write {html_out}: {e.strerror or e}") from None
         click.echo(f"wrote {html_out}")

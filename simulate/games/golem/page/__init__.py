@@ -1,0 +1,221 @@
+"""Golem's replay page (``simulate.viewkit``): the Palace, Synagogue, Action tiles and Library drawn with the
+components' texts from the run's data, each seat's board; Income, Golem Control and the round's refresh as
+automatic steps; seats numbered by round 1's turn order (as the reports' ``start_position``), the table seat
+beside it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from simulate.games.golem import engine
+from simulate.games.golem.data import (
+    BOOK_COLOURS,
+    EFFECTS,
+    MARBLES,
+    P_GOLEM_TRACK_LEN,
+    P_STUDY_TRACK_LEN,
+    RESOURCES,
+    ROWS,
+    GolemData,
+)
+from simulate.games.golem.reference import GolemReference, public_state
+from simulate.viewkit import area, back, build_view, card, changes
+
+_COLOURS = {"red": "#f6d5d5", "yellow": "#f7edc4", "blue": "#d6e4f5", "green": "#d9eed6", "black": "#dddddd"}
+
+
+def _effect(code: int, a: int, b: int, res: int | None = None) -> str:
+    name = EFFECTS[int(code)].replace("_", " ")
+    if name == "none":
+        return "nothing"
+    what = f" {RESOURCES[int(res)]}" if res is not None and 0 <= int(res) < len(RESOURCES) else ""
+    amounts = f" {int(a)}" + (f"/{int(b)}" if int(b) else "") if int(a) or int(b) else ""
+    return f"{name}{amounts}{what}"
+
+
+def catalogue(d: GolemData) -> dict[str, dict[str, str]]:
+    """Characters, Action tiles and Books with their effects, from the run's tables."""
+    t = d.tables
+    cards = {}
+    for k, cid in enumerate(d.character_ids):
+        cards[cid] = {
+            "name": f"{MARBLES[int(t.ch_c1[k])]}/{MARBLES[int(t.ch_c2[k])]}",
+            "text": f"move {int(t.ch_move[k])}, cost {int(t.ch_cost[k])}: "
+            + _effect(t.ch_effect[k], t.ch_a[k], t.ch_b[k]),
+        }
+    for k, aid in enumerate(d.action_ids):
+        cards[aid] = {"name": "action", "text": _effect(t.at_effect[k], t.at_a[k], t.at_b[k])}
+    for k, bid in enumerate(d.book_ids):
+        colour = BOOK_COLOURS[int(t.bk_colour[k])]
+        now = _effect(t.bk_effect[k][0], t.bk_a[k][0], 0, t.bk_res[k][0])
+        active = _effect(t.bk_effect[k][1], t.bk_a[k][1], 0, t.bk_res[k][1])
+        cards[bid] = {
+            "name": colour,
+            "text": f"cost {int(t.bk_cost[k])}: {now}; active: {active}",
+            "colour": _COLOURS[colour],
+        }
+    return cards
+
+
+def scene(st: dict[str, Any], order: list[int], tracks: tuple[int, int]) -> dict[str, Any]:
+    """The board's shared parts and each seat's player board."""
+    b = st["board"]
+    names = _names(order)
+    syn = [
+        (f"{row}: " + (" ".join(f"{c[0].upper()}{n}" for c, n in b["synagogue"][row].items() if n) or "-"), "")
+        for row in ROWS
+    ]
+    board = [
+        area(
+            f"Round {b['round']}, phase {b['phase']}; turn order " + ", ".join(names[s - 1] for s in b["turn_order"]),
+            [card(c, f"round {k + 1}") for k, c in enumerate(b["palace"])],
+            chips=[("gold supply", b["gold_supply"])],
+        ),
+        area("Synagogue (marbles by row)", chips=[(label, "") for label, _ in syn]),
+        area(
+            "Action tiles (top to bottom)",
+            [card(a) if a else {"back": 0, "label": "empty"} for a in b["action_tiles"]]
+            + [back(b["action_pile"], "action pile")],
+        ),
+        area(
+            "Library",
+            [card(x) for x in b["library"]]
+            + [back(b["book_deck"], "book deck"), back(b["objective_deck"], "objective deck")],
+            chips=[(f"{d} Menorah token", names[o - 1] if o else "free") for d, o in b["menorah_tokens"].items()],
+        ),
+    ]
+    if "automa" in b:
+        board.append(area("Automa", chips=[(k, v) for k, v in b["automa"].items()]))
+    seats = []
+    for s in st["seats"]:
+        golems = [(f"Golem {k + 1}", g) for k, g in enumerate(s["golems"])]
+        columns = [card(x, f"column {c + 1}") for c, col in enumerate(s["book_columns"]) for x in col]
+        seats.append(
+            {
+                "note": f"Rabbi on tile {s['rabbi_tile']}" if s["rabbi_tile"] else "",
+                "areas": [
+                    area(
+                        "Resources",
+                        chips=[
+                            ("VP", s["vp"]),
+                            ("clay", s["clay"]),
+                            ("coins", s["coins"]),
+                            ("knowledge", s["knowledge"]),
+                            ("gold aside", s["gold_aside"]),
+                            ("actions", s["actions_taken"]),
+                            ("marbles", " ".join(s["marbles"]) or "-"),
+                        ],
+                    ),
+                    area(
+                        "Students and tracks",
+                        tracks=[
+                            *((f"{c} Student", v, 10) for c, v in s["students"].items()),
+                            ("Golem track", s["golem_track"], tracks[0] - 1),
+                            ("Study track", s["study_track"], tracks[1] - 1),
+                        ],
+                    ),
+                    area(f"Golems: {s['golems_built']} built, {s['golems_killed']} killed", chips=golems),
+                    area(
+                        f"Artifact tile {s['artifact_tile']}: Gold per cauldron, done",
+                        chips=[
+                            (f"cauldron {k + 1}", f"{g} gold{' done' if done else ''}")
+                            for k, (g, done) in enumerate(zip(s["artifact_gold"], s["artifacts_done"], strict=True))
+                        ]
+                        + [
+                            ("developments golem", sum(s["golem_developments"])),
+                            ("study", sum(s["study_developments"])),
+                            ("artifact", sum(1 for x in s["artifact_developments"] if x >= 0)),
+                        ],
+                    ),
+                    area("Books (by column) and Objectives", [*columns, back(s["objectives"], "objectives")]),
+                ],
+            }
+        )
+    return {"board": board, "seats": seats}
+
+
+def _names(order: list[int]) -> list[str]:
+    """Seat names by table seat: the place in round 1's turn order, the table seat beside it."""
+    place = {seat: k + 1 for k, seat in enumerate(order)}
+    return [f"seat {place[t]} (table {t})" for t in range(1, len(order) + 1)]
+
+
+def _phases(
+    d: GolemData, n: int, seat_lineup: np.ndarray, setup_seed: int, events: list[dict[str, Any]], names: list[str]
+) -> dict[int, list[dict[str, str]]]:
+    """Income, Golem Control and the round's refresh, found by replaying the moves in the reference engine with its
+    phase steps watched (the engine runs them between decisions), by the index of the event they happened in."""
+    ref = GolemReference(d, n, int(setup_seed), int(engine.gift_seat(np.asarray(seat_lineup))))
+    log: list[tuple[str, dict, dict, tuple[str, ...]]] = []
+
+    def watch(name: str, title: str, skip: tuple[str, ...] = ()) -> None:
+        step = getattr(ref, name)
+
+        def run() -> None:
+            before = public_state(ref)
+            step()
+            log.append((title, before, public_state(ref), skip))
+
+        setattr(ref, name, run)
+
+    watch("_income", "Income")
+    watch("_control", "Golem Control")
+    refresh = ("synagogue", "actions_taken", "action_pile", "action_discard", "round")  # all of them renewed
+    watch("_end_round", "End of round: marbles dropped anew, Action tiles dealt, the Library slides", refresh)
+    out: dict[int, list[dict[str, str]]] = {}
+    for i, e in enumerate(events):
+        if e["event"] != "move":
+            continue
+        del log[:]
+        ref.apply_action(int(e["action"]))
+        autos = [
+            {
+                "title": title,
+                "text": changes(b, a, names, skip=("turn_order", *skip))
+                or ("the new round's marbles and tiles are on the board" if skip else "nothing changed"),
+            }
+            for title, b, a, skip in log
+        ]
+        if autos:
+            out[i] = autos
+    return out
+
+
+def replay_view(
+    game: Any,
+    d: GolemData,
+    num_players: int,
+    seat_lineup: np.ndarray,
+    lineup_ids: np.ndarray,
+    lineup_params: np.ndarray,
+    setup_seed: int,
+    play_seed: int,
+    labels: list[str],
+    explain: bool = False,
+) -> dict[str, Any]:
+    """The page's data (``simulate.viewkit.build_view``, ``Game.replay_view``)."""
+    events = game.replay(
+        d, num_players, seat_lineup, lineup_ids, lineup_params, setup_seed, play_seed, labels, states=True
+    )
+    order = list(events[0]["order"])
+    names = _names(order)
+    autos = _phases(d, num_players, seat_lineup, setup_seed, events, names)
+    result = events[-1]
+    parts = "; ".join(
+        f"{names[k]}: " + ", ".join(f"{p.removeprefix('score_')} {v}" for p, v in sp.items() if v)
+        for k, sp in enumerate(result["score_parts"])
+    )
+    autos.setdefault(len(events) - 1, []).append({"title": "Final scoring", "text": parts})
+    view = build_view(
+        events,
+        catalogue(d),
+        lambda st: scene(st, order, (int(d.tables.prm[P_GOLEM_TRACK_LEN]), int(d.tables.prm[P_STUDY_TRACK_LEN]))),
+        names,
+        narrate=lambda e: ("Automa" if e["event"] == "automa" else e["event"], e.get("text", "")),
+        autos=autos,
+        score_unit="VP",
+    )
+    view["seat_order"] = [s - 1 for s in order]
+    return view

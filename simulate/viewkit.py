@@ -1,0 +1,220 @@
+"""What a replay page shows of a game: each position as a scene to draw, every step in words.
+
+A game's ``replay_view`` (``simulate.game.Game``) turns its replay events (docs/replay.md) into a
+:func:`build_view` dict, the one thing the page's template reads; the template knows no game. A scene is
+plain JSON::
+
+    {"board": [area, ...], "seats": [{"name": "seat 1", "areas": [area, ...]}, ...]}
+    area = {"title": str, "cards": [card, ...], "chips": [[label, value], ...], "tracks": [[label, at, end], ...]}
+    card = {"id": "M12", "note": "1Y on it"}      # its text from the view's catalogue ``cards``
+         | {"back": 3, "label": "deck"}           # hidden cards: a back and a count
+
+Automatic steps (income, control, re-deals, an opponent the rules play) are ``auto`` entries of the
+step they happened in: ``{"title": "Income", "text": "seat 1: clay +2"}``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+Scene = dict[str, Any]
+
+
+def card(card_id: str, note: str | None = None) -> dict[str, Any]:
+    """A face-up card of the catalogue, with an optional note (what lies on it, its state)."""
+    return {"id": card_id, "note": note} if note else {"id": card_id}
+
+
+def back(count: int, label: str) -> dict[str, Any]:
+    """Hidden cards: one back with their count and what they are."""
+    return {"back": int(count), "label": label}
+
+
+def area(
+    title: str,
+    cards: Iterable[dict[str, Any]] = (),
+    chips: Iterable[tuple[str, Any]] = (),
+    tracks: Iterable[tuple[str, int, int]] = (),
+) -> dict[str, Any]:
+    """One titled part of the picture: cards left to right, counters (label, value) and tracks (label, at, end)."""
+    out: dict[str, Any] = {"title": title}
+    cards, chips, tracks = list(cards), [list(c) for c in chips], [list(t) for t in tracks]
+    if cards:
+        out["cards"] = cards
+    if chips:
+        out["chips"] = chips
+    if tracks:
+        out["tracks"] = tracks
+    return out
+
+
+def _numbers(value: Any, prefix: str = "") -> dict[str, float]:
+    """The numbers of a state value, flattened to dotted keys (lists and strings are left out)."""
+    if isinstance(value, bool) or value is None:
+        return {}
+    if isinstance(value, int | float):
+        return {prefix: value}
+    if isinstance(value, dict):
+        out: dict[str, float] = {}
+        for k, v in value.items():
+            out.update(_numbers(v, f"{prefix} {k}".strip()))
+        return out
+    return {}
+
+
+def _signed(d: float) -> str:
+    return f"{d:+g}"
+
+
+def changes(before: dict[str, Any], after: dict[str, Any], seat_names: Sequence[str], skip: Iterable[str] = ()) -> str:
+    """What changed between two ``state`` values, in words: each seat's numbers that moved, then the board's
+    (``"seat 1: vp -10, clay +2; board: gold supply -1"``); ``""`` when no number moved. Fields in ``skip`` and
+    ``score`` (the seat's score is a field of its own in every game) are left out."""
+    skipped = set(skip) | {"seat", "score"}
+    parts = []
+    for k, (b, a) in enumerate(zip(before["seats"], after["seats"], strict=True)):
+        moved = _moved(
+            {f: v for f, v in b.items() if f not in skipped}, {f: v for f, v in a.items() if f not in skipped}
+        )
+        if moved:
+            parts.append(f"{seat_names[k]}: {moved}")
+    board = _moved(
+        {f: v for f, v in before["board"].items() if f not in skipped},
+        {f: v for f, v in after["board"].items() if f not in skipped},
+    )
+    if board:
+        parts.append(f"board: {board}")
+    return "; ".join(parts)
+
+
+def _moved(before: dict[str, Any], after: dict[str, Any]) -> str:
+    b, a = _numbers(before), _numbers(after)
+    return ", ".join(f"{k.replace('_', ' ')} {_signed(a[k] - b.get(k, 0))}" for k in a if a[k] != b.get(k, 0))
+
+
+def dealt(before: Sequence[Any], after: Sequence[Any]) -> list[Any]:
+    """Cards in ``after`` that were not in ``before`` (a row's new cards after a re-deal), in ``after``'s order."""
+    seen = list(before)
+    out = []
+    for c in after:
+        if c is not None and c in seen:
+            seen.remove(c)
+        elif c is not None:
+            out.append(c)
+    return out
+
+
+def build_view(
+    events: list[dict[str, Any]],
+    catalogue: dict[str, dict[str, str]],
+    scene: Callable[[dict[str, Any]], Scene],
+    seat_names: Sequence[str],
+    narrate: Callable[[dict[str, Any]], tuple[str, str]],
+    autos: dict[int, list[dict[str, str]]] | None = None,
+    head: Callable[[dict[str, Any]], str] | None = None,
+    score_unit: str = "points",
+) -> dict[str, Any]:
+    """The replay page's data: one step per event with a ``state`` (setup, each decision, the game's own table
+    events, the result), each with its heading, its automatic steps, its scene and every seat's score.
+
+    ``narrate(event)`` gives (title, text) of an event without a position (an opponent the rules play, a
+    showdown), shown as an automatic step of the step before it; ``autos`` maps an event's index to automatic
+    steps the game found inside it; ``head(event)`` words an event with a position that is not a move, the
+    setup or the result. ``catalogue`` maps each card id to ``{"name", "text"}`` from the run's own data.
+
+    Each step's scene areas, board and seat states are indices into ``pool``, where a part that did not change
+    from one step to the next is stored once (a long game's page stays a few hundred KB).
+    """
+    autos = autos or {}
+    steps: list[dict[str, Any]] = []
+    for i, e in enumerate(events):
+        if "state" not in e:
+            if steps:
+                title, text = narrate(e)
+                steps[-1]["auto"].append({"title": title, "text": text})
+            continue
+        st = e["state"]
+        seat = e.get("seat") if e["event"] == "move" else None
+        step = {
+            "kind": e["event"],
+            "head": _heading(e, seat_names, head),
+            "seat": seat,
+            "auto": list(autos.get(i, [])),
+            "scene": scene(st),
+            "scores": [s["score"] for s in st["seats"]],
+            "state": st,
+        }
+        if e["event"] == "move" and e.get("bot"):
+            step["bot"] = e["bot"]
+        if "explain" in e:
+            step["explain"] = e["explain"]
+        steps.append(step)
+    pool = _Pool()
+    for step in steps:  # a part that did not change since the step before is stored once
+        step["scene"] = {
+            "board": [pool.add(a) for a in step["scene"]["board"]],
+            "seats": [{**s, "areas": [pool.add(a) for a in s["areas"]]} for s in step["scene"]["seats"]],
+        }
+        step["state"] = {
+            "board": pool.add(step["state"].get("board", {})),  # a position of seats alone: {}
+            "seats": [pool.add(s) for s in step["state"]["seats"]],
+        }
+    result = next((e for e in events if e["event"] == "result"), None)
+    bots = {}
+    for e in events:
+        if e["event"] == "move" and "seat" in e:
+            bots.setdefault(e["seat"], e["bot"])
+    return {
+        "cards": catalogue,
+        "seat_names": list(seat_names),
+        "bots": [bots.get(k + 1, "") for k in range(len(seat_names))],
+        "score_unit": score_unit,
+        "final": {"scores": result["scores"], "ranks": result["ranks"]} if result else None,
+        "pool": pool.items,
+        "steps": steps,
+    }
+
+
+class _Pool:
+    """Distinct JSON values, each stored once; a step refers to them by index."""
+
+    def __init__(self) -> None:
+        self.items: list[Any] = []
+        self._index: dict[str, int] = {}
+
+    def add(self, value: Any) -> int:
+        key = json.dumps(value, sort_keys=True)
+        if key not in self._index:
+            self._index[key] = len(self.items)
+            self.items.append(value)
+        return self._index[key]
+
+
+def _heading(e: dict[str, Any], seat_names: Sequence[str], head: Callable[[dict[str, Any]], str] | None) -> str:
+    if e["event"] == "setup":
+        return "Setup"
+    if e["event"] == "move":
+        rnd = f", round {e['round']}" if e.get("round") else ""
+        text = e["text"].removeprefix(f"seat {e['seat']} ")  # the mover is named once, in the page's numbering
+        return f"Turn {e['turn']}{rnd}: {seat_names[e['seat'] - 1]} ({e['bot']}): {text}"
+    if e["event"] == "result":
+        scores = ", ".join(f"{seat_names[k]} {s}" for k, s in enumerate(e["scores"]))
+        winners = [seat_names[k] for k, r in enumerate(e["ranks"]) if r == 1]
+        return f"Game over ({e.get('end_reason', 'end')}): {scores}; won by {' and '.join(winners) or 'nobody'}"
+    return head(e) if head else e["event"]
+
+
+def plain_scene(st: dict[str, Any]) -> Scene:
+    """A scene of any ``state``: its numbers as counters, the board's and each seat's."""
+
+    def chips(fields: dict[str, Any]) -> list[tuple[str, Any]]:
+        return [(k.replace("_", " "), v) for k, v in _numbers(fields).items()]
+
+    return {
+        "board": [area("Board", chips=chips(st.get("board", {})))],
+        "seats": [
+            {"areas": [area("Position", chips=chips({k: v for k, v in s.items() if k != "seat"}))]} for s in st["seats"]
+        ],
+    }
