@@ -11,7 +11,7 @@ import pandas as pd
 from analysis import plots
 from analysis.report.format import fmt_ci, fmt_int, fmt_num, fmt_pct, fmt_pct_ci, fmt_players, fmt_pp
 from analysis.report.model import Figure, Section, Table, Text, make_figure
-from analysis.stats.convergence import more_games_text
+from analysis.stats.convergence import MAX_PLANNABLE_GAMES, more_games_text
 from analysis.stats.ladder import (
     CHANGES,
     HOLDS,
@@ -21,6 +21,7 @@ from analysis.stats.ladder import (
     ladder_answers,
     ladder_seats,
     ladder_verdicts,
+    pair_games,
     skill_ladder,
 )
 from analysis.stats.profile import RARE_SHARE, play_profile, profile_warnings
@@ -86,13 +87,10 @@ def _order_words(order: pd.DataFrame) -> str:
     measured = order[order["basis"] == "measured"]
     chain = " < ".join(order["bot"])
     if measured.empty:
-        return f"rungs in the game's declared order ({chain}; no games between the rungs rate them)"
-    rated = " < ".join(measured["bot"])
-    moved = "; not the declared order" if (order["order"] != order["declared"]).any() else ""
-    return (
-        f"rungs by measured strength where rated ({rated}: ratings from the mixed-bot games), else as declared: "
-        f"{chain}{moved}"
-    )
+        return f"players in the order the game declares ({chain}); no games between them measure it"
+    rest = "" if len(measured) == len(order) else "; the others keep the places the game declares"
+    moved = " (not the order the game declares)" if (order["order"] != order["declared"]).any() else ""
+    return f"players ordered by their ratings in games against each other{moved}: {chain}{rest}"
 
 
 def _amount(x: float, unit: str | None) -> str:
@@ -115,6 +113,8 @@ def _answer_line(a, unit: str | None = None) -> str:
     if a.verdict == UNRESOLVED:
         if a.reason.startswith("only"):
             return f"{head} ({a.reason}): {fact}."
+        if a.split:
+            return f"{head}: {_split_words(a, unit)}."
         if "disagree" in a.reason:
             return f"{head} ({top} and the next rung disagree): {fact}."
         line = f"{head} (intervals {reach} under {a.strongest})"
@@ -129,6 +129,25 @@ def _answer_line(a, unit: str | None = None) -> str:
     return line + "."
 
 
+def _split_words(a, unit: str | None) -> str:
+    """Strong rungs whose seat-1 figures disagree, each with its figure, and what would settle which is stronger."""
+    if unit is None:
+        figures = [f"{bot} {fmt_pct(rate)} ({fmt_pct_ci(low, high)})" for bot, rate, low, high in a.split]
+        what = "the first player wins"
+    else:
+        figures = [f"{bot} {fmt_num(m, 1, True)} ({fmt_ci(low, high, 1, True)})" for bot, m, low, high in a.split]
+        what = f"the first player nets ({unit} against the other seats)"
+    names = [bot for bot, *_ in a.split]
+    settle = (
+        f"about {fmt_int(a.more_games)} more games between {names[0]} and {names[1]} would tell which is stronger"
+        if np.isfinite(a.more_games) and a.more_games <= MAX_PLANNABLE_GAMES
+        else "their strengths cannot be told apart at this size"
+    )
+    return (
+        f"the strongest players disagree, and neither is measurably the stronger: {what} {'; '.join(figures)}; {settle}"
+    )
+
+
 def ladder_answer_lines(
     seats: pd.DataFrame,
     mirror: np.ndarray,
@@ -138,12 +157,14 @@ def ladder_answer_lines(
     precision: float | None = None,
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Every seat at every rung (:func:`ladder_seats`) and the answer per player count (:func:`ladder_answers`),
-    in the game's outcome measure (``"win"`` share, or ``"score"`` margin within ``precision`` score units)."""
+    in the game's outcome measure (``"win"`` share, or ``"score"`` margin within ``precision`` score units); strong
+    play is read from ``order``'s ratings, and the games the mixed games put each two bots in together say how many
+    more would separate two strong rungs."""
     columns = ["game", "num_players", "seat", "bot", "win", "score"]
     ladder = ladder_seats(seats.loc[mirror, columns], order, alpha, outcome=outcome)
-    if outcome == "score":
-        return ladder, ladder_answers(ladder, alpha, precision=float(precision or 1.0))
-    return ladder, ladder_answers(ladder, alpha)
+    together = pair_games(seats.loc[~mirror, ["game", "bot"]])
+    limit = float(precision or 1.0) if outcome == "score" else PRECISION
+    return ladder, ladder_answers(ladder, alpha, precision=limit, order=order, games_between=together)
 
 
 def fair_at_strong_play(answers: pd.DataFrame, order: pd.DataFrame, unit: str | None = None) -> str:
@@ -151,7 +172,14 @@ def fair_at_strong_play(answers: pd.DataFrame, order: pd.DataFrame, unit: str | 
     lines = [_answer_line(a, unit) for a in answers.itertuples()]
     measure = "" if unit is None else f", in net {unit} against the other seats"
     head = f"Fair to every seat at strong play{measure}? ({' / '.join(VERDICT_CLASSES)}; seat = place in turn order)"
-    return "\n".join([head, *lines, f"Strong play: the strongest rungs played; {_order_words(order)}."])
+    strong = dict(zip(answers["num_players"], answers["strong"], strict=True))
+    if len(set(strong.values())) == 1:
+        who = next(iter(strong.values()))
+    else:
+        who = "; ".join(f"{fmt_players(n)}: {bots}" for n, bots in strong.items())
+    rated = (order["basis"] == "measured").any()
+    why = "the strongest player and every one whose rating is not measurably lower" if rated else "the two strongest"
+    return "\n".join([head, *lines, f"Strong play: {why} ({who}); {_order_words(order)}."])
 
 
 def build_ladder_section(
