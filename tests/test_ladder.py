@@ -287,10 +287,11 @@ def test_the_round_robin_orders_the_top_of_the_ladder_as_measured_not_as_declare
 
 
 def test_strong_rungs_that_disagree_leave_the_seat_answer_unresolved_with_each_figure() -> None:
-    """Two equally strong players (planted) whose mirror matches give seat 1 44.5% and 48.8% (4,000 games each, as
-    Century's two strongest at 2 players): the answer names both and stays unresolved."""
+    """Two equally strong players (planted) whose mirror matches give seat 1 44.5% and 48.8% (as Century's two
+    strongest at 2 players; 20,000 games each, so that the planted gap is surely seen): the answer names both and
+    stays unresolved."""
     order, together = _measured_order({"apprentice": 0.5, "search": 0.0, "expert": 0.5})
-    seats = _mirrors({(2, "apprentice"): 0.445, (2, "expert"): 0.488, (2, "search"): 0.47}, games=4_000)
+    seats = _mirrors({(2, "apprentice"): 0.445, (2, "expert"): 0.488, (2, "search"): 0.47}, games=20_000)
     answer = ladder_answers(ladder_seats(seats, order), order=order, games_between=together).iloc[0]
     assert answer.verdict == UNRESOLVED and "disagree" in answer.reason
     assert {bot for bot, *_ in answer.split} == {"apprentice", "expert"}

@@ -462,7 +462,7 @@ def test_the_fairness_answer_never_says_no_difference_from_a_small_run_without_w
     table["ci_low"], table["ci_high"] = table["win_rate"] - 0.06, table["win_rate"] + 0.06
     tests = pd.DataFrame({"num_players": [2], "num_games": [300], "pvalue": [0.4], "significant": [False]})
     answer = fairness_answer(table, tests, "search mirror matches")
-    assert "unresolved, about 2,401 more games would bring every interval within ±2 pp" in answer, answer
+    assert "unresolved, about 2,400 more games would bring every interval within ±2 pp" in answer, answer
 
 
 def test_strongest_strategy_says_when_another_bot_beats_it_head_to_head() -> None:
