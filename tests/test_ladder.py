@@ -356,3 +356,11 @@ def test_a_pair_is_topped_up_only_while_its_interval_holds_half() -> None:
     more = separation_topup(300, 165, 10_000)  # 55%: about 380 games in all would leave 50% out
     assert 0 < more < 200 and separation_topup(300 + more, 0.55 * (300 + more), 10_000) == 0
     assert separation_topup(300, 165, 0) == 0
+
+
+@pytest.mark.parametrize("game", list(STUDIES))
+def test_every_rung_of_every_ladder_has_a_name_a_designer_reads(game: str) -> None:
+    names = make(game).bot_names
+    assert set(make(game).skill_ladder) <= set(names), "the first screen names every rung"
+    assert make(game).default_bots in names
+    assert len(set(names.values())) == len(names), "no two players share a name"
