@@ -15,7 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 from analysis.report import Report, Section, Table, Text, build_report, compute_report, render_html, render_markdown
-from analysis.report.provenance import source_revision
+from analysis.report.provenance import caution_lines, source_revision
 from analysis.report.seats import fairness_answer
 from analysis.run import load_run
 from analysis.stats.components import component_strength
@@ -485,3 +485,23 @@ def test_strongest_strategy_says_when_another_bot_beats_it_head_to_head() -> Non
     seats = seats[seats["game"] < 3000]
     section, _ = build_strategy_section(seats, 0.05)
     assert "not transitive" not in section.answers[0], "without the B-A games nothing says otherwise"
+
+
+def test_the_first_caution_says_which_data_are_invented_and_which_estimated() -> None:
+    invented = {"run_id": "a", "num_players": 2, "data": {"estimates": True, "label": "stand-in deck (invented)"}}
+    text = caution_lines([invented])
+    assert text.startswith("Invented data: stand-in deck (invented).") and "not the printed game" in text
+    estimated = {
+        "run_id": "b",
+        "num_players": 2,
+        "data": {
+            "estimates": True,
+            "folder": "seeds/golem",
+            "estimated_rows": {"books.csv": 38, "artifacts.csv": 32, "cemetery.csv": 5, "streets.csv": 10},
+            "estimated_parameters": ["row_weights"],
+        },
+    }
+    text = caution_lines([estimated])
+    assert text.startswith("Estimated data: 85 rows of 4 tables (books, artifacts, streets and 1 more)")
+    assert "and 1 game parameter are estimates" in text and "seeds/golem" in text and "provisional" in text
+    assert caution_lines([{"run_id": "c", "num_players": 2, "data": {"estimates": False}}]) == ""
