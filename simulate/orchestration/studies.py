@@ -776,7 +776,13 @@ def run_study(
     for p in planned:  # every run's bots, data and rule options, before the first run writes anything
         validate(p.spec)
     total = sum(p.spec.num_games for p in planned)
-    log(f"{game} study: {total:,} games in {len(planned)} runs ({study.description})")
+    strong = [p for p in planned if p.purpose.startswith(STRONG_PURPOSE)]
+    also = (
+        f"; and its strongest players, {', '.join(strong_rungs(game, study.strong_rungs))}, against each other"
+        if strong
+        else ""
+    )
+    log(f"{game} study: {total:,} games in {len(planned)} runs ({study.description}{also})")
     started = time.perf_counter()
     for i, p in enumerate(planned, 1):
         t0 = time.perf_counter()
