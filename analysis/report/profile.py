@@ -129,6 +129,11 @@ def _answer_line(a, unit: str | None = None) -> str:
     return line + "."
 
 
+def _and(words: list[str]) -> str:
+    """'2', '2 and 3', '2, 3 and 4'."""
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
 def _split_words(a, unit: str | None) -> str:
     """Strong rungs whose seat-1 figures disagree, each with its figure, and what would settle which is stronger."""
     if unit is None:
@@ -172,11 +177,13 @@ def fair_at_strong_play(answers: pd.DataFrame, order: pd.DataFrame, unit: str | 
     lines = [_answer_line(a, unit) for a in answers.itertuples()]
     measure = "" if unit is None else f", in net {unit} against the other seats"
     head = f"Fair to every seat at strong play{measure}? ({' / '.join(VERDICT_CLASSES)}; seat = place in turn order)"
-    strong = dict(zip(answers["num_players"], answers["strong"], strict=True))
-    if len(set(strong.values())) == 1:
-        who = next(iter(strong.values()))
+    counts: dict[str, list[str]] = {}
+    for n, bots in zip(answers["num_players"], answers["strong"], strict=True):
+        counts.setdefault(bots, []).append(str(int(n)))
+    if len(counts) == 1:
+        who = next(iter(counts))
     else:
-        who = "; ".join(f"{fmt_players(n)}: {bots}" for n, bots in strong.items())
+        who = "; ".join(f"{_and(ns)} players: {bots}" for bots, ns in counts.items())
     rated = (order["basis"] == "measured").any()
     why = "the strongest player and every one whose rating is not measurably lower" if rated else "the two strongest"
     return "\n".join([head, *lines, f"Strong play: {why} ({who}); {_order_words(order)}."])
