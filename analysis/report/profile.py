@@ -88,9 +88,10 @@ def _order_words(order: pd.DataFrame) -> str:
     chain = " < ".join(order["bot"])
     if measured.empty:
         return f"players in the order the game declares ({chain}); no games between them measure it"
-    rest = "" if len(measured) == len(order) else "; the others keep the places the game declares"
-    moved = " (not the order the game declares)" if (order["order"] != order["declared"]).any() else ""
-    return f"players ordered by their ratings in games against each other{moved}: {chain}{rest}"
+    unrated = order.loc[order["basis"] != "measured", "bot"].tolist()
+    rest = f"; not rated, so kept where the game declares: {', '.join(unrated)}" if unrated else ""
+    moved = " (not the order the game declares)" if (measured["order"] != measured["declared"]).any() else ""
+    return f"players ordered by their ratings in games against each other{moved}: {' < '.join(measured['bot'])}{rest}"
 
 
 def _amount(x: float, unit: str | None) -> str:
