@@ -120,7 +120,10 @@ def test_report_has_every_section_and_both_formats(combined_report, runs) -> Non
         assert key in md
     # the first screen: the answers and the overview figure, before every section; provenance last
     summary = md[md.index("## Summary") : md.index("## Findings, section by section")]
-    assert summary.startswith("## Summary\n\n- Game length by player count (3 / 4 players; greedy mirror matches): ")
+    # players named as a designer would (the game's bot_names), the bot specs in the appendix
+    assert summary.startswith(
+        "## Summary\n\n- Game length by player count (3 / 4 players; greedy heuristic mirror matches): "
+    )
     assert "min at a table at an estimated pace (box: 30-45 min)" in summary.splitlines()[2]
     assert "\n- Fair to every seat? " in summary
     for answer in ("How much the setup decides: ", "Strongest strategy: ", "Component that stands out"):
@@ -132,6 +135,7 @@ def test_report_has_every_section_and_both_formats(combined_report, runs) -> Non
     assert md.index("## 1. ") > md.index("## Summary") and md.rindex("## ") == md.index("## Appendix: provenance")
     appendix = md[md.index("## Appendix: provenance") :]
     assert "Runs in this report: the settings that differ between them." in appendix
+    assert "| greedy heuristic | greedy |" in appendix
     runs_table = appendix[appendix.index("| run |") :].splitlines()[0]
     assert "| game |" not in runs_table and "| engine |" not in runs_table  # shared: listed once above
     for run_dir in runs.values():
@@ -291,6 +295,7 @@ def test_a_run_without_what_the_report_needs_of_the_game_is_refused_in_one_line(
         "turn_order_column": None,
         "metrics": {},
         "skill_ladder": list(make("century").skill_ladder),  # apprentice too, since main's a2bb15b
+        "bot_names": dict(make("century").bot_names),
         "profile_forced": ["crystals_discarded"],
         "outcome": "win",
         "outcome_precision": None,
@@ -353,7 +358,9 @@ def test_game_declared_measures_are_reported(tmp_path: Path) -> None:
     # the summary leads with the game's design measures and its length, in the game's own currency
     report = compute_report([run_dir])
     lead = report.summary[0].split("\n")
-    assert lead[0] == "Design measures by player count (4 players; threshold mirror matches):", lead
+    assert lead[0] == "Design measures by player count (4 players; hand-strength threshold player mirror matches):", (
+        lead
+    )
     golem = games["golem_wins"].sum() / games["showdowns"].sum()
     assert lead[1] == f"share of showdowns the golem won: {100 * golem:.0f}%", lead
     assert lead[-1].startswith(f"game length: {games['rounds'].mean():.1f} (") and "no playing time" in lead[-1]
