@@ -99,14 +99,19 @@ def _amount(x: float, unit: str | None) -> str:
     return f"{fmt_pp(x, 1)} pp" if unit is None else f"{fmt_num(x, 1, True)} {unit}"
 
 
-def _answer_line(a, unit: str | None = None) -> str:
-    """One short line per player count: the strong-play answer and its class (``unit``: see :func:`_amount`)."""
+def _answer_line(a, unit: str | None = None, short: bool = False) -> str:
+    """One short line per player count: the strong-play answer and its class (``unit``: see :func:`_amount`).
+
+    ``short``: the rungs of strong play are named once elsewhere (the summary's "Strong play" line), so an answer
+    pooled over all of them says "at strong play" rather than naming them again."""
     scale = 100.0 if unit is None else 1.0
     who = "the first player" if a.seat == 1 else f"seat {a.seat}"
     share = "" if unit is None else " against the other seats"
+    pooled_all = a.strongest == a.strong and not a.reason.startswith("only")
+    under = "at strong play" if short and pooled_all else f"under {a.strongest}"
     fact = (
         f"{who} {_amount(a.excess, unit)}{share} ({fmt_ci(scale * a.excess_low, scale * a.excess_high, 1, True)}) "
-        f"under {a.strongest}"
+        f"{under}"
     )
     top = a.strongest.split(" and ")[0]
     head = f"{fmt_players(a.num_players)}: {a.verdict}"
@@ -118,12 +123,12 @@ def _answer_line(a, unit: str | None = None) -> str:
             return f"{head}: {_split_words(a, unit)}."
         if "disagree" in a.reason:
             return f"{head} ({top} and the next rung disagree): {fact}."
-        line = f"{head} (intervals {reach} under {a.strongest})"
+        line = f"{head} (intervals {reach} {under})"
         if a.more_games > 0:
             line += f": about {more_games_text(a.more_games)} of {top} would settle it"
         return line + (f"; so far {fact}." if a.detected else ".")
     if not a.detected:
-        fact = f"every seat within {reach} of {'its share' if unit is None else 'the others'} under {a.strongest}"
+        fact = f"every seat within {reach} of {'its share' if unit is None else 'the others'} {under}"
     line = f"{head}: {fact}"
     if a.verdict == CHANGES:
         line += f"; differs at {', '.join(a.changed_at)}"
@@ -174,8 +179,9 @@ def ladder_answer_lines(
 
 
 def fair_at_strong_play(answers: pd.DataFrame, order: pd.DataFrame, unit: str | None = None) -> str:
-    """The summary's seat answer: one short line per player count, its class first; then how rungs were ordered."""
-    lines = [_answer_line(a, unit) for a in answers.itertuples()]
+    """The summary's seat answer: what strong play is and how the rungs were ordered, then one short line per player
+    count, its class first."""
+    lines = [_answer_line(a, unit, short=True) for a in answers.itertuples()]
     measure = "" if unit is None else f", in net {unit} against the other seats"
     head = f"Fair to every seat at strong play{measure}? ({' / '.join(VERDICT_CLASSES)}; seat = place in turn order)"
     counts: dict[str, list[str]] = {}
@@ -187,7 +193,7 @@ def fair_at_strong_play(answers: pd.DataFrame, order: pd.DataFrame, unit: str | 
         who = "; ".join(f"{_and(ns)} players: {bots}" for bots, ns in counts.items())
     rated = (order["basis"] == "measured").any()
     why = "the strongest player and every one whose rating is not measurably lower" if rated else "the two strongest"
-    return "\n".join([head, *lines, f"Strong play: {why} ({who}); {_order_words(order)}."])
+    return "\n".join([head, f"Strong play: {why} ({who}); {_order_words(order)}.", *lines])
 
 
 def build_ladder_section(
