@@ -197,7 +197,10 @@ def _declarations(game: Game, name: str) -> list[str]:
     if not game.min_players <= game.bench_players <= game.max_players:
         problems.append(f"bench_players {game.bench_players} outside the player counts")
     n = max(game.min_players, min(2, game.max_players))
-    specs = [game.default_bots, *game.skill_ladder, *game.bench_lineups]
+    unnamed = [b for b in game.skill_ladder if b not in game.bot_names]
+    if game.skill_ladder and unnamed:
+        problems.append(f"bot_names lack the ladder's {unnamed}: the report's first screen names every rung")
+    specs = [game.default_bots, *game.skill_ladder, *game.bench_lineups, *game.bot_names]
     for spec in specs:
         try:
             _lineup(game, spec.split(","), game.bench_players if spec in game.bench_lineups else n)

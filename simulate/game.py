@@ -245,6 +245,9 @@ class Game(Protocol):
     as unused."""
     skill_ladder: tuple[str, ...]
     """Bot names from weakest to strongest: the standard study plays a mirror match at each rung."""
+    bot_names: Mapping[str, str]
+    """Bot specs (``name[:key=value...]``) -> what a designer calls that player, e.g. ``"search:leaf=1:iterations=80"``
+    -> ``"expert search (apprentice inside, 80 iterations)"``: the words the report's first screen uses."""
     outcome: str
     """``"win"`` (the share of games won: the race games) or ``"score"`` (the seat's net score in ``score_unit``,
     e.g. golem-poker's net chips)."""

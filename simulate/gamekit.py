@@ -253,6 +253,7 @@ class GameShell(ABC):
     profile_columns: tuple[str, ...] = ()
     profile_forced: tuple[str, ...] = ()
     skill_ladder: tuple[str, ...] = ()
+    bot_names: Mapping[str, str] = MappingProxyType({})
     outcome: str = "win"
     outcome_precision: float | None = None
     design_measures: tuple[str, ...] = ()

@@ -164,8 +164,9 @@ def report_facts(game: Game) -> dict[str, Any]:
     """What a report needs to know of the game, recorded in the manifest (``report``) so that documents read it
     from the run: ``score_unit``, ``turn_order_column`` (None: the table seat is the turn order), ``metrics``
     (the game's ``report_metrics``, name -> [expression, meaning[, per]]), ``skill_ladder`` (the game's bots
-    from weakest to strongest), ``profile_forced`` (profile columns that count what a player does only when
-    forced or as a penalty, which the play profile shows but never flags as unused), ``outcome`` (``"win"`` or
+    from weakest to strongest), ``bot_names`` (spec -> the words a designer reads), ``profile_forced``
+    (profile columns that count what a player does only when forced or as a penalty, which the play profile shows
+    but never flags as unused), ``outcome`` (``"win"`` or
     ``"score"``: what the seat and strategy answers measure), ``outcome_precision`` (score units, for ``"score"``),
     ``design_measures`` (the metrics the summary leads with) and ``public_opening``, ``hidden_order`` (what the
     setup seed's two streams draw, in words; an empty opening: none) and ``playing_time`` (the box's minutes and the
@@ -175,6 +176,7 @@ def report_facts(game: Game) -> dict[str, Any]:
         "turn_order_column": game.turn_order_column,
         "metrics": {name: list(spec) for name, spec in game.report_metrics.items()},
         "skill_ladder": list(game.skill_ladder),
+        "bot_names": dict(game.bot_names),
         "profile_forced": list(game.profile_forced),
         "outcome": game.outcome,
         "outcome_precision": game.outcome_precision,

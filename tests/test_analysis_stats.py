@@ -653,7 +653,12 @@ def test_games_needed_never_prints_a_count_no_study_will_play():
     note = out.loc[0, "note"]
     assert "more than 10 million more games: effectively no detectable difference at this size" in note
     assert not re.search(r"\d{1,3}(,\d{3}){3}", note), note
-    assert more_games_text(MAX_PLANNABLE_GAMES) == "10,000,000 more games"
+    assert (
+        more_games_text(MAX_PLANNABLE_GAMES)
+        == "10 million more games, as an order of magnitude: unresolved at this size"
+    )
+    assert more_games_text(7_678_837) == "10 million more games, as an order of magnitude: unresolved at this size"
+    assert more_games_text(2_401) == "2,400 more games", "a planning figure, two significant figures"
     assert more_games_text(7_683_051_298).startswith("more than 10 million more games")
     assert more_games_text(np.inf).startswith("more than 10 million more games")
 

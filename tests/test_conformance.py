@@ -55,7 +55,7 @@ def test_bad_declarations_fail(monkeypatch) -> None:
         lambda name: _Broken(
             game,
             profile_forced=("no_such_column",),
-            skill_ladder=("random", "no_such_bot"),
+            skill_ladder=("random", "no_such_bot", "unnamed_rung"),
             outcome="score",
             apprentice=dataclasses.replace(game.apprentice, player_counts=(1, 2, 3)),
         ),
@@ -63,7 +63,13 @@ def test_bad_declarations_fail(monkeypatch) -> None:
     with pytest.raises(ConformanceError) as raised:
         check_game("golems", checks=("declarations",))
     text = str(raised.value)
-    for problem in ("profile_forced", "no_such_bot", "outcome_precision", "apprentice player counts [3]"):
+    for problem in (
+        "profile_forced",
+        "no_such_bot",
+        "outcome_precision",
+        "apprentice player counts [3]",
+        "unnamed_rung",
+    ):
         assert problem in text
 
 

@@ -58,7 +58,8 @@ def test_simulate_without_bots_plays_the_recommended_lineup_and_says_so(tmp_path
         main, ["simulate", "golems", "-p", "2", "-n", "30", "-w", "1", "--out", str(tmp_path / "r")]
     )
     assert result.exit_code == 0, result.output
-    assert "bots: collector, the recommended lineup of golems" in result.output
+    assert "bots: collector heuristic (collector), the recommended lineup of golems" in result.output
+    assert "hold for players of that skill (rung 3 of 7 of the game's skill ladder)" in result.output
     manifest = json.loads((tmp_path / "r" / "manifest.json").read_text())
     assert [e["label"] for e in manifest["lineup"]] == ["collector", "collector"]
 

@@ -11,6 +11,7 @@ import pandas as pd
 import pytest
 
 from analysis.plots import plot_ladder_seats, plot_skill_ladder
+from analysis.report.profile import fair_at_strong_play
 from analysis.stats.ladder import (
     CHANGES,
     HOLDS,
@@ -19,15 +20,22 @@ from analysis.stats.ladder import (
     ladder_answers,
     ladder_seats,
     ladder_verdicts,
+    pair_games,
     rung_order,
+    separation_games,
     skill_ladder,
+    strong_play,
 )
+from analysis.stats.strategies import bradley_terry, head_to_head
 from simulate.orchestration.studies import (
+    STRONG_PURPOSE,
     STUDIES,
     _ladder_runs,
     _skill_luck_runs,
     plan_study,
     precision_targets,
+    separation_topup,
+    strong_rungs,
     topup_games,
 )
 from simulate.registry import make
@@ -105,7 +113,8 @@ def test_every_study_plays_its_ladder_in_mirror_matches_within_its_games(game: s
     plan = plan_study(game, num_games=100_000, runs_dir="unused")
     names = {p.name for p in plan}
     assert {r.name for r in rungs} <= names and len(names) == len(plan)
-    value = [p for p in plan if p.purpose.startswith("card value")]  # the card-value design comes on top
+    # the card-value design and the round robin of the strong rungs come on top
+    value = [p for p in plan if p.purpose.startswith(("card value", STRONG_PURPOSE))]
     assert sum(p.spec.num_games for p in plan if p not in value) == pytest.approx(100_000, rel=0.02)
 
 
@@ -233,3 +242,125 @@ def test_top_up_games_follow_one_over_root_n_within_the_budget() -> None:
     assert topup_games(300, 0.055, 0.02, 1_000) == 1_000, "capped by the budget"
     assert topup_games(3_000, 0.015, 0.02, 10_000) == 0, "already there"
     assert topup_games(300, 0.055, 0.02, 0) == 0
+
+
+# --- strength measured among the strong: a round robin orders the top of the ladder ---------------
+
+DECLARED = ("random", "greedy", "apprentice", "search", "expert")
+"""A declared ladder whose top is wrong in the planted games below: the apprentice is the strongest."""
+
+
+def _round_robin(strength: dict[str, float], games: int = 3_000) -> pd.DataFrame:
+    """2-player games of every pair of bots where A beats B with chance expit(strength A - strength B) (Bradley-Terry,
+    planted), seats alternating."""
+    rng = np.random.default_rng(SEED + 1)
+    bots = list(strength)
+    frames, start = [], 0
+    for i, a in enumerate(bots):
+        for b in bots[i + 1 :]:
+            a_wins = rng.random(games) < 1 / (1 + np.exp(strength[b] - strength[a]))
+            first = np.where(np.arange(games) % 2 == 0, a, b)
+            second = np.where(first == a, b, a)
+            rank_first = np.where((first == a) == a_wins, 1, 2)
+            ids = np.arange(start, start + games)
+            start += games
+            frames.append(pd.DataFrame({"game": ids, "seat": 1, "bot": first, "rank": rank_first}))
+            frames.append(pd.DataFrame({"game": ids, "seat": 2, "bot": second, "rank": 3 - rank_first}))
+    return pd.concat(frames, ignore_index=True).sort_values(["game", "seat"], ignore_index=True)
+
+
+def _measured_order(strength: dict[str, float], games: int = 3_000) -> tuple[pd.DataFrame, dict]:
+    seats = _round_robin(strength, games)
+    ratings = bradley_terry(head_to_head(seats), seats=seats)
+    return rung_order(DECLARED, ratings), pair_games(seats)
+
+
+def test_the_round_robin_orders_the_top_of_the_ladder_as_measured_not_as_declared() -> None:
+    order, _ = _measured_order({"apprentice": 0.6, "search": 0.0, "expert": 0.3})
+    assert order["bot"].tolist() == ["random", "greedy", "search", "expert", "apprentice"]
+    assert order["basis"].tolist()[2:] == ["measured"] * 3
+    assert (order["rating_low"] < order["rating"]).iloc[2:].all()
+    assert strong_play(order, DECLARED) == ["apprentice"], "0.3 log-odds apart in 6,000 games: separated"
+    close, _ = _measured_order({"apprentice": 0.6, "search": 0.0, "expert": 0.6})
+    assert set(strong_play(close, DECLARED)) == {"apprentice", "expert"}, "equal strengths are not separated"
+    assert strong_play(rung_order(DECLARED), DECLARED) == ["expert", "search"], "unrated: the two declared strongest"
+
+
+def test_strong_rungs_that_disagree_leave_the_seat_answer_unresolved_with_each_figure() -> None:
+    """Two equally strong players (planted) whose mirror matches give seat 1 44.5% and 48.8% (as Century's two
+    strongest at 2 players; 20,000 games each, so that the planted gap is surely seen): the answer names both and
+    stays unresolved."""
+    order, together = _measured_order({"apprentice": 0.5, "search": 0.0, "expert": 0.5})
+    seats = _mirrors({(2, "apprentice"): 0.445, (2, "expert"): 0.488, (2, "search"): 0.47}, games=20_000)
+    answer = ladder_answers(ladder_seats(seats, order), order=order, games_between=together).iloc[0]
+    assert answer.verdict == UNRESOLVED and "disagree" in answer.reason
+    assert {bot for bot, *_ in answer.split} == {"apprentice", "expert"}
+    rates = {bot: rate for bot, rate, *_ in answer.split}
+    assert rates["apprentice"] == pytest.approx(0.445, abs=0.02) and rates["expert"] == pytest.approx(0.488, abs=0.02)
+    assert answer.more_games > 0
+    text = fair_at_strong_play(ladder_answers(ladder_seats(seats, order), order=order), order)
+    assert "disagree" in text and "apprentice" in text and "expert" in text and "unresolved" in text
+
+
+def test_a_top_rung_separated_from_the_rest_answers_alone() -> None:
+    """The apprentice is measurably the strongest (planted): a weaker rung's different seat figure does not pool or
+    block the answer; the answer is the apprentice's."""
+    order, together = _measured_order({"apprentice": 0.8, "search": 0.0, "expert": 0.2})
+    seats = _mirrors({(2, "apprentice"): 0.55, (2, "expert"): 0.45}, games=20_000)
+    answer = ladder_answers(ladder_seats(seats, order), order=order, games_between=together).iloc[0]
+    assert answer.strong == "apprentice" and answer.strongest == "apprentice"
+    assert answer.verdict == CHANGES and answer.changed_at == ["expert"]
+    assert answer.seat1_excess == pytest.approx(0.05, abs=0.01)
+
+
+def test_agreeing_strong_rungs_are_pooled() -> None:
+    order, together = _measured_order({"apprentice": 0.5, "search": 0.0, "expert": 0.5})
+    seats = _mirrors({(2, "apprentice"): 0.47, (2, "expert"): 0.47}, games=20_000)
+    answer = ladder_answers(ladder_seats(seats, order), order=order, games_between=together).iloc[0]
+    assert set(answer.strongest.split(" and ")) == {"apprentice", "expert"} and not answer.split
+    assert answer.verdict == HOLDS
+
+
+def test_separation_games_follow_one_over_root_n() -> None:
+    order = rung_order(
+        ["a", "b"],
+        pd.DataFrame({"bot": ["a", "b"], "rating": [0.0, 0.1], "ci_low": [-0.1, 0.0], "ci_high": [0.1, 0.2]}),
+    )
+    assert separation_games(order, "b", "a", 1_000) == 3_000, "intervals of ±0.1 apart by 0.1: four times the games"
+    far = order.assign(rating=[0.0, 0.5], rating_low=[-0.1, 0.4], rating_high=[0.1, 0.6])
+    assert separation_games(far, "b", "a", 1_000) == 0
+    assert separation_games(order.assign(rating=[0.0, 0.0]), "b", "a", 1_000) == float("inf")
+
+
+def test_every_study_plays_its_strong_rungs_against_each_other() -> None:
+    assert strong_rungs("century") == ("apprentice", "search", "search:leaf=1:iterations=80")
+    plan = plan_study("century", 1_000_000)
+    strong = [p for p in plan if p.purpose.startswith(STRONG_PURPOSE)]
+    pairs = {tuple(e.label for e in p.spec.lineup) for p in strong if p.spec.num_players == 2}
+    assert pairs == {
+        ("apprentice", "search"),
+        ("apprentice", "search:leaf=1:iterations=80"),
+        ("search", "search:leaf=1:iterations=80"),
+    }
+    tables = {p.spec.num_players: {e.label for e in p.spec.lineup} for p in strong if p.spec.num_players > 2}
+    assert tables == {n: set(strong_rungs("century")) for n in (3, 4)}
+    assert all(p.spec.rotate_seats for p in strong)
+    assert sum(p.spec.num_games for p in strong) <= 0.002 * 1_000_000, "a small fraction of the study"
+    for game in STUDIES:
+        assert any(p.purpose.startswith(STRONG_PURPOSE) for p in plan_study(game)), game
+
+
+def test_a_pair_is_topped_up_only_while_its_interval_holds_half() -> None:
+    assert separation_topup(300, 150, 1_000) == 1_000, "a dead heat takes the whole budget"
+    assert separation_topup(300, 240, 1_000) == 0, "80% of 300: separated"
+    more = separation_topup(300, 165, 10_000)  # 55%: about 380 games in all would leave 50% out
+    assert 0 < more < 200 and separation_topup(300 + more, 0.55 * (300 + more), 10_000) == 0
+    assert separation_topup(300, 165, 0) == 0
+
+
+@pytest.mark.parametrize("game", list(STUDIES))
+def test_every_rung_of_every_ladder_has_a_name_a_designer_reads(game: str) -> None:
+    names = make(game).bot_names
+    assert set(make(game).skill_ladder) <= set(names), "the first screen names every rung"
+    assert make(game).default_bots in names
+    assert len(set(names.values())) == len(names), "no two players share a name"

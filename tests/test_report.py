@@ -15,14 +15,14 @@ import pytest
 from click.testing import CliRunner
 
 from analysis.report import Report, Section, Table, Text, build_report, compute_report, render_html, render_markdown
-from analysis.report.provenance import source_revision
+from analysis.report.provenance import caution_lines, source_revision
 from analysis.report.seats import fairness_answer
 from analysis.run import load_run
 from analysis.stats.components import component_strength
 from analysis.summary import summarize
 from simulate.cli import main
 from simulate.lineup import parse_lineup
-from simulate.orchestration.studies import plan_study
+from simulate.orchestration.studies import STRONG_PURPOSE, plan_study
 from simulate.registry import make
 from simulate.runformat import RunFormatError
 from simulate.runner import RunSpec, run
@@ -120,7 +120,10 @@ def test_report_has_every_section_and_both_formats(combined_report, runs) -> Non
         assert key in md
     # the first screen: the answers and the overview figure, before every section; provenance last
     summary = md[md.index("## Summary") : md.index("## Findings, section by section")]
-    assert summary.startswith("## Summary\n\n- Game length by player count (3 / 4 players; greedy mirror matches): ")
+    # players named as a designer would (the game's bot_names), the bot specs in the appendix
+    assert summary.startswith(
+        "## Summary\n\n- Game length by player count (3 / 4 players; greedy heuristic mirror matches): "
+    )
     assert "min at a table at an estimated pace (box: 30-45 min)" in summary.splitlines()[2]
     assert "\n- Fair to every seat? " in summary
     for answer in ("How much the setup decides: ", "Strongest strategy: ", "Component that stands out"):
@@ -132,6 +135,7 @@ def test_report_has_every_section_and_both_formats(combined_report, runs) -> Non
     assert md.index("## 1. ") > md.index("## Summary") and md.rindex("## ") == md.index("## Appendix: provenance")
     appendix = md[md.index("## Appendix: provenance") :]
     assert "Runs in this report: the settings that differ between them." in appendix
+    assert "| greedy heuristic | greedy |" in appendix
     runs_table = appendix[appendix.index("| run |") :].splitlines()[0]
     assert "| game |" not in runs_table and "| engine |" not in runs_table  # shared: listed once above
     for run_dir in runs.values():
@@ -217,7 +221,9 @@ def test_study_plan_scales_and_separates_seeds() -> None:
     small = [p for p in small if not p.purpose.startswith("card value")]  # a value design's arms share games...
     unpaired = [p for p in large if not p.purpose.startswith("card value")]  # ...and never fewer than 200 an arm
     assert len(unpaired) == len(small)
-    assert [p.spec.num_games * 100 for p in small] == pytest.approx([p.spec.num_games for p in unpaired], rel=0.01)
+    # every run scales with the study but the round robin of the strong rungs, floored at a game per seat when small
+    scaled = [(s, u) for s, u in zip(small, unpaired, strict=True) if not s.purpose.startswith(STRONG_PURPOSE)]
+    assert [s.spec.num_games * 100 for s, _ in scaled] == pytest.approx([u.spec.num_games for _, u in scaled], rel=0.01)
     assert len({p.spec.master_seed for p in small}) == len(small)
     assert len({p.spec.master_seed for p in unpaired}) == len(unpaired)
     assert all(p.spec.num_games % (p.spec.games_per_setup * p.spec.orders_per_opening) == 0 for p in large)
@@ -290,6 +296,7 @@ def test_a_run_without_what_the_report_needs_of_the_game_is_refused_in_one_line(
         "turn_order_column": None,
         "metrics": {},
         "skill_ladder": list(make("century").skill_ladder),  # apprentice too, since main's a2bb15b
+        "bot_names": dict(make("century").bot_names),
         "profile_forced": ["crystals_discarded"],
         "outcome": "win",
         "outcome_precision": None,
@@ -352,7 +359,9 @@ def test_game_declared_measures_are_reported(tmp_path: Path) -> None:
     # the summary leads with the game's design measures and its length, in the game's own currency
     report = compute_report([run_dir])
     lead = report.summary[0].split("\n")
-    assert lead[0] == "Design measures by player count (4 players; threshold mirror matches):", lead
+    assert lead[0] == "Design measures by player count (4 players; hand-strength threshold player mirror matches):", (
+        lead
+    )
     golem = games["golem_wins"].sum() / games["showdowns"].sum()
     assert lead[1] == f"share of showdowns the golem won: {100 * golem:.0f}%", lead
     assert lead[-1].startswith(f"game length: {games['rounds'].mean():.1f} (") and "no playing time" in lead[-1]
@@ -463,7 +472,7 @@ def test_the_fairness_answer_never_says_no_difference_from_a_small_run_without_w
     table["ci_low"], table["ci_high"] = table["win_rate"] - 0.06, table["win_rate"] + 0.06
     tests = pd.DataFrame({"num_players": [2], "num_games": [300], "pvalue": [0.4], "significant": [False]})
     answer = fairness_answer(table, tests, "search mirror matches")
-    assert "unresolved, about 2,401 more games would bring every interval within ±2 pp" in answer, answer
+    assert "unresolved, about 2,400 more games would bring every interval within ±2 pp" in answer, answer
 
 
 def test_strongest_strategy_says_when_another_bot_beats_it_head_to_head() -> None:
@@ -486,3 +495,23 @@ def test_strongest_strategy_says_when_another_bot_beats_it_head_to_head() -> Non
     seats = seats[seats["game"] < 3000]
     section, _ = build_strategy_section(seats, 0.05)
     assert "not transitive" not in section.answers[0], "without the B-A games nothing says otherwise"
+
+
+def test_the_first_caution_says_which_data_are_invented_and_which_estimated() -> None:
+    invented = {"run_id": "a", "num_players": 2, "data": {"estimates": True, "label": "stand-in deck (invented)"}}
+    text = caution_lines([invented])
+    assert text.startswith("Invented data: stand-in deck (invented).") and "not the printed game" in text
+    estimated = {
+        "run_id": "b",
+        "num_players": 2,
+        "data": {
+            "estimates": True,
+            "folder": "seeds/golem",
+            "estimated_rows": {"books.csv": 38, "artifacts.csv": 32, "cemetery.csv": 5, "streets.csv": 10},
+            "estimated_parameters": ["row_weights"],
+        },
+    }
+    text = caution_lines([estimated])
+    assert text.startswith("Estimated data: 85 rows of 4 tables (books, artifacts, streets and 1 more)")
+    assert "and 1 game parameter are estimates" in text and "seeds/golem" in text and "provisional" in text
+    assert caution_lines([{"run_id": "c", "num_players": 2, "data": {"estimates": False}}]) == ""

@@ -11,8 +11,9 @@ from analysis.report.card_value import build_card_value_section, is_value_run
 from analysis.report.components import build_component_section
 from analysis.report.convergence import build_convergence_section
 from analysis.report.feel import build_feel_section
+from analysis.report.format import people_words
 from analysis.report.metrics import build_metrics_section, design_answer, metric_columns
-from analysis.report.model import MAX_ANSWERS, Figure, Report, Text
+from analysis.report.model import MAX_ANSWERS, Figure, Report, Table, Text
 from analysis.report.outcomes import build_outcome_section
 from analysis.report.profile import (
     build_ladder_section,
@@ -244,11 +245,18 @@ def compute_report(
     elif solo_section is not None:
         overview = next(item for item in solo_section.items if isinstance(item, Figure))
     game = manifests[0].get("title", manifests[0]["game"])
+    # the first screen names players as a designer would; the appendix keeps the bot specs the runs played
+    names = dict(facts.get("bot_names") or {})
+    played = set(seats["bot"].astype(str).unique())
+    named = {spec: name for spec, name in names.items() if spec in played}
+    if named:
+        appendix.append(Text("Players named in the summary, with the bot each one is in the runs:"))
+        appendix.append(Table(["player", "bot"], [[name, spec] for spec, name in named.items()]))
     return Report(
         title or f"{game}: balance report",
         appendix,
         [s for s in sections if s is not None],
-        summary=summary[:MAX_ANSWERS],
+        summary=[people_words(line, names) for line in summary[:MAX_ANSWERS]],
         overview=overview,
         caution=" ".join(c for c in cautions if c),
         evidence=evidence_record(checked, command),

@@ -3,12 +3,30 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 
 from analysis.stats._util import format_pvalue, interval_digits
 from analysis.stats.convergence import MAX_PLANNABLE_GAMES
+
+
+def people_words(text: str, names: Mapping[str, str]) -> str:
+    """``text`` with every bot spec of ``names`` (``name[:key=value...]``) that stands as a word replaced by what a
+    designer calls that player (the longest spec first, so ``search:iterations=50`` is not read as ``search``).
+
+    Examples
+    --------
+    >>> people_words("under search:iterations=50 and search", {"search": "search (100 iterations)",
+    ...              "search:iterations=50": "search (50 iterations)"})
+    'under search (50 iterations) and search (100 iterations)'
+    """
+    if not names:
+        return text
+    specs = sorted(names, key=len, reverse=True)
+    pattern = re.compile("|".join(rf"(?<![\w:=.-]){re.escape(s)}(?![\w:=-])" for s in specs))
+    return pattern.sub(lambda m: names[m.group(0)], text)
 
 
 def fmt_players(n: int) -> str:

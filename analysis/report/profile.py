@@ -11,7 +11,7 @@ import pandas as pd
 from analysis import plots
 from analysis.report.format import fmt_ci, fmt_int, fmt_num, fmt_pct, fmt_pct_ci, fmt_players, fmt_pp
 from analysis.report.model import Figure, Section, Table, Text, make_figure
-from analysis.stats.convergence import more_games_text
+from analysis.stats.convergence import MAX_PLANNABLE_GAMES, more_games_text
 from analysis.stats.ladder import (
     CHANGES,
     HOLDS,
@@ -21,6 +21,7 @@ from analysis.stats.ladder import (
     ladder_answers,
     ladder_seats,
     ladder_verdicts,
+    pair_games,
     skill_ladder,
 )
 from analysis.stats.profile import RARE_SHARE, play_profile, profile_warnings
@@ -86,13 +87,11 @@ def _order_words(order: pd.DataFrame) -> str:
     measured = order[order["basis"] == "measured"]
     chain = " < ".join(order["bot"])
     if measured.empty:
-        return f"rungs in the game's declared order ({chain}; no games between the rungs rate them)"
-    rated = " < ".join(measured["bot"])
-    moved = "; not the declared order" if (order["order"] != order["declared"]).any() else ""
-    return (
-        f"rungs by measured strength where rated ({rated}: ratings from the mixed-bot games), else as declared: "
-        f"{chain}{moved}"
-    )
+        return f"players in the order the game declares ({chain}); no games between them measure it"
+    unrated = order.loc[order["basis"] != "measured", "bot"].tolist()
+    rest = f"; not rated, so kept where the game declares: {', '.join(unrated)}" if unrated else ""
+    moved = " (not the order the game declares)" if (measured["order"] != measured["declared"]).any() else ""
+    return f"players ordered by their ratings in games against each other{moved}: {' < '.join(measured['bot'])}{rest}"
 
 
 def _amount(x: float, unit: str | None) -> str:
@@ -100,14 +99,19 @@ def _amount(x: float, unit: str | None) -> str:
     return f"{fmt_pp(x, 1)} pp" if unit is None else f"{fmt_num(x, 1, True)} {unit}"
 
 
-def _answer_line(a, unit: str | None = None) -> str:
-    """One short line per player count: the strong-play answer and its class (``unit``: see :func:`_amount`)."""
+def _answer_line(a, unit: str | None = None, short: bool = False) -> str:
+    """One short line per player count: the strong-play answer and its class (``unit``: see :func:`_amount`).
+
+    ``short``: the rungs of strong play are named once elsewhere (the summary's "Strong play" line), so an answer
+    pooled over all of them says "at strong play" rather than naming them again."""
     scale = 100.0 if unit is None else 1.0
     who = "the first player" if a.seat == 1 else f"seat {a.seat}"
     share = "" if unit is None else " against the other seats"
+    pooled_all = a.strongest == a.strong and not a.reason.startswith("only")
+    under = "at strong play" if short and pooled_all else f"under {a.strongest}"
     fact = (
         f"{who} {_amount(a.excess, unit)}{share} ({fmt_ci(scale * a.excess_low, scale * a.excess_high, 1, True)}) "
-        f"under {a.strongest}"
+        f"{under}"
     )
     top = a.strongest.split(" and ")[0]
     head = f"{fmt_players(a.num_players)}: {a.verdict}"
@@ -115,18 +119,44 @@ def _answer_line(a, unit: str | None = None) -> str:
     if a.verdict == UNRESOLVED:
         if a.reason.startswith("only"):
             return f"{head} ({a.reason}): {fact}."
+        if a.split:
+            return f"{head}: {_split_words(a, unit)}."
         if "disagree" in a.reason:
             return f"{head} ({top} and the next rung disagree): {fact}."
-        line = f"{head} (intervals {reach} under {a.strongest})"
+        line = f"{head} (intervals {reach} {under})"
         if a.more_games > 0:
             line += f": about {more_games_text(a.more_games)} of {top} would settle it"
         return line + (f"; so far {fact}." if a.detected else ".")
     if not a.detected:
-        fact = f"every seat within {reach} of {'its share' if unit is None else 'the others'} under {a.strongest}"
+        fact = f"every seat within {reach} of {'its share' if unit is None else 'the others'} {under}"
     line = f"{head}: {fact}"
     if a.verdict == CHANGES:
         line += f"; differs at {', '.join(a.changed_at)}"
     return line + "."
+
+
+def _and(words: list[str]) -> str:
+    """'2', '2 and 3', '2, 3 and 4'."""
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def _split_words(a, unit: str | None) -> str:
+    """Strong rungs whose seat-1 figures disagree, each with its figure, and what would settle which is stronger."""
+    if unit is None:
+        figures = [f"{bot} {fmt_pct(rate)} ({fmt_pct_ci(low, high)})" for bot, rate, low, high in a.split]
+        what = "the first player wins"
+    else:
+        figures = [f"{bot} {fmt_num(m, 1, True)} ({fmt_ci(low, high, 1, True)})" for bot, m, low, high in a.split]
+        what = f"the first player nets ({unit} against the other seats)"
+    names = [bot for bot, *_ in a.split]
+    settle = (
+        f"about {fmt_int(a.more_games)} more games between {names[0]} and {names[1]} would tell which is stronger"
+        if np.isfinite(a.more_games) and a.more_games <= MAX_PLANNABLE_GAMES
+        else "their strengths cannot be told apart at this size"
+    )
+    return (
+        f"the strongest players disagree, and neither is measurably the stronger: {what} {'; '.join(figures)}; {settle}"
+    )
 
 
 def ladder_answer_lines(
@@ -138,20 +168,32 @@ def ladder_answer_lines(
     precision: float | None = None,
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Every seat at every rung (:func:`ladder_seats`) and the answer per player count (:func:`ladder_answers`),
-    in the game's outcome measure (``"win"`` share, or ``"score"`` margin within ``precision`` score units)."""
+    in the game's outcome measure (``"win"`` share, or ``"score"`` margin within ``precision`` score units); strong
+    play is read from ``order``'s ratings, and the games the mixed games put each two bots in together say how many
+    more would separate two strong rungs."""
     columns = ["game", "num_players", "seat", "bot", "win", "score"]
     ladder = ladder_seats(seats.loc[mirror, columns], order, alpha, outcome=outcome)
-    if outcome == "score":
-        return ladder, ladder_answers(ladder, alpha, precision=float(precision or 1.0))
-    return ladder, ladder_answers(ladder, alpha)
+    together = pair_games(seats.loc[~mirror, ["game", "bot"]])
+    limit = float(precision or 1.0) if outcome == "score" else PRECISION
+    return ladder, ladder_answers(ladder, alpha, precision=limit, order=order, games_between=together)
 
 
 def fair_at_strong_play(answers: pd.DataFrame, order: pd.DataFrame, unit: str | None = None) -> str:
-    """The summary's seat answer: one short line per player count, its class first; then how rungs were ordered."""
-    lines = [_answer_line(a, unit) for a in answers.itertuples()]
+    """The summary's seat answer: what strong play is and how the rungs were ordered, then one short line per player
+    count, its class first."""
+    lines = [_answer_line(a, unit, short=True) for a in answers.itertuples()]
     measure = "" if unit is None else f", in net {unit} against the other seats"
     head = f"Fair to every seat at strong play{measure}? ({' / '.join(VERDICT_CLASSES)}; seat = place in turn order)"
-    return "\n".join([head, *lines, f"Strong play: the strongest rungs played; {_order_words(order)}."])
+    counts: dict[str, list[str]] = {}
+    for n, bots in zip(answers["num_players"], answers["strong"], strict=True):
+        counts.setdefault(bots, []).append(str(int(n)))
+    if len(counts) == 1:
+        who = next(iter(counts))
+    else:
+        who = "; ".join(f"{_and(ns)} players: {bots}" for bots, ns in counts.items())
+    rated = (order["basis"] == "measured").any()
+    why = "the strongest player and every one whose rating is not measurably lower" if rated else "the two strongest"
+    return "\n".join([head, f"Strong play: {why} ({who}); {_order_words(order)}.", *lines])
 
 
 def build_ladder_section(

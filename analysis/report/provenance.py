@@ -139,6 +139,29 @@ def build_appendix(manifests: list[dict[str, Any]], command: str | None, alpha: 
     return items
 
 
+def _estimate_words(data: dict[str, Any]) -> str:
+    """What of the game data is invented or estimated, and what that means for the answers, in words: an invented
+    stand-in (the data's ``label`` says "invented") describes another game than the printed one; estimated rows and
+    parameters (``estimated_rows``, ``estimated_parameters``) make the answers that depend on them provisional."""
+    label = str(data.get("label") or "")
+    if "invented" in label.lower():
+        return f"Invented data: {label}. Every answer describes the invented components, not the printed game"
+    rows = {name.removesuffix(".csv"): int(n) for name, n in (data.get("estimated_rows") or {}).items() if n}
+    params = list(data.get("estimated_parameters") or [])
+    parts = []
+    if rows:
+        most = sorted(rows, key=rows.get, reverse=True)
+        named = ", ".join(most[:3]) + (f" and {len(most) - 3} more" if len(most) > 3 else "")
+        parts.append(f"{sum(rows.values())} rows of {len(rows)} tables ({named})")
+    if params:
+        parts.append(f"{len(params)} game parameter{'s' if len(params) > 1 else ''}")
+    what = " and ".join(parts) or "some values"
+    return (
+        f"Estimated data: {what} are estimates of unpublished printed values (listed in "
+        f"{data.get('folder', 'the seeds folder')}): answers that depend on them are provisional"
+    )
+
+
 def caution_lines(manifests: list[dict[str, Any]]) -> str:
     """What limits the report's answers, each stated once ('' when nothing does)."""
 
@@ -150,10 +173,7 @@ def caution_lines(manifests: list[dict[str, Any]]) -> str:
     out = []
     estimated = [m for m in manifests if m.get("data", {}).get("estimates")]
     if estimated:
-        out.append(
-            f"The game data of {runs(estimated)} contain estimates of unpublished values (data.estimates; listed "
-            "in the game's seeds folder): answers that depend on them are provisional."
-        )
+        out.append(f"{_estimate_words(estimated[0]['data'])} ({runs(estimated)}).")
     other = [m for m in manifests if not m.get("data", {}).get("default", True)]
     if other:
         folders = ", ".join(sorted({str(m.get("data", {}).get("folder")) for m in other}))

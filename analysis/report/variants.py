@@ -84,7 +84,11 @@ def build_variant_section(
                 )
                 changed.append(text)
                 moved_names.append(name)
-                standouts.append((abs(diff) / (half / z), f"{change} ({fmt_players(m['num_players'])}) moves {text}"))
+                plain = (  # the summary's words: the measure's meaning, figures to one decimal
+                    f"{spec[1]} from {_value(b, share, 1)} to {_value(v, share, 1)} ({_change(diff, share, 1)}, "
+                    f"{_change(diff - half, share, 1)} to {_change(diff + half, share, 1)})"
+                )
+                standouts.append((abs(diff) / (half / z), f"{change} ({fmt_players(m['num_players'])}) moves {plain}"))
             rows.append(
                 [
                     run_label(m),
@@ -138,14 +142,14 @@ def build_variant_section(
     return section
 
 
-def _value(x: float, share: bool) -> str:
-    """A measure's value: a share as a percentage, any other measure as a number."""
-    return fmt_pct(x, 1) if share else fmt_num(x, 3)
+def _value(x: float, share: bool, digits: int = 3) -> str:
+    """A measure's value: a share as a percentage, any other measure as a number (``digits`` decimals)."""
+    return fmt_pct(x, 1) if share else fmt_num(x, digits)
 
 
-def _change(x: float, share: bool) -> str:
-    """A difference: percentage points for a share, a signed number otherwise."""
-    return f"{fmt_pp(x, 1)} pp" if share else fmt_num(x, 3, True)
+def _change(x: float, share: bool, digits: int = 3) -> str:
+    """A difference: percentage points for a share, a signed number otherwise (``digits`` decimals)."""
+    return f"{fmt_pp(x, 1)} pp" if share else fmt_num(x, digits, True)
 
 
 def _measures_words(names: list[str]) -> str:

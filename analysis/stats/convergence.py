@@ -189,12 +189,27 @@ def games_to_settle(diff: np.ndarray, half: np.ndarray, num_games: np.ndarray, p
     return np.where(np.isfinite(more), np.maximum(more, 0), np.inf)
 
 
+ROUGH_GAMES = 100_000
+"""Above this many more games a count is said as its order of magnitude: a planning figure, not a measurement."""
+
+
 def more_games_text(more: float) -> str:
-    """How many more games a question needs, in words: a count up to :data:`MAX_PLANNABLE_GAMES`, beyond
-    it "more than 10 million more games: effectively no detectable difference at this size" (never a
-    ten-digit count that no study will play)."""
+    """How many more games a question needs, in words a designer reads as an estimate: up to :data:`ROUGH_GAMES`
+    the count to two significant figures ("2,400 more games"), up to :data:`MAX_PLANNABLE_GAMES` its order of
+    magnitude ("10 million more games, as an order of magnitude: unresolved at this size", never "7,678,837"), beyond it
+    "more than 10 million more games: effectively no detectable difference at this size".
+
+    Examples
+    --------
+    >>> more_games_text(2_401), more_games_text(7_678_837)
+    ('2,400 more games', '10 million more games, as an order of magnitude: unresolved at this size')
+    """
+    if np.isfinite(more) and more <= ROUGH_GAMES:
+        return f"{int(float(f'{max(more, 0):.2g}')):,} more games"
     if np.isfinite(more) and more <= MAX_PLANNABLE_GAMES:
-        return f"{int(more):,} more games"
+        order = 10 ** round(np.log10(more))
+        words = f"{order / 1e6:g} million" if order >= 1e6 else f"{order:,}"
+        return f"{words} more games, as an order of magnitude: unresolved at this size"
     return (
         f"more than {MAX_PLANNABLE_GAMES / 1e6:g} million more games: effectively no detectable difference at this size"
     )

@@ -120,7 +120,8 @@ def rung_order(rungs: Sequence[str], ratings: pd.DataFrame | None = None) -> pd.
     -------
     DataFrame
         One row per rung, weakest first: ``bot``, ``order`` (0-based), ``declared`` (0-based place in
-        ``rungs``), ``rating`` (NaN where none) and ``basis`` (``"measured"`` or ``"declared"``).
+        ``rungs``), ``rating``, ``rating_low``, ``rating_high`` (the rating's interval, from the ratings'
+        ``ci_low`` and ``ci_high`` where given; NaN where none) and ``basis`` (``"measured"`` or ``"declared"``).
 
     Examples
     --------
@@ -130,12 +131,18 @@ def rung_order(rungs: Sequence[str], ratings: pd.DataFrame | None = None) -> pd.
     """
     rungs = list(rungs)
     rated: dict[str, float] = {}
+    bounds: dict[str, tuple[float, float]] = {}
     if ratings is not None and len(ratings):
         missing = [c for c in ("bot", "rating") if c not in ratings.columns]
         if missing:
             raise ValueError(f"ratings table has no column {', '.join(missing)}")
         given = dict(zip(ratings["bot"].astype(str), ratings["rating"].astype(float), strict=True))
         rated = {bot: given[bot] for bot in rungs if bot in given and np.isfinite(given[bot])}
+        if {"ci_low", "ci_high"} <= set(ratings.columns):
+            bounds = {
+                str(b): (float(lo), float(hi))
+                for b, lo, hi in zip(ratings["bot"], ratings["ci_low"], ratings["ci_high"], strict=True)
+            }
     if len(rated) < 2:  # one rating orders nothing
         rated = {}
     places = [k for k, bot in enumerate(rungs) if bot in rated]
@@ -148,6 +155,8 @@ def rung_order(rungs: Sequence[str], ratings: pd.DataFrame | None = None) -> pd.
             "order": range(len(ordered)),
             "declared": [rungs.index(bot) for bot in ordered],
             "rating": [rated.get(bot, np.nan) for bot in ordered],
+            "rating_low": [bounds.get(bot, (np.nan, np.nan))[0] if bot in rated else np.nan for bot in ordered],
+            "rating_high": [bounds.get(bot, (np.nan, np.nan))[1] if bot in rated else np.nan for bot in ordered],
             "basis": ["measured" if bot in rated else "declared" for bot in ordered],
         }
     )
@@ -240,18 +249,90 @@ def _margins(seats: pd.DataFrame, keep: np.ndarray, alpha: float) -> pd.DataFram
     )
 
 
-def ladder_answers(ladder: pd.DataFrame, alpha: float = 0.05, precision: float = PRECISION) -> pd.DataFrame:
+def strong_play(order: pd.DataFrame, bots: Sequence[str]) -> list[str]:
+    """The rungs of strong play among ``bots`` (those played), strongest first.
+
+    ``order`` is :func:`rung_order`'s table. Where the strongest of ``bots`` is rated with an interval, strong play
+    is it and every rated rung whose rating interval overlaps its own (not separated from the top); otherwise it is
+    the two strongest rungs in ``order`` (the declared order tells nothing about their gap).
+
+    Examples
+    --------
+    >>> r = pd.DataFrame({"bot": ["a", "b", "c"], "rating": [0.0, 0.5, 0.6], "ci_low": [-0.1, 0.4, 0.5],
+    ...                   "ci_high": [0.1, 0.6, 0.7]})
+    >>> strong_play(rung_order(["a", "b", "c"], r), ["a", "b", "c"])
+    ['c', 'b']
+    """
+    ranked = [b for b in order["bot"] if b in set(bots)][::-1]
+    if not ranked:
+        return []
+    rows = order.set_index("bot")
+    top = rows.loc[ranked[0]]
+    if top["basis"] != "measured" or not np.isfinite(top["rating_low"]):
+        return ranked[:2]
+    return [ranked[0]] + [
+        b for b in ranked[1:] if rows.at[b, "basis"] == "measured" and rows.at[b, "rating_high"] >= top["rating_low"]
+    ]
+
+
+def pair_games(seats: pd.DataFrame) -> dict[frozenset[str], int]:
+    """Games in which each two different bots both sat: ``frozenset({bot, other}) -> games``.
+
+    Required columns: ``game``, ``bot``.
+    """
+    require_columns(seats, ["game", "bot"], "seats")
+    if seats.empty:
+        return {}
+    present = pd.crosstab(seats["game"].to_numpy(), seats["bot"].astype(str).to_numpy()).gt(0).astype(np.int64)
+    met = present.T @ present
+    bots = list(met.index)
+    return {
+        frozenset((a, b)): int(met.iat[i, j])
+        for i, a in enumerate(bots)
+        for j, b in enumerate(bots)
+        if i < j and met.iat[i, j] > 0
+    }
+
+
+def separation_games(order: pd.DataFrame, bot: str, other: str, games: int) -> float:
+    """How many more games between ``bot`` and ``other`` would separate their rating intervals (0 when they already
+    are; inf when their ratings are equal or either is unrated), after ``games`` games between them: the intervals
+    shrink as 1/sqrt(N), and two intervals part when the gap exceeds the sum of their half-widths."""
+    rows = order.set_index("bot")
+    a, b = rows.loc[bot], rows.loc[other]
+    halves = [(r["rating_high"] - r["rating_low"]) / 2 for r in (a, b)]
+    gap = abs(float(a["rating"] - b["rating"]))
+    if not all(np.isfinite(h) for h in halves) or not np.isfinite(gap) or games <= 0:
+        return float("inf")
+    need = sum(halves)
+    if gap >= need:
+        return 0.0
+    if gap <= 0:
+        return float("inf")
+    return float(np.ceil(games * ((need / gap) ** 2 - 1)))
+
+
+def ladder_answers(
+    ladder: pd.DataFrame,
+    alpha: float = 0.05,
+    precision: float = PRECISION,
+    order: pd.DataFrame | None = None,
+    games_between: dict[frozenset[str], int] | None = None,
+) -> pd.DataFrame:
     """One seat answer per player count at strong play, with its class from :data:`VERDICT_CLASSES`.
 
     Reads :func:`ladder_seats`'s table (rungs in order of strength); ``precision`` is in its units (a share
-    for win rates, score units for margins). The strong-play answer comes from
-    the strongest rung played at that count, pooled (inverse-variance) with the next one when the two
-    agree (no seat's excess differs between them at level ``alpha``, Bonferroni over the seats):
+    for win rates, score units for margins). Strong play (:func:`strong_play`) is, with ``order`` carrying
+    ratings, every rung played whose rating interval overlaps the top's; without, the two strongest rungs. The
+    answer pools (inverse-variance) the top with the strong rungs that agree with it (no seat's excess differs
+    at level ``alpha``, Bonferroni over the seats):
 
-    - ``unresolved`` when only one rung was played, when the two strongest rungs disagree, or when the
-      strong-play interval of some seat reaches further than ``precision`` (±2 pp) from its estimate:
-      never "no difference" from an underpowered rung; ``more_games`` says how many more games at the
-      strongest rung would bring its widest interval within ``precision``;
+    - ``unresolved`` when only one rung was played, when a strong rung disagrees with the top (``split`` gives
+      each one's seat-1 figure; ``more_games`` how many more games between the two would separate their
+      ratings, inf when that is out of reach or they are unrated: ``games_between`` counts the games each two
+      bots played together), or when the strong-play interval of some seat reaches further than ``precision``
+      (±2 pp) from its estimate: never "no difference" from an underpowered rung; ``more_games`` then says how
+      many more games at the strongest rung would bring its widest interval within ``precision``;
     - ``holds at every skill level`` when every rung played agrees with strong play (Bonferroni over
       rungs and seats);
     - ``changes with skill`` otherwise (``changed_at`` names the rungs that differ).
@@ -260,77 +341,108 @@ def ladder_answers(ladder: pd.DataFrame, alpha: float = 0.05, precision: float =
     -------
     DataFrame
         One row per player count: ``num_players``, ``verdict`` (the class), ``reason`` (why unresolved,
-        else ""), ``strongest`` (the rung labels pooled, strongest first, joined by " and "),
-        ``num_rungs``, ``num_games`` (games at the strongest rung), ``seat`` (the seat furthest from
-        its share at strong play), ``excess``, ``excess_low``, ``excess_high`` (that seat's, pooled),
-        ``seat1_excess``, ``seat1_low``, ``seat1_high``, ``half_width`` (widest reach over seats,
-        pooled), ``detected`` (some seat's interval excludes its share), ``more_games`` (at the strongest
-        rung, 0 when settled), ``changed_at`` (rung labels that differ from strong play, weakest first).
+        else ""), ``strongest`` (the rung labels pooled, strongest first, joined by " and "), ``strong`` (every
+        rung of strong play, strongest first, joined by " and "), ``num_rungs``, ``num_games`` (games at the
+        strongest rung), ``seat`` (the seat furthest from its share at strong play), ``excess``,
+        ``excess_low``, ``excess_high`` (that seat's, pooled), ``seat1_excess``, ``seat1_low``, ``seat1_high``,
+        ``half_width`` (widest reach over seats, pooled), ``detected`` (some seat's interval excludes its share),
+        ``more_games`` (0 when settled), ``changed_at`` (rung labels that differ from strong play, weakest first)
+        and ``split`` (when strong rungs disagree: ``(bot, seat-1 win rate, ci_low, ci_high)`` of the top and of
+        each rung that disagrees with it, else empty).
     """
     z = stats.norm.ppf(1 - alpha / 2)
     rows = []
     for n, part in ladder.groupby("num_players", sort=True):
         rungs = sorted(part["rung"].unique())
-        top = part[part["rung"] == rungs[-1]].set_index("seat").sort_index()
+        label = {int(r): str(part.loc[part["rung"] == r, "bot"].iloc[0]) for r in rungs}
+        position = {b: r for r, b in label.items()}
+        if order is not None:
+            strong = [position[b] for b in strong_play(order, list(position))]
+        else:
+            strong = rungs[::-1][:2]
+        top = part[part["rung"] == strong[0]].set_index("seat").sort_index()
         se_top = top["half_width"] / z
-        used, agree, reason = [top], True, ""
-        if len(rungs) >= 2:
-            second = part[part["rung"] == rungs[-2]].set_index("seat").reindex(top.index)
-            se_second = second["half_width"] / z
-            crit = stats.norm.ppf(1 - alpha / (2 * len(top)))
-            gap = (top["excess"] - second["excess"]).abs() / np.hypot(se_top, se_second)
-            agree = bool((gap <= crit).all())
-            if agree:
-                used.append(second)
-        strong = _pool(used, z)
-        width = float(strong["half_width"].max())
-        if len(rungs) < 2:
-            reason = f"only {top['bot'].iloc[0]} was played at {n} players"
-        elif not agree:
-            reason = "the two strongest rungs disagree"
-        elif width > precision:
-            reason = f"the strong-play intervals reach ±{100 * width:.1f} pp, wider than ±{100 * precision:g} pp"
+        used, disagree, reason = [top], [], ""
+        crit = stats.norm.ppf(1 - alpha / (2 * len(top)))
+        for r in strong[1:]:
+            other = part[part["rung"] == r].set_index("seat").reindex(top.index)
+            gap = (top["excess"] - other["excess"]).abs() / np.hypot(se_top, other["half_width"] / z)
+            (used if bool((gap <= crit).all()) else disagree).append(other)
+        pooled = _pool(used, z)
+        width = float(pooled["half_width"].max())
         more = 0.0
         top_width = float(top["half_width"].max())
-        if top_width > precision:
+        if len(rungs) < 2:
+            reason = f"only {top['bot'].iloc[0]} was played at {n} players"
+        elif disagree:
+            reason = "the strongest rungs disagree"
+            if order is None or games_between is None:
+                more = float("inf")
+            else:
+                top_bot = str(top["bot"].iloc[0])
+                more = max(
+                    separation_games(
+                        order,
+                        top_bot,
+                        str(d["bot"].iloc[0]),
+                        games_between.get(frozenset((top_bot, d["bot"].iloc[0])), 0),
+                    )
+                    for d in disagree
+                )
+        elif width > precision:
+            reason = f"the strong-play intervals reach ±{100 * width:.1f} pp, wider than ±{100 * precision:g} pp"
+        if not disagree and top_width > precision:
             games = float(top["num_games"].iloc[0])
             more = float(np.ceil(games * (top_width / precision) ** 2 - games))
         changed = []
         if not reason:
-            for r in rungs[:-1]:
-                rung = part[part["rung"] == r].set_index("seat").reindex(strong.index)
-                crit = stats.norm.ppf(1 - alpha / (2 * len(strong) * max(len(rungs) - 1, 1)))
-                gap = (rung["excess"] - strong["excess"]).abs() / np.hypot(rung["half_width"] / z, strong["se"])
-                if (gap > crit).any():
+            for r in rungs:
+                if r in strong:
+                    continue
+                rung = part[part["rung"] == r].set_index("seat").reindex(pooled.index)
+                crit_all = stats.norm.ppf(1 - alpha / (2 * len(pooled) * max(len(rungs) - 1, 1)))
+                gap = (rung["excess"] - pooled["excess"]).abs() / np.hypot(rung["half_width"] / z, pooled["se"])
+                if (gap > crit_all).any():
                     changed.append(str(rung["bot"].iloc[0]))
         verdict = UNRESOLVED if reason else (CHANGES if changed else HOLDS)
-        size = strong["excess"].abs()
-        far = strong.index.min() if size.iloc[0] >= size.max() - 1e-12 else size.idxmax()  # seat 1 on a tie
-        first = strong.loc[strong.index.min()]
+        size = pooled["excess"].abs()
+        far = pooled.index.min() if size.iloc[0] >= size.max() - 1e-12 else size.idxmax()  # seat 1 on a tie
+        first = pooled.loc[pooled.index.min()]
+        split = [
+            (
+                str(d["bot"].iloc[0]),
+                float(d["win_rate"].iloc[0]),
+                float(d["ci_low"].iloc[0]),
+                float(d["ci_high"].iloc[0]),
+            )
+            for d in ([top, *disagree] if disagree else [])
+        ]
         rows.append(
             {
                 "num_players": int(n),
                 "verdict": verdict,
                 "reason": reason,
                 "strongest": " and ".join(str(u["bot"].iloc[0]) for u in used),
+                "strong": " and ".join(label[r] for r in strong),
                 "num_rungs": len(rungs),
                 "num_games": int(top["num_games"].iloc[0]),
                 "seat": int(far),
-                "excess": float(strong.at[far, "excess"]),
-                "excess_low": float(strong.at[far, "excess_low"]),
-                "excess_high": float(strong.at[far, "excess_high"]),
+                "excess": float(pooled.at[far, "excess"]),
+                "excess_low": float(pooled.at[far, "excess_low"]),
+                "excess_high": float(pooled.at[far, "excess_high"]),
                 "seat1_excess": float(first["excess"]),
                 "seat1_low": float(first["excess_low"]),
                 "seat1_high": float(first["excess_high"]),
                 "half_width": width,
-                "detected": bool(((strong["excess_low"] > 0) | (strong["excess_high"] < 0)).any()),
+                "detected": bool(((pooled["excess_low"] > 0) | (pooled["excess_high"] < 0)).any()),
                 "more_games": more,
                 "changed_at": changed,
+                "split": split,
             }
         )
-    columns = ["num_players", "verdict", "reason", "strongest", "num_rungs", "num_games", "seat", "excess"]
+    columns = ["num_players", "verdict", "reason", "strongest", "strong", "num_rungs", "num_games", "seat", "excess"]
     columns += ["excess_low", "excess_high", "seat1_excess", "seat1_low", "seat1_high", "half_width", "detected"]
-    return pd.DataFrame(rows, columns=[*columns, "more_games", "changed_at"])
+    return pd.DataFrame(rows, columns=[*columns, "more_games", "changed_at", "split"])
 
 
 def _pool(rungs: list[pd.DataFrame], z: float) -> pd.DataFrame:

@@ -9,10 +9,14 @@ import os
 import shlex
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from simulate.cli.params import BotsOption, KeyValue, distinct_keys
+
+if TYPE_CHECKING:
+    from simulate.game import Game
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
@@ -300,10 +304,29 @@ def simulate(
     if not quiet:
         click.echo(summarize(run_dir))
         if recommended:
-            click.echo(f"bots: {game.default_bots}, the recommended lineup of {game.name} (choose others with --bots)")
+            click.echo(skill_level_words(game, game.default_bots))
     warning = fault_warning(run_dir)
     if warning:
         click.echo(warning, err=True)
+
+
+def skill_level_words(game: Game, bots: str) -> str:
+    """What skill level a run of the recommended lineup ``bots`` answers for: its place on the game's skill ladder,
+    the ladder's ends by name, and where the answer at strong play is."""
+    names = game.bot_names
+    who = ", ".join(f"{names.get(b, b)} ({b})" if b in names else b for b in bots.split(","))
+    ladder = list(game.skill_ladder)
+    head = f"bots: {who}, the recommended lineup of {game.name} (choose others with --bots)"
+    if not ladder:
+        return head + "."
+    top = names.get(ladder[-1], ladder[-1])
+    spec = bots.split(",")[-1]
+    place = f"rung {ladder.index(spec) + 1} of {len(ladder)} of the game's skill ladder" if spec in ladder else ""
+    return (
+        f"{head}. These figures hold for players of that skill{f' ({place})' if place else ''}; stronger players "
+        f"may see other answers, and golem study {game.name} measures them at strong play (its strongest player: "
+        f"{top})."
+    )
 
 
 @main.command()

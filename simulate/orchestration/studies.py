@@ -25,10 +25,12 @@ from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
+from scipy import stats
 
 from analysis.evidence import compatible_runs, evidence_index, evidence_key, pooled_seat_wins
 from analysis.report import build_report
 from analysis.report.card_value import card_value_effects, is_value_run
+from analysis.stats._util import wilson_confint
 from analysis.stats.seats import win_rates_from_counts
 from simulate.lineup import parse_lineup
 from simulate.orchestration.card_value import component_groups
@@ -37,6 +39,7 @@ from simulate.runformat import RunFormatError, read_manifest, run_tables, verify
 from simulate.runner import RunError, RunSpec, check_workers, default_chunk_size, run, run_id, validate
 
 __all__ = [
+    "STRONG_PURPOSE",
     "STUDIES",
     "PlannedRun",
     "PrecisionTarget",
@@ -46,6 +49,9 @@ __all__ = [
     "play_to_precision",
     "precision_targets",
     "run_study",
+    "separate_strong",
+    "separation_topup",
+    "strong_rungs",
     "study_for",
     "topup_games",
     "widest_half_width",
@@ -128,6 +134,15 @@ class Study:
     more apprentice games and a few hundred of the search bot)."""
     value_confirm_min: int = 50
     """The fewest paired games an arm of the confirmation plays (a card that decides games shows in 50)."""
+    strong_rungs: int = 2
+    """How many of the strongest rungs of the game's ``skill_ladder`` play each other (with the apprentice, where the
+    ladder has one) in the round robin that measures which is strongest (:func:`strong_rungs`)."""
+    round_robin_share: float = 0.0003
+    """Games of each pair of strong rungs at 2 players, and of each rotated table of them at the other ladder player
+    counts, as a share of the study's games: 300 games at a 1,000,000-game study. These come on top of the runs."""
+    round_robin_topup_share: float = 0.001
+    """The most games the top-up of one pair of strong rungs may add (as a share of the study's games), played only
+    where the pair's head-to-head interval still holds 50%."""
 
 
 def _ladder_runs(study: Study) -> tuple[StudyRun, ...]:
@@ -203,6 +218,52 @@ def _value_runs(study: Study, total: int) -> tuple[StudyRun, ...]:
     cards = groups.loc[groups["design"] != "", "component"].tolist()
     share = max(study.value_share, study.value_min_games / max(total, 1))
     return tuple(run for n in study.value_players for run in _value_arms(study, n, bot, cards, share))
+
+
+def strong_rungs(game: str, count: int = 2) -> tuple[str, ...]:
+    """The rungs of ``game``'s round robin, weakest first as declared: the ``count`` strongest rungs of its
+    ``skill_ladder`` and the apprentice (the learned player) where the ladder has one."""
+    ladder = make(game).skill_ladder
+    chosen = {*ladder[-count:], *(b for b in ladder if b == "apprentice")}
+    return tuple(b for b in ladder if b in chosen)
+
+
+def _slug(bot: str) -> str:
+    return bot.replace(":", "-").replace("=", "-")
+
+
+def _round_robin_runs(study: Study) -> tuple[StudyRun, ...]:
+    """The strong rungs against each other: every pair at 2 players (seats rotated by the runner), and at each other
+    ladder player count one table seating the rungs in turn (rotated too); none with fewer than two strong rungs."""
+    rungs = strong_rungs(study.game, study.strong_rungs)
+    if len(rungs) < 2 or study.round_robin_share <= 0 or not study.ladder_players:
+        return ()
+    runs = []
+    for n in study.ladder_players:
+        if n == 2:
+            runs += [
+                StudyRun(
+                    f"{study.game}-2p-strong-{_slug(a)}-vs-{_slug(b)}",
+                    2,
+                    (a, b),
+                    study.round_robin_share,
+                    purpose=f"strength among the strong, {a} against {b}, 2 players",
+                )
+                for i, a in enumerate(rungs)
+                for b in rungs[i + 1 :]
+            ]
+        else:
+            bots = tuple(rungs[k % len(rungs)] for k in range(n))
+            runs.append(
+                StudyRun(
+                    f"{study.game}-{n}p-strong-round-robin",
+                    n,
+                    bots,
+                    study.round_robin_share,
+                    purpose=f"strength among the strong, {', '.join(rungs)}, {n} players",
+                )
+            )
+    return tuple(runs)
 
 
 def _rule_runs(
@@ -480,7 +541,8 @@ def plan_study(
     base = Path(runs_dir) if runs_dir is not None else Path("runs") / f"study-{game}"
     planned = []
     group_seeds: dict[str, int] = {}
-    for k, r in enumerate((*study.runs, *_ladder_runs(study), *_skill_luck_runs(study), *_value_runs(study, total))):
+    runs = (*study.runs, *_ladder_runs(study), *_skill_luck_runs(study), *_value_runs(study, total))
+    for k, r in enumerate((*runs, *_round_robin_runs(study))):
         run_seed = group_seeds.setdefault(r.seed_group, seed + k) if r.seed_group else seed + k
         planned.append(_plan_run(game, r, run_seed, max(r.num_players, round(r.share * total)), base, cards, rules))
     return planned
@@ -563,7 +625,7 @@ def confirm_runs(
     out = []
     for n, standouts in standout_cards(planned, study.value_confirm).items():
         for j, (bot, games) in enumerate(study.value_confirm_games):
-            group_seed = seed + 200_000 + 1_000 * n + j  # clear of the planned runs' and the top-ups' seeds
+            group_seed = seed + 300_000 + 1_000 * n + j  # clear of the planned runs' and every top-up's seeds
             scaled = max(study.value_confirm_min, round(games * total / study.default_games))
             for r in _value_arms(study, n, bot, standouts, 0.0, stage="confirm"):
                 out.append(_plan_run(game, r, group_seed, scaled, base, cards, rules))
@@ -687,6 +749,56 @@ def play_to_precision(
     return added, reached
 
 
+STRONG_PURPOSE = "strength among the strong"
+"""How the purpose of every round-robin run of the strong rungs begins."""
+
+
+def separation_topup(games: int, wins: float, cap: int, alpha: float = 0.05) -> int:
+    """More games for a head-to-head record of ``wins`` in ``games`` to leave 50% out of its Wilson interval, if the
+    record's rate holds (the interval shrinks as 1/sqrt(N)), at most ``cap``; 0 when 50% is already out of it."""
+    if cap <= 0 or games <= 0:
+        return 0
+    low, high = wilson_confint(np.array([wins]), np.array([float(games)]), alpha)
+    if low[0] > 0.5 or high[0] < 0.5:
+        return 0
+    rate = wins / games
+    gap = abs(rate - 0.5)
+    if gap == 0:
+        return cap
+    z = stats.norm.ppf(1 - alpha / 2)
+    need = z**2 * rate * (1 - rate) / gap**2
+    return int(min(cap, max(0, math.ceil(need - games))))
+
+
+def separate_strong(
+    game: str,
+    planned: list[PlannedRun],
+    num_games: int,
+    seed: int,
+    play: Callable[[PlannedRun], str],
+    log: Callable[[str], None] = print,
+) -> list[PlannedRun]:
+    """Top up each 2-player pair of the strong rungs' round robin whose head-to-head interval still holds 50%, once,
+    within ``round_robin_topup_share`` of ``num_games`` a pair (:func:`separation_topup`). Returns the runs played."""
+    study = study_for(game)
+    cap = int(study.round_robin_topup_share * num_games)
+    pairs = [p for p in planned if p.purpose.startswith(STRONG_PURPOSE) and p.spec.num_players == 2]
+    added = []
+    for i, p in enumerate(pairs):
+        bot = p.spec.lineup[0].label
+        seats = pd.read_parquet(p.out / "seats", columns=["game", "bot", "win"])
+        games = int(seats["game"].nunique())
+        wins = float(seats.loc[seats["bot"].astype(str) == bot, "win"].sum())
+        more = separation_topup(games, wins, cap)
+        if more < 2:
+            continue
+        run = _topup(p, 1, more, seed + 200_000 + i)
+        log(f"    {p.name}: {bot} won {wins / games:.1%} of {games:,} games, not separated: {more:,} more -> {run.out}")
+        log(f"    {play(run)}")
+        added.append(run)
+    return added
+
+
 def _intact(out: Path) -> bool:
     """Whether the complete run in ``out`` passes :func:`verify_run`."""
     try:
@@ -765,7 +877,13 @@ def run_study(
     for p in planned:  # every run's bots, data and rule options, before the first run writes anything
         validate(p.spec)
     total = sum(p.spec.num_games for p in planned)
-    log(f"{game} study: {total:,} games in {len(planned)} runs ({study.description})")
+    strong = [p for p in planned if p.purpose.startswith(STRONG_PURPOSE)]
+    also = (
+        f"; and its strongest players, {', '.join(strong_rungs(game, study.strong_rungs))}, against each other"
+        if strong
+        else ""
+    )
+    log(f"{game} study: {total:,} games in {len(planned)} runs ({study.description}{also})")
     started = time.perf_counter()
     for i, p in enumerate(planned, 1):
         t0 = time.perf_counter()
@@ -790,6 +908,17 @@ def run_study(
                 f"    {r.bot} at {r.num_players} players: ±{100 * r.half_width:.1f} pp after {r.num_games:,} games "
                 f"({'reached' if r.reached else 'not reached within the budget'}: target ±{100 * r.precision:g} pp)"
             )
+    if any(p.purpose.startswith(STRONG_PURPOSE) for p in planned):
+        log(
+            f"strength among the strong: topping up pairs not yet separated (at most "
+            f"{int(study.round_robin_topup_share * total):,} more games a pair)"
+        )
+
+        def play_pair(p: PlannedRun) -> str:
+            t0 = time.perf_counter()
+            return f"{_play(p, workers, progress)} in {time.perf_counter() - t0:.1f} s"
+
+        planned = [*planned, *separate_strong(game, planned, total, seed, play_pair, log)]
     confirm = confirm_runs(game, planned, seed, num_games or study.default_games, cards, rules)
     if confirm:
         cells = sorted({(p.spec.num_players, p.spec.lineup[0].label, p.spec.num_games) for p in confirm})

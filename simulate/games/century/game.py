@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 import time
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 import numpy as np
@@ -84,6 +85,18 @@ class Century(GameShell):
         "search:iterations=50",
         "search",
         "search:leaf=1:iterations=80",
+    )
+    bot_names = MappingProxyType(
+        {
+            "random": "random player",
+            "greedy": "greedy heuristic",
+            "engine": "engine-building heuristic",
+            "planner": "planner (looks a few turns ahead)",
+            "apprentice": "apprentice (learned player)",
+            "search:iterations=50": "search (50 iterations)",
+            "search": "search (100 iterations)",
+            "search:leaf=1:iterations=80": "expert search (apprentice inside, 80 iterations)",
+        }
     )
     game_columns = ("point_cards_left", "merchant_cards_left")
     apprentice = ApprenticeSpec(

@@ -17,6 +17,7 @@ import statistics
 import time
 from itertools import combinations
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 import numpy as np
@@ -119,6 +120,18 @@ class Golem(GameShell):
         "character_bonuses", "objectives_met", "actions_mirror", "actions_rabbi",
     )  # fmt: skip
     skill_ladder = ("random", "greedy", "balanced", "apprentice", "search")  # weakest to strongest (docs/golem.md)
+    bot_names = MappingProxyType(
+        {
+            "random": "random player",
+            "greedy": "greedy heuristic",
+            "golems": "Golem-line heuristic",
+            "artifacts": "Artifact-line heuristic",
+            "books": "Book-line heuristic",
+            "balanced": "balanced heuristic (all three lines)",
+            "apprentice": "apprentice (learned player)",
+            "search": "search (50 iterations)",
+        }
+    )
     bench_lineups = {
         "greedy": 4000, "balanced": 4000, "balanced,golems,artifacts,books": 4000, "random": 20000,
         "apprentice,balanced,balanced,balanced": 400, "search,balanced,balanced,balanced": 20,

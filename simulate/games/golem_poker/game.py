@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 import numpy as np
@@ -109,6 +110,20 @@ class GolemPoker(GameShell):
     profile_columns = play.PROFILE
     # weakest to strongest (docs/golem-poker.md); search rungs are played by the standard study (``Study.search_share``)
     skill_ladder = ("random", "threshold", "equity", "search:iterations=100", "search")
+    bot_names = MappingProxyType(
+        {
+            "random": "random player",
+            "threshold": "hand-strength threshold player",
+            "tight_passive": "tight passive player",
+            "tight_aggressive": "tight aggressive player",
+            "loose_passive": "loose passive player",
+            "loose_aggressive": "loose aggressive player",
+            "bluffer": "bluffer",
+            "equity": "equity player (samples the hidden cards)",
+            "search:iterations=100": "search (100 iterations)",
+            "search": "search (400 iterations)",
+        }
+    )
 
     trace_game = staticmethod(play.trace_game)
     replay_moves = staticmethod(play.replay_moves)

@@ -9,6 +9,7 @@ shared tie; the automaton's score is in the games table (``automa_score``).
 from __future__ import annotations
 
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 import numpy as np
@@ -84,6 +85,17 @@ class Golems(GameShell):
     profile_forced = ("passes",)  # only when no move is legal (RULINGS R14): never flagged as unused
     # weakest to strongest (docs/golems.md); search rungs are played by the standard study (``Study.search_share``)
     skill_ladder = ("random", "greedy", "collector", "lookahead", "apprentice", "search:iterations=200", "search")
+    bot_names = MappingProxyType(
+        {
+            "random": "random player",
+            "greedy": "greedy heuristic",
+            "collector": "collector heuristic",
+            "lookahead": "look-ahead player (rollouts)",
+            "apprentice": "apprentice (learned player)",
+            "search:iterations=200": "search (200 iterations)",
+            "search": "search (400 iterations)",
+        }
+    )
     apprentice = learning.APPRENTICE  # the learned player ``golem train golems`` fits (docs/golems.md)
     game_columns = ("decided_by", *play.GAME_INT16)
     # golem bench: lineups (as for --bots) with their default games per kernel measurement
