@@ -99,6 +99,28 @@ def test_games_are_grouped_by_player_count_and_lineup() -> None:
         feel_summary(traj.drop(columns="score"), seats)
 
 
+@pytest.mark.parametrize("p_true", [0.02, 0.05])
+def test_comeback_intervals_cover_a_rare_comeback_even_when_the_sample_shows_none(p_true: float) -> None:
+    """Seat 2 trails by 1 after round 3 of every game and wins with a planted chance of 2% or 5%; over 300 studies of
+    60 games (each its own lineup label), the cell's interval covers the truth in about 95% of them. A percentile
+    bootstrap gave a sample without a comeback the interval [0, 0], covering in 70% (2%) or 95% of 60 games."""
+    rng = np.random.default_rng(SEED)
+    studies, g, rounds = 300, 60, 5
+    score = np.zeros((studies * g, rounds, 2))
+    score[:, :, 0] = 1.0
+    comes_back = rng.random(studies * g) < p_true
+    score[comes_back, -1, 1] = 3.0
+    win = np.column_stack([~comes_back, comes_back]).astype(float)
+    traj, seats = _tables(score, win)
+    seats["bot"] = np.repeat([f"study{k:03d}" for k in range(studies)], 2 * g)
+    cells = comeback(traj, seats, rounds=[3], min_obs=g)
+    behind = cells[cells["deficit"] == 1]
+    assert len(behind) == studies and (behind["num_obs"] == g).all()
+    covered = (behind["low"] <= p_true) & (p_true <= behind["high"])
+    assert covered.mean() > 0.9
+    assert (behind["high"] > 0.04).all(), "no comeback in 60 seat-rounds still allows a few percent"
+
+
 def test_end_triggers_share_with_intervals() -> None:
     games = pd.DataFrame({"num_players": 3, "end_reason": ["trigger"] * 95 + ["turn_cap"] * 5})
     out = end_triggers(games).set_index("end_reason")
@@ -160,7 +182,8 @@ def test_the_first_seat_to_lead_alone_is_read_past_a_level_first_round() -> None
     win = np.zeros((GAMES, 2))
     win[np.arange(GAMES), winner] = 1.0
     row = feel_summary(*_tables(score, win)).iloc[0]
-    assert row["first_leader"] == 0.5 and row["first_ahead"] == 1 and row["first_ahead_low"] == 1
+    assert row["first_leader"] == 0.5 and row["first_ahead"] == 1 and row["first_ahead_high"] == pytest.approx(1)
+    assert 0.99 < row["first_ahead_low"] < 1, "every game alike still leaves an interval (Wilson), not [1, 1]"
     early = score.copy()
     early[np.arange(GAMES), 1, 1 - winner] = 2  # the loser leads alone in round 2, the winner from round 3
     early[np.arange(GAMES), 1, winner] = 0

@@ -231,8 +231,8 @@ def _trajectory_items(
 ) -> None:
     traj, part = _feel_tables(runs, offsets, seats, turn_order)
     summary = feel_summary(traj, part, alpha, rng)
-    curve = leader_wins(traj, part, alpha, rng)
-    cells = comeback(traj, part, COMEBACK_ROUNDS, alpha=alpha, random_state=rng)
+    curve = leader_wins(traj, part, alpha)
+    cells = comeback(traj, part, COMEBACK_ROUNDS, alpha=alpha)
     section.items.append(
         Table(
             [
