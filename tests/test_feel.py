@@ -151,7 +151,7 @@ def test_skill_and_luck_from_a_known_upset_rate() -> None:
         }
     )
     row = skill_and_luck(seats, ["random", "greedy", "strong"]).iloc[0]
-    assert (row["weakest"], row["strongest"]) == ("random", "strong")
+    assert (row["weaker"], row["stronger"]) == ("random", "strong")
     assert row["upset_low"] <= 0.1 <= row["upset_high"] and row["luck_low"] <= 0.2 <= row["luck_high"]
     assert row["spread_low"] <= np.log(9) <= row["spread_high"]
     assert skill_and_luck(seats[seats["bot"] == "strong"], ["random", "strong"]).empty
@@ -253,27 +253,44 @@ def test_the_shipped_playing_times_name_their_estimates() -> None:
     assert make("golem-poker").playing_time() is None  # a casino game: no box
 
 
-def test_skill_and_luck_reads_every_pair_of_rungs_that_met() -> None:
-    """Three rungs, each pair meeting in its own games with a known upset rate: every pair in ladder order."""
+def _met(pairs: tuple[tuple[str, str, float], ...], games: int = 3000) -> pd.DataFrame:
+    """2-player seat rows of each (first, second, chance the first finishes above) pair meeting in its own games."""
     rng = np.random.default_rng(SEED)
     rows, game = [], 0
-    for weak, strong, upset in (("random", "greedy", 0.1), ("greedy", "planner", 0.4), ("random", "planner", 0.05)):
-        for _ in range(3000):
-            first = rng.random() < upset
-            rows += [(game, 1, weak, 1 if first else 2), (game, 2, strong, 2 if first else 1)]
+    for first, second, above in pairs:
+        for _ in range(games):
+            up = rng.random() < above
+            rows += [(game, 1, first, 1 if up else 2), (game, 2, second, 2 if up else 1)]
             game += 1
-    seats = pd.DataFrame(rows, columns=["game", "seat", "bot", "rank"])
+    return pd.DataFrame(rows, columns=["game", "seat", "bot", "rank"])
+
+
+def test_skill_and_luck_reads_the_strongest_neighbours_and_every_pair_that_met() -> None:
+    """Three rungs, each pair meeting in its own games with a known upset rate: the summary reads the two strongest
+    neighbours (greedy and planner: 40% upsets, luck at most 80% for players this close), not random against the best;
+    every pair comes in ladder order."""
+    seats = _met((("random", "greedy", 0.1), ("greedy", "planner", 0.4), ("random", "planner", 0.05)))
     ladder = ("random", "greedy", "planner")
     out = skill_and_luck(seats, ladder, every_pair=True)
-    assert list(zip(out["weakest"], out["strongest"], strict=True)) == [
+    assert list(zip(out["weaker"], out["stronger"], strict=True)) == [
         ("random", "greedy"),
         ("random", "planner"),
         ("greedy", "planner"),
     ]
     for r, upset in zip(out.itertuples(), (0.1, 0.05, 0.4), strict=True):
         assert r.upset_low <= upset <= r.upset_high and r.luck == pytest.approx(2 * r.upset)
-    extremes = skill_and_luck(seats, ladder)
-    assert len(extremes) == 1 and tuple(extremes.iloc[0][["weakest", "strongest"]]) == ("random", "planner")
+    top = skill_and_luck(seats, ladder)
+    assert len(top) == 1 and tuple(top.iloc[0][["weaker", "stronger"]]) == ("greedy", "planner")
+    assert top.iloc[0]["luck_low"] <= 0.8 <= top.iloc[0]["luck_high"]
+
+
+def test_a_declared_weaker_rung_that_wins_is_labelled_the_stronger() -> None:
+    """The ladder declares engine above greedy, but greedy finishes above engine in 68% of their seat pairs: the row
+    says greedy is the stronger (upset 32%, a positive spread), never "weaker greedy ... -133 Elo"."""
+    seats = _met((("greedy", "engine", 0.68),))
+    row = skill_and_luck(seats, ("random", "greedy", "engine")).iloc[0]
+    assert (row["weaker"], row["stronger"]) == ("engine", "greedy")
+    assert row["upset"] == pytest.approx(0.32, abs=0.03) and row["elo_spread"] > 0
 
 
 def test_the_summary_reads_no_race_into_a_game_of_one_or_two_rounds() -> None:

@@ -194,6 +194,8 @@ def _pp(x: float, sign: bool = True) -> str:
 
 
 def _interval(row: pd.Series, scale: float = 100.0) -> str:
+    if not (np.isfinite(row["adj_low"]) and np.isfinite(row["adj_high"])):
+        return "no game changed"  # a quantity without a bound (points, rounds) and no variation: no interval
     return f"{scale * row['adj_low']:.1f}..{scale * row['adj_high']:.1f}"
 
 
