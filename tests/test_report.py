@@ -127,7 +127,8 @@ def test_report_has_every_section_and_both_formats(combined_report, runs) -> Non
         assert f"\n- {answer}" in summary
     setup = md[re.search(r"## \d+\. Setup variance", md).start() :]
     assert "| 10 × 4 × 6 |" in setup and "the public opening decides" in setup and "the hidden order" in setup
-    assert "The public opening alone decides the winner of about" in setup
+    assert "equally matched, the public opening fixes the winner of" in setup and "the whole deal, their sum," in setup
+    assert "The deal fixes the winner of" in setup and "played by greedy at every seat, equally matched" in setup
     assert "](overview-seats.png)" in summary
     assert md.index("## 1. ") > md.index("## Summary") and md.rindex("## ") == md.index("## Appendix: provenance")
     appendix = md[md.index("## Appendix: provenance") :]

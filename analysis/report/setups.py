@@ -167,7 +167,7 @@ def build_setup_section(
         who = players.get(r.num_players, "the runs' bots")
         fixed = _fixed_share(r.decided, r.decided_low, r.decided_high)
         text = (
-            f"The deal fixes the winner of {fixed} of {r.num_players}-player games played by {who}, equally matched: "
+            f"The deal fixes the winner of {fixed} of {r.num_players}-player games played by {who}: "
             f"two plays of the same setup with other play seeds crown the same seat {fmt_pct(r.agreement)} "
             f"({fmt_pct_ci(r.agreement_low, r.agreement_high)}) of the time, against {fmt_pct(r.chance)} if the deal "
             f"did not matter ({int(r.num_setups):,} setups, {r.replays:.1f} plays each). A deal that fixes its "
@@ -293,11 +293,17 @@ def build_setup_section(
 
 
 def _lineups(seats: pd.DataFrame) -> dict[int, str]:
-    """The bots of each player count's games in words: 'greedy', or 'greedy and random' for several lineups."""
+    """Who played each player count's games, in words: 'greedy at every seat, equally matched', or 'greedy and
+    random, not equally matched' (the chance two plays agree then includes who sits where)."""
     if "bot" not in seats.columns or seats.empty:
         return {}
     bots = seats.groupby("num_players")["bot"].agg(lambda b: sorted(set(b.astype(str))))
-    return {int(n): " and ".join(names) for n, names in bots.items()}
+    return {
+        int(n): f"{names[0]} at every seat, equally matched"
+        if len(names) == 1
+        else f"{' and '.join(names)}, not equally matched"
+        for n, names in bots.items()
+    }
 
 
 def _fixed_share(share: float, low: float, high: float | None = None) -> str:
@@ -394,7 +400,7 @@ def _components_items(
             order = _fixed_share(a.order_decided, a.order_decided_low, a.order_decided_high)
             deal = _fixed_share(a.deal_decided, a.deal_decided_low, a.deal_decided_high)
             text = (
-                f"In {n}-player games played by {who}, equally matched, the public opening fixes the winner of "
+                f"In {n}-player games played by {who}, the public opening fixes the winner of "
                 f"{opening} of games and the hidden order of {order} more; the whole deal, their sum, {deal}. Two "
                 f"plays of the same opening over different hidden orders crown the same seat {fmt_pct(a.agreement)} "
                 f"of the time, against {fmt_pct(a.chance)} if the opening did not matter."
