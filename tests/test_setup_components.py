@@ -107,6 +107,7 @@ def test_with_no_setup_effect_the_players_share_interval_reaches_100_percent() -
         seats = nested_margins(40, 3, 3, (0.0, 0.0, 1.0), random_state=rng)
         row = setup_components(seats, outcomes=("margin",), n_resamples=199, random_state=rng).iloc[0]
         assert 0.0 <= row["share_players_low"] <= row["share_players"] <= 1.0
+        assert row["share_players_low"] < row["share_players_high"], "never [1, 1] where the truth may lie below"
         excluded.append(row["share_players_high"] < 1.0)
     assert np.mean(excluded) < 0.07
 
@@ -142,6 +143,7 @@ def test_a_deal_that_decides_nothing_reads_near_zero() -> None:
     for name in ("decided", "order_decided", "deal_decided"):
         assert (rows[name] < 0.05).all(), name
         assert (rows[f"{name}_low"] == 0).mean() > 0.93, name
+        assert (rows[f"{name}_high"] > rows[f"{name}_low"]).all(), f"{name}: an estimate below 0 is not [0, 0]"
 
 
 def test_a_small_smooth_tilt_does_not_read_as_deciding_games() -> None:

@@ -262,8 +262,10 @@ def setup_components(
     MS_order) / (b n) (for balanced data these equal REML's estimates when none is negative; a component may come out
     negative by chance). Deterministic players (epsilon 0) replay a setup identically: ``var_players`` is exactly 0
     with the interval [0, 0]. A share is a component over the sum of the three, both unclipped, so its estimate is
-    unbiased to first order and its interval keeps its level at the edges; only the reported share and its interval's
-    ends are clipped to [0, 1] (so the three shares add to 100% unless a component came out negative). Intervals:
+    unbiased to first order and its interval keeps its level at the edges; only the reported share and its interval
+    are brought into [0, 1] (``_shown_share``: an estimate past an edge is reported at the edge with its interval's
+    reach kept, never a zero-width [0, 0] or [1, 1]), so the three shares add to 100% unless a component came out
+    negative. Intervals:
     percentile bootstrap over openings (``scipy.stats.bootstrap``, whole openings resampled with their orders and
     plays, ``n_resamples`` at seed ``random_state``). Openings not of the design's shape (a partial last opening, a NaN
     outcome) are left out.
@@ -312,10 +314,10 @@ def setup_components(
             }
             low, high = boot.confidence_interval.low, boot.confidence_interval.high
             for k, name in enumerate(names):
-                shown = (lambda x: float(np.clip(x, 0.0, 1.0))) if name.startswith("share_") else float
-                row[name] = shown(estimate[k])
-                row[f"{name}_low"] = shown(low[k])
-                row[f"{name}_high"] = shown(high[k])
+                values = (float(estimate[k]), float(low[k]), float(high[k]))
+                if name.startswith("share_"):
+                    values = _shown_share(*values)
+                row[name], row[f"{name}_low"], row[f"{name}_high"] = values
             row["replays_identical"] = bool(within.sum() == 0)
             rows.append(row)
     columns = ["num_players", "seat", "outcome", "num_openings", "orders_per_opening", "plays_per_order", "num_games"]
@@ -326,6 +328,21 @@ def setup_components(
 def _kappa(agreement: np.ndarray | float, chance: float) -> np.ndarray | float:
     """Agreement beyond chance, as a share of what is left to agree on beyond chance."""
     return (agreement - chance) / (1 - chance) if chance < 1 else np.nan * agreement
+
+
+def _shown_share(point: float, low: float, high: float) -> tuple[float, float, float]:
+    """A share's estimate and interval as reported, in [0, 1]. An estimate past an edge (a share estimated without
+    clipping may come out below 0 or above 1 by chance) is reported at the edge, with the interval's reach from the
+    estimate kept on the inner side: clipping both ends alone would leave [0, 0] or [1, 1], an interval of zero
+    width where the truth may lie inside; this one covers whatever the clipped one covers, and more."""
+    if not np.isfinite(point):
+        return point, low, high
+    if point < 0:
+        return 0.0, 0.0, float(min(high - point, 1.0)) if np.isfinite(high) else high
+    if point > 1:
+        return 1.0, float(max(1.0 - (point - low), 0.0)) if np.isfinite(low) else low, 1.0
+    clip = [float(np.clip(v, 0.0, 1.0)) if np.isfinite(v) else v for v in (point, low, high)]
+    return clip[0], clip[1], clip[2]
 
 
 def _mean_confint(values: np.ndarray, alpha: float, low: float, high: float) -> tuple[float, float, float]:
@@ -346,13 +363,13 @@ def _decided(
     agree: np.ndarray, chance: float, alpha: float, prefix: str = "", unbounded: bool = False
 ) -> dict[str, float]:
     """``decided``, ``decided_low``, ``decided_high`` (with ``prefix``) from per-unit agreements beyond ``chance``:
-    kappa, its interval carried over from the agreement's, point and ends clipped to [0, 1] (only for display).
+    kappa, its interval carried over from the agreement's, reported in [0, 1] by :func:`_shown_share`.
     ``unbounded``: the values are differences of agreements, in [-1, 1]."""
     mean, low, high = _mean_confint(agree, alpha, -1.0 if unbounded else 0.0, 1.0)
     scale = 1 - chance if unbounded else None
     values = [v / scale for v in (mean, low, high)] if scale else [_kappa(v, chance) for v in (mean, low, high)]
-    clip = [float(np.clip(v, 0.0, 1.0)) if np.isfinite(v) else np.nan for v in values]
-    return dict(zip([f"{prefix}decided", f"{prefix}decided_low", f"{prefix}decided_high"], clip, strict=True))
+    shown = _shown_share(*(float(v) for v in values))
+    return dict(zip([f"{prefix}decided", f"{prefix}decided_low", f"{prefix}decided_high"], shown, strict=True))
 
 
 def deal_decides(seats: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
@@ -376,7 +393,8 @@ def deal_decides(seats: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
     (:func:`opening_decides`) add up to the whole deal's. Intervals: t over setups for ``agreement``, carried over
     to ``kappa`` and ``decided``; setups whose replays all agree (deterministic bots) get the exact bound of
     :func:`analysis.stats._util.constant_confint` on the share of setups that would not, never the interval [1, 1].
-    ``decided`` and its ends are clipped to [0, 1] (``kappa`` is not).
+    ``decided`` and its interval are reported in [0, 1] (``kappa`` is not): a negative estimate reads 0 with an
+    interval from 0 as wide as its reach above the estimate, never [0, 0].
 
     Returns one row per ``num_players``: ``num_setups``, ``replays`` (mean plays per setup), ``agreement``,
     ``agreement_low``, ``agreement_high``, ``chance``, ``kappa``, ``decided``, ``decided_low``,
