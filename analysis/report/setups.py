@@ -158,13 +158,13 @@ def build_setup_section(
         section.items.append(Text(text, "verdict"))
         section.findings.append(text)
     dealt = deal_decides(sub, alpha)
-    players = _lineups(seats.loc[seats["run_id"].isin(ids).to_numpy()])
-    for item in _components_items(sub, setup_runs, offsets, alpha, unit, decides, players):
+    who_played = _lineups(seats.loc[seats["run_id"].isin(ids).to_numpy()])
+    for item in _components_items(sub, setup_runs, offsets, alpha, unit, decides, who_played):
         section.items.append(item)
         if isinstance(item, Text) and item.kind == "verdict":
             section.findings.append(item.text)
     for r in dealt.itertuples():  # the one number a designer asks for
-        who = players.get(r.num_players, "the runs' bots")
+        who = who_played.get(r.num_players, "the runs' bots")
         fixed = _fixed_share(r.decided, r.decided_low, r.decided_high)
         text = (
             f"The deal fixes the winner of {fixed} of {r.num_players}-player games played by {who}: "
@@ -334,7 +334,7 @@ def _components_items(
     alpha: float,
     unit: str,
     decides: dict[int, str],
-    players: dict[int, str],
+    who_played: dict[int, str],
 ) -> list[Text | Table]:
     """The three-way split of nested runs (opening, hidden order, players) and the shares of games whose winner the
     opening and the hidden order fix; adds a clause per player count to ``decides``. Empty without a nested run."""
@@ -395,7 +395,7 @@ def _components_items(
         items.append(Text(text, "verdict"))
         if n in alone.index:
             a = alone.loc[n]
-            who = players.get(int(n), "the runs' bots")
+            who = who_played.get(int(n), "the runs' bots")
             opening = _fixed_share(a.decided, a.decided_low, a.decided_high)
             order = _fixed_share(a.order_decided, a.order_decided_low, a.order_decided_high)
             deal = _fixed_share(a.deal_decided, a.deal_decided_low, a.deal_decided_high)
