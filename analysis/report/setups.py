@@ -171,8 +171,8 @@ def build_setup_section(
             f"two plays of the same setup with other play seeds crown the same seat {fmt_pct(r.agreement)} "
             f"({fmt_pct_ci(r.agreement_low, r.agreement_high)}) of the time, against {fmt_pct(r.chance)} if the deal "
             f"did not matter ({int(r.num_setups):,} setups, {r.replays:.1f} plays each). A deal that fixes its "
-            "winner whatever the players draw counts whole; one that only tilts the odds counts the tilt's square "
-            "(a 1 pp tilt: 0.04%)."
+            "winner whatever the players draw counts whole; one that only tilts the odds counts about the tilt's "
+            "square (at 2 players a 1 pp tilt counts 0.04%)."
         )
         section.items.append(Text(text, "verdict"))
         section.findings.append(text)
