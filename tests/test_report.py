@@ -17,6 +17,7 @@ from click.testing import CliRunner
 from analysis.report import Report, Section, Table, Text, build_report, compute_report, render_html, render_markdown
 from analysis.report.provenance import source_revision
 from analysis.report.seats import fairness_answer
+from analysis.report.setups import _lineups
 from analysis.run import load_run
 from analysis.stats.components import component_strength
 from analysis.summary import summarize
@@ -486,3 +487,18 @@ def test_strongest_strategy_says_when_another_bot_beats_it_head_to_head() -> Non
     seats = seats[seats["game"] < 3000]
     section, _ = build_strategy_section(seats, 0.05)
     assert "not transitive" not in section.answers[0], "without the B-A games nothing says otherwise"
+
+
+def test_the_setup_section_says_who_played_and_whether_they_were_equally_matched() -> None:
+    """The deal's share is a fact about the players of the run: a mirror match reads as equally matched players at
+    one skill level, a mixed lineup says it is not, and lineups pooled at one player count are named as pooled."""
+    seats = pd.DataFrame(
+        {
+            "game": [0, 0, 1, 1, 2, 2, 3, 3, 3],
+            "num_players": [2, 2, 2, 2, 2, 2, 3, 3, 3],
+            "bot": ["greedy", "greedy", "planner", "planner", "greedy", "planner", "greedy", "greedy", "greedy"],
+        }
+    )
+    words = _lineups(seats)
+    assert words[3] == "greedy at every seat, equally matched"
+    assert words[2] == "greedy; greedy + planner; planner (pooled)"

@@ -157,14 +157,21 @@ def build_setup_section(
             decides[n] = f"no detectable share of seat 1's score margin (ICC {fmt_pct(r.icc)})"
         section.items.append(Text(text, "verdict"))
         section.findings.append(text)
-    dealt = deal_decides(sub, alpha)
-    who_played = _lineups(seats.loc[seats["run_id"].isin(ids).to_numpy()])
+    played = seats.loc[seats["run_id"].isin(ids).to_numpy()]
+    who_played = _lineups(played)
     for item in _components_items(sub, setup_runs, offsets, alpha, unit, decides, who_played):
         section.items.append(item)
         if isinstance(item, Text) and item.kind == "verdict":
             section.findings.append(item.text)
-    for r in dealt.itertuples():  # the one number a designer asks for
-        who = who_played.get(r.num_players, "the runs' bots")
+    # per lineup (a skill rung in a mirror match): the deal's share is a fact about these players, not the game
+    lineup = sub["game"].map(_game_lineups(played)).fillna("the runs' bots")
+    dealt = [deal_decides(part, alpha).assign(lineup=label) for label, part in sub.groupby(lineup.to_numpy())]
+    per_count = {}
+    for frame in dealt:
+        for n in frame["num_players"]:
+            per_count[n] = per_count.get(n, 0) + 1
+    for r in (row for frame in dealt for row in frame.itertuples()):  # the one number a designer asks for
+        who = _players_words(r.lineup)
         fixed = _fixed_share(r.decided, r.decided_low, r.decided_high)
         text = (
             f"The deal fixes the winner of {fixed} of {r.num_players}-player games played by {who}: "
@@ -177,8 +184,9 @@ def build_setup_section(
         section.items.append(Text(text, "verdict"))
         section.findings.append(text)
         if r.num_players in decides:
+            among = f" ({r.lineup})" if per_count[r.num_players] > 1 else ""
             decides[r.num_players] += (
-                f"; the deal fixes the winner of {_fixed_share(r.decided, r.decided_low)} of games"
+                f"; the deal fixes the winner of {_fixed_share(r.decided, r.decided_low)} of games{among}"
             )
 
     describe = _setup_descriptors(games)
@@ -292,17 +300,30 @@ def build_setup_section(
     return section
 
 
-def _lineups(seats: pd.DataFrame) -> dict[int, str]:
-    """Who played each player count's games, in words: 'greedy at every seat, equally matched', or 'greedy and
-    random, not equally matched' (the chance two plays agree then includes who sits where)."""
+def _game_lineups(seats: pd.DataFrame) -> pd.Series:
+    """Each game's lineup, indexed by game: its distinct bot labels, sorted, joined by ' + ' (one label: a mirror)."""
     if "bot" not in seats.columns or seats.empty:
+        return pd.Series(dtype=object)
+    return seats.groupby("game")["bot"].agg(lambda b: " + ".join(sorted(set(b.astype(str)))))
+
+
+def _players_words(lineup: str) -> str:
+    """'greedy at every seat, equally matched' for a mirror lineup, else 'a and b, not equally matched'."""
+    if " + " not in lineup:
+        return f"{lineup} at every seat, equally matched"
+    return f"{lineup.replace(' + ', ' and ')}, not equally matched"
+
+
+def _lineups(seats: pd.DataFrame) -> dict[int, str]:
+    """Who played each player count's games, in words (:func:`_players_words`), or the lineups pooled."""
+    lineup = _game_lineups(seats)
+    if lineup.empty:
         return {}
-    bots = seats.groupby("num_players")["bot"].agg(lambda b: sorted(set(b.astype(str))))
+    count = seats.drop_duplicates("game").set_index("game")["num_players"]
+    kinds = lineup.groupby(count.reindex(lineup.index).to_numpy()).agg(lambda x: sorted(set(x)))
     return {
-        int(n): f"{names[0]} at every seat, equally matched"
-        if len(names) == 1
-        else f"{' and '.join(names)}, not equally matched"
-        for n, names in bots.items()
+        int(n): _players_words(names[0]) if len(names) == 1 else f"{'; '.join(names)} (pooled)"
+        for n, names in kinds.items()
     }
 
 
