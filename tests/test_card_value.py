@@ -145,6 +145,54 @@ def test_verdicts_say_unresolved_with_the_games_that_would_settle_it() -> None:
         assert row["verdict"] == "unresolved" and row["more_games"] > 1000, "a 200-game interval is far wider than 2 pp"
 
 
+def _sparse_gift(rng: np.random.Generator, g: int, up: float, down: float) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Holder quantities of ``g`` paired games where the gift turns a loss into a win with chance ``up`` and a win
+    into a loss with chance ``down``, and changes nothing else (so most pairs are identical)."""
+    u = rng.random(g)
+    base = (rng.random(g) < 0.5).astype(float)
+    gained, lost = u < up, (u >= up) & (u < up + down)
+    base = np.where(gained, 0.0, np.where(lost, 1.0, base))
+    variant = np.where(gained, 1.0, np.where(lost, 0.0, base))
+    index = pd.Index(np.arange(g), name="game")
+
+    def table(win: np.ndarray) -> pd.DataFrame:
+        return pd.DataFrame({"holder_win": win, "holder_margin": 10 * win - 5, "length": 40.0}, index=index)
+
+    return table(base), table(variant)
+
+
+def test_a_gift_that_changed_no_game_is_not_settled_within_two_points_by_a_few_pairs() -> None:
+    """A card that changes 6% of games (true +3.8 pp) leaves all 50 pairs alike in 0.94^50 = 4.5% of draws; such a
+    sample bounds the share of changed games (exact, about 3.7 / 50), not the value at exactly 0, so it is never
+    "within ±2 pp" (the t interval of zero width said so in every such draw)."""
+    rng = np.random.default_rng(SEED)
+    verdicts, flat = [], 0
+    for _ in range(800):
+        base, variant = _sparse_gift(rng, 50, 0.049, 0.011)
+        row = value_verdicts(adjust_by_quantity(value_effects(base, {"x": variant}))).iloc[0]
+        verdicts.append(row["verdict"])
+        if row["se"] == 0:
+            flat += 1
+            assert row["adj_low"] < -0.06 and row["adj_high"] > 0.06 and row["pvalue"] == 1.0
+    assert flat > 15, "the draws hold samples without a changed game"
+    assert np.mean(np.array(verdicts) == "within") < 0.01
+
+
+def test_no_changed_game_still_settles_within_two_points_once_enough_pairs_bound_it() -> None:
+    """With every pair alike the interval is the exact bound on the share of changed games: ±7.1 pp at 50 pairs,
+    inside ±2 pp from 183 pairs on; a card that always wins its holder the game is detected."""
+    rng = np.random.default_rng(SEED)
+    for g, verdict in ((50, "unresolved"), (400, "within")):
+        base, _ = _sparse_gift(rng, g, 0.0, 0.0)
+        row = value_verdicts(adjust_by_quantity(value_effects(base, {"x": base}))).iloc[0]
+        assert row["verdict"] == verdict
+        assert row["adj_high"] == pytest.approx(1 - 0.025 ** (1 / g)) and row["adj_low"] == -row["adj_high"]
+    always = base.assign(holder_win=1.0)
+    lost = base.assign(holder_win=0.0)
+    row = value_verdicts(adjust_by_quantity(value_effects(lost, {"x": always}))).iloc[0]
+    assert row["verdict"] == "worth" and row["adj_high"] == 1.0 and row["adj_low"] > 0.95
+
+
 def test_contrast_is_the_paired_difference_of_two_values() -> None:
     n, g = 2, 1000
     rng = np.random.default_rng(SEED)

@@ -99,6 +99,28 @@ def test_games_are_grouped_by_player_count_and_lineup() -> None:
         feel_summary(traj.drop(columns="score"), seats)
 
 
+@pytest.mark.parametrize("p_true", [0.02, 0.05])
+def test_comeback_intervals_cover_a_rare_comeback_even_when_the_sample_shows_none(p_true: float) -> None:
+    """Seat 2 trails by 1 after round 3 of every game and wins with a planted chance of 2% or 5%; over 300 studies of
+    60 games (each its own lineup label), the cell's interval covers the truth in about 95% of them. A percentile
+    bootstrap gave a sample without a comeback the interval [0, 0], covering in 70% (2%) or 95% of 60 games."""
+    rng = np.random.default_rng(SEED)
+    studies, g, rounds = 300, 60, 5
+    score = np.zeros((studies * g, rounds, 2))
+    score[:, :, 0] = 1.0
+    comes_back = rng.random(studies * g) < p_true
+    score[comes_back, -1, 1] = 3.0
+    win = np.column_stack([~comes_back, comes_back]).astype(float)
+    traj, seats = _tables(score, win)
+    seats["bot"] = np.repeat([f"study{k:03d}" for k in range(studies)], 2 * g)
+    cells = comeback(traj, seats, rounds=[3], min_obs=g)
+    behind = cells[cells["deficit"] == 1]
+    assert len(behind) == studies and (behind["num_obs"] == g).all()
+    covered = (behind["low"] <= p_true) & (p_true <= behind["high"])
+    assert covered.mean() > 0.9
+    assert (behind["high"] > 0.04).all(), "no comeback in 60 seat-rounds still allows a few percent"
+
+
 def test_end_triggers_share_with_intervals() -> None:
     games = pd.DataFrame({"num_players": 3, "end_reason": ["trigger"] * 95 + ["turn_cap"] * 5})
     out = end_triggers(games).set_index("end_reason")
@@ -129,7 +151,7 @@ def test_skill_and_luck_from_a_known_upset_rate() -> None:
         }
     )
     row = skill_and_luck(seats, ["random", "greedy", "strong"]).iloc[0]
-    assert (row["weakest"], row["strongest"]) == ("random", "strong")
+    assert (row["weaker"], row["stronger"]) == ("random", "strong")
     assert row["upset_low"] <= 0.1 <= row["upset_high"] and row["luck_low"] <= 0.2 <= row["luck_high"]
     assert row["spread_low"] <= np.log(9) <= row["spread_high"]
     assert skill_and_luck(seats[seats["bot"] == "strong"], ["random", "strong"]).empty
@@ -160,7 +182,8 @@ def test_the_first_seat_to_lead_alone_is_read_past_a_level_first_round() -> None
     win = np.zeros((GAMES, 2))
     win[np.arange(GAMES), winner] = 1.0
     row = feel_summary(*_tables(score, win)).iloc[0]
-    assert row["first_leader"] == 0.5 and row["first_ahead"] == 1 and row["first_ahead_low"] == 1
+    assert row["first_leader"] == 0.5 and row["first_ahead"] == 1 and row["first_ahead_high"] == pytest.approx(1)
+    assert 0.99 < row["first_ahead_low"] < 1, "every game alike still leaves an interval (Wilson), not [1, 1]"
     early = score.copy()
     early[np.arange(GAMES), 1, 1 - winner] = 2  # the loser leads alone in round 2, the winner from round 3
     early[np.arange(GAMES), 1, winner] = 0
@@ -230,27 +253,44 @@ def test_the_shipped_playing_times_name_their_estimates() -> None:
     assert make("golem-poker").playing_time() is None  # a casino game: no box
 
 
-def test_skill_and_luck_reads_every_pair_of_rungs_that_met() -> None:
-    """Three rungs, each pair meeting in its own games with a known upset rate: every pair in ladder order."""
+def _met(pairs: tuple[tuple[str, str, float], ...], games: int = 3000) -> pd.DataFrame:
+    """2-player seat rows of each (first, second, chance the first finishes above) pair meeting in its own games."""
     rng = np.random.default_rng(SEED)
     rows, game = [], 0
-    for weak, strong, upset in (("random", "greedy", 0.1), ("greedy", "planner", 0.4), ("random", "planner", 0.05)):
-        for _ in range(3000):
-            first = rng.random() < upset
-            rows += [(game, 1, weak, 1 if first else 2), (game, 2, strong, 2 if first else 1)]
+    for first, second, above in pairs:
+        for _ in range(games):
+            up = rng.random() < above
+            rows += [(game, 1, first, 1 if up else 2), (game, 2, second, 2 if up else 1)]
             game += 1
-    seats = pd.DataFrame(rows, columns=["game", "seat", "bot", "rank"])
+    return pd.DataFrame(rows, columns=["game", "seat", "bot", "rank"])
+
+
+def test_skill_and_luck_reads_the_strongest_neighbours_and_every_pair_that_met() -> None:
+    """Three rungs, each pair meeting in its own games with a known upset rate: the summary reads the two strongest
+    neighbours (greedy and planner: 40% upsets, luck at most 80% for players this close), not random against the best;
+    every pair comes in ladder order."""
+    seats = _met((("random", "greedy", 0.1), ("greedy", "planner", 0.4), ("random", "planner", 0.05)))
     ladder = ("random", "greedy", "planner")
     out = skill_and_luck(seats, ladder, every_pair=True)
-    assert list(zip(out["weakest"], out["strongest"], strict=True)) == [
+    assert list(zip(out["weaker"], out["stronger"], strict=True)) == [
         ("random", "greedy"),
         ("random", "planner"),
         ("greedy", "planner"),
     ]
     for r, upset in zip(out.itertuples(), (0.1, 0.05, 0.4), strict=True):
         assert r.upset_low <= upset <= r.upset_high and r.luck == pytest.approx(2 * r.upset)
-    extremes = skill_and_luck(seats, ladder)
-    assert len(extremes) == 1 and tuple(extremes.iloc[0][["weakest", "strongest"]]) == ("random", "planner")
+    top = skill_and_luck(seats, ladder)
+    assert len(top) == 1 and tuple(top.iloc[0][["weaker", "stronger"]]) == ("greedy", "planner")
+    assert top.iloc[0]["luck_low"] <= 0.8 <= top.iloc[0]["luck_high"]
+
+
+def test_a_declared_weaker_rung_that_wins_is_labelled_the_stronger() -> None:
+    """The ladder declares engine above greedy, but greedy finishes above engine in 68% of their seat pairs: the row
+    says greedy is the stronger (upset 32%, a positive spread), never "weaker greedy ... -133 Elo"."""
+    seats = _met((("greedy", "engine", 0.68),))
+    row = skill_and_luck(seats, ("random", "greedy", "engine")).iloc[0]
+    assert (row["weaker"], row["stronger"]) == ("engine", "greedy")
+    assert row["upset"] == pytest.approx(0.32, abs=0.03) and row["elo_spread"] > 0
 
 
 def test_the_summary_reads_no_race_into_a_game_of_one_or_two_rounds() -> None:

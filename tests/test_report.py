@@ -17,6 +17,7 @@ from click.testing import CliRunner
 from analysis.report import Report, Section, Table, Text, build_report, compute_report, render_html, render_markdown
 from analysis.report.provenance import caution_lines, source_revision
 from analysis.report.seats import fairness_answer
+from analysis.report.setups import _lineups
 from analysis.run import load_run
 from analysis.stats.components import component_strength
 from analysis.summary import summarize
@@ -130,7 +131,8 @@ def test_report_has_every_section_and_both_formats(combined_report, runs) -> Non
         assert f"\n- {answer}" in summary
     setup = md[re.search(r"## \d+\. Setup variance", md).start() :]
     assert "| 10 × 4 × 6 |" in setup and "the public opening decides" in setup and "the hidden order" in setup
-    assert "The public opening alone decides the winner of about" in setup
+    assert "equally matched, the public opening fixes the winner of" in setup and "the whole deal, their sum," in setup
+    assert "The deal fixes the winner of" in setup and "played by greedy at every seat, equally matched" in setup
     assert "](overview-seats.png)" in summary
     assert md.index("## 1. ") > md.index("## Summary") and md.rindex("## ") == md.index("## Appendix: provenance")
     appendix = md[md.index("## Appendix: provenance") :]
@@ -515,3 +517,18 @@ def test_the_first_caution_says_which_data_are_invented_and_which_estimated() ->
     assert text.startswith("Estimated data: 85 rows of 4 tables (books, artifacts, streets and 1 more)")
     assert "and 1 game parameter are estimates" in text and "seeds/golem" in text and "provisional" in text
     assert caution_lines([{"run_id": "c", "num_players": 2, "data": {"estimates": False}}]) == ""
+
+
+def test_the_setup_section_says_who_played_and_whether_they_were_equally_matched() -> None:
+    """The deal's share is a fact about the players of the run: a mirror match reads as equally matched players at
+    one skill level, a mixed lineup says it is not, and lineups pooled at one player count are named as pooled."""
+    seats = pd.DataFrame(
+        {
+            "game": [0, 0, 1, 1, 2, 2, 3, 3, 3],
+            "num_players": [2, 2, 2, 2, 2, 2, 3, 3, 3],
+            "bot": ["greedy", "greedy", "planner", "planner", "greedy", "planner", "greedy", "greedy", "greedy"],
+        }
+    )
+    words = _lineups(seats)
+    assert words[3] == "greedy at every seat, equally matched"
+    assert words[2] == "greedy; greedy + planner; planner (pooled)"

@@ -163,7 +163,9 @@ def build_card_value_section(
             "score margin and the game's length is the card's causal value to its holder, at the skill level of the "
             "bots that played. Intervals are paired t intervals, Holm-adjusted over every card and player count of "
             f"the table (per quantity). A card whose interval is wider than ±{100 * PRECISION:g} pp and covers 0 is "
-            "unresolved, with the games that would settle it."
+            "unresolved, with the games that would settle it. A card that changed no game of its sample gets the "
+            "exact bound on the share of games it may still change (about 3.7 / games at 95%), each by up to a "
+            f"whole win, not a zero-width interval: it is within ±{100 * PRECISION:g} pp only once that bound is."
         )
     )
     effects, unpaired = card_value_effects(value_runs, manifests, alpha)

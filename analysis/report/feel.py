@@ -1,5 +1,5 @@
 """Report section "How the game plays": the leader, lead changes, comebacks, decisiveness, length, endings (from
-the runs' trajectories) and skill against luck (from the ladder's weakest and strongest rungs); docs/game-feel.md."""
+the runs' trajectories) and skill against luck (between the two strongest rungs that met); docs/game-feel.md."""
 
 from __future__ import annotations
 
@@ -110,10 +110,12 @@ def _spread(row: pd.Series) -> str:
 
 def _luck_answer(row: pd.Series) -> str:
     return (
-        f"Skill against luck: {row['weakest']} finishes above {row['strongest']} in {fmt_pct(row['upset'])} "
-        f"({fmt_pct_ci(row['upset_low'], row['upset_high'])}) of their seat pairs, a rating spread of {_spread(row)}: "
-        f"as if {fmt_pct(row['luck'], 0)} ({fmt_pct_ci(row['luck_low'], row['luck_high'], 0)}) of results were coin "
-        "flips (luck share, after Duersch et al. 2020)."
+        f"Skill against luck between close players: of {row['weaker']} and {row['stronger']}, the better "
+        f"({row['stronger']}) finishes above the other in {fmt_pct(1 - row['upset'])} "
+        f"({fmt_pct_ci(1 - row['upset_high'], 1 - row['upset_low'])}) of their seat pairs, a rating spread of "
+        f"{_spread(row)}; counting every upset as luck, at most {fmt_pct(row['luck'], 0)} "
+        f"({fmt_pct_ci(row['luck_low'], row['luck_high'], 0)}) of their results behave like coin flips (a bound for "
+        "this pair, after Duersch et al. 2020; closer players would leave more to luck)."
     )
 
 
@@ -133,14 +135,12 @@ def build_feel_section(
 ) -> Section | None:
     """The section, from the runs of ``manifests`` that recorded trajectories, the games' length (every game of
     ``games``; in minutes with the game's ``playing_time``, the manifests' ``report.playing_time``) and the mixed
-    games' seat rows ``mixed`` (skill against luck between the weakest and strongest rung of ``rungs``, the game's
-    declared ladder, search rungs left out as the study plays them in mirror matches only); None without games."""
+    games' seat rows ``mixed`` (skill against luck between the two strongest rungs of ``rungs`` that met, weakest
+    first); None without games."""
     runs = _feel_runs(manifests) if len(seats) else []
-    cheap = tuple(r for r in rungs if r.split(":")[0] != "search")
-    pairs = skill_and_luck(mixed[["game", "seat", "bot", "rank"]], cheap, alpha, True) if len(mixed) else pd.DataFrame()
-    # the extremes, as skill_and_luck without every_pair: the weakest rung that met a stronger, against the strongest
-    # it met (the pairs come weaker first, then stronger, in ladder order)
-    luck = pairs[(pairs["weakest"] == pairs["weakest"].iloc[0]).to_numpy()].tail(1) if len(pairs) else pairs
+    table = mixed[["game", "seat", "bot", "rank"]] if len(mixed) else pd.DataFrame()
+    pairs = skill_and_luck(table, rungs, alpha, True) if len(mixed) else pd.DataFrame()
+    luck = skill_and_luck(table, rungs, alpha) if len(pairs) else pairs
     length = game_length(games, seats, playing_time, alpha) if len(seats) else pd.DataFrame()
     if not runs and luck.empty and length.empty:
         return None
@@ -148,9 +148,10 @@ def build_feel_section(
     section.items.append(
         Text(
             "Does the leader win, how often does the lead change, can a player behind come back, when is the game "
-            "decided, how long does it run and how does it end, and how much does skill decide against luck "
+            "decided, how long does it run and how does it end, and how far skill carries between close players "
             "(definitions and sources: docs/game-feel.md). A round's score is the seat's score as the final "
-            f"scoring would count it then; intervals are {fmt_level(alpha)} bootstraps over games, and a lead shared "
+            f"scoring would count it then; intervals are {fmt_level(alpha)}: Wilson's for shares of games, bootstraps "
+            "over games for means, and a lead shared "
             "by k seats credits each 1/k of its win."
         )
     )
@@ -231,8 +232,8 @@ def _trajectory_items(
 ) -> None:
     traj, part = _feel_tables(runs, offsets, seats, turn_order)
     summary = feel_summary(traj, part, alpha, rng)
-    curve = leader_wins(traj, part, alpha, rng)
-    cells = comeback(traj, part, COMEBACK_ROUNDS, alpha=alpha, random_state=rng)
+    curve = leader_wins(traj, part, alpha)
+    cells = comeback(traj, part, COMEBACK_ROUNDS, alpha=alpha)
     section.items.append(
         Table(
             [
@@ -281,7 +282,7 @@ def _trajectory_items(
             "feel.png",
             f"Left: the share of games the leader at each round wins ({fmt_players(n)}, every lineup). Right: the "
             f"comeback curve of {bots}: the share of games a seat behind the leader by that many {unit} wins, "
-            "after rounds spread over the median game (a Poisson bootstrap over games).",
+            "after rounds spread over the median game (Wilson intervals over the seats in each cell).",
             panels,
             ncols=len(panels),
         )
@@ -310,11 +311,11 @@ def _luck_items(
 ) -> None:
     section.items.append(
         Table(
-            ["weaker", "stronger", "games", "weaker finishes above", "rating spread (Elo)", "luck share"],
+            ["weaker", "stronger", "games", "weaker finishes above", "rating spread (Elo)", "luck share (at most)"],
             [
                 [
-                    r["weakest"],
-                    r["strongest"],
+                    r["weaker"],
+                    r["stronger"],
                     fmt_int(r["num_games"]),
                     f"{fmt_pct(r['upset'])} ({fmt_pct_ci(r['upset_low'], r['upset_high'])})",
                     f"{fmt_num(r['elo_spread'], 0)} ({fmt_ci(r['elo_spread_low'], r['elo_spread_high'], 0)})"
@@ -324,12 +325,13 @@ def _luck_items(
                 ]
                 for _, r in pairs.iterrows()
             ],
-            "Skill against luck, from the seat pairs of every two ladder rungs that met in mixed games, weaker first "
-            "(player counts pooled; game-clustered Wilson intervals); the summary reads the weakest against the "
-            "strongest. Luck share: twice the weaker's share, the share of results a coin flip would decide in a "
-            "game the stronger always wins to give the weaker as many (after Duersch, Lambrecht and Oechssler "
-            "2020). Against random a good bot leaves luck almost nothing; between neighbouring rungs the share says "
-            "how far a little more skill carries.",
+            "Skill against luck, from the seat pairs of every two ladder rungs that met in mixed games (player counts "
+            "pooled; game-clustered Wilson intervals). In each row the weaker is the one the games put below, "
+            "whatever the declared ladder says. Luck share: twice the weaker's share, the share of results a coin "
+            "flip would decide in a game the stronger always wins to give the weaker as many (after Duersch, "
+            "Lambrecht and Oechssler 2020). It counts every upset as luck, so it bounds luck for that pair of players, "
+            "not the game: against random a good bot leaves luck almost nothing, between close players more. The "
+            "summary reads the two strongest rungs that met.",
         )
     )
     section.answers.append(_luck_answer(row))

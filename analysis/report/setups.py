@@ -157,25 +157,37 @@ def build_setup_section(
             decides[n] = f"no detectable share of seat 1's score margin (ICC {fmt_pct(r.icc)})"
         section.items.append(Text(text, "verdict"))
         section.findings.append(text)
-    dealt = deal_decides(sub, alpha)
-    for item in _components_items(sub, setup_runs, offsets, dealt, alpha, unit, decides):
+    played = seats.loc[seats["run_id"].isin(ids).to_numpy()]
+    who_played = _lineups(played)
+    for item in _components_items(sub, setup_runs, offsets, alpha, unit, decides, who_played):
         section.items.append(item)
         if isinstance(item, Text) and item.kind == "verdict":
             section.findings.append(item.text)
-    for r in dealt.itertuples():  # the one number a designer asks for
+    # per lineup (a skill rung in a mirror match): the deal's share is a fact about these players, not the game
+    lineup = sub["game"].map(_game_lineups(played)).fillna("the runs' bots")
+    dealt = [deal_decides(part, alpha).assign(lineup=label) for label, part in sub.groupby(lineup.to_numpy())]
+    per_count = {}
+    for frame in dealt:
+        for n in frame["num_players"]:
+            per_count[n] = per_count.get(n, 0) + 1
+    for r in (row for frame in dealt for row in frame.itertuples()):  # the one number a designer asks for
+        who = _players_words(r.lineup)
+        fixed = _fixed_share(r.decided, r.decided_low, r.decided_high)
         text = (
-            f"The deal alone decides the winner of about {fmt_pct(r.decided, 0)} "
-            f"({fmt_pct_ci(r.decided_low, r.decided_high, 0)}) of {r.num_players}-player games: two plays of the same "
-            f"setup (other play seeds) crown the same seat {fmt_pct(r.agreement)} "
-            f"({fmt_pct_ci(r.agreement_low, r.agreement_high)}) of the time, "
-            f"against {fmt_pct(r.chance)} if the deal did "
-            f"not matter ({int(r.num_setups):,} setups, {r.replays:.1f} plays each; if a game's winner is either "
-            "fixed by its deal or drawn as if the deal did not matter, this is how often the deal fixes it)."
+            f"The deal fixes the winner of {fixed} of {r.num_players}-player games played by {who}: "
+            f"two plays of the same setup with other play seeds crown the same seat {fmt_pct(r.agreement)} "
+            f"({fmt_pct_ci(r.agreement_low, r.agreement_high)}) of the time, against {fmt_pct(r.chance)} if the deal "
+            f"did not matter ({int(r.num_setups):,} setups, {r.replays:.1f} plays each). A deal that fixes its "
+            "winner whatever the players draw counts whole; one that only tilts the odds counts about the tilt's "
+            "square (at 2 players a 1 pp tilt counts 0.04%)."
         )
         section.items.append(Text(text, "verdict"))
         section.findings.append(text)
         if r.num_players in decides:
-            decides[r.num_players] += f"; the deal alone decides the winner of about {fmt_pct(r.decided, 0)} of games"
+            among = f" ({r.lineup})" if per_count[r.num_players] > 1 else ""
+            decides[r.num_players] += (
+                f"; the deal fixes the winner of {_fixed_share(r.decided, r.decided_low)} of games{among}"
+            )
 
     describe = _setup_descriptors(games)
     run_of = sub.drop_duplicates("setup_id").set_index("setup_id")["run_id"].astype(str)
@@ -288,6 +300,44 @@ def build_setup_section(
     return section
 
 
+def _game_lineups(seats: pd.DataFrame) -> pd.Series:
+    """Each game's lineup, indexed by game: its distinct bot labels, sorted, joined by ' + ' (one label: a mirror)."""
+    if "bot" not in seats.columns or seats.empty:
+        return pd.Series(dtype=object)
+    return seats.groupby("game")["bot"].agg(lambda b: " + ".join(sorted(set(b.astype(str)))))
+
+
+def _players_words(lineup: str) -> str:
+    """'greedy at every seat, equally matched' for a mirror lineup, else 'a and b, not equally matched'."""
+    if " + " not in lineup:
+        return f"{lineup} at every seat, equally matched"
+    return f"{lineup.replace(' + ', ' and ')}, not equally matched"
+
+
+def _lineups(seats: pd.DataFrame) -> dict[int, str]:
+    """Who played each player count's games, in words (:func:`_players_words`), or the lineups pooled."""
+    lineup = _game_lineups(seats)
+    if lineup.empty:
+        return {}
+    count = seats.drop_duplicates("game").set_index("game")["num_players"]
+    kinds = lineup.groupby(count.reindex(lineup.index).to_numpy()).agg(lambda x: sorted(set(x)))
+    return {
+        int(n): _players_words(names[0]) if len(names) == 1 else f"{'; '.join(names)} (pooled)"
+        for n, names in kinds.items()
+    }
+
+
+def _fixed_share(share: float, low: float, high: float | None = None) -> str:
+    """'about 34% (31–37%)' of games whose winner the deal fixes, or 'no detectable share (at most 2%)' when the
+    interval reaches 0: a share that could be nothing is not printed as a finding."""
+    if is_number(low) and low <= 0:
+        bound = f"at most {fmt_pct(high, 1)}" if high is not None and is_number(high) else "its interval reaches 0"
+        return f"no detectable share ({bound})"
+    if high is None:
+        return f"about {fmt_pct(share, 0)}"
+    return f"about {fmt_pct(share, 0)} ({fmt_pct_ci(low, high, 0)})"
+
+
 def _opening_ids(sub: pd.DataFrame, manifests: list[dict[str, Any]], offsets: dict[str, int]) -> pd.Series:
     """Each game's opening id in a nested run (its setup id over the run's orders per opening, offset like the setup
     ids so they stay unique across runs); -1 in runs that deal every setup its own opening."""
@@ -302,13 +352,13 @@ def _components_items(
     sub: pd.DataFrame,
     manifests: list[dict[str, Any]],
     offsets: dict[str, int],
-    dealt: pd.DataFrame,
     alpha: float,
     unit: str,
     decides: dict[int, str],
+    who_played: dict[int, str],
 ) -> list[Text | Table]:
-    """The three-way split of nested runs (opening, hidden order, players) and how often the opening alone decides the
-    winner; adds a clause per player count to ``decides``. Empty without a nested run."""
+    """The three-way split of nested runs (opening, hidden order, players) and the shares of games whose winner the
+    opening and the hidden order fix; adds a clause per player count to ``decides``. Empty without a nested run."""
     nested = sub.assign(opening_id=_opening_ids(sub, manifests, offsets))
     nested = nested[nested["opening_id"].to_numpy() >= 0]
     if nested.empty:
@@ -344,12 +394,11 @@ def _components_items(
                 for r in parts.itertuples()
             ],
             "Share of each seat's outcome variance decided by the public opening, by the hidden order and by the "
-            f"players' own randomness (negative component estimates count 0), with {1 - alpha:.0%} bootstrap "
-            "intervals over openings.",
+            f"players' own randomness (each estimate over the sum of the three, shown clipped to 0-100%), with "
+            f"{1 - alpha:.0%} bootstrap intervals over openings.",
         )
     )
     alone = opening_decides(nested, alpha).set_index("num_players")
-    whole = dealt.set_index("num_players")
     for n, part in parts[(parts["outcome"] == "margin") & (parts["seat"] == 1)].groupby("num_players"):
         r = part.iloc[0]
         players = (
@@ -367,20 +416,21 @@ def _components_items(
         items.append(Text(text, "verdict"))
         if n in alone.index:
             a = alone.loc[n]
+            who = who_played.get(int(n), "the runs' bots")
+            opening = _fixed_share(a.decided, a.decided_low, a.decided_high)
+            order = _fixed_share(a.order_decided, a.order_decided_low, a.order_decided_high)
+            deal = _fixed_share(a.deal_decided, a.deal_decided_low, a.deal_decided_high)
             text = (
-                f"The public opening alone decides the winner of about {fmt_pct(a.decided, 0)} "
-                f"({fmt_pct_ci(a.decided_low, a.decided_high, 0)}) of {n}-player games: two plays of the same opening "
-                f"over different hidden orders crown the same seat {fmt_pct(a.agreement)} of the time, against "
-                f"{fmt_pct(a.chance)} if the opening did not matter"
+                f"In {n}-player games played by {who}, the public opening fixes the winner of "
+                f"{opening} of games and the hidden order of {order} more; the whole deal, their sum, {deal}. Two "
+                f"plays of the same opening over different hidden orders crown the same seat {fmt_pct(a.agreement)} "
+                f"of the time, against {fmt_pct(a.chance)} if the opening did not matter."
             )
-            if n in whole.index:
-                text += f"; the whole deal (opening and hidden order) decides about {fmt_pct(whole.loc[n].decided, 0)}"
-            items.append(Text(text + ".", "verdict"))
+            items.append(Text(text, "verdict"))
             decides[n] = decides.get(n, "") + (
                 f"; the public opening decides {fmt_pct(r.share_opening, 0)} of the margin's spread "
                 f"and the hidden order {fmt_pct(r.share_order, 0)}, "
-                f"and the opening alone decides the winner of about {fmt_pct(a.decided, 0)} of "
-                "games"
+                f"and the opening fixes the winner of {_fixed_share(a.decided, a.decided_low)} of games"
             )
     return items
 

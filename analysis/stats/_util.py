@@ -44,6 +44,30 @@ def wilson_confint(count: np.ndarray, nobs: np.ndarray, alpha: float) -> tuple[n
     return np.asarray(low, dtype=float), np.asarray(high, dtype=float)
 
 
+def unchanged_share_bound(num: np.ndarray | int, alpha: float) -> np.ndarray:
+    """Upper end of the exact (Clopper-Pearson, one-sided ``alpha / 2``) interval of a share of which none of ``num``
+    independent draws showed: ``1 - (alpha / 2) ** (1 / num)`` (about 3.7 / num at 95%, the rule of three's two-sided
+    form); 1 when ``num`` is 0."""
+    num = np.asarray(num, dtype=float)
+    with np.errstate(divide="ignore"):
+        return np.where(num > 0, -np.expm1(np.log(alpha / 2) / num), 1.0)
+
+
+def constant_confint(
+    value: np.ndarray | float, num: np.ndarray | int, low: float, high: float, alpha: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """An interval for the mean of values bounded in [``low``, ``high``] when every one of ``num`` independent values
+    equalled ``value``: the share of other values is at most :func:`unchanged_share_bound`, and they may lie anywhere
+    in the bounds, so the mean lies in ``value - b (value - low)`` .. ``value + b (high - value)``.
+
+    A sample without variation says the mean is near ``value``, not that it is ``value``: a zero-width interval at 0
+    or 1 would claim certainty that no finite sample gives.
+    """
+    value = np.asarray(value, dtype=float)
+    bound = unchanged_share_bound(num, alpha)
+    return value - bound * (value - low), value + bound * (high - value)
+
+
 def game_codes(game: pd.Series | np.ndarray) -> tuple[np.ndarray, int]:
     """Integer codes for game ids, usable as ``np.bincount`` indices, and the code count.
 

@@ -23,9 +23,9 @@ import pandas as pd
 import statsmodels.api as sm
 from scipy import stats
 
-from analysis.stats._util import check_alpha, multiple_tests, require_columns, t_confint
+from analysis.stats._util import check_alpha, multiple_tests, require_columns
 from analysis.stats.convergence import games_to_settle, more_games_text
-from analysis.stats.paired import QUANTITY_COLUMNS, effects_table, pair_moments
+from analysis.stats.paired import QUANTITY_COLUMNS, effect_confint, effects_table, pair_moments
 
 __all__ = [
     "PRECISION",
@@ -141,7 +141,9 @@ def contrast_effects(
 def adjust_by_quantity(effects: pd.DataFrame, alpha: float = 0.05, correction: str | None = "holm") -> pd.DataFrame:
     """``effects`` (rows of :func:`value_effects`, any number of player counts and lineups) with ``pvalue_adj``,
     ``significant``, ``adj_low`` and ``adj_high``: each quantity is one family (every component, player count and
-    lineup of the table together), adjusted by ``correction`` (a ``statsmodels`` ``multipletests`` method)."""
+    lineup of the table together), adjusted by ``correction`` (a ``statsmodels`` ``multipletests`` method). A value
+    that changed no game of the sample gets :func:`analysis.stats.paired.effect_confint`'s bound, not a zero-width
+    interval."""
     check_alpha(alpha)
     require_columns(effects, ["quantity", "diff", "se", "pvalue", "num_games"], "effects")
     out = effects.copy()
@@ -152,8 +154,10 @@ def adjust_by_quantity(effects: pd.DataFrame, alpha: float = 0.05, correction: s
     for _, idx in out.groupby("quantity", sort=False).groups.items():
         part = out.loc[idx]
         p_adj, reject, level = multiple_tests(part["pvalue"].to_numpy(), alpha, correction)
-        df = np.maximum(part["num_games"].to_numpy(dtype=float) - 1, 1)
-        low, high = t_confint(part["diff"].to_numpy(), part["se"].to_numpy(), df, level)
+        unit = (part["unit"] if "unit" in part else part["quantity"].map(lambda q: VALUE_QUANTITIES[q][1])).to_numpy()
+        low, high = effect_confint(
+            part["diff"].to_numpy(), part["se"].to_numpy(), part["num_games"].to_numpy(dtype=float), unit, level
+        )
         out.loc[idx, "pvalue_adj"] = p_adj
         out.loc[idx, "significant"] = np.asarray(reject, dtype=bool)
         out.loc[idx, "adj_low"] = low
@@ -190,6 +194,8 @@ def _pp(x: float, sign: bool = True) -> str:
 
 
 def _interval(row: pd.Series, scale: float = 100.0) -> str:
+    if not (np.isfinite(row["adj_low"]) and np.isfinite(row["adj_high"])):
+        return "no game changed"  # a quantity without a bound (points, rounds) and no variation: no interval
     return f"{scale * row['adj_low']:.1f}..{scale * row['adj_high']:.1f}"
 
 

@@ -5,7 +5,10 @@ Every function takes the run tables as DataFrames: ``trajectories`` (``game``, `
 seat's score at the end of each round, as ``analysis.load_run(..., tables=["trajectories"])`` reads it) and
 ``seats`` (``game``, ``seat``, ``num_players``, ``bot``, ``win``). Games are grouped by ``num_players`` and
 ``bots`` (the bot labels of the game, distinct and sorted, joined by ``" + "``: one label for a mirror match, so a
-ladder rung). Intervals are percentile bootstraps over games (``alpha`` two-sided).
+ladder rung). Shares of games (the leader wins, no lead change, a comeback) have Wilson intervals, which keep their
+level where the share is near 0 or 1 and the sample shows no variation (a percentile bootstrap gives such a sample a
+zero-width interval); means of counts and of game shares have percentile bootstraps over games (``alpha``
+two-sided).
 
 Ties are explicit. A lead shared by k seats credits each of them 1/k of its win (the leader-win share is the chance
 that a leader picked at random among those tied wins); a lead changes hands only when another seat leads alone;
@@ -19,12 +22,12 @@ from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
-from scipy import sparse
 from statsmodels.stats.weightstats import DescrStatsW
 
 from analysis.stats._util import (
     bootstrap_mean_confint,
     check_alpha,
+    constant_confint,
     ensure_rng,
     require_columns,
     wilson_confint,
@@ -44,9 +47,8 @@ TRAJECTORY_COLUMNS = ("game", "seat", "score")
 SEAT_COLUMNS = ("game", "seat", "num_players", "bot", "win")
 KEYS = ["num_players", "bots"]
 NUM_RESAMPLES = 1000
-COMEBACK_RESAMPLES = 400
-"""Resamples of the comeback curve's cells (a Poisson bootstrap over games, every cell at once)."""
-_CHUNK = 20_000
+SHARES = ("first_leader", "first_ahead", "half_leader", "no_lead_change")
+"""The measures of :func:`feel_summary` that are shares of games (Wilson intervals)."""
 
 
 class FeelArrays(NamedTuple):
@@ -182,11 +184,31 @@ def _decided_share(a: FeelArrays) -> np.ndarray:
 
 
 def _interval(values: np.ndarray, alpha: float, rng: np.random.Generator) -> tuple[float, float, float]:
+    """The mean of a measure over games and its percentile bootstrap interval."""
     values = values[np.isfinite(values)]
     if not len(values):
         return np.nan, np.nan, np.nan
     low, high = bootstrap_mean_confint(values, alpha, NUM_RESAMPLES, rng)
     return float(values.mean()), low, high
+
+
+def _share_interval(values: np.ndarray, alpha: float) -> tuple[float, float, float]:
+    """The mean of a share in [0, 1] over games and its Wilson interval (a shared win counts its fraction)."""
+    values = values[np.isfinite(values)]
+    if not len(values):
+        return np.nan, np.nan, np.nan
+    low, high = wilson_confint(np.array([values.sum()]), np.array([len(values)]), alpha)
+    return float(values.mean()), float(low[0]), float(high[0])
+
+
+def _fraction_interval(values: np.ndarray, alpha: float, rng: np.random.Generator) -> tuple[float, float, float]:
+    """The mean of a fraction in [0, 1] per game: bootstrap, or where every game gave the same value the exact bound
+    of :func:`analysis.stats._util.constant_confint` (a zero-width interval would claim every other game alike)."""
+    values = values[np.isfinite(values)]
+    if len(values) > 1 and np.ptp(values) == 0:
+        low, high = constant_confint(values[0], len(values), 0.0, 1.0, alpha)
+        return float(values[0]), float(low), float(high)
+    return _interval(values, alpha, rng)
 
 
 def feel_summary(
@@ -195,7 +217,8 @@ def feel_summary(
     alpha: float = 0.05,
     random_state: int | np.random.Generator | None = 0,
 ) -> pd.DataFrame:
-    """The game-feel measures of each player count and lineup, with bootstrap intervals over games.
+    """The game-feel measures of each player count and lineup, with their intervals (Wilson for the shares of games
+    :data:`SHARES`, bootstrap over games for the rest).
 
     Required columns: as :func:`feel_arrays`.
 
@@ -225,7 +248,12 @@ def feel_summary(
         row: dict[str, object] = {"num_players": a.num_players, "bots": a.bots, "num_games": len(a.length)}
         row["half_round"] = half
         for name, values in measures.items():
-            row[name], row[f"{name}_low"], row[f"{name}_high"] = _interval(values, alpha, rng)
+            if name in SHARES:
+                row[name], row[f"{name}_low"], row[f"{name}_high"] = _share_interval(values, alpha)
+            elif name == "decided":
+                row[name], row[f"{name}_low"], row[f"{name}_high"] = _fraction_interval(values, alpha, rng)
+            else:
+                row[name], row[f"{name}_low"], row[f"{name}_high"] = _interval(values, alpha, rng)
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -234,7 +262,6 @@ def leader_wins(
     trajectories: pd.DataFrame,
     seats: pd.DataFrame,
     alpha: float = 0.05,
-    random_state: int | np.random.Generator | None = 0,
     min_games: int = 30,
 ) -> pd.DataFrame:
     """The share of games won by the leader at each round: when is the game decided.
@@ -248,7 +275,6 @@ def leader_wins(
     lead shared).
     """
     check_alpha(alpha)
-    rng = ensure_rng(random_state)
     rows = []
     for a in feel_arrays(trajectories, seats):
         credit = _leader_credit(a)
@@ -257,7 +283,7 @@ def leader_wins(
             reached = a.length > r
             if reached.sum() < min_games:
                 break
-            mean, low, high = _interval(credit[reached, r], alpha, rng)
+            mean, low, high = _share_interval(credit[reached, r], alpha)
             rows.append(
                 {
                     "num_players": a.num_players,
@@ -281,21 +307,20 @@ def comeback(
     max_deficit: int | None = None,
     min_obs: int = 30,
     alpha: float = 0.05,
-    random_state: int | np.random.Generator | None = 0,
 ) -> pd.DataFrame:
     """The comeback curve: P(win | behind the leader by d at the end of round r).
 
     Required columns: as :func:`feel_arrays`. ``rounds``: the rounds to read (1-based), or a count k for k
     rounds spread evenly over the median game: rounds ``median * j / (k + 1)``, j = 1..k.
     ``max_deficit`` caps d (default: every d with ``min_obs`` seat-rounds). A seat behind by d = 0 leads (alone or
-    tied). The interval is a Poisson bootstrap over games (every game weighted by an independent Poisson(1) count,
-    all cells at once; a game's seats move together).
+    tied). The interval is Wilson's over the cell's seat-rounds (a shared win counting its fraction): a cell where
+    no seat came back, or every one did, still gets an interval that covers a true 2-5% (a percentile bootstrap gave
+    it zero width). Two seats of one game in the same cell are at most one winner, so they err on the wide side.
 
     Returns one row per ``num_players``, ``bots``, ``round`` and ``deficit`` with at least ``min_obs`` seat-rounds:
     ``num_obs``, ``p_win`` (the seats' mean share of the win), ``low``, ``high``.
     """
     check_alpha(alpha)
-    rng = ensure_rng(random_state)
     rows = []
     for a in feel_arrays(trajectories, seats):
         g, r_max, n = a.score.shape
@@ -304,7 +329,7 @@ def comeback(
         wanted = _comeback_rounds(a.length, rounds, r_max)
         top = np.nanmax(np.where(np.isnan(a.score), -np.inf, a.score), axis=2)
         deficit = top[:, :, None] - a.score  # NaN past a game's end
-        cells, obs_game, obs_cell, obs_win = [], [], [], []
+        cells, obs_cell, obs_win = [], [], []
         for r in wanted:
             d = deficit[:, r - 1, :]
             ok = np.isfinite(d)
@@ -315,15 +340,14 @@ def comeback(
             for v in np.unique(values):
                 cells.append((r, int(v)))
                 hit = values == v
-                obs_game.append(games[hit])
                 obs_cell.append(np.full(int(hit.sum()), len(cells) - 1))
                 obs_win.append(a.win[games[hit], seat_idx[hit]])
         if not cells:
             continue
-        game_idx, cell_idx, win = np.concatenate(obs_game), np.concatenate(obs_cell), np.concatenate(obs_win)
+        cell_idx, win = np.concatenate(obs_cell), np.concatenate(obs_win)
         counts = np.bincount(cell_idx, minlength=len(cells))
         wins = np.bincount(cell_idx, weights=win, minlength=len(cells))
-        low, high = _poisson_ratio_interval(game_idx, cell_idx, win, g, len(cells), alpha, rng)
+        low, high = wilson_confint(wins, counts, alpha)
         for c, (r, d) in enumerate(cells):
             if counts[c] >= min_obs:
                 rows.append(
@@ -348,34 +372,6 @@ def _comeback_rounds(length: np.ndarray, rounds: int | list[int], r_max: int) ->
         picked = {max(1, round(median * j / (rounds + 1))) for j in range(1, rounds + 1)}
         return sorted(r for r in picked if r <= r_max)
     return sorted(r for r in set(rounds) if 1 <= r <= r_max)
-
-
-def _poisson_ratio_interval(
-    game: np.ndarray,
-    cell: np.ndarray,
-    value: np.ndarray,
-    num_games: int,
-    num_cells: int,
-    alpha: float,
-    rng: np.random.Generator,
-) -> tuple[np.ndarray, np.ndarray]:
-    """Percentile intervals of every cell's mean of ``value`` under a Poisson bootstrap over games."""
-    sums = np.zeros((COMEBACK_RESAMPLES, num_cells))
-    counts = np.zeros((COMEBACK_RESAMPLES, num_cells))
-    for lo in range(0, num_games, _CHUNK):
-        hi = min(lo + _CHUNK, num_games)
-        weights = rng.poisson(1.0, size=(COMEBACK_RESAMPLES, hi - lo)).astype(np.float32)
-        keep = (game >= lo) & (game < hi)
-        shape = (hi - lo, num_cells)
-        ones = sparse.csr_matrix((np.ones(int(keep.sum())), (game[keep] - lo, cell[keep])), shape=shape)
-        wins = sparse.csr_matrix((value[keep], (game[keep] - lo, cell[keep])), shape=shape)
-        counts += np.asarray(ones.T.dot(weights.T).T)
-        sums += np.asarray(wins.T.dot(weights.T).T)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        means = sums / counts
-    q = [100 * alpha / 2, 100 * (1 - alpha / 2)]
-    low, high = np.nanpercentile(means, q, axis=0)
-    return low, high
 
 
 def end_triggers(games: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:

@@ -467,23 +467,28 @@ def _pool(rungs: list[pd.DataFrame], z: float) -> pd.DataFrame:
 def skill_and_luck(
     seats: pd.DataFrame, rungs: Sequence[str], alpha: float = 0.05, every_pair: bool = False
 ) -> pd.DataFrame:
-    """How much skill decides against luck, from the games between the ladder's weakest and strongest rungs.
+    """How much skill decides against luck between two close players: how often the better of two neighbouring strong
+    rungs finishes above the other.
 
     Required columns: ``game``, ``seat``, ``bot``, ``rank`` of games between different bots (mixed games;
     pairs of seats with the same bot are skipped). ``rungs`` are the ladder's bots from weakest to strongest
-    (e.g. :func:`rung_order`'s ``bot``); the weakest rung that met a stronger one in a game and the strongest rung
-    it met are read. Player counts are pooled.
+    (e.g. :func:`rung_order`'s ``bot``). Player counts are pooled.
 
-    With ``every_pair`` it returns a row for every two rungs that met (weaker first, in ladder order): a luck share
-    near 0 between random and a good bot says little, one between neighbouring rungs says how far skill carries.
+    The pair read is the strongest that met: the two rungs whose lower one stands highest on the ladder, the closest
+    two on a tie (the two strongest neighbours when they met). Against ``random`` a good bot leaves luck almost
+    nothing, which tells a designer nothing; between close strong players the upsets say how far a little more skill
+    carries. Within a pair, the ``weaker`` is the one that finishes above the other in less than half of their seat
+    pairs, whatever the declared ladder says (a declared order the games contradict is not printed as if true).
+    With ``every_pair`` it returns a row for every two rungs that met (in ladder order of the lower one, then the
+    higher one).
 
-    Returns one row (none when no two rungs met): ``weakest``, ``strongest``, ``num_games``,
-    ``num_comparisons`` (their seat pairs), ``upset`` (the share of pairs the weakest finishes above the
-    strongest, a shared tie counting half), ``spread`` (the strongest's Bradley-Terry rating minus the weakest's,
-    in log-odds: ``logit(1 - upset)``), ``elo_spread`` (the same on the Elo scale) and ``luck`` (``2 * upset``,
-    at most 1: the share of results a coin flip would have to decide in a game the strongest always wins to give
-    the weakest as many wins; after Duersch, Lambrecht and Oechssler 2020, who read a game's rating spread
-    against chess with a share of its results replaced by coin flips), each with ``_low``, ``_high`` (the
+    Returns one row per pair (none when no two rungs met): ``weaker``, ``stronger`` (by the measured result),
+    ``num_games``, ``num_comparisons`` (their seat pairs), ``upset`` (the share of pairs the weaker finishes above the
+    stronger, a shared tie counting half), ``spread`` (the stronger's Bradley-Terry rating minus the weaker's, in
+    log-odds: ``logit(1 - upset)``), ``elo_spread`` (the same on the Elo scale) and ``luck`` (``2 * upset``, at most
+    1: the share of results a coin flip would have to decide in a game the stronger always wins to give the weaker as
+    many wins; after Duersch, Lambrecht and Oechssler 2020). It counts every upset as luck, so it bounds luck's share
+    for that pair of players, not the game's: a closer pair reads more luck), each with ``_low``, ``_high`` (the
     game-clustered Wilson interval of :func:`analysis.stats.strategies.head_to_head`, carried through).
 
     References
@@ -493,7 +498,7 @@ def skill_and_luck(
     """
     check_alpha(alpha)
     require_columns(seats, ["game", "seat", "bot", "rank"], "seats")
-    columns = ["weakest", "strongest", "num_games", "num_comparisons"]
+    columns = ["weaker", "stronger", "num_games", "num_comparisons"]
     for name in ("upset", "spread", "elo_spread", "luck"):
         columns += [name, f"{name}_low", f"{name}_high"]
     order = {bot: k for k, bot in enumerate(rungs)}
@@ -501,16 +506,16 @@ def skill_and_luck(
     h2h = head_to_head(pairs[["game", "seat", "bot", "rank"]], alpha=alpha) if len(pairs) else pd.DataFrame()
     if h2h.empty:
         return pd.DataFrame(columns=columns)
-    h2h = h2h.assign(weak=h2h["bot"].map(order), strong=h2h["opponent"].map(order))
-    h2h = h2h[h2h["weak"] < h2h["strong"]]
-    if h2h.empty:
-        return pd.DataFrame(columns=columns)
+    low, high = h2h["bot"].map(order), h2h["opponent"].map(order)
+    # one row per unordered pair: the side that finished above less than half (the declared lower on an even split)
+    below = (h2h["win_rate"] < 0.5) | ((h2h["win_rate"] == 0.5) & (low < high))
+    h2h = h2h[below.to_numpy()].assign(lower=np.minimum(low, high), upper=np.maximum(low, high))
     if every_pair:
-        chosen = [row for _, row in h2h.sort_values(["weak", "strong"], kind="stable").iterrows()]
+        chosen = h2h.sort_values(["lower", "upper"], kind="stable")
     else:
-        weakest = h2h[h2h["weak"] == h2h["weak"].min()]
-        chosen = [weakest.loc[weakest["strong"].idxmax()]]
-    return pd.DataFrame([_luck_row(row) for row in chosen], columns=columns)
+        chosen = h2h.assign(gap=h2h["upper"] - h2h["lower"]).sort_values(["lower", "gap"], ascending=[False, True])
+        chosen = chosen.head(1)
+    return pd.DataFrame([_luck_row(row) for _, row in chosen.iterrows()], columns=columns)
 
 
 def _luck_row(row: pd.Series) -> dict:
@@ -519,8 +524,8 @@ def _luck_row(row: pd.Series) -> dict:
     with np.errstate(divide="ignore"):
         spread = np.log((1 - upset) / upset)[[0, 2, 1]]  # the upset interval's ends swap
     out = {
-        "weakest": row["bot"],
-        "strongest": row["opponent"],
+        "weaker": row["bot"],
+        "stronger": row["opponent"],
         "num_games": int(row["num_games"]),
         "num_comparisons": int(row["num_comparisons"]),
     }

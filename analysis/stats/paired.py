@@ -29,7 +29,7 @@ import pandas as pd
 from numba import njit
 from scipy import stats
 
-from analysis.stats._util import check_alpha, holm, multiple_tests, require_columns, t_confint
+from analysis.stats._util import check_alpha, constant_confint, holm, multiple_tests, require_columns, t_confint
 from simulate.jitcache import use_cache
 
 use_cache(__file__)  # cached per user, not beside this file (simulate.jitcache)
@@ -40,6 +40,7 @@ __all__ = [
     "PairMoments",
     "PairedRounds",
     "compare_variants",
+    "effect_confint",
     "effects_table",
     "game_measure_effects",
     "game_quantities",
@@ -224,6 +225,25 @@ def _pair_sums(b: np.ndarray, v: np.ndarray, out: np.ndarray) -> None:
         out[4, j], out[5, j], out[6, j] = qb, qv, qd
 
 
+def effect_confint(
+    diff: np.ndarray, se: np.ndarray, num_games: np.ndarray, unit: np.ndarray, level: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """Two-sided interval (level ``1 - level``) of paired mean differences: the t interval, except where every pair
+    differed alike (``se`` 0, e.g. a change that altered no game of the sample). There a share of wins (``unit``
+    ``"rate"``, per-game differences in [-1, 1]) gets :func:`analysis.stats._util.constant_confint`: the games the
+    sample did not see change may be up to the exact bound on a share never observed (about 3.7 / games at 95%), each
+    by up to a whole win, so 50 unchanged pairs still allow ±7 pp. Other units have no such bound: NaN."""
+    diff, se = np.asarray(diff, dtype=float), np.asarray(se, dtype=float)
+    num_games = np.asarray(num_games, dtype=float)
+    low, high = t_confint(diff, se, np.maximum(num_games - 1, 1), level)
+    flat = se == 0
+    rate = np.asarray(unit) == "rate"
+    b_low, b_high = constant_confint(diff, num_games, -1.0, 1.0, level)
+    low = np.where(flat, np.where(rate, b_low, np.nan), low)
+    high = np.where(flat, np.where(rate, b_high, np.nan), high)
+    return low, high
+
+
 def effects_table(info: pd.DataFrame, moments: PairMoments, alpha: float = 0.05) -> pd.DataFrame:
     """The rows of :func:`paired_effects` from the :class:`PairMoments` of each quantity in ``info``
     (rows of :func:`quantity_info`)."""
@@ -236,15 +256,21 @@ def effects_table(info: pd.DataFrame, moments: PairMoments, alpha: float = 0.05)
         t = md.mean / se
     diff = md.mean
     df = np.maximum(g - 1, 1)
-    crit = stats.t.ppf(1 - alpha / 2, df)
-    pvalue = np.where(se > 0, 2 * stats.t.sf(np.abs(t), df), np.where(diff == 0, 1.0, 0.0))
+    # every pair differed alike: the exact p of a share of games differing from the rest never seen (dual to
+    # effect_confint: to average 0, a share |d| / (1 + |d|) of the games would have to differ by a whole win the
+    # other way); 1 when no game changed
+    with np.errstate(over="ignore"):
+        flat_p = np.minimum(2 * (1 + np.abs(diff)) ** -np.maximum(g, 0).astype(float), 1.0)
+    rate = info["unit"].to_numpy() == "rate"
+    pvalue = np.where(diff == 0, 1.0, 0.0)
+    pvalue = np.where((se == 0) & rate, flat_p, pvalue)
+    pvalue = np.where(se > 0, 2 * stats.t.sf(np.abs(t), df), pvalue)
     out = info.reset_index(drop=True)
     out["baseline"] = mb.mean
     out["variant"] = mv.mean
     out["diff"] = diff
     out["se"] = se
-    out["ci_low"] = diff - crit * se
-    out["ci_high"] = diff + crit * se
+    out["ci_low"], out["ci_high"] = effect_confint(diff, se, g, out["unit"].to_numpy(), alpha)
     out["pvalue"] = pvalue
     out["se_unpaired"] = se_unpaired
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -275,9 +301,10 @@ def paired_effects(baseline: pd.DataFrame, variant: pd.DataFrame, alpha: float =
     ``baseline`` and ``variant`` are :func:`game_quantities` tables of the same games (common
     random numbers); the games must match exactly. Returns one row per quantity: the
     :data:`QUANTITY_COLUMNS`, ``baseline``, ``variant`` (means), ``diff``, ``se``, ``ci_low``,
-    ``ci_high`` (t interval, level ``1 - alpha``), ``pvalue`` (two-sided paired t test; 1 when
-    every pair is equal), ``se_unpaired`` (the standard error two independent runs of the same
-    size would give), ``variance_removed`` (``1 - se**2 / se_unpaired**2``) and ``num_games``.
+    ``ci_high`` (t interval, level ``1 - alpha``; where every pair differed alike, e.g. no game changed, the
+    bound of :func:`effect_confint`), ``pvalue`` (two-sided paired t test; where every pair differed alike, the exact
+    test dual to that bound, 1 when no game changed), ``se_unpaired`` (the standard error two independent runs of the
+    same size would give), ``variance_removed`` (``1 - se**2 / se_unpaired**2``) and ``num_games``.
     """
     check_alpha(alpha)
     columns, b, v = _aligned(baseline, variant)
@@ -337,8 +364,9 @@ class PairedRounds:
         p_adj, reject, level = multiple_tests(out["pvalue"].to_numpy(), alpha, correction)
         out["pvalue_adj"] = p_adj
         out["significant"] = np.asarray(reject, dtype=bool)
-        df = np.maximum(out["num_games"].to_numpy(dtype=float) - 1, 1)
-        out["adj_low"], out["adj_high"] = t_confint(out["diff"].to_numpy(), out["se"].to_numpy(), df, level)
+        out["adj_low"], out["adj_high"] = effect_confint(
+            out["diff"].to_numpy(), out["se"].to_numpy(), out["num_games"].to_numpy(), out["unit"].to_numpy(), level
+        )
         return out
 
 
@@ -424,7 +452,7 @@ def game_measure_effects(
     adjusted, significant, level = multiple_tests(out["pvalue"].to_numpy(), alpha, correction)
     out["pvalue_adj"] = adjusted
     out["significant"] = significant
-    out["adj_low"], out["adj_high"] = t_confint(
-        out["diff"].to_numpy(), out["se"].to_numpy(), np.maximum(out["num_games"].to_numpy() - 1, 1), level
+    out["adj_low"], out["adj_high"] = effect_confint(
+        out["diff"].to_numpy(), out["se"].to_numpy(), out["num_games"].to_numpy(), out["unit"].to_numpy(), level
     )
     return out

@@ -35,6 +35,7 @@ from scipy import stats
 
 from analysis.stats._util import (
     check_alpha,
+    constant_confint,
     game_codes,
     multiple_tests,
     require_columns,
@@ -227,17 +228,18 @@ def _opening_sums(opening: np.ndarray, setup: np.ndarray, y: np.ndarray) -> tupl
 def _nested_estimates(
     mean: np.ndarray, between: np.ndarray, within: np.ndarray, orders: int, plays: int, axis: int = -1
 ) -> np.ndarray:
-    """ANOVA estimates of the three components and their shares (negative components count 0 in the shares), from
-    per-opening sums (any leading axes: the bootstrap's resamples)."""
+    """ANOVA estimates of the three components and their shares of the total (the sum of the three), none clipped, from
+    per-opening sums (any leading axes: the bootstrap's resamples). Clipping each component at 0 before the shares
+    (and so before the bootstrap) would bias every share interval away from its edges: with no setup effect the
+    players' share would exclude 100% far more often than the interval's level allows."""
     num = mean.shape[axis]
     ms_opening = orders * plays * np.var(mean, axis=axis, ddof=1)
     ms_order = between.sum(axis=axis) / (num * (orders - 1))
     ms_players = within.sum(axis=axis) / (num * orders * (plays - 1))
     var = np.stack([(ms_opening - ms_order) / (orders * plays), (ms_order - ms_players) / plays, ms_players])
-    kept = np.maximum(var, 0.0)
-    total = kept.sum(axis=0)
+    total = var.sum(axis=0)
     with np.errstate(divide="ignore", invalid="ignore"):
-        share = np.where(total > 0, kept / total, np.nan)
+        share = np.where(total > 0, var / total, np.nan)
     return np.concatenate([var, share])
 
 
@@ -259,14 +261,19 @@ def setup_components(
     give ``var_players`` = MS_plays, ``var_order`` = (MS_order - MS_plays) / n and ``var_opening`` = (MS_opening -
     MS_order) / (b n) (for balanced data these equal REML's estimates when none is negative; a component may come out
     negative by chance). Deterministic players (epsilon 0) replay a setup identically: ``var_players`` is exactly 0
-    with the interval [0, 0]. Intervals: percentile bootstrap over openings (``scipy.stats.bootstrap``, whole
-    openings resampled with their orders and plays, ``n_resamples`` at seed ``random_state``). Openings not of the
-    design's shape (a partial last opening, a NaN outcome) are left out.
+    with the interval [0, 0]. A share is a component over the sum of the three, both unclipped, so its estimate is
+    unbiased to first order and its interval keeps its level at the edges; only the reported share and its interval
+    are brought into [0, 1] (``_shown_share``: an estimate past an edge is reported at the edge with its interval's
+    reach kept, never a zero-width [0, 0] or [1, 1]), so the three shares add to 100% unless a component came out
+    negative. Intervals:
+    percentile bootstrap over openings (``scipy.stats.bootstrap``, whole openings resampled with their orders and
+    plays, ``n_resamples`` at seed ``random_state``). Openings not of the design's shape (a partial last opening, a NaN
+    outcome) are left out.
 
     Returns one row per ``num_players``, ``seat`` and ``outcome`` (``"margin"``: score margin in points; ``"win"``:
     win - 1/n): ``num_openings``, ``orders_per_opening``, ``plays_per_order``, ``num_games``, ``mean``, and for each
     component c of :data:`COMPONENTS` ``var_c``, ``var_c_low``, ``var_c_high`` (outcome units squared) and
-    ``share_c``, ``share_c_low``, ``share_c_high`` (its share of the total, negative estimates counted 0), and
+    ``share_c``, ``share_c_low``, ``share_c_high`` (its share of the total, clipped to [0, 1]), and
     ``replays_identical``. Groups without two openings of two orders of two plays are left out.
     """
     check_alpha(alpha)
@@ -305,10 +312,12 @@ def setup_components(
                 "num_games": len(mean) * orders * plays,
                 "mean": float(mean.mean()),
             }
+            low, high = boot.confidence_interval.low, boot.confidence_interval.high
             for k, name in enumerate(names):
-                row[name] = float(estimate[k])
-                row[f"{name}_low"] = float(boot.confidence_interval.low[k])
-                row[f"{name}_high"] = float(boot.confidence_interval.high[k])
+                values = (float(estimate[k]), float(low[k]), float(high[k]))
+                if name.startswith("share_"):
+                    values = _shown_share(*values)
+                row[name], row[f"{name}_low"], row[f"{name}_high"] = values
             row["replays_identical"] = bool(within.sum() == 0)
             rows.append(row)
     columns = ["num_players", "seat", "outcome", "num_openings", "orders_per_opening", "plays_per_order", "num_games"]
@@ -316,18 +325,56 @@ def setup_components(
     return pd.DataFrame(rows, columns=columns)
 
 
-def _kappa(agreement: float, chance: float) -> float:
+def _kappa(agreement: np.ndarray | float, chance: float) -> np.ndarray | float:
     """Agreement beyond chance, as a share of what is left to agree on beyond chance."""
-    return (agreement - chance) / (1 - chance) if chance < 1 else np.nan
+    return (agreement - chance) / (1 - chance) if chance < 1 else np.nan * agreement
 
 
-def _root(kappa: float) -> float:
-    """rho from kappa = rho^2, clipped to [0, 1]."""
-    return float(np.sqrt(np.clip(kappa, 0.0, 1.0))) if np.isfinite(kappa) else np.nan
+def _shown_share(point: float, low: float, high: float) -> tuple[float, float, float]:
+    """A share's estimate and interval as reported, in [0, 1]. An estimate past an edge (a share estimated without
+    clipping may come out below 0 or above 1 by chance) is reported at the edge, with the interval's reach from the
+    estimate kept on the inner side: clipping both ends alone would leave [0, 0] or [1, 1], an interval of zero
+    width where the truth may lie inside; this one covers whatever the clipped one covers, and more."""
+    if not np.isfinite(point):
+        return point, low, high
+    if point < 0:
+        return 0.0, 0.0, float(min(high - point, 1.0)) if np.isfinite(high) else high
+    if point > 1:
+        return 1.0, float(max(1.0 - (point - low), 0.0)) if np.isfinite(low) else low, 1.0
+    clip = [float(np.clip(v, 0.0, 1.0)) if np.isfinite(v) else v for v in (point, low, high)]
+    return clip[0], clip[1], clip[2]
+
+
+def _mean_confint(values: np.ndarray, alpha: float, low: float, high: float) -> tuple[float, float, float]:
+    """The mean of per-unit ``values`` (bounded in [``low``, ``high``]) with its t interval over units; a sample
+    without variation gets :func:`analysis.stats._util.constant_confint`, never a zero-width interval."""
+    k = len(values)
+    mean = float(values.mean())
+    if k < 2:
+        return mean, np.nan, np.nan
+    if np.ptp(values) == 0:
+        lo, hi = constant_confint(mean, k, low, high, alpha)
+        return mean, float(lo), float(hi)
+    half = float(stats.t.ppf(1 - alpha / 2, k - 1) * values.std(ddof=1) / np.sqrt(k))
+    return mean, mean - half, mean + half
+
+
+def _decided(
+    agree: np.ndarray, chance: float, alpha: float, prefix: str = "", unbounded: bool = False
+) -> dict[str, float]:
+    """``decided``, ``decided_low``, ``decided_high`` (with ``prefix``) from per-unit agreements beyond ``chance``:
+    kappa, its interval carried over from the agreement's, reported in [0, 1] by :func:`_shown_share`.
+    ``unbounded``: the values are differences of agreements, in [-1, 1]."""
+    mean, low, high = _mean_confint(agree, alpha, -1.0 if unbounded else 0.0, 1.0)
+    scale = 1 - chance if unbounded else None
+    values = [v / scale for v in (mean, low, high)] if scale else [_kappa(v, chance) for v in (mean, low, high)]
+    shown = _shown_share(*(float(v) for v in values))
+    return dict(zip([f"{prefix}decided", f"{prefix}decided_low", f"{prefix}decided_high"], shown, strict=True))
 
 
 def deal_decides(seats: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
-    """How often the deal alone decides the winner: do two plays of the same setup crown the same seat?
+    """The share of games whose winner the deal fixes: do two plays of the same setup crown the same seat more often
+    than chance?
 
     Required columns: ``game``, ``setup_id``, ``num_players``, ``seat``, ``win`` (a shared tie counts 1/k).
     Setups played once are left out.
@@ -335,12 +382,19 @@ def deal_decides(seats: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
     For a setup replayed m times, the chance that two of its plays (other play seeds, same deal and seats)
     have the same winner is estimated without bias by ``(sum_s S_s^2 - Q) / (m (m - 1))`` (``S_s`` the seat's
     wins over the replays, ``Q`` the sum of squared win shares per game). Averaged over setups this is
-    ``agreement``; ``chance`` is what it would be if the deal did not matter (``sum_s p_s^2`` of the seats'
-    overall win rates); ``kappa`` = ``(agreement - chance) / (1 - chance)`` (Fleiss' kappa for the winner).
-    If each game's winner is either fixed by its deal (with probability rho) or drawn as if the deal did not
-    matter, ``kappa`` = rho^2 exactly, so ``decided`` = sqrt(kappa) is how often the deal alone decides the
-    winner (1 when every replay crowns the same seat, as deterministic bots do; 0 when the deal does not
-    matter). Intervals: t over setups for ``agreement``, carried over to ``kappa`` and ``decided``.
+    ``agreement``; ``chance`` is what it would be if the deal did not matter, with the players as matched as they are
+    (``sum_s p_s^2`` of the seats' overall win rates); ``kappa`` = ``(agreement - chance) / (1 - chance)`` (Fleiss'
+    kappa for the winner). ``decided`` is kappa read as a share of games: a deal that fixes its winner (every play
+    crowns the same seat, whatever the players' seeds) counts 1, one that leaves the winner to the players and chance
+    counts 0, so if each deal does one or the other, kappa is exactly the share of games whose winner the deal fixes.
+    A deal that only tilts the odds counts the tilt's square over ``chance (1 - chance)``: a 1 pp tilt at 2 players
+    counts 0.04%, not the 2% that the square root of kappa (the earlier "decides the winner of") would read, whose
+    noise near 0 made "5% or more" out of nothing. Kappa is additive: the opening's and the hidden order's shares
+    (:func:`opening_decides`) add up to the whole deal's. Intervals: t over setups for ``agreement``, carried over
+    to ``kappa`` and ``decided``; setups whose replays all agree (deterministic bots) get the exact bound of
+    :func:`analysis.stats._util.constant_confint` on the share of setups that would not, never the interval [1, 1].
+    ``decided`` and its interval are reported in [0, 1] (``kappa`` is not): a negative estimate reads 0 with an
+    interval from 0 as wide as its reach above the estimate, never [0, 0].
 
     Returns one row per ``num_players``: ``num_setups``, ``replays`` (mean plays per setup), ``agreement``,
     ``agreement_low``, ``agreement_high``, ``chance``, ``kappa``, ``decided``, ``decided_low``,
@@ -386,40 +440,41 @@ _AGREEMENT_COLUMNS = [
 
 
 def _agreement_summary(agree: np.ndarray, chance: float, alpha: float) -> dict[str, float]:
-    """Mean agreement over units with its t interval, and kappa and rho = sqrt(kappa) carried over from it."""
-    k = len(agree)
-    mean = float(agree.mean())
-    half = stats.t.ppf(1 - alpha / 2, k - 1) * agree.std(ddof=1) / np.sqrt(k) if k > 1 else np.nan
-    low, high = mean - half, mean + half
+    """Mean agreement over units with its interval, and kappa and the share decided carried over from it."""
+    mean, low, high = _mean_confint(agree, alpha, 0.0, 1.0)
     return {
         "agreement": mean,
         "agreement_low": max(low, 0.0) if np.isfinite(low) else low,
         "agreement_high": min(high, 1.0) if np.isfinite(high) else high,
         "chance": chance,
         "kappa": _kappa(mean, chance),
-        "decided": _root(_kappa(mean, chance)),
-        "decided_low": _root(_kappa(low, chance)),
-        "decided_high": _root(_kappa(high, chance)),
-    }
+    } | _decided(agree, chance, alpha)
+
+
+_SPLIT_COLUMNS = [f"{p}decided{s}" for p in ("order_", "deal_") for s in ("", "_low", "_high")]
 
 
 def opening_decides(seats: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
-    """How often the public opening alone decides the winner: do two plays of the same opening over different hidden
-    deck orders crown the same seat?
+    """The share of games whose winner the public opening fixes, the share the hidden order fixes beyond it, and the
+    whole deal's, which is their sum.
 
     Required columns: ``game``, ``opening_id``, ``setup_id`` (one per hidden order), ``num_players``, ``seat``,
     ``win`` (a shared tie counts 1/k). Openings dealt over fewer than two hidden orders are left out.
 
     The :func:`deal_decides` estimator over pairs of plays that share the opening but not the deck order: per opening,
     ``(sum_s S_s^2 - sum_j sum_s S_js^2) / (M^2 - sum_j m_j^2)`` (``S_s`` the seat's wins over the opening's ``M``
-    plays, ``S_js`` over the ``m_j`` plays of order j). If each game's winner is either fixed by its opening (with
-    probability rho) or drawn as if the opening did not matter, ``kappa`` = rho^2 and ``decided`` = rho. An opening
-    that decides nothing of what the hidden order decides gives ``decided`` below :func:`deal_decides`' figure.
+    plays, ``S_js`` over the ``m_j`` plays of order j); and over pairs that share the order too (the whole deal). An
+    opening that fixes its winner whatever the hidden order counts 1 in both; an order that fixes its winner counts 1
+    only in the second, so ``order_decided`` = ``deal_decided`` - ``decided`` is the share the hidden order fixes
+    beyond the opening, and the three add up exactly (the same openings and chance in each, when every hidden order
+    is played more than once; the two are NaN when none is). Intervals: t over
+    openings (the unit that is resampled independently), of each per-opening share and of their difference.
 
     Returns one row per ``num_players``: ``num_openings``, ``orders`` (mean hidden orders per opening), ``plays``
     (mean plays per opening), ``agreement``, ``agreement_low``, ``agreement_high``, ``chance``, ``kappa``,
-    ``decided``, ``decided_low``, ``decided_high`` (t interval over openings, carried over as in
-    :func:`deal_decides`).
+    ``decided``, ``decided_low``, ``decided_high`` (the opening's share), ``order_decided``, ``order_decided_low``,
+    ``order_decided_high`` (the hidden order's beyond it) and ``deal_decided``, ``deal_decided_low``,
+    ``deal_decided_high`` (the whole deal's), each clipped to [0, 1] for display.
     """
     check_alpha(alpha)
     require_columns(seats, ["game", "opening_id", "setup_id", "num_players", "seat", "win"], "seats")
@@ -435,9 +490,17 @@ def opening_decides(seats: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
         within_pairs = (plays**2).groupby(level=0).sum()
         s_open = (part.groupby(["opening_id", "seat"])["win"].sum() ** 2).groupby(level=0).sum()
         s_order = (part.groupby(["opening_id", "setup_id", "seat"])["win"].sum() ** 2).groupby(level=0).sum()
+        q = (part["win"] ** 2).groupby(part["opening_id"]).sum()
         agree = ((s_open - s_order) / (big_m**2 - within_pairs)).to_numpy(float)
-        rates = part.groupby("seat")["win"].sum() / part["game"].nunique()
-        summary = _agreement_summary(agree, float((rates**2).sum()), alpha)
+        with np.errstate(invalid="ignore", divide="ignore"):  # an opening without a replayed order has no pair
+            same = ((s_order - q) / (within_pairs - big_m)).to_numpy(float)
+        ok = np.isfinite(same)
+        chance = float(((part.groupby("seat")["win"].sum() / part["game"].nunique()) ** 2).sum())
+        summary = _agreement_summary(agree, chance, alpha)
+        split = dict.fromkeys(_SPLIT_COLUMNS, np.nan)
+        if ok.any():
+            split = _decided(same[ok] - agree[ok], chance, alpha, "order_", unbounded=True)
+            split |= _decided(same[ok], chance, alpha, "deal_")
         rows.append(
             {
                 "num_players": int(n),
@@ -446,8 +509,10 @@ def opening_decides(seats: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
                 "plays": float(big_m.mean()),
             }
             | summary
+            | split
         )
-    return pd.DataFrame(rows, columns=["num_players", "num_openings", "orders", "plays", *_AGREEMENT_COLUMNS])
+    columns = ["num_players", "num_openings", "orders", "plays", *_AGREEMENT_COLUMNS, *_SPLIT_COLUMNS]
+    return pd.DataFrame(rows, columns=columns)
 
 
 def setup_balance(seats: pd.DataFrame, seat: int = 1, outcome: str = "margin", alpha: float = 0.05) -> pd.DataFrame:

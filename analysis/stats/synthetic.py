@@ -11,6 +11,11 @@ notebooks can check that the statistics recover what was planted:
 with ``u[setup, seat] ~ Normal(0, setup_sd)`` shared by all replays of a setup. All effects are in
 points. Winners, ranks, shared or seat-broken ties and the fractional ``win`` follow the run
 format's rules.
+
+:func:`nested_margins` and :func:`nested_deal_winners` draw the seat rows of nested designs (public openings >
+hidden orders > plays, as the runner's ``--orders-per-opening`` deals them) with planted variance components or
+planted shares of games whose winner the opening or the hidden order fixes, for the setup statistics
+(``analysis.stats.setups``).
 """
 
 from __future__ import annotations
@@ -24,7 +29,7 @@ import pyarrow as pa
 
 from analysis.stats._util import ensure_rng
 
-__all__ = ["MERCHANT_POOL", "POINT_POOL", "SyntheticRun", "synthetic_run"]
+__all__ = ["MERCHANT_POOL", "POINT_POOL", "SyntheticRun", "nested_deal_winners", "nested_margins", "synthetic_run"]
 
 MERCHANT_POOL: tuple[str, ...] = tuple(f"M{i:02d}" for i in range(1, 44))
 """Market merchant card ids of Century (``merchant_cards.csv`` minus the starting cards)."""
@@ -307,3 +312,98 @@ def synthetic_run(
         ),
     }
     return SyntheticRun(games, seats, components, truth)
+
+
+def _nested_ids(openings: int, orders: int, plays: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    if min(openings, orders, plays) < 1:
+        raise ValueError("openings, orders and plays must be positive")
+    game = np.arange(openings * orders * plays, dtype=np.int64)
+    setup_id = game // plays
+    return game, setup_id, setup_id // orders
+
+
+def _nested_seats(
+    game: np.ndarray, opening_id: np.ndarray, setup_id: np.ndarray, score: np.ndarray, win: np.ndarray
+) -> pd.DataFrame:
+    num_games, n = score.shape
+    return pd.DataFrame(
+        {
+            "game": np.repeat(game, n),
+            "opening_id": np.repeat(opening_id, n),
+            "setup_id": np.repeat(setup_id, n),
+            "num_players": np.full(num_games * n, n, dtype=np.int8),
+            "seat": np.tile(np.arange(1, n + 1, dtype=np.int8), num_games),
+            "score": score.reshape(-1),
+            "win": win.reshape(-1).astype(float),
+        }
+    )
+
+
+def nested_margins(
+    openings: int,
+    orders: int,
+    plays: int,
+    sd: tuple[float, float, float],
+    num_players: int = 2,
+    random_state: int | np.random.Generator | None = 0,
+) -> pd.DataFrame:
+    """Seat rows of a nested design whose scores are the sum of three planted normal effects per seat: the public
+    opening's (SD ``sd[0]``), the hidden order's given the opening (``sd[1]``) and the play's (``sd[2]``); the top
+    score wins (ties are measure zero).
+
+    Seat 1's score margin then has the variance components ``c * sd[k] ** 2`` (``c = n / (n - 1)``, the margin
+    being the seat's effect minus the mean of the others'), so its true shares are ``sd[k] ** 2 / sum(sd ** 2)``.
+    Returns ``game``, ``opening_id``, ``setup_id``, ``num_players``, ``seat``, ``score``, ``win``.
+    """
+    rng = ensure_rng(random_state)
+    game, setup_id, opening_id = _nested_ids(openings, orders, plays)
+    n = int(num_players)
+    score = (
+        sd[0] * rng.standard_normal((openings, n))[opening_id]
+        + sd[1] * rng.standard_normal((openings * orders, n))[setup_id]
+        + sd[2] * rng.standard_normal((len(game), n))
+    )
+    win = score == score.max(axis=1, keepdims=True)
+    return _nested_seats(game, opening_id, setup_id, score, win)
+
+
+def nested_deal_winners(
+    openings: int,
+    orders: int,
+    plays: int,
+    opening_fixes: float = 0.0,
+    order_fixes: float = 0.0,
+    tilt: float = 0.0,
+    num_players: int = 2,
+    random_state: int | np.random.Generator | None = 0,
+) -> pd.DataFrame:
+    """Seat rows of a nested design with a planted share of games whose winner the deal fixes.
+
+    An opening fixes its winner (a uniform seat, the same in every play of every hidden order) with chance
+    ``opening_fixes``; in the other openings a hidden order fixes its winner (the same in every play) with chance
+    ``order_fixes / (1 - opening_fixes)``, so ``opening_fixes`` and ``order_fixes`` are the shares of all games each
+    fixes, and the whole deal fixes ``opening_fixes + order_fixes``. Every other game's winner is drawn afresh: seat 1
+    with chance ``1 / n + t`` and the others ``1 / n - t / (n - 1)`` each, where each hidden order tilts ``t = +tilt``
+    or ``-tilt`` (equally often): a smooth effect of the deal that fixes no game. ``score`` is the win (1 or 0).
+    Returns the columns of :func:`nested_margins`.
+    """
+    if not 0 <= opening_fixes + order_fixes <= 1 or min(opening_fixes, order_fixes) < 0:
+        raise ValueError("opening_fixes and order_fixes are shares of games adding to at most 1")
+    n = int(num_players)
+    if not 0 <= tilt <= 1 / n:
+        raise ValueError(f"tilt must be in [0, 1/{n}]")
+    rng = ensure_rng(random_state)
+    game, setup_id, opening_id = _nested_ids(openings, orders, plays)
+    num_setups = openings * orders
+    by_opening = rng.random(openings) < opening_fixes
+    rest = order_fixes / (1 - opening_fixes) if opening_fixes < 1 else 0.0
+    by_order = rng.random(num_setups) < rest
+    t = np.where(rng.random(num_setups) < 0.5, tilt, -tilt)[setup_id]
+    u = rng.random(len(game))
+    first = 1 / n + t
+    drawn = np.where(u < first, 0, 1 + np.floor((u - first) / ((1 - first) / (n - 1))).astype(np.int64))
+    winner = np.minimum(drawn, n - 1)
+    winner = np.where(by_order[setup_id], rng.integers(0, n, num_setups)[setup_id], winner)
+    winner = np.where(by_opening[opening_id], rng.integers(0, n, openings)[opening_id], winner)
+    win = winner[:, None] == np.arange(n)[None, :]
+    return _nested_seats(game, opening_id, setup_id, win.astype(float), win)

@@ -112,9 +112,9 @@ class Study:
     precision_rounds: int = 3
     """At most this many top-up rounds, each sized from the intervals the previous rounds reached."""
     skill_luck_share: float = 0.002
-    """Share of the run of the ladder's weakest rung against its strongest cheap rung (the strongest non-search bot
-    of the game's ``skill_ladder``), alternating around the table at the smallest ladder player count: the report's
-    skill against luck (``analysis.stats.ladder.skill_and_luck``)."""
+    """Share of the run of the ladder's two strongest cheap rungs (the two strongest non-search bots of the game's
+    ``skill_ladder``) against each other, alternating around the table at the smallest ladder player count: the
+    report's skill against luck between close players (``analysis.stats.ladder.skill_and_luck``)."""
     value_players: tuple[int, ...] = ()
     """Player counts of the card-value design (``simulate.orchestration.card_value``, docs/card-value.md): a baseline
     and one run per card group with one more copy of the card dealt at setup to one seat, all on the same games,
@@ -165,13 +165,14 @@ def _ladder_runs(study: Study) -> tuple[StudyRun, ...]:
 
 
 def _skill_luck_runs(study: Study) -> tuple[StudyRun, ...]:
-    """The run of the ladder's weakest rung against its strongest cheap rung (none without a ladder)."""
+    """The run of the ladder's two strongest cheap rungs against each other (none without a ladder): how often the
+    better of two close players wins says how far skill carries; against ``random`` any bot wins nearly always."""
     ladder = [bot for bot in make(study.game).skill_ladder if bot.split(":")[0] != "search"]
     if len(ladder) < 2 or not study.ladder_players or study.skill_luck_share <= 0:
         return ()
     n = min(study.ladder_players)
-    bots = tuple(ladder[-1] if k % 2 else ladder[0] for k in range(n))
-    purpose = f"skill against luck, {ladder[0]} against {ladder[-1]}, {n} players"
+    bots = tuple(ladder[-1] if k % 2 else ladder[-2] for k in range(n))
+    purpose = f"skill against luck, {ladder[-2]} against {ladder[-1]}, {n} players"
     return (StudyRun(f"{study.game}-{n}p-skill-luck", n, bots, study.skill_luck_share, purpose=purpose),)
 
 
