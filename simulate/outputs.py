@@ -76,9 +76,10 @@ class Output:
         return self.kind in _FILE_SUFFIXES
 
 
-def kind_of(path: Path) -> str | None:
+def kind_of(path: Path, runs: bool = True) -> str | None:
     """What ``path`` holds: a kind of :data:`KINDS`, ``"folder"`` (something else), or None (nothing, or an
-    empty folder; hidden files such as a lock left by a killed process do not count)."""
+    empty folder; hidden files such as a lock left by a killed process do not count). Without ``runs`` a folder
+    of runs is not looked for (it reads as ``"folder"``)."""
     if path.is_file():
         for kind, suffixes in _FILE_SUFFIXES.items():
             if path.suffix.lower() in suffixes and _looks_like(path, kind):
@@ -100,7 +101,7 @@ def kind_of(path: Path) -> str | None:
         return "report"
     if (path / "search").is_dir() or "tuned.bot" in names:
         return "search"
-    if any((path / n / "manifest.json").is_file() for n in names):
+    if runs and any((path / n / "manifest.json").is_file() for n in names):
         return "runs"
     return "folder" if names else None
 
@@ -162,7 +163,7 @@ def _check_one(out: Output, overwrite: bool) -> None:
         for parent in chain.parents:
             if own is not None and (parent == own or own in parent.parents):
                 continue  # the command's own output, checked as its main output
-            kind = kind_of(parent)
+            kind = kind_of(parent, runs=False)
             if kind in FOLDERS_WRITTEN_INTO:
                 raise OutputError(
                     f"{where}: is inside {KINDS[kind]} ({_shown(parent, out.path)}); choose a path outside it"
