@@ -210,7 +210,8 @@ def _check_folder(out: Output, where: str, path: Path, kind: str | None, overwri
     if kind != out.kind:
         raise OutputError(f"{where}: holds {KINDS[kind]}, not {KINDS[out.kind]}; choose another {out.option}")
     if not overwrite and not out.reuse:
-        raise OutputError(f"{where}: already holds {KINDS[kind]}; use --overwrite to replace it")
+        finish = " or --resume to finish it" if kind in ("run", "training") else ""
+        raise OutputError(f"{where}: already holds {KINDS[kind]}; use --overwrite to replace it{finish}")
 
 
 def _check_pair(a: Output, b: Output) -> None:
