@@ -201,8 +201,10 @@ WRITERS = {
 """A command per kind of output, its path last; the kind it writes there."""
 
 
-def _inside(fixtures: dict[str, Path]) -> list[tuple[str, str]]:
-    """(fixture, path inside it) of every file and folder of the fixtures, and of a new name in every folder."""
+@pytest.fixture(scope="module")
+def inside(fixtures: dict[str, Path]) -> list[tuple[str, str]]:
+    """(fixture, path inside it) of every file and folder of the fixtures, and of a new name in every folder (listed
+    once: the draws do not depend on what a command under test may have written)."""
     paths = []
     for name in ("RUN", "EXP", "REP"):
         root = fixtures[name]
@@ -216,11 +218,11 @@ def _inside(fixtures: dict[str, Path]) -> list[tuple[str, str]]:
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_an_output_drawn_from_the_fixtures_own_paths_is_refused(
-    fixtures: dict[str, Path], tmp_path: Path, data: st.DataObject
+    fixtures: dict[str, Path], inside: list[tuple[str, str]], tmp_path: Path, data: st.DataObject
 ) -> None:
     """Any output path inside a fixture, or equal to one of another kind, is refused and changes nothing."""
     kind = data.draw(st.sampled_from(list(WRITERS)), label="command")
-    owner, path = data.draw(st.sampled_from(_inside(fixtures)), label="path")
+    owner, path = data.draw(st.sampled_from(inside), label="path")
     same = {"RUN": "run", "EXP": "experiment", "REP": "report"}[owner]
     if path == str(fixtures[owner]) and kind == same:
         return  # replacing an output of its own kind with --overwrite is what the command is for
