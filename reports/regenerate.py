@@ -33,14 +33,26 @@ NOTEBOOKS = {f"notebooks/{p.stem}": p for p in sorted((ROOT / "notebooks").glob(
 # that all eight take about 20 minutes on a 2-core machine, large enough that each search rung of the skill ladder
 # plays about 300 games (a study's mirror run of 600,000 games: ~90,000 games)
 REPORTS: dict[str, tuple[list[str], str, int]] = {
-    "century": (["study", "century", "--seed", "0", "--runs-dir", "{runs}", "--out", "{report}"], "--games", 600_000),
+    "century": (
+        ["study", "century", "--seed", "0", "--runs-dir", "{runs}", "--out", "{report}", "--overwrite"],
+        "--games",
+        600_000,
+    ),
     "golem-poker": (
-        ["study", "golem-poker", "--seed", "0", "--runs-dir", "{runs}", "--out", "{report}"],
+        ["study", "golem-poker", "--seed", "0", "--runs-dir", "{runs}", "--out", "{report}", "--overwrite"],
         "--games",
         200_000,
     ),
-    "golems": (["study", "golems", "--seed", "0", "--runs-dir", "{runs}", "--out", "{report}"], "--games", 600_000),
-    "golem": (["study", "golem", "--seed", "0", "--runs-dir", "{runs}", "--out", "{report}"], "--games", 150_000),
+    "golems": (
+        ["study", "golems", "--seed", "0", "--runs-dir", "{runs}", "--out", "{report}", "--overwrite"],
+        "--games",
+        600_000,
+    ),
+    "golem": (
+        ["study", "golem", "--seed", "0", "--runs-dir", "{runs}", "--out", "{report}", "--overwrite"],
+        "--games",
+        150_000,
+    ),
     "experiments/century-sweep": (
         ["sweep", "century", "--set", "points.P36.vp=18,20,22", "--set", "start.seat1=YYY,YYYY", "--players", "3"]
         + ["--bots", "greedy", "--precision", "0.5", "--max-games", "100000"]

@@ -77,6 +77,8 @@ def parse_bot(game: Game, spec: str) -> BotEntry:
 
 def parse_lineup(game: Game, specs: list[str], num_players: int) -> list[BotEntry]:
     """One bot per seat: a single bot fills every seat (a mirror match)."""
+    if not game.min_players <= num_players <= game.max_players:
+        raise LineupError(f"{game.name} takes {game.min_players}-{game.max_players} players, not {num_players}")
     entries = [parse_bot(game, s) for s in specs if s.strip()]
     if not entries:
         raise LineupError("no bots given")

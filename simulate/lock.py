@@ -16,10 +16,12 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import shutil
 import socket
 import sys
 import uuid
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 import psutil
@@ -69,8 +71,11 @@ class RunLock:
 
 
 def acquire(store: RunStore, command: str = "") -> RunLock:
-    """Lock ``store`` for this process, taking over a stale lock; raise ``LockError`` naming a live holder."""
-    store.makedirs()
+    """Lock ``store`` for this process, taking over a stale lock; raise ``LockError`` naming a live holder.
+
+    A local directory that does not exist yet appears with its lock already in it (it is made under a hidden name
+    beside it and renamed into place), so a kill never leaves an output folder without its lock.
+    """
     me = {
         "host": socket.gethostname(),
         "pid": os.getpid(),
@@ -81,6 +86,7 @@ def acquire(store: RunStore, command: str = "") -> RunLock:
     data = json.dumps(me, indent=1).encode()
     if store.local and _HAS_FLOCK:
         return _acquire_local(store, data)
+    store.makedirs()
     took_over = False
     for _ in range(3):
         if store.create_exclusive(LOCK_NAME, data):
@@ -97,6 +103,12 @@ def acquire(store: RunStore, command: str = "") -> RunLock:
 
 def _acquire_local(store: RunStore, data: bytes) -> RunLock:
     """Take the lock of a local directory under ``flock``; see the module's docstring."""
+    folder = Path(store.root)
+    if not folder.exists():
+        made = _make_locked(store, folder, data)
+        if made is not None:
+            return made
+    folder.mkdir(parents=True, exist_ok=True)
     path = store.path(LOCK_NAME)
     for _ in range(100):
         fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
@@ -127,6 +139,29 @@ def _acquire_local(store: RunStore, data: bytes) -> RunLock:
         _HELD.add(fd)
         return RunLock(store, data, fd, took_over=bool(holder))
     raise LockError(f"{store.name()}: could not take the lock {store.name(LOCK_NAME)}; another run keeps taking it")
+
+
+def _make_locked(store: RunStore, folder: Path, data: bytes) -> RunLock | None:
+    """Make ``folder`` with its lock in it: a hidden sibling holding the lock, renamed into place. None if another
+    process made ``folder`` first (then it is locked as an existing folder)."""
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    new = folder.parent / f".{folder.name}.new-{uuid.uuid4().hex[:12]}"
+    new.mkdir()
+    fd = os.open(new / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        os.pwrite(fd, data, 0)
+        os.rename(new, folder)  # fails if another process's folder (holding its lock) is there now
+    except OSError:
+        os.close(fd)
+        shutil.rmtree(new, ignore_errors=True)
+        return None
+    except BaseException:
+        os.close(fd)
+        shutil.rmtree(new, ignore_errors=True)
+        raise
+    _HELD.add(fd)
+    return RunLock(store, data, fd)
 
 
 def close_inherited() -> None:

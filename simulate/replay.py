@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Any
 
@@ -67,19 +66,6 @@ def replay_view(run_dir: str | Path, game_index: int, explain: bool = False) -> 
     view = game.replay_view(*args, explain=explain)
     view.update({**names, "state_schema": STATE_SCHEMA})
     return game, view
-
-
-def check_html_target(path: Path, overwrite: bool) -> None:
-    """Refuse a page path that cannot be written (a ``ValueError`` with one line), before anything is replayed."""
-    if path.is_dir():
-        raise ValueError(f"{path}: is a directory; give the page's file name")
-    if path.exists() and not overwrite:
-        raise ValueError(f"{path}: already exists; use --overwrite to replace it")
-    folder = path.parent
-    if not folder.is_dir():
-        raise ValueError(f"{path}: the folder {folder} does not exist")
-    if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
-        raise ValueError(f"{path}: not writable")
 
 
 def format_state(state: dict[str, Any]) -> str:

@@ -532,8 +532,12 @@ def _prepare_output(
 
 
 def _copy_data(store: RunStore, spec: RunSpec, game: Game) -> None:
-    """Copy the game data the run plays into its ``data/`` folder."""
+    """Copy the game data the run plays into its ``data/`` folder, and remove any other file there (a resumed run's
+    data folder holds exactly the files its manifest names)."""
     store.makedirs("data")
+    for name in store.listdir("data"):
+        if name not in game.data_files:
+            store.remove(f"data/{name}")
     folder = Path(spec.cards) if spec.cards else game.data_dir()
     for name in game.data_files:
         store.put_file(folder / name, f"data/{name}")

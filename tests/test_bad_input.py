@@ -103,7 +103,7 @@ def small_run(tmp_path_factory) -> Path:
         (["study", "golem-poker", "-n", "100", "--rule", "ante=0"], ["ante", "outside"]),
         (["study", "golems", "-n", "100", "--rule", "speed=fast"], ["unknown rule option 'speed'"]),
         (["study", "century", "-n", "100", "--cards", "NOWHERE"], ["NOWHERE"]),
-        (["study", "century", "-n", "100", "--runs-dir", "FILE"], ["FILE", "not a directory"]),
+        (["study", "century", "-n", "100", "--runs-dir", "FILE"], ["FILE", "not a folder"]),
         (["balance", "century", "-p", "2", "--bots", "greedy", "--vary", "start.seat1", "-n", "0"], ["--games"]),
         (
             ["balance", "century", "-p", "2", "--bots", "greedy", "--vary", "start.seat1", "--confirm-games", "0"],
@@ -198,7 +198,7 @@ def test_url_of_a_filesystem_not_installed_is_one_line(args: list[str]) -> None:
 def test_reports_and_studies_never_write_into_a_run(small_run: Path, tmp_path: Path, args: list[str]) -> None:
     before = snapshot(small_run)
     args = [str(small_run) if a == "RUN" else str(tmp_path / "fresh") if a == "FRESH" else a for a in args]
-    only_error_line(invoke(*args), str(small_run), "run directory")
+    only_error_line(invoke(*args), str(small_run), "holds a run")
     assert snapshot(small_run) == before
     assert not (tmp_path / "fresh").exists()
 

@@ -199,7 +199,7 @@ def test_replay_positions_as_text_json_and_a_page(small_run: Path, tmp_path: Pat
     assert {c for st in states for s in st["seats"] for c in s["hand"]} <= set(view["cards"])  # every card's text
     # self-contained: nothing fetched (the SVG namespace is a name, never fetched; the browser test checks requests)
     assert not re.search(r"(src|href)=|https?://", html.replace('"http://www.w3.org/2000/svg"', ""))
-    page.write_text("old")
+    page.write_text("<!DOCTYPE html>\n<p>an older page</p>")
     ok("replay", str(small_run), "--game", "7", "--html", str(page), "--overwrite")
     assert page.read_text() == html
 
@@ -210,18 +210,22 @@ def test_replay_positions_as_text_json_and_a_page(small_run: Path, tmp_path: Pat
         (["--game", "300", "--html", "PAGE"], ["game 300 is not in this run"]),
         (["--game", "7", "--html", "NOWHERE/page.html"], ["does not exist"]),
         (["--game", "7", "--html", "MINE"], ["already exists", "--overwrite"]),
+        (["--game", "7", "--html", "NOTES", "--overwrite"], ["is not an HTML page"]),
         (["--game", "7", "--html", "HERE"], ["is a directory"]),
         (["--game", "7", "--html", "PAGE", "--json"], ["--html"]),
         (["--game", "7", "--explain"], ["--explain", "--html"]),
     ],
 )
 def test_a_refused_replay_page_writes_nothing(small_run: Path, tmp_path: Path, args: list[str], needles: list[str]):
-    mine = tmp_path / "mine.html"
-    mine.write_text("mine")
+    mine, notes = tmp_path / "mine.html", tmp_path / "notes.html"
+    mine.write_text("<!DOCTYPE html>\n<p>mine</p>")
+    notes.write_text("my notes")
     names = {"PAGE": "page.html", "NOWHERE/page.html": "nowhere/page.html", "MINE": "mine.html", "HERE": "."}
+    names["NOTES"] = "notes.html"
     args = [str(tmp_path / names[a]) if a in names else a for a in args]
     one_line_error(invoke("replay", str(small_run), *args), *needles)
-    assert [p.name for p in tmp_path.iterdir()] == ["mine.html"] and mine.read_text() == "mine"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["mine.html", "notes.html"]
+    assert mine.read_text() == "<!DOCTYPE html>\n<p>mine</p>" and notes.read_text() == "my notes"
 
 
 @pytest.mark.parametrize(

@@ -262,7 +262,7 @@ def test_unwritable_output_is_a_one_line_error(tmp_path: Path) -> None:
     blocker.write_text("not a directory")
     one_line_error(
         invoke("simulate", *SMALL_ARGS, "--out", blocker / "run", "--workers", "1"),
-        f"cannot write the run to {blocker / 'run'}",
+        f"--out {blocker / 'run'}: {blocker} is a file, not a folder",
     )
 
 

@@ -198,19 +198,11 @@ def test_study_runs_and_reports_at_a_tiny_scale(tmp_path) -> None:
     assert "golem study century --games 700" in md
     played = len(list((tmp_path / "runs").iterdir()))
     assert played >= len(plan_study("century", 700)), "the planned runs, then the precision top-ups"
-    again = ok(
-        "study",
-        "century",
-        "--games",
-        "700",
-        "--runs-dir",
-        tmp_path / "runs",
-        "--out",
-        tmp_path / "rep",
-        "--workers",
-        "1",
-        "-q",
-    )
+    args = ["study", "century", "--games", "700", "--runs-dir", tmp_path / "runs", "--out", tmp_path / "rep"]
+    page = (tmp_path / "rep" / "report.html").read_bytes()
+    one_line_error(invoke(*args, "--workers", "1", "-q"), "already holds a report", "--overwrite")
+    assert (tmp_path / "rep" / "report.html").read_bytes() == page
+    again = ok(*args, "--workers", "1", "-q", "--overwrite")
     assert again.output.count("reused") == played, again.output
     assert (
         "precision: topping up the ladder's rungs" in again.output and "not reached within the budget" in again.output

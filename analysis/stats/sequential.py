@@ -95,7 +95,10 @@ def parse_test(text: str, quantities: list[str], num_players: int) -> Sequential
         raise StopRuleError(f"--test '{text}': the left side must name a quantity ({', '.join(quantities)})")
     if left.id not in quantities:
         raise StopRuleError(f"--test '{text}': " + unknown_message("quantity", left.id, quantities))
-    return SequentialTest(left.id, op, _constant(right, num_players, text), text.strip())
+    threshold = _constant(right, num_players, text)
+    if not np.isfinite(threshold):
+        raise StopRuleError(f"--test '{text}': the threshold is {threshold}, which no estimate can be compared with")
+    return SequentialTest(left.id, op, threshold, text.strip())
 
 
 def mixture_rho2(alpha: float, num_obs: float, variance: float) -> float:

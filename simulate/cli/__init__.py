@@ -237,6 +237,7 @@ def simulate(
     """
     from simulate.datafiles import DataError
     from simulate.lineup import LineupError, parse_lineup
+    from simulate.outputs import Output, check_outputs
     from simulate.registry import UnknownName, make
     from simulate.runner import DEFAULT_CHUNK, RunError, RunSpec, default_chunk_size, run
     from simulate.store import is_url
@@ -245,6 +246,8 @@ def simulate(
         game = make(game_name)
         if not out.strip():
             raise click.BadParameter("give a directory (or a URL with --cluster)", param_hint="--out")
+        if not is_url(out):
+            check_outputs([Output("--out", Path(out), "run")], overwrite=overwrite, resume=resume)
         if bot_list is not None and bot_specs:
             raise click.UsageError("give the bots with --bots or with --bot per seat, not both")
         listed = [] if bot_list is None else bot_list.split(",")
@@ -369,7 +372,8 @@ def replay(
       golem replay runs/c3 --game 123456 --html game-123456.html --explain
       golem replay s3://bucket/runs/c3 --game 7
     """
-    from simulate.replay import check_html_target, format_state, replay_game, replay_view
+    from simulate.outputs import Output, check_outputs, write_atomic
+    from simulate.replay import format_state, replay_game, replay_view
     from simulate.runformat import RunFormatError, read_manifest
     from simulate.runner import version_note
 
@@ -379,7 +383,7 @@ def replay(
         raise click.UsageError("--explain shows the bots' options on the page; give --html with it")
     try:
         if html_out is not None:
-            check_html_target(html_out, overwrite)
+            check_outputs([Output("--html", html_out, "page")], overwrite=overwrite)
             game, view = replay_view(run_dir, game_index, explain=explain)
         else:
             game, events = replay_game(run_dir, game_index, states=as_json or with_state)
@@ -394,10 +398,11 @@ def replay(
 
         title = f"{game.title}: game {game_index:,} of run {manifest['run_id']}"
         subtitle = f"golem replay {run_dir} --game {game_index}; engine version {manifest['engine_version']}"
+        page = render_replay(view, title, subtitle)
         try:
-            html_out.write_text(render_replay(view, title, subtitle), encoding="utf-8")
-        except OSError as e:
-            raise click.ClickException(f"cannot write {html_out}: {e.strerror or e}") from None
+            write_atomic(html_out, lambda path: path.write_text(page, encoding="utf-8"))
+        except ValueError as e:
+            raise _fail(e) from None
         click.echo(f"wrote {html_out}")
         return
     if as_json:

@@ -196,40 +196,48 @@ def _run_and_report(kind: str, design, o: dict[str, Any], command: str) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
-    from analysis.report.experiment import build_experiment_report
-    from simulate.orchestration.experiments import run_experiment
+    from simulate.orchestration.card_value import ladder_lineups
+    from simulate.orchestration.experiments import run_experiment, run_levels, rung_folder
+    from simulate.outputs import Output, check_outputs
 
     out = o["out"] or Path("runs") / f"{kind}-{design.game}"
     log = None if o["quiet"] else click.echo
     if o.get("ladder"):
-        _run_levels(kind, design, o, command, out, log)
+        if o["bot_list"] is not None:
+            raise ValueError("give --ladder or --bots, not both")
+        if o["report_dir"] is not None:
+            raise ValueError("--ladder writes a report in each rung's experiment (OUT/<rung>/report): give no --report")
+        rungs = ladder_lineups(design.game)
+        rung_outs = [Output("--out", rung_folder(out, k, rung), "experiment") for k, rung in enumerate(rungs)]
+        check_outputs(rung_outs, overwrite=o["overwrite"])
+        exps, levels = run_levels(design, rungs, out, kind, command, o["workers"], o["overwrite"], log, reports=True)
+        shown = levels[levels["quantity"].str.fullmatch(r"seat\d+|margin1")]
+        for r in shown.itertuples():
+            click.echo(f"{r.variant_name}, {r.quantity}: {r.verdict} ({r.by_rung})")
+        click.echo(f"wrote {len(exps)} experiments under {out} ({', '.join(rungs)}), each with its report")
         return
-    exp = run_experiment(
-        design, out, kind=kind, command=command, workers=o["workers"], overwrite=o["overwrite"], log=log
-    )
     report_dir = o["report_dir"] or out / "report"
-    path = build_experiment_report(exp, report_dir)
+    check_outputs([Output("--out", out, "experiment"), _report_output(o, out)], overwrite=o["overwrite"])
+    exp = run_experiment(
+        design,
+        out,
+        kind=kind,
+        command=command,
+        workers=o["workers"],
+        overwrite=o["overwrite"],
+        log=log,
+        report_dir=report_dir,
+    )
     click.echo(f"stopped: {exp.manifest['stopped']['reason']}")
-    click.echo(f"wrote {out / 'experiment.json'} and {path} (+ report.md)")
+    click.echo(f"wrote {out / 'experiment.json'} and {Path(report_dir) / 'report.html'} (+ report.md)")
     _say_recommended(design.game, o)
 
 
-def _run_levels(kind: str, design, o: dict[str, Any], command: str, out: Path, log) -> None:
-    """``--ladder``: the experiment at every affordable rung, a report each, and one verdict line per effect."""
-    from analysis.report.experiment import build_experiment_report
-    from simulate.orchestration.card_value import ladder_lineups
-    from simulate.orchestration.experiments import run_levels
+def _report_output(o: dict[str, Any], out: Path):
+    """The report a command writes: ``--report``, or its own ``OUT/report``."""
+    from simulate.outputs import Output
 
-    if o["bot_list"] is not None:
-        raise ValueError("give --ladder or --bots, not both")
-    rungs = ladder_lineups(design.game)
-    exps, levels = run_levels(design, rungs, out, kind, command, o["workers"], o["overwrite"], log)
-    for exp in exps:
-        build_experiment_report(exp, exp.path / "report")
-    shown = levels[levels["quantity"].str.fullmatch(r"seat\d+|margin1")]
-    for r in shown.itertuples():
-        click.echo(f"{r.variant_name}, {r.quantity}: {r.verdict} ({r.by_rung})")
-    click.echo(f"wrote {len(exps)} experiments under {out} ({', '.join(rungs)}), each with its report")
+    return Output("--report", o["report_dir"] or out / "report", "report", within=out)
 
 
 def _say_recommended(game_name: str, o: dict[str, Any]) -> None:
@@ -554,7 +562,11 @@ def _levels(game_name: str, o: dict) -> tuple[str, ...]:
 
 def _run_search(ctx: click.Context, o: dict, run, *args, **kwargs) -> None:
     """Run ``balance`` or ``tune`` (``run``) with the options the two share, as one line on failure."""
+    from simulate.outputs import Output, check_outputs
+
     try:
+        out = kwargs["out"]
+        check_outputs([Output("--out", out, "search"), _report_output(o, out)], overwrite=o["overwrite"])
         path = run(
             *args,
             **kwargs,

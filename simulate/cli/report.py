@@ -3,15 +3,13 @@ and ``simulate.orchestration.studies`` (registered on the ``golem`` group at the
 
 from __future__ import annotations
 
+import os
 import shlex
 from pathlib import Path
 
 import click
 
 from simulate.cli.params import KeyValue, distinct_keys
-
-REPORT_FILES = ("report.html", "report.md")
-"""The files whose presence marks a folder as holding a report."""
 
 
 def _one_line(e: Exception) -> click.ClickException:
@@ -26,14 +24,6 @@ def _command(*words: object) -> str:
 
 def _option(name: str, value: object) -> tuple[object, ...]:
     return (name, value) if value is not None else ()
-
-
-def _refuse_run_dir(path: Path | None, option: str) -> None:
-    """Stop if ``path`` is a file or a run directory: writing into it would mix other files into the run."""
-    if path is not None and path.exists() and not path.is_dir():
-        raise click.ClickException(f"{option} {path}: exists and is not a directory")
-    if path is not None and (path / "manifest.json").is_file():
-        raise click.ClickException(f"{option} {path}: is a run directory; choose another directory")
 
 
 @click.command()
@@ -67,15 +57,14 @@ def report(run_dirs: tuple[str, ...], out: Path, title: str | None, overwrite: b
     matplotlib.use("Agg")
     from analysis.evidence import compatible_runs
     from analysis.report import build_report
+    from simulate.outputs import Output, check_outputs, hold
     from simulate.runformat import RunFormatError, check_inputs, read_manifest
     from simulate.runner import derived_facts, version_note
     from simulate.store import RunStore, is_url
 
-    _refuse_run_dir(out, "--out")
-    if not overwrite and any((out / name).exists() for name in REPORT_FILES):
-        raise click.ClickException(f"--out {out}: holds a report already; use --overwrite to replace it")
     notes = []
     try:
+        check_outputs([Output("--out", out, "report")], overwrite=overwrite)
         for run_dir in run_dirs:  # the data copy and rules each run was played with (build_report checks the rest)
             store = RunStore(run_dir)
             manifest = read_manifest(store)
@@ -91,7 +80,8 @@ def report(run_dirs: tuple[str, ...], out: Path, title: str | None, overwrite: b
             runs = compatible_runs(run_dirs, evidence)
             added = [str(r) for r in runs if str(r) not in run_dirs]
             click.echo(f"evidence: {len(added)} compatible runs from {evidence} join: {' '.join(added)}", err=True)
-        path = build_report(runs, out, title=title, command=command)
+        with hold(out, command):
+            path = build_report(runs, out, title=title, command=command)
     except (RunFormatError, ValueError, OSError) as e:
         raise _one_line(e) from None
     for note in filter(None, notes):
@@ -140,6 +130,9 @@ def report(run_dirs: tuple[str, ...], out: Path, title: str | None, overwrite: b
     callback=distinct_keys,
     help="Set a rule option in every run (KEY=VALUE).",
 )
+@click.option(
+    "--overwrite", is_flag=True, help="Replace a report already in --out (the study's own RUNS_DIR/report always is)."
+)
 @click.option("--quiet", "-q", is_flag=True, help="No progress bars.")
 def study(
     game_name: str,
@@ -150,6 +143,7 @@ def study(
     seed: int,
     cards: Path | None,
     rules: tuple[tuple[str, object], ...],
+    overwrite: bool,
     quiet: bool,
 ) -> None:
     """Run the standard balance study of GAME and write its report.
@@ -170,16 +164,19 @@ def study(
     from simulate.datafiles import DataError
     from simulate.lineup import LineupError
     from simulate.orchestration.studies import run_study
+    from simulate.outputs import Output, check_outputs
     from simulate.registry import UnknownName, make
     from simulate.runformat import RunFormatError
     from simulate.runner import RunError, check_workers
 
-    _refuse_run_dir(runs_dir, "--runs-dir")
-    _refuse_run_dir(out, "--out")
-    try:  # the game, workers, data and rule options are checked before the first run starts
+    try:  # the outputs, game, workers, data and rule options are checked before the first run starts
+        root = runs_dir if runs_dir is not None else Path("runs") / f"study-{game_name}"
+        own = out is None or os.path.abspath(out) == os.path.abspath(root / "report")  # the study's own report
+        report_out = Output("--out", out or root / "report", "report", within=root if own else None, reuse=own)
+        check_outputs([Output("--runs-dir", root, "runs", reuse=True), report_out], overwrite=overwrite)
         check_workers(workers)
         make(game_name).load_data(cards, dict(rules))
-    except (UnknownName, DataError, RunError) as e:
+    except (UnknownName, DataError, RunError, ValueError) as e:
         raise _one_line(e) from None
     command = _command(
         "study",

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import click
@@ -102,19 +101,23 @@ def train(
     from simulate.lineup import LineupError
     from simulate.orchestration.training import TrainError, plan_training
     from simulate.orchestration.training import train as run_training
+    from simulate.outputs import Output, OutputError, check_outputs
     from simulate.registry import UnknownName
+    from simulate.runner import RunError, check_workers
 
+    folder = out if out is not None else Path("runs") / f"train-{game_name}"
     try:
+        check_outputs([Output("--out", folder, "training")], overwrite=overwrite, resume=resume)
         plan = plan_training(
             game_name,
-            out if out is not None else Path("runs") / f"train-{game_name}",
+            folder,
             data_dir=data_dir,
             rules=dict(rules),
             games=games,
             iterations=iterations,
             strength_games=strength_games,
             seed=seed,
-            workers=workers if workers is not None else (os.cpu_count() or 1),
+            workers=check_workers(workers),
             resume=resume,
             overwrite=overwrite,
             teacher=teacher,
@@ -122,7 +125,7 @@ def train(
             policy_only=policy_only,
         )
         summary = run_training(plan, progress=not quiet, say=lambda text: click.echo(text, err=True))
-    except (TrainError, UnknownName, DataError, LineupError) as e:
+    except (TrainError, UnknownName, DataError, LineupError, RunError, OutputError) as e:
         raise click.ClickException(str(e)) from None
     except OSError as e:
         raise click.ClickException(f"{e.filename or plan.out}: {e.strerror or e}") from None

@@ -54,6 +54,7 @@ _SEED = click.IntRange(0, 2**64 - 1)
     help="Write every effect (all quantities) here; with --price in Golem, each Book against the line.",
 )
 @click.option("--out", type=click.Path(path_type=Path), help="Keep the runs in this folder [default: not kept].")
+@click.option("--overwrite", is_flag=True, help="Replace the --csv file or the runs in --out if they exist.")
 @click.option("--workers", "-w", type=int, default=None, help="Worker processes [default: all cores].")
 def value(
     game_name: str,
@@ -68,6 +69,7 @@ def value(
     price: bool,
     csv_path: Path | None,
     out: Path | None,
+    overwrite: bool,
     workers: int | None,
 ) -> None:
     """What card ID of GAME is worth to the seat that holds it, in one line with an interval.
@@ -103,12 +105,16 @@ def value(
         price_value_lines,
         value_answer,
     )
+    from simulate.outputs import Output, OutputError, check_outputs, write_atomic
     from simulate.registry import UnknownName, make
     from simulate.runner import RunError
     from simulate.variants import VariantError
 
-    errors = (CardValueError, UnknownName, LineupError, RunError, DataError, VariantError)
+    errors = (CardValueError, UnknownName, LineupError, RunError, DataError, VariantError, OutputError)
     try:
+        outputs = [Output("--csv", csv_path, "csv")] if csv_path is not None else []
+        outputs += [Output("--out", out, "runs")] if out is not None else []
+        check_outputs(outputs, overwrite=overwrite)
         game = make(game_name)
         if price and components:
             raise CardValueError("--price values every priced card: name no component")
@@ -123,22 +129,20 @@ def value(
         design = ValueDesign(
             game.name, components, players or (2,), tuple(chosen), num_games=num_games, seed=seed, edits=edits
         )
-        if csv_path is not None and csv_path.is_dir():
-            raise CardValueError(f"--csv {csv_path}: is a folder")
         log = lambda m: click.echo(m, err=True)  # noqa: E731
         if price:
             priced = price_value(design, out, workers=workers, log=log)
             for line in price_value_lines(priced) + price_tables(game.name):
                 click.echo(line)
             if csv_path is not None:
-                priced.cards.to_csv(csv_path, index=False)
+                write_atomic(csv_path, lambda path: priced.cards.to_csv(path, index=False))
             click.echo(f"({priced.value.seconds:.0f} s)", err=True)
             return
         result = card_value(design, out, workers=workers, log=log)
+        if csv_path is not None:
+            write_atomic(csv_path, lambda path: result.effects.to_csv(path, index=False))
     except errors as e:
         raise click.ClickException(" ".join(str(e).split())) from None
     for line in value_answer(result, design):
         click.echo(line)
-    if csv_path is not None:
-        result.effects.to_csv(csv_path, index=False)
     click.echo(f"({result.seconds:.0f} s)", err=True)

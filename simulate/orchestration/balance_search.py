@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+import os
 import re
 import shutil
 import time
@@ -50,9 +51,12 @@ from analysis.run import check_runs, read_tables
 from analysis.stats._util import mirror_mask
 from analysis.stats.paired import paired_effects
 from analysis.stats.seats import seat_advantage
+from simulate.datafiles import DataError
+from simulate.game import Game
 from simulate.lineup import LineupError, parse_bot, parse_lineup
 from simulate.names import unknown_message
 from simulate.orchestration.experiments import Design, ExperimentError, parse_values, run_experiment
+from simulate.outputs import hold, replacing
 from simulate.registry import make
 from simulate.runner import RunSpec, check_workers, run, validate
 from simulate.variants import Value, Variant, VariantError, match_values, settable_values, write_variant
@@ -175,6 +179,8 @@ def tune_dimensions(
     or ``[0, 2 x default]`` (``[0, 1]`` for a default of 0), within the parameters' ``limits``."""
     ranges = dict(ranges or {})
     chosen = list(names) or list(bot_params)
+    if not chosen:
+        raise ExperimentError("the bot has no numeric parameter to tune")
     for name in [*chosen, *ranges]:
         if name not in bot_params:
             raise ExperimentError(unknown_message("bot parameter", name, list(bot_params)))
@@ -232,6 +238,8 @@ def objective_function(target: str, num_players: int, labels: Sequence[str]) -> 
         value = 1 / n if goal.strip() == "fair" else float(goal)
     except ValueError:
         raise ExperimentError(f"--target {target}: '{goal}' is not a number or 'fair'") from None
+    if not math.isfinite(value):
+        raise ExperimentError(f"--target {target}: the goal must be a finite number or 'fair', not {goal.strip()}")
     return (lambda q: abs(float(q[name].mean()) - value), f"distance of {name}'s mean from {value:.4g}")
 
 
@@ -330,15 +338,8 @@ def _check_out(out: Path, overwrite: bool) -> None:
     """Refuse an output that is a file, or a folder holding something without ``overwrite``."""
     if out.exists() and not out.is_dir():
         raise ExperimentError(f"{out}: exists and is not a directory")
-    if out.exists() and any(out.iterdir()) and not overwrite:
+    if out.exists() and any(not n.startswith(".") for n in os.listdir(out)) and not overwrite:
         raise ExperimentError(f"{out}: not empty; use --overwrite to replace it")
-
-
-def _clear(out: Path) -> None:
-    """Remove what an earlier search wrote to ``out``: called once the new search has been checked."""
-    for sub in ("search", "confirm", "report"):
-        shutil.rmtree(out / sub, ignore_errors=True)
-    (out / "tuned.bot").unlink(missing_ok=True)
 
 
 def variant_of(dims: Sequence[Dimension], setting: dict[str, Any]) -> Variant:
@@ -456,6 +457,7 @@ def run_balance(
     values = settable_values(game, cards)
     choices = {o.name: tuple(o.choices) for o in game.rule_options().values() if isinstance(o.default, str | bool)}
     dims = balance_dimensions(values, vary, rule_choices=choices, num_players=num_players)
+    _check_rule_choices(game, dims, values, cards, dict(rules or {}))
     lineup = parse_lineup(game, list(bots), num_players)
     objective, description = objective_function(target, num_players, [e.label for e in lineup])
     level_objectives = _level_objectives(game, levels, bots, target, num_players)
@@ -469,70 +471,89 @@ def run_balance(
         "rules": dict(rules or {}),
     }
     _check_start(RunSpec(**fields, cards=cards), workers, budget)
-    _clear(out)
+    with hold(out, command), replacing(out):  # the old output is removed once the new one is complete
 
-    def evaluate(setting: dict[str, Any], run_dir: Path) -> pd.DataFrame | None:
-        try:
-            played = play_variant(game, variant_of(dims, setting), run_dir, fields, cards, workers)
-        except VariantError:
-            return None  # a combination the game's data checks reject: infeasible
-        return read_quantities(played)
+        def evaluate(setting: dict[str, Any], run_dir: Path) -> pd.DataFrame | None:
+            try:
+                played = play_variant(game, variant_of(dims, setting), run_dir, fields, cards, workers)
+            except VariantError:
+                return None  # a combination the game's data checks reject: infeasible
+            return read_quantities(played)
 
-    result = search(dims, evaluate, objective, out / "search", budget, seed, log)
-    best = variant_of(dims, result.best)
-    unit = objective_unit(target)
-    items = _search_items(dims, result, description, budget, unit)
-    title = f"{game.name}: balance search ({target})"
-    if best.is_baseline:
-        return write_report(
-            Report(title, [Text(f"Command: {command}", "code")], [Section("Search", items)]), report_dir
+        result = search(dims, evaluate, objective, out / "search", budget, seed, log)
+        best = variant_of(dims, result.best)
+        unit = objective_unit(target)
+        items = _search_items(dims, result, description, budget, unit)
+        title = f"{game.name}: balance search ({target})"
+        if best.is_baseline:
+            return write_report(
+                Report(title, [Text(f"Command: {command}", "code")], [Section("Search", items)]), report_dir
+            )
+        design = Design(
+            game.name,
+            num_players,
+            tuple(bots),
+            (Variant("baseline"), best),
+            num_games=confirm_games,
+            seed=seed + 1_000_000,
+            cards=cards,
+            rules=dict(rules or {}),
         )
-    design = Design(
-        game.name,
-        num_players,
-        tuple(bots),
-        (Variant("baseline"), best),
-        num_games=confirm_games,
-        seed=seed + 1_000_000,
-        cards=cards,
-        rules=dict(rules or {}),
-    )
-    exp = run_experiment(design, out / "confirm", kind="balance", command=command, workers=workers, overwrite=True)
-    change = _bootstrap_objective_change(
-        objective, exp.quantities["baseline"], exp.quantities[best.name], design.alpha, seed
-    )
-    verdict, finding = balance_confirmation(
-        exp.quantities,
-        best.name,
-        best.settings,
-        num_players,
-        objective,
-        change,
-        description,
-        unit,
-        confirm_games,
-        design.seed,
-        design.alpha,
-    )
-    items.append(verdict)
-    extra = [Section("Search", items, findings=[finding])]
-    if level_objectives:
-        label = ",".join(dict.fromkeys(bots))
-        rows = [_level_row(label, confirm_games, objective, exp.quantities, best.name, change)]
-        for spec, level_objective in level_objectives.items():
-            games = strong_games if _is_search(spec) else confirm_games
-            if log is not None:
-                log(f"confirming at {spec} ({games:,} games)")
-            sub = replace(design, bots=(spec,), num_games=games)
-            level = run_experiment(sub, out / "levels" / re.sub(r"\W+", "_", spec), "balance", command, workers, True)
-            q = level.quantities
-            ch = _bootstrap_objective_change(level_objective, q["baseline"], q[best.name], design.alpha, seed)
-            rows.append(_level_row(spec, games, level_objective, q, best.name, ch))
-        level_items, level_finding = fix_levels_items(
-            pd.DataFrame(rows), best.name, description, unit, design.alpha, _precision(target)
+        exp = run_experiment(design, out / "confirm", kind="balance", command=command, workers=workers, overwrite=True)
+        change = _bootstrap_objective_change(
+            objective, exp.quantities["baseline"], exp.quantities[best.name], design.alpha, seed
         )
-        extra.append(Section("The fix at every skill level", level_items, findings=[level_finding]))
-    return build_experiment_report(exp, report_dir, title=title, extra=extra)
+        verdict, finding = balance_confirmation(
+            exp.quantities,
+            best.name,
+            best.settings,
+            num_players,
+            objective,
+            change,
+            description,
+            unit,
+            confirm_games,
+            design.seed,
+            design.alpha,
+        )
+        items.append(verdict)
+        extra = [Section("Search", items, findings=[finding])]
+        if level_objectives:
+            label = ",".join(dict.fromkeys(bots))
+            rows = [_level_row(label, confirm_games, objective, exp.quantities, best.name, change)]
+            for spec, level_objective in level_objectives.items():
+                games = strong_games if _is_search(spec) else confirm_games
+                if log is not None:
+                    log(f"confirming at {spec} ({games:,} games)")
+                sub = replace(design, bots=(spec,), num_games=games)
+                where = out / "levels" / re.sub(r"\W+", "_", spec)
+                level = run_experiment(sub, where, "balance", command, workers, True)
+                q = level.quantities
+                ch = _bootstrap_objective_change(level_objective, q["baseline"], q[best.name], design.alpha, seed)
+                rows.append(_level_row(spec, games, level_objective, q, best.name, ch))
+            level_items, level_finding = fix_levels_items(
+                pd.DataFrame(rows), best.name, description, unit, design.alpha, _precision(target)
+            )
+            extra.append(Section("The fix at every skill level", level_items, findings=[level_finding]))
+        return build_experiment_report(exp, report_dir, title=title, extra=extra)
+
+
+def _check_rule_choices(
+    game: Game, dims: Sequence[Dimension], values: dict[str, Value], cards: str | None, rules: dict[str, Any]
+) -> None:
+    """Refuse a rule option both fixed by ``--rule`` and varied, and any candidate value the game rejects."""
+    for d in dims:
+        v = values[d.name]
+        if v.kind != "rule":
+            continue
+        option = v.key[0]
+        if option in rules:
+            raise ExperimentError(f"{option} is given both as --rule and as --vary; give it once")
+        for choice in d.choices:
+            try:
+                game.load_data(Path(cards) if cards else None, {**rules, option: choice})
+            except DataError as e:
+                raise ExperimentError(f"--vary {option}: {e}") from None
 
 
 def _is_search(spec: str) -> bool:
@@ -630,7 +651,10 @@ def run_tune(
         raise LineupError(unknown_message(f"{game.name} bot", bot, list(game.bots)))
     out = Path(out)
     _check_out(out, overwrite)
-    dims = tune_dimensions(game.bots[bot].params, params, ranges, game.bots[bot].limits)
+    try:
+        dims = tune_dimensions(game.bots[bot].params, params, ranges, game.bots[bot].limits)
+    except ExperimentError as e:
+        raise ExperimentError(f"--bot {bot}: {e}") from None
     field = list(field) or [bot]
     for spec in [*field, *levels]:
         parse_bot(game, spec)
@@ -640,87 +664,87 @@ def run_tune(
     lineup = parse_lineup(game, [_candidate_spec(bot, {d.name: d.current for d in dims}), *opponents], num_players)
     first = RunSpec(game.name, num_players, num_games, seed, lineup, chunk_size=max(500, math.ceil(num_games / 2)))
     _check_start(replace(first, rules=dict(rules or {}), cards=cards), workers, budget)
-    _clear(out)
+    with hold(out, command), replacing(out):  # the old output is removed once the new one is complete
 
-    def play(specs: list[str], run_dir: Path, games: int, master_seed: int) -> Path:
-        spec = RunSpec(
-            game=game.name,
-            num_players=num_players,
-            num_games=games,
-            master_seed=master_seed,
-            lineup=parse_lineup(game, specs, num_players),
-            chunk_size=max(500, math.ceil(games / 2)),
-            rules=dict(rules or {}),
-            cards=cards,
+        def play(specs: list[str], run_dir: Path, games: int, master_seed: int) -> Path:
+            spec = RunSpec(
+                game=game.name,
+                num_players=num_players,
+                num_games=games,
+                master_seed=master_seed,
+                lineup=parse_lineup(game, specs, num_players),
+                chunk_size=max(500, math.ceil(games / 2)),
+                rules=dict(rules or {}),
+                cards=cards,
+            )
+            return Path(run(spec, run_dir, workers=workers, overwrite=True, progress=False))
+
+        def evaluate(setting: dict[str, Any], run_dir: Path) -> pd.DataFrame:
+            label = re.sub(r"\W", "_", parse_bot(game, _candidate_spec(bot, setting)).label)
+            q = read_quantities(play([_candidate_spec(bot, setting), *opponents], run_dir, num_games, seed))
+            return q.assign(tuned=q[label])
+
+        result = search(dims, evaluate, lambda q: -float(q["tuned"].mean()), out / "search", budget, seed, log)
+        tuned = _candidate_spec(bot, result.best)
+        default = _candidate_spec(bot, {d.name: d.current for d in dims})
+        (out / "tuned.bot").write_text(
+            f"# {game.name} bot tuned by: {command or 'golem tune'}\n"
+            f"# win rate against {', '.join(opponents)} on the search games: {-result.best_objective:.4f} "
+            f"(defaults: {-result.current_objective:.4f})\n{tuned}\n",
+            encoding="utf-8",
         )
-        return Path(run(spec, run_dir, workers=workers, overwrite=True, progress=False))
-
-    def evaluate(setting: dict[str, Any], run_dir: Path) -> pd.DataFrame:
-        label = re.sub(r"\W", "_", parse_bot(game, _candidate_spec(bot, setting)).label)
-        q = read_quantities(play([_candidate_spec(bot, setting), *opponents], run_dir, num_games, seed))
-        return q.assign(tuned=q[label])
-
-    result = search(dims, evaluate, lambda q: -float(q["tuned"].mean()), out / "search", budget, seed, log)
-    tuned = _candidate_spec(bot, result.best)
-    default = _candidate_spec(bot, {d.name: d.current for d in dims})
-    (out / "tuned.bot").write_text(
-        f"# {game.name} bot tuned by: {command or 'golem tune'}\n"
-        f"# win rate against {', '.join(opponents)} on the search games: {-result.best_objective:.4f} "
-        f"(defaults: {-result.current_objective:.4f})\n{tuned}\n",
-        encoding="utf-8",
-    )
-    fresh = seed + 1_000_000
-    confirm = out / "confirm"
-    q_tuned = read_quantities(play([tuned, *opponents], confirm / "tuned-vs-field", confirm_games, fresh))
-    q_default = read_quantities(play([default, *opponents], confirm / "default-vs-field", confirm_games, fresh))
-    t_label = re.sub(r"\W", "_", parse_bot(game, tuned).label)
-    d_label = re.sub(r"\W", "_", parse_bot(game, default).label)
-    effect = paired_effects(q_default.assign(bot=q_default[d_label]), q_tuned.assign(bot=q_tuned[t_label]))
-    row = next(effect[effect["quantity"] == "bot"].itertuples())
-    field_items, gain = tuned_field_items(row, tuned, opponents, str(out / "tuned.bot"), confirm_games, fresh)
-    extra = []
-    if levels:
-        rows = [_gain_row(",".join(dict.fromkeys(opponents)), confirm_games, row)]
-        for spec in dict.fromkeys(levels):
-            if [spec] * (num_players - 1) == opponents:
-                continue  # the tuning's own field is measured first
-            games = strong_games if _is_search(spec) else confirm_games
-            if log is not None:
-                log(f"measuring the gain against {spec} ({games:,} games)")
-            where = out / "levels" / re.sub(r"\W+", "_", spec)
-            others = [spec] * (num_players - 1)
-            q_t = read_quantities(play([tuned, *others], where / "tuned", games, fresh))
-            q_d = read_quantities(play([default, *others], where / "default", games, fresh))
-            level = paired_effects(q_d.assign(bot=q_d[d_label]), q_t.assign(bot=q_t[t_label]))
-            rows.append(_gain_row(spec, games, next(level[level["quantity"] == "bot"].itertuples())))
-        level_items, level_finding = gain_levels_items(pd.DataFrame(rows), tuned, 0.05)
-        extra.append(Section("The tuned bot at every skill level", level_items, findings=[level_finding]))
-    levels = []
-    for name, spec in (("defaults", default), ("tuned", tuned)):
-        run_dir = play([spec], confirm / f"mirror-{name}", confirm_games, fresh)
-        seats = read_tables(check_runs([run_dir], checksums=False), "seats", SEAT_COLUMNS)
-        adv = seat_advantage(seats, lineup="mirror" if mirror_mask(seats).all() else "all", num_resamples=500)
-        levels.append((name, adv))
-    skill_items = skill_balance_items(levels, num_players, confirm_games)
-    report = Report(
-        f"{game.name}: tuning {bot} ({num_players} players)",
-        [Text("Reproduce with:"), Text(command or "(command not recorded)", "code")],
-        [
-            Section(
-                "Search",
-                _search_items(
-                    dims,
-                    result,
-                    f"minus the win rate of {bot} against the field",
-                    budget,
-                    (100.0, "pp"),
-                    lambda x: f"a win rate of {-100 * x:.1f}%",
-                    tradeoff=False,
+        fresh = seed + 1_000_000
+        confirm = out / "confirm"
+        q_tuned = read_quantities(play([tuned, *opponents], confirm / "tuned-vs-field", confirm_games, fresh))
+        q_default = read_quantities(play([default, *opponents], confirm / "default-vs-field", confirm_games, fresh))
+        t_label = re.sub(r"\W", "_", parse_bot(game, tuned).label)
+        d_label = re.sub(r"\W", "_", parse_bot(game, default).label)
+        effect = paired_effects(q_default.assign(bot=q_default[d_label]), q_tuned.assign(bot=q_tuned[t_label]))
+        row = next(effect[effect["quantity"] == "bot"].itertuples())
+        field_items, gain = tuned_field_items(row, tuned, opponents, str(out / "tuned.bot"), confirm_games, fresh)
+        extra = []
+        if levels:
+            rows = [_gain_row(",".join(dict.fromkeys(opponents)), confirm_games, row)]
+            for spec in dict.fromkeys(levels):
+                if [spec] * (num_players - 1) == opponents:
+                    continue  # the tuning's own field is measured first
+                games = strong_games if _is_search(spec) else confirm_games
+                if log is not None:
+                    log(f"measuring the gain against {spec} ({games:,} games)")
+                where = out / "levels" / re.sub(r"\W+", "_", spec)
+                others = [spec] * (num_players - 1)
+                q_t = read_quantities(play([tuned, *others], where / "tuned", games, fresh))
+                q_d = read_quantities(play([default, *others], where / "default", games, fresh))
+                level = paired_effects(q_d.assign(bot=q_d[d_label]), q_t.assign(bot=q_t[t_label]))
+                rows.append(_gain_row(spec, games, next(level[level["quantity"] == "bot"].itertuples())))
+            level_items, level_finding = gain_levels_items(pd.DataFrame(rows), tuned, 0.05)
+            extra.append(Section("The tuned bot at every skill level", level_items, findings=[level_finding]))
+        levels = []
+        for name, spec in (("defaults", default), ("tuned", tuned)):
+            run_dir = play([spec], confirm / f"mirror-{name}", confirm_games, fresh)
+            seats = read_tables(check_runs([run_dir], checksums=False), "seats", SEAT_COLUMNS)
+            adv = seat_advantage(seats, lineup="mirror" if mirror_mask(seats).all() else "all", num_resamples=500)
+            levels.append((name, adv))
+        skill_items = skill_balance_items(levels, num_players, confirm_games)
+        report = Report(
+            f"{game.name}: tuning {bot} ({num_players} players)",
+            [Text("Reproduce with:"), Text(command or "(command not recorded)", "code")],
+            [
+                Section(
+                    "Search",
+                    _search_items(
+                        dims,
+                        result,
+                        f"minus the win rate of {bot} against the field",
+                        budget,
+                        (100.0, "pp"),
+                        lambda x: f"a win rate of {-100 * x:.1f}%",
+                        tradeoff=False,
+                    ),
                 ),
-            ),
-            Section("Tuned bot against the field", field_items, findings=[gain]),
-            *extra,
-            Section("Balance across skill levels", skill_items, findings=[skill_items[0].text]),
-        ],
-    )
-    return write_report(report, Path(report_dir) if report_dir is not None else out / "report")
+                Section("Tuned bot against the field", field_items, findings=[gain]),
+                *extra,
+                Section("Balance across skill levels", skill_items, findings=[skill_items[0].text]),
+            ],
+        )
+        return write_report(report, Path(report_dir) if report_dir is not None else out / "report")

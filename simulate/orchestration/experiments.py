@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import os
 import re
 import shutil
 import tempfile
@@ -41,6 +42,7 @@ import numpy as np
 import pandas as pd
 
 from analysis.experiment import EXPERIMENT_FORMAT, Experiment, RunQuantities, add_round, run_dirs
+from analysis.report.experiment import build_experiment_report
 from analysis.stats.ladder import effect_levels
 from analysis.stats.paired import Moments, PairedRounds
 from analysis.stats.sequential import (
@@ -53,6 +55,7 @@ from analysis.stats.sequential import (
     widest_halfwidth,
 )
 from simulate.lineup import LineupError, parse_lineup
+from simulate.outputs import hold, replacing, write_atomic
 from simulate.registry import make
 from simulate.runformat import write_json_atomic
 from simulate.runner import RunSpec, check_workers, run, validate
@@ -65,6 +68,7 @@ __all__ = [
     "parse_values",
     "run_experiment",
     "run_levels",
+    "rung_folder",
     "sweep_variants",
 ]
 
@@ -216,10 +220,17 @@ def ablation_variants(
         keys = tuple(k.strip() for k in spec.split("+") if k.strip())
         if not keys:
             raise ExperimentError(f"--remove '{spec}': no component id")
+        twice = sorted({k for k in keys if keys.count(k) > 1})
+        if twice:
+            raise ExperimentError(f"--remove '{spec}': names {twice[0]} twice; name each component once")
+        if any(v.removed and set(v.removed) == set(keys) for v in out):
+            raise ExperimentError(f"--remove '{spec}': given twice")
         out.append(Variant("remove " + "+".join(keys), removed=keys))
     for key, other in replaces:
         if key.strip() == other.strip():
             raise ExperimentError(f"--replace {key}={other}: a component replaced by itself changes nothing")
+        if any(v.replaced == ((key, other),) for v in out):
+            raise ExperimentError(f"--replace {key}={other}: given twice")
         out.append(Variant(f"replace {key} by {other}", replaced=((key, other),)))
     for name, value in settings:
         out.append(Variant(f"{name}={value}", ((name, value),)))
@@ -241,12 +252,8 @@ def _chunk(num_games: int, workers: int) -> int:
     return max(500, min(20_000, math.ceil(num_games / max(2, 2 * workers))))
 
 
-def _prepare(design: Design, out: Path, overwrite: bool, workers: int | None) -> list[dict[str, Any]]:
-    """Check the design, write each variant's data folder; returns the variants' records.
-
-    Everything is checked (the design, the workers, each variant's data and rule options, the output folder)
-    before ``out`` is touched: a refused experiment leaves an old one in ``out`` as it was.
-    """
+def _check(design: Design, workers: int | None) -> list:
+    """Check the design and the workers before anything is written; returns the lineup."""
     game = make(design.game)
     if not game.min_players <= design.num_players <= game.max_players:
         raise ExperimentError(
@@ -256,6 +263,17 @@ def _prepare(design: Design, out: Path, overwrite: bool, workers: int | None) ->
         raise ExperimentError(f"--games must be at least 2, not {design.num_games}")
     if design.precision is not None and not (math.isfinite(design.precision) and design.precision > 0):
         raise ExperimentError(f"--precision must be a positive number, not {design.precision}")
+    if design.precision is not None and design.test is not None:
+        raise ExperimentError(
+            "give --precision or --test, not both: rounds stop at the first one met, leaving the other undecided"
+        )
+    if design.max_games is not None and design.max_games < design.num_games:
+        raise ExperimentError(
+            f"--max-games {design.max_games:,} is below --games {design.num_games:,} (the games of one round)"
+        )
+    clash = sorted({k.removeprefix("rules.") for v in design.variants for k, _ in v.settings} & set(design.rules))
+    if clash:
+        raise ExperimentError(f"{clash[0]} is given both as --rule and as a value to vary; give it once")
     try:
         lineup = parse_lineup(game, list(design.bots), design.num_players)
     except LineupError as e:
@@ -264,28 +282,30 @@ def _prepare(design: Design, out: Path, overwrite: bool, workers: int | None) ->
     names = [v.name for v in design.variants]
     if len(set(names)) != len(names) or not design.variants or not design.variants[0].is_baseline:
         raise ExperimentError("the variants need distinct names and the baseline first")
-    if out.exists() and not out.is_dir():
-        raise ExperimentError(f"{out}: exists and is not a directory")
-    if out.exists() and any(out.iterdir()):
-        if not (out / "experiment.json").is_file():
-            raise ExperimentError(f"{out}: directory is not empty and holds no experiment; choose another --out")
-        if not overwrite:
-            raise ExperimentError(f"{out}: already holds an experiment; use --overwrite to replace it")
+    return lineup
+
+
+def _write_variants(design: Design, out: Path, lineup: list, tmp: Path, workers: int | None) -> list[dict[str, Any]]:
+    """Write each variant's data folder into ``tmp`` and check it can be played; returns the variants' records.
+
+    A variant the game rejects is named as the user gave it, never by the temporary folder.
+    """
+    game = make(design.game)
     records = []
-    with tempfile.TemporaryDirectory(prefix="golem-variants-") as tmp:
-        for k, variant in enumerate(design.variants):
-            slug = _slug(k, variant.name)
-            _, rules = write_variant(game, variant, Path(tmp) / slug, design.cards)
+    for k, variant in enumerate(design.variants):
+        slug = _slug(k, variant.name)
+        folder = tmp / slug
+        try:
+            _, rules = write_variant(game, variant, folder, design.cards)
             data = out / "data" / slug
             records.append({**variant.to_json(), "slug": slug, "data": str(data), "rules": {**design.rules, **rules}})
             spec = _spec(design, lineup, records[-1], design.seed, workers)
-            validate(replace(spec, cards=str(Path(tmp) / slug)))  # its data and rule options, before out is touched
-        for sub in ("data", "runs", "report"):  # an old experiment is replaced only now that the new one can start
-            shutil.rmtree(out / sub, ignore_errors=True)
-        (out / "effects.csv").unlink(missing_ok=True)
-        (out / "data").mkdir(parents=True)
-        for rec in records:
-            shutil.move(Path(tmp) / rec["slug"], rec["data"])
+            validate(replace(spec, cards=str(folder)))  # its data and rule options, before out is touched
+        except ValueError as e:
+            message = str(e).replace(f"{folder}{os.sep}", "").replace(str(folder), "its data folder")
+            if message.startswith(f"variant {variant.name}: "):
+                raise type(e)(message) from None
+            raise type(e)(f"variant {variant.name}: {message}") from None
     return records
 
 
@@ -369,18 +389,54 @@ def run_experiment(
     overwrite: bool = False,
     progress: bool = False,
     log: Callable[[str], None] | None = None,
+    report_dir: str | Path | None = None,
 ) -> Experiment:
     """Play every variant of ``design`` in rounds into ``out`` until the stopping rule is met.
 
     Writes the variants' data folders, one run directory per variant and round, ``effects.csv``
     and the experiment manifest ``experiment.json`` (``command`` is recorded as the way to
-    reproduce it). Raises ``ExperimentError`` or ``VariantError`` (one line) before playing when
-    the design cannot be played.
+    reproduce it), and with ``report_dir`` the experiment's report there. Raises ``ExperimentError`` or
+    ``VariantError`` (one line) before anything is written when the design cannot be played. ``out`` is
+    locked while the experiment writes (a second writer is refused, :func:`simulate.outputs.hold`), and an
+    old experiment there (``overwrite``) is removed only once the new one and its report are complete: a
+    failure at any point leaves it as it was.
     """
-    started = time.perf_counter()
     out = Path(out)
     test = None if design.test is None else parse_test(design.test, _quantity_names(design), design.num_players)
-    records = _prepare(design, out, overwrite, workers)
+    lineup = _check(design, workers)
+    if out.exists() and not out.is_dir():
+        raise ExperimentError(f"{out}: exists and is not a directory")
+    with tempfile.TemporaryDirectory(prefix="golem-variants-") as tmp:
+        records = _write_variants(design, out, lineup, Path(tmp), workers)
+        with hold(out, command):
+            held = [n for n in os.listdir(out) if not n.startswith(".")]
+            if held and not (out / "experiment.json").is_file():
+                raise ExperimentError(f"{out}: directory is not empty and holds no experiment; choose another --out")
+            if held and not overwrite:
+                raise ExperimentError(f"{out}: already holds an experiment; use --overwrite to replace it")
+            with replacing(out):
+                (out / "data").mkdir()
+                for rec in records:
+                    shutil.move(Path(tmp) / rec["slug"], rec["data"])
+                exp = _play(design, out, test, records, kind, command, workers, progress, log)
+                if report_dir is not None:
+                    build_experiment_report(exp, report_dir)
+    return exp
+
+
+def _play(
+    design: Design,
+    out: Path,
+    test: SequentialTest | None,
+    records: list[dict[str, Any]],
+    kind: str,
+    command: str,
+    workers: int | None,
+    progress: bool,
+    log: Callable[[str], None] | None,
+) -> Experiment:
+    """The rounds of an experiment whose data folders are in place, until its stopping rule is met."""
+    started = time.perf_counter()
     manifest: dict[str, Any] = {
         "format": EXPERIMENT_FORMAT,
         "kind": kind,
@@ -425,7 +481,7 @@ def run_experiment(
             break
         r += 1
     analysis_started = time.perf_counter()
-    effects.to_csv(out / "effects.csv", index=False)
+    write_atomic(out / "effects.csv", lambda path: effects.to_csv(path, index=False))
     total = time.perf_counter() - started
     manifest.update(
         {
@@ -467,8 +523,10 @@ def run_levels(
     workers: int | None = None,
     overwrite: bool = False,
     log: Callable[[str], None] | None = None,
+    reports: bool = False,
 ) -> tuple[list[Experiment], pd.DataFrame]:
-    """The experiment of ``design`` once per skill level: each rung (one bot in every seat) into ``out/<rung>``.
+    """The experiment of ``design`` once per skill level: each rung (one bot in every seat) into ``out/<rung>``
+    (with ``reports``, each with its report in ``out/<rung>/report``).
 
     Returns the experiments and ``analysis.stats.ladder.effect_levels`` of their effects: whether each variant's
     effect on each quantity holds at every level, changes with skill or is unresolved.
@@ -480,7 +538,15 @@ def run_levels(
         if log is not None:
             log(f"rung {rung}:")
         sub = replace(design, bots=(rung,))
-        exp = run_experiment(sub, Path(out) / _slug(len(exps), rung), kind, command, workers, overwrite, log=log)
+        where = rung_folder(out, len(exps), rung)
+        exp = run_experiment(
+            sub, where, kind, command, workers, overwrite, log=log, report_dir=where / "report" if reports else None
+        )
         exps.append(exp)
         frames.append(exp.effects.assign(rung=rung))
     return exps, effect_levels(pd.concat(frames, ignore_index=True))
+
+
+def rung_folder(out: str | Path, k: int, rung: str) -> Path:
+    """The experiment folder of rung ``k`` (bot ``rung``) of a ladder experiment in ``out``."""
+    return Path(out) / _slug(k, rung)

@@ -14,6 +14,7 @@ Examples
 
 from __future__ import annotations
 
+import contextlib
 import math
 import re
 import shlex
@@ -34,6 +35,7 @@ from analysis.stats._util import wilson_confint
 from analysis.stats.seats import win_rates_from_counts
 from simulate.lineup import parse_lineup
 from simulate.orchestration.card_value import component_groups
+from simulate.outputs import hold
 from simulate.registry import make
 from simulate.runformat import RunFormatError, read_manifest, run_tables, verify_run
 from simulate.runner import RunError, RunSpec, check_workers, default_chunk_size, run, run_id, validate
@@ -870,13 +872,35 @@ def run_study(
     Runs go to ``runs_dir`` (default ``runs/study-GAME``), one directory each; a directory that
     already holds the same run is reused, an interrupted one is finished, a different run there is
     replaced. The report goes to ``out_dir`` (default ``RUNS_DIR/report``). ``command`` is
-    written in the report as the way to reproduce it.
+    written in the report as the way to reproduce it. The runs' folder (and a report folder outside it) is
+    locked while the study writes: a second study there is refused (:func:`simulate.outputs.hold`).
     """
-    study = study_for(game)
     planned = plan_study(game, num_games, runs_dir, seed, cards, rules)
     check_workers(workers)
     for p in planned:  # every run's bots, data and rule options, before the first run writes anything
         validate(p.spec)
+    runs_root = planned[0].out.parent
+    out = Path(out_dir) if out_dir is not None else runs_root / "report"
+    inside = runs_root.resolve() in out.resolve().parents
+    with hold(runs_root, command or ""), hold(out, command or "") if not inside else contextlib.nullcontext():
+        return _run_study(game, num_games, planned, runs_root, out, workers, seed, progress, log, command, cards, rules)
+
+
+def _run_study(
+    game: str,
+    num_games: int | None,
+    planned: list[PlannedRun],
+    runs_root: Path,
+    out: Path,
+    workers: int | None,
+    seed: int,
+    progress: bool,
+    log: Callable[[str], None],
+    command: str | None,
+    cards: str | Path | None,
+    rules: dict | None,
+) -> Path:
+    study = study_for(game)
     total = sum(p.spec.num_games for p in planned)
     strong = [p for p in planned if p.purpose.startswith(STRONG_PURPOSE)]
     also = (
@@ -937,8 +961,6 @@ def run_study(
             )
         planned = [*planned, *confirm]
     played = time.perf_counter() - started
-    runs_root = planned[0].out.parent
-    out = Path(out_dir) if out_dir is not None else runs_root / "report"
     t0 = time.perf_counter()
     command = command or (
         f"golem study {game} --games {num_games or study.default_games} --seed {seed} "
