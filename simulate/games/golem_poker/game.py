@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from simulate.game import ChunkTables, Codes, Lists, RuleOption, bot_specs
+from simulate.game import ChunkTables, Codes, EquilibriumSpec, Lists, RuleOption, bot_specs
 from simulate.gamekit import (
     GameShell,
     new_trajectories,
@@ -23,7 +23,7 @@ from simulate.gamekit import (
     trajectory_lists,
 )
 from simulate.games.golem_poker import bots as poker_bots
-from simulate.games.golem_poker import data, play, search_bot
+from simulate.games.golem_poker import cfr_game, data, play, policy, search_bot
 from simulate.games.golem_poker.engine import game_init, game_step
 from simulate.games.golem_poker.evaluator import CATEGORY_NAMES, describe
 from simulate.games.golem_poker.reference import GolemPokerReference, card_text, make_record, public_state
@@ -109,6 +109,22 @@ class GolemPoker(GameShell):
     profile_columns = play.PROFILE
     # weakest to strongest (docs/golem-poker.md); search rungs are played by the standard study (``Study.search_share``)
     skill_ladder = ("random", "threshold", "equity", "search:iterations=100", "search")
+
+    equilibrium = EquilibriumSpec(
+        functions=cfr_game.FUNCTIONS,
+        explore=cfr_game.explore,
+        new_stack=cfr_game.new_stack,
+        kernel=lambda d: d.kernel,
+        unit=lambda d: float(d.rules["ante"]),
+        player_counts=policy.PLAYER_COUNTS,
+        rows=policy.ROWS,
+        actions=policy.ACTIONS,
+        policy_text=policy.policy_text,
+        policy_file=policy.FILE,
+        provenance_file=policy.PROVENANCE_FILE,
+        bot="cfr",
+        missing=(1.0, 1e-9, 0.0, 0.0),  # as abstraction.choose_action: fold to a bet, else check
+    )
 
     trace_game = staticmethod(play.trace_game)
     replay_moves = staticmethod(play.replay_moves)
