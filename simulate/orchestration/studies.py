@@ -303,7 +303,7 @@ STUDIES: dict[str, Study] = {
                 ),
             ),
         ),
-        ladder=(("random", 0.008), ("equity", 0.002)),
+        ladder=(("random", 0.008), ("equity", 0.002), ("cfr", 0.01)),  # cfr: a table lookup a decision
         ladder_players=(4, 6),
         search_share=0.002,  # 2,000 games a rung at the default size: a few ms of CPU per game
     ),

@@ -107,8 +107,9 @@ class GolemPoker(GameShell):
     game_columns = (*(name for name, _ in play.GAME_COLUMNS[5:]), *play.DEAL_COLUMNS)
     seat_columns = tuple(name for name, _ in play.SEAT_COLUMNS[7:])
     profile_columns = play.PROFILE
-    # weakest to strongest (docs/golem-poker.md); search rungs are played by the standard study (``Study.search_share``)
-    skill_ladder = ("random", "threshold", "equity", "search:iterations=100", "search")
+    # weakest to strongest (docs/golem-poker.md); search rungs are played by the standard study (Study.search_share);
+    # cfr on top: it gains chips against search at 3 and 6 players, search loses against it (benchmarks/poker_cfr.py)
+    skill_ladder = ("random", "threshold", "equity", "search:iterations=100", "search", "cfr")
 
     equilibrium = EquilibriumSpec(
         functions=cfr_game.FUNCTIONS,
