@@ -140,11 +140,8 @@ def test_the_bot_plays_what_its_table_says() -> None:
 
 @pytest.mark.parametrize("moves", [0, 3, 6, 9])
 def test_decisions_do_not_depend_on_what_the_seat_cannot_see(moves: int) -> None:
-    checked = 0
-    for index in range(12):
+    for index in range(10):
         st0 = position(4, moves, index)
-        if st0[0]["phase"] not in (0, 2):
-            continue
         seat = int(st0[0]["current"])
         first = decide(st0)
         other = determinise(st0, 2000 + index)  # other hands, discards and deck order, the same public state
@@ -154,8 +151,6 @@ def test_decisions_do_not_depend_on_what_the_seat_cannot_see(moves: int) -> None
         other[0]["value"][seat] = st0[0]["value"][seat]
         assert not np.array_equal(other[0]["hand"], st0[0]["hand"])
         assert np.array_equal(decide(other), first), (index, moves)
-        checked += 1
-    assert checked >= 6
 
 
 def chips_against(field: str, players: int = 3, games: int = 3000) -> np.ndarray:
