@@ -203,6 +203,42 @@ class ApprenticeSpec:
     in every data copy of a training it holds the value weights the apprentice plays then."""
 
 
+@dataclass(frozen=True)
+class EquilibriumSpec:
+    """A game's equilibrium player: the policy table ``golem train`` fits by Monte Carlo CFR (``simulate.cfr``).
+
+    ``functions`` are the game as ``simulate.cfr.iterate`` and ``simulate.cfr.play`` take it (deal, to_act, row, legal,
+    step, utility) and ``explore`` the traversal's bound; ``new_stack()`` the states they walk and ``kernel(data)`` the
+    tables they read. A payoff is in units of ``unit(data)`` of the game's score (golem-poker: antes of chips).
+    """
+
+    functions: tuple[Callable[..., Any], ...]
+    explore: Callable[..., Any]
+    new_stack: Callable[[], np.ndarray]
+    kernel: Callable[[Any], np.ndarray]
+    unit: Callable[[Any], float]
+    player_counts: tuple[int, ...]
+    rows: int
+    """Information sets of each player count's table."""
+    actions: tuple[str, ...]
+    policy_text: Callable[[np.ndarray], str]
+    """The file's text of a table (len(player_counts), rows, len(actions))."""
+    policy_file: str
+    provenance_file: str
+    bot: str
+    """The bot that plays the table."""
+    missing: tuple[float, ...]
+    """The weights the bot plays in an information set its table does not list (normalised over the legal actions)."""
+    iterations: int = 200_000
+    """Iterations per player count (``golem train --iterations``): every player traverses once an iteration."""
+    chunk: int = 10_000
+    """Iterations per task (a progress step)."""
+    response_iterations: int = 20_000
+    """Iterations of each seat's best response against the table (the exploitability measure)."""
+    response_games: int = 20_000
+    """Games that measure each best response's gain (``golem train --games``)."""
+
+
 class Game(Protocol):
     """What the runner needs from a game engine: every member declared (``simulate.gamekit.GameShell``, the base of
     every game's ``GAME``, gives the defaults of those a game may leave as they are)."""
@@ -257,6 +293,7 @@ class Game(Protocol):
     empty: none (every card dealt face down)."""
     hidden_order: str  # what it draws from the hidden order's stream (``simulate.rng.order_seed``), in words
     apprentice: ApprenticeSpec | None  # the learned player and how ``golem train`` fits it; None: none
+    equilibrium: EquilibriumSpec | None  # the policy table ``golem train`` fits by CFR (a game without apprentice)
     value_designs: Mapping[str, str]
     """Component kinds with a causal value design (``golem value``, docs/card-value.md): kind -> the rule option
     that deals one seat one more copy of a component of that kind at setup."""

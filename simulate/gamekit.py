@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from simulate.datafiles import default_dir, read_playing_time, rule_choices
-from simulate.game import ApprenticeSpec, Lists, RuleOption
+from simulate.game import ApprenticeSpec, EquilibriumSpec, Lists, RuleOption
 from simulate.viewkit import build_view, plain_scene
 
 
@@ -260,6 +260,7 @@ class GameShell(ABC):
     public_opening: str = ""
     hidden_order: str = ""
     apprentice: ApprenticeSpec | None = None
+    equilibrium: EquilibriumSpec | None = None
     indexed_lists: Mapping[str, tuple[str, int]] = MappingProxyType({})
     value_designs: Mapping[str, str] = MappingProxyType({})
     value_reference: str | None = None

@@ -95,7 +95,7 @@ def kind_of(path: Path, runs: bool = True) -> str | None:
         return "run"
     if "experiment.json" in names:
         return "experiment"
-    if "training.json" in names:
+    if names & {"training.json", "cfr_policy.toml"}:  # an apprentice's training; a CFR policy's (golem-poker)
         return "training"
     if names & {"report.html", "report.md"}:
         return "report"

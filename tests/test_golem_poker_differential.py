@@ -33,6 +33,7 @@ LINEUPS = {
     "threshold": ["tight_passive", "loose_aggressive", "bluffer", "loose_passive", "tight_aggressive", "threshold"],
     "equity": ["equity", "random", "loose_aggressive", "equity", "bluffer", "tight_passive"],
     "search": ["search", "equity", "tight_aggressive", "search", "loose_passive", "bluffer"],
+    "cfr": ["cfr", "loose_aggressive", "cfr", "equity", "tight_passive", "bluffer"],
 }
 # Rule variants replayed (besides the defaults): each flips several options at once.
 VARIANTS = {
@@ -61,7 +62,7 @@ VARIANTS = {
         "min_bet_antes": 2,
     },
 }
-GAMES = {"random": 60, "threshold": 60, "equity": 12, "search": 12}
+GAMES = {"random": 60, "threshold": 60, "equity": 12, "search": 12, "cfr": 40}
 
 
 def lineup(names: list[str]) -> tuple[np.ndarray, np.ndarray]:

@@ -78,7 +78,7 @@ def train(
     overwrite: bool,
     quiet: bool,
 ) -> None:
-    """Fit GAME's apprentice to its search bot by expert iteration; write apprentice.csv and apprentice.toml.
+    """Fit GAME's learned player: its apprentice by expert iteration, or (golem-poker) its CFR policy table.
 
     Iteration 0 learns from mirror games of the search bot at every player count the apprentice plays;
     each later iteration from the search with the apprentice inside and from the apprentice's own games
@@ -90,8 +90,14 @@ def train(
     search reads at its leaves); --policy-only runs that stage alone on the data folder's weights. An interrupted
     training resumes with --resume; a fixed --seed gives the same weights on the same machine.
 
+    A game with an equilibrium player instead (golem-poker) fits its policy table by Monte Carlo CFR on its
+    abstraction: --iterations per player count, then each seat's best response against the table plays --games
+    games to measure its exploitability; OUT gets cfr_policy.csv, cfr_policy.toml (provenance) and log.csv.
+    The other options do not apply to it.
+
     \b
     Examples:
+      golem train golem-poker --seed 0
       golem train century
       golem train golems --games 200 --iterations 2 --out runs/train-quick
       golem train century --resume --out runs/train-century
@@ -102,12 +108,32 @@ def train(
     from simulate.orchestration.training import TrainError, plan_training
     from simulate.orchestration.training import train as run_training
     from simulate.outputs import Output, OutputError, check_outputs
-    from simulate.registry import UnknownName
+    from simulate.registry import UnknownName, make
     from simulate.runner import RunError, check_workers
 
     folder = out if out is not None else Path("runs") / f"train-{game_name}"
     try:
+        game = make(game_name)
         check_outputs([Output("--out", folder, "training")], overwrite=overwrite, resume=resume)
+    except (UnknownName, OutputError) as e:
+        raise click.ClickException(str(e)) from None
+    if game.apprentice is None and game.equilibrium is not None:
+        extra = [
+            name
+            for name, v in (
+                ("--strength-games", strength_games),
+                ("--teacher", teacher),
+                ("--expert", expert),
+                ("--policy-only", policy_only or None),
+                ("--resume", resume or None),
+            )
+            if v
+        ]
+        if extra:
+            raise click.ClickException(f"{', '.join(extra)}: not an option of {game_name}'s CFR training")
+        _train_equilibrium(game_name, out, games, iterations, seed, workers, rules, data_dir, overwrite, quiet)
+        return
+    try:
         plan = plan_training(
             game_name,
             folder,
@@ -144,3 +170,44 @@ def train(
         + (f" (wins {100 * share:.1f}% against {plan.spec.rival})" if share == share else "")
         + f", {summary['seconds']:.0f} s -> {plan.out / 'apprentice.csv'}"
     )
+
+
+def _train_equilibrium(
+    game_name: str,
+    out: Path | None,
+    games: int | None,
+    iterations: int | None,
+    seed: int,
+    workers: int | None,
+    rules: tuple[tuple[str, str], ...],
+    data_dir: Path | None,
+    overwrite: bool,
+    quiet: bool,
+) -> None:
+    """``golem train`` of a game with an equilibrium player (``simulate.orchestration.equilibrium``)."""
+    from simulate.orchestration.equilibrium import EquilibriumError, plan_equilibrium, train_equilibrium
+    from simulate.runner import RunError, check_workers
+
+    target = out if out is not None else Path("runs") / f"train-{game_name}"
+    try:
+        plan = plan_equilibrium(
+            game_name,
+            target,
+            data_dir=data_dir,
+            rules=dict(rules),
+            iterations=iterations,
+            games=games,
+            seed=seed,
+            workers=check_workers(workers),
+            overwrite=overwrite,
+        )
+        summary = train_equilibrium(plan, progress=not quiet, say=lambda text: click.echo(text, err=True))
+    except (EquilibriumError, RunError) as e:
+        raise click.ClickException(str(e)) from None
+    except OSError as e:
+        raise click.ClickException(f"{e.filename or target}: {e.strerror or e}") from None
+    for n, fig in summary["figures"].items():
+        gains = fig.get("best_response_gain")
+        tail = f", best response gains {', '.join(f'{g:+.1f}' for g in gains)} chips a game by seat" if gains else ""
+        click.echo(f"{n} players: {fig['information_sets']:,} information sets{tail}")
+    click.echo(f"{game_name} CFR table: {summary['seconds']:.0f} s -> {plan.out / plan.spec.policy_file}")

@@ -21,6 +21,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from simulate.games.golem_poker.abstraction import abstract_move, choose_action
 from simulate.games.golem_poker.data import (
     HAND_SIZE,
     P_ACE_HIGH,
@@ -32,8 +33,7 @@ from simulate.games.golem_poker.data import (
     P_PENALTY,
     SHORT_DECK,
     SHORT_NONE,
-    STRENGTH_SLOTS,
-    strength_slot,
+    strength,
 )
 from simulate.games.golem_poker.engine import bet_range, can_match, num_active, raise_range, to_match
 from simulate.games.golem_poker.evaluator import (
@@ -59,7 +59,7 @@ from simulate.games.golem_poker.state import (
 )
 from simulate.rng import randint, uniform
 
-RANDOM, THRESHOLD, EQUITY, SEARCH = 0, 1, 2, 3
+RANDOM, THRESHOLD, EQUITY, SEARCH, CFR = 0, 1, 2, 3, 4
 BOT_STREAM = 1  # index of the bots' generator in ``r.rng``
 
 
@@ -135,6 +135,12 @@ BOTS: dict[str, tuple[int, str, dict[str, tuple[float, str]]]] = {
             "read_call": (0.5, "an opponent who matched a bet this deal is dealt a hand at least this strong"),
         },
     ),
+    "cfr": (
+        CFR,
+        "plays the average strategy of Monte Carlo CFR on an abstraction (hand strength, golem outlook, position, "
+        "bets) from seeds/golem-poker/cfr_policy.csv; draws to improve its hand",
+        {"discard": (0.0, "discard policy: 0 improve its own hand, 1 weaken the golem (throw at most one card)")},
+    ),
 }
 # lowest and highest value a parameter accepts (by name, for every bot that has it)
 LIMITS: dict[str, tuple[float, float]] = {
@@ -197,22 +203,11 @@ def choose_move(r, tb, bp, mv, scratch, memo):
         _threshold_bot(r, tb, bp.params, mv, memo)
     elif bp.id == EQUITY:
         _equity_bot(r, tb, bp, mv, scratch)
+    elif bp.id == CFR:
+        _cfr_bot(r, tb, bp.params, mv)
 
 
 # --------------------------------------------------------------------------------- helpers
-
-
-@njit(cache=True, inline="always")
-def strength(tb, value):
-    """Percentile (0-1) of a five-card hand value among all five-card hands (0.5 for a non-hand)."""
-    k = strength_slot(value)
-    while True:
-        key = tb.strength_keys[k]
-        if key == value:
-            return tb.strength_values[k]
-        if key < 0:
-            return 0.5
-        k = (k + 1) & (STRENGTH_SLOTS - 1)
 
 
 @njit(cache=True, inline="always")
@@ -390,6 +385,16 @@ def _threshold_bot(r, tb, p, mv, memo):
         mv[M_KIND] = FOLD
         return
     _match_or_fold(r, tb, mv)
+
+
+@njit(cache=True, inline="always")
+def _cfr_bot(r, tb, p, mv):
+    """p: discard. Bets from the policy table (``abstraction.choose_action``), draws by the discard policy."""
+    if r.phase == DRAW:
+        mv[M_KIND] = DISCARD
+        mv[M_CARDS] = _seat_policy_mask(r, tb, r.current, p[0] >= 0.5)
+        return
+    abstract_move(r, tb, choose_action(r, tb, uniform(r.rng, BOT_STREAM)), mv)
 
 
 @njit(cache=True)

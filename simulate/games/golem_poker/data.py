@@ -15,10 +15,11 @@ import numpy as np
 from numba import njit
 
 from simulate.datafiles import DataError, default_dir, pack_record, read_toml, resolve_rules, sha256
+from simulate.games.golem_poker import policy
 from simulate.games.golem_poker.evaluator import NUM_CARDS, _eval5
 
 GAME_NAME = "golem-poker"
-FILES = ("game.toml",)
+FILES = ("game.toml", policy.FILE, policy.PROVENANCE_FILE)
 MAX_PLAYERS = 6
 HAND_SIZE = 5
 MAX_DISCARDS = 3  # largest ``max_discards`` the state has room for
@@ -89,6 +90,7 @@ class PokerTables(NamedTuple):
     hand_cdf: np.ndarray  # float64 (V,): share of all five-card hands below each value plus half its own
     strength_keys: np.ndarray  # int32 (STRENGTH_SLOTS,): hash table of hand values (-1 empty), see strength_slot
     strength_values: np.ndarray  # float64 (STRENGTH_SLOTS,): hand_cdf of the value in each slot
+    policy: np.ndarray  # float64 (player counts 3-6, policy.ROWS, policy.NUM_ACTIONS): the cfr bot's table
 
 
 class PokerData(NamedTuple):
@@ -136,13 +138,14 @@ def load(folder: str | Path | None = None, rules: dict[str, Any] | None = None) 
     params[P_MAX_DEALS] = table["max_deals"]
     values, cdf = hand_distribution(bool(params[P_ACE_HIGH]))
     keys, strengths = strength_table(values, cdf)
-    tables = PokerTables(params, values, cdf, keys, strengths)
+    tables = PokerTables(params, values, cdf, keys, strengths, policy.read_policy(folder / policy.FILE))
     default = folder.resolve() == default_dir(GAME_NAME).resolve()
     provenance = {
         "folder": f"seeds/{GAME_NAME}" if default else str(folder),
         "default": default,
         "estimates": False,
         "files": {name: sha256(folder / name) for name in FILES},
+        "cfr_policy": read_toml(folder / policy.PROVENANCE_FILE).get("fit", {}),  # how the cfr bot's table was fitted
     }
     return PokerData(tables, pack_record(tables), rule_values, table, provenance)
 
@@ -175,6 +178,19 @@ STRENGTH_SLOTS = 1 << 14  # open-addressing table of the 7,462 distinct hand val
 def strength_slot(value):
     """Home slot of a hand value in the strength hash table (Fibonacci hashing)."""
     return ((value * np.int64(2654435769)) >> 18) & (STRENGTH_SLOTS - 1)
+
+
+@njit(cache=True, inline="always")
+def strength(tb, value):
+    """Percentile (0-1) of a five-card hand value among all five-card hands (0.5 for a non-hand)."""
+    k = strength_slot(value)
+    while True:
+        key = tb.strength_keys[k]
+        if key == value:
+            return tb.strength_values[k]
+        if key < 0:
+            return 0.5
+        k = (k + 1) & (STRENGTH_SLOTS - 1)
 
 
 def strength_table(values: np.ndarray, cdf: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from simulate.game import ChunkTables, Codes, Lists, RuleOption, bot_specs
+from simulate.game import ChunkTables, Codes, EquilibriumSpec, Lists, RuleOption, bot_specs
 from simulate.gamekit import (
     GameShell,
     new_trajectories,
@@ -24,7 +24,7 @@ from simulate.gamekit import (
     trajectory_lists,
 )
 from simulate.games.golem_poker import bots as poker_bots
-from simulate.games.golem_poker import data, play, search_bot
+from simulate.games.golem_poker import cfr_game, data, play, policy, search_bot
 from simulate.games.golem_poker.engine import game_init, game_step
 from simulate.games.golem_poker.evaluator import CATEGORY_NAMES, describe
 from simulate.games.golem_poker.reference import GolemPokerReference, card_text, make_record, public_state
@@ -108,8 +108,10 @@ class GolemPoker(GameShell):
     game_columns = (*(name for name, _ in play.GAME_COLUMNS[5:]), *play.DEAL_COLUMNS)
     seat_columns = tuple(name for name, _ in play.SEAT_COLUMNS[7:])
     profile_columns = play.PROFILE
-    # weakest to strongest (docs/golem-poker.md); search rungs are played by the standard study (``Study.search_share``)
-    skill_ladder = ("random", "threshold", "equity", "search:iterations=100", "search")
+    # weakest to strongest (docs/golem-poker.md); search rungs are played by the standard study (Study.search_share);
+    # cfr on top: it gains chips against search at 3 and 6 players, search loses against it (benchmarks/poker_cfr.py)
+    skill_ladder = ("random", "threshold", "equity", "search:iterations=100", "search", "cfr")
+
     bot_names = MappingProxyType(
         {
             "random": "random player",
@@ -122,7 +124,24 @@ class GolemPoker(GameShell):
             "equity": "equity player (samples the hidden cards)",
             "search:iterations=100": "search (100 iterations)",
             "search": "search (400 iterations)",
+            "cfr": "equilibrium player (CFR policy)",
         }
+    )
+
+    equilibrium = EquilibriumSpec(
+        functions=cfr_game.FUNCTIONS,
+        explore=cfr_game.explore,
+        new_stack=cfr_game.new_stack,
+        kernel=lambda d: d.kernel,
+        unit=lambda d: float(d.rules["ante"]),
+        player_counts=policy.PLAYER_COUNTS,
+        rows=policy.ROWS,
+        actions=policy.ACTIONS,
+        policy_text=policy.policy_text,
+        policy_file=policy.FILE,
+        provenance_file=policy.PROVENANCE_FILE,
+        bot="cfr",
+        missing=(1.0, 1e-9, 0.0, 0.0),  # as abstraction.choose_action: fold to a bet, else check
     )
 
     trace_game = staticmethod(play.trace_game)

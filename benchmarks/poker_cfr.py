@@ -1,0 +1,140 @@
+"""Golem-poker's ``cfr`` bot measured as a poker player: JSON lines of chips per hand, play profile, exploitability.
+
+Three kinds of line (``"kind"``), each with its game counts and seeds:
+
+* ``gain``: the cfr bot in one seat against another bot in every other seat, the cfr seat rotated through the table
+  (each deal played once per seat order), and the reverse (the other bot alone among cfr bots, ``"alone"``: what
+  that bot gains against the cfr table); net chips per hand (one game is one pot) with a 95% t interval;
+* ``profile``: mirror games of each bot: folds, bets, raises, calls and showdowns reached per seat-game and the share
+  of seat-games using each (``analysis.stats.profile.play_profile``, the report's play profile), and the share of
+  pots reaching a showdown;
+* ``exploitability``: in the abstraction the bot was trained on, each seat's best response (MCCFR against the
+  shipped table in every other seat, ``simulate.orchestration.equilibrium.exploitability``) and its gain in chips
+  per hand over the table's own play of that seat, with a 95% t interval.
+
+Run (about ten minutes on two busy cores; the figures of docs/golem-poker.md come from this)::
+
+    python benchmarks/poker_cfr.py --games 600 --seed 46
+    python benchmarks/poker_cfr.py --only exploitability --response-iterations 20000 --response-games 20000
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+from tqdm import tqdm
+
+from analysis.stats.profile import play_profile
+from simulate.lineup import lineup_arrays, parse_lineup
+from simulate.orchestration.equilibrium import TaskPool, exploitability, plan_equilibrium
+from simulate.registry import make
+from simulate.rng import game_seeds
+
+OTHERS = (
+    "random",
+    "threshold",
+    "tight_passive",
+    "tight_aggressive",
+    "loose_passive",
+    "loose_aggressive",
+    "bluffer",
+    "equity",
+    "search",
+)
+PROFILED = ("cfr", "search", "equity", "threshold")
+
+
+def _t(x: np.ndarray) -> list[float]:
+    lo, hi = stats.t.interval(0.95, len(x) - 1, loc=x.mean(), scale=stats.sem(x))
+    return [round(float(lo), 1), round(float(hi), 1)]
+
+
+def _play(game, data, lineup: list[str], players: int, games: int, seed: int):
+    """Tables of ``games`` games, lineup entry 0 rotated through the seats (each deal once per seat order)."""
+    ids, params = lineup_arrays(game, parse_lineup(game, lineup, players))
+    index = np.arange(games)
+    setup, plays = game_seeds(seed, index, index // players)
+    seat_bot = (np.arange(players)[None, :] - (index % players)[:, None]) % players
+    tables = game.play_chunk(data, players, seat_bot, ids, params, setup, plays)
+    return tables, seat_bot
+
+
+def gain(game, data, a: str, b: str, players: int, games: int, seed: int) -> dict:
+    """Bot ``a`` alone among ``b`` bots: its net chips per hand."""
+    tables, seat_bot = _play(game, data, [a] + [b] * (players - 1), players, games, seed)
+    scores = np.asarray(tables.seats["score"], float).reshape(games, players)
+    mine = scores[np.arange(games), np.argmax(seat_bot == 0, axis=1)]
+    return {"chips": round(float(mine.mean()), 1), "chips_ci95": _t(mine)}
+
+
+def profile(game, data, bot: str, players: int, games: int, seed: int) -> dict:
+    tables, _ = _play(game, data, [bot] * players, players, games, seed)
+    seats = pd.DataFrame({c: np.asarray(tables.seats[c]) for c in game.profile_columns})
+    seats["bot"] = bot
+    prof = play_profile(seats, game.profile_columns).set_index("mechanism")
+    showdowns = np.asarray(tables.games["showdowns"], float)
+    return {
+        "per_seat_game": {m: round(float(prof.at[m, "mean"]), 3) for m in game.profile_columns},
+        "share_used": {m: round(float(prof.at[m, "share_used"]), 3) for m in game.profile_columns},
+        "pots_with_showdown": round(float((showdowns > 0).mean()), 3),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=600, help="games per head-to-head (a multiple of 6)")
+    parser.add_argument("--profile-games", type=int, default=400, help="mirror games per profiled bot")
+    parser.add_argument("--seed", type=int, default=46)
+    parser.add_argument("--players", default="3,6")
+    parser.add_argument("--response-iterations", type=int, default=20_000)
+    parser.add_argument("--response-games", type=int, default=20_000)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--only", choices=("gain", "profile", "exploitability"))
+    args = parser.parse_args()
+    game = make("golem-poker")
+    data = game.load_data(None, {})
+    version = {"engine_version": game.version, "policy": data.provenance["cfr_policy"].get("command", "")}
+    for n in (int(x) for x in args.players.split(",")):
+        if args.only in (None, "gain"):
+            for other in OTHERS:
+                start = time.process_time()
+                line = {"kind": "gain", "players": n, "games": args.games, "seed": args.seed, "other": other}
+                line["cfr_alone"] = gain(game, data, "cfr", other, n, args.games, args.seed)
+                line["other_alone"] = gain(game, data, other, "cfr", n, args.games, args.seed)
+                line["cpu_s"] = round(time.process_time() - start, 1)
+                print(json.dumps({**line, **version}), flush=True)
+        if args.only in (None, "profile"):
+            for bot in PROFILED:
+                line = {"kind": "profile", "players": n, "games": args.profile_games, "seed": args.seed, "bot": bot}
+                line.update(profile(game, data, bot, n, args.profile_games, args.seed))
+                print(json.dumps({**line, **version}), flush=True)
+    if args.only in (None, "exploitability"):
+        with tempfile.TemporaryDirectory() as tmp:
+            plan = plan_equilibrium(
+                "golem-poker", Path(tmp) / "x", seed=args.seed, workers=args.workers, games=args.response_games
+            )
+            pool = TaskPool(args.workers)
+            total = sum(game.equilibrium.player_counts) * args.response_iterations
+            try:
+                with tqdm(total=total, desc="best responses", unit="it") as bar:
+                    rows = exploitability(
+                        plan, data.tables.policy, pool, bar, args.response_iterations, args.response_games
+                    )
+            finally:
+                pool.close()
+        for r in rows:
+            line = {"kind": "exploitability", "iterations": args.response_iterations, "seed": args.seed, **r}
+            for key in ("gain", "gain_lo", "gain_hi", "table_value"):
+                line[key] = round(line[key], 1)
+            print(json.dumps({**line, **version}), flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,145 @@
+"""The abstraction the ``cfr`` bot is trained on and plays, as numba functions of a game record (``policy``).
+
+One function computes the information set of the seat to act from what that seat sees (``info_row``), one the
+abstract actions it may take (``legal_actions``) and one turns an abstract action into a move (``abstract_move``):
+the training (``cfr_game``) and the bot (``bots``) call the same three, so they never disagree.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from simulate.games.golem_poker.data import P_ANTE, strength
+from simulate.games.golem_poker.engine import can_match, to_match
+from simulate.games.golem_poker.policy import (
+    A_FOLD,
+    A_HALF,
+    A_MATCH,
+    A_POT,
+    MAX_RAISES,
+    MIN_PLAYERS,
+    POT_SHARES,
+    STRENGTH_EDGES,
+)
+from simulate.games.golem_poker.state import BET, BET1, FOLD, M_AMOUNT, M_CARDS, M_KIND, MATCH, RAISE
+
+_EDGES = np.array(STRENGTH_EDGES)
+
+
+@njit(cache=True, inline="always")
+def info_row(r, tb):
+    """Row of the policy table (of ``r.num_players``' table) for the seat to act, from what it sees."""
+    s = r.current
+    n = r.num_players
+    position = 0 if s == 0 else (2 if s == n - 1 else 1)
+    phase = 0 if r.phase == BET1 else 1
+    x = strength(tb, r.value[s])
+    hand = 0
+    while hand < _EDGES.shape[0] and x >= _EDGES[hand]:
+        hand += 1
+    if phase == 0:
+        golem = 3
+    elif r.pile_n <= 2:
+        golem = 0
+    elif r.pile_n <= 5:
+        golem = 1
+    else:
+        golem = 2
+    c = to_match(r)
+    if c <= 0:
+        facing = 0
+    elif r.raises > 0:
+        facing = 3
+    elif 2 * c <= r.pot:
+        facing = 1
+    else:
+        facing = 2
+    opponents = min(r.num_in - 1, 3) - 1
+    aggression = 0
+    for o in range(n):
+        if o != s and r.active[o]:
+            aggression = max(aggression, r.aggr[o])
+    row = position
+    row = row * 2 + phase
+    row = row * (_EDGES.shape[0] + 1) + hand
+    row = row * 4 + golem
+    row = row * 4 + facing
+    row = row * 3 + opponents
+    return row * 3 + aggression
+
+
+@njit(cache=True, inline="always")
+def table_index(r):
+    """Index of the seat's player count in the policy table's first axis."""
+    return r.num_players - MIN_PLAYERS
+
+
+@njit(cache=True, inline="always")
+def can_raise(r):
+    """A bet, or a raise while the round has seen fewer than the abstraction's ``MAX_RAISES``, is legal."""
+    if r.current_bet == 0:
+        return r.bet_lo <= r.bet_hi
+    return r.raises < MAX_RAISES and r.raise_lo <= r.raise_hi
+
+
+@njit(cache=True, inline="always")
+def legal_actions(r, tb, mask):
+    """Abstract actions legal for the seat to act into ``mask`` (NUM_ACTIONS,) bool (at least one is)."""
+    mask[A_FOLD] = to_match(r) > 0
+    mask[A_MATCH] = can_match(r, tb)
+    up = can_raise(r)
+    mask[A_HALF] = up
+    mask[A_POT] = up
+    if not mask[A_FOLD] and not mask[A_MATCH] and not up:
+        mask[A_FOLD] = True
+
+
+@njit(cache=True, inline="always")
+def abstract_move(r, tb, a, mv):
+    """Write the move of abstract action ``a`` (legal) for the seat to act into ``mv``."""
+    mv[M_AMOUNT] = 0
+    mv[M_CARDS] = 0
+    if a == A_FOLD:
+        mv[M_KIND] = FOLD
+    elif a == A_MATCH:
+        mv[M_KIND] = MATCH
+    else:
+        ante = tb.params[P_ANTE]
+        share = POT_SHARES[A_HALF] if a == A_HALF else POT_SHARES[A_POT]
+        chips = max(np.int64(share * (r.pot + to_match(r)) / ante + 0.5), 1) * ante
+        if r.current_bet == 0:
+            mv[M_KIND] = BET
+            mv[M_AMOUNT] = min(max(chips, r.bet_lo), r.bet_hi)
+        else:
+            mv[M_KIND] = RAISE
+            mv[M_AMOUNT] = min(max(chips, r.raise_lo), r.raise_hi)
+
+
+@njit(cache=True, inline="always")
+def choose_action(r, tb, u):
+    """Abstract action of the seat to act drawn with uniform ``u`` from the policy table, over the legal actions.
+
+    A row the training never reached (``policy.MISSING``) checks, or folds to a bet.
+    """
+    m0 = to_match(r) > 0
+    m1 = can_match(r, tb)
+    up = can_raise(r)
+    probs = tb.policy[table_index(r), info_row(r, tb)]
+    if probs[0] < 0.0:
+        return A_FOLD if m0 or not m1 else A_MATCH
+    w0 = probs[A_FOLD] if m0 else 0.0
+    w1 = probs[A_MATCH] if m1 else 0.0
+    w2 = probs[A_HALF] if up else 0.0
+    w3 = probs[A_POT] if up else 0.0
+    total = w0 + w1 + w2 + w3
+    if total <= 0.0:
+        return A_MATCH if m1 else A_FOLD
+    x = u * total
+    if x < w0:
+        return A_FOLD
+    if x < w0 + w1:
+        return A_MATCH
+    if x < w0 + w1 + w2:
+        return A_HALF
+    return A_POT  # x < total, so w3 > 0 here

@@ -1,0 +1,376 @@
+"""``golem train GAME`` for a game with an equilibrium player: Monte Carlo CFR on its abstraction (``simulate.cfr``).
+
+Each player count's table learns by external-sampling MCCFR in chunks of iterations, each chunk seeded from
+(``--seed``, player count, chunk), so a seed gives the same table whatever the number of workers. The average
+strategy is the policy. Its exploitability in the abstraction is then measured seat by seat: a learner trained by
+the same MCCFR against the table in every other seat (its average strategy approaches a best response) plays
+``response_games`` games against it, and again the table plays those seats itself; the learner's gain in the
+game's score per game, with a t interval, is what a best response wins from the table (0 at an equilibrium).
+
+The output folder gets the policy file and its provenance (the game's ``policy_file`` and ``provenance_file``:
+command, seed, iterations, engine version, figures) and ``log.csv`` (one line per chunk); copy the first two into
+``seeds/<game>/`` to ship them.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+import sys
+import time
+from collections.abc import Callable
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from simulate import __version__, cfr
+from simulate.datafiles import DataError, sha256
+from simulate.game import EquilibriumSpec
+from simulate.registry import make
+from simulate.rng import derive_seed
+
+__all__ = ["EquilibriumPlan", "TaskPool", "exploitability", "plan_equilibrium", "train_equilibrium"]
+
+_STREAM_TRAIN, _STREAM_RESPONSE, _STREAM_PLAY = 0xCF12, 0xB357, 0x91A7
+
+
+class EquilibriumError(ValueError):
+    """A training that cannot start; the message is one line."""
+
+
+@dataclass(frozen=True)
+class EquilibriumPlan:
+    """What a CFR training fits (checked before anything is written)."""
+
+    game: str
+    spec: EquilibriumSpec
+    data_dir: Path
+    rules: dict[str, Any]
+    iterations: int
+    response_games: int
+    seed: int
+    workers: int
+    out: Path
+
+
+def plan_equilibrium(
+    game_name: str,
+    out: Path,
+    *,
+    data_dir: Path | None = None,
+    rules: dict[str, Any] | None = None,
+    iterations: int | None = None,
+    games: int | None = None,
+    seed: int = 0,
+    workers: int = 1,
+    overwrite: bool = False,
+) -> EquilibriumPlan:
+    """Check a CFR training's input before anything is written; raise :class:`EquilibriumError` naming the fault."""
+    game = make(game_name)
+    spec: EquilibriumSpec | None = game.equilibrium
+    if spec is None:
+        raise EquilibriumError(f"{game_name} has no equilibrium player to train")
+    iterations = spec.iterations if iterations is None else iterations
+    games = spec.response_games if games is None else games
+    if iterations < 1:
+        raise EquilibriumError(f"--iterations must be at least 1, not {iterations:,}")
+    if games < 0:
+        raise EquilibriumError(f"--games must be at least 0 (0 skips the exploitability), not {games:,}")
+    if not 0 <= seed < 2**63:
+        raise EquilibriumError(f"--seed must be within 0..2**63-1, not {seed}")
+    if not 1 <= workers <= 64:
+        raise EquilibriumError(f"--workers must be within 1..64, not {workers}")
+    folder = Path(data_dir) if data_dir is not None else game.data_dir()
+    try:
+        data = game.load_data(folder, rules or {})
+    except DataError as e:
+        raise EquilibriumError(str(e)) from None
+    out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise EquilibriumError(f"{out} is a file, not a folder for the training")
+    if out.is_dir() and any(out.iterdir()) and not overwrite:
+        raise EquilibriumError(f"{out} is not empty: --overwrite to replace its training")
+    return EquilibriumPlan(game_name, spec, folder, dict(data.rules), iterations, games, seed, workers, out)
+
+
+def _seed(seed: int, stream: int, index: int) -> int:
+    return int(derive_seed(np.uint64(seed), np.uint64(stream), np.uint64(index))) % 2**31
+
+
+_CACHE: dict[tuple, Any] = {}
+
+
+def _context(game_name: str, data_dir: str, rules: dict[str, Any]) -> tuple[EquilibriumSpec, Any, np.ndarray]:
+    """The spec, data and traversal stack of a worker (loaded once per process)."""
+    key = (game_name, data_dir, tuple(sorted(rules.items())))
+    if key not in _CACHE:
+        game = make(game_name)
+        data = game.load_data(Path(data_dir), rules)
+        _CACHE[key] = (game.equilibrium, data, game.equilibrium.new_stack())
+    return _CACHE[key]
+
+
+def _chunk(task: dict[str, Any]) -> tuple[np.ndarray, np.ndarray, float]:
+    """One chunk of iterations of a table (``task["learn"]`` flags the learning seats); the updated tables."""
+    spec, data, stack = _context(task["game"], task["data"], task["rules"])
+    regret, total = task["regret"], task["total"]
+    n = task["players"]
+    value = cfr.iterate(
+        stack,
+        spec.kernel(data),
+        n,
+        task["iterations"],
+        task["seed"],
+        regret,
+        total,
+        task["fixed"],
+        task["learn"],
+        *spec.functions[:5],
+        spec.functions[5],
+        spec.explore,
+    )
+    return regret, total, float(value)
+
+
+def _play(task: dict[str, Any]) -> np.ndarray:
+    """Payoffs (games, players) of games where seat q plays ``task["policies"][task["seats"][q]]``."""
+    spec, data, stack = _context(task["game"], task["data"], task["rules"])
+    fns = spec.functions
+    return cfr.play(
+        stack, spec.kernel(data), task["players"], task["games"], task["seed"], task["policies"], task["seats"], *fns
+    )
+
+
+def playable(spec: EquilibriumSpec, policy: np.ndarray) -> np.ndarray:
+    """A table as ``simulate.cfr.play`` reads it: a row never reached (-1) plays the spec's ``missing`` weights."""
+    return np.where(policy[..., :1] < 0, np.asarray(spec.missing, np.float64), policy)
+
+
+def average(total: np.ndarray) -> np.ndarray:
+    """Average strategy of strategy sums (R, A); rows never reached are -1 (``MISSING`` in the game's files)."""
+    sums = total.sum(axis=1, keepdims=True)
+    return np.where(sums > 0, total / np.where(sums > 0, sums, 1.0), -1.0)
+
+
+class TaskPool:
+    """Tasks run in worker processes, or in this one with one worker."""
+
+    def __init__(self, workers: int) -> None:
+        self.executor = ProcessPoolExecutor(workers) if workers > 1 else None
+
+    def submit(self, fn: Callable[[dict], Any], task: dict) -> Future:
+        if self.executor is not None:
+            return self.executor.submit(fn, task)
+        done: Future = Future()
+        done.set_result(fn(task))
+        return done
+
+    def close(self) -> None:
+        if self.executor is not None:
+            self.executor.shutdown()
+
+
+def _lanes(
+    plan: EquilibriumPlan, pool: TaskPool, lanes: dict[Any, dict], bar: Any, log: Callable[[Any, int, float], None]
+) -> None:
+    """Run each lane's chunks in order (lanes side by side), updating its ``regret`` and ``total`` in place."""
+    running: dict[Future, Any] = {}
+
+    def submit(key: Any) -> None:
+        lane = lanes[key]
+        k = lane["done"]
+        size = min(lane["chunk"], lane["iterations"] - k * lane["chunk"])
+        task = {**lane["task"], "regret": lane["regret"], "total": lane["total"], "iterations": size}
+        task["seed"] = _seed(plan.seed, lane["stream"], lane["index"] * 100_000 + k)
+        running[pool.submit(_chunk, task)] = (key, size)
+
+    for key in lanes:
+        submit(key)
+    while running:
+        finished, _ = wait(list(running), return_when=FIRST_COMPLETED)
+        for f in finished:
+            key, size = running.pop(f)
+            lane = lanes[key]
+            lane["regret"], lane["total"], value = f.result()
+            lane["done"] += 1
+            bar.update(size)
+            log(key, lane["done"] * lane["chunk"], value)
+            if lane["done"] * lane["chunk"] < lane["iterations"]:
+                submit(key)
+
+
+def exploitability(
+    plan: EquilibriumPlan, policy: np.ndarray, pool: TaskPool, bar: Any, iterations: int, games: int
+) -> list[dict[str, Any]]:
+    """Each seat's best-response gain against ``policy`` (counts, rows, actions), in the game's score per game.
+
+    Rows: ``players``, ``seat``, ``games``, ``gain`` (mean of the paired differences: the learner's payoff less the
+    table's own in that seat, same seeds), ``gain_lo``, ``gain_hi`` (95% t interval), ``table_value`` (the table's
+    own mean payoff in that seat).
+    """
+    from scipy import stats
+
+    spec = plan.spec
+    _, data, _ = _context(plan.game, str(plan.data_dir), plan.rules)
+    unit = spec.unit(data)
+    base = {"game": plan.game, "data": str(plan.data_dir), "rules": plan.rules}
+    lanes = {}
+    for k, n in enumerate(spec.player_counts):
+        for seat in range(n):
+            learn = np.zeros(n, np.int8)
+            learn[seat] = 1
+            lanes[(n, seat)] = {
+                "task": {**base, "players": n, "fixed": playable(spec, policy[k]), "learn": learn},
+                "regret": np.zeros_like(policy[k]),
+                "total": np.zeros_like(policy[k]),
+                "iterations": iterations,
+                "chunk": spec.chunk,
+                "done": 0,
+                "stream": _STREAM_RESPONSE,
+                "index": n * 10 + seat,
+            }
+    _lanes(plan, pool, lanes, bar, lambda *_: None)
+    rows = []
+    for k, n in enumerate(spec.player_counts):
+        for seat in range(n):
+            response = average(lanes[(n, seat)]["total"])
+            policies = np.stack([playable(spec, policy[k]), playable(spec, response)])
+            seats = np.zeros(n, np.int64)
+            seed = _seed(plan.seed, _STREAM_PLAY, n * 10 + seat)
+            task = {**base, "players": n, "games": games, "seed": seed, "policies": policies}
+            own = pool.submit(_play, {**task, "seats": seats})
+            seats = seats.copy()
+            seats[seat] = 1
+            best = pool.submit(_play, {**task, "seats": seats})
+            diff = (best.result()[:, seat] - own.result()[:, seat]) * unit
+            lo, hi = stats.t.interval(0.95, len(diff) - 1, loc=diff.mean(), scale=stats.sem(diff))
+            rows.append(
+                {
+                    "players": n,
+                    "seat": seat + 1,
+                    "games": games,
+                    "gain": float(diff.mean()),
+                    "gain_lo": float(lo),
+                    "gain_hi": float(hi),
+                    "table_value": float(own.result()[:, seat].mean() * unit),
+                }
+            )
+    return rows
+
+
+def train_equilibrium(
+    plan: EquilibriumPlan, progress: bool = True, say: Callable[[str], None] | None = None
+) -> dict[str, Any]:
+    """Fit every player count's table, measure its exploitability, write the files; return the figures."""
+    import tomli_w
+    from tqdm import tqdm
+
+    spec = plan.spec
+    say = say or (lambda text: None)
+    start = time.perf_counter()
+    plan.out.mkdir(parents=True, exist_ok=True)
+    base = {"game": plan.game, "data": str(plan.data_dir), "rules": plan.rules}
+    lanes = {
+        n: {
+            "task": {
+                **base,
+                "players": n,
+                "fixed": np.zeros((spec.rows, len(spec.actions))),
+                "learn": np.ones(n, np.int8),
+            },
+            "regret": np.zeros((spec.rows, len(spec.actions))),
+            "total": np.zeros((spec.rows, len(spec.actions))),
+            "iterations": plan.iterations,
+            "chunk": spec.chunk,
+            "done": 0,
+            "stream": _STREAM_TRAIN,
+            "index": n,
+        }
+        for n in spec.player_counts
+    }
+    log_rows: list[dict[str, Any]] = []
+
+    def log(n: int, done: int, value: float) -> None:
+        seconds = time.perf_counter() - start
+        log_rows.append({"players": n, "iterations": min(done, plan.iterations), "seconds": round(seconds, 1)})
+        log_rows[-1]["mean_value"] = round(value, 4)
+
+    pool = TaskPool(plan.workers)
+    try:
+        total_its = plan.iterations * len(spec.player_counts)
+        with tqdm(total=total_its, desc="cfr", unit="it", disable=not progress, file=sys.stderr) as bar:
+            _lanes(plan, pool, lanes, bar, log)
+        policy = np.stack([average(lanes[n]["total"]) for n in spec.player_counts])
+        train_seconds = time.perf_counter() - start
+        say(f"tables fitted in {train_seconds:.0f} s; measuring their exploitability")
+        rows: list[dict[str, Any]] = []
+        if plan.response_games > 0:
+            seats = sum(spec.player_counts)
+            with tqdm(
+                total=seats * spec.response_iterations,
+                desc="best responses",
+                unit="it",
+                disable=not progress,
+                file=sys.stderr,
+            ) as bar:
+                rows = exploitability(plan, policy, pool, bar, spec.response_iterations, plan.response_games)
+    finally:
+        pool.close()
+    seconds = time.perf_counter() - start
+    game = make(plan.game)
+    figures = {
+        str(n): {
+            "information_sets": int((policy[k][:, 0] >= 0).sum()),
+            **(
+                {
+                    "best_response_gain": [round(r["gain"], 2) for r in rows if r["players"] == n],
+                    "best_response_gain_lo": [round(r["gain_lo"], 2) for r in rows if r["players"] == n],
+                    "best_response_gain_hi": [round(r["gain_hi"], 2) for r in rows if r["players"] == n],
+                    "table_value": [round(r["table_value"], 2) for r in rows if r["players"] == n],
+                }
+                if rows
+                else {}
+            ),
+        }
+        for k, n in enumerate(spec.player_counts)
+    }
+    command = f"golem train {plan.game} --seed {plan.seed} --iterations {plan.iterations} --games {plan.response_games}"
+    provenance = {
+        "fit": {
+            "method": "external-sampling Monte Carlo CFR (simulate.cfr), average strategy",
+            "command": command,
+            "refit": f"{command} --out runs/train-{plan.game} && cp runs/train-{plan.game}/{spec.policy_file} "
+            f"runs/train-{plan.game}/{spec.provenance_file} seeds/{plan.game}/",
+            "seed": plan.seed,
+            "iterations": plan.iterations,
+            "response_iterations": spec.response_iterations,
+            "response_games": plan.response_games,
+            "engine_version": game.version,
+            "play_version": game.play_version,
+            "simulate_version": __version__,
+            "rules": plan.rules,
+            "data": {name: sha256(plan.data_dir / name) for name in ("game.toml",) if (plan.data_dir / name).is_file()},
+            "seconds": round(seconds, 1),
+            "training_seconds": round(train_seconds, 1),
+            "score_unit": "chips per game, best response's gain over the table in one seat (95% t interval)",
+            "figures": figures,
+        }
+    }
+    _write(plan.out / spec.policy_file, spec.policy_text(policy))
+    _write(plan.out / spec.provenance_file, tomli_w.dumps(provenance))
+    text = io.StringIO()
+    writer = csv.DictWriter(text, ["players", "iterations", "seconds", "mean_value"], lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(log_rows)
+    _write(plan.out / "log.csv", text.getvalue())
+    return {"policy": policy, "exploitability": rows, "seconds": seconds, "figures": figures}
+
+
+def _write(path: Path, text: str) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
