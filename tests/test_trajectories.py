@@ -95,5 +95,5 @@ def test_the_report_shows_how_the_game_plays_for_runs_with_trajectories(tmp_path
     report = compute_report(runs)
     section = next(s for s in report.sections if s.title == "How the game plays")
     assert any(a.startswith("How it plays (3 players") for a in report.summary)
-    assert any(a.startswith("Skill against luck: random finishes above planner") for a in report.summary)
+    assert any(a.startswith("Skill against luck between close players: of ") for a in report.summary)
     assert {f.name for f in section.items if hasattr(f, "png")} == {"feel.png", "ladder_ratings.png"}

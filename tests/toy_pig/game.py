@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import tomllib
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -147,6 +148,7 @@ class Pig(GameShell):
     seat_columns = ()
     profile_columns = ("rolls", "banks")
     skill_ladder = ("random", "hold")
+    bot_names = MappingProxyType({"random": "random player", "hold": "hold-at-20 player"})
     bench_lineups = {"hold": 10_000}
     bench_players = 2
     default_bots = "hold"
