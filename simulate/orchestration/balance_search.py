@@ -38,6 +38,7 @@ from scipy.stats import bootstrap
 from analysis.experiment import SEAT_COLUMNS, read_quantities
 from analysis.report import Report, Section, Text, write_report
 from analysis.report.experiment import build_experiment_report
+from analysis.report.provenance import evidence_record
 from analysis.report.search import (
     INFEASIBLE,
     balance_confirmation,
@@ -58,6 +59,7 @@ from simulate.names import unknown_message
 from simulate.orchestration.experiments import Design, ExperimentError, parse_values, run_experiment
 from simulate.outputs import hold, replacing
 from simulate.registry import make
+from simulate.runformat import read_manifest
 from simulate.runner import RunSpec, check_workers, run, validate
 from simulate.variants import Value, Variant, VariantError, match_values, settable_values, write_variant
 
@@ -167,6 +169,14 @@ def balance_dimensions(
     if not dims:
         raise ExperimentError("nothing to vary: every value matched has a single candidate")
     return list(dims.values())
+
+
+def _evidence(out: Path, command: str | None) -> dict[str, Any]:
+    """What a search's report was computed from (``report.json``): every run the search and its confirmation played
+    under ``out`` (not an earlier output waiting in a hidden folder to be replaced)."""
+    found = out.rglob("manifest.json")
+    runs = sorted(p.parent for p in found if not any(part.startswith(".") for part in p.relative_to(out).parts))
+    return evidence_record([{**read_manifest(r), "path": str(r)} for r in runs], command)
 
 
 def tune_dimensions(
@@ -487,7 +497,13 @@ def run_balance(
         title = f"{game.name}: balance search ({target})"
         if best.is_baseline:
             return write_report(
-                Report(title, [Text(f"Command: {command}", "code")], [Section("Search", items)]), report_dir
+                Report(
+                    title,
+                    [Text(f"Command: {command}", "code")],
+                    [Section("Search", items)],
+                    evidence=_evidence(out, command),
+                ),
+                report_dir,
             )
         design = Design(
             game.name,
@@ -746,5 +762,6 @@ def run_tune(
                 *extra,
                 Section("Balance across skill levels", skill_items, findings=[skill_items[0].text]),
             ],
+            evidence=_evidence(out, command),
         )
         return write_report(report, Path(report_dir) if report_dir is not None else out / "report")
