@@ -17,7 +17,7 @@ import numpy as np
 
 from simulate.datafiles import default_dir, read_playing_time, rule_choices
 from simulate.game import ApprenticeSpec, EquilibriumSpec, Lists, RuleOption
-from simulate.viewkit import build_view, plain_scene
+from simulate.viewkit import ReplayedGame, build_view, plain_scene
 
 
 def kernel_traces(
@@ -308,12 +308,13 @@ class GameShell(ABC):
         (``simulate/games/<game>/page/``, a subfolder, so that editing the picture never recompiles the game's
         kernels, whose cache key covers the package's own files); a game without one shows each position's numbers
         as counters and events without a position as automatic steps."""
-        args = (data, num_players, seat_lineup, lineup_ids, lineup_params, setup_seed, play_seed, labels)
+        played = ReplayedGame(data, num_players, seat_lineup, lineup_ids, lineup_params, setup_seed, play_seed, labels)
+        events = self.replay(*played, states=True)
         package = type(self).__module__.rpartition(".")[0]
         if package and importlib.util.find_spec(f"{package}.page") is not None:
-            return importlib.import_module(f"{package}.page").replay_view(self, *args, explain=explain)
+            return importlib.import_module(f"{package}.page").replay_view(self, played, events, explain=explain)
         return build_view(
-            self.replay(*args, states=True),
+            events,
             {},
             plain_scene,
             [f"seat {k + 1}" for k in range(num_players)],

@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
+
+import numpy as np
 
 Scene = dict[str, Any]
 
@@ -175,6 +177,20 @@ def build_view(
         "pool": pool.items,
         "steps": steps,
     }
+
+
+class ReplayedGame(NamedTuple):
+    """One game a page shows: the arguments of ``Game.replay`` (the game's data, players, lineup and seeds), handed to
+    a game's ``page.replay_view`` with the game's events."""
+
+    data: Any
+    num_players: int
+    seat_lineup: np.ndarray
+    lineup_ids: np.ndarray
+    lineup_params: np.ndarray
+    setup_seed: int
+    play_seed: int
+    labels: list[str]
 
 
 class _Pool:

@@ -14,7 +14,7 @@ from simulate.games.century.data import COLOURS, KIND_CREATE, KIND_UPGRADE, P_CO
 from simulate.games.century.search_bot import S_ITERATIONS, new_scratch, search_action
 from simulate.games.century.state import MOVE_LEN
 from simulate.search import new_tree
-from simulate.viewkit import area, back, build_view, card, dealt
+from simulate.viewkit import ReplayedGame, area, back, build_view, card, dealt
 
 
 def _crystals(counts: Any) -> str:
@@ -180,25 +180,12 @@ def _apprentice_options(record: np.ndarray, d: CenturyData, params: np.ndarray, 
     return sorted(options, key=lambda o: -o[1])
 
 
-def replay_view(
-    game: Any,
-    d: CenturyData,
-    num_players: int,
-    seat_lineup: np.ndarray,
-    lineup_ids: np.ndarray,
-    lineup_params: np.ndarray,
-    setup_seed: int,
-    play_seed: int,
-    labels: list[str],
-    explain: bool = False,
-) -> dict[str, Any]:
+def replay_view(game: Any, played: ReplayedGame, events: list[dict[str, Any]], explain: bool = False) -> dict[str, Any]:
     """The page's data (``simulate.viewkit.build_view``, ``Game.replay_view``); seat k is the k-th to move, as in
     the reports."""
-    events = game.replay(
-        d, num_players, seat_lineup, lineup_ids, lineup_params, setup_seed, play_seed, labels, states=True
-    )
+    d, num_players = played.data, played.num_players
     if explain:
-        _explain(game, d, num_players, seat_lineup, lineup_ids, lineup_params, setup_seed, play_seed, events)
+        _explain(game, *played[:7], events)
     names = [f"seat {k + 1}" for k in range(num_players)]
     return build_view(
         events,

@@ -21,7 +21,7 @@ from simulate.games.golem.data import (
     GolemData,
 )
 from simulate.games.golem.reference import GolemReference, public_state
-from simulate.viewkit import area, back, build_view, card, changes
+from simulate.viewkit import ReplayedGame, area, back, build_view, card, changes
 
 _COLOURS = {"red": "#f6d5d5", "yellow": "#f7edc4", "blue": "#d6e4f5", "green": "#d9eed6", "black": "#dddddd"}
 
@@ -183,25 +183,12 @@ def _phases(
     return out
 
 
-def replay_view(
-    game: Any,
-    d: GolemData,
-    num_players: int,
-    seat_lineup: np.ndarray,
-    lineup_ids: np.ndarray,
-    lineup_params: np.ndarray,
-    setup_seed: int,
-    play_seed: int,
-    labels: list[str],
-    explain: bool = False,
-) -> dict[str, Any]:
+def replay_view(game: Any, played: ReplayedGame, events: list[dict[str, Any]], explain: bool = False) -> dict[str, Any]:
     """The page's data (``simulate.viewkit.build_view``, ``Game.replay_view``)."""
-    events = game.replay(
-        d, num_players, seat_lineup, lineup_ids, lineup_params, setup_seed, play_seed, labels, states=True
-    )
+    d, num_players = played.data, played.num_players
     order = list(events[0]["order"])
     names = _names(order)
-    autos = _phases(d, num_players, seat_lineup, setup_seed, events, names)
+    autos = _phases(d, num_players, played.seat_lineup, played.setup_seed, events, names)
     result = events[-1]
     parts = "; ".join(
         f"{names[k]}: " + ", ".join(f"{p.removeprefix('score_')} {v}" for p, v in sp.items() if v)

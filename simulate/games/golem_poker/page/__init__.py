@@ -6,11 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
 from simulate.games.golem_poker.evaluator import NUM_CARDS
 from simulate.games.golem_poker.reference import card_text
-from simulate.viewkit import area, back, build_view, card
+from simulate.viewkit import ReplayedGame, area, back, build_view, card
 
 _SUITS = {"f": ("flesh", "#f6d5d5"), "c": ("clay", "#eedfcf"), "s": ("stone", "#e4e4e4"), "i": ("iron", "#d6e4f5")}
 
@@ -64,22 +62,9 @@ def _showdown(e: dict[str, Any]) -> tuple[str, str]:
     return f"Showdown, deal {e['deal']}", f"{hands}; golem: {golem} ({e['golem']}); {best} {verdict}"
 
 
-def replay_view(
-    game: Any,
-    d: Any,
-    num_players: int,
-    seat_lineup: np.ndarray,
-    lineup_ids: np.ndarray,
-    lineup_params: np.ndarray,
-    setup_seed: int,
-    play_seed: int,
-    labels: list[str],
-    explain: bool = False,
-) -> dict[str, Any]:
+def replay_view(game: Any, played: ReplayedGame, events: list[dict[str, Any]], explain: bool = False) -> dict[str, Any]:
     """The page's data (``simulate.viewkit.build_view``, ``Game.replay_view``); seat 1 holds the amulet."""
-    events = game.replay(
-        d, num_players, seat_lineup, lineup_ids, lineup_params, setup_seed, play_seed, labels, states=True
-    )
+    num_players = played.num_players
     hands: list[str] = []
     scenes = {}
     for e in events:  # each position with the hands of the deal it belongs to

@@ -5,10 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
 from simulate.games.golems.data import GEM, GOLEM, GolemsData, card_text
-from simulate.viewkit import area, back, build_view, card, dealt
+from simulate.viewkit import ReplayedGame, area, back, build_view, card, dealt
 
 _KINDS = {GOLEM: ("golem", "#f7edc4"), GEM: ("gem", "#d9eed6")}
 
@@ -79,22 +77,9 @@ def _refills(events: list[dict[str, Any]]) -> dict[int, list[dict[str, str]]]:
     return out
 
 
-def replay_view(
-    game: Any,
-    d: GolemsData,
-    num_players: int,
-    seat_lineup: np.ndarray,
-    lineup_ids: np.ndarray,
-    lineup_params: np.ndarray,
-    setup_seed: int,
-    play_seed: int,
-    labels: list[str],
-    explain: bool = False,
-) -> dict[str, Any]:
+def replay_view(game: Any, played: ReplayedGame, events: list[dict[str, Any]], explain: bool = False) -> dict[str, Any]:
     """The page's data (``simulate.viewkit.build_view``, ``Game.replay_view``)."""
-    events = game.replay(
-        d, num_players, seat_lineup, lineup_ids, lineup_params, setup_seed, play_seed, labels, states=True
-    )
+    d, num_players = played.data, played.num_players
     return build_view(
         events,
         catalogue(d),
