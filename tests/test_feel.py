@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from analysis.plots import plot_comeback, plot_ladder_ratings
-from analysis.stats.feel import comeback, end_triggers, feel_summary, game_length, leader_wins
+from analysis.stats.feel import comeback, end_triggers, feel_summary, game_length, leader_wins, notable_games
 from analysis.stats.ladder import skill_and_luck
 from simulate.datafiles import DataError, read_playing_time
 
@@ -308,3 +308,28 @@ def test_the_summary_reads_no_race_into_a_game_of_one_or_two_rounds() -> None:
     assert "1.4 rounds a game, too few for the lead measures" in short and "lead alone" not in short
     long = _feel_answer(pd.concat([row.drop("rounds"), pd.Series({"rounds": RACE_ROUNDS + 30})]), no_length)
     assert "the first player to lead alone wins 100%" in long
+
+
+def test_the_notable_games_are_the_planted_comeback_and_a_typical_game() -> None:
+    """Seat 1 leads every game by one until a coin flip at the end, except a planted comeback: game 7's winner
+    trails by 9 after round 3 and wins; game 11 is the only game of another length."""
+    score, win = _coin_flip_at_the_end(np.random.default_rng(SEED), rounds=6)
+    score[7] = 0
+    score[7, :, 0] = [4, 8, 9, 9, 9, 9]
+    score[7, :, 1] = [0, 0, 0, 5, 8, 12]
+    win[7] = [0, 1]
+    traj, seats = _tables(score, win)
+    traj.at[22, "score"] = traj.at[22, "score"][:4]  # game 11 ends after round 4
+    traj.at[23, "score"] = traj.at[23, "score"][:4]
+    found = notable_games(traj, seats).set_index("kind")
+    come = found.loc["comeback"]
+    assert (come["game"], come["seat"], come["deficit"], come["round"], come["margin"]) == (7, 2, 9.0, 3, 3.0)
+    typical = found.loc["typical"]
+    assert typical["rounds"] == 6 and typical["game"] not in (7, 11) and typical["margin"] in (2.0, 4.0)
+
+
+def test_no_comeback_is_named_where_every_winner_led_throughout() -> None:
+    traj, seats = _tables(*_leader_always_wins(np.random.default_rng(SEED)))
+    found = notable_games(traj, seats)
+    assert list(found["kind"]) == ["typical"]
+    assert found.iloc[0]["deficit"] < 0

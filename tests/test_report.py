@@ -153,7 +153,37 @@ def test_html_is_self_contained(combined_report) -> None:
     assert sources and all(s.startswith("data:image/png;base64,") for s in sources)
     assert len(sources) == len(list(combined_report.glob("*.png")))
     assert "<link" not in html and "<script" not in html and "url(" not in html
-    assert not re.search(r'href="(?!#)', html)
+    # the only links out: the replay pages of the games it names, written beside it
+    outside = re.findall(r'href="(?!#)([^"]*)"', html)
+    assert outside and all(h.startswith("games/") and (combined_report / h).is_file() for h in outside)
+
+
+def test_the_report_links_the_games_it_names_to_their_replay_pages(runs, tmp_path) -> None:
+    """The largest comeback, a typical game (the headline lineup) and the least balanced setup: each page written
+    beside the report replays the game the report names (its run and index), whose winner the report says."""
+    traced = _play(tmp_path / "traced", ["greedy"], 300, SEED + 4, trajectories=True)
+    out = tmp_path / "report"
+    ok("report", traced, runs["setups"], "--out", out)
+    md = (out / "report.md").read_text(encoding="utf-8")
+    named = re.findall(r"\*\*Watch: \[([^\]]+)\]\((games/[^)]+)\)\.\*\* ([^\n]+)", md)
+    hrefs = {h for _, h, _ in named}
+    assert {"games/largest-comeback-3p.html", "games/typical-3p.html", "games/least-balanced-setup-3p.html"} <= hrefs
+    assert sorted(p.relative_to(out).as_posix() for p in (out / "games").iterdir()) == sorted(hrefs)
+    report = compute_report([traced, runs["setups"]], random_state=0)
+    for page in report.pages:
+        html = (out / page.href).read_text(encoding="utf-8")
+        assert f'"game":{page.game},' in html and page.run_id in html
+        if "comeback" in page.href:
+            seats = load_run(page.run_path, tables="seats", columns=["game", "seat", "win"]).seats
+            winner = seats[(seats["game"] == page.game) & (seats["win"] == 1)]["seat"].tolist()
+            assert page.why.startswith(f"Seat {winner[0]} was ") and " behind the leader after round " in page.why
+    # built without its pages (analysis alone never replays a game), the report names the command that writes one
+    text = render_markdown(report)
+    assert "**Watch: the largest comeback (3 players, greedy).**" in text
+    assert f"Write its page with `golem replay {traced} --game " in text
+    # a second report in the same folder leaves no page of the first behind
+    ok("report", runs["setups"], "--out", out, "--overwrite")
+    assert sorted(p.name for p in (out / "games").iterdir()) == ["least-balanced-setup-3p.html"]
 
 
 def test_play_profile_warns_of_a_mechanism_a_bot_never_uses(runs, tmp_path) -> None:

@@ -10,9 +10,9 @@ import pandas as pd
 
 from analysis import plots
 from analysis.report.format import fmt_ci, fmt_int, fmt_level, fmt_num, fmt_pct, fmt_pct_ci, fmt_players, is_number
-from analysis.report.model import Section, Table, Text, make_figure
+from analysis.report.model import GAMES_DIR, Section, Table, Text, Watch, game_page, make_figure
 from analysis.run import read_tables
-from analysis.stats.feel import comeback, end_triggers, feel_summary, game_length, leader_wins
+from analysis.stats.feel import comeback, end_triggers, feel_summary, game_length, leader_wins, notable_games
 from analysis.stats.ladder import skill_and_luck
 from simulate.runformat import run_tables
 
@@ -274,6 +274,7 @@ def _trajectory_items(
     head = feel_headline(summary, rungs)
     section.answers.append(_feel_answer(head, length))
     n, bots = int(head["num_players"]), str(head["bots"])
+    section.items += _watch_items(traj, part, n, bots, runs, offsets, unit, seats if turn_order else None)
     panels = [lambda ax: plots.plot_leader_wins(curve, ax=ax, num_players=n)]
     if len(cells[(cells["num_players"] == n) & (cells["bots"] == bots)]):
         panels.append(lambda ax: plots.plot_comeback(cells, ax=ax, num_players=n, bots=bots, unit=unit))
@@ -304,6 +305,47 @@ def _trajectory_items(
             "How the games end (every game of the runs with trajectories; Wilson intervals).",
         )
     )
+
+
+def _watch_items(
+    traj: pd.DataFrame,
+    part: pd.DataFrame,
+    n: int,
+    bots: str,
+    runs: list[dict[str, Any]],
+    offsets: dict[str, int],
+    unit: str,
+    turn_order: pd.DataFrame | None,
+) -> list[Watch]:
+    """The headline lineup's largest comeback and a typical game, each to watch on its replay page. With the seat
+    rows ``turn_order`` (a game that draws its turn order) the winner is named by its place in that order."""
+    games = part.loc[(part["num_players"] == n).to_numpy(), "game"].unique()
+    mine = part[part["game"].isin(games).to_numpy()]
+    found = notable_games(traj[traj["game"].isin(games).to_numpy()], mine)
+    found = found[found["bots"] == bots]
+    who = f"{fmt_players(n)}, {bots}"
+    out = []
+    if turn_order is not None:
+        place = turn_order.set_index(["game", "table_seat"])["seat"]
+        found = found.assign(seat=[int(place[(g, t)]) for g, t in zip(found["game"], found["seat"], strict=True)])
+    for r in found.itertuples():
+        if r.kind == "comeback":
+            title = f"the largest comeback ({who})"
+            why = (
+                f"Seat {r.seat} was {fmt_num(r.deficit, 0)} {unit} behind the leader after round {r.round} and won "
+                f"by {fmt_num(r.margin, 0)} {unit} after {r.rounds} rounds: the furthest behind any winner was in "
+                f"{fmt_int(len(games))} games."
+            )
+            href = f"{GAMES_DIR}/largest-comeback-{n}p.html"
+        else:
+            title = f"a typical game ({who})"
+            why = (
+                f"As long as the median game ({r.rounds} rounds), won by seat {r.seat} by {fmt_num(r.margin, 0)} "
+                f"{unit}, near the median winning margin."
+            )
+            href = f"{GAMES_DIR}/typical-{n}p.html"
+        out.append(Watch(game_page(href, title, why, int(r.game), runs, offsets)))
+    return out
 
 
 def _luck_items(

@@ -13,6 +13,8 @@ from matplotlib.figure import Figure as MplFigure
 DPI = 80
 """Resolution of the report's PNG plots (kept low: the HTML embeds every plot)."""
 
+GAMES_DIR = "games"
+"""The folder of a report's replay pages, beside ``report.html``."""
 MAX_ANSWERS = 6
 """At most this many answers in a report's summary: it must fit the first screen."""
 
@@ -44,11 +46,48 @@ class Figure:
 
 
 @dataclass
+class GamePage:
+    """A game the report names, to be watched on its replay page ``href`` (relative to the report).
+
+    The command that writes the report with its pages (``golem report``, ``golem study``) replays the game and
+    sets ``written``; a report built without them names the ``golem replay`` command instead.
+    """
+
+    href: str
+    title: str
+    why: str
+    run_path: str
+    run_id: str
+    game: int
+    written: bool = False
+
+    @property
+    def command(self) -> str:
+        """The command that writes this page by hand."""
+        return f"golem replay {self.run_path} --game {self.game} --html {self.href.rsplit('/', 1)[-1]}"
+
+
+def game_page(
+    href: str, title: str, why: str, game: int, runs: list[dict[str, Any]], offsets: dict[str, int]
+) -> GamePage:
+    """The page of the game with report-wide id ``game`` (a run's offset plus its index in the run)."""
+    run = max((m for m in runs if offsets[m["run_id"]] <= game), key=lambda m: offsets[m["run_id"]])
+    return GamePage(href, title, why, run["path"], run["run_id"], game - offsets[run["run_id"]])
+
+
+@dataclass
+class Watch:
+    """A paragraph naming a game to watch: a link to its replay page, or the command that writes it."""
+
+    page: GamePage
+
+
+@dataclass
 class Section:
     """A numbered section of the report."""
 
     title: str
-    items: list[Text | Table | Figure] = field(default_factory=list)
+    items: list[Text | Table | Figure | Watch] = field(default_factory=list)
     findings: list[str] = field(default_factory=list)
     """Sentences repeated in the report's findings, section by section."""
     answers: list[str] = field(default_factory=list)
@@ -80,6 +119,12 @@ class Report:
         out = [self.overview] if self.overview is not None else []
         out += [item for s in self.sections for item in s.items if isinstance(item, Figure)]
         return list({f.name: f for f in out}.values())
+
+    @property
+    def pages(self) -> list[GamePage]:
+        """The games the sections name to watch, each page once, in the order they appear."""
+        found = [item.page for s in self.sections for item in s.items if isinstance(item, Watch)]
+        return list({p.href: p for p in found}.values())
 
     @property
     def first_figure(self) -> Figure | None:

@@ -12,13 +12,14 @@ import json
 import os
 import shutil
 import tempfile
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup
 
-from analysis.report.model import Figure, Report, Table
+from analysis.report.model import GAMES_DIR, Figure, Report, Table, Watch
 
 _TEMPLATES = Environment(
     loader=PackageLoader("analysis.report", "templates"),
@@ -30,6 +31,7 @@ _TEMPLATES.filters["mdcell"] = lambda text: text.replace("|", "\\|").replace("\n
 _TEMPLATES.filters["b64"] = lambda png: base64.b64encode(png).decode("ascii")
 _TEMPLATES.tests["table"] = lambda item: isinstance(item, Table)
 _TEMPLATES.tests["figure"] = lambda item: isinstance(item, Figure)
+_TEMPLATES.tests["watch"] = lambda item: isinstance(item, Watch)
 _TEMPLATES.policies["json.dumps_kwargs"] = {"sort_keys": False}  # replay states keep their documented field order
 
 
@@ -56,12 +58,13 @@ def render_replay(view: dict[str, Any], title: str, subtitle: str) -> str:
     return _TEMPLATES.get_template("replay.html.j2").render(data=Markup(data), title=title, subtitle=subtitle)
 
 
-def write_report(report: Report, out_dir: str | Path) -> Path:
-    """Write ``report.md``, its PNG plots and the self-contained ``report.html``; returns the HTML path.
+def write_report(report: Report, out_dir: str | Path, pages: Mapping[str, str] | None = None) -> Path:
+    """Write ``report.md``, its PNG plots and the self-contained ``report.html``; returns the HTML path. ``pages``
+    are the replay pages of the games the report names (``{href: html}``, href ``games/NAME.html``), written with it.
 
     The files are written into a hidden folder inside ``out_dir`` and moved into place once all are
-    written, and PNG files of an earlier report are removed then, so no stale plot lingers. A write that
-    fails (a full disk) leaves no part of the new report and an earlier one as it was, and raises an
+    written, and PNG files and replay pages of an earlier report are removed then, so no stale plot or page lingers.
+    A write that fails (a full disk) leaves no part of the new report and an earlier one as it was, and raises an
     ``OSError`` whose message names ``out_dir``.
     """
     out = Path(out_dir)
@@ -72,6 +75,9 @@ def write_report(report: Report, out_dir: str | Path) -> Path:
         staging = Path(tempfile.mkdtemp(prefix=".report-", dir=out))
         for figure in report.figures:
             (staging / figure.name).write_bytes(figure.png)
+        for href, html in (pages or {}).items():
+            (staging / href).parent.mkdir(exist_ok=True)
+            (staging / href).write_text(html, encoding="utf-8")
         (staging / "report.md").write_text(render_markdown(report), encoding="utf-8")
         (staging / "report.html").write_text(render_html(report), encoding="utf-8")
         if report.evidence:
@@ -84,6 +90,8 @@ def write_report(report: Report, out_dir: str | Path) -> Path:
         raise OSError(f"cannot write the report to {out}: {e.strerror or e}") from None
     for old in [*out.glob("*.png"), *out.glob("report.json")]:
         old.unlink()
+    if (out / GAMES_DIR).is_dir():
+        shutil.rmtree(out / GAMES_DIR)
     for new in staging.iterdir():
         os.replace(new, out / new.name)
     staging.rmdir()

@@ -21,7 +21,7 @@ from analysis.report.format import (
     fmt_players,
     is_number,
 )
-from analysis.report.model import Section, Table, Text, make_figure
+from analysis.report.model import GAMES_DIR, Section, Table, Text, Watch, game_page, make_figure
 from analysis.report.provenance import replays_setups
 from analysis.run import read_tables, run_label
 from analysis.stats._util import format_pvalue
@@ -225,6 +225,18 @@ def build_setup_section(
                     "mean score margin in the setup's games, and the "
                     "empirical-Bayes (shrunk) estimate that ranks them.",
                 )
+            )
+        worst = part.nlargest(1, "imbalance").iloc[0]
+        first = int(first_game.get(worst.setup_id, -1))
+        if first >= 0:
+            why = (
+                f"Seat 1's mean score margin over its {fmt_int(worst.num_games)} plays is "
+                f"{fmt_num(worst.advantage, 1, True)} {unit}, the least balanced of {fmt_int(len(part))} setups by "
+                "the shrunk estimate; the page shows its first play."
+            )
+            title = f"the least balanced setup ({fmt_players(n)})"
+            section.items.append(
+                Watch(game_page(f"{GAMES_DIR}/least-balanced-setup-{n}p.html", title, why, first, setup_runs, offsets))
             )
         section.items.append(
             make_figure(

@@ -41,6 +41,7 @@ __all__ = [
     "feel_summary",
     "game_length",
     "leader_wins",
+    "notable_games",
 ]
 
 TRAJECTORY_COLUMNS = ("game", "seat", "score")
@@ -364,6 +365,62 @@ def comeback(
                 )
     columns = ["num_players", "bots", "round", "deficit", "num_obs", "p_win", "low", "high"]
     return pd.DataFrame(rows, columns=columns)
+
+
+def notable_games(trajectories: pd.DataFrame, seats: pd.DataFrame) -> pd.DataFrame:
+    """The games worth watching in each group (player count and lineup): the largest comeback and a typical game.
+
+    Required columns: as :func:`feel_arrays`. The largest comeback is the game whose sole winner was furthest
+    behind the leader at the end of some round (the deficit in the trajectories' unit; ties: the earliest round,
+    then the lowest game id); a group where every sole winner led throughout has none. The typical game is one of
+    the median length whose winning margin (the winner's final score over the best other's) is closest to the
+    median margin of the group's games with a sole winner (ties: the lowest game id).
+
+    Returns one row per group and kind: ``num_players``, ``bots``, ``kind`` (``"comeback"`` or ``"typical"``),
+    ``game``, ``seat`` (the winner's), ``deficit`` and ``round`` (the comeback's largest deficit and the round it
+    was at; for the typical game its largest deficit too), ``rounds`` (the game's length), ``margin``.
+    """
+    rows = []
+    for a in feel_arrays(trajectories, seats):
+        g, r_max, n = a.score.shape
+        sole = np.isclose(a.win, 1.0)
+        keep = np.flatnonzero(sole.any(axis=1))
+        if not len(keep) or not r_max or n < 2:
+            continue
+        winner = sole[keep].argmax(axis=1)
+        score = np.where(np.isnan(a.score[keep]), -np.inf, a.score[keep])  # (G', R, n)
+        mine = score[np.arange(len(keep)), :, winner]  # (G', R): the winner's score each round
+        others = score.copy()
+        others[np.arange(len(keep)), :, winner] = -np.inf
+        best_other = others.max(axis=2)
+        played = np.arange(r_max)[None, :] < a.length[keep, None]
+        with np.errstate(invalid="ignore"):  # past a game's end both are -inf
+            gap = np.where(played, best_other - mine, -np.inf)
+        final = a.length[keep] - 1
+        group = pd.DataFrame(
+            {
+                "num_players": a.num_players,
+                "bots": a.bots,
+                "game": a.game[keep].astype(np.int64),
+                "seat": winner + 1,
+                "deficit": gap.max(axis=1),
+                "round": gap.argmax(axis=1) + 1,
+                "rounds": a.length[keep].astype(np.int64),
+                "margin": -gap[np.arange(len(keep)), final],
+            }
+        )
+        if group["deficit"].max() > 0:
+            come = group.sort_values(["deficit", "round", "game"], ascending=[False, True, True]).iloc[:1]
+            rows.append(come.assign(kind="comeback"))
+        usual = group[(group["rounds"] - group["rounds"].median()).abs().pipe(lambda d: d == d.min()).to_numpy()]
+        off = (usual["margin"] - group["margin"].median()).abs()
+        rows.append(
+            usual.assign(off=off).sort_values(["off", "game"]).iloc[:1].drop(columns="off").assign(kind="typical")
+        )
+    columns = ["num_players", "bots", "kind", "game", "seat", "deficit", "round", "rounds", "margin"]
+    if not rows:
+        return pd.DataFrame(columns=columns)
+    return pd.concat(rows, ignore_index=True)[columns]
 
 
 def _comeback_rounds(length: np.ndarray, rounds: int | list[int], r_max: int) -> list[int]:

@@ -56,7 +56,7 @@ def report(run_dirs: tuple[str, ...], out: Path, title: str | None, overwrite: b
 
     matplotlib.use("Agg")
     from analysis.evidence import compatible_runs
-    from analysis.report import build_report
+    from simulate.orchestration.game_pages import publish_report
     from simulate.outputs import Output, check_outputs, hold
     from simulate.runformat import RunFormatError, check_inputs, read_manifest
     from simulate.runner import derived_facts, version_note
@@ -81,7 +81,7 @@ def report(run_dirs: tuple[str, ...], out: Path, title: str | None, overwrite: b
             added = [str(r) for r in runs if str(r) not in run_dirs]
             click.echo(f"evidence: {len(added)} compatible runs from {evidence} join: {' '.join(added)}", err=True)
         with hold(out, command):
-            path = build_report(runs, out, title=title, command=command)
+            path = publish_report(runs, out, title=title, command=command, log=lambda line: click.echo(line, err=True))
     except (RunFormatError, ValueError, OSError) as e:
         raise _one_line(e) from None
     for note in filter(None, notes):

@@ -29,12 +29,12 @@ import pandas as pd
 from scipy import stats
 
 from analysis.evidence import compatible_runs, evidence_index, evidence_key, pooled_seat_wins
-from analysis.report import build_report
 from analysis.report.card_value import card_value_effects, is_value_run
 from analysis.stats._util import wilson_confint
 from analysis.stats.seats import win_rates_from_counts
 from simulate.lineup import parse_lineup
 from simulate.orchestration.card_value import component_groups
+from simulate.orchestration.game_pages import publish_report
 from simulate.outputs import hold
 from simulate.registry import make
 from simulate.runformat import RunFormatError, read_manifest, run_tables, verify_run
@@ -967,7 +967,9 @@ def _run_study(
         f"--runs-dir {shlex.quote(str(runs_root))} --out {shlex.quote(str(out))}"
     )
     evidence = _evidence(planned, runs_root, log)
-    path = build_report(evidence, out, title=f"{_title(game)}: standard balance study", command=command)
+    path = publish_report(
+        evidence, out, title=f"{_title(game)}: standard balance study", command=command, progress=progress, log=log
+    )
     log(f"report in {time.perf_counter() - t0:.1f} s (runs played in {played:.1f} s) -> {path}")
     return path
 

@@ -1,0 +1,51 @@
+"""The report and the replay pages of the games it names to watch, written together.
+
+A report's sections name notable games (:class:`analysis.report.model.Watch`: the largest comeback, a typical game,
+the least balanced setup); analysis never plays a game, so this layer replays each one from its run
+(:func:`simulate.replay.replay_view`), renders its page and writes the pages into the report's ``games/`` folder
+with the report, which then links them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from tqdm.auto import tqdm
+
+from analysis.report import Report, compute_report, render_replay, write_report
+from simulate.replay import replay_view
+from simulate.runformat import RunFormatError
+
+
+def game_pages(report: Report, progress: bool = True, log: Callable[[str], None] = print) -> dict[str, str]:
+    """Replay every game ``report`` names to watch and render its page: ``{href: html}``. Each page written is marked
+    so; one that cannot be replayed (its run moved or damaged) is logged and named by its command in the report."""
+    pages = {}
+    for page in tqdm(report.pages, desc="replay pages", unit="page", disable=not progress, leave=False):
+        try:
+            game, view = replay_view(page.run_path, page.game)
+        except (RunFormatError, ValueError, OSError) as e:
+            log(f"no page for {page.title}: {e}")
+            continue
+        title = f"{game.title}: {page.title}"
+        subtitle = f"{page.why} Replayed with golem replay {page.run_path} --game {page.game}."
+        pages[page.href] = render_replay(view, title, subtitle)
+        page.written = True
+    return pages
+
+
+def publish_report(
+    run_dirs: Sequence[str | Path],
+    out_dir: str | Path,
+    title: str | None = None,
+    *,
+    command: str | None = None,
+    progress: bool = True,
+    log: Callable[[str], None] = print,
+) -> Path:
+    """Compute the report of ``run_dirs``, replay the games it names, and write both into ``out_dir``; returns
+    ``out_dir/report.html`` (:func:`analysis.report.build_report` with the pages)."""
+    report = compute_report(run_dirs, title, command=command)
+    pages = game_pages(report, progress, log)
+    return write_report(report, out_dir, pages)
