@@ -19,6 +19,7 @@ from analysis.stats.card_value import (
     value_effects,
     value_for_price,
     value_for_price_sentence,
+    value_sentence,
     value_verdicts,
 )
 from simulate.datafiles import SEEDS_DIR, DataError
@@ -500,3 +501,16 @@ def test_a_screen_where_no_card_matters_says_so(tmp_path) -> None:
         run(p.spec, p.out, workers=1, progress=False)
     line = next(a for a in compute_report([p.out for p in arms]).summary if a.startswith("What a card is worth"))
     assert "no card stands out at the precision reached" in line, line
+
+
+def test_a_quantity_no_pair_changed_says_which_quantity_did_not_change() -> None:
+    """A gift that moved no game's length reads "no game's length changed", not "no game changed" (it changed wins)."""
+    measured = [("holder_win", 0.2, 0.05, 1e-4), ("holder_margin", 3.0, 1.0, 0.01), ("length", 0.0, 0.0, 1)]
+    rows = [{"quantity": q, "diff": diff, "se": se, "pvalue": p} for q, diff, se, p in measured]
+    cell = pd.DataFrame(rows).assign(
+        component="M04", text="gain 1M", num_players=2, lineup="greedy", design="gift", num_games=100
+    )
+    text = value_sentence(adjust_by_quantity(cell), "M04", 2, "greedy")
+    assert text.startswith("M04 (gain 1M) is worth +20.0 pp win share to its holder (")
+    assert text.endswith("; game length +0.0 rounds (no game's length changed)")
+    assert "no game changed" not in text

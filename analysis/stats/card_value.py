@@ -193,9 +193,11 @@ def _pp(x: float, sign: bool = True) -> str:
     return f"{100 * x:+.1f}" if sign else f"{100 * abs(x):.1f}"
 
 
-def _interval(row: pd.Series, scale: float = 100.0) -> str:
+def _interval(row: pd.Series, scale: float = 100.0, what: str = "result") -> str:
+    """``low..high`` of the row's adjusted interval; where the quantity (``what`` of a game) has no bound and no pair
+    varied, which says no game's ``what`` changed."""
     if not (np.isfinite(row["adj_low"]) and np.isfinite(row["adj_high"])):
-        return "no game changed"  # a quantity without a bound (points, rounds) and no variation: no interval
+        return f"no game's {what} changed"
     return f"{scale * row['adj_low']:.1f}..{scale * row['adj_high']:.1f}"
 
 
@@ -240,10 +242,10 @@ def value_sentence(effects: pd.DataFrame, component: str, num_players: int, line
         text += f"; beyond a gift of plain {ref}: {_pp(rel['diff'])} pp ({_interval(rel)}{_open_text(rel)})"
     if "holder_margin" in rows.index:
         m = rows.loc["holder_margin"]
-        text += f"; holder's score margin {m['diff']:+.1f} points ({_interval(m, 1.0)})"
+        text += f"; holder's score margin {m['diff']:+.1f} points ({_interval(m, 1.0, 'margin')})"
     if "length" in rows.index:
         length = rows.loc["length"]
-        text += f"; game length {length['diff']:+.1f} rounds ({_interval(length, 1.0)})"
+        text += f"; game length {length['diff']:+.1f} rounds ({_interval(length, 1.0, 'length')})"
     return text
 
 
