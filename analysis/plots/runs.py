@@ -512,7 +512,14 @@ def plot_ladder_seats(
                 label=f"seat {s}" if r.rung == rows["rung"].iloc[-1] else None,
             )
     ax.axhline(0.0, color="grey", lw=0.8, ls="--")
-    ax.set_xticks(range(len(rungs)), [str(b) for b in rungs["bot"]], rotation=20, fontsize="small")
+    ax.set_xticks(
+        range(len(rungs)),
+        [str(b) for b in rungs["bot"]],
+        rotation=40,
+        ha="right",
+        rotation_mode="anchor",
+        fontsize="small",
+    )
     ax.set_xlabel("rung (weakest to strongest; shaded: strong play)")
     ax.set_ylabel("win rate - fair share (pp)" if unit is None else f"net {unit} vs the other seats")
     ax.legend(fontsize="small", frameon=False, ncols=min(len(seats), 3))

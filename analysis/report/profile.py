@@ -123,10 +123,10 @@ def _answer_line(a, unit: str | None = None, short: bool = False) -> str:
             return f"{head}: {_split_words(a, unit)}."
         if "disagree" in a.reason:
             return f"{head} ({top} and the next rung disagree): {fact}."
-        line = f"{head} (intervals {reach} {under})"
+        line = f"{head}: so far {fact} (intervals {reach})" if a.detected else f"{head} (intervals {reach} {under})"
         if a.more_games > 0:
-            line += f": about {more_games_text(a.more_games)} of {top} would settle it"
-        return line + (f"; so far {fact}." if a.detected else ".")
+            line += f"; about {more_games_text(a.more_games)} of {top} would settle it"
+        return line + "."
     if not a.detected:
         fact = f"every seat within {reach} of {'its share' if unit is None else 'the others'} {under}"
     line = f"{head}: {fact}"
@@ -192,8 +192,13 @@ def fair_at_strong_play(answers: pd.DataFrame, order: pd.DataFrame, unit: str | 
     else:
         who = "; ".join(f"{_and(ns)} players: {bots}" for bots, ns in counts.items())
     rated = (order["basis"] == "measured").any()
-    why = "the strongest player and every one whose rating is not measurably lower" if rated else "the two strongest"
-    return "\n".join([head, f"Strong play: {why} ({who}); {_order_words(order)}.", *lines])
+    why = (
+        "the strongest by ratings from games between the players, with any not measurably weaker (the whole order: "
+        "Skill ladder)"
+        if rated
+        else "the two strongest in the order the game declares (no games between the players rate them)"
+    )
+    return "\n".join([head, f"Strong play: {who}: {why}.", *lines])
 
 
 def build_ladder_section(
