@@ -35,7 +35,8 @@ import numba
 import numpy as np
 
 from simulate import __version__
-from simulate.apprentice import fit_warning
+from simulate.apprentice import fit_warning, read_provenance
+from simulate.apprentice_fit import fit_record, fit_words, plays_learned
 from simulate.cluster import connect, parse_cluster, play_on_cluster
 from simulate.datafiles import DataError
 from simulate.game import ChunkTables, Codes, Game, GamePlan
@@ -243,6 +244,17 @@ def apprentice_warning(spec: RunSpec, game: Game, described: dict[str, Any]) -> 
     return fit_warning(fit, game.name, game.version, described["rules"], game.play_version)
 
 
+def apprentice_fit(spec: RunSpec, game: Game, described: dict[str, Any]) -> dict[str, Any] | None:
+    """The run's record of its learned player's fit (:func:`simulate.apprentice_fit.fit_record`, the manifest's
+    ``apprentice_fit``): whether it was fitted on the data and rules the run plays; None when none plays."""
+    if not plays_learned(e.to_json() for e in spec.lineup):
+        return None
+    provenance = read_provenance(Path(spec.cards) if spec.cards else game.data_dir())
+    design_options = tuple(dict.fromkeys(game.value_designs.values()))
+    files = described["data"]["files"]
+    return fit_record(provenance.get("fit", {}), files, described["rules"], design_options, provenance.get("base"))
+
+
 def run_id(spec: RunSpec, game: Game, described: dict[str, Any]) -> str:
     """A run id that depends only on what decides the results."""
     return compute_run_id(
@@ -329,6 +341,11 @@ def run(
     warning = apprentice_warning(spec, game, described)
     if warning and progress:
         print(f"Warning: {warning}", file=sys.stderr, flush=True)
+    fit = apprentice_fit(spec, game, described)
+    if fit is not None:
+        described["apprentice_fit"] = fit
+        if progress and not (fit["covers"] and described["data"].get("default")):  # the shipped data: nothing to say
+            print(fit_words(fit, game.name, spec.cards), file=sys.stderr, flush=True)
     created = not store.exists()
     if created:
         resume = False  # a run killed before it made its directory is started afresh (docs/big-runs.md)
