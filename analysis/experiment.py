@@ -23,6 +23,7 @@ import pyarrow.parquet as pq
 from analysis.run import check_runs, read_tables
 from analysis.stats.paired import Moments, PairedRounds, game_quantities
 from analysis.stats.sequential import SequentialTest
+from simulate.apprentice_fit import fit_caution
 from simulate.runformat import RunFormatError, read_manifest
 
 __all__ = [
@@ -31,6 +32,7 @@ __all__ = [
     "Experiment",
     "RunQuantities",
     "add_round",
+    "learned_fit_caution",
     "load_experiment",
     "read_lengths",
     "read_profiles",
@@ -213,6 +215,14 @@ def load_experiment(path: str | Path) -> Experiment:
 def run_dirs(path: Path, manifest: dict[str, Any]) -> dict[str, list[Path]]:
     """Run directories of each variant, by variant name, from an experiment's directory and manifest."""
     return {rec["name"]: [path / d for d in rec["runs"]] for rec in manifest["variants"]}
+
+
+def learned_fit_caution(exp: Experiment) -> str:
+    """Whether the variants were played by an apprentice fitted on other data than theirs
+    (:func:`simulate.apprentice_fit.fit_caution` over each variant's first run, named by variant; '' when none)."""
+    named = [(name, read_manifest(dirs[0])) for name, dirs in run_dirs(exp.path, exp.manifest).items() if dirs]
+    names = {m.get("run_id"): name for name, m in named}
+    return fit_caution([m for _, m in named], lambda m: names.get(m.get("run_id"), "?"), noun="variant")
 
 
 def add_round(

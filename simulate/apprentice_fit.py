@@ -12,16 +12,16 @@ extra printed card that ``golem value`` deals, ``gift``) aside. An edit to a fil
 :func:`fit_record` is the record a run writes in its manifest (``apprentice_fit``) when its lineup plays a
 learned player; :func:`manifest_fit` reads it back, deriving it from the data files and provenance a manifest
 already holds for runs written before the record existed (data files only: their manifests do not say which
-rule options are a value design's; a run that recorded no provenance gives none). :func:`fit_words` says it in one sentence for a command's output, and
-:func:`fit_caution` for a report.
+rule options are a value design's; a run that recorded no provenance gives none). :func:`fit_words` says it in
+one sentence for a command's output, and :func:`fit_caution` for a report.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-__all__ = ["LEARNED_PREFIX", "fit_caution", "fit_record", "fit_words", "manifest_fit", "plays_learned"]
+__all__ = ["LEARNED_PREFIX", "SEARCH_SKILL", "fit_caution", "fit_record", "fit_words", "manifest_fit", "plays_learned"]
 
 LEARNED_PREFIX = "apprentice"
 """Data files named so are the learned player's own (weights, value fit, their provenance), not data it plays on."""
@@ -90,7 +90,8 @@ def manifest_fit(m: Mapping[str, Any]) -> dict[str, Any] | None:
 def _what_differs(record: Mapping[str, Any]) -> str:
     parts = []
     if record["files_differ"]:
-        parts.append(", ".join(record["files_differ"]) + (" differs" if len(record["files_differ"]) == 1 else " differ"))
+        verb = " differs" if len(record["files_differ"]) == 1 else " differ"
+        parts.append(", ".join(record["files_differ"]) + verb)
     if record["files_unrecorded"]:
         parts.append(", ".join(record["files_unrecorded"]) + " not recorded by the fit")
     if record["rules_differ"]:
@@ -119,13 +120,14 @@ def fit_words(record: Mapping[str, Any] | None, game: str, cards: str | None = N
     )
 
 
-def fit_caution(manifests: Sequence[Mapping[str, Any]], label: Any) -> str:
+def fit_caution(manifests: Sequence[Mapping[str, Any]], label: Callable[[Any], Any], noun: str = "run") -> str:
     """A report's caution about learned players fitted on other data than their runs played ('' when none is):
-    ``label`` names a run from its manifest."""
+    ``label`` names a run from its manifest, ``noun`` says what a run stands for (a ``"variant"``)."""
     other = [(m, r) for m in manifests if (r := manifest_fit(m)) is not None and not r["covers"]]
     if not other:
         return ""
-    which = "every run" if len(other) == len(manifests) else "runs " + ", ".join(str(label(m)) for m, _ in other)
+    names = ", ".join(str(label(m)) for m, _ in other)
+    which = f"every {noun}" if len(other) == len(manifests) else f"{noun}{'s' if len(other) > 1 else ''} {names}"
     what = sorted({_what_differs(r) or "no provenance" for _, r in other})
     return (
         f"The apprentice playing {which} was fitted on other data ({'; '.join(what)}): it plays the edited game as it "

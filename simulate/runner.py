@@ -89,6 +89,10 @@ PARENT_CHECK_INTERVAL = 1.0
 """Seconds between a pool worker's checks that the run which started it still runs."""
 
 
+_SAID: set[str | None] = set()
+"""The learned player's fit lines this process has printed (each is said once; the shipped data's never)."""
+
+
 class RunError(ValueError):
     """A run that cannot start or continue; the message is one line."""
 
@@ -344,8 +348,10 @@ def run(
     fit = apprentice_fit(spec, game, described)
     if fit is not None:
         described["apprentice_fit"] = fit
-        if progress and not (fit["covers"] and described["data"].get("default")):  # the shipped data: nothing to say
-            print(fit_words(fit, game.name, spec.cards), file=sys.stderr, flush=True)
+        words = fit_words(fit, game.name, spec.cards)
+        if progress and words not in _SAID and not (fit["covers"] and described["data"].get("default")):
+            _SAID.add(words)  # once per process: a study or an experiment plays many runs of the same data
+            print(words, file=sys.stderr, flush=True)
     created = not store.exists()
     if created:
         resume = False  # a run killed before it made its directory is started afresh (docs/big-runs.md)

@@ -20,6 +20,7 @@ import pandas as pd
 from analysis.experiment import (
     SEAT_COLUMNS,
     Experiment,
+    learned_fit_caution,
     load_experiment,
     read_lengths,
     read_profiles,
@@ -487,9 +488,16 @@ def compute_experiment_report(exp: Experiment, title: str | None = None, command
         sections,
         summary=summary[:MAX_ANSWERS],
         overview=overview,
-        caution=""
-        if d["paired"]
-        else "Unpaired design: each variant has its own seeds, so its intervals are wider than a paired one's.",
+        caution=" ".join(
+            c
+            for c in (
+                ""
+                if d["paired"]
+                else "Unpaired design: each variant has its own seeds, so its intervals are wider than a paired one's.",
+                learned_fit_caution(exp),
+            )
+            if c
+        ),
     )
 
 

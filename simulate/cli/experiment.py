@@ -214,6 +214,7 @@ def _run_and_report(kind: str, design, o: dict[str, Any], command: str) -> None:
         shown = levels[levels["quantity"].str.fullmatch(r"seat\d+|margin1")]
         for r in shown.itertuples():
             click.echo(f"{r.variant_name}, {r.quantity}: {r.verdict} ({r.by_rung})")
+        _say_fit(exps)
         click.echo(f"wrote {len(exps)} experiments under {out} ({', '.join(rungs)}), each with its report")
         return
     report_dir = o["report_dir"] or out / "report"
@@ -229,8 +230,19 @@ def _run_and_report(kind: str, design, o: dict[str, Any], command: str) -> None:
         report_dir=report_dir,
     )
     click.echo(f"stopped: {exp.manifest['stopped']['reason']}")
+    _say_fit([exp])
     click.echo(f"wrote {out / 'experiment.json'} and {Path(report_dir) / 'report.html'} (+ report.md)")
     _say_recommended(design.game, o)
+
+
+def _say_fit(exps: list) -> None:
+    """Say which apprentice played the variants where one was fitted on other data than a variant's (the report's
+    caution, once)."""
+    from analysis.experiment import learned_fit_caution
+
+    for line in dict.fromkeys(learned_fit_caution(exp) for exp in exps):
+        if line:
+            click.echo(line)
 
 
 def _report_output(o: dict[str, Any], out: Path):
