@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from analysis.experiment import learned_fit_caution
+from analysis.experiment import learned_fit_caution, measured_skill
 from analysis.report import compute_report
 from analysis.report.model import Table
 from simulate.apprentice import read_provenance
@@ -18,6 +18,7 @@ from simulate.apprentice_fit import SEARCH_SKILL, fit_record, fit_words, manifes
 from simulate.cli import main
 from simulate.datafiles import default_dir, sha256
 from simulate.orchestration import refit as R
+from simulate.orchestration.card_value import ValueDesign, card_value, value_answer
 from simulate.orchestration.experiments import Design, run_experiment
 from simulate.registry import make
 from simulate.variants import Variant
@@ -199,5 +200,24 @@ def test_a_sweep_of_an_edited_card_says_its_variant_was_played_by_an_apprentice_
     caution = learned_fit_caution(exp)
     assert caution.startswith("The apprentice playing variant M08 stronger was fitted on other data")
     assert "merchant_cards.csv differs" in caution and SEARCH_SKILL in caution and "baseline" not in caution
+    skill = measured_skill(exp)
+    assert skill.startswith("Measured at the skill of apprentice (learned player) (apprentice) (rung")
+    assert skill.endswith(
+        f"the apprentice playing M08 stronger was fitted on other data, so that answer {SEARCH_SKILL}."
+    )
     plain = Design("century", 2, ("greedy",), (Variant("baseline"), edit), num_games=40, seed=SEED)
-    assert learned_fit_caution(run_experiment(plain, tmp_path / "plain", workers=1)) == ""
+    greedy = run_experiment(plain, tmp_path / "plain", workers=1)
+    assert learned_fit_caution(greedy) == "" and measured_skill(greedy).endswith(
+        "hold at that skill level; stronger players may see others."
+    )
+
+
+def test_a_value_what_if_says_its_edited_arm_was_played_by_an_apprentice_fitted_on_other_data() -> None:
+    design = ValueDesign("century", ("M08",), (2,), ("apprentice",), num_games=40, seed=SEED, edits=(("reward", "Y"),))
+    result = card_value(design, workers=1)
+    lines = value_answer(result, design)
+    assert len(result.skill) == 1 and lines[-1] == result.skill[0]
+    assert result.skill[0].startswith("apprentice played the edited data with an apprentice fitted on other data")
+    assert "merchant_cards.csv" in result.skill[0] and SEARCH_SKILL in result.skill[0]
+    plain = ValueDesign("century", ("M08",), (2,), ("apprentice",), num_games=40, seed=SEED)
+    assert card_value(plain, workers=1).skill == (), "the printed data and a gift of a printed card: its fit covers"

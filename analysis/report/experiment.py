@@ -22,6 +22,7 @@ from analysis.experiment import (
     Experiment,
     learned_fit_caution,
     load_experiment,
+    measured_skill,
     read_lengths,
     read_profiles,
     variant_run_dirs,
@@ -473,7 +474,8 @@ def compute_experiment_report(exp: Experiment, title: str | None = None, command
         _pairing_section(exp),
         stopping,
     ]
-    summary = [*_effect_answers(exp, ranked), *verdicts.answers, stopping.items[0].text]
+    skill = [s for s in [measured_skill(exp)] if s]  # the skill level the answers hold at, as fairness says it
+    summary = [*_effect_answers(exp, ranked), *skill, *verdicts.answers, stopping.items[0].text]
     top = str(ranked["quantity"].iloc[0]) if len(ranked) else "seat1"
     overview = make_figure(
         "overview-effects.png",

@@ -236,11 +236,11 @@ def _run_and_report(kind: str, design, o: dict[str, Any], command: str) -> None:
 
 
 def _say_fit(exps: list) -> None:
-    """Say which apprentice played the variants where one was fitted on other data than a variant's (the report's
-    caution, once)."""
-    from analysis.experiment import learned_fit_caution
+    """Say the skill level the answers were measured at, and which apprentice played the variants where one was
+    fitted on other data than a variant's (the report's summary line and caution, each once)."""
+    from analysis.experiment import learned_fit_caution, measured_skill
 
-    for line in dict.fromkeys(learned_fit_caution(exp) for exp in exps):
+    for line in dict.fromkeys(text for exp in exps for text in (measured_skill(exp), learned_fit_caution(exp))):
         if line:
             click.echo(line)
 
@@ -596,4 +596,9 @@ def _run_search(ctx: click.Context, o: dict, run, *args, **kwargs) -> None:
         )
     except _errors() as e:
         raise _one_line(e) from None
+    confirm = Path(out) / "confirm"
+    if (confirm / "experiment.json").is_file():  # balance: the fix's confirmation, as its report states it
+        from analysis.experiment import load_experiment
+
+        _say_fit([load_experiment(confirm)])
     click.echo(f"wrote {path} (+ report.md)")
