@@ -247,7 +247,12 @@ def measured_skill(exp: Experiment) -> str:
     if unfit:
         return (
             f"{head}; the apprentice playing {', '.join(unfit)} was fitted on other data, so "
-            f"{'that answer' if len(unfit) == 1 else 'those answers'} {SEARCH_SKILL}."
+            + (
+                "that answer " + SEARCH_SKILL
+                if len(unfit) == 1
+                else "those answers " + SEARCH_SKILL.replace("holds", "hold")
+            )
+            + "."
         )
     return f"{head}: the answers hold at that skill level; stronger players may see others."
 

@@ -115,8 +115,14 @@ def fit_words(record: Mapping[str, Any] | None, game: str, cards: str | None = N
         where = f"fitted on other data ({_what_differs(record)}; by {record['command']})"
     return (
         f"apprentice {where}: it plays this data as it learned that, so the answer was measured with an apprentice "
-        f"fitted on other data and {SEARCH_SKILL}; refit it on this data with --refit-apprentice, or with "
-        f"'golem train {game} --cards {folder}'."
+        f"fitted on other data and {SEARCH_SKILL}; {_refit_hint(game, folder)}."
+    )
+
+
+def _refit_hint(game: str, folder: str) -> str:
+    return (
+        f"refit it on this data with 'golem train {game} --cards {folder}' (golem simulate and golem study do it "
+        "with --refit-apprentice)"
     )
 
 
@@ -131,6 +137,6 @@ def fit_caution(manifests: Sequence[Mapping[str, Any]], label: Callable[[Any], A
     what = sorted({_what_differs(r) or "no provenance" for _, r in other})
     return (
         f"The apprentice playing {which} was fitted on other data ({'; '.join(what)}): it plays the edited game as it "
-        f"learned the other, so these answers were measured with an apprentice fitted on other data and {SEARCH_SKILL} "
-        "(--refit-apprentice refits it on the data played)."
+        "learned the other, so these answers were measured with an apprentice fitted on other data and "
+        f"{SEARCH_SKILL.replace('holds', 'hold')}; {_refit_hint(str(other[0][0].get('game', 'GAME')), 'DIR')}."
     )
