@@ -240,7 +240,7 @@ def measured_skill(exp: Experiment) -> str:
     facts = m.get("report", {})
     ladder, names = list(facts.get("skill_ladder", [])), dict(facts.get("bot_names", {}))
     bots = list(dict.fromkeys(str(e["label"]) for e in m["lineup"]))
-    who = ", ".join(f"{names[b]} ({b})" if b in names else b for b in bots)
+    who = ", ".join(f"{names[b]} ({b})" if b in names and not names[b].startswith(b) else names.get(b, b) for b in bots)
     places = [f"rung {ladder.index(b) + 1} of {len(ladder)}" for b in bots if b in ladder]
     head = f"Measured at the skill of {who}" + (f" ({', '.join(places)} of the game's skill ladder)" if places else "")
     unfit = [name for name, run in named if (r := manifest_fit(run)) is not None and not r["covers"]]

@@ -205,7 +205,7 @@ def test_a_sweep_of_an_edited_card_says_its_variant_was_played_by_an_apprentice_
         and "baseline" not in caution
     )
     skill = measured_skill(exp)
-    assert skill.startswith("Measured at the skill of apprentice (learned player) (apprentice) (rung")
+    assert skill.startswith("Measured at the skill of apprentice (learned player) (rung 5 of 8")
     assert skill.endswith(
         f"the apprentice playing M08 stronger was fitted on other data, so that answer {SEARCH_SKILL}."
     )
