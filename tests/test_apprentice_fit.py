@@ -221,7 +221,9 @@ def test_a_value_what_if_says_its_edited_arm_was_played_by_an_apprentice_fitted_
     result = card_value(design, workers=1)
     lines = value_answer(result, design)
     assert len(result.skill) == 1 and lines[-1] == result.skill[0]
-    assert result.skill[0].startswith("apprentice played the edited data with an apprentice fitted on other data")
+    assert result.skill[0].startswith(
+        "The what-if with bot apprentice was played by an apprentice fitted on other data"
+    )
     assert "merchant_cards.csv" in result.skill[0] and SEARCH_SKILL in result.skill[0]
     plain = ValueDesign("century", ("M08",), (2,), ("apprentice",), num_games=40, seed=SEED)
     assert card_value(plain, workers=1).skill == (), "the printed data and a gift of a printed card: its fit covers"

@@ -297,10 +297,11 @@ def card_value(
 def _skill_sentence(data_name: str, lineup: str, record: dict[str, Any]) -> str:
     """What an arm's answer is worth when its apprentice was fitted on other data (``record``: its fit record)."""
     what = ", ".join([*record["files_differ"], *record["files_unrecorded"], *record["rules_differ"]])
-    data = "the edited data" if data_name == "edited" else "the data as printed"
+    arm = "what-if" if data_name == "edited" else "value as printed"
     return (
-        f"{lineup} played {data} with an apprentice fitted on other data ({what or 'no provenance'} differs from what "
-        f"it was fitted on): that answer was measured with an apprentice fitted on other data and {SEARCH_SKILL}."
+        f"The {arm} with bot {lineup} was played by an apprentice fitted on other data ({what or 'no provenance'} "
+        f"differs from what it was fitted on): that answer was measured with an apprentice fitted on other data and "
+        f"{SEARCH_SKILL}."
     )
 
 
