@@ -23,6 +23,7 @@ import pyarrow.parquet as pq
 from analysis.run import check_runs, read_tables
 from analysis.stats.paired import Moments, PairedRounds, game_quantities
 from analysis.stats.sequential import SequentialTest
+from simulate.apprentice_fit import SEARCH_SKILL, fit_caution, manifest_fit
 from simulate.runformat import RunFormatError, read_manifest
 
 __all__ = [
@@ -31,7 +32,9 @@ __all__ = [
     "Experiment",
     "RunQuantities",
     "add_round",
+    "learned_fit_caution",
     "load_experiment",
+    "measured_skill",
     "read_lengths",
     "read_profiles",
     "read_quantities",
@@ -213,6 +216,45 @@ def load_experiment(path: str | Path) -> Experiment:
 def run_dirs(path: Path, manifest: dict[str, Any]) -> dict[str, list[Path]]:
     """Run directories of each variant, by variant name, from an experiment's directory and manifest."""
     return {rec["name"]: [path / d for d in rec["runs"]] for rec in manifest["variants"]}
+
+
+def _first_runs(exp: Experiment) -> list[tuple[str, dict[str, Any]]]:
+    return [(name, read_manifest(dirs[0])) for name, dirs in run_dirs(exp.path, exp.manifest).items() if dirs]
+
+
+def learned_fit_caution(exp: Experiment) -> str:
+    """Whether the variants were played by an apprentice fitted on other data than theirs
+    (:func:`simulate.apprentice_fit.fit_caution` over each variant's first run, named by variant; '' when none)."""
+    named = _first_runs(exp)
+    names = {m.get("run_id"): name for name, m in named}
+    return fit_caution([m for _, m in named], lambda m: names.get(m.get("run_id"), "?"), noun="variant")
+
+
+def measured_skill(exp: Experiment) -> str:
+    """The skill level an experiment's answer was measured at, in one sentence: its bots, their place on the game's
+    skill ladder (the runs' ``report.skill_ladder``), and whether the apprentice playing a variant was fitted on it."""
+    named = _first_runs(exp)
+    if not named:
+        return ""
+    m = named[0][1]
+    facts = m.get("report", {})
+    ladder, names = list(facts.get("skill_ladder", [])), dict(facts.get("bot_names", {}))
+    bots = list(dict.fromkeys(str(e["label"]) for e in m["lineup"]))
+    who = ", ".join(f"{names[b]} ({b})" if b in names and not names[b].startswith(b) else names.get(b, b) for b in bots)
+    places = [f"rung {ladder.index(b) + 1} of {len(ladder)}" for b in bots if b in ladder]
+    head = f"Measured at the skill of {who}" + (f" ({', '.join(places)} of the game's skill ladder)" if places else "")
+    unfit = [name for name, run in named if (r := manifest_fit(run)) is not None and not r["covers"]]
+    if unfit:
+        return (
+            f"{head}; the apprentice playing {', '.join(unfit)} was fitted on other data, so "
+            + (
+                "that answer " + SEARCH_SKILL
+                if len(unfit) == 1
+                else "those answers " + SEARCH_SKILL.replace("holds", "hold")
+            )
+            + "."
+        )
+    return f"{head}: the answers hold at that skill level; stronger players may see others."
 
 
 def add_round(

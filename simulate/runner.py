@@ -35,7 +35,8 @@ import numba
 import numpy as np
 
 from simulate import __version__
-from simulate.apprentice import fit_warning
+from simulate.apprentice import fit_warning, read_provenance
+from simulate.apprentice_fit import fit_record, fit_words, plays_learned
 from simulate.cluster import connect, parse_cluster, play_on_cluster
 from simulate.datafiles import DataError
 from simulate.game import ChunkTables, Codes, Game, GamePlan
@@ -86,6 +87,10 @@ PR_SET_PDEATHSIG = 1
 """Linux ``prctl`` option: the signal a process receives when its parent dies."""
 PARENT_CHECK_INTERVAL = 1.0
 """Seconds between a pool worker's checks that the run which started it still runs."""
+
+
+_SAID: set[str | None] = set()
+"""The learned player's fit lines this process has printed (each is said once; the shipped data's never)."""
 
 
 class RunError(ValueError):
@@ -243,6 +248,17 @@ def apprentice_warning(spec: RunSpec, game: Game, described: dict[str, Any]) -> 
     return fit_warning(fit, game.name, game.version, described["rules"], game.play_version)
 
 
+def apprentice_fit(spec: RunSpec, game: Game, described: dict[str, Any]) -> dict[str, Any] | None:
+    """The run's record of its learned player's fit (:func:`simulate.apprentice_fit.fit_record`, the manifest's
+    ``apprentice_fit``): whether it was fitted on the data and rules the run plays; None when none plays."""
+    if not plays_learned(e.to_json() for e in spec.lineup):
+        return None
+    provenance = read_provenance(Path(spec.cards) if spec.cards else game.data_dir())
+    design_options = tuple(dict.fromkeys(game.value_designs.values()))
+    files = described["data"]["files"]
+    return fit_record(provenance.get("fit", {}), files, described["rules"], design_options, provenance.get("base"))
+
+
 def run_id(spec: RunSpec, game: Game, described: dict[str, Any]) -> str:
     """A run id that depends only on what decides the results."""
     return compute_run_id(
@@ -329,6 +345,13 @@ def run(
     warning = apprentice_warning(spec, game, described)
     if warning and progress:
         print(f"Warning: {warning}", file=sys.stderr, flush=True)
+    fit = apprentice_fit(spec, game, described)
+    if fit is not None:
+        described["apprentice_fit"] = fit
+        words = fit_words(fit, game.name, spec.cards)
+        if progress and words not in _SAID and not (fit["covers"] and described["data"].get("default")):
+            _SAID.add(words)  # once per process: a study or an experiment plays many runs of the same data
+            print(words, file=sys.stderr, flush=True)
     created = not store.exists()
     if created:
         resume = False  # a run killed before it made its directory is started afresh (docs/big-runs.md)

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from simulate.apprentice_fit import LEARNED_PREFIX
 from simulate.datafiles import DataError, read_toml
 from simulate.game import Game
 
@@ -291,6 +292,9 @@ def write_variant(
     out.mkdir(parents=True, exist_ok=True)
     for file in game.data_files:
         shutil.copy2(base / file, out / file)
+    for path in base.glob(f"{LEARNED_PREFIX}*"):  # the learned player's provenance: what its weights were fitted on
+        if path.is_file() and not (out / path.name).exists():
+            shutil.copy2(path, out / path.name)
     rules: dict[str, Any] = {}
     csv_edits: dict[str, list] = {}
     toml_text: dict[str, str] = {}

@@ -20,7 +20,9 @@ import pandas as pd
 from analysis.experiment import (
     SEAT_COLUMNS,
     Experiment,
+    learned_fit_caution,
     load_experiment,
+    measured_skill,
     read_lengths,
     read_profiles,
     variant_run_dirs,
@@ -472,7 +474,8 @@ def compute_experiment_report(exp: Experiment, title: str | None = None, command
         _pairing_section(exp),
         stopping,
     ]
-    summary = [*_effect_answers(exp, ranked), *verdicts.answers, stopping.items[0].text]
+    skill = [s for s in [measured_skill(exp)] if s]  # the skill level the answers hold at, as fairness says it
+    summary = [*_effect_answers(exp, ranked), *skill, *verdicts.answers, stopping.items[0].text]
     top = str(ranked["quantity"].iloc[0]) if len(ranked) else "seat1"
     overview = make_figure(
         "overview-effects.png",
@@ -487,9 +490,16 @@ def compute_experiment_report(exp: Experiment, title: str | None = None, command
         sections,
         summary=summary[:MAX_ANSWERS],
         overview=overview,
-        caution=""
-        if d["paired"]
-        else "Unpaired design: each variant has its own seeds, so its intervals are wider than a paired one's.",
+        caution=" ".join(
+            c
+            for c in (
+                ""
+                if d["paired"]
+                else "Unpaired design: each variant has its own seeds, so its intervals are wider than a paired one's.",
+                learned_fit_caution(exp),
+            )
+            if c
+        ),
     )
 
 

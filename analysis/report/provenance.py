@@ -12,6 +12,7 @@ from typing import Any
 from analysis.report.format import fmt_level
 from analysis.report.model import Table, Text
 from analysis.run import run_label
+from simulate.apprentice_fit import fit_caution, manifest_fit
 from simulate.runformat import RunFormatError
 
 
@@ -35,6 +36,17 @@ def _data(m: dict[str, Any]) -> str:
     if d.get("estimates"):
         text += ", CONTAINS ESTIMATES"
     return text
+
+
+def _apprentice(m: dict[str, Any]) -> str:
+    """What the run's learned player was fitted on: this data, other data (what differs), or none plays."""
+    record = manifest_fit(m)
+    if record is None:
+        return "none plays"
+    if record["covers"]:
+        return "fitted on this data"
+    differ = [*record["files_differ"], *record["files_unrecorded"], *record["rules_differ"]]
+    return f"fitted on other data ({', '.join(differ) or 'no provenance'})"
 
 
 def source_revision() -> str:
@@ -116,9 +128,12 @@ def build_appendix(manifests: list[dict[str, Any]], command: str | None, alpha: 
         "design": [_design(m) for m in manifests],
         "rule changes": [_rule_changes(m, base) for m in manifests],
         "data": [_data(m) for m in manifests],
+        "apprentice": [_apprentice(m) for m in manifests],  # dropped below when no run plays one
         "engine": [str(m.get("engine_version", "?")) for m in manifests],
         "package": [str(m.get("package_version", "?")) for m in manifests],
     }
+    if all(manifest_fit(m) is None for m in manifests):
+        del columns["apprentice"]
     always = ("run", "players", "games", "seed")
     shared = {k: v[0] for k, v in columns.items() if k not in always and len(set(v)) == 1}
     shared_rows = [["rules", ", ".join(f"{k}={v}" for k, v in base.items()) or "(none)"]]
@@ -178,6 +193,9 @@ def caution_lines(manifests: list[dict[str, Any]]) -> str:
     if other:
         folders = ", ".join(sorted({str(m.get("data", {}).get("folder")) for m in other}))
         out.append(f"{runs(other).capitalize()} play non-default data ({folders}): they describe that variant.")
+    learned = fit_caution(manifests, run_label)
+    if learned:
+        out.append(learned)
     if len({m.get("engine_version") for m in manifests}) > 1:
         out.append("The runs were played with different engine versions; pooled results mix them.")
     by_players: dict[int, set] = {}

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from simulate.cli.params import BotsOption, KeyValue, distinct_keys
+from simulate.cli.params import BotsOption, KeyValue, distinct_keys, refit_option, refitted_cards
 
 if TYPE_CHECKING:
     from simulate.game import Game
@@ -198,6 +198,7 @@ def bots(game_name: str) -> None:
     help="Also write every seat's score at the end of every round (the trajectories table: the report's How the "
     "game plays section).",
 )
+@refit_option
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar or summary.")
 def simulate(
     game_name,
@@ -220,6 +221,7 @@ def simulate(
     resume,
     strict,
     trajectories,
+    refit_apprentice,
     quiet,
 ) -> None:
     """Play many games of GAME with bots and write a run directory.
@@ -231,10 +233,12 @@ def simulate(
       golem simulate century -p 4 --bots greedy --setups 2000 --games-per-setup 12 --out runs/c4-setups
       golem simulate century -p 3 --setups 900 --orders-per-opening 3 --games-per-setup 4 --out runs/c3-nested
       golem simulate century -p 2 --bot engine:buy_turns=6 --bot planner -n 50000 --out runs/c2
+      golem simulate century -p 2 --bots apprentice --cards my-deck/ --refit-apprentice --out runs/my-deck
       golem simulate century -p 3 -n 20000 --trajectories --out runs/c3-feel   # scores round by round
       golem simulate century -p 3 -n 10000000 --bots greedy --cluster tcp://10.0.0.5:8786 --out /shared/c3
       golem simulate golems -p 2 --bots greedy --cluster local:2 --out s3://bucket/runs/g2
     """
+    from simulate.apprentice_fit import plays_learned
     from simulate.datafiles import DataError
     from simulate.lineup import LineupError, parse_lineup
     from simulate.outputs import Output, check_outputs
@@ -268,6 +272,10 @@ def simulate(
         elif games_per_setup != 1:
             raise RunError("--games-per-setup needs --setups")
         n = 10_000 if num_games is None else num_games
+        if refit_apprentice:
+            if not plays_learned(e.to_json() for e in lineup):
+                raise RunError("--refit-apprentice: no apprentice plays in this lineup (apprentice, search:leaf=1)")
+            cards = refitted_cards(game.name, cards, dict(rules), workers, quiet)
         spec = RunSpec(
             game=game.name,
             num_players=players,

@@ -214,6 +214,7 @@ def _run_and_report(kind: str, design, o: dict[str, Any], command: str) -> None:
         shown = levels[levels["quantity"].str.fullmatch(r"seat\d+|margin1")]
         for r in shown.itertuples():
             click.echo(f"{r.variant_name}, {r.quantity}: {r.verdict} ({r.by_rung})")
+        _say_fit(exps)
         click.echo(f"wrote {len(exps)} experiments under {out} ({', '.join(rungs)}), each with its report")
         return
     report_dir = o["report_dir"] or out / "report"
@@ -229,8 +230,19 @@ def _run_and_report(kind: str, design, o: dict[str, Any], command: str) -> None:
         report_dir=report_dir,
     )
     click.echo(f"stopped: {exp.manifest['stopped']['reason']}")
+    _say_fit([exp])
     click.echo(f"wrote {out / 'experiment.json'} and {Path(report_dir) / 'report.html'} (+ report.md)")
     _say_recommended(design.game, o)
+
+
+def _say_fit(exps: list) -> None:
+    """Say the skill level the answers were measured at, and which apprentice played the variants where one was
+    fitted on other data than a variant's (the report's summary line and caution, each once)."""
+    from analysis.experiment import learned_fit_caution, measured_skill
+
+    for line in dict.fromkeys(text for exp in exps for text in (measured_skill(exp), learned_fit_caution(exp))):
+        if line:
+            click.echo(line)
 
 
 def _report_output(o: dict[str, Any], out: Path):
@@ -584,4 +596,9 @@ def _run_search(ctx: click.Context, o: dict, run, *args, **kwargs) -> None:
         )
     except _errors() as e:
         raise _one_line(e) from None
+    confirm = Path(out) / "confirm"
+    if (confirm / "experiment.json").is_file():  # balance: the fix's confirmation, as its report states it
+        from analysis.experiment import load_experiment
+
+        _say_fit([load_experiment(confirm)])
     click.echo(f"wrote {path} (+ report.md)")

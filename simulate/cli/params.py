@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import contextlib
+import os
+from pathlib import Path
 
 import click
 
@@ -50,3 +52,32 @@ class BotsOption(click.Option):
             return super().get_help_record(ctx)
         finally:
             self.help = given
+
+
+def refit_option(f):
+    """``--refit-apprentice``: play an apprentice fitted on the data given (``simulate.orchestration.refit``)."""
+    return click.option(
+        "--refit-apprentice",
+        is_flag=True,
+        help="Play an apprentice fitted on this data (--cards, --rule): refit it with golem train's machinery, "
+        "cached by the data's SHA-256 under the user's cache folder (a second call reuses it). Without it, an "
+        "apprentice fitted on other data plays and the output says so.",
+    )(f)
+
+
+def refitted_cards(game_name: str, cards: Path | None, rules: dict, workers: int | None, quiet: bool) -> Path | None:
+    """The data folder to play under ``--refit-apprentice``: ``cards`` when its apprentice was fitted on it, else
+    the cached refit's folder (fitted here when absent, with progress on stderr)."""
+    from simulate.orchestration.refit import refit_apprentice
+
+    result = refit_apprentice(
+        game_name,
+        cards,
+        rules,
+        workers=workers or os.cpu_count() or 1,
+        progress=not quiet,
+        say=lambda text: click.echo(text, err=True),
+    )
+    if result.how == "covered":
+        return cards
+    return result.folder

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from simulate.cli.params import KeyValue, distinct_keys
+from simulate.cli.params import KeyValue, distinct_keys, refit_option, refitted_cards
 
 
 def _one_line(e: Exception) -> click.ClickException:
@@ -133,6 +133,7 @@ def report(run_dirs: tuple[str, ...], out: Path, title: str | None, overwrite: b
 @click.option(
     "--overwrite", is_flag=True, help="Replace a report already in --out (the study's own RUNS_DIR/report always is)."
 )
+@refit_option
 @click.option("--quiet", "-q", is_flag=True, help="No progress bars.")
 def study(
     game_name: str,
@@ -144,6 +145,7 @@ def study(
     cards: Path | None,
     rules: tuple[tuple[str, object], ...],
     overwrite: bool,
+    refit_apprentice: bool,
     quiet: bool,
 ) -> None:
     """Run the standard balance study of GAME and write its report.
@@ -157,6 +159,7 @@ def study(
       golem study century
       golem study century --games 3000000 --out reports/century
       golem study golems --cards my-deck/ --runs-dir runs/my-deck --out reports/my-deck
+      golem study century --cards my-deck/ --refit-apprentice --runs-dir runs/my-deck   # its apprentice refitted
     """
     import matplotlib
 
@@ -189,8 +192,11 @@ def study(
         *_option("--workers", workers),
         *_option("--cards", cards),
         *[a for k, v in rules for a in ("--rule", f"{k}={v}")],
+        *(("--refit-apprentice",) if refit_apprentice else ()),
     )
     try:
+        if refit_apprentice:  # every run of the study plays the data with an apprentice fitted on it
+            cards = refitted_cards(game_name, cards, dict(rules), workers, quiet)
         run_study(
             game_name,
             num_games,

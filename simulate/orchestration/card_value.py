@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import pandas as pd
 
@@ -37,10 +37,11 @@ from analysis.stats.card_value import (
     value_sentence,
     value_verdicts,
 )
+from simulate.apprentice_fit import SEARCH_SKILL, manifest_fit
 from simulate.gamekit import value_for_cost_facts
 from simulate.lineup import LineupError, parse_lineup
 from simulate.registry import make
-from simulate.runformat import read_table
+from simulate.runformat import read_manifest, read_table
 from simulate.runner import RunSpec, check_workers, run
 from simulate.variants import Variant, VariantError, write_variant
 
@@ -98,6 +99,8 @@ class ValueResult(NamedTuple):
     verdicts: pd.DataFrame
     """The holder-win rows of ``effects`` with ``verdict`` and ``more_games``."""
     seconds: float
+    skill: tuple[str, ...] = ()
+    """Sentences on the learned players whose fit does not cover the data of an arm (empty: none)."""
 
 
 def component_groups(game_name: str, cards: str | None = None) -> pd.DataFrame:
@@ -216,6 +219,7 @@ def card_value(
     with tempfile.TemporaryDirectory(prefix="golem-value-") as tmp:
         root = Path(out) if out is not None else Path(tmp)
         folders: dict[str, str | None] = {"printed": design.cards}
+        unfit: dict[tuple[str, str], dict[str, Any]] = {}
         if design.edits:
             settings = edit_settings(design.game, groups, str(chosen.iloc[0]["component"]), design.edits)
             try:
@@ -251,6 +255,9 @@ def card_value(
                         )
                         run(spec, run_dir, workers=workers, overwrite=True, progress=progress, command=command)
                         q[(data_name, arm)] = _read(run_dir)
+                        record = manifest_fit(read_manifest(run_dir))
+                        if record is not None and not record["covers"]:
+                            unfit.setdefault((data_name, lineup), record)
                     if log is not None:
                         log(f"{n} players, {lineup}, {data_name}: {len(arms)} runs of {design.num_games:,} games")
                 for data_name in folders:
@@ -282,7 +289,20 @@ def card_value(
     if design.edits:
         rows = effects["design"].str.startswith("gift, edited")
         effects.loc[rows, "text"] = effects.loc[rows, "component"].map(edited_text)
-    return ValueResult(chosen.reset_index(drop=True), effects, value_verdicts(effects), time.perf_counter() - started)
+    skill = tuple(_skill_sentence(data_name, lineup, record) for (data_name, lineup), record in unfit.items())
+    seconds = time.perf_counter() - started
+    return ValueResult(chosen.reset_index(drop=True), effects, value_verdicts(effects), seconds, skill)
+
+
+def _skill_sentence(data_name: str, lineup: str, record: dict[str, Any]) -> str:
+    """What an arm's answer is worth when its apprentice was fitted on other data (``record``: its fit record)."""
+    what = ", ".join([*record["files_differ"], *record["files_unrecorded"], *record["rules_differ"]])
+    arm = "what-if" if data_name == "edited" else "value as printed"
+    return (
+        f"The {arm} with bot {lineup} was played by an apprentice fitted on other data ({what or 'no provenance'} "
+        f"differs from what it was fitted on): that answer was measured with an apprentice fitted on other data and "
+        f"{SEARCH_SKILL}."
+    )
 
 
 def _slug(text: str) -> str:
@@ -310,7 +330,7 @@ def value_answer(result: ValueResult, design: ValueDesign) -> list[str]:
                     & (eff["design"] == "change")
                 ]
                 lines.append(change_sentence(change))
-    return lines
+    return lines + list(result.skill)
 
 
 def ladder_lineups(game_name: str) -> tuple[str, ...]:

@@ -1,0 +1,229 @@
+"""The right player for the data: a run records whether its apprentice was fitted on the data it plays, commands and
+reports say so, and ``--refit-apprentice`` fits one on edited data, cached by the data's SHA-256."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from analysis.experiment import learned_fit_caution, measured_skill
+from analysis.report import compute_report
+from analysis.report.model import Table
+from simulate.apprentice import read_provenance
+from simulate.apprentice_fit import SEARCH_SKILL, fit_record, fit_words, manifest_fit, plays_learned
+from simulate.cli import main
+from simulate.datafiles import default_dir, sha256
+from simulate.orchestration import refit as R
+from simulate.orchestration.card_value import ValueDesign, card_value, value_answer
+from simulate.orchestration.experiments import Design, run_experiment
+from simulate.registry import make
+from simulate.variants import Variant
+
+SEED = 3
+TINY = R.RefitSettings(
+    games=10,
+    iterations=1,
+    strength_games=0,
+    seed=SEED,
+    teacher="search:iterations=5",
+    expert="search:iterations=5:leaf=1",
+)
+"""A refit that tests the cache and the provenance, not strength: 10 games of a 5-iteration search a player count."""
+
+
+def edited_deck(where: Path, output: str = "YYYYYY") -> Path:
+    """A copy of Century's shipped data with merchant card M08 producing ``output`` (printed: YYYY)."""
+    folder = where / f"deck-{output}"
+    shutil.copytree(default_dir("century"), folder)
+    path = folder / "merchant_cards.csv"
+    text = path.read_text()
+    assert "M08,market,create,,YYYY,0" in text
+    path.write_text(text.replace("M08,market,create,,YYYY,0", f"M08,market,create,,{output},0"))
+    return folder
+
+
+def shipped_files(game: str) -> dict[str, str]:
+    folder = default_dir(game)
+    return {name: sha256(folder / name) for name in make(game).data_files}
+
+
+@pytest.mark.parametrize("game", ["century", "golem", "golems"])
+def test_the_shipped_apprentice_covers_the_shipped_data(game: str) -> None:
+    prov = read_provenance(default_dir(game))
+    record = fit_record(prov["fit"], shipped_files(game), None, ("gift",), prov.get("base"))
+    assert record["covers"], record
+
+
+def test_what_the_fit_covers_is_decided_by_the_played_files_and_rules() -> None:
+    fit = read_provenance(default_dir("century"))["fit"]
+    files = shipped_files("century")
+    rules = dict(fit["rules"])
+    assert fit_record(fit, files, rules, ("gift",))["covers"]
+    edited = {**files, "merchant_cards.csv": "0" * 64}
+    record = fit_record(fit, edited, rules)
+    assert not record["covers"] and record["files_differ"] == ["merchant_cards.csv"]
+    weights = {**files, "apprentice.csv": "0" * 64}  # the learned player's own file is not data it plays on
+    assert fit_record(fit, weights, rules)["covers"]
+    other_rules = fit_record(fit, files, {**rules, "tie_break": "shared"})
+    assert not other_rules["covers"] and other_rules["rules_differ"] == {"tie_break": ["later_seat", "shared"]}
+    gift = {**rules, "gift": "M04"}  # golem value's extra printed card is a value design, not an edit
+    assert fit_record(fit, files, gift, ("gift",))["covers"] and not fit_record(fit, files, gift)["covers"]
+    unrecorded = {k: v for k, v in fit["data_files"].items() if k != "point_cards.csv"}
+    assert fit_record({**fit, "data_files": unrecorded}, files, rules)["files_unrecorded"] == ["point_cards.csv"]
+    none = fit_record({}, files, rules)
+    assert not none["covers"] and not none["fitted"] and "no provenance" in fit_words(none, "century")
+    base = {**fit, "data_files": {**fit["data_files"], "game.toml": "1" * 64}}  # a policy-only fit's other counts
+    assert fit_record(fit, files, rules, base=base)["files_differ"] == ["game.toml"]
+
+
+def test_old_manifests_still_give_a_record_or_none() -> None:
+    fit = read_provenance(default_dir("century"))["fit"]
+    lineup = [{"label": "apprentice", "bot": "apprentice", "params": {}}]
+    edited = {**shipped_files("century"), "merchant_cards.csv": "0" * 64}
+    old = {"lineup": lineup, "data": {"files": edited, "apprentice": fit}}
+    assert manifest_fit(old)["files_differ"] == ["merchant_cards.csv"]
+    assert manifest_fit({"lineup": lineup, "data": {"files": edited}}) is None, "no provenance recorded: nothing said"
+    assert manifest_fit({**old, "lineup": [{"label": "greedy", "bot": "greedy", "params": {}}]}) is None
+    assert plays_learned([{"bot": "search", "params": {"leaf": 1.0}}]) and not plays_learned([{"bot": "search"}])
+
+
+def _simulate(tmp_path: Path, name: str, *extra: str) -> tuple[CliRunner, object, Path]:
+    out = tmp_path / name
+    runner = CliRunner()
+    args = ["simulate", "century", "-p", "2", "-n", "40", "--bots", "apprentice", "-w", "1", "--out", str(out)]
+    return runner, runner.invoke(main, [*args, *extra]), out
+
+
+def test_an_edited_card_file_is_recorded_and_said_and_the_shipped_data_is_not(tmp_path: Path) -> None:
+    deck = edited_deck(tmp_path)
+    _, result, edited_run = _simulate(tmp_path, "edited", "--cards", str(deck))
+    assert result.exit_code == 0, result.output
+    record = json.loads((edited_run / "manifest.json").read_text())["apprentice_fit"]
+    assert not record["covers"] and record["files_differ"] == ["merchant_cards.csv"]
+    said = result.stderr
+    assert "apprentice fitted on other data (merchant_cards.csv differs" in said and SEARCH_SKILL in said
+    assert f"golem train century --cards {deck}" in said and "--refit-apprentice" in said
+
+    _, result, shipped_run = _simulate(tmp_path, "shipped")
+    assert result.exit_code == 0, result.output
+    assert json.loads((shipped_run / "manifest.json").read_text())["apprentice_fit"]["covers"]
+    assert "fitted on other data" not in result.stderr
+
+    report = compute_report([edited_run, shipped_run])
+    assert "The apprentice playing run edited was fitted on other data (merchant_cards.csv differs)" in report.caution
+    assert "hold at search's skill only" in report.caution
+    rows = {
+        row[0]: row
+        for item in report.appendix
+        if isinstance(item, Table) and "apprentice" in item.columns
+        for row in item.rows
+    }
+    assert rows["edited"][-1] == "fitted on other data (merchant_cards.csv)" and rows["shipped"][-1] == (
+        "fitted on this data"
+    )
+    assert compute_report([shipped_run]).caution == "", "the shipped data: no such caution"
+
+
+def test_bad_refit_input_is_one_line_and_writes_nothing(tmp_path: Path) -> None:
+    runner = CliRunner()
+    for args, message in [
+        (["simulate", "century", "-p", "2", "--bots", "greedy", "--refit-apprentice"], "no apprentice plays"),
+        (["simulate", "golem-poker", "-p", "3", "--bots", "search", "--refit-apprentice"], "no apprentice plays"),
+        (["study", "golem-poker", "--refit-apprentice", "--runs-dir", str(tmp_path / "s")], "no apprentice to refit"),
+    ]:
+        out = tmp_path / "out"
+        result = runner.invoke(main, [*args, "--out", str(out)] if args[0] == "simulate" else args)
+        assert result.exit_code == 1, result.output
+        assert message in result.output and len(result.output.strip().splitlines()) == 1, result.output
+        assert not out.exists() and not (tmp_path / "s").exists()
+    with pytest.raises(R.RefitError, match="no apprentice to refit"):
+        R.refit_apprentice("golem-poker", None)
+
+
+def test_the_refit_is_cached_by_the_data_hash(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    cache = tmp_path / "cache"
+    deck = edited_deck(tmp_path)
+    said: list[str] = []
+    shipped = R.refit_apprentice("century", None, settings=TINY, cache=cache, progress=False)
+    assert shipped.how == "covered" and shipped.folder == default_dir("century") and not cache.exists()
+
+    first = R.refit_apprentice("century", deck, settings=TINY, cache=cache, progress=False, say=said.append)
+    assert first.how == "fitted" and cache in first.folder.parents and "refitting the century apprentice" in said[0]
+    fit = read_provenance(first.folder)["fit"]
+    assert fit["data_files"]["merchant_cards.csv"] == sha256(deck / "merchant_cards.csv")
+    assert f"--cards {deck}" in fit["command"]
+    assert (first.folder / "merchant_cards.csv").read_bytes() == (deck / "merchant_cards.csv").read_bytes()
+    assert (deck / "apprentice.toml").read_text() != (first.folder / "apprentice.toml").read_text()
+
+    def no_training(*_, **__):
+        raise AssertionError("trained again")
+
+    monkeypatch.setattr(R, "train", no_training)
+    again = R.refit_apprentice("century", deck, settings=TINY, cache=cache, progress=False)
+    assert again.how == "reused" and again.folder == first.folder and again.key == first.key
+    (deck / "playing_time.toml").write_text((deck / "playing_time.toml").read_text() + "\n# not played\n")
+    assert R.refit_apprentice("century", deck, settings=TINY, cache=cache, progress=False).how == "reused"
+
+    other = edited_deck(tmp_path, "YYYYY")
+    with pytest.raises(AssertionError, match="trained again"):  # another edit misses the cache
+        R.refit_apprentice("century", other, settings=TINY, cache=cache, progress=False)
+    assert R.refit_key("century", other, {}, TINY) != first.key
+    with pytest.raises(AssertionError, match="trained again"):  # so do other rules
+        R.refit_apprentice("century", deck, {"tie_break": "shared"}, settings=TINY, cache=cache, progress=False)
+
+    # a run on the refitted folder records an apprentice fitted on its data, and says nothing against it
+    _, result, run_dir = _simulate(tmp_path, "refitted", "--cards", str(first.folder))
+    assert result.exit_code == 0, result.output
+    assert json.loads((run_dir / "manifest.json").read_text())["apprentice_fit"]["covers"]
+    assert "apprentice: fitted on this data" in result.stderr and "other data" not in result.stderr
+
+    # golem simulate --refit-apprentice plays the cached refit (here of the tiny settings) instead of the folder given
+    real = R.refit_apprentice
+    monkeypatch.setattr(R, "refit_apprentice", lambda *a, **k: real(*a, **{**k, "settings": TINY, "cache": cache}))
+    _, result, run_dir = _simulate(tmp_path, "by-flag", "--cards", str(deck), "--refit-apprentice")
+    assert result.exit_code == 0, result.output
+    manifest = json.loads((run_dir / "manifest.json").read_text())
+    assert manifest["data"]["folder"] == str(first.folder) and manifest["apprentice_fit"]["covers"]
+    assert "apprentice refitted on this data already" in result.stderr
+
+
+def test_a_sweep_of_an_edited_card_says_its_variant_was_played_by_an_apprentice_fitted_on_other_data(
+    tmp_path: Path,
+) -> None:
+    edit = Variant("M08 stronger", (("merchant_cards.M08.output", "YYYYYY"),))
+    design = Design("century", 2, ("apprentice",), (Variant("baseline"), edit), num_games=40, seed=SEED)
+    exp = run_experiment(design, tmp_path / "sweep", command="golem sweep century ...", workers=1)
+    caution = learned_fit_caution(exp)
+    assert caution.startswith("The apprentice playing variant M08 stronger was fitted on other data")
+    assert (
+        "merchant_cards.csv differs" in caution
+        and "hold at search's skill only" in caution
+        and "baseline" not in caution
+    )
+    skill = measured_skill(exp)
+    assert skill.startswith("Measured at the skill of apprentice (learned player) (rung 5 of 8")
+    assert skill.endswith(
+        f"the apprentice playing M08 stronger was fitted on other data, so that answer {SEARCH_SKILL}."
+    )
+    plain = Design("century", 2, ("greedy",), (Variant("baseline"), edit), num_games=40, seed=SEED)
+    greedy = run_experiment(plain, tmp_path / "plain", workers=1)
+    assert learned_fit_caution(greedy) == "" and measured_skill(greedy).endswith(
+        "hold at that skill level; stronger players may see others."
+    )
+
+
+def test_a_value_what_if_says_its_edited_arm_was_played_by_an_apprentice_fitted_on_other_data() -> None:
+    design = ValueDesign("century", ("M08",), (2,), ("apprentice",), num_games=40, seed=SEED, edits=(("reward", "Y"),))
+    result = card_value(design, workers=1)
+    lines = value_answer(result, design)
+    assert len(result.skill) == 1 and lines[-1] == result.skill[0]
+    assert result.skill[0].startswith(
+        "The what-if with bot apprentice was played by an apprentice fitted on other data"
+    )
+    assert "merchant_cards.csv" in result.skill[0] and SEARCH_SKILL in result.skill[0]
+    plain = ValueDesign("century", ("M08",), (2,), ("apprentice",), num_games=40, seed=SEED)
+    assert card_value(plain, workers=1).skill == (), "the printed data and a gift of a printed card: its fit covers"
