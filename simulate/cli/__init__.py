@@ -589,3 +589,7 @@ main.add_command(train)
 from simulate.cli.value import value  # noqa: E402
 
 main.add_command(value)
+
+from simulate.cli.styles import styles  # noqa: E402
+
+main.add_command(styles)
