@@ -7,9 +7,11 @@ import shutil
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 from click.testing import CliRunner
 
+from analysis.stats.metagame import META_VERDICTS
 from simulate.apprentice import PLAIN_STYLE, STYLES_FILE, read_styles, read_weights, style_names, style_weights
 from simulate.cli import main
 from simulate.datafiles import DataError, default_dir
@@ -20,7 +22,7 @@ from simulate.rng import game_seeds
 
 FEATURES = ("a", "b", "c")
 MASTER_SEED = 4545
-STYLED_GAMES = ("century",)
+STYLED_GAMES = ("century", "golem")
 """Games whose apprentice ships styles."""
 
 
@@ -138,3 +140,20 @@ def test_styles_command_refuses_bad_input_in_one_line(tmp_path: Path, args: list
     assert message in result.output, result.output
     assert "Traceback" not in result.output
     assert not (tmp_path / "o").exists()
+
+
+def test_styles_command_plays_every_pair_and_writes_the_meta_game(tmp_path: Path) -> None:
+    out = tmp_path / "styles"
+    args = ["styles", "century", "-p", "2", "--games", "6", "--seed", "3", "-w", "1", "--out", str(out)]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    bots = list(style_bots(make("century")))
+    assert any(verdict in result.output for verdict in META_VERDICTS)
+    matrix = pd.read_csv(out / "matrix.csv")
+    assert len(matrix) == len(bots) * (len(bots) - 1) and (matrix["num_games"] == 6).all()
+    weights = pd.read_csv(out / "weights.csv")
+    assert weights["strategy"].tolist() == bots and weights["weight"].sum() == pytest.approx(1)
+    assert set(pd.read_csv(out / "profile.csv")["bot"]) == set(bots)
+    assert (out / "styles.md").read_text().startswith("# century: is there a dominant strategy?")
+    again = CliRunner().invoke(main, args)
+    assert again.exit_code != 0 and "--overwrite" in again.output
