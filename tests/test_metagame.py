@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np
 import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from analysis.plots import plot_meta_game
 from analysis.stats.metagame import (
     DOMINATES,
     SEVERAL_VIABLE,
@@ -139,3 +144,23 @@ def test_bad_input_is_named():
         pair_scores(pd.DataFrame({"game": [0, 0, 0], "bot": ["a", "b", "c"], "win": [1.0, 0, 0]}))
     with pytest.raises(ValueError, match="score"):
         win_matrix(pd.DataFrame({"game": [0], "strategy": ["a"], "opponent": ["b"]}))
+
+
+@pytest.fixture
+def _close_figures():
+    yield
+    plt.close("all")
+
+
+@pytest.mark.usefixtures("_close_figures")
+@pytest.mark.parametrize("title", [None, "styles"])
+def test_plot_meta_game_draws_one_bar_per_strategy(title):
+    weights = meta_game(_scores(_rps_rates(), 300), num_resamples=50).weights
+    ax = plot_meta_game(weights, title=title)
+    assert len(ax.patches) == 3
+    labels = {t.get_position()[1]: t.get_text() for t in ax.get_yticklabels()}
+    assert [labels[y] for y in sorted(labels, reverse=True)] == weights["strategy"].tolist()  # top to bottom
+    _, axes = plt.subplots()
+    assert plot_meta_game(weights, ax=axes) is axes
+    with pytest.raises(ValueError, match="weight"):
+        plot_meta_game(weights.drop(columns="weight"))
