@@ -157,3 +157,35 @@ def test_styles_command_plays_every_pair_and_writes_the_meta_game(tmp_path: Path
     assert (out / "styles.md").read_text().startswith("# century: is there a dominant strategy?")
     again = CliRunner().invoke(main, args)
     assert again.exit_code != 0 and "--overwrite" in again.output
+
+
+def test_exploit_searches_offsets_and_confirms_the_best_on_fresh_games(tmp_path: Path) -> None:
+    out = tmp_path / "exploit"
+    args = ["exploit", "century", "-p", "2", "--feature", "own_engine_power", "--games", "4", "--budget", "3"]
+    args += ["--confirm-games", "6", "-w", "1", "--out", str(out)]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    assert "exploitability of the apprentice" in result.output
+    evaluations = pd.read_csv(out / "evaluations.csv")
+    assert 1 <= len(evaluations) <= 3 and evaluations.loc[0, "own_engine_power"] == 0  # the apprentice itself first
+    (best,) = read_styles(out, make("century").apprentice.features, file_name="best_response.toml")
+    assert set(best.offset) <= {"own_engine_power"} and not best.scale
+    profile = pd.read_csv(out / "profile.csv")
+    assert profile.groupby("bot")["seat_games"].first().sum() == 12  # 6 confirmation games, 2 seats
+    assert (out / "exploit.md").read_text().startswith("# century, 2 players: exploitability")
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["exploit", "century", "--feature", "nonsense", "--out", "{tmp}/o"], "not a feature of the century"),
+        (["exploit", "golem-poker", "--out", "{tmp}/o"], "no apprentice with strategy styles"),
+        (["exploit", "century", "-p", "9", "--out", "{tmp}/o"], "takes 2-5 players"),
+        (["exploit", "century", "--bound", "0", "--out", "{tmp}/o"], "--bound must be above 0"),
+    ],
+)
+def test_exploit_refuses_bad_input_in_one_line(tmp_path: Path, args: list[str], message: str) -> None:
+    result = CliRunner().invoke(main, [a.replace("{tmp}", str(tmp_path)) for a in args])
+    assert result.exit_code != 0 and message in result.output, result.output
+    assert "Traceback" not in result.output
+    assert not (tmp_path / "o").exists()

@@ -592,6 +592,7 @@ from simulate.cli.value import value  # noqa: E402
 
 main.add_command(value)
 
-from simulate.cli.styles import styles  # noqa: E402
+from simulate.cli.styles import exploit, styles  # noqa: E402
 
 main.add_command(styles)
+main.add_command(exploit)

@@ -27,7 +27,7 @@ from simulate.registry import make
 from simulate.runformat import read_table
 from simulate.runner import RunSpec, check_workers, default_chunk_size, run
 
-__all__ = ["StylesDesign", "StylesError", "StylesResult", "play_styles", "style_bots", "styles_lines"]
+__all__ = ["StylesDesign", "StylesError", "StylesResult", "play_styles", "profile_change", "style_bots", "styles_lines"]
 
 APPRENTICE = "apprentice"
 
@@ -154,7 +154,7 @@ def styles_lines(result: StylesResult, markdown: bool = False) -> list[str]:
     rows = [("style", "equilibrium weight (95%)", f"vs {APPRENTICE}", "plays", "profile vs the apprentice")]
     for bot in result.bots:
         versus = "" if bot == APPRENTICE else _pct(m.loc[(bot, APPRENTICE)])
-        diff = "" if bot == APPRENTICE else _profile_change(mean, bot)
+        diff = "" if bot == APPRENTICE else profile_change(mean, bot)
         weight = f"{w.at[bot, 'weight']:.2f} ({w.at[bot, 'ci_low']:.2f}-{w.at[bot, 'ci_high']:.2f})"
         rows.append((bot, weight, versus, result.descriptions[bot], diff))
     lines += _table(rows, markdown)
@@ -170,7 +170,7 @@ def _pct(row: pd.Series) -> str:
     return f"{row['win_rate']:.1%} ({row['ci_low']:.1%}-{row['ci_high']:.1%})"
 
 
-def _profile_change(mean: pd.DataFrame, bot: str, count: int = 3) -> str:
+def profile_change(mean: pd.DataFrame, bot: str, count: int = 3) -> str:
     """The ``count`` mechanisms whose use per game differs most (relatively) from the plain apprentice's."""
     base, own = mean.loc[APPRENTICE], mean.loc[bot]
     change = (own - base) / base.where(base > 0)
