@@ -24,6 +24,8 @@ FEATURES = ("a", "b", "c")
 MASTER_SEED = 4545
 STYLED_GAMES = ("century", "golem")
 """Games whose apprentice ships styles."""
+PLAYED_GAMES = {"century": 24, "golem": 6}
+"""Games a style plays in the play test (a Golem apprentice game takes a tenth of a second and more)."""
 
 
 def _folder(tmp_path: Path, text: str) -> Path:
@@ -99,7 +101,8 @@ def test_a_style_is_a_bot_spec_by_name() -> None:
         style_bots(make("golem-poker"))
 
 
-def _games(game, data, bots: list[str], num_games: int = 24) -> np.ndarray:
+def _games(game, data, bots: list[str]) -> np.ndarray:
+    num_games = PLAYED_GAMES[game.name]
     lineup = parse_lineup(game, bots, 2)
     ids, params = lineup_arrays(game, lineup)
     setup, play = game_seeds(MASTER_SEED, np.arange(num_games), np.arange(num_games))
