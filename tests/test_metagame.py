@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from analysis.plots import plot_meta_game
+from analysis.report.styles import build_styles_section
 from analysis.stats.metagame import (
     DOMINATES,
     SEVERAL_VIABLE,
@@ -164,3 +165,33 @@ def test_plot_meta_game_draws_one_bar_per_strategy(title):
     assert plot_meta_game(weights, ax=axes) is axes
     with pytest.raises(ValueError, match="weight"):
         plot_meta_game(weights.drop(columns="weight"))
+
+
+def _style_seats(rates: dict[tuple[str, str], float], games: int) -> pd.DataFrame:
+    """A seats table of 2-player games between styles (``a`` wins ``rates[a, b]`` of its games with ``b``)."""
+    scores = _scores(rates, games, exact=True)
+    return pd.DataFrame(
+        {
+            "game": np.repeat(scores["game"].to_numpy(), 2),
+            "num_players": 2,
+            "bot": np.column_stack([scores["strategy"], scores["opponent"]]).ravel(),
+            "win": np.column_stack([scores["score"], 1 - scores["score"]]).ravel(),
+        }
+    )
+
+
+@pytest.mark.usefixtures("_close_figures")
+def test_the_report_section_answers_with_the_dominant_style():
+    engine, rush = "apprentice:style=engine", "apprentice:style=rush"
+    rates = {(engine, "apprentice"): 0.6, (engine, rush): 0.65, ("apprentice", rush): 0.55}
+    seats = pd.concat(
+        [_style_seats(rates, 1500), _style_seats({("greedy", "planner"): 0.3}, 50).eval("game = game + 10**6")]
+    )
+    section = build_styles_section(seats, 0.05)
+    assert section.title == "Strategies at strong play"
+    (answer,) = section.answers
+    assert answer.startswith(f"Dominant strategy at strong play: {DOMINATES}: {engine} beats every other")
+    assert "3 styles" in answer and "1,500 2-player games a pair" in answer
+    assert build_styles_section(_style_seats({("greedy", "planner"): 0.3}, 50), 0.05) is None
+    one_pair_missing = _style_seats({(engine, "apprentice"): 0.6, (engine, rush): 0.6}, 100)
+    assert build_styles_section(one_pair_missing, 0.05) is None
