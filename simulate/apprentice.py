@@ -18,6 +18,18 @@ The file::
 ``intercept`` first, then the game's features in the order the engine computes them; a weight multiplies the
 raw feature (the fit's standardisation is folded in). A player count without a column plays with weights 0,
 i.e. a uniform choice among its moves (the game declares the counts it ships weights for).
+
+Strategy *styles* (``seeds/<game>/styles.toml``) are the apprentice biased toward a plan a player would name
+(Century's ``engine``: build a merchant engine): each changes the weights of every player count, feature by feature,
+to ``weight * scale + offset``, and plays as ``apprentice:style=NAME``. The file::
+
+    [engine]
+    description = "builds a merchant engine before it buys point cards"
+    offset = { own_engine_power = 0.3, engine_x_early = 0.5 }
+    scale = { point_card_margin = 0.8 }
+
+Features a style does not name keep their weight (``scale`` 1, ``offset`` 0); ``intercept`` is not a feature a
+style may change (it moves every move's value alike).
 """
 
 from __future__ import annotations
@@ -25,20 +37,26 @@ from __future__ import annotations
 import math
 import tomllib
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from numba import njit
 
-from simulate.datafiles import DataError, read_csv
+from simulate.datafiles import DataError, read_csv, read_toml
 
 __all__ = [
+    "PLAIN_STYLE",
     "PROVENANCE_FILE",
+    "STYLES_FILE",
     "WEIGHTS_FILE",
+    "Style",
     "fit_warning",
     "linear_value",
     "read_provenance",
+    "read_styles",
     "read_weights",
+    "style_names",
+    "style_weights",
     "value_weights",
     "softmax_pick",
     "weights_text",
@@ -47,6 +65,20 @@ __all__ = [
 
 WEIGHTS_FILE = "apprentice.csv"
 PROVENANCE_FILE = "apprentice.toml"
+STYLES_FILE = "styles.toml"
+PLAIN_STYLE = "plain"
+"""The name of style 0: the apprentice's own weights (``apprentice:style=plain`` plays as ``apprentice``)."""
+_STYLE_KEYS = ("description", "offset", "scale")
+
+
+class Style(NamedTuple):
+    """A strategy style: its name, what it plays in a line, and the feature -> offset and feature -> scale it puts on
+    the apprentice's weights."""
+
+    name: str
+    description: str
+    offset: dict[str, float]
+    scale: dict[str, float]
 
 
 def _column(n: int) -> str:
@@ -116,6 +148,73 @@ def weights_text(weights: np.ndarray, features: tuple[str, ...], player_counts: 
     for k, name in enumerate(("intercept", *features)):
         lines.append(",".join([name, *(repr(float(weights[n, k])) for n in player_counts)]))
     return "\n".join(lines) + "\n"
+
+
+def read_styles(
+    folder: Path, features: tuple[str, ...], names: tuple[str, ...] | None = None, file_name: str = STYLES_FILE
+) -> tuple[Style, ...]:
+    """The strategy styles of a game folder (``styles.toml``, or ``file_name``), in file order, checked.
+
+    Each style is a table with a ``description`` and optional ``offset`` and ``scale`` tables of feature -> number;
+    an unknown feature, key or a number that is not finite is refused, naming the file, the style and the key.
+    ``names``: the styles the game's bots are given by name (those of its shipped folder, :func:`style_names`
+    without ``plain``), which the folder must declare, in that order (a bot's style is their index).
+    """
+    path = Path(folder) / file_name
+    conf = read_toml(path)
+    styles = []
+    for name, table in conf.items():
+        where = f"{path}: [{name}]"
+        if not isinstance(table, dict):
+            raise DataError(f"{where}: a style is a table with a description and offset/scale tables")
+        if not name.isidentifier() or name == PLAIN_STYLE:
+            raise DataError(f"{where}: a style's name is a word (letters, digits, _), not '{PLAIN_STYLE}'")
+        unknown = sorted(set(table) - set(_STYLE_KEYS))
+        if unknown:
+            raise DataError(f"{where}: unknown key {unknown[0]}; a style has {', '.join(_STYLE_KEYS)}")
+        description = table.get("description")
+        if not isinstance(description, str) or not description.strip():
+            raise DataError(f"{where}: description: a line saying what the style plays")
+        parts = {}
+        for key in ("offset", "scale"):
+            values = table.get(key, {})
+            if not isinstance(values, dict):
+                raise DataError(f"{where}: {key}: a table of feature = number")
+            for feature, value in values.items():
+                if feature not in features:
+                    raise DataError(f"{where}: {key}.{feature}: not a feature of the apprentice")
+                if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+                    raise DataError(f"{where}: {key}.{feature}: '{value}' is not a finite number")
+            parts[key] = {f: float(v) for f, v in values.items()}
+        styles.append(Style(name, description.strip(), parts["offset"], parts["scale"]))
+    found = tuple(style.name for style in styles)
+    if names is not None and found != tuple(names):
+        raise DataError(
+            f"{path}: styles {', '.join(found) or '(none)'}; the game's bots know {', '.join(names)} (in that order): "
+            "change a style's offsets, not its name or place"
+        )
+    return tuple(styles)
+
+
+def style_names(folder: Path, file_name: str = STYLES_FILE) -> tuple[str, ...]:
+    """``plain`` and the names of the styles of a game folder, in file order: the values of ``apprentice:style``."""
+    return (PLAIN_STYLE, *read_toml(Path(folder) / file_name))
+
+
+def style_weights(
+    plain: np.ndarray, styles: tuple[Style, ...], features: tuple[str, ...], player_counts: tuple[int, ...]
+) -> np.ndarray:
+    """The weights of every style: float64 (len(styles) + 1, *plain.shape), row 0 ``plain`` (as
+    :func:`read_weights` returns it), row k + 1 style k's ``plain * scale + offset`` on the rows of
+    ``player_counts`` (the other player counts keep their zeros)."""
+    out = np.repeat(plain[None], len(styles) + 1, axis=0)
+    counts = list(player_counts)
+    for k, style in enumerate(styles, start=1):
+        for feature, factor in style.scale.items():
+            out[k, counts, features.index(feature) + 1] *= factor
+        for feature, offset in style.offset.items():
+            out[k, counts, features.index(feature) + 1] += offset
+    return out
 
 
 def read_provenance(folder: Path, file_name: str = PROVENANCE_FILE) -> dict[str, Any]:

@@ -24,17 +24,30 @@ class BotSpec:
     params: dict[str, tuple[float, str]] = field(default_factory=dict)  # name -> (default, help)
     limits: dict[str, tuple[float, float]] = field(default_factory=dict)  # name -> (lowest, highest) accepted
     whole: frozenset[str] = frozenset()  # parameters that count something (turns, samples, raises): whole numbers
+    choices: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """Parameters set by name (``apprentice:style=engine``): name -> the names of the values 0, 1, ..."""
 
 
 def bot_specs(
     bots: dict[str, tuple[int, str, dict[str, tuple[float, str]]]],
     limits: dict[str, tuple[float, float]],
     whole: frozenset[str] = frozenset(),
+    choices: dict[str, tuple[str, ...]] | None = None,
 ) -> dict[str, BotSpec]:
-    """A game's bots from its table (name -> id, description, parameters), its parameters' limits by name and
-    the names of the parameters that take whole numbers."""
+    """A game's bots from its table (name -> id, description, parameters), its parameters' limits by name, the
+    names of the parameters that take whole numbers and those of the parameters set by name (name -> the names of
+    its values 0, 1, ...: whole numbers within their count)."""
+    named = choices or {}
     return {
-        name: BotSpec(name, bot_id, desc, dict(params), {k: limits[k] for k in params}, whole & set(params))
+        name: BotSpec(
+            name,
+            bot_id,
+            desc,
+            dict(params),
+            {k: (0.0, len(named[k]) - 1.0) if k in named else limits[k] for k in params},
+            (whole | set(named)) & set(params),
+            {k: named[k] for k in params if k in named},
+        )
         for name, (bot_id, desc, params) in bots.items()
     }
 

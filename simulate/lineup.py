@@ -40,7 +40,10 @@ def read_bot_file(path: str) -> str:
 
 
 def parse_bot(game: Game, spec: str) -> BotEntry:
-    """Parse ``name``, ``name:key=value[:key=value...]`` or ``@FILE`` (a spec in a file) against the game's bots."""
+    """Parse ``name``, ``name:key=value[:key=value...]`` or ``@FILE`` (a spec in a file) against the game's bots.
+
+    A parameter set by name (``BotSpec.choices``, e.g. ``apprentice:style=engine``) takes one of its names, which the
+    label keeps, and plays as the name's index."""
     if spec.strip().startswith("@"):
         spec = read_bot_file(spec.strip()[1:])
     name, *settings = [part.strip() for part in spec.strip().split(":")]
@@ -59,6 +62,14 @@ def parse_bot(game: Game, spec: str) -> BotEntry:
         if key not in params:
             known = list(params) or ["(this bot has no parameters)"]
             raise LineupError(f"bot '{spec}': " + unknown_message(f"parameter of {name}", key, known))
+        if key in bot.choices:
+            if value.strip() not in bot.choices[key]:
+                raise LineupError(
+                    f"bot '{spec}': " + unknown_message(f"{key} of {name}", value.strip(), list(bot.choices[key]))
+                )
+            params[key] = float(bot.choices[key].index(value.strip()))
+            given.append(f"{key}={value.strip()}")
+            continue
         try:
             params[key] = float(value)
         except ValueError:

@@ -249,6 +249,25 @@ def plot_ratings(
     return ax
 
 
+def plot_meta_game(weights: pd.DataFrame, ax: Axes | None = None, *, title: str | None = None) -> Axes:
+    """The meta-game's equilibrium: each strategy's weight with its bootstrap interval, in the given order.
+
+    Required columns (``analysis.stats.metagame.meta_game(...).weights``): ``strategy``, ``weight``, ``ci_low``,
+    ``ci_high``.
+    """
+    require_columns(weights, ["strategy", "weight", "ci_low", "ci_high"], "weights")
+    y = np.arange(len(weights))[::-1]
+    est = weights["weight"].to_numpy(dtype=float)
+    err = np.clip(np.vstack([est - weights["ci_low"].to_numpy(), weights["ci_high"].to_numpy() - est]), 0, None)
+    ax = new_axes(ax, (6, 0.4 * len(weights) + 1.5))
+    ax.barh(y, est, xerr=err, capsize=4, color="tab:blue", alpha=0.7)
+    ax.set_yticks(y, weights["strategy"].astype(str))
+    ax.set_xlim(0, 1)
+    ax.set_xlabel("weight in the equilibrium (the mix no strategy beats)")
+    ax.set_title(title or "Meta-game equilibrium with bootstrap intervals")
+    return ax
+
+
 def plot_component_forest(
     strength: pd.DataFrame,
     ax: Axes | None = None,

@@ -46,6 +46,7 @@ from analysis.report.seats import (
 )
 from analysis.report.setups import build_setup_section
 from analysis.report.strategies import build_strategy_section
+from analysis.report.styles import build_styles_section
 from analysis.report.variants import build_variant_section
 from analysis.run import check_runs, default_offsets, read_tables, run_label
 from analysis.stats._util import mirror_mask
@@ -136,6 +137,7 @@ def compute_report(
     outcome = facts.get("outcome", "win")
     outcome_unit = unit if outcome == "score" else None
     strategy_section, ratings = build_strategy_section(base_seats, alpha, outcome_unit)
+    styles_section = build_styles_section(base_seats, alpha)
     mixed_seats = base_seats[~mirror]
     if outcome_unit is not None and mixed_seats["bot"].nunique() > 1:  # rungs rated in the game's currency
         ratings = score_ratings(mixed_seats[["game", "bot", "score"]], alpha).rename(columns={"mean": "rating"})
@@ -190,6 +192,7 @@ def compute_report(
         mixed_section,
         setup_section,
         strategy_section,
+        styles_section,
         value_section,
         components,
         build_outcome_section(games, seats, mirror_all, labels, alpha, unit),
@@ -225,6 +228,7 @@ def compute_report(
             value_section if value_section is not None else components,  # the card question on the first screen
             setup_section,
             strategy_section,
+            styles_section,
             variant_section,
             solo_section,
         )

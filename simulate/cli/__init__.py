@@ -80,7 +80,9 @@ def bots(game_name: str) -> None:
     for bot in game.bots.values():
         click.echo(f"{bot.name:<{width}}{bot.description}")
         rows = [
-            (f"{key}={default:g}", f"[{low:g}..{high:g}{', whole' if key in bot.whole else ''}]", help_text)
+            (f"{key}={bot.choices[key][int(default)]}", f"[{', '.join(bot.choices[key])}]", help_text)
+            if key in bot.choices
+            else (f"{key}={default:g}", f"[{low:g}..{high:g}{', whole' if key in bot.whole else ''}]", help_text)
             for key, (default, help_text) in bot.params.items()
             for low, high in [bot.limits[key]]
         ]
@@ -597,3 +599,8 @@ main.add_command(train)
 from simulate.cli.value import value  # noqa: E402
 
 main.add_command(value)
+
+from simulate.cli.styles import exploit, styles  # noqa: E402
+
+main.add_command(styles)
+main.add_command(exploit)

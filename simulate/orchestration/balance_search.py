@@ -668,7 +668,8 @@ def run_tune(
     out = Path(out)
     _check_out(out, overwrite)
     try:
-        dims = tune_dimensions(game.bots[bot].params, params, ranges, game.bots[bot].limits)
+        numeric = {k: v for k, v in game.bots[bot].params.items() if k not in game.bots[bot].choices}  # not a name
+        dims = tune_dimensions(numeric, params, ranges, game.bots[bot].limits)
     except ExperimentError as e:
         raise ExperimentError(f"--bot {bot}: {e}") from None
     field = list(field) or [bot]

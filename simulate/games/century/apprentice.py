@@ -5,9 +5,9 @@ limit), the apprentice plays the move on a copy of the position, with the next c
 first from the unseen cards (a move draws at most one card of each deck, so this is the search bot's
 determinisation as far as one move sees it: the card a refill draws is never peeked at), and values the position it
 leads to from the mover's view: ``sigmoid(w . features)``, its chance to win, with the weights of
-``seeds/century/apprentice.csv`` for the table's player count (a move that ends the game is valued by its
-result). It plays the best (``temperature`` 0) or draws
-a move by a softmax over the logits.
+``seeds/century/apprentice.csv`` for the table's player count, or those of its ``style``
+(``seeds/century/styles.toml``; a move that ends the game is valued by its result). It plays the best
+(``temperature`` 0) or draws a move by a softmax over the logits.
 
 A claim that triggers the end (``endgame`` 1, the default) is valued by the end it leads to: after the claim the
 claimer never moves again and each later seat has one last turn, so the apprentice re-deals the unseen cards of both
@@ -41,7 +41,7 @@ from simulate.games.century.search_bot import _apply, _determinise, _moves, new_
 from simulate.games.century.state import ACQUIRE, CLAIM, M_ARG, M_KIND, MOVE_LEN, RUNNING
 from simulate.rng import next_u64, randint, uniform
 
-A_TEMPERATURE, A_ENDGAME = 0, 1  # the apprentice's parameter row: their index in ``bots.BOTS``
+A_TEMPERATURE, A_ENDGAME, A_STYLE = 0, 1, 2  # the apprentice's parameter row: their index in ``bots.BOTS``
 MAX_MOVES = 2048
 
 
@@ -90,7 +90,7 @@ def apprentice_action(st, g, tb, params, scratch, out):
     rng[0] = next_u64(r.rng, 0)
     _redeal_next(st[g : g + 1], base, tb, rng, marks)
     n = _moves(ctx, base, moves)
-    w = tb.apprentice_w[r.num_players]
+    w = tb.style_w[int(params[A_STYLE]), r.num_players]
     if n > 1:
         b = base[0]
         _, best_score = best_rival(b, tb, seat, parts)  # the mover's move changes no other seat's score

@@ -116,6 +116,7 @@ BOTS: dict[str, tuple[int, str, dict[str, tuple[float, str]]]] = {
                 "1 values a claim that triggers the end by playing out the final round (the later seats' last "
                 "turns, as the apprentice plays them, on re-dealt decks); 0 values it as any other move",
             ),
+            "style": (0.0, "a strategy style of seeds/century/styles.toml (its weights biased toward a plan), by name"),
         },
     ),
 }

@@ -7,7 +7,15 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from simulate.apprentice import WEIGHTS_FILE, read_provenance, read_weights
+from simulate.apprentice import (
+    STYLES_FILE,
+    WEIGHTS_FILE,
+    read_provenance,
+    read_styles,
+    read_weights,
+    style_names,
+    style_weights,
+)
 from simulate.datafiles import (
     DataError,
     default_dir,
@@ -42,7 +50,7 @@ NUM_PARAMS = 10
 GIFT_SUFFIX = "*"
 """The gift copy's id is its card's id with this suffix (``M04*``)."""
 
-FILES = ("merchant_cards.csv", "point_cards.csv", "game.toml", WEIGHTS_FILE)
+FILES = ("merchant_cards.csv", "point_cards.csv", "game.toml", WEIGHTS_FILE, STYLES_FILE)
 
 _SEAT_FEATURES = (
     "score",  # points as they stand: point cards, coins, non-yellow crystals
@@ -84,6 +92,8 @@ APPRENTICE_FEATURES = (
 order of ``apprentice.csv``'s rows."""
 APPRENTICE_PLAYERS = (2, 3, 4, 5)
 """Player counts with a column of the apprentice's weights."""
+STYLES = style_names(default_dir("century"))[1:]
+"""The apprentice's strategy styles (``apprentice:style=NAME``), as the shipped ``styles.toml`` declares them."""
 
 RULE_OPTIONS: dict[str, tuple[type, tuple, str]] = {
     "rest_requires_played": (bool, (True, False), "Rest is legal only with a played card to take back"),
@@ -121,6 +131,7 @@ class CenturyTables(NamedTuple):
     crystal_vp: np.ndarray  # int16 (4,)
     params: np.ndarray  # int64 (NUM_PARAMS,), see P_*
     apprentice_w: np.ndarray  # float64 (MAX_PLAYERS + 1, 1 + len(APPRENTICE_FEATURES)): weights by player count
+    style_w: np.ndarray  # float64 (1 + styles, MAX_PLAYERS + 1, 1 + features): each style's (0: apprentice_w)
 
 
 class CenturyData(NamedTuple):
@@ -198,6 +209,8 @@ def load(cards_dir: str | Path | None = None, rules: dict[str, Any] | None = Non
     start_crystals = np.stack([parse_crystals(s, f"{folder / 'game.toml'}: table.start") for s in table["start"]])
     end_trigger = np.zeros(6, dtype=np.int16)
     end_trigger[2:6] = table["end_trigger"]
+    weights = read_weights(folder, APPRENTICE_FEATURES, APPRENTICE_PLAYERS, MAX_PLAYERS)
+    styles = read_styles(folder, APPRENTICE_FEATURES, STYLES)
     tables = CenturyTables(
         m_kind=np.array(m_kind, dtype=np.int8),
         m_in=np.array(m_in, dtype=np.int16).reshape(-1, NUM_COLOURS),
@@ -211,7 +224,8 @@ def load(cards_dir: str | Path | None = None, rules: dict[str, Any] | None = Non
         end_trigger=end_trigger,
         crystal_vp=np.array(table["crystal_vp"], dtype=np.int16),
         params=params,
-        apprentice_w=read_weights(folder, APPRENTICE_FEATURES, APPRENTICE_PLAYERS, MAX_PLAYERS),
+        apprentice_w=weights,
+        style_w=style_weights(weights, styles, APPRENTICE_FEATURES, APPRENTICE_PLAYERS),
     )
     default = folder.resolve() == default_dir("century").resolve()
     provenance = {

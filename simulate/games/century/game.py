@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from simulate.apprentice import PLAIN_STYLE
 from simulate.game import ApprenticeSpec, ChunkTables, Codes, RuleOption, bot_specs
 from simulate.gamekit import (
     GameShell,
@@ -55,7 +56,7 @@ class Century(GameShell):
     min_players = 2
     max_players = 5
     description = "Century: Golem Edition (Plan B Games 2017): crystal trading and hand building, 2-5 players"
-    bots = bot_specs(century_bots.BOTS, century_bots.LIMITS, WHOLE_PARAMS)
+    bots = bot_specs(century_bots.BOTS, century_bots.LIMITS, WHOLE_PARAMS, {"style": (PLAIN_STYLE, *data.STYLES)})
     max_bot_params = century_bots.MAX_BOT_PARAMS
     data_files = data.FILES
     score_parts = play.SCORE_PARTS

@@ -6,7 +6,8 @@ action, small Artifact Developments on the cheapest free space), re-deals what t
 orders, the other seats' Objectives with the Objective deck, the Automa's coming cards, the chance stream), plays
 each option on a copy of that determinised record (the engine runs on to the next decision, as for every bot) and
 values the position it leads to from the mover's view: the logit ``w . features`` with the weights of the table's
-player count (``seeds/golem/apprentice.csv``). Temperature 0 plays the best (the first of equals); above 0 a
+player count (``seeds/golem/apprentice.csv``, or those of its ``style``: ``seeds/golem/styles.toml``). Temperature 0
+plays the best (the first of equals); above 0 a
 softmax draw (a second draw of the play stream). A decision with one option takes it without a draw. Setup
 decisions (the Objective draft, Artifact and Starting tiles, the starting Golems) are ``balanced``'s, as in the
 search bot.
@@ -25,7 +26,7 @@ from simulate.games.golem.features import NUM_FEATURES, features
 from simulate.games.golem.search_bot import MAX_MOVES, MOVE_LEN, _apply, _determinise, _moves, _weights
 from simulate.rng import next_u64, uniform
 
-A_TEMPERATURE = 0  # the apprentice's parameter row: its index in ``bots.BOTS``
+A_TEMPERATURE, A_STYLE = 0, 1  # the apprentice's parameter row: their index in ``bots.BOTS``
 
 
 @njit(cache=True)
@@ -47,7 +48,8 @@ def new_apprentice_scratch(st, search_scratch):
 def apprentice_action(st, g, tb, params, scratch):
     """The apprentice's action for the seat to move in game ``g`` of batch ``st`` (``tb``: the packed tables).
 
-    ``params`` is the bot's parameter row (``A_TEMPERATURE``); ``scratch`` from :func:`new_apprentice_scratch`.
+    ``params`` is the bot's parameter row (``A_TEMPERATURE``, ``A_STYLE``); ``scratch`` from
+    :func:`new_apprentice_scratch`.
     """
     search_scratch, base, sim, moves, f, values, rng = scratch
     r = st[g]
@@ -62,7 +64,7 @@ def apprentice_action(st, g, tb, params, scratch):
     seat = current_player(r)
     rng[0] = next_u64(r.rng, 0)
     _determinise(ctx, st[g : g + 1], base, seat, rng)
-    w = tb.apprentice_w[r.n]
+    w = tb.style_w[int(params[A_STYLE]), r.n]
     for k in range(n):
         sim[0] = base[0]
         _apply(ctx, sim, moves[k])

@@ -279,7 +279,10 @@ BOTS: dict[str, tuple[int, str, dict[str, tuple[float, str]]]] = {
         APPRENTICE,
         "the learned afterstate value (seeds/golem/apprentice.csv, fitted to search games by golem train): plays "
         "the option whose position it values most from its own view; hidden cards re-dealt first, never peeked at",
-        {"temperature": (0.0, "softmax temperature over the moves' logits; 0 plays the best")},
+        {
+            "temperature": (0.0, "softmax temperature over the moves' logits; 0 plays the best"),
+            "style": (0.0, "a strategy style of seeds/golem/styles.toml (its weights biased toward a plan), by name"),
+        },
     ),
 }
 

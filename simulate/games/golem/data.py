@@ -13,7 +13,15 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from simulate.apprentice import WEIGHTS_FILE, read_weights, value_weights
+from simulate.apprentice import (
+    STYLES_FILE,
+    WEIGHTS_FILE,
+    read_styles,
+    read_weights,
+    style_names,
+    style_weights,
+    value_weights,
+)
 from simulate.datafiles import (
     DataError,
     default_dir,
@@ -190,6 +198,7 @@ FILES = (
     "game.toml",
     WEIGHTS_FILE,
     VALUE_FILE,
+    STYLES_FILE,
 )
 VALUE_PLAYERS = (2, 4)
 """Player counts with a column in ``VALUE_FILE``: those whose weights the policy stage refits."""
@@ -239,6 +248,8 @@ APPRENTICE_FEATURES = (
 )
 """The apprentice's features (``features.features``), in the order of ``apprentice.csv``'s rows after the intercept."""
 APPRENTICE_PLAYERS = (2, 3, 4)
+STYLES = style_names(default_dir("golem"))[1:]
+"""The apprentice's strategy styles (``apprentice:style=NAME``), as the shipped ``styles.toml`` declares them."""
 """Player counts with a column of the apprentice's weights. Solo games play the 2-player value fit (``VALUE_FILE``'s
 column, not the 2-player policy: against the Automa the chance to win is what counts; the features compare the seat
 with the Automa as they compare it with the other seat at 2 players)."""
@@ -476,6 +487,7 @@ class GolemTables(NamedTuple):
     au_thresholds: np.ndarray  # (4,) gauge thresholds at the chosen difficulty
     apprentice_w: np.ndarray  # float64 (MAX_PLAYERS + 1, 1 + len(APPRENTICE_FEATURES)): weights by player count
     apprentice_v: np.ndarray  # float64, the same shape: its value (VALUE_FILE's rows, apprentice_w's elsewhere)
+    style_w: np.ndarray  # float64 (1 + styles, MAX_PLAYERS + 1, 1 + features): each style's weights (0: apprentice_w)
 
 
 class GolemData(NamedTuple):
@@ -789,15 +801,17 @@ def _read_tracks(
     return (*(c.copy() for c in columns), *cemetery), (golem_track_len, study_track_len, cemetery_len)
 
 
-def _apprentice_weights(root: Path) -> tuple[np.ndarray, np.ndarray]:
-    """The apprentice's play weights (``apprentice.csv``) and value weights (``VALUE_FILE``'s columns over them); solo
-    games play and value by the 2-player value fit (``APPRENTICE_PLAYERS``)."""
+def _apprentice_weights(root: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The apprentice's play weights (``apprentice.csv``), value weights (``VALUE_FILE``'s columns over them) and the
+    weights of its styles (``STYLES_FILE``); solo games play and value by the 2-player value fit
+    (``APPRENTICE_PLAYERS``)."""
     w = read_weights(root, APPRENTICE_FEATURES, APPRENTICE_PLAYERS, MAX_PLAYERS)
     v = value_weights(root, APPRENTICE_FEATURES, VALUE_PLAYERS, MAX_PLAYERS, w, VALUE_FILE)
     if 1 not in APPRENTICE_PLAYERS:
         w[1] = v[2]
         v[1] = v[2]
-    return w, v
+    counts = tuple(sorted({1, *APPRENTICE_PLAYERS}))
+    return w, v, style_weights(w, read_styles(root, APPRENTICE_FEATURES, STYLES), APPRENTICE_FEATURES, counts)
 
 
 def estimate_note(d: GolemData) -> str:

@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from simulate.apprentice import PLAIN_STYLE
 from simulate.game import ChunkTables, Codes, RuleOption, bot_specs
 from simulate.gamekit import (
     GameShell,
@@ -85,7 +86,9 @@ class Golem(GameShell):
         "1-4 players (solo against a stand-in Automa); ESTIMATES stand in for printed values the rules text "
         "does not give (seeds/golem/SOURCES.md)"
     )
-    bots = bot_specs(golem_bots.BOTS, golem_bots.LIMITS, golem_bots.WHOLE_PARAMS)
+    bots = bot_specs(
+        golem_bots.BOTS, golem_bots.LIMITS, golem_bots.WHOLE_PARAMS, {"style": (PLAIN_STYLE, *data.STYLES)}
+    )
     max_bot_params = golem_bots.MAX_BOT_PARAMS
     data_files = data.FILES
     score_parts = play.SCORE_PARTS

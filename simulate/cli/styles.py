@@ -1,0 +1,142 @@
+"""``golem styles``: the apprentice's strategy styles against each other, and whether one dominates.
+
+A thin click wrapper over ``simulate.orchestration.styles`` (registered on the ``golem`` group at the end of
+``simulate.cli``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+
+@click.command()
+@click.argument("game_name", metavar="GAME")
+@click.option("--players", "-p", type=click.IntRange(min=1), default=2, show_default=True, help="Player count.")
+@click.option(
+    "--games",
+    "-n",
+    "num_games",
+    type=click.IntRange(min=2),
+    default=400,
+    show_default=True,
+    help="Games of each pair of styles (seats rotated).",
+)
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True, help="Master seed.")
+@click.option(
+    "--out",
+    "-o",
+    type=click.Path(path_type=Path),
+    required=True,
+    help="Folder for the runs (one a pair) and matrix.csv, weights.csv, profile.csv, styles.md.",
+)
+@click.option("--overwrite", is_flag=True, help="Replace the runs and tables in --out if it holds them.")
+@click.option("--workers", "-w", type=int, default=None, help="Worker processes [default: all cores].")
+def styles(
+    game_name: str, players: int, num_games: int, seed: int, out: Path, overwrite: bool, workers: int | None
+) -> None:
+    """Is there a dominant strategy in GAME? Its apprentice's strategy styles (seeds/GAME/styles.toml) play each
+    other and the plain apprentice; prints the win-rate matrix, the equilibrium of the meta-game they make (the mix
+    no style beats, with bootstrap intervals), each style's play profile against the apprentice's, and a verdict:
+    several styles viable, one style dominates, or unresolved (with the games that would settle it).
+
+    \b
+    Examples:
+      golem styles century -p 2 --games 400 --out runs/century-styles
+      golem bots century                     # the styles: apprentice's style parameter
+      golem simulate century -p 2 --bots apprentice:style=engine,apprentice -n 1000 --out runs/c2-engine
+    """
+    from simulate.datafiles import DataError
+    from simulate.lineup import LineupError
+    from simulate.orchestration.styles import StylesDesign, StylesError, play_styles, styles_lines
+    from simulate.outputs import Output, OutputError, check_outputs
+    from simulate.registry import UnknownName
+    from simulate.runner import RunError
+
+    try:
+        check_outputs([Output("--out", out, "runs")], overwrite=overwrite)
+        design = StylesDesign(game_name, players, num_games, seed)
+        result = play_styles(design, out, workers=workers, overwrite=overwrite, log=lambda m: click.echo(m, err=True))
+    except (StylesError, UnknownName, LineupError, RunError, DataError, OutputError) as e:
+        raise click.ClickException(" ".join(str(e).split())) from None
+    for line in styles_lines(result):
+        click.echo(line)
+    click.echo(f"({result.seconds:.0f} s; tables and styles.md in {out})", err=True)
+
+
+@click.command()
+@click.argument("game_name", metavar="GAME")
+@click.option("--players", "-p", type=click.IntRange(min=1), default=2, show_default=True, help="Player count.")
+@click.option(
+    "--feature",
+    "features",
+    multiple=True,
+    help="A feature whose weight the search offsets; repeat [default: every feature a shipped style names].",
+)
+@click.option(
+    "--bound",
+    type=float,
+    default=2.0,
+    show_default=True,
+    help="Offsets searched within ±BOUND units: the largest offset a shipped style puts on a feature (else its "
+    "weight).",
+)
+@click.option(
+    "--games", "-n", "num_games", type=click.IntRange(min=2), default=200, show_default=True, help="Games a candidate."
+)
+@click.option("--budget", type=click.IntRange(min=2), default=40, show_default=True, help="Candidates at most.")
+@click.option(
+    "--confirm-games",
+    type=click.IntRange(min=2),
+    default=2000,
+    show_default=True,
+    help="Fresh games that measure the best candidate.",
+)
+@click.option("--seed", type=click.IntRange(0, 2**62), default=0, show_default=True, help="Master seed.")
+@click.option("--out", "-o", type=click.Path(path_type=Path), required=True, help="Folder for the search.")
+@click.option("--overwrite", is_flag=True, help="Replace the search in --out if it holds one.")
+@click.option("--workers", "-w", type=int, default=None, help="Worker processes [default: all cores].")
+def exploit(
+    game_name: str,
+    players: int,
+    features: tuple[str, ...],
+    bound: float,
+    num_games: int,
+    budget: int,
+    confirm_games: int,
+    seed: int,
+    out: Path,
+    overwrite: bool,
+    workers: int | None,
+) -> None:
+    """Can the apprentice of GAME be beaten by another way of playing? Searches offsets on its weights (a style) for
+    a best response to it at -p players (differential evolution, each candidate against the apprentice in every
+    other seat), then measures the best on fresh seeds: the exploitability (its win share minus the fair share, with
+    an interval) and what it does differently.
+
+    \b
+    Examples:
+      golem exploit century -p 2 --games 200 --budget 40 --out runs/century-exploit
+      golem exploit century -p 3 --feature own_engine_power --feature engine_x_early --out runs/c3-exploit
+    """
+    from simulate.datafiles import DataError
+    from simulate.lineup import LineupError
+    from simulate.orchestration.balance_search import ExperimentError
+    from simulate.orchestration.exploit import ExploitDesign, exploit_lines
+    from simulate.orchestration.exploit import exploit as search_exploit
+    from simulate.orchestration.styles import StylesError
+    from simulate.outputs import Output, OutputError, check_outputs
+    from simulate.registry import UnknownName
+    from simulate.runner import RunError
+
+    errors = (StylesError, ExperimentError, UnknownName, LineupError, RunError, DataError, OutputError)
+    try:
+        check_outputs([Output("--out", out, "search")], overwrite=overwrite)
+        design = ExploitDesign(game_name, players, features, bound, num_games, budget, confirm_games, seed)
+        result = search_exploit(design, out, workers=workers, log=lambda m: click.echo(m, err=True))
+    except errors as e:
+        raise click.ClickException(" ".join(str(e).split())) from None
+    for line in exploit_lines(result):
+        click.echo(line)
+    click.echo(f"({result.seconds:.0f} s; evaluations, profile, best_response.toml and exploit.md in {out})", err=True)

@@ -1,0 +1,197 @@
+"""The meta-game of strategies (analysis.stats.metagame) on synthetic matrices with a known answer."""
+
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from analysis.plots import plot_meta_game
+from analysis.report.styles import build_styles_section
+from analysis.stats.metagame import (
+    DOMINATES,
+    SEVERAL_VIABLE,
+    UNRESOLVED,
+    equilibrium,
+    meta_game,
+    pair_scores,
+    win_matrix,
+)
+
+SEED = 45
+RPS = np.array([[0.0, -0.3, 0.3], [0.3, 0.0, -0.3], [-0.3, 0.3, 0.0]])
+"""Rock, paper, scissors as margins over even (each beats the next at 80%)."""
+
+
+def _scores(rates: dict[tuple[str, str], float], games: int, seed: int = SEED, exact: bool = False) -> pd.DataFrame:
+    """``games`` games of each pair (a, b) that a wins at ``rates[a, b]`` (a share of exactly that with ``exact``)."""
+    rng = np.random.default_rng(seed)
+    rows, game = [], 0
+    for (a, b), rate in rates.items():
+        wins = np.arange(games) < round(rate * games) if exact else rng.random(games) < rate
+        for w in wins:
+            rows.append((game, a, b, float(w)))
+            game += 1
+    return pd.DataFrame(rows, columns=["game", "strategy", "opponent", "score"])
+
+
+def _rps_rates(copy: bool = False) -> dict[tuple[str, str], float]:
+    rates = {("rock", "paper"): 0.2, ("paper", "scissors"): 0.2, ("rock", "scissors"): 0.8}
+    if copy:
+        rates |= {("rock2", "rock"): 0.5, ("rock2", "paper"): 0.2, ("rock2", "scissors"): 0.8}
+    return rates
+
+
+def test_equilibrium_of_rock_paper_scissors_is_uniform():
+    np.testing.assert_allclose(equilibrium(RPS), [1 / 3] * 3, atol=1e-6)
+
+
+def test_a_copy_shares_its_weight_and_gains_none():
+    m = np.zeros((4, 4))
+    m[:3, :3] = RPS
+    m[3, :3], m[:3, 3] = RPS[0], -RPS[0]  # strategy 3 plays as rock
+    p = equilibrium(m)
+    assert p[0] + p[3] == pytest.approx(1 / 3, abs=1e-6)
+    np.testing.assert_allclose(p, [1 / 6, 1 / 3, 1 / 3, 1 / 6], atol=1e-6)
+
+
+def test_a_dominant_row_takes_every_weight():
+    m = np.array([[0.0, 0.1, 0.2], [-0.1, 0.0, 0.3], [-0.2, -0.3, 0.0]])
+    np.testing.assert_allclose(equilibrium(m), [1, 0, 0], atol=1e-6)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.floats(-0.5, 0.5), min_size=6, max_size=6))
+def test_no_strategy_beats_the_equilibrium(upper):
+    k = 4
+    m = np.zeros((k, k))
+    m[np.triu_indices(k, 1)] = upper
+    m -= m.T
+    p = equilibrium(m)
+    assert p.min() >= 0 and p.sum() == pytest.approx(1)
+    assert (p @ m).min() >= -1e-7
+
+
+def test_rock_paper_scissors_plays_every_style_and_several_are_viable():
+    result = meta_game(_scores(_rps_rates(), 2000), num_resamples=200)
+    np.testing.assert_allclose(result.weights["weight"], [1 / 3] * 3, atol=0.03)
+    assert (result.weights["played"] == 1).all()
+    w = result.weights
+    assert ((w["ci_low"] <= w["weight"]) & (w["weight"] <= w["ci_high"]) & (w["ci_high"] - w["ci_low"] < 0.15)).all()
+    assert result.verdict == SEVERAL_VIABLE
+
+
+def test_a_copied_style_does_not_gain_weight_from_games():
+    result = meta_game(_scores(_rps_rates(copy=True), 2000, exact=True), num_resamples=100)
+    w = result.weights.set_index("strategy")["weight"]
+    assert w["rock"] + w["rock2"] == pytest.approx(1 / 3, abs=1e-6)
+    assert w["paper"] == pytest.approx(1 / 3, abs=1e-6)
+
+
+def test_a_style_that_beats_every_other_dominates():
+    rates = {("a", "b"): 0.6, ("a", "c"): 0.65, ("b", "c"): 0.5}
+    result = meta_game(_scores(rates, 1500), num_resamples=200)
+    assert result.verdict == DOMINATES
+    w = result.weights.set_index("strategy")
+    assert w.at["a", "weight"] == pytest.approx(1.0)
+    assert w.at["a", "ci_low"] == pytest.approx(1.0)
+    assert result.more_games == 0
+
+
+def test_even_styles_need_games_before_a_verdict():
+    rates = {("a", "b"): 0.5, ("a", "c"): 0.5, ("b", "c"): 0.5}
+    few = meta_game(_scores(rates, 100, exact=True), num_resamples=100)
+    assert few.verdict == UNRESOLVED
+    assert 0 < few.more_games < np.inf
+    many = meta_game(_scores(rates, int(1.1 * few.more_games) + 100, exact=True), num_resamples=100)  # about
+    assert many.verdict == SEVERAL_VIABLE
+
+
+def test_win_matrix_counts_each_game_once_from_either_side():
+    scores = _scores({("a", "b"): 0.7}, 1000, exact=True)
+    both = pd.concat([scores, scores.assign(strategy="b", opponent="a", score=1 - scores["score"])])
+    for frame in (scores, both):
+        m = win_matrix(frame).set_index(["strategy", "opponent"])
+        assert m.at[("a", "b"), "win_rate"] == pytest.approx(0.7)
+        assert m.at[("b", "a"), "win_rate"] == pytest.approx(0.3)
+        assert m.at[("a", "b"), "num_games"] == 1000
+        assert m.at[("a", "b"), "ci_low"] < 0.7 < m.at[("a", "b"), "ci_high"]
+
+
+def test_pair_scores_from_a_seats_table():
+    seats = pd.DataFrame(
+        {
+            "game": [0, 0, 1, 1, 2, 2],
+            "bot": ["x", "y", "y", "x", "x", "x"],
+            "win": [1.0, 0.0, 0.5, 0.5, 1.0, 0.0],
+        }
+    )
+    scores = pair_scores(seats)
+    assert len(scores) == 4  # the mirror game 2 is left out
+    m = win_matrix(scores).set_index(["strategy", "opponent"])
+    assert m.at[("x", "y"), "win_rate"] == pytest.approx(0.75)
+
+
+def test_bad_input_is_named():
+    with pytest.raises(ValueError, match="never met"):
+        win_matrix(_scores({("a", "b"): 0.5, ("b", "c"): 0.5}, 10), ["a", "b", "c"])
+    with pytest.raises(ValueError, match="3 seats"):
+        pair_scores(pd.DataFrame({"game": [0, 0, 0], "bot": ["a", "b", "c"], "win": [1.0, 0, 0]}))
+    with pytest.raises(ValueError, match="score"):
+        win_matrix(pd.DataFrame({"game": [0], "strategy": ["a"], "opponent": ["b"]}))
+
+
+@pytest.fixture
+def _close_figures():
+    yield
+    plt.close("all")
+
+
+@pytest.mark.usefixtures("_close_figures")
+@pytest.mark.parametrize("title", [None, "styles"])
+def test_plot_meta_game_draws_one_bar_per_strategy(title):
+    weights = meta_game(_scores(_rps_rates(), 300), num_resamples=50).weights
+    ax = plot_meta_game(weights, title=title)
+    assert len(ax.patches) == 3
+    labels = {t.get_position()[1]: t.get_text() for t in ax.get_yticklabels()}
+    assert [labels[y] for y in sorted(labels, reverse=True)] == weights["strategy"].tolist()  # top to bottom
+    _, axes = plt.subplots()
+    assert plot_meta_game(weights, ax=axes) is axes
+    with pytest.raises(ValueError, match="weight"):
+        plot_meta_game(weights.drop(columns="weight"))
+
+
+def _style_seats(rates: dict[tuple[str, str], float], games: int) -> pd.DataFrame:
+    """A seats table of 2-player games between styles (``a`` wins ``rates[a, b]`` of its games with ``b``)."""
+    scores = _scores(rates, games, exact=True)
+    return pd.DataFrame(
+        {
+            "game": np.repeat(scores["game"].to_numpy(), 2),
+            "num_players": 2,
+            "bot": np.column_stack([scores["strategy"], scores["opponent"]]).ravel(),
+            "win": np.column_stack([scores["score"], 1 - scores["score"]]).ravel(),
+        }
+    )
+
+
+@pytest.mark.usefixtures("_close_figures")
+def test_the_report_section_answers_with_the_dominant_style():
+    engine, rush = "apprentice:style=engine", "apprentice:style=rush"
+    rates = {(engine, "apprentice"): 0.6, (engine, rush): 0.65, ("apprentice", rush): 0.55}
+    seats = pd.concat(
+        [_style_seats(rates, 1500), _style_seats({("greedy", "planner"): 0.3}, 50).eval("game = game + 10**6")]
+    )
+    section = build_styles_section(seats, 0.05)
+    assert section.title == "Strategies at strong play"
+    (answer,) = section.answers
+    assert answer.startswith(f"Dominant strategy at strong play: {DOMINATES}: {engine} beats every other")
+    assert "3 styles" in answer and "1,500 2-player games a pair" in answer
+    assert build_styles_section(_style_seats({("greedy", "planner"): 0.3}, 50), 0.05) is None
+    one_pair_missing = _style_seats({(engine, "apprentice"): 0.6, (engine, rush): 0.6}, 100)
+    assert build_styles_section(one_pair_missing, 0.05) is None
