@@ -253,6 +253,13 @@ def test_study_plan_scales_and_separates_seeds() -> None:
     assert all(p.spec.num_games % (p.spec.games_per_setup * p.spec.orders_per_opening) == 0 for p in large)
     nested = [p for p in large if p.spec.orders_per_opening > 1]
     assert nested and all(f"--orders-per-opening {p.spec.orders_per_opening}" in p.command for p in nested)
+    # every pair of the apprentice's strategy styles and the plain apprentice, at 2 players (seats rotated)
+    styles = [p for p in large if p.purpose.startswith("strategy styles")]
+    pairs = {frozenset(b.label for b in p.spec.lineup) for p in styles}
+    bots = {"apprentice", "apprentice:style=rush", "apprentice:style=engine"}
+    assert pairs == {frozenset((a, b)) for a in bots for b in bots if a < b}
+    assert all(p.spec.num_players == 2 and p.spec.num_games == 2_500 for p in styles)
+    assert not [p for p in plan_study("golems", 10_000) if p.purpose.startswith("strategy styles")]  # no styles
 
 
 def _copy(src: Path, dst: Path) -> Path:

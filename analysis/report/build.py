@@ -226,18 +226,20 @@ def compute_report(
         for s in (
             mirror_section or mixed_section,
             value_section if value_section is not None else components,  # the card question on the first screen
+            styles_section or strategy_section,  # is there a dominant strategy (styles), else which bot is strongest
             setup_section,
-            strategy_section,
-            styles_section,
             variant_section,
             solo_section,
         )
         if s is not None
         for a in (fairness if fairness and s is (mirror_section or mixed_section) else s.answers)
     ]
-    if feel_section is not None:  # how the game plays, next to fairness
+    if feel_section is not None:  # how the game plays next to fairness; skill against luck after the rest
         at = summary.index(fairness[0]) + 1 if fairness and fairness[0] in summary else len(summary[:1])
-        summary[at:at] = feel_section.answers
+        summary[at:at] = feel_section.answers[:1]
+        summary += feel_section.answers[1:]
+    if styles_section is not None and strategy_section is not None:
+        summary += strategy_section.answers
     overview = None
     if len(on_ladder):
         overview = ladder_overview(ladder, ladder_answers, outcome_unit)

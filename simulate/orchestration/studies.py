@@ -35,6 +35,7 @@ from analysis.stats.seats import win_rates_from_counts
 from simulate.lineup import parse_lineup
 from simulate.orchestration.card_value import component_groups
 from simulate.orchestration.game_pages import publish_report
+from simulate.orchestration.styles import StylesError, style_bots
 from simulate.outputs import hold
 from simulate.registry import make
 from simulate.runformat import RunFormatError, read_manifest, run_tables, verify_run
@@ -145,6 +146,10 @@ class Study:
     round_robin_topup_share: float = 0.001
     """The most games the top-up of one pair of strong rungs may add (as a share of the study's games), played only
     where the pair's head-to-head interval still holds 50%."""
+    styles_share: float = 0.0
+    """Games of each pair of the apprentice's strategy styles (and the plain apprentice) at 2 players, as a share of the
+    study's games: the report's Strategies at strong play (is there a dominant strategy?, docs/apprentice.md); none
+    for a game whose apprentice has no styles."""
 
 
 def _ladder_runs(study: Study) -> tuple[StudyRun, ...]:
@@ -269,6 +274,28 @@ def _round_robin_runs(study: Study) -> tuple[StudyRun, ...]:
     return tuple(runs)
 
 
+def _styles_runs(study: Study) -> tuple[StudyRun, ...]:
+    """Every pair of the apprentice's strategy styles and the plain apprentice at 2 players (seats rotated by the
+    runner), as ``golem styles`` plays them; none without ``styles_share`` or styles."""
+    if study.styles_share <= 0:
+        return ()
+    try:
+        bots = tuple(style_bots(make(study.game)))
+    except StylesError:
+        return ()
+    return tuple(
+        StudyRun(
+            f"{study.game}-2p-styles-{_slug(a)}-vs-{_slug(b)}",
+            2,
+            (a, b),
+            study.styles_share,
+            purpose=f"strategy styles, {a} against {b}, 2 players",
+        )
+        for i, a in enumerate(bots)
+        for b in bots[i + 1 :]
+    )
+
+
 def _rule_runs(
     prefix: str, players: int, bots: tuple[str, ...], share: float, options: tuple[tuple[str, str, str], ...]
 ) -> tuple[StudyRun, ...]:
@@ -326,6 +353,7 @@ STUDIES: dict[str, Study] = {
         value_share=0.001,
         # the two standout cards again: ~30 s of apprentice games and ~110 s of CPU of search games (125 ms a game)
         value_confirm_games=(("apprentice", 1_000), ("search", 300)),
+        styles_share=0.0025,  # 2,500 games a pair of styles (3 pairs): about 8 s of apprentice games on 2 cores
     ),
     "golem-poker": Study(
         game="golem-poker",
@@ -459,6 +487,7 @@ STUDIES: dict[str, Study] = {
         value_share=0.004,  # 800 apprentice games an arm, 106 arms (every component group and a baseline): ~2.5 min
         # the two standout components again: 2-player search games cost ~0.3 s of CPU: ~2.5 min for the three arms
         value_confirm_games=(("apprentice", 1_600), ("search", 150)),
+        styles_share=0.0125,  # 2,500 games a pair of styles (3 pairs): about 15 s of apprentice games on 2 cores
     ),
     "golems": Study(
         game="golems",
@@ -545,7 +574,7 @@ def plan_study(
     planned = []
     group_seeds: dict[str, int] = {}
     runs = (*study.runs, *_ladder_runs(study), *_skill_luck_runs(study), *_value_runs(study, total))
-    for k, r in enumerate((*runs, *_round_robin_runs(study))):
+    for k, r in enumerate((*runs, *_round_robin_runs(study), *_styles_runs(study))):
         run_seed = group_seeds.setdefault(r.seed_group, seed + k) if r.seed_group else seed + k
         planned.append(_plan_run(game, r, run_seed, max(r.num_players, round(r.share * total)), base, cards, rules))
     return planned
