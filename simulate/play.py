@@ -20,8 +20,9 @@ A game whose hidden order deals the seats their own cards also binds :func:`deci
 ``turn``), for the conformance check's no-peeking test at a position (:func:`decide`). A game whose score is the sum
 of its parts records trajectory points with :func:`record_point` over its ``score_parts(r, tb, s, parts)``.
 
-A game binds its plug-ins in its own kernels, a line each, that numba compiles and caches once per game and that
-:func:`play`, :func:`trace` and :func:`replay_moves` run::
+A game binds its plug-ins in its own kernels, a line each, that numba compiles and caches once per game, and names
+them once in a :class:`Loop`, which plays, traces, replays and decides with them (:func:`play`, :func:`trace`,
+:func:`replay_moves`, :func:`decide`)::
 
     @njit(cache=True)
     def _play_games(ctx, st, slot, g0, g1, w, trace):
