@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from simulate.datafiles import default_dir, read_playing_time, rule_choices
-from simulate.game import ApprenticeSpec, EquilibriumSpec, Lists, RuleOption
+from simulate.game import ApprenticeSpec, Codes, EquilibriumSpec, Lists, RuleOption
 from simulate.viewkit import ReplayedGame, build_view, plain_scene
 
 
@@ -55,6 +55,58 @@ def time_reference_replay(
 def state_field(ref: Any, state: Callable[[Any], dict[str, Any]] | None) -> dict[str, Any]:
     """``{"state": state(ref)}`` for a replay event, or nothing without ``state``."""
     return {"state": state(ref)} if state else {}
+
+
+def result_event(
+    ref: Any,
+    score_parts: tuple[str, ...],
+    end_reason: str,
+    state: Callable[[Any], dict[str, Any]] | None = None,
+    **facts: Any,
+) -> dict[str, Any]:
+    """The replay's last event: how the game ended, the game's own ``facts`` (the pot, the final order), then the
+    reference game ``ref``'s scores, score parts (named by ``score_parts``), ranks and wins (and, given ``state``,
+    the public position as ``state``)."""
+    return {
+        "event": "result",
+        "end_reason": end_reason,
+        **facts,
+        "scores": ref.scores(),
+        "score_parts": [dict(zip(score_parts, p, strict=True)) for p in ref.score_parts()],
+        "ranks": ref.ranks(),
+        "wins": ref.wins(),
+        **state_field(ref, state),
+    }
+
+
+def end_reason(ref: Any, reasons: tuple[str, ...], code: int) -> str:
+    """The name of end ``code`` (a final record's) in ``reasons`` when the reference game ``ref`` is over, else
+    ``"running"`` (a trace cut short)."""
+    return reasons[int(code)] if ref.is_terminal() else "running"
+
+
+def ranks_from_scores(score: np.ndarray) -> np.ndarray:
+    """Each seat's rank (G, n) int8 by its score (G, n): 1 + the seats that scored more (equal scores share)."""
+    return (1 + (score[:, None, :] > score[:, :, None]).sum(axis=2)).astype(np.int8)
+
+
+def wins_from_scores(score: np.ndarray) -> np.ndarray:
+    """Each seat's share of the win (G, n) float64 by its score (G, n): the seats of the top score share it."""
+    top = score == score.max(axis=1, keepdims=True)
+    return top / top.sum(axis=1, keepdims=True)
+
+
+def no_components() -> dict[str, np.ndarray | Codes]:
+    """The components table of a game whose components are not recorded: every column, no row."""
+    empty = np.zeros(0, np.int32)
+    return {
+        "game": empty.astype(np.int64),
+        "seat": empty.astype(np.int8),
+        "component": Codes(empty, ()),
+        "kind": Codes(empty.copy(), ()),
+        "turn": empty.copy(),
+        "round": empty.copy(),
+    }
 
 
 def move_events(

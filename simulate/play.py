@@ -17,10 +17,12 @@ and, to replay recorded moves with the engine alone, two more::
     replay(ctx, st, g, mv)                # play recorded move mv in record g
 
 A game whose hidden order deals the seats their own cards also binds :func:`decide_moves` (its ``scratch`` and
-``turn``), for the conformance check's no-peeking test at a position (:func:`decide`).
+``turn``), for the conformance check's no-peeking test at a position (:func:`decide`). A game whose score is the sum
+of its parts records trajectory points with :func:`record_point` over its ``score_parts(r, tb, s, parts)``.
 
-A game binds its plug-ins in its own kernels, a line each, that numba compiles and caches once per game and that
-:func:`play`, :func:`trace` and :func:`replay_moves` run::
+A game binds its plug-ins in its own kernels, a line each, that numba compiles and caches once per game, and names
+them once in a :class:`Loop`, which plays, traces, replays and decides with them (:func:`play`, :func:`trace`,
+:func:`replay_moves`, :func:`decide`)::
 
     @njit(cache=True)
     def _play_games(ctx, st, slot, g0, g1, w, trace):
@@ -55,6 +57,8 @@ of its seeds, so the results do not depend on the number of blocks or threads.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from numba import njit, prange, types
@@ -153,6 +157,39 @@ def no_finish(ctx, st, i, g, sc):
     """The ``finish`` of a game that writes nothing when a game ends."""
 
 
+@njit(cache=True, inline="always")
+def largest_budget(bot_ids, bot_params, search, field):
+    """The largest ``bot_params[b, field]`` of the lineup's bots whose id is ``search`` (0 without one): the
+    iterations a block's search tree is sized for."""
+    iterations = 0
+    for b in range(bot_ids.shape[0]):
+        if bot_ids[b] == search:
+            iterations = max(iterations, int(bot_params[b, field]))
+    return iterations
+
+
+@njit(cache=True, inline="always")
+def seat_score(score_parts, r, tb, s, parts):
+    """Seat ``s``'s score in record ``r``: the sum of the parts ``score_parts(r, tb, s, parts)`` writes."""
+    score_parts(r, tb, s, parts)
+    total = 0
+    for q in range(parts.shape[0]):
+        total += parts[q]
+    return total
+
+
+@njit(cache=True, inline="always")
+def record_point(score_parts, r, tb, n, points, num_points, g, parts):
+    """Every seat's score now (:func:`seat_score`) into game ``g``'s next trajectory point ``points[g, k]``, while
+    there is room, ``num_points[g]`` counting them (``simulate.gamekit.new_trajectories``)."""
+    k = num_points[g]
+    if k >= points.shape[1]:
+        return
+    for s in range(n):
+        points[g, k, s] = seat_score(score_parts, r, tb, s, parts)
+    num_points[g] = k + 1
+
+
 def num_blocks(num_games: int, threads: int) -> int:
     """Blocks of a parallel run of ``num_games`` on ``threads`` threads (16 a thread for balance); 0: play serially."""
     return min(num_games, 16 * threads) if threads > 1 and num_games > 1 else 0
@@ -241,3 +278,112 @@ def replay_moves(kernel: Callable, ctx: tuple, st: np.ndarray, traces: list[np.n
     offsets[1:] = np.cumsum([len(t) for t in traces])
     moves = np.ascontiguousarray(np.concatenate(traces)) if traces else np.zeros((0, 1), np.int16)
     kernel(ctx, st, moves, offsets)
+
+
+def lineup_context(
+    tables: Any,
+    num_players: int,
+    seat_bot: np.ndarray,
+    bot_ids: np.ndarray,
+    bot_params: np.ndarray,
+    setup_seeds: Any,
+    play_seeds: Any,
+    max_bot_params: int,
+) -> tuple:
+    """The head of a game's ``ctx``: (tables, num_players, seat_bot (G, n) int64, bot_ids (L,) int64, bot_params
+    (L, max_bot_params) float64 padded with zeros (at least a row), setup_seeds, play_seeds (G,) uint64)."""
+    setup = np.ascontiguousarray(np.atleast_1d(setup_seeds), dtype=np.uint64)
+    bp = np.asarray(bot_params, dtype=np.float64)
+    bp = bp.reshape(-1, max_bot_params) if bp.ndim < 2 else bp
+    params = np.zeros((max(1, bp.shape[0]), max_bot_params))
+    params[: bp.shape[0], : bp.shape[1]] = bp
+    return (
+        tables,
+        num_players,
+        np.ascontiguousarray(seat_bot, dtype=np.int64).reshape(len(setup), num_players),
+        np.ascontiguousarray(bot_ids, dtype=np.int64),
+        params,
+        setup,
+        np.ascontiguousarray(np.atleast_1d(play_seeds), dtype=np.uint64),
+    )
+
+
+@dataclass(frozen=True)
+class Loop:
+    """A game's compiled loop and how to make what it takes: the Python side of every game's play, written once.
+
+    ``play_games``, ``play_blocks``, ``replay_games`` and ``decide_kernel`` are the game's bound kernels (see the
+    module docstring; the last two None where the game has none); ``records(data, G)`` a batch of G records;
+    ``work(st, k)`` k scratch records for batch ``st``; ``context(data, num_players, seat_bot, bot_ids, bot_params,
+    setup_seeds, play_seeds, check)`` the ``ctx`` of games that record nothing, every move checked with ``check``;
+    ``replay_context(data, num_players, setup_seeds, play_seeds)`` the ``ctx`` of ``replay_games``; ``max_moves``
+    the room of a trace.
+    """
+
+    play_games: Callable
+    play_blocks: Callable
+    records: Callable[[Any, int], np.ndarray]
+    work: Callable[[np.ndarray, int], np.ndarray]
+    context: Callable[..., tuple]
+    max_moves: int
+    replay_games: Callable | None = None
+    replay_context: Callable[..., tuple] | None = None
+    decide_kernel: Callable | None = None
+
+    def run(self, ctx: tuple, st: np.ndarray, num_games: int, threads: int = 1, keep: bool = True) -> None:
+        """Play games ``0..num_games-1`` of ``ctx`` in ``st`` (:func:`play`), in parallel blocks when ``threads`` > 1
+        (``keep`` as there)."""
+        play(
+            self.play_games,
+            self.play_blocks,
+            ctx,
+            st,
+            num_games,
+            self.work(st, max(1, num_blocks(num_games, threads))),
+            keep,
+        )
+
+    def trace_game(
+        self,
+        data: Any,
+        num_players: int,
+        seat_bot: np.ndarray,
+        bot_ids: np.ndarray,
+        bot_params: np.ndarray,
+        setup_seed: int,
+        play_seed: int,
+        max_moves: int | None = None,
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Play one game, every move checked; return its move records (moves, move_len), at most ``max_moves``
+        (the loop's ``max_moves`` by default), and its final record (a batch of one)."""
+        st = self.records(data, 1)
+        ctx = self.context(data, num_players, seat_bot, bot_ids, bot_params, [setup_seed], [play_seed], True)
+        room = self.max_moves if max_moves is None else max_moves
+        return trace(self.play_games, ctx, st, self.work(st, 1), room), st
+
+    def decide_moves(
+        self,
+        data: Any,
+        num_players: int,
+        seat_bot: np.ndarray,
+        bot_ids: np.ndarray,
+        bot_params: np.ndarray,
+        setup_seed: int,
+        play_seed: int,
+        records: np.ndarray,
+    ) -> np.ndarray:
+        """The move (records, move_len) each record's seat to move picks, the seats played as in game
+        (``setup_seed``, ``play_seed``), with ``decide_kernel`` (:func:`decide`); the records are left as they were."""
+        ctx = self.context(data, num_players, seat_bot, bot_ids, bot_params, [setup_seed], [play_seed], True)
+        return decide(self.decide_kernel, ctx, records, self.work(records, len(records)))
+
+    def replay_moves(
+        self, data: Any, num_players: int, setup_seeds: np.ndarray, play_seeds: np.ndarray, traces: list[np.ndarray]
+    ) -> np.ndarray:
+        """Final records of games replayed from their recorded moves ``traces`` by the engine alone
+        (:func:`replay_moves` with ``replay_games``)."""
+        st = self.records(data, len(traces))
+        mv = self.work(st, 1).dtype["mv"]
+        ctx = self.replay_context(data, num_players, setup_seeds, play_seeds)
+        replay_moves(self.replay_games, ctx, st, [np.asarray(t, mv.base).reshape(-1, *mv.shape) for t in traces])
+        return st

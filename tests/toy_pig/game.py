@@ -10,9 +10,19 @@ from typing import Any, NamedTuple
 import numpy as np
 
 import simulate.play as loop
-from simulate.datafiles import sha256
+from simulate.datafiles import DataError, sha256
 from simulate.game import BotSpec, ChunkTables, Codes, RuleOption, bot_specs
-from simulate.gamekit import GameShell, Twin, new_trajectories, state_field, trajectory_lists
+from simulate.gamekit import (
+    GameShell,
+    Twin,
+    new_trajectories,
+    no_components,
+    ranks_from_scores,
+    result_event,
+    state_field,
+    trajectory_lists,
+    wins_from_scores,
+)
 
 from . import engine as E
 
@@ -113,12 +123,16 @@ def public_state(ref: PigReference) -> dict[str, Any]:
     return {"scores": ref.scores(), "turn_total": ref.total, "to_move": ref.current + 1}
 
 
-def trace_game(d, num_players, seat_lineup, ids, params, setup_seed, play_seed):
-    """One game's move records and its final state."""
-    st = E.new_state(1)
-    seats = np.asarray(seat_lineup, np.int64).reshape(1, num_players)
-    ctx = (num_players, d.target, seats, ids, params, np.array([play_seed], np.uint64), *new_trajectories(0, 0, 0))
-    return loop.trace(E.play_games, ctx, st, np.zeros(1, E.WORK), E.TURN_CAP), st
+def context(d, num_players, seat_lineup, ids, params, setup_seeds, play_seeds, check=False, points=None):
+    """The loop's ``ctx`` (``engine.play_games``); Pig's bots make only legal moves, so ``check`` changes nothing."""
+    play = np.ascontiguousarray(np.atleast_1d(play_seeds), dtype=np.uint64)
+    seats = np.asarray(seat_lineup, np.int64).reshape(len(play), num_players)
+    return (num_players, d.target, seats, ids, params, play, *(points or new_trajectories(0, 0, 0)))
+
+
+LOOP = loop.Loop(
+    E.play_games, E.play_blocks, lambda d, g: E.new_state(g), lambda st, k: np.zeros(k, E.WORK), context, E.TURN_CAP
+)
 
 
 class Pig(GameShell):
@@ -152,7 +166,7 @@ class Pig(GameShell):
     bench_lineups = {"hold": 10_000}
     bench_players = 2
     default_bots = "hold"
-    trace_game = staticmethod(trace_game)
+    trace_game = staticmethod(LOOP.trace_game)
 
     def new_reference(self, d: PigData, num_players: int, setup_seed: int) -> PigReference:
         return PigReference(d, num_players)
@@ -171,7 +185,7 @@ class Pig(GameShell):
         shipped = tomllib.loads((folder / "game.toml").read_text(encoding="utf-8"))["rules"]
         target = str(rules.get("target", shipped["target"]))
         if target not in TARGETS:
-            raise ValueError(f"rule target: {target!r} is not one of {list(TARGETS)}")
+            raise DataError(f"rule target: {target!r} is not one of {list(TARGETS)}")
         files = {name: sha256(folder / name) for name in self.data_files}
         return PigData(int(target), {"target": target}, files)
 
@@ -193,15 +207,11 @@ class Pig(GameShell):
     ) -> ChunkTables:
         n, g = num_players, len(play_seeds)
         st = E.new_state(g)
-        seats = np.asarray(seat_lineup, np.int64)
-        points, count = new_trajectories(g, MAX_POINTS, n) if trajectories else new_trajectories(0, 0, 0)
-        ctx = (n, d.target, seats, lineup_ids, lineup_params, np.asarray(play_seeds, np.uint64), points, count)
-        work = np.zeros(max(1, loop.num_blocks(g, threads)), E.WORK)
-        loop.play(E.play_games, E.play_blocks, ctx, st, g, work)
+        points = new_trajectories(g, MAX_POINTS, n) if trajectories else new_trajectories(0, 0, 0)
+        ctx = context(d, n, seat_lineup, lineup_ids, lineup_params, setup_seeds, play_seeds, check_moves, points)
+        LOOP.run(ctx, st, g, threads)
         score = st.score[:, :n]
-        top = score == score.max(axis=1, keepdims=True)
-        win = top / top.sum(axis=1, keepdims=True)
-        rank = 1 + (score[:, None, :] > score[:, :, None]).sum(axis=2)
+        win = wins_from_scores(score)
         games = {
             "turns": st.moves.copy(),
             "rounds": (st.turns + n - 1) // n,
@@ -210,28 +220,18 @@ class Pig(GameShell):
         }
         seats_table = {
             "score": score.ravel().astype(np.int32),
-            "rank": rank.ravel().astype(np.int8),
+            "rank": ranks_from_scores(score).ravel(),
             "win": win.ravel(),
             "score_banked": score.ravel().astype(np.int32),
             "rolls": st.rolls[:, :n].ravel().copy(),
             "banks": st.banks[:, :n].ravel().copy(),
         }
-        empty = np.zeros(0, np.int64)
-        components = {
-            "game": empty,
-            "seat": empty.astype(np.int8),
-            "component": Codes(empty.astype(np.int32), ()),
-            "kind": Codes(empty.astype(np.int32), ()),
-            "turn": empty.astype(np.int32),
-            "round": empty.astype(np.int32),
-        }
-        paths = trajectory_lists(points, count) if trajectories else None
-        return ChunkTables(games, seats_table, components, paths)
+        return ChunkTables(games, seats_table, no_components(), trajectory_lists(*points) if trajectories else None)
 
     def replay(
         self, d, num_players, seat_lineup, lineup_ids, lineup_params, setup_seed, play_seed, labels, states=False
     ) -> list[dict[str, Any]]:
-        moves, _ = trace_game(d, num_players, seat_lineup, lineup_ids, lineup_params, setup_seed, play_seed)
+        moves, _ = LOOP.trace_game(d, num_players, seat_lineup, lineup_ids, lineup_params, setup_seed, play_seed)
         ref = PigReference(d, num_players)
         state = public_state if states else None
         events: list[dict[str, Any]] = [{"event": "setup", "target": d.target, **state_field(ref, state)}]
@@ -249,17 +249,7 @@ class Pig(GameShell):
                     **state_field(ref, state),
                 }
             )
-        events.append(
-            {
-                "event": "result",
-                "end_reason": "rules" if ref.is_terminal() else "running",
-                "scores": ref.scores(),
-                "score_parts": [{"score_banked": p[0]} for p in ref.score_parts()],
-                "ranks": ref.ranks(),
-                "wins": ref.wins(),
-                **state_field(ref, state),
-            }
-        )
+        events.append(result_event(ref, self.score_parts, "rules" if ref.is_terminal() else "running", state))
         return events
 
     def format_event(self, e: dict[str, Any]) -> str:

@@ -14,8 +14,10 @@ from simulate.apprentice import PLAIN_STYLE
 from simulate.game import ApprenticeSpec, ChunkTables, Codes, RuleOption, bot_specs
 from simulate.gamekit import (
     GameShell,
+    end_reason,
     move_events,
     new_trajectories,
+    result_event,
     rule_options,
     state_field,
     time_search,
@@ -265,17 +267,7 @@ class Century(GameShell):
         events += move_events(
             ref, moves, num_players, labels, MOVE_NAMES, M_KIND, lambda position: _board(position, d, labels), state
         )
-        events.append(
-            {
-                "event": "result",
-                "end_reason": END_REASONS[int(final["over"][0])] if ref.is_terminal() else "running",
-                "scores": ref.scores(),
-                "score_parts": [dict(zip(self.score_parts, p, strict=True)) for p in ref.score_parts()],
-                "ranks": ref.ranks(),
-                "wins": ref.wins(),
-                **state_field(ref, state),
-            }
-        )
+        events.append(result_event(ref, self.score_parts, end_reason(ref, END_REASONS, final["over"][0]), state))
         return events
 
     def reference_random_seconds(

@@ -83,13 +83,8 @@ NO_FEATS = np.zeros((0, 0, NUM_FEATURES), np.float32), np.zeros(0, np.int64)
 def _scratch(ctx, st):
     """The loop's buffers: move lists, the planner's hands, the search bot's tree (sized for the lineup's largest
     budget) and scratch, the apprentice's scratch, a feature row and score parts."""
-    tb = ctx[0][0]
-    bot_ids, bot_params = ctx[3], ctx[4]
-    nm = tb.m_kind.shape[0]
-    iterations = 0
-    for b in range(bot_ids.shape[0]):
-        if bot_ids[b] == SEARCH:
-            iterations = max(iterations, int(bot_params[b, S_ITERATIONS]))
+    nm = ctx[0][0].m_kind.shape[0]
+    iterations = loop.largest_budget(ctx[3], ctx[4], SEARCH, S_ITERATIONS)
     return (
         np.zeros((SCRATCH_MOVES, MOVE_LEN), np.int16),
         np.zeros(3 * nm + 1, np.int16),  # planner scratch: two hands and a card list
@@ -179,41 +174,32 @@ def _play_blocks(ctx, st, keep, num_games, work, no_trace):
     loop.play_blocks(_play_games, ctx, st, keep, num_games, work, no_trace)
 
 
-def _ctx(data, num_players, seat_bot, bot_ids, bot_params, setup_seeds, play_seeds, open_rows, counts, feats, points):
-    g = len(setup_seeds)
-    return (
-        data.kernel,
-        num_players,
-        np.ascontiguousarray(seat_bot, dtype=np.int64).reshape(g, -1),
-        np.ascontiguousarray(bot_ids, dtype=np.int64),
-        np.ascontiguousarray(bot_params, dtype=np.float64).reshape(-1, MAX_BOT_PARAMS),
-        np.ascontiguousarray(setup_seeds, dtype=np.uint64),
-        np.ascontiguousarray(play_seeds, dtype=np.uint64),
-        *open_rows,
-        counts,
-        *feats,
-        *points,
+def _ctx(
+    data,
+    num_players,
+    seat_bot,
+    bot_ids,
+    bot_params,
+    setup_seeds,
+    play_seeds,
+    check=True,
+    feats=NO_FEATS,
+    points=NO_POINTS,
+):
+    """The loop's ``ctx`` (see :func:`_play_games`) with new opening rows and play-profile counts; every move is
+    checked (``check`` is always on)."""
+    head = loop.lineup_context(
+        data.kernel, num_players, seat_bot, bot_ids, bot_params, setup_seeds, play_seeds, MAX_BOT_PARAMS
     )
-
-
-def _open_rows(g: int) -> tuple[np.ndarray, np.ndarray]:
-    return np.full((g, MAX_MERCHANT_ROW), -1, np.int16), np.full((g, MAX_POINT_ROW), -1, np.int16)
-
-
-def _counts(g: int) -> np.ndarray:
-    return np.empty((g, MAX_PLAYERS, len(PROFILE)), np.int32)
+    g = len(head[5])
+    opening = np.full((g, MAX_MERCHANT_ROW), -1, np.int16), np.full((g, MAX_POINT_ROW), -1, np.int16)
+    return (*head, *opening, np.empty((g, MAX_PLAYERS, len(PROFILE)), np.int32), *feats, *points)
 
 
 @njit(cache=True)
 def _record_points(r, tb, points, num_points, g, parts):
-    """Every seat's score now into game ``g``'s next trajectory point (while there is room)."""
-    k = num_points[g]
-    if k >= points.shape[1]:
-        return
-    for s in range(r.num_players):
-        score_parts(r, tb, s, parts)
-        points[g, k, s] = parts[0] + parts[1] + parts[2] + parts[3]
-    num_points[g] = k + 1
+    """Every seat's score now into game ``g``'s next trajectory point (``simulate.play.record_point``)."""
+    loop.record_point(score_parts, r, tb, r.num_players, points, num_points, g, parts)
 
 
 @njit(cache=True)
@@ -267,15 +253,26 @@ def _replay_games(ctx, st, moves, offsets):
     loop.replay_games(_setup, _replay, ctx, st, moves, offsets)
 
 
-def replay_moves(
-    data: CenturyData, num_players: int, setup_seeds: np.ndarray, play_seeds: np.ndarray, traces: list[np.ndarray]
-) -> np.ndarray:
-    """Final states of games replayed from their recorded moves by the numba engine, without bots."""
-    st = new_state(len(traces), data.tables)
+def _replay_ctx(data, num_players, setup_seeds, play_seeds):
+    """The replay's ``ctx``: seat s holds lineup entry s."""
     seeds = np.asarray(setup_seeds, np.uint64), np.asarray(play_seeds, np.uint64)
-    ctx = (data.kernel, num_players, *seeds, np.arange(MAX_PLAYERS))
-    loop.replay_moves(_replay_games, ctx, st, [np.asarray(t, np.int16) for t in traces])
-    return st
+    return (data.kernel, num_players, *seeds, np.arange(MAX_PLAYERS))
+
+
+LOOP = loop.Loop(
+    _play_games,
+    _play_blocks,
+    lambda data, g: new_state(g, data.tables),
+    lambda st, k: np.zeros(k, WORK),
+    _ctx,
+    max_moves=20000,
+    replay_games=_replay_games,
+    replay_context=_replay_ctx,
+)
+replay_moves = LOOP.replay_moves
+"""Final states of games replayed from their recorded moves by the numba engine, without bots."""
+trace_game = LOOP.trace_game
+"""Play one game and return its move records (moves, MOVE_LEN) and its final state (``simulate.play.Loop``)."""
 
 
 @njit(cache=True)
@@ -344,22 +341,9 @@ def play_batch(
     """
     g = setup_seeds.shape[0]
     st = out if out is not None else new_state(g, data.tables)
-    open_rows, counts = _open_rows(g), _counts(g)
-    ctx = _ctx(
-        data,
-        num_players,
-        seat_bot,
-        bot_ids,
-        bot_params,
-        setup_seeds,
-        play_seeds,
-        open_rows,
-        counts,
-        NO_FEATS,
-        (points, num_points),
-    )
-    loop.play(_play_games, _play_blocks, ctx, st, g, np.zeros(max(1, loop.num_blocks(g, threads)), WORK))
-    return st, *open_rows, counts
+    ctx = _ctx(data, num_players, seat_bot, bot_ids, bot_params, setup_seeds, play_seeds, points=(points, num_points))
+    LOOP.run(ctx, st, g, threads)
+    return st, *ctx[7:10]
 
 
 MAX_ROWS_PER_GAME = 4000
@@ -382,53 +366,15 @@ def positions(
     feats = np.zeros((g, MAX_ROWS_PER_GAME, NUM_FEATURES), np.float32)
     num_rows = np.zeros(g, np.int64)
     ctx = _ctx(
-        data,
-        num_players,
-        seat_lineup,
-        lineup_ids,
-        lineup_params,
-        setup_seeds,
-        play_seeds,
-        _open_rows(g),
-        _counts(g),
-        (feats, num_rows),
-        NO_POINTS,
+        data, num_players, seat_lineup, lineup_ids, lineup_params, setup_seeds, play_seeds, feats=(feats, num_rows)
     )
-    loop.play(_play_games, _play_blocks, ctx, st, g, np.zeros(1, WORK))
+    LOOP.run(ctx, st, g)
     game = np.repeat(np.arange(g, dtype=np.int64), num_rows)
     x = np.concatenate([feats[k, : num_rows[k]] for k in range(g)]) if g else np.zeros((0, NUM_FEATURES), np.float32)
     seat = np.concatenate([np.arange(num_rows[k], dtype=np.int64) % num_players for k in range(g)]) if g else game
     return Positions(
         x, game, seat.astype(np.int8), results(data, st)["win"].astype(np.float64), st["over"] == END_TRIGGER
     )
-
-
-def trace_game(
-    data: CenturyData,
-    num_players: int,
-    seat_bot: np.ndarray,
-    bot_ids: np.ndarray,
-    bot_params: np.ndarray,
-    setup_seed: int,
-    play_seed: int,
-    max_moves: int = 20000,
-) -> tuple[np.ndarray, np.ndarray]:
-    """Play one game and return its move records (moves, MOVE_LEN) and its final state."""
-    st = new_state(1, data.tables)
-    ctx = _ctx(
-        data,
-        num_players,
-        seat_bot,
-        bot_ids,
-        bot_params,
-        [setup_seed],
-        [play_seed],
-        _open_rows(1),
-        _counts(1),
-        NO_FEATS,
-        NO_POINTS,
-    )
-    return loop.trace(_play_games, ctx, st, np.zeros(1, WORK), max_moves), st
 
 
 def results(data: CenturyData, st: np.ndarray) -> dict[str, np.ndarray]:

@@ -27,6 +27,7 @@ from simulate.game import ChunkTables, Codes, RuleOption, bot_specs
 from simulate.gamekit import (
     GameShell,
     new_trajectories,
+    result_event,
     rule_options,
     state_field,
     trajectory_lists,
@@ -274,17 +275,8 @@ class Golem(GameShell):
             )
             for rnd, text in ref.au_log[logged:]:  # the solo Automa's actions the move led to
                 events.append({"event": "automa", "round": rnd, "text": text})
-        parts = ref.score_parts()
-        result = {
-            "event": "result",
-            "end_reason": "rules" if ref.is_terminal() else "running",
-            "scores": ref.scores(),
-            "score_parts": [dict(zip(self.score_parts, p, strict=True)) for p in parts],
-            "ranks": ref.ranks(),
-            "wins": ref.wins(),
-            "final_order": [s + 1 for s in ref.order],
-            **state_field(ref, state),
-        }
+        reason = "rules" if ref.is_terminal() else "running"
+        result = result_event(ref, self.score_parts, reason, state, final_order=[s + 1 for s in ref.order])
         if ref.automa:
             result["automa_score"] = ref.automa_score()
             result["automa_parts"] = dict(zip(("main", "strategy", "special"), ref.automa_parts(), strict=True))

@@ -39,6 +39,7 @@ SCORE_PARTS = (
 )
 MAX_MOVES = 4000  # bound on the decisions of one game (a trace buffer size, not a rule)
 NO_RECORD = np.zeros((0, 0, 0, NUM_FEATURES), np.float32)
+NO_COUNT = np.zeros(0, np.int64)
 NO_POINTS = new_trajectories(0, 0, 0)
 """The empty trajectory arrays of a loop that records none."""
 WORK = np.dtype([("mv", np.int16, (1,))])
@@ -49,11 +50,7 @@ WORK = np.dtype([("mv", np.int16, (1,))])
 def _scratch(ctx, st):
     """The loop's buffers: the bots' pad, the search bot's tree (sized for the lineup's largest budget) and scratch,
     the apprentice's scratch, a feature vector and score parts."""
-    bot_ids, bot_params = ctx[3], ctx[4]
-    iterations = 0
-    for b in range(bot_ids.shape[0]):
-        if bot_ids[b] == SEARCH:
-            iterations = max(iterations, int(bot_params[b, S_ITERATIONS]))
+    iterations = loop.largest_budget(ctx[3], ctx[4], SEARCH, S_ITERATIONS)
     pads = np.zeros(1, PAD)
     scratch = new_scratch(st, pads)
     tree = new_tree(iterations + 1, MOVE_LEN, SEARCH_MOVES)
@@ -122,37 +119,26 @@ def _play_blocks(ctx, st, keep, num_games, work, no_trace):
 
 
 def _ctx(
-    data, num_players, seat_bot, bot_ids, bot_params, setup_seeds, play_seeds, check, record, record_count, points
+    data,
+    num_players,
+    seat_bot,
+    bot_ids,
+    bot_params,
+    setup_seeds,
+    play_seeds,
+    check,
+    record=NO_RECORD,
+    record_count=NO_COUNT,
+    points=NO_POINTS,
 ):
-    g = len(setup_seeds)
-    return (
-        data.kernel,
-        num_players,
-        np.ascontiguousarray(seat_bot, dtype=np.int64).reshape(g, num_players),
-        np.ascontiguousarray(bot_ids, dtype=np.int64),
-        _params(bot_params),
-        np.ascontiguousarray(setup_seeds, dtype=np.uint64),
-        np.ascontiguousarray(play_seeds, dtype=np.uint64),
-        check,
-        record,
-        record_count,
-        *points,
-    )
+    lineup = (seat_bot, bot_ids, bot_params, setup_seeds, play_seeds, MAX_BOT_PARAMS)
+    return (*loop.lineup_context(data.kernel, num_players, *lineup), check, record, record_count, *points)
 
 
 @njit(cache=True)
 def _record_points(r, tb, points, num_points, g, parts):
-    """Every seat's score now into game ``g``'s next trajectory point (while there is room)."""
-    k = num_points[g]
-    if k >= points.shape[1]:
-        return
-    for s in range(r.n):
-        score_parts(r, tb, s, parts)
-        total = 0
-        for q in range(NUM_PARTS):
-            total += parts[q]
-        points[g, k, s] = total
-    num_points[g] = k + 1
+    """Every seat's score now into game ``g``'s next trajectory point (``simulate.play.record_point``)."""
+    loop.record_point(score_parts, r, tb, r.n, points, num_points, g, parts)
 
 
 @njit(cache=True)
@@ -290,8 +276,7 @@ def play_batch(
     """
     g = setup_seeds.shape[0]
     st = new_state(g)
-    count = np.zeros(0, np.int64) if record_count is None else record_count
-    blocks = max(1, loop.num_blocks(g, threads)) if record.shape[0] == 0 else 1
+    count = NO_COUNT if record_count is None else record_count
     ctx = _ctx(
         data,
         num_players,
@@ -305,23 +290,36 @@ def play_batch(
         count,
         (points, num_points),
     )
-    loop.play(_play_games, _play_blocks, ctx, st, g, np.zeros(blocks, WORK))
+    LOOP.run(ctx, st, g, threads if record.shape[0] == 0 else 1)
     return st
 
 
-def _game_ctx(data, num_players, seat_bot, bot_ids, bot_params, setup_seed, play_seed):
-    """The loop context of one game, every action checked and nothing recorded (a trace, a decision)."""
-    seeds = [setup_seed], [play_seed]
-    nothing = NO_RECORD, np.zeros(0, np.int64), NO_POINTS
-    return _ctx(data, num_players, seat_bot, bot_ids, bot_params, *seeds, True, *nothing)
+@njit(cache=True)
+def _decide_moves(ctx, st, work, moves):
+    """The action of the seat to move in each record of ``st`` (``simulate.play.decide_moves``)."""
+    loop.decide_moves(_scratch, _turn, ctx, st, work, moves)
 
 
-def _params(bot_params: np.ndarray) -> np.ndarray:
-    p = np.zeros((max(1, np.asarray(bot_params).shape[0]), MAX_BOT_PARAMS))
-    bp = np.asarray(bot_params, dtype=np.float64)
-    if bp.size:
-        p[: bp.shape[0], : bp.shape[1]] = bp
-    return p
+LOOP = loop.Loop(
+    _play_games,
+    _play_blocks,
+    lambda data, g: new_state(g),
+    lambda st, k: np.zeros(k, WORK),
+    _ctx,
+    max_moves=MAX_MOVES,
+    replay_games=_replay_games,
+    replay_context=lambda data, n, setup, play: (
+        data.kernel,
+        n,
+        *(np.ascontiguousarray(s, dtype=np.uint64) for s in (setup, play)),
+    ),
+    decide_kernel=_decide_moves,
+)
+replay_moves = LOOP.replay_moves
+"""The numba engine applying recorded actions (for ``golem bench``); returns the final records."""
+decide_moves = LOOP.decide_moves
+"""The action (as a one-action move record) each record's seat to move picks, the seats played as in game
+(``setup_seed``, ``play_seed``); the records are left as they were."""
 
 
 def trace_game(
@@ -334,42 +332,8 @@ def trace_game(
     play_seed: int,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Play one game, every action checked; return its actions and its final record (a batch of 1)."""
-    st = new_state(1)
-    ctx = _game_ctx(data, num_players, seat_bot, bot_ids, bot_params, setup_seed, play_seed)
-    return loop.trace(_play_games, ctx, st, np.zeros(1, WORK), MAX_MOVES)[:, 0], st
-
-
-@njit(cache=True)
-def _decide_moves(ctx, st, work, moves):
-    """The action of the seat to move in each record of ``st`` (``simulate.play.decide_moves``)."""
-    loop.decide_moves(_scratch, _turn, ctx, st, work, moves)
-
-
-def decide_moves(
-    data: GolemData,
-    num_players: int,
-    seat_bot: np.ndarray,
-    bot_ids: np.ndarray,
-    bot_params: np.ndarray,
-    setup_seed: int,
-    play_seed: int,
-    records: np.ndarray,
-) -> np.ndarray:
-    """The action (as a one-action move record) each record's seat to move picks, the seats played as in game
-    (``setup_seed``, ``play_seed``); the records are left as they were."""
-    ctx = _game_ctx(data, num_players, seat_bot, bot_ids, bot_params, setup_seed, play_seed)
-    return loop.decide(_decide_moves, ctx, records, np.zeros(len(records), WORK))
-
-
-def replay_moves(
-    data: GolemData, num_players: int, setup_seeds: np.ndarray, play_seeds: np.ndarray, traces: list[np.ndarray]
-) -> np.ndarray:
-    """The numba engine applying recorded actions (for ``golem bench``); returns the final records."""
-    st = new_state(len(traces))
-    seeds = np.ascontiguousarray(setup_seeds, dtype=np.uint64), np.ascontiguousarray(play_seeds, dtype=np.uint64)
-    ctx = (data.kernel, num_players, *seeds)
-    loop.replay_moves(_replay_games, ctx, st, [np.asarray(t, np.int16).reshape(-1, 1) for t in traces])
-    return st
+    moves, st = LOOP.trace_game(data, num_players, seat_bot, bot_ids, bot_params, setup_seed, play_seed)
+    return moves[:, 0], st
 
 
 def results(data: GolemData, st: np.ndarray) -> dict[str, np.ndarray]:

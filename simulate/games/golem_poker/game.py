@@ -17,7 +17,10 @@ import numpy as np
 from simulate.game import ChunkTables, Codes, EquilibriumSpec, Lists, RuleOption, bot_specs
 from simulate.gamekit import (
     GameShell,
+    end_reason,
     new_trajectories,
+    no_components,
+    result_event,
     rule_options,
     state_field,
     time_search,
@@ -188,16 +191,7 @@ class GolemPoker(GameShell):
         for name, values in deals.items():
             games[name] = Lists(offsets, Codes(values, CATEGORY_NAMES) if name.endswith("_cat") else values)
         seats["out"] = Codes(seats["out"], OUT_NAMES)
-        empty = np.zeros(0, np.int64)
-        components = {
-            "game": empty,
-            "seat": empty.astype(np.int8),
-            "component": Codes(empty.astype(np.int32), ()),
-            "kind": Codes(empty.astype(np.int32), ()),
-            "turn": empty.astype(np.int32),
-            "round": empty.astype(np.int32),
-        }
-        return ChunkTables(games, seats, components, trajectory_lists(*points) if trajectories else None)
+        return ChunkTables(games, seats, no_components(), trajectory_lists(*points) if trajectories else None)
 
     def replay(
         self,
@@ -275,20 +269,9 @@ class GolemPoker(GameShell):
                     events.append(
                         {"event": "deal", "deal": ref.deal, **_table_view(ref, labels, ace), **state_field(ref, state)}
                     )
-        events.append(
-            {
-                "event": "result",
-                "end_reason": END_REASONS[int(final["over"][0])] if ref.is_terminal() else "running",
-                "pot": ref.pot,
-                "house_take": ref.house_take,
-                "deals": ref.deal,
-                "scores": ref.scores(),
-                "score_parts": [dict(zip(self.score_parts, p, strict=True)) for p in ref.score_parts()],
-                "ranks": ref.ranks(),
-                "wins": ref.wins(),
-                **state_field(ref, state),
-            }
-        )
+        reason = end_reason(ref, END_REASONS, final["over"][0])
+        facts = {"pot": ref.pot, "house_take": ref.house_take, "deals": ref.deal}
+        events.append(result_event(ref, self.score_parts, reason, state, **facts))
         return events
 
     def reference_random_seconds(

@@ -6,7 +6,7 @@ import numpy as np
 from numba import njit
 
 import simulate.play as loop
-from simulate.gamekit import new_trajectories
+from simulate.gamekit import new_trajectories, ranks_from_scores
 from simulate.games.golem_poker.bots import MAX_BOT_PARAMS, MEMO, SCRATCH, SEARCH, bot_records, choose_move, strength
 from simulate.games.golem_poker.data import MAX_DEALS, PokerData
 from simulate.games.golem_poker.engine import apply_move, init_game, is_legal
@@ -103,17 +103,25 @@ def _play_blocks(ctx, st, keep, num_games, work, no_trace):
     loop.play_blocks(_play_games, ctx, st, keep, num_games, work, no_trace)
 
 
-def _ctx(data, num_players, arrays, columns, points):
-    return (data.kernel, num_players, *arrays, *columns, *points)
-
-
-def _arrays(seat_bot, bot_ids, bot_params, setup_seeds, play_seeds):
-    return (
-        np.ascontiguousarray(np.asarray(seat_bot, dtype=np.int64).reshape(len(np.atleast_1d(setup_seeds)), -1)),
-        bot_records(bot_ids, np.asarray(bot_params, dtype=np.float64).reshape(-1, MAX_BOT_PARAMS)),
-        np.ascontiguousarray(np.atleast_1d(setup_seeds), dtype=np.uint64),
-        np.ascontiguousarray(np.atleast_1d(play_seeds), dtype=np.uint64),
+def _ctx(
+    data,
+    num_players,
+    seat_bot,
+    bot_ids,
+    bot_params,
+    setup_seeds,
+    play_seeds,
+    check=True,
+    columns=None,
+    points=NO_POINTS,
+):
+    """The loop's ``ctx`` (see :func:`_play_games`), the lineup as ``bots.bot_records``; every move is checked
+    (``check`` is always on); no columns written without ``columns``."""
+    head = loop.lineup_context(
+        data.kernel, num_players, seat_bot, bot_ids, bot_params, setup_seeds, play_seeds, MAX_BOT_PARAMS
     )
+    lineup = bot_records(head[3], np.asarray(bot_params, dtype=np.float64).reshape(-1, MAX_BOT_PARAMS))
+    return (*head[:3], lineup, *head[5:], *(columns or _column_arrays(0, num_players)), *points)
 
 
 def play_batch(
@@ -139,11 +147,10 @@ def play_batch(
     threads : int
         1 plays serially; more plays blocks of games on numba threads (same results).
     """
-    arrays = _arrays(seat_bot, bot_ids, bot_params, setup_seeds, play_seeds)
-    g = arrays[2].shape[0]
+    ctx = _ctx(data, num_players, seat_bot, bot_ids, bot_params, setup_seeds, play_seeds)
+    g = ctx[4].shape[0]
     st = new_state(g)
-    ctx = _ctx(data, num_players, arrays, _column_arrays(0, num_players), NO_POINTS)
-    loop.play(_play_games, _play_blocks, ctx, st, g, _pads(max(1, loop.num_blocks(g, threads))))
+    LOOP.run(ctx, st, g, threads)
     return st
 
 
@@ -163,54 +170,35 @@ def _replay_games(ctx, st, moves, offsets):
     loop.replay_games(_setup, _replay, ctx, st, moves, offsets)
 
 
-def replay_moves(
-    data: PokerData, num_players: int, setup_seeds: np.ndarray, play_seeds: np.ndarray, traces: list[np.ndarray]
-) -> np.ndarray:
-    """Final records of games replayed from their recorded moves by the numba engine, without bots."""
-    st = new_state(len(traces))
-    ctx = (data.kernel, num_players, np.asarray(setup_seeds, np.uint64), np.asarray(play_seeds, np.uint64))
-    loop.replay_moves(_replay_games, ctx, st, [np.asarray(t, np.int32) for t in traces])
-    return st
-
-
-def trace_game(
-    data: PokerData,
-    num_players: int,
-    seat_bot: np.ndarray,
-    bot_ids: np.ndarray,
-    bot_params: np.ndarray,
-    setup_seed: int,
-    play_seed: int,
-    max_moves: int = 20000,
-) -> tuple[np.ndarray, np.ndarray]:
-    """Play one game and return its move records (moves, MOVE_LEN) and its final record (a batch of 1)."""
-    arrays = _arrays(seat_bot, bot_ids, bot_params, setup_seed, play_seed)
-    st = new_state(1)
-    ctx = _ctx(data, num_players, arrays, _column_arrays(0, num_players), NO_POINTS)
-    return loop.trace(_play_games, ctx, st, _pads(1), max_moves), st
-
-
 @njit(cache=True)
 def _decide_moves(ctx, st, work, moves):
     """The move of the seat to move in each record of ``st`` (``simulate.play.decide_moves``)."""
     loop.decide_moves(_search_work, _turn, ctx, st, work, moves)
 
 
-def decide_moves(
-    data: PokerData,
-    num_players: int,
-    seat_bot: np.ndarray,
-    bot_ids: np.ndarray,
-    bot_params: np.ndarray,
-    setup_seed: int,
-    play_seed: int,
-    records: np.ndarray,
-) -> np.ndarray:
-    """The move (MOVE_LEN,) each record's seat to move picks, the seats played as in game (``setup_seed``,
-    ``play_seed``); the records are left as they were."""
-    arrays = _arrays(seat_bot, bot_ids, bot_params, setup_seed, play_seed)
-    ctx = _ctx(data, num_players, arrays, _column_arrays(0, num_players), NO_POINTS)
-    return loop.decide(_decide_moves, ctx, records, _pads(len(records)))
+LOOP = loop.Loop(
+    _play_games,
+    _play_blocks,
+    lambda data, g: new_state(g),
+    lambda st, k: _pads(k),
+    _ctx,
+    max_moves=20000,
+    replay_games=_replay_games,
+    replay_context=lambda data, n, setup, play: (
+        data.kernel,
+        n,
+        np.asarray(setup, np.uint64),
+        np.asarray(play, np.uint64),
+    ),
+    decide_kernel=_decide_moves,
+)
+replay_moves = LOOP.replay_moves
+"""Final records of games replayed from their recorded moves by the numba engine, without bots."""
+trace_game = LOOP.trace_game
+"""Play one game and return its move records (moves, MOVE_LEN) and its final record (a batch of 1)."""
+decide_moves = LOOP.decide_moves
+"""The move (MOVE_LEN,) each record's seat to move picks, the seats played as in game (``setup_seed``,
+``play_seed``); the records are left as they were."""
 
 
 def results(st: np.ndarray, num_players: int) -> dict[str, np.ndarray]:
@@ -224,8 +212,7 @@ def results(st: np.ndarray, num_players: int) -> dict[str, np.ndarray]:
         [st["won"][:, :n], -st["paid_ante"][:, :n], -st["paid_bet"][:, :n], -st["paid_penalty"][:, :n]], axis=2
     ).astype(np.int32)
     score = parts.sum(axis=2, dtype=np.int64).astype(np.int32)
-    above = (score[:, None, :] > score[:, :, None]).sum(axis=2)
-    rank = (1 + above).astype(np.int8)
+    rank = ranks_from_scores(score)
     win = st["share"][:, :n].astype(np.float32)
     split = (win > 0).sum(axis=1) > 1
     winner = np.where(split, -1, win.argmax(axis=1)).astype(np.int8)
@@ -386,13 +373,12 @@ def play_columns(
     (``simulate.gamekit.new_trajectories`` of G games, none by default) take every seat's net chips at the end
     of every stage (betting round or draw).
     """
-    arrays = _arrays(seat_bot, bot_ids, bot_params, setup_seeds, play_seeds)
-    g = arrays[2].shape[0]
+    g = len(np.atleast_1d(setup_seeds))
     columns = _column_arrays(g, num_players)
-    blocks = max(1, loop.num_blocks(g, threads))
-    ctx = _ctx(data, num_players, arrays, columns, (points, num_points))
-    st = new_state(blocks)  # a record a block, reused
-    loop.play(_play_games, _play_blocks, ctx, st, g, _pads(blocks), keep=False)
+    ctx = _ctx(
+        data, num_players, seat_bot, bot_ids, bot_params, setup_seeds, play_seeds, True, columns, (points, num_points)
+    )
+    LOOP.run(ctx, new_state(max(1, loop.num_blocks(g, threads))), g, threads, keep=False)  # a record a block, reused
     return _column_dicts(*columns)
 
 

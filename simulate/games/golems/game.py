@@ -17,8 +17,10 @@ import numpy as np
 from simulate.game import ChunkTables, Codes, RuleOption, bot_specs
 from simulate.gamekit import (
     GameShell,
+    end_reason,
     move_events,
     new_trajectories,
+    result_event,
     rule_options,
     state_field,
     time_search,
@@ -254,15 +256,7 @@ class Golems(GameShell):
         events += move_events(
             ref, moves, num_players, labels, MOVE_NAMES, M_KIND, lambda position: _board(position, d, labels), state
         )
-        result: dict[str, Any] = {
-            "event": "result",
-            "end_reason": END_REASONS[int(final["over"][0])] if ref.is_terminal() else "running",
-            "scores": ref.scores(),
-            "score_parts": [dict(zip(self.score_parts, p, strict=True)) for p in ref.score_parts()],
-            "ranks": ref.ranks(),
-            "wins": ref.wins(),
-            **state_field(ref, state),
-        }
+        result = result_event(ref, self.score_parts, end_reason(ref, END_REASONS, final["over"][0]), state)
         if num_players == 1:
             result["automa_score"] = ref.automa_vp
         events.append(result)

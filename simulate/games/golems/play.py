@@ -67,11 +67,7 @@ def _record(r, tb, i, rec_x, rec_used, w):
 @njit(cache=True)
 def _scratch(ctx, st):
     """The loop's buffers: the search bot's tree (sized for the lineup's largest budget) and scratch, score parts."""
-    bot_ids, bot_params = ctx[3], ctx[4]
-    iterations = 0
-    for b in range(bot_ids.shape[0]):
-        if bot_ids[b] == SEARCH:
-            iterations = max(iterations, int(bot_params[b, S_ITERATIONS]))
+    iterations = loop.largest_budget(ctx[3], ctx[4], SEARCH, S_ITERATIONS)
     return new_tree(iterations + 1, MOVE_LEN, SEARCH_MOVES), new_scratch(st), np.zeros(NUM_PARTS, np.int64)
 
 
@@ -134,35 +130,27 @@ def _play_blocks(ctx, st, keep, num_games, work, no_trace):
     loop.play_blocks(_play_games, ctx, st, keep, num_games, work, no_trace)
 
 
-def _ctx(data, num_players, seat_bot, bot_ids, bot_params, setup_seeds, play_seeds, check, record, points):
-    g = len(setup_seeds)
-    return (
-        data.kernel,
-        num_players,
-        np.ascontiguousarray(seat_bot, dtype=np.int64).reshape(g, num_players),
-        np.ascontiguousarray(bot_ids, dtype=np.int64),
-        np.ascontiguousarray(bot_params, dtype=np.float64).reshape(-1, MAX_BOT_PARAMS),
-        np.ascontiguousarray(setup_seeds, dtype=np.uint64),
-        np.ascontiguousarray(play_seeds, dtype=np.uint64),
-        check,
-        *record,
-        *points,
-    )
+def _ctx(
+    data, num_players, seat_bot, bot_ids, bot_params, setup_seeds, play_seeds, check, record=NO_RECORD, points=NO_POINTS
+):
+    lineup = (seat_bot, bot_ids, bot_params, setup_seeds, play_seeds, MAX_BOT_PARAMS)
+    return (*loop.lineup_context(data.kernel, num_players, *lineup), check, *record, *points)
+
+
+LOOP = loop.Loop(
+    _play_games,
+    _play_blocks,
+    lambda data, g: new_state(g, data.tables),
+    lambda st, k: new_work(k, st.dtype),
+    _ctx,
+    max_moves=20000,
+)
 
 
 @njit(cache=True)
 def _record_points(r, tb, points, num_points, g, parts):
-    """Every seat's score now into game ``g``'s next trajectory point (while there is room)."""
-    k = num_points[g]
-    if k >= points.shape[1]:
-        return
-    for s in range(r.num_players):
-        score_parts(r, tb, s, parts)
-        total = 0
-        for q in range(NUM_PARTS):
-            total += parts[q]
-        points[g, k, s] = total
-    num_points[g] = k + 1
+    """Every seat's score now into game ``g``'s next trajectory point (``simulate.play.record_point``)."""
+    loop.record_point(score_parts, r, tb, r.num_players, points, num_points, g, parts)
 
 
 @njit(cache=True)
@@ -173,33 +161,6 @@ def _winner_seat(first_win, n):
     if first_win == 0.0:
         return 2 if n == 2 else 0
     return -1
-
-
-@njit(cache=True)
-def _results(st, tab, score, parts, rank, win, tied, decided, winner):
-    tb = tab[0]
-    pt = np.zeros(NUM_PARTS, np.int64)
-    sc = np.zeros(2, np.int64)
-    rk = np.zeros(2, np.int64)
-    wn = np.zeros(2, np.float64)
-    for g in range(st.shape[0]):
-        r = st[g]
-        n = r.num_players
-        for s in range(n):
-            score_parts(r, tb, s, pt)
-            total = 0
-            for k in range(NUM_PARTS):
-                parts[g, s, k] = pt[k]
-                total += pt[k]
-            score[g, s] = total
-            sc[s] = total
-        t, by = rank_game(r, tb, sc, rk, wn)
-        tied[g] = t
-        decided[g] = by
-        for s in range(n):
-            rank[g, s] = rk[s]
-            win[g, s] = wn[s]
-        winner[g] = _winner_seat(wn[0], n)
 
 
 # seats columns counting the cards a seat took for each use (``dust`` itself is the dust a seat holds)
@@ -444,7 +405,7 @@ def play_batch(
         NO_RECORD,
         (points, num_points),
     )
-    loop.play(_play_games, _play_blocks, ctx, st, g, new_work(max(1, loop.num_blocks(g, threads)), st.dtype))
+    LOOP.run(ctx, st, g, threads)
     return st
 
 
@@ -477,7 +438,7 @@ def play_recorded(
         rec_x = np.zeros(((g1 - g0) * cap, NUM_FEATURES), np.float32)
         used = np.zeros(g1 - g0, np.int64)
         record = (rec_x, used, g0)
-        ctx = _ctx(data, n, seat_bot, bot_ids, bot_params, setup_seeds, play_seeds, False, record, NO_POINTS)
+        ctx = _ctx(data, n, seat_bot, bot_ids, bot_params, setup_seeds, play_seeds, False, record)
         _play_games(ctx, st, -1, g0, g1, w, no_trace)
         rows = np.concatenate([np.arange(k * cap, k * cap + used[k]) for k in range(g1 - g0)])
         xs.append(rec_x[rows])
@@ -488,20 +449,8 @@ def play_recorded(
     return st, np.concatenate(xs), np.concatenate(games).astype(np.int64), np.concatenate(seats).astype(np.int8)
 
 
-def trace_game(
-    data: GolemsData,
-    num_players: int,
-    seat_bot: np.ndarray,
-    bot_ids: np.ndarray,
-    bot_params: np.ndarray,
-    setup_seed: int,
-    play_seed: int,
-    max_moves: int = 20000,
-) -> tuple[np.ndarray, np.ndarray]:
-    """Play one game, every move checked; return its move records (moves, MOVE_LEN) and final state (a batch of 1)."""
-    st = new_state(1, data.tables)
-    ctx = _ctx(data, num_players, seat_bot, bot_ids, bot_params, [setup_seed], [play_seed], True, NO_RECORD, NO_POINTS)
-    return loop.trace(_play_games, ctx, st, new_work(1, st.dtype), max_moves), st
+trace_game = LOOP.trace_game
+"""Play one game, every move checked; its move records (moves, MOVE_LEN) and final state (``simulate.play.Loop``)."""
 
 
 def results(data: GolemsData, st: np.ndarray) -> dict[str, np.ndarray]:
@@ -512,21 +461,14 @@ def results(data: GolemsData, st: np.ndarray) -> dict[str, np.ndarray]:
     """
     g = st.shape[0]
     n = int(st["num_players"][0]) if g else 2
-    score = np.zeros((g, n), np.int32)
-    parts = np.zeros((g, n, NUM_PARTS), np.int32)
-    rank = np.zeros((g, n), np.int8)
-    win = np.zeros((g, n), np.float32)
-    tied = np.zeros(g, np.bool_)
-    decided = np.zeros(g, np.int8)
-    winner = np.zeros(g, np.int8)
-    if g:
-        _results(st, data.kernel, score, parts, rank, win, tied, decided, winner)
+    games, seats, _ = chunk_columns(data, st)
+    parts = np.stack([seats[name] for name in SCORE_PARTS], axis=1).reshape(g, n, NUM_PARTS)
     return {
-        "score": score,
+        "score": seats["score"].reshape(g, n),
         "parts": parts,
-        "rank": rank,
-        "win": win,
-        "tied": tied,
-        "decided": decided,
-        "winner": winner,
+        "rank": seats["rank"].reshape(g, n),
+        "win": seats["win"].reshape(g, n),
+        "tied": games["tied"],
+        "decided": games["decided_by"],
+        "winner": games["winner_seat"],
     }
