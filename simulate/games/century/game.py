@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from simulate.game import ApprenticeSpec, ChunkTables, Codes, RuleOption, bot_specs
+from simulate.game import AdaptationSpec, ApprenticeSpec, ChunkTables, Codes, PlantedEdit, RuleOption, bot_specs
 from simulate.gamekit import (
     GameShell,
     move_events,
@@ -46,8 +46,10 @@ class Century(GameShell):
 
     name = "century"
     title = "Century: Golem Edition"
-    version = 4
-    play_version = 3  # 4: the setup draw's split into opening and hidden order; play is 3's
+    version = 5
+    # 4: the setup draw's split into opening and hidden order; 5: the search's leaf credits a bought merchant card by
+    # the crystal levels one play of it adds (``card_levels``), no longer a flat ``card_value`` per card
+    play_version = 5
     public_opening = (
         "the face-up merchant and point rows (the seats' starting crystals and cards are fixed by the data)"
     )
@@ -122,6 +124,17 @@ class Century(GameShell):
         ("point", "reward"): "point_cards.{id}.vp",
     }
     """What-ifs of ``golem value --cost/--reward``: (kind, what) -> the value it changes (``golem values``)."""
+    adaptation = AdaptationSpec(
+        players=("search", "apprentice"),
+        rival="planner",
+        edits=(
+            PlantedEdit("stronger", "M08", (("merchant_cards.M08.output", "MMMM"),), +1),  # Create 4 levels -> 16
+            PlantedEdit("useless", "M16", (("merchant_cards.M16.input", "M"), ("merchant_cards.M16.output", "Y")), -1),
+            PlantedEdit("cost cut", "M17", (("merchant_cards.M17.input", "YY"),), +1),  # YYYYY -> MM for YY
+            PlantedEdit("cost raised", "M35", (("merchant_cards.M35.input", "TTTTT"),), -1),  # TTT -> MMM for TTTTT
+        ),
+    )
+    """Planted card edits the strong players must see (``golem check century --only adaptation``)."""
     priced_kinds = ("point",)  # a point card's VP against the crystals it costs (``golem value --price``)
     price_unit = "crystal"
     """Component kinds with a causal value design (docs/card-value.md): kind -> the rule option that gives a seat
