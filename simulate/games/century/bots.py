@@ -103,8 +103,9 @@ BOTS: dict[str, tuple[int, str, dict[str, tuple[float, str]]]] = {
             ),
             "card_levels": (
                 0.25,
-                "points a leaf credits per crystal level one play of a merchant card bought adds, read from the "
-                "card's data (card_value=0.5:card_levels=0 is the flat credit of engine version 4)",
+                "points a leaf credits per crystal level one play of a merchant card bought adds over a play of the "
+                "plainest starting card, read from the cards' data (card_value=0.5:card_levels=0: version 4's flat "
+                "credit per card)",
             ),
         },
     ),

@@ -210,8 +210,8 @@ def _evaluate(ctx, sim, out):
     A seat's worth while the game runs: its score as it stands, plus ``crystal_value`` points per
     crystal level held (Y 1, G 2, T 3, M 4: a point card's VP is about the levels it costs),
     ``card_value`` points per merchant card bought and ``card_levels`` points per crystal level that
-    one play of each merchant card bought adds (:func:`~simulate.games.century.bots.card_value`, read
-    from the card's data: an edited card is worth what it now does).
+    one play of each merchant card bought adds over a play of the plainest starting card
+    (:func:`bought_levels`, read from the cards' data: an edited card is worth what it now does).
     """
     r = sim[0]
     tb, _, _, scores, parts, rank, win, weights, f, logits = ctx
@@ -245,8 +245,12 @@ def _evaluate(ctx, sim, out):
 
 @njit(cache=True)
 def bought_levels(r, tb, s):
-    """The crystal levels one play of each merchant card seat ``s`` bought adds (``bots.card_value``, at least 0)."""
+    """The crystal levels one play of each merchant card seat ``s`` bought adds over one play of the plainest
+    starting card (``bots.card_value``, read from the cards' data; a card that adds less counts 0)."""
     limit = tb.params[P_CARAVAN_LIMIT]
+    plain = 1.0e9
+    for j in range(tb.start_cards.shape[0]):
+        plain = min(plain, card_value(tb, tb.start_cards[j], limit))
     total = 0.0
     for k in range(r.num_owned[s]):
         m = r.owned[s, k]
@@ -255,7 +259,7 @@ def bought_levels(r, tb, s):
             if tb.start_cards[j] == m:
                 start = True
         if not start:
-            total += max(card_value(tb, m, limit), 0.0)
+            total += max(card_value(tb, m, limit) - plain, 0.0)
     return total
 
 
