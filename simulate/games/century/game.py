@@ -131,8 +131,9 @@ class Century(GameShell):
             PlantedEdit("stronger", "M08", (("merchant_cards.M08.output", "MMMM"),), +1),  # Create 4 levels -> 16
             PlantedEdit("useless", "M16", (("merchant_cards.M16.input", "M"), ("merchant_cards.M16.output", "Y")), -1),
             PlantedEdit("cost cut", "M17", (("merchant_cards.M17.input", "YY"),), +1),  # YYYYY -> MM for YY
-            PlantedEdit("cost raised", "M35", (("merchant_cards.M35.input", "TTTTT"),), -1),  # TTT -> MMM for TTTTT
+            PlantedEdit("cost raised", "M16", (("merchant_cards.M16.input", "YYYYYYY"),), -1),  # YYYY -> TM for 7 Y
         ),
+        games=20,
     )
     """Planted card edits the strong players must see (``golem check century --only adaptation``)."""
     priced_kinds = ("point",)  # a point card's VP against the crystals it costs (``golem value --price``)
