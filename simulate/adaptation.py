@@ -101,6 +101,7 @@ def measure(game: Game, spec: AdaptationSpec, players: tuple[str, ...] | None = 
     n = spec.num_players
     printed = game.load_data(None, {})
     rows = []
+    printed_takes: dict[tuple[str, tuple[str, ...]], float] = {}  # edits of one card share their printed arm
     with tempfile.TemporaryDirectory(prefix="golem-adapt-") as tmp:
         for k, edit in enumerate(spec.edits):
             folder, rules = write_variant(game, Variant(edit.name, edit.settings), Path(tmp) / f"edit{k}")
@@ -111,10 +112,11 @@ def measure(game: Game, spec: AdaptationSpec, players: tuple[str, ...] | None = 
                     ("mirror", [player] * n, tuple(range(n))),
                     (f"vs {spec.rival}", [player] + [spec.rival] * (n - 1), (0,)),
                 ):
-                    before, after = (
-                        take_share(game, data, edit.card, lineup, measured, games, spec.rounds)
-                        for data in (printed, edited)
-                    )
+                    key = (edit.card, tuple(lineup))
+                    if key not in printed_takes:
+                        printed_takes[key] = take_share(game, printed, edit.card, lineup, measured, games, spec.rounds)
+                    before = printed_takes[key]
+                    after = take_share(game, edited, edit.card, lineup, measured, games, spec.rounds)
                     moved = edit.direction * (after - before)
                     rows.append(
                         {
