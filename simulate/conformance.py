@@ -25,7 +25,10 @@ registry line. The checks:
   (``Twin.hidden_variant``, played by the game's ``decide_moves``), and the two must be the same;
 - ``replay``: the reference engine, replaying the kernel's moves, reaches the kernel's scores, ranks and wins, and
   every replay event formats as text;
-- ``timing``: the bench hooks time the reference (and, where the game has one, the kernel) replaying moves.
+- ``timing``: the bench hooks time the reference (and, where the game has one, the kernel) replaying moves;
+- ``adaptation``: the strong players see the game's planted card edits (``simulate.adaptation``: a card made
+  stronger, useless, cheaper or dearer is taken more or less often, against the strongest heuristic and in mirror
+  games); nothing to compare in a game that declares none. It plays its own fixed games, not ``games``.
 
 The checks need only the shared surface (``simulate.game.Game``). A game's own differential tests call
 :func:`compare_moves` over more games, rule options and its own invariants.
@@ -38,6 +41,7 @@ from typing import Any
 
 import numpy as np
 
+from simulate.adaptation import check_adaptation
 from simulate.datafiles import DataError
 from simulate.game import Codes, Game, Lists
 from simulate.lineup import BotEntry, LineupError, lineup_arrays, parse_lineup
@@ -46,7 +50,7 @@ from simulate.rng import game_seeds
 from simulate.runformat import FAULT_END_REASONS
 from simulate.runner import RunSpec, plan_games
 
-CHECKS = ("declarations", "tables", "determinism", "bots", "moves", "hidden", "replay", "timing")
+CHECKS = ("declarations", "tables", "determinism", "bots", "moves", "hidden", "replay", "timing", "adaptation")
 SEED = 20261204
 
 
@@ -73,6 +77,7 @@ def check_game(name: str, games: int = 6, seed: int = SEED, checks: tuple[str, .
         "hidden": lambda: _hidden(game, data, games, seed),
         "replay": lambda: _replay(game, data, seed),
         "timing": lambda: _timing(game, data, seed),
+        "adaptation": lambda: check_adaptation(game),
     }
     results = {check: runs[check]() for check in checks}
     failures = [f"{name} {check}: {problem}" for check, found in results.items() for problem in found or []]

@@ -171,6 +171,39 @@ class ChoiceLog:
 
 
 @dataclass(frozen=True)
+class PlantedEdit:
+    """One card edited in a copy of the game's data, and which way its take should move."""
+
+    name: str
+    """Short label: ``stronger``, ``useless``, ``cost cut``, ``cost raised``."""
+    card: str
+    """The component id whose take is measured (``M08``)."""
+    settings: tuple[tuple[str, str], ...]
+    """(value path of :mod:`simulate.variants`, new value) pairs: ``(("merchant_cards.M08.output", "MMMM"),)``."""
+    direction: int
+    """+1: the edited card should be taken more often than the printed one; -1: less often."""
+    margin: float = 0.1
+    """The least move of the take (a share of games) that counts as seeing the edit."""
+
+
+@dataclass(frozen=True)
+class AdaptationSpec:
+    """What a game's adaptation check (``simulate.adaptation``) plays: strong players, their rival, edits, games."""
+
+    players: tuple[str, ...]
+    """Bot specs of the strong players whose take is measured (``search``, ``apprentice``)."""
+    rival: str
+    """The strongest heuristic bot, the other seats of each match (``planner``)."""
+    edits: tuple[PlantedEdit, ...]
+    num_players: int = 2
+    games: int = 40
+    """Games per lineup and arm (printed, edited), all with the card in the opening."""
+    rounds: int = 3
+    """An acquisition counts in the first ``rounds + 1`` rounds (round indices 0..rounds)."""
+    seed: int = 43
+
+
+@dataclass(frozen=True)
 class ApprenticeSpec:
     """A game's learned player: its features and how ``golem train`` fits it (``simulate.orchestration.training``).
 
@@ -311,6 +344,8 @@ class Game(Protocol):
     """Component kinds with a causal value design (``golem value``, docs/card-value.md): kind -> the rule option
     that deals one seat one more copy of a component of that kind at setup."""
     value_reference: str | None  # a plain component every value is also compared with (None: none)
+    adaptation: AdaptationSpec | None
+    """The planted card edits whose take the strong players must see (``simulate.adaptation``); None: none."""
     value_edits: Mapping[tuple[str, str], str]
     """What-ifs of ``golem value --cost/--reward``: (component kind, ``cost`` or ``reward``) -> the settable value
     (``golem values``) it changes, ``{id}`` standing for each copy's id."""

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from simulate.datafiles import default_dir, read_playing_time, rule_choices
-from simulate.game import ApprenticeSpec, Codes, EquilibriumSpec, Lists, RuleOption
+from simulate.game import AdaptationSpec, ApprenticeSpec, Codes, EquilibriumSpec, Lists, RuleOption
 from simulate.viewkit import ReplayedGame, build_view, plain_scene
 
 
@@ -317,6 +317,7 @@ class GameShell(ABC):
     value_designs: Mapping[str, str] = MappingProxyType({})
     value_reference: str | None = None
     value_edits: Mapping[tuple[str, str], str] = MappingProxyType({})
+    adaptation: AdaptationSpec | None = None
     priced_kinds: tuple[str, ...] = ()
     price_unit: str = "unit of cost"
     measured_price: Mapping[str, str] = MappingProxyType({})

@@ -61,14 +61,14 @@ def test_training_reproduces_resumes_and_writes_provenance(tmp_path: Path) -> No
     prov = read_provenance(tmp_path / "a")["fit"]
     assert prov["command"].startswith("golem train century --games 12 --iterations 2")
     assert prov["command"].endswith("--teacher search:iterations=5 --expert search:iterations=5:leaf=1")
-    assert prov["engine_version"] == 4 and prov["rules"]["tie_break"] == "later_seat"
+    assert prov["engine_version"] == 5 and prov["rules"]["tie_break"] == "later_seat"
     assert len(prov["log"]) == 2 and prov["kept_iteration"] in (0, 1)
-    assert fit_warning(read_provenance(tmp_path / "a"), "century", 4, {"tie_break": "later_seat"}) is None
-    warning = fit_warning(read_provenance(tmp_path / "a"), "century", 5, {"tie_break": "shared"})
-    assert "engine version 4 (this run: 5)" in warning and "tie_break=later_seat (this run: shared)" in warning
+    assert fit_warning(read_provenance(tmp_path / "a"), "century", 5, {"tie_break": "later_seat"}) is None
+    warning = fit_warning(read_provenance(tmp_path / "a"), "century", 6, {"tie_break": "shared"})
+    assert "engine version 5 (this run: 6)" in warning and "tie_break=later_seat (this run: shared)" in warning
     # versions that differ only in the setup draw play alike: weights of any of them fit
-    assert fit_warning(read_provenance(tmp_path / "a"), "century", 5, {}, play_version=4) is None
-    assert fit_warning(read_provenance(tmp_path / "a"), "century", 5, {}, play_version=5) is not None
+    assert fit_warning(read_provenance(tmp_path / "a"), "century", 6, {}, play_version=5) is None
+    assert fit_warning(read_provenance(tmp_path / "a"), "century", 6, {}, play_version=6) is not None
 
     # the result plays: a data folder with the fitted weights loads
     folder = tmp_path / "data"

@@ -471,7 +471,10 @@ def verify(run_dir: str, no_checksums: bool) -> None:
     "only",
     multiple=True,
     metavar="CHECK",
-    help="Run this check only (repeatable): declarations, tables, determinism, bots, moves, hidden, replay, timing.",
+    help=(
+        "Run this check only (repeatable): declarations, tables, determinism, bots, moves, hidden, replay, timing, "
+        "adaptation."
+    ),
 )
 @click.option("--seed", type=int, default=None, help="Master seed of the checks' games (default: the check's own).")
 def check(game_name: str, num_games: int, only: tuple[str, ...], seed: int | None) -> None:
@@ -479,12 +482,14 @@ def check(game_name: str, num_games: int, only: tuple[str, ...], seed: int | Non
 
     One line a check: the declarations, the tables at every player count, determinism, every bot's moves
     legal, the kernel against the reference engine on every move, no bot peeking at hidden cards, the
-    reference replaying the kernel's games, the bench hooks. Exits 1 listing every failure.
+    reference replaying the kernel's games, the bench hooks, the strong players seeing planted card edits
+    (simulate.adaptation). Exits 1 listing every failure.
 
     \b
     Examples:
       golem check golems
       golem check golem --only moves --only hidden --games 2
+      golem check century --only adaptation
     """
     import time
 

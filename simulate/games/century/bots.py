@@ -96,10 +96,16 @@ BOTS: dict[str, tuple[int, str, dict[str, tuple[float, str]]]] = {
             "rollout_lookahead": (0.0, "the rollouts' greedy lookahead"),
             "rollout_epsilon": (0.1, "the rollouts' greedy epsilon"),
             "crystal_value": (0.5, "points a leaf credits per crystal level held (Y 1, G 2, T 3, M 4)"),
-            "card_value": (0.5, "points a leaf credits per merchant card bought"),
+            "card_value": (0.0, "points a leaf credits per merchant card bought, whatever it does"),
             "leaf": (
                 0.0,
                 "1 values an unfinished leaf by the apprentice's weights (each seat's chance to win)",
+            ),
+            "card_levels": (
+                0.25,
+                "points a leaf credits per crystal level one play of a merchant card bought adds over a play of the "
+                "plainest starting card, read from the cards' data (card_value=0.5:card_levels=0: version 4's flat "
+                "credit per card)",
             ),
         },
     ),
@@ -143,9 +149,10 @@ LIMITS: dict[str, tuple[float, float]] = {
     "crystal_value": (0.0, 5.0),
     "card_value": (0.0, 20.0),
     "leaf": (0.0, 1.0),
+    "card_levels": (0.0, 5.0),
     "temperature": (0.0, 100.0),
 }
-MAX_BOT_PARAMS = 9
+MAX_BOT_PARAMS = 10
 SCRATCH_MOVES = 2048
 
 _BIG = 1.0e9

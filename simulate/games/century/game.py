@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from simulate.apprentice import PLAIN_STYLE
-from simulate.game import ApprenticeSpec, ChunkTables, Codes, RuleOption, bot_specs
+from simulate.game import AdaptationSpec, ApprenticeSpec, ChunkTables, Codes, PlantedEdit, RuleOption, bot_specs
 from simulate.gamekit import (
     GameShell,
     end_reason,
@@ -49,8 +49,12 @@ class Century(GameShell):
 
     name = "century"
     title = "Century: Golem Edition"
-    version = 4
-    play_version = 3  # 4: the setup draw's split into opening and hidden order; play is 3's
+    version = 5
+    # 4: the setup draw's split into opening and hidden order; 5: the search's leaf credits a bought merchant card by
+    # the crystal levels one play of it adds (``card_levels``), no longer a flat ``card_value`` per card. The rules
+    # and every other bot play as in 3, and the apprentice's weights (fitted from version 4's search) play the same
+    # game as they did: they still fit (a refit from version 5's search won 60.2% against planner, the shipped 72.8%)
+    play_version = 3
     public_opening = (
         "the face-up merchant and point rows (the seats' starting crystals and cards are fixed by the data)"
     )
@@ -125,6 +129,20 @@ class Century(GameShell):
         ("point", "reward"): "point_cards.{id}.vp",
     }
     """What-ifs of ``golem value --cost/--reward``: (kind, what) -> the value it changes (``golem values``)."""
+    # the apprentice sees three edits but not the cut cost against planner (it takes half the cards shown in the
+    # first four rounds already, a cut card no more often): measured, not asserted (``simulate.adaptation.measure``)
+    adaptation = AdaptationSpec(
+        players=("search",),
+        rival="planner",
+        edits=(
+            PlantedEdit("stronger", "M08", (("merchant_cards.M08.output", "MMMM"),), +1),  # Create 4 levels -> 16
+            PlantedEdit("useless", "M16", (("merchant_cards.M16.input", "M"), ("merchant_cards.M16.output", "Y")), -1),
+            PlantedEdit("cost cut", "M17", (("merchant_cards.M17.input", "YY"),), +1),  # YYYYY -> MM for YY
+            PlantedEdit("cost raised", "M16", (("merchant_cards.M16.input", "YYYYYYY"),), -1),  # YYYY -> TM for 7 Y
+        ),
+        games=20,
+    )
+    """Planted card edits the strong players must see (``golem check century --only adaptation``)."""
     priced_kinds = ("point",)  # a point card's VP against the crystals it costs (``golem value --price``)
     price_unit = "crystal"
     """Component kinds with a causal value design (docs/card-value.md): kind -> the rule option that gives a seat

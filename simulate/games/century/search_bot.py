@@ -19,8 +19,8 @@ import numpy as np
 from numba import njit
 
 from simulate.apprentice import win_shares
-from simulate.games.century.bots import GREEDY, _row_cost, _spare, _target, choose_discard, greedy_action
-from simulate.games.century.data import P_TIE_SHARED
+from simulate.games.century.bots import GREEDY, _row_cost, _spare, _target, card_value, choose_discard, greedy_action
+from simulate.games.century.data import P_CARAVAN_LIMIT, P_TIE_SHARED
 from simulate.games.century.engine import (
     apply_action,
     apply_discard,
@@ -48,7 +48,8 @@ from simulate.search import bare_rollouts, decide, seat_to_move
     S_CRYSTAL_VALUE,
     S_CARD_VALUE,
     S_LEAF,
-) = range(9)
+    S_CARD_LEVELS,
+) = range(10)
 MAX_SEATS = 5
 
 
@@ -102,7 +103,7 @@ def search_action(st, g, tb, params, tree, scratch, out):
 def _context(tb, params, scratch):
     """The plug-in functions' ``ctx``: tables, rollout parameters, scratch and the leaf's weights."""
     _, rollout_params, mv, scores, parts, rank, win, f, logits = scratch
-    weights = (params[S_SCALE], params[S_CRYSTAL_VALUE], params[S_CARD_VALUE], params[S_LEAF])
+    weights = (params[S_SCALE], params[S_CRYSTAL_VALUE], params[S_CARD_VALUE], params[S_LEAF], params[S_CARD_LEVELS])
     return (tb, rollout_params, mv, scores, parts, rank, win, weights, f, logits)  # a record is never returned
 
 
@@ -207,12 +208,14 @@ def _evaluate(ctx, sim, out):
     or with ``leaf`` 1 each seat's chance to win by the apprentice's weights (``features.leaf_values``).
 
     A seat's worth while the game runs: its score as it stands, plus ``crystal_value`` points per
-    crystal level held (Y 1, G 2, T 3, M 4: a point card's VP is about the levels it costs) and
-    ``card_value`` points per merchant card bought.
+    crystal level held (Y 1, G 2, T 3, M 4: a point card's VP is about the levels it costs),
+    ``card_value`` points per merchant card bought and ``card_levels`` points per crystal level that
+    one play of each merchant card bought adds over a play of the plainest starting card
+    (:func:`bought_levels`, read from the cards' data: an edited card is worth what it now does).
     """
     r = sim[0]
     tb, _, _, scores, parts, rank, win, weights, f, logits = ctx
-    scale, crystal_value, card_value, leaf = weights
+    scale, crystal_value, card_value, leaf, card_levels = weights
     n = r.num_players
     if r.over == RUNNING and leaf > 0.0:
         leaf_values(r, tb, f, parts, logits)
@@ -230,13 +233,34 @@ def _evaluate(ctx, sim, out):
     for s in range(n):
         x = r.crystals[s]
         levels = x[0] + 2 * x[1] + 3 * x[2] + 4 * x[3]
-        worth[s] = scores[s] + crystal_value * levels + card_value * (r.num_owned[s] - tb.start_cards.shape[0])
+        bought = r.num_owned[s] - tb.start_cards.shape[0]
+        worth[s] = scores[s] + crystal_value * levels + card_value * bought + card_levels * bought_levels(r, tb, s)
     for s in range(n):
         best = -1.0e30
         for o in range(n):
             if o != s and worth[o] > best:
                 best = worth[o]
         out[s] = 1.0 / (1.0 + math.exp(-(worth[s] - best) / scale))
+
+
+@njit(cache=True)
+def bought_levels(r, tb, s):
+    """The crystal levels one play of each merchant card seat ``s`` bought adds over one play of the plainest
+    starting card (``bots.card_value``, read from the cards' data; a card that adds less counts 0)."""
+    limit = tb.params[P_CARAVAN_LIMIT]
+    plain = 1.0e9
+    for j in range(tb.start_cards.shape[0]):
+        plain = min(plain, card_value(tb, tb.start_cards[j], limit))
+    total = 0.0
+    for k in range(r.num_owned[s]):
+        m = r.owned[s, k]
+        start = False
+        for j in range(tb.start_cards.shape[0]):
+            if tb.start_cards[j] == m:
+                start = True
+        if not start:
+            total += max(card_value(tb, m, limit) - plain, 0.0)
+    return total
 
 
 @njit(cache=True)

@@ -1,0 +1,82 @@
+"""The adaptation check (``simulate.adaptation``): planted card edits, and strong players that must see them."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from simulate.adaptation import check_adaptation, failures, measure, showing
+from simulate.conformance import check_game
+from simulate.games.century import data as D
+from simulate.games.century.engine import game_init
+from simulate.games.century.search_bot import bought_levels
+from simulate.games.century.state import new_state
+from simulate.lineup import lineup_arrays, parse_lineup
+from simulate.registry import make
+from simulate.rng import game_seeds
+from simulate.variants import Variant, write_variant
+
+
+@pytest.fixture(scope="module")
+def century():
+    return make("century")
+
+
+def test_the_chosen_games_show_the_card_in_their_opening(century) -> None:
+    data = century.load_data(None, {})
+    games = showing(century, data, "M08", 2, 12, 43)
+    assert len(games.setup_seed) == 12
+    ids, params = lineup_arrays(century, parse_lineup(century, ["greedy"], 2))
+    first = century.play_chunk(data, 2, games.seat_lineup, ids, params, games.setup_seed, games.play_seed)
+    for g in range(12):
+        shown = [first.games[c].categories[first.games[c].codes[g]] for c in century.setup_columns]
+        assert "M08" in shown
+
+
+def test_a_player_blind_to_the_edits_fails(century) -> None:
+    # random takes a card whatever it does: the planted edits are missed in its mirror games
+    spec = century.adaptation
+    table = measure(century, spec, players=("random",))
+    assert not table[table["lineup"] == "mirror"]["ok"].any()
+    assert len(failures(table.assign(rounds=spec.rounds))) >= len(spec.edits)
+
+
+def test_the_flat_card_credit_of_version_4_misses_a_raised_cost(century) -> None:
+    # the search's leaf before version 5 credited every card bought alike: a dearer M16 is bought as early
+    spec = replace(century.adaptation, edits=tuple(e for e in century.adaptation.edits if e.name == "cost raised"))
+    table = measure(century, spec, players=("search:card_value=0.5:card_levels=0",))
+    assert not table["ok"].any()
+
+
+def test_the_strong_players_see_every_planted_edit() -> None:
+    # a ConformanceError lists every take that did not move
+    start = time.perf_counter()
+    assert check_game("century", checks=("adaptation",)) == ("adaptation",)
+    assert time.perf_counter() - start < 300
+
+
+def test_a_game_without_planted_edits_has_nothing_to_compare() -> None:
+    assert check_adaptation(make("golem-poker")) is None
+    assert check_game("golem-poker", checks=("adaptation",)) == ()
+
+
+def test_the_leaf_credits_a_bought_card_by_what_its_data_says(tmp_path) -> None:
+    # a seat that bought M08 is credited its Create's levels over the Create YY starting card's 2: 4 printed, 16
+    # after the edit to MMMM; a card that adds less than the starting card counts nothing
+    folder, _ = write_variant(make("century"), Variant("edit", (("merchant_cards.M08.output", "MMMM"),)), tmp_path)
+    for data, levels in ((D.load(), 2.0), (D.load(folder), 14.0)):
+        st = new_state(1, data.tables)
+        setup, play = game_seeds(43, np.array([0]), np.array([0]))
+        game_init(st, data.kernel, 0, 2, setup[0], play[0])
+        r = st[0]
+        assert bought_levels(r, data.tables, 0) == 0.0
+        m = data.merchant_ids.index("M08")
+        r["owned"][0, r["num_owned"][0]] = m
+        r["num_owned"][0] += 1
+        assert bought_levels(r, data.tables, 0) == levels
+        r["owned"][0, r["num_owned"][0]] = data.merchant_ids.index("M10")  # YY -> T: 2 levels, as the start card's
+        r["num_owned"][0] += 1
+        assert bought_levels(r, data.tables, 0) == levels
