@@ -11,6 +11,7 @@ import json
 import re
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -18,7 +19,7 @@ import pytest
 from analysis.report.render import render_replay
 from simulate.lineup import lineup_arrays, parse_lineup
 from simulate.registry import make
-from simulate.viewkit import changes
+from simulate.viewkit import changes, root_options
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "golden"))
 from regenerate import GOLDEN  # noqa: E402
@@ -103,8 +104,9 @@ def test_every_state_field_is_documented(replayed) -> None:
     assert keys <= documented, sorted(keys - documented)
 
 
-def view(name: str, bots: list[str] | None = None, explain: bool = False) -> dict:
+def view(name: str, bots: list[str] | None = None, explain: bool = False, players: int | None = None) -> dict:
     n, golden_bots, setup_seed, play_seed = GAMES[name]
+    n = players or n
     game = make(name)
     lineup = parse_lineup(game, bots or golden_bots, n)
     ids, params = lineup_arrays(game, lineup)
@@ -188,6 +190,64 @@ def test_century_explains_search_and_apprentice_moves() -> None:
         for s in explained
     ]
     assert sum(first) > len(first) / 2
+
+
+EXPLAINED = {  # game -> lineup of a game replayed with --explain: a search seat and the game's apprentice, if any
+    "golems": ["search:iterations=40", "apprentice"],
+    "golem-poker": ["search:iterations=40", "equity", "threshold", "search:iterations=30"],
+}
+
+
+@pytest.mark.parametrize("name", list(EXPLAINED))
+def test_search_and_apprentice_moves_explain_their_options(name: str) -> None:
+    """``--explain`` in Golems and golem-poker: at least half of the search and apprentice moves carry their options
+    (a seat with one legal move has none), between two and four, valued in [0, 1], best first; shares of the
+    search's root visits (and the 2-player apprentice's policy shares) add up to 1 when all are shown, to at most 1
+    when not; the move played is among the options in most decisions; no other bot's move carries any."""
+    bots = EXPLAINED[name]
+    v = view(name, bots, explain=True)
+    moves = [s for s in v["steps"] if s["kind"] == "move"]
+    explaining = [s for s in moves if s["bot"].split(":")[0] in ("search", "apprentice")]
+    explained = [s for s in moves if "explain" in s]
+    assert explaining and len(explained) >= len(explaining) // 2
+    assert all(s in explaining for s in explained)
+    assert {s["bot"] for s in explained} == {b for b in bots if b.split(":")[0] in ("search", "apprentice")}
+    for s in explained:
+        values = [val for _, val in s["explain"]["options"]]
+        assert 2 <= len(values) <= 4 and all(0 <= x <= 1 for x in values) and values == sorted(values, reverse=True)
+        assert sum(values) <= 1 + 1e-3
+        if len(values) < 4:
+            assert sum(values) == pytest.approx(1, abs=2e-3)
+        assert len({w for w, _ in s["explain"]["options"]}) == len(values)
+    assert sum("(played)" in s["explain"]["summary"] for s in explained) > len(explained) / 2
+
+
+def test_golems_solo_apprentice_gives_its_chance_to_win() -> None:
+    """Solo, the Golems apprentice's options are its chances to win after each move, in [0, 1], best first, the move
+    played among them in most decisions."""
+    explained = [s for s in view("golems", ["apprentice"], explain=True, players=1)["steps"] if "explain" in s]
+    assert len(explained) >= 5
+    for s in explained:
+        values = [val for _, val in s["explain"]["options"]]
+        assert all(0 <= x <= 1 for x in values) and values == sorted(values, reverse=True)
+        assert "chance to win" in s["explain"]["summary"]
+    assert sum("(played)" in s["explain"]["summary"] for s in explained) > len(explained) / 2
+
+
+def test_root_options_reads_the_root_visits_as_shares() -> None:
+    """A planted tree: root children 3, 2, 1 (listed newest first) with visits 5, 10, 5; node 4 under child 1.
+    Shares 0.5, 0.25, 0.25, the tie led by the first tried (node 1), as the search picks; no children, no options."""
+    n = 5
+    tree = SimpleNamespace(
+        first_child=np.array([3, 4, -1, -1, -1]),
+        next_sibling=np.array([-1, -1, 1, 2, -1]),
+        visits=np.array([20.0, 5.0, 10.0, 5.0, 5.0]),
+        move=np.arange(n * 2, dtype=np.int16).reshape(n, 2),
+    )
+    options = root_options(tree)
+    assert [(m.tolist(), v) for m, v in options] == [([4, 5], 0.5), ([2, 3], 0.25), ([6, 7], 0.25)]
+    tree.first_child[0] = -1
+    assert root_options(tree) == []
 
 
 @pytest.mark.parametrize("name", ["golem-1p", "golem-4p", "golems-solo", "golem-poker-6p", "century-4p"])

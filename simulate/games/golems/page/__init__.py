@@ -3,10 +3,31 @@ seat's columns, gems and dust; the display's refills as automatic steps."""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
-from simulate.games.golems.data import GEM, GOLEM, GolemsData, card_text
-from simulate.viewkit import ReplayedGame, area, back, build_view, card, dealt
+import numpy as np
+
+from simulate.games.golems.apprentice import game_apprentice
+from simulate.games.golems.bots import APPRENTICE, SEARCH, new_work
+from simulate.games.golems.data import GEM, GOLEM, P_GIFT, GolemsData, card_text
+from simulate.games.golems.engine import deal_gift
+from simulate.games.golems.reference import GolemsReference, move_key
+from simulate.games.golems.search_bot import S_ITERATIONS, SEARCH_MOVES, new_scratch, search_action
+from simulate.games.golems.state import MOVE_LEN
+from simulate.search import new_tree
+from simulate.viewkit import (
+    Explainer,
+    Options,
+    ReplayedGame,
+    area,
+    back,
+    build_view,
+    card,
+    dealt,
+    explain_moves,
+    root_options,
+)
 
 _KINDS = {GOLEM: ("golem", "#f7edc4"), GEM: ("gem", "#d9eed6")}
 
@@ -77,9 +98,62 @@ def _refills(events: list[dict[str, Any]]) -> dict[int, list[dict[str, str]]]:
     return out
 
 
+def _twin(game: Any, played: ReplayedGame) -> Any:
+    """The game's twin at its start, with the gift copy (rule option ``gift``) dealt as the run dealt it."""
+    d, n = played.data, played.num_players
+    twin = game.new_twin(d, n, played.setup_seed, played.play_seed)
+    if d.tables.params[P_GIFT] >= 0:
+        seat_bot = np.asarray(played.seat_lineup, np.int64)
+        deal_gift(twin.record[0], d.kernel[0], seat_bot)
+        twin.reference = GolemsReference(d, n, played.setup_seed, int(np.flatnonzero(seat_bot == 0)[0]))
+    return twin
+
+
+def _explainers(d: GolemsData, record: np.ndarray, num_players: int) -> dict[int, Explainer]:
+    """The search's root visits and the apprentice's values of its moves, read back (``viewkit.explain_moves``).
+
+    The apprentice is re-run without its 2-player look-ahead, which overwrites the values it compares; solo, its logit
+    is a chance to win; at 2 players its weights are a policy fitted to the search's choices (``apprentice``), so its
+    options are the policy's shares (a softmax of the logits), which compare one decision's moves only."""
+    out = np.zeros(MOVE_LEN, np.int16)
+    scratch: dict[int, Any] = {}
+
+    def search(rec: np.ndarray, params: np.ndarray) -> Options:
+        if SEARCH not in scratch:
+            scratch[SEARCH] = (new_tree(int(params[S_ITERATIONS]) + 1, MOVE_LEN, SEARCH_MOVES), new_scratch(record))
+        tree, sc = scratch[SEARCH]
+        return root_options(tree) if search_action(rec, 0, d.kernel[0], params, tree, sc, out) else []
+
+    def apprentice(rec: np.ndarray, params: np.ndarray) -> Options:
+        ws = scratch.setdefault(APPRENTICE, new_work(1, record.dtype))
+        values = ws[0]["values"]
+        values[:] = np.nan  # the decision writes a value for each of its moves, when it has more than one
+        game_apprentice(rec, d.kernel, 0, params[0], 0.0, params[2], ws)
+        n = int(np.argmax(np.isnan(values)))
+        logits = values[:n]
+        if num_players == 1:
+            chances = [1.0 / (1.0 + math.exp(-v)) for v in logits]
+        else:
+            weights = np.exp(logits - logits.max()) if n else logits
+            chances = list(weights / weights.sum()) if n else []
+        options = [(ws[0]["moves"][k].copy(), float(chances[k])) for k in range(n)]
+        return sorted(options, key=lambda o: -o[1])
+
+    unit = "the apprentice's chance to win after the move" if num_players == 1 else "the apprentice's policy share"
+    return {
+        SEARCH: Explainer(search, lambda params: f"share of {int(params[S_ITERATIONS])} iterations"),
+        APPRENTICE: Explainer(apprentice, lambda _: unit),
+    }
+
+
 def replay_view(game: Any, played: ReplayedGame, events: list[dict[str, Any]], explain: bool = False) -> dict[str, Any]:
-    """The page's data (``simulate.viewkit.build_view``, ``Game.replay_view``)."""
+    """The page's data (``simulate.viewkit.build_view``, ``Game.replay_view``); with ``explain`` the options of each
+    ``search`` and ``apprentice`` move."""
     d, num_players = played.data, played.num_players
+    if explain:
+        twin = _twin(game, played)
+        words = twin.reference.describe
+        explain_moves(twin, events, played, _explainers(d, twin.record, num_players), words=words, key=move_key)
     return build_view(
         events,
         catalogue(d),
