@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
+from scipy.special import expit, softmax
 
 Scene = dict[str, Any]
 
@@ -222,6 +223,20 @@ def root_options(tree: Any) -> Options:
     return sorted(((tree.move[c].copy(), float(tree.visits[c]) / total) for c in children), key=lambda o: -o[1])
 
 
+def logit_options(moves: np.ndarray, logits: np.ndarray, policy: bool) -> Options:
+    """(move, value) of ``moves[:n]`` by their ``logits`` (``n`` of them, a learned player's), best first: with
+    ``policy`` the policy's shares (a softmax: logits that rank one decision's options), else each one's chance
+    (the logistic of its logit)."""
+    values = softmax(logits) if policy else expit(logits)
+    return sorted(((moves[k].copy(), float(values[k])) for k in range(len(logits))), key=lambda o: -o[1])
+
+
+def written(values: np.ndarray) -> int:
+    """How many leading ``values`` a decision wrote over the NaN they held before it."""
+    unset = np.isnan(values)
+    return int(unset.argmax()) if unset.any() else len(values)
+
+
 TOP = 4
 """Options shown for a decision a bot explained."""
 
@@ -232,20 +247,22 @@ def explain_moves(
     played: ReplayedGame,
     explainers: dict[int, Explainer],
     words: Callable[[np.ndarray], str],
-    key: Callable[[np.ndarray], Any] | None = None,
-    move_dtype: type = np.int16,
+    key: Callable[[Any], Any] | None = None,
+    move_of: Callable[[dict[str, Any]], Any] | None = None,
 ) -> None:
     """Add ``explain`` (``{"summary", "options": [[words, value], ...]}``) to each move event of a seat whose bot
     id has an :class:`Explainer`: the decision re-run from the position before the move (``twin``, a
-    ``simulate.gamekit.Twin`` of the game, stepped with every move's ``record`` read as ``move_dtype``), its top
-    :data:`TOP` options in words. ``words(move)`` describes a move in the twin's position before it; ``key(move)``
-    tells moves apart (default: their words). The re-run draws its own random numbers, so its first option can
-    differ from the move played (more often with few iterations); the summary then says so."""
+    ``simulate.gamekit.Twin`` of the game, stepped with each move event's ``move_of(event)``, by default its
+    ``record`` as int16), its top :data:`TOP` options in words. ``words(move)`` describes an option's move in the
+    twin's position before it; ``key(move)`` tells moves (the options' and the one played) apart (default: their
+    words). The re-run draws its own random numbers, so its first option can differ from the move played (more often
+    with few iterations); the summary then says so."""
     key = key or words
+    move_of = move_of or (lambda e: np.asarray(e["record"], np.int16))
     for e in events:
         if e["event"] != "move":
             continue
-        move = np.asarray(e["record"], move_dtype)
+        move = move_of(e)
         lineup = int(played.seat_lineup[e["seat"] - 1])
         explainer = explainers.get(int(played.lineup_ids[lineup]))
         if explainer is not None:

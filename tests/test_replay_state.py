@@ -19,7 +19,7 @@ import pytest
 from analysis.report.render import render_replay
 from simulate.lineup import lineup_arrays, parse_lineup
 from simulate.registry import make
-from simulate.viewkit import changes, root_options
+from simulate.viewkit import changes, logit_options, root_options, written
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "golden"))
 from regenerate import GOLDEN  # noqa: E402
@@ -192,33 +192,36 @@ def test_century_explains_search_and_apprentice_moves() -> None:
     assert sum(first) > len(first) / 2
 
 
-EXPLAINED = {  # game -> lineup of a game replayed with --explain: a search seat and the game's apprentice, if any
-    "golems": ["search:iterations=40", "apprentice"],
-    "golem-poker": ["search:iterations=40", "equity", "threshold", "search:iterations=30"],
-}
+EXPLAINED = [  # (game, players, lineup) replayed with --explain: search seats, the game's apprentice, other bots
+    ("golems", 2, ["search:iterations=40", "apprentice"]),
+    ("golems", 2, ["apprentice", "collector"]),
+    ("golem-poker", 4, ["search:iterations=40", "equity", "threshold", "search:iterations=30"]),
+    ("golem", 3, ["search:iterations=20", "apprentice", "balanced"]),
+]
 
 
-@pytest.mark.parametrize("name", list(EXPLAINED))
-def test_search_and_apprentice_moves_explain_their_options(name: str) -> None:
-    """``--explain`` in Golems and golem-poker: at least half of the search and apprentice moves carry their options
-    (a seat with one legal move has none), between two and four, valued in [0, 1], best first; shares of the
-    search's root visits (and the 2-player apprentice's policy shares) add up to 1 when all are shown, to at most 1
-    when not; the move played is among the options in most decisions; no other bot's move carries any."""
-    bots = EXPLAINED[name]
-    v = view(name, bots, explain=True)
+@pytest.mark.parametrize(("name", "players", "bots"), EXPLAINED)
+def test_search_and_apprentice_moves_explain_their_options(name: str, players: int, bots: list[str]) -> None:
+    """``--explain`` beyond Century: at least half of the search and apprentice moves carry their options (a
+    decision with one option, or a setup decision another bot takes for them, has none), two to four, valued in
+    [0, 1], best first, each in other words; shares (of the search's root visits, of an apprentice's policy) add up
+    to 1 when all are shown, to at most 1 when not; the move played is among the options in most decisions; no other
+    bot's move carries any."""
+    v = view(name, bots, explain=True, players=players)
     moves = [s for s in v["steps"] if s["kind"] == "move"]
     explaining = [s for s in moves if s["bot"].split(":")[0] in ("search", "apprentice")]
     explained = [s for s in moves if "explain" in s]
     assert explaining and len(explained) >= len(explaining) // 2
-    assert all(s in explaining for s in explained)
-    assert {s["bot"] for s in explained} == {b for b in bots if b.split(":")[0] in ("search", "apprentice")}
+    assert all(s["bot"].split(":")[0] in ("search", "apprentice") for s in explained)
+    assert {s["bot"] for s in explained} == {s["bot"] for s in explaining}
     for s in explained:
         values = [val for _, val in s["explain"]["options"]]
         assert 2 <= len(values) <= 4 and all(0 <= x <= 1 for x in values) and values == sorted(values, reverse=True)
-        assert sum(values) <= 1 + 1e-3
-        if len(values) < 4:
-            assert sum(values) == pytest.approx(1, abs=2e-3)
         assert len({w for w, _ in s["explain"]["options"]}) == len(values)
+        if "share" in s["explain"]["summary"]:
+            assert sum(values) <= 1 + 1e-3
+            if len(values) < 4:
+                assert sum(values) == pytest.approx(1, abs=2e-3)
     assert sum("(played)" in s["explain"]["summary"] for s in explained) > len(explained) / 2
 
 
@@ -248,6 +251,18 @@ def test_root_options_reads_the_root_visits_as_shares() -> None:
     assert [(m.tolist(), v) for m, v in options] == [([4, 5], 0.5), ([2, 3], 0.25), ([6, 7], 0.25)]
     tree.first_child[0] = -1
     assert root_options(tree) == []
+
+
+def test_logit_options_are_shares_or_chances() -> None:
+    """A policy's logits become shares adding up to 1, a value's each its chance; best first; a decision's written
+    values are those before the first NaN."""
+    moves = np.array([[0], [1], [2]], np.int16)
+    logits = np.array([0.0, np.log(3.0), -np.inf])
+    shares = logit_options(moves, logits, policy=True)
+    assert [(int(m[0]), round(v, 6)) for m, v in shares] == [(1, 0.75), (0, 0.25), (2, 0.0)]
+    chances = logit_options(moves, logits[:2], policy=False)
+    assert [(int(m[0]), round(v, 6)) for m, v in chances] == [(1, 0.75), (0, 0.5)]
+    assert written(np.array([1.0, 2.0, np.nan, 3.0])) == 2 and written(np.zeros(3)) == 3
 
 
 @pytest.mark.parametrize("name", ["golem-1p", "golem-4p", "golems-solo", "golem-poker-6p", "century-4p"])

@@ -3,7 +3,6 @@ data, the rows' re-deals as automatic steps."""
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import numpy as np
@@ -34,6 +33,7 @@ from simulate.viewkit import (
     card,
     dealt,
     explain_moves,
+    logit_options,
     root_options,
 )
 
@@ -153,8 +153,7 @@ def _explainers(d: CenturyData, record: np.ndarray) -> dict[int, Explainer]:
         moves[:, 0] = -1  # the decision writes its moves over these
         apprentice_action(rec, 0, d.kernel[0], params, sc, out)
         n = int(np.argmax(moves[:, 0] < 0)) if (moves[:, 0] < 0).any() else len(moves)
-        options = [(moves[k].copy(), 1.0 / (1.0 + math.exp(-values[k]))) for k in range(n)]
-        return sorted(options, key=lambda o: -o[1])
+        return logit_options(moves, values[:n], policy=False)
 
     return {
         SEARCH: Explainer(search, lambda params: f"share of {int(params[S_ITERATIONS])} iterations"),

@@ -98,7 +98,8 @@ def replay_view(game: Any, played: ReplayedGame, events: list[dict[str, Any]], e
     if explain:
         twin = game.new_twin(played.data, num_players, played.setup_seed, played.play_seed)
         words = twin.reference.describe
-        explain_moves(twin, events, played, _explainers(played.data, twin.record), words=words, move_dtype=np.int32)
+        explainers = _explainers(played.data, twin.record)
+        explain_moves(twin, events, played, explainers, words, move_of=lambda e: np.asarray(e["record"], np.int32))
     hands: list[str] = []
     scenes = {}
     for e in events:  # each position with the hands of the deal it belongs to

@@ -3,14 +3,13 @@ seat's columns, gems and dust; the display's refills as automatic steps."""
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import numpy as np
 
 from simulate.games.golems.apprentice import game_apprentice
 from simulate.games.golems.bots import APPRENTICE, SEARCH, new_work
-from simulate.games.golems.data import GEM, GOLEM, P_GIFT, GolemsData, card_text
+from simulate.games.golems.data import GEM, GOLEM, P_GIFT, VALUE_PLAYERS, GolemsData, card_text
 from simulate.games.golems.engine import deal_gift
 from simulate.games.golems.reference import GolemsReference, move_key
 from simulate.games.golems.search_bot import S_ITERATIONS, SEARCH_MOVES, new_scratch, search_action
@@ -26,7 +25,9 @@ from simulate.viewkit import (
     card,
     dealt,
     explain_moves,
+    logit_options,
     root_options,
+    written,
 )
 
 _KINDS = {GOLEM: ("golem", "#f7edc4"), GEM: ("gem", "#d9eed6")}
@@ -112,9 +113,10 @@ def _twin(game: Any, played: ReplayedGame) -> Any:
 def _explainers(d: GolemsData, record: np.ndarray, num_players: int) -> dict[int, Explainer]:
     """The search's root visits and the apprentice's values of its moves, read back (``viewkit.explain_moves``).
 
-    The apprentice is re-run without its 2-player look-ahead, which overwrites the values it compares; solo, its logit
-    is a chance to win; at 2 players its weights are a policy fitted to the search's choices (``apprentice``), so its
-    options are the policy's shares (a softmax of the logits), which compare one decision's moves only."""
+    The apprentice is re-run without its 2-player look-ahead, which overwrites the values it compares. Where its
+    weights are a policy fitted to the search's choices (``data.VALUE_PLAYERS``) its logits compare one decision's
+    moves and are no chance to win: its options are then the policy's shares (a softmax of the logits); solo, the
+    chance to win after each move."""
     out = np.zeros(MOVE_LEN, np.int16)
     scratch: dict[int, Any] = {}
 
@@ -126,20 +128,13 @@ def _explainers(d: GolemsData, record: np.ndarray, num_players: int) -> dict[int
 
     def apprentice(rec: np.ndarray, params: np.ndarray) -> Options:
         ws = scratch.setdefault(APPRENTICE, new_work(1, record.dtype))
-        values = ws[0]["values"]
+        values = ws["values"][0]
         values[:] = np.nan  # the decision writes a value for each of its moves, when it has more than one
         game_apprentice(rec, d.kernel, 0, params[0], 0.0, params[2], ws)
-        n = int(np.argmax(np.isnan(values)))
-        logits = values[:n]
-        if num_players == 1:
-            chances = [1.0 / (1.0 + math.exp(-v)) for v in logits]
-        else:
-            weights = np.exp(logits - logits.max()) if n else logits
-            chances = list(weights / weights.sum()) if n else []
-        options = [(ws[0]["moves"][k].copy(), float(chances[k])) for k in range(n)]
-        return sorted(options, key=lambda o: -o[1])
+        return logit_options(ws["moves"][0], values[: written(values)], num_players in VALUE_PLAYERS)
 
-    unit = "the apprentice's chance to win after the move" if num_players == 1 else "the apprentice's policy share"
+    policy = num_players in VALUE_PLAYERS
+    unit = "the apprentice's policy share" if policy else "the apprentice's chance to win after the move"
     return {
         SEARCH: Explainer(search, lambda params: f"share of {int(params[S_ITERATIONS])} iterations"),
         APPRENTICE: Explainer(apprentice, lambda _: unit),
