@@ -3,6 +3,7 @@ data, the rows' re-deals as automatic steps."""
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import numpy as np
@@ -137,18 +138,15 @@ def _twin(game: Any, played: ReplayedGame) -> Any:
 def _explainers(d: CenturyData, record: np.ndarray) -> dict[int, Explainer]:
     """The search's root visits and the apprentice's afterstate values, read back (``viewkit.explain_moves``)."""
     out = np.zeros(MOVE_LEN, np.int16)
-    scratch: dict[int, Any] = {}
+    tree = functools.cache(lambda iterations: new_tree(iterations + 1, MOVE_LEN, SCRATCH_MOVES))
+    scratch = functools.cache(lambda bot: new_scratch(record) if bot == SEARCH else new_apprentice_scratch(record))
 
     def search(rec: np.ndarray, params: np.ndarray) -> Options:
-        if SEARCH not in scratch:
-            scratch[SEARCH] = (new_tree(int(params[S_ITERATIONS]) + 1, MOVE_LEN, SCRATCH_MOVES), new_scratch(record))
-        tree, sc = scratch[SEARCH]
-        return root_options(tree) if search_action(rec, 0, d.kernel[0], params, tree, sc, out) else []
+        t = tree(int(params[S_ITERATIONS]))
+        return root_options(t) if search_action(rec, 0, d.kernel[0], params, t, scratch(SEARCH), out) else []
 
     def apprentice(rec: np.ndarray, params: np.ndarray) -> Options:
-        if APPRENTICE not in scratch:
-            scratch[APPRENTICE] = new_apprentice_scratch(record)
-        sc = scratch[APPRENTICE]
+        sc = scratch(APPRENTICE)
         moves, values = sc[2], sc[5]
         moves[:, 0] = -1  # the decision writes its moves over these
         apprentice_action(rec, 0, d.kernel[0], params, sc, out)

@@ -5,6 +5,7 @@ beside it."""
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import numpy as np
@@ -207,18 +208,18 @@ def _explainers(d: GolemData, record: np.ndarray, num_players: int) -> dict[int,
     setup decision (``balanced``'s for both) or a single option has none. Where the apprentice's weights are a policy
     (``data.VALUE_PLAYERS``) its logits rank one decision's options and are no chance to win: its options are then the
     policy's shares (a softmax of the logits); elsewhere the chance to win after each option."""
-    pads = np.zeros(1, PAD)
-    sc = new_scratch(record, pads)
-    scratch: dict[int, Any] = {}
+    sc = new_scratch(record, np.zeros(1, PAD))
+    tree = functools.cache(lambda iterations: new_tree(iterations + 1, MOVE_LEN, MAX_MOVES))
+    apprentice_scratch = functools.cache(lambda: new_apprentice_scratch(record, sc))
 
     def search(rec: np.ndarray, params: np.ndarray) -> Options:
-        tree = scratch.setdefault(SEARCH, new_tree(int(params[S_ITERATIONS]) + 1, MOVE_LEN, MAX_MOVES))
-        tree.first_child[0] = -1  # a decision the search does not search leaves the root without children
-        search_action(rec, 0, d.kernel[0], params, tree, sc)
-        return root_options(tree)
+        t = tree(int(params[S_ITERATIONS]))
+        t.first_child[0] = -1  # a decision the search does not search leaves the root without children
+        search_action(rec, 0, d.kernel[0], params, t, sc)
+        return root_options(t)
 
     def apprentice(rec: np.ndarray, params: np.ndarray) -> Options:
-        asc = scratch.setdefault(APPRENTICE, new_apprentice_scratch(record, sc))
+        asc = apprentice_scratch()
         values = asc[5]
         values[:] = np.nan  # the decision writes a value for each of its options, when it has more than one
         apprentice_action(rec, 0, d.kernel[0], params, asc)

@@ -4,6 +4,7 @@ showdowns and re-deals as automatic steps."""
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import numpy as np
@@ -73,16 +74,15 @@ def _explainers(d: PokerData, record: np.ndarray) -> dict[int, Explainer]:
     """The search's root visits, each tree move (a bet size code) as the engine's move in chips
     (``viewkit.explain_moves``); the ``cfr`` and ``equity`` bots weigh no options to show."""
     out = np.zeros(MOVE_LEN, np.int32)
-    scratch: dict[int, Any] = {}
+    tree = functools.cache(lambda iterations: new_tree(iterations + 1, MOVE_LEN, SEARCH_MOVES))
+    sc = new_scratch(record)
 
     def search(rec: np.ndarray, params: np.ndarray) -> Options:
-        if SEARCH not in scratch:
-            scratch[SEARCH] = (new_tree(int(params[S_ITERATIONS]) + 1, MOVE_LEN, SEARCH_MOVES), new_scratch(record))
-        tree, sc = scratch[SEARCH]
-        if not search_action(rec, 0, d.kernel[0], params, tree, sc, out):
+        t = tree(int(params[S_ITERATIONS]))
+        if not search_action(rec, 0, d.kernel[0], params, t, sc, out):
             return []
         options = []
-        for tmove, share in root_options(tree):
+        for tmove, share in root_options(t):
             mv = np.zeros(MOVE_LEN, np.int32)
             _engine_move(rec[0], d.kernel[0], tmove, mv)
             options.append((mv, share))

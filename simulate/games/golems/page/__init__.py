@@ -3,6 +3,7 @@ seat's columns, gems and dust; the display's refills as automatic steps."""
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import numpy as np
@@ -118,16 +119,15 @@ def _explainers(d: GolemsData, record: np.ndarray, num_players: int) -> dict[int
     moves and are no chance to win: its options are then the policy's shares (a softmax of the logits); solo, the
     chance to win after each move."""
     out = np.zeros(MOVE_LEN, np.int16)
-    scratch: dict[int, Any] = {}
+    tree = functools.cache(lambda iterations: new_tree(iterations + 1, MOVE_LEN, SEARCH_MOVES))
+    scratch = functools.cache(lambda bot: new_scratch(record) if bot == SEARCH else new_work(1, record.dtype))
 
     def search(rec: np.ndarray, params: np.ndarray) -> Options:
-        if SEARCH not in scratch:
-            scratch[SEARCH] = (new_tree(int(params[S_ITERATIONS]) + 1, MOVE_LEN, SEARCH_MOVES), new_scratch(record))
-        tree, sc = scratch[SEARCH]
-        return root_options(tree) if search_action(rec, 0, d.kernel[0], params, tree, sc, out) else []
+        t = tree(int(params[S_ITERATIONS]))
+        return root_options(t) if search_action(rec, 0, d.kernel[0], params, t, scratch(SEARCH), out) else []
 
     def apprentice(rec: np.ndarray, params: np.ndarray) -> Options:
-        ws = scratch.setdefault(APPRENTICE, new_work(1, record.dtype))
+        ws = scratch(APPRENTICE)
         values = ws["values"][0]
         values[:] = np.nan  # the decision writes a value for each of its moves, when it has more than one
         game_apprentice(rec, d.kernel, 0, params[0], 0.0, params[2], ws)
