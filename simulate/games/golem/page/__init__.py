@@ -238,7 +238,7 @@ def _twin(game: Any, played: ReplayedGame) -> Any:
     d, n = played.data, played.num_players
     twin = game.new_twin(d, n, played.setup_seed, played.play_seed)
     gift = int(engine.gift_seat(np.asarray(played.seat_lineup, np.int64)))
-    twin.record[0]["gift_seat"] = gift
+    twin.record["gift_seat"][0] = gift
     twin.reference = GolemReference(d, n, played.setup_seed, gift)
     return twin
 
