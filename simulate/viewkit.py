@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
+from scipy.special import expit, softmax
 
 Scene = dict[str, Any]
 
@@ -191,6 +192,93 @@ class ReplayedGame(NamedTuple):
     setup_seed: int
     play_seed: int
     labels: list[str]
+
+
+Options = list[tuple[np.ndarray, float]]
+"""A decision's options as a bot valued them: (move, value in [0, 1]), best first."""
+
+
+class Explainer(NamedTuple):
+    """How one bot's decision is read back: ``options(record, params)`` re-runs it on ``record`` (a copy of the
+    position's kernel record, one game) with the bot's parameter row and returns its :data:`Options` (none or one:
+    nothing to explain); ``unit(params)`` says what the values are, e.g. ``"share of 40 iterations"``."""
+
+    options: Callable[[np.ndarray, np.ndarray], Options]
+    unit: Callable[[np.ndarray], str]
+
+
+def root_options(tree: Any) -> Options:
+    """(move, share of the root's visits) of each root child of the last search in ``tree`` (a
+    ``simulate.search.Tree``), most visited first; among equals the first tried first, as the search picks. Shares
+    add up to 1 (none: no search ran). Here, not in ``simulate.search``, whose edits recompile every game's kernels."""
+    children = []
+    c = tree.first_child[0]
+    while c >= 0:
+        children.append(c)
+        c = tree.next_sibling[c]
+    children.reverse()  # listed newest first: the first tried leads among equals
+    total = sum(float(tree.visits[c]) for c in children)
+    if total <= 0:
+        return []
+    return sorted(((tree.move[c].copy(), float(tree.visits[c]) / total) for c in children), key=lambda o: -o[1])
+
+
+def logit_options(moves: np.ndarray, logits: np.ndarray, policy: bool) -> Options:
+    """(move, value) of ``moves[:n]`` by their ``logits`` (``n`` of them, a learned player's), best first: with
+    ``policy`` the policy's shares (a softmax: logits that rank one decision's options), else each one's chance
+    (the logistic of its logit)."""
+    values = softmax(logits) if policy else expit(logits)
+    return sorted(((moves[k].copy(), float(values[k])) for k in range(len(logits))), key=lambda o: -o[1])
+
+
+def written(values: np.ndarray) -> int:
+    """How many leading ``values`` a decision wrote over the NaN they held before it."""
+    unset = np.isnan(values)
+    return int(unset.argmax()) if unset.any() else len(values)
+
+
+TOP = 4
+"""Options shown for a decision a bot explained."""
+
+
+def explain_moves(
+    twin: Any,
+    events: list[dict[str, Any]],
+    played: ReplayedGame,
+    explainers: dict[int, Explainer],
+    words: Callable[[np.ndarray], str],
+    key: Callable[[Any], Any] | None = None,
+    move_of: Callable[[dict[str, Any]], Any] | None = None,
+) -> None:
+    """Add ``explain`` (``{"summary", "options": [[words, value], ...]}``) to each move event of a seat whose bot
+    id has an :class:`Explainer`: the decision re-run from the position before the move (``twin``, a
+    ``simulate.gamekit.Twin`` of the game, stepped with each move event's ``move_of(event)``, by default its
+    ``record`` as int16), its top :data:`TOP` options in words. ``words(move)`` describes an option's move in the
+    twin's position before it; ``key(move)`` tells moves (the options' and the one played) apart (default: their
+    words). The re-run draws its own random numbers, so its first option can differ from the move played (more often
+    with few iterations); the summary then says so."""
+    key = key or words
+    move_of = move_of or (lambda e: np.asarray(e["record"], np.int16))
+    for e in events:
+        if e["event"] != "move":
+            continue
+        move = move_of(e)
+        lineup = int(played.seat_lineup[e["seat"] - 1])
+        explainer = explainers.get(int(played.lineup_ids[lineup]))
+        if explainer is not None:
+            params = played.lineup_params[lineup]
+            options = explainer.options(twin.record.copy(), params)  # the game's own record is left as it was
+            if len(options) > 1:
+                chosen = key(move)
+                shown = [(words(m), v, key(m) == chosen) for m, v in options[:TOP]]
+                summary = "; ".join(f"{w}: {v:.0%}" + (" (played)" if p else "") for w, v, p in shown)
+                if not shown[0][2]:
+                    summary += "; the re-run, with its own random draws, ranks the move played lower"
+                e["explain"] = {
+                    "summary": f"{summary} ({explainer.unit(params)})",
+                    "options": [[w, round(v, 4)] for w, v, _ in shown],
+                }
+        twin.step(move)
 
 
 class _Pool:

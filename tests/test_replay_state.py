@@ -11,6 +11,7 @@ import json
 import re
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -18,7 +19,7 @@ import pytest
 from analysis.report.render import render_replay
 from simulate.lineup import lineup_arrays, parse_lineup
 from simulate.registry import make
-from simulate.viewkit import changes
+from simulate.viewkit import changes, logit_options, root_options, written
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "golden"))
 from regenerate import GOLDEN  # noqa: E402
@@ -103,8 +104,9 @@ def test_every_state_field_is_documented(replayed) -> None:
     assert keys <= documented, sorted(keys - documented)
 
 
-def view(name: str, bots: list[str] | None = None, explain: bool = False) -> dict:
+def view(name: str, bots: list[str] | None = None, explain: bool = False, players: int | None = None) -> dict:
     n, golden_bots, setup_seed, play_seed = GAMES[name]
+    n = players or n
     game = make(name)
     lineup = parse_lineup(game, bots or golden_bots, n)
     ids, params = lineup_arrays(game, lineup)
@@ -188,6 +190,79 @@ def test_century_explains_search_and_apprentice_moves() -> None:
         for s in explained
     ]
     assert sum(first) > len(first) / 2
+
+
+EXPLAINED = [  # (game, players, lineup) replayed with --explain: search seats, the game's apprentice, other bots
+    ("golems", 2, ["search:iterations=40", "apprentice"]),
+    ("golems", 2, ["apprentice", "collector"]),
+    ("golem-poker", 4, ["search:iterations=40", "equity", "threshold", "search:iterations=30"]),
+    ("golem", 3, ["search:iterations=20", "apprentice", "balanced"]),
+]
+
+
+@pytest.mark.parametrize(("name", "players", "bots"), EXPLAINED)
+def test_search_and_apprentice_moves_explain_their_options(name: str, players: int, bots: list[str]) -> None:
+    """``--explain`` beyond Century: at least half of the search and apprentice moves carry their options (a
+    decision with one option, or a setup decision another bot takes for them, has none), two to four, valued in
+    [0, 1], best first, each in other words; shares (of the search's root visits, of an apprentice's policy) add up
+    to 1 when all are shown, to at most 1 when not; the move played is among the options in most decisions; no other
+    bot's move carries any."""
+    v = view(name, bots, explain=True, players=players)
+    moves = [s for s in v["steps"] if s["kind"] == "move"]
+    explaining = [s for s in moves if s["bot"].split(":")[0] in ("search", "apprentice")]
+    explained = [s for s in moves if "explain" in s]
+    assert explaining and len(explained) >= len(explaining) // 2
+    assert all(s["bot"].split(":")[0] in ("search", "apprentice") for s in explained)
+    assert {s["bot"] for s in explained} == {s["bot"] for s in explaining}
+    for s in explained:
+        values = [val for _, val in s["explain"]["options"]]
+        assert 2 <= len(values) <= 4 and all(0 <= x <= 1 for x in values) and values == sorted(values, reverse=True)
+        assert len({w for w, _ in s["explain"]["options"]}) == len(values)
+        if "share" in s["explain"]["summary"]:
+            assert sum(values) <= 1 + 1e-3
+            if len(values) < 4:
+                assert sum(values) == pytest.approx(1, abs=2e-3)
+    assert sum("(played)" in s["explain"]["summary"] for s in explained) > len(explained) / 2
+
+
+def test_golems_solo_apprentice_gives_its_chance_to_win() -> None:
+    """Solo, the Golems apprentice's options are its chances to win after each move, in [0, 1], best first, the move
+    played among them in most decisions."""
+    explained = [s for s in view("golems", ["apprentice"], explain=True, players=1)["steps"] if "explain" in s]
+    assert len(explained) >= 5
+    for s in explained:
+        values = [val for _, val in s["explain"]["options"]]
+        assert all(0 <= x <= 1 for x in values) and values == sorted(values, reverse=True)
+        assert "chance to win" in s["explain"]["summary"]
+    assert sum("(played)" in s["explain"]["summary"] for s in explained) > len(explained) / 2
+
+
+def test_root_options_reads_the_root_visits_as_shares() -> None:
+    """A planted tree: root children 3, 2, 1 (listed newest first) with visits 5, 10, 5; node 4 under child 1.
+    Shares 0.5, 0.25, 0.25, the tie led by the first tried (node 1), as the search picks; no children, no options."""
+    n = 5
+    tree = SimpleNamespace(
+        first_child=np.array([3, 4, -1, -1, -1]),
+        next_sibling=np.array([-1, -1, 1, 2, -1]),
+        visits=np.array([20.0, 5.0, 10.0, 5.0, 5.0]),
+        move=np.arange(n * 2, dtype=np.int16).reshape(n, 2),
+    )
+    options = root_options(tree)
+    assert [(m.tolist(), v) for m, v in options] == [([4, 5], 0.5), ([2, 3], 0.25), ([6, 7], 0.25)]
+    tree.first_child[0] = -1
+    assert root_options(tree) == []
+
+
+def test_logit_options_are_shares_or_chances() -> None:
+    """A policy's logits become shares adding up to 1, a value's each its chance; best first; a decision's written
+    values are those before the first NaN."""
+    moves = np.array([[0], [1], [2]], np.int16)
+    logits = np.array([0.0, np.log(3.0), -np.inf])
+    shares = logit_options(moves, logits, policy=True)
+    assert [(int(m[0]), round(v, 6)) for m, v in shares] == [(1, 0.75), (0, 0.25), (2, 0.0)]
+    chances = logit_options(moves, logits[:2], policy=False)
+    assert [(int(m[0]), round(v, 6)) for m, v in chances] == [(1, 0.75), (0, 0.5)]
+    assert written(np.array([1.0, 2.0, np.nan, 3.0])) == 2 and written(np.zeros(3)) == 3
 
 
 @pytest.mark.parametrize("name", ["golem-1p", "golem-4p", "golems-solo", "golem-poker-6p", "century-4p"])

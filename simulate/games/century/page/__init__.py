@@ -3,18 +3,40 @@ data, the rows' re-deals as automatic steps."""
 
 from __future__ import annotations
 
-import math
+import functools
 from typing import Any
 
 import numpy as np
 
 from simulate.games.century.apprentice import apprentice_action, new_apprentice_scratch
 from simulate.games.century.bots import APPRENTICE, SCRATCH_MOVES, SEARCH
-from simulate.games.century.data import COLOURS, KIND_CREATE, KIND_UPGRADE, P_COPPER_VP, P_SILVER_VP, CenturyData
+from simulate.games.century.data import (
+    COLOURS,
+    KIND_CREATE,
+    KIND_UPGRADE,
+    P_COPPER_VP,
+    P_GIFT,
+    P_SILVER_VP,
+    CenturyData,
+)
+from simulate.games.century.engine import deal_gift
+from simulate.games.century.reference import CenturyReference
 from simulate.games.century.search_bot import S_ITERATIONS, new_scratch, search_action
 from simulate.games.century.state import MOVE_LEN
 from simulate.search import new_tree
-from simulate.viewkit import ReplayedGame, area, back, build_view, card, dealt
+from simulate.viewkit import (
+    Explainer,
+    Options,
+    ReplayedGame,
+    area,
+    back,
+    build_view,
+    card,
+    dealt,
+    explain_moves,
+    logit_options,
+    root_options,
+)
 
 
 def _crystals(counts: Any) -> str:
@@ -102,82 +124,39 @@ def _redeals(events: list[dict[str, Any]]) -> dict[int, list[dict[str, str]]]:
     return out
 
 
-TOP = 4
-"""Options shown for a decision a bot explained."""
+def _twin(game: Any, played: ReplayedGame) -> Any:
+    """The game's twin at its start, with the gift copy (rule option ``gift``) dealt as the run dealt it."""
+    d, n = played.data, played.num_players
+    twin = game.new_twin(d, n, played.setup_seed, played.play_seed)
+    if d.tables.params[P_GIFT] >= 0:
+        seat_bot = np.asarray(played.seat_lineup, np.int64)
+        deal_gift(twin.record[0], d.kernel[0], seat_bot)
+        twin.reference = CenturyReference(d, n, played.setup_seed, int(np.flatnonzero(seat_bot == 0)[0]))
+    return twin
 
 
-def _explain(
-    game: Any,
-    d: CenturyData,
-    num_players: int,
-    seat_lineup: np.ndarray,
-    lineup_ids: np.ndarray,
-    lineup_params: np.ndarray,
-    setup_seed: int,
-    play_seed: int,
-    events: list[dict[str, Any]],
-) -> None:
-    """Add ``explain`` to the moves of ``search`` and ``apprentice`` seats: their decision re-run from the position
-    before the move (the kernel's record, stepped with the game's moves), the root's visits or the afterstates'
-    values read back. The re-run draws its own random numbers, so its first option can differ from the move played
-    (more often with few iterations); the summary then says so."""
-    twin = game.new_twin(d, num_players, setup_seed, play_seed)
+def _explainers(d: CenturyData, record: np.ndarray) -> dict[int, Explainer]:
+    """The search's root visits and the apprentice's afterstate values, read back (``viewkit.explain_moves``)."""
     out = np.zeros(MOVE_LEN, np.int16)
-    scratch: dict[int, Any] = {}
-    for e in events:
-        if e["event"] != "move":
-            continue
-        move = np.asarray(e["record"], np.int16)
-        k = int(seat_lineup[e["seat"] - 1])
-        bot, params = int(lineup_ids[k]), lineup_params[k]
-        if bot in (SEARCH, APPRENTICE):
-            record = twin.record.copy()  # the decision's own draws leave the game's record as it was
-            if bot == SEARCH:
-                options = _search_options(record, d, params, out, scratch)
-                unit = f"share of {int(params[S_ITERATIONS])} iterations"
-            else:
-                options = _apprentice_options(record, d, params, out, scratch)
-                unit = "the apprentice's chance to win after the move"
-            if len(options) > 1:
-                played = twin.reference.move_key(move)
-                words = [
-                    (twin.reference.describe(m).split(" ", 2)[2], v, twin.reference.move_key(m) == played)
-                    for m, v in options[:TOP]
-                ]
-                summary = "; ".join(f"{w}: {v:.0%}" + (" (played)" if p else "") for w, v, p in words)
-                if not words[0][2]:
-                    summary += "; the re-run, with its own random draws, ranks the move played lower"
-                e["explain"] = {"summary": f"{summary} ({unit})", "options": [[w, round(v, 4)] for w, v, _ in words]}
-        twin.step(move)
+    tree = functools.cache(lambda iterations: new_tree(iterations + 1, MOVE_LEN, SCRATCH_MOVES))
+    scratch = functools.cache(lambda bot: new_scratch(record) if bot == SEARCH else new_apprentice_scratch(record))
 
+    def search(rec: np.ndarray, params: np.ndarray) -> Options:
+        t = tree(int(params[S_ITERATIONS]))
+        return root_options(t) if search_action(rec, 0, d.kernel[0], params, t, scratch(SEARCH), out) else []
 
-def _search_options(record: np.ndarray, d: CenturyData, params: np.ndarray, out: np.ndarray, scratch: dict) -> list:
-    """(move, share of the root's visits) of the search's root moves, most visited first."""
-    if SEARCH not in scratch:
-        scratch[SEARCH] = (new_tree(int(params[S_ITERATIONS]) + 1, MOVE_LEN, SCRATCH_MOVES), new_scratch(record))
-    tree, sc = scratch[SEARCH]
-    if search_action(record, 0, d.kernel[0], params, tree, sc, out) == 0:
-        return []
-    options = []
-    c = tree.first_child[0]
-    while c >= 0:
-        options.append((tree.move[c].copy(), tree.visits[c]))
-        c = tree.next_sibling[c]
-    total = sum(v for _, v in options) or 1.0
-    return sorted(((m, v / total) for m, v in options), key=lambda o: -o[1])
+    def apprentice(rec: np.ndarray, params: np.ndarray) -> Options:
+        sc = scratch(APPRENTICE)
+        moves, values = sc[2], sc[5]
+        moves[:, 0] = -1  # the decision writes its moves over these
+        apprentice_action(rec, 0, d.kernel[0], params, sc, out)
+        n = int(np.argmax(moves[:, 0] < 0)) if (moves[:, 0] < 0).any() else len(moves)
+        return logit_options(moves, values[:n], policy=False)
 
-
-def _apprentice_options(record: np.ndarray, d: CenturyData, params: np.ndarray, out: np.ndarray, scratch: dict) -> list:
-    """(move, chance to win) of the apprentice's afterstates, best first."""
-    if APPRENTICE not in scratch:
-        scratch[APPRENTICE] = new_apprentice_scratch(record)
-    sc = scratch[APPRENTICE]
-    moves, values = sc[2], sc[5]
-    moves[:, 0] = -1  # the decision writes its moves over these
-    apprentice_action(record, 0, d.kernel[0], params, sc, out)
-    n = int(np.argmax(moves[:, 0] < 0)) if (moves[:, 0] < 0).any() else len(moves)
-    options = [(moves[k].copy(), 1.0 / (1.0 + math.exp(-values[k]))) for k in range(n)]
-    return sorted(options, key=lambda o: -o[1])
+    return {
+        SEARCH: Explainer(search, lambda params: f"share of {int(params[S_ITERATIONS])} iterations"),
+        APPRENTICE: Explainer(apprentice, lambda _: "the apprentice's chance to win after the move"),
+    }
 
 
 def replay_view(game: Any, played: ReplayedGame, events: list[dict[str, Any]], explain: bool = False) -> dict[str, Any]:
@@ -185,7 +164,15 @@ def replay_view(game: Any, played: ReplayedGame, events: list[dict[str, Any]], e
     the reports."""
     d, num_players = played.data, played.num_players
     if explain:
-        _explain(game, *played[:7], events)
+        twin = _twin(game, played)
+        explain_moves(
+            twin,
+            events,
+            played,
+            _explainers(d, twin.record),
+            words=lambda m: twin.reference.describe(m).split(" ", 2)[2],
+            key=twin.reference.move_key,
+        )
     names = [f"seat {k + 1}" for k in range(num_players)]
     return build_view(
         events,

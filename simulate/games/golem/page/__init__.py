@@ -5,11 +5,14 @@ beside it."""
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import numpy as np
 
 from simulate.games.golem import engine
+from simulate.games.golem.apprentice_bot import apprentice_action, new_apprentice_scratch
+from simulate.games.golem.bots import APPRENTICE, SEARCH
 from simulate.games.golem.data import (
     BOOK_COLOURS,
     EFFECTS,
@@ -18,10 +21,27 @@ from simulate.games.golem.data import (
     P_STUDY_TRACK_LEN,
     RESOURCES,
     ROWS,
+    VALUE_PLAYERS,
     GolemData,
 )
 from simulate.games.golem.reference import GolemReference, public_state
-from simulate.viewkit import ReplayedGame, area, back, build_view, card, changes
+from simulate.games.golem.search_bot import MAX_MOVES, MOVE_LEN, S_ITERATIONS, new_scratch, search_action
+from simulate.games.golem.state import PAD
+from simulate.search import new_tree
+from simulate.viewkit import (
+    Explainer,
+    Options,
+    ReplayedGame,
+    area,
+    back,
+    build_view,
+    card,
+    changes,
+    explain_moves,
+    logit_options,
+    root_options,
+    written,
+)
 
 _COLOURS = {"red": "#f6d5d5", "yellow": "#f7edc4", "blue": "#d6e4f5", "green": "#d9eed6", "black": "#dddddd"}
 
@@ -183,9 +203,61 @@ def _phases(
     return out
 
 
+def _explainers(d: GolemData, record: np.ndarray, num_players: int) -> dict[int, Explainer]:
+    """The search's root visits and the apprentice's values of its options, read back (``viewkit.explain_moves``); a
+    setup decision (``balanced``'s for both) or a single option has none. Where the apprentice's weights are a policy
+    (``data.VALUE_PLAYERS``) its logits rank one decision's options and are no chance to win: its options are then the
+    policy's shares (a softmax of the logits); elsewhere the chance to win after each option."""
+    sc = new_scratch(record, np.zeros(1, PAD))
+    tree = functools.cache(lambda iterations: new_tree(iterations + 1, MOVE_LEN, MAX_MOVES))
+    apprentice_scratch = functools.cache(lambda: new_apprentice_scratch(record, sc))
+
+    def search(rec: np.ndarray, params: np.ndarray) -> Options:
+        t = tree(int(params[S_ITERATIONS]))
+        t.first_child[0] = -1  # a decision the search does not search leaves the root without children
+        search_action(rec, 0, d.kernel[0], params, t, sc)
+        return root_options(t)
+
+    def apprentice(rec: np.ndarray, params: np.ndarray) -> Options:
+        asc = apprentice_scratch()
+        values = asc[5]
+        values[:] = np.nan  # the decision writes a value for each of its options, when it has more than one
+        apprentice_action(rec, 0, d.kernel[0], params, asc)
+        return logit_options(asc[3], values[: written(values)], num_players in VALUE_PLAYERS)
+
+    policy = num_players in VALUE_PLAYERS
+    unit = "the apprentice's policy share" if policy else "the apprentice's chance to win after the option"
+    return {
+        SEARCH: Explainer(search, lambda params: f"share of {int(params[S_ITERATIONS])} iterations"),
+        APPRENTICE: Explainer(apprentice, lambda _: unit),
+    }
+
+
+def _twin(game: Any, played: ReplayedGame) -> Any:
+    """The game's twin at its start, its gift seat (rule option ``gift``) the run's."""
+    d, n = played.data, played.num_players
+    twin = game.new_twin(d, n, played.setup_seed, played.play_seed)
+    gift = int(engine.gift_seat(np.asarray(played.seat_lineup, np.int64)))
+    twin.record["gift_seat"][0] = gift
+    twin.reference = GolemReference(d, n, played.setup_seed, gift)
+    return twin
+
+
 def replay_view(game: Any, played: ReplayedGame, events: list[dict[str, Any]], explain: bool = False) -> dict[str, Any]:
-    """The page's data (``simulate.viewkit.build_view``, ``Game.replay_view``)."""
+    """The page's data (``simulate.viewkit.build_view``, ``Game.replay_view``); with ``explain`` the options of each
+    ``search`` and ``apprentice`` move."""
     d, num_players = played.data, played.num_players
+    if explain:
+        twin = _twin(game, played)
+        explain_moves(
+            twin,
+            events,
+            played,
+            _explainers(d, twin.record, num_players),
+            words=lambda m: twin.reference.describe(int(m[0])),
+            key=lambda m: int(np.ravel(m)[0]),
+            move_of=lambda e: e["action"],
+        )
     order = list(events[0]["order"])
     names = _names(order)
     autos = _phases(d, num_players, played.seat_lineup, played.setup_seed, events, names)

@@ -3,10 +3,33 @@ seat's columns, gems and dust; the display's refills as automatic steps."""
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
-from simulate.games.golems.data import GEM, GOLEM, GolemsData, card_text
-from simulate.viewkit import ReplayedGame, area, back, build_view, card, dealt
+import numpy as np
+
+from simulate.games.golems.apprentice import game_apprentice
+from simulate.games.golems.bots import APPRENTICE, SEARCH, new_work
+from simulate.games.golems.data import GEM, GOLEM, P_GIFT, VALUE_PLAYERS, GolemsData, card_text
+from simulate.games.golems.engine import deal_gift
+from simulate.games.golems.reference import GolemsReference, move_key
+from simulate.games.golems.search_bot import S_ITERATIONS, SEARCH_MOVES, new_scratch, search_action
+from simulate.games.golems.state import MOVE_LEN
+from simulate.search import new_tree
+from simulate.viewkit import (
+    Explainer,
+    Options,
+    ReplayedGame,
+    area,
+    back,
+    build_view,
+    card,
+    dealt,
+    explain_moves,
+    logit_options,
+    root_options,
+    written,
+)
 
 _KINDS = {GOLEM: ("golem", "#f7edc4"), GEM: ("gem", "#d9eed6")}
 
@@ -77,9 +100,55 @@ def _refills(events: list[dict[str, Any]]) -> dict[int, list[dict[str, str]]]:
     return out
 
 
+def _twin(game: Any, played: ReplayedGame) -> Any:
+    """The game's twin at its start, with the gift copy (rule option ``gift``) dealt as the run dealt it."""
+    d, n = played.data, played.num_players
+    twin = game.new_twin(d, n, played.setup_seed, played.play_seed)
+    if d.tables.params[P_GIFT] >= 0:
+        seat_bot = np.asarray(played.seat_lineup, np.int64)
+        deal_gift(twin.record[0], d.kernel[0], seat_bot)
+        twin.reference = GolemsReference(d, n, played.setup_seed, int(np.flatnonzero(seat_bot == 0)[0]))
+    return twin
+
+
+def _explainers(d: GolemsData, record: np.ndarray, num_players: int) -> dict[int, Explainer]:
+    """The search's root visits and the apprentice's values of its moves, read back (``viewkit.explain_moves``).
+
+    The apprentice is re-run without its 2-player look-ahead, which overwrites the values it compares. Where its
+    weights are a policy fitted to the search's choices (``data.VALUE_PLAYERS``) its logits compare one decision's
+    moves and are no chance to win: its options are then the policy's shares (a softmax of the logits); solo, the
+    chance to win after each move."""
+    out = np.zeros(MOVE_LEN, np.int16)
+    tree = functools.cache(lambda iterations: new_tree(iterations + 1, MOVE_LEN, SEARCH_MOVES))
+    scratch = functools.cache(lambda bot: new_scratch(record) if bot == SEARCH else new_work(1, record.dtype))
+
+    def search(rec: np.ndarray, params: np.ndarray) -> Options:
+        t = tree(int(params[S_ITERATIONS]))
+        return root_options(t) if search_action(rec, 0, d.kernel[0], params, t, scratch(SEARCH), out) else []
+
+    def apprentice(rec: np.ndarray, params: np.ndarray) -> Options:
+        ws = scratch(APPRENTICE)
+        values = ws["values"][0]
+        values[:] = np.nan  # the decision writes a value for each of its moves, when it has more than one
+        game_apprentice(rec, d.kernel, 0, params[0], 0.0, params[2], ws)
+        return logit_options(ws["moves"][0], values[: written(values)], num_players in VALUE_PLAYERS)
+
+    policy = num_players in VALUE_PLAYERS
+    unit = "the apprentice's policy share" if policy else "the apprentice's chance to win after the move"
+    return {
+        SEARCH: Explainer(search, lambda params: f"share of {int(params[S_ITERATIONS])} iterations"),
+        APPRENTICE: Explainer(apprentice, lambda _: unit),
+    }
+
+
 def replay_view(game: Any, played: ReplayedGame, events: list[dict[str, Any]], explain: bool = False) -> dict[str, Any]:
-    """The page's data (``simulate.viewkit.build_view``, ``Game.replay_view``)."""
+    """The page's data (``simulate.viewkit.build_view``, ``Game.replay_view``); with ``explain`` the options of each
+    ``search`` and ``apprentice`` move."""
     d, num_players = played.data, played.num_players
+    if explain:
+        twin = _twin(game, played)
+        words = twin.reference.describe
+        explain_moves(twin, events, played, _explainers(d, twin.record, num_players), words=words, key=move_key)
     return build_view(
         events,
         catalogue(d),
