@@ -21,10 +21,21 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-__all__ = ["LEARNED_PREFIX", "SEARCH_SKILL", "fit_caution", "fit_record", "fit_words", "manifest_fit", "plays_learned"]
+__all__ = [
+    "LEARNED_PREFIX",
+    "SEARCH_SKILL",
+    "STYLES_FILE",
+    "fit_caution",
+    "fit_record",
+    "fit_words",
+    "manifest_fit",
+    "plays_learned",
+]
 
 LEARNED_PREFIX = "apprentice"
 """Data files named so are the learned player's own (weights, value fit, their provenance), not data it plays on."""
+STYLES_FILE = "styles.toml"
+"""The learned player's own too: its strategy styles, offsets on its weights (docs/apprentice.md)."""
 SEARCH_SKILL = "holds at search's skill only"
 """The words an answer measured with an apprentice fitted on other data carries (a report's "holds at" answers)."""
 
@@ -51,7 +62,7 @@ def fit_record(
     ``files_differ`` (files whose SHA-256 differs from the fit's), ``files_unrecorded`` (files the fit recorded no
     SHA-256 for) and ``rules_differ`` (option -> [fitted, in force]).
     """
-    played = sorted(name for name in files if not name.startswith(LEARNED_PREFIX))
+    played = sorted(name for name in files if not (name.startswith(LEARNED_PREFIX) or name == STYLES_FILE))
     differ: list[str] = []
     unrecorded: list[str] = []
     rules_differ: dict[str, list[Any]] = {}

@@ -68,6 +68,8 @@ def test_what_the_fit_covers_is_decided_by_the_played_files_and_rules() -> None:
     assert not record["covers"] and record["files_differ"] == ["merchant_cards.csv"]
     weights = {**files, "apprentice.csv": "0" * 64}  # the learned player's own file is not data it plays on
     assert fit_record(fit, weights, rules)["covers"]
+    styles = {**files, "styles.toml": "0" * 64}  # nor are its strategy styles (offsets on its weights)
+    assert fit_record(fit, styles, rules)["covers"]
     other_rules = fit_record(fit, files, {**rules, "tie_break": "shared"})
     assert not other_rules["covers"] and other_rules["rules_differ"] == {"tie_break": ["later_seat", "shared"]}
     gift = {**rules, "gift": "M04"}  # golem value's extra printed card is a value design, not an edit
