@@ -140,6 +140,14 @@ def test_every_bot_parameter_has_limits_around_its_default(game_name: str) -> No
         for key, (default, _) in bot.params.items():
             low, high = bot.limits[key]
             assert low <= default <= high, (bot.name, key)
+            if key in bot.choices:  # set by name (a style): every name is accepted, a number is not
+                names = bot.choices[key]
+                assert len(names) == high - low + 1, (bot.name, key)
+                for name in names:
+                    parse_bot(game, f"{bot.name}:{key}={name}")
+                with pytest.raises(LineupError, match=f"unknown {key}"):
+                    parse_bot(game, f"{bot.name}:{key}={high:g}")
+                continue
             parse_bot(game, f"{bot.name}:{key}={high:g}")  # the limits themselves are accepted
             with pytest.raises(LineupError, match=f"{key} must be within"):
                 parse_bot(game, f"{bot.name}:{key}={high + 1:g}")

@@ -175,7 +175,17 @@ def test_exploit_searches_offsets_and_confirms_the_best_on_fresh_games(tmp_path:
     assert set(best.offset) <= {"own_engine_power"} and not best.scale
     profile = pd.read_csv(out / "profile.csv")
     assert profile.groupby("bot")["seat_games"].first().sum() == 12  # 6 confirmation games, 2 seats
-    assert (out / "exploit.md").read_text().startswith("# century, 2 players: exploitability")
+    text = (out / "exploit.md").read_text()
+    assert text.startswith("# century, 2 players: exploitability")
+    # a game the best response won, to watch: the first confirmation game it won, replayed on a page beside
+    seats = pd.read_parquet(out / "confirm" / "seats")
+    won = seats[(seats["bot"].astype(str) != "apprentice") & (seats["win"] == 1)]["game"]
+    if len(won):
+        assert f"Watch it win: best-response-win.html (confirmation game {won.min()})." in text
+        page = (out / "best-response-win.html").read_text()
+        assert f'"game":{won.min()},' in page and "a game the best response won" in page
+    else:
+        assert "no game to watch" in text and not (out / "best-response-win.html").exists()
 
 
 @pytest.mark.parametrize(

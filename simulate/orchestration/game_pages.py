@@ -18,19 +18,24 @@ from simulate.replay import replay_view
 from simulate.runformat import RunFormatError
 
 
+def game_page(run_dir: str | Path, game_index: int, title: str, why: str) -> str:
+    """The replay page of game ``game_index`` of a run, headed ``title`` (after the game's name) and ``why`` it is
+    worth watching; raises ``RunFormatError``, ``ValueError`` or ``OSError`` when the game cannot be replayed."""
+    game, view = replay_view(run_dir, game_index)
+    subtitle = f"{why} Replayed with golem replay {run_dir} --game {game_index}."
+    return render_replay(view, f"{game.title}: {title}", subtitle)
+
+
 def game_pages(report: Report, progress: bool = True, log: Callable[[str], None] = print) -> dict[str, str]:
     """Replay every game ``report`` names to watch and render its page: ``{href: html}``. Each page written is marked
     so; one that cannot be replayed (its run moved or damaged) is logged and named by its command in the report."""
     pages = {}
     for page in tqdm(report.pages, desc="replay pages", unit="page", disable=not progress, leave=False):
         try:
-            game, view = replay_view(page.run_path, page.game)
+            pages[page.href] = game_page(page.run_path, page.game, page.title, page.why)
         except (RunFormatError, ValueError, OSError) as e:
             log(f"no page for {page.title}: {e}")
             continue
-        title = f"{game.title}: {page.title}"
-        subtitle = f"{page.why} Replayed with golem replay {page.run_path} --game {page.game}."
-        pages[page.href] = render_replay(view, title, subtitle)
         page.written = True
     return pages
 
