@@ -114,8 +114,8 @@ def test_every_study_plays_its_ladder_in_mirror_matches_within_its_games(game: s
     plan = plan_study(game, num_games=100_000, runs_dir="unused")
     names = {p.name for p in plan}
     assert {r.name for r in rungs} <= names and len(names) == len(plan)
-    # the card-value design and the round robin of the strong rungs come on top
-    value = [p for p in plan if p.purpose.startswith(("card value", STRONG_PURPOSE))]
+    # the card-value design, the round robin of the strong rungs and the style pairs come on top
+    value = [p for p in plan if p.purpose.startswith(("card value", STRONG_PURPOSE, "strategy styles"))]
     assert sum(p.spec.num_games for p in plan if p not in value) == pytest.approx(100_000, rel=0.02)
 
 

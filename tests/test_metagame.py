@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from analysis.plots import plot_meta_game
+from analysis.report.model import Figure
 from analysis.report.styles import build_styles_section
 from analysis.stats.metagame import (
     DOMINATES,
@@ -190,8 +191,13 @@ def test_the_report_section_answers_with_the_dominant_style():
     section = build_styles_section(seats, 0.05)
     assert section.title == "Strategies at strong play"
     (answer,) = section.answers
-    assert answer.startswith(f"Dominant strategy at strong play: {DOMINATES}: {engine} beats every other")
-    assert "3 styles" in answer and "1,500 2-player games a pair" in answer
+    assert answer.startswith(
+        "Dominant strategy at the learned player's skill (2 styles of it and the plain apprentice, 1,500 2-player "
+        f"games a pair): {DOMINATES}: the engine style beats every other"
+    )
+    assert "; the engine style wins 60.0% (" in answer and ") against the plain apprentice" in answer
+    assert "the rush style wins 45.0% (" in answer and "apprentice:style" not in answer
+    assert any(isinstance(item, Figure) and item.name == "styles-equilibrium.png" for item in section.items)
     assert build_styles_section(_style_seats({("greedy", "planner"): 0.3}, 50), 0.05) is None
     one_pair_missing = _style_seats({(engine, "apprentice"): 0.6, (engine, rush): 0.6}, 100)
     assert build_styles_section(one_pair_missing, 0.05) is None

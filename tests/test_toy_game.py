@@ -23,7 +23,8 @@ def pig():
 
 def test_pig_conforms(pig) -> None:
     assert "pig" in available_games()
-    assert check_game("pig", games=20) == CHECKS
+    # every check passes; Pig declares no planted card edits, so the adaptation check has nothing to compare
+    assert check_game("pig", games=20) == tuple(c for c in CHECKS if c != "adaptation")
 
 
 def test_pig_plays_a_run_the_analysis_reads(pig, tmp_path: Path) -> None:

@@ -3,6 +3,8 @@ one dominates (the runs ``golem styles`` plays)."""
 
 from __future__ import annotations
 
+import re
+
 import pandas as pd
 
 from analysis import plots
@@ -66,17 +68,30 @@ def build_styles_section(seats: pd.DataFrame, alpha: float, random_state: int = 
     section.items.append(Table(["style", "equilibrium weight", "played in resamples"], rows, "the meta-game"))
     section.items.append(
         make_figure(
-            "styles-equilibrium",
+            "styles-equilibrium.png",
             "Each style's weight in the equilibrium of the styles' meta-game, with bootstrap intervals.",
             [lambda ax: plots.plot_meta_game(w, ax=ax)],
             size=(6.5, 0.5 * len(bots) + 1.5),
         )
     )
     settle = f"; {more_games_text(meta.more_games)} a pair would settle it" if meta.verdict == UNRESOLVED else ""
-    verdict = f"Is there a dominant strategy? {meta.verdict}: {meta.reason}{settle}."
+    reason = style_words(meta.reason)
+    against = [
+        f"{style_words(b)} wins {_rate(m.loc[(b, APPRENTICE)])} against the plain apprentice"
+        for b in bots
+        if b != APPRENTICE and (b, APPRENTICE) in m.index
+    ]
+    verdict = f"Is there a dominant strategy? {meta.verdict}: {reason}{settle}; {'; '.join(against)}."
     section.items.append(Text(verdict, "verdict"))
     section.answers.append(
-        f"Dominant strategy at strong play: {meta.verdict}: {meta.reason}{settle} ({len(bots)} styles of the learned "
-        f"player, {fmt_int(per_pair)} 2-player games a pair)."
+        f"Dominant strategy at the learned player's skill ({len(bots) - 1} styles of it and the plain apprentice, "
+        f"{fmt_int(per_pair)} 2-player games a pair): {meta.verdict}: {reason}{settle}; {'; '.join(against)}."
     )
     return section
+
+
+def style_words(text: str) -> str:
+    """``text`` with each bot spec of a style (``apprentice:style=NAME``) read as "the NAME style" and the plain
+    ``apprentice`` as "the plain apprentice"."""
+    text = re.sub(rf"(?<![\w:=.-]){APPRENTICE}:style=(\w+)", r"the \1 style", text)
+    return re.sub(rf"(?<![\w:=.-]){APPRENTICE}(?![\w:=-])", "the plain apprentice", text)

@@ -29,7 +29,9 @@ def game_page(run_dir: str | Path, game_index: int, title: str, why: str) -> str
 def game_pages(report: Report, progress: bool = True, log: Callable[[str], None] = print) -> dict[str, str]:
     """Replay every game ``report`` names to watch and render its page: ``{href: html}``. Each page written is marked
     so; one that cannot be replayed (its run moved or damaged) is logged and named by its command in the report."""
-    pages = {}
+    pages: dict[str, str] = {}
+    if not report.pages:
+        return pages
     for page in tqdm(report.pages, desc="replay pages", unit="page", disable=not progress, leave=False):
         try:
             pages[page.href] = game_page(page.run_path, page.game, page.title, page.why)

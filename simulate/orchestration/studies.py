@@ -149,7 +149,7 @@ class Study:
     styles_share: float = 0.0
     """Games of each pair of the apprentice's strategy styles (and the plain apprentice) at 2 players, as a share of the
     study's games: the report's Strategies at strong play (is there a dominant strategy?, docs/apprentice.md); none
-    for a game whose apprentice has no styles."""
+    for a game whose apprentice has no styles. These come on top of the runs."""
 
 
 def _ladder_runs(study: Study) -> tuple[StudyRun, ...]:
