@@ -659,6 +659,7 @@ def test_games_needed_never_prints_a_count_no_study_will_play():
     )
     assert more_games_text(7_678_837) == "10 million more games, as an order of magnitude: unresolved at this size"
     assert more_games_text(2_401) == "2,400 more games", "a planning figure, two significant figures"
+    assert more_games_text(1) == more_games_text(0.2) == "10 more games", "never finer than the estimate"
     assert more_games_text(7_683_051_298).startswith("more than 10 million more games")
     assert more_games_text(np.inf).startswith("more than 10 million more games")
 

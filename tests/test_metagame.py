@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from analysis.plots import plot_meta_game
+from analysis.report.format import people_words
 from analysis.report.model import Figure
 from analysis.report.styles import build_styles_section
 from analysis.stats.metagame import (
@@ -198,6 +199,10 @@ def test_the_report_section_answers_with_the_dominant_style():
     assert "; the engine style wins 60.0% (" in answer and ") against the plain apprentice" in answer
     assert "the rush style wins 45.0% (" in answer and "apprentice:style" not in answer
     assert any(isinstance(item, Figure) and item.name == "styles-equilibrium.png" for item in section.items)
+    # on the first screen players are named as a designer would; a style keeps its own name
+    names = {"engine": "engine-building heuristic", "apprentice": "apprentice (learned player)"}
+    named = people_words(answer, names)
+    assert "the engine style beats every other" in named and "the plain apprentice (learned player)" in named
     assert build_styles_section(_style_seats({("greedy", "planner"): 0.3}, 50), 0.05) is None
     one_pair_missing = _style_seats({(engine, "apprentice"): 0.6, (engine, rush): 0.6}, 100)
     assert build_styles_section(one_pair_missing, 0.05) is None

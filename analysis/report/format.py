@@ -14,7 +14,8 @@ from analysis.stats.convergence import MAX_PLANNABLE_GAMES
 
 def people_words(text: str, names: Mapping[str, str]) -> str:
     """``text`` with every bot spec of ``names`` (``name[:key=value...]``) that stands as a word replaced by what a
-    designer calls that player (the longest spec first, so ``search:iterations=50`` is not read as ``search``).
+    designer calls that player (the longest spec first, so ``search:iterations=50`` is not read as ``search``). A
+    spec followed by " style" is the name of a strategy style ("the engine style"), not a player, and stays.
 
     Examples
     --------
@@ -25,7 +26,7 @@ def people_words(text: str, names: Mapping[str, str]) -> str:
     if not names:
         return text
     specs = sorted(names, key=len, reverse=True)
-    pattern = re.compile("|".join(rf"(?<![\w:=.-]){re.escape(s)}(?![\w:=-])" for s in specs))
+    pattern = re.compile("|".join(rf"(?<![\w:=.-]){re.escape(s)}(?![\w:=-]| style\b)" for s in specs))
     return pattern.sub(lambda m: names[m.group(0)], text)
 
 

@@ -193,11 +193,17 @@ ROUGH_GAMES = 100_000
 """Above this many more games a count is said as its order of magnitude: a planning figure, not a measurement."""
 
 
+FEWEST_GAMES = 10
+"""The fewest more games :func:`more_games_text` names."""
+
+
 def more_games_text(more: float) -> str:
     """How many more games a question needs, in words a designer reads as an estimate: up to :data:`ROUGH_GAMES`
     the count to two significant figures ("2,400 more games"), up to :data:`MAX_PLANNABLE_GAMES` its order of
     magnitude ("10 million more games, as an order of magnitude: unresolved at this size", never "7,678,837"), beyond it
-    "more than 10 million more games: effectively no detectable difference at this size".
+    "more than 10 million more games: effectively no detectable difference at this size". Never fewer than
+    :data:`FEWEST_GAMES`: the estimate is not finer than that (an interval a hair wider than its target reads "10 more
+    games", not "1 more games").
 
     Examples
     --------
@@ -205,7 +211,7 @@ def more_games_text(more: float) -> str:
     ('2,400 more games', '10 million more games, as an order of magnitude: unresolved at this size')
     """
     if np.isfinite(more) and more <= ROUGH_GAMES:
-        return f"{int(float(f'{max(more, 0):.2g}')):,} more games"
+        return f"{int(float(f'{max(more, FEWEST_GAMES):.2g}')):,} more games"
     if np.isfinite(more) and more <= MAX_PLANNABLE_GAMES:
         order = 10 ** round(np.log10(more))
         words = f"{order / 1e6:g} million" if order >= 1e6 else f"{order:,}"
