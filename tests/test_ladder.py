@@ -365,3 +365,29 @@ def test_every_rung_of_every_ladder_has_a_name_a_designer_reads(game: str) -> No
     assert set(make(game).skill_ladder) <= set(names), "the first screen names every rung"
     assert make(game).default_bots in names
     assert len(set(names.values())) == len(names), "no two players share a name"
+
+
+def test_a_pooled_answer_carried_by_a_lower_rung_gives_the_top_rung_alone() -> None:
+    """Two equally strong players (planted), the top with 1,500 mirror games and the other with 100,000: the pooled
+    answer reaches ±2 pp only through the other's games, so it gives the top's own figure beside it; with equal
+    games it does not."""
+    order, _ = _measured_order({"apprentice": 0.5, "search": 0.0, "expert": 0.5})
+    top = strong_play(order, DECLARED)[0]
+    other = next(b for b in ("apprentice", "expert") if b != top)
+    seats = pd.concat([_mirrors({(2, top): 0.47}, games=1_500), _mirrors({(2, other): 0.47}, games=100_000)])
+    answer = ladder_answers(ladder_seats(seats, order), order=order).iloc[0]
+    assert answer.verdict != UNRESOLVED and answer.half_width < 0.02
+    bot, excess, low, high = answer.top_alone
+    assert bot == top and high - low > 0.04 and low < excess < high
+    text = fair_at_strong_play(ladder_answers(ladder_seats(seats, order), order=order), order)
+    assert f"mostly from {other}'s games; {top} alone:" in text
+    even = _mirrors({(2, top): 0.47, (2, other): 0.47}, games=20_000)
+    assert not ladder_answers(ladder_seats(even, order), order=order).iloc[0].top_alone
+
+
+def test_an_unresolved_answer_whose_interval_excludes_even_says_which_side_is_ahead() -> None:
+    """A planted first-player edge of 8 pp measured in 1,000 games: seen, but not to ±2 pp."""
+    seats = _mirrors({(2, "greedy"): 0.58, (2, "planner"): 0.58}, games=1_000)
+    text = fair_at_strong_play(ladder_answers(ladder_seats(seats, RUNGS)), rung_order(RUNGS))
+    assert "unresolved (intervals ±" in text and "the first player is ahead, +" in text
+    assert "but by how much is not settled" in text

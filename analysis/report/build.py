@@ -171,7 +171,7 @@ def compute_report(
         base_seats,
         base_games,
         mixed_seats,
-        tuple(facts.get("skill_ladder", ())),  # as declared: the weakest (random) and strongest cheap rung
+        rungs,  # in order of measured strength: the headline lineup and the two closest strong rungs
         ratings,
         bool(turn_order),
         unit,

@@ -123,13 +123,26 @@ def _answer_line(a, unit: str | None = None, short: bool = False) -> str:
             return f"{head}: {_split_words(a, unit)}."
         if "disagree" in a.reason:
             return f"{head} ({top} and the next rung disagree): {fact}."
-        line = f"{head}: so far {fact} (intervals {reach})" if a.detected else f"{head} (intervals {reach} {under})"
+        if a.detected:
+            side = "ahead" if a.excess > 0 else "behind"
+            ci = fmt_ci(scale * a.excess_low, scale * a.excess_high, 1, True)
+            line = f"{head} (intervals {reach}): {who} is {side}, {_amount(a.excess, unit)}{share} ({ci}) {under}"
+            line += ", but by how much is not settled"
+        else:
+            line = f"{head} (intervals {reach} {under})"
         if a.more_games > 0:
             line += f"; about {more_games_text(a.more_games)} of {top} would settle it"
         return line + "."
     if not a.detected:
         fact = f"every seat within {reach} of {'its share' if unit is None else 'the others'} {under}"
     line = f"{head}: {fact}"
+    if len(a.top_alone):
+        bot, excess, low, high = a.top_alone
+        others = " and ".join(a.strongest.split(" and ")[1:])
+        line += (
+            f" (mostly from {others}'s games; {bot} alone: {_amount(excess, unit)} "
+            f"({fmt_ci(scale * low, scale * high, 1, True)}))"
+        )
     if a.verdict == CHANGES:
         line += f"; differs at {', '.join(a.changed_at)}"
     return line + "."

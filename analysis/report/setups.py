@@ -268,7 +268,7 @@ def build_setup_section(
                 f"{fmt_ci(top.ci_low, top.ci_high, 2, True)})."
             )
             stands_out[n] = (
-                f"{_feature_words(top)} in the opening display shifts it most ({top.effect:+.2f} {unit}, "
+                f"of the opening's cards and tiles, {_feature_words(top)} shifts it most ({top.effect:+.2f} {unit}, "
                 f"{fmt_ci(top.ci_low, top.ci_high, 2, True)})"
             )
         else:
@@ -276,7 +276,7 @@ def build_setup_section(
                 f"None of {len(part)} opening-row features shifts seat 1's score margin in {n}-player games "
                 "detectably after Holm correction."
             )
-            stands_out[n] = "no single card or tile in the opening display shifts it detectably"
+            stands_out[n] = "no single card or tile of the opening shifts it detectably"
         section.items.append(Text(text, "verdict"))
         section.findings.append(text)
         section.items.append(
@@ -456,9 +456,10 @@ def _share(r: Any, component: str) -> str:
 
 
 def _feature_words(row: Any) -> str:
-    """A setup feature as a designer reads it: 'P07 (point row)' for the value P07 of the family setup_point."""
+    """A setup feature as a designer reads it: 'P07 (point row)' for the value P07 of the family setup_point,
+    'R10 (removed at setup)' for a card of setup_removed."""
     family = str(row.column).removeprefix("setup_").replace("_", " ")
-    return f"{row.value} ({family})"
+    return f"{row.value} ({family} at setup)" if family == "removed" else f"{row.value} ({family})"
 
 
 def _setup_answer(decides: dict[int, str], stands_out: dict[int, str]) -> str:

@@ -346,9 +346,11 @@ def ladder_answers(
         strongest rung), ``seat`` (the seat furthest from its share at strong play), ``excess``,
         ``excess_low``, ``excess_high`` (that seat's, pooled), ``seat1_excess``, ``seat1_low``, ``seat1_high``,
         ``half_width`` (widest reach over seats, pooled), ``detected`` (some seat's interval excludes its share),
-        ``more_games`` (0 when settled), ``changed_at`` (rung labels that differ from strong play, weakest first)
-        and ``split`` (when strong rungs disagree: ``(bot, seat-1 win rate, ci_low, ci_high)`` of the top and of
-        each rung that disagrees with it, else empty).
+        ``more_games`` (0 when settled), ``changed_at`` (rung labels that differ from strong play, weakest first),
+        ``split`` (when strong rungs disagree: ``(bot, seat-1 win rate, ci_low, ci_high)`` of the top and of
+        each rung that disagrees with it, else empty) and ``top_alone`` (when the pooled figure of ``seat`` rests
+        mostly, over half its weight, on rungs below the top: ``(top bot, excess, excess_low, excess_high)`` of the
+        top alone, else empty), so an answer never borrows a precision the strongest player did not reach.
     """
     z = stats.norm.ppf(1 - alpha / 2)
     rows = []
@@ -408,6 +410,14 @@ def ladder_answers(
         size = pooled["excess"].abs()
         far = pooled.index.min() if size.iloc[0] >= size.max() - 1e-12 else size.idxmax()  # seat 1 on a tie
         first = pooled.loc[pooled.index.min()]
+        top_alone: tuple = ()
+        if len(used) > 1 and float(pooled.at[far, "se"]) ** 2 < 0.5 * max(float(se_top.at[far]), 1e-12) ** 2:
+            top_alone = (
+                str(top["bot"].iloc[0]),
+                float(top.at[far, "excess"]),
+                float(top.at[far, "excess_low"]),
+                float(top.at[far, "excess_high"]),
+            )
         split = [
             (
                 str(d["bot"].iloc[0]),
@@ -438,11 +448,12 @@ def ladder_answers(
                 "more_games": more,
                 "changed_at": changed,
                 "split": split,
+                "top_alone": top_alone,
             }
         )
     columns = ["num_players", "verdict", "reason", "strongest", "strong", "num_rungs", "num_games", "seat", "excess"]
     columns += ["excess_low", "excess_high", "seat1_excess", "seat1_low", "seat1_high", "half_width", "detected"]
-    return pd.DataFrame(rows, columns=[*columns, "more_games", "changed_at", "split"])
+    return pd.DataFrame(rows, columns=[*columns, "more_games", "changed_at", "split", "top_alone"])
 
 
 def _pool(rungs: list[pd.DataFrame], z: float) -> pd.DataFrame:
