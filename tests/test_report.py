@@ -129,6 +129,8 @@ def test_report_has_every_section_and_both_formats(combined_report, runs) -> Non
     assert "\n- Fair to every seat? " in summary
     for answer in ("How much the setup decides: ", "Strongest strategy: ", "Component that stands out"):
         assert f"\n- {answer}" in summary
+    setup_line = next(line for line in summary.splitlines() if line.startswith("- How much the setup decides: "))
+    assert ", greedy heuristic at every seat: " in setup_line  # the players it was measured with, in people's words
     setup = md[re.search(r"## \d+\. Setup variance", md).start() :]
     assert "| 10 × 4 × 6 |" in setup and "the public opening decides" in setup and "the hidden order" in setup
     assert "equally matched, the public opening fixes the winner of" in setup and "the whole deal, their sum," in setup

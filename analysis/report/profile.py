@@ -115,7 +115,8 @@ def _answer_line(a, unit: str | None = None, short: bool = False) -> str:
     )
     top = a.strongest.split(" and ")[0]
     head = f"{fmt_players(a.num_players)}: {a.verdict}"
-    reach = f"±{scale * a.half_width:.1f} {'pp' if unit is None else unit}"
+    digits = 2 if round(a.half_width * scale, 1) <= a.precision * scale < a.half_width * scale else 1
+    reach = f"±{scale * a.half_width:.{digits}f} {'pp' if unit is None else unit}"
     if a.verdict == UNRESOLVED:
         if a.reason.startswith("only"):
             return f"{head} ({a.reason}): {fact}."

@@ -250,7 +250,7 @@ def build_setup_section(
         effects = setup_feature_effects(sub, games, seat=1, outcome="margin", alpha=alpha, correction="holm")
     except ValueError as e:
         section.items.append(Text(f"Setup features were not analysed: {e}."))
-        section.answers.append(_setup_answer(decides, {}))
+        section.answers.append(_setup_answer(decides, {}, who_played))
         return section
     stands_out: dict[int, str] = {}
     for n, part in effects.groupby("num_players", sort=True):
@@ -308,7 +308,7 @@ def build_setup_section(
                 "adjusted to match (an interval excludes 0 exactly when the feature is significant).",
             )
         )
-    section.answers.append(_setup_answer(decides, stands_out))
+    section.answers.append(_setup_answer(decides, stands_out, who_played))
     return section
 
 
@@ -462,11 +462,13 @@ def _feature_words(row: Any) -> str:
     return f"{row.value} ({family} at setup)" if family == "removed" else f"{row.value} ({family})"
 
 
-def _setup_answer(decides: dict[int, str], stands_out: dict[int, str]) -> str:
-    """The answer to "how much does the setup decide?" in plain words, one clause per player count."""
+def _setup_answer(decides: dict[int, str], stands_out: dict[int, str], who: dict[int, str]) -> str:
+    """The answer to "how much does the setup decide?" in plain words, one clause per player count, each with the
+    players it was measured with (``who``, :func:`_lineups`): the share is a fact about these players."""
     parts = []
     for n in sorted(decides):
-        part = f"{fmt_players(n)}: {decides[n]}"
+        players = who.get(n, "").removesuffix(", equally matched")
+        part = f"{fmt_players(n)}{f', {players}' if players else ''}: {decides[n]}"
         if n in stands_out:
             part += f"; {stands_out[n]}"
         parts.append(part)

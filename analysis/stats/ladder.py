@@ -345,7 +345,8 @@ def ladder_answers(
         rung of strong play, strongest first, joined by " and "), ``num_rungs``, ``num_games`` (games at the
         strongest rung), ``seat`` (the seat furthest from its share at strong play), ``excess``,
         ``excess_low``, ``excess_high`` (that seat's, pooled), ``seat1_excess``, ``seat1_low``, ``seat1_high``,
-        ``half_width`` (widest reach over seats, pooled), ``detected`` (some seat's interval excludes its share),
+        ``half_width`` (widest reach over seats, pooled), ``precision`` (the ``precision`` asked), ``detected``
+        (some seat's interval excludes its share),
         ``more_games`` (0 when settled), ``changed_at`` (rung labels that differ from strong play, weakest first),
         ``split`` (when strong rungs disagree: ``(bot, seat-1 win rate, ci_low, ci_high)`` of the top and of
         each rung that disagrees with it, else empty) and ``top_alone`` (when the pooled figure of ``seat`` rests
@@ -444,6 +445,7 @@ def ladder_answers(
                 "seat1_low": float(first["excess_low"]),
                 "seat1_high": float(first["excess_high"]),
                 "half_width": width,
+                "precision": precision,
                 "detected": bool(((pooled["excess_low"] > 0) | (pooled["excess_high"] < 0)).any()),
                 "more_games": more,
                 "changed_at": changed,
@@ -452,7 +454,8 @@ def ladder_answers(
             }
         )
     columns = ["num_players", "verdict", "reason", "strongest", "strong", "num_rungs", "num_games", "seat", "excess"]
-    columns += ["excess_low", "excess_high", "seat1_excess", "seat1_low", "seat1_high", "half_width", "detected"]
+    columns += ["excess_low", "excess_high", "seat1_excess", "seat1_low", "seat1_high", "half_width", "precision"]
+    columns += ["detected"]
     return pd.DataFrame(rows, columns=[*columns, "more_games", "changed_at", "split", "top_alone"])
 
 
