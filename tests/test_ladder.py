@@ -400,3 +400,15 @@ def test_a_reach_just_past_the_target_is_not_printed_as_the_target() -> None:
     text = fair_at_strong_play(answers, rung_order(RUNGS))
     assert "(intervals ±2.04 pp)" in text
     assert "(intervals ±3.0 pp)" in fair_at_strong_play(answers.assign(half_width=0.03), rung_order(RUNGS))
+
+
+def test_a_gap_is_judged_by_its_own_interval_not_by_two_overlapping_ones() -> None:
+    """0.1 log-odds apart (planted) in 6,000 games a pair: the two rating intervals overlap, yet the gap's own
+    interval (from the ratings' covariance) excludes 0, so the weaker is measurably weaker and not strong play."""
+    order, _ = _measured_order({"apprentice": 0.6, "search": 0.0, "expert": 0.5})
+    rows = order.set_index("bot")
+    assert rows.at["expert", "rating_high"] >= rows.at["apprentice", "rating_low"], "the intervals overlap"
+    assert strong_play(order, DECLARED) == ["apprentice"]
+    overlap_only = order.copy()
+    overlap_only.attrs = {}
+    assert strong_play(overlap_only, DECLARED) == ["apprentice", "expert"]

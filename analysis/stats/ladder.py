@@ -149,7 +149,7 @@ def rung_order(rungs: Sequence[str], ratings: pd.DataFrame | None = None) -> pd.
     ordered = list(rungs)
     for place, bot in zip(places, sorted(rated, key=lambda b: (rated[b], rungs.index(b))), strict=True):
         ordered[place] = bot
-    return pd.DataFrame(
+    out = pd.DataFrame(
         {
             "bot": ordered,
             "order": range(len(ordered)),
@@ -160,6 +160,9 @@ def rung_order(rungs: Sequence[str], ratings: pd.DataFrame | None = None) -> pd.
             "basis": ["measured" if bot in rated else "declared" for bot in ordered],
         }
     )
+    if rated and ratings is not None and "cov" in ratings.attrs:
+        out.attrs["cov"] = ratings.attrs["cov"]
+    return out
 
 
 def ladder_seats(
@@ -249,12 +252,14 @@ def _margins(seats: pd.DataFrame, keep: np.ndarray, alpha: float) -> pd.DataFram
     )
 
 
-def strong_play(order: pd.DataFrame, bots: Sequence[str]) -> list[str]:
+def strong_play(order: pd.DataFrame, bots: Sequence[str], alpha: float = 0.05) -> list[str]:
     """The rungs of strong play among ``bots`` (those played), strongest first.
 
     ``order`` is :func:`rung_order`'s table. Where the strongest of ``bots`` is rated with an interval, strong play
-    is it and every rated rung whose rating interval overlaps its own (not separated from the top); otherwise it is
-    the two strongest rungs in ``order`` (the declared order tells nothing about their gap).
+    is it and every rated rung not separated from it: the interval (level ``1 - alpha``) of the gap between their
+    ratings reaches 0, with the ratings' covariance where ``order.attrs["cov"]`` holds it (Bradley-Terry), else
+    where their two intervals overlap; otherwise it is the two strongest rungs in ``order`` (the declared order
+    tells nothing about their gap).
 
     Examples
     --------
@@ -270,9 +275,18 @@ def strong_play(order: pd.DataFrame, bots: Sequence[str]) -> list[str]:
     top = rows.loc[ranked[0]]
     if top["basis"] != "measured" or not np.isfinite(top["rating_low"]):
         return ranked[:2]
-    return [ranked[0]] + [
-        b for b in ranked[1:] if rows.at[b, "basis"] == "measured" and rows.at[b, "rating_high"] >= top["rating_low"]
-    ]
+    cov = order.attrs.get("cov")
+    z = stats.norm.ppf(1 - alpha / 2)
+
+    def close(b: str) -> bool:
+        if rows.at[b, "basis"] != "measured":
+            return False
+        if cov is None or ranked[0] not in cov.index or b not in cov.index:
+            return bool(rows.at[b, "rating_high"] >= top["rating_low"])
+        var = cov.at[ranked[0], ranked[0]] + cov.at[b, b] - 2 * cov.at[ranked[0], b]
+        return bool(top["rating"] - rows.at[b, "rating"] <= z * np.sqrt(max(var, 0.0)))
+
+    return [ranked[0]] + [b for b in ranked[1:] if close(b)]
 
 
 def pair_games(seats: pd.DataFrame) -> dict[frozenset[str], int]:
@@ -360,7 +374,7 @@ def ladder_answers(
         label = {int(r): str(part.loc[part["rung"] == r, "bot"].iloc[0]) for r in rungs}
         position = {b: r for r, b in label.items()}
         if order is not None:
-            strong = [position[b] for b in strong_play(order, list(position))]
+            strong = [position[b] for b in strong_play(order, list(position), alpha)]
         else:
             strong = rungs[::-1][:2]
         top = part[part["rung"] == strong[0]].set_index("seat").sort_index()

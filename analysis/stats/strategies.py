@@ -192,7 +192,9 @@ def bradley_terry(
 
     Returns one row per bot, strongest first: ``bot``, ``rating`` (log-odds), ``se``,
     ``ci_low``, ``ci_high``, ``elo``, ``elo_low``, ``elo_high`` (``elo_base`` + rating x
-    400 / ln 10) and ``num_comparisons``. Raises ``ValueError`` when the bots do not form one
+    400 / ln 10) and ``num_comparisons``; ``attrs["cov"]`` holds the ratings' covariance (bot by bot), from
+    which the gap between two bots gets its own interval (two overlapping intervals do not make a gap unclear).
+    Raises ``ValueError`` when the bots do not form one
     connected comparison graph (ratings of separate groups are not comparable).
     """
     check_alpha(alpha)
@@ -251,7 +253,9 @@ def bradley_terry(
     out["elo_low"] = elo_base + ELO_SCALE * out["ci_low"]
     out["elo_high"] = elo_base + ELO_SCALE * out["ci_high"]
     out["num_comparisons"] = total.astype(np.int64)
-    return out.sort_values("rating", ascending=False, kind="stable").reset_index(drop=True)
+    out = out.sort_values("rating", ascending=False, kind="stable").reset_index(drop=True)
+    out.attrs["cov"] = pd.DataFrame(centre @ cov @ centre.T, index=list(bots), columns=list(bots))
+    return out
 
 
 def _score_outer_products(seats: pd.DataFrame, bots: np.ndarray, theta: np.ndarray) -> tuple[np.ndarray, int]:
