@@ -123,8 +123,10 @@ def _from_root(path: Path) -> str:
     return str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path)
 
 
-def regenerate(names: list[str], games: int | None, into: Path) -> None:
-    """Replace each named report or notebook with a fresh one, printing each command and its wall time."""
+def regenerate(names: list[str], games: int | None, into: Path, keep_runs: bool = False) -> None:
+    """Replace each named report or notebook with a fresh one, printing each command and its wall time; with
+    ``keep_runs`` a study reads the runs already in its runs folder as evidence and plays only what they lack (the
+    runs of another engine version or other data never join: analysis.evidence)."""
     commit = check_tree()
     print(f"regenerating {len(names)} report(s) and notebook(s) from commit {commit[:12]}", flush=True)
     for k, name in enumerate(names, 1):
@@ -141,7 +143,7 @@ def regenerate(names: list[str], games: int | None, into: Path) -> None:
             print(f"[{k}/{len(names)}] {name} in {time.perf_counter() - started:.0f} s", flush=True)
             continue
         args = command(name, games, into)
-        for folder in (into / name, ROOT / "runs" / "regenerate" / name):
+        for folder in (into / name,) if keep_runs else (into / name, ROOT / "runs" / "regenerate" / name):
             shutil.rmtree(folder, ignore_errors=True)
         print(f"[{k}/{len(names)}] golem {shlex.join(args)}", flush=True)
         started = time.perf_counter()
@@ -160,6 +162,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--list", action="store_true", help="print the commands and stop")
     parser.add_argument("--games", type=int, default=None, help="games instead of each report's committed size")
     parser.add_argument("--into", type=Path, default=ROOT / "reports", help="folder of the reports [default: reports/]")
+    parser.add_argument(
+        "--keep-runs",
+        action="store_true",
+        help="keep runs/regenerate/NAME: the study reads its compatible runs as evidence and plays only what they lack",
+    )
     a = parser.parse_args(argv)
     unknown = [n for n in a.names if n not in REPORTS and n not in NOTEBOOKS]
     if unknown:
@@ -175,7 +182,7 @@ def main(argv: list[str] | None = None) -> int:
                 print("golem " + shlex.join(command(name, a.games, a.into)))
         return 0
     try:
-        regenerate(names, a.games, a.into.resolve())
+        regenerate(names, a.games, a.into.resolve(), a.keep_runs)
     except Refused as e:
         print(f"regenerate: {e}", file=sys.stderr)
         return 1
