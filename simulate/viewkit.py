@@ -226,7 +226,9 @@ def root_options(tree: Any) -> Options:
 def logit_options(moves: np.ndarray, logits: np.ndarray, policy: bool) -> Options:
     """(move, value) of ``moves[:n]`` by their ``logits`` (``n`` of them, a learned player's), best first: with
     ``policy`` the policy's shares (a softmax: logits that rank one decision's options), else each one's chance
-    (the logistic of its logit)."""
+    (the logistic of its logit). No logits (a decision that wrote none): no options."""
+    if not len(logits):
+        return []
     values = softmax(logits) if policy else expit(logits)
     return sorted(((moves[k].copy(), float(values[k])) for k in range(len(logits))), key=lambda o: -o[1])
 

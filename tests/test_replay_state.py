@@ -263,6 +263,8 @@ def test_logit_options_are_shares_or_chances() -> None:
     chances = logit_options(moves, logits[:2], policy=False)
     assert [(int(m[0]), round(v, 6)) for m, v in chances] == [(1, 0.75), (0, 0.5)]
     assert written(np.array([1.0, 2.0, np.nan, 3.0])) == 2 and written(np.zeros(3)) == 3
+    # a decision that wrote no value (one option, a setup decision): no options, a policy's as a value's
+    assert logit_options(moves, logits[:0], policy=True) == [] == logit_options(moves, logits[:0], policy=False)
 
 
 @pytest.mark.parametrize("name", ["golem-1p", "golem-4p", "golems-solo", "golem-poker-6p", "century-4p"])
