@@ -226,6 +226,7 @@ def test_study_runs_and_reports_at_a_tiny_scale(tmp_path) -> None:
     assert (tmp_path / "rep" / "report.html").is_file()
     md = (tmp_path / "rep" / "report.md").read_text(encoding="utf-8")
     assert "golem study century --games 700" in md
+    _best_response_page_is_written_and_linked(tmp_path / "rep", tmp_path / "runs" / "century-2p-exploit", md)
     played = len(list((tmp_path / "runs").iterdir()))
     assert played >= len(plan_study("century", 700)), "the planned runs, then the precision top-ups"
     args = ["study", "century", "--games", "700", "--runs-dir", tmp_path / "runs", "--out", tmp_path / "rep"]
@@ -237,6 +238,26 @@ def test_study_runs_and_reports_at_a_tiny_scale(tmp_path) -> None:
     assert (
         "precision: topping up the ladder's rungs" in again.output and "not reached within the budget" in again.output
     )
+
+
+def _best_response_page_is_written_and_linked(report: Path, search: Path, md: str) -> None:
+    """A study whose game has styles runs a small exploit search at 2 players (in its runs folder); its Strategies at
+    strong play section gives the exploitability measured there and links the page of a measuring game the best
+    response won, written in the report's games/ and replaying that game."""
+    record = json.loads((search / "exploit.json").read_text(encoding="utf-8"))
+    design, result = record["design"], record["result"]
+    assert design["num_players"] == 2 and design["budget"] >= 2 and design["confirm_games"] >= 40
+    assert f"Exploitability of the apprentice at 2 players: {100 * result['exploitability']:+.1f} pp" in md
+    assert f"{design['confirm_games']:,} games). What the best response does differently" in md
+    assert result["watch"] >= 0, "a best response wins some of its 40 measuring games against its equal"
+    link = "**Watch: [a game the searched best response won (2 players)](games/best-response-win-2p.html).**"
+    assert link in md
+    html = (report / "games" / "best-response-win-2p.html").read_text(encoding="utf-8")
+    run_id = json.loads((search / "confirm" / "manifest.json").read_text(encoding="utf-8"))["run_id"]
+    assert f'"game":{result["watch"]},' in html and run_id in html
+    seats = load_run(search / "confirm", tables="seats", columns=["game", "bot", "win"]).seats
+    won = seats[(seats["game"] == result["watch"]) & (seats["win"] == 1)]["bot"].astype(str).tolist()
+    assert result["carrier"] in won
 
 
 def test_study_plan_scales_and_separates_seeds() -> None:
