@@ -23,7 +23,15 @@ from analysis.stats.components import component_strength
 from analysis.summary import summarize
 from simulate.cli import main
 from simulate.lineup import parse_lineup
-from simulate.orchestration.studies import STRONG_PURPOSE, plan_study
+from simulate.orchestration.studies import (
+    EXPLOIT_MIN_CONFIRM,
+    EXPLOIT_MIN_GAMES,
+    EXPLOIT_SEED,
+    STRONG_PURPOSE,
+    exploit_design,
+    plan_study,
+    study_for,
+)
 from simulate.registry import make
 from simulate.runformat import RunFormatError
 from simulate.runner import RunSpec, run
@@ -258,6 +266,19 @@ def _best_response_page_is_written_and_linked(report: Path, search: Path, md: st
     seats = load_run(search / "confirm", tables="seats", columns=["game", "bot", "win"]).seats
     won = seats[(seats["game"] == result["watch"]) & (seats["win"] == 1)]["bot"].astype(str).tolist()
     assert result["carrier"] in won
+
+
+def test_a_study_with_styles_scales_its_exploit_search_with_its_games() -> None:
+    """The default study searches as the game declares; a tenfold study plays ten times the games a candidate and to
+    measure the best (the same candidates); a tiny one the fewest; a game whose apprentice has no styles, none."""
+    default, large, tiny = (exploit_design("century", n, seed=5) for n in (None, 10_000_000, 700))
+    assert (default.games, default.budget, default.confirm_games) == study_for("century").exploit
+    assert (large.games, large.budget, large.confirm_games) == (3_000, 24, 40_000)
+    assert (tiny.games, tiny.budget, tiny.confirm_games) == (EXPLOIT_MIN_GAMES, 2, EXPLOIT_MIN_CONFIRM)
+    assert default.num_players == 2 and default.seed == 5 + EXPLOIT_SEED and default.cards is None
+    edited = exploit_design("century", 700, cards="my-cards", rules={"gift": "M08"})
+    assert edited.cards == "my-cards" and edited.rules == (("gift", "M08"),)
+    assert exploit_design("golems") is None and exploit_design("golem-poker") is None
 
 
 def test_study_plan_scales_and_separates_seeds() -> None:
