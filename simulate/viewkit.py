@@ -226,7 +226,9 @@ def root_options(tree: Any) -> Options:
 def logit_options(moves: np.ndarray, logits: np.ndarray, policy: bool) -> Options:
     """(move, value) of ``moves[:n]`` by their ``logits`` (``n`` of them, a learned player's), best first: with
     ``policy`` the policy's shares (a softmax: logits that rank one decision's options), else each one's chance
-    (the logistic of its logit)."""
+    (the logistic of its logit). No logits (a decision that wrote none): no options."""
+    if not len(logits):
+        return []
     values = softmax(logits) if policy else expit(logits)
     return sorted(((moves[k].copy(), float(values[k])) for k in range(len(logits))), key=lambda o: -o[1])
 
@@ -250,13 +252,14 @@ def explain_moves(
     key: Callable[[Any], Any] | None = None,
     move_of: Callable[[dict[str, Any]], Any] | None = None,
 ) -> None:
-    """Add ``explain`` (``{"summary", "options": [[words, value], ...]}``) to each move event of a seat whose bot
-    id has an :class:`Explainer`: the decision re-run from the position before the move (``twin``, a
+    """Add ``explain`` (``{"summary", "options": [[words, value], ...], "unit", "played"}``) to each move event of a
+    seat whose bot id has an :class:`Explainer`: the decision re-run from the position before the move (``twin``, a
     ``simulate.gamekit.Twin`` of the game, stepped with each move event's ``move_of(event)``, by default its
     ``record`` as int16), its top :data:`TOP` options in words. ``words(move)`` describes an option's move in the
     twin's position before it; ``key(move)`` tells moves (the options' and the one played) apart (default: their
-    words). The re-run draws its own random numbers, so its first option can differ from the move played (more often
-    with few iterations); the summary then says so."""
+    words). ``unit`` says what the values are; ``played`` is the index among the options of the move played (None:
+    not among them). The re-run draws its own random numbers, so its first option can differ from the move played
+    (more often with few iterations); the summary then says so."""
     key = key or words
     move_of = move_of or (lambda e: np.asarray(e["record"], np.int16))
     for e in events:
@@ -274,9 +277,12 @@ def explain_moves(
                 summary = "; ".join(f"{w}: {v:.0%}" + (" (played)" if p else "") for w, v, p in shown)
                 if not shown[0][2]:
                     summary += "; the re-run, with its own random draws, ranks the move played lower"
+                unit = explainer.unit(params)
                 e["explain"] = {
-                    "summary": f"{summary} ({explainer.unit(params)})",
+                    "summary": f"{summary} ({unit})",
                     "options": [[w, round(v, 4)] for w, v, _ in shown],
+                    "unit": unit,
+                    "played": next((k for k, (_, _, p) in enumerate(shown) if p), None),
                 }
         twin.step(move)
 

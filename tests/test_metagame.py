@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import matplotlib
 
 matplotlib.use("Agg")
@@ -14,8 +16,8 @@ from hypothesis import strategies as st
 
 from analysis.plots import plot_meta_game
 from analysis.report.format import people_words
-from analysis.report.model import Figure
-from analysis.report.styles import build_styles_section
+from analysis.report.model import Figure, GamePage, Text, Watch
+from analysis.report.styles import BestResponse, build_styles_section, profile_difference
 from analysis.stats.metagame import (
     DOMINATES,
     SEVERAL_VIABLE,
@@ -206,3 +208,52 @@ def test_the_report_section_answers_with_the_dominant_style():
     assert build_styles_section(_style_seats({("greedy", "planner"): 0.3}, 50), 0.05) is None
     one_pair_missing = _style_seats({(engine, "apprentice"): 0.6, (engine, rush): 0.6}, 100)
     assert build_styles_section(one_pair_missing, 0.05) is None
+
+
+def _best(win_share: float, low: float, high: float, page: GamePage | None) -> BestResponse:
+    """A best response (played as the rush style) that claims 30% more point cards and rests as often."""
+    carrier = "apprentice:style=rush"
+    profile = pd.DataFrame(
+        {
+            "bot": [carrier, carrier, carrier, "apprentice", "apprentice", "apprentice"],
+            "mechanism": ["claims", "rests", "merchants_bought", "claims", "rests", "merchants_bought"],
+            "mean": [6.5, 4.0, 3.0, 5.0, 4.0, 6.0],
+        }
+    )
+    return BestResponse(2, win_share, low, high, 2000, 12, 200, profile, carrier, (("own_vp", 0.25),), page)
+
+
+@pytest.mark.usefixtures("_close_figures")
+def test_the_section_gives_the_best_responses_exploitability_what_it_does_and_its_game():
+    engine, rush = "apprentice:style=engine", "apprentice:style=rush"
+    rates = {(engine, "apprentice"): 0.52, (engine, rush): 0.5, ("apprentice", rush): 0.5}
+    seats = _style_seats(rates, 400)
+    page = GamePage("games/best-response-win-2p.html", "a game the best response won", "Why.", "runs/x", "x-1", 3)
+    section = build_styles_section(seats, 0.05, best=_best(0.561, 0.539, 0.582, page))
+    texts = [item.text for item in section.items if isinstance(item, Text)]
+    verdict = next(t for t in texts if t.startswith("Exploitability of the apprentice at 2 players: +6.1 pp"))
+    assert "56.1%, 53.9–58.2% Wilson" in verdict and "+3.9 to +8.2 pp, clear of the fair share; 2,000 games" in verdict
+    # the largest relative changes first, none for a mechanism played as often
+    assert verdict.endswith(
+        "per game against the apprentice's: fewer merchants bought (3.0 a game against 6.0, -50%); "
+        "more claims (6.5 a game against 5.0, +30%)."
+    )
+    assert any("12 candidates of 200 games each" in t and "own_vp +0.25" in t for t in texts)
+    assert [item.page for item in section.items if isinstance(item, Watch)] == [page]
+    (answer,) = section.answers
+    assert answer.endswith(
+        "; a searched best response wins 56.1% (53.9–58.2%) against the plain apprentice: exploitability +6.1 pp "
+        "(+3.9 to +8.2, 2,000 games)."
+    )
+    # not clear of the fair share, and no game won to watch
+    even = build_styles_section(seats, 0.05, best=_best(0.49, 0.468, 0.512, None))
+    assert any("not clear of the fair share" in item.text for item in even.items if isinstance(item, Text))
+    assert not [item for item in even.items if isinstance(item, Watch)]
+    # the apprentice itself as the best: a difference in its profile is luck, not a plan
+    itself = build_styles_section(seats, 0.05, best=replace(_best(0.51, 0.49, 0.53, None), offsets=()))
+    assert any(
+        "does differently, per game against the apprentice's: nothing: the search found no" in item.text
+        for item in itself.items
+        if isinstance(item, Text)
+    )
+    assert profile_difference(_best(0.5, 0.4, 0.6, None).profile.assign(mean=1.0), rush) == ""

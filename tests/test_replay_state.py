@@ -192,6 +192,23 @@ def test_century_explains_search_and_apprentice_moves() -> None:
     assert sum(first) > len(first) / 2
 
 
+@pytest.mark.parametrize("gift", ["M08", "M20"])
+def test_century_explains_from_the_position_the_run_dealt_with_its_gift(gift: str) -> None:
+    """Under the rule option ``gift`` (a merchant card dealt once more to one seat at setup), the re-run starts from
+    the run's own position, the gift in the holder's hand: the explained replay finishes (a twin without the gift
+    meets a move it cannot play) and the apprentice, which picks its best-valued option, ranks the move it played
+    first in nearly every decision (all but ties)."""
+    game = make("century")
+    lineup = parse_lineup(game, ["apprentice"], 2)
+    ids, params = lineup_arrays(game, lineup)
+    data = game.load_data(None, {"gift": gift})
+    for seeds in [(20261130, 7), (11, 12)]:
+        v = game.replay_view(data, 2, np.arange(2), ids, params, *seeds, [e.label for e in lineup], explain=True)
+        explained = [s["explain"] for s in v["steps"] if "explain" in s]
+        assert len(explained) >= 50
+        assert sum(e["played"] == 0 for e in explained) >= 0.95 * len(explained)
+
+
 EXPLAINED = [  # (game, players, lineup) replayed with --explain: search seats, the game's apprentice, other bots
     ("golems", 2, ["search:iterations=40", "apprentice"]),
     ("golems", 2, ["apprentice", "collector"]),
@@ -263,6 +280,8 @@ def test_logit_options_are_shares_or_chances() -> None:
     chances = logit_options(moves, logits[:2], policy=False)
     assert [(int(m[0]), round(v, 6)) for m, v in chances] == [(1, 0.75), (0, 0.5)]
     assert written(np.array([1.0, 2.0, np.nan, 3.0])) == 2 and written(np.zeros(3)) == 3
+    # a decision that wrote no value (one option, a setup decision): no options, a policy's as a value's
+    assert logit_options(moves, logits[:0], policy=True) == [] == logit_options(moves, logits[:0], policy=False)
 
 
 @pytest.mark.parametrize("name", ["golem-1p", "golem-4p", "golems-solo", "golem-poker-6p", "century-4p"])

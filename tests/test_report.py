@@ -23,7 +23,15 @@ from analysis.stats.components import component_strength
 from analysis.summary import summarize
 from simulate.cli import main
 from simulate.lineup import parse_lineup
-from simulate.orchestration.studies import STRONG_PURPOSE, plan_study
+from simulate.orchestration.studies import (
+    EXPLOIT_MIN_CONFIRM,
+    EXPLOIT_MIN_GAMES,
+    EXPLOIT_SEED,
+    STRONG_PURPOSE,
+    exploit_design,
+    plan_study,
+    study_for,
+)
 from simulate.registry import make
 from simulate.runformat import RunFormatError
 from simulate.runner import RunSpec, run
@@ -228,6 +236,7 @@ def test_study_runs_and_reports_at_a_tiny_scale(tmp_path) -> None:
     assert (tmp_path / "rep" / "report.html").is_file()
     md = (tmp_path / "rep" / "report.md").read_text(encoding="utf-8")
     assert "golem study century --games 700" in md
+    _best_response_page_is_written_and_linked(tmp_path / "rep", tmp_path / "runs" / "century-2p-exploit", md)
     played = len(list((tmp_path / "runs").iterdir()))
     assert played >= len(plan_study("century", 700)), "the planned runs, then the precision top-ups"
     args = ["study", "century", "--games", "700", "--runs-dir", tmp_path / "runs", "--out", tmp_path / "rep"]
@@ -239,6 +248,39 @@ def test_study_runs_and_reports_at_a_tiny_scale(tmp_path) -> None:
     assert (
         "precision: topping up the ladder's rungs" in again.output and "not reached within the budget" in again.output
     )
+
+
+def _best_response_page_is_written_and_linked(report: Path, search: Path, md: str) -> None:
+    """A study whose game has styles runs a small exploit search at 2 players (in its runs folder); its Strategies at
+    strong play section gives the exploitability measured there and links the page of a measuring game the best
+    response won, written in the report's games/ and replaying that game."""
+    record = json.loads((search / "exploit.json").read_text(encoding="utf-8"))
+    design, result = record["design"], record["result"]
+    assert design["num_players"] == 2 and design["budget"] >= 2 and design["confirm_games"] >= 40
+    assert f"Exploitability of the apprentice at 2 players: {100 * result['exploitability']:+.1f} pp" in md
+    assert f"{design['confirm_games']:,} games). What the best response does differently" in md
+    assert result["watch"] >= 0, "a best response wins some of its 40 measuring games against its equal"
+    link = "**Watch: [a game the searched best response won (2 players)](games/best-response-win-2p.html).**"
+    assert link in md
+    html = (report / "games" / "best-response-win-2p.html").read_text(encoding="utf-8")
+    run_id = json.loads((search / "confirm" / "manifest.json").read_text(encoding="utf-8"))["run_id"]
+    assert f'"game":{result["watch"]},' in html and run_id in html
+    seats = load_run(search / "confirm", tables="seats", columns=["game", "bot", "win"]).seats
+    won = seats[(seats["game"] == result["watch"]) & (seats["win"] == 1)]["bot"].astype(str).tolist()
+    assert result["carrier"] in won
+
+
+def test_a_study_with_styles_scales_its_exploit_search_with_its_games() -> None:
+    """The default study searches as the game declares; a tenfold study plays ten times the games a candidate and to
+    measure the best (the same candidates); a tiny one the fewest; a game whose apprentice has no styles, none."""
+    default, large, tiny = (exploit_design("century", n, seed=5) for n in (None, 10_000_000, 700))
+    assert (default.games, default.budget, default.confirm_games) == study_for("century").exploit
+    assert (large.games, large.budget, large.confirm_games) == (3_000, 24, 40_000)
+    assert (tiny.games, tiny.budget, tiny.confirm_games) == (EXPLOIT_MIN_GAMES, 2, EXPLOIT_MIN_CONFIRM)
+    assert default.num_players == 2 and default.seed == 5 + EXPLOIT_SEED and default.cards is None
+    edited = exploit_design("century", 700, cards="my-cards", rules={"gift": "M08"})
+    assert edited.cards == "my-cards" and edited.rules == (("gift", "M08"),)
+    assert exploit_design("golems") is None and exploit_design("golem-poker") is None
 
 
 def test_study_plan_scales_and_separates_seeds() -> None:

@@ -212,3 +212,78 @@ def _by_table_seat(headings: list[str]) -> list[str]:
     """Seat headings in table-seat order: Golem's read ``seat P (table T) (bot): S VP``, drawn in turn order."""
     table = [int(h.split("(table ")[1].split(")")[0]) if "(table " in h else k + 1 for k, h in enumerate(headings)]
     return [h for _, h in sorted(zip(table, headings, strict=True))]
+
+
+_EXPLAIN_VIEW = """() => ({
+  slider: Number(document.getElementById('slider').value),
+  why: (document.querySelector('#explain .why') || {textContent: ''}).textContent,
+  options: [...document.querySelectorAll('#explain ol.options li.option')].map(li => ({
+    text: li.querySelector('.option-text').textContent, played: li.classList.contains('played'),
+    bar: li.querySelector('.bar').getBoundingClientRect().width,
+  })),
+  note: (document.querySelector('#explain .note') || {textContent: ''}).textContent,
+})"""
+
+# (game, players, bots): a search seat and the game's learned player (golem-poker has none; its search bets)
+_EXPLAINED_GAMES = {
+    "century": (2, ["search:iterations=20", "apprentice"]),
+    "golem": (2, ["search:iterations=10", "apprentice"]),
+    "golems": (2, ["search:iterations=20", "apprentice"]),
+    "golem-poker": (3, ["search:iterations=20", "threshold", "equity"]),
+}
+
+
+@pytest.mark.parametrize("game", list(_EXPLAINED_GAMES))
+def test_an_explained_replay_page_lists_each_decisions_options(game, tmp_path) -> None:
+    """``golem replay --html --explain``: stepping through the page, each decision of a search or apprentice seat
+    lists its top options in words with the value each got ("claims P25: 64%"), the move played marked, each
+    option's bar as long as its value; they equal the options a second replay of the run's game explains (the
+    re-run is reproducible), and a step without an explanation lists none."""
+    from click.testing import CliRunner
+
+    from simulate.cli import main
+    from simulate.replay import replay_view
+
+    players, bots = _EXPLAINED_GAMES[game]
+    run_dir = _play(game, tmp_path / "run", bots, players, players, SEED)
+    page = tmp_path / "explained.html"
+    result = CliRunner().invoke(main, ["replay", str(run_dir), "--game", "0", "--html", str(page), "--explain"])
+    assert result.exit_code == 0, result.output
+    _, view = replay_view(run_dir, 0, explain=True)
+    errors: list[str] = []
+    shown = []
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            tab = browser.new_page(viewport={"width": WIDTH, "height": HEIGHT})
+            tab.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+            tab.on("pageerror", lambda e: errors.append(str(e)))
+            tab.goto(page.resolve().as_uri())
+            tab.wait_for_load_state("load")
+            shown.append(tab.evaluate(_EXPLAIN_VIEW))
+            for _ in range(len(view["steps"]) - 1):
+                tab.keyboard.press("ArrowRight")
+                shown.append(tab.evaluate(_EXPLAIN_VIEW))
+        finally:
+            browser.close()
+    assert not errors, errors
+    assert [s["slider"] for s in shown] == list(range(len(view["steps"])))
+    explained = 0
+    for step, on_page in zip(view["steps"], shown, strict=True):
+        why = step.get("explain")
+        if why is None:
+            assert not on_page["options"] and not on_page["why"], on_page
+            continue
+        explained += 1
+        assert why["unit"] in on_page["why"] and view["seat_names"][step["seat"] - 1] in on_page["why"]
+        assert len(on_page["options"]) == len(why["options"]) >= 2
+        for k, ((words, value), option) in enumerate(zip(why["options"], on_page["options"], strict=True)):
+            text, percent = option["text"].rsplit(": ", 1)
+            assert text == words and abs(float(percent.removesuffix("%")) - 100 * value) <= 0.5 + 1e-6, option
+            assert option["played"] == (k == why["played"])
+        bars = [o["bar"] for o in on_page["options"]]
+        assert bars == sorted(bars, reverse=True) and bars[0] > 0
+        assert bool(on_page["note"]) == (why["played"] != 0)
+    searched = [s for s in view["steps"] if s["kind"] == "move" and s["bot"].split(":")[0] in ("search", "apprentice")]
+    assert explained >= len(searched) // 2 > 0
+    assert sum(s["played"] for o in shown for s in o["options"]) > explained / 2

@@ -46,7 +46,7 @@ from analysis.report.seats import (
 )
 from analysis.report.setups import build_setup_section
 from analysis.report.strategies import build_strategy_section
-from analysis.report.styles import build_styles_section
+from analysis.report.styles import BestResponse, build_styles_section
 from analysis.report.variants import build_variant_section
 from analysis.run import check_runs, default_offsets, read_tables, run_label
 from analysis.stats._util import mirror_mask
@@ -66,8 +66,10 @@ def compute_report(
     alpha: float = 0.05,
     random_state: int | np.random.Generator | None = 0,
     checksums: bool = True,
+    best_response: BestResponse | None = None,
 ) -> Report:
-    """Verify the runs, compute every section the data support, and return the report unwritten.
+    """Verify the runs, compute every section the data support, and return the report unwritten. ``best_response``
+    (a best response to the apprentice an exploit search found) joins the section on the apprentice's styles.
 
     Raises ``RunFormatError`` (one line, naming the file or directory) for bad input; see
     :func:`analysis.run.check_runs`.
@@ -137,7 +139,7 @@ def compute_report(
     outcome = facts.get("outcome", "win")
     outcome_unit = unit if outcome == "score" else None
     strategy_section, ratings = build_strategy_section(base_seats, alpha, outcome_unit)
-    styles_section = build_styles_section(base_seats, alpha)
+    styles_section = build_styles_section(base_seats, alpha, best=best_response)
     mixed_seats = base_seats[~mirror]
     if outcome_unit is not None and mixed_seats["bot"].nunique() > 1:  # rungs rated in the game's currency
         ratings = score_ratings(mixed_seats[["game", "bot", "score"]], alpha).rename(columns={"mean": "rating"})

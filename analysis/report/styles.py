@@ -1,15 +1,17 @@
-"""The report's Strategies at strong play section: the apprentice's strategy styles against each other, and whether
-one dominates (the runs ``golem styles`` plays)."""
+"""The report's Strategies at strong play section: the apprentice's strategy styles against each other, whether
+one dominates (the runs ``golem styles`` plays), and how far a searched best response beats the apprentice (what
+``golem exploit`` finds)."""
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 import pandas as pd
 
 from analysis import plots
-from analysis.report.format import fmt_int, fmt_pct, fmt_pct_ci
-from analysis.report.model import Section, Table, Text, make_figure
+from analysis.report.format import fmt_int, fmt_pct, fmt_pct_ci, fmt_pp
+from analysis.report.model import GamePage, Section, Table, Text, Watch, make_figure
 from analysis.stats.convergence import more_games_text
 from analysis.stats.metagame import UNRESOLVED, meta_game, pair_scores
 
@@ -27,13 +29,99 @@ def style_seats(seats: pd.DataFrame) -> pd.DataFrame:
     return frame[whole.to_numpy()]
 
 
+@dataclass(frozen=True)
+class BestResponse:
+    """A best response to the apprentice that an exploit search found (``simulate.orchestration.exploit``), measured
+    on ``games`` fresh games in one seat against the apprentice in the others (seats rotated)."""
+
+    num_players: int
+    win_share: float
+    ci_low: float
+    ci_high: float
+    """Its win share and the Wilson interval."""
+    games: int
+    candidates: int
+    """Candidates the search played, ``candidate_games`` games each."""
+    candidate_games: int
+    profile: pd.DataFrame
+    """``analysis.stats.profile.play_profile`` of the measuring games: ``bot`` (``carrier`` and ``apprentice``),
+    ``mechanism``, ``mean``."""
+    carrier: str
+    """The bot spec the best response played as."""
+    offsets: tuple[tuple[str, float], ...] = ()
+    """(feature, offset) on the apprentice's weights."""
+    page: GamePage | None = None
+    """A measuring game it won, to watch."""
+
+    @property
+    def exploitability(self) -> float:
+        """Its win share minus the fair share."""
+        return self.win_share - 1 / self.num_players
+
+
+def profile_difference(profile: pd.DataFrame, bot: str, base: str = APPRENTICE, count: int = 3) -> str:
+    """In words, the ``count`` mechanisms of ``profile`` (``play_profile``'s ``bot``, ``mechanism``, ``mean``) whose
+    use per game by ``bot`` differs most (relatively) from ``base``'s: "more merchants bought (5.1 a game against
+    4.2, +21%)"; "" when no mechanism differs."""
+    mean = profile.pivot(index="bot", columns="mechanism", values="mean")
+    own, other = mean.loc[bot], mean.loc[base]
+    change = (own - other) / other.where(other > 0)
+    top = change[change != 0].abs().dropna().sort_values(ascending=False).index[:count]
+    return "; ".join(
+        f"{'more' if change[c] > 0 else 'fewer'} {c.replace('_', ' ')} ({own[c]:.1f} a game against {other[c]:.1f}, "
+        f"{change[c]:+.0%})"
+        for c in top
+    )
+
+
+def best_response_items(best: BestResponse) -> tuple[list[Text | Watch], str]:
+    """The paragraphs of a best response (its exploitability with interval and games, what it does differently, the
+    game to watch) and the clause the first-screen line adds."""
+    n = best.num_players
+    gain = best.exploitability
+    low, high = best.ci_low - 1 / n, best.ci_high - 1 / n
+    if best.offsets:
+        differs = profile_difference(best.profile, best.carrier, APPRENTICE) or "nothing its play profile counts"
+    else:  # the apprentice itself: any difference in its profile is luck of the games
+        differs = "nothing: the search found no candidate better than the plain apprentice itself"
+    offsets = ", ".join(f"{f} {v:+.3g}" for f, v in best.offsets) or "none (the plain apprentice itself was best)"
+    clear = "clear of the fair share" if low > 0 else "not clear of the fair share"
+    items: list[Text | Watch] = [
+        Text(
+            f"A searched best response: offsets on the apprentice's weights ({best.candidates} candidates of "
+            f"{fmt_int(best.candidate_games)} games each, differential evolution, golem exploit), the best measured on "
+            f"{fmt_int(best.games)} fresh {n}-player games in one seat against the plain apprentice in the "
+            f"other{'s' if n > 2 else ''}, seats rotated. Its offsets: {offsets}."
+        ),
+        Text(
+            f"Exploitability of the apprentice at {n} players: {fmt_pp(gain)} pp (its win share "
+            f"{fmt_pct(best.win_share)}, {fmt_pct_ci(best.ci_low, best.ci_high)} Wilson, against the fair share "
+            f"{fmt_pct(1 / n)}: "
+            f"{fmt_pp(low)} to {fmt_pp(high)} pp, {clear}; {fmt_int(best.games)} games). What the best response does "
+            f"differently, per game against the apprentice's: {differs}.",
+            "verdict",
+        ),
+    ]
+    if best.page is not None:
+        items.append(Watch(best.page))
+    clause = (
+        f"a searched best response wins {fmt_pct(best.win_share)} ({fmt_pct_ci(best.ci_low, best.ci_high)}) against "
+        f"the plain apprentice: exploitability {fmt_pp(gain)} pp ({fmt_pp(low)} to {fmt_pp(high)}, "
+        f"{fmt_int(best.games)} games)"
+    )
+    return items, clause
+
+
 def _rate(row: pd.Series) -> str:
     return f"{fmt_pct(row['win_rate'])} ({fmt_pct_ci(row['ci_low'], row['ci_high'])})"
 
 
-def build_styles_section(seats: pd.DataFrame, alpha: float, random_state: int = 0) -> Section | None:
-    """The styles' win-rate matrix, the meta-game's equilibrium and its verdict; None unless the runs hold games of
-    every pair of at least two of the apprentice's styles at 2 players (as ``golem styles`` plays them).
+def build_styles_section(
+    seats: pd.DataFrame, alpha: float, random_state: int = 0, best: BestResponse | None = None
+) -> Section | None:
+    """The styles' win-rate matrix, the meta-game's equilibrium and its verdict, then the ``best`` response where a
+    search found one; None unless the runs hold games of every pair of at least two of the apprentice's styles at 2
+    players (as ``golem styles`` plays them).
 
     Required columns: ``game`` (unique over the runs), ``num_players``, ``bot``, ``win``."""
     games = style_seats(seats)
@@ -83,9 +171,15 @@ def build_styles_section(seats: pd.DataFrame, alpha: float, random_state: int = 
     ]
     verdict = f"Is there a dominant strategy? {meta.verdict}: {reason}{settle}; {'; '.join(against)}."
     section.items.append(Text(verdict, "verdict"))
+    exploited = ""
+    if best is not None:
+        items, clause = best_response_items(best)
+        section.items += items
+        exploited = f"; {clause}"
     section.answers.append(
         f"Dominant strategy at the learned player's skill ({len(bots) - 1} styles of it and the plain apprentice, "
-        f"{fmt_int(per_pair)} 2-player games a pair): {meta.verdict}: {reason}{settle}; {'; '.join(against)}."
+        f"{fmt_int(per_pair)} 2-player games a pair): {meta.verdict}: {reason}{settle}; {'; '.join(against)}"
+        f"{exploited}."
     )
     return section
 

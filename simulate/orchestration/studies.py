@@ -30,10 +30,13 @@ from scipy import stats
 
 from analysis.evidence import compatible_runs, evidence_index, evidence_key, pooled_seat_wins
 from analysis.report.card_value import card_value_effects, is_value_run
+from analysis.report.model import GAMES_DIR, GamePage
+from analysis.report.styles import BestResponse
 from analysis.stats._util import wilson_confint
 from analysis.stats.seats import win_rates_from_counts
 from simulate.lineup import parse_lineup
 from simulate.orchestration.card_value import component_groups
+from simulate.orchestration.exploit import ExploitDesign, ExploitResult, exploit, reuse
 from simulate.orchestration.game_pages import publish_report
 from simulate.orchestration.styles import StylesError, style_bots
 from simulate.outputs import hold
@@ -48,6 +51,7 @@ __all__ = [
     "PrecisionTarget",
     "Study",
     "StudyRun",
+    "exploit_design",
     "plan_study",
     "play_to_precision",
     "precision_targets",
@@ -150,6 +154,10 @@ class Study:
     """Games of each pair of the apprentice's strategy styles (and the plain apprentice) at 2 players, as a share of the
     study's games: the report's Strategies at strong play (is there a dominant strategy?, docs/apprentice.md); none
     for a game whose apprentice has no styles. These come on top of the runs."""
+    exploit: tuple[int, int, int] = ()
+    """The exploit search (a best response to the apprentice, ``simulate.orchestration.exploit``) a study whose
+    apprentice has styles runs at 2 players, ``(games a candidate, candidates, confirmation games)`` at the study's
+    default size; the games scale with the study's games (:func:`exploit_design`). () for none."""
 
 
 def _ladder_runs(study: Study) -> tuple[StudyRun, ...]:
@@ -296,6 +304,78 @@ def _styles_runs(study: Study) -> tuple[StudyRun, ...]:
     )
 
 
+EXPLOIT_MIN_GAMES = 10
+"""The fewest games a candidate of a study's exploit search plays, at any study size..."""
+EXPLOIT_MIN_CONFIRM = 40
+"""...and the fewest that measure its best (a best response that wins most games shows in 40)."""
+EXPLOIT_SEED = 7_000_001
+"""Added to the study's seed for its exploit search: seeds no run of the study plays."""
+EXPLOIT_DIR = "{game}-2p-exploit"
+"""The exploit search's folder in the study's runs folder (its runs are in ``search/`` and ``confirm/`` there)."""
+
+
+def exploit_design(
+    game: str,
+    num_games: int | None = None,
+    seed: int = 0,
+    cards: str | Path | None = None,
+    rules: dict | None = None,
+) -> ExploitDesign | None:
+    """The exploit search of ``game``'s study at about ``num_games`` games: the study's ``exploit`` with its games
+    scaled by ``num_games`` over the default size (a candidate at least :data:`EXPLOIT_MIN_GAMES`, the confirmation at
+    least :data:`EXPLOIT_MIN_CONFIRM`; the candidates scaled too, at least 2), on the study's ``cards`` and ``rules``;
+    None for a study without one or a game whose apprentice has no strategy styles."""
+    study = study_for(game)
+    if not study.exploit:
+        return None
+    try:
+        style_bots(make(game))
+    except StylesError:
+        return None
+    scale = (study.default_games if num_games is None else int(num_games)) / study.default_games
+    games, candidates, confirm = study.exploit
+    return ExploitDesign(
+        game,
+        2,
+        games=max(EXPLOIT_MIN_GAMES, round(games * scale)),
+        budget=max(2, min(candidates, round(candidates * scale))),
+        confirm_games=max(EXPLOIT_MIN_CONFIRM, round(confirm * scale)),
+        seed=seed + EXPLOIT_SEED,
+        cards=str(cards) if cards is not None else None,
+        rules=tuple(sorted((rules or {}).items())),
+    )
+
+
+def best_response(result: ExploitResult, out: Path) -> BestResponse:
+    """What the report shows of an exploit search's ``result`` (made in ``out``): the page of the measuring game the
+    best response won, to watch, among the report's games."""
+    d = result.design
+    page = None
+    if result.watch >= 0:
+        page = GamePage(
+            f"{GAMES_DIR}/best-response-win-{d.num_players}p.html",
+            f"a game the searched best response won ({d.num_players} players)",
+            f"The best response the exploit search found (offsets on the apprentice's weights, played as "
+            f"{result.carrier}) against the plain apprentice: the first game of its measuring run that it won.",
+            str(out / "confirm"),
+            read_manifest(out / "confirm")["run_id"],
+            result.watch,
+        )
+    return BestResponse(
+        d.num_players,
+        result.win_share,
+        result.ci_low,
+        result.ci_high,
+        d.confirm_games,
+        len(result.evaluations),
+        d.games,
+        result.profile,
+        result.carrier,
+        tuple(result.offsets.items()),
+        page,
+    )
+
+
 def _rule_runs(
     prefix: str, players: int, bots: tuple[str, ...], share: float, options: tuple[tuple[str, str, str], ...]
 ) -> tuple[StudyRun, ...]:
@@ -354,6 +434,7 @@ STUDIES: dict[str, Study] = {
         # the two standout cards again: ~30 s of apprentice games and ~110 s of CPU of search games (125 ms a game)
         value_confirm_games=(("apprentice", 1_000), ("search", 300)),
         styles_share=0.0025,  # 2,500 games a pair of styles (3 pairs): about 8 s of apprentice games on 2 cores
+        exploit=(300, 24, 4_000),  # 11,200 apprentice games on one core: docs/studies.md
     ),
     "golem-poker": Study(
         game="golem-poker",
@@ -488,6 +569,7 @@ STUDIES: dict[str, Study] = {
         # the two standout components again: 2-player search games cost ~0.3 s of CPU: ~2.5 min for the three arms
         value_confirm_games=(("apprentice", 1_600), ("search", 150)),
         styles_share=0.0125,  # 2,500 games a pair of styles (3 pairs): about 15 s of apprentice games on 2 cores
+        exploit=(200, 16, 3_000),  # 6,200 apprentice games on one core: docs/studies.md
     ),
     "golems": Study(
         game="golems",
@@ -989,6 +1071,23 @@ def _run_study(
                 f"{time.perf_counter() - t0:.1f} s"
             )
         planned = [*planned, *confirm]
+    best = None
+    design = exploit_design(game, num_games, seed, cards, rules)
+    if design is not None:
+        where = runs_root / EXPLOIT_DIR.format(game=game)
+        log(
+            f"exploit: a best response to the apprentice at 2 players ({design.budget} candidates of "
+            f"{design.games:,} games, the best measured on {design.confirm_games:,} fresh games) -> {where}"
+        )
+        t0 = time.perf_counter()
+        result = reuse(design, where)
+        what = "reused"
+        if result is None:
+            # one process: a candidate's few hundred games cost less than starting a pool of workers for them
+            result = exploit(design, where, workers=1, log=lambda m: None)
+            what = "played"
+        best = best_response(result, where)
+        log(f"    {what} in {time.perf_counter() - t0:.1f} s: exploitability {100 * result.exploitability:+.1f} pp")
     played = time.perf_counter() - started
     t0 = time.perf_counter()
     command = command or (
@@ -997,7 +1096,13 @@ def _run_study(
     )
     evidence = _evidence(planned, runs_root, log)
     path = publish_report(
-        evidence, out, title=f"{_title(game)}: standard balance study", command=command, progress=progress, log=log
+        evidence,
+        out,
+        title=f"{_title(game)}: standard balance study",
+        command=command,
+        progress=progress,
+        log=log,
+        best_response=best,
     )
     log(f"report in {time.perf_counter() - t0:.1f} s (runs played in {played:.1f} s) -> {path}")
     return path
