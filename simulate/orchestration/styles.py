@@ -114,7 +114,8 @@ def play_styles(
     n = design.num_players
     if n < 2 or not game.min_players <= n <= game.max_players:
         low = max(2, game.min_players)
-        raise StylesError(f"-p {n}: the styles' meta-game is played at {low} to {game.max_players} players")
+        counts = f"{low}" if low == game.max_players else f"{low} to {game.max_players}"
+        raise StylesError(f"-p {n}: {game.name}'s styles' meta-game is played at {counts} players")
     if design.num_games < n:
         raise StylesError(f"--games: at least {n} games a table (the seats rotate)")
     check_workers(workers)

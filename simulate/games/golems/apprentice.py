@@ -14,10 +14,10 @@ one with probability proportional to ``exp(logit / temperature)``.
 The look-ahead (2 players, temperature 0; parameters ``lookahead`` and ``margin``): when the best logit leads the
 second by less than ``margin``, the ``lookahead`` moves of the highest logits are played again on the re-dealt
 position, the opponent answers each with its move of the highest logit (the same weights, from its view), and the
-position after that reply is valued from the mover's view by the reply value (whatever the style), a logistic regression of the win on
-the same features (``seeds/golems/apprentice_value.csv``, kernel table ``apprentice_v``): the 2-player weights are a
-policy, fitted to the search's choices, whose logits compare one position's moves but not positions of different
-decisions, so they cannot value the reply.
+position after that reply is valued from the mover's view by the reply value (whatever the style), a logistic
+regression of the win on the same features (``seeds/golems/apprentice_value.csv``, kernel table ``apprentice_v``):
+the 2-player weights are a policy, fitted to the search's choices, whose logits compare one position's moves but not
+positions of different decisions, so they cannot value the reply.
 
 ``learning.positions`` plays training games exactly as a run plays them (the same loop, bots and seeds) and records
 the features of the position after every move from every seat's view, for ``golem train golems``.
@@ -130,8 +130,8 @@ def _look_ahead(tb, s, k, n, pw, w):
 @njit(cache=True)
 def _reply_value(tb, s, pw, w):
     """Seat ``s``'s value of ``w.scratch[1]`` (its move's afterstate) once the opponent has made the reply of its
-    highest logit by weights ``pw`` (the mover's own, the same re-dealt deck): the logit of the reply value (``apprentice_v``) from
-    ``s``'s view, or the result if the game has ended (``FINISHED`` for a win)."""
+    highest logit by weights ``pw`` (the mover's own, the same re-dealt deck): the logit of the reply value
+    (``apprentice_v``) from ``s``'s view, or the result if the game has ended (``FINISHED`` for a win)."""
     sims = w.scratch
     after = sims[1]
     if after.over != RUNNING:
