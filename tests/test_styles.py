@@ -132,7 +132,7 @@ def test_a_style_plays_its_own_weights(name: str, tmp_path: Path) -> None:
     ("args", "message"),
     [
         (["styles", "golem-poker", "--out", "{tmp}/o"], "no apprentice with strategy styles"),
-        (["styles", "golems", "-p", "3", "--out", "{tmp}/o"], "golems's styles' meta-game is played at 2 players"),
+        (["styles", "golems", "-p", "3", "--out", "{tmp}/o"], "meta-game of golems is played at 2 players"),
         (["styles", "century", "-p", "1", "--out", "{tmp}/o"], "played at 2 to 5 players"),
         (["styles", "century", "-p", "4", "--games", "3", "--out", "{tmp}/o"], "at least 4 games a table"),
         (["styles", "nogame", "--out", "{tmp}/o"], "unknown game"),

@@ -107,19 +107,19 @@ def play_styles(
     progress: bool = True,
     log: Callable[[str], None] = print,
 ) -> StylesResult:
-    """Play every pair of ``design``'s styles into ``out`` (one run each) and write the matrix, equilibrium
-    weights, play profiles and a short markdown beside the runs."""
+    """Play every pair (at more players, every table) of ``design``'s styles into ``out`` (one run each) and write the
+    matrix, equilibrium weights, play profiles and a short markdown beside the runs."""
     started = time.perf_counter()
     game = make(design.game)
+    described = style_bots(game)
     n = design.num_players
     if n < 2 or not game.min_players <= n <= game.max_players:
         low = max(2, game.min_players)
         counts = f"{low}" if low == game.max_players else f"{low} to {game.max_players}"
-        raise StylesError(f"-p {n}: {game.name}'s styles' meta-game is played at {counts} players")
+        raise StylesError(f"-p {n}: the styles' meta-game of {game.name} is played at {counts} players")
     if design.num_games < n:
         raise StylesError(f"--games: at least {n} games a table (the seats rotate)")
     check_workers(workers)
-    described = style_bots(game)
     bots = tuple(described)
     tables = style_tables(bots, n)
     scores, seats = [], []
