@@ -200,7 +200,7 @@ def test_styles_command_plays_tables_of_more_players(tmp_path: Path) -> None:
         1.0,
     )
     text = (out / "styles.md").read_text()
-    assert f"4 games a table ({len(tables)} tables mixing the styles)" in text
+    assert f"4 games a table, {len(tables)} tables mixing the styles ({4 * len(tables)} games" in text
     assert "finishes ahead of the column" in text
 
 

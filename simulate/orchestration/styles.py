@@ -166,7 +166,7 @@ def styles_lines(result: StylesResult, markdown: bool = False) -> list[str]:
     tables = len(style_tables(result.bots, d.num_players))
     games = d.num_games * tables
     head = "# " if markdown else ""
-    each = "a pair" if d.num_players == 2 else f"a table ({tables} tables mixing the styles)"
+    each = "a pair" if d.num_players == 2 else f"a table, {tables} table{'s' * (tables > 1)} mixing the styles"
     lines = [
         f"{head}{d.game}: is there a dominant strategy? {meta.verdict}",
         "",
