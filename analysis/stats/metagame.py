@@ -160,8 +160,9 @@ def win_matrix(scores: pd.DataFrame, strategies: Sequence[str] | None = None, al
     Parameters
     ----------
     scores : DataFrame
-        One row per strategy per game (:func:`pair_scores`): ``game``, ``strategy``, ``opponent``, ``score`` (its
-        share of the win). A game's first row counts (the other side scores 1 - score).
+        One row per strategy per game (:func:`pair_scores`; at more players one per pair of strategies at the table,
+        :func:`table_scores`): ``game``, ``strategy``, ``opponent``, ``score`` (its share of the win, or of the
+        comparisons it wins). A game's first row of each pair counts (the other side scores 1 - score).
     strategies : sequence of str, optional
         The strategies in order (default: as they appear). Every pair must have met.
 
