@@ -195,6 +195,7 @@ def test_century_explains_search_and_apprentice_moves() -> None:
 EXPLAINED = [  # (game, players, lineup) replayed with --explain: search seats, the game's apprentice, other bots
     ("golems", 2, ["search:iterations=40", "apprentice"]),
     ("golems", 2, ["apprentice", "collector"]),
+    ("golems", 2, ["apprentice:style=runes", "collector"]),  # a style explains its moves by its own weights
     ("golem-poker", 4, ["search:iterations=40", "equity", "threshold", "search:iterations=30"]),
     ("golem", 3, ["search:iterations=20", "apprentice", "balanced"]),
 ]
