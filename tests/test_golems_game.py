@@ -111,6 +111,7 @@ def test_two_player_tables(two_player_run: Path) -> None:
         "apprentice.toml",
         "apprentice_value.csv",
         "apprentice_value.toml",
+        "styles.toml",
     }
     assert (two_player_run / "data" / "cards.csv").read_bytes() == (default_dir("golems") / "cards.csv").read_bytes()
     assert m["rules"]["tuck_limit"] == "requirement"

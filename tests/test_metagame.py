@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import replace
 
 import matplotlib
@@ -18,6 +19,7 @@ from analysis.plots import plot_meta_game
 from analysis.report.format import people_words
 from analysis.report.model import Figure, GamePage, Text, Watch
 from analysis.report.styles import BestResponse, build_styles_section, profile_difference
+from analysis.stats import metagame
 from analysis.stats.metagame import (
     DOMINATES,
     SEVERAL_VIABLE,
@@ -25,6 +27,7 @@ from analysis.stats.metagame import (
     equilibrium,
     meta_game,
     pair_scores,
+    table_scores,
     win_matrix,
 )
 
@@ -257,3 +260,91 @@ def test_the_section_gives_the_best_responses_exploitability_what_it_does_and_it
         if isinstance(item, Text)
     )
     assert profile_difference(_best(0.5, 0.4, 0.6, None).profile.assign(mean=1.0), rush) == ""
+
+
+def _plackett_luce_seats(strength: dict[str, float], tables: list[tuple[str, ...]], games: int) -> pd.DataFrame:
+    """``games`` games of each table, ranked by a Plackett-Luce draw (the next place goes to a remaining seat with
+    probability proportional to its strategy's strength): any two strategies' chance to finish in a given order is
+    then theirs alone, ``strength[a] / (strength[a] + strength[b])``, whoever else sits at the table."""
+    rng = np.random.default_rng(SEED)
+    rows, game = [], 0
+    for table in tables:
+        w = np.array([strength[b] for b in table])
+        for _ in range(games):
+            order = rng.choice(len(table), size=len(table), replace=False, p=w / w.sum())
+            rank = np.empty(len(table), int)
+            rank[order] = np.arange(1, len(table) + 1)
+            rows += [(game, bot, r) for bot, r in zip(table, rank, strict=True)]
+            game += 1
+    return pd.DataFrame(rows, columns=["game", "bot", "rank"])
+
+
+def test_table_scores_compare_each_two_strategies_at_a_table():
+    seats = pd.DataFrame(
+        {
+            "game": [0, 0, 0, 1, 1, 1, 2, 2, 2],
+            "bot": ["a", "b", "a", "a", "b", "c", "a", "a", "a"],
+            "rank": [1, 2, 3, 2, 2, 1, 1, 2, 3],
+        }
+    )
+    scores = table_scores(seats).set_index(["game", "strategy", "opponent"])["score"]
+    assert scores[0, "a", "b"] == pytest.approx(0.5)  # one a seat ahead of b, the other behind: no gain from a copy
+    assert scores[1, "a", "b"] == scores[1, "b", "a"] == 0.5  # a shared place counts half
+    assert scores[1, "c", "a"] == 1.0 and scores[1, "a", "c"] == 0.0
+    assert 2 not in scores.index.get_level_values("game")  # one strategy alone: no pair
+    two = pd.DataFrame(
+        {"game": [0, 0, 1, 1], "bot": ["x", "y", "y", "x"], "rank": [1, 2, 1, 1], "win": [1, 0, 0.5, 0.5]}
+    )
+    m_rank = win_matrix(table_scores(two)).set_index(["strategy", "opponent"])
+    m_win = win_matrix(pair_scores(two)).set_index(["strategy", "opponent"])
+    assert m_rank.at[("x", "y"), "win_rate"] == m_win.at[("x", "y"), "win_rate"] == 0.75  # at 2 players: the wins
+    with pytest.raises(ValueError, match="rank"):
+        table_scores(two.drop(columns="rank"))
+
+
+def test_multi_player_tables_find_the_planted_pairwise_rates_with_copies_at_the_table():
+    strength = {"a": 3.0, "b": 1.5, "c": 1.0, "d": 1.0}
+    tables = [("a", "b", "c"), ("a", "b", "d"), ("a", "c", "d"), ("b", "c", "d"), ("a", "a", "b"), ("c", "d", "d")]
+    result = meta_game(table_scores(_plackett_luce_seats(strength, tables, 3000)), num_resamples=200)
+    m = result.matrix.set_index(["strategy", "opponent"])
+    for (a, b), row in m.iterrows():
+        assert row["win_rate"] == pytest.approx(strength[a] / (strength[a] + strength[b]), abs=0.02), (a, b)
+        assert row["ci_low"] < row["win_rate"] < row["ci_high"]
+    # a's own win share at its tables would count the copy: at (a, a, b) each a seat wins 3/7.5 = 40% of games
+    assert result.verdict == DOMINATES
+    w = result.weights.set_index("strategy")
+    assert w.at["a", "weight"] == pytest.approx(1.0) and w.at["a", "ci_low"] == pytest.approx(1.0)
+
+
+def test_a_copied_style_shares_its_weight_at_multi_player_tables():
+    """The best strategy entered twice (a2 plays as a): the two share the weight a alone would take, whatever tables
+    they share (every three of the four strategies, so a meets its copy at half of its tables); which copy a sample
+    favours is chance, so each one's interval spans every share."""
+    strength = {"a": 3.0, "a2": 3.0, "b": 1.5, "c": 1.0}
+    tables = list(itertools.combinations(strength, 3))
+    result = meta_game(table_scores(_plackett_luce_seats(strength, tables, 3000)), list(strength), num_resamples=100)
+    w = result.weights.set_index("strategy")
+    assert w.at["a", "weight"] + w.at["a2", "weight"] == pytest.approx(1.0)
+    np.testing.assert_allclose(w.loc[["a", "a2"], ["ci_low", "ci_high"]], [[0, 1], [0, 1]], atol=1e-6)
+    np.testing.assert_allclose(w.loc[["b", "c"], "ci_high"], 0, atol=1e-6)
+    assert result.verdict == SEVERAL_VIABLE  # neither copy beats the other: they are even
+
+
+def test_the_multi_player_bootstrap_resamples_whole_games():
+    """A game's pairs move together: when the games of one table are resampled, a strategy's rates against the two
+    others rise and fall together (they share its games), which resampling each pair alone would not do."""
+    seats = _plackett_luce_seats({"a": 1.0, "b": 1.0, "c": 1.0}, [("a", "b", "c")], 300)
+    scores = table_scores(seats)
+    both = metagame._both_sides(scores)
+    rng = np.random.default_rng(SEED)
+    draws = metagame._game_draws(both, ["a", "b", "c"], 2000, rng)  # pairs ab, ac, bc
+    assert np.corrcoef(draws[:, 0], draws[:, 1])[0, 1] > 0.2  # a ahead of b and of c: the same games
+    assert (
+        np.abs(
+            draws.mean(axis=0)
+            - win_matrix(scores)
+            .set_index(["strategy", "opponent"])["win_rate"][[("a", "b"), ("a", "c"), ("b", "c")]]
+            .to_numpy()
+        ).max()
+        < 0.01
+    )

@@ -212,6 +212,7 @@ def test_century_explains_from_the_position_the_run_dealt_with_its_gift(gift: st
 EXPLAINED = [  # (game, players, lineup) replayed with --explain: search seats, the game's apprentice, other bots
     ("golems", 2, ["search:iterations=40", "apprentice"]),
     ("golems", 2, ["apprentice", "collector"]),
+    ("golems", 2, ["apprentice:style=runes", "collector"]),  # a style explains its moves by its own weights
     ("golem-poker", 4, ["search:iterations=40", "equity", "threshold", "search:iterations=30"]),
     ("golem", 3, ["search:iterations=20", "apprentice", "balanced"]),
 ]

@@ -303,7 +303,9 @@ def test_study_plan_scales_and_separates_seeds() -> None:
     bots = {"apprentice", "apprentice:style=rush", "apprentice:style=engine"}
     assert pairs == {frozenset((a, b)) for a in bots for b in bots if a < b}
     assert all(p.spec.num_players == 2 and p.spec.num_games == 2_500 for p in styles)
-    assert not [p for p in plan_study("golems", 10_000) if p.purpose.startswith("strategy styles")]  # no styles
+    golems = [p for p in plan_study("golems", 1_000_000) if p.purpose.startswith("strategy styles")]
+    assert len(golems) == 10 and all(p.spec.num_games == 2_500 for p in golems)  # 4 styles and the plain apprentice
+    assert not [p for p in plan_study("golem-poker", 10_000) if p.purpose.startswith("strategy styles")]  # none
 
 
 def _copy(src: Path, dst: Path) -> Path:

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import itertools
 import shutil
 from pathlib import Path
 
@@ -16,15 +17,15 @@ from simulate.apprentice import PLAIN_STYLE, STYLES_FILE, read_styles, read_weig
 from simulate.cli import main
 from simulate.datafiles import DataError, default_dir
 from simulate.lineup import LineupError, lineup_arrays, parse_bot, parse_lineup
-from simulate.orchestration.styles import APPRENTICE, StylesError, style_bots
+from simulate.orchestration.styles import APPRENTICE, StylesError, style_bots, style_tables
 from simulate.registry import make
 from simulate.rng import game_seeds
 
 FEATURES = ("a", "b", "c")
 MASTER_SEED = 4545
-STYLED_GAMES = ("century", "golem")
+STYLED_GAMES = ("century", "golem", "golems")
 """Games whose apprentice ships styles."""
-PLAYED_GAMES = {"century": 24, "golem": 6}
+PLAYED_GAMES = {"century": 24, "golem": 6, "golems": 24}
 """Games a style plays in the play test (a Golem apprentice game takes a tenth of a second and more)."""
 
 
@@ -131,7 +132,9 @@ def test_a_style_plays_its_own_weights(name: str, tmp_path: Path) -> None:
     ("args", "message"),
     [
         (["styles", "golem-poker", "--out", "{tmp}/o"], "no apprentice with strategy styles"),
-        (["styles", "century", "-p", "3", "--out", "{tmp}/o"], "played at 2 players"),
+        (["styles", "golems", "-p", "3", "--out", "{tmp}/o"], "meta-game of golems is played at 2 players"),
+        (["styles", "century", "-p", "1", "--out", "{tmp}/o"], "played at 2 to 5 players"),
+        (["styles", "century", "-p", "4", "--games", "3", "--out", "{tmp}/o"], "at least 4 games a table"),
         (["styles", "nogame", "--out", "{tmp}/o"], "unknown game"),
         (["styles", "century", "--out", "{tmp}/file.txt"], "exists and is not a folder"),
     ],
@@ -160,6 +163,45 @@ def test_styles_command_plays_every_pair_and_writes_the_meta_game(tmp_path: Path
     assert (out / "styles.md").read_text().startswith("# century: is there a dominant strategy?")
     again = CliRunner().invoke(main, args)
     assert again.exit_code != 0 and "--overwrite" in again.output
+
+
+@pytest.mark.parametrize("num_players", [2, 3, 4, 5, 6])
+@pytest.mark.parametrize("num_bots", [2, 3, 4, 5])
+def test_style_tables_give_every_bot_the_same_seats(num_bots: int, num_players: int) -> None:
+    bots = tuple("abcde"[:num_bots])
+    tables = style_tables(bots, num_players)
+    assert len(set(tables)) == len(tables) and all(len(t) == num_players for t in tables)
+    seats = pd.Series([b for t in tables for b in t]).value_counts()
+    assert set(seats.index) == set(bots) and seats.nunique() == 1  # no bot sits in more seats than another
+    assert all(len(set(t)) == min(num_bots, num_players) for t in tables)  # as many different bots as fit
+    met = {frozenset(p) for t in tables for p in itertools.combinations(set(t), 2)}
+    assert len(met) == num_bots * (num_bots - 1) // 2  # every pair meets
+    if num_players == 2:
+        assert tables == list(itertools.combinations(bots, 2))
+
+
+def test_styles_command_plays_tables_of_more_players(tmp_path: Path) -> None:
+    out = tmp_path / "styles"
+    args = ["styles", "century", "-p", "4", "--games", "4", "--seed", "3", "-w", "1", "--out", str(out)]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    bots = tuple(style_bots(make("century")))
+    tables = style_tables(bots, 4)
+    assert sorted(p.name for p in out.iterdir() if p.is_dir()) == sorted(
+        "-vs-".join(b.replace(":", "-").replace("=", "-") for b in t) for t in tables
+    )
+    matrix = pd.read_csv(out / "matrix.csv")
+    assert (matrix["num_games"] == 4 * len(tables)).all()  # with 3 styles at 4 seats, every pair meets at every table
+    assert np.allclose(
+        matrix.set_index(["strategy", "opponent"])["win_rate"]
+        .unstack()
+        .add(matrix.set_index(["opponent", "strategy"])["win_rate"].unstack(), fill_value=0)
+        .to_numpy()[~np.eye(len(bots), dtype=bool)],
+        1.0,
+    )
+    text = (out / "styles.md").read_text()
+    assert f"4 games a table, {len(tables)} tables mixing the styles ({4 * len(tables)} games" in text
+    assert "finishes ahead of the column" in text
 
 
 def test_exploit_searches_offsets_and_confirms_the_best_on_fresh_games(tmp_path: Path) -> None:

@@ -10,6 +10,14 @@ equilibrium plays, the one whose smallest weight is largest, which splits a copy
 equilibrium itself by linear programming (``scipy.optimize.linprog``). Intervals come from the percentile
 bootstrap over each pair's games.
 
+At more than two players the matrix is one of pairwise comparisons (the voting view of Lanctot et al. 2023: each
+game a ranking of the strategies at its table): strategy i against j scores, in each game where both sit, its share
+of the comparisons of an i seat with a j seat that the i seat finishes ahead of (a tie counts half; a table with two
+copies of i compares each with j), so a strategy gains nothing from the copies of itself it sits with, and at two
+players this is its share of the wins. A game then counts once in each pair of strategies its table holds, and the
+bootstrap resamples whole games within each table make-up (:func:`table_scores`), so that the pairs a game holds are
+resampled together.
+
 References
 ----------
 Fishburn, P. C. (1984). Probabilistic social choice based on simple voting comparisons. *Review of Economic
@@ -39,6 +47,7 @@ __all__ = [
     "equilibrium",
     "meta_game",
     "pair_scores",
+    "table_scores",
     "win_matrix",
 ]
 
@@ -97,6 +106,29 @@ def pair_scores(seats: pd.DataFrame) -> pd.DataFrame:
     )
 
 
+def table_scores(seats: pd.DataFrame) -> pd.DataFrame:
+    """Each strategy's score against each other strategy at its table, from a seats table of games of any size.
+
+    Required columns: ``game``, ``bot`` and ``rank`` (1 = first; equal ranks: a shared place). In each game, for every
+    two different bots at its table, the ``strategy``'s ``score`` against the ``opponent`` is the share of the pairs
+    (one seat of each) in which the strategy's seat finishes ahead (a shared place counts half). Returns one row per
+    game and ordered pair of different bots at its table: ``game``, ``strategy``, ``opponent``, ``score``, and
+    A game whose seats all hold one bot gives no row.
+    """
+    require_columns(seats, ["game", "bot", "rank"], "seats")
+    frame = seats[["game", "bot", "rank"]].astype({"bot": str, "rank": float})
+    pairs = frame.merge(frame, on="game", suffixes=("", "_other"))
+    pairs = pairs[pairs["bot"] != pairs["bot_other"]]
+    ahead = (pairs["rank"] < pairs["rank_other"]).astype(float) + 0.5 * (pairs["rank"] == pairs["rank_other"])
+    return (
+        pairs.assign(score=ahead)
+        .groupby(["game", "bot", "bot_other"], sort=True)["score"]
+        .mean()
+        .reset_index()
+        .rename(columns={"bot": "strategy", "bot_other": "opponent"})
+    )
+
+
 def _strategies(scores: pd.DataFrame, strategies: Sequence[str] | None) -> list[str]:
     found = list(dict.fromkeys([*scores["strategy"].astype(str), *scores["opponent"].astype(str)]))
     if strategies is None:
@@ -128,8 +160,9 @@ def win_matrix(scores: pd.DataFrame, strategies: Sequence[str] | None = None, al
     Parameters
     ----------
     scores : DataFrame
-        One row per strategy per game (:func:`pair_scores`): ``game``, ``strategy``, ``opponent``, ``score`` (its
-        share of the win). A game's first row counts (the other side scores 1 - score).
+        One row per strategy per game (:func:`pair_scores`; at more players one per pair of strategies at the table,
+        :func:`table_scores`): ``game``, ``strategy``, ``opponent``, ``score`` (its share of the win, or of the
+        comparisons it wins). A game's first row of each pair counts (the other side scores 1 - score).
     strategies : sequence of str, optional
         The strategies in order (default: as they appear). Every pair must have met.
 
@@ -152,9 +185,12 @@ def win_matrix(scores: pd.DataFrame, strategies: Sequence[str] | None = None, al
 
 
 def _both_sides(scores: pd.DataFrame) -> pd.DataFrame:
-    """Every game once from each side: its first row and that row's mirror (strategies swapped, score 1 - score)."""
-    frame = scores[["game", "strategy", "opponent", "score"]].drop_duplicates("game", keep="first")
-    frame = frame.astype({"strategy": str, "opponent": str, "score": float})
+    """Every game's every pair once from each side: its first row and that row's mirror (strategies swapped, score
+    1 - score)."""
+    frame = scores[["game", "strategy", "opponent", "score"]].astype({"strategy": str, "opponent": str, "score": float})
+    a, b = frame["strategy"], frame["opponent"]
+    pair = frame.assign(low=a.where(a < b, b), high=b.where(a < b, a))
+    frame = frame[~pair.duplicated(["game", "low", "high"], keep="first")]
     mirror = frame.assign(strategy=frame["opponent"], opponent=frame["strategy"], score=1.0 - frame["score"])
     return pd.concat([frame, mirror], ignore_index=True)
 
@@ -220,7 +256,8 @@ def meta_game(
     random_state: int | np.random.Generator | None = 0,
 ) -> MetaGame:
     """The meta-game of ``scores`` (as :func:`win_matrix` takes them): its matrix, equilibrium weights with bootstrap
-    intervals (each pair's games resampled), and a verdict.
+    intervals (each pair's games resampled; where a game holds several pairs, as :func:`table_scores` gives them,
+    whole games among those holding the same pairs), and a verdict.
 
     The verdict, from :data:`META_VERDICTS`:
 
@@ -238,16 +275,20 @@ def meta_game(
     k = len(names)
     if k < 2:
         raise ValueError("a meta-game needs at least two strategies")
-    cells = _cell_scores(_both_sides(scores), names)
+    both = _both_sides(scores)
+    cells = _cell_scores(both, names)
     upper = list(zip(*np.triu_indices(k, 1), strict=True))
     rates = np.array([[cells[a, b].mean() for a, b in upper]])
     weight = equilibrium(_margins(rates, k)[0])
     rng = ensure_rng(random_state)
-    draws = np.empty((num_resamples, len(upper)))
-    for c, (a, b) in enumerate(upper):
-        values, counts = np.unique(cells[a, b], return_counts=True)
-        n = len(cells[a, b])
-        draws[:, c] = rng.multinomial(n, counts / n, size=num_resamples) @ values / n
+    if both["game"].duplicated().sum() > len(both) // 2:  # some game holds several pairs
+        draws = _game_draws(both, names, num_resamples, rng)
+    else:
+        draws = np.empty((num_resamples, len(upper)))
+        for c, (a, b) in enumerate(upper):
+            values, counts = np.unique(cells[a, b], return_counts=True)
+            n = len(cells[a, b])
+            draws[:, c] = rng.multinomial(n, counts / n, size=num_resamples) @ values / n
     boot = np.array([equilibrium(m) for m in _margins(draws, k)]) if num_resamples else np.zeros((0, k))
     q = [100 * alpha / 2, 100 * (1 - alpha / 2)]
     low, high = np.percentile(boot, q, axis=0) if num_resamples else (np.full(k, np.nan), np.full(k, np.nan))
@@ -255,6 +296,30 @@ def meta_game(
     weights = pd.DataFrame({"strategy": names, "weight": weight, "ci_low": low, "ci_high": high, "played": played})
     verdict, reason, more = _verdict(matrix, names, played, alpha, precision)
     return MetaGame(matrix, weights, verdict, reason, more)
+
+
+def _game_draws(both: pd.DataFrame, names: list[str], num_resamples: int, rng: np.random.Generator) -> np.ndarray:
+    """Resampled rates of every pair (i < j, in ``np.triu_indices`` order), (num_resamples, pairs): whole games drawn
+    with replacement among the games that hold the same pairs, each game's pairs kept together."""
+    k = len(names)
+    column = np.full((k, k), -1)
+    column[np.triu_indices(k, 1)] = np.arange(k * (k - 1) // 2)
+    index = {name: c for c, name in enumerate(names)}
+    i, j = both["strategy"].map(index).to_numpy(), both["opponent"].map(index).to_numpy()
+    keep = i < j
+    games, g = np.unique(both["game"].to_numpy()[keep], return_inverse=True)
+    x = np.zeros((len(games), k * (k - 1) // 2))
+    present = np.zeros_like(x)
+    x[g, column[i[keep], j[keep]]] = both["score"].to_numpy()[keep]
+    present[g, column[i[keep], j[keep]]] = 1.0
+    sums, counts = np.zeros((num_resamples, x.shape[1])), np.zeros((num_resamples, x.shape[1]))
+    _, stratum = np.unique(present, axis=0, return_inverse=True)
+    for s in range(stratum.max() + 1):
+        rows = np.flatnonzero(stratum == s)
+        drawn = rng.multinomial(len(rows), np.full(len(rows), 1 / len(rows)), size=num_resamples)
+        sums += drawn @ x[rows]
+        counts += drawn @ present[rows]
+    return sums / counts
 
 
 def _verdict(

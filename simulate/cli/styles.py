@@ -21,7 +21,7 @@ import click
     type=click.IntRange(min=2),
     default=400,
     show_default=True,
-    help="Games of each pair of styles (seats rotated).",
+    help="Games of each pair of styles at 2 players, of each table mixing them at more (seats rotated).",
 )
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True, help="Master seed.")
 @click.option(
@@ -39,11 +39,13 @@ def styles(
     """Is there a dominant strategy in GAME? Its apprentice's strategy styles (seeds/GAME/styles.toml) play each
     other and the plain apprentice; prints the win-rate matrix, the equilibrium of the meta-game they make (the mix
     no style beats, with bootstrap intervals), each style's play profile against the apprentice's, and a verdict:
-    several styles viable, one style dominates, or unresolved (with the games that would settle it).
+    several styles viable, one style dominates, or unresolved (with the games that would settle it). At 3 players and
+    more, tables mix the styles and each pair is rated by how often one finishes ahead of the other where they meet.
 
     \b
     Examples:
       golem styles century -p 2 --games 400 --out runs/century-styles
+      golem styles century -p 4 --games 1000 --out runs/century-styles-4p
       golem bots century                     # the styles: apprentice's style parameter
       golem simulate century -p 2 --bots apprentice:style=engine,apprentice -n 1000 --out runs/c2-engine
     """

@@ -608,6 +608,7 @@ STUDIES: dict[str, Study] = {
         value_share=0.001,  # 1,000 apprentice games an arm, 31 arms (every card group and a baseline): ~30 s
         # the two standout cards again: 2-player search games cost ~85 ms of CPU: ~2 min for the three arms
         value_confirm_games=(("apprentice", 4_000), ("search", 400)),
+        styles_share=0.0025,  # 2,500 games a pair of styles (10 pairs): about 10 s of apprentice games on 2 cores
     ),
 }
 """Standard study of each game, by game name."""

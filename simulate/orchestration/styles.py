@@ -3,12 +3,15 @@
 Every pair of the plain apprentice and its styles (``seeds/<game>/styles.toml``, played as ``apprentice:style=NAME``)
 plays one run of two-player games through the runner (seats rotated, so each holds each seat equally often); the
 runs' seats tables make the win-rate matrix, its equilibrium and verdict (:func:`analysis.stats.metagame.meta_game`)
-and each style's play profile (:func:`analysis.stats.profile.play_profile`). What it writes: one run per pair, and
-``matrix.csv``, ``weights.csv``, ``profile.csv`` and ``styles.md`` beside them.
+and each style's play profile (:func:`analysis.stats.profile.play_profile`). At more players every table of
+:func:`style_tables` plays one run (seats rotated): each style against each other is then its share of the games of
+both in which it finishes ahead (:func:`analysis.stats.metagame.table_scores`). What it writes: one run per pair (or
+table), and ``matrix.csv``, ``weights.csv``, ``profile.csv`` and ``styles.md`` beside them.
 """
 
 from __future__ import annotations
 
+import itertools
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -17,7 +20,7 @@ from typing import NamedTuple
 
 import pandas as pd
 
-from analysis.stats.metagame import MetaGame, meta_game, pair_scores
+from analysis.stats.metagame import MetaGame, meta_game, pair_scores, table_scores
 from analysis.stats.profile import play_profile
 from simulate.apprentice import PLAIN_STYLE, read_styles
 from simulate.game import Game
@@ -27,7 +30,16 @@ from simulate.registry import make
 from simulate.runformat import read_table
 from simulate.runner import RunSpec, check_workers, default_chunk_size, run
 
-__all__ = ["StylesDesign", "StylesError", "StylesResult", "play_styles", "profile_change", "style_bots", "styles_lines"]
+__all__ = [
+    "StylesDesign",
+    "StylesError",
+    "StylesResult",
+    "play_styles",
+    "profile_change",
+    "style_bots",
+    "style_tables",
+    "styles_lines",
+]
 
 APPRENTICE = "apprentice"
 
@@ -38,7 +50,8 @@ class StylesError(ValueError):
 
 @dataclass(frozen=True)
 class StylesDesign:
-    """The meta-game to play: ``num_games`` two-player games of every pair of ``game``'s styles, from ``seed``."""
+    """The meta-game to play: ``num_games`` games of every pair of ``game``'s styles at 2 players (at more, of every
+    table of :func:`style_tables`), from ``seed``."""
 
     game: str
     num_players: int = 2
@@ -73,6 +86,15 @@ def style_bots(game: Game) -> dict[str, str]:
     return out
 
 
+def style_tables(bots: tuple[str, ...], num_players: int) -> list[tuple[str, ...]]:
+    """The tables of the meta-game at ``num_players``: with at least as many bots as seats, every set of different
+    bots (at 2 players: every pair); with fewer, every bot once and the other seats every multiset of the bots (so no
+    bot sits at more tables, or in more seats, than another). Each is a lineup whose seats the runner rotates."""
+    if len(bots) >= num_players:
+        return list(itertools.combinations(bots, num_players))
+    return [(*bots, *extra) for extra in itertools.combinations_with_replacement(bots, num_players - len(bots))]
+
+
 def _slug(bot: str) -> str:
     return bot.replace(":", "-").replace("=", "-")
 
@@ -85,40 +107,43 @@ def play_styles(
     progress: bool = True,
     log: Callable[[str], None] = print,
 ) -> StylesResult:
-    """Play every pair of ``design``'s styles into ``out`` (one run each) and write the matrix, equilibrium
-    weights, play profiles and a short markdown beside the runs."""
+    """Play every pair (at more players, every table) of ``design``'s styles into ``out`` (one run each) and write the
+    matrix, equilibrium weights, play profiles and a short markdown beside the runs."""
     started = time.perf_counter()
     game = make(design.game)
-    if design.num_players != 2:
-        raise StylesError(
-            f"the styles' meta-game is played at 2 players (seat pairs of a larger table are not independent games); "
-            f"not {design.num_players}"
-        )
-    if design.num_games < 2:
-        raise StylesError("--games: at least 2 games a pair (the seats rotate)")
-    check_workers(workers)
     described = style_bots(game)
+    n = design.num_players
+    if n < 2 or not game.min_players <= n <= game.max_players:
+        low = max(2, game.min_players)
+        counts = f"{low}" if low == game.max_players else f"{low} to {game.max_players}"
+        raise StylesError(f"-p {n}: the styles' meta-game of {game.name} is played at {counts} players")
+    if design.num_games < n:
+        raise StylesError(f"--games: at least {n} games a table (the seats rotate)")
+    check_workers(workers)
     bots = tuple(described)
-    pairs = [(a, b) for i, a in enumerate(bots) for b in bots[i + 1 :]]
+    tables = style_tables(bots, n)
     scores, seats = [], []
-    for k, (a, b) in enumerate(pairs):
+    for k, table in enumerate(tables):
         spec = RunSpec(
             game=design.game,
-            num_players=2,
+            num_players=n,
             num_games=design.num_games,
             master_seed=design.seed + k,
-            lineup=parse_lineup(game, [a, b], 2),
+            lineup=parse_lineup(game, list(table), n),
             chunk_size=default_chunk_size(design.num_games),
         )
-        folder = out / f"{_slug(a)}-vs-{_slug(b)}"
-        log(f"  {k + 1}/{len(pairs)} {a} against {b}: {design.num_games:,} games -> {folder}")
-        command = f"golem simulate {design.game} -p 2 -n {design.num_games} --bots {a},{b} --seed {spec.master_seed}"
+        folder = out / "-vs-".join(_slug(b) for b in table)
+        log(f"  {k + 1}/{len(tables)} {' against '.join(table)}: {design.num_games:,} games -> {folder}")
+        command = (
+            f"golem simulate {design.game} -p {n} -n {design.num_games} --bots {','.join(table)} "
+            f"--seed {spec.master_seed}"
+        )
         run(spec, folder, workers=workers, overwrite=overwrite, progress=progress, command=command)
-        table = read_table(folder, "seats", ["game", "bot", "win", *game.profile_columns])
-        table["game"] = table["game"].astype("int64") + k * design.num_games  # one numbering over the runs
-        table["bot"] = table["bot"].astype(str)
-        seats.append(table)
-        scores.append(pair_scores(table))
+        table_seats = read_table(folder, "seats", ["game", "bot", "win", "rank", *game.profile_columns])
+        table_seats["game"] = table_seats["game"].astype("int64") + k * design.num_games  # one numbering over the runs
+        table_seats["bot"] = table_seats["bot"].astype(str)
+        seats.append(table_seats)
+        scores.append(pair_scores(table_seats) if n == 2 else table_scores(table_seats))
     all_seats = pd.concat(seats, ignore_index=True)
     meta = meta_game(pd.concat(scores, ignore_index=True), list(bots), random_state=design.seed)
     profile = play_profile(all_seats, game.profile_columns)
@@ -138,12 +163,14 @@ def styles_lines(result: StylesResult, markdown: bool = False) -> list[str]:
     """The meta-game in lines: the verdict, each style's equilibrium weight with its interval, its win rate against
     the plain apprentice, what it plays and how its play profile differs, and the win-rate matrix."""
     d, meta = result.design, result.meta
-    games = d.num_games * len(result.bots) * (len(result.bots) - 1) // 2
+    tables = len(style_tables(result.bots, d.num_players))
+    games = d.num_games * tables
     head = "# " if markdown else ""
+    each = "a pair" if d.num_players == 2 else f"a table, {tables} table{'s' * (tables > 1)} mixing the styles"
     lines = [
         f"{head}{d.game}: is there a dominant strategy? {meta.verdict}",
         "",
-        f"Apprentice styles at {d.num_players} players, {d.num_games:,} games a pair ({games:,} games, seed {d.seed}, "
+        f"Apprentice styles at {d.num_players} players, {d.num_games:,} games {each} ({games:,} games, seed {d.seed}, "
         f"seats rotated): {meta.reason}"
         + (f"; about {meta.more_games:,.0f} more games a pair would settle it." if 0 < meta.more_games < 1e12 else "."),
         "",
@@ -158,7 +185,12 @@ def styles_lines(result: StylesResult, markdown: bool = False) -> list[str]:
         weight = f"{w.at[bot, 'weight']:.2f} ({w.at[bot, 'ci_low']:.2f}-{w.at[bot, 'ci_high']:.2f})"
         rows.append((bot, weight, versus, result.descriptions[bot], diff))
     lines += _table(rows, markdown)
-    lines += ["", "Win rate of the row against the column (95% Wilson interval):", ""]
+    caption = (
+        "Win rate of the row against the column"
+        if d.num_players == 2
+        else "Share of the games of both in which the row finishes ahead of the column (a shared place counts half)"
+    )
+    lines += ["", f"{caption} (95% Wilson interval):", ""]
     grid = [("", *result.bots)]
     for a in result.bots:
         grid.append((a, *("-" if a == b else _pct(m.loc[(a, b)]) for b in result.bots)))

@@ -6,17 +6,18 @@ To move, the apprentice draws one number from the game's play stream, deals the 
 (``search_bot._moves``: every legal card choice, a summon with the collector's tucks), plays each on a copy
 of that one re-dealt position (the turn end refills rows from the re-dealt deck) and values the position
 reached from the mover's view: the logit ``w . features`` (``value.features``, summed by ``value.fused_logit``;
-weights of the player count from ``seeds/golems/apprentice.csv``, kernel table ``apprentice_w``). A move that ends
+weights of the player count from ``seeds/golems/apprentice.csv``, or those of its ``style``:
+``seeds/golems/styles.toml``; kernel table ``style_w``, whose style 0 is ``apprentice_w``). A move that ends
 the game is valued by its result instead. It plays the move of the highest logit, or at a temperature above 0 draws
 one with probability proportional to ``exp(logit / temperature)``.
 
 The look-ahead (2 players, temperature 0; parameters ``lookahead`` and ``margin``): when the best logit leads the
 second by less than ``margin``, the ``lookahead`` moves of the highest logits are played again on the re-dealt
 position, the opponent answers each with its move of the highest logit (the same weights, from its view), and the
-position after that reply is valued from the mover's view by the reply value, a logistic regression of the win on
-the same features (``seeds/golems/apprentice_value.csv``, kernel table ``apprentice_v``): the 2-player weights are a
-policy, fitted to the search's choices, whose logits compare one position's moves but not positions of different
-decisions, so they cannot value the reply.
+position after that reply is valued from the mover's view by the reply value (whatever the style), a logistic
+regression of the win on the same features (``seeds/golems/apprentice_value.csv``, kernel table ``apprentice_v``):
+the 2-player weights are a policy, fitted to the search's choices, whose logits compare one position's moves but not
+positions of different decisions, so they cannot value the reply.
 
 ``learning.positions`` plays training games exactly as a run plays them (the same loop, bots and seeds) and records
 the features of the position after every move from every seat's view, for ``golem train golems``.
@@ -61,9 +62,10 @@ def _finished_value(after, tb, s, w):
 
 
 @njit(cache=True)
-def apprentice_action(r, tb, temperature, lookahead, margin, w):
+def apprentice_action(r, tb, temperature, lookahead, margin, style, w):
     """Write the apprentice's move for the seat to move in game record ``r`` into ``w.mv`` (``w``: a work record
-    of ``bots.new_work``, whose scratch records, move lists, feature and value arrays it uses).
+    of ``bots.new_work``, whose scratch records, move lists, feature and value arrays it uses), valuing moves by the
+    weights of ``style`` (0: the apprentice's own).
 
     At 2 players and temperature 0, when the best logit leads the second by less than ``margin``, the
     ``lookahead`` moves of the highest logits are compared by :func:`_reply_value` instead. Draws exactly one
@@ -81,7 +83,7 @@ def apprentice_action(r, tb, temperature, lookahead, margin, w):
     best = 0
     if n > 1:
         values = w.values
-        pw = tb.apprentice_w[r.num_players]
+        pw = tb.style_w[style, r.num_players]
         for k in range(n):
             sims[1] = det
             after = sims[1]
@@ -97,15 +99,15 @@ def apprentice_action(r, tb, temperature, lookahead, margin, w):
                 if k != best:
                     second = max(second, values[k])
             if values[best] - second < margin:
-                best = _look_ahead(tb, s, min(int(lookahead), n), n, w)
+                best = _look_ahead(tb, s, min(int(lookahead), n), n, pw, w)
     for f in range(MOVE_LEN):
         w.mv[f] = moves[best, f]
 
 
 @njit(cache=True)
-def _look_ahead(tb, s, k, n, w):
+def _look_ahead(tb, s, k, n, pw, w):
     """Index of the move, among the ``k`` of the highest ``w.values[:n]`` (overwritten), of the best
-    :func:`_reply_value` (the first of equals)."""
+    :func:`_reply_value` with the opponent replying by weights ``pw`` (the first of equals)."""
     values = w.values
     sims = w.scratch
     best = -1
@@ -118,7 +120,7 @@ def _look_ahead(tb, s, k, n, w):
         values[i] = -np.inf
         sims[1] = sims[0]
         step(sims[1], tb, w.moves[i])
-        v = _reply_value(tb, s, w)
+        v = _reply_value(tb, s, pw, w)
         if v > best_value:
             best = i
             best_value = v
@@ -126,16 +128,15 @@ def _look_ahead(tb, s, k, n, w):
 
 
 @njit(cache=True)
-def _reply_value(tb, s, w):
+def _reply_value(tb, s, pw, w):
     """Seat ``s``'s value of ``w.scratch[1]`` (its move's afterstate) once the opponent has made the reply of its
-    highest logit (the same weights, the same re-dealt deck): the logit of the reply value (``apprentice_v``) from
-    ``s``'s view, or the result if the game has ended (``FINISHED`` for a win)."""
+    highest logit by weights ``pw`` (the mover's own, the same re-dealt deck): the logit of the reply value
+    (``apprentice_v``) from ``s``'s view, or the result if the game has ended (``FINISHED`` for a win)."""
     sims = w.scratch
     after = sims[1]
     if after.over != RUNNING:
         return _finished_value(after, tb, s, w)
     mover = after.current
-    pw = tb.apprentice_w[after.num_players]
     replies = w.moves[REPLIES:]
     m = _moves((tb, w.mv, w.work), sims[1:2], replies)
     top = -np.inf
@@ -187,9 +188,10 @@ def choice_features(st, tab, seed, ws, out):
 
 
 @njit(cache=True)
-def game_apprentice(st, tab, g, temperature, lookahead, margin, ws):
-    """Entry point for Python callers (tests): the apprentice's move in game ``g`` of batch ``st`` into ``ws[0].mv``."""
-    apprentice_action(st[g], tab[0], temperature, lookahead, margin, ws[0])
+def game_apprentice(st, tab, g, temperature, lookahead, margin, ws, style=0):
+    """Entry point for Python callers (tests): the apprentice's move (of ``style``) in game ``g`` of batch ``st`` into
+    ``ws[0].mv``."""
+    apprentice_action(st[g], tab[0], temperature, lookahead, margin, style, ws[0])
 
 
 @njit(cache=True)

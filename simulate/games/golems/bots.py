@@ -120,6 +120,7 @@ BOTS: dict[str, tuple[int, str, dict[str, tuple[float, str]]]] = {
                 "moves of the highest logits compared after the opponent's best reply (2 players; 0 or 1: none)",
             ),
             "margin": (0.3, "logit lead of the best move below which it looks ahead (0: never)"),
+            "style": (0.0, "a strategy style of seeds/golems/styles.toml (its weights biased toward a plan), by name"),
         },
     ),
 }

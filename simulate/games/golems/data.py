@@ -13,7 +13,15 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from simulate.apprentice import read_provenance, read_weights, value_weights
+from simulate.apprentice import (
+    STYLES_FILE,
+    read_provenance,
+    read_styles,
+    read_weights,
+    style_names,
+    style_weights,
+    value_weights,
+)
 from simulate.datafiles import (
     DataError,
     default_dir,
@@ -90,7 +98,9 @@ leaf (``benchmarks/golems_reply_value.py`` fitted the shipped one; ``golem train
 VALUE_PLAYERS = (2,)
 """Player counts with a column in ``VALUE_FILE``: those whose weights the policy stage refits."""
 VALUE_PROVENANCE_FILE = "apprentice_value.toml"
-FILES = ("cards.csv", "game.toml", "apprentice.csv", "apprentice.toml", VALUE_FILE, VALUE_PROVENANCE_FILE)
+FILES = ("cards.csv", "game.toml", "apprentice.csv", "apprentice.toml", VALUE_FILE, VALUE_PROVENANCE_FILE, STYLES_FILE)
+STYLES = style_names(default_dir("golems"))[1:]
+"""The apprentice's strategy styles (``apprentice:style=NAME``), as the shipped ``styles.toml`` declares them."""
 CARD_COLUMNS = ["id", "deck", "type", "resource", "requirement", "vp", "reward", "dust"]
 
 # name -> (type, choices, help); defaults live in game.toml [rules]
@@ -181,6 +191,7 @@ class GolemsTables(NamedTuple):
     params: np.ndarray  # int64 (NUM_PARAMS,), see P_*
     apprentice_w: np.ndarray  # float64 (MAX_PLAYERS + 1, 1 + len(FEATURES)): the apprentice's weights by players
     apprentice_v: np.ndarray  # float64, the same shape: its value (VALUE_FILE's rows, apprentice_w's elsewhere)
+    style_w: np.ndarray  # float64 (1 + styles, MAX_PLAYERS + 1, 1 + features): each style's weights (0: apprentice_w)
 
 
 class GolemsData(NamedTuple):
@@ -288,6 +299,7 @@ def load(cards_dir: str | Path | None = None, rules: dict[str, Any] | None = Non
         params=params,
         apprentice_w=play_weights,
         apprentice_v=value,
+        style_w=style_weights(play_weights, read_styles(folder, FEATURES, STYLES), FEATURES, PLAYER_COUNTS),
     )
     default = folder.resolve() == default_dir("golems").resolve()
     provenance = {

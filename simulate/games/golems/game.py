@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from simulate.apprentice import PLAIN_STYLE
 from simulate.game import ChunkTables, Codes, RuleOption, bot_specs
 from simulate.gamekit import (
     GameShell,
@@ -75,7 +76,7 @@ class Golems(GameShell):
         "Golems (ThunderGryph Games 2020): draft cards paid for with gems, summon golems, collect dust; "
         f"2 players, or 1 = solo against the automaton; {STAND_IN_NOTE}"
     )
-    bots = bot_specs(golems_bots.BOTS, golems_bots.LIMITS, WHOLE_PARAMS)
+    bots = bot_specs(golems_bots.BOTS, golems_bots.LIMITS, WHOLE_PARAMS, {"style": (PLAIN_STYLE, *data.STYLES)})
     max_bot_params = golems_bots.MAX_BOT_PARAMS
     data_files = data.FILES
     score_parts = play.SCORE_PARTS

@@ -93,7 +93,7 @@ def _turn(ctx, st, i, g, sc, w):
     if bot_ids[b] == SEARCH:
         search_action(st, i, tb, bot_params[b], sc[0], sc[1], mv)
     elif bot_ids[b] == APPRENTICE:
-        apprentice_action(r, tb, bot_params[b, 0], bot_params[b, 1], bot_params[b, 2], w)
+        apprentice_action(r, tb, bot_params[b, 0], bot_params[b, 1], bot_params[b, 2], int(bot_params[b, 3]), w)
     else:
         choose(r, tb, bot_ids[b], bot_params, b, w)
     if ctx[7] and not is_legal(r, tb, mv):

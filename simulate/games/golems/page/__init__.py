@@ -130,7 +130,7 @@ def _explainers(d: GolemsData, record: np.ndarray, num_players: int) -> dict[int
         ws = scratch(APPRENTICE)
         values = ws["values"][0]
         values[:] = np.nan  # the decision writes a value for each of its moves, when it has more than one
-        game_apprentice(rec, d.kernel, 0, params[0], 0.0, params[2], ws)
+        game_apprentice(rec, d.kernel, 0, params[0], 0.0, params[2], ws, int(params[3]))
         return logit_options(ws["moves"][0], values[: written(values)], num_players in VALUE_PLAYERS)
 
     policy = num_players in VALUE_PLAYERS
