@@ -609,6 +609,7 @@ STUDIES: dict[str, Study] = {
         # the two standout cards again: 2-player search games cost ~85 ms of CPU: ~2 min for the three arms
         value_confirm_games=(("apprentice", 4_000), ("search", 400)),
         styles_share=0.0025,  # 2,500 games a pair of styles (10 pairs): about 10 s of apprentice games on 2 cores
+        exploit=(200, 16, 3_000),  # 6,200 apprentice games on one core: docs/studies.md
     ),
 }
 """Standard study of each game, by game name."""
