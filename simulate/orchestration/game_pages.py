@@ -14,6 +14,7 @@ from pathlib import Path
 from tqdm.auto import tqdm
 
 from analysis.report import Report, compute_report, render_replay, write_report
+from simulate.integrity import Derive
 from simulate.replay import replay_view
 from simulate.runformat import RunFormatError
 
@@ -50,9 +51,11 @@ def publish_report(
     command: str | None = None,
     progress: bool = True,
     log: Callable[[str], None] = print,
+    derive: Derive | None = None,
 ) -> Path:
     """Compute the report of ``run_dirs``, replay the games it names, and write both into ``out_dir``; returns
-    ``out_dir/report.html`` (:func:`analysis.report.build_report` with the pages)."""
-    report = compute_report(run_dirs, title, command=command)
+    ``out_dir/report.html`` (:func:`analysis.report.build_report` with the pages). ``derive``: checks the runs'
+    rules and tables against their data copies too (:func:`simulate.runner.derived_facts`)."""
+    report = compute_report(run_dirs, title, command=command, derive=derive)
     pages = game_pages(report, progress, log)
     return write_report(report, out_dir, pages)

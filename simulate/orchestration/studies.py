@@ -32,13 +32,14 @@ from analysis.evidence import compatible_runs, evidence_index, evidence_key, poo
 from analysis.report.card_value import card_value_effects, is_value_run
 from analysis.stats._util import wilson_confint
 from analysis.stats.seats import win_rates_from_counts
+from simulate.integrity import verify_run
 from simulate.lineup import parse_lineup
 from simulate.orchestration.card_value import component_groups
 from simulate.orchestration.game_pages import publish_report
 from simulate.orchestration.styles import StylesError, style_bots
 from simulate.outputs import hold
 from simulate.registry import make
-from simulate.runformat import RunFormatError, read_manifest, run_tables, verify_run
+from simulate.runformat import RunFormatError, read_manifest, run_tables
 from simulate.runner import RunError, RunSpec, check_workers, default_chunk_size, run, run_id, validate
 
 __all__ = [
