@@ -198,7 +198,7 @@ def test_manifest_is_rewritten_at_most_once_per_interval(
     calls = []
     real = execute.write_manifest
     monkeypatch.setattr(execute, "MANIFEST_INTERVAL", interval)
-    for room in (execute, resume):  # the first manifest is written as the directory is made ready, the others as it plays
+    for room in (execute, resume):  # the first manifest is written as the directory is made ready, the rest in play
         monkeypatch.setattr(room, "write_manifest", lambda store, m: calls.append(len(m["chunks"])) or real(store, m))
     out = run(spec(), tmp_path / "m", workers=1, progress=False)
     assert len(calls) == writes and calls[0] == 0 and calls[-1] == 3  # the first and the complete one always
