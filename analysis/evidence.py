@@ -27,7 +27,9 @@ import pandas as pd
 import pyarrow.compute as pc
 import pyarrow.dataset as ds
 
-from simulate.runformat import RunFormatError, read_manifest, verify_run
+from simulate.integrity import verify_run
+from simulate.manifest import RunManifest
+from simulate.runformat import RunFormatError
 
 __all__ = ["INDEX_COLUMNS", "compatible_runs", "evidence_index", "evidence_key", "pooled_seat_wins"]
 
@@ -35,30 +37,29 @@ INDEX_COLUMNS = ["path", "key", "game", "num_players", "lineup", "master_seed", 
 """The columns of :func:`evidence_index`, one row per finished run."""
 
 
-def evidence_key(manifest: dict[str, Any]) -> str:
+def evidence_key(manifest: dict[str, Any] | RunManifest) -> str:
     """A digest of what decides whether two runs' games pool (see the module docstring); equal for compatible runs."""
-    design = manifest.get("design", {})
+    run = manifest if isinstance(manifest, RunManifest) else RunManifest.from_json(manifest)
     facts = {
-        "game": manifest["game"],
-        "engine_version": manifest["engine_version"],
-        "num_players": manifest["num_players"],
-        "lineup": manifest["lineup"],
-        "rules": manifest.get("rules", {}),
-        "data": manifest.get("data", {}).get("files", {}),
+        "game": run.game,
+        "engine_version": run.engine_version,
+        "num_players": run.num_players,
+        "lineup": [e.to_json() for e in run.lineup],
+        "rules": dict(run.rules),
+        "data": dict(run.data_files),
         "design": {
-            "rotate_seats": design.get("rotate_seats", True),
-            "games_per_setup": design.get("games_per_setup", 1),
-            "orders_per_opening": design.get("orders_per_opening", 1),
-            "setups": design.get("setups") is not None,
+            "rotate_seats": run.design.rotate_seats,
+            "games_per_setup": run.design.games_per_setup,
+            "orders_per_opening": run.design.orders_per_opening,
+            "setups": run.design.setups is not None,
         },
     }
     return hashlib.sha256(json.dumps(facts, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
 
-def _row(path: Path, m: dict[str, Any]) -> list[Any]:
-    labels = [e["label"] for e in m["lineup"]]
-    lineup = labels[0] if len(set(labels)) == 1 else ",".join(labels)
-    return [path, evidence_key(m), m["game"], m["num_players"], lineup, int(m["master_seed"]), int(m["num_games"])]
+def _row(path: Path, run: RunManifest) -> list[Any]:
+    lineup = run.labels[0] if run.is_mirror else ",".join(run.labels)
+    return [path, evidence_key(run), run.game, run.num_players, lineup, run.master_seed, run.num_games]
 
 
 def evidence_index(root: str | Path, checksums: bool = False) -> pd.DataFrame:
@@ -76,7 +77,7 @@ def evidence_index(root: str | Path, checksums: bool = False) -> pd.DataFrame:
             m = verify_run(path, checksums=checksums, contents=False)
         except (RunFormatError, OSError, KeyError, ValueError):
             continue
-        rows.append(_row(path, m))
+        rows.append(_row(path, RunManifest.from_json(m, path=path)))
     return pd.DataFrame(rows, columns=INDEX_COLUMNS)
 
 
@@ -93,7 +94,7 @@ def compatible_runs(given: Sequence[str | Path], root: str | Path, index: pd.Dat
     so a given run can be replaced by a larger run of the same games found under ``root``. Runs keep the order given,
     then the found ones follow by path. ``index``: :func:`evidence_index` of ``root`` if already read.
     """
-    mine = pd.DataFrame([_row(Path(p), read_manifest(p)) for p in given], columns=INDEX_COLUMNS)
+    mine = pd.DataFrame([_row(Path(p), RunManifest.read(p)) for p in given], columns=INDEX_COLUMNS)
     found = evidence_index(root) if index is None else index
     where = {Path(p).resolve() for p in mine["path"]}
     found = found[found["key"].isin(set(mine["key"])) & ~found["path"].map(lambda p: Path(p).resolve() in where)]

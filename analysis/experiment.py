@@ -24,6 +24,7 @@ from analysis.run import check_runs, read_tables
 from analysis.stats.paired import Moments, PairedRounds, game_quantities
 from analysis.stats.sequential import SequentialTest
 from simulate.apprentice_fit import SEARCH_SKILL, fit_caution, manifest_fit
+from simulate.manifest import RunChunk, RunManifest
 from simulate.runformat import RunFormatError, read_manifest
 
 __all__ = [
@@ -105,7 +106,7 @@ def read_profiles(exp: Experiment) -> dict[str, pd.DataFrame]:
     out = {}
     for name, dirs in runs.items():
         manifests = check_runs(list(dirs), checksums=False)
-        columns = list(manifests[0]["columns"].get("profile", []))
+        columns = list(RunManifest.from_json(manifests[0]).columns.profile)
         if not columns:
             return {}
         offsets = [r * num_games for r in range(len(dirs))]
@@ -124,29 +125,27 @@ def read_quantities(run_dir: str | Path, offset: int = 0) -> pd.DataFrame:
     DataFrame sorted by game and seat).
     """
     run_dir = Path(run_dir)
-    m = read_manifest(run_dir)
-    if m["status"] != "complete":
-        raise RunFormatError(f"{run_dir}: run is {m['status']}, not complete (finish it with --resume)")
-    fast = _read_positional(run_dir, m, offset)
+    run = RunManifest.read(run_dir)
+    if run.status != "complete":
+        raise RunFormatError(f"{run_dir}: run is {run.status}, not complete (finish it with --resume)")
+    fast = _read_positional(run_dir, run, offset)
     if fast is not None:
         return fast
     seats = read_tables(check_runs([run_dir], checksums=False), "seats", SEAT_COLUMNS, [offset])
     return game_quantities(seats)
 
 
-def _read_positional(run_dir: Path, m: dict[str, Any], offset: int) -> pd.DataFrame | None:
+def _read_positional(run_dir: Path, run: RunManifest, offset: int) -> pd.DataFrame | None:
     """:func:`read_quantities` by row position, or None when a part does not have the positional layout."""
-    n, num_games = int(m["num_players"]), int(m["num_games"])
-    chunks = sorted(m["chunks"].values(), key=lambda c: c["games"][0])
-    bounds = [0, *[c["games"][1] for c in chunks]]
-    if [c["games"][0] for c in chunks] != bounds[:-1] or bounds[-1] != num_games:
+    n, num_games = run.num_players, run.num_games
+    chunks = sorted(run.chunks, key=lambda c: c.first)
+    bounds = [0, *[c.end for c in chunks]]
+    if [c.first for c in chunks] != bounds[:-1] or bounds[-1] != num_games:
         return None
-    labels = list(dict.fromkeys(str(e["label"]) for e in m["lineup"]))
+    labels = list(dict.fromkeys(str(label) for label in run.labels))
     block = np.empty((2 * n + (len(labels) if len(labels) > 1 else 0), num_games))  # a row per quantity: one block
     with ThreadPoolExecutor(_READ_THREADS) as pool:  # Parquet decoding and numpy release the GIL
-        placed = list(
-            pool.map(lambda c: _place_part(run_dir / c["files"]["seats"]["path"], c, n, labels, block), chunks)
-        )
+        placed = list(pool.map(lambda c: _place_part(run_dir / c.files["seats"].path, c, n, labels, block), chunks))
     if not all(placed):
         return None
     names = [f"seat{s + 1}" for s in range(n)] + [f"margin{s + 1}" for s in range(n)]
@@ -155,10 +154,10 @@ def _read_positional(run_dir: Path, m: dict[str, Any], offset: int) -> pd.DataFr
     return pd.DataFrame(block.T, index=index, columns=names, copy=False)
 
 
-def _place_part(path: Path, chunk: dict[str, Any], n: int, labels: list[str], block: np.ndarray) -> bool:
+def _place_part(path: Path, chunk: RunChunk, n: int, labels: list[str], block: np.ndarray) -> bool:
     """Fill the block's columns of one chunk's games from its seats part; False if the part's rows are not
     its games in order, seat by seat."""
-    lo, hi = chunk["games"]
+    lo, hi = chunk.first, chunk.end
     bots = len(labels) > 1
     columns = ["game", "seat", "win", "score", *(["bot"] if bots else [])]
     try:
@@ -236,10 +235,9 @@ def measured_skill(exp: Experiment) -> str:
     named = _first_runs(exp)
     if not named:
         return ""
-    m = named[0][1]
-    facts = m.get("report", {})
-    ladder, names = list(facts.get("skill_ladder", [])), dict(facts.get("bot_names", {}))
-    bots = list(dict.fromkeys(str(e["label"]) for e in m["lineup"]))
+    first = RunManifest.from_json(named[0][1])
+    ladder, names = list(first.report.get("skill_ladder", [])), dict(first.report.get("bot_names", {}))
+    bots = list(dict.fromkeys(str(label) for label in first.labels))
     who = ", ".join(f"{names[b]} ({b})" if b in names and not names[b].startswith(b) else names.get(b, b) for b in bots)
     places = [f"rung {ladder.index(b) + 1} of {len(ladder)}" for b in bots if b in ladder]
     head = f"Measured at the skill of {who}" + (f" ({', '.join(places)} of the game's skill ladder)" if places else "")

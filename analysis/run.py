@@ -24,8 +24,10 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from simulate.runformat import ALL_TABLES, TABLES, RunFormatError, read_manifest, run_tables, verify_run
-from simulate.store import RunStore, is_url
+from simulate.integrity import check_runs, run_paths
+from simulate.manifest import RunManifest
+from simulate.runformat import ALL_TABLES, TABLES, RunFormatError, read_manifest
+from simulate.store import RunStore
 
 __all__ = [
     "OFFSET_COLUMNS",
@@ -58,44 +60,6 @@ class RunTables(NamedTuple):
     trajectories: pd.DataFrame | None = None
     """One row per seat per game, ``score`` a list: the seat's score at the end of every round (runs played with
     ``--trajectories``)."""
-
-
-def _paths(path_or_paths: PathLike | Sequence[PathLike]) -> list[PathLike]:
-    """The runs given, local directories as ``Path`` and URLs as they were written."""
-    given = [path_or_paths] if isinstance(path_or_paths, str | Path) else list(path_or_paths)
-    paths = [p if is_url(p) else Path(p) for p in given]
-    if not paths:
-        raise RunFormatError("no run directory given")
-    return paths
-
-
-def check_runs(
-    path_or_paths: PathLike | Sequence[PathLike], checksums: bool = True, contents: bool | None = None
-) -> list[dict[str, Any]]:
-    """Verify every run (complete, parts intact) and that they can be combined; returns the manifests.
-
-    Raises ``RunFormatError`` with a one-line message naming the file or directory at fault: a
-    missing or empty directory, an unknown format version, a manifest at odds with itself or its
-    folders, a missing, truncated or altered part, a run given twice, or runs of different games.
-    With ``contents`` (default: as ``checksums``) the tables are read back as ``golem verify``
-    does, so a hand-edited tally, bot label, seed or design is refused too (about 0.5 us of CPU
-    a game).
-    """
-    manifests = []
-    seen: dict[str, PathLike] = {}
-    for path in _paths(path_or_paths):
-        m = verify_run(path, checksums=checksums, contents=contents)
-        first = manifests[0] if manifests else None
-        if first is not None and m["game"] != first["game"]:
-            raise RunFormatError(
-                f"{path}: a '{m['game']}' run cannot be combined with the '{first['game']}' run {first['path']}"
-            )
-        rid = m.get("run_id", str(path))
-        if rid in seen:
-            raise RunFormatError(f"{path}: the same run as {seen[rid]} (run {rid}); give each run once")
-        seen[rid] = path
-        manifests.append({**m, "path": str(path)})
-    return manifests
 
 
 def _column_spec(tables: Sequence[str], columns: ColumnSpec) -> dict[str, list[str] | None]:
@@ -148,19 +112,19 @@ def read_tables(
     """
     if table not in ALL_TABLES:
         raise ValueError(f"unknown table '{table}'; choose from {', '.join(ALL_TABLES)}")
-    manifests = list(manifests)
-    lacking = [m["path"] for m in manifests if table not in run_tables(m)]
+    runs = [RunManifest.from_json(m) for m in manifests]
+    lacking = [run.path for run in runs if table not in run.tables]
     if lacking:
         raise RunFormatError(f"{lacking[0]}: the run has no {table} table (play it with --{table})")
-    offsets = default_offsets(manifests) if offsets is None else [int(o) for o in offsets]
+    offsets = _offsets(runs) if offsets is None else [int(o) for o in offsets]
     columns = None if columns is None else list(columns)
     parts = [
-        (store, c["files"][table]["path"], offset)
-        for m, offset in zip(manifests, offsets, strict=True)
-        for store in [RunStore(m["path"])]
-        for _, c in sorted(m["chunks"].items(), key=lambda kv: int(kv[0]))
+        (store, part.path, offset)
+        for run, offset in zip(runs, offsets, strict=True)
+        for store in [RunStore(run.path)]
+        for part in run.parts(table)
     ]
-    total = sum(c["files"][table]["rows"] for m in manifests for c in m["chunks"].values())
+    total = sum(part.rows for run in runs for part in run.parts(table))
     wanted = None if columns is None else list(dict.fromkeys(["run_id", *columns]))
     filled: dict[str, np.ndarray] = {}
     pieces: dict[str, list[Any]] = {}
@@ -198,7 +162,7 @@ def read_tables(
         pos += rows
         del data
     if pos != total:
-        raise RunFormatError(f"{manifests[0]['path']}: table '{table}' has {pos} rows, the manifests say {total}")
+        raise RunFormatError(f"{runs[0].path}: table '{table}' has {pos} rows, the manifests say {total}")
     out: dict[str, Any] = {}
     for name in order:
         if name in filled:
@@ -234,7 +198,7 @@ def load_run(
         ``run_id`` is always included.
     verify, checksums
         Check completeness, row counts and (with ``checksums``) part checksums and the tables
-        against the manifest first (:func:`simulate.runformat.verify_run`); never analyse part
+        against the manifest first (:func:`simulate.integrity.verify_run`); never analyse part
         of a run, or a hand-edited one, by mistake.
 
     Returns
@@ -257,7 +221,7 @@ def load_run(
     if verify:
         manifests = check_runs(path_or_paths, checksums=checksums)
     else:
-        manifests = [{**read_manifest(p), "path": str(p)} for p in _paths(path_or_paths)]
+        manifests = [{**read_manifest(p), "path": str(p)} for p in run_paths(path_or_paths)]
     offsets = default_offsets(manifests)
     frames = {t: read_tables(manifests, t, spec[t], offsets) for t in names}
     return RunTables(
@@ -272,14 +236,18 @@ def load_run(
 
 def default_offsets(manifests: Sequence[dict[str, Any]]) -> list[int]:
     """Game id offset of each run when runs are combined: the games of the runs before it."""
-    return [int(o) for o in np.cumsum([0] + [int(m["num_games"]) for m in manifests[:-1]])]
+    return _offsets([RunManifest.from_json(m) for m in manifests])
+
+
+def _offsets(runs: Sequence[RunManifest]) -> list[int]:
+    return [int(o) for o in np.cumsum([0] + [run.num_games for run in runs[:-1]])]
 
 
 def is_mirror(manifest: dict[str, Any]) -> bool:
     """Whether every seat of the run holds the same bot label (a mirror match)."""
-    return len({e["label"] for e in manifest["lineup"]}) == 1
+    return RunManifest.from_json(manifest).is_mirror
 
 
 def run_label(manifest: dict[str, Any]) -> str:
     """A short name of a run: its directory name."""
-    return Path(manifest.get("path", manifest.get("run_id", "run"))).name
+    return RunManifest.from_json(manifest).label

@@ -11,7 +11,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from analysis.stats.seats import win_rates_from_counts
-from simulate.runformat import FAULT_END_REASONS, read_arrow, read_manifest
+from simulate.manifest import RunManifest
+from simulate.runformat import FAULT_END_REASONS, read_arrow
 from simulate.summary import TALLY_GROUPS
 
 
@@ -25,10 +26,10 @@ def summarize(run_dir: str | Path) -> str:
     Counted from the chunks' tallies in the manifest; from the parts when a chunk has none (runs
     written before tallies were kept).
     """
-    m = read_manifest(run_dir)
-    n = m["num_players"]
-    tallies = [c.get("tally") for c in m["chunks"].values()]
-    turn_order = (m.get("report") or {}).get("turn_order_column")
+    run = RunManifest.read(run_dir)
+    n = run.num_players
+    tallies = run.tallies
+    turn_order = run.report.get("turn_order_column")
     if tallies and all(t is not None for t in tallies):
         by_seat, by_bot = (_counts_from_tallies(tallies, by, n) for by in TALLY_GROUPS)
         games = sum(t["games"] for t in tallies)
@@ -36,9 +37,9 @@ def summarize(run_dir: str | Path) -> str:
         turns = sum(t["turns"] for t in tallies) / games
         capped = sum(t["end_reason"].get("turn_cap", 0) for t in tallies)
     else:
-        seats = read_arrow(run_dir, "seats", ["num_players", "seat", "bot", "score", "win"], m)
+        seats = read_arrow(run_dir, "seats", ["num_players", "seat", "bot", "score", "win"], run.raw)
         seats = seats.set_column(4, "win", pc.cast(seats["win"], pa.float64()))
-        table = read_arrow(run_dir, "games", ["turns", "rounds", "end_reason"], m)
+        table = read_arrow(run_dir, "games", ["turns", "rounds", "end_reason"], run.raw)
         by_seat, by_bot = (_counts_from_seats(seats, by) for by in TALLY_GROUPS)
         ends = dict(zip(*(c.to_pylist() for c in pc.value_counts(table["end_reason"]).flatten()), strict=True))
         games = len(table)
@@ -48,14 +49,14 @@ def summarize(run_dir: str | Path) -> str:
     if turn_order and n > 1:
         # the game draws its turn order at setup: count seats by place in that order, as the report does
         # (the tallies count table seats)
-        order = read_arrow(run_dir, "seats", ["num_players", turn_order, "score", "win"], m)
+        order = read_arrow(run_dir, "seats", ["num_players", turn_order, "score", "win"], run.raw)
         order = order.set_column(3, "win", pc.cast(order["win"], pa.float64()))
         by_seat = _counts_from_seats(order.rename_columns(["num_players", "seat", "score", "win"]), "seat")
     lines = [
-        f"{m['title']}: {m['num_games']:,} games, {n} player{'s' if n != 1 else ''}, "
-        f"seed {m['master_seed']}, run {m['run_id']}",
-        f"played in {m['timing'].get('seconds', 0):.1f} s "
-        f"({m['timing'].get('games_per_second') or 0:,.0f} games/s) -> {run_dir}",
+        f"{run.title}: {run.num_games:,} games, {n} player{'s' if n != 1 else ''}, "
+        f"seed {run.master_seed}, run {run.run_id}",
+        f"played in {run.timing.get('seconds', 0):.1f} s "
+        f"({run.timing.get('games_per_second') or 0:,.0f} games/s) -> {run_dir}",
         "",
         "win rate against the automated opponent:"
         if n == 1
@@ -86,8 +87,7 @@ def fault_warning(run_dir: str | Path) -> str | None:
     Counted from the chunks' tallies; a run whose every game hits the turn cap usually plays a deck or
     rule change that cannot finish a game.
     """
-    m = read_manifest(run_dir)
-    tallies = [c.get("tally") or {} for c in m["chunks"].values()]
+    tallies = [t or {} for t in RunManifest.read(run_dir).tallies]
     games = sum(t.get("games", 0) for t in tallies)
     counts = {r: sum(t.get("end_reason", {}).get(r, 0) for t in tallies) for r in FAULT_END_REASONS}
     ended = {r: k for r, k in counts.items() if k}

@@ -55,15 +55,23 @@ SHARED_SOURCES = tuple(
 APP = "golem-lab"
 _FOLDERS: set[Path] = set()
 """Folders whose numba functions are cached by :func:`cache_dir` (those that called :func:`use_cache`)."""
+_SUBPACKAGES: dict[Path, tuple[str, ...]] = {}
+"""Folder of :data:`_FOLDERS` -> the sub-packages whose code its kernels inline (``use_cache(..., subpackages)``)."""
+_OWNER: dict[Path, Path] = {}
+"""Sub-package folder -> the folder that declared it: its functions are cached with that folder's."""
 _ROOTS = (Path(__file__).resolve().parent, Path(__file__).resolve().parent.parent / "analysis")
 """The lab's packages: a folder in them is cached by :func:`cache_dir` once the locator is in, even without
 calling :func:`use_cache` (which also deletes its stale caches)."""
 
 
-def sources_digest(package: Path) -> str:
-    """SHA-256 over the names and bytes of the package's Python files and :data:`SHARED_SOURCES`."""
+def sources_digest(package: Path, subpackages: tuple[str, ...] = ()) -> str:
+    """SHA-256 over the names and bytes of the package's Python files, those of its ``subpackages`` (named by their
+    path in the package) and :data:`SHARED_SOURCES`."""
     h = hashlib.sha256()
-    for path in [*sorted(package.glob("*.py")), *SHARED_SOURCES]:
+    inner = [path for sub in subpackages for path in sorted((package / sub).glob("*.py"))]
+    for path in [*sorted(package.glob("*.py")), *inner]:
+        h.update(path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    for path in SHARED_SOURCES:
         h.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
     return h.hexdigest()
 
@@ -97,10 +105,13 @@ def _user() -> str:
 
 @functools.cache
 def cache_dir(package: Path) -> Path:
-    """The folder holding the numba cache of the functions defined in ``package``'s files."""
+    """The folder holding the numba cache of the functions defined in ``package``'s files (a declared sub-package's
+    functions are cached with its package's, under one digest of both)."""
     package = package.resolve()
+    package = _OWNER.get(package, package)
     where = hashlib.sha256(str(package).encode()).hexdigest()[:12]
-    return cache_root() / __version__ / f"{package.name}-{where}" / sources_digest(package)[:16]
+    digest = sources_digest(package, _SUBPACKAGES.get(package, ()))
+    return cache_root() / __version__ / f"{package.name}-{where}" / digest[:16]
 
 
 def is_compiled(module: str, kernel: str = "play") -> bool:
@@ -120,17 +131,22 @@ def compiling_notice(title: str) -> str:
 
 def serves(folder: Path) -> bool:
     """Whether the numba functions of ``folder`` are cached by :func:`cache_dir` (rather than as numba would)."""
-    return folder in _FOLDERS or any(folder.is_relative_to(root) for root in _ROOTS)
+    return folder in _FOLDERS or folder in _OWNER or any(folder.is_relative_to(root) for root in _ROOTS)
 
 
-def use_cache(module_file: str) -> bool:
+def use_cache(module_file: str, subpackages: tuple[str, ...] = ()) -> bool:
     """Cache the numba functions of the folder of ``module_file`` in :func:`cache_dir`; call before defining them.
 
-    Deletes the folder's caches of other sources; returns whether there were any.
+    ``subpackages`` name the folders of the package whose numba functions its kernels inline (Golem's ``engine``):
+    their functions are cached with the package's, and its digest covers their files. Deletes the folder's caches of
+    other sources; returns whether there were any.
     """
     package = Path(module_file).resolve().parent
     _install_locator()
     _FOLDERS.add(package)
+    _SUBPACKAGES[package] = tuple(subpackages)
+    for sub in subpackages:
+        _OWNER[(package / sub).resolve()] = package
     current = cache_dir(package)
     stale = [old for old in current.parent.glob("*") if old.is_dir() and old.name != current.name]
     for old in stale:

@@ -7,8 +7,9 @@ from pathlib import Path
 from typing import Any
 
 from simulate.game import Game
+from simulate.integrity import check_header, check_inputs
 from simulate.lineup import lineup_arrays
-from simulate.runformat import RunFormatError, check_header, check_inputs, read_manifest
+from simulate.runformat import RunFormatError, read_manifest
 from simulate.runner import RunSpec, derived_facts, load_run_data, plan_games
 from simulate.store import RunStore
 

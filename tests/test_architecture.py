@@ -60,3 +60,37 @@ def test_no_function_local_import_of_the_lab_below_the_cli() -> None:
                         continue
                     found += [f"{path.relative_to(ROOT)}:{node.lineno} {n}" for n in names if n.split(".")[0] in LAB]
     assert not found, found
+
+
+WALLED = ("simulate.games.golem.engine", "simulate.games.golem.reference")
+"""Sub-packages whose private names stay inside (the ``golem-rooms`` contract orders them; this keeps them apart)."""
+
+
+def _private_imports() -> list[tuple[str, str, str]]:
+    """(importing module, imported module, name) of every ``from <lab module> import _name`` of the lab."""
+    found = []
+    for top in LAB:
+        for path in (ROOT / top).rglob("*.py"):
+            rel = path.relative_to(ROOT).with_suffix("")
+            importer = ".".join(rel.parts[:-1] if rel.name == "__init__" else rel.parts)
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] in LAB:
+                    found += [(importer, node.module, a.name) for a in node.names if a.name.startswith("_")]
+    return found
+
+
+def _inside(module: str, package: str) -> bool:
+    return module == package or module.startswith(package + ".")
+
+
+def test_no_private_name_crosses_a_walled_sub_package() -> None:
+    """No module imports a private name from a walled sub-package it is not in, nor from outside the one it is in."""
+    imports = _private_imports()
+    assert any(_inside(source, WALLED[0]) for source, _, _ in imports)  # the scan sees the engine's own imports
+    crossing = [
+        f"{source} imports {module}.{name}"
+        for source, module, name in imports
+        for package in WALLED
+        if _inside(source, package) != _inside(module, package)
+    ]
+    assert not crossing, crossing

@@ -11,9 +11,10 @@ import pytest
 from distributed import Client, LocalCluster, get_task_stream
 
 from analysis.summary import summarize
+from simulate.integrity import verify_run
 from simulate.lineup import parse_lineup
 from simulate.registry import available_games, make
-from simulate.runformat import RunFormatError, read_table, verify_run
+from simulate.runformat import RunFormatError, read_table
 from simulate.runner import RunError, RunSpec, run
 
 MASTER_SEED = 8786

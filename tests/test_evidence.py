@@ -71,12 +71,14 @@ def test_the_key_names_what_decides_the_games() -> None:
         "game": "century",
         "engine_version": 4,
         "num_players": 2,
-        "lineup": [{"label": "greedy"}],
+        "lineup": [{"label": "greedy", "bot": "greedy", "params": {}}],
         "rules": {"gift": "none"},
         "data": {"files": {"a.csv": "1"}},
         "design": {"rotate_seats": True, "games_per_setup": 1, "chunk_size": 100, "setups": None},
         "master_seed": 0,
         "num_games": 10,
+        "status": "complete",
+        "chunks": {},
     }
     key = evidence_key(base)
     assert evidence_key({**base, "master_seed": 9, "num_games": 99}) == key
@@ -84,7 +86,8 @@ def test_the_key_names_what_decides_the_games() -> None:
     for change in (
         {"engine_version": 5},
         {"num_players": 3},
-        {"lineup": [{"label": "engine"}]},
+        {"lineup": [{"label": "engine", "bot": "engine", "params": {}}]},
+        {"lineup": [{"label": "greedy", "bot": "greedy", "params": {"depth": 2.0}}]},
         {"rules": {"gift": "S1"}},
         {"data": {"files": {"a.csv": "2"}}},
         {"design": {**base["design"], "games_per_setup": 3, "setups": 10}},

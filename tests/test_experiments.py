@@ -41,6 +41,7 @@ from analysis.stats.sequential import (
 )
 from simulate.cli import main
 from simulate.datafiles import default_dir
+from simulate.integrity import verify_run
 from simulate.lineup import LineupError, parse_bot, parse_lineup
 from simulate.orchestration.balance_search import (
     INFEASIBLE,
@@ -58,7 +59,7 @@ from simulate.orchestration.experiments import (
     sweep_variants,
 )
 from simulate.registry import available_games, make
-from simulate.runformat import RunFormatError, read_manifest, verify_run
+from simulate.runformat import RunFormatError, read_manifest
 from simulate.runner import RunSpec, run
 from simulate.variants import Variant, VariantError, match_values, resolve_value, settable_values, write_variant
 

@@ -30,11 +30,12 @@ from analysis.run import load_run
 from simulate.cli import main
 from simulate.datafiles import default_dir
 from simulate.game import Codes
+from simulate.integrity import verify_run
 from simulate.lineup import parse_lineup
 from simulate.lock import LOCK_NAME, LockError, acquire
 from simulate.registry import make
 from simulate.replay import replay_game
-from simulate.runformat import RunFormatError, read_table, verify_run
+from simulate.runformat import RunFormatError, read_table
 from simulate.runner import RunError, RunSpec, run
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 import simulate.bench
-import simulate.runner
+import simulate.runner.execute
 from simulate.bench import bench_setup, run_bench
 from simulate.cli import main
 from simulate.lineup import parse_lineup
@@ -19,7 +19,7 @@ from simulate.runner import RunSpec, run
 
 def _cold(monkeypatch: pytest.MonkeyPatch) -> None:
     """Make every game look as if its kernels were never compiled (they are: the run only loads them)."""
-    monkeypatch.setattr(simulate.runner, "is_compiled", lambda module: False)
+    monkeypatch.setattr(simulate.runner.execute, "is_compiled", lambda module: False)
     monkeypatch.setattr(simulate.bench, "is_compiled", lambda module: False)
 
 

@@ -22,9 +22,9 @@ from simulate.games.golem import apprentice, data, engine, play
 from simulate.games.golem import bots as golem_bots
 from simulate.games.golem.apprentice_bot import apprentice_action, new_apprentice_scratch
 from simulate.games.golem.codes import AA_BUY_GOLD, D_ARTIFACT_ACTION, D_GOLD_PLACE, PH_END
+from simulate.games.golem.engine.state import new_pads, new_state
 from simulate.games.golem.features import NUM_FEATURES, SEAT_BLOCK, features
 from simulate.games.golem.search_bot import new_scratch
-from simulate.games.golem.state import new_pads, new_state
 from simulate.registry import make
 from simulate.rng import game_seeds
 

@@ -18,9 +18,9 @@ from simulate.datafiles import DataError
 from simulate.games.golem import data, engine, play
 from simulate.games.golem.codes import PH_INFLUENCE, RABBI_BASE, Decision
 from simulate.games.golem.data import ARTIFACTS, GOLEM_ROW, STUDY_ROW, WORK
+from simulate.games.golem.engine.state import new_state
 from simulate.games.golem.game import GAME, chunk_tables
 from simulate.games.golem.reference import GolemReference
-from simulate.games.golem.state import new_state
 from simulate.lineup import lineup_arrays, parse_lineup
 
 SEED = 3

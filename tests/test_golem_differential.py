@@ -21,8 +21,8 @@ from simulate.datafiles import default_dir
 from simulate.games.golem import data, engine
 from simulate.games.golem.codes import NUM_ACTIONS, PH_END, PH_INFLUENCE, Decision
 from simulate.games.golem.data import KNOWLEDGE, RED, YELLOW
+from simulate.games.golem.engine.state import new_state
 from simulate.games.golem.reference import GolemReference
-from simulate.games.golem.state import new_state
 from simulate.games.golem.twin import GolemTwin, record_view, reference_view
 
 DATA = data.load()

@@ -17,8 +17,8 @@ from simulate.datafiles import default_dir
 from simulate.games.golem import bots as golem_bots
 from simulate.games.golem import codes, data, engine, play
 from simulate.games.golem.codes import STAT_NAMES, Decision
+from simulate.games.golem.engine.state import new_pads
 from simulate.games.golem.reference import GolemReference
-from simulate.games.golem.state import new_pads
 from simulate.registry import make
 from simulate.rng import randint
 

@@ -14,6 +14,7 @@ from numba import njit
 from simulate.games.golem import bots as golem_bots
 from simulate.games.golem import data, engine, play
 from simulate.games.golem.codes import PH_END, PH_MOVE
+from simulate.games.golem.engine.state import new_pads, new_state
 from simulate.games.golem.search_bot import (
     MAX_MOVES,
     MOVE_LEN,
@@ -24,7 +25,6 @@ from simulate.games.golem.search_bot import (
     new_scratch,
     search_action,
 )
-from simulate.games.golem.state import new_pads, new_state
 from simulate.rng import game_seeds
 from simulate.search import new_tree
 

@@ -124,3 +124,26 @@ def test_every_folder_of_the_lab_is_served_and_no_other(tmp_path: Path) -> None:
     assert serves(Path(simulate.__file__).resolve().parent / "search")
     assert serves(ROOT / "analysis" / "stats")
     assert not serves(tmp_path)
+
+
+def test_a_kernel_runs_the_new_code_of_a_declared_sub_package_cached_with_its_package(tmp_path: Path) -> None:
+    """Golem's kernels inline its ``engine`` sub-package: an edit there compiles them anew (without ``subpackages``
+    the package's digest covers its own folder only, and the second play prints 10), and the sub-package's
+    functions are cached with the package's (one folder, one digest), never beside their sources."""
+    pkg = tmp_path / "src" / "pkg"
+    (pkg / "rules").mkdir(parents=True)
+    guard = GUARD.replace("use_cache(__file__)", 'use_cache(__file__, subpackages=("rules",))')
+    (pkg / "__init__.py").write_text(guard)
+    (pkg / "rules" / "__init__.py").write_text("")
+    (pkg / "rules" / "rule.py").write_text(RULE.format(1))
+    (pkg / "kernel.py").write_text(
+        KERNEL.replace("pkg.rule ", "pkg.rules.rule ") + "\n\npoints()  # cached on its own too\n"
+    )
+    cache = tmp_path / "cache"
+    assert _play(pkg.parent, cache) == "10"
+    (pkg / "rules" / "rule.py").write_text(RULE.format(2))
+    assert _play(pkg.parent, cache) == "20"
+    (index,) = _cached(cache)
+    assert [p.name for p in index.parent.glob("rule.points-*.nbi")]  # beside the kernel: one digest for both
+    assert [p.name for p in (cache / "golem-lab").glob("*/*") if p.is_dir()] == [index.parent.parent.name]
+    assert not [p for p in pkg.rglob("*") if p.suffix in (".nbi", ".nbc")]

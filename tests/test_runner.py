@@ -16,11 +16,12 @@ from analysis.run import load_run
 from analysis.stats.seats import win_rates
 from analysis.summary import summarize
 from simulate.cli import main
+from simulate.integrity import verify_run
 from simulate.lineup import parse_lineup
 from simulate.registry import make
 from simulate.replay import replay_game
-from simulate.runformat import RunFormatError, read_table, verify_run
-from simulate.runner import RunSpec, default_chunk_size, plan_games, run
+from simulate.runformat import RunFormatError, read_table
+from simulate.runner import RunSpec, default_chunk_size, execute, plan_games, resume, run
 
 MASTER_SEED = 424242
 GAME = make("century")
@@ -194,12 +195,11 @@ def test_warm_imports_load_after_the_workers_start(tmp_path: Path, monkeypatch: 
 def test_manifest_is_rewritten_at_most_once_per_interval(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, interval: float, writes: int
 ) -> None:
-    import simulate.runner as runner
-
     calls = []
-    real = runner.write_manifest
-    monkeypatch.setattr(runner, "MANIFEST_INTERVAL", interval)
-    monkeypatch.setattr(runner, "write_manifest", lambda store, m: calls.append(len(m["chunks"])) or real(store, m))
+    real = execute.write_manifest
+    monkeypatch.setattr(execute, "MANIFEST_INTERVAL", interval)
+    for room in (execute, resume):  # the first manifest is written as the directory is made ready, the rest in play
+        monkeypatch.setattr(room, "write_manifest", lambda store, m: calls.append(len(m["chunks"])) or real(store, m))
     out = run(spec(), tmp_path / "m", workers=1, progress=False)
     assert len(calls) == writes and calls[0] == 0 and calls[-1] == 3  # the first and the complete one always
     assert json.loads((out / "manifest.json").read_text())["status"] == "complete"

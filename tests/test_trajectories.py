@@ -10,9 +10,10 @@ import numpy as np
 import pytest
 
 from analysis.run import load_run
+from simulate.integrity import verify_run
 from simulate.lineup import lineup_arrays, parse_lineup
 from simulate.registry import make
-from simulate.runformat import RunFormatError, read_table, verify_run
+from simulate.runformat import RunFormatError, read_table
 from simulate.runner import RunError, RunSpec, plan_games, run
 
 MASTER_SEED = 2929

@@ -52,6 +52,7 @@ from analysis.run import check_runs, default_offsets, read_tables, run_label
 from analysis.stats._util import mirror_mask
 from analysis.stats.ladder import rung_order
 from analysis.stats.strategies import score_ratings
+from simulate.integrity import Derive
 
 _SEAT_COLUMNS = ["game", "setup_id", "num_players", "seat", "bot", "score", "rank", "win"]
 
@@ -67,14 +68,15 @@ def compute_report(
     random_state: int | np.random.Generator | None = 0,
     checksums: bool = True,
     best_response: BestResponse | None = None,
+    derive: Derive | None = None,
 ) -> Report:
     """Verify the runs, compute every section the data support, and return the report unwritten. ``best_response``
     (a best response to the apprentice an exploit search found) joins the section on the apprentice's styles.
 
     Raises ``RunFormatError`` (one line, naming the file or directory) for bad input; see
-    :func:`analysis.run.check_runs`.
+    :func:`analysis.run.check_runs` (``derive``: the game's check of each run's rules and table).
     """
-    checked = check_runs(run_dirs, checksums=checksums)
+    checked = check_runs(run_dirs, checksums=checksums, derive=derive)
     # value runs (a card dealt once more to one seat) are paired with their baselines in their own section only
     value_runs = [m for m in checked if is_value_run(m)]
     manifests = [m for m in checked if not is_value_run(m)] or checked

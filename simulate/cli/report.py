@@ -58,18 +58,13 @@ def report(run_dirs: tuple[str, ...], out: Path, title: str | None, overwrite: b
     from analysis.evidence import compatible_runs
     from simulate.orchestration.game_pages import publish_report
     from simulate.outputs import Output, check_outputs, hold
-    from simulate.runformat import RunFormatError, check_inputs, read_manifest
+    from simulate.runformat import RunFormatError, read_manifest
     from simulate.runner import derived_facts, version_note
-    from simulate.store import RunStore, is_url
+    from simulate.store import is_url
 
-    notes = []
     try:
         check_outputs([Output("--out", out, "report")], overwrite=overwrite)
-        for run_dir in run_dirs:  # the data copy and rules each run was played with (build_report checks the rest)
-            store = RunStore(run_dir)
-            manifest = read_manifest(store)
-            check_inputs(store, manifest, derive=derived_facts)
-            notes.append(version_note(manifest, run_dir))
+        notes = [version_note(read_manifest(run_dir), run_dir) for run_dir in run_dirs]
         command = _command(
             "report", *run_dirs, *_option("--evidence", evidence), "--out", out, *_option("--title", title)
         )
@@ -81,7 +76,14 @@ def report(run_dirs: tuple[str, ...], out: Path, title: str | None, overwrite: b
             added = [str(r) for r in runs if str(r) not in run_dirs]
             click.echo(f"evidence: {len(added)} compatible runs from {evidence} join: {' '.join(added)}", err=True)
         with hold(out, command):
-            path = publish_report(runs, out, title=title, command=command, log=lambda line: click.echo(line, err=True))
+            path = publish_report(
+                runs,
+                out,
+                title=title,
+                command=command,
+                derive=derived_facts,
+                log=lambda line: click.echo(line, err=True),
+            )
     except (RunFormatError, ValueError, OSError) as e:
         raise _one_line(e) from None
     for note in filter(None, notes):

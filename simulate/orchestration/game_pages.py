@@ -15,6 +15,7 @@ from tqdm.auto import tqdm
 
 from analysis.report import Report, compute_report, render_replay, write_report
 from analysis.report.styles import BestResponse
+from simulate.integrity import Derive
 from simulate.replay import replay_view
 from simulate.runformat import RunFormatError
 
@@ -52,10 +53,12 @@ def publish_report(
     progress: bool = True,
     log: Callable[[str], None] = print,
     best_response: BestResponse | None = None,
+    derive: Derive | None = None,
 ) -> Path:
     """Compute the report of ``run_dirs`` (with ``best_response``, see :func:`analysis.report.compute_report`), replay
     the games it names, and write both into ``out_dir``; returns ``out_dir/report.html``
-    (:func:`analysis.report.build_report` with the pages)."""
-    report = compute_report(run_dirs, title, command=command, best_response=best_response)
+    (:func:`analysis.report.build_report` with the pages). ``derive``: checks the runs' rules and tables against their
+    data copies too (:func:`simulate.runner.derived_facts`)."""
+    report = compute_report(run_dirs, title, command=command, best_response=best_response, derive=derive)
     pages = game_pages(report, progress, log)
     return write_report(report, out_dir, pages)

@@ -34,6 +34,7 @@ from analysis.report.model import GAMES_DIR, GamePage
 from analysis.report.styles import BestResponse
 from analysis.stats._util import wilson_confint
 from analysis.stats.seats import win_rates_from_counts
+from simulate.integrity import verify_run
 from simulate.lineup import parse_lineup
 from simulate.orchestration.card_value import component_groups
 from simulate.orchestration.exploit import ExploitDesign, ExploitResult, exploit, reuse
@@ -41,7 +42,7 @@ from simulate.orchestration.game_pages import publish_report
 from simulate.orchestration.styles import StylesError, style_bots
 from simulate.outputs import hold
 from simulate.registry import make
-from simulate.runformat import RunFormatError, read_manifest, run_tables, verify_run
+from simulate.runformat import RunFormatError, read_manifest, run_tables
 from simulate.runner import RunError, RunSpec, check_workers, default_chunk_size, run, run_id, validate
 
 __all__ = [

@@ -20,9 +20,9 @@ from simulate.game import ApprenticeSpec, ChoiceLog, Choices, Positions
 from simulate.games.golem import engine, play
 from simulate.games.golem.apprentice_bot import choice_features, new_apprentice_scratch
 from simulate.games.golem.data import APPRENTICE_FEATURES, APPRENTICE_PLAYERS, VALUE_FILE, VALUE_PLAYERS, GolemData
+from simulate.games.golem.engine.state import new_pads, new_state
 from simulate.games.golem.features import NUM_FEATURES, features
 from simulate.games.golem.search_bot import MAX_MOVES, new_scratch
-from simulate.games.golem.state import new_pads, new_state
 from simulate.rng import derive_seed
 
 FEATURES = APPRENTICE_FEATURES

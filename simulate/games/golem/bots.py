@@ -15,7 +15,7 @@ itself, which gets its fields back (``direct_value``): a marble of the Turn deci
 a development upgrade (``upgrade_value``, ``last_income_value``, ``effect_upgrade_value``), a Move or
 Golem step (``step_value``, ``golem_step_value``), a Rabbi or a pass (``rabbi_value``, ``pass_value``),
 a Book bought (``book_value``), a Golem created (``create_value``), a row action (``row_value``), and
-the option that resolves nothing (``engine_legality.NOOP``, ``engine_rounds.settles``). Each gives the same number the
+the option that resolves nothing (``engine.legality.NOOP``, ``engine.rounds.settles``). Each gives the same number the
 played position gets (tested), so the bots' decisions are those of playing every option (tested too).
 """
 
@@ -160,23 +160,23 @@ from simulate.games.golem.data import (
     YELLOW,
 )
 from simulate.games.golem.engine import apply_action, current_player, legal_mask
-from simulate.games.golem.engine_developments import _activate_artifact
-from simulate.games.golem.engine_golems import _step_golem, control_seat
-from simulate.games.golem.engine_legality import (
+from simulate.games.golem.engine.developments import activate_artifact
+from simulate.games.golem.engine.golems import control_seat, step_golem
+from simulate.games.golem.engine.legality import (
     NOOP,
     OPTIONS,
-    _art_need,
-    _artifact_action_legal,
-    _book_price,
-    _create_cost,
-    _has_legal,
-    _on_board,
-    _upgrade_cost,
-    _upgrade_option_legal,
+    art_need,
+    artifact_action_legal,
+    book_price,
+    create_cost,
+    has_legal,
+    on_board_space,
+    upgrade_cost,
+    upgrade_option_legal,
 )
-from simulate.games.golem.engine_resources import _has_gdev, _level, _move_student, _reactivates, _study_up
-from simulate.games.golem.engine_rounds import settles
-from simulate.games.golem.engine_scoring import objectives_of
+from simulate.games.golem.engine.resources import has_gdev, move_student, reactivates_effect, study_up, track_level
+from simulate.games.golem.engine.rounds import settles
+from simulate.games.golem.engine.scoring import objectives_of
 from simulate.rng import randint
 
 # SEARCH: ``search_bot``, APPRENTICE: ``apprentice_bot``, not ``choose``
@@ -195,7 +195,7 @@ for _e in (
     E_CREATE_GOLEM_RED_STUDENT,
 ):  # fmt: skip
     PUSHES[_e] = True
-# the resource a marble row gives before its decision (``engine_effects._row_action``); -1 for Work and Mirror
+# the resource a marble row gives before its decision (``engine.effects._row_action``); -1 for Work and Mirror
 ROW_RESOURCE = np.full(5, -1, np.int64)
 ROW_RESOURCE[GOLEM_ROW] = CLAY
 ROW_RESOURCE[ARTIFACTS_ROW] = COIN
@@ -301,18 +301,18 @@ def value(r, tb, s, w):
 
 @njit(cache=True)
 def placed_value(r, tb, s, w):
-    """The best ``value`` over the cauldrons seat ``s`` may place a Gold piece on (``engine_decisions._resolve``'s Gold
+    """The best ``value`` over the cauldrons seat ``s`` may place a Gold piece on (``engine.decisions._resolve``'s Gold
     placement: a filled cauldron completes its Artifact, which pays at once); ``r`` gets every field back."""
     best = -1e18
     saved = _save(r, s)
     for k in range(4):
-        if _art_need(r, tb, s, k) <= 0:
+        if art_need(r, tb, s, k) <= 0:
             continue
         r.art_gold[s, k] += 1
-        done = _art_need(r, tb, s, k) == 0
+        done = art_need(r, tb, s, k) == 0
         if done:
             r.art_done[s, k] = 1
-            _activate_artifact(r, tb, s, k)
+            activate_artifact(r, tb, s, k)
         best = max(best, _position_value(r, tb, s, w))
         r.art_gold[s, k] -= 1
         if done:
@@ -352,7 +352,7 @@ def _position_value(r, tb, s, w):
         arts += r.art_done[s, k]
         gold += r.art_gold[s, k]
         if r.art_done[s, k] == 0 and r.art_gold[s, k] > 0:
-            progress += r.art_gold[s, k] / (r.art_gold[s, k] + _art_need(r, tb, s, k))
+            progress += r.art_gold[s, k] / (r.art_gold[s, k] + art_need(r, tb, s, k))
     owned = gold + r.loose_gold[s]
     obj_vp, met, types = objectives_of(r, tb, s, owned, devs, books)
     ntypes = 0
@@ -369,11 +369,11 @@ def _position_value(r, tb, s, w):
     v += f * (w[0] * res + w[1] * gold + w[2] * steps + w[3] * r.study[s])
     v += f * (w[4] * (red + r.built[s]) + w[5] * (yellow + arts + progress) + w[6] * (blue + cols + books / 3.0))
     if w[7] > 0.0:
-        cap = 2 if _has_gdev(r, tb, s, CAP_DEV) else 99
+        cap = 2 if has_gdev(r, tb, s, CAP_DEV) else 99
         need = 0
         for g in range(6):
             loc = r.golem_loc[s, g]
-            if _on_board(loc):
+            if on_board_space(loc):
                 need += min(cap, max(0, r.golem_sec[s, g] - r.student[s, loc]))
         short = need - r.res[s, KNOWLEDGE]
         if short > 0:
@@ -504,21 +504,21 @@ def _candidates(r, tb, s, kind, first, cheapest, mask):
         if first <= a < first + SMALL_ART_OPTIONS and ((a - first) // 2) % 4 != cheapest:
             mask[a] = 0
         elif kind == D_ARTIFACT_ACTION:
-            mask[a] = 1 if _artifact_action_legal(r, tb, s, pb, a) else 0
+            mask[a] = 1 if artifact_action_legal(r, tb, s, pb, a) else 0
         else:
-            mask[a] = 1 if _upgrade_option_legal(r, tb, s, pa, pb, pc, a) else 0
+            mask[a] = 1 if upgrade_option_legal(r, tb, s, pa, pb, pc, a) else 0
         count += mask[a]
     return count
 
 
 @njit(cache=True)
 def _reactivating(r, tb, s, colour):
-    """A marble of ``colour`` reactivates one of seat ``s``'s Artifacts (``engine_decisions._turn``)."""
+    """A marble of ``colour`` reactivates one of seat ``s``'s Artifacts (``engine.decisions._turn``)."""
     if colour != RED and colour != BLUE:
         return False
     want = E_REACTIVATE_RED_MARBLE if colour == RED else E_REACTIVATE_BLUE_MARBLE
     for k in range(4):
-        if _reactivates(r, tb, s, k, want):
+        if reactivates_effect(r, tb, s, k, want):
             return True
     return False
 
@@ -527,7 +527,7 @@ def _reactivating(r, tb, s, colour):
 def marble_value(r, tb, s, w, a):
     """``value`` after Turn option ``a`` (a marble that reactivates no Artifact) without playing it.
 
-    ``engine_decisions._turn`` and ``advance`` stop at the row's own decision (it always has a legal "done") or at
+    ``engine.decisions._turn`` and ``advance`` stop at the row's own decision (it always has a legal "done") or at
     the black marble's district choice, so the position differs from ``r`` only by the Student step of
     the marble's colour (and the Menorah token it may claim) and the resource the row gives; ``r``
     takes those changes for the valuation and gets them back.
@@ -566,7 +566,7 @@ def direct_value(r, tb, s, w, kind, a, upgrades):
 
     Valued without play: an upgrade among the first ``upgrades`` options (``upgrade_options``), the last player's
     Income upgrades, a Move step that is not the last, a Rabbi or a pass of the Turn decision, a Book bought by a
-    Study action or a Book decision, and the option that resolves nothing (``engine_legality.NOOP``)."""
+    Study action or a Book decision, and the option that resolves nothing (``engine.legality.NOOP``)."""
     if a < upgrades:
         if kind == D_GOLEM_ACTION:
             return VALUED, upgrade_value(r, tb, s, w, a, 0, 0)
@@ -586,7 +586,7 @@ def direct_value(r, tb, s, w, kind, a, upgrades):
     if kind == D_DRAFT:
         return draft_value(r, tb, s)
     if kind == D_KILL and a < KILL_SKIP:  # the Cemetery space is chosen next: nothing has changed yet
-        ok = _has_legal(r, tb, D_CEMETERY_SPACE, s, 0, a, 0, 0, 0)
+        ok = has_legal(r, tb, D_CEMETERY_SPACE, s, 0, a, 0, 0, 0)
         return (CURRENT if ok else PLAY), 0.0
     if kind == D_GOLEM_STEP and a < STEP_STOP:
         return golem_step_value(r, tb, s, w, a, r.stack[r.sp - 1, 4])
@@ -629,7 +629,7 @@ def effect_upgrade_value(r, tb, s, w, opt, discount, any_res):
 
 @njit(cache=True)
 def _golem_fields(r, s, g):
-    """The fields ``engine_golems._step_golem`` changes when seat ``s`` steps golem ``g``, for ``_restore_golem``."""
+    """The fields ``engine.golems._step_golem`` changes when seat ``s`` steps golem ``g``, for ``_restore_golem``."""
     lost = r.stats[ST_VP_SECTIONS, s]
     return (r.last_stepped, r.standing[s, g], r.golem_sec[s, g], r.vp[s], r.res[s, KNOWLEDGE], lost, r.error)
 
@@ -649,11 +649,11 @@ def _restore_golem(r, s, g, saved):
 @njit(cache=True)
 def golem_step_value(r, tb, s, w, a, left):
     """(status, value) after Golem step ``a`` of a Golem-step decision with ``left`` steps (``_resolve``): the
-    step taken on ``r`` (``_step_golem``), then the decision again while steps are left (its "done" is legal),
+    step taken on ``r`` (``step_golem``), then the decision again while steps are left (its "done" is legal),
     else what lies below (``settles``)."""
     g = a // 4
     saved = _golem_fields(r, s, g)
-    _step_golem(r, tb, s, g, a % 2, (a // 2) % 2 == 1)
+    step_golem(r, tb, s, g, a % 2, (a // 2) % 2 == 1)
     ok = left > 1 or settles(r, tb, r.sp - 1)
     v = value(r, tb, s, w) if ok else 0.0
     _restore_golem(r, s, g, saved)
@@ -663,7 +663,7 @@ def golem_step_value(r, tb, s, w, a, left):
 @njit(cache=True)
 def draft_value(r, tb, s):
     """(status, value) of an Objective picked in the draft: ``CURRENT`` (drafted cards are not held yet) when the
-    engine stops at the next pick or at the first Keep decision (``engine_rounds._next_phase``), with a card to take."""
+    engine stops at the next pick or at the first Keep decision (``engine.rounds._next_phase``), with a card to take."""
     n = r.n
     if r.cursor + 1 < n:
         o = r.order[r.cursor + 1]
@@ -688,7 +688,7 @@ def create_value(r, tb, s, w, dist, discount, below):
         g += 1
     was = (r.golem_loc[s, g], r.golem_sec[s, g], r.standing[s, g], r.fresh[s, g], r.built[s], r.track[s])
     saved = _save(r, s)
-    r.res[s, CLAY] -= _create_cost(r, tb, s, dist, discount)
+    r.res[s, CLAY] -= create_cost(r, tb, s, dist, discount)
     r.golem_loc[s, g] = dist
     r.golem_sec[s, g] = 1
     r.standing[s, g] = 1
@@ -696,11 +696,11 @@ def create_value(r, tb, s, w, dist, discount, below):
     r.built[s] += 1
     r.track[s] = min(tb.prm[P_GOLEM_TRACK_LEN] - 1, r.track[s] + tb.prm[P_TRACK_CREATE])
     # the Development that steps the new Golem asks first (its "may" is a decision), before the reactivations
-    status = STOP if _has_gdev(r, tb, s, E_CREATE_STEP_ACTIVATE) else GO_ON
+    status = STOP if has_gdev(r, tb, s, E_CREATE_STEP_ACTIVATE) else GO_ON
     if status == GO_ON:
         for k in range(3, -1, -1):
-            if _reactivates(r, tb, s, k, E_REACTIVATE_CREATE_GOLEM):
-                _activate_artifact(r, tb, s, k)
+            if reactivates_effect(r, tb, s, k, E_REACTIVATE_CREATE_GOLEM):
+                activate_artifact(r, tb, s, k)
         status = STOP if below < 0 or settles(r, tb, below) else UNKNOWN
     v = value(r, tb, s, w) if status == STOP else 0.0
     r.golem_loc[s, g], r.golem_sec[s, g], r.standing[s, g], r.fresh[s, g], r.built[s], r.track[s] = was
@@ -729,7 +729,7 @@ def row_value(r, tb, s, w, row, amount, coins, study):
     r.res[s, COIN] -= coins
     if res >= 0:
         r.res[s, res] += amount
-    _study_up(r, tb, s, study)
+    study_up(r, tb, s, study)
     v = value(r, tb, s, w)
     if res >= 0:
         r.res[s, res] -= amount
@@ -790,7 +790,7 @@ def book_value(r, tb, s, w, pos, col, discount, free_card, below):
     colour_was = r.col_colour[s, col]
     book_was = r.col_books[s, col, n]
     saved = _save(r, s)
-    r.res[s, KNOWLEDGE] -= _book_price(r, tb, s, pos, discount, free_card)
+    r.res[s, KNOWLEDGE] -= book_price(r, tb, s, pos, discount, free_card)
     r.col_books[s, col, n] = b
     r.col_len[s, col] = n + 1
     colour = tb.bk_colour[b]
@@ -837,8 +837,8 @@ def _after_book_now(r, tb, s, col, b, first):
             return status
     if first:
         for k in range(4):
-            if _reactivates(r, tb, s, k, E_REACTIVATE_FIRST_BOOK):
-                _activate_artifact(r, tb, s, k)
+            if reactivates_effect(r, tb, s, k, E_REACTIVATE_FIRST_BOOK):
+                activate_artifact(r, tb, s, k)
     return GO_ON
 
 
@@ -864,10 +864,10 @@ def effect_now(r, tb, s, e, a, b, c, supply):
     if e == E_GAIN:
         return _gain_now(r, tb, s, c, a, supply)
     if e == E_STUDY_UP:
-        _study_up(r, tb, s, a)
+        study_up(r, tb, s, a)
         return GO_ON, supply
     if e == E_STUDENT_DISTRICT:
-        _move_student(r, tb, s, c, max(1, a))
+        move_student(r, tb, s, c, max(1, a))
         return GO_ON, supply
     if e == E_STUDENT_ANY:
         return (STOP if a > 0 else GO_ON), supply
@@ -881,7 +881,7 @@ def effect_now(r, tb, s, e, a, b, c, supply):
         r.vp[s] += a
         return STOP, supply
     if e == E_STUDY_BOOK_BONUS:
-        _study_up(r, tb, s, a)
+        study_up(r, tb, s, a)
         return STOP, supply
     if e == E_RESOURCES_OBJECTIVE:
         for res in range(3):
@@ -902,7 +902,7 @@ def effect_now(r, tb, s, e, a, b, c, supply):
 
 @njit(cache=True)
 def _gain_now(r, tb, s, res, amount, supply):
-    """``engine_resources._gain`` with its Gold pieces run at once (``_gold_now``)."""
+    """``engine.resources._gain`` with its Gold pieces run at once (``_gold_now``)."""
     if res < 0 or amount <= 0:
         return GO_ON, supply
     if res < 3:
@@ -912,7 +912,7 @@ def _gain_now(r, tb, s, res, amount, supply):
     elif res == VP:
         r.vp[s] += amount
     elif res == STUDY:
-        _study_up(r, tb, s, amount)
+        study_up(r, tb, s, amount)
     return GO_ON, supply
 
 
@@ -926,7 +926,7 @@ def _gold_now(r, tb, s, amount, supply):
             continue
         supply -= 1
         for k in range(4):
-            if _art_need(r, tb, s, k) > 0:
+            if art_need(r, tb, s, k) > 0:
                 if r.sp < MAX_STACK:
                     r.stack[r.sp, 0] = D_GOLD_PLACE
                     r.stack[r.sp, 1] = s
@@ -962,8 +962,8 @@ def last_income_value(r, tb, s, w, opt):
     if r.round < NUM_ROUNDS:
         if p != s:
             control_seat(r, tb, p)
-        r.step_left = _level(r, tb, p) + tb.ch_move[r.palace[r.round]]
-        ok = _has_gdev(r, tb, p, E_IGNORE_CHARACTER_STEPS) or _has_legal(r, tb, D_MOVE_STEP, p, 0, 0, 0, 0, 0)
+        r.step_left = track_level(r, tb, p) + tb.ch_move[r.palace[r.round]]
+        ok = has_gdev(r, tb, p, E_IGNORE_CHARACTER_STEPS) or has_legal(r, tb, D_MOVE_STEP, p, 0, 0, 0, 0, 0)
     v = value(r, tb, s, w) if ok else 0.0
     r.res[p, KNOWLEDGE], r.vp[p], r.stats[ST_KNOW_CONTROL, p], r.stats[ST_VP_CONTROL, p] = theirs
     r.res[s, KNOWLEDGE], r.vp[s], r.stats[ST_KNOW_CONTROL, s], r.stats[ST_VP_CONTROL, s] = mine
@@ -1017,7 +1017,7 @@ def _valued(r, tb, s, w, status, saved):
 def step_value(r, tb, s, w, a):
     """(VALUED, ``value`` after Move step ``a``) without playing it; (PLAY, 0) when the engine would run on further.
 
-    ``_step_golem`` takes the step on ``r``, which gets back every field it changes. After a step that is not
+    ``step_golem`` takes the step on ``r``, which gets back every field it changes. After a step that is not
     the move's last the engine stops at the next step if one is legal. After the last, the end of the move loses
     nothing (no steps are left) and the engine stops at the next player's movement if it has a legal decision, or,
     after the last player's, at the first turn of the Actions phase (its pass is legal; not with the solo Automa).
@@ -1025,14 +1025,14 @@ def step_value(r, tb, s, w, a):
     g = a // 2
     saved = _golem_fields(r, s, g)
     step_left = r.step_left
-    _step_golem(r, tb, s, g, a % 2, False)
+    step_golem(r, tb, s, g, a % 2, False)
     r.step_left -= 1
     if r.step_left > 0:
-        ok = _has_legal(r, tb, D_MOVE_STEP, s, 0, 0, 0, 0, 0)
+        ok = has_legal(r, tb, D_MOVE_STEP, s, 0, 0, 0, 0, 0)
     elif r.cursor + 1 < r.n:
         p = r.order[r.cursor + 1]
-        r.step_left = _level(r, tb, p) + tb.ch_move[r.palace[r.round]]
-        ok = _has_gdev(r, tb, p, E_IGNORE_CHARACTER_STEPS) or _has_legal(r, tb, D_MOVE_STEP, p, 0, 0, 0, 0, 0)
+        r.step_left = track_level(r, tb, p) + tb.ch_move[r.palace[r.round]]
+        ok = has_gdev(r, tb, p, E_IGNORE_CHARACTER_STEPS) or has_legal(r, tb, D_MOVE_STEP, p, 0, 0, 0, 0, 0)
     else:
         ok = r.automa == 0
     v = value(r, tb, s, w) if ok else 0.0
@@ -1062,7 +1062,7 @@ def upgrade_options(r, kind):
 
 @njit(cache=True)
 def upgrade_value(r, tb, s, w, opt, discount, any_res):
-    """``value`` after seat ``s`` upgrades development ``opt`` (``engine_developments._upgrade``) without playing it.
+    """``value`` after seat ``s`` upgrades development ``opt`` (``engine.developments._upgrade``) without playing it.
 
     Pays as ``_upgrade`` does and flips the development on ``r`` for the valuation, then gives both back. The two
     Golem Developments that push a decision (a kill, an activation) change nothing before that decision.
@@ -1077,7 +1077,7 @@ def upgrade_value(r, tb, s, w, opt, discount, any_res):
 def _apply_upgrade(r, tb, s, opt, discount, any_res):
     """Pay for and flip development ``opt`` as ``_upgrade`` does (without its pushed decisions); returns what
     ``_undo_upgrade`` needs: the Clay, Coins and Knowledge paid and the tile's former side."""
-    cost, res = _upgrade_cost(r, tb, s, opt)
+    cost, res = upgrade_cost(r, tb, s, opt)
     due = max(0, cost - discount)
     paid0 = 0
     paid1 = 0

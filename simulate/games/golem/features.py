@@ -35,10 +35,10 @@ from simulate.games.golem.data import (
     YELLOW,
 )
 from simulate.games.golem.engine import objectives_met
-from simulate.games.golem.engine_developments import _activate_artifact
-from simulate.games.golem.engine_legality import _art_need, _on_board
-from simulate.games.golem.engine_resources import _has_gdev
-from simulate.games.golem.engine_scoring import books_owned, devs_flipped, gold_owned, objective_count
+from simulate.games.golem.engine.developments import activate_artifact
+from simulate.games.golem.engine.legality import art_need, on_board_space
+from simulate.games.golem.engine.resources import has_gdev
+from simulate.games.golem.engine.scoring import books_owned, devs_flipped, gold_owned, objective_count
 
 NUM_FEATURES = len(APPRENTICE_FEATURES)
 SEAT_BLOCK = 19  # features of one seat's block (data._SEAT_FEATURES)
@@ -94,7 +94,7 @@ def _seat_block(r, tb, s, own, out, k0):
     for k in range(4):
         arts += r.art_done[s, k]
         gold += r.art_gold[s, k]
-        lack = _art_need(r, tb, s, k)
+        lack = art_need(r, tb, s, k)
         if r.art_done[s, k] == 0 and lack > 0:
             progress += r.art_gold[s, k] / (r.art_gold[s, k] + lack)
             if lack == 1:
@@ -105,12 +105,12 @@ def _seat_block(r, tb, s, own, out, k0):
     points += left // tb.prm[P_LEFTOVER_PER_VP]
     if own:
         points += objective_points(r, tb, s)
-    cap = 2 if _has_gdev(r, tb, s, E_CONTROL_CAP_2) else 99
+    cap = 2 if has_gdev(r, tb, s, E_CONTROL_CAP_2) else 99
     need = 0
     standing = 0
     for g in range(6):
         loc = r.golem_loc[s, g]
-        if _on_board(loc):
+        if on_board_space(loc):
             standing += 1
             need += min(cap, max(0, r.golem_sec[s, g] - r.student[s, loc]))
     out[k0] = seat_value(r, tb, s, own)
@@ -210,7 +210,7 @@ def waiting_gold(r, tb, seat):
     best = -1.0e300
     where = -1
     for c in range(4):
-        if _art_need(r, tb, s, c) <= 0:
+        if art_need(r, tb, s, c) <= 0:
             continue
         _put_gold(r, tb, s, c)
         v = _position_value(r, tb, s, _balanced())
@@ -224,12 +224,12 @@ def waiting_gold(r, tb, seat):
 
 @njit(cache=True)
 def _put_gold(r, tb, s, c):
-    """Seat ``s``'s Gold on cauldron ``c`` (``engine_decisions``' Gold placement: a filled cauldron completes and
+    """Seat ``s``'s Gold on cauldron ``c`` (``engine.decisions``' Gold placement: a filled cauldron completes and
     activates its Artifact)."""
     r.art_gold[s, c] += 1
-    if _art_need(r, tb, s, c) == 0:
+    if art_need(r, tb, s, c) == 0:
         r.art_done[s, c] = 1
-        _activate_artifact(r, tb, s, c)
+        activate_artifact(r, tb, s, c)
 
 
 @njit(cache=True)

@@ -36,8 +36,8 @@ from simulate.games.golem import apprentice as golem_apprentice
 from simulate.games.golem import bots as golem_bots
 from simulate.games.golem import components, data, engine, play, search_bot
 from simulate.games.golem.codes import ACT_NAMES, STAT_NAMES, Decision
+from simulate.games.golem.engine.state import MAX_OBJECTIVES, new_pads, new_state
 from simulate.games.golem.reference import GolemReference, public_state
-from simulate.games.golem.state import MAX_OBJECTIVES, new_pads, new_state
 from simulate.games.golem.twin import GolemTwin
 from simulate.rng import game_seeds
 from simulate.search import new_tree

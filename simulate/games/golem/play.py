@@ -21,10 +21,10 @@ from simulate.games.golem.engine import (
     is_legal,
     score_parts,
 )
+from simulate.games.golem.engine.state import PAD, new_state
 from simulate.games.golem.features import NUM_FEATURES, features
 from simulate.games.golem.search_bot import MAX_MOVES as SEARCH_MOVES
 from simulate.games.golem.search_bot import MOVE_LEN, S_ITERATIONS, new_scratch, search_action
-from simulate.games.golem.state import PAD, new_state
 from simulate.search import new_tree
 
 SCORE_PARTS = (

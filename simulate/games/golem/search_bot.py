@@ -33,9 +33,9 @@ from simulate.games.golem.bots import BALANCED, BOTS, PARAM_NAMES, _candidates, 
 from simulate.games.golem.codes import NUM_ACTIONS, PH_END, PH_MOVE, UP_ART, Decision
 from simulate.games.golem.data import NUM_AUTOMA_CARDS
 from simulate.games.golem.engine import NUM_PARTS, apply_action, automa_parts, current_player, legal_mask, score_parts
-from simulate.games.golem.engine_legality import OPTIONS
+from simulate.games.golem.engine.legality import OPTIONS
+from simulate.games.golem.engine.state import P
 from simulate.games.golem.features import NUM_FEATURES, leaf_values, sigmoid
-from simulate.games.golem.state import P
 from simulate.rng import next_u64, shuffle
 from simulate.search import bare_rollouts, search
 

@@ -12,8 +12,8 @@ from simulate.gamekit import Twin
 from simulate.games.golem import engine
 from simulate.games.golem.codes import NUM_ACTIONS, STAT_NAMES
 from simulate.games.golem.data import NUM_AUTOMA_CARDS, GolemData
+from simulate.games.golem.engine.state import new_state
 from simulate.games.golem.reference import GolemReference, public_state
-from simulate.games.golem.state import new_state
 
 AUTOMA_FIELDS = (
     "automa", "au_deck", "au_strategy", "au_pos", "au_actions", "au_slot", "au_eyes", "au_gauge", "au_next",

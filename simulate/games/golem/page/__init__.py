@@ -24,9 +24,9 @@ from simulate.games.golem.data import (
     VALUE_PLAYERS,
     GolemData,
 )
+from simulate.games.golem.engine.state import PAD
 from simulate.games.golem.reference import GolemReference, public_state
 from simulate.games.golem.search_bot import MAX_MOVES, MOVE_LEN, S_ITERATIONS, new_scratch, search_action
-from simulate.games.golem.state import PAD
 from simulate.search import new_tree
 from simulate.viewkit import (
     Explainer,

@@ -29,14 +29,21 @@ from simulate.games.golem.data import (
     P_TRACK_CREATE,
     P_TRACK_KILL,
 )
-from simulate.games.golem.engine_developments import _activate_artifact
-from simulate.games.golem.engine_legality import _create_cost, _on_board, study_dev_bonus
-from simulate.games.golem.engine_resources import _gain_gold, _has_gdev, _lose_vp, _pay, _reactivates, _student_income
-from simulate.games.golem.engine_stack import _auto, _push
+from simulate.games.golem.engine.developments import activate_artifact
+from simulate.games.golem.engine.legality import create_cost, on_board_space, study_dev_bonus
+from simulate.games.golem.engine.resources import (
+    _gain_gold,
+    _lose_vp,
+    _pay,
+    _student_income,
+    has_gdev,
+    reactivates_effect,
+)
+from simulate.games.golem.engine.stack import _auto, _push
 
 
 @njit(cache=True)
-def _step_golem(r, tb, s, g, pay, back):
+def step_golem(r, tb, s, g, pay, back):
     r.last_stepped = g
     r.standing[s, g] = 1
     if back:
@@ -57,7 +64,7 @@ def _overmove(r, tb, s):
     r.step_left = 0
     on_board = 0
     for g in range(6):
-        if _on_board(r.golem_loc[s, g]):
+        if on_board_space(r.golem_loc[s, g]):
             on_board += 1
     if left <= 0 or on_board == 0:
         return
@@ -68,7 +75,7 @@ def _overmove(r, tb, s):
 
 @njit(cache=True)
 def _create(r, tb, s, dist, discount):
-    _pay(r, s, CLAY, _create_cost(r, tb, s, dist, discount))
+    _pay(r, s, CLAY, create_cost(r, tb, s, dist, discount))
     g = 2
     while r.golem_loc[s, g] != OFF_BOARD:
         g += 1
@@ -79,9 +86,9 @@ def _create(r, tb, s, dist, discount):
     r.built[s] += 1
     r.track[s] = min(tb.prm[P_GOLEM_TRACK_LEN] - 1, r.track[s] + tb.prm[P_TRACK_CREATE])
     for k in range(4):
-        if _reactivates(r, tb, s, k, E_REACTIVATE_CREATE_GOLEM):
+        if reactivates_effect(r, tb, s, k, E_REACTIVATE_CREATE_GOLEM):
             _auto(r, s, X_ACTIVATE_ART, k, 0, 0, 0)
-    if _has_gdev(r, tb, s, E_CREATE_STEP_ACTIVATE):  # the Development's "may": the step is confirmed (R27)
+    if has_gdev(r, tb, s, E_CREATE_STEP_ACTIVATE):  # the Development's "may": the step is confirmed (R27)
         _push(r, D_CONFIRM, s, E_CREATE_STEP_ACTIVATE, dist, 0, 0, g)
 
 
@@ -94,7 +101,7 @@ def _kill(r, tb, s, g, space):
     r.cemetery_count[s] += 1
     r.killed[s] += 1
     r.track[s] = max(0, r.track[s] - tb.prm[P_TRACK_KILL])
-    times = 2 if _has_gdev(r, tb, s, E_KILL_DOUBLE_CEMETERY) else 1
+    times = 2 if has_gdev(r, tb, s, E_KILL_DOUBLE_CEMETERY) else 1
     for res in range(3):
         r.res[s, res] += tb.cem_bonus[space, res] * times
     r.vp[s] += tb.cem_bonus[space, 4] * times
@@ -109,7 +116,7 @@ def _income(r, tb):
         _student_income(r, tb, s)
         for k in range(4):
             if r.art_done[s, k]:
-                _activate_artifact(r, tb, s, k)
+                activate_artifact(r, tb, s, k)
         r.res[s, KNOWLEDGE] += tb.sd_income[r.study[s]] + study_dev_bonus(r, tb, s, P_STUDY_DEV_INCOME)
         r.res[s, CLAY] += tb.gt_clay[r.track[s]]
         r.vp[s] += tb.gt_vp[r.track[s]]
@@ -127,11 +134,11 @@ def control_seat(r, tb, s):
     not paid for. Changes the seat's Knowledge, VP and control statistics, and ``tmp[0:6]``."""
     if r.free_control[s]:
         return
-    cap = 2 if _has_gdev(r, tb, s, E_CONTROL_CAP_2) else 99
+    cap = 2 if has_gdev(r, tb, s, E_CONTROL_CAP_2) else 99
     m = 0
     for g in range(6):
         loc = r.golem_loc[s, g]
-        if _on_board(loc):
+        if on_board_space(loc):
             cost = min(cap, max(0, r.golem_sec[s, g] - r.student[s, loc]))
             # insertion into the sorted costs r.tmp[:m]
             j = m

@@ -98,21 +98,21 @@ from simulate.games.golem.data import (
     P_MIRROR_STUDY_COST,
     RED,
 )
-from simulate.games.golem.engine_developments import _activate_artifact, _buy_book, _upgrade
-from simulate.games.golem.engine_effects import _activate, _book_effect, _confirmed, _effect, _row_action, _tile_effect
-from simulate.games.golem.engine_golems import _create, _kill, _step_golem
-from simulate.games.golem.engine_legality import PAIR_A, PAIR_B, _art_need, _has_legal
-from simulate.games.golem.engine_resources import (
+from simulate.games.golem.engine.developments import _buy_book, _upgrade, activate_artifact
+from simulate.games.golem.engine.effects import _activate, _book_effect, _confirmed, _effect, _row_action, _tile_effect
+from simulate.games.golem.engine.golems import _create, _kill, step_golem
+from simulate.games.golem.engine.legality import PAIR_A, PAIR_B, art_need, has_legal
+from simulate.games.golem.engine.resources import (
     _gain_gold,
-    _has_gdev,
-    _move_student,
     _pay,
-    _reactivates,
-    _study_up,
     _take_start,
+    has_gdev,
+    move_student,
+    reactivates_effect,
+    study_up,
 )
-from simulate.games.golem.engine_rounds import _next_phase
-from simulate.games.golem.engine_stack import _auto, _ob_append, _push
+from simulate.games.golem.engine.rounds import _next_phase
+from simulate.games.golem.engine.stack import _auto, _ob_append, _push
 
 
 @njit(cache=True)
@@ -142,7 +142,7 @@ def advance(r, tb):
             k = r.sp - 1
             kind = r.stack[k, 0]
             if kind != T_AUTO:
-                if _has_legal(
+                if has_legal(
                     r,
                     tb,
                     kind,
@@ -207,7 +207,7 @@ def _resolve(r, tb, kind, s, e, pa, pb, pc, px, a):  # noqa: C901 - one branch p
         if a == IGNORE_CHARACTER:
             r.step_left -= tb.ch_move[r.palace[r.round]]
     elif kind == D_MOVE_STEP:
-        _step_golem(r, tb, s, a // 2, a % 2, False)
+        step_golem(r, tb, s, a // 2, a % 2, False)
         r.step_left -= 1
         if r.step_left > 0:
             _push(r, D_MOVE_STEP, s, 0, 0, 0, 0, 0)
@@ -216,11 +216,11 @@ def _resolve(r, tb, kind, s, e, pa, pb, pc, px, a):  # noqa: C901 - one branch p
     elif kind == D_BLACK_MARBLE:
         for dist in range(NUM_DISTRICT_OPTIONS):
             if dist != a:
-                _move_student(r, tb, s, dist, 1)
+                move_student(r, tb, s, dist, 1)
     elif kind == D_WORK_COUNT:
         if a > 0:
             _pay(r, s, KNOWLEDGE, max(0, tb.work_costs[a - 1] - pa))
-        extra = 1 if _has_gdev(r, tb, s, E_ACTIVATE_WORK_EXTRA) else 0
+        extra = 1 if has_gdev(r, tb, s, E_ACTIVATE_WORK_EXTRA) else 0
         if a + extra > 0:
             _push(r, D_ACTIVATE, s, 0, a + extra, 1, 0, -1)
     elif kind == D_ACTIVATE:
@@ -262,7 +262,7 @@ def _resolve(r, tb, kind, s, e, pa, pb, pc, px, a):  # noqa: C901 - one branch p
             _row_action(r, s, a, pa)
         else:
             _pay(r, s, COIN, tb.prm[P_MIRROR_STUDY_COST])
-            _study_up(r, tb, s, 1)
+            study_up(r, tb, s, 1)
     elif kind == D_CHARACTER:
         c = r.palace[r.round]
         if a == CHARACTER_PAY:
@@ -283,12 +283,12 @@ def _resolve(r, tb, kind, s, e, pa, pb, pc, px, a):  # noqa: C901 - one branch p
         _kill(r, tb, s, pa, a)
     elif kind == D_STUDENT:
         if a < STUDENT_SKIP:
-            _move_student(r, tb, s, a, 1)
+            move_student(r, tb, s, a, 1)
     elif kind == D_GOLEM_STEP:
         if a == STEP_STOP:
             return
         g = a // 4
-        _step_golem(r, tb, s, g, a % 2, (a // 2) % 2 == 1)
+        step_golem(r, tb, s, g, a % 2, (a // 2) % 2 == 1)
         if pb > 1:
             _push(r, D_GOLEM_STEP, s, 0, pa, pb - 1, pc, -1 if px == -1 else g)
     elif kind == D_BOOK:
@@ -316,12 +316,12 @@ def _resolve(r, tb, kind, s, e, pa, pb, pc, px, a):  # noqa: C901 - one branch p
             r.track[s] -= 1
     elif kind == D_ARTIFACT_ACTIVATE:
         if a < ART_ACTIVATE_SKIP:
-            _activate_artifact(r, tb, s, a)
+            activate_artifact(r, tb, s, a)
     elif kind == D_GOLD_PLACE:
         r.art_gold[s, a] += 1
-        if _art_need(r, tb, s, a) == 0:
+        if art_need(r, tb, s, a) == 0:
             r.art_done[s, a] = 1
-            _activate_artifact(r, tb, s, a)
+            activate_artifact(r, tb, s, a)
     elif kind == D_CHOICE:
         r.res[s, a] += pa
     elif kind == D_CONFIRM:
@@ -365,10 +365,10 @@ def _turn(r, tb, s, a):
         if colour == RED or colour == BLUE:
             want = E_REACTIVATE_RED_MARBLE if colour == RED else E_REACTIVATE_BLUE_MARBLE
             for k in range(4):
-                if _reactivates(r, tb, s, k, want):
+                if reactivates_effect(r, tb, s, k, want):
                     _auto(r, s, X_ACTIVATE_ART, k, 0, 0, 0)
         if colour < 3:
-            _move_student(r, tb, s, colour, 1)
+            move_student(r, tb, s, colour, 1)
         elif colour == BLACK:
             _push(r, D_BLACK_MARBLE, s, 0, 0, 0, 0, 0)
         return

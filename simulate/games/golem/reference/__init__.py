@@ -11,10 +11,10 @@ player and automatic steps (``X_*`` internal effects), each a fixed-size row of 
 state is fixed-size integer arrays and the numba port is mechanical. Chance (marble drops, shuffles)
 draws from the engine's own SplitMix64 stream seeded from the setup seed's hidden order; bots never touch it.
 
-This module holds the set-up, the OpenSpiel API, scoring and ``describe``; the rules are in the mixins
-``reference_rounds``, ``reference_legality``, ``reference_decisions``, ``reference_effects``,
-``reference_resources``, ``reference_golems`` and ``reference_developments`` (the sections of the kernel's
-``engine_*`` modules); the codes (``Decision``, the action encoding, ``X_*``) are in ``codes.py``.
+This package's top holds the set-up, the OpenSpiel API, scoring and ``describe``; the rules are in the mixins
+``reference.rounds``, ``reference.legality``, ``reference.decisions``, ``reference.effects``,
+``reference.resources``, ``reference.golems`` and ``reference.developments`` (the sections of the kernel's
+``engine`` modules); the codes (``Decision``, the action encoding, ``X_*``) are in ``codes.py``.
 """
 
 from __future__ import annotations
@@ -80,13 +80,13 @@ from simulate.games.golem.data import (
     YELLOW,
     GolemData,
 )
-from simulate.games.golem.reference_decisions import Decisions
-from simulate.games.golem.reference_developments import Developments
-from simulate.games.golem.reference_effects import Effects
-from simulate.games.golem.reference_golems import Golems
-from simulate.games.golem.reference_legality import Legality
-from simulate.games.golem.reference_resources import Resources
-from simulate.games.golem.reference_rounds import RoundDriver
+from simulate.games.golem.reference.decisions import Decisions
+from simulate.games.golem.reference.developments import Developments
+from simulate.games.golem.reference.effects import Effects
+from simulate.games.golem.reference.golems import Golems
+from simulate.games.golem.reference.legality import Legality
+from simulate.games.golem.reference.resources import Resources
+from simulate.games.golem.reference.rounds import RoundDriver
 from simulate.rng import opening_seed, order_seed
 
 

@@ -209,11 +209,11 @@ def legal_mask(r, tb, out):
             count += out[a]
     elif kind == D_UPGRADE or kind == D_INCOME_UPGRADE:
         for a in range(last):
-            out[a] = 1 if _upgrade_option_legal(r, tb, s, pa, pb, pc, a) else 0
+            out[a] = 1 if upgrade_option_legal(r, tb, s, pa, pb, pc, a) else 0
             count += out[a]
     elif kind == D_ARTIFACT_ACTION:
         for a in range(last):
-            out[a] = 1 if _artifact_action_legal(r, tb, s, pb, a) else 0
+            out[a] = 1 if artifact_action_legal(r, tb, s, pb, a) else 0
             count += out[a]
     elif kind == D_STUDY_ACTION:
         for a in range(last):
@@ -256,7 +256,7 @@ def is_legal(r, tb, a):
 
 
 @njit(cache=True)
-def _has_legal(r, tb, kind, s, e, pa, pb, pc, px):
+def has_legal(r, tb, kind, s, e, pa, pb, pc, px):
     for a in range(OPTIONS[kind] - 1, -1, -1):  # from the top: "skip" and "done" are usually the last option
         if _legal(r, tb, kind, s, e, pa, pb, pc, px, a):
             return True
@@ -264,7 +264,7 @@ def _has_legal(r, tb, kind, s, e, pa, pb, pc, px):
 
 
 @njit(cache=True)
-def _on_board(loc):
+def on_board_space(loc):
     return loc >= 0 and loc <= 2
 
 
@@ -301,11 +301,11 @@ def _legal(r, tb, kind, s, e, pa, pb, pc, px, a):  # noqa: C901 - one branch per
             return False
         if px >= 0 and a != px:
             return False
-        return _on_board(r.golem_loc[s, a]) and r.standing[s, a] == 1 and not (pb != 0 and r.fresh[s, a] != 0)
+        return on_board_space(r.golem_loc[s, a]) and r.standing[s, a] == 1 and not (pb != 0 and r.fresh[s, a] != 0)
     if kind == D_GOLEM_ACTION:
         return _golem_action_legal(r, tb, s, pb, a)
     if kind == D_ARTIFACT_ACTION:
-        return _artifact_action_legal(r, tb, s, pb, a)
+        return artifact_action_legal(r, tb, s, pb, a)
     if kind == D_STUDY_ACTION:
         return _study_action_legal(r, tb, s, pb, a)
     if kind == D_MIRROR:
@@ -320,11 +320,11 @@ def _legal(r, tb, kind, s, e, pa, pb, pc, px, a):  # noqa: C901 - one branch per
             return r.res[s, COIN] >= tb.ch_cost[r.palace[r.round]]
         return a == CHARACTER_COINS
     if kind == D_UPGRADE or kind == D_INCOME_UPGRADE:
-        return _upgrade_option_legal(r, tb, s, pa, pb, pc, a)
+        return upgrade_option_legal(r, tb, s, pa, pb, pc, a)
     if kind == D_CREATE:
         return a == CREATE_SKIP or (a < CREATE_SKIP and _create_legal(r, tb, s, a, pa))
     if kind == D_KILL:
-        return a == KILL_SKIP or (a < KILL_SKIP and _on_board(r.golem_loc[s, a]))
+        return a == KILL_SKIP or (a < KILL_SKIP and on_board_space(r.golem_loc[s, a]))
     if kind == D_CEMETERY_SPACE:
         if a >= tb.prm[P_CEMETERY_LEN]:
             return False
@@ -367,7 +367,7 @@ def _legal(r, tb, kind, s, e, pa, pb, pc, px, a):  # noqa: C901 - one branch per
     if kind == D_ARTIFACT_ACTIVATE:
         return a == ART_ACTIVATE_SKIP or (a < ART_ACTIVATE_SKIP and r.art_done[s, a] == 1)
     if kind == D_GOLD_PLACE:
-        return a < NUM_ARTIFACT_OPTIONS and _art_need(r, tb, s, a) > 0
+        return a < NUM_ARTIFACT_OPTIONS and art_need(r, tb, s, a) > 0
     if kind == D_CHOICE:
         return a < NUM_CHOICE_OPTIONS
     if kind == D_CONFIRM:
@@ -378,7 +378,7 @@ def _legal(r, tb, kind, s, e, pa, pb, pc, px, a):  # noqa: C901 - one branch per
         if a > COPY_SKIP:
             return False
         loc = r.golem_loc[s, a]
-        return _on_board(loc) and r.section_tile[loc, r.golem_sec[s, a]] >= 0
+        return on_board_space(loc) and r.section_tile[loc, r.golem_sec[s, a]] >= 0
     if kind == D_ANY_ACTION:
         return a < NUM_ROW_OPTIONS
     if kind == D_REMOVE_MARBLE:
@@ -420,7 +420,7 @@ def _golem_action_legal(r, tb, s, pb, a):
 
 
 @njit(cache=True)
-def _artifact_action_legal(r, tb, s, pb, a):
+def artifact_action_legal(r, tb, s, pb, a):
     if a < ART_OPTIONS:
         return (pb & 1) == 0 and _upgrade_legal(r, tb, s, UP_ART + a, 0, 0)
     if a == AA_BUY_GOLD:
@@ -438,7 +438,7 @@ def _study_action_legal(r, tb, s, pb, a):
 
 
 @njit(cache=True)
-def _upgrade_option_legal(r, tb, s, pa, pb, pc, a):
+def upgrade_option_legal(r, tb, s, pa, pb, pc, a):
     """Upgrade (or Income upgrade) option ``a`` in the areas of bitmask ``pa``, discount ``pb``, any resource ``pc``."""
     if a == UPGRADE_SKIP:
         return True
@@ -450,7 +450,7 @@ def _upgrade_option_legal(r, tb, s, pa, pb, pc, a):
 
 @njit(cache=True)
 def _step_legal(r, tb, s, g, pay, back, in_range):
-    if not in_range or g >= 6 or not _on_board(r.golem_loc[s, g]):
+    if not in_range or g >= 6 or not on_board_space(r.golem_loc[s, g]):
         return False
     sec = r.golem_sec[s, g]
     if back:
@@ -470,13 +470,13 @@ def _step_legal(r, tb, s, g, pay, back, in_range):
 def _standing_count(r, s, fresh_ok):
     m = 0
     for g in range(6):
-        if _on_board(r.golem_loc[s, g]) and r.standing[s, g] and (fresh_ok or r.fresh[s, g] == 0):
+        if on_board_space(r.golem_loc[s, g]) and r.standing[s, g] and (fresh_ok or r.fresh[s, g] == 0):
             m += 1
     return m
 
 
 @njit(cache=True)
-def _create_cost(r, tb, s, dist, discount):
+def create_cost(r, tb, s, dist, discount):
     own = 0
     for g in range(6):
         if r.golem_loc[s, g] == dist:
@@ -490,7 +490,7 @@ def _create_legal(r, tb, s, dist, discount):
     for g in range(2, 6):
         if r.golem_loc[s, g] == OFF_BOARD:
             free = True
-    return free and r.res[s, CLAY] >= _create_cost(r, tb, s, dist, discount)
+    return free and r.res[s, CLAY] >= create_cost(r, tb, s, dist, discount)
 
 
 @njit(cache=True)
@@ -504,7 +504,7 @@ def study_dev_bonus(r, tb, s, which):
 
 
 @njit(cache=True)
-def _upgrade_cost(r, tb, s, opt):
+def upgrade_cost(r, tb, s, opt):
     """(cost, resource) of upgrade option ``opt``; cost -1 if not available."""
     if opt < UP_STUDY:
         return (-1 if r.gdev[s, opt] else tb.gdev_cost[opt]), CLAY
@@ -525,7 +525,7 @@ def _upgrade_cost(r, tb, s, opt):
 
 @njit(cache=True)
 def _upgrade_legal(r, tb, s, opt, discount, any_res):
-    cost, res = _upgrade_cost(r, tb, s, opt)
+    cost, res = upgrade_cost(r, tb, s, opt)
     if cost < 0:
         return False
     due = max(0, cost - discount)
@@ -535,7 +535,7 @@ def _upgrade_legal(r, tb, s, opt, discount, any_res):
 
 
 @njit(cache=True)
-def _book_price(r, tb, s, pos, discount, free_card):
+def book_price(r, tb, s, pos, discount, free_card):
     b = r.library[pos]
     card = 0 if free_card or tb.bk_colour[b] == BOOK_BLACK else tb.bk_cost[b]
     return max(0, card + tb.library_costs[pos] - discount)
@@ -546,7 +546,7 @@ def _book_legal(r, tb, s, pos, col, discount, free_card):
     if pos >= r.lib_len or col > 3:
         return False
     b = r.library[pos]
-    if r.res[s, KNOWLEDGE] < _book_price(r, tb, s, pos, discount, free_card):
+    if r.res[s, KNOWLEDGE] < book_price(r, tb, s, pos, discount, free_card):
         return False
     if tb.bk_colour[b] == BOOK_BLACK and max(r.student[s, 0], max(r.student[s, 1], r.student[s, 2])) <= 1:
         return False
@@ -591,7 +591,7 @@ def _confirm_ok(r, s, e, a, b, c, x):
 
 
 @njit(cache=True)
-def _art_need(r, tb, s, k):
+def art_need(r, tb, s, k):
     if r.art_tile[s] < 0:
         return 0
     return tb.art[r.art_tile[s], r.art_side[s], k, 0] - r.art_gold[s, k]

@@ -1,17 +1,19 @@
-"""Golem rules as numba functions over the record ``r`` of one game (``state.py``).
+"""Golem rules as numba functions over the record ``r`` of one game (``state``).
 
-A line-by-line port of ``reference.py`` (the readable twin, compared move by move in
+A line-by-line port of the ``reference`` package (the readable twin, compared move by move in
 ``tests/test_golem_differential.py``): the same decisions, action integers, task stack, chance draws
 and scoring. ``tb`` is the packed tables record (``GolemData.kernel[0]``). The batch loop and the
 bots live in ``play.py`` and ``bots.py``.
 
-This module is the kernel's public surface (re-exported) and the one-game wrappers; the rules are in
-modules the bots also import from directly, each importing only modules later in this list:
-``engine_setup`` (dealing a game), ``engine_decisions`` (resolving a decision, advancing),
-``engine_effects`` (the effect table), ``engine_rounds`` (phases, turns, Synagogue, Automa),
-``engine_golems``, ``engine_developments``, ``engine_resources`` (small state changes),
-``engine_legality`` (legal actions), ``engine_scoring`` and ``engine_stack`` (task stack, decks).
-The codes (decisions, action encoding, internal steps) are in ``codes.py``.
+This package's top is the kernel's public surface (re-exported) and the one-game wrappers; the rules are in
+its modules, which the bots also import from directly (public names only), each importing only modules later in
+this list (the ``golem-engine-order`` contract of ``pyproject.toml``):
+``setup`` (dealing a game), ``decisions`` (resolving a decision, advancing),
+``effects`` (the effect table), ``rounds`` (phases, turns, Synagogue, Automa),
+``golems``, ``developments``, ``resources`` (small state changes),
+``legality`` (legal actions), ``scoring`` and ``stack`` (task stack, decks).
+``state`` holds the record's layout. The codes (decisions, action encoding, internal steps) are in the package's
+``codes`` (shared with the reference).
 """
 
 from __future__ import annotations
@@ -19,11 +21,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simulate.games.golem.engine_decisions import apply_action
-from simulate.games.golem.engine_legality import is_legal, legal_mask
-from simulate.games.golem.engine_scoring import NUM_PARTS, automa_parts, objectives_met, score_parts
-from simulate.games.golem.engine_setup import gift_seat, init_game
-from simulate.games.golem.engine_stack import current_player, decision
+from simulate.games.golem.engine.decisions import apply_action
+from simulate.games.golem.engine.legality import is_legal, legal_mask
+from simulate.games.golem.engine.scoring import NUM_PARTS, automa_parts, objectives_met, score_parts
+from simulate.games.golem.engine.setup import gift_seat, init_game
+from simulate.games.golem.engine.stack import current_player, decision
 
 __all__ = [
     "apply_action",

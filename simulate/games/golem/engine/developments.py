@@ -45,14 +45,14 @@ from simulate.games.golem.data import (
     P_GIFT_KIND,
     VP,
 )
-from simulate.games.golem.engine_legality import _art_need, _book_price, _upgrade_cost
-from simulate.games.golem.engine_resources import _pay, _reactivates, _study_up, _take_start
-from simulate.games.golem.engine_stack import _auto, _bk_pop, _push
+from simulate.games.golem.engine.legality import art_need, book_price, upgrade_cost
+from simulate.games.golem.engine.resources import _pay, _take_start, reactivates_effect, study_up
+from simulate.games.golem.engine.stack import _auto, _bk_pop, _push
 
 
 @njit(cache=True)
 def _upgrade(r, tb, s, opt, discount, any_res):
-    cost, res = _upgrade_cost(r, tb, s, opt)
+    cost, res = upgrade_cost(r, tb, s, opt)
     due = max(0, cost - discount)
     take = min(due, r.res[s, res])
     r.res[s, res] -= take
@@ -84,14 +84,14 @@ def _upgrade(r, tb, s, opt, discount, any_res):
 
 
 @njit(cache=True)
-def _activate_artifact(r, tb, s, k):
+def activate_artifact(r, tb, s, k):
     t = r.art_tile[s]
     side = r.art_side[s]
     r.res[s, CLAY] += tb.art[t, side, k, 1]
     r.res[s, COIN] += tb.art[t, side, k, 2]
     r.res[s, KNOWLEDGE] += tb.art[t, side, k, 3]
     r.vp[s] += tb.art[t, side, k, 4]
-    _study_up(r, tb, s, tb.art[t, side, k, 5])
+    study_up(r, tb, s, tb.art[t, side, k, 5])
     for tile in range(5):
         if r.adev_space[s, tile] != k:
             continue
@@ -116,7 +116,7 @@ def _activate_artifact(r, tb, s, k):
 @njit(cache=True)
 def _buy_book(r, tb, s, pos, col, discount, free_card):
     b = r.library[pos]
-    _pay(r, s, KNOWLEDGE, _book_price(r, tb, s, pos, discount, free_card))
+    _pay(r, s, KNOWLEDGE, book_price(r, tb, s, pos, discount, free_card))
     for k in range(pos, r.lib_len - 1):
         r.library[k] = r.library[k + 1]
     r.lib_len -= 1
@@ -150,7 +150,7 @@ def _after_book(r, tb, s, col, first):
     dev = tb.sdev_effect[col] if r.sdev[s, col] else 0
     if first:
         for k in range(3, -1, -1):
-            if _reactivates(r, tb, s, k, E_REACTIVATE_FIRST_BOOK):
+            if reactivates_effect(r, tb, s, k, E_REACTIVATE_FIRST_BOOK):
                 _auto(r, s, X_ACTIVATE_ART, k, 0, 0, 0)
     for j in range(r.col_len[s, col] - 1, -1, -1):
         _push_book_task(r, tb, s, r.col_books[s, col, j], 1)
@@ -192,11 +192,11 @@ def deal_gift(r, tb, s):
         r.adev_space[s, c] = 0
         r.adev_side[s, c] = 0
     elif kind == GIFT_ARTIFACT:
-        take = min(_art_need(r, tb, s, c), r.gold_supply)
+        take = min(art_need(r, tb, s, c), r.gold_supply)
         r.gold_supply -= take
         r.art_gold[s, c] += take
-        if _art_need(r, tb, s, c) == 0:
+        if art_need(r, tb, s, c) == 0:
             r.art_done[s, c] = 1
-            _activate_artifact(r, tb, s, c)
+            activate_artifact(r, tb, s, c)
     elif kind == GIFT_START:
         _take_start(r, tb, s, c)

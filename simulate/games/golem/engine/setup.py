@@ -19,9 +19,9 @@ from simulate.games.golem.data import (
     P_STARTING_VP,
     P_TRACK_START,
 )
-from simulate.games.golem.engine_decisions import advance
-from simulate.games.golem.engine_rounds import _deal_action_tiles, _drop_all, _push_phase
-from simulate.games.golem.engine_stack import _ob_pop
+from simulate.games.golem.engine.decisions import advance
+from simulate.games.golem.engine.rounds import _deal_action_tiles, _drop_all, _push_phase
+from simulate.games.golem.engine.stack import _ob_pop
 from simulate.rng import draw_front, mix64, opening_seed, order_seed, randint, shuffle, shuffle_range
 
 
@@ -57,7 +57,7 @@ def init_game(r, tb, n, setup_seed, play_seed):
 @njit(cache=True)
 def gift_seat(seat_bot):
     """The seat of lineup entry 0 (``seat_bot``: lineup entry per seat), which the rule option ``gift`` deals to
-    (``engine_developments.deal_gift``, when its setup reaches the Starting tiles)."""
+    (``engine.developments.deal_gift``, when its setup reaches the Starting tiles)."""
     for s in range(seat_bot.shape[0]):
         if seat_bot[s] == 0:
             return s

@@ -111,23 +111,23 @@ from simulate.games.golem.data import (
     WORK,
     YELLOW,
 )
-from simulate.games.golem.engine_developments import _activate_artifact, _after_book
-from simulate.games.golem.engine_golems import _overmove
-from simulate.games.golem.engine_legality import _on_board
-from simulate.games.golem.engine_resources import (
+from simulate.games.golem.engine.developments import _after_book, activate_artifact
+from simulate.games.golem.engine.golems import _overmove
+from simulate.games.golem.engine.legality import on_board_space
+from simulate.games.golem.engine.resources import (
     _draw_objectives,
     _gain,
     _gain_gold,
     _gold_piece,
-    _level,
-    _move_student,
     _pay,
     _student_income,
-    _study_up,
+    move_student,
+    study_up,
+    track_level,
 )
-from simulate.games.golem.engine_rounds import _redrop
-from simulate.games.golem.engine_scoring import devs_flipped
-from simulate.games.golem.engine_stack import _auto, _push
+from simulate.games.golem.engine.rounds import _redrop
+from simulate.games.golem.engine.scoring import devs_flipped
+from simulate.games.golem.engine.stack import _auto, _push
 
 
 @njit(cache=True)
@@ -228,9 +228,9 @@ def _resource_effect(r, tb, s, e, a, b, c, x):  # noqa: C901 - the rest of the e
     ):
         _push(r, D_CONFIRM, s, e, a, b, c, x)
     elif e == E_STUDY_UP:
-        _study_up(r, tb, s, a)
+        study_up(r, tb, s, a)
     elif e == E_STUDENT_DISTRICT:
-        _move_student(r, tb, s, c, max(1, a))
+        move_student(r, tb, s, c, max(1, a))
     elif e == E_STUDENT_ANY:
         for _ in range(a):
             _push(r, D_STUDENT, s, 0, 0, 0, 0, 0)
@@ -253,7 +253,7 @@ def _resource_effect(r, tb, s, e, a, b, c, x):  # noqa: C901 - the rest of the e
     elif e == E_BUY_BOOK_FREE_CARD:
         _push(r, D_BOOK, s, 0, a, 1, 0, 0)
     elif e == E_STUDY_BOOK_BONUS:
-        _study_up(r, tb, s, a)
+        study_up(r, tb, s, a)
         _push(r, D_BOOK_BONUS, s, 0, max(1, b), 0, 0, 0)
     elif e == E_RESOURCES_OBJECTIVE:
         for res in range(3):
@@ -267,8 +267,8 @@ def _resource_effect(r, tb, s, e, a, b, c, x):  # noqa: C901 - the rest of the e
     elif e == E_GAIN_GOLD:
         _gain_gold(r, s, a)
     elif e == E_STUDY_BLUE_STUDENT:
-        _study_up(r, tb, s, a)
-        _move_student(r, tb, s, BLUE, b)
+        study_up(r, tb, s, a)
+        move_student(r, tb, s, BLUE, b)
     elif e == E_GOLD_YELLOW_STUDENT:
         _auto(r, s, X_STUDENT, b, 0, YELLOW, 0)
         _auto(r, s, X_GOLD, a, 0, 0, 0)
@@ -277,7 +277,7 @@ def _resource_effect(r, tb, s, e, a, b, c, x):  # noqa: C901 - the rest of the e
     elif e == E_VP_TIMES_LEFTMOST:
         r.vp[s] += a * min(r.student[s, 0], min(r.student[s, 1], r.student[s, 2]))
     elif e == E_VP_PER_TRACK_LEVEL:
-        r.vp[s] += a * _level(r, tb, s)
+        r.vp[s] += a * track_level(r, tb, s)
     elif e == E_VP_BUY_BOOK:
         r.vp[s] += a
         _push(r, D_BOOK, s, 0, b, 0, 0, 0)
@@ -290,9 +290,9 @@ def _resource_effect(r, tb, s, e, a, b, c, x):  # noqa: C901 - the rest of the e
 def _internal_step(r, tb, s, e, a, b, c):  # noqa: C901 - one branch per step
     """Apply internal step ``e`` (an ``X_*`` code the engine pushes); False if not one."""
     if e == X_VP_PER_LEVEL:
-        r.vp[s] += a * _level(r, tb, s)
+        r.vp[s] += a * track_level(r, tb, s)
     elif e == X_KNOW_PER_LEVEL:
-        r.res[s, KNOWLEDGE] += a * _level(r, tb, s)
+        r.res[s, KNOWLEDGE] += a * track_level(r, tb, s)
     elif e == X_VP_CEMETERY:
         r.vp[s] += a * r.cemetery_count[s]
         r.res[s, CLAY] += b * r.cemetery_count[s]
@@ -306,11 +306,11 @@ def _internal_step(r, tb, s, e, a, b, c):  # noqa: C901 - one branch per step
     elif e == X_ROW_ACTION:
         _row_action(r, s, a, b)
     elif e == X_STUDENT:
-        _move_student(r, tb, s, c, a)
+        move_student(r, tb, s, c, a)
     elif e == X_GAIN:
         _gain(r, tb, s, c, a)
     elif e == X_ACTIVATE_ART:
-        _activate_artifact(r, tb, s, a)
+        activate_artifact(r, tb, s, a)
     elif e == X_END_ACTION:
         for g in range(6):
             r.fresh[s, g] = 0
@@ -318,7 +318,7 @@ def _internal_step(r, tb, s, e, a, b, c):  # noqa: C901 - one branch per step
         g = r.last_stepped
         if g < 0:
             _push(r, D_ACTIVATE, s, 0, 1, 0, 0, -1)
-        elif _on_board(r.golem_loc[s, g]) and r.standing[s, g]:
+        elif on_board_space(r.golem_loc[s, g]) and r.standing[s, g]:
             _push(r, D_ACTIVATE, s, 0, 1, 0, 0, g)
     elif e == X_GOLD:
         _gain_gold(r, s, a)
@@ -357,11 +357,11 @@ def _confirmed(r, tb, s, e, a, b, c, x):
             _push(r, D_STUDENT, s, 0, 0, 0, 0, 0)
     elif e == E_PAY_FOR_STUDY:
         _pay(r, s, c, a)
-        _study_up(r, tb, s, b)
+        study_up(r, tb, s, b)
     elif e == E_PAY_FOR_VP_STUDY:
         _pay(r, s, c, a)
         r.vp[s] += b
-        _study_up(r, tb, s, 1)
+        study_up(r, tb, s, 1)
     elif e == E_STUDENT_BACK:
         r.student[s, x] -= 1
         r.vp[s] += a

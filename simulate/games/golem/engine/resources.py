@@ -14,8 +14,8 @@ from simulate.games.golem.data import (
     STUDY,
     VP,
 )
-from simulate.games.golem.engine_legality import _art_need
-from simulate.games.golem.engine_stack import _auto, _ob_pop, _push
+from simulate.games.golem.engine.legality import art_need
+from simulate.games.golem.engine.stack import _auto, _ob_pop, _push
 
 
 @njit(cache=True)
@@ -29,7 +29,7 @@ def _gain(r, tb, s, res, amount):
     elif res == VP:
         r.vp[s] += amount
     elif res == STUDY:
-        _study_up(r, tb, s, amount)
+        study_up(r, tb, s, amount)
 
 
 @njit(cache=True)
@@ -58,19 +58,19 @@ def _gold_piece(r, tb, s):
         return
     r.gold_supply -= 1
     for k in range(4):
-        if _art_need(r, tb, s, k) > 0:
+        if art_need(r, tb, s, k) > 0:
             _push(r, D_GOLD_PLACE, s, 0, 0, 0, 0, 0)
             return
     r.loose_gold[s] += 1
 
 
 @njit(cache=True)
-def _study_up(r, tb, s, steps):
+def study_up(r, tb, s, steps):
     r.study[s] = min(tb.prm[P_STUDY_TRACK_LEN] - 1, r.study[s] + steps)
 
 
 @njit(cache=True)
-def _move_student(r, tb, s, dist, steps):
+def move_student(r, tb, s, dist, steps):
     for _ in range(steps):
         if r.student[s, dist] >= NUM_SECTIONS:
             return
@@ -80,12 +80,12 @@ def _move_student(r, tb, s, dist, steps):
 
 
 @njit(cache=True)
-def _level(r, tb, s):
+def track_level(r, tb, s):
     return tb.gt_level[r.track[s]]
 
 
 @njit(cache=True)
-def _has_gdev(r, tb, s, effect):
+def has_gdev(r, tb, s, effect):
     for k in range(6):
         if tb.gdev_effect[k] == effect:
             return r.gdev[s, k] == 1
@@ -93,7 +93,7 @@ def _has_gdev(r, tb, s, effect):
 
 
 @njit(cache=True)
-def _reactivates(r, tb, s, k, effect):
+def reactivates_effect(r, tb, s, k, effect):
     if r.art_done[s, k] == 0:
         return False
     for tile in range(5):
@@ -107,9 +107,9 @@ def _take_start(r, tb, s, tile):
     for res in range(3):
         r.res[s, res] += tb.start_tiles[tile, res]
     r.vp[s] += tb.start_tiles[tile, 4]
-    _study_up(r, tb, s, tb.start_tiles[tile, 5])
+    study_up(r, tb, s, tb.start_tiles[tile, 5])
     for dist in range(3):
-        _move_student(r, tb, s, dist, tb.start_tiles[tile, 6 + dist])
+        move_student(r, tb, s, dist, tb.start_tiles[tile, 6 + dist])
     r.kept_starts[s, r.kept_len[s]] = tile
     r.kept_len[s] += 1
     if tb.start_tiles[tile, 3]:

@@ -45,12 +45,12 @@ from simulate.games.golem.data import (
     P_OBJECTIVES_DEALT,
     P_START_KEPT,
 )
-from simulate.games.golem.engine_developments import deal_gift
-from simulate.games.golem.engine_golems import _control, _income
-from simulate.games.golem.engine_legality import _has_legal, _matches
-from simulate.games.golem.engine_resources import _has_gdev, _level, _take_start
-from simulate.games.golem.engine_scoring import objectives_met
-from simulate.games.golem.engine_stack import _auto, _bk_append, _bk_pop, _push
+from simulate.games.golem.engine.developments import deal_gift
+from simulate.games.golem.engine.golems import _control, _income
+from simulate.games.golem.engine.legality import _matches, has_legal
+from simulate.games.golem.engine.resources import _take_start, has_gdev, track_level
+from simulate.games.golem.engine.scoring import objectives_met
+from simulate.games.golem.engine.stack import _auto, _bk_append, _bk_pop, _push
 from simulate.rng import randint, shuffle
 
 
@@ -78,10 +78,10 @@ def _push_phase(r, tb):
         _push(r, D_PLACE_GOLEMS, r.order[r.cursor], 0, 0, 0, 0, 0)
     elif ph == PH_MOVE:
         s = r.order[r.cursor]
-        r.step_left = _level(r, tb, s) + tb.ch_move[r.palace[r.round]]
+        r.step_left = track_level(r, tb, s) + tb.ch_move[r.palace[r.round]]
         _auto(r, s, X_OVERMOVE, 0, 0, 0, 0)
         _push(r, D_MOVE_STEP, s, 0, 0, 0, 0, 0)
-        if _has_gdev(r, tb, s, E_IGNORE_CHARACTER_STEPS):
+        if has_gdev(r, tb, s, E_IGNORE_CHARACTER_STEPS):
             _push(r, D_IGNORE_CHAR, s, 0, 0, 0, 0, 0)
     elif ph == PH_INFLUENCE:
         s = r.order[r.cursor]
@@ -238,7 +238,7 @@ def _begin_turn(r, tb, s):
     if s == AUTOMA:
         _automa_turn(r, tb)
         return
-    if _has_legal(r, tb, D_TURN, s, 0, 0, 0, 0, 0):
+    if has_legal(r, tb, D_TURN, s, 0, 0, 0, 0, 0):
         _push(r, D_TURN, s, 0, 0, 0, 0, 0)
     else:
         r.act_count[s, ACT_FORFEIT] += 3 - r.actions[s]
@@ -308,7 +308,7 @@ def _end_round(r, tb):
 def _next_turn_waits(r, tb):
     """``_next_turn`` would stop at a player's Turn decision (not the Automa's turn, a forfeit or a phase end)."""
     k, s = _next_actor(r)
-    return k >= 0 and s != AUTOMA and _has_legal(r, tb, D_TURN, s, 0, 0, 0, 0, 0)
+    return k >= 0 and s != AUTOMA and has_legal(r, tb, D_TURN, s, 0, 0, 0, 0, 0)
 
 
 @njit(cache=True)
@@ -325,7 +325,7 @@ def settles(r, tb, top):
         kind = r.stack[j, 0]
         if k < top or kind == T_AUTO:
             return False
-        return _has_legal(
+        return has_legal(
             r, tb, kind, r.stack[j, 1], r.stack[j, 2], r.stack[j, 3], r.stack[j, 4], r.stack[j, 5], r.stack[j, 6]
         )
     if r.phase == PH_ACTIONS:

@@ -61,7 +61,7 @@ class Developments:
 
     def _deal_gift(self, s: int) -> None:
         """Rule option ``gift``: seat ``s`` takes the component as its setup reaches the Starting tiles (RULINGS.md
-        G1; the kernel's ``engine_developments.deal_gift``)."""
+        G1; the kernel's ``engine.developments.deal_gift``)."""
         kind, c = int(self.t.prm[P_GIFT_KIND]), int(self.t.prm[P_GIFT])
         if kind == GIFT_BOOK:  # tucked free in the first column, its bonuses as if bought
             books = self.col_books[s][0]
