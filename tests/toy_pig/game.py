@@ -11,7 +11,7 @@ import numpy as np
 
 import simulate.play as loop
 from simulate.datafiles import DataError, sha256
-from simulate.game import BotSpec, ChunkTables, Codes, RuleOption, bot_specs
+from simulate.game import ChunkTables, Codes, GameInfo, ReplayPosition, RuleOption, bot_specs
 from simulate.gamekit import (
     GameShell,
     Twin,
@@ -138,34 +138,37 @@ LOOP = loop.Loop(
 class Pig(GameShell):
     """Pig: roll or bank, first to the target wins; 2-4 players."""
 
-    name = "pig"
-    title = "Pig"
-    version = 1
-    min_players = 2
-    max_players = E.MAX_PLAYERS
-    description = "Pig, the dice game: roll or bank, first to the target wins; a toy game of the lab's tests"
-    bots: dict[str, BotSpec] = bot_specs(
-        {
-            "random": (E.RANDOM, "banks half the time it may", {}),
-            "hold": (E.HOLD, "rolls until the turn holds hold_at points", {"hold_at": (20.0, "points to bank at")}),
-        },
-        {"hold_at": (1.0, 100.0)},
-        frozenset({"hold_at"}),
+    info = GameInfo(
+        name="pig",
+        title="Pig",
+        version=1,
+        min_players=2,
+        max_players=E.MAX_PLAYERS,
+        description="Pig, the dice game: roll or bank, first to the target wins; a toy game of the lab's tests",
+        bots=bot_specs(
+            {
+                "random": (E.RANDOM, "banks half the time it may", {}),
+                "hold": (E.HOLD, "rolls until the turn holds hold_at points", {"hold_at": (20.0, "points to bank at")}),
+            },
+            {"hold_at": (1.0, 100.0)},
+            frozenset({"hold_at"}),
+        ),
+        max_bot_params=1,
+        data_files=("game.toml",),
+        score_parts=("score_banked",),
+        score_unit="points",
+        setup_columns=(),
+        component_kinds=(),
+        game_columns=("winner_seat",),
+        seat_columns=(),
+        profile_columns=("rolls", "banks"),
+        skill_ladder=("random", "hold"),
+        bot_names=MappingProxyType({"random": "random player", "hold": "hold-at-20 player"}),
+        bench_lineups={"hold": 10_000},
+        bench_players=2,
+        default_bots="hold",
+        position=ReplayPosition(board=("turn_total",), seat=()),
     )
-    max_bot_params = 1
-    data_files = ("game.toml",)
-    score_parts = ("score_banked",)
-    score_unit = "points"
-    setup_columns = ()
-    component_kinds = ()
-    game_columns = ("winner_seat",)
-    seat_columns = ()
-    profile_columns = ("rolls", "banks")
-    skill_ladder = ("random", "hold")
-    bot_names = MappingProxyType({"random": "random player", "hold": "hold-at-20 player"})
-    bench_lineups = {"hold": 10_000}
-    bench_players = 2
-    default_bots = "hold"
     trace_game = staticmethod(LOOP.trace_game)
 
     def new_reference(self, d: PigData, num_players: int, setup_seed: int) -> PigReference:
