@@ -383,9 +383,10 @@ def replay(
       golem replay s3://bucket/runs/c3 --game 7
     """
     from simulate.outputs import Output, check_outputs, write_atomic
-    from simulate.replay import format_state, replay_game, replay_view
+    from simulate.replay import replay_game, replay_view
     from simulate.runformat import RunFormatError, read_manifest
     from simulate.runner import version_note
+    from simulate.viewkit import format_state
 
     if html_out is not None and (as_json or with_state):
         raise click.UsageError("--html writes a page; give --json or --state without it")

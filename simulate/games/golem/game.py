@@ -40,10 +40,11 @@ from simulate.games.golem.reference import GolemReference, public_state
 from simulate.games.golem.state import MAX_OBJECTIVES, new_pads, new_state
 from simulate.games.golem.study import STUDY
 from simulate.games.golem.twin import GolemTwin
+from simulate.play import ILLEGAL_MOVE
 from simulate.rng import game_seeds
 from simulate.search import new_tree
 
-END_REASONS = ("rules", "illegal_move", "engine_error")
+END_REASONS = ("rules", ILLEGAL_MOVE, "engine_error")
 DECIDED_BY = ("score", "rabbi")
 AUTOMA_STRATEGIES = ("none", "golems", "artifacts", "books")  # the Strategy tile drawn (automa_tiles.csv S1-S3)
 LAYOUTS = tuple(" ".join(str(t) for t in c) for c in combinations(range(1, 11), 7))
