@@ -176,8 +176,9 @@ class Pig(GameShell):
         study=Study(
             game="pig",
             default_games=20_000,
-            description="hold mirror matches at 2-4 players (first-player advantage) and hold against random (bot "
-            "strength)",
+            description=(
+                "hold mirror matches at 2-4 players (first-player advantage) and hold against random (bot strength)"
+            ),
             runs=(
                 StudyRun("pig-2p-hold", 2, ("hold",), 0.3, purpose="first-player advantage, 2 players"),
                 StudyRun("pig-3p-hold", 3, ("hold",), 0.3, purpose="first-player advantage, 3 players"),

@@ -62,12 +62,15 @@ class Century(GameShell):
         name="century",
         title="Century: Golem Edition",
         version=5,
-        # 4: the setup draw's split into opening and hidden order; 5: the search's leaf credits a bought merchant card by
-        # the crystal levels one play of it adds (``card_levels``), no longer a flat ``card_value`` per card. The rules
-        # and every other bot play as in 3, and the apprentice's weights (fitted from version 4's search) play the same
-        # game as they did: they still fit (a refit from version 5's search won 60.2% against planner, the shipped 72.8%)
+        # 4: the setup draw's split into opening and hidden order; 5: the search's leaf credits a bought merchant card
+        # by the crystal levels one play of it adds (``card_levels``), no longer a flat ``card_value`` per card. The
+        # rules and every other bot play as in 3, and the apprentice's weights (fitted from version 4's search) play the
+        # same game as they did: they still fit (a refit from version 5's search won 60.2% against planner, the shipped
+        # 72.8%)
         play_version=3,
-        public_opening="the face-up merchant and point rows (the seats' starting crystals and cards are fixed by the data)",
+        public_opening=(
+            "the face-up merchant and point rows (the seats' starting crystals and cards are fixed by the data)"
+        ),
         hidden_order="the order of the rest of the merchant and point decks",
         min_players=2,
         max_players=5,
@@ -93,10 +96,11 @@ class Century(GameShell):
         seat_columns=("num_point_cards", "num_merchant_cards", "copper", "silver", "crystals_left", *play.PROFILE),
         profile_columns=play.PROFILE,
         profile_forced=("crystals_discarded",),  # the caravan limit's penalty, not a choice: never flagged as unused
-        # weakest to strongest (docs/century.md); search rungs are played by the standard study (``Study.search_share``).
-        # The top: the search with the apprentice valuing its leaves, at 80 iterations the CPU per decision of
-        # ``search``'s 100, won 69.2% of 2,000 2-player games against ``search`` and 57.8% of 2,000 3-player games
-        # against two, with the weights refitted on 5 Dec 2026 (docs/century.md, "The search with the apprentice inside")
+        # weakest to strongest (docs/century.md); search rungs are played by the standard study
+        # (``Study.search_share``). The top: the search with the apprentice valuing its leaves, at 80 iterations the CPU
+        # per decision of ``search``'s 100, won 69.2% of 2,000 2-player games against ``search`` and 57.8% of 2,000
+        # 3-player games against two, with the weights refitted on 5 Dec 2026 (docs/century.md, "The search with the
+        # apprentice inside")
         skill_ladder=(
             "random",
             "greedy",
@@ -131,17 +135,20 @@ class Century(GameShell):
             iterations=3,
             strength_games=400,
         ),
-        value_reference="S1",
         # The plain card whose gift every value is also compared with (Create 2 ``YY``, a starting card): a card dealt
         # free at setup is worth a tempo whatever it does, and the comparison leaves what this one does beyond that.
+        value_reference="S1",
+        # Component kinds with a causal value design (docs/card-value.md): kind -> the rule option that gives a seat
+        # one more copy of a component of that kind at setup.
         value_designs={"merchant": "gift"},
+        # What-ifs of ``golem value --cost/--reward``: (kind, what) -> the value it changes (``golem values``).
         value_edits={
             ("merchant", "cost"): "merchant_cards.{id}.input",
             ("merchant", "reward"): "merchant_cards.{id}.output",  # an upgrade card's: its upgrades
             ("point", "cost"): "point_cards.{id}.cost",
             ("point", "reward"): "point_cards.{id}.vp",
         },
-        # What-ifs of ``golem value --cost/--reward``: (kind, what) -> the value it changes (``golem values``).
+        # Planted card edits the strong players must see (``golem check century --only adaptation``).
         # the apprentice sees three edits but not the cut cost against planner (it takes half the cards shown in the
         # first four rounds already, a cut card no more often): measured, not asserted (``simulate.adaptation.measure``)
         adaptation=AdaptationSpec(
@@ -157,11 +164,8 @@ class Century(GameShell):
             ),
             games=20,
         ),
-        # Planted card edits the strong players must see (``golem check century --only adaptation``).
         priced_kinds=("point",),  # a point card's VP against the crystals it costs (``golem value --price``)
         price_unit="crystal",
-        # Component kinds with a causal value design (docs/card-value.md): kind -> the rule option that gives a seat
-        # one more copy of a component of that kind at setup.
     )
 
     def component_table(self, d: data.CenturyData) -> list[dict[str, Any]]:

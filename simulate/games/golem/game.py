@@ -84,15 +84,21 @@ class Golem(GameShell):
         # and Objective progress) and its refitted weights. The heuristic bots and the search at leaf 0 play as in 5,
         # the apprentice as in 8 only: weights fitted before 8 have other features and do not load.
         play_version=8,
-        public_opening="the Palace Characters, the Neighbourhood tiles, the Library, round 1's Action tiles, the turn order, the "
-        "Starting and Artifact tiles offered (solo: the Automa's Strategy tile and place)",
-        hidden_order="the rest of the Book deck and of the Action tile pile, the Objective deck (hands are private), the solo "
-        "Automa's deck, and the chance stream (marble drops from round 1 on, reshuffles)",
+        public_opening=(
+            "the Palace Characters, the Neighbourhood tiles, the Library, round 1's Action tiles, the turn order, the "
+            "Starting and Artifact tiles offered (solo: the Automa's Strategy tile and place)"
+        ),
+        hidden_order=(
+            "the rest of the Book deck and of the Action tile pile, the Objective deck (hands are private), the solo "
+            "Automa's deck, and the chance stream (marble drops from round 1 on, reshuffles)"
+        ),
         min_players=1,
         max_players=4,
-        description="Golem (Cranio Creations 2021): marbles, Rabbis, Golems, Books and Artifacts over four rounds; "
-        "1-4 players (solo against a stand-in Automa); ESTIMATES stand in for printed values the rules text "
-        "does not give (seeds/golem/SOURCES.md)",
+        description=(
+            "Golem (Cranio Creations 2021): marbles, Rabbis, Golems, Books and Artifacts over four rounds; "
+            "1-4 players (solo against a stand-in Automa); ESTIMATES stand in for printed values the rules text "
+            "does not give (seeds/golem/SOURCES.md)"
+        ),
         bots=bot_specs(
             golem_bots.BOTS, golem_bots.LIMITS, golem_bots.WHOLE_PARAMS, {"style": (PLAIN_STYLE, *data.STYLES)}
         ),
@@ -242,30 +248,30 @@ class Golem(GameShell):
         ),
         indexed_lists={},
         chunk_size=5_000,  # about a second of play: 100,000 games make 20 chunks, shared evenly by 2 workers
-        value_reference="S04",
         # The plain component whose gift every value is also compared with: a Starting tile of plain resources (2
         # Clay, 2 Coins), one more of what the rules give every seat at setup, so the comparison leaves what a
         # component does beyond a handful of resources (docs/card-value.md).
-        value_designs={kind: "gift" for kind in components.KIND_ORDER if kind != "character"},
+        value_reference="S04",
         # Component kinds with a causal value design (docs/card-value.md): kind -> the rule option that gives a seat
         # the component from the start (RULINGS.md R39 says how each kind is dealt). A Character is a public Palace
         # card no seat owns: its what-if is ``golem sweep --set characters.<id>.cost=...``.
+        value_designs={kind: "gift" for kind in components.KIND_ORDER if kind != "character"},
+        # What-ifs of ``golem value --cost/--reward``: (kind, what) -> the value it changes (``golem values``): a
+        # Book's Knowledge price or its immediate bonus's amount, an Objective's threshold or VP.
         value_edits={
             ("book", "cost"): "books.{id}.cost",
             ("book", "reward"): "books.{id}.amount",
             ("objective", "cost"): "objectives.{id}.threshold",
             ("objective", "reward"): "objectives.{id}.vp",
         },
-        # What-ifs of ``golem value --cost/--reward``: (kind, what) -> the value it changes (``golem values``): a
-        # Book's Knowledge price or its immediate bonus's amount, an Objective's threshold or VP.
+        # Value for cost (``golem value golem --price``): a Book's measured value on its printed price, Knowledge or,
+        # for a black Book, a Student step back; a Book pays in too many currencies for one VP-for-cost line
+        # (docs/card-value.md).
         measured_price={
             "kind": "book",
             "in_knowledge": "Knowledge",
             "in_student": "Student step back",  # a black Book's price
         },
-        # Value for cost (``golem value golem --price``): a Book's measured value on its printed price, Knowledge or,
-        # for a black Book, a Student step back; a Book pays in too many currencies for one VP-for-cost line
-        # (docs/card-value.md).
     )
 
     trace_game = staticmethod(play.trace_game)

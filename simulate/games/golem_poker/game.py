@@ -68,7 +68,8 @@ class GolemPoker(GameShell):
         title="Golem (card game)",
         version=2,
         play_version=1,  # 2: the setup draw's split into opening and hidden order; play is 1's
-        public_opening="",  # every card is dealt face down: no public opening beyond the seats, which the runner rotates
+        # every card is dealt face down: no public opening beyond the seats, which the runner rotates
+        public_opening="",
         hidden_order="the deal of every pot (all cards, re-deals included)",
         min_players=3,
         max_players=data.MAX_PLAYERS,
@@ -119,8 +120,9 @@ class GolemPoker(GameShell):
         game_columns=(*(name for name, _ in play.GAME_COLUMNS[5:]), *play.DEAL_COLUMNS),
         seat_columns=tuple(name for name, _ in play.SEAT_COLUMNS[7:]),
         profile_columns=play.PROFILE,
-        # weakest to strongest (docs/golem-poker.md); search rungs are played by the standard study (Study.search_share);
-        # cfr on top: it gains chips against search at 3 and 6 players, search loses against it (benchmarks/poker_cfr.py)
+        # weakest to strongest (docs/golem-poker.md); search rungs are played by the standard study
+        # (Study.search_share); cfr on top: it gains chips against search at 3 and 6 players, search loses against it
+        # (benchmarks/poker_cfr.py)
         skill_ladder=("random", "threshold", "equity", "search:iterations=100", "search", "cfr"),
         bot_names=MappingProxyType(
             {

@@ -119,18 +119,18 @@ class Golems(GameShell):
             seat=("gems", "columns", "wild", "golems", "tucked", "dust", "hand", "reserved"),
         ),
         indexed_lists={},
-        value_reference="S1",
         # The plain component whose gift every value is also compared with (a starting Rune, 1 VP in hand): the rules'
         # own gift to every seat, so the comparison leaves what a card does beyond one more starting Rune.
-        value_designs={kind: "gift" for kind in data.TYPES},
+        value_reference="S1",
         # Component kinds with a causal value design (docs/card-value.md): kind -> the rule option that gives a seat
         # one more copy of a component of that kind at setup (RULINGS.md G1 says where the copy goes).
+        value_designs={kind: "gift" for kind in data.TYPES},
+        # What-ifs of ``golem value --cost/--reward``: (kind, what) -> the value it changes (``golem values``).
         value_edits={
             ("golem", "cost"): "cards.{id}.requirement",
             ("rune", "reward"): "cards.{id}.vp",
             ("gem", "reward"): "cards.{id}.reward",
         },
-        # What-ifs of ``golem value --cost/--reward``: (kind, what) -> the value it changes (``golem values``).
     )
 
     def component_table(self, d: data.GolemsData) -> list[dict[str, Any]]:
