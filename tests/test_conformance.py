@@ -10,6 +10,7 @@ import pytest
 
 from simulate import conformance
 from simulate.conformance import CHECKS, ConformanceError, check_game, compare_moves
+from simulate.game import ReplayPosition
 from simulate.lineup import lineup_arrays, parse_lineup
 from simulate.orchestration.studies import plan_study
 from simulate.registry import available_games, make
@@ -311,3 +312,33 @@ def _golem_hidden(a, b) -> None:
 
 
 _HIDDEN_CHECKS = {"golem-poker": _poker_hidden, "golem": _golem_hidden}
+
+
+_POSITION = ReplayPosition(board=("turn",), seat=("hand",), solo_board=("automa",))
+
+
+def _state(n: int, board: dict | None = None, **seat) -> dict:
+    return {
+        "board": {"turn": 1} if board is None else board,
+        "seats": [{"seat": k + 1, "score": 0, "hand": 2, **seat} for k in range(n)],
+    }
+
+
+def test_a_state_is_held_to_its_declared_shape() -> None:
+    assert _POSITION.problems(_state(3), 3) == []
+    assert _POSITION.problems(_state(1, {"turn": 1, "automa": 5}), 1) == [], "a solo game adds its own board fields"
+    assert "board fields ['turn'] are not the declared ['automa', 'turn']" in _POSITION.problems(_state(1), 1)[0]
+    assert "seat entry 1 has ['extra', 'hand', 'score', 'seat']" in _POSITION.problems(_state(2, extra=1), 2)[0]
+    assert "not a list of 3 seat entries" in _POSITION.problems(_state(2), 3)[0]
+    assert "this one has ['scores']" in _POSITION.problems({"scores": [1, 2]}, 2)[0]
+    numbered_from_0 = _state(2)
+    numbered_from_0["seats"][0]["seat"] = 0
+    assert "seat entry 1" in _POSITION.problems(numbered_from_0, 2)[0]
+
+
+def test_the_declared_record_reads_as_the_game_and_fills_its_play_version() -> None:
+    game = make("golems")
+    assert game.min_players == game.info.min_players and game.skill_ladder is game.info.skill_ladder
+    assert dataclasses.replace(game.info, version=9, play_version=None).play_version == 9
+    with pytest.raises(AttributeError, match="no attribute 'no_such_fact'"):
+        game.no_such_fact  # noqa: B018
