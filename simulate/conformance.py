@@ -5,6 +5,8 @@ the same way for each registered game (Pgx's ``api_test``, OpenSpiel's ``games_s
 call it in one line and ``tests/test_conformance.py`` runs it over the registry, so a new game is covered by its
 registry line. The checks:
 
+- ``data``: the game's data is packaged: its ``data_files`` are in ``seeds/<name>/`` (installed as
+  ``simulate/seeds/<name>``), each of a kind the package ships, and the game reads it from there;
 - ``declarations``: the game's declared facts agree with each other (player counts, default lineup, skill ladder
   and bench lineups parse, profile columns, outcome, rule options' defaults among their choices, play version);
 - ``tables``: at every player count a chunk has one row per game (per seat) in every declared column, ranks in
@@ -25,32 +27,58 @@ registry line. The checks:
   (``Twin.hidden_variant``, played by the game's ``decide_moves``), and the two must be the same;
 - ``replay``: the reference engine, replaying the kernel's moves, reaches the kernel's scores, ranks and wins, and
   every replay event formats as text;
+- ``position``: at every player count, ``replay(states=True)`` gives every event a ``state`` of the declared shape
+  (``GameInfo.position``: the board's and each seat's fields) but those it declares ``without_state``, and each
+  state prints as ``golem replay --state`` prints it;
+- ``page``: the replay page's view (``replay_view``, what ``golem replay --html`` draws) has a step per position,
+  each with a scene and a position of every seat, the board and the seats' fields as the template reads them;
+- ``study``: the game declares its standard study (``GameInfo.study``) and each of its runs plays: its lineup at its
+  player count under its rules, ``games`` games, with every table the right length; the ladder's bots are rungs of
+  the skill ladder and the player counts the game's (``golem study`` plans and plays it, ``tests/test_toy_game.py``);
 - ``timing``: the bench hooks time the reference (and, where the game has one, the kernel) replaying moves;
 - ``adaptation``: the strong players see the game's planted card edits (``simulate.adaptation``: a card made
   stronger, useless, cheaper or dearer is taken more or less often, against the strongest heuristic and in mirror
   games); nothing to compare in a game that declares none. It plays its own fixed games, not ``games``.
 
-The checks need only the shared surface (``simulate.game.Game``). A game's own differential tests call
+A check that finds a part missing (no study, a state without the declared fields) fails with a line naming it. The
+checks need only the shared surface (``simulate.game.Game``). A game's own differential tests call
 :func:`compare_moves` over more games, rule options and its own invariants.
 """
 
 from __future__ import annotations
 
+import fnmatch
 from collections.abc import Callable, Iterable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from simulate.adaptation import check_adaptation
-from simulate.datafiles import DataError
+from simulate.datafiles import PACKAGE_DATA, DataError, default_dir
 from simulate.game import Codes, Game, Lists
 from simulate.lineup import BotEntry, LineupError, lineup_arrays, parse_lineup
 from simulate.registry import make
 from simulate.rng import game_seeds
 from simulate.runformat import FAULT_END_REASONS
 from simulate.runner import RunSpec, plan_games
+from simulate.viewkit import format_state
 
-CHECKS = ("declarations", "tables", "determinism", "bots", "moves", "hidden", "replay", "timing", "adaptation")
+CHECKS = (
+    "declarations",
+    "data",
+    "tables",
+    "determinism",
+    "bots",
+    "moves",
+    "hidden",
+    "replay",
+    "position",
+    "page",
+    "study",
+    "timing",
+    "adaptation",
+)
 SEED = 20261204
 
 
@@ -70,12 +98,16 @@ def check_game(name: str, games: int = 6, seed: int = SEED, checks: tuple[str, .
     data = game.load_data(None, {})
     runs: dict[str, Callable[[], list[str] | None]] = {
         "declarations": lambda: _declarations(game, name),
+        "data": lambda: _data(game, name),
         "tables": lambda: _tables(game, data, games, seed),
         "determinism": lambda: _determinism(game, data, games, seed),
         "bots": lambda: _bots(game, data, games, seed),
         "moves": lambda: _moves(game, data, games, seed),
         "hidden": lambda: _hidden(game, data, games, seed),
         "replay": lambda: _replay(game, data, seed),
+        "position": lambda: _position(game, data, seed),
+        "page": lambda: _page(game, data, seed),
+        "study": lambda: _study(game, name, games, seed),
         "timing": lambda: _timing(game, data, seed),
         "adaptation": lambda: check_adaptation(game),
     }
@@ -166,7 +198,7 @@ def _lineup(game: Game, specs: list[str], n: int) -> list[BotEntry]:
 
 
 def _play(game: Game, data, n: int, lineup: list[BotEntry], games: int, seed: int, **kw):
-    plan = plan_games(RunSpec(game.name, n, games, seed, lineup), 0, games)
+    plan = plan_games(RunSpec(game.info.name, n, games, seed, lineup), 0, games)
     ids, params = lineup_arrays(game, lineup)
     return game.play_chunk(data, n, plan.seat_lineup, ids, params, plan.setup_seed, plan.play_seed, **kw), plan
 
@@ -184,39 +216,39 @@ def _rows(column) -> int:
 
 
 def _declarations(game: Game, name: str) -> list[str]:
-    problems = []
-    if game.name != name:
-        problems.append(f"GAME.name is {game.name!r}, registered as {name!r}")
-    if not 1 <= game.min_players <= game.max_players:
-        problems.append(f"player counts {game.min_players}-{game.max_players}")
-    if not 1 <= game.play_version <= game.version:
-        problems.append(f"play_version {game.play_version} not in 1..version {game.version}")
-    if game.outcome not in ("win", "score"):
-        problems.append(f"outcome {game.outcome!r} is neither 'win' nor 'score'")
-    if game.outcome == "score" and not game.outcome_precision:
+    info, problems = game.info, []
+    if info.name != name:
+        problems.append(f"GAME.name is {info.name!r}, registered as {name!r}")
+    if not 1 <= info.min_players <= info.max_players:
+        problems.append(f"player counts {info.min_players}-{info.max_players}")
+    if not 1 <= info.play_version <= info.version:
+        problems.append(f"play_version {info.play_version} not in 1..version {info.version}")
+    if info.outcome not in ("win", "score"):
+        problems.append(f"outcome {info.outcome!r} is neither 'win' nor 'score'")
+    if info.outcome == "score" and not info.outcome_precision:
         problems.append("a 'score' outcome needs outcome_precision")
-    if not set(game.profile_forced) <= set(game.profile_columns):
-        problems.append(f"profile_forced {sorted(set(game.profile_forced) - set(game.profile_columns))} not profiled")
-    if not set(game.design_measures) <= set(game.report_metrics):
-        problems.append(f"design_measures {sorted(set(game.design_measures) - set(game.report_metrics))} unknown")
-    if not game.min_players <= game.bench_players <= game.max_players:
-        problems.append(f"bench_players {game.bench_players} outside the player counts")
-    n = max(game.min_players, min(2, game.max_players))
-    unnamed = [b for b in game.skill_ladder if b not in game.bot_names]
-    if game.skill_ladder and unnamed:
+    if not set(info.profile_forced) <= set(info.profile_columns):
+        problems.append(f"profile_forced {sorted(set(info.profile_forced) - set(info.profile_columns))} not profiled")
+    if not set(info.design_measures) <= set(info.report_metrics):
+        problems.append(f"design_measures {sorted(set(info.design_measures) - set(info.report_metrics))} unknown")
+    if not info.min_players <= info.bench_players <= info.max_players:
+        problems.append(f"bench_players {info.bench_players} outside the player counts")
+    n = max(info.min_players, min(2, info.max_players))
+    unnamed = [b for b in info.skill_ladder if b not in info.bot_names]
+    if info.skill_ladder and unnamed:
         problems.append(f"bot_names lack the ladder's {unnamed}: the report's first screen names every rung")
-    specs = [game.default_bots, *game.skill_ladder, *game.bench_lineups, *game.bot_names]
+    specs = [info.default_bots, *info.skill_ladder, *info.bench_lineups, *info.bot_names]
     for spec in specs:
         try:
-            _lineup(game, spec.split(","), game.bench_players if spec in game.bench_lineups else n)
+            _lineup(game, spec.split(","), info.bench_players if spec in info.bench_lineups else n)
         except LineupError as e:
             problems.append(f"lineup {spec!r}: {e}")
     for option in game.rule_options().values():
         listed = isinstance(option.default, str | bool)  # numeric options describe their range in words
         if listed and option.default not in option.choices:
             problems.append(f"rule option {option.name}: default {option.default!r} not among {option.choices}")
-    if game.apprentice is not None:
-        counts = [c for c in game.apprentice.player_counts if not game.min_players <= c <= game.max_players]
+    if info.apprentice is not None:
+        counts = [c for c in info.apprentice.player_counts if not info.min_players <= c <= info.max_players]
         if counts:
             problems.append(f"apprentice player counts {counts} outside the game's")
     try:
@@ -226,16 +258,34 @@ def _declarations(game: Game, name: str) -> list[str]:
     return problems
 
 
+def _data(game: Game, name: str) -> list[str]:
+    info, folder, packaged = game.info, game.data_dir(), default_dir(name)
+    if not info.data_files:
+        return ["declares no data_files: the rules' defaults at least ship as seeds/<name>/game.toml"]
+    problems = []
+    if Path(folder).resolve() != packaged.resolve():
+        problems.append(
+            f"the data folder is {folder}, not the packaged seeds/{name}/ (drop the data_dir override and move the "
+            "files there: docs/adding-a-game.md)"
+        )
+    for file in info.data_files:
+        if not (packaged / file).is_file():
+            problems.append(f"data file seeds/{name}/{file} is missing")
+        if not any(fnmatch.fnmatch(file, pattern) for pattern in PACKAGE_DATA):
+            problems.append(f"data file {file} is not of a kind the package ships ({', '.join(PACKAGE_DATA)})")
+    return problems
+
+
 def _tables(game: Game, data, games: int, seed: int) -> list[str]:
     problems = []
-    for n in range(game.min_players, game.max_players + 1):
-        lineup = _lineup(game, [game.default_bots], n)
+    for n in range(game.info.min_players, game.info.max_players + 1):
+        lineup = _lineup(game, [game.info.default_bots], n)
         tables, _ = _play(game, data, n, lineup, games, seed)
         for table, columns, rows in (
-            ("games", ("turns", "rounds", "end_reason", *game.game_columns, *game.setup_columns), games),
+            ("games", ("turns", "rounds", "end_reason", *game.info.game_columns, *game.info.setup_columns), games),
             (
                 "seats",
-                ("score", "rank", "win", *game.score_parts, *game.seat_columns, *game.profile_columns),
+                ("score", "rank", "win", *game.info.score_parts, *game.info.seat_columns, *game.info.profile_columns),
                 games * n,
             ),
         ):
@@ -295,8 +345,8 @@ def _same(a, b) -> list[str]:
 
 
 def _determinism(game: Game, data, games: int, seed: int) -> list[str]:
-    n = game.bench_players
-    lineup = _lineup(game, [game.default_bots], n)
+    n = game.info.bench_players
+    lineup = _lineup(game, [game.info.default_bots], n)
     first, _ = _play(game, data, n, lineup, games, seed)
     again, _ = _play(game, data, n, lineup, games, seed)
     threaded, _ = _play(game, data, n, lineup, games, seed, threads=2)
@@ -310,7 +360,7 @@ def _determinism(game: Game, data, games: int, seed: int) -> list[str]:
 
 def _cheapest(game: Game, bot: str) -> str:
     """``bot`` with every budget parameter (iterations, rollouts, samples...) at its lowest accepted value."""
-    spec = game.bots[bot]
+    spec = game.info.bots[bot]
     cuts = [
         f"{k}={spec.limits[k][0]:g}"
         for k in spec.params
@@ -321,8 +371,8 @@ def _cheapest(game: Game, bot: str) -> str:
 
 def _bots(game: Game, data, games: int, seed: int) -> list[str]:
     problems = []
-    n = game.bench_players
-    for bot in game.bots:
+    n = game.info.bench_players
+    for bot in game.info.bots:
         lineup = _lineup(game, [_cheapest(game, bot)], n)
         tables, _ = _play(game, data, n, lineup, games, seed, check_moves=True)
         end = tables.games["end_reason"]
@@ -336,13 +386,13 @@ def _bots(game: Game, data, games: int, seed: int) -> list[str]:
 def _moves(game: Game, data, games: int, seed: int) -> list[str]:
     """Games of the default lineup at every player count, and one of every bot (budgets cut) at the bench's count,
     played by the kernel and replayed move by move in both engines."""
-    cases = [(n, game.default_bots, games) for n in range(game.min_players, game.max_players + 1)]
-    cases += [(game.bench_players, _cheapest(game, bot), 1) for bot in game.bots]
+    cases = [(n, game.info.default_bots, games) for n in range(game.info.min_players, game.info.max_players + 1)]
+    cases += [(game.info.bench_players, _cheapest(game, bot), 1) for bot in game.info.bots]
     problems = []
     for n, bots, count in cases:
         lineup = _lineup(game, [bots], n)
         ids, params = lineup_arrays(game, lineup)
-        plan = plan_games(RunSpec(game.name, n, count, seed, lineup), 0, count)
+        plan = plan_games(RunSpec(game.info.name, n, count, seed, lineup), 0, count)
         for g in range(count):
             setup_seed, play_seed = int(plan.setup_seed[g]), int(plan.play_seed[g])
             moves, _ = game.trace_game(data, n, plan.seat_lineup[g], ids, params, setup_seed, play_seed)
@@ -362,10 +412,10 @@ def _hidden(game: Game, data, games: int, seed: int) -> list[str] | None:
     hidden order: while the seat to move sees the same in both, it must make the same move; and, in a game with
     ``decide_moves``, the same move at positions whose unseen cards are dealt anew (:func:`_hidden_positions`).
     None when no bot met a decision it could be compared on: nothing was compared."""
-    n = game.bench_players
+    n = game.info.bench_players
     setup, play = game_seeds(seed, np.arange(2 * games), np.arange(2 * games), orders_per_opening=2)
     problems, compared = [], {}
-    for bot in game.bots:
+    for bot in game.info.bots:
         spec = _cheapest(game, bot)
         ids, params = lineup_arrays(game, _lineup(game, [spec], n))
         compared[bot] = 0
@@ -440,8 +490,8 @@ def _same_record(a: np.ndarray, b: np.ndarray) -> bool:
 
 def _replay(game: Game, data, seed: int) -> list[str]:
     problems = []
-    n = game.bench_players
-    lineup = _lineup(game, [game.default_bots], n)
+    n = game.info.bench_players
+    lineup = _lineup(game, [game.info.default_bots], n)
     tables, plan = _play(game, data, n, lineup, 2, seed)
     ids, params = lineup_arrays(game, lineup)
     labels = [e.label for e in lineup]
@@ -467,11 +517,91 @@ def _replay(game: Game, data, seed: int) -> list[str]:
     return problems
 
 
-def _timing(game: Game, data, seed: int) -> list[str]:
-    n = game.bench_players
-    lineup = _lineup(game, [game.default_bots], n)
+def _replayed(game: Game, data, n: int, seed: int, states: bool) -> tuple[list[dict[str, Any]], tuple]:
+    """The events of one game of the default lineup at ``n`` players, and the arguments of ``replay``."""
+    lineup = _lineup(game, [game.info.default_bots], n)
     ids, params = lineup_arrays(game, lineup)
-    plan = plan_games(RunSpec(game.name, n, 2, seed, lineup), 0, 2)
+    plan = plan_games(RunSpec(game.info.name, n, 1, seed, lineup), 0, 1)
+    labels = [lineup[k].label for k in plan.seat_lineup[0]]
+    args = (data, n, plan.seat_lineup[0], ids, params, int(plan.setup_seed[0]), int(plan.play_seed[0]), labels)
+    return game.replay(*args, states=states), args
+
+
+def _position(game: Game, data, seed: int) -> list[str]:
+    position = game.info.position
+    for n in range(game.info.min_players, game.info.max_players + 1):
+        events, _ = _replayed(game, data, n, seed, states=True)
+        for k, e in enumerate(events):
+            at = f"{n} players, event {k} ({e.get('event')})"
+            if "state" not in e:
+                if e.get("event") not in position.without_state:
+                    return [f"{at} has no state and is not declared without_state {list(position.without_state)}"]
+                continue
+            if problems := position.problems(e["state"], n):
+                return [f"{at}: {p}" for p in problems]
+            try:
+                format_state(e["state"])
+            except (KeyError, TypeError, AttributeError) as err:
+                return [f"{at}: the state does not print as golem replay --state prints it ({err!r})"]
+    return []
+
+
+def _page(game: Game, data, seed: int) -> list[str]:
+    n = game.info.bench_players
+    events, args = _replayed(game, data, n, seed, states=True)
+    view = game.replay_view(*args)
+    steps, pool = view.get("steps", []), view.get("pool", [])
+    positions = sum("state" in e for e in events)
+    if len(steps) != positions:
+        return [f"the page has {len(steps)} steps for the replay's {positions} positions"]
+    if len(view.get("seat_names", [])) != n:
+        return [f"the page names {len(view.get('seat_names', []))} seats, the game has {n}"]
+    for k, step in enumerate(steps):
+        board, seats = pool[step["state"]["board"]], [pool[i] for i in step["state"]["seats"]]
+        scene = step["scene"]
+        if not isinstance(board, dict) or [s.get("seat") for s in seats] != list(range(1, n + 1)):
+            return [f"step {k}: the position's board or seats are not as the page reads them"]
+        if len(scene["seats"]) != n or any("areas" not in s for s in scene["seats"]):
+            return [f"step {k}: the scene draws {len(scene['seats'])} seats, the game has {n}"]
+        if len(step["scores"]) != n:
+            return [f"step {k}: {len(step['scores'])} scores for {n} seats"]
+    return []
+
+
+def _study(game: Game, name: str, games: int, seed: int) -> list[str]:
+    info, study = game.info, game.info.study
+    if study is None:
+        return ["declares no standard study (GameInfo.study: simulate.game.Study, docs/adding-a-game.md)"]
+    problems = []
+    if study.game != name:
+        problems.append(f"the study is declared for {study.game!r}")
+    counts = {r.num_players for r in study.runs} | set(study.ladder_players) | set(study.value_players)
+    if outside := sorted(c for c in counts if not info.min_players <= c <= info.max_players):
+        problems.append(f"player counts {outside} outside {info.min_players}-{info.max_players}")
+    if strangers := [bot for bot, _ in study.ladder if bot not in info.skill_ladder]:
+        problems.append(f"ladder bots {strangers} are not rungs of the skill ladder")
+    if not study.runs or sum(r.share for r in study.runs) > 1 + 1e-9 or min(r.share for r in study.runs) <= 0:
+        problems.append("the runs' shares of the study's games are not positive with a sum of at most 1")
+    if problems:
+        return problems
+    for r in study.runs:
+        try:
+            lineup = _lineup(game, list(r.bots), r.num_players)
+            data = game.load_data(None, dict(r.rules))
+            tables, _ = _play(game, data, r.num_players, lineup, games, seed)
+        except (LineupError, DataError) as e:
+            problems.append(f"run {r.name}: {e}")
+            continue
+        if _rows(tables.seats["score"]) != games * r.num_players:
+            problems.append(f"run {r.name}: {_rows(tables.seats['score'])} seat rows for {games} games")
+    return problems
+
+
+def _timing(game: Game, data, seed: int) -> list[str]:
+    n = game.info.bench_players
+    lineup = _lineup(game, [game.info.default_bots], n)
+    ids, params = lineup_arrays(game, lineup)
+    plan = plan_games(RunSpec(game.info.name, n, 2, seed, lineup), 0, 2)
     problems = []
     seconds, moves = game.reference_replay_seconds(data, n, ids, params, plan.setup_seed, plan.play_seed)
     if not (seconds > 0 and moves > 0):

@@ -19,6 +19,8 @@ import numpy as np
 _PACKAGE = Path(__file__).resolve().parent
 SEEDS_DIR = _PACKAGE / "seeds" if (_PACKAGE / "seeds").is_dir() else _PACKAGE.parent / "seeds"
 """The shipped game definitions: ``seeds/`` of the source tree, installed as ``simulate/seeds``."""
+PACKAGE_DATA = ("*.csv", "*.toml", "*.md")
+"""The kinds of file the package ships from a game's data folder (``pyproject.toml``'s package data)."""
 
 
 class DataError(ValueError):

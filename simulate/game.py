@@ -285,93 +285,267 @@ class EquilibriumSpec:
     """Games that measure each best response's gain (``golem train --games``)."""
 
 
-class Game(Protocol):
-    """What the runner needs from a game engine: every member declared (``simulate.gamekit.GameShell``, the base of
-    every game's ``GAME``, gives the defaults of those a game may leave as they are)."""
+@dataclass(frozen=True)
+class ReplayPosition:
+    """The shape of a game's replay position (``state``, docs/replay.md): what ``golem replay --state``, ``--json``
+    and ``--html`` show after every decision, built by the game's ``public_state``.
+
+    A state is ``{"board": {field: value}, "seats": [{"seat": k, "score": s, field: value}, ...]}``, one seat entry
+    per seat numbered from 1; ``board`` and ``seat`` name the game's own fields, each present in every state.
+    """
+
+    board: tuple[str, ...]
+    """The board's fields (empty: a position of seats alone, ``"board": {}``)."""
+    seat: tuple[str, ...]
+    """Each seat's fields besides ``seat`` and ``score``."""
+    solo_board: tuple[str, ...] = ()
+    """Board fields of a solo game only (the automated opponent's), on top of ``board``."""
+    without_state: tuple[str, ...] = ()
+    """Replay events with no position of their own (Golem's ``automa``, golem-poker's ``showdown``): the page shows
+    each as an automatic step of the position before it. Every other event of a replay with states carries one."""
+
+    def problems(self, state: Any, num_players: int) -> list[str]:
+        """What ``state`` breaks of this shape, one line each (none: it fits)."""
+        if not isinstance(state, dict) or set(state) != {"board", "seats"}:
+            keys = sorted(state) if isinstance(state, dict) else type(state).__name__
+            return [f"a state is {{'board': {{...}}, 'seats': [...]}}, this one has {keys}"]
+        out = []
+        board = {*self.board, *(self.solo_board if num_players == 1 else ())}
+        if not isinstance(state["board"], dict) or set(state["board"]) != board:
+            out.append(f"board fields {sorted(state['board'])} are not the declared {sorted(board)}")
+        seats = state["seats"]
+        if not isinstance(seats, list) or len(seats) != num_players:
+            return [*out, f"seats is not a list of {num_players} seat entries"]
+        declared = {"seat", "score", *self.seat}
+        for k, entry in enumerate(seats):
+            if not isinstance(entry, dict) or entry.get("seat") != k + 1 or set(entry) != declared:
+                got = sorted(entry) if isinstance(entry, dict) else type(entry).__name__
+                out.append(f"seat entry {k + 1} has {got}, declared seat, score and {sorted(self.seat)}")
+                break
+        return out
+
+
+@dataclass(frozen=True)
+class StudyRun:
+    """One run of a study: lineup, player count and share of the study's games."""
+
+    name: str
+    """Directory name under the study's runs directory."""
+    num_players: int
+    bots: tuple[str, ...]
+    """One bot for a mirror match, or one per seat (``name[:key=value...]``)."""
+    share: float
+    """Fraction of the study's games this run plays."""
+    games_per_setup: int = 1
+    """More than 1: a setup-variance design, each setup replayed this often with seats rotated."""
+    orders_per_opening: int = 1
+    """More than 1: each public opening dealt over this many hidden orders (setups), each replayed
+    ``games_per_setup`` times: the nested design that splits setup variance into opening and hidden order."""
+    purpose: str = ""
+    rules: tuple[tuple[str, str], ...] = ()
+    """Rule options this run changes, ``(name, value)`` pairs (on top of the study's own ``rules``)."""
+    seed_group: str = ""
+    """Runs of one non-empty group play the same games: the master seed of the group's first run (the arms of a
+    paired value design)."""
+
+
+@dataclass(frozen=True)
+class Study:
+    """A game's standard study."""
+
+    game: str
+    default_games: int
+    runs: tuple[StudyRun, ...]
+    description: str = ""
+    ladder: tuple[tuple[str, float], ...] = ()
+    """Skill-ladder rungs the study adds as mirror matches, ``(bot, share)`` at each of ``ladder_players``; a rung
+    already played as a mirror match at that count is not played again. The game's ``skill_ladder`` orders them."""
+    ladder_players: tuple[int, ...] = ()
+    search_share: float = 0.0005
+    """Share of each search rung: every rung of the game's ``skill_ladder`` whose bot is ``search`` (a budget such
+    as ``search:iterations=25``) joins ``ladder`` with this share, so a game adds a search rung in one line, in
+    its ``skill_ladder``."""
+    search_precision: float = 0.02
+    """After its runs, the study tops up each search rung at each ladder player count until every seat's win-rate
+    interval reaches at most this far from its estimate (±2 pp)..."""
+    cheap_precision: float = 0.01
+    """...and the strongest cheap rung (the strongest non-search bot of the game's ``skill_ladder`` played as a
+    mirror match at that count) until ±1 pp."""
+    precision_share: float = 0.002
+    """The most games the top-ups of one rung at one player count may add, as a share of the study's games: the
+    budget that keeps a sequential study finite (and, being a count of games, reproducible). 2,000 games at a
+    1,000,000-game study: about what ±2 pp needs at 2-4 players; a 3-player search game of Golem costs about
+    0.5-1 s of wall time on 2 shared cores, so a game whose search is that slow keeps this share small."""
+    precision_rounds: int = 3
+    """At most this many top-up rounds, each sized from the intervals the previous rounds reached."""
+    skill_luck_share: float = 0.002
+    """Share of the run of the ladder's two strongest cheap rungs (the two strongest non-search bots of the game's
+    ``skill_ladder``) against each other, alternating around the table at the smallest ladder player count: the
+    report's skill against luck between close players (``analysis.stats.ladder.skill_and_luck``)."""
+    value_players: tuple[int, ...] = ()
+    """Player counts of the card-value design (``simulate.orchestration.card_value``, docs/card-value.md): a baseline
+    and one run per card group with one more copy of the card dealt at setup to one seat, all on the same games,
+    played by the strongest non-search rung of the game's ``skill_ladder``."""
+    value_share: float = 0.0
+    """Games of each arm of the value design (the screen of every card), as a share of the study's games; these come
+    on top of the study's runs."""
+    value_min_games: int = 200
+    """The fewest games an arm of the screen plays, at any study size (a card that decides games shows in 200 paired
+    games; a smaller study still screens every card)."""
+    value_confirm: int = 2
+    """Cards the study confirms after the screen: those whose value stands out most (the largest effects on the
+    holder's win share, detected ones first), played again at the strong rungs (:func:`confirm_runs`)."""
+    value_confirm_games: tuple[tuple[str, int], ...] = ()
+    """``(bot, games)``: the rungs that confirm the standout cards and the paired games an arm plays at each at the
+    study's default size (scaled with the study's games, at least ``value_confirm_min``), on games of their own (e.g.
+    more apprentice games and a few hundred of the search bot)."""
+    value_confirm_min: int = 50
+    """The fewest paired games an arm of the confirmation plays (a card that decides games shows in 50)."""
+    strong_rungs: int = 2
+    """How many of the strongest rungs of the game's ``skill_ladder`` play each other (with the apprentice, where the
+    ladder has one) in the round robin that measures which is strongest (:func:`strong_rungs`)."""
+    round_robin_share: float = 0.0003
+    """Games of each pair of strong rungs at 2 players, and of each rotated table of them at the other ladder player
+    counts, as a share of the study's games: 300 games at a 1,000,000-game study. These come on top of the runs."""
+    round_robin_topup_share: float = 0.001
+    """The most games the top-up of one pair of strong rungs may add (as a share of the study's games), played only
+    where the pair's head-to-head interval still holds 50%."""
+    styles_share: float = 0.0
+    """Games of each pair of the apprentice's strategy styles (and the plain apprentice) at 2 players, as a share of the
+    study's games: the report's Strategies at strong play (is there a dominant strategy?, docs/apprentice.md); none
+    for a game whose apprentice has no styles. These come on top of the runs."""
+    exploit: tuple[int, int, int] = ()
+    """The exploit search (a best response to the apprentice, ``simulate.orchestration.exploit``) a study whose
+    apprentice has styles runs at 2 players, ``(games a candidate, candidates, confirmation games)`` at the study's
+    default size; the games scale with the study's games (``studies.exploit_design``). () for none."""
+
+
+def rule_runs(
+    prefix: str, players: int, bots: tuple[str, ...], share: float, options: tuple[tuple[str, str, str], ...]
+) -> tuple[StudyRun, ...]:
+    """One run per ``(name, option, value)``: the lineup under that rule option, compared with its default-rules run."""
+    return tuple(
+        StudyRun(f"{prefix}-{name}", players, bots, share, purpose=f"rule option {k}={v}", rules=((k, v),))
+        for name, k, v in options
+    )
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """What a game is, declared once as data (OpenSpiel's ``GameType`` and ``GameInfo`` in one frozen record): its
+    names and versions, players, bots, tables, report wording, replay position and standard study. A game's ``GAME``
+    holds it as ``info``; ``simulate.conformance.check_game`` checks the facts against each other and against play.
+    """
 
     name: str
     title: str
     version: int
-    play_version: int
-    """The earliest engine version whose play (rules and bots, all but the setup draw) this one's equals: a learned
-    player fitted on any version from it on still fits (default ``version``)."""
+    """Bumped whenever behaviour changes, recorded in every run."""
     min_players: int
     max_players: int
     description: str
     bots: dict[str, BotSpec]
     max_bot_params: int
     data_files: tuple[str, ...]
+    """The files of the game's data folder (``seeds/<name>/``, packaged as ``simulate/seeds/<name>``)."""
     score_parts: tuple[str, ...]
-    score_unit: str  # what a seat's score counts ("points", "chips"): the report's wording
+    score_unit: str
+    """What a seat's score counts (``"points"``, ``"chips"``): the report's wording."""
     setup_columns: tuple[str, ...]
     component_kinds: tuple[str, ...]
-    game_columns: tuple[str, ...]  # the game's own columns of the games table (recorded in the manifest)
-    seat_columns: tuple[str, ...]  # the game's own columns of the seats table
-    bench_lineups: dict[str, int]  # ``golem bench``: lineups as for ``--bots`` -> default games per measurement
-    bench_players: int  # ``golem bench``: player count
-    default_bots: str  # ``--bots`` when none is given: the recommended lineup (one bot fills every seat)
-    indexed_lists: Mapping[str, tuple[str, int]]  # game.toml list -> ("seat", 1) or ("players", first count)
-    turn_order_column: str | None
+    bench_lineups: dict[str, int]
+    """``golem bench``: lineups as for ``--bots`` -> default games per measurement."""
+    bench_players: int
+    """``golem bench``: player count."""
+    default_bots: str
+    """``--bots`` when none is given: the recommended lineup (one bot fills every seat)."""
+    position: ReplayPosition
+    """The replay position's shape (``golem replay --state/--json/--html``)."""
+    study: Study | None = None
+    """The standard study ``golem study`` plays (``simulate.orchestration.studies``); None: none yet."""
+    play_version: int | None = None
+    """The earliest engine version whose play (rules and bots, all but the setup draw) this one's equals: a learned
+    player fitted on any version from it on still fits (None: ``version``)."""
+    game_columns: tuple[str, ...] = ()
+    """The game's own columns of the games table (recorded in the manifest)."""
+    seat_columns: tuple[str, ...] = ()
+    """The game's own columns of the seats table."""
+    indexed_lists: Mapping[str, tuple[str, int]] = field(default_factory=dict)
+    """game.toml list -> ("seat", 1) or ("players", first count)."""
+    turn_order_column: str | None = None
     """A seats column holding each seat's place in the turn order (1 = first), for a game that draws the turn order
     at setup; None: the table seat is the turn order."""
-    report_metrics: Mapping[str, tuple]
+    report_metrics: Mapping[str, tuple] = field(default_factory=dict)
     """Game-specific measures over the games table: name -> (expression, meaning[, per])."""
-    design_measures: tuple[str, ...]  # the ``report_metrics`` the report's summary leads with
-    chunk_size: int | None
+    design_measures: tuple[str, ...] = ()
+    """The ``report_metrics`` the report's summary leads with."""
+    chunk_size: int | None = None
     """Games per chunk when ``--chunk-size`` is not given (None: the runner's default): a slow game takes smaller
     chunks so that a run's chunks spread evenly over the workers."""
-    profile_columns: tuple[str, ...]
+    profile_columns: tuple[str, ...] = ()
     """Seats columns counting how often a seat used each of the game's mechanisms: the report's play profile."""
-    profile_forced: tuple[str, ...]
+    profile_forced: tuple[str, ...] = ()
     """Those of ``profile_columns`` that count what a player does only when forced or as a penalty: never flagged
     as unused."""
-    skill_ladder: tuple[str, ...]
+    skill_ladder: tuple[str, ...] = ()
     """Bot names from weakest to strongest: the standard study plays a mirror match at each rung."""
-    bot_names: Mapping[str, str]
+    bot_names: Mapping[str, str] = field(default_factory=dict)
     """Bot specs (``name[:key=value...]``) -> what a designer calls that player, e.g. ``"search:leaf=1:iterations=80"``
     -> ``"expert search (apprentice inside, 80 iterations)"``: the words the report's first screen uses."""
-    outcome: str
+    outcome: str = "win"
     """``"win"`` (the share of games won: the race games) or ``"score"`` (the seat's net score in ``score_unit``,
     e.g. golem-poker's net chips)."""
-    outcome_precision: float | None  # in score units: how close an answer's interval must come (like ±2 pp)
-    public_opening: str
+    outcome_precision: float | None = None
+    """In score units: how close an answer's interval must come (like ±2 pp)."""
+    public_opening: str = ""
     """What the game draws at setup from the setup seed's opening stream (``simulate.rng.opening_seed``), in words;
     empty: none (every card dealt face down)."""
-    hidden_order: str  # what it draws from the hidden order's stream (``simulate.rng.order_seed``), in words
-    apprentice: ApprenticeSpec | None  # the learned player and how ``golem train`` fits it; None: none
-    equilibrium: EquilibriumSpec | None  # the policy table ``golem train`` fits by CFR (a game without apprentice)
-    value_designs: Mapping[str, str]
+    hidden_order: str = ""
+    """What it draws from the hidden order's stream (``simulate.rng.order_seed``), in words."""
+    apprentice: ApprenticeSpec | None = None
+    """The learned player and how ``golem train`` fits it; None: none."""
+    equilibrium: EquilibriumSpec | None = None
+    """The policy table ``golem train`` fits by CFR (a game without apprentice)."""
+    value_designs: Mapping[str, str] = field(default_factory=dict)
     """Component kinds with a causal value design (``golem value``, docs/card-value.md): kind -> the rule option
     that deals one seat one more copy of a component of that kind at setup."""
-    value_reference: str | None  # a plain component every value is also compared with (None: none)
-    adaptation: AdaptationSpec | None
+    value_reference: str | None = None
+    """A plain component every value is also compared with (None: none)."""
+    adaptation: AdaptationSpec | None = None
     """The planted card edits whose take the strong players must see (``simulate.adaptation``); None: none."""
-    value_edits: Mapping[tuple[str, str], str]
+    value_edits: Mapping[tuple[str, str], str] = field(default_factory=dict)
     """What-ifs of ``golem value --cost/--reward``: (component kind, ``cost`` or ``reward``) -> the settable value
     (``golem values``) it changes, ``{id}`` standing for each copy's id."""
-    priced_kinds: tuple[str, ...]  # kinds whose VP ``golem value --price`` fits against their printed cost
-    price_unit: str  # what that cost counts, in words ("crystal")
-    measured_price: Mapping[str, str]
+    priced_kinds: tuple[str, ...] = ()
+    """Kinds whose VP ``golem value --price`` fits against their printed cost."""
+    price_unit: str = "unit of cost"
+    """What that cost counts, in words ("crystal")."""
+    measured_price: Mapping[str, str] = field(default_factory=dict)
     """Value for cost from measured values (``golem value --price`` plays them): the one kind whose printed price
     its value is fitted on, under ``kind``, and its component table's price columns -> the unit in words; empty:
     none."""
+
+    def __post_init__(self) -> None:
+        if self.play_version is None:
+            object.__setattr__(self, "play_version", self.version)
+
+
+class Game(Protocol):
+    """What a game offers the shared layers: its declared record ``info`` and the methods below, which the game
+    writes. ``simulate.gamekit.GameShell``, the base of every game's ``GAME``, derives the rest from them (its data
+    folder and playing time, the replay page, the bench's replay timings) and reads each fact of ``info`` as an
+    attribute too (``game.min_players`` is ``game.info.min_players``)."""
+
+    info: GameInfo
+    """The game's declared facts, its replay position and its standard study."""
 
     def rule_options(self) -> dict[str, RuleOption]:
         """Rule options with their defaults from the shipped data."""
         ...
 
-    def playing_time(self) -> dict[str, Any] | None:
-        """The game's playing time at a table (``simulate.datafiles.read_playing_time`` of its data folder): the
-        box's minutes and an estimated pace a turn and a round; None: no box time (docs/game-feel.md)."""
-        ...
-
     def component_table(self, data: Any) -> list[dict[str, Any]] | None:
         """Each component's ``id``, ``kind``, ``text`` (what it does), ``same`` (the text identical copies share) and
         counts (docs/card-value.md); None: the game has no value design yet."""
-        ...
-
-    def data_dir(self) -> Path:
-        """The folder of the game's shipped data: runs copy its ``data_files`` from it unless given another."""
         ...
 
     def load_data(self, folder: Path | None, rules: dict[str, Any]) -> Any:
@@ -424,23 +598,6 @@ class Game(Protocol):
         """
         ...
 
-    def replay_view(
-        self,
-        data: Any,
-        num_players: int,
-        seat_lineup: np.ndarray,
-        lineup_ids: np.ndarray,
-        lineup_params: np.ndarray,
-        setup_seed: int,
-        play_seed: int,
-        labels: list[str],
-        explain: bool = False,
-    ) -> dict[str, Any]:
-        """What a replay page shows of one game (``simulate.viewkit.build_view``): each position as a scene to draw
-        with the cards' texts from ``data``, every step in words with the automatic ones, one seat numbering; with
-        ``explain`` the options a ``search`` or ``apprentice`` move weighed, where the game can tell them."""
-        ...
-
     def format_event(self, event: dict[str, Any]) -> str:
         """One event as readable text."""
         ...
@@ -458,38 +615,19 @@ class Game(Protocol):
         """One game played by the kernel's bots: its move records and its final record (a batch of one)."""
         ...
 
+    def new_reference(self, data: Any, num_players: int, setup_seed: int) -> Any:
+        """The reference engine's game of ``setup_seed`` in its starting position (``apply_action`` takes the kernel's
+        move records); its ``public_state`` builds the replay position (``GameInfo.position``)."""
+        ...
+
+    replay_moves: Callable[..., Any] | None
+    """``play.replay_moves``: the numba engine applying recorded moves (``golem bench``); None: none."""
+    decide_moves: Callable[..., Any] | None
+    """``play.decide_moves`` for the no-peeking check at a position (``Twin.hidden_variant``); None: not needed."""
+
     def new_twin(self, data: Any, num_players: int, setup_seed: int, play_seed: int) -> Any:
         """The game of these seeds in the kernel and the reference engine at its start, stepped together by the
         conformance check (``simulate.gamekit.Twin``)."""
-        ...
-
-    def reference_replay_seconds(
-        self,
-        data: Any,
-        num_players: int,
-        lineup_ids: np.ndarray,
-        lineup_params: np.ndarray,
-        setup_seeds: np.ndarray,
-        play_seeds: np.ndarray,
-    ) -> tuple[float, int]:
-        """Seconds the reference engine takes to replay these kernel-played games, and their turns.
-
-        For ``golem bench``: the kernel plays each game first (untimed); only the reference's
-        replay of the same moves is timed.
-        """
-        ...
-
-    def kernel_replay_seconds(
-        self,
-        data: Any,
-        num_players: int,
-        lineup_ids: np.ndarray,
-        lineup_params: np.ndarray,
-        setup_seeds: np.ndarray,
-        play_seeds: np.ndarray,
-    ) -> tuple[float, int] | None:
-        """The numba engine replaying the same moves, so the two engines are compared on equal work; None: the
-        game has no kernel replay."""
         ...
 
     def reference_random_seconds(

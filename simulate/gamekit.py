@@ -3,20 +3,20 @@
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import importlib.util
 import statistics
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from pathlib import Path
-from types import MappingProxyType
 from typing import Any
 
 import numpy as np
 
 from simulate.datafiles import default_dir, read_playing_time, rule_choices
-from simulate.game import AdaptationSpec, ApprenticeSpec, Codes, EquilibriumSpec, Lists, RuleOption
+from simulate.game import Codes, GameInfo, Lists, RuleOption
 from simulate.viewkit import ReplayedGame, build_view, plain_scene
 
 
@@ -286,41 +286,21 @@ class Twin(ABC):
         legal moves), comparable with ``==``: a bot's move may depend on this and its own randomness only."""
 
 
+_FACTS = frozenset(f.name for f in dataclasses.fields(GameInfo))
+
+
 class GameShell(ABC):
-    """The common part of every game's ``GAME`` (``simulate.game.Game``): the declared defaults of the members a game
-    may leave as they are, and the bench's replay timings written once over three hooks.
+    """The common part of every game's ``GAME`` (``simulate.game.Game``): its facts read from its declared ``info``,
+    its data folder (``seeds/<name>/``) and playing time, the replay page, and the bench's replay timings written
+    once over three hooks.
 
     A game sets ``trace_game`` (``play.trace_game``: one game's move records), ``replay_moves`` (``play.replay_moves``:
     the numba engine applying recorded moves; None when the game has none), :meth:`new_reference` (its reference
     engine in the starting position of a setup seed, taking the kernel's move records) and :meth:`new_twin` (both
     engines at a game's start, for the conformance check's move-by-move comparison)."""
 
-    play_version: int
-    """The earliest engine version whose play equals this one's (``Game``); ``version`` unless a game declares it."""
-    turn_order_column: str | None = None
-    report_metrics: Mapping[str, tuple] = MappingProxyType({})
-    chunk_size: int | None = None
-    game_columns: tuple[str, ...] = ()
-    seat_columns: tuple[str, ...] = ()
-    profile_columns: tuple[str, ...] = ()
-    profile_forced: tuple[str, ...] = ()
-    skill_ladder: tuple[str, ...] = ()
-    bot_names: Mapping[str, str] = MappingProxyType({})
-    outcome: str = "win"
-    outcome_precision: float | None = None
-    design_measures: tuple[str, ...] = ()
-    public_opening: str = ""
-    hidden_order: str = ""
-    apprentice: ApprenticeSpec | None = None
-    equilibrium: EquilibriumSpec | None = None
-    indexed_lists: Mapping[str, tuple[str, int]] = MappingProxyType({})
-    value_designs: Mapping[str, str] = MappingProxyType({})
-    value_reference: str | None = None
-    value_edits: Mapping[tuple[str, str], str] = MappingProxyType({})
-    adaptation: AdaptationSpec | None = None
-    priced_kinds: tuple[str, ...] = ()
-    price_unit: str = "unit of cost"
-    measured_price: Mapping[str, str] = MappingProxyType({})
+    info: GameInfo
+    """The game's declared record (``simulate.game.GameInfo``); each of its facts reads as an attribute too."""
     trace_game: Callable | None = None
     replay_moves: Callable | None = None
     decide_moves: Callable | None = None
@@ -328,14 +308,15 @@ class GameShell(ABC):
     no-peeking check at a position (:meth:`Twin.hidden_variant`); None in a game whose hidden order deals no seat
     its own cards (there two games of one public opening show the same to a seat, and the check compares those)."""
 
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        if "play_version" not in cls.__dict__:
-            cls.play_version = cls.version
+    def __getattr__(self, name: str) -> Any:
+        """A fact of :attr:`info` by its name (``game.min_players``)."""
+        if name in _FACTS:
+            return getattr(self.info, name)
+        raise AttributeError(f"{type(self).__name__!r} has no attribute {name!r}")
 
     def data_dir(self) -> Path:
         """The folder of the game's shipped data (``seeds/<name>``, installed as ``simulate/seeds/<name>``)."""
-        return default_dir(self.name)
+        return default_dir(self.info.name)
 
     def playing_time(self) -> dict[str, Any] | None:
         """The box's minutes and the estimated pace from ``playing_time.toml`` in :meth:`data_dir` (``Game``)."""

@@ -8,7 +8,7 @@ dispatchers it receives, as in :mod:`simulate.search`, so no game carries a copy
     running(st, i) -> bool                # record i's game is not over
     turn(ctx, st, i, g, sc, w) -> bool    # the seat to move picks its move into w.mv and plays it (its counts,
                                           # features and trajectory points recorded); False: the move was
-                                          # illegal, the game ended as such (END_ILLEGAL) and it was not played
+                                          # illegal, the game ended as such (ILLEGAL_MOVE) and it was not played
     finish(ctx, st, i, g, sc)             # game g is over (e.g. its columns written)
 
 and, to replay recorded moves with the engine alone, two more::
@@ -64,6 +64,11 @@ import numpy as np
 from numba import njit, prange, types
 from numba.core import cgutils
 from numba.extending import intrinsic
+
+ILLEGAL_MOVE = "illegal_move"
+"""The end reason of a game whose bot picked an illegal move under ``check_moves`` (``turn`` returned False): every
+game names it among its end reasons, its code there being the game's ``END_ILLEGAL``
+(``END_ILLEGAL = END_REASONS.index(ILLEGAL_MOVE)``)."""
 
 
 def _borrowed(context, builder, ty, val):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -67,16 +66,3 @@ def replay_view(run_dir: str | Path, game_index: int, explain: bool = False) -> 
     view = game.replay_view(*args, explain=explain)
     view.update({**names, "state_schema": STATE_SCHEMA})
     return game, view
-
-
-def format_state(state: dict[str, Any]) -> str:
-    """A replay ``state`` as indented text: one line for the board, one per seat, values as compact JSON."""
-
-    def line(fields: dict[str, Any]) -> str:
-        return "  ".join(
-            f"{k}={v if isinstance(v, str) else json.dumps(v, separators=(',', ':'))}" for k, v in fields.items()
-        )
-
-    lines = [f"    board: {line(state['board'])}"]
-    lines += [f"    seat {s['seat']}: {line({k: v for k, v in s.items() if k != 'seat'})}" for s in state["seats"]]
-    return "\n".join(lines)

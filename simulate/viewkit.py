@@ -328,3 +328,16 @@ def plain_scene(st: dict[str, Any]) -> Scene:
             {"areas": [area("Position", chips=chips({k: v for k, v in s.items() if k != "seat"}))]} for s in st["seats"]
         ],
     }
+
+
+def format_state(state: dict[str, Any]) -> str:
+    """A replay ``state`` as indented text: one line for the board, one per seat, values as compact JSON."""
+
+    def line(fields: dict[str, Any]) -> str:
+        return "  ".join(
+            f"{k}={v if isinstance(v, str) else json.dumps(v, separators=(',', ':'))}" for k, v in fields.items()
+        )
+
+    lines = [f"    board: {line(state.get('board', {}))}"]
+    lines += [f"    seat {s['seat']}: {line({k: v for k, v in s.items() if k != 'seat'})}" for s in state["seats"]]
+    return "\n".join(lines)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import shutil
@@ -400,8 +401,10 @@ def test_check_prints_a_line_a_check_and_fails_with_every_failure(monkeypatch) -
     game = make("golems")
 
     class Broken:
+        info = dataclasses.replace(game.info, skill_ladder=("random", "no_such_bot"))
+
         def __getattr__(self, name):
-            return ("random", "no_such_bot") if name == "skill_ladder" else getattr(game, name)
+            return getattr(game, name)
 
     monkeypatch.setattr(conformance, "make", lambda name: Broken())
     result = invoke("check", "golems", "--only", "declarations", "--only", "tables", "--games", "1")

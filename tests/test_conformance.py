@@ -10,7 +10,9 @@ import pytest
 
 from simulate import conformance
 from simulate.conformance import CHECKS, ConformanceError, check_game, compare_moves
+from simulate.game import ReplayPosition
 from simulate.lineup import lineup_arrays, parse_lineup
+from simulate.orchestration.studies import plan_study
 from simulate.registry import available_games, make
 
 PRIVATE_DEALS = ("golem", "golem-poker")
@@ -29,10 +31,14 @@ def test_every_game_conforms(name: str) -> None:
 
 
 class _Broken:
-    """A registered game with one fault: attribute overrides, and scores shifted by one in its chunks."""
+    """A registered game with one fault: overrides of its methods or declared facts (``info``), and scores shifted by
+    one in its chunks."""
 
     def __init__(self, game, shift: int = 0, **overrides) -> None:
-        self._game, self._shift, self._overrides = game, shift, overrides
+        facts = {f.name for f in dataclasses.fields(game.info)}
+        self._game, self._shift = game, shift
+        self._overrides = {k: v for k, v in overrides.items() if k not in facts}
+        self.info = dataclasses.replace(game.info, **{k: v for k, v in overrides.items() if k in facts})
 
     def __getattr__(self, name):
         if name in self._overrides:
@@ -83,6 +89,75 @@ def test_a_missing_declared_column_fails(monkeypatch) -> None:
     monkeypatch.setattr(conformance, "make", lambda name: _Broken(game, seat_columns=(*game.seat_columns, "nowhere")))
     with pytest.raises(ConformanceError, match=r"seats lack \['nowhere'\]"):
         check_game("golems", games=2, checks=("tables",))
+
+
+def test_a_game_without_a_study_fails_saying_so(monkeypatch) -> None:
+    monkeypatch.setattr(conformance, "make", lambda name: _Broken(make("golems"), study=None))
+    with pytest.raises(ConformanceError, match=r"golems study: declares no standard study \(GameInfo.study"):
+        check_game("golems", games=2, checks=("study",))
+
+
+def test_a_study_run_that_cannot_play_fails(monkeypatch) -> None:
+    game = make("golems")
+    run = dataclasses.replace(game.info.study.runs[0], bots=("no_such_bot",))
+    study = dataclasses.replace(game.info.study, runs=(run, *game.info.study.runs[1:]))
+    monkeypatch.setattr(conformance, "make", lambda name: _Broken(game, study=study))
+    with pytest.raises(ConformanceError, match=f"golems study: run {run.name}: .*no_such_bot"):
+        check_game("golems", games=2, checks=("study",))
+
+
+def test_a_position_unlike_its_declaration_fails(monkeypatch) -> None:
+    game = make("golems")
+    position = dataclasses.replace(game.info.position, seat=(*game.info.position.seat, "nowhere"))
+    monkeypatch.setattr(conformance, "make", lambda name: _Broken(game, position=position))
+    with pytest.raises(ConformanceError, match=r"golems position: 1 players, event 0 \(setup\): seat entry 1 has"):
+        check_game("golems", checks=("position",))
+
+
+def test_an_event_without_a_declared_position_fails(monkeypatch) -> None:
+    game = make("golems")
+
+    def replay(*args, **kwargs):
+        return [
+            {k: v for k, v in e.items() if k != "state" or e["event"] != "move"} for e in game.replay(*args, **kwargs)
+        ]
+
+    monkeypatch.setattr(conformance, "make", lambda name: _Broken(game, replay=replay))
+    with pytest.raises(ConformanceError, match=r"event 1 \(move\) has no state and is not declared without_state"):
+        check_game("golems", checks=("position",))
+
+
+def test_a_page_missing_its_seats_fails(monkeypatch) -> None:
+    game = make("golems")
+
+    def replay_view(*args, **kwargs):
+        view = game.replay_view(*args, **kwargs)
+        view["steps"][0]["scene"]["seats"] = view["steps"][0]["scene"]["seats"][:1]
+        return view
+
+    monkeypatch.setattr(conformance, "make", lambda name: _Broken(game, replay_view=replay_view))
+    with pytest.raises(ConformanceError, match="golems page: step 0: the scene draws 1 seats, the game has 2"):
+        check_game("golems", checks=("page",))
+
+
+def test_data_outside_the_package_fails(monkeypatch, tmp_path) -> None:
+    game = make("golems")
+    monkeypatch.setattr(conformance, "make", lambda name: _Broken(game, data_dir=lambda: tmp_path))
+    with pytest.raises(ConformanceError, match="golems data: the data folder is .*, not the packaged seeds/golems/"):
+        check_game("golems", checks=("data",))
+    monkeypatch.setattr(conformance, "make", lambda name: _Broken(game, data_files=(*game.info.data_files, "x.bin")))
+    with pytest.raises(ConformanceError) as raised:
+        check_game("golems", checks=("data",))
+    assert "seeds/golems/x.bin is missing" in str(raised.value) and "not of a kind the package ships" in str(
+        raised.value
+    )
+
+
+@pytest.mark.parametrize("name", sorted(available_games()))
+def test_every_game_plans_its_standard_study(name: str) -> None:
+    """``golem study`` plans every registered game's declared study: every run validated by the runner."""
+    planned = plan_study(name, num_games=make(name).info.study.default_games // 100)
+    assert planned and all(p.spec.game == name for p in planned)
 
 
 def test_unknown_checks_are_refused() -> None:
@@ -237,3 +312,33 @@ def _golem_hidden(a, b) -> None:
 
 
 _HIDDEN_CHECKS = {"golem-poker": _poker_hidden, "golem": _golem_hidden}
+
+
+_POSITION = ReplayPosition(board=("turn",), seat=("hand",), solo_board=("automa",))
+
+
+def _state(n: int, board: dict | None = None, **seat) -> dict:
+    return {
+        "board": {"turn": 1} if board is None else board,
+        "seats": [{"seat": k + 1, "score": 0, "hand": 2, **seat} for k in range(n)],
+    }
+
+
+def test_a_state_is_held_to_its_declared_shape() -> None:
+    assert _POSITION.problems(_state(3), 3) == []
+    assert _POSITION.problems(_state(1, {"turn": 1, "automa": 5}), 1) == [], "a solo game adds its own board fields"
+    assert "board fields ['turn'] are not the declared ['automa', 'turn']" in _POSITION.problems(_state(1), 1)[0]
+    assert "seat entry 1 has ['extra', 'hand', 'score', 'seat']" in _POSITION.problems(_state(2, extra=1), 2)[0]
+    assert "not a list of 3 seat entries" in _POSITION.problems(_state(2), 3)[0]
+    assert "this one has ['scores']" in _POSITION.problems({"scores": [1, 2]}, 2)[0]
+    numbered_from_0 = _state(2)
+    numbered_from_0["seats"][0]["seat"] = 0
+    assert "seat entry 1" in _POSITION.problems(numbered_from_0, 2)[0]
+
+
+def test_the_declared_record_reads_as_the_game_and_fills_its_play_version() -> None:
+    game = make("golems")
+    assert game.min_players == game.info.min_players and game.skill_ladder is game.info.skill_ladder
+    assert dataclasses.replace(game.info, version=9, play_version=None).play_version == 9
+    with pytest.raises(AttributeError, match="no attribute 'no_such_fact'"):
+        game.no_such_fact  # noqa: B018

@@ -7,6 +7,7 @@ workers) mid-run; ``--resume`` must then give the files of an uninterrupted run.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import errno
 import importlib.util
 import json
@@ -652,14 +653,14 @@ def test_verify_checks_the_data_rules_and_bots_the_answer_depends_on(whole: Path
 
 
 def test_a_run_of_another_engine_version_is_a_warning(tmp_path: Path, monkeypatch) -> None:
-    engine = type(CENTURY)
-    monkeypatch.setattr(engine, "version", engine.version - 1)
+    engine, version = type(CENTURY), CENTURY.info.version
+    monkeypatch.setattr(engine, "info", dataclasses.replace(CENTURY.info, version=version - 1))
     out = run(small_spec(), tmp_path / "old", workers=1, progress=False)
     monkeypatch.undo()
     for args in (["verify", out], ["replay", out, "--game", "0"]):
         result = invoke(*args)
         assert result.exit_code == 0, result.output
-        warning = f"made by engine version {engine.version - 1} of century; this installation has version"
+        warning = f"made by engine version {version - 1} of century; this installation has version"
         assert warning in result.output
     load_run(out)
 

@@ -19,6 +19,13 @@ def test_every_package_of_the_source_tree_is_listed() -> None:
     assert setuptools["package-dir"] == {"simulate.seeds": "seeds"}
 
 
+def test_the_package_ships_the_kinds_of_data_file_the_conformance_check_allows() -> None:
+    from simulate.datafiles import PACKAGE_DATA
+
+    setuptools = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    assert setuptools["package-data"]["simulate.seeds"] == [f"*/{pattern}" for pattern in PACKAGE_DATA]
+
+
 def test_the_shipped_data_is_found_from_the_source_tree() -> None:
     from simulate.datafiles import SEEDS_DIR, default_dir
 

@@ -383,9 +383,10 @@ def replay(
       golem replay s3://bucket/runs/c3 --game 7
     """
     from simulate.outputs import Output, check_outputs, write_atomic
-    from simulate.replay import format_state, replay_game, replay_view
+    from simulate.replay import replay_game, replay_view
     from simulate.runformat import RunFormatError, read_manifest
     from simulate.runner import version_note
+    from simulate.viewkit import format_state
 
     if html_out is not None and (as_json or with_state):
         raise click.UsageError("--html writes a page; give --json or --state without it")
@@ -472,18 +473,19 @@ def verify(run_dir: str, no_checksums: bool) -> None:
     multiple=True,
     metavar="CHECK",
     help=(
-        "Run this check only (repeatable): declarations, tables, determinism, bots, moves, hidden, replay, timing, "
-        "adaptation."
+        "Run this check only (repeatable): declarations, data, tables, determinism, bots, moves, hidden, replay, "
+        "position, page, study, timing, adaptation."
     ),
 )
 @click.option("--seed", type=int, default=None, help="Master seed of the checks' games (default: the check's own).")
 def check(game_name: str, num_games: int, only: tuple[str, ...], seed: int | None) -> None:
     """Check that GAME keeps the shared surface the runner, replay and reports rely on (simulate.conformance).
 
-    One line a check: the declarations, the tables at every player count, determinism, every bot's moves
-    legal, the kernel against the reference engine on every move, no bot peeking at hidden cards, the
-    reference replaying the kernel's games, the bench hooks, the strong players seeing planted card edits
-    (simulate.adaptation). Exits 1 listing every failure.
+    One line a check: the declarations, the packaged data, the tables at every player count, determinism,
+    every bot's moves legal, the kernel against the reference engine on every move, no bot peeking at hidden
+    cards, the reference replaying the kernel's games, the replay position as declared, the replay page, the
+    standard study's runs, the bench hooks, the strong players seeing planted card edits
+    (simulate.adaptation). Exits 1 listing every failure, each naming what is missing.
 
     \b
     Examples:

@@ -152,7 +152,7 @@ def study(
 ) -> None:
     """Run the standard balance study of GAME and write its report.
 
-    The study is a declared set of runs (simulate/orchestration/studies.py): mirror matches at every player
+    The study is a set of runs the game declares (its GameInfo.study): mirror matches at every player
     count, mixed bots rotated through the seats, and a setup-variance design. Runs already in
     RUNS_DIR with the same settings are reused; --games scales every run.
 

@@ -419,7 +419,7 @@ def price_value(
     progress: bool = False,
     log: Callable[[str], None] | None = None,
 ) -> PriceResult:
-    """Value for cost where no printed VP answers it (``GameShell.measured_price``): every component of the priced
+    """Value for cost where no printed VP answers it (``GameInfo.measured_price``): every component of the priced
     kind valued by :func:`card_value` (``design``'s player counts, lineups and games), then its measured value
     fitted on its printed price, per player count and lineup. Raises :class:`CardValueError` (one line) before
     playing when the question cannot be played."""

@@ -3,8 +3,8 @@
 A study is data: which player counts, which lineups (mirror matches for the first-player
 advantage, mixed bots for strategy strength, replayed setups for setup variance) and what share of
 the study's games each run gets. :func:`run_study` plays the runs with :func:`simulate.runner.run`
-and builds one combined report. Another game plugs in by adding its :class:`Study` to
-:data:`STUDIES`.
+and builds one combined report. A game declares its study as ``GameInfo.study``
+(``simulate.game.Study``); :data:`STUDIES` lists the registered games' studies.
 
 Examples
 --------
@@ -19,8 +19,8 @@ import math
 import re
 import shlex
 import time
-from collections.abc import Callable
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import NamedTuple
 
@@ -34,6 +34,7 @@ from analysis.report.model import GAMES_DIR, GamePage
 from analysis.report.styles import BestResponse
 from analysis.stats._util import wilson_confint
 from analysis.stats.seats import win_rates_from_counts
+from simulate.game import Study, StudyRun
 from simulate.integrity import verify_run
 from simulate.lineup import parse_lineup
 from simulate.orchestration.card_value import component_groups
@@ -41,7 +42,7 @@ from simulate.orchestration.exploit import ExploitDesign, ExploitResult, exploit
 from simulate.orchestration.game_pages import publish_report
 from simulate.orchestration.styles import StylesError, style_bots
 from simulate.outputs import hold
-from simulate.registry import make
+from simulate.registry import available_games, make
 from simulate.runformat import RunFormatError, read_manifest, run_tables
 from simulate.runner import RunError, RunSpec, check_workers, default_chunk_size, run, run_id, validate
 
@@ -64,101 +65,6 @@ __all__ = [
     "topup_games",
     "widest_half_width",
 ]
-
-
-@dataclass(frozen=True)
-class StudyRun:
-    """One run of a study: lineup, player count and share of the study's games."""
-
-    name: str
-    """Directory name under the study's runs directory."""
-    num_players: int
-    bots: tuple[str, ...]
-    """One bot for a mirror match, or one per seat (``name[:key=value...]``)."""
-    share: float
-    """Fraction of the study's games this run plays."""
-    games_per_setup: int = 1
-    """More than 1: a setup-variance design, each setup replayed this often with seats rotated."""
-    orders_per_opening: int = 1
-    """More than 1: each public opening dealt over this many hidden orders (setups), each replayed
-    ``games_per_setup`` times: the nested design that splits setup variance into opening and hidden order."""
-    purpose: str = ""
-    rules: tuple[tuple[str, str], ...] = ()
-    """Rule options this run changes, ``(name, value)`` pairs (on top of the study's own ``rules``)."""
-    seed_group: str = ""
-    """Runs of one non-empty group play the same games: the master seed of the group's first run (the arms of a
-    paired value design)."""
-
-
-@dataclass(frozen=True)
-class Study:
-    """A game's standard study."""
-
-    game: str
-    default_games: int
-    runs: tuple[StudyRun, ...]
-    description: str = ""
-    ladder: tuple[tuple[str, float], ...] = ()
-    """Skill-ladder rungs the study adds as mirror matches, ``(bot, share)`` at each of ``ladder_players``; a rung
-    already played as a mirror match at that count is not played again. The game's ``skill_ladder`` orders them."""
-    ladder_players: tuple[int, ...] = ()
-    search_share: float = 0.0005
-    """Share of each search rung: every rung of the game's ``skill_ladder`` whose bot is ``search`` (a budget such
-    as ``search:iterations=25``) joins ``ladder`` with this share, so a game adds a search rung in one line, in
-    its ``skill_ladder``."""
-    search_precision: float = 0.02
-    """After its runs, the study tops up each search rung at each ladder player count until every seat's win-rate
-    interval reaches at most this far from its estimate (±2 pp)..."""
-    cheap_precision: float = 0.01
-    """...and the strongest cheap rung (the strongest non-search bot of the game's ``skill_ladder`` played as a
-    mirror match at that count) until ±1 pp."""
-    precision_share: float = 0.002
-    """The most games the top-ups of one rung at one player count may add, as a share of the study's games: the
-    budget that keeps a sequential study finite (and, being a count of games, reproducible). 2,000 games at a
-    1,000,000-game study: about what ±2 pp needs at 2-4 players; a 3-player search game of Golem costs about
-    0.5-1 s of wall time on 2 shared cores, so a game whose search is that slow keeps this share small."""
-    precision_rounds: int = 3
-    """At most this many top-up rounds, each sized from the intervals the previous rounds reached."""
-    skill_luck_share: float = 0.002
-    """Share of the run of the ladder's two strongest cheap rungs (the two strongest non-search bots of the game's
-    ``skill_ladder``) against each other, alternating around the table at the smallest ladder player count: the
-    report's skill against luck between close players (``analysis.stats.ladder.skill_and_luck``)."""
-    value_players: tuple[int, ...] = ()
-    """Player counts of the card-value design (``simulate.orchestration.card_value``, docs/card-value.md): a baseline
-    and one run per card group with one more copy of the card dealt at setup to one seat, all on the same games,
-    played by the strongest non-search rung of the game's ``skill_ladder``."""
-    value_share: float = 0.0
-    """Games of each arm of the value design (the screen of every card), as a share of the study's games; these come
-    on top of the study's runs."""
-    value_min_games: int = 200
-    """The fewest games an arm of the screen plays, at any study size (a card that decides games shows in 200 paired
-    games; a smaller study still screens every card)."""
-    value_confirm: int = 2
-    """Cards the study confirms after the screen: those whose value stands out most (the largest effects on the
-    holder's win share, detected ones first), played again at the strong rungs (:func:`confirm_runs`)."""
-    value_confirm_games: tuple[tuple[str, int], ...] = ()
-    """``(bot, games)``: the rungs that confirm the standout cards and the paired games an arm plays at each at the
-    study's default size (scaled with the study's games, at least ``value_confirm_min``), on games of their own (e.g.
-    more apprentice games and a few hundred of the search bot)."""
-    value_confirm_min: int = 50
-    """The fewest paired games an arm of the confirmation plays (a card that decides games shows in 50)."""
-    strong_rungs: int = 2
-    """How many of the strongest rungs of the game's ``skill_ladder`` play each other (with the apprentice, where the
-    ladder has one) in the round robin that measures which is strongest (:func:`strong_rungs`)."""
-    round_robin_share: float = 0.0003
-    """Games of each pair of strong rungs at 2 players, and of each rotated table of them at the other ladder player
-    counts, as a share of the study's games: 300 games at a 1,000,000-game study. These come on top of the runs."""
-    round_robin_topup_share: float = 0.001
-    """The most games the top-up of one pair of strong rungs may add (as a share of the study's games), played only
-    where the pair's head-to-head interval still holds 50%."""
-    styles_share: float = 0.0
-    """Games of each pair of the apprentice's strategy styles (and the plain apprentice) at 2 players, as a share of the
-    study's games: the report's Strategies at strong play (is there a dominant strategy?, docs/apprentice.md); none
-    for a game whose apprentice has no styles. These come on top of the runs."""
-    exploit: tuple[int, int, int] = ()
-    """The exploit search (a best response to the apprentice, ``simulate.orchestration.exploit``) a study whose
-    apprentice has styles runs at 2 players, ``(games a candidate, candidates, confirmation games)`` at the study's
-    default size; the games scale with the study's games (:func:`exploit_design`). () for none."""
 
 
 def _ladder_runs(study: Study) -> tuple[StudyRun, ...]:
@@ -377,242 +283,23 @@ def best_response(result: ExploitResult, out: Path) -> BestResponse:
     )
 
 
-def _rule_runs(
-    prefix: str, players: int, bots: tuple[str, ...], share: float, options: tuple[tuple[str, str, str], ...]
-) -> tuple[StudyRun, ...]:
-    """One run per ``(name, option, value)``: the lineup under that rule option, compared with its default-rules run."""
-    return tuple(
-        StudyRun(f"{prefix}-{name}", players, bots, share, purpose=f"rule option {k}={v}", rules=((k, v),))
-        for name, k, v in options
-    )
+class _Studies(Mapping[str, Study]):
+    """The standard study of every registered game that declares one (``GameInfo.study``), by game name."""
+
+    def __getitem__(self, game: str) -> Study:
+        study = make(game).info.study if game in available_games() else None
+        if study is None:
+            raise KeyError(game)
+        return study
+
+    def __iter__(self) -> Iterator[str]:
+        return (name for name in available_games() if make(name).info.study is not None)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
 
 
-STUDIES: dict[str, Study] = {
-    "century": Study(
-        game="century",
-        default_games=1_000_000,
-        description=(
-            "apprentice mirror matches at 2-5 players (first-player advantage under the strongest player the study "
-            "can afford at this size: the apprentice learned from the search bot), the heuristic bots and the "
-            "apprentice rotated through the seats at 3 and 4 players (bot strength), 3-player apprentice games "
-            "dealing each public opening over 4 hidden deck orders, each played 3 times (setup variance: opening, "
-            "hidden order and the players' own randomness), and mirror matches at every other rung of the skill "
-            "ladder (greedy up to the search bot) to say at which skill levels each answer holds, and a paired "
-            "card-value design at 3 players (apprentice games played as printed and with one more copy of each "
-            "merchant card dealt at setup to one seat: what each card is worth to its holder)"
-        ),
-        runs=(
-            StudyRun("century-2p-mirror", 2, ("apprentice",), 0.14, purpose="first-player advantage, 2 players"),
-            StudyRun("century-3p-mirror", 3, ("apprentice",), 0.14, purpose="first-player advantage, 3 players"),
-            StudyRun("century-4p-mirror", 4, ("apprentice",), 0.14, purpose="first-player advantage, 4 players"),
-            StudyRun("century-5p-mirror", 5, ("apprentice",), 0.14, purpose="first-player advantage, 5 players"),
-            # The planner plays ~1,700 games/s per core and the apprentice ~1,000 against ~20,000 for greedy.
-            StudyRun(
-                "century-3p-mixed", 3, ("greedy", "planner", "apprentice"), 0.05, purpose="bot strength, 3 players"
-            ),
-            StudyRun(
-                "century-4p-mixed",
-                4,
-                ("greedy", "engine", "planner", "apprentice"),
-                0.05,
-                purpose="bot strength, 4 players",
-            ),
-            StudyRun(
-                "century-3p-setups",
-                3,
-                ("apprentice",),
-                0.2,
-                games_per_setup=3,
-                orders_per_opening=4,
-                purpose="setup variance",
-            ),
-        ),
-        ladder=(("random", 0.01), ("greedy", 0.02), ("engine", 0.01), ("planner", 0.005)),
-        ladder_players=(2, 3, 4),
-        # 46 arms (45 merchant cards and the baseline) of 1,000 apprentice games at the default size: ~3 min on 2 cores
-        value_players=(3,),
-        value_share=0.001,
-        # the two standout cards again: ~30 s of apprentice games and ~110 s of CPU of search games (125 ms a game)
-        value_confirm_games=(("apprentice", 1_000), ("search", 300)),
-        styles_share=0.0025,  # 2,500 games a pair of styles (3 pairs): about 8 s of apprentice games on 2 cores
-        exploit=(300, 24, 4_000),  # 11,200 apprentice games on one core: docs/studies.md
-    ),
-    "golem-poker": Study(
-        game="golem-poker",
-        default_games=1_000_000,
-        description=(
-            "threshold mirror matches at 3-6 players (value of each position relative to the amulet, house take, "
-            "deals per pot, golem wins), a 4-player mirror of the golem-weakening discard policy beside the "
-            "default improving one (golem wins by discard policy), the threshold styles and the bluffer rotated at "
-            "6 players (which strategy profits), the two discard policies at one table, a small run with the "
-            "sampling equity bot (strong reference), and the 4-player threshold mirror under each balance-relevant "
-            "rule option (side by side with the default rules); no setup-variance run: the threshold bots are "
-            "deterministic and a replayed deal would repeat the same pot"
-        ),
-        runs=(
-            StudyRun("poker-3p-threshold", 3, ("threshold",), 0.10, purpose="positions and house take, 3 players"),
-            StudyRun("poker-4p-threshold", 4, ("threshold",), 0.10, purpose="positions and house take, 4 players"),
-            StudyRun("poker-5p-threshold", 5, ("threshold",), 0.10, purpose="positions and house take, 5 players"),
-            StudyRun("poker-6p-threshold", 6, ("threshold",), 0.10, purpose="positions and house take, 6 players"),
-            StudyRun(
-                "poker-4p-weaken",
-                4,
-                ("threshold:discard=1",),
-                0.08,
-                purpose="golem wins when every player weakens the golem",
-            ),
-            StudyRun(
-                "poker-6p-styles",
-                6,
-                ("tight_passive", "tight_aggressive", "loose_passive", "loose_aggressive", "bluffer", "random"),
-                0.111,  # 0.131 before the cfr rungs took 0.02
-                purpose="which strategy profits",
-            ),
-            StudyRun(
-                "poker-4p-discards",
-                4,
-                ("threshold:discard=0", "threshold:discard=1", "threshold:discard=0", "threshold:discard=1"),
-                0.08,
-                purpose="discard policy: improve own hand against weaken the golem",
-            ),
-            # The equity bot samples hands at every decision: thousands of games per second, not hundreds of thousands.
-            StudyRun(
-                "poker-4p-equity",
-                4,
-                ("equity", "tight_aggressive", "loose_passive", "bluffer"),
-                0.005,
-                purpose="strong reference",
-            ),
-            *_rule_runs(
-                "poker-4p",
-                4,
-                ("threshold",),
-                0.04,
-                (
-                    ("golem-tie-player", "golem_tie", "player"),
-                    ("golem-short-deck", "golem_short", "deck"),
-                    ("golem-short-none", "golem_short", "none"),
-                    ("golem-folded-off", "golem_folded", "false"),
-                    ("penalty-4", "penalty_antes", "4"),
-                    ("redeal-ante", "redeal_ante", "true"),
-                    ("rank-one-high", "rank_one", "high"),
-                ),
-            ),
-        ),
-        ladder=(("random", 0.008), ("equity", 0.002), ("cfr", 0.01)),  # cfr: a table lookup a decision
-        ladder_players=(4, 6),
-        search_share=0.002,  # 2,000 games a rung at the default size: a few ms of CPU per game
-    ),
-    "golem": Study(
-        game="golem",
-        default_games=200_000,
-        description=(
-            "apprentice mirror matches at 2-4 players (advantage of each place in the turn order drawn at setup, under "
-            "the strongest player the study can afford: the apprentice learned from the search bot), the "
-            "three line strategists and the balanced planner rotated at 4 and 2 players (which Menorah line is "
-            "strongest), the apprentice against balanced at 2 players (bot strength), 4-player apprentice games "
-            "dealing each public opening over 3 hidden orders, each played 4 "
-            "times (how much the Characters, Neighbourhood, Starting tiles and Artifact sides decide, and how much "
-            "the hidden decks), and the 4-player mirror under the "
-            "balance-relevant rule options, apprentice solo games against the stand-in Automa, and the card-value "
-            "design at 2 players (apprentice games played as printed and with one component owned from the start by "
-            "one seat: what each Book, Objective, Development, Artifact and Starting tile is worth to its holder); the "
-            "shipped data contain ESTIMATES of unpublished printed values"
-        ),
-        runs=(
-            # The apprentice plays a 4-player game in about 1.3 ms of CPU, balanced in about 0.5, search in about 0.7 s.
-            StudyRun("golem-2p-mirror", 2, ("apprentice",), 0.11, purpose="turn-order advantage, 2 players"),
-            StudyRun("golem-3p-mirror", 3, ("apprentice",), 0.11, purpose="turn-order advantage, 3 players"),
-            StudyRun("golem-4p-mirror", 4, ("apprentice",), 0.12, purpose="turn-order advantage, 4 players"),
-            StudyRun(
-                "golem-4p-lines",
-                4,
-                ("balanced", "golems", "artifacts", "books"),
-                0.12,
-                purpose="which line is strongest, 4 players",
-            ),
-            *(
-                StudyRun(f"golem-2p-{a}-{b}", 2, (a, b), 0.03, purpose="which line is strongest, 2 players")
-                for a, b in (("golems", "artifacts"), ("golems", "books"), ("artifacts", "books"))
-            ),
-            StudyRun(
-                "golem-2p-apprentice-balanced", 2, ("apprentice", "balanced"), 0.02, purpose="bot strength, 2 players"
-            ),
-            StudyRun(
-                "golem-4p-setups",
-                4,
-                ("apprentice",),
-                0.10,
-                games_per_setup=4,
-                orders_per_opening=3,
-                purpose="setup variance",
-            ),
-            StudyRun("golem-solo", 1, ("apprentice",), 0.04, purpose="solo games against the stand-in Automa"),
-            *_rule_runs(
-                "golem-4p",
-                4,
-                ("balanced",),
-                0.038,
-                (
-                    ("introductory", "setup", "introductory"),
-                    ("overmove-one", "overmove", "one_per_step"),
-                    ("no-second-pass", "second_pass", "none"),
-                    ("vp-negative", "vp_floor", "negative"),
-                    ("gold-included", "leftover_gold", "included"),
-                ),
-            ),
-        ),
-        ladder=(("random", 0.01), ("greedy", 0.01), ("balanced", 0.01)),
-        ladder_players=(2, 3, 4),
-        search_share=0.002,  # 400 games a rung at the default size: about 0.16 s of CPU per search seat-game
-        value_players=(2,),
-        value_share=0.004,  # 800 apprentice games an arm, 106 arms (every component group and a baseline): ~2.5 min
-        # the two standout components again: 2-player search games cost ~0.3 s of CPU: ~2.5 min for the three arms
-        value_confirm_games=(("apprentice", 1_600), ("search", 150)),
-        styles_share=0.0125,  # 2,500 games a pair of styles (3 pairs): about 15 s of apprentice games on 2 cores
-        exploit=(200, 16, 3_000),  # 6,200 apprentice games on one core: docs/studies.md
-    ),
-    "golems": Study(
-        game="golems",
-        default_games=1_000_000,
-        description=(
-            "apprentice and collector mirror matches (first-player advantage; the apprentice learned from the search "
-            "bot and is the strongest player the study can afford), the heuristic bots and the apprentice against "
-            "each other and small look-ahead runs against collector and the apprentice (bot strength), apprentice "
-            "games dealing each opening display over 3 hidden deck orders, each played 4 times (setup variance), "
-            "the solo mode against its automaton, and the card-value design at 2 players (apprentice games played as "
-            "printed and with one more copy of each card dealt at setup to one seat: what each card is worth to its "
-            "holder)"
-        ),
-        runs=(
-            StudyRun("golems-2p-apprentice", 2, ("apprentice",), 0.20, purpose="first-player advantage, apprentice"),
-            StudyRun("golems-2p-collector", 2, ("collector",), 0.20, purpose="first-player advantage, collector"),
-            StudyRun("golems-2p-mixed", 2, ("greedy", "collector"), 0.10, purpose="bot strength"),
-            StudyRun("golems-2p-apprentice-collector", 2, ("apprentice", "collector"), 0.05, purpose="bot strength"),
-            # The look-ahead bot plays ~550 games/s per core, the apprentice ~5,000, the heuristics ~80,000.
-            StudyRun("golems-2p-lookahead", 2, ("collector", "lookahead"), 0.005, purpose="strong reference"),
-            StudyRun("golems-2p-apprentice-lookahead", 2, ("apprentice", "lookahead"), 0.005, purpose="bot strength"),
-            StudyRun(
-                "golems-2p-setups",
-                2,
-                ("apprentice",),
-                0.265,
-                games_per_setup=4,
-                orders_per_opening=3,
-                purpose="setup variance",
-            ),
-            StudyRun("golems-solo", 1, ("apprentice",), 0.14, purpose="solo mode against the automaton"),
-        ),
-        ladder=(("random", 0.01), ("greedy", 0.02), ("lookahead", 0.005)),
-        ladder_players=(2,),
-        value_players=(2,),
-        value_share=0.001,  # 1,000 apprentice games an arm, 31 arms (every card group and a baseline): ~30 s
-        # the two standout cards again: 2-player search games cost ~85 ms of CPU: ~2 min for the three arms
-        value_confirm_games=(("apprentice", 4_000), ("search", 400)),
-        styles_share=0.0025,  # 2,500 games a pair of styles (10 pairs): about 10 s of apprentice games on 2 cores
-        exploit=(200, 16, 3_000),  # 6,200 apprentice games on one core: docs/studies.md
-    ),
-}
+STUDIES: Mapping[str, Study] = _Studies()
 """Standard study of each game, by game name."""
 
 
@@ -629,10 +316,13 @@ class PlannedRun(NamedTuple):
 
 def study_for(game: str) -> Study:
     """The standard study of ``game``; ``ValueError`` listing the games that have one."""
-    make(game)  # UnknownName for a game that does not exist
-    if game not in STUDIES:
-        raise ValueError(f"no standard study for '{game}'; studies exist for: {', '.join(STUDIES)}")
-    return STUDIES[game]
+    study = make(game).info.study  # UnknownName for a game that does not exist
+    if study is None:
+        raise ValueError(
+            f"{game} declares no standard study (GameInfo.study, docs/adding-a-game.md); studies exist for: "
+            f"{', '.join(STUDIES)}"
+        )
+    return study
 
 
 def plan_study(

@@ -21,7 +21,9 @@ MOVE_LEN = 2
 MAX_PLAYERS = 4
 TURN_CAP = 2000  # moves; a game this long ends as "turn_cap" (never reached by the bots below)
 RANDOM, HOLD = 0, 1  # bot ids
-END_RULES, END_TURN_CAP = 0, 1
+END_REASONS = ("running", "rules", "turn_cap", loop.ILLEGAL_MOVE)  # ``PigState.over`` indexes them
+RUNNING, END_RULES, END_TURN_CAP = 0, 1, 2
+END_ILLEGAL = END_REASONS.index(loop.ILLEGAL_MOVE)
 
 
 class PigState(NamedTuple):
@@ -30,7 +32,7 @@ class PigState(NamedTuple):
     score: np.ndarray  # int32 (G, MAX_PLAYERS)
     total: np.ndarray  # int32 (G,): the turn's total so far
     current: np.ndarray  # int8 (G,)
-    over: np.ndarray  # int8 (G,): 0 running, 1 won, 2 turn cap
+    over: np.ndarray  # int8 (G,): an index into END_REASONS
     moves: np.ndarray  # int32 (G,)
     turns: np.ndarray  # int32 (G,): turns begun
     rolls: np.ndarray  # int32 (G, MAX_PLAYERS)
@@ -63,7 +65,7 @@ def game_init(st, g, play_seed):
     st.banks[g, :] = 0
     st.total[g] = 0
     st.current[g] = 0
-    st.over[g] = 0
+    st.over[g] = RUNNING
     st.moves[g] = 0
     st.turns[g] = 1
     st.rng[g] = play_seed
@@ -85,7 +87,7 @@ def game_step(st, g, n, target, action, die):
         st.banks[g, s] += 1
         st.score[g, s] += st.total[g]
         if st.score[g, s] >= target:
-            st.over[g] = 1
+            st.over[g] = END_RULES
             return
         _next_turn(st, g, n)
     else:
@@ -95,7 +97,13 @@ def game_step(st, g, n, target, action, die):
         else:
             st.total[g] += die
     if st.moves[g] >= TURN_CAP:
-        st.over[g] = 2
+        st.over[g] = END_TURN_CAP
+
+
+@njit(cache=True)
+def is_legal(st, g, action):
+    """Whether ``action`` may be played in game ``g``: a roll always, a bank once the turn holds points."""
+    return action == ROLL or (action == BANK and st.total[g] > 0)
 
 
 @njit(cache=True)
@@ -137,14 +145,17 @@ def _start(ctx, st, i, g, sc):
 
 @njit(cache=True, inline="always")
 def _running(st, i):
-    return st.over[i] == 0
+    return st.over[i] == RUNNING
 
 
 @njit(cache=True, inline="always")
 def _turn(ctx, st, i, g, sc, w):
-    n, target, points, count = ctx[0], ctx[1], ctx[6], ctx[7]
+    n, target, check, points, count = ctx[0], ctx[1], ctx[6], ctx[7], ctx[8]
     entry = ctx[2][g, st.current[i]]
     action = bot_action(st, i, target, ctx[3][entry], ctx[4][entry])
+    if check and not is_legal(st, i, action):
+        st.over[i] = END_ILLEGAL
+        return False
     die = randint(st.rng, i, 6) + 1 if action == ROLL else 0
     w.mv[0] = action
     w.mv[1] = die
@@ -158,7 +169,8 @@ def _turn(ctx, st, i, g, sc, w):
 @njit(cache=True)
 def play_games(ctx, st, slot, g0, g1, w, trace):
     """Pig's game loop (``simulate.play.play_games``). ``ctx``: (n, target, seat_lineup (G, n), ids, params,
-    play_seeds (G,), points, count); with a (G, rounds, n) ``points`` array, every seat's score at the end of every
+    play_seeds (G,), check, points, count); with ``check`` every bot move's legality is checked first, an illegal one
+    ending its game (``END_ILLEGAL``); with a (G, rounds, n) ``points`` array, every seat's score at the end of every
     round and at the game's end is recorded, ``count`` (G,) counting them."""
     return loop.play_games(_scratch, _start, _running, _turn, loop.no_finish, ctx, st, slot, g0, g1, w, trace)
 

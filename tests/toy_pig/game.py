@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, NamedTuple
@@ -10,15 +9,17 @@ from typing import Any, NamedTuple
 import numpy as np
 
 import simulate.play as loop
-from simulate.datafiles import DataError, sha256
-from simulate.game import BotSpec, ChunkTables, Codes, RuleOption, bot_specs
+from simulate.datafiles import read_toml, resolve_rules, sha256
+from simulate.game import ChunkTables, Codes, GameInfo, ReplayPosition, RuleOption, Study, StudyRun, bot_specs
 from simulate.gamekit import (
     GameShell,
     Twin,
+    end_reason,
     new_trajectories,
     no_components,
     ranks_from_scores,
     result_event,
+    rule_options,
     state_field,
     trajectory_lists,
     wins_from_scores,
@@ -26,8 +27,8 @@ from simulate.gamekit import (
 
 from . import engine as E
 
-END_REASONS = ("rules", "turn_cap")
-TARGETS = ("30", "50", "100")
+RULE_OPTIONS = {"target": (str, ("30", "50", "100"), "points that win")}
+"""Rule options as ``(type, allowed, help)``; their defaults are the ``[rules]`` of the shipped ``game.toml``."""
 MAX_POINTS = 200  # trajectory points kept a game (rounds and the end); Pig's bots need under 40 rounds to 100 points
 
 
@@ -36,7 +37,7 @@ class PigData(NamedTuple):
 
     target: int
     rules: dict[str, Any]
-    files: dict[str, str]  # data file -> SHA-256
+    provenance: dict[str, Any]  # the folder, whether it is the shipped one, and each data file's SHA-256
 
 
 class PigReference:
@@ -98,7 +99,7 @@ class PigTwin(Twin):
             "score": st.score[0, : self.n].tolist(),
             "total": int(st.total[0]),
             "current": int(st.current[0]),
-            "won": bool(st.over[0] == 1),
+            "won": bool(st.over[0] == E.END_RULES),
         }
 
     def reference_view(self) -> dict[str, Any]:
@@ -106,7 +107,7 @@ class PigTwin(Twin):
         return {"score": ref.score, "total": ref.total, "current": ref.current, "won": ref.won}
 
     def kernel_legal(self) -> list:
-        return [E.ROLL] if self.record.total[0] == 0 else [E.ROLL, E.BANK]
+        return [a for a in (E.ROLL, E.BANK) if E.is_legal(self.record, 0, a)]
 
     def accepts(self, move: Any) -> bool:
         return int(move[0]) in self.reference.legal_actions()
@@ -120,14 +121,18 @@ class PigTwin(Twin):
 
 
 def public_state(ref: PigReference) -> dict[str, Any]:
-    return {"scores": ref.scores(), "turn_total": ref.total, "to_move": ref.current + 1}
+    """The replay position (``Pig.info.position``): the turn's total and the seat to move, each seat's score."""
+    return {
+        "board": {"turn_total": ref.total, "to_move": ref.current + 1},
+        "seats": [{"seat": k + 1, "score": s} for k, s in enumerate(ref.scores())],
+    }
 
 
 def context(d, num_players, seat_lineup, ids, params, setup_seeds, play_seeds, check=False, points=None):
-    """The loop's ``ctx`` (``engine.play_games``); Pig's bots make only legal moves, so ``check`` changes nothing."""
+    """The loop's ``ctx`` (``engine.play_games``); with ``check`` each bot move's legality is checked first."""
     play = np.ascontiguousarray(np.atleast_1d(play_seeds), dtype=np.uint64)
     seats = np.asarray(seat_lineup, np.int64).reshape(len(play), num_players)
-    return (num_players, d.target, seats, ids, params, play, *(points or new_trajectories(0, 0, 0)))
+    return (num_players, d.target, seats, ids, params, play, bool(check), *(points or new_trajectories(0, 0, 0)))
 
 
 LOOP = loop.Loop(
@@ -138,34 +143,52 @@ LOOP = loop.Loop(
 class Pig(GameShell):
     """Pig: roll or bank, first to the target wins; 2-4 players."""
 
-    name = "pig"
-    title = "Pig"
-    version = 1
-    min_players = 2
-    max_players = E.MAX_PLAYERS
-    description = "Pig, the dice game: roll or bank, first to the target wins; a toy game of the lab's tests"
-    bots: dict[str, BotSpec] = bot_specs(
-        {
-            "random": (E.RANDOM, "banks half the time it may", {}),
-            "hold": (E.HOLD, "rolls until the turn holds hold_at points", {"hold_at": (20.0, "points to bank at")}),
-        },
-        {"hold_at": (1.0, 100.0)},
-        frozenset({"hold_at"}),
+    info = GameInfo(
+        name="pig",
+        title="Pig",
+        version=1,
+        min_players=2,
+        max_players=E.MAX_PLAYERS,
+        description="Pig, the dice game: roll or bank, first to the target wins; a toy game of the lab's tests",
+        bots=bot_specs(
+            {
+                "random": (E.RANDOM, "banks half the time it may", {}),
+                "hold": (E.HOLD, "rolls until the turn holds hold_at points", {"hold_at": (20.0, "points to bank at")}),
+            },
+            {"hold_at": (1.0, 100.0)},
+            frozenset({"hold_at"}),
+        ),
+        max_bot_params=1,
+        data_files=("game.toml",),
+        score_parts=("score_banked",),
+        score_unit="points",
+        setup_columns=(),
+        component_kinds=(),
+        game_columns=("winner_seat",),
+        seat_columns=(),
+        profile_columns=("rolls", "banks"),
+        skill_ladder=("random", "hold"),
+        bot_names=MappingProxyType({"random": "random player", "hold": "hold-at-20 player"}),
+        bench_lineups={"hold": 10_000},
+        bench_players=2,
+        default_bots="hold",
+        position=ReplayPosition(board=("turn_total", "to_move"), seat=()),
+        study=Study(
+            game="pig",
+            default_games=20_000,
+            description=(
+                "hold mirror matches at 2-4 players (first-player advantage) and hold against random (bot strength)"
+            ),
+            runs=(
+                StudyRun("pig-2p-hold", 2, ("hold",), 0.3, purpose="first-player advantage, 2 players"),
+                StudyRun("pig-3p-hold", 3, ("hold",), 0.3, purpose="first-player advantage, 3 players"),
+                StudyRun("pig-4p-hold", 4, ("hold",), 0.2, purpose="first-player advantage, 4 players"),
+                StudyRun("pig-2p-mixed", 2, ("random", "hold"), 0.2, purpose="bot strength, 2 players"),
+            ),
+            ladder=(("random", 0.05),),
+            ladder_players=(2,),
+        ),
     )
-    max_bot_params = 1
-    data_files = ("game.toml",)
-    score_parts = ("score_banked",)
-    score_unit = "points"
-    setup_columns = ()
-    component_kinds = ()
-    game_columns = ("winner_seat",)
-    seat_columns = ()
-    profile_columns = ("rolls", "banks")
-    skill_ladder = ("random", "hold")
-    bot_names = MappingProxyType({"random": "random player", "hold": "hold-at-20 player"})
-    bench_lineups = {"hold": 10_000}
-    bench_players = 2
-    default_bots = "hold"
     trace_game = staticmethod(LOOP.trace_game)
 
     def new_reference(self, d: PigData, num_players: int, setup_seed: int) -> PigReference:
@@ -174,23 +197,26 @@ class Pig(GameShell):
     def new_twin(self, d: PigData, num_players: int, setup_seed: int, play_seed: int) -> PigTwin:
         return PigTwin(d, num_players, play_seed)
 
-    def data_dir(self) -> Path:
-        return Path(__file__).resolve().parent / "seeds"
-
     def rule_options(self) -> dict[str, RuleOption]:
-        return {"target": RuleOption("target", "30", TARGETS, "points that win")}
+        return rule_options(RULE_OPTIONS, self.load_data(None, {}).rules)
 
     def load_data(self, folder: Path | None, rules: dict[str, Any]) -> PigData:
-        folder = Path(folder) if folder is not None else self.data_dir()
-        shipped = tomllib.loads((folder / "game.toml").read_text(encoding="utf-8"))["rules"]
-        target = str(rules.get("target", shipped["target"]))
-        if target not in TARGETS:
-            raise DataError(f"rule target: {target!r} is not one of {list(TARGETS)}")
-        files = {name: sha256(folder / name) for name in self.data_files}
-        return PigData(int(target), {"target": target}, files)
+        """The rules of ``folder`` (None: the shipped data) with ``rules`` on top; ``DataError`` naming the file and
+        the option when one is wrong."""
+        shipped = self.data_dir()
+        folder = Path(folder) if folder is not None else shipped
+        path = folder / "game.toml"
+        in_force = resolve_rules(path, read_toml(path), rules, RULE_OPTIONS)
+        provenance = {
+            "folder": str(folder),
+            "default": folder.resolve() == shipped.resolve(),
+            "files": {name: sha256(folder / name) for name in self.info.data_files},
+        }
+        return PigData(int(in_force["target"]), in_force, provenance)
 
     def describe_data(self, d: PigData) -> dict[str, Any]:
-        return {"title": self.title, "rules": dict(d.rules), "data": {"default": True, "files": dict(d.files)}}
+        title = self.info.title if d.provenance["default"] else f"{self.info.title} from {d.provenance['folder']}"
+        return {"title": title, "rules": dict(d.rules), "data": dict(d.provenance)}
 
     def play_chunk(
         self,
@@ -215,7 +241,7 @@ class Pig(GameShell):
         games = {
             "turns": st.moves.copy(),
             "rounds": (st.turns + n - 1) // n,
-            "end_reason": Codes((st.over - 1).astype(np.int32), END_REASONS),
+            "end_reason": Codes(st.over.astype(np.int32), E.END_REASONS),
             "winner_seat": (np.argmax(win, axis=1) + 1).astype(np.int8),
         }
         seats_table = {
@@ -231,7 +257,7 @@ class Pig(GameShell):
     def replay(
         self, d, num_players, seat_lineup, lineup_ids, lineup_params, setup_seed, play_seed, labels, states=False
     ) -> list[dict[str, Any]]:
-        moves, _ = LOOP.trace_game(d, num_players, seat_lineup, lineup_ids, lineup_params, setup_seed, play_seed)
+        moves, final = LOOP.trace_game(d, num_players, seat_lineup, lineup_ids, lineup_params, setup_seed, play_seed)
         ref = PigReference(d, num_players)
         state = public_state if states else None
         events: list[dict[str, Any]] = [{"event": "setup", "target": d.target, **state_field(ref, state)}]
@@ -249,7 +275,8 @@ class Pig(GameShell):
                     **state_field(ref, state),
                 }
             )
-        events.append(result_event(ref, self.score_parts, "rules" if ref.is_terminal() else "running", state))
+        reason = end_reason(ref, E.END_REASONS, final.over[0])
+        events.append(result_event(ref, self.info.score_parts, reason, state))
         return events
 
     def format_event(self, e: dict[str, Any]) -> str:

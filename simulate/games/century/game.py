@@ -11,7 +11,17 @@ from typing import Any
 import numpy as np
 
 from simulate.apprentice import PLAIN_STYLE
-from simulate.game import AdaptationSpec, ApprenticeSpec, ChunkTables, Codes, PlantedEdit, RuleOption, bot_specs
+from simulate.game import (
+    AdaptationSpec,
+    ApprenticeSpec,
+    ChunkTables,
+    Codes,
+    GameInfo,
+    PlantedEdit,
+    ReplayPosition,
+    RuleOption,
+    bot_specs,
+)
 from simulate.gamekit import (
     GameShell,
     end_reason,
@@ -28,6 +38,7 @@ from simulate.games.century import data, play, search_bot
 from simulate.games.century.engine import game_init, game_step
 from simulate.games.century.reference import CenturyReference, public_state
 from simulate.games.century.state import END_REASONS, IN_HAND, M_DISCARD, M_KIND, MOVE_LEN, MOVE_NAMES, new_state
+from simulate.games.century.study import STUDY
 from simulate.games.century.twin import CenturyTwin
 from simulate.rng import game_seeds
 from simulate.search import new_tree
@@ -47,106 +58,115 @@ WHOLE_PARAMS = frozenset({"horizon", "targets", "iterations", "rollout_turns", "
 class Century(GameShell):
     """Century: Golem Edition, 2-5 players."""
 
-    name = "century"
-    title = "Century: Golem Edition"
-    version = 5
-    # 4: the setup draw's split into opening and hidden order; 5: the search's leaf credits a bought merchant card by
-    # the crystal levels one play of it adds (``card_levels``), no longer a flat ``card_value`` per card. The rules
-    # and every other bot play as in 3, and the apprentice's weights (fitted from version 4's search) play the same
-    # game as they did: they still fit (a refit from version 5's search won 60.2% against planner, the shipped 72.8%)
-    play_version = 3
-    public_opening = (
-        "the face-up merchant and point rows (the seats' starting crystals and cards are fixed by the data)"
-    )
-    hidden_order = "the order of the rest of the merchant and point decks"
-    min_players = 2
-    max_players = 5
-    description = "Century: Golem Edition (Plan B Games 2017): crystal trading and hand building, 2-5 players"
-    bots = bot_specs(century_bots.BOTS, century_bots.LIMITS, WHOLE_PARAMS, {"style": (PLAIN_STYLE, *data.STYLES)})
-    max_bot_params = century_bots.MAX_BOT_PARAMS
-    data_files = data.FILES
-    score_parts = play.SCORE_PARTS
-    score_unit = "points"  # what a seat's score counts, in the report's wording
-    setup_columns = tuple(f"setup_merchant_{k + 1}" for k in range(MERCHANT_ROW_DESCRIPTORS)) + tuple(
-        f"setup_point_{k + 1}" for k in range(POINT_ROW_DESCRIPTORS)
-    )
-    component_kinds = ("merchant", "point")
-    # golem bench: --bots -> default games
-    bench_lineups = {"greedy": 20_000, "planner": 1_000, "apprentice": 2_000, "search": 40}
-    bench_players = 3
-    default_bots = "greedy"  # --bots when none is given: the recommended lineup (golem games shows it)
-    indexed_lists = {"table.start": ("seat", 1), "table.end_trigger": ("players", 2)}
-    seat_columns = ("num_point_cards", "num_merchant_cards", "copper", "silver", "crystals_left", *play.PROFILE)
-    profile_columns = play.PROFILE
-    profile_forced = ("crystals_discarded",)  # the caravan limit's penalty, not a choice: never flagged as unused
-    # weakest to strongest (docs/century.md); search rungs are played by the standard study (``Study.search_share``).
-    # The top: the search with the apprentice valuing its leaves, at 80 iterations the CPU per decision of
-    # ``search``'s 100, won 69.2% of 2,000 2-player games against ``search`` and 57.8% of 2,000 3-player games
-    # against two, with the weights refitted on 5 Dec 2026 (docs/century.md, "The search with the apprentice inside")
-    skill_ladder = (
-        "random",
-        "greedy",
-        "engine",
-        "planner",
-        "apprentice",
-        "search:iterations=50",
-        "search",
-        "search:leaf=1:iterations=80",
-    )
-    bot_names = MappingProxyType(
-        {
-            "random": "random player",
-            "greedy": "greedy heuristic",
-            "engine": "engine-building heuristic",
-            "planner": "planner (looks a few turns ahead)",
-            "apprentice": "apprentice (learned player)",
-            "search:iterations=50": "search (50 iterations)",
-            "search": "search (100 iterations)",
-            "search:leaf=1:iterations=80": "expert search (apprentice inside, 80 iterations)",
-        }
-    )
-    game_columns = ("point_cards_left", "merchant_cards_left")
-    apprentice = ApprenticeSpec(
-        features=data.APPRENTICE_FEATURES,
-        player_counts=data.APPRENTICE_PLAYERS,
-        positions=play.positions,
-        rival="planner",
-        teacher="search",
-        expert="search:leaf=1",
-        games=400,
-        iterations=3,
-        strength_games=400,
-    )
-
-    value_reference = "S1"
-    """The plain card whose gift every value is also compared with (Create 2 ``YY``, a starting card): a card dealt
-    free at setup is worth a tempo whatever it does, and the comparison leaves what this one does beyond that."""
-    value_designs = {"merchant": "gift"}
-    value_edits = {
-        ("merchant", "cost"): "merchant_cards.{id}.input",
-        ("merchant", "reward"): "merchant_cards.{id}.output",  # an upgrade card's: its upgrades
-        ("point", "cost"): "point_cards.{id}.cost",
-        ("point", "reward"): "point_cards.{id}.vp",
-    }
-    """What-ifs of ``golem value --cost/--reward``: (kind, what) -> the value it changes (``golem values``)."""
-    # the apprentice sees three edits but not the cut cost against planner (it takes half the cards shown in the
-    # first four rounds already, a cut card no more often): measured, not asserted (``simulate.adaptation.measure``)
-    adaptation = AdaptationSpec(
-        players=("search",),
-        rival="planner",
-        edits=(
-            PlantedEdit("stronger", "M08", (("merchant_cards.M08.output", "MMMM"),), +1),  # Create 4 levels -> 16
-            PlantedEdit("useless", "M16", (("merchant_cards.M16.input", "M"), ("merchant_cards.M16.output", "Y")), -1),
-            PlantedEdit("cost cut", "M17", (("merchant_cards.M17.input", "YY"),), +1),  # YYYYY -> MM for YY
-            PlantedEdit("cost raised", "M16", (("merchant_cards.M16.input", "YYYYYYY"),), -1),  # YYYY -> TM for 7 Y
+    info = GameInfo(
+        name="century",
+        title="Century: Golem Edition",
+        version=5,
+        # 4: the setup draw's split into opening and hidden order; 5: the search's leaf credits a bought merchant card
+        # by the crystal levels one play of it adds (``card_levels``), no longer a flat ``card_value`` per card. The
+        # rules and every other bot play as in 3, and the apprentice's weights (fitted from version 4's search) play the
+        # same game as they did: they still fit (a refit from version 5's search won 60.2% against planner, the shipped
+        # 72.8%)
+        play_version=3,
+        public_opening=(
+            "the face-up merchant and point rows (the seats' starting crystals and cards are fixed by the data)"
         ),
-        games=20,
+        hidden_order="the order of the rest of the merchant and point decks",
+        min_players=2,
+        max_players=5,
+        description="Century: Golem Edition (Plan B Games 2017): crystal trading and hand building, 2-5 players",
+        bots=bot_specs(century_bots.BOTS, century_bots.LIMITS, WHOLE_PARAMS, {"style": (PLAIN_STYLE, *data.STYLES)}),
+        max_bot_params=century_bots.MAX_BOT_PARAMS,
+        data_files=data.FILES,
+        score_parts=play.SCORE_PARTS,
+        score_unit="points",  # what a seat's score counts, in the report's wording
+        setup_columns=tuple(f"setup_merchant_{k + 1}" for k in range(MERCHANT_ROW_DESCRIPTORS))
+        + tuple(f"setup_point_{k + 1}" for k in range(POINT_ROW_DESCRIPTORS)),
+        component_kinds=("merchant", "point"),
+        # golem bench: --bots -> default games
+        bench_lineups={"greedy": 20_000, "planner": 1_000, "apprentice": 2_000, "search": 40},
+        bench_players=3,
+        default_bots="greedy",  # --bots when none is given: the recommended lineup (golem games shows it)
+        study=STUDY,
+        position=ReplayPosition(
+            board=("turn", "merchant_row", "point_row", "merchant_deck", "point_deck", "copper_left", "silver_left"),
+            seat=("crystals", "hand", "played", "point_cards", "copper", "silver"),
+        ),
+        indexed_lists={"table.start": ("seat", 1), "table.end_trigger": ("players", 2)},
+        seat_columns=("num_point_cards", "num_merchant_cards", "copper", "silver", "crystals_left", *play.PROFILE),
+        profile_columns=play.PROFILE,
+        profile_forced=("crystals_discarded",),  # the caravan limit's penalty, not a choice: never flagged as unused
+        # weakest to strongest (docs/century.md); search rungs are played by the standard study
+        # (``Study.search_share``). The top: the search with the apprentice valuing its leaves, at 80 iterations the CPU
+        # per decision of ``search``'s 100, won 69.2% of 2,000 2-player games against ``search`` and 57.8% of 2,000
+        # 3-player games against two, with the weights refitted on 5 Dec 2026 (docs/century.md, "The search with the
+        # apprentice inside")
+        skill_ladder=(
+            "random",
+            "greedy",
+            "engine",
+            "planner",
+            "apprentice",
+            "search:iterations=50",
+            "search",
+            "search:leaf=1:iterations=80",
+        ),
+        bot_names=MappingProxyType(
+            {
+                "random": "random player",
+                "greedy": "greedy heuristic",
+                "engine": "engine-building heuristic",
+                "planner": "planner (looks a few turns ahead)",
+                "apprentice": "apprentice (learned player)",
+                "search:iterations=50": "search (50 iterations)",
+                "search": "search (100 iterations)",
+                "search:leaf=1:iterations=80": "expert search (apprentice inside, 80 iterations)",
+            }
+        ),
+        game_columns=("point_cards_left", "merchant_cards_left"),
+        apprentice=ApprenticeSpec(
+            features=data.APPRENTICE_FEATURES,
+            player_counts=data.APPRENTICE_PLAYERS,
+            positions=play.positions,
+            rival="planner",
+            teacher="search",
+            expert="search:leaf=1",
+            games=400,
+            iterations=3,
+            strength_games=400,
+        ),
+        # The plain card whose gift every value is also compared with (Create 2 ``YY``, a starting card): a card dealt
+        # free at setup is worth a tempo whatever it does, and the comparison leaves what this one does beyond that.
+        value_reference="S1",
+        # Component kinds with a causal value design (docs/card-value.md): kind -> the rule option that gives a seat
+        # one more copy of a component of that kind at setup.
+        value_designs={"merchant": "gift"},
+        # What-ifs of ``golem value --cost/--reward``: (kind, what) -> the value it changes (``golem values``).
+        value_edits={
+            ("merchant", "cost"): "merchant_cards.{id}.input",
+            ("merchant", "reward"): "merchant_cards.{id}.output",  # an upgrade card's: its upgrades
+            ("point", "cost"): "point_cards.{id}.cost",
+            ("point", "reward"): "point_cards.{id}.vp",
+        },
+        # Planted card edits the strong players must see (``golem check century --only adaptation``).
+        # the apprentice sees three edits but not the cut cost against planner (it takes half the cards shown in the
+        # first four rounds already, a cut card no more often): measured, not asserted (``simulate.adaptation.measure``)
+        adaptation=AdaptationSpec(
+            players=("search",),
+            rival="planner",
+            edits=(
+                PlantedEdit("stronger", "M08", (("merchant_cards.M08.output", "MMMM"),), +1),  # Create 4 levels -> 16
+                PlantedEdit(
+                    "useless", "M16", (("merchant_cards.M16.input", "M"), ("merchant_cards.M16.output", "Y")), -1
+                ),
+                PlantedEdit("cost cut", "M17", (("merchant_cards.M17.input", "YY"),), +1),  # YYYYY -> MM for YY
+                PlantedEdit("cost raised", "M16", (("merchant_cards.M16.input", "YYYYYYY"),), -1),  # YYYY -> TM for 7 Y
+            ),
+            games=20,
+        ),
+        priced_kinds=("point",),  # a point card's VP against the crystals it costs (``golem value --price``)
+        price_unit="crystal",
     )
-    """Planted card edits the strong players must see (``golem check century --only adaptation``)."""
-    priced_kinds = ("point",)  # a point card's VP against the crystals it costs (``golem value --price``)
-    price_unit = "crystal"
-    """Component kinds with a causal value design (docs/card-value.md): kind -> the rule option that gives a seat
-    one more copy of a component of that kind at setup."""
 
     def component_table(self, d: data.CenturyData) -> list[dict[str, Any]]:
         """Every merchant and point card: ``id``, ``kind``, ``text`` (what it does), ``same`` (the text its identical

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from simulate.games.century.data import MAX_MERCHANT_ROW, MAX_PLAYERS, MAX_POINT_ROW, CenturyTables
+from simulate.play import ILLEGAL_MOVE
 
 # Move kinds.
 PLAY, ACQUIRE, REST, CLAIM, PASS = 0, 1, 2, 3, 4
@@ -27,8 +28,9 @@ MOVE_LEN = M_DISCARD + 4
 MAX_MOVES = 2048  # bound on the canonical legal-move list of one position
 
 # End reasons (``CenturyState.over``).
-RUNNING, END_TRIGGER, END_TURN_CAP, END_ILLEGAL = 0, 1, 2, 3
-END_REASONS = ("running", "trigger", "turn_cap", "illegal_move")
+END_REASONS = ("running", "trigger", "turn_cap", ILLEGAL_MOVE)
+RUNNING, END_TRIGGER, END_TURN_CAP = 0, 1, 2
+END_ILLEGAL = END_REASONS.index(ILLEGAL_MOVE)
 
 # Merchant card state per seat (``CenturyState.cards``).
 NOT_OWNED, IN_HAND, PLAYED = 0, 1, 2

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from simulate.apprentice import PLAIN_STYLE
-from simulate.game import ChunkTables, Codes, RuleOption, bot_specs
+from simulate.game import ChunkTables, Codes, GameInfo, ReplayPosition, RuleOption, bot_specs
 from simulate.gamekit import (
     GameShell,
     new_trajectories,
@@ -38,11 +38,13 @@ from simulate.games.golem import components, data, engine, play, search_bot
 from simulate.games.golem.codes import ACT_NAMES, STAT_NAMES, Decision
 from simulate.games.golem.engine.state import MAX_OBJECTIVES, new_pads, new_state
 from simulate.games.golem.reference import GolemReference, public_state
+from simulate.games.golem.study import STUDY
 from simulate.games.golem.twin import GolemTwin
+from simulate.play import ILLEGAL_MOVE
 from simulate.rng import game_seeds
 from simulate.search import new_tree
 
-END_REASONS = ("rules", "illegal_move", "engine_error")
+END_REASONS = ("rules", ILLEGAL_MOVE, "engine_error")
 DECIDED_BY = ("score", "rabbi")
 AUTOMA_STRATEGIES = ("none", "golems", "artifacts", "books")  # the Strategy tile drawn (automa_tiles.csv S1-S3)
 LAYOUTS = tuple(" ".join(str(t) for t in c) for c in combinations(range(1, 11), 7))
@@ -60,121 +62,221 @@ DEV_NAMES = (
 PROFILE_STATS = ("gold_bought", "character_bonuses", "student_sections")  # seats columns counted by the engine
 ART_NAMES = tuple(f"artifact_{k + 1}" for k in range(4))
 
+SETUP_COLUMNS = (
+    tuple(f"setup_character_r{k + 1}" for k in range(4))
+    + tuple(f"setup_{d}_tiles" for d in data.DISTRICTS)
+    + tuple(f"setup_start_s{s + 1}_{k + 1}" for s in range(4) for k in range(4))
+    + tuple(f"setup_artifact_s{s + 1}" for s in range(4))
+    + ("setup_first_seat",)
+)
+"""The games table's setup columns: what the opening dealt."""
+
 
 class Golem(GameShell):
     """Golem: 1-4 players, four rounds of seven phases."""
 
-    name = "golem"
-    title = "Golem (Cranio Creations)"
-    version = 8
-    # 6: the setup draw's split into opening and hidden order; 7: under section_payment=knowledge a Golem short of
-    # the Knowledge does not enter VIII-X (R7); 8: the apprentice's features (a waiting Gold seen placed, Artifact
-    # and Objective progress) and its refitted weights. The heuristic bots and the search at leaf 0 play as in 5,
-    # the apprentice as in 8 only: weights fitted before 8 have other features and do not load.
-    play_version = 8
-    public_opening = (
-        "the Palace Characters, the Neighbourhood tiles, the Library, round 1's Action tiles, the turn order, the "
-        "Starting and Artifact tiles offered (solo: the Automa's Strategy tile and place)"
+    info = GameInfo(
+        name="golem",
+        title="Golem (Cranio Creations)",
+        version=8,
+        # 6: the setup draw's split into opening and hidden order; 7: under section_payment=knowledge a Golem short of
+        # the Knowledge does not enter VIII-X (R7); 8: the apprentice's features (a waiting Gold seen placed, Artifact
+        # and Objective progress) and its refitted weights. The heuristic bots and the search at leaf 0 play as in 5,
+        # the apprentice as in 8 only: weights fitted before 8 have other features and do not load.
+        play_version=8,
+        public_opening=(
+            "the Palace Characters, the Neighbourhood tiles, the Library, round 1's Action tiles, the turn order, the "
+            "Starting and Artifact tiles offered (solo: the Automa's Strategy tile and place)"
+        ),
+        hidden_order=(
+            "the rest of the Book deck and of the Action tile pile, the Objective deck (hands are private), the solo "
+            "Automa's deck, and the chance stream (marble drops from round 1 on, reshuffles)"
+        ),
+        min_players=1,
+        max_players=4,
+        description=(
+            "Golem (Cranio Creations 2021): marbles, Rabbis, Golems, Books and Artifacts over four rounds; "
+            "1-4 players (solo against a stand-in Automa); ESTIMATES stand in for printed values the rules text "
+            "does not give (seeds/golem/SOURCES.md)"
+        ),
+        bots=bot_specs(
+            golem_bots.BOTS, golem_bots.LIMITS, golem_bots.WHOLE_PARAMS, {"style": (PLAIN_STYLE, *data.STYLES)}
+        ),
+        max_bot_params=golem_bots.MAX_BOT_PARAMS,
+        data_files=data.FILES,
+        score_parts=play.SCORE_PARTS,
+        setup_columns=SETUP_COLUMNS,
+        component_kinds=COMPONENT_KINDS,
+        score_unit="points",  # what a seat's score counts, in the report's wording
+        turn_order_column="start_position",  # the turn order is drawn at setup: seat advantage is by this place
+        game_columns=(
+            "turns",
+            "rounds",
+            "end_reason",
+            "winner_seat",
+            "tied",
+            "decided_by",
+            "gold_left",
+            "automa_score",
+            "automa_margin",
+            "automa_vp_main",
+            "automa_vp_strategy",
+            "automa_vp_special",
+            "automa_laps",
+            "automa_strategy",
+            *SETUP_COLUMNS,
+        ),  # fmt: skip
+        seat_columns=(
+            "start_position",
+            "menorahs_red",
+            "menorahs_yellow",
+            "menorahs_blue",
+            "golems_built",
+            "golems_killed",
+            "golems_on_board",
+            "golem_track",
+            "artifacts",
+            "gold",
+            "books",
+            "book_columns",
+            "study",
+            "developments_golem",
+            "developments_study",
+            "developments_artifact",
+            "objectives_held",
+            "objectives_met",
+            "gold_bought",
+            "character_bonuses",
+            "student_sections",
+            "vp_lost_control",
+            "vp_lost_overmove",
+            "vp_lost_sections",
+            "knowledge_control",
+            *(f"actions_{a}" for a in ACT_NAMES),
+            "students_red",
+            "students_yellow",
+            "students_blue",
+            "clay_left",
+            "coins_left",
+            "knowledge_left",
+        ),  # fmt: skip
+        # play profile (docs/golem.md, Run tables): Gold bought, Artifacts completed, Golems created and destroyed,
+        # Books, Student sections advanced, Study track, Character bonuses, Objectives met, Mirror and Rabbi actions
+        profile_columns=(
+            "gold_bought",
+            "artifacts",
+            "golems_built",
+            "golems_killed",
+            "books",
+            "student_sections",
+            "study",
+            "character_bonuses",
+            "objectives_met",
+            "actions_mirror",
+            "actions_rabbi",
+        ),  # fmt: skip
+        skill_ladder=("random", "greedy", "balanced", "apprentice", "search"),  # weakest to strongest (docs/golem.md)
+        bot_names=MappingProxyType(
+            {
+                "random": "random player",
+                "greedy": "greedy heuristic",
+                "golems": "Golem-line heuristic",
+                "artifacts": "Artifact-line heuristic",
+                "books": "Book-line heuristic",
+                "balanced": "balanced heuristic (all three lines)",
+                "apprentice": "apprentice (learned player)",
+                "search": "search (50 iterations)",
+            }
+        ),
+        bench_lineups={
+            "greedy": 4000,
+            "balanced": 4000,
+            "balanced,golems,artifacts,books": 4000,
+            "random": 20000,
+            "apprentice,balanced,balanced,balanced": 400,
+            "search,balanced,balanced,balanced": 20,
+        },  # fmt: skip
+        apprentice=golem_apprentice.APPRENTICE,  # the learned player, and how golem train fits it (docs/golem.md)
+        bench_players=4,
+        default_bots="balanced",  # --bots when none is given: the recommended lineup (golem games shows it)
+        study=STUDY,
+        position=ReplayPosition(
+            solo_board=("automa",),
+            board=(
+                "round",
+                "phase",
+                "turn_order",
+                "palace",
+                "synagogue",
+                "action_tiles",
+                "action_pile",
+                "action_discard",
+                "library",
+                "book_deck",
+                "objective_deck",
+                "gold_supply",
+                "menorah_tokens",
+                "cemetery",
+                "neighbourhood",
+            ),
+            seat=(
+                "vp",
+                "clay",
+                "coins",
+                "knowledge",
+                "gold_aside",
+                "students",
+                "golems",
+                "golems_built",
+                "golems_killed",
+                "golem_track",
+                "study_track",
+                "golem_developments",
+                "study_developments",
+                "artifact_developments",
+                "artifact_tile",
+                "artifact_gold",
+                "artifacts_done",
+                "book_columns",
+                "objectives",
+                "marbles",
+                "rabbi_tile",
+                "pass_tile",
+                "actions_taken",
+            ),
+            without_state=("automa",),
+        ),
+        indexed_lists={},
+        chunk_size=5_000,  # about a second of play: 100,000 games make 20 chunks, shared evenly by 2 workers
+        # The plain component whose gift every value is also compared with: a Starting tile of plain resources (2
+        # Clay, 2 Coins), one more of what the rules give every seat at setup, so the comparison leaves what a
+        # component does beyond a handful of resources (docs/card-value.md).
+        value_reference="S04",
+        # Component kinds with a causal value design (docs/card-value.md): kind -> the rule option that gives a seat
+        # the component from the start (RULINGS.md R39 says how each kind is dealt). A Character is a public Palace
+        # card no seat owns: its what-if is ``golem sweep --set characters.<id>.cost=...``.
+        value_designs={kind: "gift" for kind in components.KIND_ORDER if kind != "character"},
+        # What-ifs of ``golem value --cost/--reward``: (kind, what) -> the value it changes (``golem values``): a
+        # Book's Knowledge price or its immediate bonus's amount, an Objective's threshold or VP.
+        value_edits={
+            ("book", "cost"): "books.{id}.cost",
+            ("book", "reward"): "books.{id}.amount",
+            ("objective", "cost"): "objectives.{id}.threshold",
+            ("objective", "reward"): "objectives.{id}.vp",
+        },
+        # Value for cost (``golem value golem --price``): a Book's measured value on its printed price, Knowledge or,
+        # for a black Book, a Student step back; a Book pays in too many currencies for one VP-for-cost line
+        # (docs/card-value.md).
+        measured_price={
+            "kind": "book",
+            "in_knowledge": "Knowledge",
+            "in_student": "Student step back",  # a black Book's price
+        },
     )
-    hidden_order = (
-        "the rest of the Book deck and of the Action tile pile, the Objective deck (hands are private), the solo "
-        "Automa's deck, and the chance stream (marble drops from round 1 on, reshuffles)"
-    )
-    min_players = 1
-    max_players = 4
-    description = (
-        "Golem (Cranio Creations 2021): marbles, Rabbis, Golems, Books and Artifacts over four rounds; "
-        "1-4 players (solo against a stand-in Automa); ESTIMATES stand in for printed values the rules text "
-        "does not give (seeds/golem/SOURCES.md)"
-    )
-    bots = bot_specs(
-        golem_bots.BOTS, golem_bots.LIMITS, golem_bots.WHOLE_PARAMS, {"style": (PLAIN_STYLE, *data.STYLES)}
-    )
-    max_bot_params = golem_bots.MAX_BOT_PARAMS
-    data_files = data.FILES
-    score_parts = play.SCORE_PARTS
-    setup_columns = (
-        tuple(f"setup_character_r{k + 1}" for k in range(4))
-        + tuple(f"setup_{d}_tiles" for d in data.DISTRICTS)
-        + tuple(f"setup_start_s{s + 1}_{k + 1}" for s in range(4) for k in range(4))
-        + tuple(f"setup_artifact_s{s + 1}" for s in range(4))
-        + ("setup_first_seat",)
-    )
-    component_kinds = COMPONENT_KINDS
-    score_unit = "points"  # what a seat's score counts, in the report's wording
-    turn_order_column = "start_position"  # the turn order is drawn at setup: seat advantage is by this place
-    game_columns = (
-        "turns", "rounds", "end_reason", "winner_seat", "tied", "decided_by", "gold_left",
-        "automa_score", "automa_margin", "automa_vp_main", "automa_vp_strategy", "automa_vp_special", "automa_laps",
-        "automa_strategy", *setup_columns,
-    )  # fmt: skip
-    seat_columns = (
-        "start_position", "menorahs_red", "menorahs_yellow", "menorahs_blue", "golems_built", "golems_killed",
-        "golems_on_board", "golem_track", "artifacts", "gold", "books", "book_columns", "study",
-        "developments_golem", "developments_study", "developments_artifact", "objectives_held", "objectives_met",
-        "gold_bought", "character_bonuses", "student_sections",
-        "vp_lost_control", "vp_lost_overmove", "vp_lost_sections", "knowledge_control",
-        *(f"actions_{a}" for a in ACT_NAMES), "students_red", "students_yellow", "students_blue",
-        "clay_left", "coins_left", "knowledge_left",
-    )  # fmt: skip
-    # play profile (docs/golem.md, Run tables): Gold bought, Artifacts completed, Golems created and destroyed,
-    # Books, Student sections advanced, Study track, Character bonuses, Objectives met, Mirror and Rabbi actions
-    profile_columns = (
-        "gold_bought", "artifacts", "golems_built", "golems_killed", "books", "student_sections", "study",
-        "character_bonuses", "objectives_met", "actions_mirror", "actions_rabbi",
-    )  # fmt: skip
-    skill_ladder = ("random", "greedy", "balanced", "apprentice", "search")  # weakest to strongest (docs/golem.md)
-    bot_names = MappingProxyType(
-        {
-            "random": "random player",
-            "greedy": "greedy heuristic",
-            "golems": "Golem-line heuristic",
-            "artifacts": "Artifact-line heuristic",
-            "books": "Book-line heuristic",
-            "balanced": "balanced heuristic (all three lines)",
-            "apprentice": "apprentice (learned player)",
-            "search": "search (50 iterations)",
-        }
-    )
-    bench_lineups = {
-        "greedy": 4000, "balanced": 4000, "balanced,golems,artifacts,books": 4000, "random": 20000,
-        "apprentice,balanced,balanced,balanced": 400, "search,balanced,balanced,balanced": 20,
-    }  # fmt: skip
-    apprentice = golem_apprentice.APPRENTICE  # the learned player, and how golem train fits it (docs/golem.md)
-    bench_players = 4
-    default_bots = "balanced"  # --bots when none is given: the recommended lineup (golem games shows it)
-    indexed_lists: dict[str, tuple[str, int]] = {}
-    chunk_size = 5_000  # about a second of play: 100,000 games make 20 chunks, shared evenly by 2 workers
 
     trace_game = staticmethod(play.trace_game)
     replay_moves = staticmethod(play.replay_moves)
     decide_moves = staticmethod(play.decide_moves)
-
-    value_reference = "S04"
-    """The plain component whose gift every value is also compared with: a Starting tile of plain resources (2 Clay,
-    2 Coins), one more of what the rules give every seat at setup, so the comparison leaves what a component does
-    beyond a handful of resources (docs/card-value.md)."""
-    value_designs = {kind: "gift" for kind in components.KIND_ORDER if kind != "character"}
-    """Component kinds with a causal value design (docs/card-value.md): kind -> the rule option that gives a seat
-    the component from the start (RULINGS.md R39 says how each kind is dealt). A Character is a public Palace card
-    no seat owns: its what-if is ``golem sweep --set characters.<id>.cost=...``."""
-    value_edits = {
-        ("book", "cost"): "books.{id}.cost",
-        ("book", "reward"): "books.{id}.amount",
-        ("objective", "cost"): "objectives.{id}.threshold",
-        ("objective", "reward"): "objectives.{id}.vp",
-    }
-    """What-ifs of ``golem value --cost/--reward``: (kind, what) -> the value it changes (``golem values``): a Book's
-    Knowledge price or its immediate bonus's amount, an Objective's threshold or VP."""
-
-    measured_price = {
-        "kind": "book",
-        "in_knowledge": "Knowledge",
-        "in_student": "Student step back",  # a black Book's price
-    }
-    """Value for cost (``golem value golem --price``): a Book's measured value on its printed price, Knowledge or,
-    for a black Book, a Student step back; a Book pays in too many currencies for one VP-for-cost line
-    (docs/card-value.md)."""
 
     def component_table(self, d: data.GolemData) -> list[dict[str, Any]]:
         """Every Book, Objective, Development tile, Artifact, Starting tile and Character with its text

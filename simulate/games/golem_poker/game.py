@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from simulate.game import ChunkTables, Codes, EquilibriumSpec, Lists, RuleOption, bot_specs
+from simulate.game import ChunkTables, Codes, EquilibriumSpec, GameInfo, Lists, ReplayPosition, RuleOption, bot_specs
 from simulate.gamekit import (
     GameShell,
     end_reason,
@@ -46,6 +46,7 @@ from simulate.games.golem_poker.state import (
     RAISE,
     new_state,
 )
+from simulate.games.golem_poker.study import STUDY
 from simulate.games.golem_poker.twin import GolemPokerTwin
 from simulate.rng import game_seeds
 from simulate.search import new_tree
@@ -62,89 +63,97 @@ WHOLE_PARAMS = frozenset({"max_raises", "samples", "iterations", "rollout_turns"
 class GolemPoker(GameShell):
     """Golem, the five-card draw game against the golem hand, 3-6 players."""
 
-    name = "golem-poker"
-    title = "Golem (card game)"
-    version = 2
-    play_version = 1  # 2: the setup draw's split into opening and hidden order; play is 1's
-    public_opening = ""  # every card is dealt face down: no public opening beyond the seats, which the runner rotates
-    hidden_order = "the deal of every pot (all cards, re-deals included)"
-    min_players = 3
-    max_players = data.MAX_PLAYERS
-    description = "Golem: five-card draw against the golem hand built from the discards, 3-6 players"
-    bots = bot_specs(poker_bots.BOTS, poker_bots.LIMITS, WHOLE_PARAMS)
-    max_bot_params = poker_bots.MAX_BOT_PARAMS
-    data_files = data.FILES
-    score_parts = play.SCORE_PARTS
-    setup_columns = ()
-    component_kinds = ()
-    # golem bench: lineups (as for --bots) with their default games per kernel measurement
-    bench_lineups = {
-        THRESHOLD_BENCH: 400_000,
-        f"equity,{EQUITY_BENCH_OPPONENTS}": 4_000,
-        "equity": 1_000,
-        "search,equity,equity,equity": 1_000,
-    }
-    bench_players = 4
-    default_bots = "threshold"  # --bots when none is given: the recommended lineup (golem games shows it)
-    indexed_lists: dict[str, tuple[str, int]] = {}
-    score_unit = "chips"  # what a seat's score counts, in the report's wording
-    # the outcome a player plays for is net chips, not "finishing above": seat and strategy answers count chips;
-    # an answer is settled within ±10 chips a game (about 5% of a 4-player pot of ~200 chips)
-    outcome = "score"
-    outcome_precision = 10.0
-    design_measures = ("golem_win_rate", "long_pot", "house_take")  # the summary leads with these, by player count
-    # measures of the balance report: name -> (expression over the games table, meaning[, per]); with ``per``
-    # the measure is a ratio of totals over all games, sum(expression) / sum(per)
-    report_metrics = {
-        "house_take": ("house_take", "chips the house takes per pot"),
-        "house_take_per_deal": (
-            "house_take",
-            "chips the house takes per deal (all pots' take over their deals)",
-            "rounds",
+    info = GameInfo(
+        name="golem-poker",
+        title="Golem (card game)",
+        version=2,
+        play_version=1,  # 2: the setup draw's split into opening and hidden order; play is 1's
+        # every card is dealt face down: no public opening beyond the seats, which the runner rotates
+        public_opening="",
+        hidden_order="the deal of every pot (all cards, re-deals included)",
+        min_players=3,
+        max_players=data.MAX_PLAYERS,
+        description="Golem: five-card draw against the golem hand built from the discards, 3-6 players",
+        bots=bot_specs(poker_bots.BOTS, poker_bots.LIMITS, WHOLE_PARAMS),
+        max_bot_params=poker_bots.MAX_BOT_PARAMS,
+        data_files=data.FILES,
+        score_parts=play.SCORE_PARTS,
+        setup_columns=(),
+        component_kinds=(),
+        # golem bench: lineups (as for --bots) with their default games per kernel measurement
+        bench_lineups={
+            THRESHOLD_BENCH: 400_000,
+            f"equity,{EQUITY_BENCH_OPPONENTS}": 4_000,
+            "equity": 1_000,
+            "search,equity,equity,equity": 1_000,
+        },
+        bench_players=4,
+        default_bots="threshold",  # --bots when none is given: the recommended lineup (golem games shows it)
+        study=STUDY,
+        position=ReplayPosition(
+            board=("deal", "phase", "pot", "current_bet", "discard_pile", "deck"),
+            seat=("stack", "in", "hand", "bets_paid", "discarded"),
+            without_state=("showdown",),
         ),
-        "deals": ("rounds", "deals until the pot is won"),
-        "long_pot": ("rounds >= 3", "share of pots that need 3 or more deals"),
-        "golem_win_rate": ("golem_wins", "share of showdowns the golem won", "showdowns"),
-        "golem_wins": ("golem_wins", "deals in the pot that the golem won"),
-        "pot": ("pot", "final pot in chips"),
-    }
-    game_columns = (*(name for name, _ in play.GAME_COLUMNS[5:]), *play.DEAL_COLUMNS)
-    seat_columns = tuple(name for name, _ in play.SEAT_COLUMNS[7:])
-    profile_columns = play.PROFILE
-    # weakest to strongest (docs/golem-poker.md); search rungs are played by the standard study (Study.search_share);
-    # cfr on top: it gains chips against search at 3 and 6 players, search loses against it (benchmarks/poker_cfr.py)
-    skill_ladder = ("random", "threshold", "equity", "search:iterations=100", "search", "cfr")
-
-    bot_names = MappingProxyType(
-        {
-            "random": "random player",
-            "threshold": "hand-strength threshold player",
-            "tight_passive": "tight passive player",
-            "tight_aggressive": "tight aggressive player",
-            "loose_passive": "loose passive player",
-            "loose_aggressive": "loose aggressive player",
-            "bluffer": "bluffer",
-            "equity": "equity player (samples the hidden cards)",
-            "search:iterations=100": "search (100 iterations)",
-            "search": "search (400 iterations)",
-            "cfr": "equilibrium player (CFR policy)",
-        }
-    )
-
-    equilibrium = EquilibriumSpec(
-        functions=cfr_game.FUNCTIONS,
-        explore=cfr_game.explore,
-        new_stack=cfr_game.new_stack,
-        kernel=lambda d: d.kernel,
-        unit=lambda d: float(d.rules["ante"]),
-        player_counts=policy.PLAYER_COUNTS,
-        rows=policy.ROWS,
-        actions=policy.ACTIONS,
-        policy_text=policy.policy_text,
-        policy_file=policy.FILE,
-        provenance_file=policy.PROVENANCE_FILE,
-        bot="cfr",
-        missing=(1.0, 1e-9, 0.0, 0.0),  # as abstraction.choose_action: fold to a bet, else check
+        indexed_lists={},
+        score_unit="chips",  # what a seat's score counts, in the report's wording
+        # the outcome a player plays for is net chips, not "finishing above": seat and strategy answers count chips;
+        # an answer is settled within ±10 chips a game (about 5% of a 4-player pot of ~200 chips)
+        outcome="score",
+        outcome_precision=10.0,
+        design_measures=("golem_win_rate", "long_pot", "house_take"),  # the summary leads with these, by player count
+        # measures of the balance report: name -> (expression over the games table, meaning[, per]); with ``per``
+        # the measure is a ratio of totals over all games, sum(expression) / sum(per)
+        report_metrics={
+            "house_take": ("house_take", "chips the house takes per pot"),
+            "house_take_per_deal": (
+                "house_take",
+                "chips the house takes per deal (all pots' take over their deals)",
+                "rounds",
+            ),
+            "deals": ("rounds", "deals until the pot is won"),
+            "long_pot": ("rounds >= 3", "share of pots that need 3 or more deals"),
+            "golem_win_rate": ("golem_wins", "share of showdowns the golem won", "showdowns"),
+            "golem_wins": ("golem_wins", "deals in the pot that the golem won"),
+            "pot": ("pot", "final pot in chips"),
+        },
+        game_columns=(*(name for name, _ in play.GAME_COLUMNS[5:]), *play.DEAL_COLUMNS),
+        seat_columns=tuple(name for name, _ in play.SEAT_COLUMNS[7:]),
+        profile_columns=play.PROFILE,
+        # weakest to strongest (docs/golem-poker.md); search rungs are played by the standard study
+        # (Study.search_share); cfr on top: it gains chips against search at 3 and 6 players, search loses against it
+        # (benchmarks/poker_cfr.py)
+        skill_ladder=("random", "threshold", "equity", "search:iterations=100", "search", "cfr"),
+        bot_names=MappingProxyType(
+            {
+                "random": "random player",
+                "threshold": "hand-strength threshold player",
+                "tight_passive": "tight passive player",
+                "tight_aggressive": "tight aggressive player",
+                "loose_passive": "loose passive player",
+                "loose_aggressive": "loose aggressive player",
+                "bluffer": "bluffer",
+                "equity": "equity player (samples the hidden cards)",
+                "search:iterations=100": "search (100 iterations)",
+                "search": "search (400 iterations)",
+                "cfr": "equilibrium player (CFR policy)",
+            }
+        ),
+        equilibrium=EquilibriumSpec(
+            functions=cfr_game.FUNCTIONS,
+            explore=cfr_game.explore,
+            new_stack=cfr_game.new_stack,
+            kernel=lambda d: d.kernel,
+            unit=lambda d: float(d.rules["ante"]),
+            player_counts=policy.PLAYER_COUNTS,
+            rows=policy.ROWS,
+            actions=policy.ACTIONS,
+            policy_text=policy.policy_text,
+            policy_file=policy.FILE,
+            provenance_file=policy.PROVENANCE_FILE,
+            bot="cfr",
+            missing=(1.0, 1e-9, 0.0, 0.0),  # as abstraction.choose_action: fold to a bet, else check
+        ),
     )
 
     trace_game = staticmethod(play.trace_game)

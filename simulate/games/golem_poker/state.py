@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from simulate.games.golem_poker.data import HAND_SIZE, MAX_DEALS, MAX_DISCARDS, MAX_PLAYERS
+from simulate.play import ILLEGAL_MOVE
 
 # Move kinds.
 FOLD, MATCH, BET, RAISE, DISCARD = 0, 1, 2, 3, 4
@@ -27,8 +28,9 @@ BET1, DRAW, BET2 = 0, 1, 2
 PHASE_NAMES = ("first betting round", "discard and draw", "second betting round")
 
 # End reasons (``over``).
-RUNNING, END_SHOWDOWN, END_LAST_PLAYER, END_TURN_CAP, END_ILLEGAL = 0, 1, 2, 3, 4
-END_REASONS = ("running", "showdown", "last_player", "turn_cap", "illegal_move")
+END_REASONS = ("running", "showdown", "last_player", "turn_cap", ILLEGAL_MOVE)
+RUNNING, END_SHOWDOWN, END_LAST_PLAYER, END_TURN_CAP = 0, 1, 2, 3
+END_ILLEGAL = END_REASONS.index(ILLEGAL_MOVE)
 
 # How a seat left the pot (``fold_phase``): 0 still in at the end.
 OUT_NONE, OUT_BET1, OUT_BET2, OUT_FORCED = 0, 1, 2, 3

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from simulate.apprentice import PLAIN_STYLE
-from simulate.game import ChunkTables, Codes, RuleOption, bot_specs
+from simulate.game import ChunkTables, Codes, GameInfo, ReplayPosition, RuleOption, bot_specs
 from simulate.gamekit import (
     GameShell,
     end_reason,
@@ -40,6 +40,7 @@ from simulate.games.golems.state import (
     USE_NAMES,
     new_state,
 )
+from simulate.games.golems.study import STUDY
 from simulate.games.golems.twin import GolemsTwin
 from simulate.rng import game_seeds
 from simulate.search import new_tree
@@ -63,70 +64,75 @@ WHOLE_PARAMS = frozenset({"candidates", "rollouts", "horizon", "iterations", "ro
 class Golems(GameShell):
     """Golems: 2 players, or solo (1) against the automaton."""
 
-    name = "golems"
-    title = "Golems"
-    version = 3
-    play_version = 2  # 3: the setup draw's split into opening and hidden order; play is 2's
-    public_opening = "the opening display and the starting Runes dealt to the seats"
-    hidden_order = "the cards removed unseen and the order of the rest of the deck"
-    chunk_size = 50_000  # half a second of play: a chunk's fixed costs (files, checksums, tallies) stay near 1%
-    min_players = 1
-    max_players = 2
-    description = (
-        "Golems (ThunderGryph Games 2020): draft cards paid for with gems, summon golems, collect dust; "
-        f"2 players, or 1 = solo against the automaton; {STAND_IN_NOTE}"
+    info = GameInfo(
+        name="golems",
+        title="Golems",
+        version=3,
+        play_version=2,  # 3: the setup draw's split into opening and hidden order; play is 2's
+        public_opening="the opening display and the starting Runes dealt to the seats",
+        hidden_order="the cards removed unseen and the order of the rest of the deck",
+        chunk_size=50_000,  # half a second of play: a chunk's fixed costs (files, checksums, tallies) stay near 1%
+        min_players=1,
+        max_players=2,
+        description="Golems (ThunderGryph Games 2020): draft cards paid for with gems, summon golems, collect dust; "
+        f"2 players, or 1 = solo against the automaton; {STAND_IN_NOTE}",
+        bots=bot_specs(golems_bots.BOTS, golems_bots.LIMITS, WHOLE_PARAMS, {"style": (PLAIN_STYLE, *data.STYLES)}),
+        max_bot_params=golems_bots.MAX_BOT_PARAMS,
+        data_files=data.FILES,
+        score_parts=play.SCORE_PARTS,
+        score_unit="points",  # what a seat's score counts, in the report's wording
+        setup_columns=GOLEMS_SETUP_COLUMNS,
+        component_kinds=data.TYPES,
+        seat_columns=play.SEAT_INT16,
+        profile_columns=play.PROFILE,
+        profile_forced=("passes",),  # only when no move is legal (RULINGS R14): never flagged as unused
+        # weakest to strongest (docs/golems.md); search rungs are played by the standard study (``Study.search_share``)
+        skill_ladder=("random", "greedy", "collector", "lookahead", "apprentice", "search:iterations=200", "search"),
+        bot_names=MappingProxyType(
+            {
+                "random": "random player",
+                "greedy": "greedy heuristic",
+                "collector": "collector heuristic",
+                "lookahead": "look-ahead player (rollouts)",
+                "apprentice": "apprentice (learned player)",
+                "search:iterations=200": "search (200 iterations)",
+                "search": "search (400 iterations)",
+            }
+        ),
+        apprentice=learning.APPRENTICE,  # the learned player ``golem train golems`` fits (docs/golems.md)
+        game_columns=("decided_by", *play.GAME_INT16),
+        # golem bench: lineups (as for --bots) with their default games per kernel measurement
+        bench_lineups={
+            "greedy": 100_000,
+            "collector": 100_000,
+            "greedy,collector": 100_000,
+            "lookahead,collector": 400,
+            "apprentice": 4000,  # also the apprentice's side of golem bench's apprentice-against-search figure
+            "apprentice,collector": 4000,
+            "search,collector": 100,
+        },
+        bench_players=2,
+        default_bots="collector",  # --bots when none is given: the recommended lineup (golem games shows it)
+        study=STUDY,
+        position=ReplayPosition(
+            solo_board=("automa_score",),
+            board=("turn", "display", "deck", "gem_supply"),
+            seat=("gems", "columns", "wild", "golems", "tucked", "dust", "hand", "reserved"),
+        ),
+        indexed_lists={},
+        # The plain component whose gift every value is also compared with (a starting Rune, 1 VP in hand): the rules'
+        # own gift to every seat, so the comparison leaves what a card does beyond one more starting Rune.
+        value_reference="S1",
+        # Component kinds with a causal value design (docs/card-value.md): kind -> the rule option that gives a seat
+        # one more copy of a component of that kind at setup (RULINGS.md G1 says where the copy goes).
+        value_designs={kind: "gift" for kind in data.TYPES},
+        # What-ifs of ``golem value --cost/--reward``: (kind, what) -> the value it changes (``golem values``).
+        value_edits={
+            ("golem", "cost"): "cards.{id}.requirement",
+            ("rune", "reward"): "cards.{id}.vp",
+            ("gem", "reward"): "cards.{id}.reward",
+        },
     )
-    bots = bot_specs(golems_bots.BOTS, golems_bots.LIMITS, WHOLE_PARAMS, {"style": (PLAIN_STYLE, *data.STYLES)})
-    max_bot_params = golems_bots.MAX_BOT_PARAMS
-    data_files = data.FILES
-    score_parts = play.SCORE_PARTS
-    score_unit = "points"  # what a seat's score counts, in the report's wording
-    setup_columns = GOLEMS_SETUP_COLUMNS
-    component_kinds = data.TYPES
-    seat_columns = play.SEAT_INT16
-    profile_columns = play.PROFILE
-    profile_forced = ("passes",)  # only when no move is legal (RULINGS R14): never flagged as unused
-    # weakest to strongest (docs/golems.md); search rungs are played by the standard study (``Study.search_share``)
-    skill_ladder = ("random", "greedy", "collector", "lookahead", "apprentice", "search:iterations=200", "search")
-    bot_names = MappingProxyType(
-        {
-            "random": "random player",
-            "greedy": "greedy heuristic",
-            "collector": "collector heuristic",
-            "lookahead": "look-ahead player (rollouts)",
-            "apprentice": "apprentice (learned player)",
-            "search:iterations=200": "search (200 iterations)",
-            "search": "search (400 iterations)",
-        }
-    )
-    apprentice = learning.APPRENTICE  # the learned player ``golem train golems`` fits (docs/golems.md)
-    game_columns = ("decided_by", *play.GAME_INT16)
-    # golem bench: lineups (as for --bots) with their default games per kernel measurement
-    bench_lineups = {
-        "greedy": 100_000,
-        "collector": 100_000,
-        "greedy,collector": 100_000,
-        "lookahead,collector": 400,
-        "apprentice": 4000,  # also the apprentice's side of golem bench's apprentice-against-search figure
-        "apprentice,collector": 4000,
-        "search,collector": 100,
-    }
-    bench_players = 2
-    default_bots = "collector"  # --bots when none is given: the recommended lineup (golem games shows it)
-    indexed_lists: dict[str, tuple[str, int]] = {}
-
-    value_reference = "S1"
-    """The plain component whose gift every value is also compared with (a starting Rune, 1 VP in hand): the rules'
-    own gift to every seat, so the comparison leaves what a card does beyond one more starting Rune."""
-    value_designs = {kind: "gift" for kind in data.TYPES}
-    """Component kinds with a causal value design (docs/card-value.md): kind -> the rule option that gives a seat
-    one more copy of a component of that kind at setup (RULINGS.md G1 says where the copy goes)."""
-    value_edits = {
-        ("golem", "cost"): "cards.{id}.requirement",
-        ("rune", "reward"): "cards.{id}.vp",
-        ("gem", "reward"): "cards.{id}.reward",
-    }
-    """What-ifs of ``golem value --cost/--reward``: (kind, what) -> the value it changes (``golem values``)."""
 
     def component_table(self, d: data.GolemsData) -> list[dict[str, Any]]:
         """Every card: ``id``, ``kind``, ``text`` (both abilities in words), ``same`` (the text identical copies

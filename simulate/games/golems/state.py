@@ -18,6 +18,7 @@ from simulate.games.golems.data import (
     MAX_TYPES,
     GolemsTables,
 )
+from simulate.play import ILLEGAL_MOVE
 
 # Move kinds.
 TAKE_GEMS, TAKE_CARD, PASS = 0, 1, 2
@@ -39,8 +40,9 @@ MOVE_LEN = M_TUCK + MAX_TYPES
 MAX_MOVES = 16384  # bound on the canonical legal-move list of one position
 
 # End reasons (``over``).
-RUNNING, END_TRIGGER, END_TURN_CAP, END_ILLEGAL, END_STALLED = 0, 1, 2, 3, 4
-END_REASONS = ("running", "trigger", "turn_cap", "illegal_move", "stalled")
+END_REASONS = ("running", "trigger", "turn_cap", ILLEGAL_MOVE, "stalled")
+RUNNING, END_TRIGGER, END_TURN_CAP, END_STALLED = 0, 1, 2, 4
+END_ILLEGAL = END_REASONS.index(ILLEGAL_MOVE)
 
 # How a card was used (``use`` per card, ``uses`` per seat): the card type and ability together.
 U_GOLEM_RESOURCE, U_SUMMON, U_RUNE_RESOURCE, U_RESERVE, U_REWARD, U_DUST, U_DISCARD, U_START = range(8)
