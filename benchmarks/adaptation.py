@@ -42,7 +42,6 @@ def main() -> None:
                     "version": __version__,
                     "engine_version": game.version,
                     **{k: round(v, 4) if isinstance(v, float) else v for k, v in row.items()},
-                    "rounds": spec.rounds,
                     "seed": spec.seed,
                     "wall_s": round(wall, 1),
                     "cpu_s": round(cpu, 1),

@@ -103,11 +103,13 @@ def take_shares(
     games: Showing,
     rounds: int,
     threads: int = 1,
+    use: str | None = None,
 ) -> dict[tuple[str, str], float]:
     """For each strong player of ``players``, the share of ``games`` in which a measured seat acquired component
     ``card`` by round ``rounds`` (0-based), in its mirror games (every seat measured) and in its games against
     ``rival`` (its seat measured, placed as entry 0 of ``games.seat_lineup``); keyed (player, ``mirror`` or
     ``vs <rival>``). Every lineup plays in one batch on ``threads`` threads (results never depend on their number).
+    With ``use``, only the takes of that use count (the components table's ``use`` column).
 
     A component table without rounds (-1: a game that records what a seat ends with, not when) counts whole games.
     """
@@ -129,6 +131,11 @@ def take_shares(
     if not isinstance(code, Codes) or card not in code.categories:
         raise ValueError(f"{game.name} has no component {card!r}")
     rows = (np.asarray(code.codes) == code.categories.index(card)) & (np.asarray(comp["round"]) <= rounds)
+    if use is not None:
+        uses = comp.get("use")
+        if not isinstance(uses, Codes) or use not in uses.categories:
+            raise ValueError(f"{game.name}'s components table has no use {use!r}")
+        rows &= np.asarray(uses.codes) == uses.categories.index(use)
     g, seat = np.asarray(comp["game"])[rows], np.asarray(comp["seat"])[rows]
     took = np.zeros(len(seat_lineup), bool)
     took[g[measured[g, seat]]] = True
@@ -140,11 +147,12 @@ def measure(
 ) -> pd.DataFrame:
     """Every planted edit of ``spec`` played printed and edited, for each strong player (``players``, default
     ``spec.players`` and ``spec.recorded``) in its mirror games and against ``spec.rival``, on ``threads`` threads
-    (default: every CPU). Edits of one card share the printed arm's games.
+    (default: every CPU). Edits of one card share the printed arm's games (and its play, when they count alike).
 
-    Columns: ``edit``, ``card``, ``player``, ``asserted`` (one of ``spec.players``), ``lineup`` (``mirror`` or
-    ``vs <rival>``), ``direction``, ``margin``, ``games`` (per arm), ``printed`` and ``edited`` (take shares),
-    ``moved`` (``direction * (edited - printed)``), ``ok`` (``moved >= margin``).
+    Columns: ``edit``, ``card``, ``use`` (the use counted, ``any``), ``rounds`` (the last counted), ``player``,
+    ``asserted`` (one of ``spec.players``), ``lineup`` (``mirror`` or ``vs <rival>``), ``direction``, ``margin``,
+    ``games`` (per arm), ``printed`` and ``edited`` (take shares), ``moved`` (``direction * (edited - printed)``),
+    ``ok`` (``moved >= margin``).
     """
     n = spec.num_players
     players = players or (*spec.players, *spec.recorded)
@@ -152,32 +160,36 @@ def measure(
     printed = game.load_data(None, {})
     rows = []
     shown: dict[str, Showing] = {}
-    before: dict[str, dict[tuple[str, str], float]] = {}
+    before: dict[tuple[str, str | None, int], dict[tuple[str, str], float]] = {}  # by (card, use, rounds)
     with tempfile.TemporaryDirectory(prefix="golem-adapt-") as tmp:
         for k, edit in enumerate(spec.edits):
             if edit.card not in shown:
                 shown[edit.card] = showing(game, printed, edit.card, n, spec.games, spec.seed, spec.opening, threads)
-                before[edit.card] = take_shares(
-                    game, printed, edit.card, players, spec.rival, shown[edit.card], spec.rounds, threads
+            games = shown[edit.card]
+            rounds = spec.rounds if edit.rounds is None else edit.rounds
+            arm = (edit.card, edit.use, rounds)
+            if arm not in before:
+                before[arm] = take_shares(
+                    game, printed, edit.card, players, spec.rival, games, rounds, threads, edit.use
                 )
             folder, rules = write_variant(game, Variant(edit.name, edit.settings), Path(tmp) / f"edit{k}")
-            after = take_shares(
-                game, game.load_data(folder, rules), edit.card, players, spec.rival, shown[edit.card], spec.rounds,
-                threads,
-            )  # fmt: skip
+            edited = game.load_data(folder, rules)
+            after = take_shares(game, edited, edit.card, players, spec.rival, games, rounds, threads, edit.use)
             for (player, lineup), share in after.items():
-                moved = edit.direction * (share - before[edit.card][player, lineup])
+                moved = edit.direction * (share - before[arm][player, lineup])
                 rows.append(
                     {
                         "edit": edit.name,
                         "card": edit.card,
+                        "use": edit.use or "any",
+                        "rounds": rounds,
                         "player": player,
                         "asserted": player in spec.players,
                         "lineup": lineup,
                         "direction": edit.direction,
                         "margin": edit.margin,
-                        "games": len(shown[edit.card].setup_seed),
-                        "printed": before[edit.card][player, lineup],
+                        "games": len(games.setup_seed),
+                        "printed": before[arm][player, lineup],
                         "edited": share,
                         "moved": moved,
                         "ok": bool(moved >= edit.margin),
@@ -189,7 +201,8 @@ def measure(
 def failures(table: pd.DataFrame) -> list[str]:
     """One line per row of a :func:`measure` table whose take did not move the declared way by its margin."""
     return [
-        f"{r.player} ({r.lineup}) took {r.card} ({r.edit}) by round {r.rounds} in {r.edited:.0%} of {r.games} "
+        f"{r.player} ({r.lineup}) took {r.card} ({r.edit}{'' if r.use == 'any' else ', ' + r.use}) by round {r.rounds} "
+        f"in {r.edited:.0%} of {r.games} "
         f"games edited, {r.printed:.0%} printed: wanted a move of {r.margin:.0%} {'up' if r.direction > 0 else 'down'}"
         for r in table.itertuples()
         if not r.ok
@@ -202,4 +215,4 @@ def check_adaptation(game: Game, players: tuple[str, ...] | None = None) -> list
     spec = game.adaptation
     if spec is None:
         return None
-    return failures(measure(game, spec, players or spec.players).assign(rounds=spec.rounds))
+    return failures(measure(game, spec, players or spec.players))

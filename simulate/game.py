@@ -184,6 +184,11 @@ class PlantedEdit:
     """+1: the edited card should be taken more often than the printed one; -1: less often."""
     margin: float = 0.1
     """The least move of the take (a share of games) that counts as seeing the edit."""
+    use: str | None = None
+    """Count only the takes of this use (a category of the components table's ``use``: ``summon``, a Golems Golem
+    card summoned, not taken as a resource, which its requirement does not price); None: every take."""
+    rounds: int | None = None
+    """The last round (0-based) whose takes count, for this edit (a summon comes late); None: the spec's."""
 
 
 @dataclass(frozen=True)

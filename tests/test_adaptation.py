@@ -8,7 +8,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from simulate.adaptation import check_adaptation, failures, measure, showing
+from simulate.adaptation import check_adaptation, failures, measure, showing, take_shares
 from simulate.conformance import check_game
 from simulate.games.century import data as D
 from simulate.games.century.engine import game_init
@@ -36,12 +36,32 @@ def test_the_chosen_games_show_the_card_in_their_opening(century) -> None:
         assert "M08" in shown
 
 
+def test_one_batch_of_lineups_takes_as_each_lineup_alone(century) -> None:
+    # the players' mirror games and their games against the rival share one batch on two threads: each game plays
+    # as it would alone, so a share does not depend on the other lineups beside it
+    data = century.load_data(None, {})
+    games = showing(century, data, "M08", 2, 8, 43)
+    both = take_shares(century, data, "M08", ("greedy", "engine"), "planner", games, 3, threads=2)
+    assert set(both) == {(p, lineup) for p in ("greedy", "engine") for lineup in ("mirror", "vs planner")}
+    for player in ("greedy", "engine"):
+        alone = take_shares(century, data, "M08", (player,), "planner", games, 3)
+        assert alone == {k: v for k, v in both.items() if k[0] == player}
+        assert all(0 <= v <= 1 for v in alone.values())
+
+
+def test_the_recorded_players_are_measured_not_asserted(century) -> None:
+    spec = replace(century.adaptation, players=("planner",), recorded=("random",), edits=century.adaptation.edits[:1])
+    table = measure(century, replace(spec, games=4))
+    assert sorted(set(zip(table["player"], table["asserted"], strict=True))) == [("planner", True), ("random", False)]
+    assert (table["games"] == 4).all()
+
+
 def test_a_player_blind_to_the_edits_fails(century) -> None:
     # random takes a card whatever it does: the planted edits are missed in its mirror games
     spec = century.adaptation
     table = measure(century, spec, players=("random",))
     assert not table[table["lineup"] == "mirror"]["ok"].any()
-    assert len(failures(table.assign(rounds=spec.rounds))) >= len(spec.edits)
+    assert len(failures(table)) >= len(spec.edits)
 
 
 def test_the_flat_card_credit_of_version_4_misses_a_raised_cost(century) -> None:
@@ -80,3 +100,39 @@ def test_the_leaf_credits_a_bought_card_by_what_its_data_says(tmp_path) -> None:
         r["owned"][0, r["num_owned"][0]] = data.merchant_ids.index("M10")  # YY -> T: 2 levels, as the start card's
         r["num_owned"][0] += 1
         assert bought_levels(r, data.tables, 0) == levels
+
+
+@pytest.fixture(scope="module")
+def golems():
+    return make("golems")
+
+
+def test_a_use_counts_a_subset_of_the_takes(golems, century) -> None:
+    # a Golems Golem card summoned is one taken; a Century card has no use to count
+    data = golems.load_data(None, {})
+    games = showing(golems, data, "G05", 2, 6, 43)
+    every = take_shares(golems, data, "G05", ("collector",), "greedy", games, 99)
+    summoned = take_shares(golems, data, "G05", ("collector",), "greedy", games, 99, use="summon")
+    assert all(summoned[k] <= every[k] for k in every)
+    with pytest.raises(ValueError, match="no use 'summon'"):
+        take_shares(
+            century,
+            century.load_data(None, {}),
+            "M08",
+            ("greedy",),
+            "planner",
+            showing(century, century.load_data(None, {}), "M08", 2, 2, 43),
+            3,
+            use="summon",
+        )
+
+
+def test_golems_strong_players_see_every_planted_edit() -> None:
+    assert check_game("golems", checks=("adaptation",)) == ("adaptation",)
+
+
+def test_a_golems_player_blind_to_the_edits_fails(golems) -> None:
+    spec = golems.adaptation
+    table = measure(golems, spec, players=("random",))
+    assert not table[table["lineup"] == "mirror"]["ok"].all()
+    assert len(failures(table)) >= len(spec.edits)

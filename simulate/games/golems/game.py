@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from simulate.game import ChunkTables, Codes, RuleOption, bot_specs
+from simulate.game import AdaptationSpec, ChunkTables, Codes, PlantedEdit, RuleOption, bot_specs
 from simulate.gamekit import (
     GameShell,
     end_reason,
@@ -126,6 +126,27 @@ class Golems(GameShell):
         ("gem", "reward"): "cards.{id}.reward",
     }
     """What-ifs of ``golem value --cost/--reward``: (kind, what) -> the value it changes (``golem values``)."""
+    # a Golem card's requirement prices only its summon (taken as a resource it joins a column whatever it needs):
+    # the cost edits count summons over the whole game (to round 200, the turn cap's; a summon waits for columns).
+    # The apprentice sees the stronger Rune in its mirror games but not against lookahead (which takes it first),
+    # nor a raised cost against lookahead: measured, not asserted (``python benchmarks/adaptation.py golems``)
+    adaptation = AdaptationSpec(
+        players=("search",),
+        recorded=("apprentice",),
+        rival="lookahead",
+        edits=(
+            PlantedEdit("stronger", "R05", (("cards.R05.vp", "12"),), +1),  # 3 VP in hand -> 12
+            PlantedEdit(
+                "useless", "J09", (("cards.J09.vp", "0"), ("cards.J09.reward", "0"), ("cards.J09.dust", "0")), -1
+            ),
+            PlantedEdit("cost cut", "G18", (("cards.G18.requirement", "B"),), +1, use="summon", rounds=200),  # BBDD
+            PlantedEdit(
+                "cost raised", "G05", (("cards.G05.requirement", "BBBBCCCC"),), -1, use="summon", rounds=200
+            ),  # BB
+        ),
+        games=40,
+    )
+    """Planted card edits the strong players must see (``golem check golems --only adaptation``)."""
 
     def component_table(self, d: data.GolemsData) -> list[dict[str, Any]]:
         """Every card: ``id``, ``kind``, ``text`` (both abilities in words), ``same`` (the text identical copies
