@@ -17,6 +17,7 @@ from simulate.games.century.state import new_state
 from simulate.lineup import lineup_arrays, parse_lineup
 from simulate.registry import make
 from simulate.rng import game_seeds
+from simulate.runner import RunSpec, plan_games
 from simulate.variants import Variant, write_variant
 
 
@@ -136,3 +137,30 @@ def test_a_golems_player_blind_to_the_edits_fails(golems) -> None:
     table = measure(golems, spec, players=("random",))
     assert not table[table["lineup"] == "mirror"]["ok"].all()
     assert len(failures(table)) >= len(spec.edits)
+
+
+def test_golem_games_show_the_book_in_their_opening_library() -> None:
+    # no setup column names a Library Book: the spec's opening says which five a game opens with, and the chosen
+    # games are the first of the run whose Library shows the Book
+    golem = make("golem")
+    data = golem.load_data(None, {})
+    opening = golem.adaptation.opening
+    games = showing(golem, data, "B08", 2, 6, 43, opening)
+    plan = plan_games(RunSpec("golem", 2, 240, 43, parse_lineup(golem, [golem.default_bots], 2)), 0, 240)
+    first = [s for s in plan.setup_seed if "B08" in opening(data, 2, int(s))][:6]
+    assert list(games.setup_seed) == first and len(first) == 6
+    assert all(len(opening(data, 2, int(s))) == 5 for s in first)
+    every = showing(golem, data, "B08", 2, 40, 43, lambda d, n, s: frozenset({"B08"}))
+    assert list(every.setup_seed) == list(plan.setup_seed[:40])  # a card always on offer: the run's first games
+    with pytest.raises(ValueError, match="shows B99"):
+        showing(golem, data, "B99", 2, 2, 43, opening)
+
+
+def test_golem_strong_players_see_every_planted_edit() -> None:
+    assert check_game("golem", checks=("adaptation",)) == ("adaptation",)
+
+
+def test_a_golem_player_blind_to_the_edits_fails() -> None:
+    golem = make("golem")
+    table = measure(golem, golem.adaptation, players=("random",))
+    assert len(failures(table)) >= len(golem.adaptation.edits)
