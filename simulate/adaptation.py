@@ -5,29 +5,37 @@ each a card changed through :mod:`simulate.variants` value paths, and the way th
 take of that card). For each edit and each strong player, :func:`measure` plays the player's mirror games and its
 games against the strongest heuristic, on the printed data and on the edited copy with the same seeds, and counts
 the games in which a measured seat (any seat in a mirror, the strong player's in a match) acquired the card within
-the first ``rounds`` rounds.
+the first ``rounds`` rounds (the whole game where the components table records no round: Golem's lists what a seat
+ends with). Every lineup of one data arm plays in one batch on every CPU, and the edits of one card share the
+printed arm.
 
-The games are those whose opening shows the card (a setup column of the game names it), found by playing the
-game's default lineup on a fixed run of seeds: the card is there from the first turn in both arms, so only what it
-does differs. Counting a whole game's acquisitions instead measures little but whether the card showed up: a
-Century card left in the row slides to the free place and is picked up for the crystals on it, so every printed
-card is taken in 37-55% of 2-player search games, the weakest as often as the strongest.
+The games are those whose opening shows the card (a setup column of the game names it, found by playing the
+game's default lineup on a fixed run of seeds, or the spec's ``opening`` says so: Golem's Library), so the card is
+there from the first turn in both arms and only what it does differs. Counting a whole game's acquisitions
+instead measures little but whether the card showed up: a Century card left in the row slides to the free place
+and is picked up for the crystals on it, so every printed card is taken in 37-55% of 2-player search games, the
+weakest as often as the strongest.
 
-:func:`check_adaptation` lists each take that did not move the declared way by the edit's ``margin``: a player
-that values every card alike, or by what the printed card did, fails it.
+:func:`check_adaptation` lists each take of the asserted players (``AdaptationSpec.players``) that did not move
+the declared way by the edit's ``margin``: a player that values every card alike, or by what the printed card
+did, fails it. The recorded players (``AdaptationSpec.recorded``) are measured beside them, not asserted
+(``benchmarks/adaptation.py`` prints every figure).
 """
 
 from __future__ import annotations
 
+import os
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from simulate.game import AdaptationSpec, Codes, Game, PlantedEdit
-from simulate.lineup import lineup_arrays, parse_lineup
+from simulate.lineup import lineup_arrays, parse_bot, parse_lineup
 from simulate.runner import RunSpec, plan_games
 from simulate.variants import Variant, write_variant
 
@@ -39,7 +47,7 @@ __all__ = [
     "failures",
     "measure",
     "showing",
-    "take_share",
+    "take_shares",
 ]
 
 
@@ -52,94 +60,149 @@ class Showing:
     seat_lineup: np.ndarray
 
 
-def showing(game: Game, data, card: str, num_players: int, games: int, seed: int) -> Showing:
-    """The first ``games`` games of a run of seed ``seed`` whose opening (a column of ``game.setup_columns``) shows
-    component ``card``, found by playing the game's default lineup; ValueError when 40 times as many show none."""
+def showing(
+    game: Game,
+    data,
+    card: str,
+    num_players: int,
+    games: int,
+    seed: int,
+    opening: Callable[[Any, int, int], frozenset[str]] | None = None,
+    threads: int = 1,
+) -> Showing:
+    """The first ``games`` games of a run of seed ``seed`` whose opening shows component ``card``: named by a column of
+    ``game.setup_columns``, found by playing the game's default lineup, or among ``opening(data, num_players,
+    setup_seed)`` (a market no setup column names); ValueError when 40 times as many show none."""
     lineup = parse_lineup(game, [game.default_bots], num_players)
     pool = 40 * games
     plan = plan_games(RunSpec(game.name, num_players, pool, seed, lineup), 0, pool)
-    ids, params = lineup_arrays(game, lineup)
-    tables = game.play_chunk(data, num_players, plan.seat_lineup, ids, params, plan.setup_seed, plan.play_seed)
-    shown = np.zeros(pool, bool)
-    for column in game.setup_columns:
-        codes = tables.games[column]
-        if isinstance(codes, Codes) and card in codes.categories:
-            shown |= np.asarray(codes.codes) == codes.categories.index(card)
+    if opening is not None:
+        shown = np.array([card in opening(data, num_players, int(s)) for s in plan.setup_seed])
+    else:
+        ids, params = lineup_arrays(game, lineup)
+        tables = game.play_chunk(
+            data, num_players, plan.seat_lineup, ids, params, plan.setup_seed, plan.play_seed, threads
+        )
+        shown = np.zeros(pool, bool)
+        for column in game.setup_columns:
+            codes = tables.games[column]
+            if isinstance(codes, Codes) and card in codes.categories:
+                shown |= np.asarray(codes.codes) == codes.categories.index(card)
     chosen = np.flatnonzero(shown)[:games]
     if not len(chosen):
         raise ValueError(f"no opening of {pool} {game.name} games shows {card}")
     return Showing(plan.setup_seed[chosen], plan.play_seed[chosen], plan.seat_lineup[chosen])
 
 
-def take_share(
-    game: Game, data, card: str, lineup: list[str], measured: tuple[int, ...], games: Showing, rounds: int
-) -> float:
-    """The share of ``games`` played by ``lineup`` (one bot spec per seat, seats as ``games.seat_lineup``) in which
-    a seat played by a lineup entry of ``measured`` acquired component ``card`` by round ``rounds`` (0-based)."""
-    n = len(lineup)
-    entries = parse_lineup(game, lineup, n)
+def take_shares(
+    game: Game,
+    data,
+    card: str,
+    players: tuple[str, ...],
+    rival: str,
+    games: Showing,
+    rounds: int,
+    threads: int = 1,
+    use: str | None = None,
+) -> dict[tuple[str, str], float]:
+    """For each strong player of ``players``, the share of ``games`` in which a measured seat acquired component
+    ``card`` by round ``rounds`` (0-based), in its mirror games (every seat measured) and in its games against
+    ``rival`` (its seat measured, placed as entry 0 of ``games.seat_lineup``); keyed (player, ``mirror`` or
+    ``vs <rival>``). Every lineup plays in one batch on ``threads`` threads (results never depend on their number).
+    With ``use``, only the takes of that use count (the components table's ``use`` column).
+
+    A component table without rounds (-1: a game that records what a seat ends with, not when) counts whole games.
+    """
+    n = games.seat_lineup.shape[1]
+    size = len(games.setup_seed)
+    entries = [parse_bot(game, spec) for spec in (*players, rival)]
     ids, params = lineup_arrays(game, entries)
-    tables = game.play_chunk(data, n, games.seat_lineup, ids, params, games.setup_seed, games.play_seed)
+    blocks = []  # (key, seat entries (G, n), measured seats (G, n))
+    for k, player in enumerate(players):
+        blocks.append(((player, "mirror"), np.full((size, n), k), np.ones((size, n), bool)))
+        match = np.where(games.seat_lineup == 0, k, len(players))
+        blocks.append(((player, f"vs {rival}"), match, games.seat_lineup == 0))
+    seat_lineup = np.concatenate([b[1] for b in blocks])
+    measured = np.concatenate([b[2] for b in blocks])
+    setup, play = np.tile(games.setup_seed, len(blocks)), np.tile(games.play_seed, len(blocks))
+    tables = game.play_chunk(data, n, seat_lineup, ids, params, setup, play, threads)
     comp = tables.components
     code = comp["component"]
     if not isinstance(code, Codes) or card not in code.categories:
         raise ValueError(f"{game.name} has no component {card!r}")
     rows = (np.asarray(code.codes) == code.categories.index(card)) & (np.asarray(comp["round"]) <= rounds)
-    g = np.asarray(comp["game"])[rows]
-    entry = games.seat_lineup[g, np.asarray(comp["seat"])[rows]]
-    return len(np.unique(g[np.isin(entry, measured)])) / len(games.setup_seed)
+    if use is not None:
+        uses = comp.get("use")
+        if not isinstance(uses, Codes) or use not in uses.categories:
+            raise ValueError(f"{game.name}'s components table has no use {use!r}")
+        rows &= np.asarray(uses.codes) == uses.categories.index(use)
+    g, seat = np.asarray(comp["game"])[rows], np.asarray(comp["seat"])[rows]
+    took = np.zeros(len(seat_lineup), bool)
+    took[g[measured[g, seat]]] = True
+    return {key: float(took[b * size : (b + 1) * size].mean()) for b, (key, _, _) in enumerate(blocks)}
 
 
-def measure(game: Game, spec: AdaptationSpec, players: tuple[str, ...] | None = None) -> pd.DataFrame:
+def measure(
+    game: Game, spec: AdaptationSpec, players: tuple[str, ...] | None = None, threads: int | None = None
+) -> pd.DataFrame:
     """Every planted edit of ``spec`` played printed and edited, for each strong player (``players``, default
-    ``spec.players``) in its mirror games and against ``spec.rival``.
+    ``spec.players`` and ``spec.recorded``) in its mirror games and against ``spec.rival``, on ``threads`` threads
+    (default: every CPU). Edits of one card share the printed arm's games (and its play, when they count alike).
 
-    Columns: ``edit``, ``card``, ``player``, ``lineup`` (``mirror`` or ``vs <rival>``), ``direction``, ``margin``,
+    Columns: ``edit``, ``card``, ``use`` (the use counted, ``any``), ``rounds`` (the last counted), ``player``,
+    ``asserted`` (one of ``spec.players``), ``lineup`` (``mirror`` or ``vs <rival>``), ``direction``, ``margin``,
     ``games`` (per arm), ``printed`` and ``edited`` (take shares), ``moved`` (``direction * (edited - printed)``),
     ``ok`` (``moved >= margin``).
     """
     n = spec.num_players
+    players = players or (*spec.players, *spec.recorded)
+    threads = threads or os.cpu_count() or 1
     printed = game.load_data(None, {})
     rows = []
-    printed_takes: dict[tuple[str, tuple[str, ...]], float] = {}  # edits of one card share their printed arm
+    shown: dict[str, Showing] = {}
+    before: dict[tuple[str, str | None, int], dict[tuple[str, str], float]] = {}  # by (card, use, rounds)
     with tempfile.TemporaryDirectory(prefix="golem-adapt-") as tmp:
         for k, edit in enumerate(spec.edits):
+            if edit.card not in shown:
+                shown[edit.card] = showing(game, printed, edit.card, n, spec.games, spec.seed, spec.opening, threads)
+            games = shown[edit.card]
+            rounds = spec.rounds if edit.rounds is None else edit.rounds
+            arm = (edit.card, edit.use, rounds)
+            if arm not in before:
+                before[arm] = take_shares(
+                    game, printed, edit.card, players, spec.rival, games, rounds, threads, edit.use
+                )
             folder, rules = write_variant(game, Variant(edit.name, edit.settings), Path(tmp) / f"edit{k}")
             edited = game.load_data(folder, rules)
-            games = showing(game, printed, edit.card, n, spec.games, spec.seed)
-            for player in players or spec.players:
-                for label, lineup, measured in (
-                    ("mirror", [player] * n, tuple(range(n))),
-                    (f"vs {spec.rival}", [player] + [spec.rival] * (n - 1), (0,)),
-                ):
-                    key = (edit.card, tuple(lineup))
-                    if key not in printed_takes:
-                        printed_takes[key] = take_share(game, printed, edit.card, lineup, measured, games, spec.rounds)
-                    before = printed_takes[key]
-                    after = take_share(game, edited, edit.card, lineup, measured, games, spec.rounds)
-                    moved = edit.direction * (after - before)
-                    rows.append(
-                        {
-                            "edit": edit.name,
-                            "card": edit.card,
-                            "player": player,
-                            "lineup": label,
-                            "direction": edit.direction,
-                            "margin": edit.margin,
-                            "games": len(games.setup_seed),
-                            "printed": before,
-                            "edited": after,
-                            "moved": moved,
-                            "ok": bool(moved >= edit.margin),
-                        }
-                    )
+            after = take_shares(game, edited, edit.card, players, spec.rival, games, rounds, threads, edit.use)
+            for (player, lineup), share in after.items():
+                moved = edit.direction * (share - before[arm][player, lineup])
+                rows.append(
+                    {
+                        "edit": edit.name,
+                        "card": edit.card,
+                        "use": edit.use or "any",
+                        "rounds": rounds,
+                        "player": player,
+                        "asserted": player in spec.players,
+                        "lineup": lineup,
+                        "direction": edit.direction,
+                        "margin": edit.margin,
+                        "games": len(games.setup_seed),
+                        "printed": before[arm][player, lineup],
+                        "edited": share,
+                        "moved": moved,
+                        "ok": bool(moved >= edit.margin),
+                    }
+                )
     return pd.DataFrame(rows)
 
 
 def failures(table: pd.DataFrame) -> list[str]:
     """One line per row of a :func:`measure` table whose take did not move the declared way by its margin."""
     return [
-        f"{r.player} ({r.lineup}) took {r.card} ({r.edit}) by round {r.rounds} in {r.edited:.0%} of {r.games} "
+        f"{r.player} ({r.lineup}) took {r.card} ({r.edit}{'' if r.use == 'any' else ', ' + r.use}) by round {r.rounds} "
+        f"in {r.edited:.0%} of {r.games} "
         f"games edited, {r.printed:.0%} printed: wanted a move of {r.margin:.0%} {'up' if r.direction > 0 else 'down'}"
         for r in table.itertuples()
         if not r.ok
@@ -147,9 +210,9 @@ def failures(table: pd.DataFrame) -> list[str]:
 
 
 def check_adaptation(game: Game, players: tuple[str, ...] | None = None) -> list[str] | None:
-    """The failures of ``game``'s planted edits (:func:`measure` with ``game.adaptation``); None when the game
-    declares none."""
+    """The failures of ``game``'s planted edits (:func:`measure` with ``game.adaptation``, its asserted players by
+    default); None when the game declares none."""
     spec = game.adaptation
     if spec is None:
         return None
-    return failures(measure(game, spec, players).assign(rounds=spec.rounds))
+    return failures(measure(game, spec, players or spec.players))

@@ -184,6 +184,11 @@ class PlantedEdit:
     """+1: the edited card should be taken more often than the printed one; -1: less often."""
     margin: float = 0.1
     """The least move of the take (a share of games) that counts as seeing the edit."""
+    use: str | None = None
+    """Count only the takes of this use (a category of the components table's ``use``: ``summon``, a Golems Golem
+    card summoned, not taken as a resource, which its requirement does not price); None: every take."""
+    rounds: int | None = None
+    """The last round (0-based) whose takes count, for this edit (a summon comes late); None: the spec's."""
 
 
 @dataclass(frozen=True)
@@ -195,12 +200,18 @@ class AdaptationSpec:
     rival: str
     """The strongest heuristic bot, the other seats of each match (``planner``)."""
     edits: tuple[PlantedEdit, ...]
+    recorded: tuple[str, ...] = ()
+    """Strong players measured beside ``players`` but not asserted (they miss an edit):
+    ``benchmarks/adaptation.py`` prints their figures."""
     num_players: int = 2
     games: int = 40
     """Games per lineup and arm (printed, edited), all with the card in the opening."""
     rounds: int = 3
     """An acquisition counts in the first ``rounds + 1`` rounds (round indices 0..rounds)."""
     seed: int = 43
+    opening: Callable[[Any, int, int], frozenset[str]] | None = None
+    """``opening(data, num_players, setup_seed)``: the component ids a game's opening shows, for a market that no
+    setup column names (Golem's Library); None: the game's ``setup_columns``."""
 
 
 @dataclass(frozen=True)

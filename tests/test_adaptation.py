@@ -8,7 +8,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from simulate.adaptation import check_adaptation, failures, measure, showing
+from simulate.adaptation import check_adaptation, failures, measure, showing, take_shares
 from simulate.conformance import check_game
 from simulate.games.century import data as D
 from simulate.games.century.engine import game_init
@@ -17,6 +17,7 @@ from simulate.games.century.state import new_state
 from simulate.lineup import lineup_arrays, parse_lineup
 from simulate.registry import make
 from simulate.rng import game_seeds
+from simulate.runner import RunSpec, plan_games
 from simulate.variants import Variant, write_variant
 
 
@@ -36,12 +37,32 @@ def test_the_chosen_games_show_the_card_in_their_opening(century) -> None:
         assert "M08" in shown
 
 
+def test_one_batch_of_lineups_takes_as_each_lineup_alone(century) -> None:
+    # the players' mirror games and their games against the rival share one batch on two threads: each game plays
+    # as it would alone, so a share does not depend on the other lineups beside it
+    data = century.load_data(None, {})
+    games = showing(century, data, "M08", 2, 8, 43)
+    both = take_shares(century, data, "M08", ("greedy", "engine"), "planner", games, 3, threads=2)
+    assert set(both) == {(p, lineup) for p in ("greedy", "engine") for lineup in ("mirror", "vs planner")}
+    for player in ("greedy", "engine"):
+        alone = take_shares(century, data, "M08", (player,), "planner", games, 3)
+        assert alone == {k: v for k, v in both.items() if k[0] == player}
+        assert all(0 <= v <= 1 for v in alone.values())
+
+
+def test_the_recorded_players_are_measured_not_asserted(century) -> None:
+    spec = replace(century.adaptation, players=("planner",), recorded=("random",), edits=century.adaptation.edits[:1])
+    table = measure(century, replace(spec, games=4))
+    assert sorted(set(zip(table["player"], table["asserted"], strict=True))) == [("planner", True), ("random", False)]
+    assert (table["games"] == 4).all()
+
+
 def test_a_player_blind_to_the_edits_fails(century) -> None:
     # random takes a card whatever it does: the planted edits are missed in its mirror games
     spec = century.adaptation
     table = measure(century, spec, players=("random",))
     assert not table[table["lineup"] == "mirror"]["ok"].any()
-    assert len(failures(table.assign(rounds=spec.rounds))) >= len(spec.edits)
+    assert len(failures(table)) >= len(spec.edits)
 
 
 def test_the_flat_card_credit_of_version_4_misses_a_raised_cost(century) -> None:
@@ -80,3 +101,66 @@ def test_the_leaf_credits_a_bought_card_by_what_its_data_says(tmp_path) -> None:
         r["owned"][0, r["num_owned"][0]] = data.merchant_ids.index("M10")  # YY -> T: 2 levels, as the start card's
         r["num_owned"][0] += 1
         assert bought_levels(r, data.tables, 0) == levels
+
+
+@pytest.fixture(scope="module")
+def golems():
+    return make("golems")
+
+
+def test_a_use_counts_a_subset_of_the_takes(golems, century) -> None:
+    # a Golems Golem card summoned is one taken; a Century card has no use to count
+    data = golems.load_data(None, {})
+    games = showing(golems, data, "G05", 2, 6, 43)
+    every = take_shares(golems, data, "G05", ("collector",), "greedy", games, 99)
+    summoned = take_shares(golems, data, "G05", ("collector",), "greedy", games, 99, use="summon")
+    assert all(summoned[k] <= every[k] for k in every)
+    with pytest.raises(ValueError, match="no use 'summon'"):
+        take_shares(
+            century,
+            century.load_data(None, {}),
+            "M08",
+            ("greedy",),
+            "planner",
+            showing(century, century.load_data(None, {}), "M08", 2, 2, 43),
+            3,
+            use="summon",
+        )
+
+
+def test_golems_strong_players_see_every_planted_edit() -> None:
+    assert check_game("golems", checks=("adaptation",)) == ("adaptation",)
+
+
+def test_a_golems_player_blind_to_the_edits_fails(golems) -> None:
+    spec = golems.adaptation
+    table = measure(golems, spec, players=("random",))
+    assert not table[table["lineup"] == "mirror"]["ok"].all()
+    assert len(failures(table)) >= len(spec.edits)
+
+
+def test_golem_games_show_the_book_in_their_opening_library() -> None:
+    # no setup column names a Library Book: the spec's opening says which five a game opens with, and the chosen
+    # games are the first of the run whose Library shows the Book
+    golem = make("golem")
+    data = golem.load_data(None, {})
+    opening = golem.adaptation.opening
+    games = showing(golem, data, "B08", 2, 6, 43, opening)
+    plan = plan_games(RunSpec("golem", 2, 240, 43, parse_lineup(golem, [golem.default_bots], 2)), 0, 240)
+    first = [s for s in plan.setup_seed if "B08" in opening(data, 2, int(s))][:6]
+    assert list(games.setup_seed) == first and len(first) == 6
+    assert all(len(opening(data, 2, int(s))) == 5 for s in first)
+    every = showing(golem, data, "B08", 2, 40, 43, lambda d, n, s: frozenset({"B08"}))
+    assert list(every.setup_seed) == list(plan.setup_seed[:40])  # a card always on offer: the run's first games
+    with pytest.raises(ValueError, match="shows B99"):
+        showing(golem, data, "B99", 2, 2, 43, opening)
+
+
+def test_golem_strong_players_see_every_planted_edit() -> None:
+    assert check_game("golem", checks=("adaptation",)) == ("adaptation",)
+
+
+def test_a_golem_player_blind_to_the_edits_fails() -> None:
+    golem = make("golem")
+    table = measure(golem, golem.adaptation, players=("random",))
+    assert len(failures(table)) >= len(golem.adaptation.edits)

@@ -150,9 +150,11 @@ class Century(GameShell):
         },
         # Planted card edits the strong players must see (``golem check century --only adaptation``).
         # the apprentice sees three edits but not the cut cost against planner (it takes half the cards shown in the
-        # first four rounds already, a cut card no more often): measured, not asserted (``simulate.adaptation.measure``)
+        # first four rounds already, a cut card no more often): measured, not asserted (``python
+        # benchmarks/adaptation.py century`` prints its take shares)
         adaptation=AdaptationSpec(
             players=("search",),
+            recorded=("apprentice",),
             rival="planner",
             edits=(
                 PlantedEdit("stronger", "M08", (("merchant_cards.M08.output", "MMMM"),), +1),  # Create 4 levels -> 16

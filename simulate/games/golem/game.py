@@ -23,7 +23,16 @@ from typing import Any
 import numpy as np
 
 from simulate.apprentice import PLAIN_STYLE
-from simulate.game import ChunkTables, Codes, GameInfo, ReplayPosition, RuleOption, bot_specs
+from simulate.game import (
+    AdaptationSpec,
+    ChunkTables,
+    Codes,
+    GameInfo,
+    PlantedEdit,
+    ReplayPosition,
+    RuleOption,
+    bot_specs,
+)
 from simulate.gamekit import (
     GameShell,
     new_trajectories,
@@ -70,6 +79,11 @@ SETUP_COLUMNS = (
     + ("setup_first_seat",)
 )
 """The games table's setup columns: what the opening dealt."""
+
+
+def opening_library(d: data.GolemData, num_players: int, setup_seed: int) -> frozenset[str]:
+    """The Books of the Library a game of setup seed ``setup_seed`` opens with (the adaptation check's market)."""
+    return frozenset(d.book_ids[b] for b in GolemReference(d, num_players, setup_seed).library)
 
 
 class Golem(GameShell):
@@ -272,6 +286,22 @@ class Golem(GameShell):
             "in_knowledge": "Knowledge",
             "in_student": "Student step back",  # a black Book's price
         },
+        # Planted Book edits the strong players must see (``golem check golem --only adaptation``). The market is the
+        # Library's Books (``value_edits``' paths); no setup column names them, so ``opening_library`` says which a
+        # game's opening shows. The components table keeps the Books a seat ends with, not when it bought them: a
+        # take counts over the game's four rounds
+        adaptation=AdaptationSpec(
+            players=("search", "apprentice"),
+            rival="balanced",
+            edits=(
+                PlantedEdit("stronger", "B08", (("books.B08.amount", "12"),), +1),  # gain 2 VP -> 12
+                PlantedEdit("useless", "B17", (("books.B17.amount", "0"), ("books.B17.active_amount", "0")), -1),
+                PlantedEdit("cost cut", "B22", (("books.B22.cost", "0"),), +1),  # 3 Knowledge -> 0
+                PlantedEdit("cost raised", "B21", (("books.B21.cost", "8"),), -1),  # 0 Knowledge -> 8
+            ),
+            games=30,
+            opening=opening_library,
+        ),
     )
 
     trace_game = staticmethod(play.trace_game)

@@ -15,7 +15,16 @@ from typing import Any
 import numpy as np
 
 from simulate.apprentice import PLAIN_STYLE
-from simulate.game import ChunkTables, Codes, GameInfo, ReplayPosition, RuleOption, bot_specs
+from simulate.game import (
+    AdaptationSpec,
+    ChunkTables,
+    Codes,
+    GameInfo,
+    PlantedEdit,
+    ReplayPosition,
+    RuleOption,
+    bot_specs,
+)
 from simulate.gamekit import (
     GameShell,
     end_reason,
@@ -132,6 +141,27 @@ class Golems(GameShell):
             ("rune", "reward"): "cards.{id}.vp",
             ("gem", "reward"): "cards.{id}.reward",
         },
+        # Planted card edits the strong players must see (``golem check golems --only adaptation``). A Golem card's
+        # requirement prices only its summon (taken as a resource it joins a column whatever it needs): the cost edits
+        # count summons over the whole game (to round 200, the turn cap's; a summon waits for columns). The apprentice
+        # sees the stronger Rune in its mirror games but not against lookahead (which takes it first), nor a raised
+        # cost against lookahead: measured, not asserted (``python benchmarks/adaptation.py golems``)
+        adaptation=AdaptationSpec(
+            players=("search",),
+            recorded=("apprentice",),
+            rival="lookahead",
+            edits=(
+                PlantedEdit("stronger", "R05", (("cards.R05.vp", "12"),), +1),  # 3 VP in hand -> 12
+                PlantedEdit(
+                    "useless", "J09", (("cards.J09.vp", "0"), ("cards.J09.reward", "0"), ("cards.J09.dust", "0")), -1
+                ),
+                PlantedEdit("cost cut", "G18", (("cards.G18.requirement", "B"),), +1, use="summon", rounds=200),  # BBDD
+                PlantedEdit(
+                    "cost raised", "G05", (("cards.G05.requirement", "BBBBCCCC"),), -1, use="summon", rounds=200
+                ),  # BB
+            ),
+            games=40,
+        ),
     )
 
     def component_table(self, d: data.GolemsData) -> list[dict[str, Any]]:
