@@ -95,6 +95,9 @@ def _explore(st, d, tb):
     return True
 
 
+NO_RIVALS = np.zeros((0, 2))
+
+
 def _train(iterations: int, seed: int = SEED) -> np.ndarray:
     regret = np.zeros((ROWS, 2))
     total = np.zeros((ROWS, 2))
@@ -109,6 +112,8 @@ def _train(iterations: int, seed: int = SEED) -> np.ndarray:
         total,
         total,
         np.ones(2, np.int8),
+        NO_RIVALS,
+        0.0,
         _deal,
         _to_act,
         _row,
@@ -188,7 +193,7 @@ def test_learner_against_fixed_player_finds_the_best_response() -> None:
     st = np.zeros(4, KUHN)
     learn = np.array([0, 1], np.int8)
     fns = (_deal, _to_act, _row, _legal, _step, _utility)
-    cfr.iterate(st, TB, 2, 50_000, SEED, regret, total, always_bet, learn, *fns, _explore)
+    cfr.iterate(st, TB, 2, 50_000, SEED, regret, total, always_bet, learn, NO_RIVALS, 0.0, *fns, _explore)
     response = always_bet.copy()
     assert total[PLAYER1_ROWS].sum() == 0.0  # the fixed player learns nothing
     reached = total.sum(axis=1) > 0  # player 2's rows after a check are never reached against a bettor
@@ -200,3 +205,31 @@ def test_learner_against_fixed_player_finds_the_best_response() -> None:
     pay = cfr.play(st, TB, 2, 40_000, SEED, np.stack([always_bet, response]), np.array([0, 1]), *fns)
     assert pay[:, 1].mean() == pytest.approx(exact, abs=0.03)
     assert np.allclose(pay.sum(axis=1), 0.0)
+
+
+def test_learners_meeting_a_rival_every_time_learn_its_best_response() -> None:
+    """Both players learn, but with ``rival_share`` 1 the other seat of every traversal is the always-bet rival: the
+    second player's regrets facing a bet point to the exact best response to always betting (fold J, call Q and K),
+    its rows after a check are never met, and no seat adds to the average strategy (a rival's seat does not)."""
+    regret = np.zeros((ROWS, 2))
+    total = np.zeros((ROWS, 2))
+    st = np.zeros(4, KUHN)
+    fns = (_deal, _to_act, _row, _legal, _step, _utility)
+    rivals = np.array([[0.0, 1.0]])
+    cfr.iterate(st, TB, 2, 20_000, SEED, regret, total, total, np.ones(2, np.int8), rivals, 1.0, *fns, _explore)
+    facing_bet = [c * 4 + 2 for c in range(3)]  # player 2 after player 1's bet, cards J, Q, K
+    assert regret[facing_bet].argmax(axis=1).tolist() == [0, 1, 1]
+    checked = [c * 4 + 1 for c in range(3)]  # player 2 after a check: never met, the rival always bets
+    assert not regret[checked].any()
+    assert regret[PLAYER1_ROWS].any()
+    assert not total.any()
+
+
+def test_no_rival_share_is_plain_self_play() -> None:
+    regret = np.zeros((ROWS, 2))
+    total = np.zeros((ROWS, 2))
+    st = np.zeros(4, KUHN)
+    fns = (_deal, _to_act, _row, _legal, _step, _utility)
+    rivals = np.array([[0.0, 1.0]])
+    cfr.iterate(st, TB, 2, 2_000, SEED, regret, total, total, np.ones(2, np.int8), rivals, 0.0, *fns, _explore)
+    assert np.allclose(total / total.sum(axis=1, keepdims=True), _train(2_000))
