@@ -20,10 +20,10 @@ state at depth d and ``step`` writes ``st[d + 1]``), with ``tb`` the game's tabl
 - ``utility(st, d, tb, p)``: player p's payoff at a terminal
 - ``explore(st, d, tb)``: False where the traverser samples its action rather than trying each (bounds the tree)
 
-Robust training (``rivals``, ``rival_share``): in each traversal each other learner may instead play a fixed rival
-whose weights are the same at every information set (always raise, always call), so the table meets the simple
-exploits self-play never plays, where it would otherwise never learn to answer them (in the spirit of Johanson,
-Zinkevich and Bowling's restricted Nash response, 2008).
+Robust training (``rivals``, ``rival_share``): a share of the traversals is played against a table of one fixed
+rival whose weights are the same at every information set (always raise, always call), so the table meets the
+simple exploits self-play never plays, where it would otherwise never learn to answer them (in the spirit of
+Johanson, Zinkevich and Bowling's restricted Nash response, 2008).
 
 A player whose ``learn`` flag is 0 plays the ``fixed`` table and learns nothing: with one learner against fixed
 players (its average strategy then adds up at its own nodes, weighted by its own reach) the learner's average
@@ -252,8 +252,9 @@ def iterate(
     rivals : ndarray(float, ndim=2)
         (K, A) weights of fixed rivals, the same at every information set (e.g. always raise); (0, A) for none.
     rival_share : float
-        In each traversal every learning seat other than the traverser plays one of the ``rivals`` (drawn uniformly)
-        with this probability instead of its current strategy, and adds nothing to the average strategy there.
+        The chance that a traversal is played against a table of one of the ``rivals`` (drawn uniformly): every
+        learning seat other than the traverser plays it instead of its current strategy; the traverser's average
+        strategy then adds up at its own nodes, weighted by its own reach, as with a single learner.
 
     Returns
     -------
@@ -265,7 +266,6 @@ def iterate(
     actions = regret.shape[1]
     scratch = np.zeros((depth, 2, actions))
     masks = np.zeros((depth, actions), np.bool_)
-    solo = learn.sum() == 1
     role = np.empty(num_players, np.int64)
     value = 0.0
     count = 0
@@ -273,11 +273,17 @@ def iterate(
         for p in range(num_players):
             if not learn[p]:
                 continue
+            rival = -1
+            if rivals.shape[0] > 0 and rival_share > 0.0 and np.random.random() < rival_share:
+                rival = np.random.randint(0, rivals.shape[0])
+            solo = True
             for q in range(num_players):
                 role[q] = LEARNS if learn[q] else FIXED
-                if q != p and learn[q] and rivals.shape[0] > 0 and rival_share > 0.0:
-                    if np.random.random() < rival_share:
-                        role[q] = np.random.randint(0, rivals.shape[0])
+                if q != p and learn[q]:
+                    if rival >= 0:
+                        role[q] = rival
+                    else:
+                        solo = False
             deal(st, tb, num_players)
             value += _traverse(
                 st,
