@@ -410,7 +410,7 @@ def test_game_declared_measures_are_reported(tmp_path: Path) -> None:
     cfr_games = pd.read_parquet(strong / "games")
     line = next(x for x in lead if x.startswith("at strong play"))
     assert line.startswith(
-        "at strong play (the strongest rung measured: cfr at 4 (600 games)): share of pots the golem"
+        "at strong play (the strongest rung measured: equilibrium player (CFR policy) at 4 (600 games)): share of pots"
     )
     assert f"carried the pot over) {100 * (cfr_games['golem_wins'] > 0).mean():.0f}%;" in line
     assert lead[1].endswith(f"{100 * decides:.0f}%"), "the design lines still read the largest mirror run"
