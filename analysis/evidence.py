@@ -23,6 +23,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 import pyarrow.compute as pc
 import pyarrow.dataset as ds
@@ -118,3 +119,21 @@ def pooled_seat_wins(paths: Iterable[str | Path]) -> pd.DataFrame:
     grouped = table.group_by(["num_players", "seat"]).aggregate([("win", "sum"), ("win", "count")])
     out = grouped.to_pandas().rename(columns={"win_sum": "wins", "win_count": "num_games"})
     return out.sort_values(["num_players", "seat"]).reset_index(drop=True)[["num_players", "seat", "wins", "num_games"]]
+
+
+def pooled_seat_scores(paths: Iterable[str | Path]) -> pd.DataFrame:
+    """Every seat row's score over the seats tables of ``paths`` (runs of one key, games counted once by the caller):
+    columns ``game`` (numbered apart run by run), ``num_players``, ``seat``, ``score``."""
+    frames = []
+    offset = 0
+    for p in paths:
+        part = ds.dataset(str(Path(p) / "seats"), format="parquet").to_table(
+            columns=["game", "num_players", "seat", "score"]
+        )
+        frame = part.to_pandas()
+        frame["game"] = frame["game"].astype(np.int64) + offset
+        offset = int(frame["game"].max()) + 1 if len(frame) else offset
+        frames.append(frame)
+    if not frames:
+        raise ValueError("no run to pool")
+    return pd.concat(frames, ignore_index=True)

@@ -2,17 +2,20 @@
 
 Three kinds of line (``"kind"``), each with its game counts and seeds:
 
-* ``gain``: the cfr bot in one seat against another bot in every other seat, the cfr seat rotated through the table
+* ``gain``: the cfr bot in one seat against another bot in every other seat (every registered bot, and the two
+  simplest exploits: a table that always folds, one that always raises), the cfr seat rotated through the table
   (each deal played once per seat order), and the reverse (the other bot alone among cfr bots, ``"alone"``: what
-  that bot gains against the cfr table); net chips per hand (one game is one pot) with a 95% t interval;
-* ``profile``: mirror games of each bot: folds, bets, raises, calls and showdowns reached per seat-game and the share
+  that bot gains against the cfr table); net chips per hand (one game is one pot) with a 95% t interval, at 3-6
+  players;
+* ``profile``: mirror games of every bot: folds, bets, raises, calls and showdowns reached per seat-game and the share
   of seat-games using each (``analysis.stats.profile.play_profile``, the report's play profile), and the share of
   pots reaching a showdown;
 * ``exploitability``: in the abstraction the bot was trained on, each seat's best response (MCCFR against the
   shipped table in every other seat, ``simulate.orchestration.equilibrium.exploitability``) and its gain in chips
   per hand over the table's own play of that seat, with a 95% t interval.
 
-Run (about ten minutes on two busy cores; the figures of docs/golem-poker.md come from this)::
+Run (about half an hour on two busy cores, most of it the search games; the figures of docs/golem-poker.md come
+from this)::
 
     python benchmarks/poker_cfr.py --games 600 --seed 46
     python benchmarks/poker_cfr.py --only exploitability --response-iterations 20000 --response-games 20000
@@ -37,18 +40,13 @@ from simulate.orchestration.equilibrium import TaskPool, exploitability, plan_eq
 from simulate.registry import make
 from simulate.rng import game_seeds
 
-OTHERS = (
-    "random",
-    "threshold",
-    "tight_passive",
-    "tight_aggressive",
-    "loose_passive",
-    "loose_aggressive",
-    "bluffer",
-    "equity",
-    "search",
-)
-PROFILED = ("cfr", "search", "equity", "threshold")
+EXPLOITS = {
+    "always_fold": "threshold:fold_below=1:raise_above=1",  # checks when it can, folds to every bet
+    "always_raise": "threshold:fold_below=0:raise_above=0:max_raises=20:bet_antes=2",  # bets and raises whenever it may
+}
+"""The simplest exploits, as threshold players (``tests/test_golem_poker_cfr.py`` plays the same two)."""
+SLOW = ("search",)
+"""Bots whose games cost a search each decision: they play ``--slow-games``."""
 
 
 def _t(x: np.ndarray) -> list[float]:
@@ -90,9 +88,10 @@ def profile(game, data, bot: str, players: int, games: int, seed: int) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=600, help="games per head-to-head (a multiple of 6)")
+    parser.add_argument("--slow-games", type=int, default=120, help="games per head-to-head of a search bot")
     parser.add_argument("--profile-games", type=int, default=400, help="mirror games per profiled bot")
     parser.add_argument("--seed", type=int, default=46)
-    parser.add_argument("--players", default="3,6")
+    parser.add_argument("--players", default="3,4,5,6")
     parser.add_argument("--response-iterations", type=int, default=20_000)
     parser.add_argument("--response-games", type=int, default=20_000)
     parser.add_argument("--workers", type=int, default=2)
@@ -100,20 +99,24 @@ def main() -> None:
     args = parser.parse_args()
     game = make("golem-poker")
     data = game.load_data(None, {})
+    others = {name: name for name in game.bots if name != "cfr"} | EXPLOITS
+    profiled = {"cfr": "cfr", **others}
     version = {"engine_version": game.version, "policy": data.provenance["cfr_policy"].get("command", "")}
     for n in (int(x) for x in args.players.split(",")):
         if args.only in (None, "gain"):
-            for other in OTHERS:
+            for other, spec in others.items():
                 start = time.process_time()
-                line = {"kind": "gain", "players": n, "games": args.games, "seed": args.seed, "other": other}
-                line["cfr_alone"] = gain(game, data, "cfr", other, n, args.games, args.seed)
-                line["other_alone"] = gain(game, data, other, "cfr", n, args.games, args.seed)
+                games = args.slow_games if other in SLOW else args.games
+                line = {"kind": "gain", "players": n, "games": games, "seed": args.seed, "other": other}
+                line["cfr_alone"] = gain(game, data, "cfr", spec, n, games, args.seed)
+                line["other_alone"] = gain(game, data, spec, "cfr", n, games, args.seed)
                 line["cpu_s"] = round(time.process_time() - start, 1)
                 print(json.dumps({**line, **version}), flush=True)
         if args.only in (None, "profile"):
-            for bot in PROFILED:
-                line = {"kind": "profile", "players": n, "games": args.profile_games, "seed": args.seed, "bot": bot}
-                line.update(profile(game, data, bot, n, args.profile_games, args.seed))
+            for bot, spec in profiled.items():
+                games = args.slow_games if bot in SLOW else args.profile_games
+                line = {"kind": "profile", "players": n, "games": games, "seed": args.seed, "bot": bot}
+                line.update(profile(game, data, spec, n, games, args.seed))
                 print(json.dumps({**line, **version}), flush=True)
     if args.only in (None, "exploitability"):
         with tempfile.TemporaryDirectory() as tmp:

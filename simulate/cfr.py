@@ -20,6 +20,11 @@ state at depth d and ``step`` writes ``st[d + 1]``), with ``tb`` the game's tabl
 - ``utility(st, d, tb, p)``: player p's payoff at a terminal
 - ``explore(st, d, tb)``: False where the traverser samples its action rather than trying each (bounds the tree)
 
+Robust training (``rivals``, ``rival_share``): a share of the traversals is played against a table of one fixed
+rival whose weights are the same at every information set (always raise, always call), so the table meets the
+simple exploits self-play never plays, where it would otherwise never learn to answer them (in the spirit of
+Johanson, Zinkevich and Bowling's restricted Nash response, 2008).
+
 A player whose ``learn`` flag is 0 plays the ``fixed`` table and learns nothing: with one learner against fixed
 players (its average strategy then adds up at its own nodes, weighted by its own reach) the learner's average
 strategy approaches a best response to them, the measure of their exploitability
@@ -30,6 +35,8 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+
+LEARNS, FIXED = -1, -2  # a seat's role in a traversal; a rival's index (0..K-1) otherwise
 
 
 @njit(cache=True)
@@ -82,7 +89,25 @@ def sample(probs, mask):
 # Numba cannot cache a function taking other functions as arguments: this one compiles once per process.
 @njit
 def _traverse(
-    st, d, tb, p, reach, solo, regret, total, fixed, learn, scratch, masks, to_act, row, legal, step, utility, explore
+    st,
+    d,
+    tb,
+    p,
+    reach,
+    solo,
+    regret,
+    total,
+    fixed,
+    rivals,
+    role,
+    scratch,
+    masks,
+    to_act,
+    row,
+    legal,
+    step,
+    utility,
+    explore,
 ):
     """Sampled counterfactual value of ``st[d]`` for traverser ``p``; updates ``regret`` and ``total``.
 
@@ -114,7 +139,8 @@ def _traverse(
                 regret,
                 total,
                 fixed,
-                learn,
+                rivals,
+                role,
                 scratch,
                 masks,
                 to_act,
@@ -140,7 +166,8 @@ def _traverse(
                     regret,
                     total,
                     fixed,
-                    learn,
+                    rivals,
+                    role,
                     scratch,
                     masks,
                     to_act,
@@ -155,12 +182,14 @@ def _traverse(
             if mask[a]:
                 regret[r, a] += values[a] - node
         return node
-    if learn[q]:
+    if role[q] == LEARNS:
         regret_matching(regret[r], mask, sigma)
         for a in range(mask.shape[0]):
             total[r, a] += sigma[a]
-    else:
+    elif role[q] == FIXED:
         normalised(fixed[r], mask, sigma)
+    else:
+        normalised(rivals[role[q]], mask, sigma)
     a = sample(sigma, mask)
     step(st, d, tb, a)
     return _traverse(
@@ -173,7 +202,8 @@ def _traverse(
         regret,
         total,
         fixed,
-        learn,
+        rivals,
+        role,
         scratch,
         masks,
         to_act,
@@ -188,7 +218,24 @@ def _traverse(
 # Takes the game's functions: compiled once per process (see _traverse).
 @njit
 def iterate(
-    st, tb, num_players, iterations, seed, regret, total, fixed, learn, deal, to_act, row, legal, step, utility, explore
+    st,
+    tb,
+    num_players,
+    iterations,
+    seed,
+    regret,
+    total,
+    fixed,
+    learn,
+    rivals,
+    rival_share,
+    deal,
+    to_act,
+    row,
+    legal,
+    step,
+    utility,
+    explore,
 ):
     """Run ``iterations`` of external-sampling MCCFR from numba's generator seeded with ``seed``.
 
@@ -202,6 +249,12 @@ def iterate(
         (R, A) the strategy of players that do not learn (rows normalised over the legal actions when read).
     learn : ndarray(int8, ndim=1)
         (num_players,) 1 for a player that learns (and traverses), 0 for one that plays ``fixed``.
+    rivals : ndarray(float, ndim=2)
+        (K, A) weights of fixed rivals, the same at every information set (e.g. always raise); (0, A) for none.
+    rival_share : float
+        The chance that a traversal is played against a table of one of the ``rivals`` (drawn uniformly): every
+        learning seat other than the traverser plays it instead of its current strategy; the traverser's average
+        strategy then adds up at its own nodes, weighted by its own reach, as with a single learner.
 
     Returns
     -------
@@ -213,13 +266,24 @@ def iterate(
     actions = regret.shape[1]
     scratch = np.zeros((depth, 2, actions))
     masks = np.zeros((depth, actions), np.bool_)
-    solo = learn.sum() == 1
+    role = np.empty(num_players, np.int64)
     value = 0.0
     count = 0
     for _ in range(iterations):
         for p in range(num_players):
             if not learn[p]:
                 continue
+            rival = -1
+            if rivals.shape[0] > 0 and rival_share > 0.0 and np.random.random() < rival_share:
+                rival = np.random.randint(0, rivals.shape[0])
+            solo = True
+            for q in range(num_players):
+                role[q] = LEARNS if learn[q] else FIXED
+                if q != p and learn[q]:
+                    if rival >= 0:
+                        role[q] = rival
+                    else:
+                        solo = False
             deal(st, tb, num_players)
             value += _traverse(
                 st,
@@ -231,7 +295,8 @@ def iterate(
                 regret,
                 total,
                 fixed,
-                learn,
+                rivals,
+                role,
                 scratch,
                 masks,
                 to_act,

@@ -267,6 +267,8 @@ class EquilibriumSpec:
     ``functions`` are the game as ``simulate.cfr.iterate`` and ``simulate.cfr.play`` take it (deal, to_act, row, legal,
     step, utility) and ``explore`` the traversal's bound; ``new_stack()`` the states they walk and ``kernel(data)`` the
     tables they read. A payoff is in units of ``unit(data)`` of the game's score (golem-poker: antes of chips).
+    ``load(folder, rules)`` reads the data the training plays (without the shipped table it refits, which may be of
+    another ``version`` of the abstraction).
     """
 
     functions: tuple[Callable[..., Any], ...]
@@ -286,6 +288,14 @@ class EquilibriumSpec:
     """The bot that plays the table."""
     missing: tuple[float, ...]
     """The weights the bot plays in an information set its table does not list (normalised over the legal actions)."""
+    version: int
+    """The abstraction's version, recorded in the provenance file (``abstraction_version``): a game refuses a table
+    trained on another."""
+    load: Callable[[Path, dict[str, Any]], Any]
+    rivals: tuple[tuple[float, ...], ...] = ()
+    """Fixed rivals the training meets (``simulate.cfr.iterate``): each one's action weights, the same everywhere."""
+    rival_share: float = 0.0
+    """The chance that a traversal is played against a table of one rival (drawn uniformly) rather than self-play."""
     iterations: int = 200_000
     """Iterations per player count (``golem train --iterations``): every player traverses once an iteration."""
     chunk: int = 10_000
@@ -381,7 +391,8 @@ class Study:
     interval reaches at most this far from its estimate (±2 pp)..."""
     cheap_precision: float = 0.01
     """...and the strongest cheap rung (the strongest non-search bot of the game's ``skill_ladder`` played as a
-    mirror match at that count) until ±1 pp."""
+    mirror match at that count) until ±1 pp. A game scored in its ``score_unit`` (``outcome = "score"``) reads both
+    in that unit (``studies.outcome_precision``: golem-poker's ±10 and ±5 chips a hand)."""
     precision_share: float = 0.002
     """The most games the top-ups of one rung at one player count may add, as a share of the study's games: the
     budget that keeps a sequential study finite (and, being a count of games, reproducible). 2,000 games at a

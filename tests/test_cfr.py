@@ -95,6 +95,9 @@ def _explore(st, d, tb):
     return True
 
 
+NO_RIVALS = np.zeros((0, 2))
+
+
 def _train(iterations: int, seed: int = SEED) -> np.ndarray:
     regret = np.zeros((ROWS, 2))
     total = np.zeros((ROWS, 2))
@@ -109,6 +112,8 @@ def _train(iterations: int, seed: int = SEED) -> np.ndarray:
         total,
         total,
         np.ones(2, np.int8),
+        NO_RIVALS,
+        0.0,
         _deal,
         _to_act,
         _row,
@@ -188,7 +193,7 @@ def test_learner_against_fixed_player_finds_the_best_response() -> None:
     st = np.zeros(4, KUHN)
     learn = np.array([0, 1], np.int8)
     fns = (_deal, _to_act, _row, _legal, _step, _utility)
-    cfr.iterate(st, TB, 2, 50_000, SEED, regret, total, always_bet, learn, *fns, _explore)
+    cfr.iterate(st, TB, 2, 50_000, SEED, regret, total, always_bet, learn, NO_RIVALS, 0.0, *fns, _explore)
     response = always_bet.copy()
     assert total[PLAYER1_ROWS].sum() == 0.0  # the fixed player learns nothing
     reached = total.sum(axis=1) > 0  # player 2's rows after a check are never reached against a bettor
@@ -200,3 +205,35 @@ def test_learner_against_fixed_player_finds_the_best_response() -> None:
     pay = cfr.play(st, TB, 2, 40_000, SEED, np.stack([always_bet, response]), np.array([0, 1]), *fns)
     assert pay[:, 1].mean() == pytest.approx(exact, abs=0.03)
     assert np.allclose(pay.sum(axis=1), 0.0)
+
+
+def test_learners_meeting_a_rival_every_time_learn_its_best_response() -> None:
+    """Both players learn, but with ``rival_share`` 1 every traversal is played against the always-bet rival: each
+    traverser's average strategy adds up at its own nodes, and the second player's, facing a bet, is the exact best
+    response to always betting (fold J, call Q and K) and gains what that response does; its rows after a check are
+    never met."""
+    regret = np.zeros((ROWS, 2))
+    total = np.zeros((ROWS, 2))
+    st = np.zeros(4, KUHN)
+    fns = (_deal, _to_act, _row, _legal, _step, _utility)
+    always_bet = np.tile([0.0, 1.0], (ROWS, 1))
+    cfr.iterate(st, TB, 2, 30_000, SEED, regret, total, total, np.ones(2, np.int8), always_bet[:1], 1.0, *fns, _explore)
+    facing_bet = [c * 4 + 2 for c in range(3)]  # player 2 after player 1's bet, cards J, Q, K
+    call = total[facing_bet, 1] / total[facing_bet].sum(axis=1)
+    assert call[0] < 0.05 and call[1] > 0.95 and call[2] > 0.95
+    checked = [c * 4 + 1 for c in range(3)]  # player 2 after a check: never met, the rival always bets
+    assert not total[checked].any()
+    assert total[PLAYER1_ROWS].sum() > 0
+    response = always_bet.copy()
+    response[facing_bet] = total[facing_bet] / total[facing_bet].sum(axis=1, keepdims=True)
+    assert -_value(response) == pytest.approx(_best_responses(always_bet)[1], abs=0.01)
+
+
+def test_no_rival_share_is_plain_self_play() -> None:
+    regret = np.zeros((ROWS, 2))
+    total = np.zeros((ROWS, 2))
+    st = np.zeros(4, KUHN)
+    fns = (_deal, _to_act, _row, _legal, _step, _utility)
+    rivals = np.array([[0.0, 1.0]])
+    cfr.iterate(st, TB, 2, 2_000, SEED, regret, total, total, np.ones(2, np.int8), rivals, 0.0, *fns, _explore)
+    assert np.allclose(total / total.sum(axis=1, keepdims=True), _train(2_000))

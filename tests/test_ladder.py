@@ -32,8 +32,10 @@ from simulate.orchestration.studies import (
     STUDIES,
     _ladder_runs,
     _skill_luck_runs,
+    outcome_precision,
     plan_study,
     precision_targets,
+    precision_unit,
     separation_topup,
     strong_rungs,
     topup_games,
@@ -209,6 +211,47 @@ def test_a_game_measured_in_chips_answers_its_seats_in_chips() -> None:
         ladder_seats(seats, RUNGS, outcome="chips")
 
 
+def test_the_seat_one_line_of_a_game_in_chips_speaks_chips() -> None:
+    """Seat 1 nets -12 chips a game at the weakest rung and +6 at the strongest (planted): the ladder line reads them
+    in chips against the other seats, never in pp."""
+    rng = np.random.default_rng(SEED + 2)
+    games, n = 6_000, 3
+    frames = []
+    for k, (bot, edge) in enumerate((("random", -12.0), ("planner", 6.0))):
+        noise = rng.normal(0, 30, (games, n))
+        score = noise - noise.mean(axis=1, keepdims=True) + np.array([edge, -edge, 0.0]) * 2 / 3
+        frames.append(
+            pd.DataFrame(
+                {
+                    "game": np.repeat(np.arange(games) + k * games, n),
+                    "num_players": n,
+                    "seat": np.tile(np.arange(1, n + 1), games),
+                    "bot": bot,
+                    "score": score.ravel(),
+                    "win": 0.0,
+                }
+            )
+        )
+    table = ladder_seats(pd.concat(frames, ignore_index=True), RUNGS, outcome="score")
+    (line,) = ladder_verdicts(table[table["seat"] == 1].reset_index(drop=True), "chips")
+    assert line.startswith("3 players, seat 1 (rungs random to planner)")
+    assert "pp" not in line and "chips" in line
+    assert "-12." in line or "-11." in line or "-13." in line
+    assert "holds" not in line  # the sign flips up the ladder
+
+
+def test_a_study_of_a_game_in_chips_tops_up_in_chips() -> None:
+    """golem-poker's answer is settled within its outcome_precision (chips): its top-up targets are the same parts of
+    it as a race game's are of ±2 pp; a study's top-up reads the t interval of net chips (not a win share)."""
+    poker = make("golem-poker")
+    assert outcome_precision("golem-poker", STUDIES["golem-poker"].search_precision) == poker.outcome_precision
+    assert outcome_precision("golem-poker", STUDIES["golem-poker"].cheap_precision) == poker.outcome_precision / 2
+    assert outcome_precision("century", 0.01) == 0.01
+    assert precision_unit("golem-poker") == (1.0, "chips") and precision_unit("century") == (100.0, "pp")
+    targets = precision_targets("golem-poker", plan_study("golem-poker"))
+    assert targets and {t.precision for t in targets} <= {poker.outcome_precision, poker.outcome_precision / 2}
+
+
 # --- a study plays its ladder to a precision ------------------------------------------------------
 
 
@@ -235,7 +278,7 @@ def test_every_study_has_a_strongest_cheap_rung_wherever_it_plays_search(game: s
     targets = precision_targets(game, plan_study(game))
     for n in {t.num_players for t in targets}:
         cheap = [t for t in targets if t.num_players == n and t.bot.split(":")[0] != "search"]
-        assert len(cheap) == 1 and cheap[0].precision == STUDIES[game].cheap_precision, (game, n)
+        assert len(cheap) == 1 and cheap[0].precision == outcome_precision(game, STUDIES[game].cheap_precision)
 
 
 def test_top_up_games_follow_one_over_root_n_within_the_budget() -> None:

@@ -439,10 +439,27 @@ def test_game_declared_measures_are_reported(tmp_path: Path) -> None:
     assert lead[0] == "Design measures by player count (4 players; hand-strength threshold player mirror matches):", (
         lead
     )
+    decides = (games["golem_wins"] > 0).mean()
+    decides_words = (
+        "share of pots the golem hand decides (it beat the best hand at a showdown and carried the pot over)"
+    )
+    assert lead[1] == f"{decides_words}: {100 * decides:.0f}%", lead
     golem = games["golem_wins"].sum() / games["showdowns"].sum()
-    assert lead[1] == f"share of showdowns the golem won: {100 * golem:.0f}%", lead
+    assert lead[2] == f"share of showdowns the golem won: {100 * golem:.0f}%", lead
     assert lead[-1].startswith(f"game length: {games['rounds'].mean():.1f} (") and "no playing time" in lead[-1]
     assert report.summary[1].startswith("Fair to every seat at strong play, in net chips against the other seats?")
+    # beside a mirror run of a stronger rung (cfr, the top of the declared ladder) the measures are given again there
+    strong = run(
+        RunSpec("golem-poker", 4, 600, 6, parse_lineup(game, ["cfr"], 4)), tmp_path / "cfr", workers=1, progress=False
+    )
+    lead = compute_report([run_dir, strong]).summary[0].split("\n")
+    cfr_games = pd.read_parquet(strong / "games")
+    line = next(x for x in lead if x.startswith("at strong play"))
+    assert line.startswith(
+        "at strong play (the strongest rung measured: equilibrium player (CFR policy) at 4 (600 games)): share of pots"
+    )
+    assert f"carried the pot over) {100 * (cfr_games['golem_wins'] > 0).mean():.0f}%;" in line
+    assert lead[1].endswith(f"{100 * decides:.0f}%"), "the design lines still read the largest mirror run"
 
 
 def test_rule_variants_are_compared_with_their_baseline_and_never_pooled(tmp_path: Path) -> None:

@@ -164,7 +164,9 @@ def compute_report(
                 f"round's turn order (column {turn_order}, 1 = first to act), not a place at the table."
             ),
         )
-    ladder_section = build_ladder_section(base_seats, mirror, order, alpha, ladder, ladder_answers, outcome_unit)
+    ladder_section = build_ladder_section(
+        base_seats, mirror, order, alpha, ladder, ladder_answers, outcome_unit, facts.get("outcome_precision")
+    )
     on_ladder = ladder_answers[ladder_answers["num_rungs"] >= 2] if len(ladder_answers) else ladder_answers
     if outcome_unit is not None:  # the seat answer in the game's currency, even from a single rung
         on_ladder = ladder_answers
@@ -223,7 +225,7 @@ def compute_report(
     # the first screen: the game's design measures and length, then fairness (at strong play, with its class,
     # when the study climbed a skill ladder), the setup, strategies, rules, solo play and components
     fairness = [fair_at_strong_play(ladder_answers, order, outcome_unit)] if len(on_ladder) else None
-    design = design_answer(base_games, independent, metrics, facts.get("design_measures", ()))
+    design = design_answer(base_games, independent, metrics, facts.get("design_measures", ()), strongest)
     summary = [design] if design else []
     summary += [
         a

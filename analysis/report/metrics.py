@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -128,6 +128,7 @@ def design_answer(
     manifests: Sequence[dict[str, Any]],
     metrics: dict[str, tuple[str, ...]],
     design: Sequence[str],
+    strong: Mapping[int, str] | None = None,
 ) -> str | None:
     """The summary's first answer: the game's design measures and its length, by player count.
 
@@ -135,6 +136,8 @@ def design_answer(
     as the other runs): a line per design measure the game declares (``design_measures``), then the game
     length in rounds (mean, with the 5-95% range) and, when the runs record the game's playing time
     (``report.playing_time``), in estimated minutes at a table against the box's; without one it says so.
+    ``strong`` (player count -> the strongest rung played there in mirror matches): where it is another bot, a line
+    gives the design measures again from its largest mirror run, the game at strong play.
     """
     chosen: dict[int, dict[str, Any]] = {}
     for m in manifests:
@@ -162,6 +165,7 @@ def design_answer(
         share = spec[1].startswith("share")
         shown = " / ".join(fmt_pct(v, 0) if share else fmt_num(v, 1) for v in values)
         lines.append(f"{spec[1]}: {shown}")
+    lines += _at_strong_play(games, manifests, metrics, design, strong or {}, counts, bots)
     lengths = []
     for n in counts:
         rounds = parts[n]["rounds"].to_numpy(float)
@@ -192,7 +196,45 @@ def design_answer(
             f"game length: {' / '.join(lengths)} rounds (mean, 5–95%); in rounds only: the game data hold no "
             "playing time"
         )
-    if len(lines) == 2:  # the length alone: one line
+    if len(lines) == 2 and lines[1].startswith("game length: "):  # the length alone: one line
         length = lines[1].removeprefix("game length: ")
         return f"Game length by player count ({where} players; {source}): {length}."
     return "\n".join(lines)
+
+
+def _largest_mirror(manifests: Sequence[dict[str, Any]], n: int, bot: str) -> dict[str, Any] | None:
+    runs = [m for m in manifests if int(m["num_players"]) == n and {e["label"] for e in m["lineup"]} == {bot}]
+    return max(runs, key=lambda m: m["num_games"]) if runs else None
+
+
+def _at_strong_play(
+    games: pd.DataFrame,
+    manifests: Sequence[dict[str, Any]],
+    metrics: dict[str, tuple[str, ...]],
+    design: Sequence[str],
+    strong: Mapping[int, str],
+    counts: list[int],
+    bots: dict[int, str],
+) -> list[str]:
+    """The design measures again under the strongest rung of each player count, where it is not the bot the
+    design lines read (one line, every measure; a count without such a run shows "–")."""
+    runs = {n: _largest_mirror(manifests, n, strong[n]) for n in counts if n in strong and strong[n] != bots[n]}
+    runs = {n: m for n, m in runs.items() if m is not None}
+    shown_measures = [name for name in design if name in metrics]
+    if not runs or not shown_measures:
+        return []
+    parts = {n: games[(games["run_id"] == m["run_id"]).to_numpy()] for n, m in runs.items()}
+    who = "; ".join(f"{m['lineup'][0]['label']} at {n} ({fmt_int(m['num_games'])} games)" for n, m in runs.items())
+    measures = []
+    for name in shown_measures:
+        spec = metrics[name]
+        share = spec[1].startswith("share")
+        values = []
+        for n in counts:
+            if n not in parts:
+                values.append("–")
+                continue
+            v = metric_estimate(parts[n], spec)[1]
+            values.append(fmt_pct(v, 0) if share else fmt_num(v, 1))
+        measures.append(f"{spec[1]} {' / '.join(values)}")
+    return [f"at strong play (the strongest rung measured: {who}): {'; '.join(measures)}"]

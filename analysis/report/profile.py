@@ -16,6 +16,8 @@ from analysis.stats.ladder import (
     CHANGES,
     HOLDS,
     PRECISION,
+    TOPUP_CHEAP,
+    TOPUP_SEARCH,
     UNRESOLVED,
     VERDICT_CLASSES,
     ladder_answers,
@@ -223,8 +225,10 @@ def build_ladder_section(
     ladder_all: pd.DataFrame | None = None,
     answers: pd.DataFrame | None = None,
     unit: str | None = None,
+    precision: float | None = None,
 ) -> Section | None:
-    """Every seat's excess win rate in mirror matches at each rung of the game's skill ladder, with the verdicts."""
+    """Every seat's excess win rate in mirror matches at each rung of the game's skill ladder, with the verdicts; with
+    ``unit`` (a game scored in it) every seat's net score, and ``precision`` (in it) the answer's precision."""
     rungs = list(order["bot"])
     if not mirror.any() or not rungs:
         return None
@@ -232,13 +236,15 @@ def build_ladder_section(
     if ladder.empty or ladder.groupby("num_players").size().max() < 2:
         return None
     section = Section("Skill ladder")
+    settled = PRECISION if unit is None or not precision else float(precision)
+    scale, what = (100.0, "pp") if unit is None else (1.0, unit)
     section.items.append(
         Text(
             f"The seat-advantage answer at each rung of the game's skill ladder, weakest to strongest "
             f"({_order_words(order)}): each seat's win rate minus the fair share 1/n in mirror matches of each "
             "bot, with Wilson intervals. The strong-play answer pools the two strongest rungs when they agree; it "
             f"is {UNRESOLVED} when they disagree, when only one rung was played, or when its intervals reach "
-            f'further than ±{100 * PRECISION:g} pp (never "no difference" from a small rung); it '
+            f'further than ±{scale * settled:g} {what} (never "no difference" from a small rung); it '
             f"{HOLDS} when every rung agrees with it, and {CHANGES} otherwise (Bonferroni over rungs and seats)."
         )
     )
@@ -247,7 +253,10 @@ def build_ladder_section(
             line = _answer_line(a, unit)
             section.items.append(Text(line, "verdict"))
             section.findings.append(f"Seats up the skill ladder, {line}")
-    verdicts = ladder_verdicts(ladder)
+    if unit is not None and ladder_all is not None and len(ladder_all):  # seat 1 in the game's own currency
+        verdicts = ladder_verdicts(ladder_all[ladder_all["seat"] == 1].reset_index(drop=True), unit)
+    else:
+        verdicts = ladder_verdicts(ladder)
     section.items.extend(Text(v) for v in verdicts)
     if ladder_all is not None and len(ladder_all) and unit is None:
         section.items.append(
@@ -289,7 +298,9 @@ def build_ladder_section(
             )
         )
     if ladder_all is not None and len(ladder_all):
-        scale, what = (100.0, "pp") if unit is None else (1.0, unit)
+        topup = " and its strongest cheap rung to ".join(
+            f"±{scale * settled * t / PRECISION:g} {what}" for t in (TOPUP_SEARCH, TOPUP_CHEAP)
+        )
         reach = ladder_all.groupby(["num_players", "rung", "bot"], sort=True).agg(
             num_games=("num_games", "first"), half_width=("half_width", "max")
         )
@@ -301,8 +312,7 @@ def build_ladder_section(
                     for (n, _, bot), r in reach.iterrows()
                 ],
                 "Precision reached at each rung: the widest reach of a seat's interval from its estimate (a "
-                "standard study tops up its search rungs to ±2 pp and its strongest cheap rung to ±1 pp, within "
-                "its budget).",
+                f"standard study tops up its search rungs to {topup}, within its budget).",
             )
         )
     section.items.append(

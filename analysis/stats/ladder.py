@@ -54,12 +54,19 @@ def skill_ladder(seats: pd.DataFrame, rungs: Sequence[str], alpha: float = 0.05)
     return table[[*columns, "excess_low", "excess_high"]]
 
 
-def ladder_verdicts(ladder: pd.DataFrame) -> list[str]:
+def ladder_verdicts(ladder: pd.DataFrame, unit: str | None = None) -> list[str]:
     """One sentence per player count: does seat 1's advantage or deficit hold from the weakest to the strongest rung?
 
-    Reads :func:`skill_ladder`'s table. A sign holds at a rung when the rung's interval excludes 0; a
-    player count with a single rung gets no verdict (there is no ladder to read).
+    Reads :func:`skill_ladder`'s table (win shares, in pp), or with ``unit`` (a game scored in it, e.g. ``"chips"``)
+    seat 1's rows of :func:`ladder_seats` with ``outcome="score"``: its net score against the other seats' mean. A
+    sign holds at a rung when the rung's interval excludes 0; a player count with a single rung gets no verdict
+    (there is no ladder to read).
     """
+
+    def _pp(x: float) -> str:
+        return f"{100 * x:+.1f} pp" if unit is None else f"{x:+.1f} {unit}"
+
+    against = "against the fair share" if unit is None else "against the other seats"
     out = []
     for n, part in ladder.groupby("num_players", sort=True):
         if len(part) < 2:
@@ -71,7 +78,7 @@ def ladder_verdicts(ladder: pd.DataFrame) -> list[str]:
         if signs[-1] != 0 and (signs == signs[-1]).all():
             out.append(
                 f"{where}: seat 1's {what} holds at every skill level "
-                f"({_pp(low['excess'])} to {_pp(high['excess'])} against the fair share)."
+                f"({_pp(low['excess'])} to {_pp(high['excess'])} {against})."
             )
         elif signs[-1] == 0:
             out.append(
@@ -88,14 +95,14 @@ def ladder_verdicts(ladder: pd.DataFrame) -> list[str]:
     return out
 
 
-def _pp(x: float) -> str:
-    return f"{100 * x:+.1f} pp"
-
-
 # --- every seat at every rung, and one verdict per player count --------------------------------
 
 PRECISION = 0.02
 """An answer is settled when its interval reaches at most this far from its estimate (±2 pp)."""
+TOPUP_SEARCH, TOPUP_CHEAP = PRECISION, PRECISION / 2
+"""The standard study's top-up targets (``Study.search_precision``, ``cheap_precision``): search rungs to the
+answer's precision, the strongest cheap rung to half of it (a game scored in chips: the same parts of its own
+``outcome_precision``)."""
 
 HOLDS = "holds at every skill level"
 CHANGES = "changes with skill"

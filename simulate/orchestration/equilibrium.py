@@ -1,6 +1,7 @@
 """``golem train GAME`` for a game with an equilibrium player: Monte Carlo CFR on its abstraction (``simulate.cfr``).
 
-Each player count's table learns by external-sampling MCCFR in chunks of iterations, each chunk seeded from
+Each player count's table learns by external-sampling MCCFR in chunks of iterations (a share ``rival_share`` of the
+traversals against a table of one of the spec's fixed ``rivals``), each chunk seeded from
 (``--seed``, player count, chunk), so a seed gives the same table whatever the number of workers. The average
 strategy is the policy. Its exploitability in the abstraction is then measured seat by seat: a learner trained by
 the same MCCFR against the table in every other seat (its average strategy approaches a best response) plays
@@ -86,7 +87,7 @@ def plan_equilibrium(
         raise EquilibriumError(f"--workers must be within 1..64, not {workers}")
     folder = Path(data_dir) if data_dir is not None else game.data_dir()
     try:
-        data = game.load_data(folder, rules or {})
+        data = spec.load(folder, rules or {})
     except DataError as e:
         raise EquilibriumError(str(e)) from None
     out = Path(out)
@@ -108,9 +109,8 @@ def _context(game_name: str, data_dir: str, rules: dict[str, Any]) -> tuple[Equi
     """The spec, data and traversal stack of a worker (loaded once per process)."""
     key = (game_name, data_dir, tuple(sorted(rules.items())))
     if key not in _CACHE:
-        game = make(game_name)
-        data = game.load_data(Path(data_dir), rules)
-        _CACHE[key] = (game.equilibrium, data, game.equilibrium.new_stack())
+        spec = make(game_name).equilibrium
+        _CACHE[key] = (spec, spec.load(Path(data_dir), rules), spec.new_stack())
     return _CACHE[key]
 
 
@@ -129,6 +129,8 @@ def _chunk(task: dict[str, Any]) -> tuple[np.ndarray, np.ndarray, float]:
         total,
         task["fixed"],
         task["learn"],
+        task["rivals"],
+        task["rival_share"],
         *spec.functions[:5],
         spec.functions[5],
         spec.explore,
@@ -224,7 +226,14 @@ def exploitability(
             learn = np.zeros(n, np.int8)
             learn[seat] = 1
             lanes[(n, seat)] = {
-                "task": {**base, "players": n, "fixed": playable(spec, policy[k]), "learn": learn},
+                "task": {
+                    **base,
+                    "players": n,
+                    "fixed": playable(spec, policy[k]),
+                    "learn": learn,
+                    "rivals": np.zeros((0, len(spec.actions))),
+                    "rival_share": 0.0,
+                },
                 "regret": np.zeros_like(policy[k]),
                 "total": np.zeros_like(policy[k]),
                 "iterations": iterations,
@@ -281,6 +290,8 @@ def train_equilibrium(
                 "players": n,
                 "fixed": np.zeros((spec.rows, len(spec.actions))),
                 "learn": np.ones(n, np.int8),
+                "rivals": np.array(spec.rivals, np.float64).reshape(-1, len(spec.actions)),
+                "rival_share": spec.rival_share,
             },
             "regret": np.zeros((spec.rows, len(spec.actions))),
             "total": np.zeros((spec.rows, len(spec.actions))),
@@ -351,6 +362,9 @@ def train_equilibrium(
             "response_games": plan.response_games,
             "engine_version": game.version,
             "play_version": game.play_version,
+            "abstraction_version": spec.version,
+            "rivals": [list(w) for w in spec.rivals],
+            "rival_share": spec.rival_share,
             "simulate_version": __version__,
             "rules": plan.rules,
             "data": {name: sha256(plan.data_dir / name) for name in ("game.toml",) if (plan.data_dir / name).is_file()},

@@ -28,11 +28,12 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from analysis.evidence import compatible_runs, evidence_index, evidence_key, pooled_seat_wins
+from analysis.evidence import compatible_runs, evidence_index, evidence_key, pooled_seat_scores, pooled_seat_wins
 from analysis.report.card_value import card_value_effects, is_value_run
 from analysis.report.model import GAMES_DIR, GamePage
 from analysis.report.styles import BestResponse
 from analysis.stats._util import wilson_confint
+from analysis.stats.ladder import PRECISION, ladder_seats
 from analysis.stats.seats import win_rates_from_counts
 from simulate.game import Study, StudyRun
 from simulate.integrity import verify_run
@@ -449,6 +450,22 @@ class PrecisionTarget(NamedTuple):
     runs: list[PlannedRun]
 
 
+def outcome_precision(game: str, share: float) -> float:
+    """A precision given as a win share (``Study.search_precision``, ``cheap_precision``) in the game's outcome
+    measure: the share itself where a seat's answer is its win share; for a game whose answer is its net score
+    (``outcome = "score"``), the same part of the game's ``outcome_precision`` (in its ``score_unit``) as the share
+    is of the ladder answer's ±2 pp (``analysis.stats.ladder.PRECISION``)."""
+    g = make(game)
+    return share if g.outcome == "win" else share / PRECISION * g.outcome_precision
+
+
+def precision_unit(game: str) -> tuple[float, str]:
+    """(scale, unit) that words a precision of ``game`` (:func:`outcome_precision`): (100, "pp") for a win share,
+    (1, the game's ``score_unit``) for a score."""
+    g = make(game)
+    return (100.0, "pp") if g.outcome == "win" else (1.0, g.score_unit)
+
+
 def precision_targets(game: str, planned: list[PlannedRun]) -> list[PrecisionTarget]:
     """The rungs a study tops up: every search rung at each player count it is played at (±``search_precision``),
     and at each such count the strongest non-search rung of the game's ``skill_ladder`` played as a mirror match
@@ -466,21 +483,28 @@ def precision_targets(game: str, planned: list[PlannedRun]) -> list[PrecisionTar
     for n in counts:
         cheap = [b for b in ladder if b.split(":")[0] != "search" and (n, b) in mirrors]
         if cheap:
-            targets.append(PrecisionTarget(n, cheap[-1], study.cheap_precision, [mirrors[(n, cheap[-1])]]))
+            target = outcome_precision(game, study.cheap_precision)
+            targets.append(PrecisionTarget(n, cheap[-1], target, [mirrors[(n, cheap[-1])]]))
         for bot in ladder:
             if bot.split(":")[0] == "search" and (n, bot) in mirrors:
-                targets.append(PrecisionTarget(n, bot, study.search_precision, [mirrors[(n, bot)]]))
+                target = outcome_precision(game, study.search_precision)
+                targets.append(PrecisionTarget(n, bot, target, [mirrors[(n, bot)]]))
     return targets
 
 
 def widest_half_width(
-    runs: list[PlannedRun], alpha: float = 0.05, index: pd.DataFrame | None = None
+    runs: list[PlannedRun], alpha: float = 0.05, index: pd.DataFrame | None = None, outcome: str = "win"
 ) -> tuple[int, float]:
     """Games and the widest reach of a seat's Wilson win-rate interval from its estimate, over ``runs`` and every
     compatible finished run beside them (:func:`analysis.evidence.compatible_runs`: the evidence a study already
     has in its runs folder, each game counted once; ``index``: that folder's :func:`analysis.evidence.evidence_index`
-    if already read)."""
-    pooled = pooled_seat_wins(compatible_runs([p.out for p in runs], runs[0].out.parent, index))
+    if already read). With ``outcome="score"``: the t interval of a seat's net score against the other seats'
+    mean (:func:`analysis.stats.ladder.ladder_seats`), in score units."""
+    paths = compatible_runs([p.out for p in runs], runs[0].out.parent, index)
+    if outcome == "score":
+        table = ladder_seats(pooled_seat_scores(paths).assign(bot="rung"), ["rung"], alpha, outcome="score")
+        return int(table["num_games"].max()), float(table["half_width"].max())
+    pooled = pooled_seat_wins(paths)
     rates = win_rates_from_counts(pooled, alpha)
     half = np.maximum(rates["win_rate"] - rates["ci_low"], rates["ci_high"] - rates["win_rate"])
     return int(rates["num_games"].iloc[0]), float(half.max())
@@ -521,6 +545,8 @@ def play_to_precision(
     study = study_for(game)
     cap = int(study.precision_share * num_games)
     targets = precision_targets(game, planned)
+    outcome = make(game).outcome
+    scale, unit = precision_unit(game)
     added: list[PlannedRun] = []
     spent = {i: 0 for i in range(len(targets))}
     root = planned[0].out.parent
@@ -528,7 +554,7 @@ def play_to_precision(
         more = False
         index = evidence_index(root)  # the evidence in the runs folder, read once a round
         for i, t in enumerate(targets):
-            games, half = widest_half_width(t.runs, index=index)
+            games, half = widest_half_width(t.runs, index=index, outcome=outcome)
             g = topup_games(games, half, t.precision, cap - spent[i])
             if g < t.num_players:
                 continue
@@ -536,8 +562,8 @@ def play_to_precision(
             # top-up seeds stay clear of the planned runs' (seed + run index) and of each other
             run = _topup(t.runs[0], k, g, seed + 100_000 + 1_000 * i + k)
             log(
-                f"    {t.bot} at {t.num_players} players: ±{100 * half:.1f} pp after {games:,} games, target "
-                f"±{100 * t.precision:g} pp: {g:,} more -> {run.out}"
+                f"    {t.bot} at {t.num_players} players: ±{scale * half:.1f} {unit} after {games:,} games, target "
+                f"±{scale * t.precision:g} {unit}: {g:,} more -> {run.out}"
             )
             what = play(run)
             log(f"    {what}")
@@ -550,7 +576,7 @@ def play_to_precision(
     rows = []
     index = evidence_index(root)
     for t in targets:
-        games, half = widest_half_width(t.runs, index=index)
+        games, half = widest_half_width(t.runs, index=index, outcome=outcome)
         rows.append([t.num_players, t.bot, games, half, t.precision, half <= t.precision])
     reached = pd.DataFrame(rows, columns=["num_players", "bot", "num_games", "half_width", "precision", "reached"])
     return added, reached
@@ -720,9 +746,11 @@ def _run_study(
         what = _play(p, workers, progress)
         log(f"    {what} in {time.perf_counter() - t0:.1f} s")
     if precision_targets(game, planned):
+        scale, unit = precision_unit(game)
+        search, cheap = (outcome_precision(game, x) for x in (study.search_precision, study.cheap_precision))
         log(
-            f"precision: topping up the ladder's rungs (±{100 * study.search_precision:g} pp on search, "
-            f"±{100 * study.cheap_precision:g} pp on the strongest cheap rung; at most "
+            f"precision: topping up the ladder's rungs (±{scale * search:g} {unit} on search, "
+            f"±{scale * cheap:g} {unit} on the strongest cheap rung; at most "
             f"{int(study.precision_share * sum(p.spec.num_games for p in planned)):,} more games each)"
         )
 
@@ -734,8 +762,9 @@ def _run_study(
         planned = [*planned, *added]
         for r in reached.itertuples():
             log(
-                f"    {r.bot} at {r.num_players} players: ±{100 * r.half_width:.1f} pp after {r.num_games:,} games "
-                f"({'reached' if r.reached else 'not reached within the budget'}: target ±{100 * r.precision:g} pp)"
+                f"    {r.bot} at {r.num_players} players: ±{scale * r.half_width:.1f} {unit} after {r.num_games:,} "
+                f"games ({'reached' if r.reached else 'not reached within the budget'}: target "
+                f"±{scale * r.precision:g} {unit})"
             )
     if any(p.purpose.startswith(STRONG_PURPOSE) for p in planned):
         log(

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simulate.games.golem_poker.data import P_ANTE, strength
+from simulate.games.golem_poker.data import HAND_SIZE, P_ANTE, strength
 from simulate.games.golem_poker.engine import can_match, to_match
 from simulate.games.golem_poker.policy import (
     A_FOLD,
@@ -20,11 +20,14 @@ from simulate.games.golem_poker.policy import (
     MAX_RAISES,
     MIN_PLAYERS,
     POT_SHARES,
+    PRICE_EDGES,
     STRENGTH_EDGES,
 )
 from simulate.games.golem_poker.state import BET, BET1, FOLD, M_AMOUNT, M_CARDS, M_KIND, MATCH, RAISE
+from simulate.rng import mix64
 
 _EDGES = np.array(STRENGTH_EDGES)
+_PRICES = np.array(PRICE_EDGES)
 
 
 @njit(cache=True, inline="always")
@@ -47,26 +50,28 @@ def info_row(r, tb):
     else:
         golem = 2
     c = to_match(r)
-    if c <= 0:
-        facing = 0
-    elif r.raises > 0:
-        facing = 3
-    elif 2 * c <= r.pot:
-        facing = 1
-    else:
-        facing = 2
+    price = 0
+    if c > 0:
+        price = 1
+        share = c / (r.pot + c)
+        while price <= _PRICES.shape[0] and share >= _PRICES[price - 1]:
+            price += 1
+    raises = min(r.raises, 2)
+    again = 1 if r.bet_in[s] > 0 else 0
     opponents = min(r.num_in - 1, 3) - 1
     aggression = 0
     for o in range(n):
-        if o != s and r.active[o]:
-            aggression = max(aggression, r.aggr[o])
+        if o != s and r.active[o] and r.aggr[o] == 2:
+            aggression = 1
     row = position
     row = row * 2 + phase
     row = row * (_EDGES.shape[0] + 1) + hand
     row = row * 4 + golem
-    row = row * 4 + facing
+    row = row * (_PRICES.shape[0] + 2) + price
+    row = row * 3 + raises
+    row = row * 2 + again
     row = row * 3 + opponents
-    return row * 3 + aggression
+    return row * 2 + aggression
 
 
 @njit(cache=True, inline="always")
@@ -117,15 +122,33 @@ def abstract_move(r, tb, a, mv):
 
 
 @njit(cache=True, inline="always")
-def choose_action(r, tb, u):
-    """Abstract action of the seat to act drawn with uniform ``u`` from the policy table, over the legal actions.
+def row_uniform(r, row):
+    """The seat's uniform draw at information set ``row`` in this deal: a hash of the deal, the row and its own cards.
+
+    The abstraction merges states the real game tells apart, so a betting round can come back to the same row (a raise
+    war past the abstraction's two raises); drawing again each time would fold a hand the table calls in, say, one
+    case in ten at some return, nearly surely over a long war. One draw per row and deal plays the table as a strategy
+    of the abstraction, where an information set is met once; different hands in the same row spread over [0, 1).
+    """
+    s = r.current
+    x = mix64(np.uint64(r.deal) * np.uint64(1_000_003) + np.uint64(row))
+    for k in range(HAND_SIZE):
+        x = mix64(x * np.uint64(61) + np.uint64(r.hand[s, k] + 1))
+    return float(x >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@njit(cache=True, inline="always")
+def choose_action(r, tb):
+    """Abstract action of the seat to act drawn from the policy table over the legal actions (``row_uniform``).
 
     A row the training never reached (``policy.MISSING``) checks, or folds to a bet.
     """
     m0 = to_match(r) > 0
     m1 = can_match(r, tb)
     up = can_raise(r)
-    probs = tb.policy[table_index(r), info_row(r, tb)]
+    row = info_row(r, tb)
+    u = row_uniform(r, row)
+    probs = tb.policy[table_index(r), row]
     if probs[0] < 0.0:
         return A_FOLD if m0 or not m1 else A_MATCH
     w0 = probs[A_FOLD] if m0 else 0.0

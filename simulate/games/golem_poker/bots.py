@@ -138,7 +138,8 @@ BOTS: dict[str, tuple[int, str, dict[str, tuple[float, str]]]] = {
     "cfr": (
         CFR,
         "plays the average strategy of Monte Carlo CFR on an abstraction (hand strength, golem outlook, position, "
-        "bets) from seeds/golem-poker/cfr_policy.csv; draws to improve its hand",
+        "pot odds, raises, chips committed) from seeds/golem-poker/cfr_policy.csv, one draw per information set and "
+        "deal; draws to improve its hand",
         {"discard": (0.0, "discard policy: 0 improve its own hand, 1 weaken the golem (throw at most one card)")},
     ),
 }
@@ -394,7 +395,7 @@ def _cfr_bot(r, tb, p, mv):
         mv[M_KIND] = DISCARD
         mv[M_CARDS] = _seat_policy_mask(r, tb, r.current, p[0] >= 0.5)
         return
-    abstract_move(r, tb, choose_action(r, tb, uniform(r.rng, BOT_STREAM)), mv)
+    abstract_move(r, tb, choose_action(r, tb), mv)
 
 
 @njit(cache=True)

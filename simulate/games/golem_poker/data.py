@@ -103,10 +103,12 @@ class PokerData(NamedTuple):
     provenance: dict[str, Any]
 
 
-def load(folder: str | Path | None = None, rules: dict[str, Any] | None = None) -> PokerData:
+def load(folder: str | Path | None = None, rules: dict[str, Any] | None = None, cfr_table: bool = True) -> PokerData:
     """Load and validate a golem-poker definition folder (default: the shipped ``seeds/golem-poker``).
 
-    ``rules`` overrides rule options of the folder's ``game.toml``.
+    ``rules`` overrides rule options of the folder's ``game.toml``. The cfr bot's table must have been trained on
+    this abstraction (``policy.VERSION``); ``cfr_table=False`` leaves it out (every row ``MISSING``): the data a
+    training plays, which refits it.
     """
     folder = Path(folder) if folder is not None else default_dir(GAME_NAME)
     if not folder.is_dir():
@@ -138,14 +140,22 @@ def load(folder: str | Path | None = None, rules: dict[str, Any] | None = None) 
     params[P_MAX_DEALS] = table["max_deals"]
     values, cdf = hand_distribution(bool(params[P_ACE_HIGH]))
     keys, strengths = strength_table(values, cdf)
-    tables = PokerTables(params, values, cdf, keys, strengths, policy.read_policy(folder / policy.FILE))
+    fit = read_toml(folder / policy.PROVENANCE_FILE).get("fit", {})
+    if cfr_table and fit.get("abstraction_version") != policy.VERSION:
+        raise DataError(
+            f"{folder / policy.PROVENANCE_FILE}: the cfr table was trained on abstraction version "
+            f"{fit.get('abstraction_version', 1)}, the cfr bot plays version {policy.VERSION}: refit it with "
+            "'golem train golem-poker' (the file's refit line)"
+        )
+    table_rows = policy.read_policy(folder / policy.FILE) if cfr_table else policy.empty_policy()
+    tables = PokerTables(params, values, cdf, keys, strengths, table_rows)
     default = folder.resolve() == default_dir(GAME_NAME).resolve()
     provenance = {
         "folder": f"seeds/{GAME_NAME}" if default else str(folder),
         "default": default,
         "estimates": False,
         "files": {name: sha256(folder / name) for name in FILES},
-        "cfr_policy": read_toml(folder / policy.PROVENANCE_FILE).get("fit", {}),  # how the cfr bot's table was fitted
+        "cfr_policy": fit,  # how the cfr bot's table was fitted
     }
     return PokerData(tables, pack_record(tables), rule_values, table, provenance)
 

@@ -8,6 +8,7 @@ amulet through the lineup, so "position relative to the amulet" is the seat.
 from __future__ import annotations
 
 import time
+from functools import partial
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -101,7 +102,8 @@ class GolemPoker(GameShell):
         # an answer is settled within ±10 chips a game (about 5% of a 4-player pot of ~200 chips)
         outcome="score",
         outcome_precision=10.0,
-        design_measures=("golem_win_rate", "long_pot", "house_take"),  # the summary leads with these, by player count
+        # the summary leads with these, by player count (and again at strong play, the strongest rung measured)
+        design_measures=("golem_decides", "golem_win_rate", "long_pot", "house_take"),
         # measures of the balance report: name -> (expression over the games table, meaning[, per]); with ``per``
         # the measure is a ratio of totals over all games, sum(expression) / sum(per)
         report_metrics={
@@ -113,6 +115,10 @@ class GolemPoker(GameShell):
             ),
             "deals": ("rounds", "deals until the pot is won"),
             "long_pot": ("rounds >= 3", "share of pots that need 3 or more deals"),
+            "golem_decides": (
+                "golem_wins > 0",
+                "share of pots the golem hand decides (it beat the best hand at a showdown and carried the pot over)",
+            ),
             "golem_win_rate": ("golem_wins", "share of showdowns the golem won", "showdowns"),
             "golem_wins": ("golem_wins", "deals in the pot that the golem won"),
             "pot": ("pot", "final pot in chips"),
@@ -153,6 +159,12 @@ class GolemPoker(GameShell):
             provenance_file=policy.PROVENANCE_FILE,
             bot="cfr",
             missing=(1.0, 1e-9, 0.0, 0.0),  # as abstraction.choose_action: fold to a bet, else check
+            version=policy.VERSION,
+            load=partial(data.load, cfr_table=False),
+            # the simple exploits self-play never plays, a whole table of one in 25% of traversals: a maniac who raises
+            # half the pot or the pot whenever it may (else calls), and a calling station who always matches
+            rivals=((0.0, 1e-9, 0.5, 0.5), (0.0, 1.0, 0.0, 0.0)),
+            rival_share=0.25,
         ),
     )
 

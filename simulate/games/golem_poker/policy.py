@@ -11,17 +11,21 @@ field          values  meaning (all from what the seat to act can see)
 ``hand``       8       the own hand's strength percentile, cut at ``STRENGTH_EDGES``
 ``golem``      4       golem outlook: 0-2 cards in this deal's discard pile (0: up to 2, 1: 3-5, 2: 6 or
                        more, the golem's raw material), 3 before the draw (the pile is not yet known)
-``facing``     4       0 nothing bet this round, 1 a bet of at most half the pot to match, 2 a larger bet,
-                       3 a bet and at least one raise
+``price``      4       pot odds of the match: 0 nothing to match, else the share of the pot after matching
+                       that the match costs, cut at ``PRICE_EDGES`` (1 cheap, 2 middling, 3 dear)
+``raises``     3       raises in this betting round: 0 none, 1 one, 2 two or more (a raise war)
+``again``      2       1 the seat has already put chips in this round (a raise came back over its own bet
+                       or call), 0 not
 ``opponents``  3       opponents still in: 0 one, 1 two, 2 three or more
-``aggression`` 3       most aggressive opponent still in, this deal: 0 neither bet nor called, 1 called a
-                       bet, 2 bet or raised
+``aggression`` 2       1 an opponent still in has bet or raised this deal, 0 none has
 =============  ======  ==================================================================================
 
 Actions: ``fold`` (only facing a bet), ``match`` (check or call), ``half_pot`` and ``pot`` (a bet or raise of half
 or all of the pot after matching, in whole antes, clipped into the legal range; raises only while the round has
 seen fewer than ``MAX_RAISES``). The file (``FILE``) holds one line per information set the training reached, named
-``n{players}-{position}-{phase}-{hand}-{golem}-{facing}-{opponents}-{aggression}``, with each action's probability.
+``n{players}-{position}-{phase}-{hand}-{golem}-{price}-{raises}-{again}-{opponents}-{aggression}``, with each action's
+probability. ``VERSION`` numbers the layout and meaning: the provenance file records the version a table was trained
+on, and a table of another version is refused (``data.load``).
 """
 
 from __future__ import annotations
@@ -40,15 +44,20 @@ NUM_ACTIONS = len(ACTIONS)
 POT_SHARES = (0.0, 0.0, 0.5, 1.0)  # size of each action's bet or raise as a share of the pot after matching
 MAX_RAISES = 2  # the abstraction's raises per betting round
 STRENGTH_EDGES = (0.35, 0.5, 0.7, 0.85, 0.92, 0.97, 0.99)
+PRICE_EDGES = (0.25, 0.4)  # the match's share of the pot after matching: a half-pot bet costs 1/3, a pot bet 1/2
 FIELDS = (
     ("position", 3),
     ("phase", 2),
     ("hand", len(STRENGTH_EDGES) + 1),
     ("golem", 4),
-    ("facing", 4),
+    ("price", len(PRICE_EDGES) + 2),
+    ("raises", 3),
+    ("again", 2),
     ("opponents", 3),
-    ("aggression", 3),
+    ("aggression", 2),
 )
+VERSION = 2
+"""The abstraction's version (1: the bet faced in 4 classes, without raises counted, chips committed or pot odds)."""
 ROWS = int(np.prod([size for _, size in FIELDS]))
 MIN_PLAYERS, MAX_PLAYERS = 3, 6
 PLAYER_COUNTS = tuple(range(MIN_PLAYERS, MAX_PLAYERS + 1))
