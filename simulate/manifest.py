@@ -125,7 +125,9 @@ class RunManifest:
     @classmethod
     def from_json(cls, m: Mapping[str, Any], path: str | Path | None = None) -> RunManifest:
         """The typed manifest of dict ``m`` (as :func:`~simulate.runformat.read_manifest` returns it; ``path``, or
-        ``m["path"]`` when absent, says where the run is). Raises ``RunFormatError`` for a field of the wrong shape."""
+        ``m["path"]`` when absent, says where the run is). A run's spec with its facts (no ``chunks`` or ``status``
+        yet: what a study asks the evidence for) reads too; whether a run is whole is ``simulate.integrity``'s
+        question. Raises ``RunFormatError`` for a field of the wrong shape."""
         where = str(path) if path is not None else m.get("path")
         try:
             data = m.get("data") or {}
@@ -139,7 +141,7 @@ class RunManifest:
                         {t: Part(f["path"], int(f["rows"]), f.get("sha256")) for t, f in c["files"].items()},
                         c.get("tally"),
                     )
-                    for k, c in m["chunks"].items()
+                    for k, c in (m.get("chunks") or {}).items()
                 ),
                 key=lambda c: c.index,
             )
@@ -151,7 +153,7 @@ class RunManifest:
                 num_players=int(m["num_players"]),
                 num_games=int(m["num_games"]),
                 master_seed=int(m["master_seed"]),
-                status=m["status"],
+                status=m.get("status", ""),
                 design=Design.from_json(m["design"]),
                 lineup=tuple(LineupEntry(e["label"], e["bot"], dict(e.get("params", {}))) for e in m["lineup"]),
                 rules=dict(m.get("rules") or {}),

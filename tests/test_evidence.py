@@ -14,7 +14,7 @@ from analysis.evidence import compatible_runs, evidence_index, evidence_key, poo
 from simulate.cli import main
 from simulate.lineup import parse_lineup
 from simulate.registry import make
-from simulate.runner import RunSpec, run
+from simulate.runner import RunSpec, run, validate
 
 
 def _play(out: Path, players: int = 2, games: int = 120, seed: int = 0, bot: str = "greedy", **rules) -> Path:
@@ -106,3 +106,19 @@ def test_report_pools_the_evidence_it_is_pointed_at(runs: Path, tmp_path: Path) 
     alone = tmp_path / "alone"
     assert CliRunner().invoke(main, ["report", str(runs / "small"), "--out", str(alone)]).exit_code == 0
     assert [r["run"] for r in json.loads((alone / "report.json").read_text())["runs"]] == ["small"]
+
+
+def test_a_planned_runs_key_is_the_key_of_the_run_it_plays(runs: Path) -> None:
+    """A study asks the evidence with a spec and its facts, before any chunk exists (no ``chunks``, no ``status``):
+    the key reads from that too, and equals the finished run's."""
+    game = make("century")
+    spec = RunSpec("century", 2, 160, 0, parse_lineup(game, ["greedy"], 2), chunk_size=60)
+    from_spec = evidence_key({**spec.to_json(), "engine_version": game.version, **_described(game, spec)})
+    assert from_spec == evidence_key(json.loads((runs / "big" / "manifest.json").read_text()))
+
+
+def _described(game, spec: RunSpec) -> dict:
+    """The rules and data facts a study adds to a spec (as ``studies._play`` does)."""
+    _, data = validate(spec)
+    described = game.describe_data(data)
+    return {"rules": described["rules"], "data": described["data"]}
