@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 
 from analysis.plots import plot_comeback, plot_ladder_ratings
+from analysis.report.feel import _feel_answer
 from analysis.stats.feel import comeback, end_triggers, feel_summary, game_length, leader_wins, notable_games
 from analysis.stats.ladder import skill_and_luck
 from simulate.datafiles import DataError, read_playing_time
@@ -333,3 +334,27 @@ def test_no_comeback_is_named_where_every_winner_led_throughout() -> None:
     found = notable_games(traj, seats)
     assert list(found["kind"]) == ["typical"]
     assert found.iloc[0]["deficit"] < 0
+
+
+def test_the_how_it_plays_line_reads_no_race_into_a_game_played_for_chips() -> None:
+    """golem-poker's seats play for chips: "the first player to lead alone wins 95%" would describe the result, not
+    a race, however many deals a pot takes."""
+    row = pd.Series(
+        {
+            "num_players": 4,
+            "bots": "equity",
+            "num_games": 400,
+            "rounds": 3.3,
+            "first_ahead": 0.95,
+            "first_ahead_low": 0.92,
+            "first_ahead_high": 0.97,
+            "half_round": 1,
+            "half_leader": 0.34,
+            "lead_changes": 0.1,
+            "no_lead_change": 0.95,
+            "decided": 1.0,
+        }
+    )
+    assert "first player to lead alone" in _feel_answer(row, pd.DataFrame())
+    line = _feel_answer(row, pd.DataFrame(), race=False)
+    assert "lead alone" not in line and "play for their score, not to finish first" in line

@@ -184,6 +184,7 @@ def compute_report(
         alpha,
         rng,
         facts.get("playing_time"),
+        race=facts.get("outcome", "win") == "win",  # a game scored in chips is no race to finish first
     )
     setup_section = build_setup_section(seats, same_rules, offsets, alpha, unit)
     variant_section = build_variant_section(games, seats, manifests, metrics, labels, alpha, outcome_unit)

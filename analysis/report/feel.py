@@ -81,8 +81,17 @@ def _box(r: Any) -> str:
     return f"{fmt_num(low, 0)} min" if low == high else f"{fmt_num(low, 0)}-{fmt_num(high, 0)} min"
 
 
-def _feel_answer(row: pd.Series, length: pd.DataFrame) -> str:
+def _feel_answer(row: pd.Series, length: pd.DataFrame, race: bool = True) -> str:
+    """The summary's "how it plays" line; without ``race`` (a game whose seats play for their score, not to finish
+    first: golem-poker's chips) the lead measures are left out, as in a game too short for a race."""
     ahead = fmt_pct_ci(row["first_ahead_low"], row["first_ahead_high"], 0)
+    if not race:
+        return (
+            f"How it plays ({fmt_players(row['num_players'])}, {row['bots']}, {fmt_int(row['num_games'])} games): "
+            f"{fmt_num(row['rounds'])} rounds a game; the seats play for their score, not to finish first, so the "
+            "lead measures (who leads, comebacks) do not describe this game"
+            f"{_length_phrase(length, int(row['num_players']), str(row['bots']))}."
+        )
     if row["rounds"] < RACE_ROUNDS:
         return (
             f"How it plays ({fmt_players(row['num_players'])}, {row['bots']}, {fmt_int(row['num_games'])} games): "
@@ -132,11 +141,12 @@ def build_feel_section(
     alpha: float,
     rng: np.random.Generator,
     playing_time: dict[str, Any] | None = None,
+    race: bool = True,
 ) -> Section | None:
     """The section, from the runs of ``manifests`` that recorded trajectories, the games' length (every game of
     ``games``; in minutes with the game's ``playing_time``, the manifests' ``report.playing_time``) and the mixed
     games' seat rows ``mixed`` (skill against luck between the two strongest rungs of ``rungs`` that met, weakest
-    first); None without games."""
+    first); ``race`` False for a game whose seats play for their score (:func:`_feel_answer`); None without games."""
     runs = _feel_runs(manifests) if len(seats) else []
     table = mixed[["game", "seat", "bot", "rank"]] if len(mixed) else pd.DataFrame()
     pairs = skill_and_luck(table, rungs, alpha, True) if len(mixed) else pd.DataFrame()
@@ -156,7 +166,7 @@ def build_feel_section(
         )
     )
     if runs:
-        _trajectory_items(section, runs, offsets, seats, games, turn_order, unit, alpha, rng, rungs, length)
+        _trajectory_items(section, runs, offsets, seats, games, turn_order, unit, alpha, rng, rungs, length, race)
     else:
         section.items.append(
             Text(
@@ -229,6 +239,7 @@ def _trajectory_items(
     rng: np.random.Generator,
     rungs: tuple[str, ...],
     length: pd.DataFrame,
+    race: bool = True,
 ) -> None:
     traj, part = _feel_tables(runs, offsets, seats, turn_order)
     summary = feel_summary(traj, part, alpha, rng)
@@ -272,7 +283,7 @@ def _trajectory_items(
         )
     )
     head = feel_headline(summary, rungs)
-    section.answers.append(_feel_answer(head, length))
+    section.answers.append(_feel_answer(head, length, race))
     n, bots = int(head["num_players"]), str(head["bots"])
     section.items += _watch_items(traj, part, n, bots, runs, offsets, unit, seats if turn_order else None)
     panels = [lambda ax: plots.plot_leader_wins(curve, ax=ax, num_players=n)]

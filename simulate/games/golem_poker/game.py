@@ -134,6 +134,8 @@ class GolemPoker(GameShell):
             {
                 "random": "random player",
                 "threshold": "hand-strength threshold player",
+                "threshold:discard=0": "threshold player drawing to its own hand",
+                "threshold:discard=1": "threshold player spoiling the golem hand",
                 "tight_passive": "tight passive player",
                 "tight_aggressive": "tight aggressive player",
                 "loose_passive": "loose passive player",
