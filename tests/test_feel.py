@@ -355,6 +355,7 @@ def test_the_how_it_plays_line_reads_no_race_into_a_game_played_for_chips() -> N
             "decided": 1.0,
         }
     )
-    assert "first player to lead alone" in _feel_answer(row, pd.DataFrame())
-    line = _feel_answer(row, pd.DataFrame(), race=False)
+    length = pd.DataFrame({"num_players": [], "bots": []})  # no playing time
+    assert "first player to lead alone" in _feel_answer(row, length)
+    line = _feel_answer(row, length, race=False)
     assert "lead alone" not in line and "play for their score, not to finish first" in line
