@@ -252,6 +252,14 @@ def test_the_section_gives_the_best_responses_exploitability_what_it_does_and_it
     even = build_styles_section(seats, 0.05, best=_best(0.49, 0.468, 0.512, None))
     assert any("not clear of the fair share" in item.text for item in even.items if isinstance(item, Text))
     assert not [item for item in even.items if isinstance(item, Watch)]
+    # a best candidate that loses on fresh games: no exploit found, never a negative exploitability
+    worse = build_styles_section(seats, 0.05, best=_best(0.464, 0.441, 0.487, None))
+    assert any("none found" in item.text for item in worse.items if isinstance(item, Text))
+    assert worse.answers[0].endswith(
+        "a short exploit search found no way to beat it (its best candidate won 46.4%, 44.1–48.7%, of 2,000 fresh "
+        "games)."
+    )
+    assert "exploitability -" not in worse.answers[0]
     # the apprentice itself as the best: a difference in its profile is luck, not a plan
     itself = build_styles_section(seats, 0.05, best=replace(_best(0.51, 0.49, 0.53, None), offsets=()))
     assert any(

@@ -104,6 +104,19 @@ def best_response_items(best: BestResponse) -> tuple[list[Text | Watch], str]:
     ]
     if best.page is not None:
         items.append(Watch(best.page))
+    if high < 0:  # the best candidate of a short search loses on fresh games: no exploit found, not a negative one
+        items[1] = Text(
+            f"Exploitability of the apprentice at {n} players: none found. The search's best candidate won "
+            f"{fmt_pct(best.win_share)} ({fmt_pct_ci(best.ci_low, best.ci_high)} Wilson) of {fmt_int(best.games)} "
+            f"fresh games against the fair share {fmt_pct(1 / n)}: below it, so the short search bounds nothing "
+            "above zero (a larger golem exploit may find more).",
+            "verdict",
+        )
+        clause = (
+            f"a short exploit search found no way to beat it (its best candidate won {fmt_pct(best.win_share)}, "
+            f"{fmt_pct_ci(best.ci_low, best.ci_high)}, of {fmt_int(best.games)} fresh games)"
+        )
+        return items, clause
     clause = (
         f"a searched best response wins {fmt_pct(best.win_share)} ({fmt_pct_ci(best.ci_low, best.ci_high)}) against "
         f"the plain apprentice: exploitability {fmt_pp(gain)} pp ({fmt_pp(low)} to {fmt_pp(high)}, "
