@@ -437,11 +437,12 @@ def test_an_unresolved_answer_whose_interval_excludes_even_says_which_side_is_ah
 
 
 def test_a_reach_just_past_the_target_is_not_printed_as_the_target() -> None:
-    """±2.04 pp against a ±2 pp target is unresolved, and the line must not read "±2.0 pp" beside "unresolved"."""
+    """±2.004 pp against a ±2 pp target is unresolved, and the line must not read "±2.0 pp" beside "unresolved": a
+    reach just past the target is rounded up."""
     seats = _mirrors({(2, "greedy"): 0.58, (2, "planner"): 0.58}, games=1_000)
-    answers = ladder_answers(ladder_seats(seats, RUNGS)).assign(half_width=0.0204)
+    answers = ladder_answers(ladder_seats(seats, RUNGS)).assign(half_width=0.02004)
     text = fair_at_strong_play(answers, rung_order(RUNGS))
-    assert "(intervals ±2.04 pp)" in text
+    assert "(intervals ±2.1 pp)" in text
     assert "(intervals ±3.0 pp)" in fair_at_strong_play(answers.assign(half_width=0.03), rung_order(RUNGS))
 
 

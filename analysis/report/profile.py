@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -117,8 +118,10 @@ def _answer_line(a, unit: str | None = None, short: bool = False) -> str:
     )
     top = a.strongest.split(" and ")[0]
     head = f"{fmt_players(a.num_players)}: {a.verdict}"
-    digits = 2 if round(a.half_width * scale, 1) <= a.precision * scale < a.half_width * scale else 1
-    reach = f"±{scale * a.half_width:.{digits}f} {'pp' if unit is None else unit}"
+    shown = scale * a.half_width
+    if round(shown, 1) <= a.precision * scale < shown:  # just past the target: rounded up, never shown as reached
+        shown = math.ceil(shown * 10) / 10
+    reach = f"±{shown:.1f} {'pp' if unit is None else unit}"
     if a.verdict == UNRESOLVED:
         if a.reason.startswith("only"):
             return f"{head} ({a.reason}): {fact}."
