@@ -280,7 +280,8 @@ def test_a_study_with_styles_scales_its_exploit_search_with_its_games() -> None:
     assert default.num_players == 2 and default.seed == 5 + EXPLOIT_SEED and default.cards is None
     edited = exploit_design("century", 700, cards="my-cards", rules={"gift": "M08"})
     assert edited.cards == "my-cards" and edited.rules == (("gift", "M08"),)
-    assert exploit_design("golems") is None and exploit_design("golem-poker") is None
+    assert exploit_design("golems").budget == study_for("golems").exploit[1]  # styled since 7 Dec
+    assert exploit_design("golem-poker") is None
 
 
 def test_study_plan_scales_and_separates_seeds() -> None:
