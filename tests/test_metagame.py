@@ -256,14 +256,15 @@ def test_the_section_gives_the_best_responses_exploitability_what_it_does_and_it
     worse = build_styles_section(seats, 0.05, best=_best(0.464, 0.441, 0.487, None))
     assert any("none found" in item.text for item in worse.items if isinstance(item, Text))
     assert worse.answers[0].endswith(
-        "a short exploit search found no way to beat it (its best candidate won 46.4%, 44.1–48.7%, of 2,000 fresh "
-        "games)."
+        "a short hunt for a best response found none that beats it (its best candidate won 46.4%, 44.1–48.7%, of "
+        "2,000 fresh games)."
     )
     assert "exploitability -" not in worse.answers[0]
+    assert "search" not in worse.answers[0]  # a bot's name in a game with a search bot: people_words would rename it
     # the apprentice itself as the best: a difference in its profile is luck, not a plan
     itself = build_styles_section(seats, 0.05, best=replace(_best(0.51, 0.49, 0.53, None), offsets=()))
     assert any(
-        "does differently, per game against the apprentice's: nothing: the search found no" in item.text
+        "does differently, per game against the apprentice's: nothing: the hunt found no" in item.text
         for item in itself.items
         if isinstance(item, Text)
     )

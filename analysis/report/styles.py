@@ -83,7 +83,7 @@ def best_response_items(best: BestResponse) -> tuple[list[Text | Watch], str]:
     if best.offsets:
         differs = profile_difference(best.profile, best.carrier, APPRENTICE) or "nothing its play profile counts"
     else:  # the apprentice itself: any difference in its profile is luck of the games
-        differs = "nothing: the search found no candidate better than the plain apprentice itself"
+        differs = "nothing: the hunt found no candidate better than the plain apprentice itself"
     offsets = ", ".join(f"{f} {v:+.3g}" for f, v in best.offsets) or "none (the plain apprentice itself was best)"
     clear = "clear of the fair share" if low > 0 else "not clear of the fair share"
     items: list[Text | Watch] = [
@@ -106,14 +106,15 @@ def best_response_items(best: BestResponse) -> tuple[list[Text | Watch], str]:
         items.append(Watch(best.page))
     if high < 0:  # the best candidate of a short search loses on fresh games: no exploit found, not a negative one
         items[1] = Text(
-            f"Exploitability of the apprentice at {n} players: none found. The search's best candidate won "
+            f"Exploitability of the apprentice at {n} players: none found. The hunt's best candidate won "
             f"{fmt_pct(best.win_share)} ({fmt_pct_ci(best.ci_low, best.ci_high)} Wilson) of {fmt_int(best.games)} "
-            f"fresh games against the fair share {fmt_pct(1 / n)}: below it, so the short search bounds nothing "
-            "above zero (a larger golem exploit may find more).",
+            f"fresh games against the fair share {fmt_pct(1 / n)}: below it, so the short hunt bounds nothing "
+            "above zero (a longer golem exploit may find more).",
             "verdict",
         )
         clause = (
-            f"a short exploit search found no way to beat it (its best candidate won {fmt_pct(best.win_share)}, "
+            f"a short hunt for a best response found none that beats it (its best candidate won "
+            f"{fmt_pct(best.win_share)}, "
             f"{fmt_pct_ci(best.ci_low, best.ci_high)}, of {fmt_int(best.games)} fresh games)"
         )
         return items, clause
