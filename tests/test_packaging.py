@@ -5,6 +5,8 @@ from __future__ import annotations
 import tomllib
 from pathlib import Path
 
+from simulate.datafiles import PACKAGE_DATA, SEEDS_DIR, default_dir
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -20,14 +22,12 @@ def test_every_package_of_the_source_tree_is_listed() -> None:
 
 
 def test_the_package_ships_the_kinds_of_data_file_the_conformance_check_allows() -> None:
-    from simulate.datafiles import PACKAGE_DATA
 
     setuptools = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
     assert setuptools["package-data"]["simulate.seeds"] == [f"*/{pattern}" for pattern in PACKAGE_DATA]
 
 
 def test_the_shipped_data_is_found_from_the_source_tree() -> None:
-    from simulate.datafiles import SEEDS_DIR, default_dir
 
     assert SEEDS_DIR == ROOT / "seeds"
     assert (default_dir("century") / "game.toml").is_file()

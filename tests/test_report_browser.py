@@ -13,12 +13,16 @@ import shutil
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
 from analysis.report import build_report
 from analysis.report.experiment import build_experiment_report
+from analysis.run import load_run
+from simulate.cli import main
 from simulate.lineup import parse_lineup
 from simulate.orchestration.experiments import Design, run_experiment, sweep_variants
 from simulate.registry import make
+from simulate.replay import replay_view
 from simulate.runner import RunSpec, run
 from simulate.variants import settable_values
 
@@ -154,10 +158,6 @@ def test_a_replay_page_draws_the_game_and_steps_to_its_end(game, tmp_path) -> No
     """``golem replay --html`` of one game of each: the board drawn as SVG with card ids beside their texts, the
     automatic steps in words, a score chart with its marker; every step visited with the arrow key, the last
     position's scores equal to the run's games table; offline, no console error, nothing wider than the page."""
-    from click.testing import CliRunner
-
-    from analysis.run import load_run
-    from simulate.cli import main
 
     players, bots, auto, word = _REPLAY_GAMES[game]
     run_dir = _play(game, tmp_path / "run", bots, players, 3, SEED)
@@ -239,10 +239,6 @@ def test_an_explained_replay_page_lists_each_decisions_options(game, tmp_path) -
     lists its top options in words with the value each got ("claims P25: 64%"), the move played marked, each
     option's bar as long as its value; they equal the options a second replay of the run's game explains (the
     re-run is reproducible), and a step without an explanation lists none."""
-    from click.testing import CliRunner
-
-    from simulate.cli import main
-    from simulate.replay import replay_view
 
     players, bots = _EXPLAINED_GAMES[game]
     run_dir = _play(game, tmp_path / "run", bots, players, players, SEED)
