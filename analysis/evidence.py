@@ -32,7 +32,15 @@ from simulate.integrity import verify_run
 from simulate.manifest import RunManifest
 from simulate.runformat import RunFormatError
 
-__all__ = ["INDEX_COLUMNS", "compatible_runs", "evidence_index", "evidence_key", "pooled_seat_wins"]
+__all__ = [
+    "INDEX_COLUMNS",
+    "compatible_runs",
+    "evidence_index",
+    "evidence_key",
+    "pooled_seat_scores",
+    "pooled_seat_wins",
+    "pooled_seats",
+]
 
 INDEX_COLUMNS = ["path", "key", "game", "num_players", "lineup", "master_seed", "num_games"]
 """The columns of :func:`evidence_index`, one row per finished run."""
@@ -121,15 +129,13 @@ def pooled_seat_wins(paths: Iterable[str | Path]) -> pd.DataFrame:
     return out.sort_values(["num_players", "seat"]).reset_index(drop=True)[["num_players", "seat", "wins", "num_games"]]
 
 
-def pooled_seat_scores(paths: Iterable[str | Path]) -> pd.DataFrame:
-    """Every seat row's score over the seats tables of ``paths`` (runs of one key, games counted once by the caller):
-    columns ``game`` (numbered apart run by run), ``num_players``, ``seat``, ``score``."""
+def pooled_seats(paths: Iterable[str | Path], columns: Sequence[str]) -> pd.DataFrame:
+    """Every seat row of the seats tables of ``paths`` (games counted once by the caller), with ``columns`` and
+    ``game`` numbered apart run by run."""
     frames = []
     offset = 0
     for p in paths:
-        part = ds.dataset(str(Path(p) / "seats"), format="parquet").to_table(
-            columns=["game", "num_players", "seat", "score"]
-        )
+        part = ds.dataset(str(Path(p) / "seats"), format="parquet").to_table(columns=["game", *columns])
         frame = part.to_pandas()
         frame["game"] = frame["game"].astype(np.int64) + offset
         offset = int(frame["game"].max()) + 1 if len(frame) else offset
@@ -137,3 +143,9 @@ def pooled_seat_scores(paths: Iterable[str | Path]) -> pd.DataFrame:
     if not frames:
         raise ValueError("no run to pool")
     return pd.concat(frames, ignore_index=True)
+
+
+def pooled_seat_scores(paths: Iterable[str | Path]) -> pd.DataFrame:
+    """Every seat row's score over the seats tables of ``paths`` (runs of one key, games counted once by the caller):
+    columns ``game`` (numbered apart run by run), ``num_players``, ``seat``, ``score``."""
+    return pooled_seats(paths, ["num_players", "seat", "score"])

@@ -387,17 +387,18 @@ class Study:
     as ``search:iterations=25``) joins ``ladder`` with this share, so a game adds a search rung in one line, in
     its ``skill_ladder``."""
     search_precision: float = 0.02
-    """After its runs, the study tops up each search rung at each ladder player count until every seat's win-rate
-    interval reaches at most this far from its estimate (±2 pp)..."""
+    """After its runs and the round robin of its strong rungs, the study tops up each rung of strong play (the
+    strongest rung and every rung not measurably weaker, ``studies.measured_strong``) at each ladder player count
+    until every seat's win-rate interval reaches at most this far from its estimate (±2 pp)..."""
     cheap_precision: float = 0.01
-    """...and the strongest cheap rung (the strongest non-search bot of the game's ``skill_ladder`` played as a
-    mirror match at that count) until ±1 pp. A game scored in its ``score_unit`` (``outcome = "score"``) reads both
-    in that unit (``studies.outcome_precision``: golem-poker's ±10 and ±5 chips a hand)."""
+    """...and the strongest cheap rung (the strongest non-search rung played as a mirror match at that count, e.g. the
+    apprentice) until ±1 pp. A game scored in its ``score_unit`` (``outcome = "score"``) reads both in that unit
+    (``studies.outcome_precision``: golem-poker's ±10 and ±5 chips a hand)."""
     precision_share: float = 0.002
     """The most games the top-ups of one rung at one player count may add, as a share of the study's games: the
     budget that keeps a sequential study finite (and, being a count of games, reproducible). 2,000 games at a
-    1,000,000-game study: about what ±2 pp needs at 2-4 players; a 3-player search game of Golem costs about
-    0.5-1 s of wall time on 2 shared cores, so a game whose search is that slow keeps this share small."""
+    1,000,000-game study: about what ±2 pp needs at 2-4 players; a game with fewer, dearer games (Golem) sets a
+    larger share."""
     precision_rounds: int = 3
     """At most this many top-up rounds, each sized from the intervals the previous rounds reached."""
     skill_luck_share: float = 0.002

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import matplotlib
 
 matplotlib.use("Agg")
@@ -32,6 +34,7 @@ from simulate.orchestration.studies import (
     STUDIES,
     _ladder_runs,
     _skill_luck_runs,
+    measured_strong,
     outcome_precision,
     plan_study,
     precision_targets,
@@ -255,9 +258,10 @@ def test_a_study_of_a_game_in_chips_tops_up_in_chips() -> None:
 # --- a study plays its ladder to a precision ------------------------------------------------------
 
 
-def test_the_study_tops_up_search_rungs_and_the_strongest_cheap_rung_at_every_ladder_count() -> None:
+def test_the_study_tops_up_strong_play_and_the_strongest_cheap_rung_at_every_ladder_count() -> None:
     planned = plan_study("century", 1_000_000)
-    targets = precision_targets("century", planned)
+    strong = ["search:leaf=1:iterations=80", "search", "search:iterations=50"]
+    targets = precision_targets("century", planned, strong)
     got = {(t.num_players, t.bot): t.precision for t in targets}
     ladder = list(make("century").skill_ladder)
     for n in (2, 3, 4):
@@ -268,17 +272,37 @@ def test_the_study_tops_up_search_rungs_and_the_strongest_cheap_rung_at_every_la
         }
         cheap = [b for b in ladder if b.split(":")[0] != "search" and b in mirrors][-1]  # planner, or the apprentice
         assert got[(n, cheap)] == 0.01, "the strongest non-search rung: ±1 pp"
-        assert got[(n, "search")] == got[(n, "search:iterations=50")] == 0.02, "search rungs: ±2 pp"
-    assert {n for n, _ in got} == {2, 3, 4}, "only where the study plays search"
+        assert got[(n, "search")] == got[(n, "search:iterations=50")] == 0.02, "strong play: ±2 pp"
+    assert {n for n, _ in got} == {2, 3, 4}, "only where the study plays strong play"
     assert all(len(t.runs) == 1 and t.runs[0].spec.games_per_setup == 1 for t in targets)
+    below = precision_targets("century", planned, ["apprentice"])
+    assert {t.bot for t in below} == {"apprentice"}, "a search rung measurably below the top is not topped up"
+    assert {t.precision for t in below} == {0.01}, "the apprentice on top: ±1 pp, its cheap target"
 
 
-@pytest.mark.parametrize("game", list(STUDIES))
-def test_every_study_has_a_strongest_cheap_rung_wherever_it_plays_search(game: str) -> None:
-    targets = precision_targets(game, plan_study(game))
-    for n in {t.num_players for t in targets}:
-        cheap = [t for t in targets if t.num_players == n and t.bot.split(":")[0] != "search"]
-        assert len(cheap) == 1 and cheap[0].precision == outcome_precision(game, STUDIES[game].cheap_precision)
+def test_the_study_measures_strong_play_from_its_round_robin_not_the_declared_order(tmp_path: Path) -> None:
+    """Century's round robin of planted strengths (the apprentice far ahead of both search rungs, which are equal):
+    strong play is the apprentice alone, so the study tops up no search rung; with the three equal it is all three."""
+    robin = [p for p in plan_study("century", 100_000) if p.purpose.startswith(STRONG_PURPOSE)]
+    pairs = [p for p in robin if p.spec.num_players == 2]
+
+    def plant(strength: dict[str, float], where: Path) -> list:
+        runs = []
+        for k, p in enumerate(pairs):
+            a, b = (e.label for e in p.spec.lineup)
+            seats = _round_robin({a: strength[a], b: strength[b]}, 2_000, SEED + 10 + k)
+            seats["bot"] = seats["bot"].astype(str)
+            seats["score"] = 0.0
+            (where / f"r{k}" / "seats").mkdir(parents=True)
+            seats.to_parquet(where / f"r{k}" / "seats" / "part-0.parquet")
+            runs.append(p._replace(out=where / f"r{k}"))
+        return runs
+
+    far = plant({"apprentice": 1.0, "search": 0.0, "search:leaf=1:iterations=80": 0.0}, tmp_path / "far")
+    assert measured_strong("century", far) == ["apprentice"]
+    even = plant({"apprentice": 0.0, "search": 0.0, "search:leaf=1:iterations=80": 0.0}, tmp_path / "even")
+    assert set(measured_strong("century", even)) == {"apprentice", "search", "search:leaf=1:iterations=80"}
+    assert measured_strong("century", []) == ["search:leaf=1:iterations=80", "search"], "no round robin: declared"
 
 
 def test_top_up_games_follow_one_over_root_n_within_the_budget() -> None:
@@ -294,10 +318,10 @@ DECLARED = ("random", "greedy", "apprentice", "search", "expert")
 """A declared ladder whose top is wrong in the planted games below: the apprentice is the strongest."""
 
 
-def _round_robin(strength: dict[str, float], games: int = 3_000) -> pd.DataFrame:
+def _round_robin(strength: dict[str, float], games: int = 3_000, seed: int = SEED + 1) -> pd.DataFrame:
     """2-player games of every pair of bots where A beats B with chance expit(strength A - strength B) (Bradley-Terry,
     planted), seats alternating."""
-    rng = np.random.default_rng(SEED + 1)
+    rng = np.random.default_rng(seed)
     bots = list(strength)
     frames, start = [], 0
     for i, a in enumerate(bots):

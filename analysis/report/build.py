@@ -51,7 +51,7 @@ from analysis.report.variants import build_variant_section
 from analysis.run import check_runs, default_offsets, read_tables, run_label
 from analysis.stats._util import mirror_mask
 from analysis.stats.ladder import rung_order
-from analysis.stats.strategies import score_ratings
+from analysis.stats.strategies import strength_ratings
 from simulate.integrity import Derive
 
 _SEAT_COLUMNS = ["game", "setup_id", "num_players", "seat", "bot", "score", "rank", "win"]
@@ -143,8 +143,9 @@ def compute_report(
     strategy_section, ratings = build_strategy_section(base_seats, alpha, outcome_unit)
     styles_section = build_styles_section(base_seats, alpha, best=best_response)
     mixed_seats = base_seats[~mirror]
-    if outcome_unit is not None and mixed_seats["bot"].nunique() > 1:  # rungs rated in the game's currency
-        ratings = score_ratings(mixed_seats[["game", "bot", "score"]], alpha).rename(columns={"mean": "rating"})
+    if outcome_unit is not None:  # rungs rated in the game's currency where bots met
+        score_rated = strength_ratings(base_seats[["game", "bot", "score"]], alpha, outcome)
+        ratings = ratings if score_rated is None else score_rated
     # the ladder's rungs in order of measured strength (ratings from the games between them) where the
     # study has such games, else as the game declares them
     order = rung_order(facts.get("skill_ladder", ()), ratings)

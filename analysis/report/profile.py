@@ -315,7 +315,8 @@ def build_ladder_section(
                     for (n, _, bot), r in reach.iterrows()
                 ],
                 "Precision reached at each rung: the widest reach of a seat's interval from its estimate (a "
-                f"standard study tops up its search rungs to {topup}, within its budget).",
+                f"standard study tops up the rungs of strong play, as its round robin measures them, to {topup}, "
+                "within its budget; a rung measurably below the strongest is not topped up).",
             )
         )
     section.items.append(

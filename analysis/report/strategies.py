@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-import warnings
-
 import pandas as pd
-from statsmodels.tools.sm_exceptions import PerfectSeparationWarning
 
 from analysis import plots
 from analysis.report.format import fmt_ci, fmt_int, fmt_level, fmt_num, fmt_pct, fmt_pct_ci
 from analysis.report.model import Section, Table, Text, make_figure
 from analysis.stats._util import mirror_mask
-from analysis.stats.strategies import bradley_terry, head_to_head, score_ratings
+from analysis.stats.strategies import finish_ratings, head_to_head, score_ratings
 
 
 def build_strategy_section(
@@ -37,21 +34,16 @@ def build_strategy_section(
             "are pooled."
         )
     )
-    # a bot that never (or always) beats another makes the maximum-likelihood ratings infinite
-    separated = bool(((h2h["wins"] <= 0) | (h2h["wins"] >= h2h["num_comparisons"])).any())
-    if separated:
-        section.items.append(
-            Text(
-                "Some bot never finishes above another, so the ratings add half a win to each side of every "
-                "pair (a pseudo-count) to stay finite; they rank the bots but understate such gaps.",
-                "warn",
-            )
-        )
     try:
-        with warnings.catch_warnings():  # a single pair of bots leaves the GLM no residual df; harmless
-            warnings.simplefilter("ignore", RuntimeWarning)
-            warnings.simplefilter("ignore", PerfectSeparationWarning)  # near-certain pairs; flagged above
-            ratings = bradley_terry(h2h, alpha=alpha, pseudo_count=0.5 if separated else 0.0, seats=pairs)
+        ratings = finish_ratings(h2h, pairs, alpha)
+        if ratings.attrs["separated"]:
+            section.items.append(
+                Text(
+                    "Some bot never finishes above another, so the ratings add half a win to each side of every "
+                    "pair (a pseudo-count) to stay finite; they rank the bots but understate such gaps.",
+                    "warn",
+                )
+            )
     except ValueError as e:
         ratings = None
         section.items.append(Text(f"No Bradley-Terry ratings: {e}.", "warn"))

@@ -21,6 +21,7 @@ Cameron, A. C. and Miller, D. L. (2015). A practitioner's guide to cluster-robus
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Iterator
 
 import numpy as np
@@ -30,10 +31,11 @@ from scipy import stats
 from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import connected_components
 from scipy.special import expit
+from statsmodels.tools.sm_exceptions import PerfectSeparationWarning
 
-from analysis.stats._util import check_alpha, game_codes, require_columns, wilson_confint
+from analysis.stats._util import check_alpha, game_codes, mirror_mask, require_columns, wilson_confint
 
-__all__ = ["ELO_SCALE", "bradley_terry", "head_to_head", "score_ratings"]
+__all__ = ["ELO_SCALE", "bradley_terry", "finish_ratings", "head_to_head", "score_ratings", "strength_ratings"]
 
 ELO_SCALE = 400.0 / np.log(10.0)
 """Elo points per unit of Bradley-Terry log-odds: a 400-point gap is 10:1 odds."""
@@ -319,3 +321,46 @@ def score_ratings(seats: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
     columns = ["bot", "num_seat_games", "num_games", "mean", "se", "ci_low", "ci_high"]
     out = pd.DataFrame(rows, columns=columns)
     return out.sort_values("mean", ascending=False, ignore_index=True)
+
+
+def finish_ratings(h2h: pd.DataFrame, seats: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
+    """:func:`bradley_terry` ratings from :func:`head_to_head`'s ``h2h`` of ``seats``, game-clustered.
+
+    Where some bot never (or always) finishes above another, the maximum-likelihood ratings are infinite: the fit
+    then adds half a win to each side of every pair that met, and ``attrs["separated"]`` is True (the ratings rank
+    the bots but understate such gaps). Raises ValueError when the bots cannot be rated together."""
+    separated = bool(((h2h["wins"] <= 0) | (h2h["wins"] >= h2h["num_comparisons"])).any())
+    with warnings.catch_warnings():  # a single pair of bots leaves the GLM no residual df; harmless
+        warnings.simplefilter("ignore", RuntimeWarning)
+        warnings.simplefilter("ignore", PerfectSeparationWarning)  # near-certain pairs; flagged by ``separated``
+        ratings = bradley_terry(h2h, alpha=alpha, pseudo_count=0.5 if separated else 0.0, seats=seats)
+    ratings.attrs["separated"] = separated
+    return ratings
+
+
+def strength_ratings(seats: pd.DataFrame, alpha: float = 0.05, outcome: str = "win") -> pd.DataFrame | None:
+    """The bots' strengths from their games together, in the game's own currency, strongest first: with ``outcome``
+    ``"win"`` the :func:`finish_ratings` of their seat pairs (columns ``game``, ``seat``, ``bot``, ``rank``); with
+    ``"score"`` each bot's mean net score in games with another bot (:func:`score_ratings`, column ``mean`` named
+    ``rating``; columns ``game``, ``bot``, ``score``). None where no two bots can be rated together.
+
+    Examples
+    --------
+    >>> seats = pd.DataFrame({"game": [0, 0, 1, 1], "seat": [0, 1, 0, 1], "bot": ["a", "b", "b", "a"],
+    ...                       "score": [5, -5, -3, 3]})
+    >>> strength_ratings(seats, outcome="score")["bot"].tolist()
+    ['a', 'b']
+    """
+    if outcome == "score":
+        mixed = seats[~mirror_mask(seats[["game", "bot"]])]
+        if mixed["bot"].nunique() < 2:
+            return None
+        return score_ratings(mixed, alpha).rename(columns={"mean": "rating"})
+    pairs = seats[["game", "seat", "bot", "rank"]]
+    h2h = head_to_head(pairs, alpha=alpha)
+    if h2h.empty:
+        return None
+    try:
+        return finish_ratings(h2h, pairs, alpha)
+    except ValueError:
+        return None

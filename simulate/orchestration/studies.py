@@ -19,7 +19,7 @@ import math
 import re
 import shlex
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import NamedTuple
@@ -28,13 +28,21 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from analysis.evidence import compatible_runs, evidence_index, evidence_key, pooled_seat_scores, pooled_seat_wins
+from analysis.evidence import (
+    compatible_runs,
+    evidence_index,
+    evidence_key,
+    pooled_seat_scores,
+    pooled_seat_wins,
+    pooled_seats,
+)
 from analysis.report.card_value import card_value_effects, is_value_run
 from analysis.report.model import GAMES_DIR, GamePage
 from analysis.report.styles import BestResponse
 from analysis.stats._util import wilson_confint
-from analysis.stats.ladder import PRECISION, ladder_seats
+from analysis.stats.ladder import PRECISION, ladder_seats, rung_order, strong_play
 from analysis.stats.seats import win_rates_from_counts
+from analysis.stats.strategies import strength_ratings
 from simulate.game import Study, StudyRun
 from simulate.integrity import verify_run
 from simulate.lineup import parse_lineup
@@ -56,6 +64,7 @@ __all__ = [
     "StudyRun",
     "exploit_design",
     "plan_study",
+    "measured_strong",
     "play_to_precision",
     "precision_targets",
     "run_study",
@@ -466,12 +475,34 @@ def precision_unit(game: str) -> tuple[float, str]:
     return (100.0, "pp") if g.outcome == "win" else (1.0, g.score_unit)
 
 
-def precision_targets(game: str, planned: list[PlannedRun]) -> list[PrecisionTarget]:
-    """The rungs a study tops up: every search rung at each player count it is played at (±``search_precision``),
-    and at each such count the strongest non-search rung of the game's ``skill_ladder`` played as a mirror match
-    (±``cheap_precision``)."""
+def measured_strong(game: str, planned: list[PlannedRun], alpha: float = 0.05) -> list[str]:
+    """Strong play as the study measures it, strongest first: the rungs of ``game``'s ``skill_ladder`` not separated
+    from the top by the ratings of the strong rungs' round robin among ``planned`` (and its top-ups), the way the
+    report measures it (:func:`analysis.stats.strategies.strength_ratings`, :func:`analysis.stats.ladder.strong_play`);
+    the two strongest rungs as declared where the study plays no round robin."""
+    ladder = list(make(game).skill_ladder)
+    robin = [p.out for p in planned if p.purpose.startswith(STRONG_PURPOSE)]
+    ratings = None
+    if robin:
+        outcome = make(game).outcome
+        seats = pooled_seats(robin, ["seat", "bot", "rank", "score"])
+        seats["bot"] = seats["bot"].astype(str)
+        ratings = strength_ratings(seats, alpha, outcome)
+    return strong_play(rung_order(ladder, ratings), ladder, alpha)
+
+
+def precision_targets(
+    game: str, planned: list[PlannedRun], strong: Sequence[str] | None = None
+) -> list[PrecisionTarget]:
+    """The rungs a study tops up at each ladder player count where they are played as mirror matches: the rungs of
+    strong play ``strong`` (:func:`measured_strong`; by default the two strongest as declared) to ±``search_precision``,
+    and the strongest cheap rung (the strongest non-search rung in measured order, e.g. the apprentice) to
+    ±``cheap_precision``. A search rung measurably weaker than the top is not topped up: strong play's answer does
+    not rest on it."""
     study = study_for(game)
     ladder = list(make(game).skill_ladder)
+    strong = list(strong) if strong is not None else ladder[:-3:-1]
+    order = [b for b in ladder if b not in strong] + [b for b in strong[::-1]]  # measured: strong play on top
     mirrors: dict[tuple[int, str], PlannedRun] = {}
     for p in planned:
         labels = {e.label for e in p.spec.lineup}
@@ -479,14 +510,13 @@ def precision_targets(game: str, planned: list[PlannedRun]) -> list[PrecisionTar
         if len(labels) == 1 and p.spec.games_per_setup == 1 and not ruled:
             mirrors.setdefault((p.spec.num_players, labels.pop()), p)
     targets = []
-    counts = sorted({n for n, bot in mirrors if bot.split(":")[0] == "search"})
-    for n in counts:
-        cheap = [b for b in ladder if b.split(":")[0] != "search" and (n, b) in mirrors]
+    for n in sorted({n for n, bot in mirrors if bot in strong}):
+        cheap = [b for b in order if b.split(":")[0] != "search" and (n, b) in mirrors]
         if cheap:
             target = outcome_precision(game, study.cheap_precision)
             targets.append(PrecisionTarget(n, cheap[-1], target, [mirrors[(n, cheap[-1])]]))
-        for bot in ladder:
-            if bot.split(":")[0] == "search" and (n, bot) in mirrors:
+        for bot in order:
+            if bot in strong and (n, bot) in mirrors and (not cheap or bot != cheap[-1]):
                 target = outcome_precision(game, study.search_precision)
                 targets.append(PrecisionTarget(n, bot, target, [mirrors[(n, bot)]]))
     return targets
@@ -537,14 +567,16 @@ def play_to_precision(
     seed: int,
     play: Callable[[PlannedRun], str],
     log: Callable[[str], None] = print,
+    strong: Sequence[str] | None = None,
 ) -> tuple[list[PlannedRun], pd.DataFrame]:
     """Top up the study's ladder rungs sequentially until each seat's interval reaches its precision (see
-    :func:`precision_targets`) or the budget (``precision_share`` of ``num_games`` per rung and player count) is
-    spent. Returns the top-up runs played and the precision reached: one row per target, ``num_players``,
-    ``bot``, ``num_games``, ``half_width`` (widest seat interval's reach), ``precision`` and ``reached``."""
+    :func:`precision_targets`, with strong play ``strong``) or the budget (``precision_share`` of ``num_games`` per
+    rung and player count) is spent. Returns the top-up runs played and the precision reached: one row per target,
+    ``num_players``, ``bot``, ``num_games``, ``half_width`` (widest seat interval's reach), ``precision`` and
+    ``reached``."""
     study = study_for(game)
     cap = int(study.precision_share * num_games)
-    targets = precision_targets(game, planned)
+    targets = precision_targets(game, planned, strong)
     outcome = make(game).outcome
     scale, unit = precision_unit(game)
     added: list[PlannedRun] = []
@@ -745,20 +777,29 @@ def _run_study(
         log(f"[{i}/{len(planned)}] {p.name}: {p.spec.num_games:,} games, {p.purpose} -> {p.out}")
         what = _play(p, workers, progress)
         log(f"    {what} in {time.perf_counter() - t0:.1f} s")
-    if precision_targets(game, planned):
+
+    def timed_play(p: PlannedRun) -> str:
+        t0 = time.perf_counter()
+        return f"{_play(p, workers, progress)} in {time.perf_counter() - t0:.1f} s"
+
+    if any(p.purpose.startswith(STRONG_PURPOSE) for p in planned):
+        log(
+            f"strength among the strong: topping up pairs not yet separated (at most "
+            f"{int(study.round_robin_topup_share * total):,} more games a pair)"
+        )
+
+        planned = [*planned, *separate_strong(game, planned, total, seed, timed_play, log)]
+    strong = measured_strong(game, planned)
+    log(f"strong play, measured: {', '.join(strong)}")
+    if precision_targets(game, planned, strong):
         scale, unit = precision_unit(game)
         search, cheap = (outcome_precision(game, x) for x in (study.search_precision, study.cheap_precision))
         log(
-            f"precision: topping up the ladder's rungs (±{scale * search:g} {unit} on search, "
+            f"precision: topping up the ladder's rungs (±{scale * search:g} {unit} on strong play, "
             f"±{scale * cheap:g} {unit} on the strongest cheap rung; at most "
-            f"{int(study.precision_share * sum(p.spec.num_games for p in planned)):,} more games each)"
+            f"{int(study.precision_share * total):,} more games each)"
         )
-
-        def play(p: PlannedRun) -> str:
-            t0 = time.perf_counter()
-            return f"{_play(p, workers, progress)} in {time.perf_counter() - t0:.1f} s"
-
-        added, reached = play_to_precision(game, planned, total, seed, play, log)
+        added, reached = play_to_precision(game, planned, total, seed, timed_play, log, strong)
         planned = [*planned, *added]
         for r in reached.itertuples():
             log(
@@ -766,17 +807,6 @@ def _run_study(
                 f"games ({'reached' if r.reached else 'not reached within the budget'}: target "
                 f"±{scale * r.precision:g} {unit})"
             )
-    if any(p.purpose.startswith(STRONG_PURPOSE) for p in planned):
-        log(
-            f"strength among the strong: topping up pairs not yet separated (at most "
-            f"{int(study.round_robin_topup_share * total):,} more games a pair)"
-        )
-
-        def play_pair(p: PlannedRun) -> str:
-            t0 = time.perf_counter()
-            return f"{_play(p, workers, progress)} in {time.perf_counter() - t0:.1f} s"
-
-        planned = [*planned, *separate_strong(game, planned, total, seed, play_pair, log)]
     confirm = confirm_runs(game, planned, seed, num_games or study.default_games, cards, rules)
     if confirm:
         cells = sorted({(p.spec.num_players, p.spec.lineup[0].label, p.spec.num_games) for p in confirm})

@@ -67,6 +67,8 @@ STUDY = Study(
     ladder=(("random", 0.01), ("greedy", 0.01), ("balanced", 0.01)),
     ladder_players=(2, 3, 4),
     search_share=0.002,  # 400 games a rung at the default size: about 0.16 s of CPU per search seat-game
+    # up to 2,000 more games a rung and player count at the default size: what ±2 pp needs (docs/studies.md)
+    precision_share=0.01,
     value_players=(2,),
     value_share=0.004,  # 800 apprentice games an arm, 106 arms (every component group and a baseline): ~2.5 min
     # the two standout components again: 2-player search games cost ~0.3 s of CPU: ~2.5 min for the three arms
