@@ -475,19 +475,25 @@ def precision_unit(game: str) -> tuple[float, str]:
     return (100.0, "pp") if g.outcome == "win" else (1.0, g.score_unit)
 
 
+def _plain(p: PlannedRun) -> bool:
+    """Whether ``p`` plays the study's rules and data as printed, one game per setup (no rule option, no card-value
+    arm, no replayed setups): the runs whose games the report treats as the game itself."""
+    return p.spec.games_per_setup == 1 and not p.purpose.startswith(("rule option", "card value"))
+
+
 def measured_strong(game: str, planned: list[PlannedRun], alpha: float = 0.05) -> list[str]:
-    """Strong play as the study measures it, strongest first: the rungs of ``game``'s ``skill_ladder`` not separated
-    from the top by the ratings of the strong rungs' round robin among ``planned`` (and its top-ups), the way the
-    report measures it (:func:`analysis.stats.strategies.strength_ratings`, :func:`analysis.stats.ladder.strong_play`);
-    the two strongest rungs as declared where the study plays no round robin."""
+    """Strong play as the study's report will measure it, strongest first: the rungs of ``game``'s ``skill_ladder``
+    not separated from the top by the ratings from the games between different bots among ``planned`` (the strong
+    rungs' round robin and its top-ups, and every other mixed run of the printed rules: the report's
+    :func:`analysis.stats.strategies.strength_ratings` and :func:`analysis.stats.ladder.strong_play`); the two
+    strongest rungs as declared where no two rungs met."""
     ladder = list(make(game).skill_ladder)
-    robin = [p.out for p in planned if p.purpose.startswith(STRONG_PURPOSE)]
+    mixed = [p.out for p in planned if _plain(p) and len({e.label for e in p.spec.lineup}) > 1]
     ratings = None
-    if robin:
-        outcome = make(game).outcome
-        seats = pooled_seats(robin, ["seat", "bot", "rank", "score"])
+    if mixed:
+        seats = pooled_seats(mixed, ["seat", "bot", "rank", "score"])
         seats["bot"] = seats["bot"].astype(str)
-        ratings = strength_ratings(seats, alpha, outcome)
+        ratings = strength_ratings(seats, alpha, make(game).outcome)
     return strong_play(rung_order(ladder, ratings), ladder, alpha)
 
 
@@ -506,8 +512,7 @@ def precision_targets(
     mirrors: dict[tuple[int, str], PlannedRun] = {}
     for p in planned:
         labels = {e.label for e in p.spec.lineup}
-        ruled = p.purpose.startswith(("rule option", "card value"))
-        if len(labels) == 1 and p.spec.games_per_setup == 1 and not ruled:
+        if len(labels) == 1 and _plain(p):
             mirrors.setdefault((p.spec.num_players, labels.pop()), p)
     targets = []
     for n in sorted({n for n, bot in mirrors if bot in strong}):
