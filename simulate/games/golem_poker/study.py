@@ -70,4 +70,7 @@ STUDY = Study(
     ladder=(("random", 0.008), ("equity", 0.002), ("cfr", 0.01)),  # cfr: a table lookup a decision
     ladder_players=(4, 6),
     search_share=0.002,  # 2,000 games a rung at the default size: a few ms of CPU per game
+    # up to 40,000 more games a rung and player count at the default size: a seat's net chips spread about 600 chips
+    # a game under the equity player (its pots are large), so ±10 chips takes some 15,000-40,000 games of ~5 ms
+    precision_share=0.04,
 )
