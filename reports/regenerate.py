@@ -48,10 +48,10 @@ REPORTS: dict[str, tuple[list[str], str, int]] = {
         "--games",
         600_000,
     ),
-    "golem": (
+    "golem": (  # at its default size: the sample shows the precision a default study reaches
         ["study", "golem", "--seed", "0", "--runs-dir", "{runs}", "--out", "{report}", "--overwrite"],
         "--games",
-        150_000,
+        200_000,
     ),
     "experiments/century-sweep": (
         ["sweep", "century", "--set", "points.P36.vp=18,20,22", "--set", "start.seat1=YYY,YYYY", "--players", "3"]
