@@ -335,9 +335,15 @@ def _refit(
     refits = {}
     for data_name, folder in folders.items():
         fit = refit_into if data_name == "edited" else refit_apprentice
-        say = log or (lambda _: None)
-        cores = workers or os.cpu_count() or 1
-        result = fit(design.game, folder, {}, design.refit, workers=cores, progress=progress, say=say)
+        result = fit(
+            design.game,
+            folder,
+            {},
+            settings=design.refit,
+            workers=workers or os.cpu_count() or 1,
+            progress=progress or log is not None,  # a training's bars
+            say=log or (lambda _: None),
+        )
         folders[data_name] = None if folder is None and result.how == "covered" else str(result.folder)
         refits[data_name] = result
     return refits

@@ -334,7 +334,7 @@ def _write_variants(
                 rec["rules"],
                 design.refit,
                 workers=workers or os.cpu_count() or 1,
-                progress=progress,
+                progress=progress or log is not None,  # a training's bars
                 say=log or (lambda _: None),
             )
             rec["apprentice_refit"] = result.to_json()

@@ -221,7 +221,7 @@ def refit_into(
     in. Returns the refit's result; its ``folder`` is ``folder``."""
     folder = Path(folder)
     result = refit_apprentice(
-        game_name, folder, rules, settings, cache=cache, workers=workers, progress=progress, say=say
+        game_name, folder, rules, settings=settings, cache=cache, workers=workers, progress=progress, say=say
     )
     if result.how != "covered":
         for path in result.folder.iterdir():
