@@ -22,7 +22,7 @@ from simulate.orchestration import refit as R
 from simulate.orchestration.card_value import ValueDesign, card_value, value_answer
 from simulate.orchestration.experiments import Design, run_experiment
 from simulate.registry import make
-from simulate.variants import Variant
+from simulate.variants import Variant, write_variant
 
 SEED = 3
 TINY = R.RefitSettings(
@@ -51,13 +51,15 @@ def tiny_refits(monkeypatch: pytest.MonkeyPatch, cache: Path) -> None:
 
 
 def edited_deck(where: Path, output: str = "YYYYYY") -> Path:
-    """A copy of Century's shipped data with merchant card M08 producing ``output`` (printed: YYYY)."""
+    """A copy of Century's shipped data with merchant card M08 producing ``output`` (printed: YYYY), its card file
+    written as the what-if commands write theirs (so a refit of it is theirs too)."""
     folder = where / f"deck-{output}"
     shutil.copytree(default_dir("century"), folder)
-    path = folder / "merchant_cards.csv"
-    text = path.read_text()
-    assert "M08,market,create,,YYYY,0" in text
-    path.write_text(text.replace("M08,market,create,,YYYY,0", f"M08,market,create,,{output},0"))
+    edit = write_variant(make("century"), Variant("M08", (("merchant_cards.M08.output", output),)), where / "edit")[0]
+    assert "M08,market,create,,YYYY,0" in (folder / "merchant_cards.csv").read_text()
+    shutil.copy2(edit / "merchant_cards.csv", folder / "merchant_cards.csv")
+    shutil.rmtree(edit)
+    assert f"M08,market,create,,{output},0" in (folder / "merchant_cards.csv").read_text()
     return folder
 
 
@@ -169,12 +171,14 @@ def test_bad_refit_input_is_one_line_and_writes_nothing(tmp_path: Path) -> None:
         R.refit_apprentice("golem-poker", None)
 
 
-def test_the_refit_is_cached_by_the_data_hash(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    cache = tmp_path / "cache"
+def test_the_refit_is_cached_by_the_data_hash(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, refit_cache: Path
+) -> None:
+    cache = refit_cache  # the module's: the what-if commands' tests below reuse this refit of the edited deck
     deck = edited_deck(tmp_path)
     said: list[str] = []
     shipped = R.refit_apprentice("century", None, settings=TINY, cache=cache, progress=False)
-    assert shipped.how == "covered" and shipped.folder == default_dir("century") and not cache.exists()
+    assert shipped.how == "covered" and shipped.folder == default_dir("century") and not any(cache.iterdir())
 
     first = R.refit_apprentice("century", deck, settings=TINY, cache=cache, progress=False, say=said.append)
     assert first.how == "fitted" and cache in first.folder.parents and "refitting the century apprentice" in said[0]
