@@ -157,8 +157,8 @@ def _experiment_options(f: Callable) -> Callable:
         ),
         refit_option(
             "one training per variant whose data has not been refitted before (the baseline of the shipped data "
-            "needs none; --ladder's rungs reuse them), each a few minutes on 2 cores: a 5-variant sweep about "
-            "15-20 minutes before its first game"
+            "needs none; --ladder's rungs reuse them), each as long as golem train GAME (seeds/GAME/apprentice.toml "
+            "records its seconds), all before the first game"
         ),
     ]
     for option in reversed(options):
@@ -452,8 +452,9 @@ def values(game_name: str, pattern: str) -> None:
 )
 @click.option("--overwrite", is_flag=True, help="Replace what is in --out.")
 @refit_option(
-    "one training per distinct setting the search plays (up to --budget; the confirmation and --ladder/--levels "
-    "reuse them), each a few minutes on 2 cores: at the default budget of 40, about two hours before the answer"
+    "one training per distinct setting the search plays (up to --budget of them; the confirmation and "
+    "--ladder/--levels reuse them), each as long as golem train GAME (seeds/GAME/apprentice.toml records its "
+    "seconds): the search takes --budget times that longer"
 )
 @click.option("--quiet", "-q", is_flag=True, help="No progress output.")
 @click.pass_context

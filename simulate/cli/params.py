@@ -54,7 +54,10 @@ class BotsOption(click.Option):
             self.help = given
 
 
-REFIT_ONE = "one training (golem train's defaults: a few minutes on 2 cores) the first time this data is seen"
+REFIT_ONE = (
+    "one training the first time this data is seen, as long as golem train GAME (seeds/GAME/apprentice.toml records "
+    "its seconds)"
+)
 """What ``--refit-apprentice`` costs a command that plays one data folder."""
 
 

@@ -59,8 +59,8 @@ _SEED = click.IntRange(0, 2**64 - 1)
 @click.option("--overwrite", is_flag=True, help="Replace the --csv file or the runs in --out if they exist.")
 @click.option("--workers", "-w", type=int, default=None, help="Worker processes [default: all cores].")
 @refit_option(
-    "one training for the data of the --cost/--reward arm, a few minutes on 2 cores the first time that data is "
-    "seen (the printed data's own apprentice needs none)"
+    "one training for the data of the --cost/--reward arm the first time that data is seen, as long as golem train "
+    "GAME (seeds/GAME/apprentice.toml records its seconds; the printed data's own apprentice needs none)"
 )
 def value(
     game_name: str,
