@@ -40,6 +40,7 @@ __all__ = [
     "read_profiles",
     "read_quantities",
     "run_dirs",
+    "skill_head",
     "variant_run_dirs",
 ]
 
@@ -229,19 +230,26 @@ def learned_fit_caution(exp: Experiment) -> str:
     return fit_caution([m for _, m in named], lambda m: names.get(m.get("run_id"), "?"), noun="variant")
 
 
+def skill_head(ladder: Sequence[str], names: Mapping[str, str], bots: Sequence[str]) -> str:
+    """ "Measured at the skill of" ``bots`` (named by ``names``), with their rungs on the game's skill ``ladder``."""
+    bots = list(dict.fromkeys(bots))
+    who = ", ".join(f"{names[b]} ({b})" if b in names and not names[b].startswith(b) else names.get(b, b) for b in bots)
+    places = [f"rung {list(ladder).index(b) + 1} of {len(ladder)}" for b in bots if b in ladder]
+    return f"Measured at the skill of {who}" + (f" ({', '.join(places)} of the game's skill ladder)" if places else "")
+
+
 def measured_skill(exp: Experiment) -> str:
-    """The skill level an experiment's answer was measured at, in one sentence: its bots, their place on the game's
-    skill ladder (the runs' ``report.skill_ladder``), and whether the apprentice playing a variant was fitted on it."""
+    """The skill level an experiment's answer was measured at: its bots, their place on the game's skill ladder (the
+    runs' ``report.skill_ladder``), and whether the apprentice playing a variant was fitted on it (when it was for
+    every variant, a second sentence says by what: the weights' command, or a refit by ``--refit-apprentice``)."""
     named = _first_runs(exp)
     if not named:
         return ""
     first = RunManifest.from_json(named[0][1])
     ladder, names = list(first.report.get("skill_ladder", [])), dict(first.report.get("bot_names", {}))
-    bots = list(dict.fromkeys(str(label) for label in first.labels))
-    who = ", ".join(f"{names[b]} ({b})" if b in names and not names[b].startswith(b) else names.get(b, b) for b in bots)
-    places = [f"rung {ladder.index(b) + 1} of {len(ladder)}" for b in bots if b in ladder]
-    head = f"Measured at the skill of {who}" + (f" ({', '.join(places)} of the game's skill ladder)" if places else "")
-    unfit = [name for name, run in named if (r := manifest_fit(run)) is not None and not r["covers"]]
+    head = skill_head(ladder, names, [str(label) for label in first.labels])
+    records = {name: r for name, run in named if (r := manifest_fit(run)) is not None}
+    unfit = [name for name, r in records.items() if not r["covers"]]
     if unfit:
         return (
             f"{head}; the apprentice playing {', '.join(unfit)} was fitted on other data, so "
@@ -252,7 +260,24 @@ def measured_skill(exp: Experiment) -> str:
             )
             + "."
         )
-    return f"{head}: the answers hold at that skill level; stronger players may see others."
+    answer = f"{head}: the answers hold at that skill level; stronger players may see others."
+    if records:
+        refits = {v.get("name"): v.get("apprentice_refit") or {} for v in exp.manifest.get("variants", [])}
+        answer += " The apprentice playing " + _fitted_on(records, refits) + "."
+    return answer
+
+
+def _fitted_on(records: Mapping[str, Mapping[str, Any]], refits: Mapping[str, Mapping[str, Any]]) -> str:
+    """Which apprentice played the variants whose data its fit covers: refitted on it (``refits``: a variant's
+    ``apprentice_refit``), or by the command of the weights its data folder holds."""
+    parts = []
+    for name, record in records.items():
+        refit = refits.get(name) or {}
+        if refit.get("how") in ("fitted", "reused"):
+            parts.append(f"{name} was refitted on its data (--refit-apprentice, cache key {refit['key'][:12]})")
+        else:
+            parts.append(f"{name} was fitted on its data ({record['command'] or 'no command recorded'})")
+    return "; ".join(parts)
 
 
 def add_round(

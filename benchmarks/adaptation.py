@@ -8,11 +8,13 @@ kernels were not cached). docs/century.md, docs/golem.md and docs/golems.md cite
     python benchmarks/adaptation.py century
     python benchmarks/adaptation.py golems apprentice random
     python benchmarks/adaptation.py century --threads 1 --players search
+    python benchmarks/adaptation.py century apprentice --rival-take   # and the rival's take in the same matches
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import time
 
@@ -26,13 +28,17 @@ def main() -> None:
     parser.add_argument("game")
     parser.add_argument("players", nargs="*", help="bot specs to measure (default: the declared players)")
     parser.add_argument("--threads", type=int, default=None, help="threads of play (default: every CPU)")
+    parser.add_argument("--rival-take", action="store_true", help="also the rival's take in each player's matches")
+    parser.add_argument("--games", type=int, default=None, help="games per lineup and arm (default: the spec's)")
     args = parser.parse_args()
     game = make(args.game)
     spec = game.adaptation
     if spec is None:
         raise SystemExit(f"{args.game} declares no planted edits")
     wall, cpu = time.perf_counter(), time.process_time()
-    table = measure(game, spec, tuple(args.players) or None, args.threads)
+    if args.games is not None:
+        spec = dataclasses.replace(spec, games=args.games)
+    table = measure(game, spec, tuple(args.players) or None, args.threads, args.rival_take)
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
     for row in table.to_dict("records"):
         print(

@@ -104,12 +104,15 @@ def take_shares(
     rounds: int,
     threads: int = 1,
     use: str | None = None,
+    rival_take: bool = False,
 ) -> dict[tuple[str, str], float]:
     """For each strong player of ``players``, the share of ``games`` in which a measured seat acquired component
     ``card`` by round ``rounds`` (0-based), in its mirror games (every seat measured) and in its games against
     ``rival`` (its seat measured, placed as entry 0 of ``games.seat_lineup``); keyed (player, ``mirror`` or
     ``vs <rival>``). Every lineup plays in one batch on ``threads`` threads (results never depend on their number).
-    With ``use``, only the takes of that use count (the components table's ``use`` column).
+    With ``use``, only the takes of that use count (the components table's ``use`` column). With ``rival_take``, also
+    the rival's take in the same games against it (keyed (player, ``<rival>'s take vs <player>``)): a strong player's
+    take that does not move may be one the rival now races it for.
 
     A component table without rounds (-1: a game that records what a seat ends with, not when) counts whole games.
     """
@@ -118,10 +121,13 @@ def take_shares(
     entries = [parse_bot(game, spec) for spec in (*players, rival)]
     ids, params = lineup_arrays(game, entries)
     blocks = []  # (key, seat entries (G, n), measured seats (G, n))
+    rivals = {}  # the rival's seats of a match block: (player, "<rival>'s take vs <player>") -> block index
     for k, player in enumerate(players):
         blocks.append(((player, "mirror"), np.full((size, n), k), np.ones((size, n), bool)))
         match = np.where(games.seat_lineup == 0, k, len(players))
         blocks.append(((player, f"vs {rival}"), match, games.seat_lineup == 0))
+        if rival_take:
+            rivals[(player, f"{rival}'s take vs {player}")] = len(blocks) - 1
     seat_lineup = np.concatenate([b[1] for b in blocks])
     measured = np.concatenate([b[2] for b in blocks])
     setup, play = np.tile(games.setup_seed, len(blocks)), np.tile(games.play_seed, len(blocks))
@@ -139,11 +145,18 @@ def take_shares(
     g, seat = np.asarray(comp["game"])[rows], np.asarray(comp["seat"])[rows]
     took = np.zeros(len(seat_lineup), bool)
     took[g[measured[g, seat]]] = True
-    return {key: float(took[b * size : (b + 1) * size].mean()) for b, (key, _, _) in enumerate(blocks)}
+    shares = {key: float(took[b * size : (b + 1) * size].mean()) for b, (key, _, _) in enumerate(blocks)}
+    by_rival = np.zeros(len(seat_lineup), bool)
+    by_rival[g[~measured[g, seat]]] = True
+    return shares | {key: float(by_rival[b * size : (b + 1) * size].mean()) for key, b in rivals.items()}
 
 
 def measure(
-    game: Game, spec: AdaptationSpec, players: tuple[str, ...] | None = None, threads: int | None = None
+    game: Game,
+    spec: AdaptationSpec,
+    players: tuple[str, ...] | None = None,
+    threads: int | None = None,
+    rival_take: bool = False,
 ) -> pd.DataFrame:
     """Every planted edit of ``spec`` played printed and edited, for each strong player (``players``, default
     ``spec.players`` and ``spec.recorded``) in its mirror games and against ``spec.rival``, on ``threads`` threads
@@ -152,7 +165,8 @@ def measure(
     Columns: ``edit``, ``card``, ``use`` (the use counted, ``any``), ``rounds`` (the last counted), ``player``,
     ``asserted`` (one of ``spec.players``), ``lineup`` (``mirror`` or ``vs <rival>``), ``direction``, ``margin``,
     ``games`` (per arm), ``printed`` and ``edited`` (take shares), ``moved`` (``direction * (edited - printed)``),
-    ``ok`` (``moved >= margin``).
+    ``ok`` (``moved >= margin``). With ``rival_take`` (:func:`take_shares`), rows of the rival's take in each match
+    too (``lineup`` ``<rival>'s take vs <player>``), recorded, never asserted: ``asserted`` False, ``ok`` True.
     """
     n = spec.num_players
     players = players or (*spec.players, *spec.recorded)
@@ -170,13 +184,16 @@ def measure(
             arm = (edit.card, edit.use, rounds)
             if arm not in before:
                 before[arm] = take_shares(
-                    game, printed, edit.card, players, spec.rival, games, rounds, threads, edit.use
+                    game, printed, edit.card, players, spec.rival, games, rounds, threads, edit.use, rival_take
                 )
             folder, rules = write_variant(game, Variant(edit.name, edit.settings), Path(tmp) / f"edit{k}")
             edited = game.load_data(folder, rules)
-            after = take_shares(game, edited, edit.card, players, spec.rival, games, rounds, threads, edit.use)
+            after = take_shares(
+                game, edited, edit.card, players, spec.rival, games, rounds, threads, edit.use, rival_take
+            )
             for (player, lineup), share in after.items():
                 moved = edit.direction * (share - before[arm][player, lineup])
+                of_rival = lineup.startswith(f"{spec.rival}'s take")
                 rows.append(
                     {
                         "edit": edit.name,
@@ -184,7 +201,7 @@ def measure(
                         "use": edit.use or "any",
                         "rounds": rounds,
                         "player": player,
-                        "asserted": player in spec.players,
+                        "asserted": player in spec.players and not of_rival,
                         "lineup": lineup,
                         "direction": edit.direction,
                         "margin": edit.margin,
@@ -192,7 +209,7 @@ def measure(
                         "printed": before[arm][player, lineup],
                         "edited": share,
                         "moved": moved,
-                        "ok": bool(moved >= edit.margin),
+                        "ok": of_rival or bool(moved >= edit.margin),
                     }
                 )
     return pd.DataFrame(rows)

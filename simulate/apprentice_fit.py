@@ -132,8 +132,8 @@ def fit_words(record: Mapping[str, Any] | None, game: str, cards: str | None = N
 
 def _refit_hint(game: str, folder: str) -> str:
     return (
-        f"refit it on this data with 'golem train {game} --cards {folder}' (golem simulate and golem study do it "
-        "with --refit-apprentice)"
+        f"refit it on this data with 'golem train {game} --cards {folder}' (golem simulate, study, sweep, ablate, "
+        "balance and value do it with --refit-apprentice)"
     )
 
 

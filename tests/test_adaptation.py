@@ -48,6 +48,11 @@ def test_one_batch_of_lineups_takes_as_each_lineup_alone(century) -> None:
         alone = take_shares(century, data, "M08", (player,), "planner", games, 3)
         assert alone == {k: v for k, v in both.items() if k[0] == player}
         assert all(0 <= v <= 1 for v in alone.values())
+    # the rival's take in the same matches: engine against engine plays its mirror games, and a merchant card has
+    # one copy, so the mirror's take (any seat) is the measured seat's plus the rival's, game by game
+    raced = take_shares(century, data, "M08", ("engine",), "engine", games, 3, rival_take=True)
+    assert raced["engine", "vs engine"] + raced["engine", "engine's take vs engine"] == raced["engine", "mirror"]
+    assert 0 < raced["engine", "engine's take vs engine"] < raced["engine", "mirror"]
 
 
 def test_the_recorded_players_are_measured_not_asserted(century) -> None:

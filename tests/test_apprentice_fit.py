@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -21,7 +22,7 @@ from simulate.orchestration import refit as R
 from simulate.orchestration.card_value import ValueDesign, card_value, value_answer
 from simulate.orchestration.experiments import Design, run_experiment
 from simulate.registry import make
-from simulate.variants import Variant
+from simulate.variants import Variant, write_variant
 
 SEED = 3
 TINY = R.RefitSettings(
@@ -33,16 +34,32 @@ TINY = R.RefitSettings(
     expert="search:iterations=5:leaf=1",
 )
 """A refit that tests the cache and the provenance, not strength: 10 games of a 5-iteration search a player count."""
+STRONGER = ("merchant_cards.M08.output", "YYYYYY")
+"""The edit the what-if commands' refits share (a sweep's variant, a value's --reward arm, a balance candidate)."""
+
+
+@pytest.fixture(scope="module")
+def refit_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One refit cache for the module: the what-if commands' tests refit the same edited data once between them."""
+    return tmp_path_factory.mktemp("refit-cache")
+
+
+def tiny_refits(monkeypatch: pytest.MonkeyPatch, cache: Path) -> None:
+    """Every refit of the test (by a command's --refit-apprentice) trains :data:`TINY` into ``cache``."""
+    real = R.refit_apprentice
+    monkeypatch.setattr(R, "refit_apprentice", lambda *a, **k: real(*a, **{**k, "settings": TINY, "cache": cache}))
 
 
 def edited_deck(where: Path, output: str = "YYYYYY") -> Path:
-    """A copy of Century's shipped data with merchant card M08 producing ``output`` (printed: YYYY)."""
+    """A copy of Century's shipped data with merchant card M08 producing ``output`` (printed: YYYY), its card file
+    written as the what-if commands write theirs (so a refit of it is theirs too)."""
     folder = where / f"deck-{output}"
     shutil.copytree(default_dir("century"), folder)
-    path = folder / "merchant_cards.csv"
-    text = path.read_text()
-    assert "M08,market,create,,YYYY,0" in text
-    path.write_text(text.replace("M08,market,create,,YYYY,0", f"M08,market,create,,{output},0"))
+    edit = write_variant(make("century"), Variant("M08", (("merchant_cards.M08.output", output),)), where / "edit")[0]
+    assert "M08,market,create,,YYYY,0" in (folder / "merchant_cards.csv").read_text()
+    shutil.copy2(edit / "merchant_cards.csv", folder / "merchant_cards.csv")
+    shutil.rmtree(edit)
+    assert f"M08,market,create,,{output},0" in (folder / "merchant_cards.csv").read_text()
     return folder
 
 
@@ -132,13 +149,21 @@ def test_an_edited_card_file_is_recorded_and_said_and_the_shipped_data_is_not(tm
 
 def test_bad_refit_input_is_one_line_and_writes_nothing(tmp_path: Path) -> None:
     runner = CliRunner()
+    out = tmp_path / "out"
+    sweep = ["sweep", "century", "-p", "2", "--set", "points.P36.vp=18", "--out", str(out)]
     for args, message in [
-        (["simulate", "century", "-p", "2", "--bots", "greedy", "--refit-apprentice"], "no apprentice plays"),
-        (["simulate", "golem-poker", "-p", "3", "--bots", "search", "--refit-apprentice"], "no apprentice plays"),
-        (["study", "golem-poker", "--refit-apprentice", "--runs-dir", str(tmp_path / "s")], "no apprentice to refit"),
+        (["simulate", "century", "-p", "2", "--bots", "greedy", "--out", str(out)], "no apprentice plays"),
+        (["simulate", "golem-poker", "-p", "3", "--bots", "search", "--out", str(out)], "no apprentice plays"),
+        (["study", "golem-poker", "--runs-dir", str(tmp_path / "s")], "no apprentice to refit"),
+        ([*sweep, "--bots", "greedy"], "no apprentice plays"),
+        ([*sweep, "--bots", "search"], "no apprentice plays"),
+        (["ablate", "century", "-p", "2", "--remove", "M09", "--out", str(out)], "no apprentice plays"),
+        (["sweep", "golem-poker", "-p", "3", "--set", "penalty_antes=1", "--out", str(out)], "no apprentice to refit"),
+        (["balance", "century", "-p", "2", "--vary", "start.seat1", "--levels", "planner", "--out", str(out)], "no a"),
+        (["tune", "century", "-p", "2", "--bot", "greedy", "--field", "planner", "--out", str(out)], "no apprentice"),
+        (["value", "century", "M08", "--reward", "Y", "--bot", "greedy,planner", "--out", str(out)], "no apprentice"),
     ]:
-        out = tmp_path / "out"
-        result = runner.invoke(main, [*args, "--out", str(out)] if args[0] == "simulate" else args)
+        result = runner.invoke(main, [*args, "--refit-apprentice"])
         assert result.exit_code == 1, result.output
         assert message in result.output and len(result.output.strip().splitlines()) == 1, result.output
         assert not out.exists() and not (tmp_path / "s").exists()
@@ -146,12 +171,14 @@ def test_bad_refit_input_is_one_line_and_writes_nothing(tmp_path: Path) -> None:
         R.refit_apprentice("golem-poker", None)
 
 
-def test_the_refit_is_cached_by_the_data_hash(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    cache = tmp_path / "cache"
+def test_the_refit_is_cached_by_the_data_hash(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, refit_cache: Path
+) -> None:
+    cache = refit_cache  # the module's: the what-if commands' tests below reuse this refit of the edited deck
     deck = edited_deck(tmp_path)
     said: list[str] = []
     shipped = R.refit_apprentice("century", None, settings=TINY, cache=cache, progress=False)
-    assert shipped.how == "covered" and shipped.folder == default_dir("century") and not cache.exists()
+    assert shipped.how == "covered" and shipped.folder == default_dir("century") and not any(cache.iterdir())
 
     first = R.refit_apprentice("century", deck, settings=TINY, cache=cache, progress=False, say=said.append)
     assert first.how == "fitted" and cache in first.folder.parents and "refitting the century apprentice" in said[0]
@@ -194,7 +221,7 @@ def test_the_refit_is_cached_by_the_data_hash(tmp_path: Path, monkeypatch: pytes
 
 
 def test_a_sweep_of_an_edited_card_says_its_variant_was_played_by_an_apprentice_fitted_on_other_data(
-    tmp_path: Path,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, refit_cache: Path
 ) -> None:
     edit = Variant("M08 stronger", (("merchant_cards.M08.output", "YYYYYY"),))
     design = Design("century", 2, ("apprentice",), (Variant("baseline"), edit), num_games=40, seed=SEED)
@@ -217,15 +244,68 @@ def test_a_sweep_of_an_edited_card_says_its_variant_was_played_by_an_apprentice_
         "hold at that skill level; stronger players may see others."
     )
 
+    # --refit-apprentice: the variant's data gets an apprentice refitted on it (the baseline's own fits), recorded
+    tiny_refits(monkeypatch, refit_cache)
+    out = tmp_path / "refitted"
+    args = ["sweep", "century", "-p", "2", "--bots", "apprentice", "--set", "=".join(STRONGER), "-n", "40"]
+    result = CliRunner().invoke(main, [*args, "-w", "1", "--seed", str(SEED), "--refit-apprentice", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    manifest = json.loads((out / "experiment.json").read_text())
+    assert manifest["design"]["refit_apprentice"] is not None and "--refit-apprentice" in manifest["command"]
+    base, edited = manifest["variants"]
+    assert base["apprentice_refit"]["how"] == "covered" and edited["apprentice_refit"]["how"] in ("fitted", "reused")
+    fit = read_provenance(Path(edited["data"]))["fit"]
+    assert fit["data_files"]["merchant_cards.csv"] == sha256(Path(edited["data"]) / "merchant_cards.csv")
+    run = json.loads((out / edited["runs"][0] / "manifest.json").read_text())
+    assert run["apprentice_fit"]["covers"], "the variant's runs record an apprentice fitted on their data"
+    said = result.output
+    assert "other data" not in said and SEARCH_SKILL not in said, said
+    assert "Measured at the skill of apprentice" in said and "was refitted on its data (--refit-apprentice" in said
+    assert f"baseline was fitted on its data ({read_provenance(default_dir('century'))['fit']['command']})" in said
 
-def test_a_value_what_if_says_its_edited_arm_was_played_by_an_apprentice_fitted_on_other_data() -> None:
-    design = ValueDesign("century", ("M08",), (2,), ("apprentice",), num_games=40, seed=SEED, edits=(("reward", "Y"),))
+    # golem balance plays every setting it evaluates with an apprentice refitted on it: here the sweep's, reused
+    balance = [
+        "balance",
+        "century",
+        "-p",
+        "2",
+        "--bots",
+        "apprentice",
+        "--vary",
+        "=".join([STRONGER[0], "YYYY,YYYYYY"]),
+    ]
+    small = ["-n", "20", "--budget", "2", "--confirm-games", "20", "-w", "1", "--refit-apprentice"]
+    result = CliRunner().invoke(main, [*balance, *small, "--out", str(tmp_path / "balance")])
+    assert result.exit_code == 0, result.output
+    assert "apprentice refitted on this data already" in result.output and "other data" not in result.output
+    evals = sorted((tmp_path / "balance" / "search" / "evals").glob("*-data"))
+    assert len(evals) == 2 and all(
+        json.loads((e.with_name(e.name[:-5]) / "manifest.json").read_text())["apprentice_fit"]["covers"] for e in evals
+    )
+
+
+def test_a_value_what_if_says_which_apprentice_played_each_arm_and_refits_it(
+    monkeypatch: pytest.MonkeyPatch, refit_cache: Path
+) -> None:
+    edit = (("reward", STRONGER[1]),)
+    design = ValueDesign("century", ("M08",), (2,), ("apprentice",), num_games=40, seed=SEED, edits=edit)
     result = card_value(design, workers=1)
     lines = value_answer(result, design)
-    assert len(result.skill) == 1 and lines[-1] == result.skill[0]
-    assert result.skill[0].startswith(
-        "The what-if with bot apprentice was played by an apprentice fitted on other data"
+    head, printed, edited = result.skill
+    assert lines[-3:] == list(result.skill)
+    assert head.startswith("Measured at the skill of apprentice (learned player) (rung 5 of 8")
+    command = read_provenance(default_dir("century"))["fit"]["command"]
+    assert printed.startswith(
+        f"The value as printed with bot apprentice was played by an apprentice fitted on its data ({command})"
     )
-    assert "merchant_cards.csv" in result.skill[0] and SEARCH_SKILL in result.skill[0]
+    assert edited.startswith("The what-if with bot apprentice was played by an apprentice fitted on other data")
+    assert "merchant_cards.csv" in edited and SEARCH_SKILL in edited
     plain = ValueDesign("century", ("M08",), (2,), ("apprentice",), num_games=40, seed=SEED)
-    assert card_value(plain, workers=1).skill == (), "the printed data and a gift of a printed card: its fit covers"
+    assert SEARCH_SKILL not in " ".join(card_value(plain, workers=1).skill), "a gift of a printed card: its fit covers"
+
+    monkeypatch.setenv(R.CACHE_ENV, str(refit_cache))
+    refitted = card_value(replace(design, refit=TINY), workers=1).skill
+    assert refitted[0] == head and refitted[1] == printed and SEARCH_SKILL not in " ".join(refitted)
+    assert refitted[2].startswith(
+        "The what-if with bot apprentice was played by an apprentice refitted on its data (--refit-apprentice, cache"
+    )

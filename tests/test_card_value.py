@@ -307,6 +307,8 @@ def test_value_command_answers_in_one_line_and_refuses_what_it_cannot_value(tmp_
     assert done.exit_code == 0, done.output
     line = [x for x in done.stdout.splitlines() if x.startswith("M04")]
     assert len(line) == 1 and "M04 (gain 1M)" in line[0] and "20 paired games, bot greedy, 2 players" in line[0]
+    skill = [x for x in done.stdout.splitlines() if x.startswith("Measured at the skill of")]
+    assert skill == ["Measured at the skill of greedy heuristic (rung 2 of 8 of the game's skill ladder)."], done.stdout
     whatif = runner.invoke(main, ["value", "century", "M12", "--cost", "YYYY", "--games", "10", "-w", "1"])
     assert whatif.exit_code == 0, whatif.output
     assert "What if its cost were YYYY: M12 (4Y -> 1M)" in whatif.stdout

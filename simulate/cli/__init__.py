@@ -200,7 +200,7 @@ def bots(game_name: str) -> None:
     help="Also write every seat's score at the end of every round (the trajectories table: the report's How the "
     "game plays section).",
 )
-@refit_option
+@refit_option()
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar or summary.")
 def simulate(
     game_name,

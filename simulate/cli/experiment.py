@@ -13,7 +13,7 @@ from typing import Any
 
 import click
 
-from simulate.cli.params import BotsOption, KeyValue, distinct_keys
+from simulate.cli.params import BotsOption, KeyValue, distinct_keys, refit_option, refit_settings, refitted_cards
 
 _COUNT = click.IntRange(min=1)  # games, budgets: checked before anything is written
 _SEED = click.IntRange(0, 2**64 - 1)
@@ -27,12 +27,14 @@ def _errors() -> tuple[type[Exception], ...]:
     from analysis.stats.sequential import StopRuleError
     from simulate.datafiles import DataError
     from simulate.lineup import LineupError
+    from simulate.orchestration.refit import RefitError
     from simulate.registry import UnknownName
     from simulate.runformat import RunFormatError
     from simulate.runner import RunError
     from simulate.variants import VariantError
 
     return (
+        RefitError,
         UnknownName,
         LineupError,
         RunError,
@@ -153,6 +155,11 @@ def _experiment_options(f: Callable) -> Callable:
             "not random or search), one experiment each in OUT/<rung>, and say whether each effect holds at every "
             "skill level.",
         ),
+        refit_option(
+            "one training per variant whose data has not been refitted before (the baseline of the shipped data "
+            "needs none; --ladder's rungs reuse them), each as long as golem train GAME (seeds/GAME/apprentice.toml "
+            "records its seconds), all before the first game"
+        ),
     ]
     for option in reversed(options):
         f = option(f)
@@ -160,11 +167,15 @@ def _experiment_options(f: Callable) -> Callable:
 
 
 def _design(game_name: str, variants: list, o: dict[str, Any]):
+    from simulate.orchestration.card_value import ladder_lineups
     from simulate.orchestration.experiments import Design
     from simulate.registry import make
 
     game = make(game_name)
     bots = _bots(game, o["bot_list"])
+    refit = refit_settings(o["refit_apprentice"])
+    if refit is not None:
+        _check_refit(game.name, o["players"], [bots] if not o["ladder"] else [[r] for r in ladder_lineups(game.name)])
     return Design(
         game=game.name,
         num_players=o["players"],
@@ -179,7 +190,18 @@ def _design(game_name: str, variants: list, o: dict[str, Any]):
         precision=o["precision"],
         test=o["test"],
         max_games=o["max_games"],
+        refit=refit,
     )
+
+
+def _check_refit(game_name: str, players: int, lineups: list[list[str]]) -> None:
+    """Refuse ``--refit-apprentice`` (one line) when the game has no apprentice or no lineup plays one."""
+    from simulate.lineup import parse_lineup
+    from simulate.orchestration.refit import check_refit
+    from simulate.registry import make
+
+    game = make(game_name)
+    check_refit(game.name, [[e.to_json() for e in parse_lineup(game, bots, players)] for bots in lineups])
 
 
 def _bots(game, bot_list: str | None) -> list[str]:
@@ -429,6 +451,11 @@ def values(game_name: str, pattern: str) -> None:
     help="Rule option of every evaluation (KEY=VALUE).",
 )
 @click.option("--overwrite", is_flag=True, help="Replace what is in --out.")
+@refit_option(
+    "one training per distinct setting the search plays (up to --budget of them; the confirmation and "
+    "--ladder/--levels reuse them), each as long as golem train GAME (seeds/GAME/apprentice.toml records its "
+    "seconds): the search takes --budget times that longer"
+)
 @click.option("--quiet", "-q", is_flag=True, help="No progress output.")
 @click.pass_context
 def balance(ctx: click.Context, game_name: str, **o) -> None:
@@ -458,6 +485,9 @@ def balance(ctx: click.Context, game_name: str, **o) -> None:
         game = make(game_name)
         bots = _bots(game, o["bot_list"])
         levels = _levels(game_name, o)
+        refit = refit_settings(o["refit_apprentice"])
+        if refit is not None:
+            _check_refit(game.name, o["players"], [bots, *[[level] for level in levels]])
     except _errors() as e:
         raise _one_line(e) from None
     _run_search(
@@ -472,6 +502,7 @@ def balance(ctx: click.Context, game_name: str, **o) -> None:
         out=o["out"] or Path("runs") / f"balance-{game_name}",
         levels=levels,
         strong_games=o["strong_games"],
+        refit=refit,
     )
     _say_recommended(game.name, o)
 
@@ -518,6 +549,7 @@ def balance(ctx: click.Context, game_name: str, **o) -> None:
     "--rule", "rules", type=KeyValue(), multiple=True, callback=distinct_keys, help="Rule option (KEY=VALUE)."
 )
 @click.option("--overwrite", is_flag=True, help="Replace what is in --out.")
+@refit_option()
 @click.option("--quiet", "-q", is_flag=True, help="No progress output.")
 @click.pass_context
 def tune(ctx: click.Context, game_name: str, **o) -> None:
@@ -542,6 +574,10 @@ def tune(ctx: click.Context, game_name: str, **o) -> None:
 
     try:
         levels = _levels(game_name, o)
+        if o["refit_apprentice"]:  # one data folder, played by every evaluation: refitted once
+            bots = [o["bot"], *(o["field"] or "").split(","), *levels]
+            _check_refit(game_name, o["players"], [[bot] for bot in bots if bot.strip()])
+            o["cards"] = refitted_cards(game_name, o["cards"], dict(o["rules"]), o["workers"], o["quiet"])
     except _errors() as e:
         raise _one_line(e) from None
     _run_search(

@@ -54,15 +54,31 @@ class BotsOption(click.Option):
             self.help = given
 
 
-def refit_option(f):
-    """``--refit-apprentice``: play an apprentice fitted on the data given (``simulate.orchestration.refit``)."""
+REFIT_ONE = (
+    "one training the first time this data is seen, as long as golem train GAME (seeds/GAME/apprentice.toml records "
+    "its seconds)"
+)
+"""What ``--refit-apprentice`` costs a command that plays one data folder."""
+
+
+def refit_option(cost: str = REFIT_ONE):
+    """``--refit-apprentice``: play an apprentice fitted on the data played (``simulate.orchestration.refit``);
+    ``cost`` says in the help what the refits cost the command."""
     return click.option(
         "--refit-apprentice",
         is_flag=True,
-        help="Play an apprentice fitted on this data (--cards, --rule): refit it with golem train's machinery, "
-        "cached by the data's SHA-256 under the user's cache folder (a second call reuses it). Without it, an "
-        "apprentice fitted on other data plays and the output says so.",
-    )(f)
+        help="Play an apprentice fitted on the data played (--cards, --rule, the command's own edits): refit it with "
+        "golem train's machinery, cached by the data's SHA-256 under the user's cache folder (a second call reuses "
+        f"it; data its own apprentice was fitted on needs none). Cost: {cost}. Without it, an apprentice fitted on "
+        "other data plays and the output says so.",
+    )
+
+
+def refit_settings(refit: bool):
+    """The :class:`simulate.orchestration.refit.RefitSettings` of ``--refit-apprentice`` (None when not given)."""
+    from simulate.orchestration.refit import RefitSettings
+
+    return RefitSettings() if refit else None
 
 
 def refitted_cards(game_name: str, cards: Path | None, rules: dict, workers: int | None, quiet: bool) -> Path | None:

@@ -135,7 +135,7 @@ def report(run_dirs: tuple[str, ...], out: Path, title: str | None, overwrite: b
 @click.option(
     "--overwrite", is_flag=True, help="Replace a report already in --out (the study's own RUNS_DIR/report always is)."
 )
-@refit_option
+@refit_option()
 @click.option("--quiet", "-q", is_flag=True, help="No progress bars.")
 def study(
     game_name: str,

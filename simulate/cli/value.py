@@ -10,6 +10,8 @@ from pathlib import Path
 
 import click
 
+from simulate.cli.params import refit_option, refit_settings
+
 _COUNT = click.IntRange(min=2)
 _SEED = click.IntRange(0, 2**64 - 1)
 
@@ -56,6 +58,10 @@ _SEED = click.IntRange(0, 2**64 - 1)
 @click.option("--out", type=click.Path(path_type=Path), help="Keep the runs in this folder [default: not kept].")
 @click.option("--overwrite", is_flag=True, help="Replace the --csv file or the runs in --out if they exist.")
 @click.option("--workers", "-w", type=int, default=None, help="Worker processes [default: all cores].")
+@refit_option(
+    "one training for the data of the --cost/--reward arm the first time that data is seen, as long as golem train "
+    "GAME (seeds/GAME/apprentice.toml records its seconds; the printed data's own apprentice needs none)"
+)
 def value(
     game_name: str,
     components: tuple[str, ...],
@@ -71,6 +77,7 @@ def value(
     out: Path | None,
     overwrite: bool,
     workers: int | None,
+    refit_apprentice: bool,
 ) -> None:
     """What card ID of GAME is worth to the seat that holds it, in one line with an interval.
 
@@ -92,6 +99,7 @@ def value(
       golem value golem B16 60 study_dev_2 artifact_1 -p 2 --bot apprentice --games 600
       golem value golem B16 --cost 1                 # what if the Book cost 1 Knowledge
       golem value golem --price -p 2 --bot apprentice --games 1000   # Books' value on their price, dominance
+      golem value century M12 --cost YYYY --bot apprentice --refit-apprentice   # played by an apprentice fitted on it
     """
     from simulate.datafiles import DataError
     from simulate.lineup import LineupError
@@ -127,7 +135,14 @@ def value(
         chosen = ladder_lineups(game.name) if ladder else (lineups or (game.default_bots,))
         edits = tuple((k, v) for k, v in (("cost", cost), ("reward", reward)) if v is not None)
         design = ValueDesign(
-            game.name, components, players or (2,), tuple(chosen), num_games=num_games, seed=seed, edits=edits
+            game.name,
+            components,
+            players or (2,),
+            tuple(chosen),
+            num_games=num_games,
+            seed=seed,
+            edits=edits,
+            refit=refit_settings(refit_apprentice),
         )
         log = lambda m: click.echo(m, err=True)  # noqa: E731
         if price:

@@ -9,7 +9,9 @@ re-measured on fresh games against the baseline, so the reported effect is free 
 selection bias (the winner's curse).
 
 Each evaluation is a run directory of the shared format under ``OUT/search/evals/``; the list of
-evaluations is ``OUT/search/evaluations.csv``.
+evaluations is ``OUT/search/evaluations.csv``. With ``refit`` (``golem balance --refit-apprentice``) every setting
+evaluated is played by an apprentice refitted on its data (:func:`simulate.orchestration.refit.refit_into`, cached
+by the data's hash, so the confirmation of the best setting reuses its refit): one training per distinct setting.
 
 References
 ----------
@@ -52,11 +54,13 @@ from analysis.run import check_runs, read_tables
 from analysis.stats._util import mirror_mask
 from analysis.stats.paired import paired_effects
 from analysis.stats.seats import seat_advantage
+from simulate.apprentice_fit import plays_learned
 from simulate.datafiles import DataError
 from simulate.game import Game
 from simulate.lineup import LineupError, parse_bot, parse_lineup
 from simulate.names import unknown_message
 from simulate.orchestration.experiments import Design, ExperimentError, parse_values, run_experiment
+from simulate.orchestration.refit import RefitSettings, refit_into
 from simulate.outputs import hold, replacing
 from simulate.registry import make
 from simulate.runformat import read_manifest
@@ -360,11 +364,29 @@ def variant_of(dims: Sequence[Dimension], setting: dict[str, Any]) -> Variant:
 
 
 def play_variant(
-    game: Any, variant: Variant, run_dir: Path, spec_fields: dict[str, Any], cards: str | None, workers: int | None
+    game: Any,
+    variant: Variant,
+    run_dir: Path,
+    spec_fields: dict[str, Any],
+    cards: str | None,
+    workers: int | None,
+    refit: RefitSettings | None = None,
+    log: Callable[[str], None] | None = None,
 ) -> Path:
-    """Write ``variant``'s data beside ``run_dir`` and play it there (``spec_fields``: the rest of the RunSpec)."""
+    """Write ``variant``'s data beside ``run_dir`` and play it there (``spec_fields``: the rest of the RunSpec); with
+    ``refit`` and a learned player in the lineup, by an apprentice refitted on that data."""
     folder, rules = write_variant(game, variant, run_dir.with_name(run_dir.name + "-data"), cards)
     spec = RunSpec(cards=str(folder), **{**spec_fields, "rules": {**spec_fields.get("rules", {}), **rules}})
+    if refit is not None and plays_learned(e.to_json() for e in spec.lineup):
+        refit_into(
+            game.name,
+            folder,
+            spec.rules,
+            refit,
+            workers=workers or os.cpu_count() or 1,
+            progress=log is not None,
+            say=log or (lambda _: None),
+        )
     return run(spec, run_dir, workers=workers, overwrite=True, progress=False)
 
 
@@ -450,6 +472,7 @@ def run_balance(
     report_dir: str | Path | None = None,
     levels: Sequence[str] = (),
     strong_games: int = 2000,
+    refit: RefitSettings | None = None,
 ) -> Path:
     """Search the ``vary`` space for the values that minimise ``target``, confirm on fresh games, write the report.
 
@@ -458,7 +481,8 @@ def run_balance(
     report's HTML path. With ``levels`` (bots, each played in every seat: other skill levels) the best setting is
     also confirmed at each level (``OUT/levels/<bot>``; ``strong_games`` fresh games for a search bot, else
     ``confirm_games``), and the report says whether the fix holds at every skill level, changes with skill or is
-    unresolved (``analysis.stats.ladder.effect_levels`` of the objective's change).
+    unresolved (``analysis.stats.ladder.effect_levels`` of the objective's change). With ``refit`` every setting
+    played (searched, confirmed, at each level) is played by an apprentice refitted on its data.
     """
     game = make(game_name)
     out = Path(out)
@@ -485,7 +509,7 @@ def run_balance(
 
         def evaluate(setting: dict[str, Any], run_dir: Path) -> pd.DataFrame | None:
             try:
-                played = play_variant(game, variant_of(dims, setting), run_dir, fields, cards, workers)
+                played = play_variant(game, variant_of(dims, setting), run_dir, fields, cards, workers, refit, log)
             except VariantError:
                 return None  # a combination the game's data checks reject: infeasible
             return read_quantities(played)
@@ -514,8 +538,11 @@ def run_balance(
             seed=seed + 1_000_000,
             cards=cards,
             rules=dict(rules or {}),
+            refit=refit,
         )
-        exp = run_experiment(design, out / "confirm", kind="balance", command=command, workers=workers, overwrite=True)
+        exp = run_experiment(
+            design, out / "confirm", kind="balance", command=command, workers=workers, overwrite=True, log=log
+        )
         change = _bootstrap_objective_change(
             objective, exp.quantities["baseline"], exp.quantities[best.name], design.alpha, seed
         )
@@ -543,7 +570,7 @@ def run_balance(
                     log(f"confirming at {spec} ({games:,} games)")
                 sub = replace(design, bots=(spec,), num_games=games)
                 where = out / "levels" / re.sub(r"\W+", "_", spec)
-                level = run_experiment(sub, where, "balance", command, workers, True)
+                level = run_experiment(sub, where, "balance", command, workers, True, log=log)
                 q = level.quantities
                 ch = _bootstrap_objective_change(level_objective, q["baseline"], q[best.name], design.alpha, seed)
                 rows.append(_level_row(spec, games, level_objective, q, best.name, ch))

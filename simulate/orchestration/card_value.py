@@ -4,7 +4,10 @@ A value design plays the same games (master seed, game index) as printed and wit
 dealt at setup to the seat of the lineup's first bot (the game's ``gift`` rule option; the seat moves round the
 table with the seat rotation), for each component, player count and lineup asked for. Identical copies are
 valued once, as a group. A what-if (``edits``: the card's cost or reward changed) plays the same design on the
-edited data as well, and the change of the value is paired per game too (``docs/card-value.md``).
+edited data as well, and the change of the value is paired per game too (``docs/card-value.md``). With ``refit``
+(``--refit-apprentice``) the apprentice playing each data folder is one fitted on it
+(:mod:`simulate.orchestration.refit`: the edited arm's data refitted in place, a ``cards`` folder's refit read from
+the cache), and the answer says which apprentice played each arm and at which skill it was measured.
 
 Examples
 --------
@@ -15,6 +18,7 @@ Examples
 from __future__ import annotations
 
 import math
+import os
 import tempfile
 import time
 from collections.abc import Callable
@@ -24,6 +28,7 @@ from typing import Any, NamedTuple
 
 import pandas as pd
 
+from analysis.experiment import skill_head
 from analysis.stats.card_value import (
     adjust_by_quantity,
     change_sentence,
@@ -40,6 +45,14 @@ from analysis.stats.card_value import (
 from simulate.apprentice_fit import SEARCH_SKILL, manifest_fit
 from simulate.gamekit import value_for_cost_facts
 from simulate.lineup import LineupError, parse_lineup
+from simulate.orchestration.refit import (
+    RefitError,
+    RefitResult,
+    RefitSettings,
+    check_refit,
+    refit_apprentice,
+    refit_into,
+)
 from simulate.registry import make
 from simulate.runformat import read_manifest, read_table
 from simulate.runner import RunSpec, check_workers, run
@@ -84,6 +97,9 @@ class ValueDesign:
     alpha: float = 0.05
     cards: str | None = None
     """Data folder (default: the shipped data)."""
+    refit: RefitSettings | None = None
+    """Play every data folder (printed, edited) with an apprentice refitted on it, with these settings; None: the
+    weights each folder holds."""
 
 
 class ValueResult(NamedTuple):
@@ -100,7 +116,9 @@ class ValueResult(NamedTuple):
     """The holder-win rows of ``effects`` with ``verdict`` and ``more_games``."""
     seconds: float
     skill: tuple[str, ...] = ()
-    """Sentences on the learned players whose fit does not cover the data of an arm (empty: none)."""
+    """Sentences on the skill the answers were measured at: each lineup's bots and their rungs, and for a lineup
+    with a learned player, which apprentice played each data folder (fitted or refitted on it, or on other data:
+    then the answer holds at search's skill only)."""
 
 
 def component_groups(game_name: str, cards: str | None = None) -> pd.DataFrame:
@@ -165,6 +183,12 @@ def _check(design: ValueDesign, groups: pd.DataFrame) -> pd.DataFrame:
                 raise CardValueError(str(e)) from None
     if design.num_games < 2:
         raise CardValueError(f"--games must be at least 2, not {design.num_games}")
+    if design.refit is not None:
+        entries = [parse_lineup(game, lineup.split(","), n) for n in design.player_counts for lineup in design.lineups]
+        try:
+            check_refit(game.name, [[e.to_json() for e in lineup] for lineup in entries])
+        except RefitError as e:
+            raise CardValueError(str(e)) from None
     valued = groups[groups["design"] != ""]
     if valued.empty:
         raise CardValueError(f"{game.name}: no component kind has a value design yet")
@@ -219,7 +243,6 @@ def card_value(
     with tempfile.TemporaryDirectory(prefix="golem-value-") as tmp:
         root = Path(out) if out is not None else Path(tmp)
         folders: dict[str, str | None] = {"printed": design.cards}
-        unfit: dict[tuple[str, str], dict[str, Any]] = {}
         if design.edits:
             settings = edit_settings(design.game, groups, str(chosen.iloc[0]["component"]), design.edits)
             try:
@@ -228,6 +251,8 @@ def card_value(
                 raise CardValueError(str(e)) from None
             folders["edited"] = str(root / "data-edited")
             edited_text = component_groups(design.game, folders["edited"]).set_index("component")["text"]
+        refits = _refit(design, folders, workers, progress, log) if design.refit is not None else {}
+        fits: dict[tuple[str, str], dict[str, Any]] = {}
         frames, contrasts = [], []
         for n in design.player_counts:
             for lineup in design.lineups:
@@ -256,8 +281,8 @@ def card_value(
                         run(spec, run_dir, workers=workers, overwrite=True, progress=progress, command=command)
                         q[(data_name, arm)] = _read(run_dir)
                         record = manifest_fit(read_manifest(run_dir))
-                        if record is not None and not record["covers"]:
-                            unfit.setdefault((data_name, lineup), record)
+                        if record is not None:
+                            fits.setdefault((data_name, lineup), record)
                     if log is not None:
                         log(f"{n} players, {lineup}, {data_name}: {len(arms)} runs of {design.num_games:,} games")
                 for data_name in folders:
@@ -289,15 +314,53 @@ def card_value(
     if design.edits:
         rows = effects["design"].str.startswith("gift, edited")
         effects.loc[rows, "text"] = effects.loc[rows, "component"].map(edited_text)
-    skill = tuple(_skill_sentence(data_name, lineup, record) for (data_name, lineup), record in unfit.items())
+    skill = []
+    for lineup in design.lineups:
+        skill.append(skill_head(game.skill_ladder, game.bot_names, lineup.split(",")) + ".")
+        skill += [_skill_sentence(d, lineup, fits[(d, lineup)], refits.get(d)) for d in folders if (d, lineup) in fits]
     seconds = time.perf_counter() - started
-    return ValueResult(chosen.reset_index(drop=True), effects, value_verdicts(effects), seconds, skill)
+    return ValueResult(chosen.reset_index(drop=True), effects, value_verdicts(effects), seconds, tuple(skill))
 
 
-def _skill_sentence(data_name: str, lineup: str, record: dict[str, Any]) -> str:
-    """What an arm's answer is worth when its apprentice was fitted on other data (``record``: its fit record)."""
-    what = ", ".join([*record["files_differ"], *record["files_unrecorded"], *record["rules_differ"]])
+def _refit(
+    design: ValueDesign,
+    folders: dict[str, str | None],
+    workers: int | None,
+    progress: bool,
+    log: Callable[[str], None] | None,
+) -> dict[str, RefitResult]:
+    """Give each data folder of ``folders`` an apprentice fitted on it (``design.refit``): the edited arm's, which
+    this command wrote, refitted in place; the printed arm's (``design.cards`` or the shipped data) read from the
+    refit cache (``folders`` updated to it) unless its own apprentice fits."""
+    refits = {}
+    for data_name, folder in folders.items():
+        fit = refit_into if data_name == "edited" else refit_apprentice
+        result = fit(
+            design.game,
+            folder,
+            {},
+            settings=design.refit,
+            workers=workers or os.cpu_count() or 1,
+            progress=progress or log is not None,  # a training's bars
+            say=log or (lambda _: None),
+        )
+        folders[data_name] = None if folder is None and result.how == "covered" else str(result.folder)
+        refits[data_name] = result
+    return refits
+
+
+def _skill_sentence(data_name: str, lineup: str, record: dict[str, Any], refit: RefitResult | None = None) -> str:
+    """Which apprentice played an arm (``record``: its runs' fit record; ``refit``: the arm's refit, if any) and what
+    its answer is worth: at the apprentice's skill when its fit covers the data, else at search's skill only."""
     arm = "what-if" if data_name == "edited" else "value as printed"
+    if record["covers"]:
+        how = (
+            f"refitted on its data (--refit-apprentice, cache key {refit.key[:12]})"
+            if refit is not None and refit.how != "covered"
+            else f"fitted on its data ({record['command'] or 'no command recorded'})"
+        )
+        return f"The {arm} with bot {lineup} was played by an apprentice {how}: that answer holds at its skill."
+    what = ", ".join([*record["files_differ"], *record["files_unrecorded"], *record["rules_differ"]])
     return (
         f"The {arm} with bot {lineup} was played by an apprentice fitted on other data ({what or 'no provenance'} "
         f"differs from what it was fitted on): that answer was measured with an apprentice fitted on other data and "

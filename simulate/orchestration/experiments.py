@@ -13,6 +13,9 @@ Round k of every variant is played with master seed ``seed + k``, so game g of a
 game g of the baseline (same setup, same play seed, same seat rotation): the comparison is paired
 (:mod:`analysis.stats.paired`). With ``paired=False`` each variant gets its own seeds (for measuring what
 the pairing buys). Rounds continue until the stopping rule (:mod:`analysis.stats.sequential`) says so.
+With ``refit`` (``--refit-apprentice``) each variant's data gets an apprentice fitted on it
+(:func:`simulate.orchestration.refit.refit_into`, one cached refit per distinct data) before anything is played,
+and its record in the manifest says how (``apprentice_refit``: covered, reused or fitted, with the cache key).
 
 Examples
 --------
@@ -33,7 +36,7 @@ import shutil
 import tempfile
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -54,7 +57,9 @@ from analysis.stats.sequential import (
     precision_reached,
     widest_halfwidth,
 )
+from simulate.apprentice_fit import plays_learned
 from simulate.lineup import LineupError, parse_lineup
+from simulate.orchestration.refit import RefitSettings, refit_into
 from simulate.outputs import hold, replacing, write_atomic
 from simulate.registry import make
 from simulate.runformat import write_json_atomic
@@ -105,6 +110,9 @@ class Design:
     """Games per variant at most [default: one round, or 20 rounds with a stopping rule]."""
     alpha: float = 0.05
     chunk_size: int | None = None
+    refit: RefitSettings | None = None
+    """Refit the apprentice on each variant's data (``--refit-apprentice``) with these settings; None: play the
+    weights the data folder holds."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -122,6 +130,7 @@ class Design:
             "max_games": self.budget,
             "alpha": self.alpha,
             "variants": [v.to_json() for v in self.variants],
+            "refit_apprentice": None if self.refit is None else asdict(self.refit),
         }
 
     @property
@@ -285,8 +294,17 @@ def _check(design: Design, workers: int | None) -> list:
     return lineup
 
 
-def _write_variants(design: Design, out: Path, lineup: list, tmp: Path, workers: int | None) -> list[dict[str, Any]]:
+def _write_variants(
+    design: Design,
+    out: Path,
+    lineup: list,
+    tmp: Path,
+    workers: int | None,
+    progress: bool = False,
+    log: Callable[[str], None] | None = None,
+) -> list[dict[str, Any]]:
     """Write each variant's data folder into ``tmp`` and check it can be played; returns the variants' records.
+    With ``design.refit`` and a learned player in the lineup, each folder then gets an apprentice fitted on it.
 
     A variant the game rejects is named as the user gave it, never by the temporary folder.
     """
@@ -306,6 +324,20 @@ def _write_variants(design: Design, out: Path, lineup: list, tmp: Path, workers:
             if message.startswith(f"variant {variant.name}: "):
                 raise type(e)(message) from None
             raise type(e)(f"variant {variant.name}: {message}") from None
+    if design.refit is not None and plays_learned(e.to_json() for e in lineup):
+        for k, rec in enumerate(records):
+            if log is not None:
+                log(f"apprentice for variant {rec['name']} ({k + 1} of {len(records)}):")
+            result = refit_into(
+                game.name,
+                tmp / rec["slug"],
+                rec["rules"],
+                design.refit,
+                workers=workers or os.cpu_count() or 1,
+                progress=progress or log is not None,  # a training's bars
+                say=log or (lambda _: None),
+            )
+            rec["apprentice_refit"] = result.to_json()
     return records
 
 
@@ -407,7 +439,7 @@ def run_experiment(
     if out.exists() and not out.is_dir():
         raise ExperimentError(f"{out}: exists and is not a directory")
     with tempfile.TemporaryDirectory(prefix="golem-variants-") as tmp:
-        records = _write_variants(design, out, lineup, Path(tmp), workers)
+        records = _write_variants(design, out, lineup, Path(tmp), workers, progress, log)
         with hold(out, command):
             held = [n for n in os.listdir(out) if not n.startswith(".")]
             if held and not (out / "experiment.json").is_file():

@@ -11,6 +11,11 @@ when set), never in ``seeds/``: one folder per key, the SHA-256 of the game, its
 every data file the apprentice plays on (its own weights aside), the rules in force and the training's settings.
 A second call with the same data reuses it; any edit to those files or rules is another key. Data the folder's
 own apprentice was already fitted on is returned as it is, with nothing trained.
+
+Every command that plays data it edits itself (``golem sweep``/``ablate`` variants, ``golem balance`` settings,
+``golem value``'s ``--cost``/``--reward`` arm) refits through :func:`refit_into`, which puts the refitted weights and
+their provenance into the folder the command wrote, so the runs there record an apprentice fitted on their data;
+:func:`check_refit` refuses a refit with no learned player to refit, before anything is played.
 """
 
 from __future__ import annotations
@@ -19,19 +24,29 @@ import hashlib
 import json
 import os
 import shutil
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
 from simulate.apprentice import read_provenance
-from simulate.apprentice_fit import LEARNED_PREFIX, fit_record
+from simulate.apprentice_fit import LEARNED_PREFIX, fit_record, plays_learned
 from simulate.datafiles import DataError, sha256
 from simulate.lineup import LineupError
 from simulate.orchestration.training import TrainError, plan_training, train
 from simulate.registry import UnknownName, make
 
-__all__ = ["CACHE_ENV", "RefitError", "RefitResult", "RefitSettings", "cache_folder", "refit_apprentice", "refit_key"]
+__all__ = [
+    "CACHE_ENV",
+    "RefitError",
+    "RefitResult",
+    "RefitSettings",
+    "cache_folder",
+    "check_refit",
+    "refit_apprentice",
+    "refit_into",
+    "refit_key",
+]
 
 CACHE_ENV = "GOLEM_APPRENTICE_CACHE"
 """Environment variable naming the folder of refitted apprentices (default: under the user's cache folder)."""
@@ -62,6 +77,10 @@ class RefitResult:
     folder: Path
     key: str
     how: str
+
+    def to_json(self) -> dict[str, str]:
+        """The record a command keeps of the refit (its experiment's or run's metadata): ``how`` and ``key``."""
+        return {"how": self.how, "key": self.key}
 
 
 def cache_folder() -> Path:
@@ -171,3 +190,41 @@ def refit_apprentice(
     (home / _DONE).write_text(json.dumps(done, indent=2, default=str) + "\n", encoding="utf-8")
     say(f"apprentice refitted: {home / 'data'}")
     return RefitResult(home / "data", key, "fitted")
+
+
+def check_refit(game_name: str, lineups: Iterable[Iterable[Mapping[str, Any]]]) -> None:
+    """Refuse ``--refit-apprentice`` (:class:`RefitError`, one line) when ``game_name`` has no apprentice or none of
+    ``lineups`` (each as manifest entries: ``bot``, ``params``) plays a learned player."""
+    try:
+        game = make(game_name)
+    except UnknownName as e:
+        raise RefitError(str(e)) from None
+    if game.apprentice is None:
+        raise RefitError(f"--refit-apprentice: {game.name} has no apprentice to refit")
+    if not any(plays_learned(lineup) for lineup in lineups):
+        raise RefitError("--refit-apprentice: no apprentice plays in this lineup (apprentice, search:leaf=1)")
+
+
+def refit_into(
+    game_name: str,
+    folder: Path,
+    rules: dict[str, Any] | None = None,
+    settings: RefitSettings = RefitSettings(),
+    *,
+    cache: Path | None = None,
+    workers: int = 1,
+    progress: bool = True,
+    say: Callable[[str], None] = lambda _: None,
+) -> RefitResult:
+    """Give ``folder``, a data folder the command itself wrote (an edited copy), an apprentice fitted on it: the
+    :func:`refit_apprentice` of its data (cached, or fitted here) with its learned files (weights, provenance) copied
+    in. Returns the refit's result; its ``folder`` is ``folder``."""
+    folder = Path(folder)
+    result = refit_apprentice(
+        game_name, folder, rules, settings=settings, cache=cache, workers=workers, progress=progress, say=say
+    )
+    if result.how != "covered":
+        for path in result.folder.iterdir():
+            if path.is_file() and path.name.startswith(LEARNED_PREFIX):
+                shutil.copy2(path, folder / path.name)
+    return RefitResult(folder, result.key, result.how)

@@ -151,7 +151,11 @@ class Century(GameShell):
         # Planted card edits the strong players must see (``golem check century --only adaptation``).
         # the apprentice sees three edits but not the cut cost against planner (it takes half the cards shown in the
         # first four rounds already, a cut card no more often): measured, not asserted (``python
-        # benchmarks/adaptation.py century`` prints its take shares)
+        # benchmarks/adaptation.py century`` prints its take shares). Why: planner races it for the edited card. In
+        # the same matches planner, which leaves the printed card, takes the cut (and the stronger) card often, so
+        # the two seats' takes together rise while the apprentice's own does not: it values its afterstate one move
+        # ahead and does not see that the card it leaves for a turn may be gone (``python benchmarks/adaptation.py
+        # century apprentice --rival-take --games 200`` prints planner's take beside it)
         adaptation=AdaptationSpec(
             players=("search",),
             recorded=("apprentice",),

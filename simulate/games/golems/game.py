@@ -145,7 +145,10 @@ class Golems(GameShell):
         # requirement prices only its summon (taken as a resource it joins a column whatever it needs): the cost edits
         # count summons over the whole game (to round 200, the turn cap's; a summon waits for columns). The apprentice
         # sees the stronger Rune in its mirror games but not against lookahead (which takes it first), nor a raised
-        # cost against lookahead: measured, not asserted (``python benchmarks/adaptation.py golems``)
+        # cost against lookahead: measured, not asserted (``python benchmarks/adaptation.py golems``). In the same
+        # matches lookahead races it for the stronger Rune (its take rises, the apprentice's does not), and the raised
+        # cost's take against lookahead starts near the floor: at 40 games a move of the margin is one the printed
+        # take can barely make (``python benchmarks/adaptation.py golems apprentice --rival-take --games 100``)
         adaptation=AdaptationSpec(
             players=("search",),
             recorded=("apprentice",),
