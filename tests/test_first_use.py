@@ -1,10 +1,13 @@
-"""A new user's first minutes: compile messages before progress, recommended lineups, bench progress."""
+"""A new user's first minutes: compile messages before progress, recommended lineups, bench progress, and a bench
+that leaves first use out of what it times."""
 
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 from click.testing import CliRunner
 
@@ -12,6 +15,7 @@ import simulate.bench
 import simulate.runner.execute
 from simulate.bench import bench_setup, run_bench
 from simulate.cli import main
+from simulate.gamekit import time_reference_replay
 from simulate.lineup import parse_lineup
 from simulate.registry import available_games, make
 from simulate.runner import RunSpec, run
@@ -83,6 +87,29 @@ def test_bench_says_what_it_measures_before_each_measurement(monkeypatch: pytest
     assert all(seen >= 2 for seen, _ in records)  # each figure comes after a line saying what it measures
     for bots in bench_setup(make("golems"))[1]:
         assert any(line.startswith(f"golems --bots {bots}: ") for line in lines), lines
+
+
+def test_the_reference_replay_is_timed_in_cpu_without_its_first_use() -> None:
+    """A planted reference: its first game burns 0.3 s of CPU (first use) and every move waits 20 ms without working
+    (a busy machine); the timing counts neither, only the moves' own CPU."""
+
+    class Reference:
+        built = 0
+
+        def __init__(self, seed: int) -> None:
+            Reference.built += 1
+            if Reference.built == 1:
+                start = time.process_time()
+                while time.process_time() - start < 0.3:
+                    pass
+
+        def apply_action(self, move: np.ndarray) -> None:
+            time.sleep(0.02)
+
+    traces = [np.zeros((3, 2), np.int32)] * 4
+    seconds, moves = time_reference_replay(Reference, np.arange(4), traces)
+    assert moves == 12 and Reference.built == 5  # the first game once more, outside the clock
+    assert 0 <= seconds < 0.1
 
 
 def test_a_game_whose_data_compiled_but_not_its_loop_counts_as_not_compiled(tmp_path: Path) -> None:

@@ -16,18 +16,22 @@ from simulate.games.golem_poker.policy import (
     A_FOLD,
     A_HALF,
     A_MATCH,
+    A_MIN,
     A_POT,
     MAX_RAISES,
     MIN_PLAYERS,
     POT_SHARES,
     PRICE_EDGES,
+    STAKE_EDGES,
     STRENGTH_EDGES,
+    WAR_RAISES,
 )
 from simulate.games.golem_poker.state import BET, BET1, FOLD, M_AMOUNT, M_CARDS, M_KIND, MATCH, RAISE
 from simulate.rng import mix64
 
 _EDGES = np.array(STRENGTH_EDGES)
 _PRICES = np.array(PRICE_EDGES)
+_STAKES = np.array(STAKE_EDGES)
 
 
 @njit(cache=True, inline="always")
@@ -56,22 +60,28 @@ def info_row(r, tb):
         share = c / (r.pot + c)
         while price <= _PRICES.shape[0] and share >= _PRICES[price - 1]:
             price += 1
-    raises = min(r.raises, 2)
+    raises = min(r.raises, 3)
     again = 1 if r.bet_in[s] > 0 else 0
     opponents = min(r.num_in - 1, 3) - 1
     aggression = 0
     for o in range(n):
         if o != s and r.active[o] and r.aggr[o] == 2:
             aggression = 1
+    committed = r.paid_ante[s] + r.paid_bet[s] + r.paid_penalty[s]
+    brought = committed + max(r.stack[s], 0)
+    stake = 0
+    while stake < _STAKES.shape[0] and committed >= _STAKES[stake] * brought:
+        stake += 1
     row = position
     row = row * 2 + phase
     row = row * (_EDGES.shape[0] + 1) + hand
     row = row * 4 + golem
     row = row * (_PRICES.shape[0] + 2) + price
-    row = row * 3 + raises
+    row = row * 4 + raises
     row = row * 2 + again
     row = row * 3 + opponents
-    return row * 2 + aggression
+    row = row * 2 + aggression
+    return row * (_STAKES.shape[0] + 1) + stake
 
 
 @njit(cache=True, inline="always")
@@ -89,6 +99,13 @@ def can_raise(r):
 
 
 @njit(cache=True, inline="always")
+def can_war(r):
+    """A minimum raise carrying a raise war on is legal: the round has seen from ``MAX_RAISES`` to fewer than
+    ``WAR_RAISES`` raises."""
+    return r.current_bet > 0 and r.raises >= MAX_RAISES and r.raises < WAR_RAISES and r.raise_lo <= r.raise_hi
+
+
+@njit(cache=True, inline="always")
 def legal_actions(r, tb, mask):
     """Abstract actions legal for the seat to act into ``mask`` (NUM_ACTIONS,) bool (at least one is)."""
     mask[A_FOLD] = to_match(r) > 0
@@ -96,7 +113,8 @@ def legal_actions(r, tb, mask):
     up = can_raise(r)
     mask[A_HALF] = up
     mask[A_POT] = up
-    if not mask[A_FOLD] and not mask[A_MATCH] and not up:
+    mask[A_MIN] = can_war(r)
+    if not mask[A_FOLD] and not mask[A_MATCH] and not up and not mask[A_MIN]:
         mask[A_FOLD] = True
 
 
@@ -109,6 +127,9 @@ def abstract_move(r, tb, a, mv):
         mv[M_KIND] = FOLD
     elif a == A_MATCH:
         mv[M_KIND] = MATCH
+    elif a == A_MIN:
+        mv[M_KIND] = RAISE
+        mv[M_AMOUNT] = r.raise_lo
     else:
         ante = tb.params[P_ANTE]
         share = POT_SHARES[A_HALF] if a == A_HALF else POT_SHARES[A_POT]
@@ -146,6 +167,7 @@ def choose_action(r, tb):
     m0 = to_match(r) > 0
     m1 = can_match(r, tb)
     up = can_raise(r)
+    war = can_war(r)
     row = info_row(r, tb)
     u = row_uniform(r, row)
     probs = tb.policy[table_index(r), row]
@@ -155,7 +177,8 @@ def choose_action(r, tb):
     w1 = probs[A_MATCH] if m1 else 0.0
     w2 = probs[A_HALF] if up else 0.0
     w3 = probs[A_POT] if up else 0.0
-    total = w0 + w1 + w2 + w3
+    w4 = probs[A_MIN] if war else 0.0
+    total = w0 + w1 + w2 + w3 + w4
     if total <= 0.0:
         return A_MATCH if m1 else A_FOLD
     x = u * total
@@ -165,4 +188,6 @@ def choose_action(r, tb):
         return A_MATCH
     if x < w0 + w1 + w2:
         return A_HALF
-    return A_POT  # x < total, so w3 > 0 here
+    if x < w0 + w1 + w2 + w3:
+        return A_POT
+    return A_MIN  # x < total, so w4 > 0 here

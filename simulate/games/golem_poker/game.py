@@ -160,12 +160,13 @@ class GolemPoker(GameShell):
             policy_file=policy.FILE,
             provenance_file=policy.PROVENANCE_FILE,
             bot="cfr",
-            missing=(1.0, 1e-9, 0.0, 0.0),  # as abstraction.choose_action: fold to a bet, else check
+            missing=(1.0, 1e-9, 0.0, 0.0, 0.0),  # as abstraction.choose_action: fold to a bet, else check
             version=policy.VERSION,
             load=partial(data.load, cfr_table=False),
             # the simple exploits self-play never plays, a whole table of one in 25% of traversals: a maniac who raises
-            # half the pot or the pot whenever it may (else calls), and a calling station who always matches
-            rivals=((0.0, 1e-9, 0.5, 0.5), (0.0, 1.0, 0.0, 0.0)),
+            # half the pot or the pot whenever it may, then carries the raise war on by minimum raises (else calls),
+            # and a calling station who always matches
+            rivals=((0.0, 1e-9, 0.5, 0.5, 1.0), (0.0, 1.0, 0.0, 0.0, 0.0)),
             rival_share=0.25,
         ),
     )

@@ -13,19 +13,24 @@ field          values  meaning (all from what the seat to act can see)
                        more, the golem's raw material), 3 before the draw (the pile is not yet known)
 ``price``      4       pot odds of the match: 0 nothing to match, else the share of the pot after matching
                        that the match costs, cut at ``PRICE_EDGES`` (1 cheap, 2 middling, 3 dear)
-``raises``     3       raises in this betting round: 0 none, 1 one, 2 two or more (a raise war)
+``raises``     4       raises in this betting round: 0 none, 1 one, 2 two (the last half- or pot-sized raise
+                       is spent), 3 three or more (a raise war, carried on by minimum raises)
 ``again``      2       1 the seat has already put chips in this round (a raise came back over its own bet
                        or call), 0 not
 ``opponents``  3       opponents still in: 0 one, 1 two, 2 three or more
 ``aggression`` 2       1 an opponent still in has bet or raised this deal, 0 none has
+``stake``      3       the seat's chips in the pot (antes, bets, penalties) against what it brought to it,
+                       cut at ``STAKE_EDGES`` (0 under a tenth, 1 under 30%, 2 more: deep in a raise war)
 =============  ======  ==================================================================================
 
 Actions: ``fold`` (only facing a bet), ``match`` (check or call), ``half_pot`` and ``pot`` (a bet or raise of half
 or all of the pot after matching, in whole antes, clipped into the legal range; raises only while the round has
-seen fewer than ``MAX_RAISES``). The file (``FILE``) holds one line per information set the training reached, named
-``n{players}-{position}-{phase}-{hand}-{golem}-{price}-{raises}-{again}-{opponents}-{aggression}``, with each action's
-probability. ``VERSION`` numbers the layout and meaning: the provenance file records the version a table was trained
-on, and a table of another version is refused (``data.load``).
+seen fewer than ``MAX_RAISES``) and ``min_raise`` (the rules' smallest raise: the only raise of a war, legal once
+the round has seen ``MAX_RAISES`` raises and while it has seen fewer than ``WAR_RAISES``). The file (``FILE``) holds
+one line per information set the training reached, named
+``n{players}-{position}-{phase}-{hand}-{golem}-{price}-{raises}-{again}-{opponents}-{aggression}-{stake}``, with each
+action's probability. ``VERSION`` numbers the layout and meaning: the provenance file records the version a table was
+trained on, and a table of another version is refused (``data.load``).
 """
 
 from __future__ import annotations
@@ -38,26 +43,30 @@ from simulate.datafiles import DataError, read_csv
 
 FILE = "cfr_policy.csv"
 PROVENANCE_FILE = "cfr_policy.toml"
-ACTIONS = ("fold", "match", "half_pot", "pot")
-A_FOLD, A_MATCH, A_HALF, A_POT = 0, 1, 2, 3
+ACTIONS = ("fold", "match", "half_pot", "pot", "min_raise")
+A_FOLD, A_MATCH, A_HALF, A_POT, A_MIN = 0, 1, 2, 3, 4
 NUM_ACTIONS = len(ACTIONS)
-POT_SHARES = (0.0, 0.0, 0.5, 1.0)  # size of each action's bet or raise as a share of the pot after matching
-MAX_RAISES = 2  # the abstraction's raises per betting round
+POT_SHARES = (0.0, 0.0, 0.5, 1.0)  # size of the half_pot and pot bets or raises as a share of the pot after matching
+MAX_RAISES = 2  # the abstraction's half- and pot-sized raises per betting round
+WAR_RAISES = 20  # minimum raises carry a raise war on while the round has seen fewer raises than this
 STRENGTH_EDGES = (0.35, 0.5, 0.7, 0.85, 0.92, 0.97, 0.99)
 PRICE_EDGES = (0.25, 0.4)  # the match's share of the pot after matching: a half-pot bet costs 1/3, a pot bet 1/2
+STAKE_EDGES = (0.1, 0.3)  # the seat's chips in the pot as a share of what it brought to it
 FIELDS = (
     ("position", 3),
     ("phase", 2),
     ("hand", len(STRENGTH_EDGES) + 1),
     ("golem", 4),
     ("price", len(PRICE_EDGES) + 2),
-    ("raises", 3),
+    ("raises", 4),
     ("again", 2),
     ("opponents", 3),
     ("aggression", 2),
+    ("stake", len(STAKE_EDGES) + 1),
 )
-VERSION = 2
-"""The abstraction's version (1: the bet faced in 4 classes, without raises counted, chips committed or pot odds)."""
+VERSION = 3
+"""The abstraction's version (1: the bet faced in 4 classes, without raises counted, chips committed or pot odds;
+2: raises counted to two, no minimum raise past them and no stake)."""
 ROWS = int(np.prod([size for _, size in FIELDS]))
 MIN_PLAYERS, MAX_PLAYERS = 3, 6
 PLAYER_COUNTS = tuple(range(MIN_PLAYERS, MAX_PLAYERS + 1))
