@@ -100,7 +100,12 @@ def wins_from_scores(score: np.ndarray) -> np.ndarray:
 def turn_order(rows: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     """Component rows (columns ``game`` and ``turn`` among them) in game order, then turn order; rows of one turn
     keep the order they came in (a stable sort)."""
-    order = np.lexsort((rows["turn"], rows["game"]))
+    turn = rows["turn"].astype(np.int64)
+    if not len(turn):
+        return rows
+    low = turn.min()
+    # one stable sort of one key (game, then turn): a few times the pace of np.lexsort over the two
+    order = np.argsort(rows["game"] * (turn.max() - low + 1) + (turn - low), kind="stable")
     return {name: column[order] for name, column in rows.items()}
 
 
