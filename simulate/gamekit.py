@@ -11,6 +11,7 @@ import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import numpy as np
@@ -101,6 +102,18 @@ def wins_from_scores(score: np.ndarray) -> np.ndarray:
     """Each seat's share of the win (G, n) float64 by its score (G, n): the seats of the top score share it."""
     top = score == score.max(axis=1, keepdims=True)
     return top / top.sum(axis=1, keepdims=True)
+
+
+def turn_order(rows: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """Component rows (columns ``game`` and ``turn`` among them) in game order, then turn order; rows of one turn
+    keep the order they came in (a stable sort)."""
+    turn = rows["turn"].astype(np.int64)
+    if not len(turn):
+        return rows
+    low = turn.min()
+    # one stable sort of one key (game, then turn): a few times the pace of np.lexsort over the two
+    order = np.argsort(rows["game"] * (turn.max() - low + 1) + (turn - low), kind="stable")
+    return {name: column[order] for name, column in rows.items()}
 
 
 def no_components() -> dict[str, np.ndarray | Codes]:
@@ -296,18 +309,26 @@ class Twin(ABC):
 _FACTS = frozenset(f.name for f in dataclasses.fields(GameInfo))
 
 
-class GameShell(ABC):
+class GameShell:
     """The common part of every game's ``GAME`` (``simulate.game.Game``): its facts read from its declared ``info``,
     its data folder (``seeds/<name>/``) and playing time, the replay page, and the bench's replay timings written
     once over three hooks.
 
     A game sets ``trace_game`` (``play.trace_game``: one game's move records), ``replay_moves`` (``play.replay_moves``:
-    the numba engine applying recorded moves; None when the game has none), :meth:`new_reference` (its reference
-    engine in the starting position of a setup seed, taking the kernel's move records) and :meth:`new_twin` (both
-    engines at a game's start, for the conformance check's move-by-move comparison)."""
+    the numba engine applying recorded moves; None when the game has none), ``data_module`` (its data module, whose
+    ``load`` and ``RULE_OPTIONS`` give :meth:`load_data` and :meth:`rule_options`), ``reference_class`` (its
+    reference engine, built by :meth:`new_reference` in the starting position of a setup seed, taking the kernel's
+    move records) and ``twin_class`` (both engines at a game's start, built by :meth:`new_twin` for the conformance
+    check's move-by-move comparison); a game whose engines or data are built otherwise overrides those methods."""
 
     info: GameInfo
     """The game's declared record (``simulate.game.GameInfo``); each of its facts reads as an attribute too."""
+    data_module: ModuleType
+    """The game's data module: ``load(folder=None, rules=None)`` and ``RULE_OPTIONS`` (``rule_options``)."""
+    reference_class: Callable[[Any, int, int], Any]
+    """The reference engine: ``reference_class(data, num_players, setup_seed)``."""
+    twin_class: Callable[[Any, int, int, int], Twin]
+    """Both engines: ``twin_class(data, num_players, setup_seed, play_seed)`` (:class:`Twin`)."""
     trace_game: Callable | None = None
     replay_moves: Callable | None = None
     decide_moves: Callable | None = None
@@ -332,6 +353,14 @@ class GameShell(ABC):
     def component_table(self, data: Any) -> list[dict[str, Any]] | None:
         """Every component a value design can value (``Game``); None: the game has no value design yet."""
         return None
+
+    def rule_options(self) -> dict[str, RuleOption]:
+        """The rule options of ``data_module.RULE_OPTIONS``, the shipped data's values as defaults (``Game``)."""
+        return rule_options(self.data_module.RULE_OPTIONS, self.data_module.load().rules)
+
+    def load_data(self, folder: Path | None, rules: dict[str, Any]) -> Any:
+        """``data_module.load``: the data of ``folder`` (None: the shipped data) with ``rules`` on top (``Game``)."""
+        return self.data_module.load(folder, rules)
 
     def replay_view(
         self,
@@ -362,14 +391,14 @@ class GameShell(ABC):
             narrate=lambda e: (e["event"], e.get("text", "")),
         )
 
-    @abstractmethod
     def new_reference(self, data: Any, num_players: int, setup_seed: int) -> Any:
         """The reference engine's game of ``setup_seed`` in its starting position (``apply_action`` takes the
-        kernel's move records): every game writes it, or it cannot be built."""
+        kernel's move records)."""
+        return self.reference_class(data, num_players, setup_seed)
 
-    @abstractmethod
     def new_twin(self, data: Any, num_players: int, setup_seed: int, play_seed: int) -> Twin:
         """The game of these seeds in both engines at its start (:class:`Twin`), for the move-by-move check."""
+        return self.twin_class(data, num_players, setup_seed, play_seed)
 
     def reference_replay_seconds(
         self,

@@ -184,6 +184,28 @@ def seat_score(score_parts, r, tb, s, parts):
 
 
 @njit(cache=True, inline="always")
+def score_seats(score_parts, r, tb, n, g, pt, score, parts):
+    """The ``n`` seats' scores in finished record ``r`` (:func:`seat_score`, parts in ``pt``) into ``score[g, s]`` and
+    their parts into ``parts[g, s]`` (the arrays of :func:`result_arrays`)."""
+    for s in range(n):
+        score[g, s] = seat_score(score_parts, r, tb, s, pt)
+        for k in range(pt.shape[0]):
+            parts[g, s, k] = pt[k]
+
+
+def result_arrays(num_games: int, num_players: int, num_parts: int) -> dict[str, np.ndarray]:
+    """A game's ``results`` before they are filled: ``score`` (G, n) int32, ``parts`` (G, n, num_parts) int32, ``rank``
+    (G, n) int8 and ``win`` (G, n) float32, zeros."""
+    g, n = num_games, num_players
+    return {
+        "score": np.zeros((g, n), np.int32),
+        "parts": np.zeros((g, n, num_parts), np.int32),
+        "rank": np.zeros((g, n), np.int8),
+        "win": np.zeros((g, n), np.float32),
+    }
+
+
+@njit(cache=True, inline="always")
 def record_point(score_parts, r, tb, n, points, num_points, g, parts):
     """Every seat's score now (:func:`seat_score`) into game ``g``'s next trajectory point ``points[g, k]``, while
     there is room, ``num_points[g]`` counting them (``simulate.gamekit.new_trajectories``)."""
@@ -285,6 +307,17 @@ def replay_moves(kernel: Callable, ctx: tuple, st: np.ndarray, traces: list[np.n
     kernel(ctx, st, moves, offsets)
 
 
+def recorded_rows(
+    rows: np.ndarray, num_rows: np.ndarray, num_players: int, first_game: int = 0
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The feature rows a loop recorded, one after the other: game g's are the first ``num_rows[g]`` of ``rows[g]``
+    (rows (G, R, F): position after position, each from every seat's view in seat order). Returns the features
+    (N, F), each row's game (N,) int64 counted from ``first_game`` and its seat (N,) int8."""
+    keep = np.arange(rows.shape[1]) < num_rows[:, None]
+    game = np.repeat(np.arange(first_game, first_game + len(num_rows), dtype=np.int64), num_rows)
+    return rows[keep], game, (np.nonzero(keep)[1] % num_players).astype(np.int8)
+
+
 def lineup_context(
     tables: Any,
     num_players: int,
@@ -347,6 +380,52 @@ class Loop:
             self.work(st, max(1, num_blocks(num_games, threads))),
             keep,
         )
+
+    def batch(
+        self,
+        data: Any,
+        num_players: int,
+        seat_bot: np.ndarray,
+        bot_ids: np.ndarray,
+        bot_params: np.ndarray,
+        setup_seeds: np.ndarray,
+        play_seeds: np.ndarray,
+        threads: int = 1,
+        check: bool = False,
+        out: np.ndarray | None = None,
+        **recording: Any,
+    ) -> tuple[np.ndarray, tuple]:
+        """Play one game per seed pair to the end; return the batch of final records and the ``ctx`` played with
+        (which holds what the game's loop recorded).
+
+        Parameters
+        ----------
+        data
+            The game's loaded data (``Game.load_data``).
+        seat_bot : ndarray(int, ndim=2)
+            (G, num_players): index into ``bot_ids`` of the bot in each seat (seat = table position).
+        bot_ids, bot_params : ndarray
+            (L,) bot ids and (L, max_bot_params) parameter vectors of the lineup.
+        setup_seeds, play_seeds : ndarray(uint64)
+            (G,) seeds of each game: the setup seed deals, the play seed drives the bots.
+        threads : int
+            1 plays serially; more plays blocks of games on numba threads (same results).
+        check : bool
+            Check each bot move before it is applied; an illegal one ends its game (``ILLEGAL_MOVE``). A game whose
+            loop always checks ignores it.
+        out : ndarray, optional
+            A batch of ``records(data, G)`` to play into instead of a new one (the game's setup sets every field): a
+            caller playing chunk after chunk saves allocating and faulting in its records.
+        recording
+            The game's recording arrays (features, trajectories, columns), as keywords of its ``context``.
+        """
+        ctx = self.context(
+            data, num_players, seat_bot, bot_ids, bot_params, setup_seeds, play_seeds, check, **recording
+        )
+        g = len(np.atleast_1d(setup_seeds))
+        st = out if out is not None else self.records(data, g)
+        self.run(ctx, st, g, threads)
+        return st, ctx
 
     def trace_game(
         self,

@@ -12,9 +12,12 @@ import sys
 from pathlib import Path
 
 import numpy as np
+from hypothesis import given
+from hypothesis import strategies as hs
 from numba import njit
 
 import simulate.play as loop
+from simulate.gamekit import turn_order
 
 TARGET, BANNED = 12, 7
 RECORD = np.dtype([("total", np.int64), ("moves", np.int64), ("over", np.int8)])
@@ -259,3 +262,33 @@ def test_games_share_the_numba_cache_in_any_order(tmp_path: Path) -> None:
     _run_games(tmp_path, cache, "game_a")
     assert {p.parent.parent.name.split("-")[0] for p in cache.rglob("*.nbi")} >= {"game_a", "game_b"}
     assert not [p for p in cache.rglob("play.*.nbi")]  # nothing of simulate.play is compiled on its own
+
+
+@given(
+    hs.lists(hs.tuples(hs.integers(0, 4), hs.integers(-1, 9)), max_size=40).map(sorted),
+    hs.randoms(use_true_random=False),
+)
+def test_turn_order_sorts_each_games_rows_by_turn_keeping_ties_in_order(rows: list, rand) -> None:
+    """``gamekit.turn_order`` of a game's rows in any order within each game: game order, then turn, and the rows of
+    one turn (told apart by ``seq``) in the order they came."""
+    by_game: dict[int, list] = {}
+    for g, t in rows:
+        by_game.setdefault(g, []).append(t)
+    for turns in by_game.values():
+        rand.shuffle(turns)
+    game = np.array([g for g in sorted(by_game) for _ in by_game[g]], np.int64)
+    turn = np.array([t for g in sorted(by_game) for t in by_game[g]], np.int32)
+    seq = np.arange(len(game), dtype=np.int16)
+    out = turn_order({"game": game, "turn": turn, "seq": seq})
+    expect = sorted(zip(game.tolist(), turn.tolist(), seq.tolist(), strict=True))
+    assert list(zip(out["game"].tolist(), out["turn"].tolist(), out["seq"].tolist(), strict=True)) == expect
+    assert out["turn"].dtype == np.int32 and out["seq"].dtype == np.int16
+
+
+def test_recorded_rows_keep_each_games_rows_in_order_with_their_game_and_seat() -> None:
+    """Game g's first ``num_rows[g]`` rows of ``rows[g]``, numbered from ``first_game``, seats cycling."""
+    rows = np.arange(3 * 4 * 2, dtype=np.float32).reshape(3, 4, 2)
+    x, game, seat = loop.recorded_rows(rows, np.array([2, 0, 4]), 2, first_game=5)
+    assert x.tolist() == [*rows[0, :2].tolist(), *rows[2].tolist()]
+    assert game.tolist() == [5, 5, 7, 7, 7, 7] and game.dtype == np.int64
+    assert seat.tolist() == [0, 1, 0, 1, 0, 1] and seat.dtype == np.int8

@@ -232,10 +232,9 @@ class Pig(GameShell):
         trajectories=False,
     ) -> ChunkTables:
         n, g = num_players, len(play_seeds)
-        st = E.new_state(g)
         points = new_trajectories(g, MAX_POINTS, n) if trajectories else new_trajectories(0, 0, 0)
-        ctx = context(d, n, seat_lineup, lineup_ids, lineup_params, setup_seeds, play_seeds, check_moves, points)
-        LOOP.run(ctx, st, g, threads)
+        lineup = (seat_lineup, lineup_ids, lineup_params, setup_seeds, play_seeds)
+        st, _ = LOOP.batch(d, n, *lineup, threads, check_moves, points=points)
         score = st.score[:, :n]
         win = wins_from_scores(score)
         games = {

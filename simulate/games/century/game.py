@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import threading
 import time
-from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
@@ -19,7 +18,6 @@ from simulate.game import (
     GameInfo,
     PlantedEdit,
     ReplayPosition,
-    RuleOption,
     bot_specs,
 )
 from simulate.gamekit import (
@@ -28,7 +26,6 @@ from simulate.gamekit import (
     move_events,
     new_trajectories,
     result_event,
-    rule_options,
     state_field,
     time_search,
     trajectory_lists,
@@ -206,20 +203,11 @@ class Century(GameShell):
             )
         return out
 
+    data_module = data
+    reference_class = CenturyReference
+    twin_class = CenturyTwin
     trace_game = staticmethod(play.trace_game)
     replay_moves = staticmethod(play.replay_moves)
-
-    def new_reference(self, d: data.CenturyData, num_players: int, setup_seed: int) -> CenturyReference:
-        return CenturyReference(d, num_players, setup_seed)
-
-    def new_twin(self, d: data.CenturyData, num_players: int, setup_seed: int, play_seed: int) -> CenturyTwin:
-        return CenturyTwin(d, num_players, setup_seed, play_seed)
-
-    def rule_options(self) -> dict[str, RuleOption]:
-        return rule_options(data.RULE_OPTIONS, data.load().rules)
-
-    def load_data(self, folder: Path | None, rules: dict[str, Any]) -> data.CenturyData:
-        return data.load(folder, rules)
 
     def describe_data(self, d: data.CenturyData) -> dict[str, Any]:
         texts = {c["id"]: c["text"] for c in self.component_table(d)}  # a card value report shows them beside ids

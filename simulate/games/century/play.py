@@ -7,7 +7,7 @@ from numba import njit
 
 import simulate.play as loop
 from simulate.game import Positions
-from simulate.gamekit import new_trajectories
+from simulate.gamekit import new_trajectories, turn_order
 from simulate.games.century.apprentice import apprentice_action, new_apprentice_scratch
 from simulate.games.century.bots import (
     APPRENTICE,
@@ -285,14 +285,9 @@ def _results(st, tab, shared, score, parts, rank, win, tied, winner):
     for g in range(st.shape[0]):
         r = st[g]
         n = r.num_players
+        loop.score_seats(score_parts, r, tb, n, g, pt, score, parts)
         for s in range(n):
-            score_parts(r, tb, s, pt)
-            total = 0
-            for k in range(NUM_PARTS):
-                parts[g, s, k] = pt[k]
-                total += pt[k]
-            score[g, s] = total
-            sc[s] = total
+            sc[s] = score[g, s]
         tied[g] = rank_seats(sc, n, shared, rk, wn)
         winner[g] = -1
         for s in range(n):
@@ -315,34 +310,12 @@ def play_batch(
     points: np.ndarray = NO_POINTS[0],
     num_points: np.ndarray = NO_POINTS[1],
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Play one game per seed pair to the end; return the final states, the opening rows and the play profiles.
-
-    Parameters
-    ----------
-    seat_bot : ndarray(int, ndim=2)
-        (G, num_players): index into ``bot_ids`` of the bot in each seat.
-    bot_ids, bot_params : ndarray
-        (L,) bot ids and (L, MAX_BOT_PARAMS) parameter vectors of the lineup.
-    setup_seeds, play_seeds : ndarray(uint64)
-        (G,) seeds of each game.
-    threads : int
-        1 plays serially; more plays blocks of games on numba threads (same results).
-    out : ndarray, optional
-        A batch from :func:`new_state` of G records to play into instead of a new one (``init_game`` sets
-        every field): a caller playing chunk after chunk saves allocating and faulting in 1.4 kB per game.
-    points, num_points : ndarray, optional
-        Trajectories to fill (``simulate.gamekit.new_trajectories`` of G games): every seat's score at the end
-        of every round; none by default.
-
-    Returns
-    -------
-    The batch, the opening merchant and point rows (G, MAX_MERCHANT_ROW), (G, MAX_POINT_ROW), and the
-    play-profile counts (G, MAX_PLAYERS, len(PROFILE)) int32 (``PROFILE``).
-    """
-    g = setup_seeds.shape[0]
-    st = out if out is not None else new_state(g, data.tables)
-    ctx = _ctx(data, num_players, seat_bot, bot_ids, bot_params, setup_seeds, play_seeds, points=(points, num_points))
-    LOOP.run(ctx, st, g, threads)
+    """Play one game per seed pair to the end (``simulate.play.Loop.batch``, every move checked); return the final
+    states, the opening merchant and point rows (G, MAX_MERCHANT_ROW), (G, MAX_POINT_ROW) and the play-profile counts
+    (G, MAX_PLAYERS, len(PROFILE)) int32 (``PROFILE``). ``points``, ``num_points``: trajectories to fill
+    (``simulate.gamekit.new_trajectories`` of G games), every seat's score at the end of every round."""
+    lineup = (seat_bot, bot_ids, bot_params, setup_seeds, play_seeds)
+    st, ctx = LOOP.batch(data, num_players, *lineup, threads, out=out, points=(points, num_points))
     return st, *ctx[7:10]
 
 
@@ -362,19 +335,12 @@ def positions(
     """Play one game per seed pair as a run would and return, after every turn, the features of the position
     from every seat's view (``simulate.game.Positions``; the apprentice's training data)."""
     g = len(setup_seeds)
-    st = new_state(g, data.tables)
     feats = np.zeros((g, MAX_ROWS_PER_GAME, NUM_FEATURES), np.float32)
     num_rows = np.zeros(g, np.int64)
-    ctx = _ctx(
-        data, num_players, seat_lineup, lineup_ids, lineup_params, setup_seeds, play_seeds, feats=(feats, num_rows)
-    )
-    LOOP.run(ctx, st, g)
-    game = np.repeat(np.arange(g, dtype=np.int64), num_rows)
-    x = np.concatenate([feats[k, : num_rows[k]] for k in range(g)]) if g else np.zeros((0, NUM_FEATURES), np.float32)
-    seat = np.concatenate([np.arange(num_rows[k], dtype=np.int64) % num_players for k in range(g)]) if g else game
-    return Positions(
-        x, game, seat.astype(np.int8), results(data, st)["win"].astype(np.float64), st["over"] == END_TRIGGER
-    )
+    lineup = (seat_lineup, lineup_ids, lineup_params, setup_seeds, play_seeds)
+    st, _ = LOOP.batch(data, num_players, *lineup, feats=(feats, num_rows))
+    x, game, seat = loop.recorded_rows(feats, num_rows, num_players)
+    return Positions(x, game, seat, results(data, st)["win"].astype(np.float64), st["over"] == END_TRIGGER)
 
 
 def results(data: CenturyData, st: np.ndarray) -> dict[str, np.ndarray]:
@@ -382,25 +348,18 @@ def results(data: CenturyData, st: np.ndarray) -> dict[str, np.ndarray]:
     tb = data.tables
     g = st.shape[0]
     n = int(st["num_players"][0]) if g else 2
-    score = np.zeros((g, n), np.int32)
-    parts = np.zeros((g, n, NUM_PARTS), np.int32)
-    rank = np.zeros((g, n), np.int8)
-    win = np.zeros((g, n), np.float32)
-    tied = np.zeros(g, np.bool_)
-    winner = np.zeros(g, np.int8)
+    res = loop.result_arrays(g, n, NUM_PARTS) | {"tied": np.zeros(g, np.bool_), "winner": np.zeros(g, np.int8)}
     if g:
-        _results(st, data.kernel, bool(tb.params[P_TIE_SHARED]), score, parts, rank, win, tied, winner)
-    return {"score": score, "parts": parts, "rank": rank, "win": win, "tied": tied, "winner": winner}
+        _results(st, data.kernel, bool(tb.params[P_TIE_SHARED]), *res.values())
+    return res
 
 
 @njit(cache=True)
 def _seat_and_component_rows(
     st, market, num_merchant, seat_cards, seat_crystals, comp_game, comp_seat, comp_code, comp_kind, comp_turn
 ):
-    """Per-seat card and crystal counts, and one row per card acquired in game order, then turn order.
-
-    With ``comp_game`` of length 0 only counts the component rows (the return value).
-    """
+    """Per-seat card and crystal counts, and one row per card acquired, game by game (merchant cards, then point
+    cards, each in data order); returns the rows. With ``comp_game`` of length 0 only counts them."""
     rows = 0
     for g in range(st.shape[0]):
         r = st[g]
@@ -412,50 +371,36 @@ def _seat_and_component_rows(
                     k += market[r.owned[s, i]]
                 seat_cards[g * n + s] = k
                 seat_crystals[g * n + s] = r.crystals[s, 0] + r.crystals[s, 1] + r.crystals[s, 2] + r.crystals[s, 3]
-        first = rows
         for m in range(r.m_turn.shape[0]):
-            if r.m_turn[m] < 0:
-                continue
-            if comp_game.shape[0]:
-                owner = 0
-                while r.cards[owner, m] == 0:
-                    owner += 1
-                _insert_row(
-                    comp_game, comp_seat, comp_code, comp_kind, comp_turn, first, rows, g, owner, m, 0, r.m_turn[m]
-                )
-            rows += 1
+            if r.m_turn[m] >= 0:
+                if comp_game.shape[0]:
+                    owner = 0
+                    while r.cards[owner, m] == 0:
+                        owner += 1
+                    _row(comp_game, comp_seat, comp_code, comp_kind, comp_turn, rows, g, owner, m, 0, r.m_turn[m])
+                rows += 1
         for p in range(r.p_owner.shape[0]):
-            if r.p_owner[p] < 0:
-                continue
-            if comp_game.shape[0]:
-                _insert_row(
-                    comp_game,
-                    comp_seat,
-                    comp_code,
-                    comp_kind,
-                    comp_turn,
-                    first,
-                    rows,
-                    g,
-                    r.p_owner[p],
-                    num_merchant + p,
-                    1,
-                    r.p_turn[p],
-                )
-            rows += 1
+            if r.p_owner[p] >= 0:
+                if comp_game.shape[0]:
+                    _row(
+                        comp_game,
+                        comp_seat,
+                        comp_code,
+                        comp_kind,
+                        comp_turn,
+                        rows,
+                        g,
+                        r.p_owner[p],
+                        num_merchant + p,
+                        1,
+                        r.p_turn[p],
+                    )
+                rows += 1
     return rows
 
 
 @njit(cache=True, inline="always")
-def _insert_row(game, seat, code, kind, turn, first, at, g, s, c, k, t):
-    """Insert a component row into rows ``first..at`` kept in turn order (one acquisition per turn)."""
-    while at > first and turn[at - 1] > t:
-        game[at] = game[at - 1]
-        seat[at] = seat[at - 1]
-        code[at] = code[at - 1]
-        kind[at] = kind[at - 1]
-        turn[at] = turn[at - 1]
-        at -= 1
+def _row(game, seat, code, kind, turn, at, g, s, c, k, t):
     game[at] = g
     seat[at] = s
     code[at] = c
@@ -465,7 +410,7 @@ def _insert_row(game, seat, code, kind, turn, first, at, g, s, c, k, t):
 
 def seat_and_component_rows(data: CenturyData, st: np.ndarray) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
     """Market cards held and crystals left per seat (game-major, int16), and the component rows of finished games
-    (``COMPONENT_ROWS``)."""
+    (``COMPONENT_ROWS``) in turn order (``simulate.gamekit.turn_order``)."""
     g = st.shape[0]
     n = int(st["num_players"][0]) if g else 2
     market = np.zeros(len(data.tables.m_kind), np.int64)
@@ -477,4 +422,4 @@ def seat_and_component_rows(data: CenturyData, st: np.ndarray) -> tuple[dict[str
     seat_crystals = np.zeros(g * n, np.int16)
     comp = {name: np.empty(rows, dtype) for name, dtype in COMPONENT_ROWS}  # every row is written
     _seat_and_component_rows(st, market, nm, seat_cards, seat_crystals, *comp.values())
-    return {"cards": seat_cards, "crystals": seat_crystals}, comp
+    return {"cards": seat_cards, "crystals": seat_crystals}, turn_order(comp)

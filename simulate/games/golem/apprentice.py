@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
+import simulate.play as loop
 from simulate.game import ApprenticeSpec, ChoiceLog, Choices, Positions
 from simulate.games.golem import engine, play
 from simulate.games.golem.apprentice_bot import choice_features, new_apprentice_scratch
@@ -66,11 +67,10 @@ def positions(
             record_count=count,
         )
         win[g0:g1] = play.results(data, st)["win"]
-        for k in range(g1 - g0):
-            rows = rec[k, : count[k]].reshape(-1, NUM_FEATURES)
-            xs.append(rows)
-            games.append(np.full(len(rows), g0 + k, np.int64))
-            seats.append(np.tile(np.arange(num_players, dtype=np.int8), int(count[k])))
+        x, game, seat = loop.recorded_rows(rec.reshape(g1 - g0, -1, NUM_FEATURES), count * num_players, num_players, g0)
+        xs.append(x)
+        games.append(game)
+        seats.append(seat)
     if not xs:
         return Positions(np.zeros((0, NUM_FEATURES), np.float32), np.zeros(0, np.int64), np.zeros(0, np.int8), win)
     return Positions(np.concatenate(xs), np.concatenate(games), np.concatenate(seats), win)

@@ -16,7 +16,6 @@ import random
 import statistics
 import time
 from itertools import combinations
-from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
@@ -30,14 +29,12 @@ from simulate.game import (
     GameInfo,
     PlantedEdit,
     ReplayPosition,
-    RuleOption,
     bot_specs,
 )
 from simulate.gamekit import (
     GameShell,
     new_trajectories,
     result_event,
-    rule_options,
     state_field,
     trajectory_lists,
 )
@@ -304,6 +301,8 @@ class Golem(GameShell):
         ),
     )
 
+    data_module = data
+    twin_class = GolemTwin
     trace_game = staticmethod(play.trace_game)
     replay_moves = staticmethod(play.replay_moves)
     decide_moves = staticmethod(play.decide_moves)
@@ -315,15 +314,6 @@ class Golem(GameShell):
 
     def new_reference(self, d: data.GolemData, num_players: int, setup_seed: int) -> _IntActions:
         return _IntActions(GolemReference(d, num_players, setup_seed))
-
-    def new_twin(self, d: data.GolemData, num_players: int, setup_seed: int, play_seed: int) -> GolemTwin:
-        return GolemTwin(d, num_players, setup_seed, play_seed)
-
-    def rule_options(self) -> dict[str, RuleOption]:
-        return rule_options(data.RULE_OPTIONS, data.load().rules)
-
-    def load_data(self, folder: Path | None, rules: dict[str, Any]) -> data.GolemData:
-        return data.load(folder, rules)
 
     def describe_data(self, d: data.GolemData) -> dict[str, Any]:
         title = self.title + (" [ESTIMATES in use]" if d.provenance["estimates"] else "")

@@ -192,13 +192,7 @@ def _results(st, tab, score, parts, rank, win, automa):
     for g in range(st.shape[0]):
         r = st[g]
         n = r.n
-        for s in range(n):
-            score_parts(r, tb, s, pt)
-            total = 0
-            for k in range(NUM_PARTS):
-                parts[g, s, k] = pt[k]
-                total += pt[k]
-            score[g, s] = total
+        loop.score_seats(score_parts, r, tb, n, g, pt, score, parts)
         if r.automa:
             # solo: the player against the Automa; a tie goes to the uppermost Rabbi of round 4
             automa_parts(r, tb, pt)
@@ -250,48 +244,21 @@ def play_batch(
     points: np.ndarray = NO_POINTS[0],
     num_points: np.ndarray = NO_POINTS[1],
 ) -> np.ndarray:
-    """Play one game per seed pair to the end; return the final records.
+    """Play one game per seed pair to the end (``simulate.play.Loop.batch``); return the final records.
 
-    Parameters
-    ----------
-    seat_bot : ndarray(int, ndim=2)
-        (G, num_players): index into ``bot_ids`` of the bot in each seat (seat = table position).
-    bot_ids, bot_params : ndarray
-        (L,) bot ids and (L, MAX_BOT_PARAMS) weight vectors of the lineup.
-    setup_seeds, play_seeds : ndarray(uint64)
-        (G,) seeds of each game.
-    threads : int
-        1 plays serially; more plays blocks of games on numba threads (same results).
-    check_moves : bool
-        Check each bot action before it is applied; an illegal one stops its game (``error`` = 1). Off by
-        default: the bots choose among the legal actions only (the tests check that checked and unchecked
-        batches are equal; traces and replays always check).
-    record, record_count : ndarray
-        (G, D, num_players, F) float32 and (G,) int64: the apprentice's features after each of the first D
-        decisions of every game, from every seat's view, and how many were recorded (``apprentice.positions``;
-        serial play only).
-    points, num_points : ndarray
-        Trajectories to fill (``simulate.gamekit.new_trajectories`` of G games): every seat's score at the end
-        of every round; none by default.
+    ``check_moves`` is off by default: the bots choose among the legal actions only (the tests check that checked and
+    unchecked batches are equal; traces and replays always check); an illegal action stops its game (``error`` = 1).
+    ``record``, ``record_count``: (G, D, num_players, F) float32 and (G,) int64, the apprentice's features after each
+    of the first D decisions of every game from every seat's view, and how many were recorded
+    (``apprentice.positions``; serial play only). ``points``, ``num_points``: trajectories to fill
+    (``simulate.gamekit.new_trajectories`` of G games), every seat's score at the end of every round.
     """
-    g = setup_seeds.shape[0]
-    st = new_state(g)
     count = NO_COUNT if record_count is None else record_count
-    ctx = _ctx(
-        data,
-        num_players,
-        seat_bot,
-        bot_ids,
-        bot_params,
-        setup_seeds,
-        play_seeds,
-        check_moves,
-        record,
-        count,
-        (points, num_points),
-    )
-    LOOP.run(ctx, st, g, threads if record.shape[0] == 0 else 1)
-    return st
+    threads = threads if record.shape[0] == 0 else 1
+    lineup = (seat_bot, bot_ids, bot_params, setup_seeds, play_seeds)
+    return LOOP.batch(
+        data, num_players, *lineup, threads, check_moves, record=record, record_count=count, points=(points, num_points)
+    )[0]
 
 
 @njit(cache=True)
@@ -341,11 +308,7 @@ def results(data: GolemData, st: np.ndarray) -> dict[str, np.ndarray]:
     score parts (G, 3): Main Strategy tile, Strategy tile, Special Developments (-1 where no Automa plays)."""
     g = st.shape[0]
     n = int(st["n"][0]) if g else 1
-    score = np.zeros((g, n), np.int32)
-    parts = np.zeros((g, n, NUM_PARTS), np.int32)
-    rank = np.zeros((g, n), np.int8)
-    win = np.zeros((g, n), np.float32)
-    automa = np.full((g, 3), -1, np.int32)
+    res = loop.result_arrays(g, n, NUM_PARTS) | {"automa": np.full((g, 3), -1, np.int32)}
     if g:
-        _results(st, data.kernel, score, parts, rank, win, automa)
-    return {"score": score, "parts": parts, "rank": rank, "win": win, "automa": automa}
+        _results(st, data.kernel, *res.values())
+    return res

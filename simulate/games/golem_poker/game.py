@@ -9,20 +9,18 @@ from __future__ import annotations
 
 import time
 from functools import partial
-from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
 import numpy as np
 
-from simulate.game import ChunkTables, Codes, EquilibriumSpec, GameInfo, Lists, ReplayPosition, RuleOption, bot_specs
+from simulate.game import ChunkTables, Codes, EquilibriumSpec, GameInfo, Lists, ReplayPosition, bot_specs
 from simulate.gamekit import (
     GameShell,
     end_reason,
     new_trajectories,
     no_components,
     result_event,
-    rule_options,
     state_field,
     time_search,
     trajectory_lists,
@@ -171,21 +169,12 @@ class GolemPoker(GameShell):
         ),
     )
 
+    data_module = data
+    reference_class = GolemPokerReference
+    twin_class = GolemPokerTwin
     trace_game = staticmethod(play.trace_game)
     replay_moves = staticmethod(play.replay_moves)
     decide_moves = staticmethod(play.decide_moves)
-
-    def new_reference(self, d: data.PokerData, num_players: int, setup_seed: int) -> GolemPokerReference:
-        return GolemPokerReference(d, num_players, setup_seed)
-
-    def new_twin(self, d: data.PokerData, num_players: int, setup_seed: int, play_seed: int) -> GolemPokerTwin:
-        return GolemPokerTwin(d, num_players, setup_seed, play_seed)
-
-    def rule_options(self) -> dict[str, RuleOption]:
-        return rule_options(data.RULE_OPTIONS, data.load().rules)
-
-    def load_data(self, folder: Path | None, rules: dict[str, Any]) -> data.PokerData:
-        return data.load(folder, rules)
 
     def describe_data(self, d: data.PokerData) -> dict[str, Any]:
         return {"rules": dict(d.rules), "data": dict(d.provenance), "table": dict(d.table)}

@@ -134,24 +134,9 @@ def play_batch(
     play_seeds: np.ndarray,
     threads: int = 1,
 ) -> np.ndarray:
-    """Play one game (pot) per seed pair to the end; return the final game records.
-
-    Parameters
-    ----------
-    seat_bot : ndarray(int, ndim=2)
-        (G, num_players): index into ``bot_ids`` of the bot in each seat (seat 0 holds the amulet).
-    bot_ids, bot_params : ndarray
-        (L,) bot ids and (L, MAX_BOT_PARAMS) parameter vectors of the lineup.
-    setup_seeds, play_seeds : ndarray(uint64)
-        (G,) seeds of each game: the setup seed deals the cards, the play seed drives the bots.
-    threads : int
-        1 plays serially; more plays blocks of games on numba threads (same results).
-    """
-    ctx = _ctx(data, num_players, seat_bot, bot_ids, bot_params, setup_seeds, play_seeds)
-    g = ctx[4].shape[0]
-    st = new_state(g)
-    LOOP.run(ctx, st, g, threads)
-    return st
+    """Play one game (pot) per seed pair to the end, every move checked (``simulate.play.Loop.batch``; seat 0 holds
+    the amulet); return the final game records."""
+    return LOOP.batch(data, num_players, seat_bot, bot_ids, bot_params, setup_seeds, play_seeds, threads)[0]
 
 
 @njit(cache=True, inline="always")

@@ -8,7 +8,6 @@ shared tie; the automaton's score is in the games table (``automa_score``).
 
 from __future__ import annotations
 
-from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
@@ -22,7 +21,6 @@ from simulate.game import (
     GameInfo,
     PlantedEdit,
     ReplayPosition,
-    RuleOption,
     bot_specs,
 )
 from simulate.gamekit import (
@@ -31,7 +29,6 @@ from simulate.gamekit import (
     move_events,
     new_trajectories,
     result_event,
-    rule_options,
     state_field,
     time_search,
     trajectory_lists,
@@ -209,19 +206,10 @@ class Golems(GameShell):
             )
         return out
 
+    data_module = data
+    reference_class = GolemsReference
+    twin_class = GolemsTwin
     trace_game = staticmethod(play.trace_game)
-
-    def new_reference(self, d: data.GolemsData, num_players: int, setup_seed: int) -> GolemsReference:
-        return GolemsReference(d, num_players, setup_seed)
-
-    def new_twin(self, d: data.GolemsData, num_players: int, setup_seed: int, play_seed: int) -> GolemsTwin:
-        return GolemsTwin(d, num_players, setup_seed, play_seed)
-
-    def rule_options(self) -> dict[str, RuleOption]:
-        return rule_options(data.RULE_OPTIONS, data.load().rules)
-
-    def load_data(self, folder: Path | None, rules: dict[str, Any]) -> data.GolemsData:
-        return data.load(folder, rules)
 
     def describe_data(self, d: data.GolemsData) -> dict[str, Any]:
         title = f"{self.title} [{d.label}]"

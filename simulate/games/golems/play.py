@@ -370,43 +370,15 @@ def play_batch(
     points: np.ndarray = NO_POINTS[0],
     num_points: np.ndarray = NO_POINTS[1],
 ) -> np.ndarray:
-    """Play one game per seed pair to the end; return the final game records.
+    """Play one game per seed pair to the end (``simulate.play.Loop.batch``); return the final game records.
 
-    Parameters
-    ----------
-    seat_bot : ndarray(int, ndim=2)
-        (G, num_players): index into ``bot_ids`` of the bot in each seat.
-    bot_ids, bot_params : ndarray
-        (L,) bot ids and (L, MAX_BOT_PARAMS) parameter vectors of the lineup.
-    setup_seeds, play_seeds : ndarray(uint64)
-        (G,) seeds of each game.
-    threads : int
-        1 plays serially; more plays blocks of games on numba threads (same results).
-    check_moves : bool
-        Check each bot move before it is applied; an illegal one ends its game (``END_ILLEGAL``).
-        Off by default: every bot builds its move from legal options only (the tests check each
-        bot's moves under every rule option, and that checked and unchecked batches are equal),
-        and the check costs 6% of the kernel.
-    points, num_points : ndarray
-        Trajectories to fill (``simulate.gamekit.new_trajectories`` of G games): every seat's score at the end
-        of every round; none by default.
+    ``check_moves`` is off by default: every bot builds its move from legal options only (the tests check each bot's
+    moves under every rule option, and that checked and unchecked batches are equal), and the check costs 6% of the
+    kernel. ``points``, ``num_points``: trajectories to fill (``simulate.gamekit.new_trajectories`` of G games),
+    every seat's score at the end of every round.
     """
-    g = setup_seeds.shape[0]
-    st = new_state(g, data.tables)
-    ctx = _ctx(
-        data,
-        num_players,
-        seat_bot,
-        bot_ids,
-        bot_params,
-        setup_seeds,
-        play_seeds,
-        check_moves,
-        NO_RECORD,
-        (points, num_points),
-    )
-    LOOP.run(ctx, st, g, threads)
-    return st
+    lineup = (seat_bot, bot_ids, bot_params, setup_seeds, play_seeds)
+    return LOOP.batch(data, num_players, *lineup, threads, check_moves, points=(points, num_points))[0]
 
 
 def play_recorded(
@@ -440,13 +412,13 @@ def play_recorded(
         record = (rec_x, used, g0)
         ctx = _ctx(data, n, seat_bot, bot_ids, bot_params, setup_seeds, play_seeds, False, record)
         _play_games(ctx, st, -1, g0, g1, w, no_trace)
-        rows = np.concatenate([np.arange(k * cap, k * cap + used[k]) for k in range(g1 - g0)])
-        xs.append(rec_x[rows])
-        games.append(g0 + rows // cap)
-        seats.append((rows % cap) % n)
+        x, game, seat = loop.recorded_rows(rec_x.reshape(g1 - g0, cap, NUM_FEATURES), used, n, g0)
+        xs.append(x)
+        games.append(game)
+        seats.append(seat)
     if not xs:
         return st, np.zeros((0, NUM_FEATURES), np.float32), np.zeros(0, np.int64), np.zeros(0, np.int8)
-    return st, np.concatenate(xs), np.concatenate(games).astype(np.int64), np.concatenate(seats).astype(np.int8)
+    return st, np.concatenate(xs), np.concatenate(games), np.concatenate(seats)
 
 
 trace_game = LOOP.trace_game
