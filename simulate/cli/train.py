@@ -65,6 +65,14 @@ from simulate.cli.params import KeyValue, distinct_keys
     help="A styles file of one style (golem exploit's best_response.toml): an opponent in the training pool, its "
     "weights pinned, played by the teacher and the student at the smallest player count.",
 )
+@click.option(
+    "--players",
+    "-p",
+    type=int,
+    multiple=True,
+    help="Refit only this player count's weights (repeat for more), the others kept from the data folder "
+    "[default: every count].",
+)
 @click.option("--resume", is_flag=True, help="Finish an interrupted training in --out (same options).")
 @click.option("--overwrite", is_flag=True, help="Replace a training already in --out.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bars.")
@@ -82,6 +90,7 @@ def train(
     expert: str | None,
     policy_only: bool,
     opponent: Path | None,
+    players: tuple[int, ...],
     resume: bool,
     overwrite: bool,
     quiet: bool,
@@ -112,6 +121,7 @@ def train(
       golem train century --resume --out runs/train-century
       golem train golems --policy-only --games 1000
       golem train century --opponent runs/century-exploit/best_response.toml --out runs/train-century-refit
+      golem train century --players 2 --opponent runs/century-exploit/best_response.toml
     """
     from simulate.datafiles import DataError
     from simulate.lineup import LineupError
@@ -136,6 +146,7 @@ def train(
                 ("--expert", expert),
                 ("--policy-only", policy_only or None),
                 ("--opponent", opponent),
+                ("--players", players),
                 ("--resume", resume or None),
             )
             if v
@@ -161,6 +172,7 @@ def train(
             expert=expert,
             policy_only=policy_only,
             opponent=opponent,
+            players=players,
         )
         summary = run_training(plan, progress=not quiet, say=lambda text: click.echo(text, err=True))
     except (TrainError, UnknownName, DataError, LineupError, RunError, OutputError) as e:

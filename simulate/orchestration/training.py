@@ -113,11 +113,18 @@ class TrainPlan:
     opponent: Style | None = None
     """The opponent in the training pool (``--opponent``; see the module's docstring), and its file."""
     opponent_file: Path | None = None
+    counts: tuple[int, ...] = ()
+    """The player counts refitted (``--players``), the others' weights kept from the data folder; () for all."""
+
+    @property
+    def refitted(self) -> tuple[int, ...]:
+        """The player counts whose games the training plays and whose weights it fits."""
+        return self.counts or self.spec.player_counts
 
     @property
     def opponent_players(self) -> int:
-        """The player count of the games against the opponent: the smallest of the apprentice's (2 or more)."""
-        return min((n for n in self.spec.player_counts if n >= 2), default=min(self.spec.player_counts))
+        """The player count of the games against the opponent: the smallest refitted (2 or more)."""
+        return min((n for n in self.refitted if n >= 2), default=min(self.refitted))
 
     @property
     def opponent_bot(self) -> str:
@@ -128,6 +135,7 @@ class TrainPlan:
         return {
             **({"policy_only": True} if self.policy_only else {}),
             **({"opponent": self.opponent._asdict()} if self.opponent is not None else {}),
+            **({"refitted_counts": list(self.counts)} if self.counts else {}),
             "game": self.game,
             "data": str(self.data_dir),
             "rules": dict(self.rules),
@@ -160,12 +168,14 @@ def plan_training(
     expert: str | None = None,
     policy_only: bool = False,
     opponent: Path | None = None,
+    players: tuple[int, ...] = (),
 ) -> TrainPlan:
     """Check a training's input, before anything is written; raise :class:`TrainError` naming what is wrong.
 
     ``teacher`` and ``expert`` replace the game's (``ApprenticeSpec``) bots of iteration 0 and of the later ones.
     ``policy_only`` runs the policy stage alone on the data folder's weights (the other counts keep theirs).
     ``opponent``: a styles file of one style, the opponent in the training pool (see the module's docstring).
+    ``players``: the player counts refitted, the others' weights kept from the data folder (() for all).
     """
     game = make(game_name)
     spec: ApprenticeSpec | None = game.apprentice
@@ -190,6 +200,16 @@ def plan_training(
         raise TrainError(f"--seed must be within 0..2**63-1, not {seed}")
     if not 1 <= workers <= 64:
         raise TrainError(f"--workers must be within 1..64, not {workers}")
+    players = tuple(sorted(set(players)))
+    if any(n not in spec.player_counts for n in players):
+        wrong = next(n for n in players if n not in spec.player_counts)
+        counts = ", ".join(map(str, spec.player_counts))
+        raise TrainError(f"--players {wrong}: the {game_name} apprentice has weights for {counts} players")
+    if players and spec.choices is not None and not set(spec.policy_counts) <= set(players):
+        counts = ", ".join(map(str, spec.policy_counts))
+        raise TrainError(f"--players: the {game_name} apprentice's policy stage refits {counts} players; include them")
+    if players and policy_only:
+        raise TrainError("--players and --policy-only contradict each other: the policy stage refits its own counts")
     if policy_only and (spec.choices is None or not spec.policy_counts):
         raise TrainError(f"{game_name}'s apprentice has no policy stage: train it without --policy-only")
     folder = Path(data_dir) if data_dir is not None else game.data_dir()
@@ -197,7 +217,7 @@ def plan_training(
         data = game.load_data(folder, rules or {})
         for bot in (spec.teacher, spec.expert, spec.rival, spec.student, "apprentice"):
             parse_lineup(game, [bot], min(spec.player_counts))
-        if policy_only:
+        if policy_only or players:
             read_weights(folder, spec.features, spec.player_counts, game.max_players)
         rival = _opponent(game_name, folder, spec, opponent, policy_only) if opponent is not None else None
     except (DataError, LineupError) as e:
@@ -220,6 +240,7 @@ def plan_training(
         policy_only,
         rival,
         None if opponent is None else Path(opponent),
+        players if set(players) != set(spec.player_counts) else (),
     )
     if out.exists() and not out.is_dir():
         raise TrainError(f"{out} is a file, not a folder for the training")
@@ -419,6 +440,8 @@ def train(plan: TrainPlan, progress: bool = True, say: Callable[[str], None] | N
     feature_count = len(spec.features)
     max_players = game.max_players
     weights = np.zeros((max_players + 1, feature_count + 1))
+    if plan.counts:  # the counts not refitted keep the data folder's weights
+        weights = read_weights(plan.data_dir, spec.features, spec.player_counts, max_players)
     log_rows: list[dict[str, Any]] = []
     best: tuple[Any, int | None, np.ndarray] | None = None
     if plan.policy_only:
@@ -426,7 +449,7 @@ def train(plan: TrainPlan, progress: bool = True, say: Callable[[str], None] | N
         if spec.value_file and (plan.data_dir / spec.value_file).is_file():  # the value fit the policy came from
             base = value_weights(plan.data_dir, spec.features, spec.policy_counts, max_players, base, spec.value_file)
         best = (None, None, base)
-    smallest = min((n for n in spec.player_counts if n >= 2), default=min(spec.player_counts))
+    smallest = min((n for n in plan.refitted if n >= 2), default=min(plan.refitted))
     strength_master = _master(plan.seed, _STREAM_STRENGTH, 0)
     context = multiprocessing.get_context("fork" if sys.platform.startswith("linux") else "spawn")
     with ProcessPoolExecutor(max_workers=plan.workers, mp_context=context) as pool:
@@ -436,7 +459,7 @@ def train(plan: TrainPlan, progress: bool = True, say: Callable[[str], None] | N
                 folder = plan.data_dir if plan.opponent is None else _data_copy(plan, out / "data-0", None)
             else:
                 folder = _data_copy(plan, out / f"data-{k}", weights)
-            for n in spec.player_counts:
+            for n in plan.refitted:
                 path = out / "positions" / f"iteration-{k}-{n}p.npz"
                 if not path.is_file():
                     master = _master(plan.seed, _STREAM_TEACHER, 100 * k + n)
@@ -451,7 +474,7 @@ def train(plan: TrainPlan, progress: bool = True, say: Callable[[str], None] | N
                 if k > 0 and spec.student_share > 0:
                     _student_games(plan, pool, k, n, folder, progress)
             row: dict[str, Any] = {"iteration": k, "teacher": teacher}
-            for n in spec.player_counts:
+            for n in plan.refitted:
                 x_all, y_all, hold_all = [], [], []
                 for j in range(k + 1):
                     kinds = ("", "-opponent", "-student", "-student-mirror", "-student-opponent")
@@ -667,7 +690,7 @@ def _mirror_check(plan: TrainPlan, pool: Any, k: int | str, folder: Path, row: d
     from tqdm import tqdm
 
     worst = 0.0
-    for n in plan.spec.player_counts:
+    for n in plan.refitted:
         total = MIRROR_GAMES
         tasks = _tasks(plan, "mirror", n, ["apprentice"], folder, _master(plan.seed, _STREAM_MIRROR, n), total)
         with tqdm(total=total, unit="game", desc=f"iteration {k}, {n}p apprentice mirror", disable=not progress) as bar:
@@ -756,6 +779,7 @@ def _command(plan: TrainPlan, game: Any) -> str:
         + (f" --teacher {plan.spec.teacher}" if plan.spec.teacher != game.apprentice.teacher else "")
         + (f" --expert {plan.spec.expert}" if plan.spec.expert != game.apprentice.expert else "")
         + (f" --opponent {plan.opponent_file}" if plan.opponent_file is not None else "")
+        + "".join(f" --players {n}" for n in plan.counts)
     )
 
 
@@ -808,16 +832,18 @@ def _provenance(plan: TrainPlan, game: Any, log_rows: list[dict[str, Any]], summ
         "log": [{k: _toml_scalar(v) for k, v in row.items() if v is not None} for row in log_rows],
     }
     header = f"# Provenance of {WEIGHTS_FILE}: the {plan.game} apprentice, by golem train; refit with its command.\n"
-    if not plan.policy_only:
+    if not plan.policy_only and not plan.counts:
         return header + tomli_w.dumps({"fit": fit})
-    # the policy stage refits the policy counts alone: the other counts' weights come from the data folder's fit
-    fit["policy_counts"] = list(plan.spec.policy_counts)
+    # the policy stage (or --players) refits some counts alone: the other counts' weights come from the data folder's
+    refitted = plan.spec.policy_counts if plan.policy_only else plan.counts
+    fit["policy_counts" if plan.policy_only else "refitted_counts"] = list(refitted)
     fit["base_weights_sha256"] = sha256(plan.data_dir / WEIGHTS_FILE)
     base_toml = plan.data_dir / PROVENANCE_FILE
     prior = tomllib.loads(base_toml.read_text(encoding="utf-8")) if base_toml.is_file() else {}
     base = prior.get("base") or prior.get("fit")  # a policy-only fit's own base holds the other counts' fit
     header += (
-        f"# --policy-only: the weights of {', '.join(f'{n} players' for n in plan.spec.policy_counts)} refitted; "
+        f"# {'--policy-only' if plan.policy_only else '--players'}: the weights of "
+        f"{', '.join(f'{n} players' for n in refitted)} refitted; "
         "the others are those of [base], the fit of the data folder it started from.\n"
     )
     return header + tomli_w.dumps({"fit": fit, **({"base": base} if base else {})})
