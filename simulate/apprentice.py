@@ -52,6 +52,7 @@ __all__ = [
     "Style",
     "fit_warning",
     "linear_value",
+    "pinned_offsets",
     "read_provenance",
     "read_styles",
     "read_weights",
@@ -215,6 +216,13 @@ def style_weights(
         for feature, offset in style.offset.items():
             out[k, counts, features.index(feature) + 1] += offset
     return out
+
+
+def pinned_offsets(target: np.ndarray, weights: np.ndarray, features: tuple[str, ...]) -> dict[str, float]:
+    """A style's offsets that make an apprentice whose weights at a player count are ``weights`` (intercept first, as a
+    row of :func:`read_weights`) play ``target`` there: feature -> ``target - weights``, the features that differ. The
+    intercepts are left as they are (a style cannot move one; it moves every move's value alike)."""
+    return {f: float(target[k + 1] - weights[k + 1]) for k, f in enumerate(features) if target[k + 1] != weights[k + 1]}
 
 
 def read_provenance(folder: Path, file_name: str = PROVENANCE_FILE) -> dict[str, Any]:

@@ -244,3 +244,28 @@ def test_exploit_refuses_bad_input_in_one_line(tmp_path: Path, args: list[str], 
     assert result.exit_code != 0 and message in result.output, result.output
     assert "Traceback" not in result.output
     assert not (tmp_path / "o").exists()
+
+
+def test_a_refit_check_sets_the_refitted_apprentice_beside_the_shipped_one(tmp_path: Path) -> None:
+    """Planted: the 'refitted' apprentice is the shipped one, so both sides of every measure play the same games."""
+    refit = tmp_path / "refit"
+    refit.mkdir()
+    shutil.copy(default_dir("century") / "apprentice.csv", refit / "apprentice.csv")
+    out = tmp_path / "check"
+    args = ["exploit", "century", "-p", "2", "--feature", "own_engine_power", "--games", "4", "--budget", "2"]
+    args += ["--confirm-games", "6", "--search-games", "2", "-w", "1", "--refit", str(refit), "--out", str(out)]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 1 and "no apprentice refitted with an opponent" in result.output, result.output
+    assert not out.exists()
+    provenance = '[fit.opponent]\nstyle = "best_response"\nplayers = 2\noffset = { own_engine_power = 0.05 }\n'
+    (refit / "apprentice.toml").write_text(provenance)
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    table = pd.read_csv(out / "refit.csv").set_index(["measure", "side"])
+    for measure in ("best_response", "search", "rival"):
+        assert table.loc[(measure, "shipped"), "share"] == table.loc[(measure, "refitted"), "share"], measure
+    assert table.loc[("search", "shipped"), "games"] == 2 and table.loc[("head_to_head", "refitted"), "games"] == 6
+    assert (out / "fresh" / "best_response.toml").is_file()
+    text = (out / "refit.md").read_text()
+    assert text.startswith("# century, 2 players: the apprentice refitted against a best response")
+    assert "Head to head: the refitted apprentice wins" in text

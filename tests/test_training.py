@@ -198,3 +198,37 @@ def test_a_choice_log_numbers_its_decisions_and_copies_their_rows(shares: bool) 
     assert ch.decision.tolist() == [0, 0, 1, 1, 1] and ch.game.tolist() == [4, 4, 7, 7, 7]
     assert ch.chosen.tolist() == [False, True, True, False, False]
     assert ch.share is None if not shares else ch.share.tolist() == [0.25, 0.75, 0.5, 0.5, 0.0]
+
+
+def test_an_opponent_joins_the_pool_with_its_weights_pinned(tmp_path: Path) -> None:
+    """``--opponent``: the style's weights on the data folder's, pinned in every data copy; its games at 2 players.
+    ``--players 2``: only the 2-player weights refitted, the others kept."""
+    opponent = tmp_path / "best_response.toml"
+    opponent.write_text('[best_response]\ndescription = "planted"\noffset = { own_engine_power = 0.25 }\n')
+    plan = cheap_plan(tmp_path / "a", opponent=opponent, players=(2,))
+    summary = train(plan, progress=False, say=lambda _: None)
+    saved = {p.name for p in (tmp_path / "a" / "positions").iterdir()}
+    games = ("iteration-0-2p-opponent", "iteration-1-2p-opponent", "iteration-1-2p-student-opponent")
+    assert {f"{name}.npz" for name in games} <= saved, "the teacher's games against it, then the student's"
+    assert all("-2p" in name for name in saved), "2-player games only"
+    shipped = D.load(default_dir("century")).tables
+    pinned = shipped.apprentice_w[2].copy()
+    pinned[1 + D.APPRENTICE_FEATURES.index("own_engine_power")] += 0.25
+    for copy in ("data-0", "data-1", "data-2"):  # the first style plays the pinned weights, whatever the copy's
+        tables = D.load(tmp_path / "a" / copy).tables
+        np.testing.assert_allclose(tables.style_w[1, 2, 1:], pinned[1:], atol=1e-12)
+    assert not np.allclose(D.load(tmp_path / "a" / "data-2").tables.apprentice_w[2], shipped.apprentice_w[2])
+    fitted = read_weights(tmp_path / "a", D.APPRENTICE_FEATURES, D.APPRENTICE_PLAYERS, D.MAX_PLAYERS)
+    assert (fitted[3:] == shipped.apprentice_w[3:]).all() and (fitted[2] != shipped.apprentice_w[2]).any()
+    assert summary["kept_iteration"] in (0, 1)
+    prov = read_provenance(tmp_path / "a")["fit"]
+    assert prov["command"].endswith(f"--opponent {opponent} --players 2") and prov["refitted_counts"] == [2]
+    assert prov["opponent"]["players"] == 2 and prov["opponent"]["offset"] == {"own_engine_power": 0.25}
+    two = tmp_path / "two.toml"
+    two.write_text(opponent.read_text() + '[other]\ndescription = "x"\n')
+    for path, message in ((two, "2 styles"), (tmp_path / "none.toml", "no such file")):
+        with pytest.raises(TrainError, match=message):
+            cheap_plan(tmp_path / "b", opponent=path)
+    with pytest.raises(TrainError, match="--players 7: the century apprentice has weights for 2, 3, 4, 5 players"):
+        cheap_plan(tmp_path / "b", players=(7,))
+    assert not (tmp_path / "b").exists()

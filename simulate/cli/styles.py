@@ -96,6 +96,20 @@ def styles(
     help="Fresh games that measure the best candidate.",
 )
 @click.option("--seed", type=click.IntRange(0, 2**62), default=0, show_default=True, help="Master seed.")
+@click.option(
+    "--refit",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="A golem train --opponent folder: measure its apprentice beside the shipped one (the best response, a fresh "
+    "search, the search bot, the strongest heuristic, head to head).",
+)
+@click.option(
+    "--search-games",
+    type=click.IntRange(min=2),
+    default=400,
+    show_default=True,
+    help="With --refit: games of each apprentice against the search bot.",
+)
 @click.option("--out", "-o", type=click.Path(path_type=Path), required=True, help="Folder for the search.")
 @click.option("--overwrite", is_flag=True, help="Replace the search in --out if it holds one.")
 @click.option("--workers", "-w", type=int, default=None, help="Worker processes [default: all cores].")
@@ -108,6 +122,8 @@ def exploit(
     budget: int,
     confirm_games: int,
     seed: int,
+    refit: Path | None,
+    search_games: int,
     out: Path,
     overwrite: bool,
     workers: int | None,
@@ -117,15 +133,21 @@ def exploit(
     other seat), then measures the best on fresh seeds: the exploitability (its win share minus the fair share, with
     an interval) and what it does differently.
 
+    With --refit FOLDER (an apprentice refitted with a best response in its training pool, golem train --opponent),
+    it measures that apprentice beside the shipped one instead, on fresh games at -p players: the best response's
+    win share against each, a fresh search's against the refitted one, each one's against the search bot and the
+    strongest heuristic, and the two head to head (refit.md in --out).
+
     \b
     Examples:
       golem exploit century -p 2 --games 200 --budget 40 --out runs/century-exploit
       golem exploit century -p 3 --feature own_engine_power --feature engine_x_early --out runs/c3-exploit
+      golem exploit century -p 2 --refit runs/train-century-refit --out runs/century-refit-check
     """
     from simulate.datafiles import DataError
     from simulate.lineup import LineupError
     from simulate.orchestration.balance_search import ExperimentError
-    from simulate.orchestration.exploit import ExploitDesign, exploit_lines
+    from simulate.orchestration.exploit import ExploitDesign, exploit_lines, refit_check, refit_lines
     from simulate.orchestration.exploit import exploit as search_exploit
     from simulate.orchestration.styles import StylesError
     from simulate.outputs import Output, OutputError, check_outputs
@@ -136,6 +158,12 @@ def exploit(
     try:
         check_outputs([Output("--out", out, "search")], overwrite=overwrite)
         design = ExploitDesign(game_name, players, features, bound, num_games, budget, confirm_games, seed)
+        if refit is not None:
+            check = refit_check(design, refit, out, search_games, workers, log=lambda m: click.echo(m, err=True))
+            for line in refit_lines(check):
+                click.echo(line)
+            click.echo(f"({check.seconds:.0f} s; refit.md, refit.csv and the runs in {out})", err=True)
+            return
         result = search_exploit(design, out, workers=workers, log=lambda m: click.echo(m, err=True))
     except errors as e:
         raise click.ClickException(" ".join(str(e).split())) from None

@@ -58,6 +58,21 @@ from simulate.cli.params import KeyValue, distinct_keys
     help="Only the policy stage, on the data folder's weights: refit the counts a game's policy stage refits "
     "(--games teacher games) and keep the others.",
 )
+@click.option(
+    "--opponent",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="A styles file of one style (golem exploit's best_response.toml): an opponent in the training pool, its "
+    "weights pinned, played by the teacher and the student at the smallest player count.",
+)
+@click.option(
+    "--players",
+    "-p",
+    type=int,
+    multiple=True,
+    help="Refit only this player count's weights (repeat for more), the others kept from the data folder "
+    "[default: every count].",
+)
 @click.option("--resume", is_flag=True, help="Finish an interrupted training in --out (same options).")
 @click.option("--overwrite", is_flag=True, help="Replace a training already in --out.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bars.")
@@ -74,6 +89,8 @@ def train(
     teacher: str | None,
     expert: str | None,
     policy_only: bool,
+    opponent: Path | None,
+    players: tuple[int, ...],
     resume: bool,
     overwrite: bool,
     quiet: bool,
@@ -88,7 +105,8 @@ def train(
     play with them. A game with a policy stage then refits some counts' weights to the search's choices
     in --games more search games (Golem and Golems keep their value fit in apprentice_value.csv, which the
     search reads at its leaves); --policy-only runs that stage alone on the data folder's weights. An interrupted
-    training resumes with --resume; a fixed --seed gives the same weights on the same machine.
+    training resumes with --resume; a fixed --seed gives the same weights on the same machine. --opponent adds a
+    best response to the training pool (docs/apprentice.md, "Refitted against a best response").
 
     A game with an equilibrium player instead (golem-poker) fits its policy table by Monte Carlo CFR on its
     abstraction: --iterations per player count, then each seat's best response against the table plays --games
@@ -102,6 +120,8 @@ def train(
       golem train golems --games 200 --iterations 2 --out runs/train-quick
       golem train century --resume --out runs/train-century
       golem train golems --policy-only --games 1000
+      golem train century --opponent runs/century-exploit/best_response.toml --out runs/train-century-refit
+      golem train century --players 2 --opponent runs/century-exploit/best_response.toml
     """
     from simulate.datafiles import DataError
     from simulate.lineup import LineupError
@@ -125,6 +145,8 @@ def train(
                 ("--teacher", teacher),
                 ("--expert", expert),
                 ("--policy-only", policy_only or None),
+                ("--opponent", opponent),
+                ("--players", players),
                 ("--resume", resume or None),
             )
             if v
@@ -149,6 +171,8 @@ def train(
             teacher=teacher,
             expert=expert,
             policy_only=policy_only,
+            opponent=opponent,
+            players=players,
         )
         summary = run_training(plan, progress=not quiet, say=lambda text: click.echo(text, err=True))
     except (TrainError, UnknownName, DataError, LineupError, RunError, OutputError) as e:

@@ -19,6 +19,14 @@ result, ``apprentice.csv`` with its provenance ``apprentice.toml``; copy both in
 or ``seeds/<game>/`` to play with them. A step already on disk is not played again, so an interrupted
 training resumes where it stopped (``--resume``), and a fixed ``--seed`` reproduces the weights bit for bit
 on the same machine: every game is a pure function of its seeds, and the fit is deterministic.
+
+An *opponent* (``--opponent FILE``: a styles file of one style, such as the ``best_response.toml`` of ``golem
+exploit``) joins the training pool, as a policy-space response oracle adds a best response to its population (Lanctot
+et al. 2017, PSRO): at the smallest player count, every iteration also plays the teacher against it and (after the
+first) the student against it, the opponent in one seat, seats rotated, and the fit learns from those positions too.
+The opponent is the style's offsets on the data folder's weights, pinned: as the apprentice is refitted, the opponent
+stays the player the exploit search found (it plays as the game's first style, whose offsets each data copy sets to
+the pinned weights minus that copy's).
 """
 
 from __future__ import annotations
@@ -42,7 +50,19 @@ from typing import Any
 import numpy as np
 
 from simulate import __version__
-from simulate.apprentice import PROVENANCE_FILE, WEIGHTS_FILE, read_weights, value_weights, weights_text
+from simulate.apprentice import (
+    PROVENANCE_FILE,
+    STYLES_FILE,
+    WEIGHTS_FILE,
+    Style,
+    pinned_offsets,
+    read_styles,
+    read_weights,
+    style_names,
+    style_weights,
+    value_weights,
+    weights_text,
+)
 from simulate.datafiles import DataError, default_dir, sha256
 from simulate.game import ApprenticeSpec
 from simulate.lineup import LineupError, lineup_arrays, parse_lineup, seat_assignment
@@ -58,6 +78,9 @@ BATCH = 25
 """Games per task of the worker pool."""
 _STREAM_TEACHER, _STREAM_STRENGTH, _STREAM_STUDENT, _STREAM_MIRROR = 0x7EAC, 0x57E9, 0x5701, 0x3177
 _STREAM_POLICY = 0x9011
+_STREAM_OPPONENT = 0x0990
+OPPONENT_SHARE = 0.5
+"""Games against the opponent (``--opponent``) per teacher game, and per student game."""
 POLICY_L2 = 1e-4
 """L2 penalty of the policy fit on the standardised features, per decision (chosen on held-out agreement)."""
 MIRROR_GAMES = 200
@@ -87,10 +110,32 @@ class TrainPlan:
     overwrite: bool = False
     policy_only: bool = False
     """Only the policy stage, on the data folder's weights (``golem train --policy-only``)."""
+    opponent: Style | None = None
+    """The opponent in the training pool (``--opponent``; see the module's docstring), and its file."""
+    opponent_file: Path | None = None
+    counts: tuple[int, ...] = ()
+    """The player counts refitted (``--players``), the others' weights kept from the data folder; () for all."""
+
+    @property
+    def refitted(self) -> tuple[int, ...]:
+        """The player counts whose games the training plays and whose weights it fits."""
+        return self.counts or self.spec.player_counts
+
+    @property
+    def opponent_players(self) -> int:
+        """The player count of the games against the opponent: the smallest refitted (2 or more)."""
+        return min((n for n in self.refitted if n >= 2), default=min(self.refitted))
+
+    @property
+    def opponent_bot(self) -> str:
+        """The bot the opponent plays as: the game's first style, its offsets set by each data copy."""
+        return f"apprentice:style={style_names(self.data_dir)[1]}"
 
     def to_json(self) -> dict[str, Any]:
         return {
             **({"policy_only": True} if self.policy_only else {}),
+            **({"opponent": self.opponent._asdict()} if self.opponent is not None else {}),
+            **({"refitted_counts": list(self.counts)} if self.counts else {}),
             "game": self.game,
             "data": str(self.data_dir),
             "rules": dict(self.rules),
@@ -122,11 +167,15 @@ def plan_training(
     teacher: str | None = None,
     expert: str | None = None,
     policy_only: bool = False,
+    opponent: Path | None = None,
+    players: tuple[int, ...] = (),
 ) -> TrainPlan:
     """Check a training's input, before anything is written; raise :class:`TrainError` naming what is wrong.
 
     ``teacher`` and ``expert`` replace the game's (``ApprenticeSpec``) bots of iteration 0 and of the later ones.
     ``policy_only`` runs the policy stage alone on the data folder's weights (the other counts keep theirs).
+    ``opponent``: a styles file of one style, the opponent in the training pool (see the module's docstring).
+    ``players``: the player counts refitted, the others' weights kept from the data folder (() for all).
     """
     game = make(game_name)
     spec: ApprenticeSpec | None = game.apprentice
@@ -151,6 +200,16 @@ def plan_training(
         raise TrainError(f"--seed must be within 0..2**63-1, not {seed}")
     if not 1 <= workers <= 64:
         raise TrainError(f"--workers must be within 1..64, not {workers}")
+    players = tuple(sorted(set(players)))
+    if any(n not in spec.player_counts for n in players):
+        wrong = next(n for n in players if n not in spec.player_counts)
+        counts = ", ".join(map(str, spec.player_counts))
+        raise TrainError(f"--players {wrong}: the {game_name} apprentice has weights for {counts} players")
+    if players and spec.choices is not None and not set(spec.policy_counts) <= set(players):
+        counts = ", ".join(map(str, spec.policy_counts))
+        raise TrainError(f"--players: the {game_name} apprentice's policy stage refits {counts} players; include them")
+    if players and policy_only:
+        raise TrainError("--players and --policy-only contradict each other: the policy stage refits its own counts")
     if policy_only and (spec.choices is None or not spec.policy_counts):
         raise TrainError(f"{game_name}'s apprentice has no policy stage: train it without --policy-only")
     folder = Path(data_dir) if data_dir is not None else game.data_dir()
@@ -158,8 +217,9 @@ def plan_training(
         data = game.load_data(folder, rules or {})
         for bot in (spec.teacher, spec.expert, spec.rival, spec.student, "apprentice"):
             parse_lineup(game, [bot], min(spec.player_counts))
-        if policy_only:
+        if policy_only or players:
             read_weights(folder, spec.features, spec.player_counts, game.max_players)
+        rival = _opponent(game_name, folder, spec, opponent, policy_only) if opponent is not None else None
     except (DataError, LineupError) as e:
         raise TrainError(str(e)) from None
     out = Path(out)
@@ -178,6 +238,9 @@ def plan_training(
         out,
         overwrite,
         policy_only,
+        rival,
+        None if opponent is None else Path(opponent),
+        players if set(players) != set(spec.player_counts) else (),
     )
     if out.exists() and not out.is_dir():
         raise TrainError(f"{out} is a file, not a folder for the training")
@@ -193,6 +256,40 @@ def plan_training(
             changed = ", ".join(sorted(k for k in now if before.get(k) != now[k]))
             raise TrainError(f"{out} holds a training with other settings ({changed}): resume it with those")
     return plan
+
+
+def _opponent(game_name: str, folder: Path, spec: ApprenticeSpec, path: Path, policy_only: bool) -> Style:
+    """The one style of the opponent file ``path``, checked against the apprentice's features; raise
+    :class:`TrainError` (or :class:`DataError`) naming what is wrong."""
+    path = Path(path)
+    if policy_only:
+        raise TrainError("--opponent joins the value iterations' games: not with --policy-only")
+    if not path.is_file():
+        raise TrainError(f"--opponent {path}: no such file (a styles file, e.g. golem exploit's best_response.toml)")
+    if not (folder / STYLES_FILE).is_file() or len(style_names(folder)) < 2:
+        raise TrainError(f"{game_name}'s apprentice has no strategy style to play an opponent as ({STYLES_FILE})")
+    styles = read_styles(path.parent, spec.features, file_name=path.name)
+    if len(styles) != 1:
+        raise TrainError(f"--opponent {path}: {len(styles)} styles; the opponent is one style")
+    return styles[0]
+
+
+def _pinned_styles(plan: TrainPlan, weights: np.ndarray) -> str:
+    """The data folder's ``styles.toml`` with its first style set to play the pinned opponent, on a data copy whose
+    apprentice plays ``weights``: the offsets take the copy's weights to the opponent's at ``opponent_players``."""
+    import tomli_w
+
+    assert plan.opponent is not None
+    spec = plan.spec
+    n = plan.opponent_players
+    base = read_weights(plan.data_dir, spec.features, spec.player_counts, len(weights) - 1)
+    target = style_weights(base, (plan.opponent,), spec.features, spec.player_counts)[1, n]
+    styles = tomllib.loads((plan.data_dir / STYLES_FILE).read_text(encoding="utf-8"))
+    styles[style_names(plan.data_dir)[1]] = {
+        "description": f"the opponent of golem train --opponent ({plan.opponent.name}), its weights pinned",
+        "offset": pinned_offsets(target, weights[n], spec.features),
+    }
+    return tomli_w.dumps(styles)
 
 
 def _master(seed: int, stream: int, index: int) -> int:
@@ -315,6 +412,9 @@ def _data_copy(plan: TrainPlan, folder: Path, weights: np.ndarray | None, value:
         if spec.value_file:
             v = weights if value is None else value
             (folder / spec.value_file).write_text(weights_text(v, spec.features, spec.policy_counts), encoding="utf-8")
+    if plan.opponent is not None:
+        played = read_weights(folder, spec.features, spec.player_counts, make(plan.game).max_players)
+        (folder / STYLES_FILE).write_text(_pinned_styles(plan, played), encoding="utf-8")
     return folder
 
 
@@ -340,6 +440,8 @@ def train(plan: TrainPlan, progress: bool = True, say: Callable[[str], None] | N
     feature_count = len(spec.features)
     max_players = game.max_players
     weights = np.zeros((max_players + 1, feature_count + 1))
+    if plan.counts:  # the counts not refitted keep the data folder's weights
+        weights = read_weights(plan.data_dir, spec.features, spec.player_counts, max_players)
     log_rows: list[dict[str, Any]] = []
     best: tuple[Any, int | None, np.ndarray] | None = None
     if plan.policy_only:
@@ -347,14 +449,17 @@ def train(plan: TrainPlan, progress: bool = True, say: Callable[[str], None] | N
         if spec.value_file and (plan.data_dir / spec.value_file).is_file():  # the value fit the policy came from
             base = value_weights(plan.data_dir, spec.features, spec.policy_counts, max_players, base, spec.value_file)
         best = (None, None, base)
-    smallest = min((n for n in spec.player_counts if n >= 2), default=min(spec.player_counts))
+    smallest = min((n for n in plan.refitted if n >= 2), default=min(plan.refitted))
     strength_master = _master(plan.seed, _STREAM_STRENGTH, 0)
     context = multiprocessing.get_context("fork" if sys.platform.startswith("linux") else "spawn")
     with ProcessPoolExecutor(max_workers=plan.workers, mp_context=context) as pool:
         for k in range(plan.iterations):
             teacher = spec.teacher if k == 0 else spec.expert
-            folder = plan.data_dir if k == 0 else _data_copy(plan, out / f"data-{k}", weights)
-            for n in spec.player_counts:
+            if k == 0:
+                folder = plan.data_dir if plan.opponent is None else _data_copy(plan, out / "data-0", None)
+            else:
+                folder = _data_copy(plan, out / f"data-{k}", weights)
+            for n in plan.refitted:
                 path = out / "positions" / f"iteration-{k}-{n}p.npz"
                 if not path.is_file():
                     master = _master(plan.seed, _STREAM_TEACHER, 100 * k + n)
@@ -364,13 +469,16 @@ def train(plan: TrainPlan, progress: bool = True, say: Callable[[str], None] | N
                     ) as bar:
                         parts = _run_tasks(pool, tasks, bar)
                     _save_positions(path, parts)
+                if plan.opponent is not None and n == plan.opponent_players:
+                    _opponent_games(plan, pool, k, n, teacher, folder, progress)
                 if k > 0 and spec.student_share > 0:
                     _student_games(plan, pool, k, n, folder, progress)
             row: dict[str, Any] = {"iteration": k, "teacher": teacher}
-            for n in spec.player_counts:
+            for n in plan.refitted:
                 x_all, y_all, hold_all = [], [], []
                 for j in range(k + 1):
-                    for name in (f"iteration-{j}-{n}p{x}.npz" for x in ("", "-student", "-student-mirror")):
+                    kinds = ("", "-opponent", "-student", "-student-mirror", "-student-opponent")
+                    for name in (f"iteration-{j}-{n}p{x}.npz" for x in kinds):
                         if j > 0 or "student" not in name:
                             d = np.load(out / "positions" / name) if (out / "positions" / name).is_file() else None
                             if d is not None:
@@ -582,7 +690,7 @@ def _mirror_check(plan: TrainPlan, pool: Any, k: int | str, folder: Path, row: d
     from tqdm import tqdm
 
     worst = 0.0
-    for n in plan.spec.player_counts:
+    for n in plan.refitted:
         total = MIRROR_GAMES
         tasks = _tasks(plan, "mirror", n, ["apprentice"], folder, _master(plan.seed, _STREAM_MIRROR, n), total)
         with tqdm(total=total, unit="game", desc=f"iteration {k}, {n}p apprentice mirror", disable=not progress) as bar:
@@ -590,6 +698,23 @@ def _mirror_check(plan: TrainPlan, pool: Any, k: int | str, folder: Path, row: d
         row[f"mirror_abnormal_{n}p"] = round(faults / total, 4)
         worst = max(worst, faults / total)
     return worst
+
+
+def _opponent_games(plan: TrainPlan, pool: Any, k: int, n: int, teacher: str, folder: Path, progress: bool) -> None:
+    """Iteration ``k``'s teacher games against the opponent (``OPPONENT_SHARE`` of its teacher games): the opponent in
+    one seat, the teacher in the others, seats rotated."""
+    from tqdm import tqdm
+
+    path = plan.out / "positions" / f"iteration-{k}-{n}p-opponent.npz"
+    if path.is_file():
+        return
+    total = max(10, round(plan.games * OPPONENT_SHARE))
+    master = _master(plan.seed, _STREAM_OPPONENT, 100 * k + n)
+    tasks = _tasks(plan, "positions", n, [plan.opponent_bot] + [teacher] * (n - 1), folder, master, total)
+    desc = f"iteration {k}, {n}p, {teacher} vs opponent"
+    with tqdm(total=total, unit="game", desc=desc, disable=not progress) as bar:
+        parts = _run_tasks(pool, tasks, bar)
+    _save_positions(path, parts)
 
 
 def _student_games(plan: TrainPlan, pool: Any, k: int, n: int, folder: Path, progress: bool) -> None:
@@ -602,7 +727,10 @@ def _student_games(plan: TrainPlan, pool: Any, k: int, n: int, folder: Path, pro
     total = max(10, round(plan.games * spec.student_share))
     mirrors = round(total * spec.student_mirrors) if n > 1 else 0
     against = [spec.student] + [spec.rival] * (n - 1) if n > 1 else [spec.student]
-    runs = (("student", against, total - mirrors, 0), ("student-mirror", [spec.student], mirrors, 50))
+    runs = [("student", against, total - mirrors, 0), ("student-mirror", [spec.student], mirrors, 50)]
+    if plan.opponent is not None and n == plan.opponent_players:
+        bots = [spec.student] + [plan.opponent_bot] * (n - 1)
+        runs.append(("student-opponent", bots, round(total * OPPONENT_SHARE), 70))
     for suffix, bots, count, index in runs:
         path = plan.out / "positions" / f"iteration-{k}-{n}p-{suffix}.npz"
         if path.is_file() or count == 0:
@@ -650,7 +778,18 @@ def _command(plan: TrainPlan, game: Any) -> str:
         + "".join(f" --rule {k}={v}" for k, v in sorted(plan.rules.items()) if str(v) != str(_default_rule(game, k)))
         + (f" --teacher {plan.spec.teacher}" if plan.spec.teacher != game.apprentice.teacher else "")
         + (f" --expert {plan.spec.expert}" if plan.spec.expert != game.apprentice.expert else "")
+        + (f" --opponent {plan.opponent_file}" if plan.opponent_file is not None else "")
+        + "".join(f" --players {n}" for n in plan.counts)
     )
+
+
+def _opponent_record(plan: TrainPlan) -> dict[str, Any]:
+    """The provenance's record of the opponent: its file, style and the player count of its games."""
+    assert plan.opponent is not None
+    record: dict[str, Any] = {"file": str(plan.opponent_file), "style": plan.opponent.name}
+    record["players"] = plan.opponent_players
+    record["share"] = OPPONENT_SHARE
+    return record | {k: v for k, v in (("offset", plan.opponent.offset), ("scale", plan.opponent.scale)) if v}
 
 
 def _value_toml(value_file: str) -> str:
@@ -688,20 +827,23 @@ def _provenance(plan: TrainPlan, game: Any, log_rows: list[dict[str, Any]], summ
         "scikit_learn": sklearn.__version__,
         "numpy": np.__version__,
         "rules": {k: _toml_scalar(v) for k, v in sorted(plan.rules.items())},
+        **({"opponent": _opponent_record(plan)} if plan.opponent is not None else {}),
         "data_files": files,
         "log": [{k: _toml_scalar(v) for k, v in row.items() if v is not None} for row in log_rows],
     }
     header = f"# Provenance of {WEIGHTS_FILE}: the {plan.game} apprentice, by golem train; refit with its command.\n"
-    if not plan.policy_only:
+    if not plan.policy_only and not plan.counts:
         return header + tomli_w.dumps({"fit": fit})
-    # the policy stage refits the policy counts alone: the other counts' weights come from the data folder's fit
-    fit["policy_counts"] = list(plan.spec.policy_counts)
+    # the policy stage (or --players) refits some counts alone: the other counts' weights come from the data folder's
+    refitted = plan.spec.policy_counts if plan.policy_only else plan.counts
+    fit["policy_counts" if plan.policy_only else "refitted_counts"] = list(refitted)
     fit["base_weights_sha256"] = sha256(plan.data_dir / WEIGHTS_FILE)
     base_toml = plan.data_dir / PROVENANCE_FILE
     prior = tomllib.loads(base_toml.read_text(encoding="utf-8")) if base_toml.is_file() else {}
     base = prior.get("base") or prior.get("fit")  # a policy-only fit's own base holds the other counts' fit
     header += (
-        f"# --policy-only: the weights of {', '.join(f'{n} players' for n in plan.spec.policy_counts)} refitted; "
+        f"# {'--policy-only' if plan.policy_only else '--players'}: the weights of "
+        f"{', '.join(f'{n} players' for n in refitted)} refitted; "
         "the others are those of [base], the fit of the data folder it started from.\n"
     )
     return header + tomli_w.dumps({"fit": fit, **({"base": base} if base else {})})
