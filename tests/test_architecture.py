@@ -28,8 +28,8 @@ def test_the_import_contracts_are_kept(capsys) -> None:
 
 
 def test_every_module_is_placed_in_a_layer() -> None:
-    """A new module of ``analysis`` is in a layer; one of ``simulate`` is under the click contract or is the CLI, and
-    one under the orchestration is on a floor of ``simulate-floors``."""
+    """A new module of ``analysis`` is in a layer; one of ``simulate`` is under the click contract or is the CLI, one
+    under the orchestration is on a floor of ``simulate-floors``, and one of Golem's in a room of ``golem-rooms``."""
     layered = {m.strip() for layer in CONTRACTS["layers"]["layers"] for m in layer.replace(":", "|").split("|")}
     assert _children("analysis") <= layered, sorted(_children("analysis") - layered)
     below_cli = set(CONTRACTS["click-on-top"]["source_modules"])
@@ -39,6 +39,9 @@ def test_every_module_is_placed_in_a_layer() -> None:
     floors = {m.strip() for layer in CONTRACTS["simulate-floors"]["layers"] for m in layer.replace(":", "|").split("|")}
     below = _children("simulate") - {"simulate.cli", "simulate.orchestration"}
     assert below == floors, sorted(below ^ floors)
+    golem = CONTRACTS["golem-rooms"]
+    rooms = {f"{golem['containers'][0]}.{m.strip()}" for layer in golem["layers"] for m in layer.split("|")}
+    assert _children("simulate.games.golem") == rooms, sorted(_children("simulate.games.golem") ^ rooms)
 
 
 def test_no_function_local_import_of_the_lab_below_the_cli() -> None:

@@ -12,7 +12,7 @@ import numpy as np
 from numba import njit
 
 from simulate.games.golem import bots as golem_bots
-from simulate.games.golem import data, engine, play
+from simulate.games.golem import engine, heuristics, loader, play
 from simulate.games.golem.codes import PH_END, PH_MOVE
 from simulate.games.golem.engine.state import new_pads, new_state
 from simulate.games.golem.search_bot import (
@@ -28,7 +28,7 @@ from simulate.games.golem.search_bot import (
 from simulate.rng import game_seeds
 from simulate.search import new_tree
 
-DATA = data.load()
+DATA = loader.load()
 MASTER_SEED = 20261202
 HIDDEN = ("bk_q", "ob_q", "objectives", "at_q", "au_deck", "chance", "rng")
 
@@ -74,7 +74,7 @@ def _playout(st, tab, a, pads, scores):
     engine.apply_action(r, tb, a)
     w = _weights()
     while r.phase != PH_END:
-        engine.apply_action(r, tb, golem_bots.choose(r, tb, golem_bots.BALANCED, w, pads[0]))
+        engine.apply_action(r, tb, heuristics.choose(r, tb, golem_bots.BALANCED, w, pads[0]))
     parts = np.zeros(engine.NUM_PARTS, np.int64)
     for s in range(r.n):
         engine.score_parts(r, tb, s, parts)

@@ -19,10 +19,11 @@ import numpy as np
 from numba import njit
 
 from simulate.apprentice import linear_value, softmax_pick
-from simulate.games.golem.bots import BALANCED, choose
+from simulate.games.golem.bots import BALANCED
 from simulate.games.golem.codes import PH_MOVE
 from simulate.games.golem.engine import current_player
 from simulate.games.golem.features import NUM_FEATURES, features
+from simulate.games.golem.heuristics import choose
 from simulate.games.golem.search_bot import MAX_MOVES, MOVE_LEN, _apply, _determinise, _moves, _weights
 from simulate.rng import next_u64, uniform
 

@@ -43,7 +43,7 @@ from simulate.gamekit import (
 )
 from simulate.games.golem import apprentice as golem_apprentice
 from simulate.games.golem import bots as golem_bots
-from simulate.games.golem import components, data, engine, play, search_bot
+from simulate.games.golem import components, data, engine, loader, play, search_bot
 from simulate.games.golem.codes import ACT_NAMES, STAT_NAMES, Decision
 from simulate.games.golem.engine.state import MAX_OBJECTIVES, new_pads, new_state
 from simulate.games.golem.reference import GolemReference, public_state
@@ -320,10 +320,10 @@ class Golem(GameShell):
         return GolemTwin(d, num_players, setup_seed, play_seed)
 
     def rule_options(self) -> dict[str, RuleOption]:
-        return rule_options(data.RULE_OPTIONS, data.load().rules)
+        return rule_options(data.RULE_OPTIONS, loader.load().rules)
 
     def load_data(self, folder: Path | None, rules: dict[str, Any]) -> data.GolemData:
-        return data.load(folder, rules)
+        return loader.load(folder, rules)
 
     def describe_data(self, d: data.GolemData) -> dict[str, Any]:
         title = self.title + (" [ESTIMATES in use]" if d.provenance["estimates"] else "")
@@ -332,7 +332,7 @@ class Golem(GameShell):
         return {
             "title": title,
             "rules": dict(d.rules),
-            "data": {**d.provenance, "estimate_note": data.estimate_note(d)},
+            "data": {**d.provenance, "estimate_note": loader.estimate_note(d)},
             "table": dict(d.params),
             "component_texts": {c["id"]: c["text"] for c in self.component_table(d)},  # beside ids in a value report
             "value_reference": self.value_reference,

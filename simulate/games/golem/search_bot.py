@@ -29,13 +29,15 @@ import numpy as np
 from numba import njit
 
 from simulate.apprentice import win_shares
-from simulate.games.golem.bots import BALANCED, BOTS, PARAM_NAMES, _candidates, _cheapest_space, choose, value
+from simulate.games.golem.bots import BALANCED, BOTS, PARAM_NAMES
 from simulate.games.golem.codes import NUM_ACTIONS, PH_END, PH_MOVE, UP_ART, Decision
 from simulate.games.golem.data import NUM_AUTOMA_CARDS
 from simulate.games.golem.engine import NUM_PARTS, apply_action, automa_parts, current_player, legal_mask, score_parts
 from simulate.games.golem.engine.legality import OPTIONS
 from simulate.games.golem.engine.state import P
 from simulate.games.golem.features import NUM_FEATURES, leaf_values, sigmoid
+from simulate.games.golem.heuristics import candidates, cheapest_space, choose
+from simulate.games.golem.valuation import value
 from simulate.rng import next_u64, shuffle
 from simulate.search import bare_rollouts, search
 
@@ -202,7 +204,7 @@ def _moves(ctx, sim, out):
     kind = r.stack[r.sp - 1, 0]
     if kind == D_ARTIFACT_ACTION or kind == D_UPGRADE or kind == D_INCOME_UPGRADE:
         first = 1 if kind == D_ARTIFACT_ACTION else UP_ART + 1
-        _candidates(r, tb, current_player(r), kind, first, _cheapest_space(r, tb, current_player(r)), mask)
+        candidates(r, tb, current_player(r), kind, first, cheapest_space(r, tb, current_player(r)), mask)
     else:
         legal_mask(r, tb, mask)
     n = 0
