@@ -80,7 +80,7 @@ def seat_features(st: np.ndarray, seat: int) -> np.ndarray:
 def test_the_features_are_the_data_modules_and_the_shipped_weights_load() -> None:
     assert apprentice.FEATURES == data.APPRENTICE_FEATURES and len(apprentice.FEATURES) == NUM_FEATURES
     assert len(set(apprentice.FEATURES)) == NUM_FEATURES
-    assert make("golem").apprentice is apprentice.APPRENTICE
+    assert make("golem").info.apprentice is apprentice.APPRENTICE
     w = DATA.tables.apprentice_w
     assert w.shape == (data.MAX_PLAYERS + 1, NUM_FEATURES + 1)
     assert np.array_equal(w[1], DATA.tables.apprentice_v[2])  # solo games play the 2-player value fit

@@ -79,19 +79,19 @@ def test_four_player_tables(four_player_run: Path) -> None:
     seats = table(four_player_run, "seats")
     comps = table(four_player_run, "components")
     assert len(games) == GAMES and len(seats) == 4 * GAMES
-    for col in game.game_columns:
+    for col in game.info.game_columns:
         assert col in games.columns, col
-    for col in (*game.seat_columns, *game.score_parts, "score", "rank", "win"):
+    for col in (*game.info.seat_columns, *game.info.score_parts, "score", "rank", "win"):
         assert col in seats.columns, col
     assert (games["end_reason"] == "rules").all() and (games["rounds"] == 4).all()
-    parts = seats[list(game.score_parts)].sum(axis=1)
+    parts = seats[list(game.info.score_parts)].sum(axis=1)
     assert (parts == seats["score"]).all()
     assert (seats.groupby("game")["win"].sum() == 1).all()
     assert sorted(seats.groupby("game")["start_position"].apply(sorted).iloc[0]) == [1, 2, 3, 4]
     acts = seats[[f"actions_{a}" for a in ("work", "golem", "artifacts", "study", "mirror", "rabbi", "forfeit")]]
     assert (acts.sum(axis=1) == 12).all(), "three actions per round"
     assert (seats["actions_rabbi"] == 4).all()
-    assert set(comps["kind"].astype(str)) <= set(game.component_kinds)
+    assert set(comps["kind"].astype(str)) <= set(game.info.component_kinds)
     books = comps[comps["kind"] == "book"].groupby(["game", "seat"], observed=True).size()
     by_seat = seats.set_index(["game", "seat"])["books"]
     assert (books == by_seat.loc[books.index]).all()
@@ -446,5 +446,5 @@ def test_play_profile_counts_the_moves_played() -> None:
         assert (seats["gold_bought"][4 * g : 4 * g + 4] <= seats["gold"][4 * g : 4 * g + 4]).all()
         totals += counted.sum(axis=0)
     assert (totals > 0).all()  # every counted mechanism occurs
-    assert set(make("golem").profile_columns) <= set(seats)
+    assert set(make("golem").info.profile_columns) <= set(seats)
     assert final["stats"].shape[1] == len(STAT_NAMES)

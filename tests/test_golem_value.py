@@ -141,7 +141,7 @@ def test_component_table_has_every_kind_with_its_text() -> None:
     assert table["51"]["text"] == "Objective: 2 VP for red Student at section 5 or beyond"
     assert table["golem_dev_4"]["text"] == "golem Development 4 (8 Clay): 3 Menorah, no effect"
     assert table["S04"]["text"] == "Starting tile: 2 Clay, 2 Coin"
-    assert set(game.value_designs) == kinds - {"character"} and game.value_reference in table
+    assert set(game.info.value_designs) == kinds - {"character"} and game.info.value_reference in table
     widths = {len(c) for c in table.values()}
     assert len(widths) == 1, "every row has every column (the dominance table compares them)"
 

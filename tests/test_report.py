@@ -373,14 +373,14 @@ def test_a_run_without_what_the_report_needs_of_the_game_is_refused_in_one_line(
         "score_unit": "points",
         "turn_order_column": None,
         "metrics": {},
-        "skill_ladder": list(make("century").skill_ladder),  # apprentice too, since main's a2bb15b
-        "bot_names": dict(make("century").bot_names),
+        "skill_ladder": list(make("century").info.skill_ladder),  # apprentice too, since main's a2bb15b
+        "bot_names": dict(make("century").info.bot_names),
         "profile_forced": ["crystals_discarded"],
         "outcome": "win",
         "outcome_precision": None,
         "design_measures": [],
-        "public_opening": make("century").public_opening,
-        "hidden_order": make("century").hidden_order,
+        "public_opening": make("century").info.public_opening,
+        "hidden_order": make("century").info.hidden_order,
         "playing_time": make("century").playing_time(),
     }
     old = _copy(runs["mirror"], tmp_path / "old")
@@ -497,7 +497,7 @@ def test_rule_variants_are_compared_with_their_baseline_and_never_pooled(tmp_pat
     assert any(a.startswith(stands_out) for a in report.summary), report.summary
     # the bullets name every measure they compared, not "no measure changed"
     finding = next(f for f in side.findings if "penalty_antes=6" in f)
-    measures = [*game.report_metrics, "seat 1 net chips"]  # in the game's own currency
+    measures = [*game.info.report_metrics, "seat 1 net chips"]  # in the game's own currency
     assert all(name in finding for name in measures), finding
     answer = next(a for a in report.summary if a.startswith(stands_out))
     assert f"the {len(measures)} measures compared (" in answer, answer

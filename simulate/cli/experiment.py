@@ -166,7 +166,7 @@ def _design(game_name: str, variants: list, o: dict[str, Any]):
     game = make(game_name)
     bots = _bots(game, o["bot_list"])
     return Design(
-        game=game.name,
+        game=game.info.name,
         num_players=o["players"],
         bots=tuple(bots),
         variants=tuple(variants),
@@ -185,7 +185,7 @@ def _design(game_name: str, variants: list, o: dict[str, Any]):
 def _bots(game, bot_list: str | None) -> list[str]:
     """The bots of ``--bots``, or the game's recommended lineup when it is not given."""
     if bot_list is None:
-        return game.default_bots.split(",")
+        return game.info.default_bots.split(",")
     bots = bot_list.split(",")
     if any(not b.strip() for b in bots):
         raise ValueError(f"--bots '{bot_list}' has an empty bot between commas")
@@ -258,7 +258,9 @@ def _say_recommended(game_name: str, o: dict[str, Any]) -> None:
         from simulate.registry import make
 
         game = make(game_name)
-        click.echo(f"bots: {game.default_bots}, the recommended lineup of {game.name} (choose others with --bots)")
+        click.echo(
+            f"bots: {game.info.default_bots}, the recommended lineup of {game.info.name} (choose others with --bots)"
+        )
 
 
 @click.command()
@@ -473,7 +475,7 @@ def balance(ctx: click.Context, game_name: str, **o) -> None:
         levels=levels,
         strong_games=o["strong_games"],
     )
-    _say_recommended(game.name, o)
+    _say_recommended(game.info.name, o)
 
 
 @click.command()
@@ -568,7 +570,7 @@ def _levels(game_name: str, o: dict) -> tuple[str, ...]:
     if o["ladder"] and o["levels"]:
         raise ValueError("give --ladder or --levels, not both")
     if o["ladder"]:
-        return tuple(dict.fromkeys((*ladder_lineups(game_name), make(game_name).skill_ladder[-1])))
+        return tuple(dict.fromkeys((*ladder_lineups(game_name), make(game_name).info.skill_ladder[-1])))
     return tuple(b.strip() for b in (o["levels"] or "").split(",") if b.strip())
 
 

@@ -472,7 +472,7 @@ def run_balance(
     objective, description = objective_function(target, num_players, [e.label for e in lineup])
     level_objectives = _level_objectives(game, levels, bots, target, num_players)
     fields = {
-        "game": game.name,
+        "game": game.info.name,
         "num_players": num_players,
         "num_games": num_games,
         "master_seed": seed,
@@ -494,7 +494,7 @@ def run_balance(
         best = variant_of(dims, result.best)
         unit = objective_unit(target)
         items = _search_items(dims, result, description, budget, unit)
-        title = f"{game.name}: balance search ({target})"
+        title = f"{game.info.name}: balance search ({target})"
         if best.is_baseline:
             return write_report(
                 Report(
@@ -506,7 +506,7 @@ def run_balance(
                 report_dir,
             )
         design = Design(
-            game.name,
+            game.info.name,
             num_players,
             tuple(bots),
             (Variant("baseline"), best),
@@ -663,13 +663,15 @@ def run_tune(
     search bot, else ``confirm_games``), and the report says whether the gain holds at every level, changes with
     skill or is unresolved."""
     game = make(game_name)
-    if bot not in game.bots:
-        raise LineupError(unknown_message(f"{game.name} bot", bot, list(game.bots)))
+    if bot not in game.info.bots:
+        raise LineupError(unknown_message(f"{game.info.name} bot", bot, list(game.info.bots)))
     out = Path(out)
     _check_out(out, overwrite)
     try:
-        numeric = {k: v for k, v in game.bots[bot].params.items() if k not in game.bots[bot].choices}  # not a name
-        dims = tune_dimensions(numeric, params, ranges, game.bots[bot].limits)
+        numeric = {
+            k: v for k, v in game.info.bots[bot].params.items() if k not in game.info.bots[bot].choices
+        }  # not a name
+        dims = tune_dimensions(numeric, params, ranges, game.info.bots[bot].limits)
     except ExperimentError as e:
         raise ExperimentError(f"--bot {bot}: {e}") from None
     field = list(field) or [bot]
@@ -679,13 +681,13 @@ def run_tune(
     if num_players < 2:
         raise ExperimentError("tuning needs at least 2 players")
     lineup = parse_lineup(game, [_candidate_spec(bot, {d.name: d.current for d in dims}), *opponents], num_players)
-    first = RunSpec(game.name, num_players, num_games, seed, lineup, chunk_size=max(500, math.ceil(num_games / 2)))
+    first = RunSpec(game.info.name, num_players, num_games, seed, lineup, chunk_size=max(500, math.ceil(num_games / 2)))
     _check_start(replace(first, rules=dict(rules or {}), cards=cards), workers, budget)
     with hold(out, command), replacing(out):  # the old output is removed once the new one is complete
 
         def play(specs: list[str], run_dir: Path, games: int, master_seed: int) -> Path:
             spec = RunSpec(
-                game=game.name,
+                game=game.info.name,
                 num_players=num_players,
                 num_games=games,
                 master_seed=master_seed,
@@ -705,7 +707,7 @@ def run_tune(
         tuned = _candidate_spec(bot, result.best)
         default = _candidate_spec(bot, {d.name: d.current for d in dims})
         (out / "tuned.bot").write_text(
-            f"# {game.name} bot tuned by: {command or 'golem tune'}\n"
+            f"# {game.info.name} bot tuned by: {command or 'golem tune'}\n"
             f"# win rate against {', '.join(opponents)} on the search games: {-result.best_objective:.4f} "
             f"(defaults: {-result.current_objective:.4f})\n{tuned}\n",
             encoding="utf-8",
@@ -744,7 +746,7 @@ def run_tune(
             levels.append((name, adv))
         skill_items = skill_balance_items(levels, num_players, confirm_games)
         report = Report(
-            f"{game.name}: tuning {bot} ({num_players} players)",
+            f"{game.info.name}: tuning {bot} ({num_players} players)",
             [Text("Reproduce with:"), Text(command or "(command not recorded)", "code")],
             [
                 Section(

@@ -326,7 +326,7 @@ class Golem(GameShell):
         return loader.load(folder, rules)
 
     def describe_data(self, d: data.GolemData) -> dict[str, Any]:
-        title = self.title + (" [ESTIMATES in use]" if d.provenance["estimates"] else "")
+        title = self.info.title + (" [ESTIMATES in use]" if d.provenance["estimates"] else "")
         if not d.provenance["default"]:
             title += f" from {d.provenance['folder']}"
         return {
@@ -335,7 +335,7 @@ class Golem(GameShell):
             "data": {**d.provenance, "estimate_note": loader.estimate_note(d)},
             "table": dict(d.params),
             "component_texts": {c["id"]: c["text"] for c in self.component_table(d)},  # beside ids in a value report
-            "value_reference": self.value_reference,
+            "value_reference": self.info.value_reference,
         }
 
     def play_chunk(
@@ -408,7 +408,7 @@ class Golem(GameShell):
             for rnd, text in ref.au_log[logged:]:  # the solo Automa's actions the move led to
                 events.append({"event": "automa", "round": rnd, "text": text})
         reason = "rules" if ref.is_terminal() else "running"
-        result = result_event(ref, self.score_parts, reason, state, final_order=[s + 1 for s in ref.order])
+        result = result_event(ref, self.info.score_parts, reason, state, final_order=[s + 1 for s in ref.order])
         if ref.automa:
             result["automa_score"] = ref.automa_score()
             result["automa_parts"] = dict(zip(("main", "strategy", "special"), ref.automa_parts(), strict=True))
@@ -462,7 +462,7 @@ class Golem(GameShell):
         Searches and bare rollouts (the same iterations without the tree) from the same positions, one after the
         other in each repeat; medians of the CPU seconds.
         """
-        n = self.bench_players
+        n = self.info.bench_players
         ids = np.full(n, golem_bots.BALANCED)
         balanced = np.stack([golem_bots.bot_params("balanced")] * n)
         setup, plays = game_seeds(BENCH_POSITIONS_SEED, np.arange(num_positions), np.arange(num_positions))
