@@ -55,11 +55,11 @@ from analysis.stats.seats import seat_advantage
 from simulate.datafiles import DataError
 from simulate.game import Game
 from simulate.lineup import LineupError, parse_bot, parse_lineup
+from simulate.manifest import RunManifest
 from simulate.names import unknown_message
 from simulate.orchestration.experiments import Design, ExperimentError, parse_values, run_experiment
 from simulate.outputs import hold, replacing
 from simulate.registry import make
-from simulate.runformat import read_manifest
 from simulate.runner import RunSpec, check_workers, run, validate
 from simulate.variants import Value, Variant, VariantError, match_values, settable_values, write_variant
 
@@ -176,7 +176,7 @@ def _evidence(out: Path, command: str | None) -> dict[str, Any]:
     under ``out`` (not an earlier output waiting in a hidden folder to be replaced)."""
     found = out.rglob("manifest.json")
     runs = sorted(p.parent for p in found if not any(part.startswith(".") for part in p.relative_to(out).parts))
-    return evidence_record([{**read_manifest(r), "path": str(r)} for r in runs], command)
+    return evidence_record([RunManifest.read(r) for r in runs], command)
 
 
 def tune_dimensions(
