@@ -90,7 +90,7 @@ def compute_report(
     parts = sorted({p for r in runs for p in r.columns.score_parts})
     facts = game_facts(runs)
     turn_order = facts["turn_order_column"]
-    profile_columns = profiled_columns(manifests)
+    profile_columns = profiled_columns(runs)
     seats = read_tables(
         manifests,
         "seats",
@@ -121,6 +121,7 @@ def compute_report(
     same_rules = [r for r in runs if rules_key(r) == base_rules]
     independent_ids = {r.run_id for r in same_rules if not replays_setups(r.design)} or {r.run_id for r in same_rules}
     independent = [m for m, r in zip(manifests, runs, strict=True) if r.run_id in independent_ids]
+    independent_runs = [r for r in runs if r.run_id in independent_ids]
     if not any(not replays_setups(r.design) for r in same_rules):
         cautions.append(
             "Every run replays its setups, so the sections other than setup variance treat replays as "
@@ -133,7 +134,7 @@ def compute_report(
         base_games = games[games["run_id"].isin(independent_ids).to_numpy()]
     mirror_all = mirror_mask(seats[["game", "bot"]])
     # solo games (one seat against the game's automaton) have no seats to compare: their own section
-    components = build_component_section(base_seats, base_games, independent, offsets, alpha)
+    components = build_component_section(base_seats, base_games, independent_runs, offsets, alpha)
     solo = (base_seats["num_players"] == 1).to_numpy()
     solo_seats = base_seats[solo]
     base_seats = base_seats[~solo]
@@ -228,7 +229,7 @@ def compute_report(
     # the first screen: the game's design measures and length, then fairness (at strong play, with its class,
     # when the study climbed a skill ladder), the setup, strategies, rules, solo play and components
     fairness = [fair_at_strong_play(ladder_answers, order, outcome_unit)] if len(on_ladder) else None
-    design = design_answer(base_games, independent, metrics, facts.get("design_measures", ()), strongest)
+    design = design_answer(base_games, independent_runs, metrics, facts.get("design_measures", ()), strongest)
     summary = [design] if design else []
     summary += [
         a
