@@ -69,6 +69,11 @@ WALLED = ("simulate.games.golem.engine", "simulate.games.golem.reference")
 """Sub-packages whose private names stay inside (the ``golem-rooms`` contract orders them; this keeps them apart)."""
 
 
+def _is_private(name: str) -> bool:
+    """A leading underscore, not a dunder (``__version__`` is public)."""
+    return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
+
+
 def _private_imports() -> list[tuple[str, str, str]]:
     """(importing module, imported module, name) of every ``from <lab module> import _name`` of the lab."""
     found = []
@@ -78,7 +83,7 @@ def _private_imports() -> list[tuple[str, str, str]]:
             importer = ".".join(rel.parts[:-1] if rel.name == "__init__" else rel.parts)
             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
                 if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] in LAB:
-                    found += [(importer, node.module, a.name) for a in node.names if a.name.startswith("_")]
+                    found += [(importer, node.module, a.name) for a in node.names if _is_private(a.name)]
     return found
 
 
