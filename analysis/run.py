@@ -99,12 +99,12 @@ def _is_plain(column: pa.ChunkedArray) -> bool:
 
 
 def read_tables(
-    manifests: Sequence[dict[str, Any]],
+    manifests: Sequence[RunManifest | dict[str, Any]],
     table: str,
     columns: Sequence[str] | None = None,
     offsets: Sequence[int] | None = None,
 ) -> pd.DataFrame:
-    """One table over runs already checked (manifests with ``path``, as from :func:`check_runs`).
+    """One table over runs already checked (manifests with ``path``, as from :func:`check_runs`, or typed).
 
     ``offsets`` (one per run) are added to ``game`` and ``setup_id``; by default each run is
     offset by the games of the runs before it, as in :func:`load_run`. Numbers are filled into
@@ -112,7 +112,7 @@ def read_tables(
     """
     if table not in ALL_TABLES:
         raise ValueError(f"unknown table '{table}'; choose from {', '.join(ALL_TABLES)}")
-    runs = [RunManifest.from_json(m) for m in manifests]
+    runs = [RunManifest.of(m) for m in manifests]
     lacking = [run.path for run in runs if table not in run.tables]
     if lacking:
         raise RunFormatError(f"{lacking[0]}: the run has no {table} table (play it with --{table})")
@@ -234,20 +234,20 @@ def load_run(
     )
 
 
-def default_offsets(manifests: Sequence[dict[str, Any]]) -> list[int]:
+def default_offsets(manifests: Sequence[RunManifest | dict[str, Any]]) -> list[int]:
     """Game id offset of each run when runs are combined: the games of the runs before it."""
-    return _offsets([RunManifest.from_json(m) for m in manifests])
+    return _offsets([RunManifest.of(m) for m in manifests])
 
 
 def _offsets(runs: Sequence[RunManifest]) -> list[int]:
     return [int(o) for o in np.cumsum([0] + [run.num_games for run in runs[:-1]])]
 
 
-def is_mirror(manifest: dict[str, Any]) -> bool:
+def is_mirror(manifest: RunManifest | dict[str, Any]) -> bool:
     """Whether every seat of the run holds the same bot label (a mirror match)."""
-    return RunManifest.from_json(manifest).is_mirror
+    return RunManifest.of(manifest).is_mirror
 
 
-def run_label(manifest: dict[str, Any]) -> str:
+def run_label(manifest: RunManifest | dict[str, Any]) -> str:
     """A short name of a run: its directory name."""
-    return RunManifest.from_json(manifest).label
+    return RunManifest.of(manifest).label

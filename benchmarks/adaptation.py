@@ -32,7 +32,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=None, help="games per lineup and arm (default: the spec's)")
     args = parser.parse_args()
     game = make(args.game)
-    spec = game.adaptation
+    spec = game.info.adaptation
     if spec is None:
         raise SystemExit(f"{args.game} declares no planted edits")
     wall, cpu = time.perf_counter(), time.process_time()
@@ -46,7 +46,7 @@ def main() -> None:
                 {
                     "game": args.game,
                     "version": __version__,
-                    "engine_version": game.version,
+                    "engine_version": game.info.version,
                     **{k: round(v, 4) if isinstance(v, float) else v for k, v in row.items()},
                     "seed": spec.seed,
                     "wall_s": round(wall, 1),

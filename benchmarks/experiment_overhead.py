@@ -56,7 +56,7 @@ def _raw_runs(design: Design, root: Path, workers: int, rounds: int) -> tuple[fl
     for k, folder, rules in folders:
         for r in range(rounds):
             spec = RunSpec(
-                game=game.name,
+                game=game.info.name,
                 num_players=design.num_players,
                 num_games=design.num_games,
                 master_seed=design.seed + r,
@@ -76,7 +76,7 @@ def measure(args: argparse.Namespace, root: Path, raw_first: bool = False) -> di
     variants = sweep_variants(values, sets)
     rounds = args.rounds
     design = Design(
-        game.name,
+        game.info.name,
         args.players,
         tuple(args.bots.split(",")),
         tuple(variants),

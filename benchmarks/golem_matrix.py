@@ -14,7 +14,7 @@ import json
 
 import numpy as np
 
-from simulate.games.golem import data as golem_data
+from simulate.games.golem import loader as golem_loader
 from simulate.games.golem import play
 from simulate.lineup import lineup_arrays, parse_lineup
 from simulate.registry import make
@@ -31,7 +31,7 @@ def main() -> None:
     args = parser.parse_args()
     n, games = args.players, args.games
     game = make("golem")
-    d = golem_data.load()
+    d = golem_loader.load()
     index = np.arange(games)
     setup, plays = game_seeds(args.seed, index, index // n)
     seat_bot = (np.arange(n)[None, :] - (index % n)[:, None]) % n  # lineup entry 0 (the row bot) moves around

@@ -69,7 +69,7 @@ def main() -> None:
     fit = {
         "command": f"python benchmarks/golems_reply_value.py {args.games} {args.seed} {args.out}",
         "lab_version": __version__,
-        "engine_version": game.version,
+        "engine_version": game.info.version,
         "teacher": "search",
         "games": args.games,
         "positions": len(y),

@@ -74,13 +74,13 @@ def gain(game, data, a: str, b: str, players: int, games: int, seed: int) -> dic
 
 def profile(game, data, bot: str, players: int, games: int, seed: int) -> dict:
     tables, _ = _play(game, data, [bot] * players, players, games, seed)
-    seats = pd.DataFrame({c: np.asarray(tables.seats[c]) for c in game.profile_columns})
+    seats = pd.DataFrame({c: np.asarray(tables.seats[c]) for c in game.info.profile_columns})
     seats["bot"] = bot
-    prof = play_profile(seats, game.profile_columns).set_index("mechanism")
+    prof = play_profile(seats, game.info.profile_columns).set_index("mechanism")
     showdowns = np.asarray(tables.games["showdowns"], float)
     return {
-        "per_seat_game": {m: round(float(prof.at[m, "mean"]), 3) for m in game.profile_columns},
-        "share_used": {m: round(float(prof.at[m, "share_used"]), 3) for m in game.profile_columns},
+        "per_seat_game": {m: round(float(prof.at[m, "mean"]), 3) for m in game.info.profile_columns},
+        "share_used": {m: round(float(prof.at[m, "share_used"]), 3) for m in game.info.profile_columns},
         "pots_with_showdown": round(float((showdowns > 0).mean()), 3),
     }
 
@@ -99,9 +99,9 @@ def main() -> None:
     args = parser.parse_args()
     game = make("golem-poker")
     data = game.load_data(None, {})
-    others = {name: name for name in game.bots if name != "cfr"} | EXPLOITS
+    others = {name: name for name in game.info.bots if name != "cfr"} | EXPLOITS
     profiled = {"cfr": "cfr", **others}
-    version = {"engine_version": game.version, "policy": data.provenance["cfr_policy"].get("command", "")}
+    version = {"engine_version": game.info.version, "policy": data.provenance["cfr_policy"].get("command", "")}
     for n in (int(x) for x in args.players.split(",")):
         if args.only in (None, "gain"):
             for other, spec in others.items():
@@ -124,7 +124,7 @@ def main() -> None:
                 "golem-poker", Path(tmp) / "x", seed=args.seed, workers=args.workers, games=args.response_games
             )
             pool = TaskPool(args.workers)
-            total = sum(game.equilibrium.player_counts) * args.response_iterations
+            total = sum(game.info.equilibrium.player_counts) * args.response_iterations
             try:
                 with tqdm(total=total, desc="best responses", unit="it") as bar:
                     rows = exploitability(

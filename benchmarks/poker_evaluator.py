@@ -2,9 +2,9 @@
 
 Measures, in both rank-1 modes, on uniformly random deals (``int8`` cards, seeded):
 
-* ``eval5_scalar``: ``_eval5`` called once per hand from an njit loop, as an engine does (no
+* ``eval5_scalar``: ``eval5`` called once per hand from an njit loop, as an engine does (no
   card checks);
-* ``eval5_kernel``: the batch five-card kernel (``_evaluate5_kernel``: ``_eval5`` plus
+* ``eval5_kernel``: the batch five-card kernel (``_evaluate5_kernel``: ``eval5`` plus
   branch-free card checks);
 * ``eval5_public``: :func:`evaluate5` (the kernel plus Python-side argument handling);
 * ``best_of_scalar``, ``best_of_kernel``, ``best_of_public``: the same for best of N, for N in
@@ -38,9 +38,9 @@ SEED = 159
 
 @njit(cache=True)
 def _eval5_scalar_loop(cards: np.ndarray, ace_high: bool, out: np.ndarray) -> None:
-    """``out[i] = _eval5(*cards[i], ace_high)``: the engine's per-hand call, no checks."""
+    """``out[i] = eval5(*cards[i], ace_high)``: the engine's per-hand call, no checks."""
     for i in range(cards.shape[0]):
-        out[i] = ev._eval5(cards[i, 0], cards[i, 1], cards[i, 2], cards[i, 3], cards[i, 4], ace_high)
+        out[i] = ev.eval5(cards[i, 0], cards[i, 1], cards[i, 2], cards[i, 3], cards[i, 4], ace_high)
 
 
 @njit(cache=True)

@@ -51,9 +51,9 @@ def emit(line: dict) -> None:
 
 def bench_spec(name: str, num_games: int, chunk_size: int) -> RunSpec:
     game = make(name)
-    bots = next(iter(game.bench_lineups)).split(",")
-    lineup = parse_lineup(game, bots, game.bench_players)
-    return RunSpec(name, game.bench_players, num_games, SEED, lineup, chunk_size=chunk_size)
+    bots = next(iter(game.info.bench_lineups)).split(",")
+    lineup = parse_lineup(game, bots, game.info.bench_players)
+    return RunSpec(name, game.info.bench_players, num_games, SEED, lineup, chunk_size=chunk_size)
 
 
 def cpu_seconds(pids: list[int]) -> float:

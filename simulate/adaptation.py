@@ -71,11 +71,11 @@ def showing(
     threads: int = 1,
 ) -> Showing:
     """The first ``games`` games of a run of seed ``seed`` whose opening shows component ``card``: named by a column of
-    ``game.setup_columns``, found by playing the game's default lineup, or among ``opening(data, num_players,
+    ``game.info.setup_columns``, found by playing the game's default lineup, or among ``opening(data, num_players,
     setup_seed)`` (a market no setup column names); ValueError when 40 times as many show none."""
-    lineup = parse_lineup(game, [game.default_bots], num_players)
+    lineup = parse_lineup(game, [game.info.default_bots], num_players)
     pool = 40 * games
-    plan = plan_games(RunSpec(game.name, num_players, pool, seed, lineup), 0, pool)
+    plan = plan_games(RunSpec(game.info.name, num_players, pool, seed, lineup), 0, pool)
     if opening is not None:
         shown = np.array([card in opening(data, num_players, int(s)) for s in plan.setup_seed])
     else:
@@ -84,13 +84,13 @@ def showing(
             data, num_players, plan.seat_lineup, ids, params, plan.setup_seed, plan.play_seed, threads
         )
         shown = np.zeros(pool, bool)
-        for column in game.setup_columns:
+        for column in game.info.setup_columns:
             codes = tables.games[column]
             if isinstance(codes, Codes) and card in codes.categories:
                 shown |= np.asarray(codes.codes) == codes.categories.index(card)
     chosen = np.flatnonzero(shown)[:games]
     if not len(chosen):
-        raise ValueError(f"no opening of {pool} {game.name} games shows {card}")
+        raise ValueError(f"no opening of {pool} {game.info.name} games shows {card}")
     return Showing(plan.setup_seed[chosen], plan.play_seed[chosen], plan.seat_lineup[chosen])
 
 
@@ -135,12 +135,12 @@ def take_shares(
     comp = tables.components
     code = comp["component"]
     if not isinstance(code, Codes) or card not in code.categories:
-        raise ValueError(f"{game.name} has no component {card!r}")
+        raise ValueError(f"{game.info.name} has no component {card!r}")
     rows = (np.asarray(code.codes) == code.categories.index(card)) & (np.asarray(comp["round"]) <= rounds)
     if use is not None:
         uses = comp.get("use")
         if not isinstance(uses, Codes) or use not in uses.categories:
-            raise ValueError(f"{game.name}'s components table has no use {use!r}")
+            raise ValueError(f"{game.info.name}'s components table has no use {use!r}")
         rows &= np.asarray(uses.codes) == uses.categories.index(use)
     g, seat = np.asarray(comp["game"])[rows], np.asarray(comp["seat"])[rows]
     took = np.zeros(len(seat_lineup), bool)
@@ -227,9 +227,9 @@ def failures(table: pd.DataFrame) -> list[str]:
 
 
 def check_adaptation(game: Game, players: tuple[str, ...] | None = None) -> list[str] | None:
-    """The failures of ``game``'s planted edits (:func:`measure` with ``game.adaptation``, its asserted players by
+    """The failures of ``game``'s planted edits (:func:`measure` with ``game.info.adaptation``, its asserted players by
     default); None when the game declares none."""
-    spec = game.adaptation
+    spec = game.info.adaptation
     if spec is None:
         return None
     return failures(measure(game, spec, players or spec.players))

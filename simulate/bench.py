@@ -24,7 +24,7 @@ BENCH_SEED = 12345
 
 
 def _kernel_rate(game, data, lineup, num_players: int, num_games: int, repeats: int) -> dict[str, float]:
-    spec = RunSpec(game.name, num_players, num_games, BENCH_SEED, lineup)
+    spec = RunSpec(game.info.name, num_players, num_games, BENCH_SEED, lineup)
     plan = plan_games(spec, 0, num_games)
     ids, params = lineup_arrays(game, lineup)
     game.play_chunk(data, num_players, plan.seat_lineup[:4], ids, params, plan.setup_seed[:4], plan.play_seed[:4])
@@ -53,7 +53,7 @@ def chunk_rate(game, data, lineup, num_players: int, num_games: int, repeats: in
     ``games_per_cpu_s`` is the rate of one core; a run with one worker per core scales it by the
     number of free cores (the chunks share nothing). Medians of ``repeats``.
     """
-    spec = RunSpec(game.name, num_players, num_games, BENCH_SEED, lineup)
+    spec = RunSpec(game.info.name, num_players, num_games, BENCH_SEED, lineup)
     plan = plan_games(spec, 0, num_games)
     ids, params = lineup_arrays(game, lineup)
     labels = [e.label for e in lineup]
@@ -107,9 +107,9 @@ def run_bench(
     game = make(game_name)
     data = game.load_data(None, {})
     players, lineups = bench_setup(game)
-    base = {"game": game_name, "version": __version__, "engine_version": game.version, "players": players}
+    base = {"game": game_name, "version": __version__, "engine_version": game.info.version, "players": players}
     if not is_compiled(type(game).__module__):
-        log(compiling_notice(game.title))
+        log(compiling_notice(game.info.title))
     for bots, default_games in lineups.items():
         lineup = parse_lineup(game, bots.split(","), players)
         n = num_games or default_games
@@ -151,7 +151,7 @@ def run_bench(
                 "note": "both engines applying the same recorded moves, no bots; CPU time, first use excluded",
             }
     rates = None
-    if "search" in game.bots:
+    if "search" in game.info.bots:
         _, params = lineup_arrays(game, parse_lineup(game, ["search"], players))
         rates = game.search_rates(data, params[0], 60, repeats)
     if rates is not None:
@@ -163,12 +163,12 @@ def run_bench(
             "note": "search decisions and iterations per CPU second against bare rollouts of the same policy "
             "from the same positions (tree_overhead = search time / rollout time)",
         }
-    if game.apprentice is not None and "search" in game.bots:
+    if game.info.apprentice is not None and "search" in game.info.bots:
         log(f"{game_name}: apprentice against search, side by side ({repeats} alternating repeats)")
         yield {**base, **apprentice_speedup(game, data, players, repeats, num_games)}
     count = 10
     setup, play = game_seeds(BENCH_SEED, np.arange(count), np.arange(count))
-    timed = game.reference_random_seconds(data, players, setup, play) if "random" in game.bots else None
+    timed = game.reference_random_seconds(data, players, setup, play) if "random" in game.info.bots else None
     if timed is not None:
         # whole games with the same uniform random player on both engines: the fairest comparison
         seconds, turns = timed
@@ -191,7 +191,7 @@ def run_bench(
         for games in (run_games // 10, run_games):
             log(f"{game_name} --bots {bots}: golem simulate of {games:,} games on all cores")
             with tempfile.TemporaryDirectory() as tmp:
-                spec = RunSpec(game.name, players, games, BENCH_SEED, lineup)
+                spec = RunSpec(game.info.name, players, games, BENCH_SEED, lineup)
                 t = time.perf_counter()
                 run(spec, Path(tmp) / "run", progress=True)
                 sec = time.perf_counter() - t
@@ -214,13 +214,13 @@ def apprentice_speedup(game, data, players: int, repeats: int, num_games: int | 
 
     Each measurement plays ``bench_lineups``' games of that bot (at most ``num_games``), the same setups for both.
     """
-    lineups = game.bench_lineups
+    lineups = game.info.bench_lineups
     sizes = {bot: min(num_games or lineups.get(bot, 40), lineups.get(bot, 40)) for bot in ("search", "apprentice")}
     plans = {}
     for bot, n in sizes.items():
         lineup = parse_lineup(game, [bot], players)
         ids, params = lineup_arrays(game, lineup)
-        plan = plan_games(RunSpec(game.name, players, n, BENCH_SEED, lineup), 0, n)
+        plan = plan_games(RunSpec(game.info.name, players, n, BENCH_SEED, lineup), 0, n)
         game.play_chunk(data, players, plan.seat_lineup[:2], ids, params, plan.setup_seed[:2], plan.play_seed[:2])
         plans[bot] = (plan, ids, params)
     cpu: dict[str, list[float]] = {"search": [], "apprentice": []}
@@ -250,8 +250,8 @@ def bench_setup(game) -> tuple[int, dict[str, int]]:
 
     Games without ``bench_lineups`` are measured with their first bot in every seat.
     """
-    players = game.bench_players
-    lineups = game.bench_lineups or {next(iter(game.bots)): 20_000}
+    players = game.info.bench_players
+    lineups = game.info.bench_lineups or {next(iter(game.info.bots)): 20_000}
     return players, dict(lineups)
 
 

@@ -218,7 +218,7 @@ def _rows(column) -> int:
 def _declarations(game: Game, name: str) -> list[str]:
     info, problems = game.info, []
     if info.name != name:
-        problems.append(f"GAME.name is {info.name!r}, registered as {name!r}")
+        problems.append(f"GAME.info.name is {info.name!r}, registered as {name!r}")
     if not 1 <= info.min_players <= info.max_players:
         problems.append(f"player counts {info.min_players}-{info.max_players}")
     if not 1 <= info.play_version <= info.version:

@@ -556,8 +556,8 @@ class GameInfo:
 class Game(Protocol):
     """What a game offers the shared layers: its declared record ``info`` and the methods below, which the game
     writes. ``simulate.gamekit.GameShell``, the base of every game's ``GAME``, derives the rest from them (its data
-    folder and playing time, the replay page, the bench's replay timings) and reads each fact of ``info`` as an
-    attribute too (``game.min_players`` is ``game.info.min_players``)."""
+    folder and playing time, the replay page, the bench's replay timings); its facts are read from ``info`` alone
+    (``game.info.min_players``)."""
 
     info: GameInfo
     """The game's declared facts, its replay position and its standard study."""

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import importlib
 import importlib.util
 import statistics
@@ -203,9 +202,9 @@ def value_for_cost_facts(game: Any, data: Any) -> dict[str, Any]:
         for r in table
     ]
     return {
-        "priced_kinds": list(game.priced_kinds),
-        "price_unit": game.price_unit,
-        "measured_price": dict(game.measured_price),
+        "priced_kinds": list(game.info.priced_kinds),
+        "price_unit": game.info.price_unit,
+        "measured_price": dict(game.info.measured_price),
         "cards": cards,
     }
 
@@ -306,13 +305,10 @@ class Twin(ABC):
         legal moves), comparable with ``==``: a bot's move may depend on this and its own randomness only."""
 
 
-_FACTS = frozenset(f.name for f in dataclasses.fields(GameInfo))
-
-
 class GameShell:
-    """The common part of every game's ``GAME`` (``simulate.game.Game``): its facts read from its declared ``info``,
-    its data folder (``seeds/<name>/``) and playing time, the replay page, and the bench's replay timings written
-    once over three hooks.
+    """The common part of every game's ``GAME`` (``simulate.game.Game``): its declared facts (``info``), its data
+    folder (``seeds/<name>/``) and playing time, the replay page, and the bench's replay timings written once over
+    three hooks.
 
     A game sets ``trace_game`` (``play.trace_game``: one game's move records), ``replay_moves`` (``play.replay_moves``:
     the numba engine applying recorded moves; None when the game has none), ``data_module`` (its data module, whose
@@ -322,7 +318,7 @@ class GameShell:
     check's move-by-move comparison); a game whose engines or data are built otherwise overrides those methods."""
 
     info: GameInfo
-    """The game's declared record (``simulate.game.GameInfo``); each of its facts reads as an attribute too."""
+    """The game's declared record (``simulate.game.GameInfo``): every fact is read here (``game.info.min_players``)."""
     data_module: ModuleType
     """The game's data module: ``load(folder=None, rules=None)`` and ``RULE_OPTIONS`` (``rule_options``)."""
     reference_class: Callable[[Any, int, int], Any]
@@ -335,12 +331,6 @@ class GameShell:
     """``play.decide_moves``: the moves the seats to move pick at given records (``simulate.play.decide``), for the
     no-peeking check at a position (:meth:`Twin.hidden_variant`); None in a game whose hidden order deals no seat
     its own cards (there two games of one public opening show the same to a seat, and the check compares those)."""
-
-    def __getattr__(self, name: str) -> Any:
-        """A fact of :attr:`info` by its name (``game.min_players``)."""
-        if name in _FACTS:
-            return getattr(self.info, name)
-        raise AttributeError(f"{type(self).__name__!r} has no attribute {name!r}")
 
     def data_dir(self) -> Path:
         """The folder of the game's shipped data (``seeds/<name>``, installed as ``simulate/seeds/<name>``)."""

@@ -47,9 +47,9 @@ def parse_bot(game: Game, spec: str) -> BotEntry:
     if spec.strip().startswith("@"):
         spec = read_bot_file(spec.strip()[1:])
     name, *settings = [part.strip() for part in spec.strip().split(":")]
-    if name not in game.bots:
-        raise LineupError(unknown_message(f"{game.name} bot", name, list(game.bots)))
-    bot = game.bots[name]
+    if name not in game.info.bots:
+        raise LineupError(unknown_message(f"{game.info.name} bot", name, list(game.info.bots)))
+    bot = game.info.bots[name]
     params = {k: float(default) for k, (default, _) in bot.params.items()}
     given = []
     for setting in settings:
@@ -88,8 +88,10 @@ def parse_bot(game: Game, spec: str) -> BotEntry:
 
 def parse_lineup(game: Game, specs: list[str], num_players: int) -> list[BotEntry]:
     """One bot per seat: a single bot fills every seat (a mirror match)."""
-    if not game.min_players <= num_players <= game.max_players:
-        raise LineupError(f"{game.name} takes {game.min_players}-{game.max_players} players, not {num_players}")
+    if not game.info.min_players <= num_players <= game.info.max_players:
+        raise LineupError(
+            f"{game.info.name} takes {game.info.min_players}-{game.info.max_players} players, not {num_players}"
+        )
     entries = [parse_bot(game, s) for s in specs if s.strip()]
     if not entries:
         raise LineupError("no bots given")
@@ -102,10 +104,10 @@ def parse_lineup(game: Game, specs: list[str], num_players: int) -> list[BotEntr
 
 def lineup_arrays(game: Game, lineup: list[BotEntry]) -> tuple[np.ndarray, np.ndarray]:
     """Kernel ids (L,) and parameter vectors (L, max params) of a lineup, in the bots' parameter order."""
-    ids = np.array([game.bots[e.bot].bot_id for e in lineup], dtype=np.int64)
-    params = np.zeros((len(lineup), game.max_bot_params))
+    ids = np.array([game.info.bots[e.bot].bot_id for e in lineup], dtype=np.int64)
+    params = np.zeros((len(lineup), game.info.max_bot_params))
     for k, e in enumerate(lineup):
-        for j, key in enumerate(game.bots[e.bot].params):
+        for j, key in enumerate(game.info.bots[e.bot].params):
             params[k, j] = e.params[key]
     return ids, params
 

@@ -21,7 +21,7 @@ from typing import Any
 from simulate.runformat import RunFormatError, read_manifest, run_tables
 from simulate.store import RunStore
 
-__all__ = ["Columns", "Design", "LineupEntry", "Part", "RunManifest", "RunChunk"]
+__all__ = ["Columns", "DataRecord", "Design", "LineupEntry", "Part", "RunManifest", "RunChunk"]
 
 
 @dataclass(frozen=True)
@@ -96,6 +96,32 @@ class Columns:
 
 
 @dataclass(frozen=True)
+class DataRecord:
+    """Where a run's data came from (the manifest's ``data``): its folder, whether it is the shipped data, whether it
+    holds estimates and which (the data's ``label``, estimated rows per table and estimated parameters)."""
+
+    folder: str | None = None
+    default: bool | None = None
+    """True: the shipped data; None: not recorded."""
+    estimates: bool = False
+    label: str = ""
+    estimated_rows: Mapping[str, int] = field(default_factory=dict)
+    estimated_parameters: tuple[str, ...] = ()
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> DataRecord:
+        """The record of a manifest's ``data`` (absent fields: not recorded)."""
+        return cls(
+            folder=d.get("folder"),
+            default=d.get("default"),
+            estimates=bool(d.get("estimates")),
+            label=str(d.get("label") or ""),
+            estimated_rows=dict(d.get("estimated_rows") or {}),
+            estimated_parameters=tuple(d.get("estimated_parameters") or ()),
+        )
+
+
+@dataclass(frozen=True)
 class RunManifest:
     """A run's manifest, typed. ``path`` is where the run was read from (None if not known)."""
 
@@ -118,6 +144,11 @@ class RunManifest:
     """The finished chunks in index order."""
     timing: Mapping[str, Any] = field(default_factory=dict)
     """``started``, ``finished``, ``seconds``, ``games_per_second`` (the session that finished the run)."""
+    data: DataRecord = field(default_factory=DataRecord)
+    """Where the run's data came from (``data_files`` holds its files' SHA-256)."""
+    package_version: str | None = None
+    command: str | None = None
+    """The command line that played the run (None: not recorded)."""
     path: str | None = None
     raw: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False)
     """The manifest as read (with ``path`` when given)."""
@@ -163,12 +194,20 @@ class RunManifest:
                 report=dict(m.get("report") or {}),
                 chunks=tuple(chunks),
                 timing=dict(m.get("timing") or {}),
+                data=DataRecord.from_json(data),
+                package_version=m.get("package_version"),
+                command=m.get("command"),
                 path=where,
                 raw={**m, "path": where} if where is not None else dict(m),
             )
         except (KeyError, TypeError, ValueError, AttributeError, IndexError) as e:
             name = f"{where}/manifest.json" if where else "manifest.json"
             raise RunFormatError(f"{name}: manifest field {e} is missing or malformed") from None
+
+    @classmethod
+    def of(cls, m: RunManifest | Mapping[str, Any]) -> RunManifest:
+        """``m`` typed: itself when it already is, else :meth:`from_json` of the dict."""
+        return m if isinstance(m, RunManifest) else cls.from_json(m)
 
     @classmethod
     def read(cls, run_dir: str | Path | RunStore) -> RunManifest:

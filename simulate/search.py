@@ -78,7 +78,8 @@ def new_tree(max_nodes: int, move_len: int, max_moves: int) -> Tree:
 
 
 @njit(cache=True)
-def _same_move(a, b):
+def same_move(a, b):
+    """Whether two moves (rows of move fields) are equal field by field."""
     for f in range(a.shape[0]):
         if a[f] != b[f]:
             return False
@@ -120,7 +121,7 @@ def search(
                 tree.child_of[k] = -1
             while c >= 0:
                 for k in range(n):
-                    if tree.child_of[k] < 0 and _same_move(tree.move[c], tree.buf[k]):
+                    if tree.child_of[k] < 0 and same_move(tree.move[c], tree.buf[k]):
                         tree.child_of[k] = c
                         tree.avail[c] += 1.0
                         break

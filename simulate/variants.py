@@ -156,8 +156,8 @@ def settable_values(game: Game, folder: str | Path | None = None) -> dict[str, V
     base = _folder(game, folder)
     out: dict[str, Value] = {}
     aliases: dict[str, list[str]] = {}
-    stems = [Path(f).stem for f in game.data_files if f.endswith(".csv")]
-    for file in game.data_files:
+    stems = [Path(f).stem for f in game.info.data_files if f.endswith(".csv")]
+    for file in game.info.data_files:
         path = base / file
         if file.endswith(".csv"):
             header, rows = _read_rows(path)
@@ -176,7 +176,7 @@ def settable_values(game: Game, folder: str | Path | None = None) -> dict[str, V
                 entries = [(path_keys, value, "")]
                 if isinstance(value, list):
                     entries += [((*path_keys, i), item, f".{i + 1}") for i, item in enumerate(value)]
-                axis, first = game.indexed_lists.get(".".join(path_keys), (None, 1))
+                axis, first = game.info.indexed_lists.get(".".join(path_keys), (None, 1))
                 for keys, item, suffix in entries:
                     canonical = ".".join(path_keys) + suffix
                     index = (axis, first + keys[-1]) if axis and suffix else None
@@ -228,7 +228,7 @@ def _raise(message: str):
 def _find_row(game: Game, base: Path, key: str) -> tuple[str, int]:
     """(CSV file, row position) holding row key ``key``."""
     known = []
-    for file in game.data_files:
+    for file in game.info.data_files:
         if not file.endswith(".csv"):
             continue
         _, rows = _read_rows(base / file)
@@ -238,7 +238,7 @@ def _find_row(game: Game, base: Path, key: str) -> tuple[str, int]:
         known += keys
     close = difflib.get_close_matches(key, known, n=4)
     hint = f"; did you mean {', '.join(close)}?" if close else ""
-    return _raise(f"unknown component '{key}' of {game.name}{hint}")
+    return _raise(f"unknown component '{key}' of {game.info.name}{hint}")
 
 
 def _toml_value(value: Any) -> str:
@@ -290,7 +290,7 @@ def write_variant(
     values = settable_values(game, base)
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    for file in game.data_files:
+    for file in game.info.data_files:
         shutil.copy2(base / file, out / file)
     for path in base.glob(f"{LEARNED_PREFIX}*"):  # the learned player's provenance: what its weights were fitted on
         if path.is_file() and not (out / path.name).exists():

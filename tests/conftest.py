@@ -32,7 +32,7 @@ def _cold_games() -> list[tuple[str, int, str]]:
         module = type(game).__module__
         if not is_compiled(module):
             size = sum(f.stat().st_size for f in Path(sys.modules[module].__file__).parent.glob("*.py"))
-            cold.append((size, name, max(2, game.min_players), next(iter(game.bots))))
+            cold.append((size, name, max(2, game.info.min_players), next(iter(game.info.bots))))
     return [entry[1:] for entry in sorted(cold, reverse=True)]
 
 

@@ -33,7 +33,7 @@ def test_the_chosen_games_show_the_card_in_their_opening(century) -> None:
     ids, params = lineup_arrays(century, parse_lineup(century, ["greedy"], 2))
     first = century.play_chunk(data, 2, games.seat_lineup, ids, params, games.setup_seed, games.play_seed)
     for g in range(12):
-        shown = [first.games[c].categories[first.games[c].codes[g]] for c in century.setup_columns]
+        shown = [first.games[c].categories[first.games[c].codes[g]] for c in century.info.setup_columns]
         assert "M08" in shown
 
 
@@ -56,7 +56,9 @@ def test_one_batch_of_lineups_takes_as_each_lineup_alone(century) -> None:
 
 
 def test_the_recorded_players_are_measured_not_asserted(century) -> None:
-    spec = replace(century.adaptation, players=("planner",), recorded=("random",), edits=century.adaptation.edits[:1])
+    spec = replace(
+        century.info.adaptation, players=("planner",), recorded=("random",), edits=century.info.adaptation.edits[:1]
+    )
     table = measure(century, replace(spec, games=4))
     assert sorted(set(zip(table["player"], table["asserted"], strict=True))) == [("planner", True), ("random", False)]
     assert (table["games"] == 4).all()
@@ -64,7 +66,7 @@ def test_the_recorded_players_are_measured_not_asserted(century) -> None:
 
 def test_a_player_blind_to_the_edits_fails(century) -> None:
     # random takes a card whatever it does: the planted edits are missed in its mirror games
-    spec = century.adaptation
+    spec = century.info.adaptation
     table = measure(century, spec, players=("random",))
     assert not table[table["lineup"] == "mirror"]["ok"].any()
     assert len(failures(table)) >= len(spec.edits)
@@ -72,7 +74,9 @@ def test_a_player_blind_to_the_edits_fails(century) -> None:
 
 def test_the_flat_card_credit_of_version_4_misses_a_raised_cost(century) -> None:
     # the search's leaf before version 5 credited every card bought alike: a dearer M16 is bought as early
-    spec = replace(century.adaptation, edits=tuple(e for e in century.adaptation.edits if e.name == "cost raised"))
+    spec = replace(
+        century.info.adaptation, edits=tuple(e for e in century.info.adaptation.edits if e.name == "cost raised")
+    )
     table = measure(century, spec, players=("search:card_value=0.5:card_levels=0",))
     assert not table["ok"].any()
 
@@ -138,7 +142,7 @@ def test_golems_strong_players_see_every_planted_edit() -> None:
 
 
 def test_a_golems_player_blind_to_the_edits_fails(golems) -> None:
-    spec = golems.adaptation
+    spec = golems.info.adaptation
     table = measure(golems, spec, players=("random",))
     assert not table[table["lineup"] == "mirror"]["ok"].all()
     assert len(failures(table)) >= len(spec.edits)
@@ -149,9 +153,9 @@ def test_golem_games_show_the_book_in_their_opening_library() -> None:
     # games are the first of the run whose Library shows the Book
     golem = make("golem")
     data = golem.load_data(None, {})
-    opening = golem.adaptation.opening
+    opening = golem.info.adaptation.opening
     games = showing(golem, data, "B08", 2, 6, 43, opening)
-    plan = plan_games(RunSpec("golem", 2, 240, 43, parse_lineup(golem, [golem.default_bots], 2)), 0, 240)
+    plan = plan_games(RunSpec("golem", 2, 240, 43, parse_lineup(golem, [golem.info.default_bots], 2)), 0, 240)
     first = [s for s in plan.setup_seed if "B08" in opening(data, 2, int(s))][:6]
     assert list(games.setup_seed) == first and len(first) == 6
     assert all(len(opening(data, 2, int(s))) == 5 for s in first)
@@ -167,5 +171,5 @@ def test_golem_strong_players_see_every_planted_edit() -> None:
 
 def test_a_golem_player_blind_to_the_edits_fails() -> None:
     golem = make("golem")
-    table = measure(golem, golem.adaptation, players=("random",))
-    assert len(failures(table)) >= len(golem.adaptation.edits)
+    table = measure(golem, golem.info.adaptation, players=("random",))
+    assert len(failures(table)) >= len(golem.info.adaptation.edits)

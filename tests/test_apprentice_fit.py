@@ -65,7 +65,7 @@ def edited_deck(where: Path, output: str = "YYYYYY") -> Path:
 
 def shipped_files(game: str) -> dict[str, str]:
     folder = default_dir(game)
-    return {name: sha256(folder / name) for name in make(game).data_files}
+    return {name: sha256(folder / name) for name in make(game).info.data_files}
 
 
 @pytest.mark.parametrize("game", ["century", "golem", "golems"])

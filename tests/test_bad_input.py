@@ -135,7 +135,7 @@ def test_bad_values_stop_before_anything_is_written(tmp_path: Path, args: list[s
 @pytest.mark.parametrize("game_name", ["century", "golem-poker", "golems", "golem"])
 def test_every_bot_parameter_has_limits_around_its_default(game_name: str) -> None:
     game = make(game_name)
-    for bot in game.bots.values():
+    for bot in game.info.bots.values():
         assert set(bot.limits) == set(bot.params), bot.name
         for key, (default, _) in bot.params.items():
             low, high = bot.limits[key]
@@ -365,7 +365,7 @@ def test_a_report_into_a_folder_holding_a_report_needs_overwrite(small_run: Path
 def test_bot_list_columns_stay_aligned(game_name: str) -> None:
     """Descriptions start in one column for every bot; a bot's parameter help texts start in one column."""
     lines = invoke("bots", game_name).output.splitlines()
-    bots = make(game_name).bots
+    bots = make(game_name).info.bots
     heads = [k for k, line in enumerate(lines) if not line.startswith(" ")]
     assert [lines[k].split()[0] for k in heads] == list(bots)
     assert len({len(lines[k]) - len(lines[k].split(maxsplit=1)[1]) for k in heads}) == 1, lines

@@ -32,7 +32,7 @@ from simulate.games.century.features import (
     seat_row,
 )
 from simulate.games.century.play import play_batch, positions, trace_game
-from simulate.games.century.search_bot import _apply, _moves, new_scratch
+from simulate.games.century.search_bot import new_scratch, tree_apply, tree_moves
 from simulate.games.century.state import ACQUIRE, CLAIM, M_ARG, M_KIND, PLAY, REST, new_move, new_state
 from simulate.rng import game_seeds, next_u64, randint
 
@@ -130,12 +130,12 @@ def reference_values(st: np.ndarray) -> tuple[np.ndarray, np.ndarray, list[np.nd
     scratch[1][0, 0] = 1.0
     ctx = (TB, scratch[1], scratch[2])
     moves = np.zeros((2048, len(new_move())), np.int16)
-    n = _moves(ctx, st, moves)
+    n = tree_moves(ctx, st, moves)
     w = TB.apprentice_w[int(r["num_players"])]
     values, feats = np.zeros(n), []
     for k in range(n):
         sim = st.copy()
-        _apply(ctx, sim, moves[k])
+        tree_apply(ctx, sim, moves[k])
         if sim[0]["over"] != 0:
             values[k] = _final_logit(sim[0], TB, seat, scratch)
             feats.append(None)
@@ -178,7 +178,7 @@ def test_apprentice_values_every_move_as_the_plain_computation(num_players: int)
         for k, other in zip(same_row, same_row[::-1], strict=True):
             kinds.add(int(moves[k, M_KIND]))
             sim = scratch[1].copy()
-            _apply(ctx, sim, moves[k])
+            tree_apply(ctx, sim, moves[k])
             f = feats[other].copy()
             gained = 0.0
             if moves[k, M_KIND] == ACQUIRE:
@@ -275,14 +275,14 @@ def test_shipped_weights_claim_the_richest_card_when_the_end_is_near() -> None:
 
     (Early in the game the fitted apprentice often buys a merchant card instead: its value of a full caravan is
     high, docs/century.md.)"""
-    from simulate.games.century.bots import _coin_value
+    from simulate.games.century.bots import coin_value
 
     took = []
     for index in range(8):
         st = greedy_position(2, 10, 40 + index)
         r = st[0]
         row = [int(c) for c in r["p_row"] if c >= 0]
-        worth = [int(TB.p_vp[c]) + int(_coin_value(st[0], TB, p)) for p, c in enumerate(row)]
+        worth = [int(TB.p_vp[c]) + int(coin_value(st[0], TB, p)) for p, c in enumerate(row)]
         top = max(range(len(row)), key=lambda p: TB.p_vp[row[p]])
         seat = int(r["current"])
         r["crystals"][seat] = TB.p_cost[row[top]]

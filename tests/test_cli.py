@@ -101,7 +101,9 @@ def test_simulate_writes_a_complete_run(small_run: Path) -> None:
     assert manifest["status"] == "complete" and manifest["num_games"] == 300
     assert [e["label"] for e in manifest["lineup"]] == ["greedy", "engine", "random"]
     assert manifest["rules"] == {"rest_requires_played": True, "tie_break": "later_seat", "gift": "none"}
-    assert set(manifest["data"]["files"]) == set(make("century").data_files)  # apprentice.csv too, since main's a2bb15b
+    assert set(manifest["data"]["files"]) == set(
+        make("century").info.data_files
+    )  # apprentice.csv too, since main's a2bb15b
     assert len(manifest["chunks"]) == 3
     seats = pd.read_parquet(small_run / "seats")
     assert len(seats) == 900 and seats["win"].sum() == pytest.approx(300)

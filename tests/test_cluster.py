@@ -45,8 +45,8 @@ def threads():
 
 def spec(name: str = "century", num_games: int = 600, chunk_size: int = 150) -> RunSpec:
     game = make(name)
-    players = max(2, game.min_players)
-    lineup = parse_lineup(game, [next(iter(game.bots))], players)
+    players = max(2, game.info.min_players)
+    lineup = parse_lineup(game, [next(iter(game.info.bots))], players)
     return RunSpec(name, players, num_games, MASTER_SEED, lineup, chunk_size=chunk_size)
 
 

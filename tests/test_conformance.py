@@ -68,7 +68,7 @@ def test_bad_declarations_fail(monkeypatch) -> None:
             profile_forced=("no_such_column",),
             skill_ladder=("random", "no_such_bot", "unnamed_rung"),
             outcome="score",
-            apprentice=dataclasses.replace(game.apprentice, player_counts=(1, 2, 3)),
+            apprentice=dataclasses.replace(game.info.apprentice, player_counts=(1, 2, 3)),
         ),
     )
     with pytest.raises(ConformanceError) as raised:
@@ -86,7 +86,9 @@ def test_bad_declarations_fail(monkeypatch) -> None:
 
 def test_a_missing_declared_column_fails(monkeypatch) -> None:
     game = make("golems")
-    monkeypatch.setattr(conformance, "make", lambda name: _Broken(game, seat_columns=(*game.seat_columns, "nowhere")))
+    monkeypatch.setattr(
+        conformance, "make", lambda name: _Broken(game, seat_columns=(*game.info.seat_columns, "nowhere"))
+    )
     with pytest.raises(ConformanceError, match=r"seats lack \['nowhere'\]"):
         check_game("golems", games=2, checks=("tables",))
 
@@ -261,8 +263,8 @@ def test_a_hidden_variant_changes_only_what_the_seat_to_move_cannot_see(name: st
     and the twin's own record is left as it was."""
     game = make(name)
     data = game.load_data(None, {})
-    n = game.bench_players
-    ids, params = lineup_arrays(game, parse_lineup(game, [game.default_bots], n))
+    n = game.info.bench_players
+    ids, params = lineup_arrays(game, parse_lineup(game, [game.info.default_bots], n))
     moves, _ = game.trace_game(data, n, np.arange(n), ids, params, 5, 6)
     twin = game.new_twin(data, n, 5, 6)
     rng = np.random.default_rng(3)
@@ -336,9 +338,9 @@ def test_a_state_is_held_to_its_declared_shape() -> None:
     assert "seat entry 1" in _POSITION.problems(numbered_from_0, 2)[0]
 
 
-def test_the_declared_record_reads_as_the_game_and_fills_its_play_version() -> None:
+def test_the_facts_are_read_from_the_declared_record_alone_which_fills_its_play_version() -> None:
     game = make("golems")
-    assert game.min_players == game.info.min_players and game.skill_ladder is game.info.skill_ladder
+    assert not hasattr(game, "min_players") and not hasattr(game, "skill_ladder")  # no forwarding to ``info``
     assert dataclasses.replace(game.info, version=9, play_version=None).play_version == 9
     with pytest.raises(AttributeError, match="no attribute 'no_such_fact'"):
         game.no_such_fact  # noqa: B018

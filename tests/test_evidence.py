@@ -113,7 +113,7 @@ def test_a_planned_runs_key_is_the_key_of_the_run_it_plays(runs: Path) -> None:
     the key reads from that too, and equals the finished run's."""
     game = make("century")
     spec = RunSpec("century", 2, 160, 0, parse_lineup(game, ["greedy"], 2), chunk_size=60)
-    from_spec = evidence_key({**spec.to_json(), "engine_version": game.version, **_described(game, spec)})
+    from_spec = evidence_key({**spec.to_json(), "engine_version": game.info.version, **_described(game, spec)})
     assert from_spec == evidence_key(json.loads((runs / "big" / "manifest.json").read_text()))
 
 

@@ -88,7 +88,7 @@ def test_every_game_exposes_its_data_cells_and_rule_options(name):
     canonical = {v.name for v in values.values()}
     for option in game.rule_options():
         assert values[option].name == f"rules.{option}"
-    for file in game.data_files:
+    for file in game.info.data_files:
         if file.endswith(".csv"):
             assert any(v.file == file and v.kind == "cell" for v in values.values())
     assert all(resolve_value(values, n).name == n for n in canonical)
@@ -631,11 +631,11 @@ def test_objective_and_tune_dimensions():
     assert seat1(q) == pytest.approx(0.25)
     with pytest.raises(ExperimentError, match="unknown target"):
         objective_function("seat7=0.3", 2, ["greedy"])
-    dims = tune_dimensions(make("century").bots["greedy"].params, ["patience"], {"patience": "0:3"})
+    dims = tune_dimensions(make("century").info.bots["greedy"].params, ["patience"], {"patience": "0:3"})
     assert dims[0].bounds == (0.0, 3.0)
     with pytest.raises(ExperimentError, match="did you mean patience"):
-        tune_dimensions(make("century").bots["greedy"].params, ["patiense"])
-    planner = make("century").bots["planner"]
+        tune_dimensions(make("century").info.bots["greedy"].params, ["patiense"])
+    planner = make("century").info.bots["planner"]
     dims = tune_dimensions(planner.params, ["discount", "horizon"], None, planner.limits)
     assert [d.bounds for d in dims] == [(0.0, 1.0), (1.0, 8.0)]  # 0..2x default, clipped to the limits
     with pytest.raises(ExperimentError, match="accepts 0..1"):

@@ -529,7 +529,7 @@ def test_a_directory_left_by_a_kill_before_the_first_manifest_is_recoverable(
     write_lock(out, host=socket.gethostname(), pid=gone.pid, started="2026-01-01T00:00:00+00:00")
     if left == "data":
         (out / "data").mkdir()
-        name = CENTURY.data_files[0]
+        name = CENTURY.info.data_files[0]
         (out / "data" / name).write_bytes((default_dir("century") / name).read_bytes()[:10])
         (out / "data" / f".{name}.tmp-{gone.pid}").write_text("half")
         (out / "games").mkdir()

@@ -53,8 +53,8 @@ def test_a_quiet_or_compiled_run_prints_nothing_about_compiling(
 @pytest.mark.parametrize("name", list(available_games()))
 def test_every_game_declares_a_recommended_lineup_valid_at_every_player_count(name: str) -> None:
     game = make(name)
-    for players in range(game.min_players, game.max_players + 1):
-        assert len(parse_lineup(game, game.default_bots.split(","), players)) == players
+    for players in range(game.info.min_players, game.info.max_players + 1):
+        assert len(parse_lineup(game, game.info.default_bots.split(","), players)) == players
 
 
 def test_simulate_without_bots_plays_the_recommended_lineup_and_says_so(tmp_path: Path) -> None:
@@ -71,10 +71,10 @@ def test_simulate_without_bots_plays_the_recommended_lineup_and_says_so(tmp_path
 def test_games_and_simulate_help_name_the_recommended_lineup() -> None:
     games = CliRunner().invoke(main, ["games"]).output
     for name in available_games():
-        assert f"recommended bots: {make(name).default_bots} " in games
+        assert f"recommended bots: {make(name).info.default_bots} " in games
     help_text = " ".join(CliRunner().invoke(main, ["simulate", "--help"]).output.split())
     for name in available_games():
-        assert f"{name} {make(name).default_bots}" in help_text
+        assert f"{name} {make(name).info.default_bots}" in help_text
 
 
 def test_bench_says_what_it_measures_before_each_measurement(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -18,7 +18,7 @@ from test_golem_search import _hide_differently, balanced_position
 
 from simulate.apprentice import read_weights, weights_text
 from simulate.datafiles import DataError, default_dir
-from simulate.games.golem import apprentice, data, engine, play
+from simulate.games.golem import apprentice, data, engine, loader, play
 from simulate.games.golem import bots as golem_bots
 from simulate.games.golem.apprentice_bot import apprentice_action, new_apprentice_scratch
 from simulate.games.golem.codes import AA_BUY_GOLD, D_ARTIFACT_ACTION, D_GOLD_PLACE, PH_END
@@ -28,7 +28,7 @@ from simulate.games.golem.search_bot import new_scratch
 from simulate.registry import make
 from simulate.rng import game_seeds
 
-DATA = data.load()
+DATA = loader.load()
 MASTER_SEED = 20261203
 
 
@@ -80,7 +80,7 @@ def seat_features(st: np.ndarray, seat: int) -> np.ndarray:
 def test_the_features_are_the_data_modules_and_the_shipped_weights_load() -> None:
     assert apprentice.FEATURES == data.APPRENTICE_FEATURES and len(apprentice.FEATURES) == NUM_FEATURES
     assert len(set(apprentice.FEATURES)) == NUM_FEATURES
-    assert make("golem").apprentice is apprentice.APPRENTICE
+    assert make("golem").info.apprentice is apprentice.APPRENTICE
     w = DATA.tables.apprentice_w
     assert w.shape == (data.MAX_PLAYERS + 1, NUM_FEATURES + 1)
     assert np.array_equal(w[1], DATA.tables.apprentice_v[2])  # solo games play the 2-player value fit
@@ -120,7 +120,7 @@ def test_the_leaf_reads_the_value_fit_where_the_weights_are_a_policy(tmp_path: P
     folder = tmp_path / "golem"
     shutil.copytree(default_dir("golem"), folder)
     (folder / "apprentice.csv").write_text(weights_text(w * 0.5, apprentice.FEATURES, apprentice.PLAYER_COUNTS))
-    other_policy = data.load(folder)
+    other_policy = loader.load(folder)
     assert np.array_equal(other_policy.tables.apprentice_v[2], v[2]), "the play weights do not reach a value row"
     base = checked_games(["search:iterations=6,leaf=1", "balanced"], 2, 2)
     assert checked_games(["search:iterations=6,leaf=1", "balanced"], 2, 2, d=other_policy).tobytes() == base.tobytes()
@@ -206,12 +206,12 @@ def test_the_weights_file_round_trips_and_a_wrong_feature_list_is_refused(tmp_pa
     changed = w.copy()
     changed[2, 5] = 0.125
     (folder / "apprentice.csv").write_text(weights_text(changed, apprentice.FEATURES, apprentice.PLAYER_COUNTS))
-    assert data.load(folder).tables.apprentice_w[2, 5] == 0.125
+    assert loader.load(folder).tables.apprentice_w[2, 5] == 0.125
     lines = text.splitlines()
     lines[4] = lines[4].replace(apprentice.FEATURES[2], "own_mana", 1)
     (folder / "apprentice.csv").write_text("\n".join(lines) + "\n")
     with pytest.raises(DataError, match=r"apprentice\.csv: line 5: feature 'own_mana', expected 'own_vp'"):
-        data.load(folder)
+        loader.load(folder)
 
 
 def test_positions_are_those_of_the_same_games_as_a_run() -> None:

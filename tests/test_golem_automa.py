@@ -15,7 +15,7 @@ import pytest
 from test_golem_differential import assert_same, play_both
 
 from simulate.datafiles import DataError
-from simulate.games.golem import data, engine, play
+from simulate.games.golem import data, engine, loader, play
 from simulate.games.golem.codes import PH_INFLUENCE, RABBI_BASE, Decision
 from simulate.games.golem.data import ARTIFACTS, GOLEM_ROW, STUDY_ROW, WORK
 from simulate.games.golem.engine.state import new_state
@@ -24,7 +24,7 @@ from simulate.games.golem.reference import GolemReference
 from simulate.lineup import lineup_arrays, parse_lineup
 
 SEED = 3
-DATA = data.load()
+DATA = loader.load()
 T = DATA.tables
 THRESHOLDS = [5, 10, 15, 20]  # game.toml automa_thresholds at normal difficulty
 MAIN_VP = [1, 2, 3, 4]  # automa_tiles.csv M
@@ -34,7 +34,7 @@ BOTS = ("greedy", "golems", "artifacts", "books", "balanced")
 
 def solo(seed: int = SEED, **rules) -> GolemReference:
     """A solo game after setup and round 1's Golem Movement, at the player's first action."""
-    g = GolemReference(data.load(rules=rules) if rules else DATA, 1, seed)
+    g = GolemReference(loader.load(rules=rules) if rules else DATA, 1, seed)
     while g.decision() != Decision.TURN:
         g.apply_action(g.legal_actions()[0])
     return g
@@ -62,12 +62,12 @@ def marble_turn(g: GolemReference) -> int:
 def test_solo_plays_the_automa_by_default_and_not_with_none_or_more_players() -> None:
     assert DATA.rules["solo_opponent"] == "automa"
     assert GolemReference(DATA, 1, SEED).automa
-    assert not GolemReference(data.load(rules={"solo_opponent": "none"}), 1, SEED).automa
+    assert not GolemReference(loader.load(rules={"solo_opponent": "none"}), 1, SEED).automa
     assert not GolemReference(DATA, 2, SEED).automa
 
 
 def test_without_the_automa_setup_draws_nothing_more() -> None:
-    off = GolemReference(data.load(rules={"solo_opponent": "none"}), 1, SEED)
+    off = GolemReference(loader.load(rules={"solo_opponent": "none"}), 1, SEED)
     on = GolemReference(DATA, 1, SEED)
     assert off.au_deck == list(range(20)) and off.au_pos == -1
     # the Automa's draws come after every other setup draw: the rest of the setup is the same
@@ -243,12 +243,12 @@ def test_loader_names_file_row_and_field_of_automa_tables(tmp_path) -> None:
         path.read_text().replace("U02,artifacts;study;work;golem;mirror", "U02,artifacts;study;work;work;mirror")
     )
     with pytest.raises(DataError, match=r"automa_cards.csv: line 3: column 'rows': .* each of work"):
-        data.load(folder)
+        loader.load(folder)
     shutil.copy(data.default_dir("golem") / "automa_cards.csv", path)
     path = folder / "automa_tiles.csv"
     path.write_text(path.read_text().replace("S2,strategy,", "S2,special,"))
     with pytest.raises(DataError, match=r"automa_tiles.csv: line 4: column 'kind': expected 'strategy'"):
-        data.load(folder)
+        loader.load(folder)
 
 
 def test_loader_rejects_thresholds_that_do_not_rise(tmp_path) -> None:
@@ -259,11 +259,11 @@ def test_loader_rejects_thresholds_that_do_not_rise(tmp_path) -> None:
         path.read_text().replace("automa_thresholds = [5, 10, 15, 20]", "automa_thresholds = [5, 5, 15, 20]")
     )
     with pytest.raises(DataError, match=r"game.toml: table.automa_thresholds: must rise"):
-        data.load(folder)
+        loader.load(folder)
 
 
 def test_automa_tables_are_estimates() -> None:
-    note = data.estimate_note(DATA)
+    note = loader.estimate_note(DATA)
     assert "automa_cards.csv (20 rows)" in note and "automa_tiles.csv (6 rows)" in note
     assert "automa_thresholds" in DATA.provenance["estimated_parameters"]
 

@@ -18,14 +18,14 @@ import pytest
 
 from simulate.conformance import compare_moves
 from simulate.datafiles import default_dir
-from simulate.games.golem import data, engine
+from simulate.games.golem import data, engine, loader
 from simulate.games.golem.codes import NUM_ACTIONS, PH_END, PH_INFLUENCE, Decision
 from simulate.games.golem.data import KNOWLEDGE, RED, YELLOW
 from simulate.games.golem.engine.state import new_state
 from simulate.games.golem.reference import GolemReference
 from simulate.games.golem.twin import GolemTwin, record_view, reference_view
 
-DATA = data.load()
+DATA = loader.load()
 SEEDS = range(12)
 
 
@@ -47,7 +47,7 @@ def play_both(
 ) -> GolemReference:
     """A random game (every legal action equally likely) played in both engines, compared move by move
     (``simulate.conformance.compare_moves``); the reference at its end."""
-    d = d or (data.load(rules=rules) if rules else DATA)
+    d = d or (loader.load(rules=rules) if rules else DATA)
     twin = GolemTwin(d, n, seed, 0)
     compare_moves(twin, random_moves(twin, random.Random(seed * 31 + n)), f"{n}p seed {seed}", view_every=check_every)
     return twin.reference
@@ -92,7 +92,7 @@ def test_a_used_record_is_set_up_as_a_new_one(n: int) -> None:
 
 def test_knowledge_short_golem_cannot_enter_a_paid_section_in_either_engine() -> None:
     """R7 under ``section_payment=knowledge``: a Golem short of the Knowledge may not enter VIII (no VP instead)."""
-    d = data.load(rules={"section_payment": "knowledge"})
+    d = loader.load(rules={"section_payment": "knowledge"})
     ref = GolemReference(d, 2, 7)
     st = new_state(1)
     engine.init_one(st, 0, d.kernel, 2, 7, 0)
@@ -136,7 +136,7 @@ def test_track_and_cemetery_sizes_follow_their_tables(tmp_path: Path, name: str,
     folder = tmp_path / "golem"
     shutil.copytree(default_dir("golem"), folder)
     _resized(folder, name, change)
-    d = data.load(folder)
+    d = loader.load(folder)
     sizes = {"golem_track.csv": 11, "study_track.csv": 10, "cemetery.csv": 6}
     size = sizes[name] + change
     assert [len(pd.read_csv(folder / f)) for f in sizes] == [size if f == name else k for f, k in sizes.items()]

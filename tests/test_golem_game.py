@@ -15,7 +15,7 @@ from numba import njit
 from simulate.cli import main
 from simulate.datafiles import default_dir
 from simulate.games.golem import bots as golem_bots
-from simulate.games.golem import codes, data, engine, play
+from simulate.games.golem import codes, data, direct_values, engine, heuristics, loader, play, valuation
 from simulate.games.golem.codes import STAT_NAMES, Decision
 from simulate.games.golem.engine.state import new_pads
 from simulate.games.golem.reference import GolemReference
@@ -79,19 +79,19 @@ def test_four_player_tables(four_player_run: Path) -> None:
     seats = table(four_player_run, "seats")
     comps = table(four_player_run, "components")
     assert len(games) == GAMES and len(seats) == 4 * GAMES
-    for col in game.game_columns:
+    for col in game.info.game_columns:
         assert col in games.columns, col
-    for col in (*game.seat_columns, *game.score_parts, "score", "rank", "win"):
+    for col in (*game.info.seat_columns, *game.info.score_parts, "score", "rank", "win"):
         assert col in seats.columns, col
     assert (games["end_reason"] == "rules").all() and (games["rounds"] == 4).all()
-    parts = seats[list(game.score_parts)].sum(axis=1)
+    parts = seats[list(game.info.score_parts)].sum(axis=1)
     assert (parts == seats["score"]).all()
     assert (seats.groupby("game")["win"].sum() == 1).all()
     assert sorted(seats.groupby("game")["start_position"].apply(sorted).iloc[0]) == [1, 2, 3, 4]
     acts = seats[[f"actions_{a}" for a in ("work", "golem", "artifacts", "study", "mirror", "rabbi", "forfeit")]]
     assert (acts.sum(axis=1) == 12).all(), "three actions per round"
     assert (seats["actions_rabbi"] == 4).all()
-    assert set(comps["kind"].astype(str)) <= set(game.component_kinds)
+    assert set(comps["kind"].astype(str)) <= set(game.info.component_kinds)
     books = comps[comps["kind"] == "book"].groupby(["game", "seat"], observed=True).size()
     by_seat = seats.set_index(["game", "seat"])["books"]
     assert (books == by_seat.loc[books.index]).all()
@@ -173,7 +173,7 @@ def test_runs_take_the_games_chunk_size_unless_given(tmp_path: Path) -> None:
 def test_kernel_games_replay_identically_on_the_reference(names: tuple[str, ...]) -> None:
     """Every action the bots take (the search bot's and the apprentice's too) is legal on the reference engine, and
     the games end alike."""
-    d = data.load()
+    d = loader.load()
     ids = np.array([golem_bots.BOTS[b][0] for b in names])
     over = {"search": {"iterations": 12, "leaf": 1.0 if names[0] == "apprentice" else 0.0}}
     prm = np.array([golem_bots.bot_params(b, over.get(b, {})) for b in names])
@@ -191,7 +191,7 @@ def test_kernel_games_replay_identically_on_the_reference(names: tuple[str, ...]
 
 
 def test_checked_and_unchecked_batches_are_equal() -> None:
-    d = data.load()
+    d = loader.load()
     names = ("random", "greedy", "golems", "artifacts", "books", "balanced")
     ids = np.array([golem_bots.BOTS[b][0] for b in names])
     prm = np.array([golem_bots.bot_params(b) for b in names])
@@ -227,11 +227,11 @@ def _marble_values(st, tab, w, out):
     for a in range(25):
         out[a, 0] = 0.0
         out[a, 1] = 0.0
-        if mask[a] and not golem_bots._reactivating(r, tb, s, a % 5):
-            out[a, 0] = golem_bots.marble_value(r, tb, s, w, a)
+        if mask[a] and not heuristics.reactivating(r, tb, s, a % 5):
+            out[a, 0] = direct_values.marble_value(r, tb, s, w, a)
             scratch[0] = r
             engine.apply_action(scratch[0], tb, a)
-            out[a, 1] = golem_bots.value(scratch[0], tb, s, w)
+            out[a, 1] = valuation.value(scratch[0], tb, s, w)
             checked += 1
             for c in range(3):
                 if scratch[0].tokens[c] != r.tokens[c]:
@@ -240,7 +240,7 @@ def _marble_values(st, tab, w, out):
 
 
 def test_marble_values_without_play_equal_the_played_positions() -> None:
-    d = data.load()
+    d = loader.load()
     names = ("balanced", "golems", "artifacts", "books")
     ids = np.array([golem_bots.BOTS[b][0] for b in names])
     prm = np.array([golem_bots.bot_params(b) for b in names])
@@ -277,18 +277,18 @@ def _direct_values(st, tab, w, out, kinds):
     mask = np.zeros(64, np.int64)
     scratch = np.zeros(1, st.dtype)
     engine.legal_mask(r, tb, mask)
-    upgrades = golem_bots.upgrade_options(r, kind)
+    upgrades = direct_values.upgrade_options(r, kind)
     for a in range(64):
         out[a, 0] = 0.0
         out[a, 1] = 0.0
         if not mask[a] or (kind == codes.D_TURN and a < 25):
             continue
-        status, v = golem_bots.direct_value(r, tb, s, w, kind, a, upgrades)
-        if status != golem_bots.PLAY:
-            out[a, 0] = v if status == golem_bots.VALUED else golem_bots.value(r, tb, s, w)
+        status, v = direct_values.direct_value(r, tb, s, w, kind, a, upgrades)
+        if status != direct_values.PLAY:
+            out[a, 0] = v if status == direct_values.VALUED else valuation.value(r, tb, s, w)
             scratch[0] = r
             engine.apply_action(scratch[0], tb, a)
-            out[a, 1] = golem_bots.value(scratch[0], tb, s, w)
+            out[a, 1] = valuation.value(scratch[0], tb, s, w)
             kinds[kind] += 1
 
 
@@ -315,7 +315,7 @@ def _check_direct_values(d: data.GolemData, games: tuple[tuple[int, int], ...]) 
 
 
 def test_options_valued_without_play_equal_the_played_positions() -> None:
-    kinds = _check_direct_values(data.load(), ((4, 1), (4, 2), (3, 3), (2, 4), (1, 5), (4, 6), (4, 7)))
+    kinds = _check_direct_values(loader.load(), ((4, 1), (4, 2), (3, 3), (2, 4), (1, 5), (4, 6), (4, 7)))
     for kind in (codes.D_MOVE_STEP, codes.D_INCOME_UPGRADE, codes.D_GOLEM_ACTION, codes.D_STUDY_ACTION,
                  codes.D_ARTIFACT_ACTION, codes.D_TURN, codes.D_BOOK):  # fmt: skip
         assert kinds[kind] > 5, (kind, kinds)
@@ -324,7 +324,7 @@ def test_options_valued_without_play_equal_the_played_positions() -> None:
 def test_rabbi_and_book_effects_valued_without_play_equal_the_played_positions() -> None:
     """Every effect of the vocabulary on every Action tile, and every Book effect on every Book: the Rabbi options
     and Book purchases valued without play still equal the played positions."""
-    d = data.load()
+    d = loader.load()
     turns = 0
     for e in range(len(data.EFFECTS)):
         kernel = d.kernel.copy()
@@ -355,8 +355,8 @@ def _choose_by_play(r, tb, bot, w, mask, scratch):
     if kind == codes.D_ARTIFACT_ACTION:
         first = 1
     elif kind == codes.D_UPGRADE or kind == codes.D_INCOME_UPGRADE:
-        first = golem_bots.UP_ART + 1
-    cheapest = golem_bots._cheapest_space(r, tb, s) if first else -1
+        first = codes.UP_ART + 1
+    cheapest = heuristics.cheapest_space(r, tb, s) if first else -1
     best = -1e18
     best_a = -1
     ties = 0
@@ -365,7 +365,7 @@ def _choose_by_play(r, tb, bot, w, mask, scratch):
             continue
         scratch[0] = r
         engine.apply_action(scratch[0], tb, a)
-        v = golem_bots.value(scratch[0], tb, s, w)
+        v = valuation.value(scratch[0], tb, s, w)
         if v > best + 1e-9:
             best = v
             best_a = a
@@ -385,13 +385,13 @@ def _both_choices(st, tab, bot, w, pads):
     st[2] = st[0]
     mask = np.zeros(64, np.int64)
     scratch = np.zeros(1, st.dtype)
-    a = golem_bots.choose(st[1], tab[0], bot, w, pads[0])
+    a = heuristics.choose(st[1], tab[0], bot, w, pads[0])
     b = _choose_by_play(st[2], tab[0], bot, w, mask, scratch)
     return a, b
 
 
 def test_bots_choose_as_if_they_played_every_option() -> None:
-    d = data.load()
+    d = loader.load()
     names = ("balanced", "golems", "artifacts", "books", "greedy")
     ids = np.array([golem_bots.BOTS[b][0] for b in names])
     prm = np.array([golem_bots.bot_params(b) for b in names])
@@ -417,7 +417,7 @@ def test_bots_choose_as_if_they_played_every_option() -> None:
 def test_play_profile_counts_the_moves_played() -> None:
     """Gold bought, Character bonuses and Student sections are the traced moves counted on the reference engine:
     an Artifacts-action Gold purchase, a Character bonus paid for, each section a Student advances."""
-    d = data.load()
+    d = loader.load()
     names = ("balanced", "artifacts", "books", "random")
     ids = np.array([golem_bots.BOTS[b][0] for b in names])
     prm = np.array([golem_bots.bot_params(b) for b in names])
@@ -446,5 +446,5 @@ def test_play_profile_counts_the_moves_played() -> None:
         assert (seats["gold_bought"][4 * g : 4 * g + 4] <= seats["gold"][4 * g : 4 * g + 4]).all()
         totals += counted.sum(axis=0)
     assert (totals > 0).all()  # every counted mechanism occurs
-    assert set(make("golem").profile_columns) <= set(seats)
+    assert set(make("golem").info.profile_columns) <= set(seats)
     assert final["stats"].shape[1] == len(STAT_NAMES)

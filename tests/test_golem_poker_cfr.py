@@ -242,8 +242,8 @@ def test_train_writes_a_deterministic_table(tmp_path: Path) -> None:
     table = P.read_policy(tmp_path / "a" / P.FILE)
     assert (table[:, :, 0] >= 0).sum() > 200
     prov = (tmp_path / "a" / P.PROVENANCE_FILE).read_text(encoding="utf-8")
-    keys = ("command", "seed = 3", "iterations = 300", f"engine_version = {GAME.version}", "information_sets")
-    for key in (*keys, f"abstraction_version = {P.VERSION}", f"rival_share = {GAME.equilibrium.rival_share}"):
+    keys = ("command", "seed = 3", "iterations = 300", f"engine_version = {GAME.info.version}", "information_sets")
+    for key in (*keys, f"abstraction_version = {P.VERSION}", f"rival_share = {GAME.info.equilibrium.rival_share}"):
         assert key in prov
     # the trained folder plays: a data copy with the new table loads
     folder = tmp_path / "data"

@@ -34,13 +34,13 @@ def test_run_tables_hold_the_documented_columns(run_dir: Path) -> None:
     games = pd.read_parquet(run_dir / "games")
     seats = pd.read_parquet(run_dir / "seats")
     assert len(games) == 1200 and len(seats) == 4800
-    assert set(GAME.game_columns) | {"turns", "rounds", "end_reason", "winner_seat", "tied"} <= set(games.columns)
+    assert set(GAME.info.game_columns) | {"turns", "rounds", "end_reason", "winner_seat", "tied"} <= set(games.columns)
     assert {name for name, _ in SEAT_COLUMNS} <= set(seats.columns)
-    assert len(GAME_COLUMNS) - 5 + len(DEAL_COLUMNS) == len(GAME.game_columns)
+    assert len(GAME_COLUMNS) - 5 + len(DEAL_COLUMNS) == len(GAME.info.game_columns)
     # chips: the nets of a game sum to minus the house take; parts sum to the net
     nets = seats.groupby("game")["score"].sum()
     assert (nets.to_numpy() == -games.set_index("game")["house_take"].loc[nets.index].to_numpy()).all()
-    parts = seats[list(GAME.score_parts)].sum(axis=1)
+    parts = seats[list(GAME.info.score_parts)].sum(axis=1)
     assert (parts == seats["score"]).all()
     wins = seats.groupby("game")["win"].sum()
     assert np.allclose(wins, 1.0)

@@ -17,14 +17,14 @@ from hypothesis import strategies as st
 from simulate.games.golem_poker import bots as B
 from simulate.games.golem_poker import data as D
 from simulate.games.golem_poker.engine import game_init, game_step
-from simulate.games.golem_poker.evaluator import _eval5
+from simulate.games.golem_poker.evaluator import eval5
 from simulate.games.golem_poker.play import trace_game
 from simulate.games.golem_poker.reference import make_record
 from simulate.games.golem_poker.search_bot import (
     SEARCH_MOVES,
     _determinise,
-    _engine_move,
     _moves,
+    engine_move,
     new_scratch,
     search_action,
 )
@@ -84,7 +84,7 @@ def give(st: np.ndarray, seat: int, cards: tuple[int, ...]) -> None:
     for s in range(int(r["num_players"])):
         h = r["hand"][s]
         if h[0] >= 0:
-            r["value"][s] = _eval5(*(int(x) for x in h), False)
+            r["value"][s] = eval5(*(int(x) for x in h), False)
 
 
 def context(st: np.ndarray, params: np.ndarray, scratch: tuple) -> tuple:
@@ -116,7 +116,7 @@ def test_a_determinisation_deals_exactly_the_unseen_cards(moves: int, index: int
     assert b["deck_pos"] == a["deck_pos"]
     for s in range(players):
         if b["hand"][s, 0] >= 0:
-            assert b["value"][s] == _eval5(*(int(x) for x in b["hand"][s]), False)
+            assert b["value"][s] == eval5(*(int(x) for x in b["hand"][s]), False)
     public = [n for n in a.dtype.names if n not in ("hand", "value", "pile", "deck", "rng", "opening_value")]
     for name in public:
         assert np.array_equal(a[name], b[name]), name
@@ -169,7 +169,7 @@ def test_tree_moves_are_legal_engine_moves() -> None:
             keys = set()
             for k in range(n):
                 mv = np.zeros(MOVE_LEN, np.int32)
-                _engine_move(st0[0], DATA.kernel[0], buf[k], mv)
+                engine_move(st0[0], DATA.kernel[0], buf[k], mv)
                 test = st0.copy()
                 assert game_step(test, DATA.kernel, 0, mv) == 0, (index, moves, mv)
                 keys.add(tuple(mv))

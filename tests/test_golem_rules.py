@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from simulate.datafiles import DataError
-from simulate.games.golem import data
+from simulate.games.golem import data, loader
 from simulate.games.golem.codes import (
     CEMETERY,
     OFF_BOARD,
@@ -26,12 +26,12 @@ from simulate.games.golem.data import BLACK, BLUE, CLAY, COIN, KNOWLEDGE, RED, W
 from simulate.games.golem.reference import GolemReference
 
 SEED = 7
-DATA = data.load()
+DATA = loader.load()
 
 
 def game(n: int = 2, seed: int = SEED, **rules) -> GolemReference:
     """A game after setup and round 1's Golem Movement (first legal choices), at the first action."""
-    g = GolemReference(data.load(rules=rules) if rules else DATA, n, seed)
+    g = GolemReference(loader.load(rules=rules) if rules else DATA, n, seed)
     while g.decision() != Decision.TURN:
         g.apply_action(g.legal_actions()[0])
     return g
@@ -102,7 +102,7 @@ def test_palace_three_early_cards_then_one_round_four_card() -> None:
 
 
 def test_introductory_setup_fixes_palace_tiles_and_keeps_both_starting_tiles() -> None:
-    d = data.load(rules={"setup": "introductory"})
+    d = loader.load(rules={"setup": "introductory"})
     g = GolemReference(d, 2, SEED)
     assert [d.character_ids[c] for c in g.palace] == ["39", "43", "41", "46"]
     assert [x + 1 for x in g.tiles[RED]] == [1, 2, 4, 5, 7, 8, 9]
@@ -417,13 +417,13 @@ def test_number_of_book_columns_is_data(tmp_path) -> None:
     g.study[0] = 2
     assert [g._fits(0, 8, c) for c in range(4)] == [True] * 4
     toml.write_text(text.replace("book_columns = 4 ", "book_columns = 3 "))
-    g = GolemReference(data.load(folder), 2, SEED)
+    g = GolemReference(loader.load(folder), 2, SEED)
     g.study[0] = 2
     assert [g._fits(0, 8, c) for c in range(4)] == [True, True, True, False]
     assert not g._fits(0, 32, 3)  # not even a black Book
     toml.write_text(text.replace("book_columns = 4 ", "book_columns = 5 "))
     with pytest.raises(DataError, match="book_columns"):
-        data.load(folder)
+        loader.load(folder)
 
 
 def test_six_study_developments_the_sixth_on_the_study_track() -> None:
@@ -1166,7 +1166,7 @@ def test_loader_names_file_row_and_field(tmp_path) -> None:
     text = path.read_text().replace("39,I-III,yellow,red,2,", "39,I-III,purple,red,2,")
     path.write_text(text)
     with pytest.raises(DataError, match=r"characters.csv: line 2: column 'colour1': 'purple'"):
-        data.load(folder)
+        loader.load(folder)
 
 
 def test_loader_requires_provenance_for_every_parameter(tmp_path) -> None:
@@ -1177,12 +1177,12 @@ def test_loader_requires_provenance_for_every_parameter(tmp_path) -> None:
     path = folder / "game.toml"
     path.write_text(path.read_text().replace('gold_price = "rules: Artifacts action, 3 Coins per Gold"\n', ""))
     with pytest.raises(DataError, match="provenance.gold_price"):
-        data.load(folder)
+        loader.load(folder)
 
 
 def test_estimates_are_reported() -> None:
     assert DATA.provenance["estimates"] is True
-    assert "books.csv (38 rows)" in data.estimate_note(DATA)
+    assert "books.csv (38 rows)" in loader.estimate_note(DATA)
 
 
 def test_upgrade_artifact_and_study_discounts() -> None:

@@ -12,23 +12,23 @@ import numpy as np
 from numba import njit
 
 from simulate.games.golem import bots as golem_bots
-from simulate.games.golem import data, engine, play
+from simulate.games.golem import engine, heuristics, loader, play
 from simulate.games.golem.codes import PH_END, PH_MOVE
 from simulate.games.golem.engine.state import new_pads, new_state
 from simulate.games.golem.search_bot import (
     MAX_MOVES,
     MOVE_LEN,
     S_ITERATIONS,
-    _determinise,
-    _moves,
-    _weights,
+    balanced_weights,
+    determinise,
     new_scratch,
     search_action,
+    tree_moves,
 )
 from simulate.rng import game_seeds
 from simulate.search import new_tree
 
-DATA = data.load()
+DATA = loader.load()
 MASTER_SEED = 20261202
 HIDDEN = ("bk_q", "ob_q", "objectives", "at_q", "au_deck", "chance", "rng")
 
@@ -46,9 +46,9 @@ def decide(st: np.ndarray, params: np.ndarray) -> tuple[int, object]:
 
 def options(st: np.ndarray) -> list[int]:
     scratch = new_scratch(st, new_pads(1))
-    ctx = (DATA.kernel[0], scratch[1], scratch[2], scratch[3], scratch[4], _weights(), 4.0)
+    ctx = (DATA.kernel[0], scratch[1], scratch[2], scratch[3], scratch[4], balanced_weights(), 4.0)
     out = np.zeros((MAX_MOVES, MOVE_LEN), np.int16)
-    return out[: _moves(ctx, st, out), 0].tolist()
+    return out[: tree_moves(ctx, st, out), 0].tolist()
 
 
 def balanced_position(n: int, index: int, decisions: int) -> np.ndarray:
@@ -72,9 +72,9 @@ def _playout(st, tab, a, pads, scores):
     tb = tab[0]
     r = st[0]
     engine.apply_action(r, tb, a)
-    w = _weights()
+    w = balanced_weights()
     while r.phase != PH_END:
-        engine.apply_action(r, tb, golem_bots.choose(r, tb, golem_bots.BALANCED, w, pads[0]))
+        engine.apply_action(r, tb, heuristics.choose(r, tb, golem_bots.BALANCED, w, pads[0]))
     parts = np.zeros(engine.NUM_PARTS, np.int64)
     for s in range(r.n):
         engine.score_parts(r, tb, s, parts)
@@ -169,8 +169,8 @@ def test_what_the_seat_sees_does_change_the_search() -> None:
 @njit(cache=True)
 def _determinised(st, tab, seat, pads, out, rng):
     scratch = new_scratch(st, pads)
-    ctx = (tab[0], scratch[1], scratch[2], scratch[3], scratch[4], _weights(), 4.0)
-    _determinise(ctx, st, out, seat, rng)
+    ctx = (tab[0], scratch[1], scratch[2], scratch[3], scratch[4], balanced_weights(), 4.0)
+    determinise(ctx, st, out, seat, rng)
 
 
 def test_determinisations_keep_the_public_fields_and_each_pools_cards() -> None:

@@ -13,6 +13,7 @@ from simulate.conformance import _replay
 from simulate.datafiles import DataError
 from simulate.games.golem import bots as B
 from simulate.games.golem import data as D
+from simulate.games.golem import loader
 from simulate.games.golem.codes import PH_PLACE
 from simulate.games.golem.play import trace_game
 from simulate.games.golem.reference import GolemReference
@@ -23,7 +24,7 @@ from simulate.rng import game_seeds
 from simulate.runner import RunSpec
 
 SEED = 20261204
-PLAIN = D.load()
+PLAIN = loader.load()
 GIFTS = ("B05", "60", "golem_dev_4", "artifact_dev_3", "artifact_2", "S04")  # no decision of their own
 HOLDER_FIELDS = {
     "B05": {"col_books", "col_colour", "res"},  # gain 2 Clay, then its own active bonus: 1 Clay
@@ -46,7 +47,7 @@ def _set_up(d: D.GolemData, n: int, seed: int, holder: int) -> GolemReference:
 
 @pytest.mark.parametrize("gift", GIFTS)
 def test_reference_deals_the_gift_to_the_holder_only_and_the_same_deal(gift: str) -> None:
-    gifted = D.load(rules={"gift": gift})
+    gifted = loader.load(rules={"gift": gift})
     setup, _ = game_seeds(SEED, np.arange(2), np.arange(2))
     for n in (1, 2, 3):
         for holder in range(n):
@@ -68,20 +69,20 @@ def test_reference_deals_the_gift_to_the_holder_only_and_the_same_deal(gift: str
 
 def test_each_kind_is_dealt_as_the_ruling_says() -> None:
     s = int(game_seeds(SEED, np.arange(1), np.arange(1))[0][0])
-    book, plain = _set_up(D.load(rules={"gift": "B05"}), 2, s, 1), _set_up(PLAIN, 2, s, 1)
+    book, plain = _set_up(loader.load(rules={"gift": "B05"}), 2, s, 1), _set_up(PLAIN, 2, s, 1)
     b05 = PLAIN.book_ids.index("B05")
     assert book.col_books[1][0] == [b05] + plain.col_books[1][0] and book.col_colour[1][0] == 0
     assert book.res[1][D.CLAY] == plain.res[1][D.CLAY] + 3, "its immediate 2 Clay and its own active 1 Clay"
     assert b05 in book.library + book.book_deck, "the deck keeps its own copy"
-    objective = _set_up(D.load(rules={"gift": "60"}), 2, s, 1)
+    objective = _set_up(loader.load(rules={"gift": "60"}), 2, s, 1)
     assert objective.objectives[1] == plain.objectives[1] + [PLAIN.objective_ids.index("60")]
-    art = _set_up(D.load(rules={"gift": "artifact_2"}), 2, s, 1)
+    art = _set_up(loader.load(rules={"gift": "artifact_2"}), 2, s, 1)
     need = int(PLAIN.tables.art[art.art_tile[1], art.art_side[1], 1, 0])
     assert art.art_done[1] == [0, 1, 0, 0] and art.art_gold[1][1] == need
     assert art.gold_supply == plain.gold_supply - need, "the Artifact's Gold comes from the supply"
-    dev = _set_up(D.load(rules={"gift": "artifact_dev_6"}), 2, s, 1)
+    dev = _set_up(loader.load(rules={"gift": "artifact_dev_6"}), 2, s, 1)
     assert dev.adev_space[1][5] == 0 and dev.menorahs(1)[1] == plain.menorahs(1)[1] + 3
-    start = _set_up(D.load(rules={"gift": "S04"}), 2, s, 0)
+    start = _set_up(loader.load(rules={"gift": "S04"}), 2, s, 0)
     plain0 = _set_up(PLAIN, 2, s, 0)
     assert start.res[0][D.CLAY] == plain0.res[0][D.CLAY] + 2 and start.res[0][D.COIN] == plain0.res[0][D.COIN] + 2
 
@@ -90,7 +91,7 @@ def test_each_kind_is_dealt_as_the_ruling_says() -> None:
 def test_kernel_deals_the_gift_to_the_first_bots_seat_and_agrees_with_the_reference(gift: str, n: int) -> None:
     """Whole games traced by the kernel (the gift's own decisions included: B08's choice, S07's Gold) replay in the
     reference dealing to the same seat, position for position at the end."""
-    gifted = D.load(rules={"gift": gift})
+    gifted = loader.load(rules={"gift": gift})
     ids = np.array([B.BOTS[name][0] for name in ("balanced", "greedy", "random")[:n]])
     params = np.stack([B.bot_params(name) for name in ("balanced", "greedy", "random")[:n]])
     setup, plays = game_seeds(SEED, np.arange(2), np.arange(2))
@@ -109,9 +110,9 @@ def test_kernel_deals_the_gift_to_the_first_bots_seat_and_agrees_with_the_refere
 
 def test_gift_of_an_unknown_id_or_a_character_is_refused() -> None:
     with pytest.raises(DataError, match="'X99' is not a Book"):
-        D.load(rules={"gift": "X99"})
+        loader.load(rules={"gift": "X99"})
     with pytest.raises(DataError, match="'43' is a Character"):
-        D.load(rules={"gift": "43"})
+        loader.load(rules={"gift": "43"})
 
 
 def _digest(rules: dict[str, str]) -> str:
@@ -140,7 +141,7 @@ def test_component_table_has_every_kind_with_its_text() -> None:
     assert table["51"]["text"] == "Objective: 2 VP for red Student at section 5 or beyond"
     assert table["golem_dev_4"]["text"] == "golem Development 4 (8 Clay): 3 Menorah, no effect"
     assert table["S04"]["text"] == "Starting tile: 2 Clay, 2 Coin"
-    assert set(game.value_designs) == kinds - {"character"} and game.value_reference in table
+    assert set(game.info.value_designs) == kinds - {"character"} and game.info.value_reference in table
     widths = {len(c) for c in table.values()}
     assert len(widths) == 1, "every row has every column (the dominance table compares them)"
 
@@ -148,7 +149,7 @@ def test_component_table_has_every_kind_with_its_text() -> None:
 @pytest.mark.parametrize("gift", ["B08", "artifact_1"])
 def test_replay_of_a_gift_game_reaches_the_kernels_result(gift: str) -> None:
     """The conformance check's replay (reference against kernel, rotated seats) on games with the gift."""
-    assert _replay(make("golem"), D.load(rules={"gift": gift}), SEED) == []
+    assert _replay(make("golem"), loader.load(rules={"gift": gift}), SEED) == []
 
 
 def test_value_command_gives_a_verdict_and_refuses_bad_ids() -> None:

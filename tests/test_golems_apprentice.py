@@ -284,12 +284,12 @@ def test_positions_are_every_seats_features_after_every_move_of_the_run_games(nu
 
 
 def test_the_spec_names_the_features_counts_rival_and_policy_choices() -> None:
-    assert GAME.apprentice is APPRENTICE
+    assert GAME.info.apprentice is APPRENTICE
     assert APPRENTICE.features == FEATURES and APPRENTICE.player_counts == (1, 2)
-    assert APPRENTICE.rival in GAME.bots and APPRENTICE.rival == "lookahead"
-    ladder = GAME.skill_ladder
+    assert APPRENTICE.rival in GAME.info.bots and APPRENTICE.rival == "lookahead"
+    ladder = GAME.info.skill_ladder
     assert ladder.index("lookahead") < ladder.index("apprentice") < ladder.index("search:iterations=200")
-    assert any(k.startswith("apprentice") for k in GAME.bench_lineups)
+    assert any(k.startswith("apprentice") for k in GAME.info.bench_lineups)
     assert 20 <= NUM_BASE <= 60 and NUM_FEATURES == (2 + len(CONTEXT)) * NUM_BASE and len(set(FEATURES)) == NUM_FEATURES
     assert APPRENTICE.choices is choices and APPRENTICE.policy_counts == (2,)
     # the policy stage's choices: one chosen move per decision, the one the bot played (its own score, Golems,

@@ -93,7 +93,7 @@ def test_listings_label_the_stand_in_deck() -> None:
     bots = ok("bots", "golems").output
     for name in ("random", "greedy", "collector", "lookahead"):
         assert name in bots
-    assert "STAND-IN" in make("golems").description
+    assert "STAND-IN" in make("golems").info.description
 
 
 # --------------------------------------------------------------------------------- run tables

@@ -17,7 +17,7 @@ from simulate.games.golems import data as D
 from simulate.games.golems.engine import game_init, game_legal_moves, game_step
 from simulate.games.golems.play import play_batch, results, trace_game
 from simulate.games.golems.reference import GolemsReference, move_key
-from simulate.games.golems.search_bot import SEARCH_MOVES, _moves, new_scratch, search_action
+from simulate.games.golems.search_bot import SEARCH_MOVES, new_scratch, search_action, tree_moves
 from simulate.games.golems.state import (
     END_ILLEGAL,
     M_ABILITY,
@@ -154,7 +154,7 @@ def test_tree_moves_are_the_legal_card_choices_with_one_tuck_vector_each() -> No
         full = np.zeros((MAX_MOVES, MOVE_LEN), np.int16)
         m = game_legal_moves(st, DATA.kernel, 0, full)
         out = np.zeros((SEARCH_MOVES, MOVE_LEN), np.int16)
-        n = _moves((DATA.kernel[0], *new_scratch(st)[1:], 4.0), st[0:1], out)  # the bot's ctx
+        n = tree_moves((DATA.kernel[0], *new_scratch(st)[1:], 4.0), st[0:1], out)  # the bot's ctx
         legal = {tuple(row) for row in full[:m]}
         assert all(tuple(row) in legal for row in out[:n]), "every tree move is a legal move"
         assert {card_key(row) for row in out[:n]} == {card_key(row) for row in full[:m]}

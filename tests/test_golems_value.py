@@ -123,7 +123,7 @@ def test_component_table_groups_identical_copies_with_their_text() -> None:
     assert table["R01"]["text"] == "Rune: resource any type, or reserve for 2 VP"
     assert table["J09"]["text"] == "Gem card: reward 1 gem + 2 VP, or 2 dust"
     assert table["S1"]["same"] != table["R03"]["same"], "a starting Rune is dealt, not taken: no copy of R03"
-    assert set(game.value_designs) == set(D.TYPES) and game.value_reference in table
+    assert set(game.info.value_designs) == set(D.TYPES) and game.info.value_reference in table
 
 
 @pytest.mark.parametrize("card", list(GIFTS))

@@ -113,7 +113,7 @@ def test_every_study_plays_its_ladder_in_mirror_matches_within_its_games(game: s
     rungs = _ladder_runs(study)
     assert rungs and all(len(r.bots) == 1 for r in rungs)
     extremes = _skill_luck_runs(study)  # the two strongest cheap rungs, neighbours on the ladder
-    cheap = [bot for bot in make(game).skill_ladder if bot.split(":")[0] != "search"]
+    cheap = [bot for bot in make(game).info.skill_ladder if bot.split(":")[0] != "search"]
     assert len(extremes) == 1 and set(extremes[0].bots) == set(cheap[-2:])
     assert sum(r.share for r in (*study.runs, *rungs, *extremes)) == pytest.approx(1.0, abs=0.01)
     plan = plan_study(game, num_games=100_000, runs_dir="unused")
@@ -247,12 +247,15 @@ def test_a_study_of_a_game_in_chips_tops_up_in_chips() -> None:
     """golem-poker's answer is settled within its outcome_precision (chips): its top-up targets are the same parts of
     it as a race game's are of ±2 pp; a study's top-up reads the t interval of net chips (not a win share)."""
     poker = make("golem-poker")
-    assert outcome_precision("golem-poker", STUDIES["golem-poker"].search_precision) == poker.outcome_precision
-    assert outcome_precision("golem-poker", STUDIES["golem-poker"].cheap_precision) == poker.outcome_precision / 2
+    assert outcome_precision("golem-poker", STUDIES["golem-poker"].search_precision) == poker.info.outcome_precision
+    assert outcome_precision("golem-poker", STUDIES["golem-poker"].cheap_precision) == poker.info.outcome_precision / 2
     assert outcome_precision("century", 0.01) == 0.01
     assert precision_unit("golem-poker") == (1.0, "chips") and precision_unit("century") == (100.0, "pp")
     targets = precision_targets("golem-poker", plan_study("golem-poker"))
-    assert targets and {t.precision for t in targets} <= {poker.outcome_precision, poker.outcome_precision / 2}
+    assert targets and {t.precision for t in targets} <= {
+        poker.info.outcome_precision,
+        poker.info.outcome_precision / 2,
+    }
 
 
 # --- a study plays its ladder to a precision ------------------------------------------------------
@@ -263,7 +266,7 @@ def test_the_study_tops_up_strong_play_and_the_strongest_cheap_rung_at_every_lad
     strong = ["search:leaf=1:iterations=80", "search", "search:iterations=50"]
     targets = precision_targets("century", planned, strong)
     got = {(t.num_players, t.bot): t.precision for t in targets}
-    ladder = list(make("century").skill_ladder)
+    ladder = list(make("century").info.skill_ladder)
     for n in (2, 3, 4):
         mirrors = {
             p.spec.lineup[0].label
@@ -428,9 +431,9 @@ def test_a_pair_is_topped_up_only_while_its_interval_holds_half() -> None:
 
 @pytest.mark.parametrize("game", list(STUDIES))
 def test_every_rung_of_every_ladder_has_a_name_a_designer_reads(game: str) -> None:
-    names = make(game).bot_names
-    assert set(make(game).skill_ladder) <= set(names), "the first screen names every rung"
-    assert make(game).default_bots in names
+    names = make(game).info.bot_names
+    assert set(make(game).info.skill_ladder) <= set(names), "the first screen names every rung"
+    assert make(game).info.default_bots in names
     assert len(set(names.values())) == len(names), "no two players share a name"
 
 

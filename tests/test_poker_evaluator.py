@@ -327,7 +327,7 @@ def test_category_names_and_ordering() -> None:
 @njit(cache=True)
 def _scalar_eval5(cards: np.ndarray, ace_high: bool, out: np.ndarray) -> None:
     for i in range(cards.shape[0]):
-        out[i] = ev._eval5(cards[i, 0], cards[i, 1], cards[i, 2], cards[i, 3], cards[i, 4], ace_high)
+        out[i] = ev.eval5(cards[i, 0], cards[i, 1], cards[i, 2], cards[i, 3], cards[i, 4], ace_high)
 
 
 @njit(cache=True)
@@ -336,8 +336,8 @@ def _scalar_best_of(cards: np.ndarray, ace_high: bool, out: np.ndarray, out_pack
         out[i] = ev._best_of(cards[i], cards.shape[1], ace_high)
         x = 0
         for j in range(cards.shape[1]):
-            x |= ev._card_bits(cards[i, j], ace_high)
-        out_packed[i] = ev._eval_packed(x, ace_high)
+            x |= ev.card_bits(cards[i, j], ace_high)
+        out_packed[i] = ev.eval_packed(x, ace_high)
 
 
 @pytest.mark.parametrize("ace_high", MODES, ids=MODE_IDS)

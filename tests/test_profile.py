@@ -60,9 +60,9 @@ def test_games_name_their_forced_counts_among_their_profile_columns() -> None:
 
     for name in available_games():
         game = make(name)
-        assert set(getattr(game, "profile_forced", ())) <= set(game.profile_columns), name
-    assert make("golems").profile_forced == ("passes",)
-    assert make("century").profile_forced == ("crystals_discarded",)
+        assert set(game.info.profile_forced) <= set(game.info.profile_columns), name
+    assert make("golems").info.profile_forced == ("passes",)
+    assert make("century").info.profile_forced == ("crystals_discarded",)
 
 
 def test_missing_columns_are_named() -> None:
@@ -73,8 +73,8 @@ def test_missing_columns_are_named() -> None:
 @pytest.mark.parametrize("name", available_games())
 def test_every_game_declares_a_profile_of_its_seat_columns_and_a_ladder_of_its_bots(name: str) -> None:
     game = make(name)
-    assert game.profile_columns and set(game.profile_columns) <= set(game.seat_columns)
-    assert len(game.skill_ladder) >= 2 and len(set(game.skill_ladder)) == len(game.skill_ladder)
-    rungs = [parse_bot(game, rung) for rung in game.skill_ladder]  # a bot, or a bot with a budget
-    assert [r.label for r in rungs] == list(game.skill_ladder), "rungs are written as the runs label them"
-    assert game.skill_ladder[0] == "random"
+    assert game.info.profile_columns and set(game.info.profile_columns) <= set(game.info.seat_columns)
+    assert len(game.info.skill_ladder) >= 2 and len(set(game.info.skill_ladder)) == len(game.info.skill_ladder)
+    rungs = [parse_bot(game, rung) for rung in game.info.skill_ladder]  # a bot, or a bot with a budget
+    assert [r.label for r in rungs] == list(game.info.skill_ladder), "rungs are written as the runs label them"
+    assert game.info.skill_ladder[0] == "random"

@@ -23,6 +23,7 @@ from analysis.stats.components import component_strength
 from analysis.summary import summarize
 from simulate.cli import main
 from simulate.lineup import parse_lineup
+from simulate.manifest import RunManifest
 from simulate.orchestration.studies import (
     EXPLOIT_MIN_CONFIRM,
     EXPLOIT_MIN_GAMES,
@@ -373,14 +374,14 @@ def test_a_run_without_what_the_report_needs_of_the_game_is_refused_in_one_line(
         "score_unit": "points",
         "turn_order_column": None,
         "metrics": {},
-        "skill_ladder": list(make("century").skill_ladder),  # apprentice too, since main's a2bb15b
-        "bot_names": dict(make("century").bot_names),
+        "skill_ladder": list(make("century").info.skill_ladder),  # apprentice too, since main's a2bb15b
+        "bot_names": dict(make("century").info.bot_names),
         "profile_forced": ["crystals_discarded"],
         "outcome": "win",
         "outcome_precision": None,
         "design_measures": [],
-        "public_opening": make("century").public_opening,
-        "hidden_order": make("century").hidden_order,
+        "public_opening": make("century").info.public_opening,
+        "hidden_order": make("century").info.hidden_order,
         "playing_time": make("century").playing_time(),
     }
     old = _copy(runs["mirror"], tmp_path / "old")
@@ -497,7 +498,7 @@ def test_rule_variants_are_compared_with_their_baseline_and_never_pooled(tmp_pat
     assert any(a.startswith(stands_out) for a in report.summary), report.summary
     # the bullets name every measure they compared, not "no measure changed"
     finding = next(f for f in side.findings if "penalty_antes=6" in f)
-    measures = [*game.report_metrics, "seat 1 net chips"]  # in the game's own currency
+    measures = [*game.info.report_metrics, "seat 1 net chips"]  # in the game's own currency
     assert all(name in finding for name in measures), finding
     answer = next(a for a in report.summary if a.startswith(stands_out))
     assert f"the {len(measures)} measures compared (" in answer, answer
@@ -592,24 +593,32 @@ def test_strongest_strategy_says_when_another_bot_beats_it_head_to_head() -> Non
     assert "not transitive" not in section.answers[0], "without the B-A games nothing says otherwise"
 
 
+def _run_with_data(run_id: str, data: dict) -> RunManifest:
+    """A typed manifest of a 2-player run whose data record is ``data``."""
+    design = {"chunk_size": 10}
+    return RunManifest.from_json(
+        {"run_id": run_id, "game": "golem", "num_players": 2, "num_games": 10, "master_seed": 1, "design": design,
+         "lineup": [{"label": "random", "bot": "random"}] * 2, "data": data}
+    )  # fmt: skip
+
+
 def test_the_first_caution_says_which_data_are_invented_and_which_estimated() -> None:
-    invented = {"run_id": "a", "num_players": 2, "data": {"estimates": True, "label": "stand-in deck (invented)"}}
+    invented = _run_with_data("a", {"estimates": True, "label": "stand-in deck (invented)"})
     text = caution_lines([invented])
     assert text.startswith("Invented data: stand-in deck (invented).") and "not the printed game" in text
-    estimated = {
-        "run_id": "b",
-        "num_players": 2,
-        "data": {
+    estimated = _run_with_data(
+        "b",
+        {
             "estimates": True,
             "folder": "seeds/golem",
             "estimated_rows": {"books.csv": 38, "artifacts.csv": 32, "cemetery.csv": 5, "streets.csv": 10},
             "estimated_parameters": ["row_weights"],
         },
-    }
+    )
     text = caution_lines([estimated])
     assert text.startswith("Estimated data: 85 rows of 4 tables (books, artifacts, streets and 1 more)")
     assert "and 1 game parameter are estimates" in text and "seeds/golem" in text and "provisional" in text
-    assert caution_lines([{"run_id": "c", "num_players": 2, "data": {"estimates": False}}]) == ""
+    assert caution_lines([_run_with_data("c", {"estimates": False})]) == ""
 
 
 def test_the_setup_section_says_who_played_and_whether_they_were_equally_matched() -> None:

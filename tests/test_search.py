@@ -14,7 +14,7 @@ from simulate.games.century import bots as B
 from simulate.games.century import data as D
 from simulate.games.century.engine import game_init, game_legal_moves, game_step, legal_moves
 from simulate.games.century.play import play_batch, results, trace_game
-from simulate.games.century.search_bot import _moves, new_scratch, search_action
+from simulate.games.century.search_bot import new_scratch, search_action, tree_moves
 from simulate.games.century.state import (
     ACQUIRE,
     CLAIM,
@@ -162,7 +162,7 @@ def test_tree_moves_are_legal_with_one_payment_per_acquisition() -> None:
         st = greedy_position(2 + index % 4, 2 * index, 100 + index)
         out = np.zeros((MAX_MOVES, MOVE_LEN), np.int16)
         full = np.zeros((MAX_MOVES, MOVE_LEN), np.int16)
-        n = _moves((DATA.kernel[0],), st[0:1], out)
+        n = tree_moves((DATA.kernel[0],), st[0:1], out)
         m = legal_moves(st[0], DATA.kernel[0], full)
         legal = {tuple(row) for row in full[:m]}
         assert all(tuple(row) in legal for row in out[:n]), "every tree move is a canonical legal move"

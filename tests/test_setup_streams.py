@@ -14,7 +14,7 @@ import pytest
 
 from simulate.games.century import data as century_data
 from simulate.games.century.reference import CenturyReference
-from simulate.games.golem import data as golem_data
+from simulate.games.golem import loader as golem_loader
 from simulate.games.golem.reference import GolemReference
 from simulate.games.golem_poker import data as poker_data
 from simulate.games.golem_poker.reference import GolemPokerReference
@@ -49,7 +49,7 @@ def _poker(seed: int) -> tuple[Any, Any]:
 
 CENTURY = century_data.load()
 GOLEMS = golems_data.load()
-GOLEM = golem_data.load()
+GOLEM = golem_loader.load()
 POKER = poker_data.load()
 SETUPS = {"century": _century, "golems": _golems, "golem": _golem, "golem-poker": _poker}
 

@@ -31,18 +31,18 @@ def test_a_committed_report_was_made_by_todays_engine_and_data(folder: Path) -> 
     assert record_file.is_file(), f"{name}: no report.json; regenerate it with reports/regenerate.py"
     record = json.loads(record_file.read_text(encoding="utf-8"))
     game = make(record["game"])
-    shipped = SEEDS_DIR / game.name
+    shipped = SEEDS_DIR / game.info.name
     for run in record["runs"]:
-        assert run["engine_version"] == game.version, (
-            f"{name}: run {run['run']} played engine version {run['engine_version']}, the code is at {game.version}: "
-            "regenerate it with reports/regenerate.py"
+        assert run["engine_version"] == game.info.version, (
+            f"{name}: run {run['run']} played engine version {run['engine_version']}, "
+            f"the code is at {game.info.version}: regenerate it with reports/regenerate.py"
         )
         if not run["shipped_data"]:
             continue  # an experiment's variant or an edited deck: its own data, recorded in the run
         for file, digest in run["data_files"].items():
             assert (shipped / file).is_file() and _sha256(shipped / file) == digest, (
-                f"{name}: run {run['run']} played another seeds/{game.name}/{file} than today's: regenerate it with "
-                "reports/regenerate.py"
+                f"{name}: run {run['run']} played another seeds/{game.info.name}/{file} than today's: "
+                "regenerate it with reports/regenerate.py"
             )
 
 

@@ -72,23 +72,23 @@ def test_a_folder_must_keep_the_styles_the_bots_know(tmp_path: Path) -> None:
 @pytest.mark.parametrize("name", STYLED_GAMES)
 def test_shipped_styles_change_only_the_features_they_name(name: str) -> None:
     game = make(name)
-    spec = game.apprentice
+    spec = game.info.apprentice
     styles = read_styles(default_dir(name), spec.features)
     assert len(styles) >= 2 and all(s.description for s in styles)
-    plain = read_weights(default_dir(name), spec.features, spec.player_counts, game.max_players)
+    plain = read_weights(default_dir(name), spec.features, spec.player_counts, game.info.max_players)
     w = style_weights(plain, styles, spec.features, spec.player_counts)
     for k, style in enumerate(styles, start=1):
         named = {spec.features.index(f) + 1 for f in (*style.offset, *style.scale)}
         changed = set(np.flatnonzero((w[k] != plain).any(axis=0)))
         assert changed and changed <= named, style.name
-    assert game.bots[APPRENTICE].choices["style"] == (PLAIN_STYLE, *(s.name for s in styles))
+    assert game.info.bots[APPRENTICE].choices["style"] == (PLAIN_STYLE, *(s.name for s in styles))
 
 
 def test_a_style_is_a_bot_spec_by_name() -> None:
     game = make("century")
     entry = parse_bot(game, "apprentice:style=engine")
     assert entry.label == "apprentice:style=engine"
-    assert entry.params["style"] == game.bots["apprentice"].choices["style"].index("engine")
+    assert entry.params["style"] == game.info.bots["apprentice"].choices["style"].index("engine")
     assert parse_bot(game, "apprentice").params["style"] == 0
     with pytest.raises(LineupError, match="unknown style of apprentice 'engin' .*did you mean engine"):
         parse_bot(game, "apprentice:style=engin")
@@ -96,20 +96,20 @@ def test_a_style_is_a_bot_spec_by_name() -> None:
         parse_bot(game, "apprentice:style=1")
     assert set(style_bots(game)) == {
         "apprentice",
-        *(f"apprentice:style={s}" for s in game.bots["apprentice"].choices["style"][1:]),
+        *(f"apprentice:style={s}" for s in game.info.bots["apprentice"].choices["style"][1:]),
     }
     with pytest.raises(StylesError, match="no apprentice with strategy styles"):
         style_bots(make("golem-poker"))
 
 
 def _games(game, data, bots: list[str]) -> np.ndarray:
-    num_games = PLAYED_GAMES[game.name]
+    num_games = PLAYED_GAMES[game.info.name]
     lineup = parse_lineup(game, bots, 2)
     ids, params = lineup_arrays(game, lineup)
     setup, play = game_seeds(MASTER_SEED, np.arange(num_games), np.arange(num_games))
     seat = np.tile(np.arange(2), (num_games, 1))
     tables = game.play_chunk(data, 2, seat, ids, params, setup, play)
-    return np.stack([np.asarray(tables.seats[c]) for c in ("score", *game.profile_columns)])
+    return np.stack([np.asarray(tables.seats[c]) for c in ("score", *game.info.profile_columns)])
 
 
 @pytest.mark.parametrize("name", STYLED_GAMES)
@@ -118,7 +118,7 @@ def test_a_style_plays_its_own_weights(name: str, tmp_path: Path) -> None:
     game = make(name)
     folder = tmp_path / name
     shutil.copytree(default_dir(name), folder)
-    styles = read_styles(folder, game.apprentice.features)
+    styles = read_styles(folder, game.info.apprentice.features)
     (folder / STYLES_FILE).write_text("".join(f'[{s.name}]\ndescription = "none"\n' for s in styles))
     shipped, neutral = game.load_data(None, {}), game.load_data(folder, {})
     style = f"apprentice:style={styles[0].name}"
@@ -213,7 +213,7 @@ def test_exploit_searches_offsets_and_confirms_the_best_on_fresh_games(tmp_path:
     assert "exploitability of the apprentice" in result.output
     evaluations = pd.read_csv(out / "evaluations.csv")
     assert 1 <= len(evaluations) <= 3 and evaluations.loc[0, "own_engine_power"] == 0  # the apprentice itself first
-    (best,) = read_styles(out, make("century").apprentice.features, file_name="best_response.toml")
+    (best,) = read_styles(out, make("century").info.apprentice.features, file_name="best_response.toml")
     assert set(best.offset) <= {"own_engine_power"} and not best.scale
     profile = pd.read_csv(out / "profile.csv")
     assert profile.groupby("bot")["seat_games"].first().sum() == 12  # 6 confirmation games, 2 seats

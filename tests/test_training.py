@@ -153,7 +153,7 @@ def test_a_run_of_the_apprentice_warns_when_its_weights_were_fitted_on_other_rul
     from simulate.runner import RunSpec, apprentice_warning
 
     game = make("century")
-    fitted = {"engine_version": game.version, "rules": {"tie_break": "later_seat", "rest_requires_played": True}}
+    fitted = {"engine_version": game.info.version, "rules": {"tie_break": "later_seat", "rest_requires_played": True}}
 
     def warning(bots: list[str], rules: dict) -> str | None:
         spec = RunSpec(game="century", num_players=2, num_games=10, master_seed=0, lineup=parse_lineup(game, bots, 2))

@@ -48,11 +48,12 @@ from analysis.report.setups import build_setup_section
 from analysis.report.strategies import build_strategy_section
 from analysis.report.styles import BestResponse, build_styles_section
 from analysis.report.variants import build_variant_section
-from analysis.run import check_runs, default_offsets, read_tables, run_label
+from analysis.run import check_runs, default_offsets, read_tables
 from analysis.stats._util import mirror_mask
 from analysis.stats.ladder import rung_order
 from analysis.stats.strategies import strength_ratings
 from simulate.integrity import Derive
+from simulate.manifest import RunManifest
 
 _SEAT_COLUMNS = ["game", "setup_id", "num_players", "seat", "bot", "score", "rank", "win"]
 
@@ -80,15 +81,16 @@ def compute_report(
     # value runs (a card dealt once more to one seat) are paired with their baselines in their own section only
     value_runs = [m for m in checked if is_value_run(m)]
     manifests = [m for m in checked if not is_value_run(m)] or checked
-    offset_list = default_offsets(manifests)
-    offsets = {m["run_id"]: o for m, o in zip(manifests, offset_list, strict=True)}
-    labels = {m["run_id"]: run_label(m) for m in manifests}
+    runs = [RunManifest.from_json(m) for m in manifests]  # the same runs, typed
+    offset_list = default_offsets(runs)
+    offsets = {r.run_id: o for r, o in zip(runs, offset_list, strict=True)}
+    labels = {r.run_id: r.label for r in runs}
     if len(set(labels.values())) < len(labels):
-        labels = {m["run_id"]: f"{run_label(m)} ({m['run_id']})" for m in manifests}
-    parts = sorted({p for m in manifests for p in m.get("columns", {}).get("score_parts", [])})
-    facts = game_facts(manifests)
+        labels = {r.run_id: f"{r.label} ({r.run_id})" for r in runs}
+    parts = sorted({p for r in runs for p in r.columns.score_parts})
+    facts = game_facts(runs)
     turn_order = facts["turn_order_column"]
-    profile_columns = profiled_columns(manifests)
+    profile_columns = profiled_columns(runs)
     seats = read_tables(
         manifests,
         "seats",
@@ -103,22 +105,24 @@ def compute_report(
     metrics = facts["metrics"]
     unit = facts["score_unit"]
     needed = metric_columns(metrics)
-    has_solo_score = all(SOLO_OPPONENT_SCORE in m.get("columns", {}).get("games", []) for m in manifests)
+    has_solo_score = all(SOLO_OPPONENT_SCORE in r.columns.games for r in runs)
     solo_score = [SOLO_OPPONENT_SCORE] if has_solo_score else []
     games = read_tables(manifests, "games", list(dict.fromkeys([*_GAME_COLUMNS, *needed, *solo_score])), offset_list)
     rng = np.random.default_rng(random_state) if not isinstance(random_state, np.random.Generator) else random_state
-    appendix = build_appendix(checked, command, alpha)
-    cautions = [caution_lines(manifests)]
+    checked_runs = [RunManifest.from_json(m) for m in checked]
+    appendix = build_appendix(checked_runs, command, alpha)
+    cautions = [caution_lines(runs)]
 
     # Replays of a setup are not independent games: setup-design runs feed the setup-variance
     # section, and the other sections only when there is nothing else. Runs under changed rule
     # options are compared with their baseline in their own section, never pooled.
-    base_rules = base_rules_of(manifests)
-    variants = [m for m in manifests if rules_key(m) != base_rules]
-    same_rules = [m for m in manifests if rules_key(m) == base_rules]
-    independent = [m for m in same_rules if not replays_setups(m)]
-    if not independent:
-        independent = same_rules
+    base_rules = base_rules_of(runs)
+    variants = [r for r in runs if rules_key(r) != base_rules]
+    same_rules = [r for r in runs if rules_key(r) == base_rules]
+    independent_ids = {r.run_id for r in same_rules if not replays_setups(r.design)} or {r.run_id for r in same_rules}
+    independent = [m for m, r in zip(manifests, runs, strict=True) if r.run_id in independent_ids]
+    independent_runs = [r for r in runs if r.run_id in independent_ids]
+    if not any(not replays_setups(r.design) for r in same_rules):
         cautions.append(
             "Every run replays its setups, so the sections other than setup variance treat replays as "
             "independent games: their intervals are too narrow. Add runs with one game per setup."
@@ -126,12 +130,11 @@ def compute_report(
     if len(independent) == len(manifests):
         base_seats, base_games = seats, games
     else:
-        ids = {m["run_id"] for m in independent}
-        base_seats = seats[seats["run_id"].isin(ids).to_numpy()]
-        base_games = games[games["run_id"].isin(ids).to_numpy()]
+        base_seats = seats[seats["run_id"].isin(independent_ids).to_numpy()]
+        base_games = games[games["run_id"].isin(independent_ids).to_numpy()]
     mirror_all = mirror_mask(seats[["game", "bot"]])
     # solo games (one seat against the game's automaton) have no seats to compare: their own section
-    components = build_component_section(base_seats, base_games, independent, offsets, alpha)
+    components = build_component_section(base_seats, base_games, independent_runs, offsets, alpha)
     solo = (base_seats["num_players"] == 1).to_numpy()
     solo_seats = base_seats[solo]
     base_seats = base_seats[~solo]
@@ -188,7 +191,7 @@ def compute_report(
         race=facts.get("outcome", "win") == "win",  # a game scored in chips is no race to finish first
     )
     setup_section = build_setup_section(seats, same_rules, offsets, alpha, unit)
-    variant_section = build_variant_section(games, seats, manifests, metrics, labels, alpha, outcome_unit)
+    variant_section = build_variant_section(games, seats, runs, metrics, labels, alpha, outcome_unit)
     value_section = build_card_value_section(manifests, value_runs, facts.get("skill_ladder", ()), alpha)
     sections = [
         win_rate_section,
@@ -218,7 +221,7 @@ def compute_report(
                 section.items.insert(1, note)
     if variants:
         note = Text(
-            f"Runs under changed rule options ({', '.join(run_label(m) for m in variants)}) are left out of this "
+            f"Runs under changed rule options ({', '.join(r.label for r in variants)}) are left out of this "
             "section; see Rule options side by side."
         )
         for section in (mirror_section, mixed_section, components, strategy_section):
@@ -227,7 +230,7 @@ def compute_report(
     # the first screen: the game's design measures and length, then fairness (at strong play, with its class,
     # when the study climbed a skill ladder), the setup, strategies, rules, solo play and components
     fairness = [fair_at_strong_play(ladder_answers, order, outcome_unit)] if len(on_ladder) else None
-    design = design_answer(base_games, independent, metrics, facts.get("design_measures", ()), strongest)
+    design = design_answer(base_games, independent_runs, metrics, facts.get("design_measures", ()), strongest)
     summary = [design] if design else []
     summary += [
         a
@@ -258,7 +261,7 @@ def compute_report(
         overview = seat_overview(mixed_result.table, "mixed bots rotated through the seats")
     elif solo_section is not None:
         overview = next(item for item in solo_section.items if isinstance(item, Figure))
-    game = manifests[0].get("title", manifests[0]["game"])
+    game = runs[0].title
     # the first screen names players as a designer would; the appendix keeps the bot specs the runs played
     names = dict(facts.get("bot_names") or {})
     played = set(seats["bot"].astype(str).unique())
@@ -273,7 +276,7 @@ def compute_report(
         summary=[people_words(line, names) for line in summary[:MAX_ANSWERS]],
         overview=overview,
         caution=" ".join(c for c in cautions if c),
-        evidence=evidence_record(checked, command),
+        evidence=evidence_record(checked_runs, command),
     )
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -10,8 +11,9 @@ import pandas as pd
 from analysis import plots
 from analysis.report.format import fmt_int, fmt_num, fmt_pct, fmt_players, fmt_pp
 from analysis.report.model import Section, Table, Text, make_figure
-from analysis.run import is_mirror, read_tables
+from analysis.run import read_tables
 from analysis.stats.components import ASSOCIATION_NOTE, component_strength
+from simulate.manifest import RunManifest
 
 _COMPONENT_COLUMNS = ["game", "seat", "component", "kind", "round"]
 
@@ -23,11 +25,11 @@ _FOREST_COMPONENTS = 20
 def build_component_section(
     seats: pd.DataFrame,
     games: pd.DataFrame,
-    manifests: list[dict[str, Any]],
+    manifests: Sequence[RunManifest],
     offsets: dict[str, int],
     alpha: float,
 ) -> Section | None:
-    with_rows = [m for m in manifests if any(c["files"]["components"]["rows"] for c in m["chunks"].values())]
+    with_rows = [m for m in manifests if any(part.rows for part in m.parts("components"))]
     if not with_rows:
         return None
     section = Section("Component strength (association, secondary: not what a card is worth)")
@@ -50,17 +52,17 @@ def build_component_section(
         )
     )
     results = []
-    for n in sorted({int(m["num_players"]) for m in with_rows}):  # one player count at a time: less memory
-        runs = [m for m in with_rows if int(m["num_players"]) == n]
-        mirrors = [m for m in runs if is_mirror(m)]
+    for n in sorted({m.num_players for m in with_rows}):  # one player count at a time: less memory
+        runs = [m for m in with_rows if m.num_players == n]
+        mirrors = [m for m in runs if m.is_mirror]
         if not mirrors:
             section.items.append(
                 Text(f"{fmt_players(n)}: no mirror matches, so these associations mix bot strength in.", "warn")
             )
         runs = mirrors or runs
-        ids = {m["run_id"] for m in runs}
+        ids = {m.run_id for m in runs}
         keep = seats["run_id"].isin(ids).to_numpy()
-        comps = read_tables(runs, "components", _COMPONENT_COLUMNS, [offsets[m["run_id"]] for m in runs])
+        comps = read_tables(runs, "components", _COMPONENT_COLUMNS, [offsets[m.run_id] for m in runs])
         if "table_seat" in seats:
             comps["seat"] = _turn_order_seats(seats.loc[keep], comps)
         part_seats = seats.loc[keep, ["game", "seat", "num_players", "score", "win"]]

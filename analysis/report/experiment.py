@@ -36,7 +36,8 @@ from analysis.run import check_runs, read_tables
 from analysis.stats._util import mirror_mask
 from analysis.stats.paired import length_effects, play_effects
 from analysis.stats.seats import seat_advantage
-from simulate.runformat import RunFormatError, read_manifest
+from simulate.manifest import RunManifest
+from simulate.runformat import RunFormatError
 
 __all__ = ["build_experiment_report", "compute_experiment_report", "effects_with_values", "ranking"]
 
@@ -678,5 +679,5 @@ def build_experiment_report(
     report.summary[:0] = [s.findings[0] for s in extra if s.findings]
     report.summary = report.summary[:MAX_ANSWERS]
     dirs = variant_run_dirs(exp)
-    report.evidence = evidence_record([{**read_manifest(d), "path": str(d)} for v in dirs.values() for d in v], command)
+    report.evidence = evidence_record([RunManifest.read(d) for v in dirs.values() for d in v], command)
     return write_report(report, out_dir)

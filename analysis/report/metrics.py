@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -12,6 +11,7 @@ from scipy import stats
 
 from analysis.report.format import fmt_ci, fmt_int, fmt_level, fmt_num, fmt_pct
 from analysis.report.model import Section, Table, Text
+from simulate.manifest import RunManifest
 
 
 def metric_columns(metrics: dict[str, tuple[str, ...]]) -> list[str]:
@@ -125,7 +125,7 @@ def build_metrics_section(
 
 def design_answer(
     games: pd.DataFrame,
-    manifests: Sequence[dict[str, Any]],
+    manifests: Sequence[RunManifest],
     metrics: dict[str, tuple[str, ...]],
     design: Sequence[str],
     strong: Mapping[int, str] | None = None,
@@ -139,18 +139,18 @@ def design_answer(
     ``strong`` (player count -> the strongest rung played there in mirror matches): where it is another bot, a line
     gives the design measures again from its largest mirror run, the game at strong play.
     """
-    chosen: dict[int, dict[str, Any]] = {}
+    chosen: dict[int, RunManifest] = {}
     for m in manifests:
-        if len({e["label"] for e in m["lineup"]}) != 1:
+        if not m.is_mirror:
             continue
-        n = int(m["num_players"])
-        if n not in chosen or m["num_games"] > chosen[n]["num_games"]:
+        n = m.num_players
+        if n not in chosen or m.num_games > chosen[n].num_games:
             chosen[n] = m
     if not chosen:
         return None
     counts = sorted(chosen)
-    parts = {n: games[(games["run_id"] == chosen[n]["run_id"]).to_numpy()] for n in counts}
-    bots = {n: chosen[n]["lineup"][0]["label"] for n in counts}
+    parts = {n: games[(games["run_id"] == chosen[n].run_id).to_numpy()] for n in counts}
+    bots = {n: chosen[n].labels[0] for n in counts}
     if len(set(bots.values())) == 1:
         source = f"{bots[counts[0]]} mirror matches"
     else:
@@ -171,7 +171,7 @@ def design_answer(
         rounds = parts[n]["rounds"].to_numpy(float)
         low, high = np.quantile(rounds, [0.05, 0.95]) if len(rounds) else (np.nan, np.nan)
         lengths.append(f"{fmt_num(rounds.mean(), 1)} ({low:.0f}–{high:.0f})")
-    pace = (manifests[0].get("report") or {}).get("playing_time")
+    pace = manifests[0].report.get("playing_time")
     if pace:
         minutes = [
             fmt_num(
@@ -202,14 +202,14 @@ def design_answer(
     return "\n".join(lines)
 
 
-def _largest_mirror(manifests: Sequence[dict[str, Any]], n: int, bot: str) -> dict[str, Any] | None:
-    runs = [m for m in manifests if int(m["num_players"]) == n and {e["label"] for e in m["lineup"]} == {bot}]
-    return max(runs, key=lambda m: m["num_games"]) if runs else None
+def _largest_mirror(manifests: Sequence[RunManifest], n: int, bot: str) -> RunManifest | None:
+    runs = [m for m in manifests if m.num_players == n and set(m.labels) == {bot}]
+    return max(runs, key=lambda m: m.num_games) if runs else None
 
 
 def _at_strong_play(
     games: pd.DataFrame,
-    manifests: Sequence[dict[str, Any]],
+    manifests: Sequence[RunManifest],
     metrics: dict[str, tuple[str, ...]],
     design: Sequence[str],
     strong: Mapping[int, str],
@@ -223,8 +223,8 @@ def _at_strong_play(
     shown_measures = [name for name in design if name in metrics]
     if not runs or not shown_measures:
         return []
-    parts = {n: games[(games["run_id"] == m["run_id"]).to_numpy()] for n, m in runs.items()}
-    who = "; ".join(f"{m['lineup'][0]['label']} at {n} ({fmt_int(m['num_games'])} games)" for n, m in runs.items())
+    parts = {n: games[(games["run_id"] == m.run_id).to_numpy()] for n, m in runs.items()}
+    who = "; ".join(f"{m.labels[0]} at {n} ({fmt_int(m.num_games)} games)" for n, m in runs.items())
     measures = []
     for name in shown_measures:
         spec = metrics[name]

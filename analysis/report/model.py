@@ -10,6 +10,8 @@ from typing import Any
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure as MplFigure
 
+from simulate.manifest import RunManifest
+
 DPI = 80
 """Resolution of the report's PNG plots (kept low: the HTML embeds every plot)."""
 
@@ -68,11 +70,12 @@ class GamePage:
 
 
 def game_page(
-    href: str, title: str, why: str, game: int, runs: list[dict[str, Any]], offsets: dict[str, int]
+    href: str, title: str, why: str, game: int, runs: Sequence[RunManifest | dict[str, Any]], offsets: dict[str, int]
 ) -> GamePage:
     """The page of the game with report-wide id ``game`` (a run's offset plus its index in the run)."""
-    run = max((m for m in runs if offsets[m["run_id"]] <= game), key=lambda m: offsets[m["run_id"]])
-    return GamePage(href, title, why, run["path"], run["run_id"], game - offsets[run["run_id"]])
+    typed = [RunManifest.of(m) for m in runs]
+    run = max((m for m in typed if offsets[m.run_id] <= game), key=lambda m: offsets[m.run_id])
+    return GamePage(href, title, why, run.path, run.run_id, game - offsets[run.run_id])
 
 
 @dataclass

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -28,11 +27,12 @@ from analysis.stats.ladder import (
     skill_ladder,
 )
 from analysis.stats.profile import RARE_SHARE, play_profile, profile_warnings
+from simulate.manifest import RunManifest
 
 
-def profiled_columns(manifests: Sequence[dict[str, Any]]) -> list[str]:
+def profiled_columns(manifests: Sequence[RunManifest]) -> list[str]:
     """The play-profile columns every run records (none for runs of run format 1)."""
-    lists = [m.get("columns", {}).get("profile", []) for m in manifests]
+    lists = [list(m.columns.profile) for m in manifests]
     return [c for c in lists[0] if all(c in other for other in lists[1:])]
 
 

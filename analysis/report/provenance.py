@@ -13,34 +13,32 @@ from analysis.report.format import fmt_level
 from analysis.report.model import Table, Text
 from analysis.run import run_label
 from simulate.apprentice_fit import fit_caution, manifest_fit
+from simulate.manifest import DataRecord, Design, RunManifest
 from simulate.runformat import RunFormatError
 
 
-def _design(m: dict[str, Any]) -> str:
-    d = m.get("design", {})
-    rotate = "seats rotated" if d.get("rotate_seats", True) else "fixed seats"
-    orders = int(d.get("orders_per_opening") or 1)
-    if d.get("setups") and orders > 1:
-        return (
-            f"{d['setups'] // orders:,} openings × {orders} deck orders × {d.get('games_per_setup', 1)} games, {rotate}"
-        )
-    if d.get("setups"):
-        return f"{d['setups']:,} setups × {d.get('games_per_setup', 1)} games, {rotate}"
+def _design(m: RunManifest) -> str:
+    d = m.design
+    rotate = "seats rotated" if d.rotate_seats else "fixed seats"
+    orders = d.orders_per_opening
+    if d.setups and orders > 1:
+        return f"{d.setups // orders:,} openings × {orders} deck orders × {d.games_per_setup} games, {rotate}"
+    if d.setups:
+        return f"{d.setups:,} setups × {d.games_per_setup} games, {rotate}"
     return f"a new setup every game, {rotate}"
 
 
-def _data(m: dict[str, Any]) -> str:
-    d = m.get("data", {})
-    text = d.get("folder", "?")
-    text += " (shipped data)" if d.get("default", False) else " (NOT the shipped data)"
-    if d.get("estimates"):
+def _data(m: RunManifest) -> str:
+    text = m.data.folder if m.data.folder is not None else "?"
+    text += " (shipped data)" if m.data.default else " (NOT the shipped data)"
+    if m.data.estimates:
         text += ", CONTAINS ESTIMATES"
     return text
 
 
-def _apprentice(m: dict[str, Any]) -> str:
+def _apprentice(m: RunManifest) -> str:
     """What the run's learned player was fitted on: this data, other data (what differs), or none plays."""
-    record = manifest_fit(m)
+    record = manifest_fit(m.raw)
     if record is None:
         return "none plays"
     if record["covers"]:
@@ -73,45 +71,45 @@ EVIDENCE_SCHEMA = "golem-lab.report-evidence/1"
 """The schema of a report's ``report.json``: what it was computed from, for checks that it is not stale."""
 
 
-def evidence_record(manifests: Sequence[dict[str, Any]], command: str | None) -> dict[str, Any]:
+def evidence_record(manifests: Sequence[RunManifest], command: str | None) -> dict[str, Any]:
     """What a report was computed from, as data (``report.json``): per run its id, games, engine version, whether it
     played the shipped data and the SHA-256 of each data file, so a check can tell a report whose engine or data
     have changed since (tests/test_stale_reports.py)."""
     return {
         "schema": EVIDENCE_SCHEMA,
-        "game": manifests[0]["game"] if manifests else None,
+        "game": manifests[0].game if manifests else None,
         "command": command,
         "source": source_revision().strip(" ()"),
         "runs": [
             {
-                "run": run_label(m),
-                "run_id": m.get("run_id"),
-                "num_games": m.get("num_games"),
-                "engine_version": m.get("engine_version"),
-                "package_version": m.get("package_version"),
-                "shipped_data": bool(m.get("data", {}).get("default", False)),
-                "data_files": m.get("data", {}).get("files", {}),
+                "run": m.label,
+                "run_id": m.run_id,
+                "num_games": m.num_games,
+                "engine_version": m.engine_version,
+                "package_version": m.package_version,
+                "shipped_data": bool(m.data.default),
+                "data_files": dict(m.data_files),
             }
             for m in manifests
         ],
     }
 
 
-def build_appendix(manifests: list[dict[str, Any]], command: str | None, alpha: float) -> list[Text | Table]:
+def build_appendix(manifests: Sequence[RunManifest], command: str | None, alpha: float) -> list[Text | Table]:
     """Provenance, for the report's appendix: what was played (runs, bots, rules, data) and the commands.
 
     Settings every run shares are listed once; the runs table shows only the settings that differ between runs.
     """
     items: list[Text | Table] = []
-    total = sum(int(m["num_games"]) for m in manifests)
-    game = manifests[0].get("title", manifests[0]["game"])
+    total = sum(m.num_games for m in manifests)
+    game = manifests[0].title
     items.append(
         Text(
             f"{game}: {total:,} games in {len(manifests)} run{'s' if len(manifests) > 1 else ''}. "
             f"Intervals are {fmt_level(alpha)} (Wilson for rates, bootstrap for score margins, F for the "
             "intraclass correlation, Wald for ratings); every run was verified complete with intact part "
             f"files before analysis. Generated {datetime.now(UTC).strftime('%Y-%m-%d %H:%M UTC')} by golem-lab "
-            f"{manifests[0].get('package_version', '?')}{source_revision()}."
+            f"{manifests[0].package_version or '?'}{source_revision()}."
         )
     )
     if command:
@@ -119,20 +117,20 @@ def build_appendix(manifests: list[dict[str, Any]], command: str | None, alpha: 
         items.append(Text(command, "code"))
     base = json.loads(base_rules_of(manifests))
     columns: dict[str, list[str]] = {
-        "run": [run_label(m) for m in manifests],
-        "game": [m["game"] for m in manifests],
-        "players": [str(m["num_players"]) for m in manifests],
-        "games": [f"{int(m['num_games']):,}" for m in manifests],
-        "seed": [str(m.get("master_seed", "?")) for m in manifests],
+        "run": [m.label for m in manifests],
+        "game": [m.game for m in manifests],
+        "players": [str(m.num_players) for m in manifests],
+        "games": [f"{m.num_games:,}" for m in manifests],
+        "seed": [str(m.master_seed) for m in manifests],
         "bots": [_bot_labels(m) for m in manifests],
         "design": [_design(m) for m in manifests],
         "rule changes": [_rule_changes(m, base) for m in manifests],
         "data": [_data(m) for m in manifests],
         "apprentice": [_apprentice(m) for m in manifests],  # dropped below when no run plays one
-        "engine": [str(m.get("engine_version", "?")) for m in manifests],
-        "package": [str(m.get("package_version", "?")) for m in manifests],
+        "engine": [str(m.engine_version if m.engine_version is not None else "?") for m in manifests],
+        "package": [str(m.package_version if m.package_version is not None else "?") for m in manifests],
     }
-    if all(manifest_fit(m) is None for m in manifests):
+    if all(manifest_fit(m.raw) is None for m in manifests):
         del columns["apprentice"]
     always = ("run", "players", "games", "seed")
     shared = {k: v[0] for k, v in columns.items() if k not in always and len(set(v)) == 1}
@@ -144,25 +142,25 @@ def build_appendix(manifests: list[dict[str, Any]], command: str | None, alpha: 
     items.append(Table(shown, rows, "Runs in this report: the settings that differ between them."))
     params: dict[str, str] = {}
     for m in manifests:
-        for e in m["lineup"]:
-            params.setdefault(e["label"], ", ".join(f"{k}={v:g}" for k, v in e.get("params", {}).items()))
+        for e in m.lineup:
+            params.setdefault(e.label, ", ".join(f"{k}={v:g}" for k, v in e.params.items()))
     if any(params.values()):
         rows = [[k, v or "(defaults)"] for k, v in params.items()]
         items.append(Table(["bot", "parameters"], rows, "Bots and their parameters."))
     items.append(Text("Commands that produced the runs:"))
-    items.append(Text("\n".join(f"{m.get('command') or '(command not recorded)'}" for m in manifests), "code"))
+    items.append(Text("\n".join(f"{m.command or '(command not recorded)'}" for m in manifests), "code"))
     return items
 
 
-def _estimate_words(data: dict[str, Any]) -> str:
+def _estimate_words(data: DataRecord) -> str:
     """What of the game data is invented or estimated, and what that means for the answers, in words: an invented
     stand-in (the data's ``label`` says "invented") describes another game than the printed one; estimated rows and
     parameters (``estimated_rows``, ``estimated_parameters``) make the answers that depend on them provisional."""
-    label = str(data.get("label") or "")
+    label = data.label
     if "invented" in label.lower():
         return f"Invented data: {label}. Every answer describes the invented components, not the printed game"
-    rows = {name.removesuffix(".csv"): int(n) for name, n in (data.get("estimated_rows") or {}).items() if n}
-    params = list(data.get("estimated_parameters") or [])
+    rows = {name.removesuffix(".csv"): int(n) for name, n in data.estimated_rows.items() if n}
+    params = list(data.estimated_parameters)
     parts = []
     if rows:
         most = sorted(rows, key=rows.get, reverse=True)
@@ -173,37 +171,37 @@ def _estimate_words(data: dict[str, Any]) -> str:
     what = " and ".join(parts) or "some values"
     return (
         f"Estimated data: {what} are estimates of unpublished printed values (listed in "
-        f"{data.get('folder', 'the seeds folder')}): answers that depend on them are provisional"
+        f"{data.folder or 'the seeds folder'}): answers that depend on them are provisional"
     )
 
 
-def caution_lines(manifests: list[dict[str, Any]]) -> str:
+def caution_lines(manifests: Sequence[RunManifest]) -> str:
     """What limits the report's answers, each stated once ('' when nothing does)."""
 
-    def runs(selected: list[dict[str, Any]]) -> str:
+    def runs(selected: list[RunManifest]) -> str:
         if len(selected) == len(manifests):
             return "every run"
-        return "run" + ("s " if len(selected) > 1 else " ") + ", ".join(run_label(m) for m in selected)
+        return "run" + ("s " if len(selected) > 1 else " ") + ", ".join(m.label for m in selected)
 
     out = []
-    estimated = [m for m in manifests if m.get("data", {}).get("estimates")]
+    estimated = [m for m in manifests if m.data.estimates]
     if estimated:
-        out.append(f"{_estimate_words(estimated[0]['data'])} ({runs(estimated)}).")
-    other = [m for m in manifests if not m.get("data", {}).get("default", True)]
+        out.append(f"{_estimate_words(estimated[0].data)} ({runs(estimated)}).")
+    other = [m for m in manifests if m.data.default is False]
     if other:
-        folders = ", ".join(sorted({str(m.get("data", {}).get("folder")) for m in other}))
+        folders = ", ".join(sorted({str(m.data.folder) for m in other}))
         out.append(f"{runs(other).capitalize()} play non-default data ({folders}): they describe that variant.")
-    learned = fit_caution(manifests, run_label)
+    learned = fit_caution([m.raw for m in manifests], run_label)
     if learned:
         out.append(learned)
-    if len({m.get("engine_version") for m in manifests}) > 1:
+    if len({m.engine_version for m in manifests}) > 1:
         out.append("The runs were played with different engine versions; pooled results mix them.")
     by_players: dict[int, set] = {}
     base_rules = base_rules_of(manifests)
     for m in manifests:
         if rules_key(m) == base_rules:  # rule variants are compared with their baseline, never pooled
-            key = (str(m.get("rules")), str(m.get("data", {}).get("files")))
-            by_players.setdefault(int(m["num_players"]), set()).add(key)
+            key = (rules_key(m), json.dumps(dict(m.data_files), sort_keys=True))
+            by_players.setdefault(m.num_players, set()).add(key)
     mixed = sorted(n for n, keys in by_players.items() if len(keys) > 1)
     if mixed:
         out.append(
@@ -213,47 +211,50 @@ def caution_lines(manifests: list[dict[str, Any]]) -> str:
     return " ".join(out)
 
 
-def _bot_labels(m: dict[str, Any]) -> str:
+def _bot_labels(m: RunManifest) -> str:
     counts: dict[str, int] = {}
-    for e in m["lineup"]:
-        counts[e["label"]] = counts.get(e["label"], 0) + 1
+    for e in m.lineup:
+        counts[e.label] = counts.get(e.label, 0) + 1
     return ", ".join(f"{label}{f' ×{k}' if k > 1 else ''}" for label, k in counts.items())
 
 
-def _rule_changes(m: dict[str, Any], base: dict[str, Any]) -> str:
-    changed = {k: v for k, v in m.get("rules", {}).items() if base.get(k) != v}
+def _rule_changes(m: RunManifest, base: dict[str, Any]) -> str:
+    changed = {k: v for k, v in m.rules.items() if base.get(k) != v}
     return ", ".join(f"{k}={v}" for k, v in changed.items()) or "—"
 
 
-def game_facts(manifests: Sequence[dict[str, Any]]) -> dict[str, Any]:
+def game_facts(manifests: Sequence[RunManifest]) -> dict[str, Any]:
     """What the runs' game declares for its report, as the runner recorded it in the manifest (``report``):
     ``score_unit``, ``turn_order_column`` and ``metrics``, name -> [expression, meaning[, per]].
 
     A metric's expression is evaluated over the games table (``DataFrame.eval``), e.g. ``"rounds >= 3"``; one
     with ``per`` is a ratio of totals over the games, ``sum(expression) / sum(per)`` (e.g. chips per deal).
     """
-    facts = manifests[0].get("report")
-    if facts is None:
+    facts = manifests[0].report
+    if not facts:
         raise RunFormatError(
-            f"{manifests[0].get('path', manifests[0]['run_id'])}: the run was written before runs recorded what a "
+            f"{manifests[0].path or manifests[0].run_id}: the run was written before runs recorded what a "
             "report needs of the game (manifest 'report'); play it again (golem study plays such runs again)"
         )
-    return facts
+    return dict(facts)
 
 
-def rules_key(m: dict[str, Any]) -> str:
-    return json.dumps(m.get("rules", {}), sort_keys=True)
+def rules_key(m: RunManifest) -> str:
+    """The run's rule options as a key (JSON, sorted): runs of equal keys play the same rules."""
+    return json.dumps(dict(m.rules), sort_keys=True)
 
 
-def base_rules_of(manifests: Sequence[dict[str, Any]]) -> str:
+def base_rules_of(manifests: Sequence[RunManifest]) -> str:
     """The rules most runs share (the first run's on a tie): runs under other rules are rule variants."""
     keys = [rules_key(m) for m in manifests]
     return max(dict.fromkeys(keys), key=keys.count)
 
 
-def lineup_key(m: dict[str, Any]) -> tuple:
-    return int(m["num_players"]), tuple(e["label"] for e in m["lineup"]), replays_setups(m)
+def lineup_key(m: RunManifest) -> tuple:
+    """Players, bot labels seat by seat and whether setups are replayed: runs of equal keys pair as variants."""
+    return m.num_players, tuple(m.labels), replays_setups(m.design)
 
 
-def replays_setups(m: dict[str, Any]) -> bool:
-    return int(m.get("design", {}).get("games_per_setup") or 1) > 1
+def replays_setups(design: Design) -> bool:
+    """Whether a run's design plays each setup more than once."""
+    return (design.games_per_setup or 1) > 1

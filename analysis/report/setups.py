@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import warnings
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -23,7 +24,7 @@ from analysis.report.format import (
 )
 from analysis.report.model import GAMES_DIR, Section, Table, Text, Watch, game_page, make_figure
 from analysis.report.provenance import replays_setups
-from analysis.run import read_tables, run_label
+from analysis.run import read_tables
 from analysis.stats._util import format_pvalue
 from analysis.stats.setups import (
     deal_decides,
@@ -33,6 +34,7 @@ from analysis.stats.setups import (
     setup_feature_effects,
     setup_variance,
 )
+from simulate.manifest import RunManifest
 
 _TOP_SETUPS = 5
 
@@ -58,21 +60,21 @@ def _setup_descriptors(games: pd.DataFrame) -> pd.Series:
 
 def build_setup_section(
     seats: pd.DataFrame,
-    manifests: list[dict[str, Any]],
+    manifests: Sequence[RunManifest],
     offsets: dict[str, int],
     alpha: float,
     unit: str = "points",
 ) -> Section | None:
-    setup_runs = [m for m in manifests if replays_setups(m)]
+    setup_runs = [m for m in manifests if replays_setups(m.design)]
     if not setup_runs:
         return None
-    ids = {m["run_id"] for m in setup_runs}
+    ids = {m.run_id for m in setup_runs}
     sub = seats.loc[
         seats["run_id"].isin(ids).to_numpy(), ["run_id", "game", "setup_id", "num_players", "seat", "score", "win"]
     ]
-    setup_columns = sorted({c for m in setup_runs for c in m.get("columns", {}).get("setup", [])})
+    setup_columns = sorted({c for m in setup_runs for c in m.columns.setup})
     games = read_tables(
-        setup_runs, "games", ["game", "setup_id", *setup_columns], [offsets[m["run_id"]] for m in setup_runs]
+        setup_runs, "games", ["game", "setup_id", *setup_columns], [offsets[m.run_id] for m in setup_runs]
     )
     section = Section("Setup variance")
     section.items.append(
@@ -192,7 +194,7 @@ def build_setup_section(
     describe = _setup_descriptors(games)
     run_of = sub.drop_duplicates("setup_id").set_index("setup_id")["run_id"].astype(str)
     first_game = sub.groupby("setup_id")["game"].min()
-    labels = {m["run_id"]: run_label(m) for m in setup_runs}
+    labels = {m.run_id: m.label for m in setup_runs}
     for n, part in balance.groupby("num_players", sort=True):
         for title, chosen in (
             ("Most balanced", part.nsmallest(_TOP_SETUPS, "imbalance")),
@@ -350,11 +352,11 @@ def _fixed_share(share: float, low: float, high: float | None = None) -> str:
     return f"about {fmt_pct(share, 0)} ({fmt_pct_ci(low, high, 0)})"
 
 
-def _opening_ids(sub: pd.DataFrame, manifests: list[dict[str, Any]], offsets: dict[str, int]) -> pd.Series:
+def _opening_ids(sub: pd.DataFrame, manifests: Sequence[RunManifest], offsets: dict[str, int]) -> pd.Series:
     """Each game's opening id in a nested run (its setup id over the run's orders per opening, offset like the setup
     ids so they stay unique across runs); -1 in runs that deal every setup its own opening."""
     run = sub["run_id"].astype(str)
-    orders = run.map({m["run_id"]: int(m["design"].get("orders_per_opening") or 1) for m in manifests}).astype(np.int64)
+    orders = run.map({m.run_id: m.design.orders_per_opening for m in manifests}).astype(np.int64)
     offset = run.map(offsets).fillna(0).astype(np.int64)
     opening = (sub["setup_id"] - offset) // orders + offset
     return opening.where(orders > 1, -1).astype(np.int64)
@@ -362,7 +364,7 @@ def _opening_ids(sub: pd.DataFrame, manifests: list[dict[str, Any]], offsets: di
 
 def _components_items(
     sub: pd.DataFrame,
-    manifests: list[dict[str, Any]],
+    manifests: Sequence[RunManifest],
     offsets: dict[str, int],
     alpha: float,
     unit: str,
@@ -375,7 +377,7 @@ def _components_items(
     nested = nested[nested["opening_id"].to_numpy() >= 0]
     if nested.empty:
         return []
-    facts = next(m.get("report", {}) for m in manifests if int(m["design"].get("orders_per_opening") or 1) > 1)
+    facts = next(m.report for m in manifests if m.design.orders_per_opening > 1)
     opening_words = facts.get("public_opening", "")
     hidden_words = facts.get("hidden_order", "") or "the rest of the setup"
     items: list[Text | Table] = [

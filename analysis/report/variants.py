@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -14,13 +13,13 @@ from analysis.report.format import fmt_level, fmt_num, fmt_pct, fmt_players, fmt
 from analysis.report.metrics import metric_estimate
 from analysis.report.model import Section, Table, Text
 from analysis.report.provenance import base_rules_of, lineup_key, rules_key
-from analysis.run import run_label
+from simulate.manifest import RunManifest
 
 
 def build_variant_section(
     games: pd.DataFrame,
     seats: pd.DataFrame,
-    manifests: Sequence[dict[str, Any]],
+    manifests: Sequence[RunManifest],
     metrics: dict[str, tuple[str, ...]],
     labels: dict[str, str],
     alpha: float,
@@ -49,17 +48,17 @@ def build_variant_section(
     standouts: list[tuple[float, str]] = []
     moved = 0
     for m in variants:
-        change = ", ".join(f"{k}={v}" for k, v in m.get("rules", {}).items() if base_rules.get(k) != v)
+        change = ", ".join(f"{k}={v}" for k, v in m.rules.items() if base_rules.get(k) != v)
         ref = baselines.get(lineup_key(m))
         if ref is None:
             section.items.append(
-                Text(f"Run {run_label(m)} ({change}) has no baseline run with the same players and bots.", "warn")
+                Text(f"Run {m.label} ({change}) has no baseline run with the same players and bots.", "warn")
             )
             continue
         pair = [
             (
-                games[(games["run_id"] == r["run_id"]).to_numpy()],
-                seats[((seats["run_id"] == r["run_id"]) & (seats["seat"] == 1)).to_numpy()],
+                games[(games["run_id"] == r.run_id).to_numpy()],
+                seats[((seats["run_id"] == r.run_id) & (seats["seat"] == 1)).to_numpy()],
             )
             for r in (ref, m)
         ]
@@ -88,10 +87,10 @@ def build_variant_section(
                     f"{spec[1]} from {_value(b, share, 1)} to {_value(v, share, 1)} ({_change(diff, share, 1)}, "
                     f"{_change(diff - half, share, 1)} to {_change(diff + half, share, 1)})"
                 )
-                standouts.append((abs(diff) / (half / z), f"{change} ({fmt_players(m['num_players'])}) moves {plain}"))
+                standouts.append((abs(diff) / (half / z), f"{change} ({fmt_players(m.num_players)}) moves {plain}"))
             rows.append(
                 [
-                    run_label(m),
+                    m.label,
                     change,
                     what,
                     _value(b, share),
@@ -104,7 +103,7 @@ def build_variant_section(
         moved += bool(changed)
         compared = [name for name, _, _ in measures]
         compared_all.update(dict.fromkeys(compared))
-        summary = f"Rule change {change} ({fmt_players(m['num_players'])}, against {run_label(ref)}): "
+        summary = f"Rule change {change} ({fmt_players(m.num_players)}, against {ref.label}): "
         if changed:
             still = [name for name in compared if name not in moved_names]
             text = summary + "; ".join(changed) + (f"; no detectable change in {', '.join(still)}" if still else "")

@@ -53,8 +53,8 @@ def games() -> None:
 
     for name, desc in available_games().items():
         game = make(name)
-        click.echo(f"{name:<12} {game.min_players}-{game.max_players} players  {desc}")
-        click.echo(f"{'':14}recommended bots: {game.default_bots} (what simulate plays without --bots)")
+        click.echo(f"{name:<12} {game.info.min_players}-{game.info.max_players} players  {desc}")
+        click.echo(f"{'':14}recommended bots: {game.info.default_bots} (what simulate plays without --bots)")
         for opt in game.rule_options().values():
             choices = "/".join(str(c) for c in opt.choices)
             click.echo(f"{'':14}rule {opt.name}={opt.default} ({choices}): {opt.help}")
@@ -76,8 +76,8 @@ def bots(game_name: str) -> None:
         game = make(game_name)
     except UnknownName as e:
         raise _fail(e) from None
-    width = max(len(name) for name in game.bots) + 2
-    for bot in game.bots.values():
+    width = max(len(name) for name in game.info.bots) + 2
+    for bot in game.info.bots.values():
         click.echo(f"{bot.name:<{width}}{bot.description}")
         rows = [
             (f"{key}={bot.choices[key][int(default)]}", f"[{', '.join(bot.choices[key])}]", help_text)
@@ -262,7 +262,7 @@ def simulate(
         specs = listed + list(bot_specs)
         recommended = not specs
         if recommended:
-            specs = game.default_bots.split(",")
+            specs = game.info.default_bots.split(",")
         lineup = parse_lineup(game, specs, players)
         if setups is not None:
             if num_games is not None and num_games != setups * games_per_setup:
@@ -277,9 +277,9 @@ def simulate(
         if refit_apprentice:
             if not plays_learned(e.to_json() for e in lineup):
                 raise RunError("--refit-apprentice: no apprentice plays in this lineup (apprentice, search:leaf=1)")
-            cards = refitted_cards(game.name, cards, dict(rules), workers, quiet)
+            cards = refitted_cards(game.info.name, cards, dict(rules), workers, quiet)
         spec = RunSpec(
-            game=game.name,
+            game=game.info.name,
             num_players=players,
             num_games=n,
             master_seed=seed,
@@ -288,7 +288,7 @@ def simulate(
             setups=setups,
             games_per_setup=games_per_setup,
             orders_per_opening=orders_per_opening,
-            chunk_size=chunk_size or default_chunk_size(n, game.chunk_size or DEFAULT_CHUNK),
+            chunk_size=chunk_size or default_chunk_size(n, game.info.chunk_size or DEFAULT_CHUNK),
             rules=dict(rules),
             cards=str(cards) if cards else None,
             trajectories=trajectories,
@@ -317,7 +317,7 @@ def simulate(
     if not quiet:
         click.echo(summarize(run_dir))
         if recommended:
-            click.echo(skill_level_words(game, game.default_bots))
+            click.echo(skill_level_words(game, game.info.default_bots))
     warning = fault_warning(run_dir)
     if warning:
         click.echo(warning, err=True)
@@ -326,10 +326,10 @@ def simulate(
 def skill_level_words(game: Game, bots: str) -> str:
     """What skill level a run of the recommended lineup ``bots`` answers for: its place on the game's skill ladder,
     the ladder's ends by name, and where the answer at strong play is."""
-    names = game.bot_names
+    names = game.info.bot_names
     who = ", ".join(f"{names.get(b, b)} ({b})" if b in names else b for b in bots.split(","))
-    ladder = list(game.skill_ladder)
-    head = f"bots: {who}, the recommended lineup of {game.name} (choose others with --bots)"
+    ladder = list(game.info.skill_ladder)
+    head = f"bots: {who}, the recommended lineup of {game.info.name} (choose others with --bots)"
     if not ladder:
         return head + "."
     top = names.get(ladder[-1], ladder[-1])
@@ -337,7 +337,7 @@ def skill_level_words(game: Game, bots: str) -> str:
     place = f"rung {ladder.index(spec) + 1} of {len(ladder)} of the game's skill ladder" if spec in ladder else ""
     return (
         f"{head}. These figures hold for players of that skill{f' ({place})' if place else ''}; stronger players "
-        f"may see other answers, and golem study {game.name} measures them at strong play (its strongest player: "
+        f"may see other answers, and golem study {game.info.name} measures them at strong play (its strongest player: "
         f"{top})."
     )
 
@@ -407,7 +407,7 @@ def replay(
     if html_out is not None:
         from analysis.report.render import render_replay
 
-        title = f"{game.title}: game {game_index:,} of run {manifest['run_id']}"
+        title = f"{game.info.title}: game {game_index:,} of run {manifest['run_id']}"
         subtitle = f"golem replay {run_dir} --game {game_index}; engine version {manifest['engine_version']}"
         page = render_replay(view, title, subtitle)
         try:

@@ -175,9 +175,11 @@ def _design(game_name: str, variants: list, o: dict[str, Any]):
     bots = _bots(game, o["bot_list"])
     refit = refit_settings(o["refit_apprentice"])
     if refit is not None:
-        _check_refit(game.name, o["players"], [bots] if not o["ladder"] else [[r] for r in ladder_lineups(game.name)])
+        _check_refit(
+            game.info.name, o["players"], [bots] if not o["ladder"] else [[r] for r in ladder_lineups(game.info.name)]
+        )
     return Design(
-        game=game.name,
+        game=game.info.name,
         num_players=o["players"],
         bots=tuple(bots),
         variants=tuple(variants),
@@ -201,13 +203,13 @@ def _check_refit(game_name: str, players: int, lineups: list[list[str]]) -> None
     from simulate.registry import make
 
     game = make(game_name)
-    check_refit(game.name, [[e.to_json() for e in parse_lineup(game, bots, players)] for bots in lineups])
+    check_refit(game.info.name, [[e.to_json() for e in parse_lineup(game, bots, players)] for bots in lineups])
 
 
 def _bots(game, bot_list: str | None) -> list[str]:
     """The bots of ``--bots``, or the game's recommended lineup when it is not given."""
     if bot_list is None:
-        return game.default_bots.split(",")
+        return game.info.default_bots.split(",")
     bots = bot_list.split(",")
     if any(not b.strip() for b in bots):
         raise ValueError(f"--bots '{bot_list}' has an empty bot between commas")
@@ -280,7 +282,9 @@ def _say_recommended(game_name: str, o: dict[str, Any]) -> None:
         from simulate.registry import make
 
         game = make(game_name)
-        click.echo(f"bots: {game.default_bots}, the recommended lineup of {game.name} (choose others with --bots)")
+        click.echo(
+            f"bots: {game.info.default_bots}, the recommended lineup of {game.info.name} (choose others with --bots)"
+        )
 
 
 @click.command()
@@ -487,7 +491,7 @@ def balance(ctx: click.Context, game_name: str, **o) -> None:
         levels = _levels(game_name, o)
         refit = refit_settings(o["refit_apprentice"])
         if refit is not None:
-            _check_refit(game.name, o["players"], [bots, *[[level] for level in levels]])
+            _check_refit(game.info.name, o["players"], [bots, *[[level] for level in levels]])
     except _errors() as e:
         raise _one_line(e) from None
     _run_search(
@@ -504,7 +508,7 @@ def balance(ctx: click.Context, game_name: str, **o) -> None:
         strong_games=o["strong_games"],
         refit=refit,
     )
-    _say_recommended(game.name, o)
+    _say_recommended(game.info.name, o)
 
 
 @click.command()
@@ -604,7 +608,7 @@ def _levels(game_name: str, o: dict) -> tuple[str, ...]:
     if o["ladder"] and o["levels"]:
         raise ValueError("give --ladder or --levels, not both")
     if o["ladder"]:
-        return tuple(dict.fromkeys((*ladder_lineups(game_name), make(game_name).skill_ladder[-1])))
+        return tuple(dict.fromkeys((*ladder_lineups(game_name), make(game_name).info.skill_ladder[-1])))
     return tuple(b.strip() for b in (o["levels"] or "").split(",") if b.strip())
 
 

@@ -45,7 +45,7 @@ class BotsOption(click.Option):
     def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:
         from simulate.registry import available_games, make
 
-        lineups = ", ".join(f"{name} {make(name).default_bots}" for name in available_games())
+        lineups = ", ".join(f"{name} {make(name).info.default_bots}" for name in available_games())
         given = self.help
         self.help = f"{given} [default: the game's recommended lineup, one bot in every seat: {lineups}]."
         try:

@@ -137,7 +137,7 @@ def train(
         check_outputs([Output("--out", folder, "training")], overwrite=overwrite, resume=resume)
     except (UnknownName, OutputError) as e:
         raise click.ClickException(str(e)) from None
-    if game.apprentice is None and game.equilibrium is not None:
+    if game.info.apprentice is None and game.info.equilibrium is not None:
         extra = [
             name
             for name, v in (

@@ -126,16 +126,16 @@ def value(
         game = make(game_name)
         if price and components:
             raise CardValueError("--price values every priced card: name no component")
-        if price and not game.measured_price:
-            for line in price_tables(game.name):
+        if price and not game.info.measured_price:
+            for line in price_tables(game.info.name):
                 click.echo(line)
             return
         if ladder and lineups:
             raise CardValueError("give --ladder or --bot, not both")
-        chosen = ladder_lineups(game.name) if ladder else (lineups or (game.default_bots,))
+        chosen = ladder_lineups(game.info.name) if ladder else (lineups or (game.info.default_bots,))
         edits = tuple((k, v) for k, v in (("cost", cost), ("reward", reward)) if v is not None)
         design = ValueDesign(
-            game.name,
+            game.info.name,
             components,
             players or (2,),
             tuple(chosen),
@@ -147,7 +147,7 @@ def value(
         log = lambda m: click.echo(m, err=True)  # noqa: E731
         if price:
             priced = price_value(design, out, workers=workers, log=log)
-            for line in price_value_lines(priced) + price_tables(game.name):
+            for line in price_value_lines(priced) + price_tables(game.info.name):
                 click.echo(line)
             if csv_path is not None:
                 write_atomic(csv_path, lambda path: priced.cards.to_csv(path, index=False))

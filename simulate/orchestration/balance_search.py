@@ -58,12 +58,12 @@ from simulate.apprentice_fit import plays_learned
 from simulate.datafiles import DataError
 from simulate.game import Game
 from simulate.lineup import LineupError, parse_bot, parse_lineup
+from simulate.manifest import RunManifest
 from simulate.names import unknown_message
 from simulate.orchestration.experiments import Design, ExperimentError, parse_values, run_experiment
 from simulate.orchestration.refit import RefitSettings, refit_into
 from simulate.outputs import hold, replacing
 from simulate.registry import make
-from simulate.runformat import read_manifest
 from simulate.runner import RunSpec, check_workers, run, validate
 from simulate.variants import Value, Variant, VariantError, match_values, settable_values, write_variant
 
@@ -180,7 +180,7 @@ def _evidence(out: Path, command: str | None) -> dict[str, Any]:
     under ``out`` (not an earlier output waiting in a hidden folder to be replaced)."""
     found = out.rglob("manifest.json")
     runs = sorted(p.parent for p in found if not any(part.startswith(".") for part in p.relative_to(out).parts))
-    return evidence_record([{**read_manifest(r), "path": str(r)} for r in runs], command)
+    return evidence_record([RunManifest.read(r) for r in runs], command)
 
 
 def tune_dimensions(
@@ -379,7 +379,7 @@ def play_variant(
     spec = RunSpec(cards=str(folder), **{**spec_fields, "rules": {**spec_fields.get("rules", {}), **rules}})
     if refit is not None and plays_learned(e.to_json() for e in spec.lineup):
         refit_into(
-            game.name,
+            game.info.name,
             folder,
             spec.rules,
             refit,
@@ -496,7 +496,7 @@ def run_balance(
     objective, description = objective_function(target, num_players, [e.label for e in lineup])
     level_objectives = _level_objectives(game, levels, bots, target, num_players)
     fields = {
-        "game": game.name,
+        "game": game.info.name,
         "num_players": num_players,
         "num_games": num_games,
         "master_seed": seed,
@@ -518,7 +518,7 @@ def run_balance(
         best = variant_of(dims, result.best)
         unit = objective_unit(target)
         items = _search_items(dims, result, description, budget, unit)
-        title = f"{game.name}: balance search ({target})"
+        title = f"{game.info.name}: balance search ({target})"
         if best.is_baseline:
             return write_report(
                 Report(
@@ -530,7 +530,7 @@ def run_balance(
                 report_dir,
             )
         design = Design(
-            game.name,
+            game.info.name,
             num_players,
             tuple(bots),
             (Variant("baseline"), best),
@@ -690,13 +690,15 @@ def run_tune(
     search bot, else ``confirm_games``), and the report says whether the gain holds at every level, changes with
     skill or is unresolved."""
     game = make(game_name)
-    if bot not in game.bots:
-        raise LineupError(unknown_message(f"{game.name} bot", bot, list(game.bots)))
+    if bot not in game.info.bots:
+        raise LineupError(unknown_message(f"{game.info.name} bot", bot, list(game.info.bots)))
     out = Path(out)
     _check_out(out, overwrite)
     try:
-        numeric = {k: v for k, v in game.bots[bot].params.items() if k not in game.bots[bot].choices}  # not a name
-        dims = tune_dimensions(numeric, params, ranges, game.bots[bot].limits)
+        numeric = {
+            k: v for k, v in game.info.bots[bot].params.items() if k not in game.info.bots[bot].choices
+        }  # not a name
+        dims = tune_dimensions(numeric, params, ranges, game.info.bots[bot].limits)
     except ExperimentError as e:
         raise ExperimentError(f"--bot {bot}: {e}") from None
     field = list(field) or [bot]
@@ -706,13 +708,13 @@ def run_tune(
     if num_players < 2:
         raise ExperimentError("tuning needs at least 2 players")
     lineup = parse_lineup(game, [_candidate_spec(bot, {d.name: d.current for d in dims}), *opponents], num_players)
-    first = RunSpec(game.name, num_players, num_games, seed, lineup, chunk_size=max(500, math.ceil(num_games / 2)))
+    first = RunSpec(game.info.name, num_players, num_games, seed, lineup, chunk_size=max(500, math.ceil(num_games / 2)))
     _check_start(replace(first, rules=dict(rules or {}), cards=cards), workers, budget)
     with hold(out, command), replacing(out):  # the old output is removed once the new one is complete
 
         def play(specs: list[str], run_dir: Path, games: int, master_seed: int) -> Path:
             spec = RunSpec(
-                game=game.name,
+                game=game.info.name,
                 num_players=num_players,
                 num_games=games,
                 master_seed=master_seed,
@@ -732,7 +734,7 @@ def run_tune(
         tuned = _candidate_spec(bot, result.best)
         default = _candidate_spec(bot, {d.name: d.current for d in dims})
         (out / "tuned.bot").write_text(
-            f"# {game.name} bot tuned by: {command or 'golem tune'}\n"
+            f"# {game.info.name} bot tuned by: {command or 'golem tune'}\n"
             f"# win rate against {', '.join(opponents)} on the search games: {-result.best_objective:.4f} "
             f"(defaults: {-result.current_objective:.4f})\n{tuned}\n",
             encoding="utf-8",
@@ -771,7 +773,7 @@ def run_tune(
             levels.append((name, adv))
         skill_items = skill_balance_items(levels, num_players, confirm_games)
         report = Report(
-            f"{game.name}: tuning {bot} ({num_players} players)",
+            f"{game.info.name}: tuning {bot} ({num_players} players)",
             [Text("Reproduce with:"), Text(command or "(command not recorded)", "code")],
             [
                 Section(

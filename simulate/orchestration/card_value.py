@@ -126,14 +126,14 @@ def component_groups(game_name: str, cards: str | None = None) -> pd.DataFrame:
     comma-separated), ``copies``, ``kind``, ``text``, ``deck`` and ``design`` (the value design of its kind, ``""``
     when it has none). A game without a component table raises :class:`CardValueError`."""
     game = make(game_name)
-    if not game.component_kinds:
-        raise CardValueError(f"{game.name} has no components to value (nothing a seat acquires and keeps)")
+    if not game.info.component_kinds:
+        raise CardValueError(f"{game.info.name} has no components to value (nothing a seat acquires and keeps)")
     components = game.component_table(game.load_data(Path(cards) if cards else None, {}))
     if components is None:
-        kinds = ", ".join(game.component_kinds)
-        raise CardValueError(f"{game.name}: no value design for its components ({kinds}) yet")
+        kinds = ", ".join(game.info.component_kinds)
+        raise CardValueError(f"{game.info.name}: no value design for its components ({kinds}) yet")
     table = pd.DataFrame(components)
-    designs = game.value_designs
+    designs = game.info.value_designs
     rows = []
     for (kind, _same), part in table.groupby(["kind", "same"], sort=False):
         ids = part["id"].tolist()
@@ -155,10 +155,12 @@ def edit_settings(
     kind = str(row.iloc[0]["kind"])
     out = []
     for what, value in edits:
-        path = game.value_edits.get((kind, what))
+        path = game.info.value_edits.get((kind, what))
         if path is None:
-            can = ", ".join(f"--{w} of a {k} card" for k, w in game.value_edits) or "none"
-            raise CardValueError(f"--{what}: a {kind} card has no {what} to change (what-ifs of {game.name}: {can})")
+            can = ", ".join(f"--{w} of a {k} card" for k, w in game.info.value_edits) or "none"
+            raise CardValueError(
+                f"--{what}: a {kind} card has no {what} to change (what-ifs of {game.info.name}: {can})"
+            )
         text = str(row.iloc[0]["text"])
         if kind == "merchant" and what == "cost" and "->" not in text:  # only a trade ("2Y -> 1T") pays an input
             raise CardValueError(
@@ -174,8 +176,10 @@ def _check(design: ValueDesign, groups: pd.DataFrame) -> pd.DataFrame:
     """The groups to value; raises :class:`CardValueError` before anything is played."""
     game = make(design.game)
     for n in design.player_counts:
-        if not game.min_players <= n <= game.max_players:
-            raise CardValueError(f"{game.name} takes {game.min_players}-{game.max_players} players, not {n}")
+        if not game.info.min_players <= n <= game.info.max_players:
+            raise CardValueError(
+                f"{game.info.name} takes {game.info.min_players}-{game.info.max_players} players, not {n}"
+            )
         for lineup in design.lineups:
             try:
                 parse_lineup(game, lineup.split(","), n)
@@ -186,12 +190,12 @@ def _check(design: ValueDesign, groups: pd.DataFrame) -> pd.DataFrame:
     if design.refit is not None:
         entries = [parse_lineup(game, lineup.split(","), n) for n in design.player_counts for lineup in design.lineups]
         try:
-            check_refit(game.name, [[e.to_json() for e in lineup] for lineup in entries])
+            check_refit(game.info.name, [[e.to_json() for e in lineup] for lineup in entries])
         except RefitError as e:
             raise CardValueError(str(e)) from None
     valued = groups[groups["design"] != ""]
     if valued.empty:
-        raise CardValueError(f"{game.name}: no component kind has a value design yet")
+        raise CardValueError(f"{game.info.name}: no component kind has a value design yet")
     if not design.components:
         if design.edits:
             raise CardValueError("a what-if (--cost, --reward) changes one component: name it")
@@ -201,12 +205,12 @@ def _check(design: ValueDesign, groups: pd.DataFrame) -> pd.DataFrame:
         hit = groups[groups["ids"].str.split(", ").apply(lambda ids, c=cid: c in ids)]
         if hit.empty:
             known = ", ".join(groups["component"].head(6))
-            raise CardValueError(f"unknown component '{cid}' of {game.name} (e.g. {known})")
+            raise CardValueError(f"unknown component '{cid}' of {game.info.name} (e.g. {known})")
         if hit.iloc[0]["design"] == "":
             kinds = ", ".join(sorted(valued["kind"].unique()))
             raise CardValueError(
                 f"{cid} is a {hit.iloc[0]['kind']} card: no causal value design for its kind (valued: {kinds}); "
-                f"'golem value {game.name} --price' shows its value for cost, docs/card-value.md the what-if that "
+                f"'golem value {game.info.name} --price' shows its value for cost, docs/card-value.md the what-if that "
                 "answers it"
             )
         chosen.append(hit.index[0])
@@ -238,8 +242,8 @@ def card_value(
     groups = component_groups(design.game, design.cards)
     chosen = _check(design, groups)
     game = make(design.game)
-    option = next(iter(game.value_designs.values()))
-    reference = [r for r in [game.value_reference] if r and r not in set(chosen["component"])]
+    option = next(iter(game.info.value_designs.values()))
+    reference = [r for r in [game.info.value_reference] if r and r not in set(chosen["component"])]
     with tempfile.TemporaryDirectory(prefix="golem-value-") as tmp:
         root = Path(out) if out is not None else Path(tmp)
         folders: dict[str, str | None] = {"printed": design.cards}
@@ -316,7 +320,7 @@ def card_value(
         effects.loc[rows, "text"] = effects.loc[rows, "component"].map(edited_text)
     skill = []
     for lineup in design.lineups:
-        skill.append(skill_head(game.skill_ladder, game.bot_names, lineup.split(",")) + ".")
+        skill.append(skill_head(game.info.skill_ladder, game.info.bot_names, lineup.split(",")) + ".")
         skill += [_skill_sentence(d, lineup, fits[(d, lineup)], refits.get(d)) for d in folders if (d, lineup) in fits]
     seconds = time.perf_counter() - started
     return ValueResult(chosen.reset_index(drop=True), effects, value_verdicts(effects), seconds, tuple(skill))
@@ -398,7 +402,7 @@ def value_answer(result: ValueResult, design: ValueDesign) -> list[str]:
 
 def ladder_lineups(game_name: str) -> tuple[str, ...]:
     """The rungs of the game's skill ladder a value question can afford: all but ``random`` and the search rungs."""
-    ladder = make(game_name).skill_ladder
+    ladder = make(game_name).info.skill_ladder
     rungs = tuple(r for r in ladder if r != "random" and not r.startswith("search"))
     if not rungs:
         raise CardValueError(f"{game_name} has no affordable ladder rung")
@@ -412,11 +416,11 @@ def price_frames(game_name: str, cards: str | None = None) -> tuple[pd.Series | 
     game = make(game_name)
     components = game.component_table(game.load_data(Path(cards) if cards else None, {}))
     if components is None:
-        raise CardValueError(f"{game.name} has no component table for a value-for-cost fit yet")
+        raise CardValueError(f"{game.info.name} has no component table for a value-for-cost fit yet")
     table = pd.DataFrame(components)
     table = table.rename(columns={"id": "component"})
     text = table.set_index("component")["text"]
-    priced_rows = table[table["kind"].isin(game.priced_kinds)]
+    priced_rows = table[table["kind"].isin(game.info.priced_kinds)]
     prices: pd.Series | None = None
     priced = pd.DataFrame(columns=["component", "text", "residual", "price"])
     if not priced_rows.empty:
@@ -433,7 +437,7 @@ def price_tables(game_name: str, cards: str | None = None, show: int = 5) -> lis
     """:func:`price_frames` as lines of text: the prices, the ``show`` cards furthest above and below them, and
     every strictly dominated card."""
     prices, priced, dominated = price_frames(game_name, cards)
-    if prices is None and make(game_name).measured_price:
+    if prices is None and make(game_name).info.measured_price:
         lines = []  # its value for cost is fitted on measured values (price_value)
     elif prices is None:
         lines = [
@@ -442,8 +446,8 @@ def price_tables(game_name: str, cards: str | None = None, show: int = 5) -> lis
         ]
     else:
         game = make(game_name)
-        kinds = " and ".join(game.priced_kinds)
-        lines = [f"Implied price per {game.price_unit} (VP, least squares over the {kinds} cards): "]
+        kinds = " and ".join(game.info.priced_kinds)
+        lines = [f"Implied price per {game.info.price_unit} (VP, least squares over the {kinds} cards): "]
         lines[0] += ", ".join(f"{c} {p:.2f}" for c, p in prices.items())
         lines.append(f"Best buys (VP above the price of their cost; 'above': beyond 2 residual SDs, of {len(priced)}):")
         for r in priced.head(show).itertuples():
@@ -487,12 +491,14 @@ def price_value(
     fitted on its printed price, per player count and lineup. Raises :class:`CardValueError` (one line) before
     playing when the question cannot be played."""
     game = make(design.game)
-    if not game.measured_price:
-        raise CardValueError(f"{game.name} fits no value on price from measured values (see 'golem value --price')")
-    kind = game.measured_price["kind"]
+    if not game.info.measured_price:
+        raise CardValueError(
+            f"{game.info.name} fits no value on price from measured values (see 'golem value --price')"
+        )
+    kind = game.info.measured_price["kind"]
     if design.components or design.edits:
         raise CardValueError(
-            f"--price values every {kind} of {game.name}: name no component and give no --cost/--reward"
+            f"--price values every {kind} of {game.info.name}: name no component and give no --cost/--reward"
         )
     groups = component_groups(design.game, design.cards)
     chosen = tuple(groups.loc[groups["kind"] == kind, "component"])
@@ -502,7 +508,7 @@ def price_value(
     fit, cards = measured_value_for_price(gift, facts, design.alpha)
     if fit.empty:
         raise CardValueError(f"too few {kind}s with a measured value to fit a line; play more --games")
-    units = {c: u for c, u in game.measured_price.items() if c != "kind"}
+    units = {c: u for c, u in game.info.measured_price.items() if c != "kind"}
     return PriceResult(result, fit, cards, units, kind.capitalize())
 
 

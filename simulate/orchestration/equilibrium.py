@@ -72,7 +72,7 @@ def plan_equilibrium(
 ) -> EquilibriumPlan:
     """Check a CFR training's input before anything is written; raise :class:`EquilibriumError` naming the fault."""
     game = make(game_name)
-    spec: EquilibriumSpec | None = game.equilibrium
+    spec: EquilibriumSpec | None = game.info.equilibrium
     if spec is None:
         raise EquilibriumError(f"{game_name} has no equilibrium player to train")
     iterations = spec.iterations if iterations is None else iterations
@@ -109,7 +109,7 @@ def _context(game_name: str, data_dir: str, rules: dict[str, Any]) -> tuple[Equi
     """The spec, data and traversal stack of a worker (loaded once per process)."""
     key = (game_name, data_dir, tuple(sorted(rules.items())))
     if key not in _CACHE:
-        spec = make(game_name).equilibrium
+        spec = make(game_name).info.equilibrium
         _CACHE[key] = (spec, spec.load(Path(data_dir), rules), spec.new_stack())
     return _CACHE[key]
 
@@ -360,8 +360,8 @@ def train_equilibrium(
             "iterations": plan.iterations,
             "response_iterations": spec.response_iterations,
             "response_games": plan.response_games,
-            "engine_version": game.version,
-            "play_version": game.play_version,
+            "engine_version": game.info.version,
+            "play_version": game.info.play_version,
             "abstraction_version": spec.version,
             "rivals": [list(w) for w in spec.rivals],
             "rival_share": spec.rival_share,

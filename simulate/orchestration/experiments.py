@@ -264,9 +264,9 @@ def _chunk(num_games: int, workers: int) -> int:
 def _check(design: Design, workers: int | None) -> list:
     """Check the design and the workers before anything is written; returns the lineup."""
     game = make(design.game)
-    if not game.min_players <= design.num_players <= game.max_players:
+    if not game.info.min_players <= design.num_players <= game.info.max_players:
         raise ExperimentError(
-            f"{game.name} takes {game.min_players}-{game.max_players} players, not {design.num_players}"
+            f"{game.info.name} takes {game.info.min_players}-{game.info.max_players} players, not {design.num_players}"
         )
     if design.num_games < 2:
         raise ExperimentError(f"--games must be at least 2, not {design.num_games}")
@@ -329,7 +329,7 @@ def _write_variants(
             if log is not None:
                 log(f"apprentice for variant {rec['name']} ({k + 1} of {len(records)}):")
             result = refit_into(
-                game.name,
+                game.info.name,
                 tmp / rec["slug"],
                 rec["rules"],
                 design.refit,

@@ -25,7 +25,7 @@ def game_page(run_dir: str | Path, game_index: int, title: str, why: str) -> str
     worth watching; raises ``RunFormatError``, ``ValueError`` or ``OSError`` when the game cannot be replayed."""
     game, view = replay_view(run_dir, game_index)
     subtitle = f"{why} Replayed with golem replay {run_dir} --game {game_index}."
-    return render_replay(view, f"{game.title}: {title}", subtitle)
+    return render_replay(view, f"{game.info.title}: {title}", subtitle)
 
 
 def game_pages(report: Report, progress: bool = True, log: Callable[[str], None] = print) -> dict[str, str]:

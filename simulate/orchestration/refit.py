@@ -93,7 +93,7 @@ def cache_folder() -> Path:
 
 
 def _played_files(game: Any, folder: Path) -> dict[str, str]:
-    return {n: sha256(folder / n) for n in game.data_files if not n.startswith(LEARNED_PREFIX)}
+    return {n: sha256(folder / n) for n in game.info.data_files if not n.startswith(LEARNED_PREFIX)}
 
 
 def refit_key(game_name: str, folder: Path, rules: dict[str, Any], settings: RefitSettings) -> str:
@@ -101,8 +101,8 @@ def refit_key(game_name: str, folder: Path, rules: dict[str, Any], settings: Ref
     in force (all of them, checked) and the settings."""
     game = make(game_name)
     key = {
-        "game": game.name,
-        "engine_version": game.version,
+        "game": game.info.name,
+        "engine_version": game.info.version,
         "files": _played_files(game, folder),
         "rules": {k: str(v) for k, v in sorted(rules.items())},
         "settings": asdict(settings),
@@ -130,8 +130,8 @@ def refit_apprentice(
         game = make(game_name)
     except UnknownName as e:
         raise RefitError(str(e)) from None
-    if game.apprentice is None:
-        raise RefitError(f"{game.name} has no apprentice to refit")
+    if game.info.apprentice is None:
+        raise RefitError(f"{game.info.name} has no apprentice to refit")
     folder = Path(cards) if cards is not None else game.data_dir()
     try:
         data = game.load_data(folder, dict(rules or {}))
@@ -139,14 +139,14 @@ def refit_apprentice(
     except DataError as e:
         raise RefitError(str(e)) from None
     in_force = dict(game.describe_data(data)["rules"])
-    design_options = tuple(dict.fromkeys(game.value_designs.values()))
-    files = {n: sha256(folder / n) for n in game.data_files}
+    design_options = tuple(dict.fromkeys(game.info.value_designs.values()))
+    files = {n: sha256(folder / n) for n in game.info.data_files}
     record = fit_record(provenance.get("fit", {}), files, in_force, design_options, provenance.get("base"))
-    key = refit_key(game.name, folder, in_force, settings)
+    key = refit_key(game.info.name, folder, in_force, settings)
     if record["covers"]:
         return RefitResult(folder, key, "covered")
     target = Path(cache) if cache is not None else cache_folder()
-    home = target / f"{game.name}-{key[:16]}"
+    home = target / f"{game.info.name}-{key[:16]}"
     if (home / _DONE).is_file() and (home / "data").is_dir():
         say(f"apprentice refitted on this data already: {home / 'data'}")
         return RefitResult(home / "data", key, "reused")
@@ -154,7 +154,7 @@ def refit_apprentice(
     overrides = {k: v for k, v in in_force.items() if k in dict(rules or {})}
     try:
         plan = plan_training(
-            game.name,
+            game.info.name,
             training,
             data_dir=folder,
             rules=overrides,
@@ -171,7 +171,7 @@ def refit_apprentice(
     except (TrainError, LineupError, DataError) as e:
         raise RefitError(str(e)) from None
     say(
-        f"refitting the {game.name} apprentice on {folder} (golem train {game.name}; cached in {home}): "
+        f"refitting the {game.info.name} apprentice on {folder} (golem train {game.info.name}; cached in {home}): "
         f"{plan.games} games per player count and iteration, {plan.iterations} iterations"
     )
     train(plan, progress=progress, say=say)
@@ -181,12 +181,12 @@ def refit_apprentice(
     for path in training.iterdir():
         if path.is_file() and path.name.startswith(LEARNED_PREFIX):
             shutil.copy2(path, staged / path.name)
-    for name in game.data_files:  # a learned file the training does not write (say a value fit) stays the folder's
+    for name in game.info.data_files:  # a learned file the training does not write (say a value fit) stays the folder's
         if not (staged / name).is_file() and (folder / name).is_file():
             shutil.copy2(folder / name, staged / name)
     shutil.rmtree(home / "data", ignore_errors=True)
     os.replace(staged, home / "data")
-    done = {"key": key, "game": game.name, "cards": str(folder), "rules": in_force, "settings": asdict(settings)}
+    done = {"key": key, "game": game.info.name, "cards": str(folder), "rules": in_force, "settings": asdict(settings)}
     (home / _DONE).write_text(json.dumps(done, indent=2, default=str) + "\n", encoding="utf-8")
     say(f"apprentice refitted: {home / 'data'}")
     return RefitResult(home / "data", key, "fitted")
@@ -199,8 +199,8 @@ def check_refit(game_name: str, lineups: Iterable[Iterable[Mapping[str, Any]]]) 
         game = make(game_name)
     except UnknownName as e:
         raise RefitError(str(e)) from None
-    if game.apprentice is None:
-        raise RefitError(f"--refit-apprentice: {game.name} has no apprentice to refit")
+    if game.info.apprentice is None:
+        raise RefitError(f"--refit-apprentice: {game.info.name} has no apprentice to refit")
     if not any(plays_learned(lineup) for lineup in lineups):
         raise RefitError("--refit-apprentice: no apprentice plays in this lineup (apprentice, search:leaf=1)")
 

@@ -80,7 +80,7 @@ __all__ = [
 def _ladder_runs(study: Study) -> tuple[StudyRun, ...]:
     """The mirror matches the study's skill ladder adds to its runs."""
     mirrors = {(r.num_players, r.bots[0]) for r in study.runs if len(r.bots) == 1 and not r.rules}
-    searches = [bot for bot in make(study.game).skill_ladder if bot.split(":")[0] == "search"]
+    searches = [bot for bot in make(study.game).info.skill_ladder if bot.split(":")[0] == "search"]
     rungs = (*study.ladder, *((bot, study.search_share) for bot in searches))
     return tuple(
         StudyRun(
@@ -99,7 +99,7 @@ def _ladder_runs(study: Study) -> tuple[StudyRun, ...]:
 def _skill_luck_runs(study: Study) -> tuple[StudyRun, ...]:
     """The run of the ladder's two strongest cheap rungs against each other (none without a ladder): how often the
     better of two close players wins says how far skill carries; against ``random`` any bot wins nearly always."""
-    ladder = [bot for bot in make(study.game).skill_ladder if bot.split(":")[0] != "search"]
+    ladder = [bot for bot in make(study.game).info.skill_ladder if bot.split(":")[0] != "search"]
     if len(ladder) < 2 or not study.ladder_players or study.skill_luck_share <= 0:
         return ()
     n = min(study.ladder_players)
@@ -111,7 +111,7 @@ def _skill_luck_runs(study: Study) -> tuple[StudyRun, ...]:
 def _value_arms(study: Study, n: int, bot: str, cards: list[str], share: float, stage: str = "") -> list[StudyRun]:
     """A paired value design at ``n`` players: a baseline and one run per card, all on the same games (one seed
     group); ``stage`` names a later stage (``confirm``) apart from the screen."""
-    option = next(iter(make(study.game).value_designs.values()))
+    option = next(iter(make(study.game).info.value_designs.values()))
     where = f"{n}p-{stage}-{bot.replace(':', '-').replace('=', '-')}" if stage else f"{n}p"
     group = f"value-{where}"
     purpose = f"card value{' ' + stage if stage else ''}, {{}}, {n} players" + (f", {bot}" if stage else "")
@@ -146,7 +146,7 @@ def _value_runs(study: Study, total: int) -> tuple[StudyRun, ...]:
     size, played by the strongest non-search rung of the skill ladder."""
     if not study.value_players:
         return ()
-    bot = [b for b in make(study.game).skill_ladder if b.split(":")[0] != "search"][-1]
+    bot = [b for b in make(study.game).info.skill_ladder if b.split(":")[0] != "search"][-1]
     groups = component_groups(study.game)
     cards = groups.loc[groups["design"] != "", "component"].tolist()
     share = max(study.value_share, study.value_min_games / max(total, 1))
@@ -156,7 +156,7 @@ def _value_runs(study: Study, total: int) -> tuple[StudyRun, ...]:
 def strong_rungs(game: str, count: int = 2) -> tuple[str, ...]:
     """The rungs of ``game``'s round robin, weakest first as declared: the ``count`` strongest rungs of its
     ``skill_ladder`` and the apprentice (the learned player) where the ladder has one."""
-    ladder = make(game).skill_ladder
+    ladder = make(game).info.skill_ladder
     chosen = {*ladder[-count:], *(b for b in ladder if b == "apprentice")}
     return tuple(b for b in ladder if b in chosen)
 
@@ -465,14 +465,14 @@ def outcome_precision(game: str, share: float) -> float:
     (``outcome = "score"``), the same part of the game's ``outcome_precision`` (in its ``score_unit``) as the share
     is of the ladder answer's ±2 pp (``analysis.stats.ladder.PRECISION``)."""
     g = make(game)
-    return share if g.outcome == "win" else share / PRECISION * g.outcome_precision
+    return share if g.info.outcome == "win" else share / PRECISION * g.info.outcome_precision
 
 
 def precision_unit(game: str) -> tuple[float, str]:
     """(scale, unit) that words a precision of ``game`` (:func:`outcome_precision`): (100, "pp") for a win share,
     (1, the game's ``score_unit``) for a score."""
     g = make(game)
-    return (100.0, "pp") if g.outcome == "win" else (1.0, g.score_unit)
+    return (100.0, "pp") if g.info.outcome == "win" else (1.0, g.info.score_unit)
 
 
 def _plain(p: PlannedRun) -> bool:
@@ -487,13 +487,13 @@ def measured_strong(game: str, planned: list[PlannedRun], alpha: float = 0.05) -
     rungs' round robin and its top-ups, and every other mixed run of the printed rules: the report's
     :func:`analysis.stats.strategies.strength_ratings` and :func:`analysis.stats.ladder.strong_play`); the two
     strongest rungs as declared where no two rungs met."""
-    ladder = list(make(game).skill_ladder)
+    ladder = list(make(game).info.skill_ladder)
     mixed = [p.out for p in planned if _plain(p) and len({e.label for e in p.spec.lineup}) > 1]
     ratings = None
     if mixed:
         seats = pooled_seats(mixed, ["seat", "bot", "rank", "score"])
         seats["bot"] = seats["bot"].astype(str)
-        ratings = strength_ratings(seats, alpha, make(game).outcome)
+        ratings = strength_ratings(seats, alpha, make(game).info.outcome)
     return strong_play(rung_order(ladder, ratings), ladder, alpha)
 
 
@@ -506,7 +506,7 @@ def precision_targets(
     ±``cheap_precision``. A search rung measurably weaker than the top is not topped up: strong play's answer does
     not rest on it."""
     study = study_for(game)
-    ladder = list(make(game).skill_ladder)
+    ladder = list(make(game).info.skill_ladder)
     strong = list(strong) if strong is not None else ladder[:-3:-1]
     order = [b for b in ladder if b not in strong] + [b for b in strong[::-1]]  # measured: strong play on top
     mirrors: dict[tuple[int, str], PlannedRun] = {}
@@ -582,7 +582,7 @@ def play_to_precision(
     study = study_for(game)
     cap = int(study.precision_share * num_games)
     targets = precision_targets(game, planned, strong)
-    outcome = make(game).outcome
+    outcome = make(game).info.outcome
     scale, unit = precision_unit(game)
     added: list[PlannedRun] = []
     spent = {i: 0 for i in range(len(targets))}
@@ -706,7 +706,12 @@ def _play(p: PlannedRun, workers: int | None, progress: bool) -> str:
         if ("trajectories" in run_tables(m)) != p.spec.trajectories:  # a run without the tables the study reads
             m = {}
         key = evidence_key(
-            {**p.spec.to_json(), "engine_version": game.version, "rules": described["rules"], "data": described["data"]}
+            {
+                **p.spec.to_json(),
+                "engine_version": game.info.version,
+                "rules": described["rules"],
+                "data": described["data"],
+            }
         )
         if m.get("run_id") == rid and m.get("status") == "complete" or m and _holds_more(m, p, key):
             # a damaged run, or one written before 2026-12-01 (no "report" facts for the document), is played again
@@ -879,4 +884,4 @@ def _evidence(planned: list[PlannedRun], root: Path, log: Callable[[str], None])
 
 
 def _title(game: str) -> str:
-    return make(game).title
+    return make(game).info.title

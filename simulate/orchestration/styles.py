@@ -76,11 +76,11 @@ class StylesResult(NamedTuple):
 def style_bots(game: Game) -> dict[str, str]:
     """The plain apprentice and each of its styles as bot specs -> what each plays; ``StylesError`` when ``game``
     has no apprentice with styles."""
-    spec = game.bots.get(APPRENTICE)
+    spec = game.info.bots.get(APPRENTICE)
     names = spec.choices.get("style", ()) if spec is not None else ()
     if len(names) < 2:
-        raise StylesError(f"{game.name} has no apprentice with strategy styles (seeds/<game>/styles.toml)")
-    described = {s.name: s.description for s in read_styles(game.data_dir(), game.apprentice.features)}
+        raise StylesError(f"{game.info.name} has no apprentice with strategy styles (seeds/<game>/styles.toml)")
+    described = {s.name: s.description for s in read_styles(game.data_dir(), game.info.apprentice.features)}
     out = {APPRENTICE: "the apprentice as trained"}
     out |= {f"{APPRENTICE}:style={n}": described[n] for n in names if n != PLAIN_STYLE}
     return out
@@ -113,10 +113,10 @@ def play_styles(
     game = make(design.game)
     described = style_bots(game)
     n = design.num_players
-    if n < 2 or not game.min_players <= n <= game.max_players:
-        low = max(2, game.min_players)
-        counts = f"{low}" if low == game.max_players else f"{low} to {game.max_players}"
-        raise StylesError(f"-p {n}: the styles' meta-game of {game.name} is played at {counts} players")
+    if n < 2 or not game.info.min_players <= n <= game.info.max_players:
+        low = max(2, game.info.min_players)
+        counts = f"{low}" if low == game.info.max_players else f"{low} to {game.info.max_players}"
+        raise StylesError(f"-p {n}: the styles' meta-game of {game.info.name} is played at {counts} players")
     if design.num_games < n:
         raise StylesError(f"--games: at least {n} games a table (the seats rotate)")
     check_workers(workers)
@@ -139,14 +139,14 @@ def play_styles(
             f"--seed {spec.master_seed}"
         )
         run(spec, folder, workers=workers, overwrite=overwrite, progress=progress, command=command)
-        table_seats = read_table(folder, "seats", ["game", "bot", "win", "rank", *game.profile_columns])
+        table_seats = read_table(folder, "seats", ["game", "bot", "win", "rank", *game.info.profile_columns])
         table_seats["game"] = table_seats["game"].astype("int64") + k * design.num_games  # one numbering over the runs
         table_seats["bot"] = table_seats["bot"].astype(str)
         seats.append(table_seats)
         scores.append(pair_scores(table_seats) if n == 2 else table_scores(table_seats))
     all_seats = pd.concat(seats, ignore_index=True)
     meta = meta_game(pd.concat(scores, ignore_index=True), list(bots), random_state=design.seed)
-    profile = play_profile(all_seats, game.profile_columns)
+    profile = play_profile(all_seats, game.info.profile_columns)
     result = StylesResult(design, bots, described, meta, profile, time.perf_counter() - started)
     _write(result, out)
     return result

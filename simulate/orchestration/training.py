@@ -178,7 +178,7 @@ def plan_training(
     ``players``: the player counts refitted, the others' weights kept from the data folder (() for all).
     """
     game = make(game_name)
-    spec: ApprenticeSpec | None = game.apprentice
+    spec: ApprenticeSpec | None = game.info.apprentice
     if spec is None:
         raise TrainError(f"{game_name} has no apprentice to train")
     spec = dataclasses.replace(spec, teacher=teacher or spec.teacher, expert=expert or spec.expert)
@@ -218,7 +218,7 @@ def plan_training(
         for bot in (spec.teacher, spec.expert, spec.rival, spec.student, "apprentice"):
             parse_lineup(game, [bot], min(spec.player_counts))
         if policy_only or players:
-            read_weights(folder, spec.features, spec.player_counts, game.max_players)
+            read_weights(folder, spec.features, spec.player_counts, game.info.max_players)
         rival = _opponent(game_name, folder, spec, opponent, policy_only) if opponent is not None else None
     except (DataError, LineupError) as e:
         raise TrainError(str(e)) from None
@@ -307,12 +307,12 @@ def _play_task(task: dict[str, Any]) -> tuple[Any, ...]:
     setup, play = game_seeds(task["master"], index, index)
     if task["kind"] == "choices":
         seat_lineup = np.zeros((len(index), n), np.int64)
-        ch = game.apprentice.choices(data, n, seat_lineup, ids, params, setup, play)
+        ch = game.info.apprentice.choices(data, n, seat_lineup, ids, params, setup, play)
         share = ch.chosen.astype(np.float32) if ch.share is None else ch.share
         return ch.x, ch.decision, ch.chosen, (ch.game + task["lo"]).astype(np.int64), share
     if task["kind"] == "positions":
         seat_lineup = seat_assignment(n, index % n) if len(task["bots"]) > 1 else np.zeros((len(index), n), np.int64)
-        pos = game.apprentice.positions(data, n, seat_lineup, ids, params, setup, play)
+        pos = game.info.apprentice.positions(data, n, seat_lineup, ids, params, setup, play)
         won = pos.win if pos.ended is None else np.where(pos.ended[:, None], pos.win, 0.0)  # a stall: no winner
         label = won[pos.game, pos.seat].astype(np.float32)
         # each game's wins by table seat and the lineup entry in each seat: the teacher's seat balance, for the log
@@ -413,7 +413,7 @@ def _data_copy(plan: TrainPlan, folder: Path, weights: np.ndarray | None, value:
             v = weights if value is None else value
             (folder / spec.value_file).write_text(weights_text(v, spec.features, spec.policy_counts), encoding="utf-8")
     if plan.opponent is not None:
-        played = read_weights(folder, spec.features, spec.player_counts, make(plan.game).max_players)
+        played = read_weights(folder, spec.features, spec.player_counts, make(plan.game).info.max_players)
         (folder / STYLES_FILE).write_text(_pinned_styles(plan, played), encoding="utf-8")
     return folder
 
@@ -438,7 +438,7 @@ def train(plan: TrainPlan, progress: bool = True, say: Callable[[str], None] | N
     _write_atomic(out / "training.json", json.dumps(plan.to_json(), indent=2) + "\n")
     started = time.time()
     feature_count = len(spec.features)
-    max_players = game.max_players
+    max_players = game.info.max_players
     weights = np.zeros((max_players + 1, feature_count + 1))
     if plan.counts:  # the counts not refitted keep the data folder's weights
         weights = read_weights(plan.data_dir, spec.features, spec.player_counts, max_players)
@@ -776,8 +776,8 @@ def _command(plan: TrainPlan, game: Any) -> str:
         + f" --strength-games {plan.strength_games} --seed {plan.seed}"
         + (f" --cards {plan.data_dir}" if plan.data_dir.resolve() != default_dir(plan.game).resolve() else "")
         + "".join(f" --rule {k}={v}" for k, v in sorted(plan.rules.items()) if str(v) != str(_default_rule(game, k)))
-        + (f" --teacher {plan.spec.teacher}" if plan.spec.teacher != game.apprentice.teacher else "")
-        + (f" --expert {plan.spec.expert}" if plan.spec.expert != game.apprentice.expert else "")
+        + (f" --teacher {plan.spec.teacher}" if plan.spec.teacher != game.info.apprentice.teacher else "")
+        + (f" --expert {plan.spec.expert}" if plan.spec.expert != game.info.apprentice.expert else "")
         + (f" --opponent {plan.opponent_file}" if plan.opponent_file is not None else "")
         + "".join(f" --players {n}" for n in plan.counts)
     )
@@ -812,7 +812,7 @@ def _provenance(plan: TrainPlan, game: Any, log_rows: list[dict[str, Any]], summ
     fit = {
         "command": command,
         "lab_version": __version__,
-        "engine_version": game.version,
+        "engine_version": game.info.version,
         "seed": plan.seed,
         "games_per_player_count_and_iteration": plan.games,
         "iterations": plan.iterations,
@@ -864,7 +864,7 @@ def _value_provenance(plan: TrainPlan, game: Any, iteration: int | None) -> str:
         if iteration is None
         else f"the value fit of iteration {iteration}, whose weights the policy stage refitted"
     )
-    fit = {"command": _command(plan, game), "lab_version": __version__, "engine_version": game.version}
+    fit = {"command": _command(plan, game), "lab_version": __version__, "engine_version": game.info.version}
     fit["source"] = source
     header = f"# Provenance of {value_file}: the {plan.game} apprentice's value, by golem train ({PROVENANCE_FILE}).\n"
     return header + tomli_w.dumps({"fit": fit})

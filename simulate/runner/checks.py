@@ -37,7 +37,7 @@ def derived_facts(store: RunStore, manifest: dict[str, Any]) -> dict[str, Any]:
     except UnknownName as e:
         raise RunFormatError(f"{store.name('manifest.json')}: {e}") from None
     overrides = manifest.get("rule_overrides")
-    if manifest.get("engine_version") != game.version or not isinstance(overrides, dict):
+    if manifest.get("engine_version") != game.info.version or not isinstance(overrides, dict):
         return {}
     try:
         data = game.load_data(store.local_folder("data", manifest["run_id"]), dict(overrides))
@@ -59,9 +59,9 @@ def version_note(manifest: dict[str, Any], where: str) -> str | None:
     except (UnknownName, KeyError):
         return None
     made = manifest.get("engine_version")
-    if made == game.version:
+    if made == game.info.version:
         return None
     return (
-        f"warning: {where} was made by engine version {made} of {game.name}; this installation has version "
-        f"{game.version}, so a replay of its games may differ"
+        f"warning: {where} was made by engine version {made} of {game.info.name}; this installation has version "
+        f"{game.info.version}, so a replay of its games may differ"
     )

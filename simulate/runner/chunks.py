@@ -100,9 +100,9 @@ def _engine_failure(
         except Exception:
             return (
                 f"game {plan.game[i]} (setup seed {plan.setup_seed[i]}, play seed {plan.play_seed[i]}) broke the "
-                f"{game.name} engine ({what}); see it with 'golem replay {out} --game {plan.game[i]}'"
+                f"{game.info.name} engine ({what}); see it with 'golem replay {out} --game {plan.game[i]}'"
             )
-    return f"games {plan.game[0]}-{plan.game[-1]} broke the {game.name} engine together ({what})"
+    return f"games {plan.game[0]}-{plan.game[-1]} broke the {game.info.name} engine together ({what})"
 
 
 def first_fault(plan: GamePlan, tables: ChunkTables) -> dict[str, Any] | None:

@@ -97,7 +97,7 @@ def run(
     fit = apprentice_fit(spec, game, described)
     if fit is not None:
         described["apprentice_fit"] = fit
-        words = fit_words(fit, game.name, spec.cards)
+        words = fit_words(fit, game.info.name, spec.cards)
         if progress and words not in _SAID and not (fit["covers"] and described["data"].get("default")):
             _SAID.add(words)  # once per process: a study or an experiment plays many runs of the same data
             print(words, file=sys.stderr, flush=True)
@@ -195,7 +195,7 @@ def _compile_first(spec: RunSpec, strict: bool, progress: bool) -> None:
     if numba.config.DISABLE_JIT or is_compiled(type(game).__module__):
         return
     if progress:
-        print(compiling_notice(game.title), file=sys.stderr, flush=True)
+        print(compiling_notice(game.info.title), file=sys.stderr, flush=True)
     started = time.perf_counter()
     context = multiprocessing.get_context("fork" if sys.platform.startswith("linux") else "spawn")
     with ProcessPoolExecutor(max_workers=1, mp_context=context) as pool, contextlib.suppress(Exception):

@@ -122,17 +122,17 @@ def report_facts(game: Game) -> dict[str, Any]:
     setup seed's two streams draw, in words; an empty opening: none) and ``playing_time`` (the box's minutes and the
     estimated pace that turn a game's turns into minutes, ``Game.playing_time``; None: no box time)."""
     return {
-        "score_unit": game.score_unit,
-        "turn_order_column": game.turn_order_column,
-        "metrics": {name: list(spec) for name, spec in game.report_metrics.items()},
-        "skill_ladder": list(game.skill_ladder),
-        "bot_names": dict(game.bot_names),
-        "profile_forced": list(game.profile_forced),
-        "outcome": game.outcome,
-        "outcome_precision": game.outcome_precision,
-        "design_measures": list(game.design_measures),
-        "public_opening": game.public_opening,
-        "hidden_order": game.hidden_order,
+        "score_unit": game.info.score_unit,
+        "turn_order_column": game.info.turn_order_column,
+        "metrics": {name: list(spec) for name, spec in game.info.report_metrics.items()},
+        "skill_ladder": list(game.info.skill_ladder),
+        "bot_names": dict(game.info.bot_names),
+        "profile_forced": list(game.info.profile_forced),
+        "outcome": game.info.outcome,
+        "outcome_precision": game.info.outcome_precision,
+        "design_measures": list(game.info.design_measures),
+        "public_opening": game.info.public_opening,
+        "hidden_order": game.info.hidden_order,
         "playing_time": game.playing_time(),
     }
 
@@ -149,8 +149,10 @@ def plan_games(spec: RunSpec, lo: int, hi: int) -> GamePlan:
 def validate(spec: RunSpec) -> tuple[Game, Any]:
     """Check a spec before anything is written; returns the game and its loaded data."""
     game = make(spec.game)
-    if not game.min_players <= spec.num_players <= game.max_players:
-        raise RunError(f"{game.name} takes {game.min_players}-{game.max_players} players, not {spec.num_players}")
+    if not game.info.min_players <= spec.num_players <= game.info.max_players:
+        raise RunError(
+            f"{game.info.name} takes {game.info.min_players}-{game.info.max_players} players, not {spec.num_players}"
+        )
     if spec.num_games < 1:
         raise RunError(f"the number of games must be at least 1, not {spec.num_games:,}")
     if not 0 <= spec.master_seed < 2**64:
@@ -190,7 +192,7 @@ def apprentice_warning(spec: RunSpec, game: Game, described: dict[str, Any]) -> 
     if not learned:
         return None
     fit = {"fit": described["data"].get("apprentice", {})}
-    return fit_warning(fit, game.name, game.version, described["rules"], game.play_version)
+    return fit_warning(fit, game.info.name, game.info.version, described["rules"], game.info.play_version)
 
 
 def apprentice_fit(spec: RunSpec, game: Game, described: dict[str, Any]) -> dict[str, Any] | None:
@@ -199,7 +201,7 @@ def apprentice_fit(spec: RunSpec, game: Game, described: dict[str, Any]) -> dict
     if not plays_learned(e.to_json() for e in spec.lineup):
         return None
     provenance = read_provenance(Path(spec.cards) if spec.cards else game.data_dir())
-    design_options = tuple(dict.fromkeys(game.value_designs.values()))
+    design_options = tuple(dict.fromkeys(game.info.value_designs.values()))
     files = described["data"]["files"]
     return fit_record(provenance.get("fit", {}), files, described["rules"], design_options, provenance.get("base"))
 
@@ -209,7 +211,7 @@ def run_id(spec: RunSpec, game: Game, described: dict[str, Any]) -> str:
     return compute_run_id(
         {
             "game": spec.game,
-            "engine_version": game.version,
+            "engine_version": game.info.version,
             "num_players": spec.num_players,
             "num_games": spec.num_games,
             "master_seed": spec.master_seed,
@@ -257,22 +259,22 @@ def new_manifest(
         "format": "golem-run",
         "format_version": FORMAT_VERSION,
         "run_id": rid,
-        "game": game.name,
-        "title": game.title,
-        "engine_version": game.version,
+        "game": game.info.name,
+        "title": game.info.title,
+        "engine_version": game.info.version,
         "package_version": __version__,
         "command": command,
         **spec.to_json(),
         "rule_overrides": dict(spec.rules),
         **described,
         "columns": {
-            "setup": list(game.setup_columns),
-            "score_parts": list(game.score_parts),
-            "games": list(game.game_columns),
-            "seats": list(game.seat_columns),
-            "profile": list(game.profile_columns),
+            "setup": list(game.info.setup_columns),
+            "score_parts": list(game.info.score_parts),
+            "games": list(game.info.game_columns),
+            "seats": list(game.info.seat_columns),
+            "profile": list(game.info.profile_columns),
         },
-        "component_kinds": list(game.component_kinds),
+        "component_kinds": list(game.info.component_kinds),
         "report": report_facts(game),
         "chunks": {},
         "status": "running",

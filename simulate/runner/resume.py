@@ -89,10 +89,10 @@ def _copy_data(store: RunStore, spec: RunSpec, game: Game) -> None:
     data folder holds exactly the files its manifest names)."""
     store.makedirs("data")
     for name in store.listdir("data"):
-        if name not in game.data_files:
+        if name not in game.info.data_files:
             store.remove(f"data/{name}")
     folder = Path(spec.cards) if spec.cards else game.data_dir()
-    for name in game.data_files:
+    for name in game.info.data_files:
         store.put_file(folder / name, f"data/{name}")
 
 
@@ -106,7 +106,7 @@ def _unrecorded_start(store: RunStore, game: Game, took_over: bool) -> bool:
         return took_over and set(names) <= {LOCK_NAME, *ALL_TABLES} and not _any_part(store, names)
     if not set(names) <= {LOCK_NAME, "data", *ALL_TABLES}:
         return False
-    if not {n for n in store.listdir("data") if not is_temp(n)} <= set(game.data_files):
+    if not {n for n in store.listdir("data") if not is_temp(n)} <= set(game.info.data_files):
         return False
     return not _any_part(store, names)
 

@@ -37,7 +37,7 @@ from simulate.games.century.features import (
     features_same_row,
     seat_row,
 )
-from simulate.games.century.search_bot import _apply, _determinise, _moves, new_scratch
+from simulate.games.century.search_bot import determinise, new_scratch, tree_apply, tree_moves
 from simulate.games.century.state import ACQUIRE, CLAIM, M_ARG, M_KIND, MOVE_LEN, RUNNING
 from simulate.rng import next_u64, randint, uniform
 
@@ -89,7 +89,7 @@ def apprentice_action(st, g, tb, params, scratch, out):
     seat = r.current
     rng[0] = next_u64(r.rng, 0)
     _redeal_next(st[g : g + 1], base, tb, rng, marks)
-    n = _moves(ctx, base, moves)
+    n = tree_moves(ctx, base, moves)
     w = tb.style_w[int(params[A_STYLE]), r.num_players]
     if n > 1:
         b = base[0]
@@ -100,14 +100,14 @@ def apprentice_action(st, g, tb, params, scratch, out):
         have_row = False  # ``f`` holds the features of an afterstate of a move other than a claim
         for k in range(n):
             sim[0] = b
-            _apply(ctx, sim, moves[k])
+            tree_apply(ctx, sim, moves[k])
             a = sim[0]
             kind = moves[k, M_KIND]
             if a.over != RUNNING:
                 values[k] = _final_logit(a, tb, seat, search_scratch)
             elif kind == CLAIM and endgame and a.triggered == 1:
-                _determinise(ctx, base, look, seat, rng)  # the card the claim reveals is re-dealt too
-                _apply(ctx, look, moves[k])
+                determinise(ctx, base, look, seat, rng)  # the card the claim reveals is re-dealt too
+                tree_apply(ctx, look, moves[k])
                 share = _play_out_final_round(ctx, look, trial, look_moves, f_look, parts, w, seat, search_scratch)
                 values[k] = _logit(share)
             elif kind == CLAIM:
@@ -135,12 +135,12 @@ def _play_out_final_round(ctx, look, trial, moves, f, parts, w, seat, search_scr
     tb = ctx[0]
     while look[0].over == RUNNING:
         mover = look[0].current
-        n = _moves(ctx, look, moves)
+        n = tree_moves(ctx, look, moves)
         pick = 0
         best = -math.inf
         for k in range(n):
             trial[0] = look[0]
-            _apply(ctx, trial, moves[k])
+            tree_apply(ctx, trial, moves[k])
             t = trial[0]
             if t.over != RUNNING:
                 value = _final_logit(t, tb, mover, search_scratch)
@@ -150,7 +150,7 @@ def _play_out_final_round(ctx, look, trial, moves, f, parts, w, seat, search_scr
             if value > best:
                 best = value
                 pick = k
-        _apply(ctx, look, moves[pick])
+        tree_apply(ctx, look, moves[pick])
     return _final_share(look[0], tb, seat, search_scratch)
 
 
@@ -223,7 +223,7 @@ def _logit(p):
 
 @njit(cache=True)
 def _greedy_discards(rollout_params):
-    """The greedy parameters the search's ``_apply`` reads for its discard over the limit (patience 1)."""
+    """The greedy parameters the search's ``tree_apply`` reads for its discard over the limit (patience 1)."""
     rollout_params[0, 0] = 1.0
     rollout_params[0, 1] = 0.0
     rollout_params[0, 2] = 0.0

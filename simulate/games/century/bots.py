@@ -218,9 +218,9 @@ def choose_discard(r, tb, bot, params, b, mv):
                 x3 -= 1
                 mv[M_DISCARD + 3] += 1
         return
-    j = _target(r, tb, s, r.crystals[s, 0], r.crystals[s, 1], r.crystals[s, 2], r.crystals[s, 3], 1.0, -1)
-    c0, c1, c2, c3 = _row_cost(r, tb, j)
-    d0, d1, d2, d3 = _spare(r.crystals[s, 0], r.crystals[s, 1], r.crystals[s, 2], r.crystals[s, 3], c0, c1, c2, c3, e)
+    j = target(r, tb, s, r.crystals[s, 0], r.crystals[s, 1], r.crystals[s, 2], r.crystals[s, 3], 1.0, -1)
+    c0, c1, c2, c3 = row_cost(r, tb, j)
+    d0, d1, d2, d3 = spare(r.crystals[s, 0], r.crystals[s, 1], r.crystals[s, 2], r.crystals[s, 3], c0, c1, c2, c3, e)
     mv[M_DISCARD] = d0
     mv[M_DISCARD + 1] = d1
     mv[M_DISCARD + 2] = d2
@@ -279,7 +279,9 @@ def distance(x0, x1, x2, x3, c0, c1, c2, c3):
 
 
 @njit(cache=True)
-def _coin_value(r, tb, pos):
+def coin_value(r, tb, pos):
+    """VP of the coin a claim at row position ``pos`` takes now (position 0: copper, or silver once copper is gone;
+    position 1: silver while both are left), else 0."""
     if pos == 0:
         if r.copper_left > 0:
             return tb.params[P_COPPER_VP]
@@ -300,7 +302,8 @@ def _row_length(row):
 
 
 @njit(cache=True)
-def _row_cost(r, tb, pos):
+def row_cost(r, tb, pos):
+    """The crystals (``data.COLOURS`` order) the point card at row position ``pos`` costs; zeros for ``pos < 0``."""
     if pos < 0:
         return 0, 0, 0, 0
     pc = r.p_row[pos]
@@ -316,14 +319,14 @@ def _effort(d, patience):
 
 
 @njit(cache=True, inline="always")
-def _target(r, tb, s, x0, x1, x2, x3, patience, skip):
+def target(r, tb, s, x0, x1, x2, x3, patience, skip):
     """Row position of the best point card to work toward: value / (1 + distance)^patience."""
     return _claim_and_target(r, tb, s, x0, x1, x2, x3, patience, skip)[1]
 
 
 @njit(cache=True, inline="always")
 def _claim_and_target(r, tb, s, x0, x1, x2, x3, patience, skip):
-    """(:func:`_best_claim`, :func:`_target`) in one pass over the row: a card is paid exactly at distance 0."""
+    """(:func:`_best_claim`, :func:`target`) in one pass over the row: a card is paid exactly at distance 0."""
     best = -1
     claim = -1
     claim_val = -1
@@ -338,7 +341,7 @@ def _claim_and_target(r, tb, s, x0, x1, x2, x3, patience, skip):
             if p == skip:
                 continue
             eff = 1 + distance(x0, x1, x2, x3, tb.p_cost[pc, 0], tb.p_cost[pc, 1], tb.p_cost[pc, 2], tb.p_cost[pc, 3])
-            val = tb.p_vp[pc] + _coin_value(r, tb, p)
+            val = tb.p_vp[pc] + coin_value(r, tb, p)
             if eff == 1 and val > claim_val:
                 claim_val = val
                 claim = p
@@ -355,7 +358,7 @@ def _claim_and_target(r, tb, s, x0, x1, x2, x3, patience, skip):
         if p == skip:
             continue
         d = distance(x0, x1, x2, x3, tb.p_cost[pc, 0], tb.p_cost[pc, 1], tb.p_cost[pc, 2], tb.p_cost[pc, 3])
-        val = tb.p_vp[pc] + _coin_value(r, tb, p)
+        val = tb.p_vp[pc] + coin_value(r, tb, p)
         if d == 0 and val > claim_val:
             claim_val = val
             claim = p
@@ -367,7 +370,7 @@ def _claim_and_target(r, tb, s, x0, x1, x2, x3, patience, skip):
 
 
 @njit(cache=True)
-def _spare(x0, x1, x2, x3, c0, c1, c2, c3, k):
+def spare(x0, x1, x2, x3, c0, c1, c2, c3, k):
     """The k crystals least needed for cost c: spares first, lowest colour first."""
     d0 = min(k, max(x0 - c0, 0))
     k -= d0
@@ -395,7 +398,7 @@ def _trimmed_distance(x0, x1, x2, x3, c0, c1, c2, c3, limit):
     """Distance after returning the least-needed crystals above ``limit``."""
     e = x0 + x1 + x2 + x3 - limit
     if e > 0:
-        d0, d1, d2, d3 = _spare(x0, x1, x2, x3, c0, c1, c2, c3, e)
+        d0, d1, d2, d3 = spare(x0, x1, x2, x3, c0, c1, c2, c3, e)
         x0 -= d0
         x1 -= d1
         x2 -= d2
@@ -550,7 +553,7 @@ def _best_claim(r, tb, s):
         if pc < 0:
             break
         if x0 >= tb.p_cost[pc, 0] and x1 >= tb.p_cost[pc, 1] and x2 >= tb.p_cost[pc, 2] and x3 >= tb.p_cost[pc, 3]:
-            v = tb.p_vp[pc] + _coin_value(r, tb, p)
+            v = tb.p_vp[pc] + coin_value(r, tb, p)
             if v > best_v:
                 best_v = v
                 best = p
@@ -584,7 +587,7 @@ def _claim_best(r, tb, s, mv):
 @njit(cache=True, inline="always")
 def _toward_target(r, tb, s, patience, lookahead, epsilon, mv):
     """The play or acquisition that most reduces the distance to the best target, else rest."""
-    j = _target(r, tb, s, r.crystals[s, 0], r.crystals[s, 1], r.crystals[s, 2], r.crystals[s, 3], patience, -1)
+    j = target(r, tb, s, r.crystals[s, 0], r.crystals[s, 1], r.crystals[s, 2], r.crystals[s, 3], patience, -1)
     _toward(r, tb, s, j, lookahead, epsilon, mv)
 
 
@@ -598,7 +601,7 @@ def _toward(r, tb, s, j, lookahead, epsilon, mv):
     limit = tb.params[P_CARAVAN_LIMIT]
     if epsilon > 0.0 and j >= 0 and uniform(r.rng, 0) < epsilon:
         j = randint(r.rng, 0, _row_length(r.p_row))
-    c0, c1, c2, c3 = _row_cost(r, tb, j)
+    c0, c1, c2, c3 = row_cost(r, tb, j)
     here = distance(x0, x1, x2, x3, c0, c1, c2, c3)
     d, m, t, sy, sg, stq = _best_play(tb, r.cards[s], r.owned[s], r.num_owned[s], x0, x1, x2, x3, c0, c1, c2, c3, limit)
     # acquiring a card that carries crystals can also bring the target closer
@@ -610,7 +613,7 @@ def _toward(r, tb, s, j, lookahead, epsilon, mv):
         on_card = r.m_row_crystals[p, 0] + r.m_row_crystals[p, 1] + r.m_row_crystals[p, 2] + r.m_row_crystals[p, 3]
         if on_card == 0:
             continue  # paying crystals alone never brings a target closer
-        a, b, c, e = _spare(x0, x1, x2, x3, c0, c1, c2, c3, p)
+        a, b, c, e = spare(x0, x1, x2, x3, c0, c1, c2, c3, p)
         da = _trimmed_distance(
             x0 - a + r.m_row_crystals[p, 0],
             x1 - b + r.m_row_crystals[p, 1],
@@ -633,7 +636,7 @@ def _toward(r, tb, s, j, lookahead, epsilon, mv):
             m2 = r.m_row[p]
             if m2 < 0 or p > total:
                 break
-            a, b, c, e = _spare(x0, x1, x2, x3, c0, c1, c2, c3, p)
+            a, b, c, e = spare(x0, x1, x2, x3, c0, c1, c2, c3, p)
             dn = _card_best(
                 tb,
                 m2,
@@ -651,12 +654,12 @@ def _toward(r, tb, s, j, lookahead, epsilon, mv):
                 buy_d = dn
                 buy_p = p
         if buy_p >= 0:
-            a, b, c, e = _spare(x0, x1, x2, x3, c0, c1, c2, c3, buy_p)
+            a, b, c, e = spare(x0, x1, x2, x3, c0, c1, c2, c3, buy_p)
             write_acquire(mv, buy_p, a, b, c, e)
             return
     if d < here:
         if best_p >= 0:
-            a, b, c, e = _spare(x0, x1, x2, x3, c0, c1, c2, c3, best_p)
+            a, b, c, e = spare(x0, x1, x2, x3, c0, c1, c2, c3, best_p)
             write_acquire(mv, best_p, a, b, c, e)
         else:
             _write_play(tb, mv, m, t, sy, sg, stq)
@@ -728,9 +731,9 @@ def _engine(r, tb, params, mv):
             best_v = v
             best_p = q
     if best_p >= 0:
-        j = _target(r, tb, s, r.crystals[s, 0], r.crystals[s, 1], r.crystals[s, 2], r.crystals[s, 3], params[4], -1)
-        c0, c1, c2, c3 = _row_cost(r, tb, j)
-        a, b, c, e = _spare(
+        j = target(r, tb, s, r.crystals[s, 0], r.crystals[s, 1], r.crystals[s, 2], r.crystals[s, 3], params[4], -1)
+        c0, c1, c2, c3 = row_cost(r, tb, j)
+        a, b, c, e = spare(
             r.crystals[s, 0], r.crystals[s, 1], r.crystals[s, 2], r.crystals[s, 3], c0, c1, c2, c3, best_p
         )
         write_acquire(mv, best_p, a, b, c, e)
@@ -753,7 +756,7 @@ def _rollout(r, tb, hand, owned, num_owned, x0, x1, x2, x3, j, horizon, discount
     c1 = tb.p_cost[pc, 1]
     c2 = tb.p_cost[pc, 2]
     c3 = tb.p_cost[pc, 3]
-    value = tb.p_vp[pc] + _coin_value(r, tb, j)
+    value = tb.p_vp[pc] + coin_value(r, tb, j)
     w = 1.0
     for _ in range(horizon):
         if x0 >= c0 and x1 >= c1 and x2 >= c2 and x3 >= c3:
@@ -780,7 +783,7 @@ def _rollout(r, tb, hand, owned, num_owned, x0, x1, x2, x3, j, horizon, discount
                 x3 += t * (tb.m_out[m, 3] - tb.m_in[m, 3])
             e = x0 + x1 + x2 + x3 - limit
             if e > 0:
-                d0, d1, d2, d3 = _spare(x0, x1, x2, x3, c0, c1, c2, c3, e)
+                d0, d1, d2, d3 = spare(x0, x1, x2, x3, c0, c1, c2, c3, e)
                 x0 -= d0
                 x1 -= d1
                 x2 -= d2
@@ -821,7 +824,7 @@ def _position_value(r, tb, s, hand, owned, num_owned, x0, x1, x2, x3, skip, para
             if p == skip or (used >> p) & 1:
                 continue
             d = distance(x0, x1, x2, x3, tb.p_cost[pc, 0], tb.p_cost[pc, 1], tb.p_cost[pc, 2], tb.p_cost[pc, 3])
-            score = (tb.p_vp[pc] + _coin_value(r, tb, p)) / _effort(d, patience)
+            score = (tb.p_vp[pc] + coin_value(r, tb, p)) / _effort(d, patience)
             if score > best_rank:
                 best_rank = score
                 j = p
@@ -863,7 +866,7 @@ def _planner(r, tb, params, mv, hand):
             _copy_hand(r, s, base)
             v = (
                 tb.p_vp[pc]
-                + _coin_value(r, tb, p)
+                + coin_value(r, tb, p)
                 + discount
                 * _position_value(
                     r,
@@ -921,7 +924,7 @@ def _planner(r, tb, params, mv, hand):
             else:
                 if r.p_row[k] < 0:
                     break
-                c0, c1, c2, c3 = _row_cost(r, tb, k)
+                c0, c1, c2, c3 = row_cost(r, tb, k)
                 sy, sg, stq, _ = _upgrade_toward(x0, x1, x2, x3, c0, c1, c2, c3, tb.m_up[m], limit)
                 if sy + sg + stq == 0:
                     continue
@@ -940,13 +943,13 @@ def _planner(r, tb, params, mv, hand):
                 _write_play(tb, mv, m, t, sy, sg, stq)
     # acquisitions: the card joins the hand, paid with the least needed crystals
     total = x0 + x1 + x2 + x3
-    j = _target(r, tb, s, x0, x1, x2, x3, params[3], -1)
-    c0, c1, c2, c3 = _row_cost(r, tb, j)
+    j = target(r, tb, s, x0, x1, x2, x3, params[3], -1)
+    c0, c1, c2, c3 = row_cost(r, tb, j)
     for p in range(r.m_row.shape[0]):
         m = r.m_row[p]
         if m < 0 or p > total:
             break
-        a, b, c, e = _spare(x0, x1, x2, x3, c0, c1, c2, c3, p)
+        a, b, c, e = spare(x0, x1, x2, x3, c0, c1, c2, c3, p)
         y0, y1, y2, y3 = _trim(
             r,
             tb,
@@ -1009,9 +1012,9 @@ def _trim(r, tb, s, y0, y1, y2, y3, params):
     e = y0 + y1 + y2 + y3 - limit
     if e <= 0:
         return y0, y1, y2, y3
-    j = _target(r, tb, s, y0, y1, y2, y3, params[3], -1)
-    c0, c1, c2, c3 = _row_cost(r, tb, j)
-    d0, d1, d2, d3 = _spare(y0, y1, y2, y3, c0, c1, c2, c3, e)
+    j = target(r, tb, s, y0, y1, y2, y3, params[3], -1)
+    c0, c1, c2, c3 = row_cost(r, tb, j)
+    d0, d1, d2, d3 = spare(y0, y1, y2, y3, c0, c1, c2, c3, e)
     return y0 - d0, y1 - d1, y2 - d2, y3 - d3
 
 

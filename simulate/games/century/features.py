@@ -12,7 +12,7 @@ import math
 from numba import njit
 
 from simulate.apprentice import linear_value
-from simulate.games.century.bots import _coin_value, card_value, distance
+from simulate.games.century.bots import card_value, coin_value, distance
 from simulate.games.century.data import APPRENTICE_FEATURES, MAX_POINT_ROW, P_CARAVAN_LIMIT
 from simulate.games.century.engine import score_parts
 from simulate.games.century.state import ACQUIRE, IN_HAND, PLAY, PLAYED, REST
@@ -58,7 +58,7 @@ def seat_block(r, tb, s, out, k0, parts):
         if pc < 0:
             break
         d = distance(x0, x1, x2, x3, tb.p_cost[pc, 0], tb.p_cost[pc, 1], tb.p_cost[pc, 2], tb.p_cost[pc, 3])
-        val = tb.p_vp[pc] + _coin_value(r, tb, p)
+        val = tb.p_vp[pc] + coin_value(r, tb, p)
         if d == 0 and val > claim_vp:
             claim_vp = val
         if d <= 2:
@@ -137,7 +137,7 @@ def seat_row(r, tb, s, row):
         for c in range(4):
             row[p, c] = tb.p_cost[pc, c]
             need += tb.p_cost[pc, c]
-        row[p, 4] = tb.p_vp[pc] + _coin_value(r, tb, p)
+        row[p, 4] = tb.p_vp[pc] + coin_value(r, tb, p)
         row[p, 5] = need
         want0 = max(want0, tb.p_cost[pc, 0])
         want1 = max(want1, tb.p_cost[pc, 1])

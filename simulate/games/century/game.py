@@ -216,7 +216,7 @@ class Century(GameShell):
             "data": dict(d.provenance),
             "table": dict(d.table),
             "component_texts": texts,
-            "value_reference": self.value_reference,
+            "value_reference": self.info.value_reference,
         }
 
     def play_chunk(
@@ -262,7 +262,7 @@ class Century(GameShell):
             "score": res["score"].ravel(),
             "rank": res["rank"].ravel(),
             "win": res["win"].ravel(),
-            **{name: res["parts"][:, :, k].ravel() for k, name in enumerate(self.score_parts)},
+            **{name: res["parts"][:, :, k].ravel() for k, name in enumerate(self.info.score_parts)},
             "num_point_cards": st["num_points"][:, :n].ravel().astype(np.int16),
             "num_merchant_cards": per_seat["cards"],
             "copper": st["copper"][:, :n].ravel().astype(np.int16),  # copies: the batch is played into again
@@ -274,7 +274,7 @@ class Century(GameShell):
             "game": comp["game"],
             "seat": comp["seat"],
             "component": Codes(comp["code"], d.merchant_ids + d.point_ids),
-            "kind": Codes(comp["kind"], self.component_kinds),
+            "kind": Codes(comp["kind"], self.info.component_kinds),
             "turn": comp["turn"],
             "round": (comp["turn"] // n).astype(np.int32, copy=False),
         }
@@ -299,7 +299,7 @@ class Century(GameShell):
         events += move_events(
             ref, moves, num_players, labels, MOVE_NAMES, M_KIND, lambda position: _board(position, d, labels), state
         )
-        events.append(result_event(ref, self.score_parts, end_reason(ref, END_REASONS, final["over"][0]), state))
+        events.append(result_event(ref, self.info.score_parts, end_reason(ref, END_REASONS, final["over"][0]), state))
         return events
 
     def reference_random_seconds(
@@ -334,7 +334,7 @@ class Century(GameShell):
         Searches and bare rollouts (the same iterations without the tree) from the same positions, one
         after the other in each repeat; medians of the CPU seconds.
         """
-        n = self.bench_players
+        n = self.info.bench_players
         ids = np.full(n, century_bots.GREEDY)
         greedy = np.stack([century_bots.default_params("greedy")] * n)
         setup, plays = game_seeds(BENCH_POSITIONS_SEED, np.arange(num_positions), np.arange(num_positions))

@@ -19,7 +19,7 @@ import numpy as np
 from numba import njit
 
 from simulate.apprentice import win_shares
-from simulate.games.century.bots import GREEDY, _row_cost, _spare, _target, card_value, choose_discard, greedy_action
+from simulate.games.century.bots import GREEDY, card_value, choose_discard, greedy_action, row_cost, spare, target
 from simulate.games.century.data import P_CARAVAN_LIMIT, P_TIE_SHARED
 from simulate.games.century.engine import (
     apply_action,
@@ -82,9 +82,9 @@ def search_action(st, g, tb, params, tree, scratch, out):
     root = st[g : g + 1]
     tree.rng[0] = next_u64(st[g].rng, 0)
     return decide(
-        _determinise,
-        _moves,
-        _apply,
+        determinise,
+        tree_moves,
+        tree_apply,
         _rollout,
         seat_to_move,
         _evaluate,
@@ -124,7 +124,7 @@ def rollouts_only(st, g, tb, params, tree, scratch):
     ctx = _context(tb, params, scratch)
     tree.rng[0] = next_u64(st[g].rng, 0)
     return bare_rollouts(
-        _determinise,
+        determinise,
         _rollout,
         seat_to_move,
         _evaluate,
@@ -138,7 +138,7 @@ def rollouts_only(st, g, tb, params, tree, scratch):
 
 
 @njit(cache=True)
-def _determinise(ctx, root, sim, seat, rng):
+def determinise(ctx, root, sim, seat, rng):
     """``sim`` <- ``root`` with the unseen cards of both decks re-dealt; the rollouts get their own stream."""
     sim[0] = root[0]
     r = sim[0]
@@ -154,7 +154,7 @@ def _determinise(ctx, root, sim, seat, rng):
 
 
 @njit(cache=True)
-def _moves(ctx, sim, out):
+def tree_moves(ctx, sim, out):
     """Legal moves of the seat to move, one payment per acquisition (the greedy bot's spare crystals)."""
     r = sim[0]
     tb = ctx[0]
@@ -165,13 +165,13 @@ def _moves(ctx, sim, out):
     x2 = r.crystals[s, 2]
     x3 = r.crystals[s, 3]
     total = x0 + x1 + x2 + x3
-    j = _target(r, tb, s, x0, x1, x2, x3, 1.0, -1)
-    c0, c1, c2, c3 = _row_cost(r, tb, j)
+    j = target(r, tb, s, x0, x1, x2, x3, 1.0, -1)
+    c0, c1, c2, c3 = row_cost(r, tb, j)
     for p in range(r.m_row.shape[0]):
         if r.m_row[p] < 0 or p > total:
             break
         n = emit(out, n, ACQUIRE, p)
-        a, b, c, d = _spare(x0, x1, x2, x3, c0, c1, c2, c3, p)
+        a, b, c, d = spare(x0, x1, x2, x3, c0, c1, c2, c3, p)
         write_acquire(out[n - 1], p, a, b, c, d)
     return rest_and_claims(r, tb, s, out, n)
 
@@ -188,7 +188,8 @@ def _finish_turn(ctx, r):
 
 
 @njit(cache=True)
-def _apply(ctx, sim, move):
+def tree_apply(ctx, sim, move):
+    """Play ``move`` (a row of ``MOVE_LEN`` fields) on ``sim[0]`` and finish the turn: the search's apply."""
     mv = ctx[2]
     for f in range(MOVE_LEN):
         mv[f] = move[f]
@@ -271,7 +272,7 @@ def search_positions(st, tb, params, tree, scratch, out, bare):
     """
     searched = 0
     for g in range(st.shape[0]):
-        if _moves((tb,), st[g : g + 1], tree.buf) < 2:
+        if tree_moves((tb,), st[g : g + 1], tree.buf) < 2:
             continue
         searched += 1
         if bare:

@@ -3,7 +3,7 @@
 The pieces, in import order (each module imports only those above it):
 
 - ``data.APPRENTICE_FEATURES`` and ``data.APPRENTICE_PLAYERS``: the features' names and the player counts with a
-  column of weights; ``data.load`` reads ``seeds/golem/apprentice.csv`` into the tables' ``apprentice_w``;
+  column of weights; ``loader.load`` reads ``seeds/golem/apprentice.csv`` into the tables' ``apprentice_w``;
 - ``features.features``: a position from one seat's view (only what that seat can see);
 - ``search_bot``: its ``leaf`` parameter values unfinished leaves with the apprentice (``features.leaf_values``);
 - ``apprentice_bot.apprentice_action``: the bot's decision (one afterstate per option, the search bot's options

@@ -1,8 +1,8 @@
 """Golem's ``apprentice`` bot: one afterstate per candidate option, valued by the learned linear model.
 
-For the seat to move, the apprentice lists the options the search bot tries (``search_bot._moves``: every legal
+For the seat to move, the apprentice lists the options the search bot tries (``search_bot.tree_moves``: every legal
 action, small Artifact Developments on the cheapest free space), re-deals what the seat cannot see
-(``search_bot._determinise``, seeded by one draw of the game's play stream: the Book deck and Action tile pile
+(``search_bot.determinise``, seeded by one draw of the game's play stream: the Book deck and Action tile pile
 orders, the other seats' Objectives with the Objective deck, the Automa's coming cards, the chance stream), plays
 each option on a copy of that determinised record (the engine runs on to the next decision, as for every bot) and
 values the position it leads to from the mover's view: the logit ``w . features`` with the weights of the table's
@@ -19,11 +19,12 @@ import numpy as np
 from numba import njit
 
 from simulate.apprentice import linear_value, softmax_pick
-from simulate.games.golem.bots import BALANCED, choose
+from simulate.games.golem.bots import BALANCED
 from simulate.games.golem.codes import PH_MOVE
 from simulate.games.golem.engine import current_player
 from simulate.games.golem.features import NUM_FEATURES, features
-from simulate.games.golem.search_bot import MAX_MOVES, MOVE_LEN, _apply, _determinise, _moves, _weights
+from simulate.games.golem.heuristics import choose
+from simulate.games.golem.search_bot import MAX_MOVES, MOVE_LEN, balanced_weights, determinise, tree_apply, tree_moves
 from simulate.rng import next_u64, uniform
 
 A_TEMPERATURE, A_STYLE = 0, 1  # the apprentice's parameter row: their index in ``bots.BOTS``
@@ -55,19 +56,19 @@ def apprentice_action(st, g, tb, params, scratch):
     r = st[g]
     pads = search_scratch[1]
     if r.phase < PH_MOVE:
-        return choose(r, tb, BALANCED, _weights(), pads[0])
+        return choose(r, tb, BALANCED, balanced_weights(), pads[0])
     sc = search_scratch
-    ctx = (tb, sc[1], sc[2], sc[3], sc[4], _weights(), 4.0, 0.0, sc[6], sc[7])  # the search's context
-    n = _moves(ctx, st[g : g + 1], moves)
+    ctx = (tb, sc[1], sc[2], sc[3], sc[4], balanced_weights(), 4.0, 0.0, sc[6], sc[7])  # the search's context
+    n = tree_moves(ctx, st[g : g + 1], moves)
     if n == 1:
         return int(moves[0, 0])
     seat = current_player(r)
     rng[0] = next_u64(r.rng, 0)
-    _determinise(ctx, st[g : g + 1], base, seat, rng)
+    determinise(ctx, st[g : g + 1], base, seat, rng)
     w = tb.style_w[int(params[A_STYLE]), r.n]
     for k in range(n):
         sim[0] = base[0]
-        _apply(ctx, sim, moves[k])
+        tree_apply(ctx, sim, moves[k])
         features(sim[0], tb, seat, f)
         values[k] = linear_value(w, f)
     temperature = params[A_TEMPERATURE]
@@ -88,15 +89,15 @@ def choice_features(st, g, tab, seed, scratch, out):
     if r.phase < PH_MOVE:
         return 0
     sc = search_scratch
-    ctx = (tb, sc[1], sc[2], sc[3], sc[4], _weights(), 4.0, 0.0, sc[6], sc[7])
-    n = _moves(ctx, st[g : g + 1], moves)
+    ctx = (tb, sc[1], sc[2], sc[3], sc[4], balanced_weights(), 4.0, 0.0, sc[6], sc[7])
+    n = tree_moves(ctx, st[g : g + 1], moves)
     if n == 1:
         return 1
     seat = current_player(r)
     rng[0] = seed
-    _determinise(ctx, st[g : g + 1], base, seat, rng)
+    determinise(ctx, st[g : g + 1], base, seat, rng)
     for k in range(n):
         sim[0] = base[0]
-        _apply(ctx, sim, moves[k])
+        tree_apply(ctx, sim, moves[k])
         features(sim[0], tb, seat, out[k])
     return n

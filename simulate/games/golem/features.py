@@ -4,7 +4,7 @@
 that seat's block, the rival's block (the other seat with the highest valuation; solo: the stand-in Automa),
 margins, the game's progress and the seat's place in the turn order. A Gold piece waiting to be placed (the Gold
 placement decision on top of the stack, right after a Gold is bought or gained) is seen on the cauldron where
-``balanced`` values it most, as ``bots.value`` sees it: a Gold bought is a Gold owned, and its Artifact may be
+``balanced`` values it most, as ``valuation.value`` sees it: a Gold bought is a Gold owned, and its Artifact may be
 completed (and pay) by it. It reads only what the seat can see: every
 board, resource and track is public, the Library, the Palace and the Neighbourhood tiles too; the other seats'
 Objectives are not, so their blocks count no Objectives (their valuation is taken with their Objectives set
@@ -22,7 +22,7 @@ import numpy as np
 from numba import njit
 
 from simulate.apprentice import linear_value
-from simulate.games.golem.bots import BOTS, PARAM_NAMES, _position_value, _restore, _save
+from simulate.games.golem.bots import BOTS, PARAM_NAMES
 from simulate.games.golem.codes import D_GOLD_PLACE, E_CONTROL_CAP_2, PH_ACTIONS, PH_CONTROL, PH_END, PH_MOVE
 from simulate.games.golem.data import (
     APPRENTICE_FEATURES,
@@ -39,6 +39,7 @@ from simulate.games.golem.engine.developments import activate_artifact
 from simulate.games.golem.engine.legality import art_need, on_board_space
 from simulate.games.golem.engine.resources import has_gdev
 from simulate.games.golem.engine.scoring import books_owned, devs_flipped, gold_owned, objective_count
+from simulate.games.golem.valuation import position_value, restore_fields, save_fields
 
 NUM_FEATURES = len(APPRENTICE_FEATURES)
 SEAT_BLOCK = 19  # features of one seat's block (data._SEAT_FEATURES)
@@ -55,14 +56,14 @@ def _balanced():
 
 @njit(cache=True)
 def seat_value(r, tb, s, own):
-    """``balanced``'s valuation of seat ``s`` (``bots.value`` of a position whose waiting Gold, if any, is placed:
+    """``balanced``'s valuation of seat ``s`` (``valuation.value`` of a position whose waiting Gold, if any, is placed:
     :func:`features` places it first); with ``own`` False its Objectives are set aside (hidden from the viewer): ``r``
     gets its Objective count back."""
     if own:
-        return _position_value(r, tb, s, _balanced())
+        return position_value(r, tb, s, _balanced())
     held = r.obj_len[s]
     r.obj_len[s] = 0
-    v = _position_value(r, tb, s, _balanced())
+    v = position_value(r, tb, s, _balanced())
     r.obj_len[s] = held
     return v
 
@@ -186,7 +187,7 @@ def features(r, tb, seat, out):
     A Gold piece waiting to be placed is seen placed (:func:`waiting_gold`). ``r`` is changed only while that Gold
     is placed or a seat's Objectives are set aside, and gets every field back."""
     holder, cauldron = waiting_gold(r, tb, seat)
-    saved = _save(r, max(holder, 0))
+    saved = save_fields(r, max(holder, 0))
     if cauldron >= 0:
         _put_gold(r, tb, holder, cauldron)
     _features(r, tb, seat, out)
@@ -206,14 +207,14 @@ def waiting_gold(r, tb, seat):
     held = r.obj_len[s]
     if s != seat:
         r.obj_len[s] = 0
-    saved = _save(r, s)
+    saved = save_fields(r, s)
     best = -1.0e300
     where = -1
     for c in range(4):
         if art_need(r, tb, s, c) <= 0:
             continue
         _put_gold(r, tb, s, c)
-        v = _position_value(r, tb, s, _balanced())
+        v = position_value(r, tb, s, _balanced())
         _take_gold(r, s, c, saved)
         if v > best:
             best = v
@@ -234,11 +235,11 @@ def _put_gold(r, tb, s, c):
 
 @njit(cache=True)
 def _take_gold(r, s, c, saved):
-    """Undo :func:`_put_gold` (``saved``: ``bots._save`` of seat ``s`` before it)."""
+    """Undo :func:`_put_gold` (``saved``: ``valuation.save_fields`` of seat ``s`` before it)."""
     r.art_gold[s, c] -= 1
     if r.art_done[s, c]:
         r.art_done[s, c] = 0
-        _restore(r, s, saved)
+        restore_fields(r, s, saved)
 
 
 @njit(cache=True)

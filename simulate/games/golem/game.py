@@ -40,7 +40,7 @@ from simulate.gamekit import (
 )
 from simulate.games.golem import apprentice as golem_apprentice
 from simulate.games.golem import bots as golem_bots
-from simulate.games.golem import components, data, engine, play, search_bot
+from simulate.games.golem import components, data, engine, loader, play, search_bot
 from simulate.games.golem.codes import ACT_NAMES, STAT_NAMES, Decision
 from simulate.games.golem.engine.state import MAX_OBJECTIVES, new_pads, new_state
 from simulate.games.golem.reference import GolemReference, public_state
@@ -316,16 +316,16 @@ class Golem(GameShell):
         return _IntActions(GolemReference(d, num_players, setup_seed))
 
     def describe_data(self, d: data.GolemData) -> dict[str, Any]:
-        title = self.title + (" [ESTIMATES in use]" if d.provenance["estimates"] else "")
+        title = self.info.title + (" [ESTIMATES in use]" if d.provenance["estimates"] else "")
         if not d.provenance["default"]:
             title += f" from {d.provenance['folder']}"
         return {
             "title": title,
             "rules": dict(d.rules),
-            "data": {**d.provenance, "estimate_note": data.estimate_note(d)},
+            "data": {**d.provenance, "estimate_note": loader.estimate_note(d)},
             "table": dict(d.params),
             "component_texts": {c["id"]: c["text"] for c in self.component_table(d)},  # beside ids in a value report
-            "value_reference": self.value_reference,
+            "value_reference": self.info.value_reference,
         }
 
     def play_chunk(
@@ -398,7 +398,7 @@ class Golem(GameShell):
             for rnd, text in ref.au_log[logged:]:  # the solo Automa's actions the move led to
                 events.append({"event": "automa", "round": rnd, "text": text})
         reason = "rules" if ref.is_terminal() else "running"
-        result = result_event(ref, self.score_parts, reason, state, final_order=[s + 1 for s in ref.order])
+        result = result_event(ref, self.info.score_parts, reason, state, final_order=[s + 1 for s in ref.order])
         if ref.automa:
             result["automa_score"] = ref.automa_score()
             result["automa_parts"] = dict(zip(("main", "strategy", "special"), ref.automa_parts(), strict=True))
@@ -452,7 +452,7 @@ class Golem(GameShell):
         Searches and bare rollouts (the same iterations without the tree) from the same positions, one after the
         other in each repeat; medians of the CPU seconds.
         """
-        n = self.bench_players
+        n = self.info.bench_players
         ids = np.full(n, golem_bots.BALANCED)
         balanced = np.stack([golem_bots.bot_params("balanced")] * n)
         setup, plays = game_seeds(BENCH_POSITIONS_SEED, np.arange(num_positions), np.arange(num_positions))

@@ -8,7 +8,7 @@ from numba import njit
 import simulate.play as loop
 from simulate.gamekit import new_trajectories
 from simulate.games.golem.apprentice_bot import apprentice_action, new_apprentice_scratch
-from simulate.games.golem.bots import APPRENTICE, MAX_BOT_PARAMS, SEARCH, choose
+from simulate.games.golem.bots import APPRENTICE, MAX_BOT_PARAMS, SEARCH
 from simulate.games.golem.codes import PH_END
 from simulate.games.golem.data import GolemData
 from simulate.games.golem.engine import (
@@ -23,6 +23,7 @@ from simulate.games.golem.engine import (
 )
 from simulate.games.golem.engine.state import PAD, new_state
 from simulate.games.golem.features import NUM_FEATURES, features
+from simulate.games.golem.heuristics import choose
 from simulate.games.golem.search_bot import MAX_MOVES as SEARCH_MOVES
 from simulate.games.golem.search_bot import MOVE_LEN, S_ITERATIONS, new_scratch, search_action
 from simulate.search import new_tree
@@ -156,7 +157,7 @@ def _record(r, tb, rec, rec_count, g, f):
 
 @njit(cache=True, inline="always")
 def _weights(bot_params, b):
-    """Row ``b`` of the lineup's parameters as the weight tuple of ``bots.choose``."""
+    """Row ``b`` of the lineup's parameters as the weight tuple of ``heuristics.choose``."""
     return (
         bot_params[b, 0],
         bot_params[b, 1],

@@ -29,13 +29,15 @@ import numpy as np
 from numba import njit
 
 from simulate.apprentice import win_shares
-from simulate.games.golem.bots import BALANCED, BOTS, PARAM_NAMES, _candidates, _cheapest_space, choose, value
+from simulate.games.golem.bots import BALANCED, BOTS, PARAM_NAMES
 from simulate.games.golem.codes import NUM_ACTIONS, PH_END, PH_MOVE, UP_ART, Decision
 from simulate.games.golem.data import NUM_AUTOMA_CARDS
 from simulate.games.golem.engine import NUM_PARTS, apply_action, automa_parts, current_player, legal_mask, score_parts
 from simulate.games.golem.engine.legality import OPTIONS
 from simulate.games.golem.engine.state import P
 from simulate.games.golem.features import NUM_FEATURES, leaf_values, sigmoid
+from simulate.games.golem.heuristics import candidates, cheapest_space, choose
+from simulate.games.golem.valuation import value
 from simulate.rng import next_u64, shuffle
 from simulate.search import bare_rollouts, search
 
@@ -71,7 +73,8 @@ def new_scratch(st, pads):
 
 
 @njit(cache=True)
-def _weights():
+def balanced_weights():
+    """``balanced``'s weights as the tuple ``heuristics.choose`` takes (the rollouts' player)."""
     w = _BALANCED_W
     return (w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7])
 
@@ -88,18 +91,18 @@ def search_action(st, g, tb, params, tree, scratch):
     mv = scratch[5]
     r = st[g]
     if r.phase < PH_MOVE:
-        return choose(r, tb, BALANCED, _weights(), pads[0])
+        return choose(r, tb, BALANCED, balanced_weights(), pads[0])
     sc = scratch
-    ctx = (tb, sc[1], sc[2], sc[3], sc[4], _weights(), params[S_SCALE], params[S_LEAF], sc[6], sc[7])
+    ctx = (tb, sc[1], sc[2], sc[3], sc[4], balanced_weights(), params[S_SCALE], params[S_LEAF], sc[6], sc[7])
     root = st[g : g + 1]
-    n = _moves(ctx, root, tree.buf)
+    n = tree_moves(ctx, root, tree.buf)
     if n == 1:
         return int(tree.buf[0, 0])
     tree.rng[0] = next_u64(r.rng, 0)
     search(
-        _determinise,
-        _moves,
-        _apply,
+        determinise,
+        tree_moves,
+        tree_apply,
         _rollout,
         _current,
         _evaluate,
@@ -120,10 +123,10 @@ def rollouts_only(st, g, tb, params, tree, scratch):
     """The search bot's iterations without the tree (``simulate.search.bare_rollouts``), for ``golem bench``."""
     sim = scratch[0]
     sc = scratch
-    ctx = (tb, sc[1], sc[2], sc[3], sc[4], _weights(), params[S_SCALE], params[S_LEAF], sc[6], sc[7])
+    ctx = (tb, sc[1], sc[2], sc[3], sc[4], balanced_weights(), params[S_SCALE], params[S_LEAF], sc[6], sc[7])
     tree.rng[0] = next_u64(st[g].rng, 0)
     return bare_rollouts(
-        _determinise,
+        determinise,
         _rollout,
         _current,
         _evaluate,
@@ -145,7 +148,7 @@ def _resample(rng, pool, n):
 
 
 @njit(cache=True)
-def _determinise(ctx, root, sim, seat, rng):
+def determinise(ctx, root, sim, seat, rng):
     """``sim`` <- ``root``, what ``seat`` cannot see re-sampled (module docstring); fresh chance and play streams."""
     sim[0] = root[0]
     r = sim[0]
@@ -194,7 +197,7 @@ def _determinise(ctx, root, sim, seat, rng):
 
 
 @njit(cache=True)
-def _moves(ctx, sim, out):
+def tree_moves(ctx, sim, out):
     """The options of the pending decision the bots try (small Artifact Developments on the cheapest space only)."""
     r = sim[0]
     tb = ctx[0]
@@ -202,7 +205,7 @@ def _moves(ctx, sim, out):
     kind = r.stack[r.sp - 1, 0]
     if kind == D_ARTIFACT_ACTION or kind == D_UPGRADE or kind == D_INCOME_UPGRADE:
         first = 1 if kind == D_ARTIFACT_ACTION else UP_ART + 1
-        _candidates(r, tb, current_player(r), kind, first, _cheapest_space(r, tb, current_player(r)), mask)
+        candidates(r, tb, current_player(r), kind, first, cheapest_space(r, tb, current_player(r)), mask)
     else:
         legal_mask(r, tb, mask)
     n = 0
@@ -214,7 +217,8 @@ def _moves(ctx, sim, out):
 
 
 @njit(cache=True)
-def _apply(ctx, sim, move):
+def tree_apply(ctx, sim, move):
+    """Play ``move`` (its action in field 0) on ``sim[0]``: the search's apply."""
     apply_action(sim[0], ctx[0], move[0])
 
 
@@ -317,9 +321,9 @@ def search_positions(st, tb, params, tree, scratch, bare):
     """
     searched = 0
     sc = scratch
-    ctx = (tb, sc[1], sc[2], sc[3], sc[4], _weights(), params[S_SCALE], params[S_LEAF], sc[6], sc[7])
+    ctx = (tb, sc[1], sc[2], sc[3], sc[4], balanced_weights(), params[S_SCALE], params[S_LEAF], sc[6], sc[7])
     for g in range(st.shape[0]):
-        if st[g].phase < PH_MOVE or st[g].phase == PH_END or _moves(ctx, st[g : g + 1], tree.buf) < 2:
+        if st[g].phase < PH_MOVE or st[g].phase == PH_END or tree_moves(ctx, st[g : g + 1], tree.buf) < 2:
             continue
         searched += 1
         if bare:

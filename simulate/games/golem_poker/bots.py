@@ -41,9 +41,9 @@ from simulate.games.golem_poker.evaluator import (
     HIGH_CARD,
     STRAIGHT,
     TWO_PAIR,
-    _card_bits,
-    _eval5,
-    _eval_packed,
+    card_bits,
+    eval5,
+    eval_packed,
 )
 from simulate.games.golem_poker.state import (
     BET,
@@ -201,7 +201,7 @@ def choose_move(r, tb, bp, mv, scratch, memo):
     if bp.id == RANDOM:
         _random(r, tb, mv)
     elif bp.id == THRESHOLD:
-        _threshold_bot(r, tb, bp.params, mv, memo)
+        threshold_bot(r, tb, bp.params, mv, memo)
     elif bp.id == EQUITY:
         _equity_bot(r, tb, bp, mv, scratch)
     elif bp.id == CFR:
@@ -236,7 +236,7 @@ def _order(c, ace):
 def policy_mask(c0, c1, c2, c3, c4, ace, max_disc, weaken):
     """Discard mask (bit k = hand position k) of the improve (``weaken`` False) or weaken policy."""
     cards = (c0, c1, c2, c3, c4)
-    cat = _eval5(c0, c1, c2, c3, c4, ace) >> CATEGORY_SHIFT
+    cat = eval5(c0, c1, c2, c3, c4, ace) >> CATEGORY_SHIFT
     if cat >= STRAIGHT or max_disc <= 0:
         return 0
     if weaken:
@@ -367,7 +367,7 @@ def _random(r, tb, mv):
 
 
 @njit(cache=True, inline="always")
-def _threshold_bot(r, tb, p, mv, memo):
+def threshold_bot(r, tb, p, mv, memo):
     """p: fold_below, raise_above, bet_antes, max_raises, discard, bluff (the family's parameters)."""
     s = r.current
     if r.phase == DRAW:
@@ -503,7 +503,7 @@ def equity(r, tb, s, mask_me, samples, read_bet, read_call, unseen):
     for i in range(r.pile_n):
         if r.pile_owner[i] == s:
             seen |= np.int64(1) << r.pile[i]
-            known_golem |= _card_bits(r.pile[i], ace)
+            known_golem |= card_bits(r.pile[i], ace)
             known_n += 1
     u = 0
     for c in range(52):
@@ -524,13 +524,13 @@ def equity(r, tb, s, mask_me, samples, read_bet, read_call, unseen):
         mx = np.int64(0)
         for k in range(HAND_SIZE):
             if my_draw and (mask_me >> k) & 1:
-                gx |= _card_bits(h[k], ace)
+                gx |= card_bits(h[k], ace)
                 gn += 1
-                mx |= _card_bits(_take(unseen, pos, u, r.rng), ace)
+                mx |= card_bits(_take(unseen, pos, u, r.rng), ace)
                 pos += 1
             else:
-                mx |= _card_bits(h[k], ace)
-        mine = _eval_packed(mx, ace)
+                mx |= card_bits(h[k], ace)
+        mine = eval_packed(mx, ace)
         best_opp = np.int64(-1)
         ties = 0
         for o in range(n):
@@ -548,7 +548,7 @@ def equity(r, tb, s, mask_me, samples, read_bet, read_call, unseen):
                     c2 = _take(unseen, pos + 2, u, r.rng)
                     c3 = _take(unseen, pos + 3, u, r.rng)
                     c4 = _take(unseen, pos + 4, u, r.rng)
-                    if need <= 0.0 or strength(tb, _eval5(c0, c1, c2, c3, c4, ace)) >= need:
+                    if need <= 0.0 or strength(tb, eval5(c0, c1, c2, c3, c4, ace)) >= need:
                         break
                 pos += 5
                 if r.drawn[o] < 0:
@@ -557,17 +557,17 @@ def equity(r, tb, s, mask_me, samples, read_bet, read_call, unseen):
                     oc = (c0, c1, c2, c3, c4)
                     for k in range(HAND_SIZE):
                         if (om >> k) & 1:
-                            gx |= _card_bits(oc[k], ace)
+                            gx |= card_bits(oc[k], ace)
                             gn += 1
-                            ox |= _card_bits(_take(unseen, pos, u, r.rng), ace)
+                            ox |= card_bits(_take(unseen, pos, u, r.rng), ace)
                             pos += 1
                         else:
-                            ox |= _card_bits(oc[k], ace)
-                    v = np.int64(_eval_packed(ox, ace))
+                            ox |= card_bits(oc[k], ace)
+                    v = np.int64(eval_packed(ox, ace))
                 else:
-                    v = np.int64(_eval5(c0, c1, c2, c3, c4, ace))
+                    v = np.int64(eval5(c0, c1, c2, c3, c4, ace))
                     for _k in range(r.drawn[o]):
-                        gx |= _card_bits(_take(unseen, pos, u, r.rng), ace)
+                        gx |= card_bits(_take(unseen, pos, u, r.rng), ace)
                         gn += 1
                         pos += 1
                 if v > best_opp:
@@ -577,7 +577,7 @@ def equity(r, tb, s, mask_me, samples, read_bet, read_call, unseen):
                     ties += 1
             elif folded_count and r.drawn[o] > 0:
                 for _k in range(r.drawn[o]):
-                    gx |= _card_bits(_take(unseen, pos, u, r.rng), ace)
+                    gx |= card_bits(_take(unseen, pos, u, r.rng), ace)
                     gn += 1
                     pos += 1
         if gn < HAND_SIZE and short == SHORT_NONE:
@@ -585,10 +585,10 @@ def equity(r, tb, s, mask_me, samples, read_bet, read_call, unseen):
         else:
             if gn < HAND_SIZE and short == SHORT_DECK:
                 while gn < HAND_SIZE:
-                    gx |= _card_bits(_take(unseen, pos, u, r.rng), ace)
+                    gx |= card_bits(_take(unseen, pos, u, r.rng), ace)
                     gn += 1
                     pos += 1
-            gv = np.int64(_eval_packed(gx, ace))
+            gv = np.int64(eval_packed(gx, ace))
         best = max(np.int64(mine), best_opp)
         beaten = best > gv or (tie_player and best == gv)
         if not beaten:

@@ -16,7 +16,7 @@ from numba import njit
 
 from simulate.datafiles import DataError, default_dir, pack_record, read_toml, resolve_rules, sha256
 from simulate.games.golem_poker import policy
-from simulate.games.golem_poker.evaluator import NUM_CARDS, _eval5
+from simulate.games.golem_poker.evaluator import NUM_CARDS, eval5
 
 GAME_NAME = "golem-poker"
 FILES = ("game.toml", policy.FILE, policy.PROVENANCE_FILE)
@@ -225,7 +225,7 @@ def _all_hand_values(ace_high):
             for c in range(b + 1, NUM_CARDS):
                 for d in range(c + 1, NUM_CARDS):
                     for e in range(d + 1, NUM_CARDS):
-                        out[k] = _eval5(a, b, c, d, e, ace_high)
+                        out[k] = eval5(a, b, c, d, e, ace_high)
                         k += 1
     return out
 

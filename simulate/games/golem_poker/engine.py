@@ -42,7 +42,7 @@ from simulate.games.golem_poker.data import (
     SHORT_DECK,
     SHORT_NONE,
 )
-from simulate.games.golem_poker.evaluator import CATEGORY_SHIFT, _card_bits, _eval5, _eval_packed
+from simulate.games.golem_poker.evaluator import CATEGORY_SHIFT, card_bits, eval5, eval_packed
 from simulate.games.golem_poker.state import (
     BET,
     BET1,
@@ -382,7 +382,7 @@ def golem_value(r, tb):
     k = 0
     for i in range(r.pile_n):
         if folded_count or r.active[r.pile_owner[i]]:
-            x |= _card_bits(r.pile[i], ace)
+            x |= card_bits(r.pile[i], ace)
             k += 1
     if k < HAND_SIZE:
         short = tb.params[P_GOLEM_SHORT]
@@ -390,16 +390,16 @@ def golem_value(r, tb):
             return np.int64(NO_VALUE), k
         if short == SHORT_DECK:
             while k < HAND_SIZE:
-                x |= _card_bits(draw(r), ace)
+                x |= card_bits(draw(r), ace)
                 k += 1
-    return np.int64(_eval_packed(x, ace)), k
+    return np.int64(eval_packed(x, ace)), k
 
 
 @njit(cache=True, inline="always")
 def _value(r, tb, s):
     """Value of seat ``s``'s five cards."""
     h = r.hand[s]
-    return _eval5(h[0], h[1], h[2], h[3], h[4], tb.params[P_ACE_HIGH] != 0)
+    return eval5(h[0], h[1], h[2], h[3], h[4], tb.params[P_ACE_HIGH] != 0)
 
 
 @njit(cache=True)

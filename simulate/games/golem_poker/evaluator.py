@@ -59,11 +59,11 @@ work on local integers and module-level lookup tables built once at import (froz
 compiled code), and are declared ``inline="always"`` so that numba inlines them into the
 caller:
 
-* ``_eval5(c0, c1, c2, c3, c4, ace_high)``: one five-card hand, branch-free.
+* ``eval5(c0, c1, c2, c3, c4, ace_high)``: one five-card hand, branch-free.
 * ``_best_of(cards, n, ace_high)``: best five of ``cards[:n]`` (``n`` from 0 to 52).
-* ``_card_bits(c, ace_high)`` and ``_eval_packed(x, ace_high)``: a card set as one ``int64``
+* ``card_bits(c, ace_high)`` and ``eval_packed(x, ace_high)``: a card set as one ``int64``
   (bit ``16 * suit + strength`` per card), for engines that collect cards one at a time
-  (``x |= _card_bits(c, ace_high)``, then one ``_eval_packed``); ``_eval_packed`` is
+  (``x |= card_bits(c, ace_high)``, then one ``eval_packed``); ``eval_packed`` is
   branch-free.
 
 They do not validate cards: an out-of-range or repeated card gives an unspecified value (never
@@ -213,13 +213,13 @@ def _make_tables() -> tuple[np.ndarray, ...]:
 
 
 @njit(cache=True, inline="always")
-def _card_bits(c: int, ace_high: bool) -> int:
+def card_bits(c: int, ace_high: bool) -> int:
     """Card ``c`` as a one-bit ``int64`` set: bit ``16 * suit + strength``."""
     return _CARD_BITS[int(ace_high) * _CARD_SLOTS + (c & 63)]
 
 
 @njit(cache=True, inline="always")
-def _eval5(c0: int, c1: int, c2: int, c3: int, c4: int, ace_high: bool) -> int:
+def eval5(c0: int, c1: int, c2: int, c3: int, c4: int, ace_high: bool) -> int:
     """Value of the five distinct cards ``c0..c4`` (branch-free).
 
     Parameters
@@ -266,13 +266,13 @@ def _eval5(c0: int, c1: int, c2: int, c3: int, c4: int, ace_high: bool) -> int:
 
 
 @njit(cache=True, inline="always")
-def _eval_packed(x: int, ace_high: bool) -> int:
+def eval_packed(x: int, ace_high: bool) -> int:
     """Value of the best five cards of the card set ``x`` (any size, see the module docstring).
 
     Parameters
     ----------
     x : int
-        Card set as an ``int64``: the OR of ``_card_bits(c, ace_high)`` over its cards.
+        Card set as an ``int64``: the OR of ``card_bits(c, ace_high)`` over its cards.
     ace_high : bool
         Rank-1 mode (must match the one ``x`` was built with).
 
@@ -349,7 +349,7 @@ def _best_of(cards: np.ndarray, n: int, ace_high: bool) -> int:
     x = np.int64(0)
     for j in range(n):
         x |= _CARD_BITS[base + (cards[j] & 63)]
-    return _eval_packed(x, ace_high)
+    return eval_packed(x, ace_high)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -380,7 +380,7 @@ def _evaluate5_kernel(cards: np.ndarray, ace_high: bool, out: np.ndarray) -> int
         c2 = np.int64(cards[i, 2])
         c3 = np.int64(cards[i, 3])
         c4 = np.int64(cards[i, 4])
-        out[i] = _eval5(c0, c1, c2, c3, c4, ace_high)
+        out[i] = eval5(c0, c1, c2, c3, c4, ace_high)
         # Branch-free check: a repeated card makes the sum of the card bits differ from their
         # union; 52..63 set the invalid bit; anything else has bits above 63.
         b0 = _CARD_BITS[base + (c0 & 63)]
@@ -437,7 +437,7 @@ def _best_of_kernel(cards: np.ndarray, counts: np.ndarray, ace_high: bool, out: 
             bad |= (total != union) | ((union & _INVALID_BIT) != 0) | ((high & ~63) != 0)
             packed[i - start] = union
         for i in range(start, stop):
-            out[i] = _eval_packed(packed[i - start], ace_high)
+            out[i] = eval_packed(packed[i - start], ace_high)
     return 1 if bad else 0
 
 

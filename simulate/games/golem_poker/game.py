@@ -284,7 +284,7 @@ class GolemPoker(GameShell):
                     )
         reason = end_reason(ref, END_REASONS, final["over"][0])
         facts = {"pot": ref.pot, "house_take": ref.house_take, "deals": ref.deal}
-        events.append(result_event(ref, self.score_parts, reason, state, **facts))
+        events.append(result_event(ref, self.info.score_parts, reason, state, **facts))
         return events
 
     def reference_random_seconds(
@@ -322,7 +322,7 @@ class GolemPoker(GameShell):
         Searches and bare rollouts (the same iterations without the tree) from the same positions
         (:func:`simulate.gamekit.time_search`).
         """
-        n = self.bench_players
+        n = self.info.bench_players
         ids = np.full(n, poker_bots.THRESHOLD)
         threshold = np.stack([poker_bots.default_params("threshold")] * n)
         setup, plays = game_seeds(BENCH_POSITIONS_SEED, np.arange(num_positions), np.arange(num_positions))

@@ -16,7 +16,7 @@ it holds; a model of it that plays its hand reads the seat's chances far better.
 The tree's moves are the legal decisions with three bet and raise sizes (the minimum, half the pot
 and the pot after matching, in whole antes, clipped into the legal range and without repeats),
 fold only when there is a bet to match, and every legal discard. A tree move holds a size code
-rather than chips (``_engine_move`` turns it into chips), so moves stay small whatever the ante.
+rather than chips (``engine_move`` turns it into chips), so moves stay small whatever the ante.
 Rollouts play the default ``threshold`` bot for every seat; a leaf is valued by each seat's net
 chips (the game's score), ``0.5 + net / (2 * scale antes)`` clipped to [0, 1]; a pot still being
 played when the rollout stops counts the pot as shared by the players still in.
@@ -27,10 +27,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simulate.games.golem_poker.bots import BOT_STREAM, BOTS, MAX_TRIES, MEMO, _threshold_bot, strength
+from simulate.games.golem_poker.bots import BOT_STREAM, BOTS, MAX_TRIES, MEMO, strength, threshold_bot
 from simulate.games.golem_poker.data import HAND_SIZE, P_ACE_HIGH, P_ANTE, P_MAX_DISCARDS
 from simulate.games.golem_poker.engine import apply_move, bet_range, can_match, raise_range, to_match
-from simulate.games.golem_poker.evaluator import _eval5
+from simulate.games.golem_poker.evaluator import eval5
 from simulate.games.golem_poker.state import (
     BET,
     DISCARD,
@@ -104,7 +104,7 @@ def search_action(st, g, tb, params, tree, scratch, out):
         int(params[S_ROLLOUT_TURNS]),
         chosen,
     )
-    _engine_move(st[g], tb, chosen, out)
+    engine_move(st[g], tb, chosen, out)
     return used
 
 
@@ -170,7 +170,7 @@ def _determinise(ctx, root, sim, seat, rng):
             for k in range(HAND_SIZE):
                 r.hand[o, k] = _deal(unseen, pos + k, u, rng)
             h = r.hand[o]
-            r.value[o] = _eval5(h[0], h[1], h[2], h[3], h[4], ace)
+            r.value[o] = eval5(h[0], h[1], h[2], h[3], h[4], ace)
             if need <= 0.0 or strength(tb, r.value[o]) >= need:
                 break
         pos += HAND_SIZE
@@ -247,7 +247,7 @@ def _moves(ctx, sim, out):
 
 
 @njit(cache=True, inline="always")
-def _engine_move(r, tb, tmove, mv):
+def engine_move(r, tb, tmove, mv):
     """The engine's move (chips, not a size code) of tree move ``tmove`` in game record ``r``."""
     kind = tmove[T_KIND]
     mv[M_KIND] = kind
@@ -266,7 +266,7 @@ def _apply(ctx, sim, tmove):
     """Play the searching seat's tree move, then the opponents' decisions by the rollout bot up to its next turn."""
     r = sim[0]
     tb, mv, seat = ctx[0], ctx[1], ctx[8]
-    _engine_move(r, tb, tmove, mv)
+    engine_move(r, tb, tmove, mv)
     apply_move(r, tb, mv)
     while r.over == RUNNING and r.current != seat:
         _rollout(ctx, sim)
@@ -280,7 +280,7 @@ def _rollout(ctx, sim):
     mv[M_KIND] = MATCH
     mv[M_AMOUNT] = 0
     mv[M_CARDS] = 0
-    _threshold_bot(r, tb, rollout, mv, memo)
+    threshold_bot(r, tb, rollout, mv, memo)
     apply_move(r, tb, mv)
 
 

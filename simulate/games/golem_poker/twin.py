@@ -10,7 +10,7 @@ import numpy as np
 from simulate.gamekit import Twin
 from simulate.games.golem_poker.data import P_ACE_HIGH, PokerData
 from simulate.games.golem_poker.engine import game_init, game_ranges, game_step
-from simulate.games.golem_poker.evaluator import _eval5
+from simulate.games.golem_poker.evaluator import eval5
 from simulate.games.golem_poker.reference import GolemPokerReference, public_state
 from simulate.games.golem_poker.state import DRAW, new_state
 
@@ -77,6 +77,6 @@ class GolemPokerTwin(Twin):
         ace = bool(self.data.kernel[0]["params"][P_ACE_HIGH])
         for o in range(n):
             if o != seat and hands[o, 0] >= 0:
-                r["value"][o] = _eval5(*(int(c) for c in hands[o]), ace)
+                r["value"][o] = eval5(*(int(c) for c in hands[o]), ace)
         r["rng"][0] = rng.integers(1, 2**63, dtype=np.uint64)
         return other

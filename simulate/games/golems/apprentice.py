@@ -2,8 +2,8 @@
 
 To move, the apprentice draws one number from the game's play stream, deals the cards its seat cannot see
 (the deck's order and the cards removed at setup) anew from it, as the search's determinisations do
-(``bots._determinize``: sorted first, so the real order never matters), lists the search's candidate moves
-(``search_bot._moves``: every legal card choice, a summon with the collector's tucks), plays each on a copy
+(``bots.determinize``: sorted first, so the real order never matters), lists the search's candidate moves
+(``search_bot.tree_moves``: every legal card choice, a summon with the collector's tucks), plays each on a copy
 of that one re-dealt position (the turn end refills rows from the re-dealt deck) and values the position
 reached from the mover's view: the logit ``w . features`` (``value.features``, summed by ``value.fused_logit``;
 weights of the player count from ``seeds/golems/apprentice.csv``, or those of its ``style``:
@@ -29,10 +29,10 @@ import numpy as np
 from numba import njit
 
 from simulate.apprentice import softmax_pick
-from simulate.games.golems.bots import WORK_LEN, WORK_ROWS, _determinize
+from simulate.games.golems.bots import WORK_LEN, WORK_ROWS, determinize
 from simulate.games.golems.engine import rank_game, score, step
 from simulate.games.golems.features import FEATURES, NUM_FEATURES
-from simulate.games.golems.search_bot import _moves
+from simulate.games.golems.search_bot import tree_moves
 from simulate.games.golems.state import MOVE_LEN, RUNNING
 from simulate.games.golems.value import features, fused_logit
 from simulate.rng import next_u64, uniform
@@ -77,9 +77,9 @@ def apprentice_action(r, tb, temperature, lookahead, margin, style, w):
     sims[0] = r
     det = sims[0]
     det.rng[0] = next_u64(w.seed, 0)
-    _determinize(det)
+    determinize(det)
     moves = w.moves
-    n = _moves((tb, w.mv, w.work), sims[0:1], moves)
+    n = tree_moves((tb, w.mv, w.work), sims[0:1], moves)
     best = 0
     if n > 1:
         values = w.values
@@ -138,7 +138,7 @@ def _reply_value(tb, s, pw, w):
         return _finished_value(after, tb, s, w)
     mover = after.current
     replies = w.moves[REPLIES:]
-    m = _moves((tb, w.mv, w.work), sims[1:2], replies)
+    m = tree_moves((tb, w.mv, w.work), sims[1:2], replies)
     top = -np.inf
     pick = 0
     for j in range(m):
@@ -172,9 +172,9 @@ def choice_features(st, tab, seed, ws, out):
     sims[0] = st[0]
     det = sims[0]
     det.rng[0] = seed
-    _determinize(det)
+    determinize(det)
     moves = w.moves
-    n = _moves((tb, w.mv, w.work), sims[0:1], moves)
+    n = tree_moves((tb, w.mv, w.work), sims[0:1], moves)
     ends = False
     for k in range(n):
         sims[1] = det

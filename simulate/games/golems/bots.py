@@ -157,7 +157,7 @@ _EPS = 1.0e-9
 _HIGH = np.uint64(0x8080808080808080)
 
 # collector defaults used by the look-ahead bot's rollouts and evaluation
-_C_GEM, _C_COLUMN, _C_TARGET, _C_CHASE, _C_ENDGAME = 0.4, 0.7, 4.0, 0.5, 9.0
+C_GEM, C_COLUMN, C_TARGET, C_CHASE, C_ENDGAME = 0.4, 0.7, 4.0, 0.5, 9.0
 
 
 def default_params(name: str) -> np.ndarray:
@@ -203,7 +203,9 @@ def choose(r, tb, bot, params, row, w):
     if bot == GREEDY:
         _greedy(r, tb, params[row, 0], w)
     elif bot == COLLECTOR:
-        _collector(r, tb, params[row, 0], params[row, 1], params[row, 2], params[row, 3], params[row, 4], mv, w.work)
+        collector_move(
+            r, tb, params[row, 0], params[row, 1], params[row, 2], params[row, 3], params[row, 4], mv, w.work
+        )
     elif bot == RANDOM:
         moves = w.moves
         n = legal_moves(r, tb, moves)
@@ -424,7 +426,7 @@ def _greedy(r, tb, gem_value, w):
 
 
 @njit(cache=True)
-def _weight(r, endgame):
+def plan_weight(r, endgame):
     """How much plans still count: 1 while the deck holds ``endgame`` cards or more, then linearly less."""
     left = r.deck_len - r.deck_pos
     if endgame <= 0.0 or left >= endgame:
@@ -433,7 +435,7 @@ def _weight(r, endgame):
 
 
 @njit(cache=True)
-def _needs(r, tb, work):
+def display_needs(r, tb, work):
     """``work[W_NEED, t]``: the largest requirement of type t among the Golems on display.
 
     A bytewise maximum (SWAR) of the packed requirements, branch-free (a Rune's or Gem card's
@@ -474,7 +476,7 @@ def _dust_target(tb, target):
 
 
 @njit(cache=True)
-def _plan_tucks(r, tb, s, c, column_value, w, work):
+def plan_tucks(r, tb, s, c, column_value, w, work):
     """Tucks under Golem ``c`` that pay: each tucked card scores tuck_vp and costs its column worth.
 
     Cheapest first: cards above what the Golems on display need (a quarter of ``column_value``),
@@ -527,7 +529,7 @@ def _wild_column(r, tb, s, column_value, work):
 
 
 @njit(cache=True)
-def _collector(r, tb, gem_value, column_value, dust_target, dust_chase, endgame, mv, work):
+def collector_move(r, tb, gem_value, column_value, dust_target, dust_chase, endgame, mv, work):
     """One-move planner: points now plus the change in column, dust and gem plans; ties at random.
 
     ``work`` (WORK_LEN,) is scratch space.
@@ -535,8 +537,8 @@ def _collector(r, tb, gem_value, column_value, dust_target, dust_chase, endgame,
     s = r.current
     pm = tb.params
     golem_vp = pm[P_GOLEM_VP]
-    w = _weight(r, endgame)
-    _needs(r, tb, work)
+    w = plan_weight(r, endgame)
+    display_needs(r, tb, work)
     target = _dust_target(tb, dust_target)
     d_now = _dust_plan(tb, r.dust[s], target, dust_chase, w)
     opp = r.gems[1 - s] if r.num_players == 2 else 0
@@ -566,7 +568,7 @@ def _collector(r, tb, gem_value, column_value, dust_target, dust_chase, endgame,
                 t = tb.c_res[c]
                 v = base + w * _column_card(work[W_NEED, t], r.col[s, t], column_value)
                 if _meets(columns, tb.c_req_packed[c]):
-                    vs = base + golem_vp + _plan_tucks(r, tb, s, c, column_value, w, work)
+                    vs = base + golem_vp + plan_tucks(r, tb, s, c, column_value, w, work)
                     if vs > v:
                         v = vs
                         ab = SUMMON
@@ -595,7 +597,7 @@ def _collector(r, tb, gem_value, column_value, dust_target, dust_chase, endgame,
     c = _decode(r, tb, _pick(r, work, nt) if nt > 0 else -2, mv)
     if mv[M_KIND] == TAKE_CARD:
         if mv[M_ABILITY] == SUMMON:
-            _plan_tucks(r, tb, s, c, column_value, w, work)
+            plan_tucks(r, tb, s, c, column_value, w, work)
             for t in range(pm[P_NUM_TYPES]):
                 mv[M_TUCK + t] = work[W_TUCK, t]
         elif mv[M_ABILITY] == RESOURCE and tb.c_wild[c]:
@@ -608,13 +610,13 @@ def _collector(r, tb, gem_value, column_value, dust_target, dust_chase, endgame,
 @njit(cache=True)
 def potential(r, tb, s, work):
     """Collector-style worth of seat ``s``'s position: points, plus dust, column and gem plans."""
-    w = _weight(r, _C_ENDGAME)
-    target = _dust_target(tb, _C_TARGET)
-    v = float(score(r, tb, s)) - dust_score(tb, r.dust[s]) + _dust_plan(tb, r.dust[s], target, _C_CHASE, w)
-    v += _C_GEM * r.gems[s]
+    w = plan_weight(r, C_ENDGAME)
+    target = _dust_target(tb, C_TARGET)
+    v = float(score(r, tb, s)) - dust_score(tb, r.dust[s]) + _dust_plan(tb, r.dust[s], target, C_CHASE, w)
+    v += C_GEM * r.gems[s]
     for t in range(tb.params[P_NUM_TYPES]):
         for x in range(r.col[s, t]):
-            v += w * _column_card(work[W_NEED, t], x, _C_COLUMN)
+            v += w * _column_card(work[W_NEED, t], x, C_COLUMN)
     return v
 
 
@@ -633,7 +635,7 @@ def _evaluate(r, tb, s, work, win_bonus):
         elif mine == theirs:
             v += 0.5 * win_bonus
         return v
-    _needs(r, tb, work)
+    display_needs(r, tb, work)
     v = potential(r, tb, s, work)
     if r.num_players == 2:
         v -= potential(r, tb, 1 - s, work)
@@ -649,7 +651,7 @@ def _unseen_index(r, k):
 
 
 @njit(cache=True)
-def _determinize(r):
+def determinize(r):
     """Deal the cards no player has seen (removed at setup, still in the deck) anew with ``r.rng``.
 
     They are sorted first, so the result depends on which cards are unseen, never on their real
@@ -693,7 +695,7 @@ def _lookahead(r, tb, candidates, rollouts, horizon, win_bonus, mv, moves, scrat
         scratch[0] = r
         sc = scratch[0]
         sc.rng[0] = next_u64(r.rng, 0)
-        _determinize(sc)
+        determinize(sc)
         step(sc, tb, moves[i])
         first[i] = _evaluate(sc, tb, s, own, win_bonus)
     order = np.argsort(-first)
@@ -709,12 +711,12 @@ def _lookahead(r, tb, candidates, rollouts, horizon, win_bonus, mv, moves, scrat
             scratch[1] = r
             sc = scratch[1]
             sc.rng[0] = next_u64(r.rng, 0)
-            _determinize(sc)
+            determinize(sc)
             step(sc, tb, moves[i])
             for _h in range(horizon):
                 if sc.over != RUNNING:
                     break
-                _collector(sc, tb, _C_GEM, _C_COLUMN, _C_TARGET, _C_CHASE, _C_ENDGAME, inner, work)
+                collector_move(sc, tb, C_GEM, C_COLUMN, C_TARGET, C_CHASE, C_ENDGAME, inner, work)
                 step(sc, tb, inner)
             total += _evaluate(sc, tb, s, own, win_bonus)
         v = total / rollouts

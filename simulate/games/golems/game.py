@@ -212,7 +212,7 @@ class Golems(GameShell):
     trace_game = staticmethod(play.trace_game)
 
     def describe_data(self, d: data.GolemsData) -> dict[str, Any]:
-        title = f"{self.title} [{d.label}]"
+        title = f"{self.info.title} [{d.label}]"
         if not d.provenance["default"]:
             title += f" from {d.provenance['folder']}"
         return {
@@ -222,7 +222,7 @@ class Golems(GameShell):
             "table": dict(d.table),
             "solo": dict(d.solo),
             "component_texts": {c["id"]: c["text"] for c in self.component_table(d)},  # beside ids in a value report
-            "value_reference": self.value_reference,
+            "value_reference": self.info.value_reference,
         }
 
     def play_chunk(
@@ -254,7 +254,7 @@ class Golems(GameShell):
             points=points[0],
             num_points=points[1],
         )
-        tables = chunk_tables(d, st, n, self.score_parts)
+        tables = chunk_tables(d, st, n, self.info.score_parts)
         return tables._replace(trajectories=trajectory_lists(*points)) if trajectories else tables
 
     def replay(
@@ -284,7 +284,7 @@ class Golems(GameShell):
         events += move_events(
             ref, moves, num_players, labels, MOVE_NAMES, M_KIND, lambda position: _board(position, d, labels), state
         )
-        result = result_event(ref, self.score_parts, end_reason(ref, END_REASONS, final["over"][0]), state)
+        result = result_event(ref, self.info.score_parts, end_reason(ref, END_REASONS, final["over"][0]), state)
         if num_players == 1:
             result["automa_score"] = ref.automa_vp
         events.append(result)
@@ -298,7 +298,7 @@ class Golems(GameShell):
         Searches and bare rollouts (the same iterations without the tree) from the same positions
         (:func:`simulate.gamekit.time_search`).
         """
-        n = self.bench_players
+        n = self.info.bench_players
         ids = np.full(n, golems_bots.COLLECTOR)
         collector = np.stack([golems_bots.default_params("collector")] * n)
         setup, plays = game_seeds(BENCH_POSITIONS_SEED, np.arange(num_positions), np.arange(num_positions))

@@ -2,7 +2,7 @@
 
 What a seat cannot see in Golems is the order of the deck and which cards were removed at setup
 (the display, every seat's cards and gems and the supply are public); a determinisation deals
-those unseen cards anew (``bots._determinize``: sorted first, so their real order never reaches
+those unseen cards anew (``bots.determinize``: sorted first, so their real order never reaches
 the search). In a solo game the automaton's turns are part of the rules, played inside each turn.
 
 The tree's moves are the legal moves with one tuck vector per summon, the collector's (the
@@ -22,19 +22,19 @@ import numpy as np
 from numba import njit
 
 from simulate.games.golems.bots import (
-    _C_CHASE,
-    _C_COLUMN,
-    _C_ENDGAME,
-    _C_GEM,
-    _C_TARGET,
+    C_CHASE,
+    C_COLUMN,
+    C_ENDGAME,
+    C_GEM,
+    C_TARGET,
     W_TUCK,
     WORK_LEN,
     WORK_ROWS,
-    _collector,
-    _determinize,
-    _needs,
-    _plan_tucks,
-    _weight,
+    collector_move,
+    determinize,
+    display_needs,
+    plan_tucks,
+    plan_weight,
     potential,
 )
 from simulate.games.golems.data import P_NUM_TYPES
@@ -43,7 +43,7 @@ from simulate.games.golems.features import NUM_FEATURES
 from simulate.games.golems.state import M_ABILITY, M_KIND, M_POS, M_ROW, M_TUCK, MOVE_LEN, RUNNING, SUMMON, TAKE_CARD
 from simulate.games.golems.value import leaf_values
 from simulate.rng import next_u64
-from simulate.search import _same_move, bare_rollouts, decide, seat_to_move
+from simulate.search import bare_rollouts, decide, same_move, seat_to_move
 
 # parameters of the search bot, in the order of its entry in ``bots.BOTS``
 S_ITERATIONS, S_UCT_C, S_ROLLOUT_TURNS, S_SCALE, S_LEAF = range(5)
@@ -87,7 +87,7 @@ def search_action(st, g, tb, params, tree, scratch, out):
     tree.rng[0] = next_u64(st[g].rng, 0)
     return decide(
         _determinise,
-        _moves,
+        tree_moves,
         _apply,
         _rollout,
         seat_to_move,
@@ -113,7 +113,7 @@ def root_shares(st, tab, params, tree, scratch, moves, n, out):
         out[k] = 0.0
         c = tree.first_child[0]
         while c >= 0:
-            if _same_move(tree.move[c], moves[k]):
+            if same_move(tree.move[c], moves[k]):
                 out[k] = tree.visits[c]
                 break
             c = tree.next_sibling[c]
@@ -148,11 +148,11 @@ def _determinise(ctx, root, sim, seat, rng):
     sim[0] = root[0]
     r = sim[0]
     r.rng[0] = next_u64(rng, 0)
-    _determinize(r)
+    determinize(r)
 
 
 @njit(cache=True)
-def _moves(ctx, sim, out):
+def tree_moves(ctx, sim, out):
     """Legal moves of the seat to move, each summon with the collector's tucks."""
     r = sim[0]
     tb = ctx[0]
@@ -163,10 +163,10 @@ def _moves(ctx, sim, out):
         if out[k, M_KIND] != TAKE_CARD or out[k, M_ABILITY] != SUMMON:
             continue
         if not planned:
-            _needs(r, tb, work)
+            display_needs(r, tb, work)
             planned = True
         c = r.slot[out[k, M_ROW], out[k, M_POS]]
-        _plan_tucks(r, tb, r.current, c, _C_COLUMN, _weight(r, _C_ENDGAME), work)
+        plan_tucks(r, tb, r.current, c, C_COLUMN, plan_weight(r, C_ENDGAME), work)
         for t in range(tb.params[P_NUM_TYPES]):
             out[k, M_TUCK + t] = work[W_TUCK, t]
     return n
@@ -181,7 +181,7 @@ def _apply(ctx, sim, move):
 def _rollout(ctx, sim):
     r = sim[0]
     tb, mv, work = ctx[0], ctx[1], ctx[2]
-    _collector(r, tb, _C_GEM, _C_COLUMN, _C_TARGET, _C_CHASE, _C_ENDGAME, mv, work)
+    collector_move(r, tb, C_GEM, C_COLUMN, C_TARGET, C_CHASE, C_ENDGAME, mv, work)
     step(r, tb, mv)
 
 
@@ -207,7 +207,7 @@ def _evaluate(ctx, sim, out):
         out[0] = shares[0]
         out[1] = 1.0 - out[0]
         return
-    _needs(r, tb, own)
+    display_needs(r, tb, own)
     v = potential(r, tb, 0, own)
     if n == 2:
         v -= potential(r, tb, 1, own)
@@ -229,7 +229,7 @@ def search_positions(st, tb, params, tree, scratch, out, bare):
     searched = 0
     ctx = _context(tb, params, scratch)
     for g in range(st.shape[0]):
-        if _moves(ctx, st[g : g + 1], tree.buf) < 2:
+        if tree_moves(ctx, st[g : g + 1], tree.buf) < 2:
             continue
         searched += 1
         if bare:

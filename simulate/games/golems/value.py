@@ -12,7 +12,7 @@ import math
 from numba import njit
 
 from simulate.apprentice import win_shares
-from simulate.games.golems.bots import W_NEED, _needs, potential
+from simulate.games.golems.bots import W_NEED, display_needs, potential
 from simulate.games.golems.data import (
     GOLEM,
     P_AUTOMA_GEMS_SCORE,
@@ -32,7 +32,7 @@ NO_GOLEM = 5.0  # ``closest_golem`` when no Golem is on display
 @njit(cache=True)
 def _seat(r, tb, s, work):
     """Seat ``s``'s own figures: (score, golems, tucked, dust, hand_vp, gems, columns, column_types, summonable,
-    summon_points, closest_golem, needed_cards, potential, affordable). ``work[W_NEED]`` holds ``_needs``."""
+    summon_points, closest_golem, needed_cards, potential, affordable). ``work[W_NEED]`` holds ``display_needs``."""
     pm = tb.params
     k_types = pm[P_NUM_TYPES]
     columns = 0
@@ -117,7 +117,7 @@ def _base(r, tb, seat, work, out):
     pm = tb.params
     n = r.num_players
     s = seat
-    _needs(r, tb, work)
+    display_needs(r, tb, work)
     sc, golems, tucked, dust, hand, gems, columns, types, summonable, best, closest, needed, pot, afford = _seat(
         r, tb, s, work
     )

@@ -3,7 +3,8 @@
 A line-by-line port of the ``reference`` package (the readable twin, compared move by move in
 ``tests/test_golem_differential.py``): the same decisions, action integers, task stack, chance draws
 and scoring. ``tb`` is the packed tables record (``GolemData.kernel[0]``). The batch loop and the
-bots live in ``play.py`` and ``bots.py``.
+bots live in ``play.py``, ``heuristics.py`` (valuing positions with ``valuation.py`` and ``direct_values.py``) and
+the other ``*_bot.py`` modules; ``bots.py`` is their table.
 
 This package's top is the kernel's public surface (re-exported) and the one-game wrappers; the rules are in
 its modules, which the bots also import from directly (public names only), each importing only modules later in

@@ -130,7 +130,7 @@ def state_fields() -> list[tuple]:
 STATE = np.dtype(state_fields(), align=True)
 PAD = np.dtype([("mask", np.int64, (NUM_ACTIONS,)), ("copy", STATE, (1,)), ("memo", np.float64, (13,))], align=True)
 """Scratch record of a game loop: the legal-action mask, the record a bot plays an option on and values a bot keeps
-within a decision (``bots.choose``). Record fields are
+within a decision (``heuristics.choose``). Record fields are
 array views without a reference count, so the bot and engine functions take them without the atomic increment and
 decrement a plain array costs at every call."""
 

@@ -13,7 +13,7 @@ from simulate.games.golem_poker.bots import SEARCH
 from simulate.games.golem_poker.data import PokerData
 from simulate.games.golem_poker.evaluator import NUM_CARDS
 from simulate.games.golem_poker.reference import card_text
-from simulate.games.golem_poker.search_bot import S_ITERATIONS, SEARCH_MOVES, _engine_move, new_scratch, search_action
+from simulate.games.golem_poker.search_bot import S_ITERATIONS, SEARCH_MOVES, engine_move, new_scratch, search_action
 from simulate.games.golem_poker.state import MOVE_LEN
 from simulate.search import new_tree
 from simulate.viewkit import Explainer, Options, ReplayedGame, area, back, build_view, card, explain_moves, root_options
@@ -84,7 +84,7 @@ def _explainers(d: PokerData, record: np.ndarray) -> dict[int, Explainer]:
         options = []
         for tmove, share in root_options(t):
             mv = np.zeros(MOVE_LEN, np.int32)
-            _engine_move(rec[0], d.kernel[0], tmove, mv)
+            engine_move(rec[0], d.kernel[0], tmove, mv)
             options.append((mv, share))
         return options
 
