@@ -495,6 +495,8 @@ class GameInfo:
     """The game's own columns of the seats table."""
     indexed_lists: Mapping[str, tuple[str, int]] = field(default_factory=dict)
     """game.toml list -> ("seat", 1) or ("players", first count)."""
+    round_word: str = "round"
+    """What the games table's ``rounds`` count, in the report's words (golem-poker's are deals)."""
     turn_order_column: str | None = None
     """A seats column holding each seat's place in the turn order (1 = first), for a game that draws the turn order
     at setup; None: the table seat is the turn order."""

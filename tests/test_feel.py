@@ -309,6 +309,8 @@ def test_the_summary_reads_no_race_into_a_game_of_one_or_two_rounds() -> None:
     assert "1.4 rounds a game, too few for the lead measures" in short and "lead alone" not in short
     long = _feel_answer(pd.concat([row.drop("rounds"), pd.Series({"rounds": RACE_ROUNDS + 30})]), no_length)
     assert "the first player to lead alone wins 100%" in long
+    poker = _feel_answer(row, no_length, race=False, round_word="deal")
+    assert "1.4 deals a game" in poker and "rounds" not in poker, "golem-poker's rounds are deals, in its own word"
 
 
 def test_the_notable_games_are_the_planted_comeback_and_a_typical_game() -> None:

@@ -189,6 +189,7 @@ def compute_report(
         rng,
         facts.get("playing_time"),
         race=facts.get("outcome", "win") == "win",  # a game scored in chips is no race to finish first
+        round_word=facts.get("round_word", "round"),
     )
     setup_section = build_setup_section(seats, same_rules, offsets, alpha, unit)
     variant_section = build_variant_section(games, seats, runs, metrics, labels, alpha, outcome_unit)

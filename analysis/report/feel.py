@@ -81,22 +81,23 @@ def _box(r: Any) -> str:
     return f"{fmt_num(low, 0)} min" if low == high else f"{fmt_num(low, 0)}-{fmt_num(high, 0)} min"
 
 
-def _feel_answer(row: pd.Series, length: pd.DataFrame, race: bool = True) -> str:
+def _feel_answer(row: pd.Series, length: pd.DataFrame, race: bool = True, round_word: str = "round") -> str:
     """The summary's "how it plays" line; without ``race`` (a game whose seats play for their score, not to finish
-    first: golem-poker's chips) the lead measures are left out, as in a game too short for a race."""
+    first: golem-poker's chips) the lead measures are left out, as in a game too short for a race. ``round_word``:
+    what the game's rounds are called (golem-poker's are deals)."""
     ahead = fmt_pct_ci(row["first_ahead_low"], row["first_ahead_high"], 0)
     if not race:
         return (
             f"How it plays ({fmt_players(row['num_players'])}, {row['bots']}, {fmt_int(row['num_games'])} games): "
-            f"{fmt_num(row['rounds'])} rounds a game; the seats play for their score, not to finish first, so the "
-            "lead measures (who leads, comebacks) do not describe this game"
+            f"{fmt_num(row['rounds'])} {round_word}s a game; the seats play for their score, not to finish first, so "
+            "the lead measures (who leads, comebacks) do not describe this game"
             f"{_length_phrase(length, int(row['num_players']), str(row['bots']))}."
         )
     if row["rounds"] < RACE_ROUNDS:
         return (
             f"How it plays ({fmt_players(row['num_players'])}, {row['bots']}, {fmt_int(row['num_games'])} games): "
-            f"{fmt_num(row['rounds'])} rounds a game, too few for the lead measures to describe a race (the first "
-            "seat ahead is mostly the one the result puts ahead)"
+            f"{fmt_num(row['rounds'])} {round_word}s a game, too few for the lead measures to describe a race (the "
+            "first seat ahead is mostly the one the result puts ahead)"
             f"{_length_phrase(length, int(row['num_players']), str(row['bots']))}."
         )
     return (
@@ -105,7 +106,7 @@ def _feel_answer(row: pd.Series, length: pd.DataFrame, race: bool = True) -> str
         f"{int(row['half_round'])} wins {fmt_pct(row['half_leader'], 0)}; the lead changes "
         f"{fmt_num(row['lead_changes'])} times a game (never in {fmt_pct(row['no_lead_change'], 0)}); "
         "the winner leads for "
-        f"good from {fmt_pct(row['decided'], 0)} of the game on; {fmt_num(row['rounds'])} rounds a game"
+        f"good from {fmt_pct(row['decided'], 0)} of the game on; {fmt_num(row['rounds'])} {round_word}s a game"
         f"{_length_phrase(length, int(row['num_players']), str(row['bots']))}."
     )
 
@@ -142,11 +143,13 @@ def build_feel_section(
     rng: np.random.Generator,
     playing_time: dict[str, Any] | None = None,
     race: bool = True,
+    round_word: str = "round",
 ) -> Section | None:
     """The section, from the runs of ``manifests`` that recorded trajectories, the games' length (every game of
     ``games``; in minutes with the game's ``playing_time``, the manifests' ``report.playing_time``) and the mixed
     games' seat rows ``mixed`` (skill against luck between the two strongest rungs of ``rungs`` that met, weakest
-    first); ``race`` False for a game whose seats play for their score (:func:`_feel_answer`); None without games."""
+    first); ``race`` False for a game whose seats play for their score (:func:`_feel_answer`); ``round_word``: what the
+    games table's rounds count ("round"; golem-poker's "deal"); None without games."""
     runs = _feel_runs(manifests) if len(seats) else []
     table = mixed[["game", "seat", "bot", "rank"]] if len(mixed) else pd.DataFrame()
     pairs = skill_and_luck(table, rungs, alpha, True) if len(mixed) else pd.DataFrame()
@@ -166,7 +169,9 @@ def build_feel_section(
         )
     )
     if runs:
-        _trajectory_items(section, runs, offsets, seats, games, turn_order, unit, alpha, rng, rungs, length, race)
+        _trajectory_items(
+            section, runs, offsets, seats, games, turn_order, unit, alpha, rng, rungs, length, race, round_word
+        )
     else:
         section.items.append(
             Text(
@@ -174,15 +179,17 @@ def build_feel_section(
             )
         )
     if not length.empty:
-        _length_items(section, length, playing_time)
+        _length_items(section, length, playing_time, round_word)
     if not luck.empty:
         _luck_items(section, luck.iloc[0], pairs, rungs, ratings)
     return section
 
 
-def _length_items(section: Section, length: pd.DataFrame, playing_time: dict[str, Any] | None) -> None:
+def _length_items(
+    section: Section, length: pd.DataFrame, playing_time: dict[str, Any] | None, round_word: str = "round"
+) -> None:
     timed = playing_time is not None and "minutes" in length.columns
-    header = ["players", "bots", "games", "turns a game", "rounds a game"]
+    header = ["players", "bots", "games", "turns a game", f"{round_word}s a game"]
     if timed:
         header += ["minutes at a table (estimate)", "box", "seconds a turn the box allows", "against the box"]
     rows = []
@@ -221,8 +228,9 @@ def _length_items(section: Section, length: pd.DataFrame, playing_time: dict[str
         )
     else:
         caption = (
-            "How long the games run: turns (as the run counts them) and rounds a game, every game of the runs (t "
-            "intervals of the mean). The game has no box playing time (seeds/<game>/playing_time.toml), so no minutes."
+            f"How long the games run: turns (as the run counts them) and {round_word}s a game, every game of the runs "
+            "(t intervals of the mean). The game has no box playing time (seeds/<game>/playing_time.toml), so no "
+            "minutes."
         )
     section.items.append(Table(header, rows, caption))
 
@@ -240,6 +248,7 @@ def _trajectory_items(
     rungs: tuple[str, ...],
     length: pd.DataFrame,
     race: bool = True,
+    round_word: str = "round",
 ) -> None:
     traj, part = _feel_tables(runs, offsets, seats, turn_order)
     summary = feel_summary(traj, part, alpha, rng)
@@ -283,7 +292,7 @@ def _trajectory_items(
         )
     )
     head = feel_headline(summary, rungs)
-    section.answers.append(_feel_answer(head, length, race))
+    section.answers.append(_feel_answer(head, length, race, round_word))
     n, bots = int(head["num_players"]), str(head["bots"])
     section.items += _watch_items(traj, part, n, bots, runs, offsets, unit, seats if turn_order else None)
     panels = [lambda ax: plots.plot_leader_wins(curve, ax=ax, num_players=n)]

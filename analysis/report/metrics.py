@@ -172,6 +172,7 @@ def design_answer(
         low, high = np.quantile(rounds, [0.05, 0.95]) if len(rounds) else (np.nan, np.nan)
         lengths.append(f"{fmt_num(rounds.mean(), 1)} ({low:.0f}–{high:.0f})")
     pace = manifests[0].report.get("playing_time")
+    rounds_word = manifests[0].report.get("round_word", "round") + "s"
     if pace:
         minutes = [
             fmt_num(
@@ -188,12 +189,13 @@ def design_answer(
         low, high = (fmt_num(v, 0) for v in pace["box_minutes"])
         box = f"{low} min" if low == high else f"{low}-{high} min"
         lines.append(
-            f"game length: {' / '.join(lengths)} rounds (mean, 5–95%), about {' / '.join(minutes)} min at a table at "
-            f"an estimated pace (box: {box})"
+            f"game length: {' / '.join(lengths)} {rounds_word} (mean, 5–95%), about {' / '.join(minutes)} min at a "
+            f"table at an estimated pace (box: {box})"
         )
     else:
         lines.append(
-            f"game length: {' / '.join(lengths)} rounds (mean, 5–95%); in rounds only: the game data hold no "
+            f"game length: {' / '.join(lengths)} {rounds_word} (mean, 5–95%); in {rounds_word} only: the game data "
+            "hold no "
             "playing time"
         )
     if len(lines) == 2 and lines[1].startswith("game length: "):  # the length alone: one line

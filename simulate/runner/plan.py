@@ -111,19 +111,20 @@ class RunSpec:
 
 
 def report_facts(game: Game) -> dict[str, Any]:
-    """What a report needs to know of the game, recorded in the manifest (``report``) so that documents read it
-    from the run: ``score_unit``, ``turn_order_column`` (None: the table seat is the turn order), ``metrics``
-    (the game's ``report_metrics``, name -> [expression, meaning[, per]]), ``skill_ladder`` (the game's bots
-    from weakest to strongest), ``bot_names`` (spec -> the words a designer reads), ``profile_forced``
-    (profile columns that count what a player does only when forced or as a penalty, which the play profile shows
-    but never flags as unused), ``outcome`` (``"win"`` or
-    ``"score"``: what the seat and strategy answers measure), ``outcome_precision`` (score units, for ``"score"``),
+    """What a report needs to know of the game, recorded in the manifest (``report``) so that documents read it from the
+    run: ``score_unit``, ``turn_order_column`` (None: the table seat is the turn order), ``round_word`` (what a
+    round of the games table is called), ``metrics`` (the game's ``report_metrics``, name -> [expression, meaning[,
+    per]]), ``skill_ladder`` (the game's bots from weakest to strongest), ``bot_names`` (spec -> the words a
+    designer reads), ``profile_forced`` (profile columns that count what a player does only when forced or as a
+    penalty, which the play profile shows but never flags as unused), ``outcome`` (``"win"`` or ``"score"``: what
+    the seat and strategy answers measure), ``outcome_precision`` (score units, for ``"score"``),
     ``design_measures`` (the metrics the summary leads with) and ``public_opening``, ``hidden_order`` (what the
     setup seed's two streams draw, in words; an empty opening: none) and ``playing_time`` (the box's minutes and the
     estimated pace that turn a game's turns into minutes, ``Game.playing_time``; None: no box time)."""
     return {
         "score_unit": game.info.score_unit,
         "turn_order_column": game.info.turn_order_column,
+        "round_word": game.info.round_word,
         "metrics": {name: list(spec) for name, spec in game.info.report_metrics.items()},
         "skill_ladder": list(game.info.skill_ladder),
         "bot_names": dict(game.info.bot_names),

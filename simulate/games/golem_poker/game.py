@@ -96,6 +96,7 @@ class GolemPoker(GameShell):
         ),
         indexed_lists={},
         score_unit="chips",  # what a seat's score counts, in the report's wording
+        round_word="deal",  # the games table's rounds count deals (a re-deal starts a new one), not betting rounds
         # the outcome a player plays for is net chips, not "finishing above": seat and strategy answers count chips;
         # an answer is settled within ±10 chips a game (about 5% of a 4-player pot of ~200 chips)
         outcome="score",
