@@ -16,6 +16,7 @@ import random
 import statistics
 import time
 from itertools import combinations
+from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
@@ -29,12 +30,14 @@ from simulate.game import (
     GameInfo,
     PlantedEdit,
     ReplayPosition,
+    RuleOption,
     bot_specs,
 )
 from simulate.gamekit import (
     GameShell,
     new_trajectories,
     result_event,
+    rule_options,
     state_field,
     trajectory_lists,
 )
@@ -301,8 +304,7 @@ class Golem(GameShell):
         ),
     )
 
-    data_module = data
-    twin_class = GolemTwin
+    twin_class = GolemTwin  # its data load from ``loader`` (its own load_data and rule_options below)
     trace_game = staticmethod(play.trace_game)
     replay_moves = staticmethod(play.replay_moves)
     decide_moves = staticmethod(play.decide_moves)
@@ -314,6 +316,12 @@ class Golem(GameShell):
 
     def new_reference(self, d: data.GolemData, num_players: int, setup_seed: int) -> _IntActions:
         return _IntActions(GolemReference(d, num_players, setup_seed))
+
+    def rule_options(self) -> dict[str, RuleOption]:
+        return rule_options(data.RULE_OPTIONS, loader.load().rules)
+
+    def load_data(self, folder: Path | None, rules: dict[str, Any]) -> data.GolemData:
+        return loader.load(folder, rules)
 
     def describe_data(self, d: data.GolemData) -> dict[str, Any]:
         title = self.info.title + (" [ESTIMATES in use]" if d.provenance["estimates"] else "")
