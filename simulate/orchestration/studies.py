@@ -508,7 +508,7 @@ def precision_targets(
     study = study_for(game)
     ladder = list(make(game).info.skill_ladder)
     strong = list(strong) if strong is not None else ladder[:-3:-1]
-    order = [b for b in ladder if b not in strong] + [b for b in strong[::-1]]  # measured: strong play on top
+    order = [b for b in ladder if b not in strong] + strong[::-1]  # measured: strong play on top
     mirrors: dict[tuple[int, str], PlannedRun] = {}
     for p in planned:
         labels = {e.label for e in p.spec.lineup}
@@ -797,7 +797,6 @@ def _run_study(
             f"strength among the strong: topping up pairs not yet separated (at most "
             f"{int(study.round_robin_topup_share * total):,} more games a pair)"
         )
-
         planned = [*planned, *separate_strong(game, planned, total, seed, timed_play, log)]
     strong = measured_strong(game, planned)
     log(f"strong play, measured: {', '.join(strong)}")
