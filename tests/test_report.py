@@ -373,6 +373,7 @@ def test_a_run_without_what_the_report_needs_of_the_game_is_refused_in_one_line(
     assert json.loads((runs["mirror"] / "manifest.json").read_text())["report"] == {
         "score_unit": "points",
         "turn_order_column": None,
+        "round_word": "round",
         "metrics": {},
         "skill_ladder": list(make("century").info.skill_ladder),  # apprentice too, since main's a2bb15b
         "bot_names": dict(make("century").info.bot_names),
