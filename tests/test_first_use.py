@@ -15,6 +15,7 @@ import simulate.bench
 import simulate.runner.execute
 from simulate.bench import bench_setup, run_bench
 from simulate.cli import main
+from simulate.datafiles import DataError
 from simulate.gamekit import time_reference_replay
 from simulate.lineup import parse_lineup
 from simulate.registry import available_games, make
@@ -87,6 +88,19 @@ def test_bench_says_what_it_measures_before_each_measurement(monkeypatch: pytest
     assert all(seen >= 2 for seen, _ in records)  # each figure comes after a line saying what it measures
     for bots in bench_setup(make("golems"))[1]:
         assert any(line.startswith(f"golems --bots {bots}: ") for line in lines), lines
+
+
+def test_bench_on_data_that_fails_to_load_says_why_in_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    game_class = type(make("golem-poker"))
+
+    def broken(self, *args, **kwargs):
+        raise DataError("seeds/golem-poker/cfr.npz: the table was trained for another abstraction")
+
+    monkeypatch.setattr(game_class, "load_data", broken)
+    result = CliRunner().invoke(main, ["bench", "golem-poker", "--run-games", "0"])
+    assert result.exit_code == 1
+    assert result.output.strip() == "Error: seeds/golem-poker/cfr.npz: the table was trained for another abstraction"
+    assert result.exc_info is None or result.exc_info[0] is SystemExit
 
 
 def test_the_reference_replay_is_timed_in_cpu_without_its_first_use() -> None:

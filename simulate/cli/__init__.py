@@ -548,6 +548,7 @@ def bench(game_name: str, num_games: int | None, repeats: int, run_games: int) -
       golem bench golems --repeats 3 --run-games 0
     """
     from simulate.bench import run_bench
+    from simulate.datafiles import DataError
     from simulate.registry import UnknownName
 
     if 0 < run_games < 10:
@@ -556,7 +557,7 @@ def bench(game_name: str, num_games: int | None, repeats: int, run_games: int) -
         progress = functools.partial(click.echo, err=True)  # stdout stays one JSON line per measurement
         for line in run_bench(game_name, num_games=num_games, repeats=repeats, run_games=run_games, log=progress):
             click.echo(json.dumps(line))
-    except UnknownName as e:
+    except (UnknownName, DataError) as e:
         raise _fail(e) from None
 
 
