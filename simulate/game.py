@@ -434,9 +434,10 @@ class Study:
     """The most games the top-up of one pair of strong rungs may add (as a share of the study's games), played only
     where the pair's head-to-head interval still holds 50%."""
     styles_share: float = 0.0
-    """Games of each pair of the apprentice's strategy styles (and the plain apprentice) at 2 players, as a share of the
-    study's games: the report's Strategies at strong play (is there a dominant strategy?, docs/apprentice.md); none
-    for a game whose apprentice has no styles. These come on top of the runs."""
+    """Games of each pair of the apprentice's strategy styles (and the plain apprentice) at 2 players, and of each
+    table of them at the other ``ladder_players`` (``golem styles -p N``'s tables), as a share of the study's games:
+    the report's Strategies at strong play (is there a dominant strategy?, docs/apprentice.md); none for a game whose
+    apprentice has no styles. These come on top of the runs."""
     exploit: tuple[int, int, int] = ()
     """The exploit search (a best response to the apprentice, ``simulate.orchestration.exploit``) a study whose
     apprentice has styles runs at 2 players, ``(games a candidate, candidates, confirmation games)`` at the study's

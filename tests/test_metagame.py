@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from analysis.plots import plot_meta_game
 from analysis.report.format import people_words
-from analysis.report.model import Figure, GamePage, Text, Watch
+from analysis.report.model import Figure, GamePage, Table, Text, Watch
 from analysis.report.styles import BestResponse, build_styles_section, profile_difference
 from analysis.stats import metagame
 from analysis.stats.metagame import (
@@ -357,3 +357,24 @@ def test_the_multi_player_bootstrap_resamples_whole_games():
         ).max()
         < 0.01
     )
+
+
+@pytest.mark.usefixtures("_close_figures")
+def test_the_section_answers_at_each_larger_table_the_runs_hold():
+    """2-player pairs that are even, and 3-player tables where the engine style finishes ahead (planted): the section
+    keeps the 2-player answer and adds the 3-player one, which a 2-player-only section would miss."""
+    engine, rush = "apprentice:style=engine", "apprentice:style=rush"
+    even = _style_seats({(engine, "apprentice"): 0.5, (engine, rush): 0.5, ("apprentice", rush): 0.5}, 1500)
+    strength = {"apprentice": 1.0, engine: 2.0, rush: 1.0}
+    tables = _plackett_luce_seats(strength, [("apprentice", engine, rush)], 3000)
+    tables = tables.assign(game=tables["game"] + 10**6, num_players=3, win=(tables["rank"] == 1).astype(float))
+    section = build_styles_section(pd.concat([even.assign(rank=2 - even["win"]), tables]), 0.05)
+    (answer,) = section.answers
+    two, three = answer.split("; at 3 players (3,000 games a pair): ")
+    assert DOMINATES not in two
+    assert three.startswith(f"{DOMINATES}: the engine style beats every other")
+    assert "the engine style finishes ahead in 6" in three and "against the plain apprentice" in three
+    captions = [item.caption for item in section.items if isinstance(item, Table)]
+    assert any(c.startswith("3 players: the share of the row's seats finishing ahead") for c in captions)
+    # without finishing places the larger tables are left out, not misread
+    assert "at 3 players" not in build_styles_section(pd.concat([even, tables.drop(columns="rank")]), 0.05).answers[0]

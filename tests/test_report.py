@@ -238,6 +238,7 @@ def test_study_runs_and_reports_at_a_tiny_scale(tmp_path) -> None:
     md = (tmp_path / "rep" / "report.md").read_text(encoding="utf-8")
     assert "golem study century --games 700" in md
     _best_response_page_is_written_and_linked(tmp_path / "rep", tmp_path / "runs" / "century-2p-exploit", md)
+    assert "games a pair): " in md and "; at 3 players (" in md and "; at 4 players (" in md  # the styles' answers
     played = len(list((tmp_path / "runs").iterdir()))
     assert played >= len(plan_study("century", 700)), "the planned runs, then the precision top-ups"
     args = ["study", "century", "--games", "700", "--runs-dir", tmp_path / "runs", "--out", tmp_path / "rep"]
@@ -299,12 +300,18 @@ def test_study_plan_scales_and_separates_seeds() -> None:
     assert all(p.spec.num_games % (p.spec.games_per_setup * p.spec.orders_per_opening) == 0 for p in large)
     nested = [p for p in large if p.spec.orders_per_opening > 1]
     assert nested and all(f"--orders-per-opening {p.spec.orders_per_opening}" in p.command for p in nested)
-    # every pair of the apprentice's strategy styles and the plain apprentice, at 2 players (seats rotated)
+    # every pair of the apprentice's strategy styles and the plain apprentice at 2 players, and at the ladder's other
+    # counts every table of them (seats rotated): all three at 3, each of them doubled at 4
     styles = [p for p in large if p.purpose.startswith("strategy styles")]
-    pairs = {frozenset(b.label for b in p.spec.lineup) for p in styles}
+    pairs = {frozenset(b.label for b in p.spec.lineup) for p in styles if p.spec.num_players == 2}
     bots = {"apprentice", "apprentice:style=rush", "apprentice:style=engine"}
     assert pairs == {frozenset((a, b)) for a in bots for b in bots if a < b}
-    assert all(p.spec.num_players == 2 and p.spec.num_games == 2_500 for p in styles)
+    tables = {
+        n: sorted(sorted(b.label for b in p.spec.lineup) for p in styles if p.spec.num_players == n) for n in (3, 4)
+    }
+    assert tables[3] == [sorted(bots)]
+    assert tables[4] == sorted(sorted([*bots, b]) for b in bots)
+    assert len(styles) == 3 + 1 + 3 and all(p.spec.num_games == 2_500 for p in styles)
     golems = [p for p in plan_study("golems", 1_000_000) if p.purpose.startswith("strategy styles")]
     assert len(golems) == 10 and all(p.spec.num_games == 2_500 for p in golems)  # 4 styles and the plain apprentice
     assert not [p for p in plan_study("golem-poker", 10_000) if p.purpose.startswith("strategy styles")]  # none

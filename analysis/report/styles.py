@@ -13,20 +13,26 @@ from analysis import plots
 from analysis.report.format import fmt_int, fmt_pct, fmt_pct_ci, fmt_pp
 from analysis.report.model import GamePage, Section, Table, Text, Watch, make_figure
 from analysis.stats.convergence import more_games_text
-from analysis.stats.metagame import UNRESOLVED, meta_game, pair_scores
+from analysis.stats.metagame import UNRESOLVED, MetaGame, meta_game, pair_scores, table_scores
 
 APPRENTICE = "apprentice"
 """The learned player whose styles (``apprentice:style=NAME``) the section compares."""
 
 
-def style_seats(seats: pd.DataFrame) -> pd.DataFrame:
-    """The seats of the two-player games between two different styles of the apprentice (``apprentice`` or
-    ``apprentice:style=NAME``, no other setting); ``game``, ``bot``, ``win``."""
-    frame = seats.loc[seats["num_players"] == 2, ["game", "bot", "win"]].copy()
+def style_seats(seats: pd.DataFrame, num_players: int = 2) -> pd.DataFrame:
+    """The seats of the ``num_players``-player games whose every seat holds a style of the apprentice (``apprentice``
+    or ``apprentice:style=NAME``, no other setting) and that seat at least two different ones; ``game``, ``bot``,
+    ``win`` and ``rank``."""
+    columns = ["game", "bot", "win", "rank"] if "rank" in seats.columns else ["game", "bot", "win"]
+    frame = seats.loc[seats["num_players"] == num_players, columns].copy()
     frame["bot"] = frame["bot"].astype(str)
     styled = frame["bot"].eq(APPRENTICE) | frame["bot"].str.fullmatch(rf"{APPRENTICE}:style=\w+")
-    whole = styled.groupby(frame["game"]).transform("all")
+    whole = styled.groupby(frame["game"]).transform("all") & frame.groupby("game")["bot"].transform("nunique").gt(1)
     return frame[whole.to_numpy()]
+
+
+def _style_bots(games: pd.DataFrame) -> list[str]:
+    return sorted(games["bot"].unique(), key=lambda b: (b != APPRENTICE, b))
 
 
 @dataclass(frozen=True)
@@ -130,23 +136,54 @@ def _rate(row: pd.Series) -> str:
     return f"{fmt_pct(row['win_rate'])} ({fmt_pct_ci(row['ci_low'], row['ci_high'])})"
 
 
-def build_styles_section(
-    seats: pd.DataFrame, alpha: float, random_state: int = 0, best: BestResponse | None = None
-) -> Section | None:
-    """The styles' win-rate matrix, the meta-game's equilibrium and its verdict, then the ``best`` response where a
-    search found one; None unless the runs hold games of every pair of at least two of the apprentice's styles at 2
-    players (as ``golem styles`` plays them).
-
-    Required columns: ``game`` (unique over the runs), ``num_players``, ``bot``, ``win``."""
-    games = style_seats(seats)
-    bots = sorted(games["bot"].unique(), key=lambda b: (b != APPRENTICE, b))
-    if len(bots) < 2:
+def _meta_at(
+    seats: pd.DataFrame, num_players: int, alpha: float, random_state: int
+) -> tuple[list[str], MetaGame] | None:
+    """The styles and their meta-game at ``num_players``: pairs of seats at 2 players, pairwise comparisons at a table
+    at more (``metagame.table_scores``); None unless at least two styles met and every pair of them met."""
+    games = style_seats(seats, num_players)
+    bots = _style_bots(games)
+    if len(bots) < 2 or (num_players > 2 and "rank" not in games.columns):
         return None
-    scores = pair_scores(games)
+    scores = pair_scores(games) if num_players == 2 else table_scores(games)
     met = {frozenset(p) for p in zip(scores["strategy"], scores["opponent"], strict=True)}
     if len(met) < len(bots) * (len(bots) - 1) // 2:
         return None
-    meta = meta_game(scores, bots, alpha=alpha, random_state=random_state)
+    return bots, meta_game(scores, bots, alpha=alpha, random_state=random_state)
+
+
+def _grid(bots: list[str], m: pd.DataFrame) -> list[list[str]]:
+    return [[a, *("" if a == b else _rate(m.loc[(a, b)]) for b in bots)] for a in bots]
+
+
+def _verdict(meta: MetaGame, bots: list[str], num_players: int) -> str:
+    """The meta-game's verdict, its reason, the games that would settle it, and each style against the plain
+    apprentice (its win rate at 2 players; at more, its share of finishing ahead of a plain apprentice's seat)."""
+    m = meta.matrix.set_index(["strategy", "opponent"])
+    settle = f"; {more_games_text(meta.more_games)} a pair would settle it" if meta.verdict == UNRESOLVED else ""
+    beats = "wins" if num_players == 2 else "finishes ahead in"
+    against = [
+        f"{style_words(b)} {beats} {_rate(m.loc[(b, APPRENTICE)])} against the plain apprentice"
+        for b in bots
+        if b != APPRENTICE and (b, APPRENTICE) in m.index
+    ]
+    return f"{meta.verdict}: {style_words(meta.reason)}{settle}; {'; '.join(against)}"
+
+
+def build_styles_section(
+    seats: pd.DataFrame, alpha: float, random_state: int = 0, best: BestResponse | None = None
+) -> Section | None:
+    """The styles' win-rate matrix, the meta-game's equilibrium and its verdict at 2 players, then the same at each
+    larger table the runs hold (pairwise comparisons of finishing places), then the ``best`` response where a search
+    found one; None unless the runs hold games of every pair of at least two of the apprentice's styles at 2 players
+    (as ``golem styles`` plays them).
+
+    Required columns: ``game`` (unique over the runs), ``num_players``, ``bot``, ``win``; ``rank`` for tables of more
+    than 2 players (without it they are left out)."""
+    two = _meta_at(seats, 2, alpha, random_state)
+    if two is None:
+        return None
+    bots, meta = two
     m = meta.matrix.set_index(["strategy", "opponent"])
     per_pair = int(meta.matrix["num_games"].min())
     section = Section("Strategies at strong play")
@@ -158,8 +195,9 @@ def build_styles_section(
             f"gaining any), with {100 * (1 - alpha):.0f}% bootstrap intervals over each pair's games."
         )
     )
-    grid = [[a, *("" if a == b else _rate(m.loc[(a, b)]) for b in bots)] for a in bots]
-    section.items.append(Table(["row against column", *bots], grid, "win rate of the row's style (Wilson interval)"))
+    section.items.append(
+        Table(["row against column", *bots], _grid(bots, m), "win rate of the row's style (Wilson interval)")
+    )
     w = meta.weights
     rows = [
         [s, f"{weight:.2f} ({low:.2f}-{high:.2f})", fmt_pct(played, 0)]
@@ -176,24 +214,42 @@ def build_styles_section(
             size=(6.5, 0.5 * len(bots) + 1.5),
         )
     )
-    settle = f"; {more_games_text(meta.more_games)} a pair would settle it" if meta.verdict == UNRESOLVED else ""
-    reason = style_words(meta.reason)
-    against = [
-        f"{style_words(b)} wins {_rate(m.loc[(b, APPRENTICE)])} against the plain apprentice"
-        for b in bots
-        if b != APPRENTICE and (b, APPRENTICE) in m.index
-    ]
-    verdict = f"Is there a dominant strategy? {meta.verdict}: {reason}{settle}; {'; '.join(against)}."
-    section.items.append(Text(verdict, "verdict"))
+    verdict = _verdict(meta, bots, 2)
+    section.items.append(Text(f"Is there a dominant strategy? {verdict}.", "verdict"))
+    larger = []
+    for n in sorted(c for c in seats["num_players"].unique() if c > 2):
+        found = _meta_at(seats, int(n), alpha, random_state)
+        if found is None:
+            continue
+        table_bots, table_meta = found
+        tm = table_meta.matrix.set_index(["strategy", "opponent"])
+        weights = ", ".join(
+            f"{style_words(s)} {weight:.2f} ({low:.2f}-{high:.2f})"
+            for s, weight, low, high in zip(
+                *(table_meta.weights[c] for c in ("strategy", "weight", "ci_low", "ci_high")), strict=True
+            )
+        )
+        tables = int(table_meta.matrix["num_games"].min())
+        section.items.append(
+            Table(
+                ["row against column", *table_bots],
+                _grid(table_bots, tm),
+                f"{n} players: the share of the row's seats finishing ahead of the column's at the same table "
+                f"(Wilson interval; tables mixing the styles, seats rotated, at least {fmt_int(tables)} games a pair)",
+            )
+        )
+        at_n = _verdict(table_meta, table_bots, int(n))
+        section.items.append(Text(f"At {n} players: {at_n}. Equilibrium weights: {weights}.", "verdict"))
+        larger.append(f"at {n} players ({fmt_int(tables)} games a pair): {at_n}")
     exploited = ""
     if best is not None:
         items, clause = best_response_items(best)
         section.items += items
         exploited = f"; {clause}"
+    counts = "".join(f"; {line}" for line in larger)
     section.answers.append(
         f"Dominant strategy at the learned player's skill ({len(bots) - 1} styles of it and the plain apprentice, "
-        f"{fmt_int(per_pair)} 2-player games a pair): {meta.verdict}: {reason}{settle}; {'; '.join(against)}"
-        f"{exploited}."
+        f"{fmt_int(per_pair)} 2-player games a pair): {verdict}{counts}{exploited}."
     )
     return section
 

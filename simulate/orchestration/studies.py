@@ -49,7 +49,7 @@ from simulate.lineup import parse_lineup
 from simulate.orchestration.card_value import component_groups
 from simulate.orchestration.exploit import ExploitDesign, ExploitResult, exploit, reuse
 from simulate.orchestration.game_pages import publish_report
-from simulate.orchestration.styles import StylesError, style_bots
+from simulate.orchestration.styles import StylesError, style_bots, style_tables
 from simulate.outputs import hold
 from simulate.registry import available_games, make
 from simulate.runformat import RunFormatError, read_manifest, run_tables
@@ -200,8 +200,9 @@ def _round_robin_runs(study: Study) -> tuple[StudyRun, ...]:
 
 
 def _styles_runs(study: Study) -> tuple[StudyRun, ...]:
-    """Every pair of the apprentice's strategy styles and the plain apprentice at 2 players (seats rotated by the
-    runner), as ``golem styles`` plays them; none without ``styles_share`` or styles."""
+    """The apprentice's strategy styles and the plain apprentice against each other, as ``golem styles`` plays them:
+    every pair at 2 players, and every table of ``styles.style_tables`` at each other ladder player count (seats
+    rotated by the runner); none without ``styles_share`` or styles."""
     if study.styles_share <= 0:
         return ()
     try:
@@ -210,14 +211,14 @@ def _styles_runs(study: Study) -> tuple[StudyRun, ...]:
         return ()
     return tuple(
         StudyRun(
-            f"{study.game}-2p-styles-{_slug(a)}-vs-{_slug(b)}",
-            2,
-            (a, b),
+            f"{study.game}-{n}p-styles-{'-vs-'.join(_slug(b) for b in table)}",
+            n,
+            table,
             study.styles_share,
-            purpose=f"strategy styles, {a} against {b}, 2 players",
+            purpose=f"strategy styles, {' against '.join(table)}, {n} players",
         )
-        for i, a in enumerate(bots)
-        for b in bots[i + 1 :]
+        for n in sorted({2, *study.ladder_players})
+        for table in style_tables(bots, n)
     )
 
 
