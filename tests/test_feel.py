@@ -312,6 +312,14 @@ def test_the_summary_reads_no_race_into_a_game_of_one_or_two_rounds() -> None:
     poker = _feel_answer(row, no_length, race=False, round_word="deal")
     assert "1.4 deals a game" in poker and "rounds" not in poker, "golem-poker's rounds are deals, in its own word"
 
+    # how often the lead never changes: no "never in 0%" that reads as a bug
+    def never(share: float) -> str:
+        return _feel_answer(long_row.assign(no_lead_change=share).iloc[0], no_length)
+
+    long_row = pd.DataFrame([row.drop("rounds")]).assign(rounds=RACE_ROUNDS + 30, lead_changes=6.8)
+    assert "the lead changes 6.8 times a game (at least once in every game); " in never(0.0)
+    assert "(never in 0.3%); " in never(0.003) and "(never in 5%); " in never(0.05)
+
 
 def test_the_notable_games_are_the_planted_comeback_and_a_typical_game() -> None:
     """Seat 1 leads every game by one until a coin flip at the end, except a planted comeback: game 7's winner
@@ -361,3 +369,18 @@ def test_the_how_it_plays_line_reads_no_race_into_a_game_played_for_chips() -> N
     assert "first player to lead alone" in _feel_answer(row, length)
     line = _feel_answer(row, length, race=False)
     assert "lead alone" not in line and "play for their score, not to finish first" in line
+
+
+def test_the_headline_is_the_strongest_rung_at_its_fewest_players_whatever_the_top_ups() -> None:
+    from analysis.report.feel import HEADLINE_GAMES, feel_headline
+
+    summary = pd.DataFrame(
+        {
+            "bots": ["apprentice", "search", "search", "apprentice + search", "search"],
+            "num_players": [2, 2, 4, 2, 3],
+            "num_games": [84_000, HEADLINE_GAMES + 1, 3 * HEADLINE_GAMES, 90_000, HEADLINE_GAMES - 1],
+        }
+    )
+    top = feel_headline(summary, ("apprentice", "search"))
+    assert (top["bots"], top["num_players"]) == ("search", 2), "more games at 4 players do not move the line"
+    assert feel_headline(summary.iloc[[0, 3, 4]], ("apprentice", "search"))["bots"] == "apprentice"

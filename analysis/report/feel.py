@@ -55,13 +55,14 @@ def _feel_tables(
 
 def feel_headline(summary: pd.DataFrame, rungs: tuple[str, ...] = ()) -> pd.Series:
     """The lineup the summary speaks of: the mirror match of the strongest rung of ``rungs`` (weakest first) with
-    ``HEADLINE_GAMES`` games, else the mirror match (or lineup) with the most games."""
+    ``HEADLINE_GAMES`` games at the fewest players it has them (so a top-up that plays more games at another count
+    does not move the line), else the mirror match (or lineup) with the most games."""
     mirror = summary[~summary["bots"].str.contains(" + ", regex=False)]
     ranked = mirror[mirror["bots"].isin(rungs).to_numpy() & (mirror["num_games"] >= HEADLINE_GAMES).to_numpy()]
     if len(ranked):
         place = ranked["bots"].map({r: i for i, r in enumerate(rungs)})
         top = ranked[(place == place.max()).to_numpy()]
-        return top.sort_values(["num_games", "num_players"], ascending=[False, True]).iloc[0]
+        return top.sort_values(["num_players", "num_games"], ascending=[True, False]).iloc[0]
     pool = mirror if len(mirror) else summary
     return pool.sort_values(["num_games", "num_players"], ascending=[False, True]).iloc[0]
 
@@ -104,11 +105,19 @@ def _feel_answer(row: pd.Series, length: pd.DataFrame, race: bool = True, round_
         f"How it plays ({fmt_players(row['num_players'])}, {row['bots']}, {fmt_int(row['num_games'])} games): "
         f"the first player to lead alone wins {fmt_pct(row['first_ahead'], 0)} ({ahead}); the leader after round "
         f"{int(row['half_round'])} wins {fmt_pct(row['half_leader'], 0)}; the lead changes "
-        f"{fmt_num(row['lead_changes'])} times a game (never in {fmt_pct(row['no_lead_change'], 0)}); "
+        f"{fmt_num(row['lead_changes'])} times a game ({_never(row['no_lead_change'])}); "
         "the winner leads for "
         f"good from {fmt_pct(row['decided'], 0)} of the game on; {fmt_num(row['rounds'])} {round_word}s a game"
         f"{_length_phrase(length, int(row['num_players']), str(row['bots']))}."
     )
+
+
+def _never(share: float) -> str:
+    """How often the lead never changes, without a "never in 0%" that reads as a bug: a share below 1% to a tenth of
+    a point, none at all as "at least once in every game"."""
+    if share == 0:
+        return "at least once in every game"
+    return f"never in {fmt_pct(share, 1 if share < 0.01 else 0)}"
 
 
 def _spread(row: pd.Series) -> str:
