@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from simulate.game import ApprenticeSpec, ChoiceLog, Choices, Positions
+import simulate.play as loop
+from simulate.game import ApprenticeSpec, ChoiceLog, Choices, Lineup, Positions
 from simulate.games.golems import play
 from simulate.games.golems.apprentice import RECORD_DECISIONS, SOLO_MARGIN_SCALE, choice_features
 from simulate.games.golems.bots import SEARCH, new_work
-from simulate.games.golems.data import VALUE_FILE, VALUE_PLAYERS
+from simulate.games.golems.data import VALUE_FILE, VALUE_PLAYERS, GolemsData
 from simulate.games.golems.engine import game_init, game_step
 from simulate.games.golems.features import FEATURES, NUM_FEATURES, PLAYER_COUNTS
 from simulate.games.golems.search_bot import S_ITERATIONS, SEARCH_MOVES, new_scratch, root_shares
@@ -23,15 +24,7 @@ _STREAM_CHOICE = 0xC401
 _STREAM_SHARES = 0xC402
 
 
-def positions(
-    data,
-    num_players: int,
-    seat_lineup: np.ndarray,
-    lineup_ids: np.ndarray,
-    lineup_params: np.ndarray,
-    setup_seeds: np.ndarray,
-    play_seeds: np.ndarray,
-) -> Positions:
+def _positions(data: GolemsData, lineup: Lineup) -> Positions:
     """Play one game per seed pair as ``Golems.play_chunk`` does and return their :class:`Positions`.
 
     After every move (up to ``RECORD_DECISIONS`` per game) the features of the position from every seat's view;
@@ -40,16 +33,18 @@ def positions(
     cannot be fitted): there ``win[g, 0]`` is the win graded by the final margin over the automaton, the
     logistic of margin / ``SOLO_MARGIN_SCALE`` (a 1-point win 0.62, 4 points 0.88, a tie 0.5, a 4-point loss 0.12).
     """
-    cap = RECORD_DECISIONS * num_players
-    st, x, game, seat = play.play_recorded(
-        data, num_players, seat_lineup, lineup_ids, lineup_params, setup_seeds, play_seeds, cap
-    )
+    num_players = lineup.num_players
+    st, x, game, seat = play.play_lineup_recorded(data, lineup, RECORD_DECISIONS * num_players)
     res = play.results(data, st)
     win = res["win"].astype(np.float64)
     if num_players == 1:
         margin = res["score"][:, 0].astype(np.float64) - st["automa_vp"]
         win[:, 0] = 1.0 / (1.0 + np.exp(-margin / SOLO_MARGIN_SCALE))
     return Positions(x, game, seat, win)
+
+
+positions = loop.by_arguments(_positions)
+""":func:`_positions` with the lineup's fields as arguments (``ApprenticeSpec.positions``)."""
 
 
 def _key(mv: np.ndarray) -> tuple[int, ...]:
