@@ -120,6 +120,11 @@ class Lineup(NamedTuple):
     setup_seeds: Any  # (G,) uint64, or one seed: the deal
     play_seeds: Any  # (G,) uint64, or one seed: the bots' randomness
 
+    def game(self, g: int) -> Lineup:
+        """The lineup of game ``g`` alone: its seats' row and its two seeds."""
+        seats = np.asarray(self.seat_bot).reshape(len(self.setup_seeds), self.num_players)
+        return self._replace(seat_bot=seats[g], setup_seeds=self.setup_seeds[g], play_seeds=self.play_seeds[g])
+
 
 class Positions(NamedTuple):
     """Positions of a batch of games, as an apprentice sees them, and how the games ended (``ApprenticeSpec``).

@@ -67,15 +67,7 @@ positions = loop.by_arguments(_positions)
 """:func:`_positions` with the lineup's fields as arguments (``ApprenticeSpec.positions``)."""
 
 
-def choices(
-    data: GolemData,
-    num_players: int,
-    seat_lineup: np.ndarray,
-    lineup_ids: np.ndarray,
-    lineup_params: np.ndarray,
-    setup_seeds: np.ndarray,
-    play_seeds: np.ndarray,
-) -> Choices:
+def _choices(data: GolemData, lineup: Lineup) -> Choices:
     """Play one game per seed pair as a run does (``play.trace_game``) and return the bots' :class:`Choices`: at every
     decision past setup with more than one option, the features of every option's afterstate from the mover's view
     (``apprentice_bot.choice_features``, the unseen re-dealt from the game's play seed and the decision's number)
@@ -85,15 +77,13 @@ def choices(
     feats = np.zeros((MAX_MOVES, NUM_FEATURES))
     options = scratch[3]
     st = new_state(1)  # each game's record, set up anew for every game
-    seat_lineup = np.asarray(seat_lineup).reshape(len(setup_seeds), num_players)
     log = ChoiceLog(NUM_FEATURES)
-    for g in range(len(setup_seeds)):
-        actions, _ = play.trace_game(
-            data, num_players, seat_lineup[g], lineup_ids, lineup_params, setup_seeds[g], play_seeds[g]
-        )
-        engine.init_one(st, 0, data.kernel, num_players, setup_seeds[g], play_seeds[g])
+    for g in range(len(lineup.setup_seeds)):
+        one = lineup.game(g)
+        actions, _ = play.trace_game(data, *one)
+        engine.init_one(st, 0, data.kernel, one.num_players, one.setup_seeds, one.play_seeds)
         for t, a in enumerate(actions):
-            seed = derive_seed(np.uint64(play_seeds[g]), np.uint64(_STREAM_CHOICE), np.uint64(t))
+            seed = derive_seed(np.uint64(one.play_seeds), np.uint64(_STREAM_CHOICE), np.uint64(t))
             n = choice_features(st, 0, data.kernel, np.uint64(seed), scratch, feats)
             if n > 1:
                 picked = options[:n, 0] == a
@@ -101,6 +91,10 @@ def choices(
                     log.add(feats[:n], picked, g)
             engine.apply_one(st, 0, data.kernel, int(a))
     return log.choices()
+
+
+choices = loop.by_arguments(_choices)
+""":func:`_choices` with the lineup's fields as arguments (``ApprenticeSpec.choices``)."""
 
 
 APPRENTICE = ApprenticeSpec(

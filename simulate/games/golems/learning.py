@@ -54,15 +54,7 @@ def _key(mv: np.ndarray) -> tuple[int, ...]:
     return int(mv[M_KIND]), int(mv[M_ROW]), int(mv[M_POS]), int(mv[M_ABILITY]), int(mv[M_COLUMN])
 
 
-def choices(
-    data,
-    num_players: int,
-    seat_lineup: np.ndarray,
-    lineup_ids: np.ndarray,
-    lineup_params: np.ndarray,
-    setup_seeds: np.ndarray,
-    play_seeds: np.ndarray,
-) -> Choices:
+def _choices(data: GolemsData, lineup: Lineup) -> Choices:
     """Play one game per seed pair as a run does (``play.trace_game``) and return the bots' :class:`Choices`.
 
     At every decision with more than one candidate move (``apprentice.choice_features``, the unseen cards re-dealt
@@ -75,32 +67,36 @@ def choices(
     ws = new_work(1, blank.dtype)
     scratch = new_scratch(blank)
     feats = np.zeros((SEARCH_MOVES, NUM_FEATURES))
+    lineup_ids, lineup_params = lineup.bot_ids, lineup.bot_params
     budget = max([int(p[S_ITERATIONS]) for b, p in zip(lineup_ids, lineup_params, strict=True) if b == SEARCH] + [0])
     tree = new_tree(budget + 1, MOVE_LEN, SEARCH_MOVES)
     shares = np.zeros(SEARCH_MOVES)
     log = ChoiceLog(NUM_FEATURES, shares=True)
-    for g in range(len(setup_seeds)):
-        moves, _ = play.trace_game(
-            data, num_players, seat_lineup[g], lineup_ids, lineup_params, setup_seeds[g], play_seeds[g]
-        )
+    for g in range(len(lineup.setup_seeds)):
+        one = lineup.game(g)
+        moves, _ = play.trace_game(data, *one)
         st = new_state(1, data.tables)
-        game_init(st, data.kernel, 0, num_players, setup_seeds[g], play_seeds[g])
+        game_init(st, data.kernel, 0, one.num_players, one.setup_seeds, one.play_seeds)
         for t, mv in enumerate(moves):
-            seed = derive_seed(np.uint64(play_seeds[g]), np.uint64(_STREAM_CHOICE), np.uint64(t))
+            seed = derive_seed(np.uint64(one.play_seeds), np.uint64(_STREAM_CHOICE), np.uint64(t))
             n = choice_features(st, data.kernel, np.uint64(seed), ws, feats)
             if n > 1:
                 keys = [_key(ws[0]["moves"][k]) for k in range(n)]
                 chosen = np.arange(n) == keys.index(_key(mv))
-                b = seat_lineup[g][st[0]["current"]]
+                b = one.seat_bot[st[0]["current"]]
                 if lineup_ids[b] == SEARCH:
                     sim = st.copy()
-                    sim["rng"][0, 0] = derive_seed(np.uint64(play_seeds[g]), np.uint64(_STREAM_SHARES), np.uint64(t))
+                    sim["rng"][0, 0] = derive_seed(np.uint64(one.play_seeds), np.uint64(_STREAM_SHARES), np.uint64(t))
                     root_shares(sim, data.kernel, lineup_params[b], tree, scratch, ws[0]["moves"], n, shares)
                     log.add(feats[:n], chosen, g, shares[:n])
                 else:
                     log.add(feats[:n], chosen, g, chosen)
             game_step(st, data.kernel, 0, mv)
     return log.choices()
+
+
+choices = loop.by_arguments(_choices)
+""":func:`_choices` with the lineup's fields as arguments (``ApprenticeSpec.choices``)."""
 
 
 APPRENTICE = ApprenticeSpec(
