@@ -104,6 +104,28 @@ class GamePlan:
     seat_lineup: np.ndarray  # (G, n) lineup index per seat
 
 
+class Lineup(NamedTuple):
+    """Who plays a batch of games: the seats' bots and each game's seeds, as one record.
+
+    It unpacks into the arguments every game's play functions take after the data, in this order
+    (``play.trace_game(data, *lineup)``); ``GameShell`` builds it once from ``Game.play_chunk``'s and ``Game.replay``'s
+    arguments, so a game's own methods take the record. Seat s of game g holds lineup entry ``seat_bot[g, s]`` (a
+    single game: ``seat_bot[s]`` and one seed of each kind).
+    """
+
+    num_players: int
+    seat_bot: np.ndarray  # (G, n) or (n,): index into bot_ids per seat
+    bot_ids: np.ndarray  # (L,) bot ids
+    bot_params: np.ndarray  # (L, P) parameter vectors
+    setup_seeds: Any  # (G,) uint64, or one seed: the deal
+    play_seeds: Any  # (G,) uint64, or one seed: the bots' randomness
+
+    def game(self, g: int) -> Lineup:
+        """The lineup of game ``g`` alone: its seats' row and its two seeds."""
+        seats = np.asarray(self.seat_bot).reshape(len(self.setup_seeds), self.num_players)
+        return self._replace(seat_bot=seats[g], setup_seeds=self.setup_seeds[g], play_seeds=self.play_seeds[g])
+
+
 class Positions(NamedTuple):
     """Positions of a batch of games, as an apprentice sees them, and how the games ended (``ApprenticeSpec``).
 

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from simulate.datafiles import default_dir, read_playing_time, rule_choices
-from simulate.game import Codes, GameInfo, Lists, RuleOption
+from simulate.game import ChunkTables, Codes, GameInfo, Lineup, Lists, RuleOption
 from simulate.viewkit import ReplayedGame, build_view, plain_scene
 
 
@@ -307,8 +307,9 @@ class Twin(ABC):
 
 class GameShell:
     """The common part of every game's ``GAME`` (``simulate.game.Game``): its declared facts (``info``), its data
-    folder (``seeds/<name>/``) and playing time, the replay page, and the bench's replay timings written once over
-    three hooks.
+    folder (``seeds/<name>/``) and playing time, ``play_chunk`` and ``replay`` over the game's :meth:`play_lineup` and
+    :meth:`replay_lineup` (which take the lineup as one ``simulate.game.Lineup``), the replay page, and the bench's
+    replay timings written once over three hooks.
 
     A game sets ``trace_game`` (``play.trace_game``: one game's move records), ``replay_moves`` (``play.replay_moves``:
     the numba engine applying recorded moves; None when the game has none), ``data_module`` (its data module, whose
@@ -351,6 +352,49 @@ class GameShell:
     def load_data(self, folder: Path | None, rules: dict[str, Any]) -> Any:
         """``data_module.load``: the data of ``folder`` (None: the shipped data) with ``rules`` on top (``Game``)."""
         return self.data_module.load(folder, rules)
+
+    def play_chunk(
+        self,
+        data: Any,
+        num_players: int,
+        seat_lineup: np.ndarray,
+        lineup_ids: np.ndarray,
+        lineup_params: np.ndarray,
+        setup_seeds: np.ndarray,
+        play_seeds: np.ndarray,
+        threads: int = 1,
+        check_moves: bool = False,
+        trajectories: bool = False,
+    ) -> ChunkTables:
+        """``Game.play_chunk``: the game's :meth:`play_lineup` with the lineup as one record."""
+        lineup = Lineup(num_players, seat_lineup, lineup_ids, lineup_params, setup_seeds, play_seeds)
+        return self.play_lineup(data, lineup, threads, check_moves, trajectories)
+
+    def play_lineup(
+        self, data: Any, lineup: Lineup, threads: int, check_moves: bool, trajectories: bool
+    ) -> ChunkTables:
+        """The game's ``play_chunk`` over a :class:`simulate.game.Lineup` (one game per seed pair)."""
+        raise NotImplementedError(f"{self.info.name} supplies no play_lineup")
+
+    def replay(
+        self,
+        data: Any,
+        num_players: int,
+        seat_lineup: np.ndarray,
+        lineup_ids: np.ndarray,
+        lineup_params: np.ndarray,
+        setup_seed: int,
+        play_seed: int,
+        labels: list[str],
+        states: bool = False,
+    ) -> list[dict[str, Any]]:
+        """``Game.replay``: the game's :meth:`replay_lineup` with the lineup (of one game) as one record."""
+        lineup = Lineup(num_players, seat_lineup, lineup_ids, lineup_params, setup_seed, play_seed)
+        return self.replay_lineup(data, lineup, labels, states)
+
+    def replay_lineup(self, data: Any, lineup: Lineup, labels: list[str], states: bool) -> list[dict[str, Any]]:
+        """The game's ``replay`` of the one game of a :class:`simulate.game.Lineup`."""
+        raise NotImplementedError(f"{self.info.name} supplies no replay_lineup")
 
     def replay_view(
         self,
@@ -443,6 +487,10 @@ def new_trajectories(num_games: int, max_points: int, num_players: int) -> tuple
     0)`` is the empty pair a loop takes when it records none.
     """
     return np.zeros((num_games, max_points, num_players), TRAJECTORY_DTYPE), np.zeros(num_games, np.int32)
+
+
+NO_POINTS = new_trajectories(0, 0, 0)
+"""The empty trajectory arrays of a game loop that records none."""
 
 
 def trajectory_lists(points: np.ndarray, count: np.ndarray) -> Lists:

@@ -56,6 +56,7 @@ of its seeds, so the results do not depend on the number of blocks or threads.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -64,6 +65,8 @@ import numpy as np
 from numba import njit, prange, types
 from numba.core import cgutils
 from numba.extending import intrinsic
+
+from simulate.game import Lineup
 
 ILLEGAL_MOVE = "illegal_move"
 """The end reason of a game whose bot picked an illegal move under ``check_moves`` (``turn`` returned False): every
@@ -318,18 +321,10 @@ def recorded_rows(
     return rows[keep], game, (np.nonzero(keep)[1] % num_players).astype(np.int8)
 
 
-def lineup_context(
-    tables: Any,
-    num_players: int,
-    seat_bot: np.ndarray,
-    bot_ids: np.ndarray,
-    bot_params: np.ndarray,
-    setup_seeds: Any,
-    play_seeds: Any,
-    max_bot_params: int,
-) -> tuple:
+def lineup_context(tables: Any, lineup: Lineup, max_bot_params: int) -> tuple:
     """The head of a game's ``ctx``: (tables, num_players, seat_bot (G, n) int64, bot_ids (L,) int64, bot_params
     (L, max_bot_params) float64 padded with zeros (at least a row), setup_seeds, play_seeds (G,) uint64)."""
+    num_players, seat_bot, bot_ids, bot_params, setup_seeds, play_seeds = lineup
     setup = np.ascontiguousarray(np.atleast_1d(setup_seeds), dtype=np.uint64)
     bp = np.asarray(bot_params, dtype=np.float64)
     bp = bp.reshape(-1, max_bot_params) if bp.ndim < 2 else bp
@@ -346,14 +341,45 @@ def lineup_context(
     )
 
 
+def seed_context(data: Any, num_players: int, setup_seeds: Any, play_seeds: Any) -> tuple:
+    """The ``ctx`` of a replay that needs the tables, the players and the seeds alone: (tables, num_players,
+    setup_seeds, play_seeds (G,) uint64)."""
+    seeds = (np.ascontiguousarray(np.atleast_1d(s), dtype=np.uint64) for s in (setup_seeds, play_seeds))
+    return (data.kernel, num_players, *seeds)
+
+
+def by_arguments(play_lineup: Callable[..., Any]) -> Callable[..., Any]:
+    """``play_lineup(data, lineup, ...)`` taking the lineup as its fields instead, ``(data, num_players, seat_bot,
+    bot_ids, bot_params, setup_seeds, play_seeds, ...)`` (``simulate.game.Lineup``): the form tools and tests call a
+    game's ``play_batch`` in, written once here."""
+
+    @functools.wraps(play_lineup)
+    def play(
+        data: Any,
+        num_players: int,
+        seat_bot: np.ndarray,
+        bot_ids: np.ndarray,
+        bot_params: np.ndarray,
+        setup_seeds: np.ndarray,
+        play_seeds: np.ndarray,
+        *args: Any,
+        **kwargs: Any,
+    ) -> Any:
+        lineup = Lineup(num_players, seat_bot, bot_ids, bot_params, setup_seeds, play_seeds)
+        return play_lineup(data, lineup, *args, **kwargs)
+
+    return play
+
+
 @dataclass(frozen=True)
 class Loop:
     """A game's compiled loop and how to make what it takes: the Python side of every game's play, written once.
 
     ``play_games``, ``play_blocks``, ``replay_games`` and ``decide_kernel`` are the game's bound kernels (see the
     module docstring; the last two None where the game has none); ``records(data, G)`` a batch of G records;
-    ``work(st, k)`` k scratch records for batch ``st``; ``context(data, num_players, seat_bot, bot_ids, bot_params,
-    setup_seeds, play_seeds, check)`` the ``ctx`` of games that record nothing, every move checked with ``check``;
+    ``work(st, k)`` k scratch records for batch ``st``; ``context(data, lineup, check_moves, **recording)`` the
+    ``ctx`` of the games of a ``simulate.game.Lineup`` (:func:`lineup_context` makes its head), every move checked
+    with ``check_moves``, the game's recording arrays as keywords (none: games that record nothing);
     ``replay_context(data, num_players, setup_seeds, play_seeds)`` the ``ctx`` of ``replay_games``; ``max_moves``
     the room of a trace.
     """
@@ -365,7 +391,7 @@ class Loop:
     context: Callable[..., tuple]
     max_moves: int
     replay_games: Callable | None = None
-    replay_context: Callable[..., tuple] | None = None
+    replay_context: Callable[..., tuple] = seed_context
     decide_kernel: Callable | None = None
 
     def run(self, ctx: tuple, st: np.ndarray, num_games: int, threads: int = 1, keep: bool = True) -> None:
@@ -384,33 +410,25 @@ class Loop:
     def batch(
         self,
         data: Any,
-        num_players: int,
-        seat_bot: np.ndarray,
-        bot_ids: np.ndarray,
-        bot_params: np.ndarray,
-        setup_seeds: np.ndarray,
-        play_seeds: np.ndarray,
+        lineup: Lineup,
         threads: int = 1,
-        check: bool = False,
+        check_moves: bool = False,
         out: np.ndarray | None = None,
         **recording: Any,
     ) -> tuple[np.ndarray, tuple]:
-        """Play one game per seed pair to the end; return the batch of final records and the ``ctx`` played with
-        (which holds what the game's loop recorded).
+        """Play one game per seed pair of ``lineup`` to the end; return the batch of final records and the ``ctx``
+        played with (which holds what the game's loop recorded).
 
         Parameters
         ----------
         data
             The game's loaded data (``Game.load_data``).
-        seat_bot : ndarray(int, ndim=2)
-            (G, num_players): index into ``bot_ids`` of the bot in each seat (seat = table position).
-        bot_ids, bot_params : ndarray
-            (L,) bot ids and (L, max_bot_params) parameter vectors of the lineup.
-        setup_seeds, play_seeds : ndarray(uint64)
-            (G,) seeds of each game: the setup seed deals, the play seed drives the bots.
+        lineup : simulate.game.Lineup
+            The seats' bots and the games' seeds: seat s of game g holds lineup entry ``seat_bot[g, s]``; the setup
+            seed deals, the play seed drives the bots.
         threads : int
             1 plays serially; more plays blocks of games on numba threads (same results).
-        check : bool
+        check_moves : bool
             Check each bot move before it is applied; an illegal one ends its game (``ILLEGAL_MOVE``). A game whose
             loop always checks ignores it.
         out : ndarray, optional
@@ -419,13 +437,17 @@ class Loop:
         recording
             The game's recording arrays (features, trajectories, columns), as keywords of its ``context``.
         """
-        ctx = self.context(
-            data, num_players, seat_bot, bot_ids, bot_params, setup_seeds, play_seeds, check, **recording
-        )
-        g = len(np.atleast_1d(setup_seeds))
+        ctx = self.context(data, lineup, check_moves, **recording)
+        g = len(np.atleast_1d(lineup.setup_seeds))
         st = out if out is not None else self.records(data, g)
         self.run(ctx, st, g, threads)
         return st, ctx
+
+    def final_records(
+        self, data: Any, lineup: Lineup, threads: int = 1, check_moves: bool = False, **recording: Any
+    ) -> np.ndarray:
+        """The final records of :meth:`batch` alone (a game's ``play_batch``, with :func:`by_arguments`)."""
+        return self.batch(data, lineup, threads, check_moves, **recording)[0]
 
     def trace_game(
         self,
@@ -441,7 +463,7 @@ class Loop:
         """Play one game, every move checked; return its move records (moves, move_len), at most ``max_moves``
         (the loop's ``max_moves`` by default), and its final record (a batch of one)."""
         st = self.records(data, 1)
-        ctx = self.context(data, num_players, seat_bot, bot_ids, bot_params, [setup_seed], [play_seed], True)
+        ctx = self.context(data, Lineup(num_players, seat_bot, bot_ids, bot_params, [setup_seed], [play_seed]), True)
         room = self.max_moves if max_moves is None else max_moves
         return trace(self.play_games, ctx, st, self.work(st, 1), room), st
 
@@ -458,7 +480,7 @@ class Loop:
     ) -> np.ndarray:
         """The move (records, move_len) each record's seat to move picks, the seats played as in game
         (``setup_seed``, ``play_seed``), with ``decide_kernel`` (:func:`decide`); the records are left as they were."""
-        ctx = self.context(data, num_players, seat_bot, bot_ids, bot_params, [setup_seed], [play_seed], True)
+        ctx = self.context(data, Lineup(num_players, seat_bot, bot_ids, bot_params, [setup_seed], [play_seed]), True)
         return decide(self.decide_kernel, ctx, records, self.work(records, len(records)))
 
     def replay_moves(

@@ -10,8 +10,19 @@ import numpy as np
 
 import simulate.play as loop
 from simulate.datafiles import read_toml, resolve_rules, sha256
-from simulate.game import ChunkTables, Codes, GameInfo, ReplayPosition, RuleOption, Study, StudyRun, bot_specs
+from simulate.game import (
+    ChunkTables,
+    Codes,
+    GameInfo,
+    Lineup,
+    ReplayPosition,
+    RuleOption,
+    Study,
+    StudyRun,
+    bot_specs,
+)
 from simulate.gamekit import (
+    NO_POINTS,
     GameShell,
     Twin,
     end_reason,
@@ -128,11 +139,12 @@ def public_state(ref: PigReference) -> dict[str, Any]:
     }
 
 
-def context(d, num_players, seat_lineup, ids, params, setup_seeds, play_seeds, check=False, points=None):
+def context(d, lineup: Lineup, check=False, points=NO_POINTS):
     """The loop's ``ctx`` (``engine.play_games``); with ``check`` each bot move's legality is checked first."""
+    n, seat_lineup, ids, params, _, play_seeds = lineup
     play = np.ascontiguousarray(np.atleast_1d(play_seeds), dtype=np.uint64)
-    seats = np.asarray(seat_lineup, np.int64).reshape(len(play), num_players)
-    return (num_players, d.target, seats, ids, params, play, bool(check), *(points or new_trajectories(0, 0, 0)))
+    seats = np.asarray(seat_lineup, np.int64).reshape(len(play), n)
+    return (n, d.target, seats, ids, params, play, bool(check), *points)
 
 
 LOOP = loop.Loop(
@@ -218,23 +230,10 @@ class Pig(GameShell):
         title = self.info.title if d.provenance["default"] else f"{self.info.title} from {d.provenance['folder']}"
         return {"title": title, "rules": dict(d.rules), "data": dict(d.provenance)}
 
-    def play_chunk(
-        self,
-        d,
-        num_players,
-        seat_lineup,
-        lineup_ids,
-        lineup_params,
-        setup_seeds,
-        play_seeds,
-        threads=1,
-        check_moves=False,
-        trajectories=False,
-    ) -> ChunkTables:
-        n, g = num_players, len(play_seeds)
-        points = new_trajectories(g, MAX_POINTS, n) if trajectories else new_trajectories(0, 0, 0)
-        lineup = (seat_lineup, lineup_ids, lineup_params, setup_seeds, play_seeds)
-        st, _ = LOOP.batch(d, n, *lineup, threads, check_moves, points=points)
+    def play_lineup(self, d, lineup, threads, check_moves, trajectories) -> ChunkTables:
+        n, g = lineup.num_players, len(lineup.play_seeds)
+        points = new_trajectories(g, MAX_POINTS, n) if trajectories else NO_POINTS
+        st, _ = LOOP.batch(d, lineup, threads, check_moves, points=points)
         score = st.score[:, :n]
         win = wins_from_scores(score)
         games = {
@@ -253,11 +252,9 @@ class Pig(GameShell):
         }
         return ChunkTables(games, seats_table, no_components(), trajectory_lists(*points) if trajectories else None)
 
-    def replay(
-        self, d, num_players, seat_lineup, lineup_ids, lineup_params, setup_seed, play_seed, labels, states=False
-    ) -> list[dict[str, Any]]:
-        moves, final = LOOP.trace_game(d, num_players, seat_lineup, lineup_ids, lineup_params, setup_seed, play_seed)
-        ref = PigReference(d, num_players)
+    def replay_lineup(self, d, lineup, labels, states) -> list[dict[str, Any]]:
+        moves, final = LOOP.trace_game(d, *lineup)
+        ref = PigReference(d, lineup.num_players)
         state = public_state if states else None
         events: list[dict[str, Any]] = [{"event": "setup", "target": d.target, **state_field(ref, state)}]
         for t, (action, die) in enumerate(moves):

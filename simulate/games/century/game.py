@@ -16,6 +16,7 @@ from simulate.game import (
     ChunkTables,
     Codes,
     GameInfo,
+    Lineup,
     PlantedEdit,
     ReplayPosition,
     bot_specs,
@@ -219,28 +220,16 @@ class Century(GameShell):
             "value_reference": self.info.value_reference,
         }
 
-    def play_chunk(
-        self,
-        d: data.CenturyData,
-        num_players: int,
-        seat_lineup: np.ndarray,
-        lineup_ids: np.ndarray,
-        lineup_params: np.ndarray,
-        setup_seeds: np.ndarray,
-        play_seeds: np.ndarray,
-        threads: int = 1,
-        check_moves: bool = False,
-        trajectories: bool = False,
+    def play_lineup(
+        self, d: data.CenturyData, lineup: Lineup, threads: int, check_moves: bool, trajectories: bool
     ) -> ChunkTables:
-        n = num_players
+        n, g = lineup.num_players, len(lineup.setup_seeds)
         batch = getattr(_BATCH, "records", None)
-        if batch is None or batch.shape[0] != len(setup_seeds) or batch.dtype != new_state(0, d.tables).dtype:
-            batch = _BATCH.records = new_state(len(setup_seeds), d.tables)
+        if batch is None or batch.shape[0] != g or batch.dtype != new_state(0, d.tables).dtype:
+            batch = _BATCH.records = new_state(g, d.tables)
         rounds = int(d.tables.params[data.P_MAX_ROUNDS]) if trajectories else 0  # the round cap: no game has more
-        points = new_trajectories(len(setup_seeds) if trajectories else 0, rounds, n)
-        st, open_m, open_p, counts = play.play_batch(
-            d, n, seat_lineup, lineup_ids, lineup_params, setup_seeds, play_seeds, threads, batch, *points
-        )
+        points = new_trajectories(g if trajectories else 0, rounds, n)
+        st, open_m, open_p, counts = play.play_lineup(d, lineup, threads, batch, points)
         res = play.results(d, st)
         turns = st["turn"]
         games: dict[str, Any] = {
@@ -280,20 +269,13 @@ class Century(GameShell):
         }
         return ChunkTables(games, seats, components, trajectory_lists(*points) if trajectories else None)
 
-    def replay(
-        self,
-        d: data.CenturyData,
-        num_players: int,
-        seat_lineup: np.ndarray,
-        lineup_ids: np.ndarray,
-        lineup_params: np.ndarray,
-        setup_seed: int,
-        play_seed: int,
-        labels: list[str],
-        states: bool = False,
+    def replay_lineup(
+        self, d: data.CenturyData, lineup: Lineup, labels: list[str], states: bool
     ) -> list[dict[str, Any]]:
-        moves, final = play.trace_game(d, num_players, seat_lineup, lineup_ids, lineup_params, setup_seed, play_seed)
-        ref = CenturyReference(d, num_players, int(setup_seed), int(np.flatnonzero(np.asarray(seat_lineup) == 0)[0]))
+        moves, final = play.trace_game(d, *lineup)
+        num_players = lineup.num_players
+        gifted = int(np.flatnonzero(np.asarray(lineup.seat_bot) == 0)[0])
+        ref = CenturyReference(d, num_players, int(lineup.setup_seeds), gifted)
         state = public_state if states else None
         events: list[dict[str, Any]] = [{"event": "setup", **_board(ref, d, labels), **state_field(ref, state)}]
         events += move_events(

@@ -6,8 +6,8 @@ import numpy as np
 from numba import njit
 
 import simulate.play as loop
-from simulate.game import Positions
-from simulate.gamekit import new_trajectories, turn_order
+from simulate.game import Lineup, Positions
+from simulate.gamekit import NO_POINTS, turn_order
 from simulate.games.century.apprentice import apprentice_action, new_apprentice_scratch
 from simulate.games.century.bots import (
     APPRENTICE,
@@ -73,8 +73,6 @@ PROFILE = ("merchants_bought", "creates", "trades", "upgrades", "rests", "claims
 C_BOUGHT, C_CREATES, C_TRADES, C_UPGRADES, C_RESTS, C_CLAIMS, C_DISCARDED = range(len(PROFILE))
 _PLAY_COUNT = np.zeros(3, np.int64)
 _PLAY_COUNT[KIND_CREATE], _PLAY_COUNT[KIND_TRADE], _PLAY_COUNT[KIND_UPGRADE] = C_CREATES, C_TRADES, C_UPGRADES
-NO_POINTS = new_trajectories(0, 0, 0)
-"""The empty trajectory arrays of a loop that records none."""
 NO_FEATS = np.zeros((0, 0, NUM_FEATURES), np.float32), np.zeros(0, np.int64)
 """The empty feature rows and row counts of a loop that records none."""
 
@@ -150,7 +148,7 @@ def _turn(ctx, st, i, g, sc, w):
     if feats.shape[0] > 0:
         _record(r, tb, feats[g], ctx[11], g, sc[5], sc[6])
     if points.shape[0] > 0 and r.current == 0:  # a round's end (every end of a game is one)
-        _record_points(r, tb, points, ctx[13], g, sc[6])
+        loop.record_point(score_parts, r, tb, r.num_players, points, ctx[13], g, sc[6])
     return True
 
 
@@ -174,32 +172,13 @@ def _play_blocks(ctx, st, keep, num_games, work, no_trace):
     loop.play_blocks(_play_games, ctx, st, keep, num_games, work, no_trace)
 
 
-def _ctx(
-    data,
-    num_players,
-    seat_bot,
-    bot_ids,
-    bot_params,
-    setup_seeds,
-    play_seeds,
-    check=True,
-    feats=NO_FEATS,
-    points=NO_POINTS,
-):
+def _ctx(data, lineup, check=True, feats=NO_FEATS, points=NO_POINTS):
     """The loop's ``ctx`` (see :func:`_play_games`) with new opening rows and play-profile counts; every move is
     checked (``check`` is always on)."""
-    head = loop.lineup_context(
-        data.kernel, num_players, seat_bot, bot_ids, bot_params, setup_seeds, play_seeds, MAX_BOT_PARAMS
-    )
+    head = loop.lineup_context(data.kernel, lineup, MAX_BOT_PARAMS)
     g = len(head[5])
     opening = np.full((g, MAX_MERCHANT_ROW), -1, np.int16), np.full((g, MAX_POINT_ROW), -1, np.int16)
     return (*head, *opening, np.empty((g, MAX_PLAYERS, len(PROFILE)), np.int32), *feats, *points)
-
-
-@njit(cache=True)
-def _record_points(r, tb, points, num_points, g, parts):
-    """Every seat's score now into game ``g``'s next trajectory point (``simulate.play.record_point``)."""
-    loop.record_point(score_parts, r, tb, r.num_players, points, num_points, g, parts)
 
 
 @njit(cache=True)
@@ -255,8 +234,7 @@ def _replay_games(ctx, st, moves, offsets):
 
 def _replay_ctx(data, num_players, setup_seeds, play_seeds):
     """The replay's ``ctx``: seat s holds lineup entry s."""
-    seeds = np.asarray(setup_seeds, np.uint64), np.asarray(play_seeds, np.uint64)
-    return (data.kernel, num_players, *seeds, np.arange(MAX_PLAYERS))
+    return (*loop.seed_context(data, num_players, setup_seeds, play_seeds), np.arange(MAX_PLAYERS))
 
 
 LOOP = loop.Loop(
@@ -297,50 +275,42 @@ def _results(st, tab, shared, score, parts, rank, win, tied, winner):
                 winner[g] = s
 
 
-def play_batch(
+def play_lineup(
     data: CenturyData,
-    num_players: int,
-    seat_bot: np.ndarray,
-    bot_ids: np.ndarray,
-    bot_params: np.ndarray,
-    setup_seeds: np.ndarray,
-    play_seeds: np.ndarray,
+    lineup: Lineup,
     threads: int = 1,
     out: np.ndarray | None = None,
-    points: np.ndarray = NO_POINTS[0],
-    num_points: np.ndarray = NO_POINTS[1],
+    points: tuple[np.ndarray, np.ndarray] = NO_POINTS,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Play one game per seed pair to the end (``simulate.play.Loop.batch``, every move checked); return the final
     states, the opening merchant and point rows (G, MAX_MERCHANT_ROW), (G, MAX_POINT_ROW) and the play-profile counts
-    (G, MAX_PLAYERS, len(PROFILE)) int32 (``PROFILE``). ``points``, ``num_points``: trajectories to fill
+    (G, MAX_PLAYERS, len(PROFILE)) int32 (``PROFILE``). ``points``: trajectories to fill
     (``simulate.gamekit.new_trajectories`` of G games), every seat's score at the end of every round."""
-    lineup = (seat_bot, bot_ids, bot_params, setup_seeds, play_seeds)
-    st, ctx = LOOP.batch(data, num_players, *lineup, threads, out=out, points=(points, num_points))
+    st, ctx = LOOP.batch(data, lineup, threads, out=out, points=points)
     return st, *ctx[7:10]
+
+
+play_batch = loop.by_arguments(play_lineup)
+""":func:`play_lineup` with the lineup's fields as arguments (``simulate.play.by_arguments``)."""
 
 
 MAX_ROWS_PER_GAME = 4000
 """Positions recorded per game for the apprentice's training: every turn of a game to the turn cap at 5 players."""
 
 
-def positions(
-    data: CenturyData,
-    num_players: int,
-    seat_lineup: np.ndarray,
-    lineup_ids: np.ndarray,
-    lineup_params: np.ndarray,
-    setup_seeds: np.ndarray,
-    play_seeds: np.ndarray,
-) -> Positions:
+def _positions(data: CenturyData, lineup: Lineup) -> Positions:
     """Play one game per seed pair as a run would and return, after every turn, the features of the position
     from every seat's view (``simulate.game.Positions``; the apprentice's training data)."""
-    g = len(setup_seeds)
+    g = len(lineup.setup_seeds)
     feats = np.zeros((g, MAX_ROWS_PER_GAME, NUM_FEATURES), np.float32)
     num_rows = np.zeros(g, np.int64)
-    lineup = (seat_lineup, lineup_ids, lineup_params, setup_seeds, play_seeds)
-    st, _ = LOOP.batch(data, num_players, *lineup, feats=(feats, num_rows))
-    x, game, seat = loop.recorded_rows(feats, num_rows, num_players)
+    st, _ = LOOP.batch(data, lineup, feats=(feats, num_rows))
+    x, game, seat = loop.recorded_rows(feats, num_rows, lineup.num_players)
     return Positions(x, game, seat, results(data, st)["win"].astype(np.float64), st["over"] == END_TRIGGER)
+
+
+positions = loop.by_arguments(_positions)
+""":func:`_positions` with the lineup's fields as arguments (``ApprenticeSpec.positions``)."""
 
 
 def results(data: CenturyData, st: np.ndarray) -> dict[str, np.ndarray]:

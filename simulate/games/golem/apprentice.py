@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 import simulate.play as loop
-from simulate.game import ApprenticeSpec, ChoiceLog, Choices, Positions
+from simulate.game import ApprenticeSpec, ChoiceLog, Choices, Lineup, Positions
 from simulate.games.golem import engine, play
 from simulate.games.golem.apprentice_bot import choice_features, new_apprentice_scratch
 from simulate.games.golem.data import APPRENTICE_FEATURES, APPRENTICE_PLAYERS, VALUE_FILE, VALUE_PLAYERS, GolemData
@@ -35,37 +35,24 @@ BATCH = 64  # games played per recording batch (bounds the recording buffer: 64 
 __all__ = ["APPRENTICE", "FEATURES", "PLAYER_COUNTS", "choices", "features", "positions"]
 
 
-def positions(
-    data: GolemData,
-    num_players: int,
-    seat_lineup: np.ndarray,
-    lineup_ids: np.ndarray,
-    lineup_params: np.ndarray,
-    setup_seeds: np.ndarray,
-    play_seeds: np.ndarray,
-) -> Positions:
+def _positions(data: GolemData, lineup: Lineup) -> Positions:
     """Play one game per seed pair as ``Game.play_chunk`` does (the same games) and return their positions: after
     every decision (setup decisions included, up to ``MAX_RECORDED`` a game), the features from every seat's view,
     and each seat's final win (the rules' ranking; solo: 1 when the player beats the Automa)."""
-    total = len(setup_seeds)
-    seat_lineup = np.asarray(seat_lineup).reshape(total, num_players)
+    num_players = lineup.num_players
+    total = len(lineup.setup_seeds)
+    seat_lineup = np.asarray(lineup.seat_bot).reshape(total, num_players)
+    setup_seeds, play_seeds = np.asarray(lineup.setup_seeds), np.asarray(lineup.play_seeds)
     xs, games, seats = [], [], []
     win = np.zeros((total, num_players), np.float64)
     for g0 in range(0, total, BATCH):
         g1 = min(total, g0 + BATCH)
         rec = np.zeros((g1 - g0, MAX_RECORDED, num_players, NUM_FEATURES), np.float32)
         count = np.zeros(g1 - g0, np.int64)
-        st = play.play_batch(
-            data,
-            num_players,
-            seat_lineup[g0:g1],
-            lineup_ids,
-            lineup_params,
-            np.asarray(setup_seeds)[g0:g1],
-            np.asarray(play_seeds)[g0:g1],
-            record=rec,
-            record_count=count,
+        block = lineup._replace(
+            seat_bot=seat_lineup[g0:g1], setup_seeds=setup_seeds[g0:g1], play_seeds=play_seeds[g0:g1]
         )
+        st = play.play_lineup(data, block, record=rec, record_count=count)
         win[g0:g1] = play.results(data, st)["win"]
         x, game, seat = loop.recorded_rows(rec.reshape(g1 - g0, -1, NUM_FEATURES), count * num_players, num_players, g0)
         xs.append(x)
@@ -76,15 +63,11 @@ def positions(
     return Positions(np.concatenate(xs), np.concatenate(games), np.concatenate(seats), win)
 
 
-def choices(
-    data: GolemData,
-    num_players: int,
-    seat_lineup: np.ndarray,
-    lineup_ids: np.ndarray,
-    lineup_params: np.ndarray,
-    setup_seeds: np.ndarray,
-    play_seeds: np.ndarray,
-) -> Choices:
+positions = loop.by_arguments(_positions)
+""":func:`_positions` with the lineup's fields as arguments (``ApprenticeSpec.positions``)."""
+
+
+def _choices(data: GolemData, lineup: Lineup) -> Choices:
     """Play one game per seed pair as a run does (``play.trace_game``) and return the bots' :class:`Choices`: at every
     decision past setup with more than one option, the features of every option's afterstate from the mover's view
     (``apprentice_bot.choice_features``, the unseen re-dealt from the game's play seed and the decision's number)
@@ -94,15 +77,13 @@ def choices(
     feats = np.zeros((MAX_MOVES, NUM_FEATURES))
     options = scratch[3]
     st = new_state(1)  # each game's record, set up anew for every game
-    seat_lineup = np.asarray(seat_lineup).reshape(len(setup_seeds), num_players)
     log = ChoiceLog(NUM_FEATURES)
-    for g in range(len(setup_seeds)):
-        actions, _ = play.trace_game(
-            data, num_players, seat_lineup[g], lineup_ids, lineup_params, setup_seeds[g], play_seeds[g]
-        )
-        engine.init_one(st, 0, data.kernel, num_players, setup_seeds[g], play_seeds[g])
+    for g in range(len(lineup.setup_seeds)):
+        one = lineup.game(g)
+        actions, _ = play.trace_game(data, *one)
+        engine.init_one(st, 0, data.kernel, one.num_players, one.setup_seeds, one.play_seeds)
         for t, a in enumerate(actions):
-            seed = derive_seed(np.uint64(play_seeds[g]), np.uint64(_STREAM_CHOICE), np.uint64(t))
+            seed = derive_seed(np.uint64(one.play_seeds), np.uint64(_STREAM_CHOICE), np.uint64(t))
             n = choice_features(st, 0, data.kernel, np.uint64(seed), scratch, feats)
             if n > 1:
                 picked = options[:n, 0] == a
@@ -110,6 +91,10 @@ def choices(
                     log.add(feats[:n], picked, g)
             engine.apply_one(st, 0, data.kernel, int(a))
     return log.choices()
+
+
+choices = loop.by_arguments(_choices)
+""":func:`_choices` with the lineup's fields as arguments (``ApprenticeSpec.choices``)."""
 
 
 APPRENTICE = ApprenticeSpec(

@@ -28,6 +28,7 @@ from simulate.game import (
     ChunkTables,
     Codes,
     GameInfo,
+    Lineup,
     PlantedEdit,
     ReplayPosition,
     RuleOption,
@@ -336,50 +337,20 @@ class Golem(GameShell):
             "value_reference": self.info.value_reference,
         }
 
-    def play_chunk(
-        self,
-        d: data.GolemData,
-        num_players: int,
-        seat_lineup: np.ndarray,
-        lineup_ids: np.ndarray,
-        lineup_params: np.ndarray,
-        setup_seeds: np.ndarray,
-        play_seeds: np.ndarray,
-        threads: int = 1,
-        check_moves: bool = False,
-        trajectories: bool = False,
+    def play_lineup(
+        self, d: data.GolemData, lineup: Lineup, threads: int, check_moves: bool, trajectories: bool
     ) -> ChunkTables:
-        points = new_trajectories(len(setup_seeds) if trajectories else 0, data.NUM_ROUNDS, num_players)
-        st = play.play_batch(
-            d,
-            num_players,
-            seat_lineup,
-            lineup_ids,
-            lineup_params,
-            setup_seeds,
-            play_seeds,
-            threads,
-            check_moves,
-            points=points[0],
-            num_points=points[1],
-        )
-        tables = chunk_tables(d, st, num_players)
+        points = new_trajectories(len(lineup.setup_seeds) if trajectories else 0, data.NUM_ROUNDS, lineup.num_players)
+        st = play.play_lineup(d, lineup, threads, check_moves, points=points)
+        tables = chunk_tables(d, st, lineup.num_players)
         return tables._replace(trajectories=trajectory_lists(*points)) if trajectories else tables
 
-    def replay(
-        self,
-        d: data.GolemData,
-        num_players: int,
-        seat_lineup: np.ndarray,
-        lineup_ids: np.ndarray,
-        lineup_params: np.ndarray,
-        setup_seed: int,
-        play_seed: int,
-        labels: list[str],
-        states: bool = False,
-    ) -> list[dict[str, Any]]:
-        moves, final = play.trace_game(d, num_players, seat_lineup, lineup_ids, lineup_params, setup_seed, play_seed)
-        ref = GolemReference(d, num_players, int(setup_seed), int(engine.gift_seat(np.asarray(seat_lineup))))
+    def replay_lineup(self, d: data.GolemData, lineup: Lineup, labels: list[str], states: bool) -> list[dict[str, Any]]:
+        moves, final = play.trace_game(d, *lineup)
+        num_players = lineup.num_players
+        ref = GolemReference(
+            d, num_players, int(lineup.setup_seeds), int(engine.gift_seat(np.asarray(lineup.seat_bot)))
+        )
         state = public_state if states else None
         events: list[dict[str, Any]] = [{**_setup_event(ref, d), **state_field(ref, state)}]
         for t, a in enumerate(moves):

@@ -6,7 +6,8 @@ import numpy as np
 from numba import njit
 
 import simulate.play as loop
-from simulate.gamekit import new_trajectories
+from simulate.game import Lineup
+from simulate.gamekit import NO_POINTS
 from simulate.games.golem.apprentice_bot import apprentice_action, new_apprentice_scratch
 from simulate.games.golem.bots import APPRENTICE, MAX_BOT_PARAMS, SEARCH
 from simulate.games.golem.codes import PH_END
@@ -41,8 +42,6 @@ SCORE_PARTS = (
 MAX_MOVES = 4000  # bound on the decisions of one game (a trace buffer size, not a rule)
 NO_RECORD = np.zeros((0, 0, 0, NUM_FEATURES), np.float32)
 NO_COUNT = np.zeros(0, np.int64)
-NO_POINTS = new_trajectories(0, 0, 0)
-"""The empty trajectory arrays of a loop that records none."""
 WORK = np.dtype([("mv", np.int16, (1,))])
 """The loop's work record: the action being played (``simulate.play.play_games``)."""
 
@@ -93,7 +92,7 @@ def _turn(ctx, st, i, g, sc, w):
         _record(r, tb, ctx[8], ctx[9], g, sc[3])
     points = ctx[10]
     if points.shape[0] > 0 and r.round != rnd:  # a round's end (the fourth's ends the game)
-        _record_points(r, tb, points, ctx[11], g, sc[4])
+        loop.record_point(score_parts, r, tb, r.n, points, ctx[11], g, sc[4])
     return True
 
 
@@ -119,27 +118,8 @@ def _play_blocks(ctx, st, keep, num_games, work, no_trace):
     loop.play_blocks(_play_games, ctx, st, keep, num_games, work, no_trace)
 
 
-def _ctx(
-    data,
-    num_players,
-    seat_bot,
-    bot_ids,
-    bot_params,
-    setup_seeds,
-    play_seeds,
-    check,
-    record=NO_RECORD,
-    record_count=NO_COUNT,
-    points=NO_POINTS,
-):
-    lineup = (seat_bot, bot_ids, bot_params, setup_seeds, play_seeds, MAX_BOT_PARAMS)
-    return (*loop.lineup_context(data.kernel, num_players, *lineup), check, record, record_count, *points)
-
-
-@njit(cache=True)
-def _record_points(r, tb, points, num_points, g, parts):
-    """Every seat's score now into game ``g``'s next trajectory point (``simulate.play.record_point``)."""
-    loop.record_point(score_parts, r, tb, r.n, points, num_points, g, parts)
+def _ctx(data, lineup, check, record=NO_RECORD, record_count=NO_COUNT, points=NO_POINTS):
+    return (*loop.lineup_context(data.kernel, lineup, MAX_BOT_PARAMS), check, record, record_count, *points)
 
 
 @njit(cache=True)
@@ -230,20 +210,14 @@ def score_parts_one(st, g, tab, s, out):
     score_parts(st[g], tab[0], s, out)
 
 
-def play_batch(
+def play_lineup(
     data: GolemData,
-    num_players: int,
-    seat_bot: np.ndarray,
-    bot_ids: np.ndarray,
-    bot_params: np.ndarray,
-    setup_seeds: np.ndarray,
-    play_seeds: np.ndarray,
+    lineup: Lineup,
     threads: int = 1,
     check_moves: bool = False,
     record: np.ndarray = NO_RECORD,
     record_count: np.ndarray | None = None,
-    points: np.ndarray = NO_POINTS[0],
-    num_points: np.ndarray = NO_POINTS[1],
+    points: tuple[np.ndarray, np.ndarray] = NO_POINTS,
 ) -> np.ndarray:
     """Play one game per seed pair to the end (``simulate.play.Loop.batch``); return the final records.
 
@@ -251,15 +225,16 @@ def play_batch(
     unchecked batches are equal; traces and replays always check); an illegal action stops its game (``error`` = 1).
     ``record``, ``record_count``: (G, D, num_players, F) float32 and (G,) int64, the apprentice's features after each
     of the first D decisions of every game from every seat's view, and how many were recorded
-    (``apprentice.positions``; serial play only). ``points``, ``num_points``: trajectories to fill
+    (``apprentice.positions``; serial play only). ``points``: trajectories to fill
     (``simulate.gamekit.new_trajectories`` of G games), every seat's score at the end of every round.
     """
     count = NO_COUNT if record_count is None else record_count
     threads = threads if record.shape[0] == 0 else 1
-    lineup = (seat_bot, bot_ids, bot_params, setup_seeds, play_seeds)
-    return LOOP.batch(
-        data, num_players, *lineup, threads, check_moves, record=record, record_count=count, points=(points, num_points)
-    )[0]
+    return LOOP.batch(data, lineup, threads, check_moves, record=record, record_count=count, points=points)[0]
+
+
+play_batch = loop.by_arguments(play_lineup)
+""":func:`play_lineup` with the lineup's fields as arguments (``simulate.play.by_arguments``)."""
 
 
 @njit(cache=True)
@@ -276,11 +251,6 @@ LOOP = loop.Loop(
     _ctx,
     max_moves=MAX_MOVES,
     replay_games=_replay_games,
-    replay_context=lambda data, n, setup, play: (
-        data.kernel,
-        n,
-        *(np.ascontiguousarray(s, dtype=np.uint64) for s in (setup, play)),
-    ),
     decide_kernel=_decide_moves,
 )
 replay_moves = LOOP.replay_moves

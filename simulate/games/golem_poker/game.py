@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from simulate.game import ChunkTables, Codes, EquilibriumSpec, GameInfo, Lists, ReplayPosition, bot_specs
+from simulate.game import ChunkTables, Codes, EquilibriumSpec, GameInfo, Lineup, Lists, ReplayPosition, bot_specs
 from simulate.gamekit import (
     GameShell,
     end_reason,
@@ -180,24 +180,13 @@ class GolemPoker(GameShell):
     def describe_data(self, d: data.PokerData) -> dict[str, Any]:
         return {"rules": dict(d.rules), "data": dict(d.provenance), "table": dict(d.table)}
 
-    def play_chunk(
-        self,
-        d: data.PokerData,
-        num_players: int,
-        seat_lineup: np.ndarray,
-        lineup_ids: np.ndarray,
-        lineup_params: np.ndarray,
-        setup_seeds: np.ndarray,
-        play_seeds: np.ndarray,
-        threads: int = 1,
-        check_moves: bool = False,
-        trajectories: bool = False,
+    def play_lineup(
+        self, d: data.PokerData, lineup: Lineup, threads: int, check_moves: bool, trajectories: bool
     ) -> ChunkTables:
         stages = 3 * int(d.tables.params[data.P_MAX_DEALS])  # two betting rounds and a draw a deal
-        points = new_trajectories(len(setup_seeds) if trajectories else 0, stages if trajectories else 0, num_players)
-        games, seats, deals = play.play_columns(
-            d, num_players, seat_lineup, lineup_ids, lineup_params, setup_seeds, play_seeds, threads, *points
-        )
+        g = len(lineup.setup_seeds) if trajectories else 0
+        points = new_trajectories(g, stages if trajectories else 0, lineup.num_players)
+        games, seats, deals = play.play_lineup_columns(d, lineup, threads, points)
         games["end_reason"] = Codes(games["end_reason"], END_REASONS)
         for name in ("final_hand_cat", "final_golem_cat"):
             games[name] = Codes(games[name], CATEGORY_NAMES)
@@ -207,21 +196,11 @@ class GolemPoker(GameShell):
         seats["out"] = Codes(seats["out"], OUT_NAMES)
         return ChunkTables(games, seats, no_components(), trajectory_lists(*points) if trajectories else None)
 
-    def replay(
-        self,
-        d: data.PokerData,
-        num_players: int,
-        seat_lineup: np.ndarray,
-        lineup_ids: np.ndarray,
-        lineup_params: np.ndarray,
-        setup_seed: int,
-        play_seed: int,
-        labels: list[str],
-        states: bool = False,
-    ) -> list[dict[str, Any]]:
-        moves, final = play.trace_game(d, num_players, seat_lineup, lineup_ids, lineup_params, setup_seed, play_seed)
+    def replay_lineup(self, d: data.PokerData, lineup: Lineup, labels: list[str], states: bool) -> list[dict[str, Any]]:
+        moves, final = play.trace_game(d, *lineup)
         ace = d.rules["rank_one"] == "high"
-        ref = GolemPokerReference(d, num_players, int(setup_seed))
+        num_players = lineup.num_players
+        ref = GolemPokerReference(d, num_players, int(lineup.setup_seeds))
         state = public_state if states else None
         events: list[dict[str, Any]] = [
             {

@@ -6,7 +6,8 @@ import numpy as np
 from numba import njit
 
 import simulate.play as loop
-from simulate.gamekit import new_trajectories, ranks_from_scores
+from simulate.game import Lineup
+from simulate.gamekit import NO_POINTS, ranks_from_scores
 from simulate.games.golem_poker.bots import MAX_BOT_PARAMS, MEMO, SCRATCH, SEARCH, bot_records, choose_move, strength
 from simulate.games.golem_poker.data import MAX_DEALS, PokerData
 from simulate.games.golem_poker.engine import apply_move, init_game, is_legal
@@ -16,8 +17,6 @@ from simulate.games.golem_poker.state import END_ILLEGAL, MOVE_LEN, NO_VALUE, OU
 from simulate.search import new_tree
 
 SCORE_PARTS = ("score_pot", "score_ante", "score_bet", "score_penalty")
-NO_POINTS = new_trajectories(0, 0, 0)
-"""The empty trajectory arrays of a loop that records none."""
 PAD = np.dtype([("mv", np.int32, (MOVE_LEN,)), ("scratch", np.int8, (SCRATCH,)), ("memo", np.float64, (MEMO,))])
 """Scratch record of a game loop: the move being built and the bots' work arrays. Record fields are array views
 without a reference count, so the inlined bot and engine functions take them without the atomic increments a
@@ -103,40 +102,12 @@ def _play_blocks(ctx, st, keep, num_games, work, no_trace):
     loop.play_blocks(_play_games, ctx, st, keep, num_games, work, no_trace)
 
 
-def _ctx(
-    data,
-    num_players,
-    seat_bot,
-    bot_ids,
-    bot_params,
-    setup_seeds,
-    play_seeds,
-    check=True,
-    columns=None,
-    points=NO_POINTS,
-):
+def _ctx(data, lineup, check=True, columns=None, points=NO_POINTS):
     """The loop's ``ctx`` (see :func:`_play_games`), the lineup as ``bots.bot_records``; every move is checked
     (``check`` is always on); no columns written without ``columns``."""
-    head = loop.lineup_context(
-        data.kernel, num_players, seat_bot, bot_ids, bot_params, setup_seeds, play_seeds, MAX_BOT_PARAMS
-    )
-    lineup = bot_records(head[3], np.asarray(bot_params, dtype=np.float64).reshape(-1, MAX_BOT_PARAMS))
-    return (*head[:3], lineup, *head[5:], *(columns or _column_arrays(0, num_players)), *points)
-
-
-def play_batch(
-    data: PokerData,
-    num_players: int,
-    seat_bot: np.ndarray,
-    bot_ids: np.ndarray,
-    bot_params: np.ndarray,
-    setup_seeds: np.ndarray,
-    play_seeds: np.ndarray,
-    threads: int = 1,
-) -> np.ndarray:
-    """Play one game (pot) per seed pair to the end, every move checked (``simulate.play.Loop.batch``; seat 0 holds
-    the amulet); return the final game records."""
-    return LOOP.batch(data, num_players, seat_bot, bot_ids, bot_params, setup_seeds, play_seeds, threads)[0]
+    head = loop.lineup_context(data.kernel, lineup, MAX_BOT_PARAMS)
+    bots = bot_records(head[3], np.asarray(lineup.bot_params, dtype=np.float64).reshape(-1, MAX_BOT_PARAMS))
+    return (*head[:3], bots, *head[5:], *(columns or _column_arrays(0, lineup.num_players)), *points)
 
 
 @njit(cache=True, inline="always")
@@ -169,14 +140,11 @@ LOOP = loop.Loop(
     _ctx,
     max_moves=20000,
     replay_games=_replay_games,
-    replay_context=lambda data, n, setup, play: (
-        data.kernel,
-        n,
-        np.asarray(setup, np.uint64),
-        np.asarray(play, np.uint64),
-    ),
     decide_kernel=_decide_moves,
 )
+play_batch = loop.by_arguments(LOOP.final_records)
+"""Play one game (pot) per seed pair to the end, every move checked (``simulate.play.Loop.batch``; seat 0 holds
+the amulet); return the final game records."""
 replay_moves = LOOP.replay_moves
 """Final records of games replayed from their recorded moves by the numba engine, without bots."""
 trace_game = LOOP.trace_game
@@ -340,31 +308,23 @@ def _record_points(r, points, num_points, g):
     num_points[g] = k + 1
 
 
-def play_columns(
-    data: PokerData,
-    num_players: int,
-    seat_bot: np.ndarray,
-    bot_ids: np.ndarray,
-    bot_params: np.ndarray,
-    setup_seeds: np.ndarray,
-    play_seeds: np.ndarray,
-    threads: int = 1,
-    points: np.ndarray = NO_POINTS[0],
-    num_points: np.ndarray = NO_POINTS[1],
+def play_lineup_columns(
+    data: PokerData, lineup: Lineup, threads: int = 1, points: tuple[np.ndarray, np.ndarray] = NO_POINTS
 ) -> tuple[dict, dict, dict]:
     """Play one game per seed pair and return its ``games``, ``seats`` and per-deal columns (as ``columns``).
 
-    Arguments as for :func:`play_batch`; no game record is kept, so memory stays small. ``points``, ``num_points``
-    (``simulate.gamekit.new_trajectories`` of G games, none by default) take every seat's net chips at the end
-    of every stage (betting round or draw).
+    No game record is kept, so memory stays small. ``points`` (``simulate.gamekit.new_trajectories`` of G games,
+    none by default) take every seat's net chips at the end of every stage (betting round or draw).
     """
-    g = len(np.atleast_1d(setup_seeds))
-    columns = _column_arrays(g, num_players)
-    ctx = _ctx(
-        data, num_players, seat_bot, bot_ids, bot_params, setup_seeds, play_seeds, True, columns, (points, num_points)
-    )
+    g = len(np.atleast_1d(lineup.setup_seeds))
+    columns = _column_arrays(g, lineup.num_players)
+    ctx = _ctx(data, lineup, True, columns, points)
     LOOP.run(ctx, new_state(max(1, loop.num_blocks(g, threads))), g, threads, keep=False)  # a record a block, reused
     return _column_dicts(*columns)
+
+
+play_columns = loop.by_arguments(play_lineup_columns)
+""":func:`play_lineup_columns` with the lineup's fields as arguments, as :func:`play_batch` takes them."""
 
 
 def _column_arrays(g: int, n: int) -> tuple[np.ndarray, ...]:

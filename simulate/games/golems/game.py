@@ -14,15 +14,7 @@ from typing import Any
 import numpy as np
 
 from simulate.apprentice import PLAIN_STYLE
-from simulate.game import (
-    AdaptationSpec,
-    ChunkTables,
-    Codes,
-    GameInfo,
-    PlantedEdit,
-    ReplayPosition,
-    bot_specs,
-)
+from simulate.game import AdaptationSpec, ChunkTables, Codes, GameInfo, Lineup, PlantedEdit, ReplayPosition, bot_specs
 from simulate.gamekit import (
     GameShell,
     end_reason,
@@ -225,52 +217,23 @@ class Golems(GameShell):
             "value_reference": self.info.value_reference,
         }
 
-    def play_chunk(
-        self,
-        d: data.GolemsData,
-        num_players: int,
-        seat_lineup: np.ndarray,
-        lineup_ids: np.ndarray,
-        lineup_params: np.ndarray,
-        setup_seeds: np.ndarray,
-        play_seeds: np.ndarray,
-        threads: int = 1,
-        check_moves: bool = False,
-        trajectories: bool = False,
+    def play_lineup(
+        self, d: data.GolemsData, lineup: Lineup, threads: int, check_moves: bool, trajectories: bool
     ) -> ChunkTables:
-        n = num_players
+        n = lineup.num_players
         rounds = int(d.tables.params[data.P_MAX_TURNS]) // n + 1  # the turn cap ends a game at a round's end
-        points = new_trajectories(len(setup_seeds) if trajectories else 0, rounds if trajectories else 0, n)
-        st = play.play_batch(
-            d,
-            n,
-            seat_lineup,
-            lineup_ids,
-            lineup_params,
-            setup_seeds,
-            play_seeds,
-            threads,
-            check_moves=check_moves,
-            points=points[0],
-            num_points=points[1],
-        )
+        points = new_trajectories(len(lineup.setup_seeds) if trajectories else 0, rounds if trajectories else 0, n)
+        st = play.LOOP.final_records(d, lineup, threads, check_moves, points=points)
         tables = chunk_tables(d, st, n, self.info.score_parts)
         return tables._replace(trajectories=trajectory_lists(*points)) if trajectories else tables
 
-    def replay(
-        self,
-        d: data.GolemsData,
-        num_players: int,
-        seat_lineup: np.ndarray,
-        lineup_ids: np.ndarray,
-        lineup_params: np.ndarray,
-        setup_seed: int,
-        play_seed: int,
-        labels: list[str],
-        states: bool = False,
+    def replay_lineup(
+        self, d: data.GolemsData, lineup: Lineup, labels: list[str], states: bool
     ) -> list[dict[str, Any]]:
-        moves, final = play.trace_game(d, num_players, seat_lineup, lineup_ids, lineup_params, setup_seed, play_seed)
-        ref = GolemsReference(d, num_players, int(setup_seed), int(np.flatnonzero(np.asarray(seat_lineup) == 0)[0]))
+        moves, final = play.trace_game(d, *lineup)
+        num_players = lineup.num_players
+        gifted = int(np.flatnonzero(np.asarray(lineup.seat_bot) == 0)[0])
+        ref = GolemsReference(d, num_players, int(lineup.setup_seeds), gifted)
         state = public_state if states else None
         events: list[dict[str, Any]] = [
             {

@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from simulate.game import ApprenticeSpec, ChoiceLog, Choices, Positions
+import simulate.play as loop
+from simulate.game import ApprenticeSpec, ChoiceLog, Choices, Lineup, Positions
 from simulate.games.golems import play
 from simulate.games.golems.apprentice import RECORD_DECISIONS, SOLO_MARGIN_SCALE, choice_features
 from simulate.games.golems.bots import SEARCH, new_work
-from simulate.games.golems.data import VALUE_FILE, VALUE_PLAYERS
+from simulate.games.golems.data import VALUE_FILE, VALUE_PLAYERS, GolemsData
 from simulate.games.golems.engine import game_init, game_step
 from simulate.games.golems.features import FEATURES, NUM_FEATURES, PLAYER_COUNTS
 from simulate.games.golems.search_bot import S_ITERATIONS, SEARCH_MOVES, new_scratch, root_shares
@@ -23,15 +24,7 @@ _STREAM_CHOICE = 0xC401
 _STREAM_SHARES = 0xC402
 
 
-def positions(
-    data,
-    num_players: int,
-    seat_lineup: np.ndarray,
-    lineup_ids: np.ndarray,
-    lineup_params: np.ndarray,
-    setup_seeds: np.ndarray,
-    play_seeds: np.ndarray,
-) -> Positions:
+def _positions(data: GolemsData, lineup: Lineup) -> Positions:
     """Play one game per seed pair as ``Golems.play_chunk`` does and return their :class:`Positions`.
 
     After every move (up to ``RECORD_DECISIONS`` per game) the features of the position from every seat's view;
@@ -40,16 +33,18 @@ def positions(
     cannot be fitted): there ``win[g, 0]`` is the win graded by the final margin over the automaton, the
     logistic of margin / ``SOLO_MARGIN_SCALE`` (a 1-point win 0.62, 4 points 0.88, a tie 0.5, a 4-point loss 0.12).
     """
-    cap = RECORD_DECISIONS * num_players
-    st, x, game, seat = play.play_recorded(
-        data, num_players, seat_lineup, lineup_ids, lineup_params, setup_seeds, play_seeds, cap
-    )
+    num_players = lineup.num_players
+    st, x, game, seat = play.play_lineup_recorded(data, lineup, RECORD_DECISIONS * num_players)
     res = play.results(data, st)
     win = res["win"].astype(np.float64)
     if num_players == 1:
         margin = res["score"][:, 0].astype(np.float64) - st["automa_vp"]
         win[:, 0] = 1.0 / (1.0 + np.exp(-margin / SOLO_MARGIN_SCALE))
     return Positions(x, game, seat, win)
+
+
+positions = loop.by_arguments(_positions)
+""":func:`_positions` with the lineup's fields as arguments (``ApprenticeSpec.positions``)."""
 
 
 def _key(mv: np.ndarray) -> tuple[int, ...]:
@@ -59,15 +54,7 @@ def _key(mv: np.ndarray) -> tuple[int, ...]:
     return int(mv[M_KIND]), int(mv[M_ROW]), int(mv[M_POS]), int(mv[M_ABILITY]), int(mv[M_COLUMN])
 
 
-def choices(
-    data,
-    num_players: int,
-    seat_lineup: np.ndarray,
-    lineup_ids: np.ndarray,
-    lineup_params: np.ndarray,
-    setup_seeds: np.ndarray,
-    play_seeds: np.ndarray,
-) -> Choices:
+def _choices(data: GolemsData, lineup: Lineup) -> Choices:
     """Play one game per seed pair as a run does (``play.trace_game``) and return the bots' :class:`Choices`.
 
     At every decision with more than one candidate move (``apprentice.choice_features``, the unseen cards re-dealt
@@ -80,32 +67,36 @@ def choices(
     ws = new_work(1, blank.dtype)
     scratch = new_scratch(blank)
     feats = np.zeros((SEARCH_MOVES, NUM_FEATURES))
+    lineup_ids, lineup_params = lineup.bot_ids, lineup.bot_params
     budget = max([int(p[S_ITERATIONS]) for b, p in zip(lineup_ids, lineup_params, strict=True) if b == SEARCH] + [0])
     tree = new_tree(budget + 1, MOVE_LEN, SEARCH_MOVES)
     shares = np.zeros(SEARCH_MOVES)
     log = ChoiceLog(NUM_FEATURES, shares=True)
-    for g in range(len(setup_seeds)):
-        moves, _ = play.trace_game(
-            data, num_players, seat_lineup[g], lineup_ids, lineup_params, setup_seeds[g], play_seeds[g]
-        )
+    for g in range(len(lineup.setup_seeds)):
+        one = lineup.game(g)
+        moves, _ = play.trace_game(data, *one)
         st = new_state(1, data.tables)
-        game_init(st, data.kernel, 0, num_players, setup_seeds[g], play_seeds[g])
+        game_init(st, data.kernel, 0, one.num_players, one.setup_seeds, one.play_seeds)
         for t, mv in enumerate(moves):
-            seed = derive_seed(np.uint64(play_seeds[g]), np.uint64(_STREAM_CHOICE), np.uint64(t))
+            seed = derive_seed(np.uint64(one.play_seeds), np.uint64(_STREAM_CHOICE), np.uint64(t))
             n = choice_features(st, data.kernel, np.uint64(seed), ws, feats)
             if n > 1:
                 keys = [_key(ws[0]["moves"][k]) for k in range(n)]
                 chosen = np.arange(n) == keys.index(_key(mv))
-                b = seat_lineup[g][st[0]["current"]]
+                b = one.seat_bot[st[0]["current"]]
                 if lineup_ids[b] == SEARCH:
                     sim = st.copy()
-                    sim["rng"][0, 0] = derive_seed(np.uint64(play_seeds[g]), np.uint64(_STREAM_SHARES), np.uint64(t))
+                    sim["rng"][0, 0] = derive_seed(np.uint64(one.play_seeds), np.uint64(_STREAM_SHARES), np.uint64(t))
                     root_shares(sim, data.kernel, lineup_params[b], tree, scratch, ws[0]["moves"], n, shares)
                     log.add(feats[:n], chosen, g, shares[:n])
                 else:
                     log.add(feats[:n], chosen, g, chosen)
             game_step(st, data.kernel, 0, mv)
     return log.choices()
+
+
+choices = loop.by_arguments(_choices)
+""":func:`_choices` with the lineup's fields as arguments (``ApprenticeSpec.choices``)."""
 
 
 APPRENTICE = ApprenticeSpec(

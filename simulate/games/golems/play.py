@@ -6,7 +6,8 @@ import numpy as np
 from numba import njit
 
 import simulate.play as loop
-from simulate.gamekit import new_trajectories
+from simulate.game import Lineup
+from simulate.gamekit import NO_POINTS
 from simulate.games.golems.apprentice import apprentice_action
 from simulate.games.golems.bots import APPRENTICE, MAX_BOT_PARAMS, SEARCH, choose, new_work
 from simulate.games.golems.data import (
@@ -41,8 +42,6 @@ from simulate.play import no_finish
 from simulate.search import new_tree
 
 NUM_PARTS = 5
-NO_POINTS = new_trajectories(0, 0, 0)
-"""The empty trajectory arrays of a loop that records none."""
 NO_RECORD = np.zeros((0, NUM_FEATURES), np.float32), np.zeros(0, np.int64), 0
 """The empty feature rows, row counts and first game of a loop that records none."""
 SCORE_PARTS = ("score_golems", "score_tucks", "score_dust", "score_gems", "score_runes")
@@ -104,7 +103,7 @@ def _turn(ctx, st, i, g, sc, w):
     if used.shape[0] > 0:
         _record(r, tb, g - ctx[10], ctx[8], used, w)
     if points.shape[0] > 0 and r.current == 0:  # a round's end
-        _record_points(r, tb, points, ctx[12], g, sc[2])
+        loop.record_point(score_parts, r, tb, r.num_players, points, ctx[12], g, sc[2])
     return True
 
 
@@ -130,11 +129,8 @@ def _play_blocks(ctx, st, keep, num_games, work, no_trace):
     loop.play_blocks(_play_games, ctx, st, keep, num_games, work, no_trace)
 
 
-def _ctx(
-    data, num_players, seat_bot, bot_ids, bot_params, setup_seeds, play_seeds, check, record=NO_RECORD, points=NO_POINTS
-):
-    lineup = (seat_bot, bot_ids, bot_params, setup_seeds, play_seeds, MAX_BOT_PARAMS)
-    return (*loop.lineup_context(data.kernel, num_players, *lineup), check, *record, *points)
+def _ctx(data, lineup, check, record=NO_RECORD, points=NO_POINTS):
+    return (*loop.lineup_context(data.kernel, lineup, MAX_BOT_PARAMS), check, *record, *points)
 
 
 LOOP = loop.Loop(
@@ -145,12 +141,6 @@ LOOP = loop.Loop(
     _ctx,
     max_moves=20000,
 )
-
-
-@njit(cache=True)
-def _record_points(r, tb, points, num_points, g, parts):
-    """Every seat's score now into game ``g``'s next trajectory point (``simulate.play.record_point``)."""
-    loop.record_point(score_parts, r, tb, r.num_players, points, num_points, g, parts)
 
 
 @njit(cache=True)
@@ -357,40 +347,17 @@ def chunk_columns(
     return games, seats, comps
 
 
-def play_batch(
-    data: GolemsData,
-    num_players: int,
-    seat_bot: np.ndarray,
-    bot_ids: np.ndarray,
-    bot_params: np.ndarray,
-    setup_seeds: np.ndarray,
-    play_seeds: np.ndarray,
-    threads: int = 1,
-    check_moves: bool = False,
-    points: np.ndarray = NO_POINTS[0],
-    num_points: np.ndarray = NO_POINTS[1],
-) -> np.ndarray:
-    """Play one game per seed pair to the end (``simulate.play.Loop.batch``); return the final game records.
+play_batch = loop.by_arguments(LOOP.final_records)
+"""Play one game per seed pair to the end (``simulate.play.Loop.batch``); return the final game records.
 
-    ``check_moves`` is off by default: every bot builds its move from legal options only (the tests check each bot's
-    moves under every rule option, and that checked and unchecked batches are equal), and the check costs 6% of the
-    kernel. ``points``, ``num_points``: trajectories to fill (``simulate.gamekit.new_trajectories`` of G games),
-    every seat's score at the end of every round.
-    """
-    lineup = (seat_bot, bot_ids, bot_params, setup_seeds, play_seeds)
-    return LOOP.batch(data, num_players, *lineup, threads, check_moves, points=(points, num_points))[0]
+``check_moves`` is off by default: every bot builds its move from legal options only (the tests check each bot's
+moves under every rule option, and that checked and unchecked batches are equal), and the check costs 6% of the
+kernel. ``points``: trajectories to fill (``simulate.gamekit.new_trajectories`` of G games), every seat's score at
+the end of every round."""
 
 
-def play_recorded(
-    data: GolemsData,
-    num_players: int,
-    seat_bot: np.ndarray,
-    bot_ids: np.ndarray,
-    bot_params: np.ndarray,
-    setup_seeds: np.ndarray,
-    play_seeds: np.ndarray,
-    cap: int,
-    block: int = 256,
+def play_lineup_recorded(
+    data: GolemsData, lineup: Lineup, cap: int, block: int = 256
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """:func:`play_batch` (serial) recording the features of the position after every move from every seat's view.
 
@@ -399,8 +366,8 @@ def play_recorded(
     Games are played in blocks of ``block`` (the rows' scratch is ``block x cap``); the games are those of
     :func:`play_batch`.
     """
-    g = setup_seeds.shape[0]
-    n = num_players
+    g = len(lineup.setup_seeds)
+    n = lineup.num_players
     st = new_state(g, data.tables)
     w = new_work(1, st.dtype)[0]
     no_trace = np.zeros((0, MOVE_LEN), np.int16)
@@ -410,7 +377,7 @@ def play_recorded(
         rec_x = np.zeros(((g1 - g0) * cap, NUM_FEATURES), np.float32)
         used = np.zeros(g1 - g0, np.int64)
         record = (rec_x, used, g0)
-        ctx = _ctx(data, n, seat_bot, bot_ids, bot_params, setup_seeds, play_seeds, False, record)
+        ctx = _ctx(data, lineup, False, record)
         _play_games(ctx, st, -1, g0, g1, w, no_trace)
         x, game, seat = loop.recorded_rows(rec_x.reshape(g1 - g0, cap, NUM_FEATURES), used, n, g0)
         xs.append(x)
