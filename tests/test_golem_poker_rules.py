@@ -581,7 +581,7 @@ def check_invariants(rec, n: int, start: int) -> None:
     assert rec["num_in"] == rec["active"][:n].sum() >= 1
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(
     num_players=st.integers(3, 6),
     lineup=st.lists(st.sampled_from(list(B.BOTS)), min_size=6, max_size=6),
