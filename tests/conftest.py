@@ -6,21 +6,14 @@ test that starts workers before the cache exists. Playing one small run and one 
 game beforehand, as many games at a time as there are cores, fills the cache once for all tests,
 with a line per game. With pytest-xdist this runs in the controlling process only, before the
 workers start.
-
-Kernels the warm-up does not reach (other entry points, other signatures: a deck with a card more or less is
-another record type, so the whole loop compiles again) compile in the tests. Two xdist workers needing the
-same one at the same time would each compile it; in a worker, each numba function and signature compiles
-under a lock file shared by the run's workers, so the second waits and then loads what the first cached.
 """
 
 from __future__ import annotations
 
-import hashlib
 import os
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -59,43 +52,8 @@ def _compile(name: str, players: int, bot: str, where: Path) -> str:
     return ""
 
 
-def _compile_one_worker_at_a_time(folder: Path) -> None:
-    """Make each outermost numba compile of this process hold a lock file in ``folder`` named by the function and
-    its signature (what it calls compiles inside it, under the same lock)."""
-    try:
-        import fcntl
-    except ImportError:  # no flock (Windows): the workers may compile a kernel twice
-        return
-    from numba.core.dispatcher import Dispatcher
-
-    folder.mkdir(parents=True, exist_ok=True)
-    compile_here = Dispatcher.compile
-    inside = threading.local()
-
-    def compile_under_lock(self, sig):
-        if getattr(inside, "depth", 0):
-            return compile_here(self, sig)
-        name = f"{self.py_func.__module__}.{self.py_func.__qualname__}{sig}"
-        path = folder / f"{hashlib.sha256(name.encode()).hexdigest()[:20]}.lock"
-        inside.depth = 1
-        try:
-            with open(path, "a") as lock:
-                fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
-                return compile_here(self, sig)
-        finally:
-            inside.depth = 0
-
-    Dispatcher.compile = compile_under_lock
-
-
 def pytest_configure(config: pytest.Config) -> None:
-    if os.environ.get("NUMBA_DISABLE_JIT"):
-        return
-    if hasattr(config, "workerinput"):
-        # xdist gives each worker a folder of the run's temporary folder: the locks go in the run's
-        basetemp = config.getoption("basetemp")
-        shared = Path(basetemp).parent if basetemp else Path(tempfile.gettempdir())
-        _compile_one_worker_at_a_time(shared / f"compiling-{config.workerinput['testrunuid']}")
+    if hasattr(config, "workerinput") or os.environ.get("NUMBA_DISABLE_JIT"):
         return
     cold = _cold_games()
     if not cold:
