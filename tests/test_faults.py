@@ -170,6 +170,31 @@ def test_sigkill_of_a_pool_worker_is_a_one_line_error_and_the_run_resumes(refere
     assert parts(out) == parts(reference)
 
 
+def test_a_pool_found_broken_at_the_next_submit_is_the_same_one_line_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A worker that dies between two chunks breaks the pool before the runner reads a result: the next ``submit``
+    raises, and that is the same one-line error as a result that raises (the kill test hits it only by timing)."""
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
+    import simulate.runner.execute
+
+    class DiesAfterTwo(ProcessPoolExecutor):
+        submitted = 0
+
+        def submit(self, *args, **kwargs):
+            DiesAfterTwo.submitted += 1
+            if DiesAfterTwo.submitted > 2:
+                raise BrokenProcessPool("A child process terminated abruptly")
+            return super().submit(*args, **kwargs)
+
+    monkeypatch.setattr(simulate.runner.execute, "ProcessPoolExecutor", DiesAfterTwo)
+    with pytest.raises(RunError, match=r"^a worker process died .* finish the run with --resume$"):
+        run(small_spec(), tmp_path / "run", workers=2, progress=False)
+    assert manifest(tmp_path / "run")["status"] == "interrupted"
+
+
 def test_sigkill_of_a_dask_worker_loses_only_its_chunk(reference: Path, tmp_path: Path) -> None:
     out = tmp_path / "cluster"
     proc = start(out, "--cluster", "local:2")

@@ -273,15 +273,15 @@ def _execute(
                     warming = _import_in_background(warm_imports)
                 finished, pending = wait(pending, return_when=FIRST_COMPLETED)
                 for f in finished:
-                    try:
-                        info = f.result()
-                    except BrokenProcessPool:
-                        raise RunError(
-                            "a worker process died (killed, or out of memory); the chunks already written are kept, "
-                            "finish the run with --resume"
-                        ) from None
-                    yield info
+                    yield f.result()
             warming.join()  # the caller needs these modules next; on a short run they may still be loading
+        except BrokenProcessPool:  # from a result, or from the next submit when a worker died in between
+            for f in pending:
+                f.cancel()
+            raise RunError(
+                "a worker process died (killed, or out of memory); the chunks already written are kept, "
+                "finish the run with --resume"
+            ) from None
         except BaseException:
             for f in pending:
                 f.cancel()
