@@ -359,15 +359,15 @@ def test_strict_stops_at_an_illegal_move(tmp_path: Path, monkeypatch) -> None:
 
 def test_strict_runs_check_the_moves_a_game_otherwise_trusts(tmp_path: Path, monkeypatch) -> None:
     """Golems runs skip the per-move legality check for speed; under strict every chunk checks it, same results."""
-    from simulate.games.golems import play
+    from simulate.play import Loop
 
-    real, checked = play.play_batch, []
+    real, checked = Loop.final_records, []
 
-    def recording(*args, check_moves: bool = False, **kw):
+    def recording(self, data, lineup, threads=1, check_moves: bool = False, **kw):
         checked.append(check_moves)
-        return real(*args, check_moves=check_moves, **kw)
+        return real(self, data, lineup, threads, check_moves, **kw)
 
-    monkeypatch.setattr(play, "play_batch", recording)
+    monkeypatch.setattr(Loop, "final_records", recording)  # the shared loop every game's chunk plays through
     golems = make("golems")
     spec = RunSpec("golems", 2, 400, 3, parse_lineup(golems, ["greedy", "collector"], 2), chunk_size=200)
     lax = run(spec, tmp_path / "lax", workers=1, progress=False)
