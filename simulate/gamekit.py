@@ -305,7 +305,7 @@ class Twin(ABC):
         legal moves), comparable with ``==``: a bot's move may depend on this and its own randomness only."""
 
 
-class GameShell:
+class GameShell(ABC):
     """The common part of every game's ``GAME`` (``simulate.game.Game``): its declared facts (``info``), its data
     folder (``seeds/<name>/``) and playing time, ``play_chunk`` and ``replay`` over the game's :meth:`play_lineup` and
     :meth:`replay_lineup` (which take the lineup as one ``simulate.game.Lineup``), the replay page, and the bench's
@@ -370,11 +370,12 @@ class GameShell:
         lineup = Lineup(num_players, seat_lineup, lineup_ids, lineup_params, setup_seeds, play_seeds)
         return self.play_lineup(data, lineup, threads, check_moves, trajectories)
 
+    @abstractmethod
     def play_lineup(
         self, data: Any, lineup: Lineup, threads: int, check_moves: bool, trajectories: bool
     ) -> ChunkTables:
-        """The game's ``play_chunk`` over a :class:`simulate.game.Lineup` (one game per seed pair)."""
-        raise NotImplementedError(f"{self.info.name} supplies no play_lineup")
+        """The game's ``play_chunk`` over a :class:`simulate.game.Lineup` (one game per seed pair); every game
+        supplies it (a game class without it cannot be made)."""
 
     def replay(
         self,
@@ -392,9 +393,9 @@ class GameShell:
         lineup = Lineup(num_players, seat_lineup, lineup_ids, lineup_params, setup_seed, play_seed)
         return self.replay_lineup(data, lineup, labels, states)
 
+    @abstractmethod
     def replay_lineup(self, data: Any, lineup: Lineup, labels: list[str], states: bool) -> list[dict[str, Any]]:
-        """The game's ``replay`` of the one game of a :class:`simulate.game.Lineup`."""
-        raise NotImplementedError(f"{self.info.name} supplies no replay_lineup")
+        """The game's ``replay`` of the one game of a :class:`simulate.game.Lineup`; every game supplies it."""
 
     def replay_view(
         self,

@@ -136,3 +136,16 @@ def test_registering_is_checked(pig) -> None:
         register_game("pig", "elsewhere.game", "")
     with pytest.raises(ValueError, match="ships with the lab"):
         unregister_game("century")
+
+
+def test_a_game_without_its_play_and_replay_cannot_be_made() -> None:
+    """``play_lineup`` and ``replay_lineup`` are the two things a game must write itself: a class that leaves either
+    out fails when it is made, naming what is missing, not in the middle of a run."""
+    from simulate.gamekit import GameShell
+
+    class Unfinished(GameShell):
+        def play_lineup(self, data, lineup, threads, check_moves, trajectories):
+            return None
+
+    with pytest.raises(TypeError, match="abstract method replay_lineup"):
+        Unfinished()
