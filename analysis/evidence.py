@@ -25,7 +25,6 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-import pyarrow.compute as pc
 import pyarrow.dataset as ds
 
 from simulate.integrity import verify_run
@@ -37,8 +36,6 @@ __all__ = [
     "compatible_runs",
     "evidence_index",
     "evidence_key",
-    "pooled_seat_scores",
-    "pooled_seat_wins",
     "pooled_seats",
 ]
 
@@ -116,19 +113,6 @@ def compatible_runs(given: Sequence[str | Path], root: str | Path, index: pd.Dat
     return out
 
 
-def pooled_seat_wins(paths: Iterable[str | Path]) -> pd.DataFrame:
-    """Wins and games of each seat over the seats tables of ``paths`` (runs of one key: games counted once by the
-    caller, e.g. with :func:`compatible_runs`): columns ``num_players``, ``seat``, ``wins``, ``num_games``."""
-    parts = [ds.dataset(str(Path(p) / "seats"), format="parquet") for p in paths]
-    if not parts:
-        raise ValueError("no run to pool")
-    table = ds.dataset(parts).to_table(columns=["num_players", "seat", "win"])
-    table = table.set_column(2, "win", pc.cast(table["win"], "float64"))
-    grouped = table.group_by(["num_players", "seat"]).aggregate([("win", "sum"), ("win", "count")])
-    out = grouped.to_pandas().rename(columns={"win_sum": "wins", "win_count": "num_games"})
-    return out.sort_values(["num_players", "seat"]).reset_index(drop=True)[["num_players", "seat", "wins", "num_games"]]
-
-
 def pooled_seats(paths: Iterable[str | Path], columns: Sequence[str]) -> pd.DataFrame:
     """Every seat row of the seats tables of ``paths`` (games counted once by the caller), with ``columns`` and
     ``game`` numbered apart run by run."""
@@ -143,9 +127,3 @@ def pooled_seats(paths: Iterable[str | Path], columns: Sequence[str]) -> pd.Data
     if not frames:
         raise ValueError("no run to pool")
     return pd.concat(frames, ignore_index=True)
-
-
-def pooled_seat_scores(paths: Iterable[str | Path]) -> pd.DataFrame:
-    """Every seat row's score over the seats tables of ``paths`` (runs of one key, games counted once by the caller):
-    columns ``game`` (numbered apart run by run), ``num_players``, ``seat``, ``score``."""
-    return pooled_seats(paths, ["num_players", "seat", "score"])

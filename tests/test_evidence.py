@@ -10,9 +10,11 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from analysis.evidence import compatible_runs, evidence_index, evidence_key, pooled_seat_wins
+from analysis.evidence import compatible_runs, evidence_index, evidence_key, pooled_seats
+from analysis.stats.ladder import ladder_seats
 from simulate.cli import main
 from simulate.lineup import parse_lineup
+from simulate.orchestration.studies import PlannedRun, widest_half_width
 from simulate.registry import make
 from simulate.runner import RunSpec, run, validate
 
@@ -53,10 +55,10 @@ def test_the_index_lists_finished_runs_only(runs: Path) -> None:
 def test_compatible_runs_count_each_game_once(runs: Path) -> None:
     got = compatible_runs([runs / "small"], runs)
     assert [p.name for p in got] == ["big", "other-seed"], "small's games are big's first 100: big stands for both"
-    pooled = pooled_seat_wins(got)
-    assert pooled["num_games"].tolist() == [240, 240]
+    pooled = pooled_seats(got, ["seat", "win"])
+    assert pooled.groupby("seat")["game"].nunique().tolist() == [240, 240]
     seats = pd.concat([pd.read_parquet(runs / name / "seats") for name in ("big", "other-seed")])
-    assert pooled["wins"].tolist() == pytest.approx(seats.groupby("seat")["win"].sum().tolist())
+    assert pooled.groupby("seat")["win"].sum().tolist() == pytest.approx(seats.groupby("seat")["win"].sum().tolist())
 
 
 def test_a_smaller_run_of_a_seed_holds_the_larger_ones_first_games(runs: Path) -> None:
@@ -122,3 +124,24 @@ def _described(game, spec: RunSpec) -> dict:
     _, data = validate(spec)
     described = game.describe_data(data)
     return {"rules": described["rules"], "data": described["data"]}
+
+
+def test_the_precision_stage_measures_the_interval_the_answer_reports(runs: Path) -> None:
+    """A study tops up a rung until the strong-play answer's own seat interval is narrow enough: the same Wilson
+    interval over the same pooled games, with seats numbered as the answer numbers them (a game that draws its turn
+    order: by that column, not the table seat; the regenerated Golem sample logged ±2.0 "reached" where its first
+    screen said ±2.1)."""
+    small = PlannedRun("small", runs / "small", None, "", "")
+    seats = pd.concat(
+        [
+            pd.read_parquet(runs / name / "seats").assign(game=lambda f, k=k: f["game"] + 1000 * k)
+            for k, name in enumerate(("big", "other-seed"))
+        ]
+    )
+    seats["bot"] = "greedy"
+    for column in ("seat", "rank"):
+        games, half = widest_half_width([small], seat_column=column)
+        answer = ladder_seats(seats.assign(seat=seats[column]), ["greedy"])
+        assert games == 240
+        assert half == pytest.approx(float(answer["half_width"].max()), rel=1e-12), column
+    assert widest_half_width([small], seat_column="rank")[1] != pytest.approx(widest_half_width([small])[1])

@@ -32,8 +32,6 @@ from analysis.evidence import (
     compatible_runs,
     evidence_index,
     evidence_key,
-    pooled_seat_scores,
-    pooled_seat_wins,
     pooled_seats,
 )
 from analysis.report.card_value import card_value_effects, is_value_run
@@ -41,7 +39,6 @@ from analysis.report.model import GAMES_DIR, GamePage
 from analysis.report.styles import BestResponse
 from analysis.stats._util import wilson_confint
 from analysis.stats.ladder import PRECISION, ladder_seats, rung_order, strong_play
-from analysis.stats.seats import win_rates_from_counts
 from analysis.stats.strategies import strength_ratings
 from simulate.game import Study, StudyRun
 from simulate.integrity import verify_run
@@ -529,21 +526,25 @@ def precision_targets(
 
 
 def widest_half_width(
-    runs: list[PlannedRun], alpha: float = 0.05, index: pd.DataFrame | None = None, outcome: str = "win"
+    runs: list[PlannedRun],
+    alpha: float = 0.05,
+    index: pd.DataFrame | None = None,
+    outcome: str = "win",
+    seat_column: str = "seat",
 ) -> tuple[int, float]:
-    """Games and the widest reach of a seat's Wilson win-rate interval from its estimate, over ``runs`` and every
-    compatible finished run beside them (:func:`analysis.evidence.compatible_runs`: the evidence a study already
-    has in its runs folder, each game counted once; ``index``: that folder's :func:`analysis.evidence.evidence_index`
-    if already read). With ``outcome="score"``: the t interval of a seat's net score against the other seats'
-    mean (:func:`analysis.stats.ladder.ladder_seats`), in score units."""
+    """Games and the widest reach of a seat's interval from its estimate, over ``runs`` and every compatible finished
+    run beside them (:func:`analysis.evidence.compatible_runs`: the evidence a study already has in its runs folder,
+    each game counted once; ``index``: that folder's :func:`analysis.evidence.evidence_index` if already read).
+    The interval is the strong-play answer's own (:func:`analysis.stats.ladder.ladder_seats`): a seat's Wilson
+    win-rate interval, or with ``outcome="score"`` the t interval of its net score against the other seats' mean, in
+    score units; a seat is its place in ``seat_column`` (the game's ``turn_order_column`` where it draws its turn
+    order, as the report reads it)."""
     paths = compatible_runs([p.out for p in runs], runs[0].out.parent, index)
-    if outcome == "score":
-        table = ladder_seats(pooled_seat_scores(paths).assign(bot="rung"), ["rung"], alpha, outcome="score")
-        return int(table["num_games"].max()), float(table["half_width"].max())
-    pooled = pooled_seat_wins(paths)
-    rates = win_rates_from_counts(pooled, alpha)
-    half = np.maximum(rates["win_rate"] - rates["ci_low"], rates["ci_high"] - rates["win_rate"])
-    return int(rates["num_games"].iloc[0]), float(half.max())
+    value = "score" if outcome == "score" else "win"
+    seats = pooled_seats(paths, ["num_players", seat_column, value])
+    seats = seats.rename(columns={seat_column: "seat"}).assign(bot="rung")
+    table = ladder_seats(seats, ["rung"], alpha, outcome=outcome)
+    return int(table["num_games"].max()), float(table["half_width"].max())
 
 
 def topup_games(games: int, half_width: float, precision: float, cap: int) -> int:
@@ -583,7 +584,8 @@ def play_to_precision(
     study = study_for(game)
     cap = int(study.precision_share * num_games)
     targets = precision_targets(game, planned, strong)
-    outcome = make(game).info.outcome
+    info = make(game).info
+    outcome, seat_column = info.outcome, info.turn_order_column or "seat"
     scale, unit = precision_unit(game)
     added: list[PlannedRun] = []
     spent = {i: 0 for i in range(len(targets))}
@@ -592,7 +594,7 @@ def play_to_precision(
         more = False
         index = evidence_index(root)  # the evidence in the runs folder, read once a round
         for i, t in enumerate(targets):
-            games, half = widest_half_width(t.runs, index=index, outcome=outcome)
+            games, half = widest_half_width(t.runs, index=index, outcome=outcome, seat_column=seat_column)
             g = topup_games(games, half, t.precision, cap - spent[i])
             if g < t.num_players:
                 continue
@@ -614,7 +616,7 @@ def play_to_precision(
     rows = []
     index = evidence_index(root)
     for t in targets:
-        games, half = widest_half_width(t.runs, index=index, outcome=outcome)
+        games, half = widest_half_width(t.runs, index=index, outcome=outcome, seat_column=seat_column)
         rows.append([t.num_players, t.bot, games, half, t.precision, half <= t.precision])
     reached = pd.DataFrame(rows, columns=["num_players", "bot", "num_games", "half_width", "precision", "reached"])
     return added, reached
