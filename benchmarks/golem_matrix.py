@@ -14,8 +14,8 @@ import json
 
 import numpy as np
 
+from simulate.games.golem import columns, play
 from simulate.games.golem import loader as golem_loader
-from simulate.games.golem import play
 from simulate.lineup import lineup_arrays, parse_lineup
 from simulate.registry import make
 from simulate.rng import game_seeds
@@ -41,7 +41,7 @@ def main() -> None:
         for b in BOTS:
             ids, params = lineup_arrays(game, parse_lineup(game, [a] + [b] * (n - 1), n))
             st = play.play_batch(d, n, seat_bot, ids, params, setup, plays)
-            wins.append(round(float(play.results(d, st)["win"][index, a_seat].mean()), 4))
+            wins.append(round(float(columns.results(d, st)["win"][index, a_seat].mean()), 4))
         print(
             json.dumps(
                 {

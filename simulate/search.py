@@ -20,7 +20,10 @@ copy of the tree code and nothing is compiled twice per session)::
     evaluate(ctx, sim, out)                 # value in [0, 1] of the position for each seat
 
 ``ctx`` is whatever the game needs (tables, parameters, scratch); ``root`` and ``sim`` are game
-records. A bot calls :func:`decide` (the search, skipped when the seat has one move). The tree lives
+records. A bot calls :func:`decide` (the search, skipped when the seat has one move), in a game of a batch
+:func:`decide_at`, which seeds the search and reads its budget from the bot's parameters (every game's search bot
+begins them with ``SEARCH_PARAMS``); :func:`rollouts_at` and :func:`positions_searched` are the same plumbing for
+``golem bench``'s measure of the tree's overhead. The tree lives
 in a :class:`Tree` of arrays allocated once per worker (:func:`new_tree`);
 an iteration allocates nothing. Randomness comes from ``tree.rng``, seeded by the caller from the
 game's play stream, so a game stays a pure function of (master seed, game index).
@@ -34,7 +37,10 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from simulate.rng import randint
+from simulate.rng import next_u64, randint
+
+SEARCH_PARAMS = ("iterations", "uct_c", "rollout_turns")
+"""The first parameters of every game's search bot, in this order (:func:`decide_at`, :func:`rollouts_at`)."""
 
 
 class Tree(NamedTuple):
@@ -228,3 +234,60 @@ def bare_rollouts(determinise, rollout, current, evaluate, ctx, root, sim, tree,
         evaluate(ctx, sim, tree.values)
         total += tree.values[seat]
     return total
+
+
+@njit(cache=True, inline="always")
+def decide_at(determinise, moves, apply, rollout, evaluate, ctx, st, g, stream, params, sim, tree, out):
+    """:func:`decide` for the seat to move in game ``g`` of batch ``st`` (:func:`seat_to_move` its ``current``).
+
+    One draw of the game's random stream ``stream`` seeds the tree's; ``params`` is the bot's parameter row, which
+    begins with ``SEARCH_PARAMS``. Returns the nodes used (0 when the seat had a single move).
+    """
+    tree.rng[0] = next_u64(st[g].rng, stream)
+    iterations, uct_c, horizon = int(params[0]), params[1], int(params[2])
+    root = st[g : g + 1]
+    return decide(
+        determinise,
+        moves,
+        apply,
+        rollout,
+        seat_to_move,
+        evaluate,
+        ctx,
+        root,
+        sim,
+        tree,
+        iterations,
+        uct_c,
+        horizon,
+        out,
+    )
+
+
+@njit(cache=True, inline="always")
+def rollouts_at(determinise, rollout, current, evaluate, ctx, st, g, stream, params, sim, tree):
+    """:func:`bare_rollouts` from game ``g`` of batch ``st``, seeded and sized as :func:`decide_at` searches it: a
+    game's ``rollouts_only``, for ``golem bench``."""
+    tree.rng[0] = next_u64(st[g].rng, stream)
+    count, horizon = int(params[0]), int(params[2])
+    return bare_rollouts(determinise, rollout, current, evaluate, ctx, st[g : g + 1], sim, tree, count, horizon)
+
+
+@njit(cache=True, inline="always")
+def positions_searched(searchable, search_action, rollouts_only, st, tb, params, tree, scratch, out, bare):
+    """Search every game of ``st`` once with a game's ``search_action`` (``bare``: its ``rollouts_only``, the same
+    iterations without the tree) where ``searchable(st, g, tb, params, tree, scratch)``; the decisions searched.
+
+    A game's ``search_positions``, the benchmark of ``golem bench``: the positions skipped (those with one move)
+    are skipped alike in both modes.
+    """
+    searched = 0
+    for g in range(st.shape[0]):
+        if not searchable(st, g, tb, params, tree, scratch):
+            continue
+        searched += 1
+        if bare:
+            rollouts_only(st, g, tb, params, tree, scratch)
+        else:
+            search_action(st, g, tb, params, tree, scratch, out)
+    return searched

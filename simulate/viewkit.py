@@ -194,6 +194,19 @@ class ReplayedGame(NamedTuple):
     labels: list[str]
 
 
+def gift_twin(game: Any, played: ReplayedGame, gift: bool, deal_gift: Callable, reference_class: Callable) -> Any:
+    """The twin of a replayed game at its start (``game.new_twin``), with the gift copy (a rule option, when ``gift``)
+    dealt as the run dealt it: ``deal_gift(record, tables, seat_bot)`` in the kernel's record, and the reference made
+    anew as ``reference_class(data, num_players, setup_seed, seat)``, the seat holding lineup entry 0."""
+    d, n = played.data, played.num_players
+    twin = game.new_twin(d, n, played.setup_seed, played.play_seed)
+    if gift:
+        seat_bot = np.asarray(played.seat_lineup, np.int64)
+        deal_gift(twin.record[0], d.kernel[0], seat_bot)
+        twin.reference = reference_class(d, n, played.setup_seed, int(np.flatnonzero(seat_bot == 0)[0]))
+    return twin
+
+
 Options = list[tuple[np.ndarray, float]]
 """A decision's options as a bot valued them: (move, value in [0, 1]), best first."""
 

@@ -18,7 +18,7 @@ from test_golem_search import _hide_differently, balanced_position
 
 from simulate.apprentice import read_weights, weights_text
 from simulate.datafiles import DataError, default_dir
-from simulate.games.golem import apprentice, data, engine, loader, play
+from simulate.games.golem import apprentice, columns, data, engine, loader, play
 from simulate.games.golem import bots as golem_bots
 from simulate.games.golem.apprentice_bot import apprentice_action, new_apprentice_scratch
 from simulate.games.golem.codes import AA_BUY_GOLD, D_ARTIFACT_ACTION, D_GOLD_PLACE, PH_END
@@ -222,7 +222,7 @@ def test_positions_are_those_of_the_same_games_as_a_run() -> None:
     seat = np.array([[(g + k) % n for k in range(n)] for g in range(games)])
     pos = apprentice.positions(DATA, n, seat, ids, prm, setup, plays)
     st = play.play_batch(DATA, n, seat, ids, prm, setup, plays)
-    assert np.array_equal(pos.win, play.results(DATA, st)["win"])
+    assert np.array_equal(pos.win, columns.results(DATA, st)["win"])
     assert np.allclose(pos.win.sum(axis=1), 1.0)
     assert pos.x.dtype == np.float32 and pos.x.shape[1] == NUM_FEATURES
     for g in range(games):

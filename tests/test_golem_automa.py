@@ -15,7 +15,7 @@ import pytest
 from test_golem_differential import assert_same, play_both
 
 from simulate.datafiles import DataError
-from simulate.games.golem import data, engine, loader, play
+from simulate.games.golem import columns, data, engine, loader, play
 from simulate.games.golem.codes import PH_INFLUENCE, RABBI_BASE, Decision
 from simulate.games.golem.data import ARTIFACTS, GOLEM_ROW, STUDY_ROW, WORK
 from simulate.games.golem.engine.state import new_state
@@ -290,7 +290,7 @@ def test_engines_agree_move_by_move_in_solo_games_with_bots(bot: str) -> None:
             engine.apply_one(st, 0, DATA.kernel, int(a))
             assert_same(ref, st, f"{bot} move {k + 1}")
         assert ref.is_terminal() and final[0]["error"] == 0
-        res = play.results(DATA, final)
+        res = columns.results(DATA, final)
         assert res["automa"][0].tolist() == ref.automa_parts()
         assert res["score"][0, 0] == ref.scores()[0] and res["rank"][0, 0] == ref.ranks()[0]
 

@@ -15,7 +15,7 @@ from numba import njit
 from simulate.cli import main
 from simulate.datafiles import default_dir
 from simulate.games.golem import bots as golem_bots
-from simulate.games.golem import codes, data, direct_values, engine, heuristics, loader, play, valuation
+from simulate.games.golem import codes, columns, data, direct_values, engine, heuristics, loader, play, valuation
 from simulate.games.golem.codes import STAT_NAMES, Decision
 from simulate.games.golem.engine.state import new_pads
 from simulate.games.golem.reference import GolemReference
@@ -185,7 +185,7 @@ def test_kernel_games_replay_identically_on_the_reference(names: tuple[str, ...]
             for s in range(3):
                 assert min(ref.res[s]) >= 0 and ref.vp[s] >= 0, "resources never negative"
         assert ref.is_terminal()
-        res = play.results(d, final)
+        res = columns.results(d, final)
         assert res["score"][0].tolist() == ref.scores()
         assert final["stats"][0].tolist() == [ref.stats[k] + [0] * (4 - 3) for k in STAT_NAMES]
 

@@ -13,15 +13,8 @@ import pytest
 from simulate.conformance import compare_moves
 from simulate.games.golem_poker import bots as B
 from simulate.games.golem_poker import data as D
-from simulate.games.golem_poker.play import (
-    PROFILE,
-    columns,
-    play_batch,
-    play_columns,
-    replay_moves,
-    results,
-    trace_game,
-)
+from simulate.games.golem_poker.columns import PROFILE, columns, results
+from simulate.games.golem_poker.play import play_batch, play_columns, replay_moves, trace_game
 from simulate.games.golem_poker.reference import GolemPokerReference
 from simulate.games.golem_poker.state import BET, END_ILLEGAL, FOLD, M_KIND, MATCH, RAISE, RUNNING
 from simulate.games.golem_poker.twin import GolemPokerTwin

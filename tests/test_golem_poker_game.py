@@ -12,8 +12,8 @@ from click.testing import CliRunner
 
 from simulate.bench import bench_setup
 from simulate.cli import main
+from simulate.games.golem_poker.columns import DEAL_COLUMNS, GAME_COLUMNS, SEAT_COLUMNS
 from simulate.games.golem_poker.evaluator import CATEGORY_NAMES
-from simulate.games.golem_poker.play import DEAL_COLUMNS, GAME_COLUMNS, SEAT_COLUMNS
 from simulate.lineup import parse_lineup
 from simulate.registry import make
 from simulate.replay import replay_game

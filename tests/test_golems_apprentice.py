@@ -23,11 +23,12 @@ from simulate.game import Positions
 from simulate.games.golems import bots as B
 from simulate.games.golems import data as D
 from simulate.games.golems.apprentice import game_apprentice, game_features
+from simulate.games.golems.columns import results
 from simulate.games.golems.engine import game_init, game_step
 from simulate.games.golems.features import CONTEXT, FEATURES, NUM_BASE, NUM_FEATURES, PLAYER_COUNTS
 from simulate.games.golems.game import GAME
 from simulate.games.golems.learning import APPRENTICE, choices, positions
-from simulate.games.golems.play import play_batch, results, trace_game
+from simulate.games.golems.play import play_batch, trace_game
 from simulate.games.golems.reference import GolemsReference, move_key
 from simulate.games.golems.state import END_ILLEGAL, RUNNING, new_state
 from simulate.games.golems.value import fused_logit

@@ -17,8 +17,9 @@ from hypothesis import strategies as st
 from simulate.conformance import compare_moves
 from simulate.games.golems import bots as B
 from simulate.games.golems import data as D
+from simulate.games.golems.columns import chunk_columns, results
 from simulate.games.golems.engine import game_init, game_step
-from simulate.games.golems.play import chunk_columns, play_batch, results, trace_game
+from simulate.games.golems.play import play_batch, trace_game
 from simulate.games.golems.reference import GolemsReference
 from simulate.games.golems.state import END_ILLEGAL, MOVE_LEN, U_START, new_state
 from simulate.games.golems.twin import GolemsTwin, golems_invariants

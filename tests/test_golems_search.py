@@ -14,8 +14,9 @@ from test_golems_differential import VARIANTS, check_invariants, compare
 
 from simulate.games.golems import bots as B
 from simulate.games.golems import data as D
+from simulate.games.golems.columns import results
 from simulate.games.golems.engine import game_init, game_legal_moves, game_step
-from simulate.games.golems.play import play_batch, results, trace_game
+from simulate.games.golems.play import play_batch, trace_game
 from simulate.games.golems.reference import GolemsReference, move_key
 from simulate.games.golems.search_bot import SEARCH_MOVES, new_scratch, search_action, tree_moves
 from simulate.games.golems.state import (

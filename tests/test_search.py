@@ -27,8 +27,9 @@ from simulate.games.century.state import (
     new_move,
     new_state,
 )
+from simulate.registry import available_games, make
 from simulate.rng import game_seeds
-from simulate.search import new_tree
+from simulate.search import SEARCH_PARAMS, new_tree
 
 DATA = D.load()
 TB = DATA.tables
@@ -185,3 +186,15 @@ def test_same_games_with_one_and_two_workers(num_players: int) -> None:
     two, _, _, _ = play_batch(DATA, num_players, seat_bot, ids, params, setup, play, threads=2)
     assert one.tobytes() == two.tobytes()
     assert (one["over"] != 3).all(), "no search move was illegal"
+
+
+@pytest.mark.parametrize("name", sorted(available_games()))
+def test_search_bots_lead_with_their_budget(name: str) -> None:
+    """``simulate.search.decide_at`` and ``rollouts_at`` read a search bot's budget from its first three parameters:
+    its iterations, exploration constant and rollout length (Golem's ``horizon``), in that order."""
+    bots = make(name).info.bots
+    if "search" not in bots:
+        pytest.skip(f"{name} has no search bot")
+    first = list(bots["search"].params)[:3]
+    assert first[:2] == list(SEARCH_PARAMS[:2])
+    assert first[2] in (SEARCH_PARAMS[2], "horizon")

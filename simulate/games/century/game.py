@@ -32,7 +32,7 @@ from simulate.gamekit import (
     trajectory_lists,
 )
 from simulate.games.century import bots as century_bots
-from simulate.games.century import data, play, search_bot
+from simulate.games.century import columns, data, play, search_bot
 from simulate.games.century.engine import game_init, game_step
 from simulate.games.century.reference import CenturyReference, public_state
 from simulate.games.century.state import END_REASONS, IN_HAND, M_DISCARD, M_KIND, MOVE_LEN, MOVE_NAMES, new_state
@@ -76,7 +76,7 @@ class Century(GameShell):
         bots=bot_specs(century_bots.BOTS, century_bots.LIMITS, WHOLE_PARAMS, {"style": (PLAIN_STYLE, *data.STYLES)}),
         max_bot_params=century_bots.MAX_BOT_PARAMS,
         data_files=data.FILES,
-        score_parts=play.SCORE_PARTS,
+        score_parts=columns.SCORE_PARTS,
         score_unit="points",  # what a seat's score counts, in the report's wording
         setup_columns=tuple(f"setup_merchant_{k + 1}" for k in range(MERCHANT_ROW_DESCRIPTORS))
         + tuple(f"setup_point_{k + 1}" for k in range(POINT_ROW_DESCRIPTORS)),
@@ -230,7 +230,7 @@ class Century(GameShell):
         rounds = int(d.tables.params[data.P_MAX_ROUNDS]) if trajectories else 0  # the round cap: no game has more
         points = new_trajectories(g if trajectories else 0, rounds, n)
         st, open_m, open_p, counts = play.play_lineup(d, lineup, threads, batch, points)
-        res = play.results(d, st)
+        res = columns.results(d, st)
         turns = st["turn"]
         games: dict[str, Any] = {
             "turns": turns.astype(np.int32),
@@ -246,7 +246,7 @@ class Century(GameShell):
         for k in range(POINT_ROW_DESCRIPTORS):
             games[f"setup_point_{k + 1}"] = Codes(open_p[:, k].astype(np.int32), d.point_ids)
 
-        per_seat, comp = play.seat_and_component_rows(d, st)
+        per_seat, comp = columns.seat_and_component_rows(d, st)
         seats = {
             "score": res["score"].ravel(),
             "rank": res["rank"].ravel(),

@@ -7,66 +7,20 @@ from numba import njit
 
 import simulate.play as loop
 from simulate.game import Lineup, Positions
-from simulate.gamekit import NO_POINTS, turn_order
+from simulate.gamekit import NO_POINTS
+from simulate.games.century import bots, engine, state
 from simulate.games.century.apprentice import apprentice_action, new_apprentice_scratch
-from simulate.games.century.bots import (
-    APPRENTICE,
-    GREEDY,
-    MAX_BOT_PARAMS,
-    SCRATCH_MOVES,
-    SEARCH,
-    choose_action,
-    choose_discard,
-    greedy_action,
-)
-from simulate.games.century.data import (
-    KIND_CREATE,
-    KIND_TRADE,
-    KIND_UPGRADE,
-    MAX_MERCHANT_ROW,
-    MAX_POINT_ROW,
-    P_TIE_SHARED,
-    CenturyData,
-)
-from simulate.games.century.engine import (
-    apply_action,
-    apply_discard,
-    deal_gift,
-    end_turn,
-    init_game,
-    is_legal_action,
-    is_legal_discard,
-    rank_seats,
-    score_parts,
-)
+from simulate.games.century.columns import NUM_PARTS, results
+from simulate.games.century.data import KIND_CREATE, KIND_TRADE, KIND_UPGRADE, CenturyData
 from simulate.games.century.features import NUM_FEATURES, features
 from simulate.games.century.search_bot import S_ITERATIONS, new_scratch, search_action
-from simulate.games.century.state import (
-    ACQUIRE,
-    CLAIM,
-    END_ILLEGAL,
-    END_TRIGGER,
-    M_ARG,
-    M_DISCARD,
-    M_KIND,
-    MOVE_LEN,
-    PLAY,
-    REST,
-    RUNNING,
-    new_state,
-)
 from simulate.play import no_finish
 from simulate.search import new_tree
 
-MAX_PLAYERS = 5
-NUM_PARTS = 4
-WORK = np.dtype([("mv", np.int16, (MOVE_LEN,))])
+WORK = np.dtype([("mv", np.int16, (state.MOVE_LEN,))])
 """Scratch record of a game loop: the move being built. A record field is an array view without a reference
 count, so the inlined engine and bot functions take it without the atomic increments a plain array costs
 at every call (12-15% of a greedy game)."""
-COMPONENT_ROWS = (("game", np.int64), ("seat", np.int8), ("code", np.int32), ("kind", np.int32), ("turn", np.int32))
-"""Component row arrays of a chunk (name, dtype): the types of the run format's columns, so none is converted."""
-SCORE_PARTS = ("score_points", "score_copper", "score_silver", "score_crystals")
 PROFILE = ("merchants_bought", "creates", "trades", "upgrades", "rests", "claims", "crystals_discarded")
 """Play-profile counts per seat (``docs/run-format.md``): merchant cards acquired, merchant cards played by kind
 (create, trade, upgrade), rests, point cards claimed and crystals returned over the caravan limit."""
@@ -82,11 +36,11 @@ def _scratch(ctx, st):
     """The loop's buffers: move lists, the planner's hands, the search bot's tree (sized for the lineup's largest
     budget) and scratch, the apprentice's scratch, a feature row and score parts."""
     nm = ctx[0][0].m_kind.shape[0]
-    iterations = loop.largest_budget(ctx[3], ctx[4], SEARCH, S_ITERATIONS)
+    iterations = loop.largest_budget(ctx[3], ctx[4], bots.SEARCH, S_ITERATIONS)
     return (
-        np.zeros((SCRATCH_MOVES, MOVE_LEN), np.int16),
+        np.zeros((bots.SCRATCH_MOVES, state.MOVE_LEN), np.int16),
         np.zeros(3 * nm + 1, np.int16),  # planner scratch: two hands and a card list
-        new_tree(iterations + 1, MOVE_LEN, SCRATCH_MOVES),
+        new_tree(iterations + 1, state.MOVE_LEN, bots.SCRATCH_MOVES),
         new_scratch(st),
         new_apprentice_scratch(st),
         np.zeros(NUM_FEATURES),
@@ -99,12 +53,12 @@ def _start(ctx, st, i, g, sc):
     """Deal game ``g`` into record ``i`` (the gift to the lineup's first entry), noting its opening rows."""
     tb = ctx[0][0]
     r = st[i]
-    init_game(r, tb, ctx[1], ctx[5][g], ctx[6][g])
-    deal_gift(r, tb, ctx[2][g])
+    engine.init_game(r, tb, ctx[1], ctx[5][g], ctx[6][g])
+    engine.deal_gift(r, tb, ctx[2][g])
     open_m, open_p, counts = ctx[7], ctx[8], ctx[9]
-    for k in range(MAX_MERCHANT_ROW):
+    for k in range(state.MAX_MERCHANT_ROW):
         open_m[g, k] = r.m_row[k]
-    for k in range(MAX_POINT_ROW):
+    for k in range(state.MAX_POINT_ROW):
         open_p[g, k] = r.p_row[k]
     c = counts[g]
     c[:, :] = 0
@@ -112,7 +66,7 @@ def _start(ctx, st, i, g, sc):
 
 @njit(cache=True, inline="always")
 def _running(st, i):
-    return st[i].over == RUNNING
+    return st[i].over == state.RUNNING
 
 
 @njit(cache=True, inline="always")
@@ -125,30 +79,30 @@ def _turn(ctx, st, i, g, sc, w):
     s = r.current
     b = ctx[2][g, s]
     bot = bot_ids[b]
-    if bot == GREEDY:  # the cheap common bot without the dispatch call: ~10% of a greedy run
-        greedy_action(r, tb, bot_params, b, mv)
-    elif bot == SEARCH:
+    if bot == bots.GREEDY:  # the cheap common bot without the dispatch call: ~10% of a greedy run
+        bots.greedy_action(r, tb, bot_params, b, mv)
+    elif bot == bots.SEARCH:
         search_action(st, i, tb, bot_params[b], sc[2], sc[3], mv)
-    elif bot == APPRENTICE:
+    elif bot == bots.APPRENTICE:
         apprentice_action(st, i, tb, bot_params[b], sc[4], mv)
     else:
-        choose_action(r, tb, bot, bot_params, b, mv, sc[0], sc[1])
-    if not is_legal_action(r, tb, mv):
-        r.over = END_ILLEGAL
+        bots.choose_action(r, tb, bot, bot_params, b, mv, sc[0], sc[1])
+    if not engine.is_legal_action(r, tb, mv):
+        r.over = state.END_ILLEGAL
         return False
-    apply_action(r, tb, mv)
-    choose_discard(r, tb, bot, bot_params, b, mv)
-    if not is_legal_discard(r, tb, mv):
-        r.over = END_ILLEGAL
+    engine.apply_action(r, tb, mv)
+    bots.choose_discard(r, tb, bot, bot_params, b, mv)
+    if not engine.is_legal_discard(r, tb, mv):
+        r.over = state.END_ILLEGAL
         return False
-    apply_discard(r, mv)
+    engine.apply_discard(r, mv)
     _count(ctx[9][g, s], tb, mv)
-    end_turn(r, tb, mv[M_KIND] == CLAIM)
+    engine.end_turn(r, tb, mv[state.M_KIND] == state.CLAIM)
     feats, points = ctx[10], ctx[12]
     if feats.shape[0] > 0:
         _record(r, tb, feats[g], ctx[11], g, sc[5], sc[6])
     if points.shape[0] > 0 and r.current == 0:  # a round's end (every end of a game is one)
-        loop.record_point(score_parts, r, tb, r.num_players, points, ctx[13], g, sc[6])
+        loop.record_point(engine.score_parts, r, tb, r.num_players, points, ctx[13], g, sc[6])
     return True
 
 
@@ -175,10 +129,10 @@ def _play_blocks(ctx, st, keep, num_games, work, no_trace):
 def _ctx(data, lineup, check=True, feats=NO_FEATS, points=NO_POINTS):
     """The loop's ``ctx`` (see :func:`_play_games`) with new opening rows and play-profile counts; every move is
     checked (``check`` is always on)."""
-    head = loop.lineup_context(data.kernel, lineup, MAX_BOT_PARAMS)
+    head = loop.lineup_context(data.kernel, lineup, bots.MAX_BOT_PARAMS)
     g = len(head[5])
-    opening = np.full((g, MAX_MERCHANT_ROW), -1, np.int16), np.full((g, MAX_POINT_ROW), -1, np.int16)
-    return (*head, *opening, np.empty((g, MAX_PLAYERS, len(PROFILE)), np.int32), *feats, *points)
+    opening = np.full((g, state.MAX_MERCHANT_ROW), -1, np.int16), np.full((g, state.MAX_POINT_ROW), -1, np.int16)
+    return (*head, *opening, np.empty((g, state.MAX_PLAYERS, len(PROFILE)), np.int32), *feats, *points)
 
 
 @njit(cache=True)
@@ -197,33 +151,33 @@ def _record(r, tb, rows, num_rows, g, f, parts):
 @njit(cache=True, inline="always")
 def _count(c, tb, mv):
     """Add a played move to its seat's play-profile counts ``c`` (len(PROFILE),)."""
-    kind = mv[M_KIND]
-    if kind == PLAY:
-        c[_PLAY_COUNT[tb.m_kind[mv[M_ARG]]]] += 1
-    elif kind == ACQUIRE:
+    kind = mv[state.M_KIND]
+    if kind == state.PLAY:
+        c[_PLAY_COUNT[tb.m_kind[mv[state.M_ARG]]]] += 1
+    elif kind == state.ACQUIRE:
         c[C_BOUGHT] += 1
-    elif kind == REST:
+    elif kind == state.REST:
         c[C_RESTS] += 1
-    elif kind == CLAIM:
+    elif kind == state.CLAIM:
         c[C_CLAIMS] += 1
-    c[C_DISCARDED] += mv[M_DISCARD] + mv[M_DISCARD + 1] + mv[M_DISCARD + 2] + mv[M_DISCARD + 3]
+    c[C_DISCARDED] += mv[state.M_DISCARD] + mv[state.M_DISCARD + 1] + mv[state.M_DISCARD + 2] + mv[state.M_DISCARD + 3]
 
 
 @njit(cache=True, inline="always")
 def _setup(ctx, st, g):
     """Deal game ``g`` as it was played with seat s holding lineup entry s (a gift goes to seat 0)."""
     tb = ctx[0][0]
-    init_game(st[g], tb, ctx[1], ctx[2][g], ctx[3][g])
-    deal_gift(st[g], tb, ctx[4])
+    engine.init_game(st[g], tb, ctx[1], ctx[2][g], ctx[3][g])
+    engine.deal_gift(st[g], tb, ctx[4])
 
 
 @njit(cache=True, inline="always")
 def _replay(ctx, st, g, mv):
     r = st[g]
     tb = ctx[0][0]
-    apply_action(r, tb, mv)
-    apply_discard(r, mv)
-    end_turn(r, tb, mv[M_KIND] == CLAIM)
+    engine.apply_action(r, tb, mv)
+    engine.apply_discard(r, mv)
+    engine.end_turn(r, tb, mv[state.M_KIND] == state.CLAIM)
 
 
 @njit(cache=True)
@@ -234,13 +188,13 @@ def _replay_games(ctx, st, moves, offsets):
 
 def _replay_ctx(data, num_players, setup_seeds, play_seeds):
     """The replay's ``ctx``: seat s holds lineup entry s."""
-    return (*loop.seed_context(data, num_players, setup_seeds, play_seeds), np.arange(MAX_PLAYERS))
+    return (*loop.seed_context(data, num_players, setup_seeds, play_seeds), np.arange(state.MAX_PLAYERS))
 
 
 LOOP = loop.Loop(
     _play_games,
     _play_blocks,
-    lambda data, g: new_state(g, data.tables),
+    lambda data, g: state.new_state(g, data.tables),
     lambda st, k: np.zeros(k, WORK),
     _ctx,
     max_moves=20000,
@@ -250,29 +204,7 @@ LOOP = loop.Loop(
 replay_moves = LOOP.replay_moves
 """Final states of games replayed from their recorded moves by the numba engine, without bots."""
 trace_game = LOOP.trace_game
-"""Play one game and return its move records (moves, MOVE_LEN) and its final state (``simulate.play.Loop``)."""
-
-
-@njit(cache=True)
-def _results(st, tab, shared, score, parts, rank, win, tied, winner):
-    tb = tab[0]
-    sc = np.zeros(MAX_PLAYERS, np.int64)
-    rk = np.zeros(MAX_PLAYERS, np.int64)
-    wn = np.zeros(MAX_PLAYERS, np.float64)
-    pt = np.zeros(NUM_PARTS, np.int64)
-    for g in range(st.shape[0]):
-        r = st[g]
-        n = r.num_players
-        loop.score_seats(score_parts, r, tb, n, g, pt, score, parts)
-        for s in range(n):
-            sc[s] = score[g, s]
-        tied[g] = rank_seats(sc, n, shared, rk, wn)
-        winner[g] = -1
-        for s in range(n):
-            rank[g, s] = rk[s]
-            win[g, s] = wn[s]
-            if rk[s] == 1 and wn[s] == 1.0:
-                winner[g] = s
+"""Play one game and return its move records (moves, state.MOVE_LEN) and its final state (``simulate.play.Loop``)."""
 
 
 def play_lineup(
@@ -306,90 +238,8 @@ def _positions(data: CenturyData, lineup: Lineup) -> Positions:
     num_rows = np.zeros(g, np.int64)
     st, _ = LOOP.batch(data, lineup, feats=(feats, num_rows))
     x, game, seat = loop.recorded_rows(feats, num_rows, lineup.num_players)
-    return Positions(x, game, seat, results(data, st)["win"].astype(np.float64), st["over"] == END_TRIGGER)
+    return Positions(x, game, seat, results(data, st)["win"].astype(np.float64), st["over"] == state.END_TRIGGER)
 
 
 positions = loop.by_arguments(_positions)
 """:func:`_positions` with the lineup's fields as arguments (``ApprenticeSpec.positions``)."""
-
-
-def results(data: CenturyData, st: np.ndarray) -> dict[str, np.ndarray]:
-    """Scores, parts, ranks and wins of finished games: arrays shaped (G, n) or (G,)."""
-    tb = data.tables
-    g = st.shape[0]
-    n = int(st["num_players"][0]) if g else 2
-    res = loop.result_arrays(g, n, NUM_PARTS) | {"tied": np.zeros(g, np.bool_), "winner": np.zeros(g, np.int8)}
-    if g:
-        _results(st, data.kernel, bool(tb.params[P_TIE_SHARED]), *res.values())
-    return res
-
-
-@njit(cache=True)
-def _seat_and_component_rows(
-    st, market, num_merchant, seat_cards, seat_crystals, comp_game, comp_seat, comp_code, comp_kind, comp_turn
-):
-    """Per-seat card and crystal counts, and one row per card acquired, game by game (merchant cards, then point
-    cards, each in data order); returns the rows. With ``comp_game`` of length 0 only counts them."""
-    rows = 0
-    for g in range(st.shape[0]):
-        r = st[g]
-        n = r.num_players
-        for s in range(n):
-            if seat_cards.shape[0]:
-                k = 0
-                for i in range(r.num_owned[s]):
-                    k += market[r.owned[s, i]]
-                seat_cards[g * n + s] = k
-                seat_crystals[g * n + s] = r.crystals[s, 0] + r.crystals[s, 1] + r.crystals[s, 2] + r.crystals[s, 3]
-        for m in range(r.m_turn.shape[0]):
-            if r.m_turn[m] >= 0:
-                if comp_game.shape[0]:
-                    owner = 0
-                    while r.cards[owner, m] == 0:
-                        owner += 1
-                    _row(comp_game, comp_seat, comp_code, comp_kind, comp_turn, rows, g, owner, m, 0, r.m_turn[m])
-                rows += 1
-        for p in range(r.p_owner.shape[0]):
-            if r.p_owner[p] >= 0:
-                if comp_game.shape[0]:
-                    _row(
-                        comp_game,
-                        comp_seat,
-                        comp_code,
-                        comp_kind,
-                        comp_turn,
-                        rows,
-                        g,
-                        r.p_owner[p],
-                        num_merchant + p,
-                        1,
-                        r.p_turn[p],
-                    )
-                rows += 1
-    return rows
-
-
-@njit(cache=True, inline="always")
-def _row(game, seat, code, kind, turn, at, g, s, c, k, t):
-    game[at] = g
-    seat[at] = s
-    code[at] = c
-    kind[at] = k
-    turn[at] = t
-
-
-def seat_and_component_rows(data: CenturyData, st: np.ndarray) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
-    """Market cards held and crystals left per seat (game-major, int16), and the component rows of finished games
-    (``COMPONENT_ROWS``) in turn order (``simulate.gamekit.turn_order``)."""
-    g = st.shape[0]
-    n = int(st["num_players"][0]) if g else 2
-    market = np.zeros(len(data.tables.m_kind), np.int64)
-    market[data.tables.market_cards] = 1
-    nm = len(data.tables.m_kind)
-    none = [np.zeros(0, dtype) for _, dtype in COMPONENT_ROWS]
-    rows = _seat_and_component_rows(st, market, nm, np.zeros(0, np.int16), np.zeros(0, np.int16), *none)
-    seat_cards = np.zeros(g * n, np.int16)
-    seat_crystals = np.zeros(g * n, np.int16)
-    comp = {name: np.empty(rows, dtype) for name, dtype in COMPONENT_ROWS}  # every row is written
-    _seat_and_component_rows(st, market, nm, seat_cards, seat_crystals, *comp.values())
-    return {"cards": seat_cards, "crystals": seat_crystals}, turn_order(comp)

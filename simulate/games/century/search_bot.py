@@ -35,7 +35,7 @@ from simulate.games.century.engine import (
 from simulate.games.century.features import NUM_FEATURES, leaf_values
 from simulate.games.century.state import ACQUIRE, CLAIM, M_KIND, MOVE_LEN, RUNNING
 from simulate.rng import next_u64, shuffle
-from simulate.search import bare_rollouts, decide, seat_to_move
+from simulate.search import decide_at, positions_searched, rollouts_at, seat_to_move
 
 # parameters of the search bot, in the order of its entry in ``bots.BOTS``
 (
@@ -74,28 +74,13 @@ def search_action(st, g, tb, params, tree, scratch, out):
 
     ``params`` is the bot's parameter row; ``tree`` a :class:`simulate.search.Tree` with at least
     ``iterations + 1`` nodes; ``scratch`` from :func:`new_scratch`. One draw of the game's play
-    stream seeds the search. Returns the nodes used (0 when the seat had a single move).
+    stream seeds the search (``simulate.search.decide_at``). Returns the nodes used (0 when the seat had a single
+    move).
     """
-    sim = scratch[0]
     _rollout_params(params, scratch)
     ctx = _context(tb, params, scratch)
-    root = st[g : g + 1]
-    tree.rng[0] = next_u64(st[g].rng, 0)
-    return decide(
-        determinise,
-        tree_moves,
-        tree_apply,
-        _rollout,
-        seat_to_move,
-        _evaluate,
-        ctx,
-        root,
-        sim,
-        tree,
-        int(params[S_ITERATIONS]),
-        params[S_UCT_C],
-        int(params[S_ROLLOUT_TURNS]),
-        out,
+    return decide_at(
+        determinise, tree_moves, tree_apply, _rollout, _evaluate, ctx, st, g, 0, params, scratch[0], tree, out
     )
 
 
@@ -118,23 +103,10 @@ def _rollout_params(params, scratch):
 
 @njit(cache=True)
 def rollouts_only(st, g, tb, params, tree, scratch):
-    """The search bot's iterations without the tree (``simulate.search.bare_rollouts``), for ``golem bench``."""
-    sim = scratch[0]
+    """The search bot's iterations without the tree (``simulate.search.rollouts_at``), for ``golem bench``."""
     _rollout_params(params, scratch)
     ctx = _context(tb, params, scratch)
-    tree.rng[0] = next_u64(st[g].rng, 0)
-    return bare_rollouts(
-        determinise,
-        _rollout,
-        seat_to_move,
-        _evaluate,
-        ctx,
-        st[g : g + 1],
-        sim,
-        tree,
-        int(params[S_ITERATIONS]),
-        int(params[S_ROLLOUT_TURNS]),
-    )
+    return rollouts_at(determinise, _rollout, seat_to_move, _evaluate, ctx, st, g, 0, params, scratch[0], tree)
 
 
 @njit(cache=True)
@@ -265,18 +237,13 @@ def bought_levels(r, tb, s):
 
 
 @njit(cache=True)
-def search_positions(st, tb, params, tree, scratch, out, bare):
-    """Search every game of ``st`` once (``bare``: the same iterations without the tree); the decisions searched.
+def _searchable(st, g, tb, params, tree, scratch):
+    """Whether the seat to move in game ``g`` has more than one tree move."""
+    return tree_moves((tb,), st[g : g + 1], tree.buf) > 1
 
-    The benchmark of ``golem bench``: positions with a single move are skipped alike in both modes.
-    """
-    searched = 0
-    for g in range(st.shape[0]):
-        if tree_moves((tb,), st[g : g + 1], tree.buf) < 2:
-            continue
-        searched += 1
-        if bare:
-            rollouts_only(st, g, tb, params, tree, scratch)
-        else:
-            search_action(st, g, tb, params, tree, scratch, out)
-    return searched
+
+@njit(cache=True)
+def search_positions(st, tb, params, tree, scratch, out, bare):
+    """Search every game of ``st`` once (``bare``: the same iterations without the tree); the decisions searched
+    (``simulate.search.positions_searched``, the benchmark of ``golem bench``)."""
+    return positions_searched(_searchable, search_action, rollouts_only, st, tb, params, tree, scratch, out, bare)

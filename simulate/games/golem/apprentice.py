@@ -18,7 +18,7 @@ import numpy as np
 
 import simulate.play as loop
 from simulate.game import ApprenticeSpec, ChoiceLog, Choices, Lineup, Positions
-from simulate.games.golem import engine, play
+from simulate.games.golem import columns, engine, play
 from simulate.games.golem.apprentice_bot import choice_features, new_apprentice_scratch
 from simulate.games.golem.data import APPRENTICE_FEATURES, APPRENTICE_PLAYERS, VALUE_FILE, VALUE_PLAYERS, GolemData
 from simulate.games.golem.engine.state import new_pads, new_state
@@ -53,7 +53,7 @@ def _positions(data: GolemData, lineup: Lineup) -> Positions:
             seat_bot=seat_lineup[g0:g1], setup_seeds=setup_seeds[g0:g1], play_seeds=play_seeds[g0:g1]
         )
         st = play.play_lineup(data, block, record=rec, record_count=count)
-        win[g0:g1] = play.results(data, st)["win"]
+        win[g0:g1] = columns.results(data, st)["win"]
         x, game, seat = loop.recorded_rows(rec.reshape(g1 - g0, -1, NUM_FEATURES), count * num_players, num_players, g0)
         xs.append(x)
         games.append(game)

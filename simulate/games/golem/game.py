@@ -44,7 +44,7 @@ from simulate.gamekit import (
 )
 from simulate.games.golem import apprentice as golem_apprentice
 from simulate.games.golem import bots as golem_bots
-from simulate.games.golem import components, data, engine, loader, play, search_bot
+from simulate.games.golem import columns, components, data, engine, loader, play, search_bot
 from simulate.games.golem.codes import ACT_NAMES, STAT_NAMES, Decision
 from simulate.games.golem.engine.state import MAX_OBJECTIVES, new_pads, new_state
 from simulate.games.golem.reference import GolemReference, public_state
@@ -119,7 +119,7 @@ class Golem(GameShell):
         ),
         max_bot_params=golem_bots.MAX_BOT_PARAMS,
         data_files=data.FILES,
-        score_parts=play.SCORE_PARTS,
+        score_parts=columns.SCORE_PARTS,
         setup_columns=SETUP_COLUMNS,
         component_kinds=COMPONENT_KINDS,
         score_unit="points",  # what a seat's score counts, in the report's wording
@@ -491,7 +491,7 @@ def _setup_event(ref: GolemReference, d: data.GolemData) -> dict[str, Any]:
 
 def chunk_tables(d: data.GolemData, st: np.ndarray, n: int) -> ChunkTables:
     """The games, seats and components columns of finished games ``st`` (see ``docs/golem.md``)."""
-    res = play.results(d, st)
+    res = columns.results(d, st)
     g = st.shape[0]
     score = res["score"]
     top = score.max(axis=1)
@@ -553,7 +553,7 @@ def chunk_tables(d: data.GolemData, st: np.ndarray, n: int) -> ChunkTables:
         "score": score.ravel(),
         "rank": res["rank"].ravel(),
         "win": res["win"].ravel(),
-        **{name: res["parts"][:, :, k].ravel() for k, name in enumerate(play.SCORE_PARTS)},
+        **{name: res["parts"][:, :, k].ravel() for k, name in enumerate(columns.SCORE_PARTS)},
         "start_position": position.ravel(),
         "menorahs_red": m_red.ravel(),
         "menorahs_yellow": m_yellow.ravel(),

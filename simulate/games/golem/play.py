@@ -8,20 +8,11 @@ from numba import njit
 import simulate.play as loop
 from simulate.game import Lineup
 from simulate.gamekit import NO_POINTS
+from simulate.games.golem import engine
 from simulate.games.golem.apprentice_bot import apprentice_action, new_apprentice_scratch
 from simulate.games.golem.bots import APPRENTICE, MAX_BOT_PARAMS, SEARCH
 from simulate.games.golem.codes import PH_END
 from simulate.games.golem.data import GolemData
-from simulate.games.golem.engine import (
-    NUM_PARTS,
-    apply_action,
-    automa_parts,
-    current_player,
-    gift_seat,
-    init_game,
-    is_legal,
-    score_parts,
-)
 from simulate.games.golem.engine.state import PAD, new_state
 from simulate.games.golem.features import NUM_FEATURES, features
 from simulate.games.golem.heuristics import choose
@@ -29,16 +20,6 @@ from simulate.games.golem.search_bot import MAX_MOVES as SEARCH_MOVES
 from simulate.games.golem.search_bot import MOVE_LEN, S_ITERATIONS, new_scratch, search_action
 from simulate.search import new_tree
 
-SCORE_PARTS = (
-    "score_vp",
-    "score_golems",
-    "score_artifacts",
-    "score_books",
-    "score_study",
-    "score_objectives",
-    "score_objective_types",
-    "score_leftover",
-)
 MAX_MOVES = 4000  # bound on the decisions of one game (a trace buffer size, not a rule)
 NO_RECORD = np.zeros((0, 0, 0, NUM_FEATURES), np.float32)
 NO_COUNT = np.zeros(0, np.int64)
@@ -55,13 +36,13 @@ def _scratch(ctx, st):
     scratch = new_scratch(st, pads)
     tree = new_tree(iterations + 1, MOVE_LEN, SEARCH_MOVES)
     f = np.zeros(NUM_FEATURES, np.float64)
-    return tree, scratch, new_apprentice_scratch(st, scratch), f, np.zeros(NUM_PARTS, np.int64), pads
+    return tree, scratch, new_apprentice_scratch(st, scratch), f, np.zeros(engine.NUM_PARTS, np.int64), pads
 
 
 @njit(cache=True, inline="always")
 def _start(ctx, st, i, g, sc):
-    st[i].gift_seat = gift_seat(ctx[2][g])
-    init_game(st[i], ctx[0][0], ctx[1], ctx[5][g], ctx[6][g])
+    st[i].gift_seat = engine.gift_seat(ctx[2][g])
+    engine.init_game(st[i], ctx[0][0], ctx[1], ctx[5][g], ctx[6][g])
 
 
 @njit(cache=True, inline="always")
@@ -75,7 +56,7 @@ def _turn(ctx, st, i, g, sc, w):
     tb = ctx[0][0]
     bot_ids, bot_params = ctx[3], ctx[4]
     r = st[i]
-    b = ctx[2][g, current_player(r)]
+    b = ctx[2][g, engine.current_player(r)]
     if bot_ids[b] == SEARCH:
         a = search_action(st, i, tb, bot_params[b], sc[0], sc[1])
     elif bot_ids[b] == APPRENTICE:
@@ -83,16 +64,16 @@ def _turn(ctx, st, i, g, sc, w):
     else:
         a = choose(r, tb, bot_ids[b], _weights(bot_params, b), sc[5][0])
     w.mv[0] = a
-    if ctx[7] and not is_legal(r, tb, a):
+    if ctx[7] and not engine.is_legal(r, tb, a):
         r.error = 1
         return False
     rnd = r.round
-    apply_action(r, tb, a)
+    engine.apply_action(r, tb, a)
     if ctx[8].shape[0] > 0:
         _record(r, tb, ctx[8], ctx[9], g, sc[3])
     points = ctx[10]
     if points.shape[0] > 0 and r.round != rnd:  # a round's end (the fourth's ends the game)
-        loop.record_point(score_parts, r, tb, r.n, points, ctx[11], g, sc[4])
+        loop.record_point(engine.score_parts, r, tb, r.n, points, ctx[11], g, sc[4])
     return True
 
 
@@ -152,12 +133,12 @@ def _weights(bot_params, b):
 
 @njit(cache=True, inline="always")
 def _setup(ctx, st, g):
-    init_game(st[g], ctx[0][0], ctx[1], ctx[2][g], ctx[3][g])
+    engine.init_game(st[g], ctx[0][0], ctx[1], ctx[2][g], ctx[3][g])
 
 
 @njit(cache=True, inline="always")
 def _replay(ctx, st, g, mv):
-    apply_action(st[g], ctx[0][0], np.int64(mv[0]))
+    engine.apply_action(st[g], ctx[0][0], np.int64(mv[0]))
 
 
 @njit(cache=True)
@@ -167,47 +148,9 @@ def _replay_games(ctx, st, moves, offsets):
 
 
 @njit(cache=True)
-def _results(st, tab, score, parts, rank, win, automa):
-    tb = tab[0]
-    pt = np.zeros(NUM_PARTS, np.int64)
-    for g in range(st.shape[0]):
-        r = st[g]
-        n = r.n
-        loop.score_seats(score_parts, r, tb, n, g, pt, score, parts)
-        if r.automa:
-            # solo: the player against the Automa; a tie goes to the uppermost Rabbi of round 4
-            automa_parts(r, tb, pt)
-            au = pt[0] + pt[1] + pt[2]
-            for k in range(3):
-                automa[g, k] = pt[k]
-            beaten = score[g, 0] > au or (score[g, 0] == au and r.au_pos > 0)
-            rank[g, 0] = 1 if beaten else 2
-            win[g, 0] = 1.0 if beaten else 0.0
-            continue
-        # rank by score, then by the final turn order (the uppermost Rabbi)
-        for s in range(n):
-            pos_s = 0
-            for k in range(n):
-                if r.order[k] == s:
-                    pos_s = k
-            better = 0
-            for o in range(n):
-                if o == s:
-                    continue
-                pos_o = 0
-                for k in range(n):
-                    if r.order[k] == o:
-                        pos_o = k
-                if score[g, o] > score[g, s] or (score[g, o] == score[g, s] and pos_o < pos_s):
-                    better += 1
-            rank[g, s] = better + 1
-            win[g, s] = 1.0 if better == 0 else 0.0
-
-
-@njit(cache=True)
 def score_parts_one(st, g, tab, s, out):
     """Score parts of seat ``s`` in record ``g`` (for tests)."""
-    score_parts(st[g], tab[0], s, out)
+    engine.score_parts(st[g], tab[0], s, out)
 
 
 def play_lineup(
@@ -272,14 +215,3 @@ def trace_game(
     """Play one game, every action checked; return its actions and its final record (a batch of 1)."""
     moves, st = LOOP.trace_game(data, num_players, seat_bot, bot_ids, bot_params, setup_seed, play_seed)
     return moves[:, 0], st
-
-
-def results(data: GolemData, st: np.ndarray) -> dict[str, np.ndarray]:
-    """Scores (G, n), parts (G, n, NUM_PARTS), ranks and wins of finished games, and the solo Automa's
-    score parts (G, 3): Main Strategy tile, Strategy tile, Special Developments (-1 where no Automa plays)."""
-    g = st.shape[0]
-    n = int(st["n"][0]) if g else 1
-    res = loop.result_arrays(g, n, NUM_PARTS) | {"automa": np.full((g, 3), -1, np.int32)}
-    if g:
-        _results(st, data.kernel, *res.values())
-    return res

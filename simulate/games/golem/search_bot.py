@@ -39,7 +39,7 @@ from simulate.games.golem.features import NUM_FEATURES, leaf_values, sigmoid
 from simulate.games.golem.heuristics import candidates, cheapest_space, choose
 from simulate.games.golem.valuation import value
 from simulate.rng import next_u64, shuffle
-from simulate.search import bare_rollouts, search
+from simulate.search import rollouts_at, search
 
 # parameters of the search bot, in the order of its entry in ``bots.BOTS``
 S_ITERATIONS, S_UCT_C, S_HORIZON, S_SCALE, S_LEAF = range(5)
@@ -120,23 +120,10 @@ def search_action(st, g, tb, params, tree, scratch):
 
 @njit(cache=True)
 def rollouts_only(st, g, tb, params, tree, scratch):
-    """The search bot's iterations without the tree (``simulate.search.bare_rollouts``), for ``golem bench``."""
-    sim = scratch[0]
+    """The search bot's iterations without the tree (``simulate.search.rollouts_at``), for ``golem bench``."""
     sc = scratch
     ctx = (tb, sc[1], sc[2], sc[3], sc[4], balanced_weights(), params[S_SCALE], params[S_LEAF], sc[6], sc[7])
-    tree.rng[0] = next_u64(st[g].rng, 0)
-    return bare_rollouts(
-        determinise,
-        _rollout,
-        _current,
-        _evaluate,
-        ctx,
-        st[g : g + 1],
-        sim,
-        tree,
-        int(params[S_ITERATIONS]),
-        int(params[S_HORIZON]),
-    )
+    return rollouts_at(determinise, _rollout, _current, _evaluate, ctx, st, g, 0, params, sc[0], tree)
 
 
 @njit(cache=True)

@@ -26,7 +26,7 @@ from simulate.gamekit import (
     trajectory_lists,
 )
 from simulate.games.golem_poker import bots as poker_bots
-from simulate.games.golem_poker import cfr_game, data, play, policy, search_bot
+from simulate.games.golem_poker import cfr_game, columns, data, play, policy, search_bot
 from simulate.games.golem_poker.engine import game_init, game_step
 from simulate.games.golem_poker.evaluator import CATEGORY_NAMES, describe
 from simulate.games.golem_poker.reference import GolemPokerReference, card_text, make_record, public_state
@@ -76,7 +76,7 @@ class GolemPoker(GameShell):
         bots=bot_specs(poker_bots.BOTS, poker_bots.LIMITS, WHOLE_PARAMS),
         max_bot_params=poker_bots.MAX_BOT_PARAMS,
         data_files=data.FILES,
-        score_parts=play.SCORE_PARTS,
+        score_parts=columns.SCORE_PARTS,
         setup_columns=(),
         component_kinds=(),
         # golem bench: lineups (as for --bots) with their default games per kernel measurement
@@ -122,9 +122,9 @@ class GolemPoker(GameShell):
             "golem_wins": ("golem_wins", "deals in the pot that the golem won"),
             "pot": ("pot", "final pot in chips"),
         },
-        game_columns=(*(name for name, _ in play.GAME_COLUMNS[5:]), *play.DEAL_COLUMNS),
-        seat_columns=tuple(name for name, _ in play.SEAT_COLUMNS[7:]),
-        profile_columns=play.PROFILE,
+        game_columns=(*(name for name, _ in columns.GAME_COLUMNS[5:]), *columns.DEAL_COLUMNS),
+        seat_columns=tuple(name for name, _ in columns.SEAT_COLUMNS[7:]),
+        profile_columns=columns.PROFILE,
         # weakest to strongest (docs/golem-poker.md); search rungs are played by the standard study
         # (Study.search_share); cfr on top: it gains chips against search at 3 and 6 players, search loses against it
         # (benchmarks/poker_cfr.py)

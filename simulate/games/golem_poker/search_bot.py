@@ -45,7 +45,7 @@ from simulate.games.golem_poker.state import (
     RUNNING,
 )
 from simulate.rng import next_u64, randint
-from simulate.search import bare_rollouts, decide, seat_to_move
+from simulate.search import decide_at, positions_searched, rollouts_at, seat_to_move
 
 # parameters of the search bot, in the order of its entry in ``bots.BOTS``
 S_ITERATIONS, S_UCT_C, S_ROLLOUT_TURNS, S_SCALE, S_READ_BET, S_READ_CALL = range(6)
@@ -81,28 +81,13 @@ def search_action(st, g, tb, params, tree, scratch, out):
 
     ``params`` is the bot's parameter row; ``tree`` a :class:`simulate.search.Tree` with at least
     ``iterations + 1`` nodes and ``SEARCH_MOVES`` move slots; ``scratch`` from :func:`new_scratch`.
-    One draw of the game's bot stream seeds the search. Returns the nodes used (0 when the seat
-    had a single move).
+    One draw of the game's bot stream seeds the search (``simulate.search.decide_at``). Returns the nodes used
+    (0 when the seat had a single move).
     """
     ctx = _context(tb, params, scratch, st[g].current)
-    root = st[g : g + 1]
     chosen = scratch[2]
-    tree.rng[0] = next_u64(st[g].rng, BOT_STREAM)
-    used = decide(
-        _determinise,
-        _moves,
-        _apply,
-        _rollout,
-        seat_to_move,
-        _evaluate,
-        ctx,
-        root,
-        scratch[0],
-        tree,
-        int(params[S_ITERATIONS]),
-        params[S_UCT_C],
-        int(params[S_ROLLOUT_TURNS]),
-        chosen,
+    used = decide_at(
+        _determinise, _moves, _apply, _rollout, _evaluate, ctx, st, g, BOT_STREAM, params, scratch[0], tree, chosen
     )
     engine_move(st[g], tb, chosen, out)
     return used
@@ -110,20 +95,10 @@ def search_action(st, g, tb, params, tree, scratch, out):
 
 @njit(cache=True)
 def rollouts_only(st, g, tb, params, tree, scratch):
-    """The search bot's iterations without the tree (``simulate.search.bare_rollouts``), for ``golem bench``."""
+    """The search bot's iterations without the tree (``simulate.search.rollouts_at``), for ``golem bench``."""
     ctx = _context(tb, params, scratch, st[g].current)
-    tree.rng[0] = next_u64(st[g].rng, BOT_STREAM)
-    return bare_rollouts(
-        _determinise,
-        _rollout,
-        seat_to_move,
-        _evaluate,
-        ctx,
-        st[g : g + 1],
-        scratch[0],
-        tree,
-        int(params[S_ITERATIONS]),
-        int(params[S_ROLLOUT_TURNS]),
+    return rollouts_at(
+        _determinise, _rollout, seat_to_move, _evaluate, ctx, st, g, BOT_STREAM, params, scratch[0], tree
     )
 
 
@@ -298,18 +273,13 @@ def _evaluate(ctx, sim, out):
 
 
 @njit(cache=True)
-def search_positions(st, tb, params, tree, scratch, out, bare):
-    """Search every game of ``st`` once (``bare``: the same iterations without the tree); the decisions searched.
+def _searchable(st, g, tb, params, tree, scratch):
+    """Whether game ``g`` runs and its seat to act has more than one tree move."""
+    return st[g].over == RUNNING and _moves(_context(tb, params, scratch, st[g].current), st[g : g + 1], tree.buf) > 1
 
-    The benchmark of ``golem bench``: positions with a single move are skipped alike in both modes.
-    """
-    searched = 0
-    for g in range(st.shape[0]):
-        if st[g].over != RUNNING or _moves(_context(tb, params, scratch, st[g].current), st[g : g + 1], tree.buf) < 2:
-            continue
-        searched += 1
-        if bare:
-            rollouts_only(st, g, tb, params, tree, scratch)
-        else:
-            search_action(st, g, tb, params, tree, scratch, out)
-    return searched
+
+@njit(cache=True)
+def search_positions(st, tb, params, tree, scratch, out, bare):
+    """Search every game of ``st`` once (``bare``: the same iterations without the tree); the decisions searched
+    (``simulate.search.positions_searched``, the benchmark of ``golem bench``)."""
+    return positions_searched(_searchable, search_action, rollouts_only, st, tb, params, tree, scratch, out, bare)

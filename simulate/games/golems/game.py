@@ -26,7 +26,7 @@ from simulate.gamekit import (
     trajectory_lists,
 )
 from simulate.games.golems import bots as golems_bots
-from simulate.games.golems import data, learning, play, search_bot
+from simulate.games.golems import columns, data, learning, play, search_bot
 from simulate.games.golems.engine import game_init, game_step
 from simulate.games.golems.reference import GolemsReference, in_hand, public_state
 from simulate.games.golems.state import (
@@ -45,7 +45,7 @@ from simulate.search import new_tree
 
 DECIDED_BY = ("score", "golems", "tucks", "shared")
 EMPTY = "-"  # setup descriptor of a display position, removed card or starting Rune the table does not use
-# the opening display by position, the cards removed unseen, the starting Runes by seat (``play.NUM_SETUP``)
+# the opening display by position, the cards removed unseen, the starting Runes by seat (``columns.NUM_SETUP``)
 GOLEMS_SETUP_COLUMNS = (
     tuple(f"setup_display_{k + 1:02d}" for k in range(data.MAX_DISPLAY))
     + tuple(f"setup_removed_{k + 1}" for k in range(data.MAX_REMOVED))
@@ -77,12 +77,12 @@ class Golems(GameShell):
         bots=bot_specs(golems_bots.BOTS, golems_bots.LIMITS, WHOLE_PARAMS, {"style": (PLAIN_STYLE, *data.STYLES)}),
         max_bot_params=golems_bots.MAX_BOT_PARAMS,
         data_files=data.FILES,
-        score_parts=play.SCORE_PARTS,
+        score_parts=columns.SCORE_PARTS,
         score_unit="points",  # what a seat's score counts, in the report's wording
         setup_columns=GOLEMS_SETUP_COLUMNS,
         component_kinds=data.TYPES,
-        seat_columns=play.SEAT_INT16,
-        profile_columns=play.PROFILE,
+        seat_columns=columns.SEAT_INT16,
+        profile_columns=columns.PROFILE,
         profile_forced=("passes",),  # only when no move is legal (RULINGS R14): never flagged as unused
         # weakest to strongest (docs/golems.md); search rungs are played by the standard study (``Study.search_share``)
         skill_ladder=("random", "greedy", "collector", "lookahead", "apprentice", "search:iterations=200", "search"),
@@ -98,7 +98,7 @@ class Golems(GameShell):
             }
         ),
         apprentice=learning.APPRENTICE,  # the learned player ``golem train golems`` fits (docs/golems.md)
-        game_columns=("decided_by", *play.GAME_INT16),
+        game_columns=("decided_by", *columns.GAME_INT16),
         # golem bench: lineups (as for --bots) with their default games per kernel measurement
         bench_lineups={
             "greedy": 100_000,
@@ -292,7 +292,7 @@ class Golems(GameShell):
 
 def chunk_tables(d: data.GolemsData, st: np.ndarray, n: int, score_parts: tuple[str, ...]) -> ChunkTables:
     """The games, seats and components columns of finished games ``st`` (see ``docs/golems.md``)."""
-    games, seats, comps = play.chunk_columns(d, st)
+    games, seats, comps = columns.chunk_columns(d, st)
     turns = games.pop("turns")
     setup = games.pop("setup")
     names = d.card_ids + (EMPTY,)  # positions the table does not use hold EMPTY (not null): every descriptor a string
@@ -308,7 +308,7 @@ def chunk_tables(d: data.GolemsData, st: np.ndarray, n: int, score_parts: tuple[
     for name, codes in zip(GOLEMS_SETUP_COLUMNS, setup, strict=True):
         out_games[name] = Codes(codes, names)
     out_seats = {name: seats[name] for name in ("score", "rank", "win", *score_parts)}
-    out_seats.update((name, seats[name]) for name in play.SEAT_INT16)
+    out_seats.update((name, seats[name]) for name in columns.SEAT_INT16)
     components = {
         "game": comps["game"],
         "seat": comps["seat"],

@@ -9,7 +9,7 @@ import numpy as np
 
 import simulate.play as loop
 from simulate.game import ApprenticeSpec, ChoiceLog, Choices, Lineup, Positions
-from simulate.games.golems import play
+from simulate.games.golems import columns, play
 from simulate.games.golems.apprentice import RECORD_DECISIONS, SOLO_MARGIN_SCALE, choice_features
 from simulate.games.golems.bots import SEARCH, new_work
 from simulate.games.golems.data import VALUE_FILE, VALUE_PLAYERS, GolemsData
@@ -35,7 +35,7 @@ def _positions(data: GolemsData, lineup: Lineup) -> Positions:
     """
     num_players = lineup.num_players
     st, x, game, seat = play.play_lineup_recorded(data, lineup, RECORD_DECISIONS * num_players)
-    res = play.results(data, st)
+    res = columns.results(data, st)
     win = res["win"].astype(np.float64)
     if num_players == 1:
         margin = res["score"][:, 0].astype(np.float64) - st["automa_vp"]

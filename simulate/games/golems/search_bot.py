@@ -43,7 +43,7 @@ from simulate.games.golems.features import NUM_FEATURES
 from simulate.games.golems.state import M_ABILITY, M_KIND, M_POS, M_ROW, M_TUCK, MOVE_LEN, RUNNING, SUMMON, TAKE_CARD
 from simulate.games.golems.value import leaf_values
 from simulate.rng import next_u64
-from simulate.search import bare_rollouts, decide, same_move, seat_to_move
+from simulate.search import decide_at, positions_searched, rollouts_at, same_move, seat_to_move
 
 # parameters of the search bot, in the order of its entry in ``bots.BOTS``
 S_ITERATIONS, S_UCT_C, S_ROLLOUT_TURNS, S_SCALE, S_LEAF = range(5)
@@ -79,27 +79,12 @@ def search_action(st, g, tb, params, tree, scratch, out):
 
     ``params`` is the bot's parameter row; ``tree`` a :class:`simulate.search.Tree` with at least
     ``iterations + 1`` nodes and ``SEARCH_MOVES`` move slots; ``scratch`` from :func:`new_scratch`.
-    One draw of the game's play stream seeds the search. Returns the nodes used (0 when the seat
-    had a single move).
+    One draw of the game's play stream seeds the search (``simulate.search.decide_at``). Returns the nodes used
+    (0 when the seat had a single move).
     """
     ctx = _context(tb, params, scratch)
-    root = st[g : g + 1]
-    tree.rng[0] = next_u64(st[g].rng, 0)
-    return decide(
-        _determinise,
-        tree_moves,
-        _apply,
-        _rollout,
-        seat_to_move,
-        _evaluate,
-        ctx,
-        root,
-        scratch[0],
-        tree,
-        int(params[S_ITERATIONS]),
-        params[S_UCT_C],
-        int(params[S_ROLLOUT_TURNS]),
-        out,
+    return decide_at(
+        _determinise, tree_moves, _apply, _rollout, _evaluate, ctx, st, g, 0, params, scratch[0], tree, out
     )
 
 
@@ -125,21 +110,9 @@ def root_shares(st, tab, params, tree, scratch, moves, n, out):
 
 @njit(cache=True)
 def rollouts_only(st, g, tb, params, tree, scratch):
-    """The search bot's iterations without the tree (``simulate.search.bare_rollouts``), for ``golem bench``."""
+    """The search bot's iterations without the tree (``simulate.search.rollouts_at``), for ``golem bench``."""
     ctx = _context(tb, params, scratch)
-    tree.rng[0] = next_u64(st[g].rng, 0)
-    return bare_rollouts(
-        _determinise,
-        _rollout,
-        seat_to_move,
-        _evaluate,
-        ctx,
-        st[g : g + 1],
-        scratch[0],
-        tree,
-        int(params[S_ITERATIONS]),
-        int(params[S_ROLLOUT_TURNS]),
-    )
+    return rollouts_at(_determinise, _rollout, seat_to_move, _evaluate, ctx, st, g, 0, params, scratch[0], tree)
 
 
 @njit(cache=True)
@@ -221,19 +194,13 @@ def _evaluate(ctx, sim, out):
 
 
 @njit(cache=True)
-def search_positions(st, tb, params, tree, scratch, out, bare):
-    """Search every game of ``st`` once (``bare``: the same iterations without the tree); the decisions searched.
+def _searchable(st, g, tb, params, tree, scratch):
+    """Whether the seat to move in game ``g`` has more than one tree move."""
+    return tree_moves(_context(tb, params, scratch), st[g : g + 1], tree.buf) > 1
 
-    The benchmark of ``golem bench``: positions with a single move are skipped alike in both modes.
-    """
-    searched = 0
-    ctx = _context(tb, params, scratch)
-    for g in range(st.shape[0]):
-        if tree_moves(ctx, st[g : g + 1], tree.buf) < 2:
-            continue
-        searched += 1
-        if bare:
-            rollouts_only(st, g, tb, params, tree, scratch)
-        else:
-            search_action(st, g, tb, params, tree, scratch, out)
-    return searched
+
+@njit(cache=True)
+def search_positions(st, tb, params, tree, scratch, out, bare):
+    """Search every game of ``st`` once (``bare``: the same iterations without the tree); the decisions searched
+    (``simulate.search.positions_searched``, the benchmark of ``golem bench``)."""
+    return positions_searched(_searchable, search_action, rollouts_only, st, tb, params, tree, scratch, out, bare)

@@ -34,6 +34,7 @@ from simulate.viewkit import (
     card,
     dealt,
     explain_moves,
+    gift_twin,
     logit_options,
     root_options,
 )
@@ -124,17 +125,6 @@ def _redeals(events: list[dict[str, Any]]) -> dict[int, list[dict[str, str]]]:
     return out
 
 
-def _twin(game: Any, played: ReplayedGame) -> Any:
-    """The game's twin at its start, with the gift copy (rule option ``gift``) dealt as the run dealt it."""
-    d, n = played.data, played.num_players
-    twin = game.new_twin(d, n, played.setup_seed, played.play_seed)
-    if d.tables.params[P_GIFT] >= 0:
-        seat_bot = np.asarray(played.seat_lineup, np.int64)
-        deal_gift(twin.record[0], d.kernel[0], seat_bot)
-        twin.reference = CenturyReference(d, n, played.setup_seed, int(np.flatnonzero(seat_bot == 0)[0]))
-    return twin
-
-
 def _explainers(d: CenturyData, record: np.ndarray) -> dict[int, Explainer]:
     """The search's root visits and the apprentice's afterstate values, read back (``viewkit.explain_moves``)."""
     out = np.zeros(MOVE_LEN, np.int16)
@@ -164,7 +154,7 @@ def replay_view(game: Any, played: ReplayedGame, events: list[dict[str, Any]], e
     the reports."""
     d, num_players = played.data, played.num_players
     if explain:
-        twin = _twin(game, played)
+        twin = gift_twin(game, played, d.tables.params[P_GIFT] >= 0, deal_gift, CenturyReference)
         explain_moves(
             twin,
             events,

@@ -26,6 +26,7 @@ from simulate.viewkit import (
     card,
     dealt,
     explain_moves,
+    gift_twin,
     logit_options,
     root_options,
     written,
@@ -100,17 +101,6 @@ def _refills(events: list[dict[str, Any]]) -> dict[int, list[dict[str, str]]]:
     return out
 
 
-def _twin(game: Any, played: ReplayedGame) -> Any:
-    """The game's twin at its start, with the gift copy (rule option ``gift``) dealt as the run dealt it."""
-    d, n = played.data, played.num_players
-    twin = game.new_twin(d, n, played.setup_seed, played.play_seed)
-    if d.tables.params[P_GIFT] >= 0:
-        seat_bot = np.asarray(played.seat_lineup, np.int64)
-        deal_gift(twin.record[0], d.kernel[0], seat_bot)
-        twin.reference = GolemsReference(d, n, played.setup_seed, int(np.flatnonzero(seat_bot == 0)[0]))
-    return twin
-
-
 def _explainers(d: GolemsData, record: np.ndarray, num_players: int) -> dict[int, Explainer]:
     """The search's root visits and the apprentice's values of its moves, read back (``viewkit.explain_moves``).
 
@@ -146,7 +136,7 @@ def replay_view(game: Any, played: ReplayedGame, events: list[dict[str, Any]], e
     ``search`` and ``apprentice`` move."""
     d, num_players = played.data, played.num_players
     if explain:
-        twin = _twin(game, played)
+        twin = gift_twin(game, played, d.tables.params[P_GIFT] >= 0, deal_gift, GolemsReference)
         words = twin.reference.describe
         explain_moves(twin, events, played, _explainers(d, twin.record, num_players), words=words, key=move_key)
     return build_view(
