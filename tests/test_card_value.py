@@ -6,6 +6,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import numba
 import numpy as np
 import pandas as pd
 import pytest
@@ -26,8 +27,10 @@ from simulate.datafiles import SEEDS_DIR, DataError
 from simulate.games.century import data as century_data
 from simulate.games.century import play
 from simulate.games.century.bots import GREEDY, default_params
+from simulate.games.century.engine import init_game
 from simulate.games.century.reference import CenturyReference
-from simulate.games.century.state import IN_HAND, NOT_OWNED
+from simulate.games.century.state import IN_HAND, NOT_OWNED, new_state, state_fields
+from simulate.games.century.twin import century_invariants
 from simulate.rng import game_seeds
 from simulate.runner import run
 
@@ -36,6 +39,25 @@ GIFT = "M04"
 
 
 # --------------------------------------------------------------------------- the engine: the gift rule option
+
+
+def test_a_deck_with_a_card_more_or_less_plays_the_printed_decks_compiled_kernels() -> None:
+    """A record's numba type holds its fields' shapes: per-card fields sized to the deck would make a gift or a
+    removed card compile every kernel again (a minute and a half of CPU a deck). Sized to the deck's capacity, the
+    printed deck, a gifted one and decks two cards smaller or larger are one type; the slots past the deck stay
+    empty (``century_invariants``)."""
+    printed, gifted = century_data.load(), century_data.load(rules={"gift": GIFT})
+    assert len(gifted.tables.m_kind) == len(printed.tables.m_kind) + 1
+    one = numba.typeof(new_state(1, printed.tables)[0])
+    assert numba.typeof(new_state(1, gifted.tables)[0]) == one
+    nm, nk, npt = len(printed.tables.m_kind), len(printed.tables.market_cards), len(printed.tables.p_vp)
+    for more in (-2, -1, 1, 2):
+        assert np.dtype(state_fields(nm + more, nk + more, npt + more)) == new_state(0, printed.tables).dtype, more
+    r = new_state(1, gifted.tables)
+    init_game(r[0], gifted.tables, 3, 5, 7)
+    assert century_invariants(r[0], gifted.tables, 3) == []
+    r["m_turn"][0, -1] = 0
+    assert century_invariants(r[0], gifted.tables, 3) == ["a slot past the end of a deck is not empty"]
 
 
 def test_gift_goes_to_the_first_bots_seat_and_only_there() -> None:

@@ -3,6 +3,7 @@ bit-identical, the component table, and ``golem value golems`` end to end."""
 
 from __future__ import annotations
 
+import numba
 import numpy as np
 import pytest
 from click.testing import CliRunner
@@ -13,9 +14,11 @@ from simulate.conformance import _replay
 from simulate.datafiles import DataError
 from simulate.games.golems import bots as B
 from simulate.games.golems import data as D
+from simulate.games.golems.engine import init_game
 from simulate.games.golems.play import trace_game
 from simulate.games.golems.reference import GolemsReference, public_state
-from simulate.games.golems.state import U_START
+from simulate.games.golems.state import U_START, new_state
+from simulate.games.golems.twin import golems_invariants
 from simulate.lineup import parse_lineup
 from simulate.registry import make
 from simulate.rng import game_seeds
@@ -24,6 +27,19 @@ from simulate.runner import RunSpec
 SEED = 20261204
 GIFTS = {"G09": "golem", "R05": "rune", "J01": "gem"}  # one card of each kind
 PLAIN = D.load()
+
+
+def test_a_gifted_deck_plays_the_printed_decks_compiled_kernels() -> None:
+    """Per-card fields are sized to the deck's capacity, so a gifted deck is the printed deck's record type (no
+    compile again) and the slots past the deck stay empty (``golems_invariants``)."""
+    gifted = D.load(rules={"gift": "G09"})
+    assert len(gifted.tables.c_type) == len(PLAIN.tables.c_type) + 1
+    assert numba.typeof(new_state(1, gifted.tables)[0]) == numba.typeof(new_state(1, PLAIN.tables)[0])
+    r = new_state(1, gifted.tables)
+    init_game(r[0], gifted.tables, 2, 5, 7)
+    assert golems_invariants(r[0], gifted, 2) == []
+    r["use"][0, -1] = 0
+    assert golems_invariants(r[0], gifted, 2) == ["a slot past the end of the deck is not empty"]
 
 
 def _gift_effect(ref: GolemsReference, plain: GolemsReference, seat: int) -> dict[str, int]:

@@ -161,7 +161,7 @@ def _redeal_next(root, sim, tb, rng, marks):
     sim[0] = root[0]
     r = sim[0]
     _redeal_top(r.m_deck[r.m_deck_pos : tb.market_cards.shape[0]], rng, marks)
-    _redeal_top(r.p_deck[r.p_deck_pos :], rng, marks)
+    _redeal_top(r.p_deck[r.p_deck_pos : tb.p_vp.shape[0]], rng, marks)
 
 
 @njit(cache=True)

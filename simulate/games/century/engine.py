@@ -51,7 +51,6 @@ MAX_PLAYERS = 5
 @njit(cache=True)
 def init_game(r, tb, num_players, setup_seed, play_seed):
     """Set up game record ``r`` for ``num_players`` from its setup seed; bots will draw from the play seed."""
-    nm = tb.m_kind.shape[0]
     nk = tb.market_cards.shape[0]
     npt = tb.p_vp.shape[0]
     r.num_players = num_players
@@ -59,10 +58,10 @@ def init_game(r, tb, num_players, setup_seed, play_seed):
     r.turn = 0
     r.triggered = 0
     r.over = RUNNING
-    for k in range(nk):
-        r.m_deck[k] = tb.market_cards[k]
-    for k in range(npt):
-        r.p_deck[k] = k
+    for k in range(r.m_deck.shape[0]):
+        r.m_deck[k] = tb.market_cards[k] if k < nk else -1
+    for k in range(r.p_deck.shape[0]):
+        r.p_deck[k] = k if k < npt else -1
     # the public opening (the two face-up rows) from the opening stream, the rest of each deck from the order stream
     m_shown = min(tb.params[P_MERCHANT_ROW], nk)
     p_shown = min(tb.params[P_POINT_ROW], npt)
@@ -93,7 +92,7 @@ def init_game(r, tb, num_players, setup_seed, play_seed):
     for s in range(MAX_PLAYERS):
         for c in range(4):
             r.crystals[s, c] = tb.start_crystals[s, c] if s < num_players else 0
-        for m in range(nm):
+        for m in range(r.cards.shape[1]):  # the whole capacity: the slots past the deck stay empty
             r.cards[s, m] = NOT_OWNED
             r.owned[s, m] = -1
         r.num_owned[s] = 0
@@ -105,9 +104,9 @@ def init_game(r, tb, num_players, setup_seed, play_seed):
         for k in range(tb.start_cards.shape[0]):
             r.cards[s, tb.start_cards[k]] = IN_HAND
             _add_owned(r, s, tb.start_cards[k])
-    for m in range(nm):
+    for m in range(r.m_turn.shape[0]):
         r.m_turn[m] = -1
-    for p in range(npt):
+    for p in range(r.p_turn.shape[0]):
         r.p_turn[p] = -1
         r.p_owner[p] = -1
 

@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+from simulate.gamekit import deck_capacity
 from simulate.games.century.data import (
     COLOURS,
     KIND_CREATE,
@@ -542,9 +543,14 @@ class CenturyReference:
         m_row_crystals[: self.merchant_row] = self.m_row_crystals
         p_row = np.full(MAX_POINT_ROW, -1, np.int16)
         p_row[: self.point_row] = self.p_row
-        m_deck = np.zeros(max(len(self.m_deck), 1), np.int16)
-        m_deck[: len(self.m_deck)] = self.m_deck
-        owned = np.full((MAX_PLAYERS, nm), -1, np.int16)
+        cm, cp = deck_capacity(nm), deck_capacity(npt)  # per-card fields: the deck capacity, slots past it empty
+
+        def cards(values: list, size: int, dtype, empty: int = -1) -> np.ndarray:
+            out = np.full(size, empty, dtype)
+            out[: len(values)] = values
+            return out
+
+        owned = np.full((MAX_PLAYERS, cm), -1, np.int16)
         num_owned = np.zeros(MAX_PLAYERS, np.int16)
         for k in range(n):
             mine = [c for c, status in enumerate(self.cards[k]) if status != NOT_OWNED]
@@ -557,7 +563,7 @@ class CenturyReference:
             "triggered": np.array(self.triggered, np.int8),
             "over": np.array(self.over, np.int8),
             "crystals": seats(self.crystals, np.int16),
-            "cards": seats(self.cards, np.int8),
+            "cards": seats([cards(c, cm, np.int8, NOT_OWNED) for c in self.cards], np.int8),
             "owned": owned,
             "num_owned": num_owned,
             "num_points": seats(self.num_points, np.int16),
@@ -568,14 +574,14 @@ class CenturyReference:
             "silver_left": np.array(self.silver_left, np.int16),
             "m_row": m_row,
             "m_row_crystals": m_row_crystals,
-            "m_deck": m_deck,
+            "m_deck": cards(self.m_deck, deck_capacity(len(self.m_deck)), np.int16),
             "m_deck_pos": np.array(self.m_deck_pos, np.int16),
             "p_row": p_row,
-            "p_deck": np.array(self.p_deck, np.int16).reshape(npt),
+            "p_deck": cards(self.p_deck, cp, np.int16),
             "p_deck_pos": np.array(self.p_deck_pos, np.int16),
-            "m_turn": np.array(self.m_turn, np.int32).reshape(nm),
-            "p_turn": np.array(self.p_turn, np.int32).reshape(npt),
-            "p_owner": np.array(self.p_owner, np.int8).reshape(npt),
+            "m_turn": cards(self.m_turn, cm, np.int32),
+            "p_turn": cards(self.p_turn, cp, np.int32),
+            "p_owner": cards(self.p_owner, cp, np.int8),
         }
 
     def describe(self, record: Any) -> str:

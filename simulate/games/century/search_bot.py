@@ -119,7 +119,7 @@ def determinise(ctx, root, sim, seat, rng):
     unseen = r.m_deck[r.m_deck_pos : nk]
     unseen.sort()
     shuffle(rng, 0, unseen, unseen.shape[0])
-    unseen = r.p_deck[r.p_deck_pos :]
+    unseen = r.p_deck[r.p_deck_pos : tb.p_vp.shape[0]]
     unseen.sort()
     shuffle(rng, 0, unseen, unseen.shape[0])
     r.rng[0] = next_u64(rng, 0)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from simulate.gamekit import deck_capacity
 from simulate.games.century.data import MAX_MERCHANT_ROW, MAX_PLAYERS, MAX_POINT_ROW, CenturyTables
 from simulate.play import ILLEGAL_MOVE
 
@@ -36,10 +37,11 @@ END_ILLEGAL = END_REASONS.index(ILLEGAL_MOVE)
 NOT_OWNED, IN_HAND, PLAYED = 0, 1, 2
 
 
-# Fields of one game's record: (name, dtype, shape); shapes use the deck sizes of the tables.
+# Fields of one game's record: (name, dtype, shape); per-card shapes are the deck sizes' capacities.
 def state_fields(num_merchant: int, num_market: int, num_point: int) -> list[tuple]:
     """Record fields of one game; seats are in turn order, seat 0 moves first."""
     p = MAX_PLAYERS
+    num_merchant, num_market, num_point = (deck_capacity(k) for k in (num_merchant, num_market, num_point))
     return [
         ("num_players", np.int8),
         ("current", np.int8),  # seat to move
@@ -58,10 +60,10 @@ def state_fields(num_merchant: int, num_market: int, num_point: int) -> list[tup
         ("silver_left", np.int16),
         ("m_row", np.int16, (MAX_MERCHANT_ROW,)),  # merchant card per row position, -1 empty
         ("m_row_crystals", np.int16, (MAX_MERCHANT_ROW, 4)),  # crystals lying on each row card
-        ("m_deck", np.int16, (max(num_market, 1),)),  # shuffled market deck
+        ("m_deck", np.int16, (num_market,)),  # shuffled market deck, then unused slots
         ("m_deck_pos", np.int16),  # next card to draw from m_deck
         ("p_row", np.int16, (MAX_POINT_ROW,)),  # point card per row position, -1 empty
-        ("p_deck", np.int16, (num_point,)),
+        ("p_deck", np.int16, (num_point,)),  # shuffled point deck, then unused slots
         ("p_deck_pos", np.int16),
         ("m_turn", np.int32, (num_merchant,)),  # turn a market card was acquired, -1
         ("p_turn", np.int32, (num_point,)),  # turn a point card was claimed, -1

@@ -62,16 +62,16 @@ def century_invariants(rec: np.void, tb: Any, n: int) -> list[str]:
         ((crystals[:n].sum(axis=1) <= limit).all(), "a caravan holds more than the limit"),
         ((crystals[n:] == 0).all(), "a seat beyond the players holds crystals"),
     ]
-    deck = rec["m_deck"][rec["m_deck_pos"] :].tolist()
-    row = [int(c) for c in rec["m_row"] if c >= 0]
     market = tb.market_cards.tolist()
+    deck = rec["m_deck"][rec["m_deck_pos"] : len(market)].tolist()
+    row = [int(c) for c in rec["m_row"] if c >= 0]
     owned = [m for m in market if (rec["cards"][:n, m] != 0).any()]
     checks += [
         (sorted(deck + row + owned) == sorted(market), "a merchant card is in no place or in two"),
         (all((rec["cards"][:n, m] != 0).sum() <= 1 for m in market), "a merchant card is held by two seats"),
         (all(rec["cards"][s, c] != 0 for s in range(n) for c in tb.start_cards), "a starting card is lost"),
     ]
-    p_deck = rec["p_deck"][rec["p_deck_pos"] :].tolist()
+    p_deck = rec["p_deck"][rec["p_deck_pos"] : len(tb.p_vp)].tolist()
     p_row = [int(c) for c in rec["p_row"] if c >= 0]
     claimed = np.flatnonzero(rec["p_owner"] >= 0).tolist()
     checks.append((sorted(p_deck + p_row + claimed) == list(range(len(tb.p_vp))), "a point card is lost or doubled"))
@@ -87,4 +87,8 @@ def century_invariants(rec: np.void, tb: Any, n: int) -> list[str]:
         (rec["copper_left"] >= 0 and rec["silver_left"] >= 0, "a coin supply is negative"),
         (np.isin(rec["cards"][:n], (0, 1, PLAYED)).all(), "a card state is not 0, in hand or played"),
     ]
+    nm, nk, npt = len(tb.m_kind), len(market), len(tb.p_vp)
+    spare = [rec["cards"][:, nm:], rec["owned"][:, nm:] + 1, rec["m_turn"][nm:] + 1, rec["m_deck"][nk:] + 1]
+    spare += [rec["p_deck"][npt:] + 1, rec["p_turn"][npt:] + 1, rec["p_owner"][npt:] + 1]
+    checks.append((not any(a.any() for a in spare), "a slot past the end of a deck is not empty"))
     return [problem for ok, problem in checks if not ok]

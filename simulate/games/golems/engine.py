@@ -92,7 +92,6 @@ MAX_PLAYERS = 2
 def init_game(r, tb, num_players, setup_seed, play_seed):
     """Set up record ``r`` for ``num_players`` (1 = solo) from its setup seed; bots draw from the play seed."""
     pm = tb.params
-    ncards = tb.c_type.shape[0]
     r.num_players = num_players
     r.current = 0
     r.turn = 0
@@ -105,7 +104,8 @@ def init_game(r, tb, num_players, setup_seed, play_seed):
     else:
         r.rows = pm[P_ROWS]
         r.row_size = pm[P_ROW_SIZE]
-    for c in range(ncards):
+    for c in range(r.owner.shape[0]):  # the whole capacity: the slots past the deck stay empty
+        r.deck[c] = 0
         r.owner[c] = -1
         r.taken_turn[c] = -1
         r.use[c] = -1

@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from simulate.gamekit import deck_capacity
 from simulate.games.golems.data import (
     GEM,
     GOLEM,
@@ -626,8 +627,15 @@ class GolemsReference:
             slot_gems[row, : self.row_size] = self.slot_gems[row]
             row_count[row] = self.cards_in_row(row)
         num_cards = len(self.c_type)
-        deck = np.zeros(max(num_cards, 1), np.int16)
+        size = deck_capacity(num_cards)  # per-card fields: the deck capacity, slots past it empty
+        deck = np.zeros(size, np.int16)
         deck[: len(self.deck)] = self.deck
+
+        def cards(values: list, dtype) -> np.ndarray:
+            out = np.full(size, -1, dtype)
+            out[:num_cards] = values
+            return out
+
         start = np.full((MAX_PLAYERS, MAX_START_PER_PLAYER), -1, np.int16)
         for s in range(n):
             start[s, : len(self.start_runes[s])] = self.start_runes[s]
@@ -682,9 +690,9 @@ class GolemsReference:
             row_count=row_count,
             deck=deck,
             start_runes=start,
-            owner=np.array(self.owner, np.int8).reshape(num_cards),
-            taken_turn=np.array(self.taken_turn, np.int16).reshape(num_cards),
-            use=np.array(self.use, np.int8).reshape(num_cards),
+            owner=cards(self.owner, np.int8),
+            taken_turn=cards(self.taken_turn, np.int16),
+            use=cards(self.use, np.int8),
         )
         return out
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from simulate.gamekit import deck_capacity
 from simulate.games.golems.data import (
     MAX_PLAYERS,
     MAX_ROW_SIZE,
@@ -51,8 +52,10 @@ NUM_USES = 7  # uses counted per seat (all but U_START)
 
 
 def state_fields(num_cards: int) -> list[tuple]:
-    """Record fields of one game; seats are in turn order, seat 0 moves first."""
+    """Record fields of one game; seats are in turn order, seat 0 moves first; per-card fields are sized to the deck's
+    capacity (:func:`simulate.gamekit.deck_capacity`), their slots past the deck empty."""
     p = MAX_PLAYERS
+    num_cards = deck_capacity(num_cards)
     return [
         ("num_players", np.int8),
         ("current", np.int8),  # seat to move
@@ -65,7 +68,7 @@ def state_fields(num_cards: int) -> list[tuple]:
         ("slot", np.int16, (MAX_ROWS, MAX_ROW_SIZE)),  # card at each display position, -1 empty
         ("slot_gems", np.int16, (MAX_ROWS, MAX_ROW_SIZE)),  # gems lying on each display card
         ("row_count", np.int8, (MAX_ROWS,)),  # cards in each row
-        ("deck", np.int16, (max(num_cards, 1),)),  # shuffled deck; deck[:removed] removed unseen
+        ("deck", np.int16, (num_cards,)),  # shuffled deck; deck[:removed] removed unseen
         ("deck_len", np.int16),  # cards in the deck list
         ("deck_pos", np.int16),  # next card to draw
         ("removed", np.int16),  # cards removed at setup
@@ -91,9 +94,9 @@ def state_fields(num_cards: int) -> list[tuple]:
         ("gem_turns", np.int16, (p,)),  # gem actions
         ("passes", np.int16, (p,)),
         ("uses", np.int16, (p, NUM_USES)),  # cards taken, by U_* use
-        ("owner", np.int8, (max(num_cards, 1),)),  # seat that took (or was dealt) each card, -1
-        ("taken_turn", np.int16, (max(num_cards, 1),)),  # turn a card was taken, -1 (dealt at setup)
-        ("use", np.int8, (max(num_cards, 1),)),  # U_* of each owned card, -1
+        ("owner", np.int8, (num_cards,)),  # seat that took (or was dealt) each card, -1
+        ("taken_turn", np.int16, (num_cards,)),  # turn a card was taken, -1 (dealt at setup)
+        ("use", np.int8, (num_cards,)),  # U_* of each owned card, -1
         ("picks", np.int8),  # solo: cards taken from the current grid
         ("pick_target", np.int8),  # solo: cards the player takes from the current grid
         ("grids", np.int16),  # solo: grids dealt

@@ -89,4 +89,7 @@ def golems_invariants(rec: np.void, data: GolemsData, n: int) -> list[str]:
             (col[s].sum() + rec["tucked"][s] == uses[0] + uses[2], f"seat {s}'s columns miss resource cards"),
             (rec["golems"][s] == uses[1], f"seat {s}'s golems do not match its summons"),
         ]
+    nc = len(data.tables.c_type)
+    spare = (rec["owner"][nc:] + 1, rec["taken_turn"][nc:] + 1, rec["use"][nc:] + 1, rec["deck"][nc:])
+    checks.append((not any(a.any() for a in spare), "a slot past the end of the deck is not empty"))
     return [problem for ok, problem in checks if not ok]
