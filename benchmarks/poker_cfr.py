@@ -2,11 +2,11 @@
 
 Three kinds of line (``"kind"``), each with its game counts and seeds:
 
-* ``gain``: the cfr bot in one seat against another bot in every other seat (every registered bot, and the two
-  simplest exploits: a table that always folds, one that always raises), the cfr seat rotated through the table
-  (each deal played once per seat order), and the reverse (the other bot alone among cfr bots, ``"alone"``: what
-  that bot gains against the cfr table); net chips per hand (one game is one pot) with a 95% t interval, at 3-6
-  players;
+* ``gain``: the cfr bot in one seat against another bot in every other seat (every registered bot, and the
+  simplest exploits: a table that always folds, one that always raises 2 antes at a time, one that always raises the
+  minimum), the cfr seat rotated through the table (each deal played once per seat order), and the reverse (the other
+  bot alone among cfr bots, ``"alone"``: what that bot gains against the cfr table); net chips per hand (one game is
+  one pot) with a 95% t interval, at 3-6 players;
 * ``profile``: mirror games of every bot: folds, bets, raises, calls and showdowns reached per seat-game and the share
   of seat-games using each (``analysis.stats.profile.play_profile``, the report's play profile), and the share of
   pots reaching a showdown;
@@ -19,6 +19,8 @@ from this)::
 
     python benchmarks/poker_cfr.py --games 600 --seed 46
     python benchmarks/poker_cfr.py --only exploitability --response-iterations 20000 --response-games 20000
+
+A reduced run measures a few rivals only, e.g. ``--only gain --others always_fold,always_raise,min_raise,equity``.
 """
 
 from __future__ import annotations
@@ -43,8 +45,9 @@ from simulate.rng import game_seeds
 EXPLOITS = {
     "always_fold": "threshold:fold_below=1:raise_above=1",  # checks when it can, folds to every bet
     "always_raise": "threshold:fold_below=0:raise_above=0:max_raises=20:bet_antes=2",  # bets and raises whenever it may
+    "min_raise": "threshold:fold_below=0:raise_above=0:max_raises=20:bet_antes=1",  # the same, the minimum each time
 }
-"""The simplest exploits, as threshold players (``tests/test_golem_poker_cfr.py`` plays the same two)."""
+"""The simplest exploits, as threshold players (``tests/test_golem_poker_cfr.py`` plays the first two)."""
 SLOW = ("search",)
 """Bots whose games cost a search each decision: they play ``--slow-games``."""
 
@@ -96,10 +99,17 @@ def main() -> None:
     parser.add_argument("--response-games", type=int, default=20_000)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--only", choices=("gain", "profile", "exploitability"))
+    parser.add_argument("--others", help="comma-separated bots (and exploits) to measure cfr against; default all")
     args = parser.parse_args()
     game = make("golem-poker")
     data = game.load_data(None, {})
     others = {name: name for name in game.info.bots if name != "cfr"} | EXPLOITS
+    if args.others:
+        picked = args.others.split(",")
+        unknown = sorted(set(picked) - set(others))
+        if unknown:
+            parser.error(f"--others: unknown {', '.join(unknown)} (one of {', '.join(others)})")
+        others = {name: others[name] for name in picked}
     profiled = {"cfr": "cfr", **others}
     version = {"engine_version": game.info.version, "policy": data.provenance["cfr_policy"].get("command", "")}
     for n in (int(x) for x in args.players.split(",")):

@@ -19,6 +19,8 @@ state at depth d and ``step`` writes ``st[d + 1]``), with ``tb`` the game's tabl
   next decision)
 - ``utility(st, d, tb, p)``: player p's payoff at a terminal
 - ``explore(st, d, tb)``: False where the traverser samples its action rather than trying each (bounds the tree)
+- ``rival_legal(st, d, tb, mask)``: the legal actions of a fixed rival (below), which may be wider than the
+  learners' (a rival plays a move of the real game the abstraction does not offer the learners)
 
 Robust training (``rivals``, ``rival_share``): a share of the traversals is played against a table of one fixed
 rival whose weights are the same at every information set (always raise, always call), so the table meets the
@@ -108,6 +110,7 @@ def _traverse(
     step,
     utility,
     explore,
+    rival_legal,
 ):
     """Sampled counterfactual value of ``st[d]`` for traverser ``p``; updates ``regret`` and ``total``.
 
@@ -118,7 +121,10 @@ def _traverse(
     if q < 0:
         return utility(st, d, tb, p)
     mask = masks[d]
-    legal(st, d, tb, mask)
+    if role[q] >= 0:
+        rival_legal(st, d, tb, mask)
+    else:
+        legal(st, d, tb, mask)
     r = row(st, d, tb)
     sigma = scratch[d, 0]
     if q == p:
@@ -149,6 +155,7 @@ def _traverse(
                 step,
                 utility,
                 explore,
+                rival_legal,
             )
         values = scratch[d, 1]
         node = 0.0
@@ -176,6 +183,7 @@ def _traverse(
                     step,
                     utility,
                     explore,
+                    rival_legal,
                 )
                 node += sigma[a] * values[a]
         for a in range(mask.shape[0]):
@@ -212,6 +220,7 @@ def _traverse(
         step,
         utility,
         explore,
+        rival_legal,
     )
 
 
@@ -236,6 +245,7 @@ def iterate(
     step,
     utility,
     explore,
+    rival_legal,
 ):
     """Run ``iterations`` of external-sampling MCCFR from numba's generator seeded with ``seed``.
 
@@ -255,6 +265,8 @@ def iterate(
         The chance that a traversal is played against a table of one of the ``rivals`` (drawn uniformly): every
         learning seat other than the traverser plays it instead of its current strategy; the traverser's average
         strategy then adds up at its own nodes, weighted by its own reach, as with a single learner.
+    rival_legal : function
+        The rivals' legal actions (``legal`` where the rivals may do no more than the learners).
 
     Returns
     -------
@@ -305,6 +317,7 @@ def iterate(
                 step,
                 utility,
                 explore,
+                rival_legal,
             )
             count += 1
     return value / max(count, 1)

@@ -316,6 +316,9 @@ class EquilibriumSpec:
     load: Callable[[Path, dict[str, Any]], Any]
     rivals: tuple[tuple[float, ...], ...] = ()
     """Fixed rivals the training meets (``simulate.cfr.iterate``): each one's action weights, the same everywhere."""
+    rival_legal: Callable[..., Any] | None = None
+    """The rivals' legal actions, as ``legal`` of ``functions`` (which they are when None): wider where a rival plays a
+    move the learners' abstraction does not offer."""
     rival_share: float = 0.0
     """The chance that a traversal is played against a table of one rival (drawn uniformly) rather than self-play."""
     iterations: int = 200_000

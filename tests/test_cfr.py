@@ -121,6 +121,7 @@ def _train(iterations: int, seed: int = SEED) -> np.ndarray:
         _step,
         _utility,
         _explore,
+        _legal,
     )
     return total / total.sum(axis=1, keepdims=True)
 
@@ -193,7 +194,7 @@ def test_learner_against_fixed_player_finds_the_best_response() -> None:
     st = np.zeros(4, KUHN)
     learn = np.array([0, 1], np.int8)
     fns = (_deal, _to_act, _row, _legal, _step, _utility)
-    cfr.iterate(st, TB, 2, 50_000, SEED, regret, total, always_bet, learn, NO_RIVALS, 0.0, *fns, _explore)
+    cfr.iterate(st, TB, 2, 50_000, SEED, regret, total, always_bet, learn, NO_RIVALS, 0.0, *fns, _explore, _legal)
     response = always_bet.copy()
     assert total[PLAYER1_ROWS].sum() == 0.0  # the fixed player learns nothing
     reached = total.sum(axis=1) > 0  # player 2's rows after a check are never reached against a bettor
@@ -217,7 +218,9 @@ def test_learners_meeting_a_rival_every_time_learn_its_best_response() -> None:
     st = np.zeros(4, KUHN)
     fns = (_deal, _to_act, _row, _legal, _step, _utility)
     always_bet = np.tile([0.0, 1.0], (ROWS, 1))
-    cfr.iterate(st, TB, 2, 30_000, SEED, regret, total, total, np.ones(2, np.int8), always_bet[:1], 1.0, *fns, _explore)
+    cfr.iterate(
+        st, TB, 2, 30_000, SEED, regret, total, total, np.ones(2, np.int8), always_bet[:1], 1.0, *fns, _explore, _legal
+    )
     facing_bet = [c * 4 + 2 for c in range(3)]  # player 2 after player 1's bet, cards J, Q, K
     call = total[facing_bet, 1] / total[facing_bet].sum(axis=1)
     assert call[0] < 0.05 and call[1] > 0.95 and call[2] > 0.95
@@ -235,5 +238,30 @@ def test_no_rival_share_is_plain_self_play() -> None:
     st = np.zeros(4, KUHN)
     fns = (_deal, _to_act, _row, _legal, _step, _utility)
     rivals = np.array([[0.0, 1.0]])
-    cfr.iterate(st, TB, 2, 2_000, SEED, regret, total, total, np.ones(2, np.int8), rivals, 0.0, *fns, _explore)
+    cfr.iterate(st, TB, 2, 2_000, SEED, regret, total, total, np.ones(2, np.int8), rivals, 0.0, *fns, _explore, _legal)
     assert np.allclose(total / total.sum(axis=1, keepdims=True), _train(2_000))
+
+
+@njit
+def _only_bet(st, d, tb, mask):
+    mask[0] = False
+    mask[1] = True
+
+
+def test_a_rival_plays_within_its_own_legal_actions() -> None:
+    """A rival of even weights whose legal actions (``rival_legal``) are only the bet always bets: the second player
+    then only meets a bet, never a check; with the learners' legal actions the same rival also checks, and the rows
+    after a check are met. Facing a bet of any card, either way, it folds the jack and calls with the queen and king."""
+    fns = (_deal, _to_act, _row, _legal, _step, _utility)
+    even = np.array([[0.5, 0.5]])
+    checked = [c * 4 + 1 for c in range(3)]
+    facing_bet = [c * 4 + 2 for c in range(3)]
+    learn = np.ones(2, np.int8)
+    for rival_legal, meets_a_check in ((_only_bet, False), (_legal, True)):
+        regret = np.zeros((ROWS, 2))
+        total = np.zeros((ROWS, 2))
+        st = np.zeros(4, KUHN)
+        cfr.iterate(st, TB, 2, 20_000, SEED, regret, total, total, learn, even, 1.0, *fns, _explore, rival_legal)
+        assert bool(total[checked].any()) == meets_a_check
+        call = total[facing_bet, 1] / total[facing_bet].sum(axis=1)
+        assert call[0] < 0.05 and call[1] > 0.95 and call[2] > 0.95  # the best response to a bet of any card

@@ -134,6 +134,7 @@ def _chunk(task: dict[str, Any]) -> tuple[np.ndarray, np.ndarray, float]:
         *spec.functions[:5],
         spec.functions[5],
         spec.explore,
+        spec.rival_legal or spec.functions[3],
     )
     return regret, total, float(value)
 

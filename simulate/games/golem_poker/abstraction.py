@@ -119,6 +119,18 @@ def legal_actions(r, tb, mask):
 
 
 @njit(cache=True, inline="always")
+def rival_legal_actions(r, tb, mask):
+    """A training rival's legal actions into ``mask``: the learners' (``legal_actions``), and ``min_raise`` from the
+    round's first bet on (the smallest bet or raise, while the round has seen fewer than ``WAR_RAISES`` raises), so a
+    rival can wage the cheap raise war the abstraction's own bets never start."""
+    legal_actions(r, tb, mask)  # where a minimum bet or raise is legal, so is a learner's bet or raise (no fallback)
+    if r.current_bet == 0:
+        mask[A_MIN] = r.bet_lo <= r.bet_hi
+    else:
+        mask[A_MIN] = r.raises < WAR_RAISES and r.raise_lo <= r.raise_hi
+
+
+@njit(cache=True, inline="always")
 def abstract_move(r, tb, a, mv):
     """Write the move of abstract action ``a`` (legal) for the seat to act into ``mv``."""
     mv[M_AMOUNT] = 0
@@ -127,6 +139,9 @@ def abstract_move(r, tb, a, mv):
         mv[M_KIND] = FOLD
     elif a == A_MATCH:
         mv[M_KIND] = MATCH
+    elif a == A_MIN and r.current_bet == 0:  # a rival's minimum bet (rival_legal_actions)
+        mv[M_KIND] = BET
+        mv[M_AMOUNT] = r.bet_lo
     elif a == A_MIN:
         mv[M_KIND] = RAISE
         mv[M_AMOUNT] = r.raise_lo

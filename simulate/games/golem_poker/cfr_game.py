@@ -4,8 +4,11 @@ The states are the engine's own records (``state.STATE_DTYPE``), so every pot, b
 real game's; only the choices are abstract (``abstraction``): a player's information set is ``info_row`` and its
 actions are fold, match, and bets or raises of half or all of the pot. The draw is not a choice: every player
 discards by the improve policy (``bots.policy_mask``), as the ``cfr`` bot does. A payoff is the seat's net chips in
-antes. The traverser tries each of its actions in a pot's first two deals and samples its action in later re-deals
-(``explore``), which bounds the tree; a path longer than the state stack ends as it stands (never in practice).
+antes. A training rival may also bet or raise the minimum from the round's first bet (``rival_legal``), a move the
+learners' abstraction offers only in a raise war. The traverser tries each of its actions in a pot's first two deals
+while the round has seen fewer than ``EXPLORED_RAISES`` raises, and samples its action in later re-deals and deeper in
+a raise war (``explore``), which bounds the tree: a war of minimum raises (up to 20 a round) would otherwise branch at
+each of the traverser's calls. A path longer than the state stack ends as it stands (never in practice).
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simulate.games.golem_poker.abstraction import abstract_move, info_row, legal_actions
+from simulate.games.golem_poker.abstraction import abstract_move, info_row, legal_actions, rival_legal_actions
 from simulate.games.golem_poker.bots import policy_mask
 from simulate.games.golem_poker.data import P_ACE_HIGH, P_ANTE, P_MAX_DISCARDS
 from simulate.games.golem_poker.engine import apply_move, init_game
@@ -21,6 +24,7 @@ from simulate.games.golem_poker.state import DISCARD, DRAW, M_CARDS, M_KIND, MOV
 
 DEPTH = 400  # states in the traversal's stack: deeper than any path (a deal takes at most about 40 decisions)
 EXPLORED_DEALS = 2  # the traverser tries each action in a pot's first deals, samples them after
+EXPLORED_RAISES = 4  # and while the round has seen fewer raises (a war's first decision at most), samples them after
 
 
 def new_stack() -> np.ndarray:
@@ -70,6 +74,12 @@ def legal(st, d, tab, mask):
 
 
 @njit(cache=True)
+def rival_legal(st, d, tab, mask):
+    """A training rival's legal actions: the learners', and minimum bets and raises from the round's first bet."""
+    rival_legal_actions(st[d], tab[0], mask)
+
+
+@njit(cache=True)
 def step(st, d, tab, a):
     """``st[d + 1]`` = ``st[d]`` after abstract action ``a`` and the draws that follow it."""
     st[d + 1] = st[d]
@@ -91,7 +101,7 @@ def utility(st, d, tab, p):
 
 @njit(cache=True)
 def explore(st, d, tab):
-    return st[d].deal <= EXPLORED_DEALS
+    return st[d].deal <= EXPLORED_DEALS and st[d].raises < EXPLORED_RAISES
 
 
 FUNCTIONS = (deal, to_act, row, legal, step, utility)

@@ -162,11 +162,15 @@ class GolemPoker(GameShell):
             missing=(1.0, 1e-9, 0.0, 0.0, 0.0),  # as abstraction.choose_action: fold to a bet, else check
             version=policy.VERSION,
             load=partial(data.load, cfr_table=False),
-            # the simple exploits self-play never plays, a whole table of one in 25% of traversals: a maniac who raises
-            # half the pot or the pot whenever it may, then carries the raise war on by minimum raises (else calls),
-            # and a calling station who always matches
-            rivals=((0.0, 1e-9, 0.5, 0.5, 1.0), (0.0, 1.0, 0.0, 0.0, 0.0)),
-            rival_share=0.25,
+            # the simple exploits self-play never plays, a whole table of one in 30% of traversals: a maniac who raises
+            # half the pot or the pot whenever it may, then carries the raise war on by minimum raises (else calls; its
+            # tiny weights rank the minimum raise, which rival_legal allows from the first bet, below the half-pot and
+            # pot raises and above the call), a calling station who always matches, and a min-raiser who bets and
+            # raises the minimum from the round's first bet until the war's WAR_RAISES raises: the cheap war the
+            # maniac never wages
+            rivals=((0.0, 1e-12, 0.5, 0.5, 1e-9), (0.0, 1.0, 0.0, 0.0, 0.0), (0.0, 1e-9, 0.0, 0.0, 1.0)),
+            rival_legal=cfr_game.rival_legal,
+            rival_share=0.3,
         ),
     )
 

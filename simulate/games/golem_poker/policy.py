@@ -64,9 +64,10 @@ FIELDS = (
     ("aggression", 2),
     ("stake", len(STAKE_EDGES) + 1),
 )
-VERSION = 3
+VERSION = 4
 """The abstraction's version (1: the bet faced in 4 classes, without raises counted, chips committed or pot odds;
-2: raises counted to two, no minimum raise past them and no stake)."""
+2: raises counted to two, no minimum raise past them and no stake; 3: this layout, trained without the rival who
+bets and raises the minimum from the round's first bet, every action tried however deep a raise war)."""
 ROWS = int(np.prod([size for _, size in FIELDS]))
 MIN_PLAYERS, MAX_PLAYERS = 3, 6
 PLAYER_COUNTS = tuple(range(MIN_PLAYERS, MAX_PLAYERS + 1))
