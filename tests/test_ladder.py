@@ -32,8 +32,10 @@ from analysis.stats.strategies import bradley_terry, head_to_head
 from simulate.orchestration.studies import (
     STRONG_PURPOSE,
     STUDIES,
+    PlannedRun,
     _ladder_runs,
     _skill_luck_runs,
+    free_topup,
     measured_strong,
     outcome_precision,
     plan_study,
@@ -308,11 +310,23 @@ def test_the_study_measures_strong_play_from_its_round_robin_not_the_declared_or
     assert measured_strong("century", []) == ["search:leaf=1:iterations=80", "search"], "no round robin: declared"
 
 
-def test_top_up_games_follow_one_over_root_n_within_the_budget() -> None:
-    assert topup_games(300, 0.055, 0.02, 10_000) == 1_969  # 300 * ((5.5 / 2) ** 2 - 1), rounded up
+def test_top_up_games_follow_one_over_root_n_with_a_margin_within_the_budget() -> None:
+    assert topup_games(300, 0.055, 0.02, 10_000) == 2_166  # 300 * ((5.5 / 2) ** 2 - 1) * 1.1, rounded up
+    assert topup_games(2_099, 0.020002, 0.02, 10_000) == 1, "a game short: still topped up, with a margin"
+    assert topup_games(2_093, 0.020025, 0.02, 10_000) == 6
     assert topup_games(300, 0.055, 0.02, 1_000) == 1_000, "capped by the budget"
     assert topup_games(3_000, 0.015, 0.02, 10_000) == 0, "already there"
     assert topup_games(300, 0.055, 0.02, 0) == 0
+
+
+def test_a_top_up_never_takes_the_number_of_an_earlier_studys_top_up(tmp_path: Path) -> None:
+    """Its seed would repeat that run's games: the Golem sample's second study spent a round on a top-up of 10 games
+    that were the first 10 of the earlier study's 1,875."""
+    p = PlannedRun("golem-3p-ladder-search", tmp_path / "golem-3p-ladder-search", None, "", "")
+    assert free_topup(p, 1) == 1
+    (tmp_path / "golem-3p-ladder-search-more1").mkdir()
+    (tmp_path / "golem-3p-ladder-search-more3").mkdir()
+    assert free_topup(p, 1) == 2 and free_topup(p, 3) == 4
 
 
 # --- strength measured among the strong: a round robin orders the top of the ladder ---------------
