@@ -120,9 +120,9 @@ def hidden_reordered(st: np.ndarray, shuffles: np.random.Generator) -> np.ndarra
     r = st[0]
     other = st.copy()
     o = other[0]
-    nk = TB.market_cards.shape[0]
+    nk, npt = TB.market_cards.shape[0], TB.p_vp.shape[0]  # the decks, not the empty slots past them
     o["m_deck"][r["m_deck_pos"] : nk] = shuffles.permutation(r["m_deck"][r["m_deck_pos"] : nk])
-    o["p_deck"][r["p_deck_pos"] :] = shuffles.permutation(r["p_deck"][r["p_deck_pos"] :])
+    o["p_deck"][r["p_deck_pos"] : npt] = shuffles.permutation(r["p_deck"][r["p_deck_pos"] : npt])
     assert other.tobytes() != st.tobytes(), "the hidden decks were re-ordered"
     return other
 
