@@ -549,9 +549,9 @@ def widest_half_width(
 
 
 TOPUP_MARGIN = 0.1
-"""A top-up plays this share more games than the 1/sqrt(N) rule asks: the estimate moves as games come in, and a
-top-up sized exactly lands just short of the target about half the time (Golem's sample: ±2.0002 pp after a
-6-game top-up at 4 players, one game short, and too few more to play for its seats)."""
+"""A top-up plays this share more games than the 1/sqrt(N) rule asks: the estimate moves as games come in, so a
+top-up sized exactly lands just short of the target about half the time, often by fewer games than a round of
+seats."""
 
 
 def topup_games(games: int, half_width: float, precision: float, cap: int) -> int:
