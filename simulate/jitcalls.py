@@ -2,8 +2,8 @@
 
 Numba compiles a function called from compiled code for the exact types of the call's arguments: a game
 state field of ``int16``, a counter of ``int32``, an ``int64`` sum and each integer constant (``Literal[int](0)``,
-``Literal[int](1)``) each give the callee a compilation of its own, and so do all the functions it calls. Golem's
-engine held about three compilations per function (604 for 190 functions), half its compile time.
+``Literal[int](1)``) each give the callee a compilation of its own, and so do all the functions it calls: most of
+a game engine's functions were compiled several times over, and that was about half of its compile time.
 
 :func:`install` makes numba compile a lab function (one of :data:`PACKAGES`) called from compiled code for its
 arguments with every signed integer widened to ``int64`` and every constant made a plain value; the caller casts
