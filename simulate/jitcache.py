@@ -35,7 +35,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from simulate import __version__
+from simulate import __version__, jitcalls
 
 __all__ = [
     "SHARED_SOURCES",
@@ -136,6 +136,7 @@ def serves(folder: Path) -> bool:
 
 def use_cache(module_file: str, subpackages: tuple[str, ...] = ()) -> bool:
     """Cache the numba functions of the folder of ``module_file`` in :func:`cache_dir`; call before defining them.
+    Also compiles the lab's functions called from compiled code once per array layout (:mod:`simulate.jitcalls`).
 
     ``subpackages`` name the folders of the package whose numba functions its kernels inline (Golem's ``engine``):
     their functions are cached with the package's, and its digest covers their files. Deletes the folder's caches of
@@ -143,6 +144,7 @@ def use_cache(module_file: str, subpackages: tuple[str, ...] = ()) -> bool:
     """
     package = Path(module_file).resolve().parent
     _install_locator()
+    jitcalls.install()
     _FOLDERS.add(package)
     _SUBPACKAGES[package] = tuple(subpackages)
     for sub in subpackages:

@@ -1,11 +1,12 @@
 """Test-session set-up: compile the games' numba kernels once, side by side, when their cache is empty.
 
-On a fresh checkout every game's kernels compile on first use (about a minute of CPU each), inside
-whichever test happens to come first, one game after another, and again in every process of a
-test that starts workers before the cache exists. Playing one small run and one replay of each
-game beforehand, as many games at a time as there are cores, fills the cache once for all tests,
-with a line per game. With pytest-xdist this runs in the controlling process only, before the
-workers start.
+On a fresh checkout every game's kernels compile on first use (a minute or more of CPU each), inside
+whichever test happens to come first, and again in each test process that meets them before the
+cache holds them. Beforehand, in fresh processes, as many games at a time as there are cores, each
+game plays a short game of its strong players (search, and the apprentice where it has one), replays
+it with their options explained, and passes its conformance check: that compiles the kernels of play,
+replay, explanation and the shared surface once for all tests, with a line per game. With
+pytest-xdist this runs in the controlling process only, before the workers start.
 """
 
 from __future__ import annotations
@@ -21,8 +22,9 @@ from pathlib import Path
 import pytest
 
 
-def _cold_games() -> list[tuple[str, int, str]]:
-    """(game, players, bot) of every game whose numba cache holds no compiled code yet, largest code first."""
+def _cold_games() -> list[tuple[str, int, list[str]]]:
+    """(game, players, lineup) of every game whose numba cache holds no compiled code yet, largest code first: its
+    search and its apprentice (where it has one) in the first seats, ``random`` in the others."""
     from simulate.jitcache import is_compiled
     from simulate.registry import available_games, make
 
@@ -32,16 +34,23 @@ def _cold_games() -> list[tuple[str, int, str]]:
         module = type(game).__module__
         if not is_compiled(module):
             size = sum(f.stat().st_size for f in Path(sys.modules[module].__file__).parent.glob("*.py"))
-            cold.append((size, name, max(2, game.info.min_players), next(iter(game.info.bots))))
+            players = max(2, game.info.min_players)
+            strong = ["search:iterations=8", *(["apprentice"] if game.info.apprentice else [])]
+            cold.append((size, name, players, (strong + ["random"] * players)[:players]))
     return [entry[1:] for entry in sorted(cold, reverse=True)]
 
 
-def _compile(name: str, players: int, bot: str, where: Path) -> str:
-    """Play a small run and replay one of its games in fresh processes, printing a line; the error text if one fails."""
+def _compile(name: str, players: int, lineup: list[str], where: Path) -> str:
+    """Play, replay with options explained and check the game in fresh processes, printing a line; the error text if
+    a step fails."""
+    from simulate.conformance import CHECKS
+
     run_dir = where / name
+    only = [arg for check in CHECKS if check != "adaptation" for arg in ("--only", check)]
     steps = [
-        ["simulate", name, "-p", str(players), "--bots", bot, "-n", "8", "-w", "1", "--out", str(run_dir), "--quiet"],
-        ["replay", str(run_dir), "--game", "0", "--json"],
+        ["simulate", name, "-p", str(players), "--bots", ",".join(lineup), "-n", "1", "-w", "1", "--out", str(run_dir)],
+        ["replay", str(run_dir), "--game", "0", "--html", str(where / f"{name}.html"), "--explain"],
+        ["check", name, "--games", "1", *only],
     ]
     started = time.perf_counter()
     for args in steps:
