@@ -16,10 +16,13 @@ instead measures little but whether the card showed up: a Century card left in t
 and is picked up for the crystals on it, so every printed card is taken in 37-55% of 2-player search games, the
 weakest as often as the strongest.
 
-:func:`check_adaptation` lists each take of the asserted players (``AdaptationSpec.players``) that did not move
-the declared way by the edit's ``margin``: a player that values every card alike, or by what the printed card
-did, fails it. The recorded players (``AdaptationSpec.recorded``) are measured beside them, not asserted
-(``benchmarks/adaptation.py`` prints every figure).
+:func:`check_adaptation` lists each asserted take that did not move the declared way by the edit's ``margin``: a
+player that values every card alike, or by what the printed card did, fails it. The asserted takes are those of
+``AdaptationSpec.players`` on every edit but the edits that record a player instead (``PlantedEdit.recorded``: a
+player that misses that edit only); the recorded players (``AdaptationSpec.recorded``) are measured beside them on
+every edit, never asserted (``benchmarks/adaptation.py`` prints every figure, :func:`asserted_text` says which are
+asserted). An edit may play more games than the spec's (``PlantedEdit.games``: a take that starts near the floor
+needs more to move by the margin) without raising every edit's cost.
 """
 
 from __future__ import annotations
@@ -43,6 +46,7 @@ __all__ = [
     "AdaptationSpec",
     "PlantedEdit",
     "Showing",
+    "asserted_text",
     "check_adaptation",
     "failures",
     "measure",
@@ -160,28 +164,31 @@ def measure(
 ) -> pd.DataFrame:
     """Every planted edit of ``spec`` played printed and edited, for each strong player (``players``, default
     ``spec.players`` and ``spec.recorded``) in its mirror games and against ``spec.rival``, on ``threads`` threads
-    (default: every CPU). Edits of one card share the printed arm's games (and its play, when they count alike).
+    (default: every CPU). Edits of one card and of one number of games (the edit's ``games``, else the spec's) share
+    the printed arm's games (and its play, when they count alike).
 
     Columns: ``edit``, ``card``, ``use`` (the use counted, ``any``), ``rounds`` (the last counted), ``player``,
-    ``asserted`` (one of ``spec.players``), ``lineup`` (``mirror`` or ``vs <rival>``), ``direction``, ``margin``,
-    ``games`` (per arm), ``printed`` and ``edited`` (take shares), ``moved`` (``direction * (edited - printed)``),
-    ``ok`` (``moved >= margin``). With ``rival_take`` (:func:`take_shares`), rows of the rival's take in each match
-    too (``lineup`` ``<rival>'s take vs <player>``), recorded, never asserted: ``asserted`` False, ``ok`` True.
+    ``asserted`` (one of ``spec.players`` not among the edit's ``recorded``), ``lineup`` (``mirror`` or
+    ``vs <rival>``), ``direction``, ``margin``, ``games`` (per arm), ``printed`` and ``edited`` (take shares), ``moved``
+    (``direction * (edited - printed)``), ``ok`` (``moved >= margin``). With ``rival_take`` (:func:`take_shares`),
+    rows of the rival's take in each match too (``lineup`` ``<rival>'s take vs <player>``), recorded, never
+    asserted: ``asserted`` False, ``ok`` True.
     """
     n = spec.num_players
     players = players or (*spec.players, *spec.recorded)
     threads = threads or os.cpu_count() or 1
     printed = game.load_data(None, {})
     rows = []
-    shown: dict[str, Showing] = {}
-    before: dict[tuple[str, str | None, int], dict[tuple[str, str], float]] = {}  # by (card, use, rounds)
+    shown: dict[tuple[str, int], Showing] = {}  # by (card, games)
+    before: dict[tuple[str, str | None, int, int], dict[tuple[str, str], float]] = {}  # by (card, use, rounds, games)
     with tempfile.TemporaryDirectory(prefix="golem-adapt-") as tmp:
         for k, edit in enumerate(spec.edits):
-            if edit.card not in shown:
-                shown[edit.card] = showing(game, printed, edit.card, n, spec.games, spec.seed, spec.opening, threads)
-            games = shown[edit.card]
+            size = spec.games if edit.games is None else edit.games
+            if (edit.card, size) not in shown:
+                shown[edit.card, size] = showing(game, printed, edit.card, n, size, spec.seed, spec.opening, threads)
+            games = shown[edit.card, size]
             rounds = spec.rounds if edit.rounds is None else edit.rounds
-            arm = (edit.card, edit.use, rounds)
+            arm = (edit.card, edit.use, rounds, size)
             if arm not in before:
                 before[arm] = take_shares(
                     game, printed, edit.card, players, spec.rival, games, rounds, threads, edit.use, rival_take
@@ -191,6 +198,7 @@ def measure(
             after = take_shares(
                 game, edited, edit.card, players, spec.rival, games, rounds, threads, edit.use, rival_take
             )
+            asserted = spec.asserted(edit)
             for (player, lineup), share in after.items():
                 moved = edit.direction * (share - before[arm][player, lineup])
                 of_rival = lineup.startswith(f"{spec.rival}'s take")
@@ -201,7 +209,7 @@ def measure(
                         "use": edit.use or "any",
                         "rounds": rounds,
                         "player": player,
-                        "asserted": player in spec.players and not of_rival,
+                        "asserted": player in asserted and not of_rival,
                         "lineup": lineup,
                         "direction": edit.direction,
                         "margin": edit.margin,
@@ -226,10 +234,31 @@ def failures(table: pd.DataFrame) -> list[str]:
     ]
 
 
-def check_adaptation(game: Game, players: tuple[str, ...] | None = None) -> list[str] | None:
-    """The failures of ``game``'s planted edits (:func:`measure` with ``game.info.adaptation``, its asserted players by
-    default); None when the game declares none."""
-    spec = game.info.adaptation
+def asserted_text(spec: AdaptationSpec) -> str:
+    """What the check of ``spec`` asserts, in one line: each asserted player with the edits it is asserted on (all of
+    them or which), the recorded ones, and the games per arm."""
+    parts = []
+    for player in (*spec.players, *spec.recorded):
+        on = [e for e in spec.edits if player in spec.asserted(e)]
+        if len(on) == len(spec.edits):
+            parts.append(f"{player} asserted on every edit")
+        elif on:
+            parts.append(f"{player} asserted on {', '.join(f'{e.name} {e.card}' for e in on)}, recorded on the rest")
+        else:
+            parts.append(f"{player} recorded")
+    sizes = sorted({spec.games if e.games is None else e.games for e in spec.edits})
+    games = " or ".join(str(g) for g in sizes)
+    return f"{'; '.join(parts)} (mirror and vs {spec.rival}, {games} games an arm)"
+
+
+def check_adaptation(
+    game: Game, players: tuple[str, ...] | None = None, spec: AdaptationSpec | None = None
+) -> list[str] | None:
+    """The failures of ``game``'s planted edits (:func:`measure` with ``spec``, default ``game.info.adaptation``): by
+    default its asserted takes (``players`` on every edit but those that record them), or every take of the
+    ``players`` given; None when the game declares none."""
+    spec = spec or game.info.adaptation
     if spec is None:
         return None
-    return failures(measure(game, spec, players or spec.players))
+    table = measure(game, spec, players or spec.players)
+    return failures(table if players else table[table["asserted"]])

@@ -211,6 +211,12 @@ class PlantedEdit:
     card summoned, not taken as a resource, which its requirement does not price); None: every take."""
     rounds: int | None = None
     """The last round (0-based) whose takes count, for this edit (a summon comes late); None: the spec's."""
+    games: int | None = None
+    """Games per lineup and arm for this edit alone (a take that starts near the floor needs more games to move by the
+    margin); None: the spec's ``games``."""
+    recorded: tuple[str, ...] = ()
+    """Players of ``AdaptationSpec.players`` whose take of this edit is measured but not asserted (a player that sees
+    the other edits but misses this one): ``benchmarks/adaptation.py`` prints it."""
 
 
 @dataclass(frozen=True)
@@ -227,13 +233,17 @@ class AdaptationSpec:
     ``benchmarks/adaptation.py`` prints their figures."""
     num_players: int = 2
     games: int = 40
-    """Games per lineup and arm (printed, edited), all with the card in the opening."""
+    """Games per lineup and arm (printed, edited), all with the card in the opening (an edit's own ``games`` first)."""
     rounds: int = 3
     """An acquisition counts in the first ``rounds + 1`` rounds (round indices 0..rounds)."""
     seed: int = 43
     opening: Callable[[Any, int, int], frozenset[str]] | None = None
     """``opening(data, num_players, setup_seed)``: the component ids a game's opening shows, for a market that no
     setup column names (Golem's Library); None: the game's ``setup_columns``."""
+
+    def asserted(self, edit: PlantedEdit) -> tuple[str, ...]:
+        """The players whose take of ``edit`` the check asserts: ``players`` but the edit's ``recorded``."""
+        return tuple(p for p in self.players if p not in edit.recorded)
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from simulate.adaptation import check_adaptation, failures, measure, showing, take_shares
+from simulate.adaptation import asserted_text, check_adaptation, failures, measure, showing, take_shares
 from simulate.conformance import check_game
 from simulate.games.century import data as D
 from simulate.games.century.engine import game_init
@@ -62,6 +62,24 @@ def test_the_recorded_players_are_measured_not_asserted(century) -> None:
     table = measure(century, replace(spec, games=4))
     assert sorted(set(zip(table["player"], table["asserted"], strict=True))) == [("planner", True), ("random", False)]
     assert (table["games"] == 4).all()
+
+
+def test_an_edit_plays_its_own_games_and_records_its_own_players(century) -> None:
+    # random misses every edit in its mirror games (test below): asserted on the stronger card only, with more games
+    # than the spec's, it fails there alone, and the useless card's take is measured, not asserted
+    base = century.info.adaptation
+    edits = (replace(base.edits[0], games=6), replace(base.edits[1], recorded=("random",)))
+    spec = replace(base, players=("random",), recorded=(), edits=edits, games=3)
+    table = measure(century, spec)
+    assert dict(zip(table["edit"], table["games"], strict=False)) == {"stronger": 6, "useless": 3}
+    assert table.groupby("edit")["asserted"].all().to_dict() == {"stronger": True, "useless": False}
+    assert not table[table["lineup"] == "mirror"]["ok"].any()
+    fails = check_adaptation(century, spec=spec)
+    assert fails and all("(stronger)" in line for line in fails)
+    assert (
+        asserted_text(spec)
+        == "random asserted on stronger M08, recorded on the rest (mirror and vs planner, 3 or 6 games an arm)"
+    )
 
 
 def test_a_player_blind_to_the_edits_fails(century) -> None:

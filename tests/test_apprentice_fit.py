@@ -7,6 +7,7 @@ import json
 import shutil
 from dataclasses import replace
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from click.testing import CliRunner
@@ -218,6 +219,15 @@ def test_the_refit_is_cached_by_the_data_hash(
     manifest = json.loads((run_dir / "manifest.json").read_text())
     assert manifest["data"]["folder"] == str(first.folder) and manifest["apprentice_fit"]["covers"]
     assert "apprentice refitted on this data already" in result.stderr
+
+
+def test_the_refit_key_changes_with_the_apprentice_features(monkeypatch) -> None:
+    # a cached refit fitted on other features would be refused at load: another feature list is another key
+    info = make("century").info
+    before = R.refit_key("century", default_dir("century"), {}, TINY)
+    fewer = replace(info, apprentice=replace(info.apprentice, features=info.apprentice.features[:-1]))
+    monkeypatch.setattr(R, "make", lambda name: SimpleNamespace(info=fewer))
+    assert R.refit_key("century", default_dir("century"), {}, TINY) != before
 
 
 def test_a_sweep_of_an_edited_card_says_its_variant_was_played_by_an_apprentice_fitted_on_other_data(

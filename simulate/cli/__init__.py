@@ -495,6 +495,7 @@ def check(game_name: str, num_games: int, only: tuple[str, ...], seed: int | Non
     """
     import time
 
+    from simulate.adaptation import asserted_text
     from simulate.conformance import CHECKS, SEED, ConformanceError, check_game
     from simulate.registry import UnknownName, make
 
@@ -517,7 +518,9 @@ def check(game_name: str, num_games: int, only: tuple[str, ...], seed: int | Non
             verdict = "FAILED"
         else:
             verdict = "ok" if passed else "nothing to compare"
-        click.echo(f"{name:<13} {verdict} ({time.perf_counter() - start:.1f} s)")
+        spec = make(game_name).info.adaptation if name == "adaptation" else None
+        what = f": {asserted_text(spec)}" if spec is not None else ""
+        click.echo(f"{name:<13} {verdict} ({time.perf_counter() - start:.1f} s){what}")
     if failures:
         click.echo("\n".join(failures), err=True)
         raise SystemExit(1)

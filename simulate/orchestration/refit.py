@@ -7,10 +7,10 @@ fitted on other data and plays the edited game as it learned the printed one (:m
 weights with their provenance, so runs on it record an apprentice fitted on their data.
 
 The fit is cached under the user's cache folder (``<user cache>/golem-lab/apprentices``, or ``$GOLEM_APPRENTICE_CACHE``
-when set), never in ``seeds/``: one folder per key, the SHA-256 of the game, its engine version, the SHA-256 of
-every data file the apprentice plays on (its own weights aside), the rules in force and the training's settings.
-A second call with the same data reuses it; any edit to those files or rules is another key. Data the folder's
-own apprentice was already fitted on is returned as it is, with nothing trained.
+when set), never in ``seeds/``: one folder per key, the SHA-256 of the game, its engine version, the apprentice's
+feature names, the SHA-256 of every data file the apprentice plays on (its own weights aside), the rules in force
+and the training's settings. A second call with the same data reuses it; any edit to those files or rules is another
+key. Data the folder's own apprentice was already fitted on is returned as it is, with nothing trained.
 
 Every command that plays data it edits itself (``golem sweep``/``ablate`` variants, ``golem balance`` settings,
 ``golem value``'s ``--cost``/``--reward`` arm) refits through :func:`refit_into`, which puts the refitted weights and
@@ -97,12 +97,15 @@ def _played_files(game: Any, folder: Path) -> dict[str, str]:
 
 
 def refit_key(game_name: str, folder: Path, rules: dict[str, Any], settings: RefitSettings) -> str:
-    """The cache key of a refit: SHA-256 of the game, its engine version, the played data files' SHA-256, the rules
-    in force (all of them, checked) and the settings."""
+    """The cache key of a refit: SHA-256 of the game, its engine version, the apprentice's feature names (weights
+    fitted on other features are refused), the played data files' SHA-256, the rules in force (all of them, checked)
+    and the settings."""
     game = make(game_name)
+    learned = game.info.apprentice
     key = {
         "game": game.info.name,
         "engine_version": game.info.version,
+        "features": list(learned.features) if learned is not None else None,
         "files": _played_files(game, folder),
         "rules": {k: str(v) for k, v in sorted(rules.items())},
         "settings": asdict(settings),

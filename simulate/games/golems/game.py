@@ -133,24 +133,30 @@ class Golems(GameShell):
         # Planted card edits the strong players must see (``golem check golems --only adaptation``). A Golem card's
         # requirement prices only its summon (taken as a resource it joins a column whatever it needs): the cost edits
         # count summons over the whole game (to round 200, the turn cap's; a summon waits for columns). The apprentice
-        # sees the stronger Rune in its mirror games but not against lookahead (which takes it first), nor a raised
-        # cost against lookahead: measured, not asserted (``python benchmarks/adaptation.py golems``). In the same
-        # matches lookahead races it for the stronger Rune (its take rises, the apprentice's does not), and the raised
-        # cost's take against lookahead starts near the floor: at 40 games a move of the margin is one the printed
-        # take can barely make (``python benchmarks/adaptation.py golems apprentice --rival-take --games 100``)
+        # sees the stronger Rune in its mirror games but not against lookahead, which races it for the Rune (its take
+        # rises, the apprentice's does not): that edit records the apprentice, the others assert it. The raised cost's
+        # take against lookahead starts near the floor (7-12% of 100 games, none once raised): at 40 games a move of
+        # the margin is one the printed take can barely make, so that edit plays 100 games and asks a move of 5 points
+        # (``python benchmarks/adaptation.py golems`` and ``... golems apprentice --rival-take`` print every take)
         adaptation=AdaptationSpec(
-            players=("search",),
-            recorded=("apprentice",),
+            players=("search", "apprentice"),
             rival="lookahead",
             edits=(
-                PlantedEdit("stronger", "R05", (("cards.R05.vp", "12"),), +1),  # 3 VP in hand -> 12
+                PlantedEdit("stronger", "R05", (("cards.R05.vp", "12"),), +1, recorded=("apprentice",)),  # 3 VP -> 12
                 PlantedEdit(
                     "useless", "J09", (("cards.J09.vp", "0"), ("cards.J09.reward", "0"), ("cards.J09.dust", "0")), -1
                 ),
                 PlantedEdit("cost cut", "G18", (("cards.G18.requirement", "B"),), +1, use="summon", rounds=200),  # BBDD
                 PlantedEdit(
-                    "cost raised", "G05", (("cards.G05.requirement", "BBBBCCCC"),), -1, use="summon", rounds=200
-                ),  # BB
+                    "cost raised",
+                    "G05",
+                    (("cards.G05.requirement", "BBBBCCCC"),),  # BB
+                    -1,
+                    margin=0.05,
+                    use="summon",
+                    rounds=200,
+                    games=100,
+                ),
             ),
             games=40,
         ),
