@@ -15,6 +15,8 @@ numba would. Calls from Python are untouched.
 
 from __future__ import annotations
 
+import contextlib
+
 from numba.core import errors, types
 from numba.core.dispatcher import Dispatcher
 
@@ -42,10 +44,8 @@ def _call_template(self: Dispatcher, args: tuple, kws: dict) -> tuple:
         wide = tuple(canonical(a) for a in args)
         wide_kws = {k: canonical(v) for k, v in kws.items()}
         if wide != tuple(args) or wide_kws != kws:
-            try:
+            with contextlib.suppress(errors.TypingError):  # typed only for the call's own types: numba's way, below
                 return _numba_call_template(self, wide, wide_kws)
-            except errors.TypingError:
-                pass
     return _numba_call_template(self, args, kws)
 
 
