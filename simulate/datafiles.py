@@ -142,16 +142,43 @@ def parse_int(path: Path, line: int, column: str, text: str, lo: int, hi: int) -
     return value
 
 
-def pack_record(tables) -> np.ndarray:
+CAPACITY_STEP = 16
+"""Per-card fields of a game record (its state, its kernel tables) are sized to a capacity, not to the deck: the
+deck's size rounded up, with at least half a step to spare, to a multiple of this step (:func:`deck_capacity`)."""
+
+
+def deck_capacity(num_cards: int) -> int:
+    """Slots of a per-card record field for a deck of ``num_cards``, the same for every size near the printed deck's.
+
+    A record's numba type holds its fields' shapes, so a deck with a card more or less (a gift, ``golem ablate
+    --remove``, a designer's edit) plays the printed deck's compiled kernels instead of compiling them all again; the
+    engine keeps the slots past the deck empty."""
+    return CAPACITY_STEP * -(-(num_cards + CAPACITY_STEP // 2) // CAPACITY_STEP)
+
+
+def pack_record(tables, per_card: tuple[str, ...] = ()) -> np.ndarray:
     """One-element structured array holding every array of a NamedTuple of tables.
 
     numba kernels take ``record[0]`` as one pointer instead of a tuple of arrays, whose fields
-    would be copied and reference-counted on every call.
+    would be copied and reference-counted on every call. Each field named in ``per_card`` holds one row per card:
+    its first axis is sized to :func:`deck_capacity` and the rows past the deck are 0, so an edited deck packs to
+    the printed deck's layout (the kernels read the card counts from the tables' parameters, not the shapes).
     """
-    fields = [(name, arr.dtype, arr.shape) for name, arr in zip(tables._fields, tables, strict=True)]
+    arrays = [
+        _pad(arr, deck_capacity(arr.shape[0])) if name in per_card else arr
+        for name, arr in zip(tables._fields, tables, strict=True)
+    ]
+    fields = [(name, arr.dtype, arr.shape) for name, arr in zip(tables._fields, arrays, strict=True)]
     out = np.zeros(1, np.dtype(fields, align=True))
-    for name, arr in zip(tables._fields, tables, strict=True):
+    for name, arr in zip(tables._fields, arrays, strict=True):
         out[0][name] = arr
+    return out
+
+
+def _pad(arr: np.ndarray, rows: int) -> np.ndarray:
+    """``arr`` with zero rows appended up to ``rows``."""
+    out = np.zeros((rows, *arr.shape[1:]), arr.dtype)
+    out[: arr.shape[0]] = arr
     return out
 
 

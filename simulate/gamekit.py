@@ -476,20 +476,6 @@ class GameShell(ABC):
         return None
 
 
-CAPACITY_STEP = 16
-"""Per-card fields of a game record are sized to a capacity, not to the deck: the deck's size rounded up, with at
-least half a step to spare, to a multiple of this step (:func:`deck_capacity`)."""
-
-
-def deck_capacity(num_cards: int) -> int:
-    """Slots of a per-card record field for a deck of ``num_cards``, the same for every size near the printed deck's.
-
-    A record's numba type holds its fields' shapes, so a deck with a card more or less (a gift, ``golem ablate
-    --remove``, a designer's edit) plays the printed deck's compiled kernels instead of compiling them all again; the
-    engine keeps the slots past the deck empty."""
-    return CAPACITY_STEP * -(-(num_cards + CAPACITY_STEP // 2) // CAPACITY_STEP)
-
-
 TRAJECTORY_DTYPE = np.int32
 """Type of a trajectory point (a seat's score at a round's end) in the kernels and the run format."""
 

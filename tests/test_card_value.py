@@ -45,16 +45,17 @@ def test_a_deck_with_a_card_more_or_less_plays_the_printed_decks_compiled_kernel
     """A record's numba type holds its fields' shapes: per-card fields sized to the deck would make a gift or a
     removed card compile every kernel again (a minute and a half of CPU a deck). Sized to the deck's capacity, the
     printed deck, a gifted one and decks two cards smaller or larger are one type; the slots past the deck stay
-    empty (``century_invariants``)."""
+    empty (``century_invariants``). The kernels' tables record is sized the same way (``PER_CARD``)."""
     printed, gifted = century_data.load(), century_data.load(rules={"gift": GIFT})
     assert len(gifted.tables.m_kind) == len(printed.tables.m_kind) + 1
     one = numba.typeof(new_state(1, printed.tables)[0])
     assert numba.typeof(new_state(1, gifted.tables)[0]) == one
+    assert numba.typeof(gifted.kernel[0]) == numba.typeof(printed.kernel[0])
     nm, nk, npt = len(printed.tables.m_kind), len(printed.tables.market_cards), len(printed.tables.p_vp)
     for more in (-2, -1, 1, 2):
         assert np.dtype(state_fields(nm + more, nk + more, npt + more)) == new_state(0, printed.tables).dtype, more
     r = new_state(1, gifted.tables)
-    init_game(r[0], gifted.tables, 3, 5, 7)
+    init_game(r[0], gifted.kernel[0], 3, 5, 7)
     assert century_invariants(r[0], gifted.tables, 3) == []
     r["m_turn"][0, -1] = 0
     assert century_invariants(r[0], gifted.tables, 3) == ["a slot past the end of a deck is not empty"]

@@ -219,7 +219,7 @@ def test_apprentice_games_are_the_pinned_games(num_players: int, temperature: fl
 
 def deck_sized(st: np.ndarray) -> np.ndarray:
     """The records with each per-card field cut to its deck's size: the bytes the games were pinned by, whatever
-    spare slots the record's layout holds past the decks (``simulate.gamekit.deck_capacity``)."""
+    spare slots the record's layout holds past the decks (``simulate.datafiles.deck_capacity``)."""
     size = {"cards": len(TB.m_kind), "owned": len(TB.m_kind), "m_turn": len(TB.m_kind), "m_deck": len(TB.market_cards)}
     size |= dict.fromkeys(("p_deck", "p_turn", "p_owner"), len(TB.p_vp))
     fields = []

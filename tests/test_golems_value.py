@@ -30,13 +30,14 @@ PLAIN = D.load()
 
 
 def test_a_gifted_deck_plays_the_printed_decks_compiled_kernels() -> None:
-    """Per-card fields are sized to the deck's capacity, so a gifted deck is the printed deck's record type (no
-    compile again) and the slots past the deck stay empty (``golems_invariants``)."""
+    """Per-card fields of the state and of the kernels' tables are sized to the deck's capacity, so a gifted deck is
+    the printed deck's record type (no compile again) and the slots past the deck stay empty (``golems_invariants``)."""
     gifted = D.load(rules={"gift": "G09"})
     assert len(gifted.tables.c_type) == len(PLAIN.tables.c_type) + 1
     assert numba.typeof(new_state(1, gifted.tables)[0]) == numba.typeof(new_state(1, PLAIN.tables)[0])
+    assert numba.typeof(gifted.kernel[0]) == numba.typeof(PLAIN.kernel[0]), "the kernels' tables record (PER_CARD)"
     r = new_state(1, gifted.tables)
-    init_game(r[0], gifted.tables, 2, 5, 7)
+    init_game(r[0], gifted.kernel[0], 2, 5, 7)
     assert golems_invariants(r[0], gifted, 2) == []
     r["use"][0, -1] = 0
     assert golems_invariants(r[0], gifted, 2) == ["a slot past the end of the deck is not empty"]

@@ -27,7 +27,7 @@ from numba import njit
 
 from simulate.apprentice import linear_value, softmax_pick
 from simulate.games.century.bots import card_value
-from simulate.games.century.data import P_CARAVAN_LIMIT, P_TIE_SHARED
+from simulate.games.century.data import P_CARAVAN_LIMIT, P_NUM_MARKET, P_NUM_POINT, P_TIE_SHARED
 from simulate.games.century.engine import rank_seats, score_parts
 from simulate.games.century.features import (
     NUM_FEATURES,
@@ -160,8 +160,8 @@ def _redeal_next(root, sim, tb, rng, marks):
     their hidden order is never read): all of the deck order a single move can see."""
     sim[0] = root[0]
     r = sim[0]
-    _redeal_top(r.m_deck[r.m_deck_pos : tb.market_cards.shape[0]], rng, marks)
-    _redeal_top(r.p_deck[r.p_deck_pos : tb.p_vp.shape[0]], rng, marks)
+    _redeal_top(r.m_deck[r.m_deck_pos : tb.params[P_NUM_MARKET]], rng, marks)
+    _redeal_top(r.p_deck[r.p_deck_pos : tb.params[P_NUM_POINT]], rng, marks)
 
 
 @njit(cache=True)

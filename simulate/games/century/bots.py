@@ -16,6 +16,7 @@ from simulate.games.century.data import (
     KIND_UPGRADE,
     P_CARAVAN_LIMIT,
     P_COPPER_VP,
+    P_NUM_MERCHANT,
     P_SILVER_VP,
 )
 from simulate.games.century.engine import (
@@ -843,7 +844,7 @@ def _position_value(r, tb, s, hand, owned, num_owned, x0, x1, x2, x3, skip, para
 @njit(cache=True)
 def _planner(r, tb, params, mv, hand):
     s = r.current
-    nm = tb.m_kind.shape[0]
+    nm = tb.params[P_NUM_MERCHANT]
     base = hand[:nm]
     scratch = hand[nm : 2 * nm]
     cand = hand[2 * nm :]  # the owned list with a card to acquire added

@@ -46,7 +46,14 @@ P_MAX_ROUNDS = 6
 P_REST_REQUIRES_PLAYED = 7
 P_TIE_SHARED = 8
 P_GIFT = 9  # merchant index of the gift copy (rule option ``gift``), -1 without one
-NUM_PARAMS = 10
+P_NUM_MERCHANT = 10  # merchant cards (the gift copy included); the kernel record's per-card fields hold more slots
+P_NUM_START = 11  # starting merchant cards of each player
+P_NUM_MARKET = 12  # merchant cards of the market deck
+P_NUM_POINT = 13  # point cards
+NUM_PARAMS = 14
+PER_CARD = ("m_kind", "m_in", "m_out", "m_up", "start_cards", "market_cards", "p_cost", "p_vp")
+"""Fields of :class:`CenturyTables` with a row per card: the kernel record sizes them to the deck capacity
+(:func:`simulate.datafiles.pack_record`), so a gift or an edited deck plays the printed deck's compiled kernels."""
 GIFT_SUFFIX = "*"
 """The gift copy's id is its card's id with this suffix (``M04*``)."""
 
@@ -138,7 +145,7 @@ class CenturyData(NamedTuple):
     """Loaded definition: kernel tables plus names and provenance for logs and replays."""
 
     tables: CenturyTables
-    kernel: np.ndarray  # the tables packed as a one-element structured array (pack_record)
+    kernel: np.ndarray  # the tables packed as a one-element structured array (pack_record, PER_CARD at capacity)
     merchant_ids: tuple[str, ...]
     point_ids: tuple[str, ...]
     rules: dict[str, Any]
@@ -206,6 +213,8 @@ def load(cards_dir: str | Path | None = None, rules: dict[str, Any] | None = Non
             [*m_out, m_out[k]],
             [*m_up, m_up[k]],
         )
+    params[P_NUM_MERCHANT], params[P_NUM_START] = len(m_ids), len(start)
+    params[P_NUM_MARKET], params[P_NUM_POINT] = len(market), len(p_ids)
     start_crystals = np.stack([parse_crystals(s, f"{folder / 'game.toml'}: table.start") for s in table["start"]])
     end_trigger = np.zeros(6, dtype=np.int16)
     end_trigger[2:6] = table["end_trigger"]
@@ -235,7 +244,8 @@ def load(cards_dir: str | Path | None = None, rules: dict[str, Any] | None = Non
         "files": {name: sha256(folder / name) for name in FILES},
         "apprentice": read_provenance(folder).get("fit", {}),
     }
-    return CenturyData(tables, pack_record(tables), tuple(m_ids), tuple(p_ids), rule_values, table, provenance)
+    kernel = pack_record(tables, PER_CARD)
+    return CenturyData(tables, kernel, tuple(m_ids), tuple(p_ids), rule_values, table, provenance)
 
 
 def _merchant_cards(path: Path):

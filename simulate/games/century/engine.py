@@ -19,6 +19,10 @@ from simulate.games.century.data import (
     P_GIFT,
     P_MAX_ROUNDS,
     P_MERCHANT_ROW,
+    P_NUM_MARKET,
+    P_NUM_MERCHANT,
+    P_NUM_POINT,
+    P_NUM_START,
     P_POINT_ROW,
     P_REST_REQUIRES_PLAYED,
     P_SILVER_VP,
@@ -51,8 +55,8 @@ MAX_PLAYERS = 5
 @njit(cache=True)
 def init_game(r, tb, num_players, setup_seed, play_seed):
     """Set up game record ``r`` for ``num_players`` from its setup seed; bots will draw from the play seed."""
-    nk = tb.market_cards.shape[0]
-    npt = tb.p_vp.shape[0]
+    nk = tb.params[P_NUM_MARKET]
+    npt = tb.params[P_NUM_POINT]
     r.num_players = num_players
     r.current = 0
     r.turn = 0
@@ -101,7 +105,7 @@ def init_game(r, tb, num_players, setup_seed, play_seed):
         r.copper[s] = 0
         r.silver[s] = 0
     for s in range(num_players):
-        for k in range(tb.start_cards.shape[0]):
+        for k in range(tb.params[P_NUM_START]):
             r.cards[s, tb.start_cards[k]] = IN_HAND
             _add_owned(r, s, tb.start_cards[k])
     for m in range(r.m_turn.shape[0]):
@@ -289,7 +293,7 @@ def is_legal_action(r, tb, mv):
     kind = mv[M_KIND]
     if kind == PLAY:
         m = mv[M_ARG]
-        if m < 0 or m >= tb.m_kind.shape[0] or r.cards[s, m] != IN_HAND:
+        if m < 0 or m >= tb.params[P_NUM_MERCHANT] or r.cards[s, m] != IN_HAND:
             return False
         if tb.m_kind[m] == KIND_UPGRADE:
             sy = mv[M_STEPS]
@@ -397,7 +401,7 @@ def apply_action(r, tb, mv):
                 r.m_row_crystals[k, c] = r.m_row_crystals[k + 1, c]
         for c in range(4):
             r.m_row_crystals[size - 1, c] = 0
-        if r.m_deck_pos < tb.market_cards.shape[0]:
+        if r.m_deck_pos < tb.params[P_NUM_MARKET]:
             r.m_row[size - 1] = r.m_deck[r.m_deck_pos]
             r.m_deck_pos += 1
         else:
@@ -429,7 +433,7 @@ def apply_action(r, tb, mv):
         size = tb.params[P_POINT_ROW]
         for k in range(p, size - 1):
             r.p_row[k] = r.p_row[k + 1]
-        if r.p_deck_pos < tb.p_vp.shape[0]:
+        if r.p_deck_pos < tb.params[P_NUM_POINT]:
             r.p_row[size - 1] = r.p_deck[r.p_deck_pos]
             r.p_deck_pos += 1
         else:

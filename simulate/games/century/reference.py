@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from simulate.gamekit import deck_capacity
+from simulate.datafiles import deck_capacity
 from simulate.games.century.data import (
     COLOURS,
     KIND_CREATE,

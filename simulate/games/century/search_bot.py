@@ -20,7 +20,7 @@ from numba import njit
 
 from simulate.apprentice import win_shares
 from simulate.games.century.bots import GREEDY, card_value, choose_discard, greedy_action, row_cost, spare, target
-from simulate.games.century.data import P_CARAVAN_LIMIT, P_TIE_SHARED
+from simulate.games.century.data import P_CARAVAN_LIMIT, P_NUM_MARKET, P_NUM_POINT, P_NUM_START, P_TIE_SHARED
 from simulate.games.century.engine import (
     apply_action,
     apply_discard,
@@ -115,11 +115,11 @@ def determinise(ctx, root, sim, seat, rng):
     sim[0] = root[0]
     r = sim[0]
     tb = ctx[0]
-    nk = tb.market_cards.shape[0]
+    nk = tb.params[P_NUM_MARKET]
     unseen = r.m_deck[r.m_deck_pos : nk]
     unseen.sort()
     shuffle(rng, 0, unseen, unseen.shape[0])
-    unseen = r.p_deck[r.p_deck_pos : tb.p_vp.shape[0]]
+    unseen = r.p_deck[r.p_deck_pos : tb.params[P_NUM_POINT]]
     unseen.sort()
     shuffle(rng, 0, unseen, unseen.shape[0])
     r.rng[0] = next_u64(rng, 0)
@@ -206,7 +206,7 @@ def _evaluate(ctx, sim, out):
     for s in range(n):
         x = r.crystals[s]
         levels = x[0] + 2 * x[1] + 3 * x[2] + 4 * x[3]
-        bought = r.num_owned[s] - tb.start_cards.shape[0]
+        bought = r.num_owned[s] - tb.params[P_NUM_START]
         worth[s] = scores[s] + crystal_value * levels + card_value * bought + card_levels * bought_levels(r, tb, s)
     for s in range(n):
         best = -1.0e30
@@ -222,13 +222,13 @@ def bought_levels(r, tb, s):
     starting card (``bots.card_value``, read from the cards' data; a card that adds less counts 0)."""
     limit = tb.params[P_CARAVAN_LIMIT]
     plain = 1.0e9
-    for j in range(tb.start_cards.shape[0]):
+    for j in range(tb.params[P_NUM_START]):
         plain = min(plain, card_value(tb, tb.start_cards[j], limit))
     total = 0.0
     for k in range(r.num_owned[s]):
         m = r.owned[s, k]
         start = False
-        for j in range(tb.start_cards.shape[0]):
+        for j in range(tb.params[P_NUM_START]):
             if tb.start_cards[j] == m:
                 start = True
         if not start:

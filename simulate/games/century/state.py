@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simulate.gamekit import deck_capacity
+from simulate.datafiles import deck_capacity
 from simulate.games.century.data import MAX_MERCHANT_ROW, MAX_PLAYERS, MAX_POINT_ROW, CenturyTables
 from simulate.play import ILLEGAL_MOVE
 

@@ -86,6 +86,22 @@ P_AUTOMA_GEMS_SCORE = 31
 P_SOLO_PARTIAL = 32
 P_GIFT = 33  # card index of the gift copy (rule option ``gift``), -1 without one
 NUM_PARAMS = 34
+PER_CARD = (
+    "c_type",
+    "c_res",
+    "c_wild",
+    "c_req",
+    "c_req_packed",
+    "c_req_total",
+    "c_vp",
+    "c_reward",
+    "c_dust",
+    "main_cards",
+    "start_cards",
+)
+"""Fields of :class:`GolemsTables` with a row per card: the kernel record sizes them to the deck capacity
+(:func:`simulate.datafiles.pack_record`), so a gift or an edited deck plays the printed deck's compiled kernels
+(the kernels read the counts from ``P_NUM_MAIN``, ``P_NUM_START`` and the state's card slots)."""
 
 TUCK_REQUIREMENT, TUCK_REQUIRED_TYPES, TUCK_ANY = 0, 1, 2
 
@@ -198,7 +214,7 @@ class GolemsData(NamedTuple):
     """Loaded definition: kernel tables plus names and provenance for logs and replays."""
 
     tables: GolemsTables
-    kernel: np.ndarray  # the tables packed as a one-element structured array (pack_record)
+    kernel: np.ndarray  # the tables packed as a one-element structured array (pack_record, PER_CARD at capacity)
     card_ids: tuple[str, ...]
     resources: tuple[str, ...]
     rules: dict[str, Any]
@@ -311,7 +327,8 @@ def load(cards_dir: str | Path | None = None, rules: dict[str, Any] | None = Non
         "apprentice": read_provenance(folder).get("fit", {}),  # how the weights were fitted (none: hand-set)
         "apprentice_value": read_provenance(folder, VALUE_PROVENANCE_FILE).get("fit", {}),
     }
-    return GolemsData(tables, pack_record(tables), tuple(ids), resources, rule_values, table, solo, label, provenance)
+    kernel = pack_record(tables, PER_CARD)
+    return GolemsData(tables, kernel, tuple(ids), resources, rule_values, table, solo, label, provenance)
 
 
 def requirement_str(data: GolemsData, card: int) -> str:

@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from simulate.gamekit import deck_capacity
+from simulate.datafiles import deck_capacity
 from simulate.games.golems.data import (
     GEM,
     GOLEM,

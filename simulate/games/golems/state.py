@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simulate.gamekit import deck_capacity
+from simulate.datafiles import deck_capacity
 from simulate.games.golems.data import (
     MAX_PLAYERS,
     MAX_ROW_SIZE,
@@ -53,7 +53,7 @@ NUM_USES = 7  # uses counted per seat (all but U_START)
 
 def state_fields(num_cards: int) -> list[tuple]:
     """Record fields of one game; seats are in turn order, seat 0 moves first; per-card fields are sized to the deck's
-    capacity (:func:`simulate.gamekit.deck_capacity`), their slots past the deck empty."""
+    capacity (:func:`simulate.datafiles.deck_capacity`), their slots past the deck empty."""
     p = MAX_PLAYERS
     num_cards = deck_capacity(num_cards)
     return [
