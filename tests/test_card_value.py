@@ -536,6 +536,8 @@ def test_a_quantity_no_pair_changed_says_which_quantity_did_not_change() -> None
         component="M04", text="gain 1M", num_players=2, lineup="greedy", design="gift", num_games=100
     )
     text = value_sentence(adjust_by_quantity(cell), "M04", 2, "greedy")
-    assert text.startswith("M04 (gain 1M) is worth +20.0 pp win share to its holder (")
+    assert text.startswith("M04 (gain 1M) is worth +20.0 pp win share to its holder (+")
+    assert "; holder's score margin +3.0 points (+" in text and " to +" in text, "signed, as the other intervals read"
+    assert ".." not in text
     assert text.endswith("; game length +0.0 rounds (no game's length changed)")
     assert "no game changed" not in text

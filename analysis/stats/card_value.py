@@ -194,11 +194,11 @@ def _pp(x: float, sign: bool = True) -> str:
 
 
 def _interval(row: pd.Series, scale: float = 100.0, what: str = "result") -> str:
-    """``low..high`` of the row's adjusted interval; where the quantity (``what`` of a game) has no bound and no pair
-    varied, which says no game's ``what`` changed."""
+    """``low to high`` of the row's adjusted interval, signed as every interval on the first screen; where the
+    quantity (``what`` of a game) has no bound and no pair varied, which says no game's ``what`` changed."""
     if not (np.isfinite(row["adj_low"]) and np.isfinite(row["adj_high"])):
         return f"no game's {what} changed"
-    return f"{scale * row['adj_low']:.1f}..{scale * row['adj_high']:.1f}"
+    return f"{scale * row['adj_low']:+.1f} to {scale * row['adj_high']:+.1f}"
 
 
 def _who(lineup: str, num_players: int, num_games: int) -> str:
