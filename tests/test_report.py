@@ -149,6 +149,8 @@ def test_report_has_every_section_and_both_formats(combined_report, runs) -> Non
     appendix = md[md.index("## Appendix: provenance") :]
     assert "Runs in this report: the settings that differ between them." in appendix
     assert "| greedy heuristic | greedy |" in appendix
+    findings = md[md.index("## Findings, section by section") : md.index("## 1. ")]
+    assert "(greedy heuristic mirror matches" in findings and "(greedy mirror matches" not in findings, "people's words"
     runs_table = appendix[appendix.index("| run |") :].splitlines()[0]
     assert "| game |" not in runs_table and "| engine |" not in runs_table  # shared: listed once above
     for run_dir in runs.values():

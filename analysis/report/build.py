@@ -268,8 +268,11 @@ def compute_report(
     played = set(seats["bot"].astype(str).unique())
     named = {spec: name for spec, name in names.items() if spec in played}
     if named:
-        appendix.append(Text("Players named in the summary, with the bot each one is in the runs:"))
+        appendix.append(Text("Players named in the summary and the findings, with the bot each one is in the runs:"))
         appendix.append(Table(["player", "bot"], [[name, spec] for spec, name in named.items()]))
+    for section in sections:
+        if section is not None:
+            section.findings[:] = [people_words(line, names) for line in section.findings]
     return Report(
         title or f"{game}: balance report",
         appendix,
