@@ -412,14 +412,14 @@ def test_the_pages_come_from_the_templates_and_escape_what_they_show() -> None:
     report = Report("T <1>", [Text("a|b <i>")], [Section("S", [table, Text("x & y", "code")], ["f <b>"])], caution="c<")
     md, page = render_markdown(report), render_html(report)
     assert md.startswith(
-        "# T <1>\n\n## Summary\n\n- f <b>\n\n> **⚠ Caution.** c<\n\n## Findings, section by section\n\n- f <b>\n\n"
+        "# T <1>\n\n## Summary\n\n> **⚠ Caution.** c<\n\n- f <b>\n\n## Findings, section by section\n\n- f <b>\n\n"
         "## Contents\n\n1. S\n- Appendix: provenance\n"
     ), md
     assert md.endswith("## Appendix: provenance\n\na|b <i>\n")
     assert "*cap*\n\n| c\\|1 | d |\n|---|---|\n| x<y | p\\|q |\n\n```\nx & y\n```\n" in md
     assert "<i>" not in page and "<b>" not in page and "<title>T &lt;1&gt;</title>" in page
-    assert '<div class="answers"><h2>Summary</h2><ul><li>f &lt;b&gt;</li></ul><p class="warn">' in page
-    assert "<strong>⚠ Caution.</strong> c&lt;</p>" in page
+    # what limits every answer (invented or estimated data) comes before them, on the first screen
+    assert '<div class="answers"><h2>Summary</h2><p class="warn"><strong>⚠ Caution.</strong> c&lt;</p><ul><li>f' in page
     assert "<caption>cap</caption><thead><tr><th>c|1</th><th>d</th></tr></thead>" in page
     assert "<pre><code>x &amp; y</code></pre>" in page and page.endswith("</body></html>\n")
 
