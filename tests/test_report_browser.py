@@ -17,6 +17,8 @@ from click.testing import CliRunner
 
 from analysis.report import build_report
 from analysis.report.experiment import build_experiment_report
+from analysis.report.model import Report, Section, Table
+from analysis.report.render import render_html
 from analysis.run import load_run
 from simulate.cli import main
 from simulate.lineup import parse_lineup
@@ -124,6 +126,25 @@ def test_the_first_screen_answers_and_nothing_is_wider_than_the_page(kind, tmp_p
     assert not layout["broken"], layout["broken"]
     assert layout["scrollWidth"] <= layout["width"], layout
     assert not layout["wide"], layout["wide"]
+
+
+def test_a_matrix_of_many_bots_with_long_names_stays_inside_the_page(tmp_path) -> None:
+    """A head-to-head matrix of a dozen bots (Golems' styles and search budgets, poker's nine bots) has cells with no
+    space to break at: the table wraps them inside the page instead of widening it."""
+    bots = [f"apprentice:style=style{k}" for k in range(6)] + [f"search:iterations={k}00" for k in range(1, 7)]
+    rows = [[bot, *("58.1% (52.6–63.4%)" for _ in bots)] for bot in bots]
+    table = Table(["bot \\ opponent", *bots], rows, "Head-to-head: how often the row bot finishes above the other.")
+    html = tmp_path / "report.html"
+    html.write_text(render_html(Report("Wide", [], [Section("Strategy strength", [table], [])])), encoding="utf-8")
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            page = browser.new_page(viewport={"width": WIDTH, "height": HEIGHT})
+            page.goto(html.resolve().as_uri())
+            layout = page.evaluate(_LAYOUT)
+        finally:
+            browser.close()
+    assert layout["scrollWidth"] <= layout["width"] and not layout["wide"], layout
 
 
 _REPLAY_VIEW = """() => ({
