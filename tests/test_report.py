@@ -15,6 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 from analysis.report import Report, Section, Table, Text, build_report, compute_report, render_html, render_markdown
+from analysis.report.format import people_words
 from analysis.report.provenance import caution_lines, source_revision
 from analysis.report.seats import fairness_answer
 from analysis.report.setups import _lineups
@@ -647,3 +648,14 @@ def test_the_setup_section_says_who_played_and_whether_they_were_equally_matched
     words = _lineups(seats)
     assert words[3] == "greedy at every seat, equally matched"
     assert words[2] == "greedy; greedy + planner; planner (pooled)"
+
+
+def test_players_are_named_in_peoples_words_wherever_a_spec_stands_as_a_word() -> None:
+    """A bot spec ending a clause ("4 and 6 players: equity: the strongest ...") is a player; one with parameters
+    after it is a longer spec, and " style" after one names a strategy style."""
+    names = {"equity": "equity player", "search": "search (100 iterations)", "search:iterations=50": "quick search"}
+    text = "4 and 6 players: equity: the strongest; search:iterations=50 beats search; the search style; equity:k=2"
+    assert people_words(text, names) == (
+        "4 and 6 players: equity player: the strongest; quick search beats search (100 iterations); the search "
+        "style; equity:k=2"
+    )

@@ -15,18 +15,21 @@ from analysis.stats.convergence import MAX_PLANNABLE_GAMES
 def people_words(text: str, names: Mapping[str, str]) -> str:
     """``text`` with every bot spec of ``names`` (``name[:key=value...]``) that stands as a word replaced by what a
     designer calls that player (the longest spec first, so ``search:iterations=50`` is not read as ``search``). A
-    spec followed by " style" is the name of a strategy style ("the engine style"), not a player, and stays.
+    spec followed by " style" is the name of a strategy style ("the engine style"), not a player, and stays; one
+    followed by a colon is renamed unless a parameter follows (``equity:`` ends a clause, ``equity:k=2`` is a spec).
 
     Examples
     --------
     >>> people_words("under search:iterations=50 and search", {"search": "search (100 iterations)",
     ...              "search:iterations=50": "search (50 iterations)"})
     'under search (50 iterations) and search (100 iterations)'
+    >>> people_words("4 players: equity: the strongest", {"equity": "equity player"})
+    '4 players: equity player: the strongest'
     """
     if not names:
         return text
     specs = sorted(names, key=len, reverse=True)
-    pattern = re.compile("|".join(rf"(?<![\w:=.-]){re.escape(s)}(?![\w:=-]| style\b)" for s in specs))
+    pattern = re.compile("|".join(rf"(?<![\w:=.-]){re.escape(s)}(?![\w=-]|:\w+=| style\b)" for s in specs))
     return pattern.sub(lambda m: names[m.group(0)], text)
 
 
