@@ -475,8 +475,9 @@ class Study:
     apprentice has no styles. These come on top of the runs."""
     exploit: tuple[int, int, int] = ()
     """The exploit search (a best response to the apprentice, ``simulate.orchestration.exploit``) a study whose
-    apprentice has styles runs at 2 players, ``(games a candidate, candidates, confirmation games)`` at the study's
-    default size; the games scale with the study's games (``studies.exploit_design``). () for none."""
+    apprentice has styles runs at 2 players and its ladder's player counts, ``(games a candidate, candidates,
+    confirmation games)`` at the study's default size; the games scale with the study's games
+    (``studies.exploit_design``). () for none."""
 
 
 def rule_runs(

@@ -232,7 +232,7 @@ def test_the_section_gives_the_best_responses_exploitability_what_it_does_and_it
     rates = {(engine, "apprentice"): 0.52, (engine, rush): 0.5, ("apprentice", rush): 0.5}
     seats = _style_seats(rates, 400)
     page = GamePage("games/best-response-win-2p.html", "a game the best response won", "Why.", "runs/x", "x-1", 3)
-    section = build_styles_section(seats, 0.05, best=_best(0.561, 0.539, 0.582, page))
+    section = build_styles_section(seats, 0.05, best=[_best(0.561, 0.539, 0.582, page)])
     texts = [item.text for item in section.items if isinstance(item, Text)]
     verdict = next(t for t in texts if t.startswith("Exploitability of the apprentice at 2 players: +6.1 pp"))
     assert "56.1%, 53.9–58.2% Wilson" in verdict and "+3.9 to +8.2 pp, clear of the fair share; 2,000 games" in verdict
@@ -248,12 +248,23 @@ def test_the_section_gives_the_best_responses_exploitability_what_it_does_and_it
         "; a searched best response wins 56.1% (53.9–58.2%) against the plain apprentice: exploitability +6.1 pp "
         "(+3.9 to +8.2, 2,000 games)."
     )
+    # a best response at each player count the study searched, in player order, the larger count named
+    three = replace(_best(0.40, 0.38, 0.42, None), num_players=3)
+    both = build_styles_section(seats, 0.05, best=[three, _best(0.561, 0.539, 0.582, page)])
+    assert both.answers[0].endswith(
+        "; a searched best response wins 56.1% (53.9–58.2%) against the plain apprentice: exploitability +6.1 pp "
+        "(+3.9 to +8.2, 2,000 games); at 3 players, a searched best response wins 40.0% (38.0–42.0%) against 2 plain "
+        "apprentices (fair share 33.3%): exploitability +6.7 pp (+4.7 to +8.7, 2,000 games)."
+    )
+    assert any(
+        t.text.startswith("Exploitability of the apprentice at 3 players") for t in both.items if isinstance(t, Text)
+    )
     # not clear of the fair share, and no game won to watch
-    even = build_styles_section(seats, 0.05, best=_best(0.49, 0.468, 0.512, None))
+    even = build_styles_section(seats, 0.05, best=[_best(0.49, 0.468, 0.512, None)])
     assert any("not clear of the fair share" in item.text for item in even.items if isinstance(item, Text))
     assert not [item for item in even.items if isinstance(item, Watch)]
     # a best candidate that loses on fresh games: no exploit found, never a negative exploitability
-    worse = build_styles_section(seats, 0.05, best=_best(0.464, 0.441, 0.487, None))
+    worse = build_styles_section(seats, 0.05, best=[_best(0.464, 0.441, 0.487, None)])
     assert any("none found" in item.text for item in worse.items if isinstance(item, Text))
     assert worse.answers[0].endswith(
         "a short hunt for a best response found none that beats it (its best candidate won 46.4%, 44.1–48.7%, of "
@@ -262,7 +273,7 @@ def test_the_section_gives_the_best_responses_exploitability_what_it_does_and_it
     assert "exploitability -" not in worse.answers[0]
     assert "search" not in worse.answers[0]  # a bot's name in a game with a search bot: people_words would rename it
     # the apprentice itself as the best: a difference in its profile is luck, not a plan
-    itself = build_styles_section(seats, 0.05, best=replace(_best(0.51, 0.49, 0.53, None), offsets=()))
+    itself = build_styles_section(seats, 0.05, best=[replace(_best(0.51, 0.49, 0.53, None), offsets=())])
     assert any(
         "does differently, per game against the apprentice's: nothing: the hunt found no" in item.text
         for item in itself.items

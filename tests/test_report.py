@@ -30,6 +30,7 @@ from simulate.orchestration.studies import (
     EXPLOIT_MIN_GAMES,
     EXPLOIT_SEED,
     STRONG_PURPOSE,
+    exploit_counts,
     exploit_design,
     plan_study,
     study_for,
@@ -241,6 +242,9 @@ def test_study_runs_and_reports_at_a_tiny_scale(tmp_path) -> None:
     md = (tmp_path / "rep" / "report.md").read_text(encoding="utf-8")
     assert "golem study century --games 700" in md
     _best_response_page_is_written_and_linked(tmp_path / "rep", tmp_path / "runs" / "century-2p-exploit", md)
+    for n in exploit_counts("century")[1:]:  # and at the ladder's other player counts, each on the first screen
+        assert (tmp_path / "runs" / f"century-{n}p-exploit" / "exploit.json").is_file()
+        assert f"; at {n} players, a searched best response wins " in md or f"; at {n} players, a short hunt" in md
     assert "games a pair): " in md and "; at 3 players (" in md and "; at 4 players (" in md  # the styles' answers
     played = len(list((tmp_path / "runs").iterdir()))
     assert played >= len(plan_study("century", 700)), "the planned runs, then the precision top-ups"
@@ -290,6 +294,10 @@ def test_a_study_with_styles_scales_its_exploit_search_with_its_games() -> None:
     assert edited.cards == "my-cards" and edited.rules == (("gift", "M08"),)
     assert exploit_design("golems").budget == study_for("golems").exploit[1]  # styled since 7 Dec
     assert exploit_design("golem-poker") is None
+    # at 2 players and at each of the ladder's player counts, as the styles stage plays them
+    assert exploit_counts("century") == tuple(sorted({2, *study_for("century").ladder_players})) != (2,)
+    assert exploit_design("century", 700, num_players=4).num_players == 4
+    assert exploit_counts("golems") == (2,)
 
 
 def test_study_plan_scales_and_separates_seeds() -> None:

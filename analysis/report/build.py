@@ -68,11 +68,11 @@ def compute_report(
     alpha: float = 0.05,
     random_state: int | np.random.Generator | None = 0,
     checksums: bool = True,
-    best_response: BestResponse | None = None,
+    best_responses: Sequence[BestResponse] = (),
     derive: Derive | None = None,
 ) -> Report:
-    """Verify the runs, compute every section the data support, and return the report unwritten. ``best_response``
-    (a best response to the apprentice an exploit search found) joins the section on the apprentice's styles.
+    """Verify the runs, compute every section the data support, and return the report unwritten. ``best_responses``
+    (best responses to the apprentice an exploit search found, one a player count) join the section on its styles.
 
     Raises ``RunFormatError`` (one line, naming the file or directory) for bad input; see
     :func:`analysis.run.check_runs` (``derive``: the game's check of each run's rules and table).
@@ -144,7 +144,7 @@ def compute_report(
     outcome = facts.get("outcome", "win")
     outcome_unit = unit if outcome == "score" else None
     strategy_section, ratings = build_strategy_section(base_seats, alpha, outcome_unit)
-    styles_section = build_styles_section(base_seats, alpha, best=best_response)
+    styles_section = build_styles_section(base_seats, alpha, best=best_responses)
     mixed_seats = base_seats[~mirror]
     if outcome_unit is not None:  # rungs rated in the game's currency where bots met
         score_rated = strength_ratings(base_seats[["game", "bot", "score"]], alpha, outcome)

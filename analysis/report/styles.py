@@ -5,6 +5,7 @@ one dominates (the runs ``golem styles`` plays), and how far a searched best res
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import pandas as pd
@@ -82,7 +83,7 @@ def profile_difference(profile: pd.DataFrame, bot: str, base: str = APPRENTICE, 
 
 def best_response_items(best: BestResponse) -> tuple[list[Text | Watch], str]:
     """The paragraphs of a best response (its exploitability with interval and games, what it does differently, the
-    game to watch) and the clause the first-screen line adds."""
+    game to watch) and the clause the first-screen line adds (naming the player count beyond 2)."""
     n = best.num_players
     gain = best.exploitability
     low, high = best.ci_low - 1 / n, best.ci_high - 1 / n
@@ -119,17 +120,22 @@ def best_response_items(best: BestResponse) -> tuple[list[Text | Watch], str]:
             "verdict",
         )
         clause = (
-            f"a short hunt for a best response found none that beats it (its best candidate won "
+            f"{_at(n)}a short hunt for a best response found none that beats it (its best candidate won "
             f"{fmt_pct(best.win_share)}, "
             f"{fmt_pct_ci(best.ci_low, best.ci_high)}, of {fmt_int(best.games)} fresh games)"
         )
         return items, clause
+    against = "the plain apprentice" if n == 2 else f"{n - 1} plain apprentices (fair share {fmt_pct(1 / n)})"
     clause = (
-        f"a searched best response wins {fmt_pct(best.win_share)} ({fmt_pct_ci(best.ci_low, best.ci_high)}) against "
-        f"the plain apprentice: exploitability {fmt_pp(gain)} pp ({fmt_pp(low)} to {fmt_pp(high)}, "
+        f"{_at(n)}a searched best response wins {fmt_pct(best.win_share)} ({fmt_pct_ci(best.ci_low, best.ci_high)}) "
+        f"against {against}: exploitability {fmt_pp(gain)} pp ({fmt_pp(low)} to {fmt_pp(high)}, "
         f"{fmt_int(best.games)} games)"
     )
     return items, clause
+
+
+def _at(num_players: int) -> str:
+    return "" if num_players == 2 else f"at {num_players} players, "
 
 
 def _rate(row: pd.Series) -> str:
@@ -171,12 +177,12 @@ def _verdict(meta: MetaGame, bots: list[str], num_players: int) -> str:
 
 
 def build_styles_section(
-    seats: pd.DataFrame, alpha: float, random_state: int = 0, best: BestResponse | None = None
+    seats: pd.DataFrame, alpha: float, random_state: int = 0, best: Sequence[BestResponse] = ()
 ) -> Section | None:
     """The styles' win-rate matrix, the meta-game's equilibrium and its verdict at 2 players, then the same at each
-    larger table the runs hold (pairwise comparisons of finishing places), then the ``best`` response where a search
-    found one; None unless the runs hold games of every pair of at least two of the apprentice's styles at 2 players
-    (as ``golem styles`` plays them).
+    larger table the runs hold (pairwise comparisons of finishing places), then the ``best`` responses an exploit
+    search found (one a player count, in player order); None unless the runs hold games of every pair of at least
+    two of the apprentice's styles at 2 players (as ``golem styles`` plays them).
 
     Required columns: ``game`` (unique over the runs), ``num_players``, ``bot``, ``win``; ``rank`` for tables of more
     than 2 players (without it they are left out)."""
@@ -242,10 +248,10 @@ def build_styles_section(
         section.items.append(Text(f"At {n} players: {at_n}. Equilibrium weights: {weights}.", "verdict"))
         larger.append(f"at {n} players ({fmt_int(tables)} games a pair): {at_n}")
     exploited = ""
-    if best is not None:
-        items, clause = best_response_items(best)
+    for response in sorted(best, key=lambda b: b.num_players):
+        items, clause = best_response_items(response)
         section.items += items
-        exploited = f"; {clause}"
+        exploited += f"; {clause}"
     counts = "".join(f"; {line}" for line in larger)
     section.answers.append(
         f"Dominant strategy at the learned player's skill ({len(bots) - 1} styles of it and the plain apprentice, "

@@ -52,13 +52,13 @@ def publish_report(
     command: str | None = None,
     progress: bool = True,
     log: Callable[[str], None] = print,
-    best_response: BestResponse | None = None,
+    best_responses: Sequence[BestResponse] = (),
     derive: Derive | None = None,
 ) -> Path:
-    """Compute the report of ``run_dirs`` (with ``best_response``, see :func:`analysis.report.compute_report`), replay
+    """Compute the report of ``run_dirs`` (with ``best_responses``, see :func:`analysis.report.compute_report`), replay
     the games it names, and write both into ``out_dir``; returns ``out_dir/report.html``
     (:func:`analysis.report.build_report` with the pages). ``derive``: checks the runs' rules and tables against their
     data copies too (:func:`simulate.runner.derived_facts`)."""
-    report = compute_report(run_dirs, title, command=command, best_response=best_response, derive=derive)
+    report = compute_report(run_dirs, title, command=command, best_responses=best_responses, derive=derive)
     pages = game_pages(report, progress, log)
     return write_report(report, out_dir, pages)

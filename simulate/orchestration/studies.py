@@ -59,6 +59,7 @@ __all__ = [
     "PrecisionTarget",
     "Study",
     "StudyRun",
+    "exploit_counts",
     "exploit_design",
     "free_topup",
     "measured_strong",
@@ -226,8 +227,14 @@ EXPLOIT_MIN_CONFIRM = 40
 """...and the fewest that measure its best (a best response that wins most games shows in 40)."""
 EXPLOIT_SEED = 7_000_001
 """Added to the study's seed for its exploit search: seeds no run of the study plays."""
-EXPLOIT_DIR = "{game}-2p-exploit"
-"""The exploit search's folder in the study's runs folder (its runs are in ``search/`` and ``confirm/`` there)."""
+EXPLOIT_DIR = "{game}-{players}p-exploit"
+"""An exploit search's folder in the study's runs folder (its runs are in ``search/`` and ``confirm/`` there)."""
+
+
+def exploit_counts(game: str) -> tuple[int, ...]:
+    """The player counts at which ``game``'s study searches a best response to the apprentice: 2 and the study's
+    ladder player counts, as its styles stage plays them."""
+    return tuple(sorted({2, *study_for(game).ladder_players}))
 
 
 def exploit_design(
@@ -236,11 +243,12 @@ def exploit_design(
     seed: int = 0,
     cards: str | Path | None = None,
     rules: dict | None = None,
+    num_players: int = 2,
 ) -> ExploitDesign | None:
-    """The exploit search of ``game``'s study at about ``num_games`` games: the study's ``exploit`` with its games
-    scaled by ``num_games`` over the default size (a candidate at least :data:`EXPLOIT_MIN_GAMES`, the confirmation at
-    least :data:`EXPLOIT_MIN_CONFIRM`; the candidates scaled too, at least 2), on the study's ``cards`` and ``rules``;
-    None for a study without one or a game whose apprentice has no strategy styles."""
+    """The exploit search of ``game``'s study at ``num_players`` and about ``num_games`` games: the study's ``exploit``
+    with its games scaled by ``num_games`` over the default size (a candidate at least :data:`EXPLOIT_MIN_GAMES`, the
+    confirmation at least :data:`EXPLOIT_MIN_CONFIRM`; the candidates scaled too, at least 2), on the study's ``cards``
+    and ``rules``; None for a study without one or a game whose apprentice has no strategy styles."""
     study = study_for(game)
     if not study.exploit:
         return None
@@ -252,7 +260,7 @@ def exploit_design(
     games, candidates, confirm = study.exploit
     return ExploitDesign(
         game,
-        2,
+        num_players,
         games=max(EXPLOIT_MIN_GAMES, round(games * scale)),
         budget=max(2, min(candidates, round(candidates * scale))),
         confirm_games=max(EXPLOIT_MIN_CONFIRM, round(confirm * scale)),
@@ -851,12 +859,14 @@ def _run_study(
                 f"{time.perf_counter() - t0:.1f} s"
             )
         planned = [*planned, *confirm]
-    best = None
-    design = exploit_design(game, num_games, seed, cards, rules)
-    if design is not None:
-        where = runs_root / EXPLOIT_DIR.format(game=game)
+    best = []
+    for n in exploit_counts(game):
+        design = exploit_design(game, num_games, seed, cards, rules, n)
+        if design is None:
+            break
+        where = runs_root / EXPLOIT_DIR.format(game=game, players=n)
         log(
-            f"exploit: a best response to the apprentice at 2 players ({design.budget} candidates of "
+            f"exploit: a best response to the apprentice at {n} players ({design.budget} candidates of "
             f"{design.games:,} games, the best measured on {design.confirm_games:,} fresh games) -> {where}"
         )
         t0 = time.perf_counter()
@@ -866,7 +876,7 @@ def _run_study(
             # one process: a candidate's few hundred games cost less than starting a pool of workers for them
             result = exploit(design, where, workers=1, log=lambda m: None)
             what = "played"
-        best = best_response(result, where)
+        best.append(best_response(result, where))
         log(f"    {what} in {time.perf_counter() - t0:.1f} s: exploitability {100 * result.exploitability:+.1f} pp")
     played = time.perf_counter() - started
     t0 = time.perf_counter()
@@ -882,7 +892,7 @@ def _run_study(
         command=command,
         progress=progress,
         log=log,
-        best_response=best,
+        best_responses=best,
     )
     log(f"report in {time.perf_counter() - t0:.1f} s (runs played in {played:.1f} s) -> {path}")
     return path
