@@ -502,7 +502,7 @@ def train(plan: TrainPlan, progress: bool = True, say: Callable[[str], None] | N
             _write_atomic(out / f"weights-{k}.csv", weights_text(weights, spec.features, spec.player_counts))
             folder_k = _data_copy(plan, out / f"data-{k + 1}", weights)
             if plan.strength_games:
-                for opponent, key in ((spec.rival, "rival"), (spec.teacher, "teacher")):
+                for key, opponent in _strength_opponents(spec):
                     _strength_check(plan, pool, f"iteration {k}", smallest, opponent, key, folder_k, row, progress, say)
             row["mirror_abnormal"] = _mirror_check(plan, pool, k, folder_k, row, progress)
             log_rows.append(row)
@@ -590,7 +590,7 @@ def _policy_stage(
         )
     folder = _data_copy(plan, out / "data-policy", weights, value)
     if plan.strength_games:
-        for opponent, key in ((spec.rival, "rival"), (spec.teacher, "teacher")):
+        for key, opponent in _strength_opponents(spec):
             _strength_check(plan, pool, "policy", min(spec.policy_counts), opponent, key, folder, row, progress, say)
     row["mirror_abnormal"] = _mirror_check(plan, pool, "policy", folder, row, progress)
     return weights, row
@@ -647,6 +647,11 @@ def _fit_policy(
         "agreement": float((first_best == picked)[held].mean()),
     }
     return np.concatenate([[-float(coef @ mean)], coef]), figures
+
+
+def _strength_opponents(spec: ApprenticeSpec) -> tuple[tuple[str, str], ...]:
+    """Each strength check's key (``STRENGTH_KEYS``) and the bot it plays the apprentice against."""
+    return tuple(zip(STRENGTH_KEYS, (spec.rival, spec.teacher), strict=True))
 
 
 def _strength_check(
