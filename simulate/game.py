@@ -260,7 +260,8 @@ class ApprenticeSpec:
     """Player counts with a column of weights (``apprentice.csv``) and training games of their own."""
     positions: Callable[..., Positions]
     rival: str
-    """The strongest heuristic bot: each iteration's strength check plays the apprentice against it."""
+    """The strongest heuristic bot: each iteration's strength checks play the apprentice against it and against the
+    ``teacher``."""
     teacher: str = "search"
     """The lineup whose games the first fit learns from (one bot for every seat)."""
     expert: str = "search:leaf=1"
@@ -278,7 +279,8 @@ class ApprenticeSpec:
     """The fit's inverse L2 penalty on the standardised features (scikit-learn's ``C``): smaller is smoother."""
     iterations: int = 3
     strength_games: int = 400
-    """Games of each iteration's strength check (rotated seats, at the smallest of ``player_counts``)."""
+    """Games of each of an iteration's strength checks, against the ``rival`` and against the ``teacher`` (rotated
+    seats, at the smallest of ``player_counts``)."""
     choices: Callable[..., Choices] | None = None
     """``choices(data, num_players, seat_lineup, lineup_ids, lineup_params, setup_seeds, play_seeds)`` plays one
     game per seed pair and returns the :class:`Choices` of its bots. Given, the training ends with a policy stage:

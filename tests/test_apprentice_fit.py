@@ -228,6 +228,10 @@ def test_the_refit_key_changes_with_the_apprentice_features(monkeypatch) -> None
     fewer = replace(info, apprentice=replace(info.apprentice, features=info.apprentice.features[:-1]))
     monkeypatch.setattr(R, "make", lambda name: SimpleNamespace(info=fewer))
     assert R.refit_key("century", default_dir("century"), {}, TINY) != before
+    monkeypatch.undo()
+    # a fit kept by the strength against the rival alone (before 7 Dec 2026) is another key: refitted, not reused
+    monkeypatch.setattr(R, "STRENGTH_KEYS", ("rival",))
+    assert R.refit_key("century", default_dir("century"), {}, TINY) != before
 
 
 def test_a_sweep_of_an_edited_card_says_its_variant_was_played_by_an_apprentice_fitted_on_other_data(

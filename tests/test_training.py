@@ -9,13 +9,16 @@ from pathlib import Path
 import numpy as np
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from statsmodels.stats.proportion import proportion_confint
 
 from simulate.apprentice import fit_warning, read_provenance, read_weights
 from simulate.cli import main
 from simulate.datafiles import default_dir
 from simulate.game import ChoiceLog
 from simulate.games.century import data as D
-from simulate.orchestration.training import TrainError, _play_task, plan_training, train
+from simulate.orchestration.training import MAX_ABNORMAL, TrainError, _play_task, kept_iteration, plan_training, train
 
 
 def cheap_plan(out: Path, **over):
@@ -40,7 +43,12 @@ def test_training_reproduces_resumes_and_writes_provenance(tmp_path: Path) -> No
     w = read_weights(tmp_path / "a", D.APPRENTICE_FEATURES, D.APPRENTICE_PLAYERS, D.MAX_PLAYERS)
     assert np.isfinite(w).all() and (w[2:6] != 0).any(), "a column of fitted weights per player count"
     assert [row["iteration"] for row in a["log"]] == [0, 1]
-    assert all(0 <= row["strength_vs_rival"] <= 1 for row in a["log"])
+    for key in ("rival", "teacher"):  # both strength checks, with their intervals
+        assert all(
+            row[f"strength_vs_{key}_low"] <= row[f"strength_vs_{key}"] <= row[f"strength_vs_{key}_high"]
+            for row in a["log"]
+        )
+    assert a["kept_iteration"] == kept_iteration(a["log"])
     assert all(row["positions_3p"] > 12 * 3 for row in a["log"]), "every turn, every seat's view"
     log = (tmp_path / "a" / "log.csv").read_text()
     assert log.startswith("iteration,teacher,positions_2p") and "held_out_log_loss_5p" in log
@@ -63,6 +71,7 @@ def test_training_reproduces_resumes_and_writes_provenance(tmp_path: Path) -> No
     assert prov["command"].endswith("--teacher search:iterations=5 --expert search:iterations=5:leaf=1")
     assert prov["engine_version"] == 5 and prov["rules"]["tie_break"] == "later_seat"
     assert len(prov["log"]) == 2 and prov["kept_iteration"] in (0, 1)
+    assert {"strength_vs_rival", "strength_vs_teacher"} <= set(prov) and "strength_vs_teacher_low" in prov["log"][0]
     assert fit_warning(read_provenance(tmp_path / "a"), "century", 5, {"tie_break": "later_seat"}) is None
     warning = fit_warning(read_provenance(tmp_path / "a"), "century", 6, {"tie_break": "shared"})
     assert "engine version 5 (this run: 6)" in warning and "tie_break=later_seat (this run: shared)" in warning
@@ -232,3 +241,61 @@ def test_an_opponent_joins_the_pool_with_its_weights_pinned(tmp_path: Path) -> N
     with pytest.raises(TrainError, match="--players 7: the century apprentice has weights for 2, 3, 4, 5 players"):
         cheap_plan(tmp_path / "b", players=(7,))
     assert not (tmp_path / "b").exists()
+
+
+def strengths(rival: float, teacher: float, games: int = 400, stall: float = 0.0) -> dict[str, float]:
+    """A log row of an iteration's checks: win shares of ``games`` games against each opponent, Wilson intervals."""
+    row = {"mirror_abnormal": stall}
+    for key, share in (("rival", rival), ("teacher", teacher)):
+        low, high = proportion_confint(round(share * games), games, method="wilson")
+        row |= {f"strength_vs_{key}": share, f"strength_vs_{key}_low": low, f"strength_vs_{key}_high": high}
+    return row
+
+
+def test_the_kept_iteration_is_as_strong_as_the_best_against_the_search_and_the_rival() -> None:
+    """The shipped Century fit's case, planted: the iteration that wins most against the rival is clearly weaker
+    against the search (the old rule, strongest against the rival, kept it)."""
+    rows = [strengths(0.90, 0.70, stall=0.28), strengths(0.7275, 0.45), strengths(0.69, 0.56)]
+    assert kept_iteration(rows) == 2, "iteration 0 stalls its mirror games; 1 is out of 2's interval against search"
+    assert kept_iteration(rows, ("rival",)) == 1, "against the rival alone, as the old rule kept"
+    # within both best's intervals, the higher mean wins; a trade-off with none eligible: the higher mean of all
+    assert kept_iteration([strengths(0.72, 0.52), strengths(0.70, 0.55)]) == 1
+    assert kept_iteration([strengths(0.90, 0.45), strengths(0.70, 0.56)]) == 0
+    assert kept_iteration([strengths(0.7, 0.5), strengths(0.7, 0.5)]) == 0, "a tie: the earlier"
+    assert kept_iteration([strengths(0.9, 0.9, stall=0.3), strengths(0.1, 0.1, stall=0.05)]) == 1, "the least stall"
+    unchecked = {"mirror_abnormal": 0.0, "strength_vs_rival": float("nan"), "strength_vs_teacher": float("nan")}
+    assert kept_iteration([unchecked, dict(unchecked)]) == 0, "no strength checks (--strength-games 0): the first"
+    with pytest.raises(ValueError):
+        kept_iteration([])
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.integers(0, 400), st.integers(0, 400), st.sampled_from([0.0, MAX_ABNORMAL, 0.05, 0.3])),
+        min_size=1,
+        max_size=6,
+    )
+)
+def test_the_kept_iteration_runs_its_games_and_is_within_every_best_interval_when_one_is(iterations: list) -> None:
+    rows = [strengths(r / 400, t / 400, stall=stall) for r, t, stall in iterations]
+    kept = kept_iteration(rows)
+    runs = [k for k, row in enumerate(rows) if row["mirror_abnormal"] <= MAX_ABNORMAL]
+    if not runs:
+        assert rows[kept]["mirror_abnormal"] == min(row["mirror_abnormal"] for row in rows)
+        return
+    assert kept in runs, "an iteration whose mirror games stall is never kept over one whose games end"
+
+    def within(k: int) -> bool:
+        return all(
+            rows[k][f"strength_vs_{key}"]
+            >= max((rows[j] for j in runs), key=lambda row: row[f"strength_vs_{key}"])[f"strength_vs_{key}_low"]
+            for key in ("rival", "teacher")
+        )
+
+    eligible = [k for k in runs if within(k)]
+    mean = [(row["strength_vs_rival"] + row["strength_vs_teacher"]) / 2 for row in rows]
+    if eligible:
+        assert within(kept) and mean[kept] == max(mean[k] for k in eligible)
+    else:
+        assert mean[kept] == max(mean[k] for k in runs)

@@ -26,7 +26,8 @@ from simulate.cli.params import KeyValue, distinct_keys
     "--strength-games",
     type=int,
     default=None,
-    help="Games of each iteration's check against the strongest heuristic bot [default: the game's; 0 skips it].",
+    help="Games of each iteration's checks against the strongest heuristic bot and against the search bot "
+    "[default: the game's; 0 skips them].",
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="Master seed: it fixes every game and the fit.")
 @click.option("--workers", "-w", type=int, default=None, help="Worker processes [default: all cores].")
@@ -99,8 +100,9 @@ def train(
 
     Iteration 0 learns from mirror games of the search bot at every player count the apprentice plays;
     each later iteration from the search with the apprentice inside and from the apprentice's own games
-    against the strongest heuristic bot. Each iteration's apprentice plays that bot on the same seeds and
-    its own mirror games; the strongest iteration whose mirror games end by the rules is kept. Copy
+    against the strongest heuristic bot. Each iteration's apprentice plays that bot and the search bot on
+    the same seeds, and its own mirror games; of the iterations whose mirror games end by the rules, the
+    one kept is as strong as the best against each (within its interval) with the highest mean win share. Copy
     OUT/apprentice.* (and OUT/apprentice_value.*, where written) into a data folder (or seeds/GAME/) to
     play with them. A game with a policy stage then refits some counts' weights to the search's choices
     in --games more search games (Golem and Golems keep their value fit in apprentice_value.csv, which the
@@ -179,7 +181,7 @@ def train(
         raise click.ClickException(str(e)) from None
     except OSError as e:
         raise click.ClickException(f"{e.filename or plan.out}: {e.strerror or e}") from None
-    share = summary["strength_vs_rival"]
+    share, against_teacher = summary["strength_vs_rival"], summary["strength_vs_teacher"]
     kept = summary["kept_iteration"]
     names = [f"{n}-" for n in plan.spec.policy_counts] or ["-"]
     counts = (", ".join(names[:-1]) + " and " if len(names) > 1 else "") + names[-1] + "player"  # "2-, 3- and 4-player"
@@ -191,7 +193,12 @@ def train(
         )
     click.echo(
         head
-        + (f" (wins {100 * share:.1f}% against {plan.spec.rival})" if share == share else "")
+        + (
+            f" (wins {100 * share:.1f}% against {plan.spec.rival}, {100 * against_teacher:.1f}% against "
+            f"{plan.spec.teacher})"
+            if share == share
+            else ""
+        )
         + f", {summary['seconds']:.0f} s -> {plan.out / 'apprentice.csv'}"
     )
 

@@ -8,9 +8,10 @@ weights with their provenance, so runs on it record an apprentice fitted on thei
 
 The fit is cached under the user's cache folder (``<user cache>/golem-lab/apprentices``, or ``$GOLEM_APPRENTICE_CACHE``
 when set), never in ``seeds/``: one folder per key, the SHA-256 of the game, its engine version, the apprentice's
-feature names, the SHA-256 of every data file the apprentice plays on (its own weights aside), the rules in force
-and the training's settings. A second call with the same data reuses it; any edit to those files or rules is another
-key. Data the folder's own apprentice was already fitted on is returned as it is, with nothing trained.
+feature names, the SHA-256 of every data file the apprentice plays on (its own weights aside), the rules in force,
+the training's settings and the opponents it keeps its strongest iteration by. A second call with the same data
+reuses it; any edit to those files or rules is another key. Data the folder's own apprentice was already fitted on is
+returned as it is, with nothing trained.
 
 Every command that plays data it edits itself (``golem sweep``/``ablate`` variants, ``golem balance`` settings,
 ``golem value``'s ``--cost``/``--reward`` arm) refits through :func:`refit_into`, which puts the refitted weights and
@@ -33,7 +34,7 @@ from simulate.apprentice import read_provenance
 from simulate.apprentice_fit import LEARNED_PREFIX, fit_record, plays_learned
 from simulate.datafiles import DataError, sha256
 from simulate.lineup import LineupError
-from simulate.orchestration.training import TrainError, plan_training, train
+from simulate.orchestration.training import STRENGTH_KEYS, TrainError, plan_training, train
 from simulate.registry import UnknownName, make
 
 __all__ = [
@@ -98,8 +99,9 @@ def _played_files(game: Any, folder: Path) -> dict[str, str]:
 
 def refit_key(game_name: str, folder: Path, rules: dict[str, Any], settings: RefitSettings) -> str:
     """The cache key of a refit: SHA-256 of the game, its engine version, the apprentice's feature names (weights
-    fitted on other features are refused), the played data files' SHA-256, the rules in force (all of them, checked)
-    and the settings."""
+    fitted on other features are refused), the played data files' SHA-256, the rules in force (all of them, checked),
+    the settings and the opponents the training keeps its strongest iteration by (a fit kept by another rule is
+    refitted)."""
     game = make(game_name)
     learned = game.info.apprentice
     key = {
@@ -109,6 +111,7 @@ def refit_key(game_name: str, folder: Path, rules: dict[str, Any], settings: Ref
         "files": _played_files(game, folder),
         "rules": {k: str(v) for k, v in sorted(rules.items())},
         "settings": asdict(settings),
+        "kept_by": list(STRENGTH_KEYS),
     }
     return hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()
 

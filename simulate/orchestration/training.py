@@ -8,8 +8,9 @@ standardised, the standardisation folded into the weights it writes). Every late
 the apprentice itself (``student``, exploring) against the rival, since a value fitted to the teacher's games
 alone never sees the positions its own mistakes lead to (Ross, Gordon and Bagnell 2011, DAgger), and refits on
 all positions so far (Anthony, Tian and Barber 2017, "Thinking fast and slow with deep learning and tree
-search"). After each fit the apprentice plays the game's ``rival`` (its strongest heuristic bot) on the
-same seeds every iteration, seats rotated; the weights kept are those of the strongest iteration. A game whose spec
+search"). After each fit the apprentice plays the game's ``rival`` (its strongest heuristic bot) and its
+``teacher`` (the search) on the same seeds every iteration, seats rotated, and its own mirror games; the weights kept
+are those of the strongest iteration against both (:func:`kept_iteration`). A game whose spec
 has ``choices`` then refits the weights of its ``policy_counts`` to the teacher's choices (the policy stage: a
 conditional logit over the afterstates of each decision's candidate moves, :func:`_fit_policy`).
 
@@ -41,7 +42,7 @@ import shutil
 import sys
 import time
 import tomllib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -70,7 +71,7 @@ from simulate.registry import make
 from simulate.rng import derive_seed, game_seeds
 from simulate.runformat import FAULT_END_REASONS
 
-__all__ = ["TrainError", "TrainPlan", "plan_training", "train"]
+__all__ = ["STRENGTH_KEYS", "TrainError", "TrainPlan", "kept_iteration", "plan_training", "train"]
 
 HELD_OUT = 0.1
 """Share of each iteration's games whose positions are held out of the fit, to measure it."""
@@ -87,6 +88,9 @@ MIRROR_GAMES = 200
 """Apprentice mirror games per player count and iteration: the check that its own games end by the rules."""
 MAX_ABNORMAL = 0.01
 """Largest share of those games ended by the turn cap for an iteration to be kept."""
+STRENGTH_KEYS = ("rival", "teacher")
+"""The strength checks of every iteration, by log key: against the game's strongest heuristic bot (``rival``) and
+against the search bot it learns from (``teacher``); :func:`kept_iteration` weighs both."""
 
 
 class TrainError(ValueError):
@@ -443,14 +447,14 @@ def train(plan: TrainPlan, progress: bool = True, say: Callable[[str], None] | N
     if plan.counts:  # the counts not refitted keep the data folder's weights
         weights = read_weights(plan.data_dir, spec.features, spec.player_counts, max_players)
     log_rows: list[dict[str, Any]] = []
-    best: tuple[Any, int | None, np.ndarray] | None = None
+    weights_by_iteration: list[np.ndarray] = []
+    best: tuple[int | None, np.ndarray] | None = None
     if plan.policy_only:
         base = read_weights(plan.data_dir, spec.features, spec.player_counts, max_players)
         if spec.value_file and (plan.data_dir / spec.value_file).is_file():  # the value fit the policy came from
             base = value_weights(plan.data_dir, spec.features, spec.policy_counts, max_players, base, spec.value_file)
-        best = (None, None, base)
+        best = (None, base)
     smallest = min((n for n in plan.refitted if n >= 2), default=min(plan.refitted))
-    strength_master = _master(plan.seed, _STREAM_STRENGTH, 0)
     context = multiprocessing.get_context("fork" if sys.platform.startswith("linux") else "spawn")
     with ProcessPoolExecutor(max_workers=plan.workers, mp_context=context) as pool:
         for k in range(plan.iterations):
@@ -496,69 +500,44 @@ def train(plan: TrainPlan, progress: bool = True, say: Callable[[str], None] | N
                 row[f"constant_log_loss_{n}p"] = round(base, 5)
                 row[f"held_out_accuracy_{n}p"] = round(acc, 4)
             _write_atomic(out / f"weights-{k}.csv", weights_text(weights, spec.features, spec.player_counts))
+            folder_k = _data_copy(plan, out / f"data-{k + 1}", weights)
             if plan.strength_games:
-                folder_k = _data_copy(plan, out / f"data-{k + 1}", weights)
-                bots = ["apprentice"] + [spec.rival] * (smallest - 1)
-                tasks = _tasks(plan, "wins", smallest, bots, folder_k, strength_master, plan.strength_games)
-                with tqdm(
-                    total=plan.strength_games,
-                    unit="game",
-                    desc=f"iteration {k}, apprentice vs {spec.rival}",
-                    disable=not progress,
-                ) as bar:
-                    wins = np.concatenate([p[0] for p in _run_tasks(pool, tasks, bar)])
-                share = float(wins.mean())
-                lo, hi = _wilson(float(wins.sum()), len(wins))
-                row["strength_vs_rival"] = round(share, 4)
-                row["strength_low"] = round(lo, 4)
-                row["strength_high"] = round(hi, 4)
-                say(
-                    f"iteration {k}: apprentice wins {100 * share:.1f}% ({100 * lo:.1f}-{100 * hi:.1f}%) of "
-                    f"{len(wins):,} {smallest}-player games against {spec.rival}"
-                )
-            else:
-                share = math.nan
-            stuck = _mirror_check(
-                plan,
-                pool,
-                k,
-                folder_k if plan.strength_games else _data_copy(plan, out / f"data-{k + 1}", weights),
-                row,
-                progress,
-            )
-            # the strongest iteration whose mirror games end by the rules (a bot that stalls its own games is a bug)
-            key = (stuck > MAX_ABNORMAL, stuck if stuck > MAX_ABNORMAL else 0.0, -share if share == share else 0.0)
-            if best is None or key < best[0]:
-                best = (key, k, weights.copy())
+                for key, opponent in _strength_opponents(spec):
+                    _strength_check(plan, pool, f"iteration {k}", smallest, opponent, key, folder_k, row, progress, say)
+            row["mirror_abnormal"] = _mirror_check(plan, pool, k, folder_k, row, progress)
             log_rows.append(row)
+            weights_by_iteration.append(weights.copy())
             _write_log(out / "log.csv", log_rows)
+    if not plan.policy_only:
+        kept_index = kept_iteration(log_rows)
+        best = (kept_index, weights_by_iteration[kept_index])
     assert best is not None
-    _, kept, final = best
-    share = math.nan if kept is None else log_rows[kept].get("strength_vs_rival", math.nan)
+    kept, final = best
+    strengths = {} if kept is None else log_rows[kept]
     if spec.choices is not None and spec.policy_counts:
         with ProcessPoolExecutor(max_workers=plan.workers, mp_context=context) as pool:
             final, row = _policy_stage(plan, pool, final, progress, say)
         if row.get("mirror_abnormal", 0.0) <= MAX_ABNORMAL:
-            share = row.get("strength_vs_rival", math.nan)
+            strengths = row
             kept = "policy"
         elif plan.policy_only:
             raise TrainError(
                 f"the policy's mirror games stalled (over {MAX_ABNORMAL:.0%} ended by the turn cap): no weights written"
             )
         else:
-            final = best[2]
+            final = best[1]
             say("the policy's mirror games stalled: the value weights are kept")
         log_rows.append(row)
         _write_log(out / "log.csv", log_rows)
     _write_atomic(out / WEIGHTS_FILE, weights_text(final, spec.features, spec.player_counts))
     read_weights(out, spec.features, spec.player_counts, max_players)  # what a data folder will read
     if spec.value_file:  # the value fit the policy was refitted from (or the kept weights themselves)
-        _write_atomic(out / spec.value_file, weights_text(best[2], spec.features, spec.policy_counts))
-        _write_atomic(out / _value_toml(spec.value_file), _value_provenance(plan, game, best[1]))
+        _write_atomic(out / spec.value_file, weights_text(best[1], spec.features, spec.policy_counts))
+        _write_atomic(out / _value_toml(spec.value_file), _value_provenance(plan, game, best[0]))
     summary = {
         "kept_iteration": kept,
-        "value_iteration": best[1],
-        "strength_vs_rival": share,
+        "value_iteration": best[0],
+        **{f"strength_vs_{key}": strengths.get(f"strength_vs_{key}", math.nan) for key in STRENGTH_KEYS},
         "seconds": round(time.time() - started, 1),
         "weights_sha256": sha256(out / WEIGHTS_FILE),
     }
@@ -611,22 +590,8 @@ def _policy_stage(
         )
     folder = _data_copy(plan, out / "data-policy", weights, value)
     if plan.strength_games:
-        smallest = min(spec.policy_counts)
-        bots = ["apprentice"] + [spec.rival] * (smallest - 1)
-        master = _master(plan.seed, _STREAM_STRENGTH, 0)
-        tasks = _tasks(plan, "wins", smallest, bots, folder, master, plan.strength_games)
-        with tqdm(
-            total=plan.strength_games, unit="game", desc=f"policy, apprentice vs {spec.rival}", disable=not progress
-        ) as bar:
-            wins = np.concatenate([p[0] for p in _run_tasks(pool, tasks, bar)])
-        lo, hi = _wilson(float(wins.sum()), len(wins))
-        row["strength_vs_rival"] = round(float(wins.mean()), 4)
-        row["strength_low"] = round(lo, 4)
-        row["strength_high"] = round(hi, 4)
-        say(
-            f"policy: apprentice wins {100 * wins.mean():.1f}% ({100 * lo:.1f}-{100 * hi:.1f}%) of {len(wins):,} "
-            f"{smallest}-player games against {spec.rival}"
-        )
+        for key, opponent in _strength_opponents(spec):
+            _strength_check(plan, pool, "policy", min(spec.policy_counts), opponent, key, folder, row, progress, say)
     row["mirror_abnormal"] = _mirror_check(plan, pool, "policy", folder, row, progress)
     return weights, row
 
@@ -682,6 +647,81 @@ def _fit_policy(
         "agreement": float((first_best == picked)[held].mean()),
     }
     return np.concatenate([[-float(coef @ mean)], coef]), figures
+
+
+def _strength_opponents(spec: ApprenticeSpec) -> tuple[tuple[str, str], ...]:
+    """Each strength check's key (``STRENGTH_KEYS``) and the bot it plays the apprentice against."""
+    return tuple(zip(STRENGTH_KEYS, (spec.rival, spec.teacher), strict=True))
+
+
+def _strength_check(
+    plan: TrainPlan,
+    pool: Any,
+    stage: str,
+    n: int,
+    opponent: str,
+    key: str,
+    folder: Path,
+    row: dict[str, Any],
+    progress: bool,
+    say: Callable[[str], None],
+) -> None:
+    """``strength_games`` games of the apprentice of ``folder`` in one seat against ``opponent`` in the others at ``n``
+    players, seats rotated, on the same seeds at every stage; its win share and Wilson interval go into ``row`` as
+    ``strength_vs_{key}``, ``..._low`` and ``..._high``."""
+    from tqdm import tqdm
+
+    master = _master(plan.seed, _STREAM_STRENGTH, 0 if key == "rival" else 1)
+    tasks = _tasks(plan, "wins", n, ["apprentice"] + [opponent] * (n - 1), folder, master, plan.strength_games)
+    with tqdm(
+        total=plan.strength_games, unit="game", desc=f"{stage}, apprentice vs {opponent}", disable=not progress
+    ) as bar:
+        wins = np.concatenate([p[0] for p in _run_tasks(pool, tasks, bar)])
+    lo, hi = _wilson(float(wins.sum()), len(wins))
+    row[f"strength_vs_{key}"] = round(float(wins.mean()), 4)
+    row[f"strength_vs_{key}_low"] = round(lo, 4)
+    row[f"strength_vs_{key}_high"] = round(hi, 4)
+    say(
+        f"{stage}: apprentice wins {100 * wins.mean():.1f}% ({100 * lo:.1f}-{100 * hi:.1f}%) of {len(wins):,} "
+        f"{n}-player games against {opponent}"
+    )
+
+
+def kept_iteration(rows: Sequence[Mapping[str, Any]], opponents: tuple[str, ...] = STRENGTH_KEYS) -> int:
+    """Index of the iteration a training keeps, from its log ``rows``.
+
+    An iteration whose own mirror games stall (``mirror_abnormal`` over ``MAX_ABNORMAL``: a bot that cannot end its own
+    games has a bug) is kept only when every iteration stalls, the least stalling first. Of the others, those *as
+    strong as the best* against every opponent are eligible: the win share ``strength_vs_{key}`` within the Wilson
+    interval of the iteration that wins most against it (at least its ``..._low``). The eligible iteration with the
+    highest mean win share over the opponents is kept (with none eligible, a trade-off, the highest mean of all), the
+    earlier on a tie; an iteration with no strength check (NaN, or no key) counts 0 and is never out of an interval.
+    So an iteration stronger against the rival but clearly weaker against the search it learns from is not kept.
+    """
+    if not rows:
+        raise ValueError("no iterations to keep")
+    stall = [float(row.get("mirror_abnormal", 0.0)) for row in rows]
+    runs = [k for k, worst in enumerate(stall) if worst <= MAX_ABNORMAL]
+    if not runs:
+        return min(range(len(rows)), key=lambda k: (stall[k], -_mean_share(rows[k], opponents)))
+
+    def share(k: int, key: str) -> float:
+        return float(rows[k].get(f"strength_vs_{key}", math.nan))
+
+    eligible = list(runs)
+    for key in opponents:
+        measured = [k for k in runs if share(k, key) == share(k, key)]
+        if measured:
+            top = max(measured, key=lambda k: share(k, key))
+            floor = float(rows[top][f"strength_vs_{key}_low"])
+            eligible = [k for k in eligible if not share(k, key) < floor]
+    return max(eligible or runs, key=lambda k: (_mean_share(rows[k], opponents), -k))
+
+
+def _mean_share(row: Mapping[str, Any], opponents: tuple[str, ...]) -> float:
+    """Mean win share of a log row over ``opponents`` (a check not played counts 0)."""
+    shares = [float(row.get(f"strength_vs_{key}", math.nan)) for key in opponents]
+    return float(np.mean([v if v == v else 0.0 for v in shares]))
 
 
 def _mirror_check(plan: TrainPlan, pool: Any, k: int | str, folder: Path, row: dict[str, Any], progress: bool) -> float:
@@ -822,7 +862,7 @@ def _provenance(plan: TrainPlan, game: Any, log_rows: list[dict[str, Any]], summ
         "expert": plan.spec.expert,
         "rival": plan.spec.rival,
         "strength_games": plan.strength_games,
-        "strength_vs_rival": summary["strength_vs_rival"],
+        **{f"strength_vs_{key}": summary[f"strength_vs_{key}"] for key in STRENGTH_KEYS},
         "seconds": summary["seconds"],
         "scikit_learn": sklearn.__version__,
         "numpy": np.__version__,

@@ -63,8 +63,8 @@ class Century(GameShell):
         # 4: the setup draw's split into opening and hidden order; 5: the search's leaf credits a bought merchant card
         # by the crystal levels one play of it adds (``card_levels``), no longer a flat ``card_value`` per card. The
         # rules and every other bot play as in 3, and the apprentice's weights (fitted from version 4's search) play the
-        # same game as they did: they still fit (a refit from version 5's search won 60.2% against planner, the shipped
-        # 72.8%)
+        # same game as they did: they still fit, and refits from version 5's search were no stronger against search or
+        # planner (docs/apprentice.md, "Refitting Century on engine version 5")
         play_version=3,
         public_opening=(
             "the face-up merchant and point rows (the seats' starting crystals and cards are fixed by the data)"

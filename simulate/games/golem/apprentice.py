@@ -119,5 +119,7 @@ APPRENTICE = ApprenticeSpec(
 search bots in every seat takes about 0.23 s of CPU at 2 players, 0.5 s at 3 and 0.74 s at 4 (``leaf=1``: 0.29 s
 and 0.66 s), so an iteration's 600 games per player count take about 900 CPU seconds, 3 iterations about 45 CPU
 minutes: about 23 minutes on 2 cores; the strength check's 2,000 games of the apprentice against ``balanced`` at 2
-players take about a second. The apprentice's own games are all against ``balanced`` (``student_mirrors`` 0): its
-mirror games never stalled (none of 200 a player count in any iteration of the shipped fit, which was made so)."""
+players take about a second, its 2,000 against ``search`` (the check against the teacher) about what 1,000 2-player
+teacher games take, one seat of two searching. The apprentice's own games are all against ``balanced``
+(``student_mirrors`` 0): its mirror games never stalled (none of 200 a player count in any iteration of the shipped
+fit, which was made so)."""
