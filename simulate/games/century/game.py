@@ -220,8 +220,13 @@ class Century(GameShell):
             "value_reference": self.info.value_reference,
         }
 
-    def play_lineup(
-        self, d: data.CenturyData, lineup: Lineup, threads: int, check_moves: bool, trajectories: bool
+    def play_chunk(
+        self,
+        d: data.CenturyData,
+        lineup: Lineup,
+        threads: int = 1,
+        check_moves: bool = False,
+        trajectories: bool = False,
     ) -> ChunkTables:
         n, g = lineup.num_players, len(lineup.setup_seeds)
         batch = getattr(_BATCH, "records", None)
@@ -269,8 +274,8 @@ class Century(GameShell):
         }
         return ChunkTables(games, seats, components, trajectory_lists(*points) if trajectories else None)
 
-    def replay_lineup(
-        self, d: data.CenturyData, lineup: Lineup, labels: list[str], states: bool
+    def replay(
+        self, d: data.CenturyData, lineup: Lineup, labels: list[str], states: bool = False
     ) -> list[dict[str, Any]]:
         moves, final = play.trace_game(d, *lineup)
         num_players = lineup.num_players

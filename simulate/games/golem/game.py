@@ -337,15 +337,17 @@ class Golem(GameShell):
             "value_reference": self.info.value_reference,
         }
 
-    def play_lineup(
-        self, d: data.GolemData, lineup: Lineup, threads: int, check_moves: bool, trajectories: bool
+    def play_chunk(
+        self, d: data.GolemData, lineup: Lineup, threads: int = 1, check_moves: bool = False, trajectories: bool = False
     ) -> ChunkTables:
         points = new_trajectories(len(lineup.setup_seeds) if trajectories else 0, data.NUM_ROUNDS, lineup.num_players)
         st = play.play_lineup(d, lineup, threads, check_moves, points=points)
         tables = chunk_tables(d, st, lineup.num_players)
         return tables._replace(trajectories=trajectory_lists(*points)) if trajectories else tables
 
-    def replay_lineup(self, d: data.GolemData, lineup: Lineup, labels: list[str], states: bool) -> list[dict[str, Any]]:
+    def replay(
+        self, d: data.GolemData, lineup: Lineup, labels: list[str], states: bool = False
+    ) -> list[dict[str, Any]]:
         moves, final = play.trace_game(d, *lineup)
         num_players = lineup.num_players
         ref = GolemReference(

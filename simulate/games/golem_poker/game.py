@@ -184,8 +184,8 @@ class GolemPoker(GameShell):
     def describe_data(self, d: data.PokerData) -> dict[str, Any]:
         return {"rules": dict(d.rules), "data": dict(d.provenance), "table": dict(d.table)}
 
-    def play_lineup(
-        self, d: data.PokerData, lineup: Lineup, threads: int, check_moves: bool, trajectories: bool
+    def play_chunk(
+        self, d: data.PokerData, lineup: Lineup, threads: int = 1, check_moves: bool = False, trajectories: bool = False
     ) -> ChunkTables:
         stages = 3 * int(d.tables.params[data.P_MAX_DEALS])  # two betting rounds and a draw a deal
         g = len(lineup.setup_seeds) if trajectories else 0
@@ -200,7 +200,9 @@ class GolemPoker(GameShell):
         seats["out"] = Codes(seats["out"], OUT_NAMES)
         return ChunkTables(games, seats, no_components(), trajectory_lists(*points) if trajectories else None)
 
-    def replay_lineup(self, d: data.PokerData, lineup: Lineup, labels: list[str], states: bool) -> list[dict[str, Any]]:
+    def replay(
+        self, d: data.PokerData, lineup: Lineup, labels: list[str], states: bool = False
+    ) -> list[dict[str, Any]]:
         moves, final = play.trace_game(d, *lineup)
         ace = d.rules["rank_one"] == "high"
         num_players = lineup.num_players

@@ -223,8 +223,13 @@ class Golems(GameShell):
             "value_reference": self.info.value_reference,
         }
 
-    def play_lineup(
-        self, d: data.GolemsData, lineup: Lineup, threads: int, check_moves: bool, trajectories: bool
+    def play_chunk(
+        self,
+        d: data.GolemsData,
+        lineup: Lineup,
+        threads: int = 1,
+        check_moves: bool = False,
+        trajectories: bool = False,
     ) -> ChunkTables:
         n = lineup.num_players
         rounds = int(d.tables.params[data.P_MAX_TURNS]) // n + 1  # the turn cap ends a game at a round's end
@@ -233,8 +238,8 @@ class Golems(GameShell):
         tables = chunk_tables(d, st, n, self.info.score_parts)
         return tables._replace(trajectories=trajectory_lists(*points)) if trajectories else tables
 
-    def replay_lineup(
-        self, d: data.GolemsData, lineup: Lineup, labels: list[str], states: bool
+    def replay(
+        self, d: data.GolemsData, lineup: Lineup, labels: list[str], states: bool = False
     ) -> list[dict[str, Any]]:
         moves, final = play.trace_game(d, *lineup)
         num_players = lineup.num_players
