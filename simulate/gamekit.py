@@ -316,6 +316,10 @@ class GameShell(ABC):
     """Both engines: ``twin_class(data, num_players, setup_seed, play_seed)`` (:class:`Twin`)."""
     trace_game: Callable | None = None
     replay_moves: Callable | None = None
+    random_move: Callable[[Any, np.random.Generator], Any] | None = None
+    """The reference engine's uniform random player, the Python twin of the kernel's ``random`` bot, a method of the
+    game: ``random_move(ref, rng)`` is the move it plays in reference game ``ref``, drawn from ``rng``, for
+    :meth:`reference_random_seconds`; None: the bench plays no random games on the reference."""
     decide_moves: Callable | None = None
     """``play.decide_moves``: the moves the seats to move pick at given records (``simulate.play.decide``), for the
     no-peeking check at a position (:meth:`Twin.hidden_variant`); None in a game whose hidden order deals no seat
@@ -397,9 +401,19 @@ class GameShell(ABC):
     def reference_random_seconds(
         self, data: Any, num_players: int, setup_seeds: np.ndarray, play_seeds: np.ndarray
     ) -> tuple[float, int] | None:
-        """Seconds and moves of whole games the reference engine plays with a uniform random player; None for a game
-        without this measurement."""
-        return None
+        """Seconds and moves of whole games the reference engine plays with its uniform random player
+        (:attr:`random_move`, game g's draws from ``play_seeds[g]``); None for a game without one."""
+        if self.random_move is None:
+            return None
+        start = time.perf_counter()
+        moves = 0
+        for s, p in zip(setup_seeds, play_seeds, strict=True):
+            rng = np.random.default_rng(int(p))
+            ref = self.new_reference(data, num_players, int(s))
+            while not ref.is_terminal():
+                ref.apply_action(self.random_move(ref, rng))
+                moves += 1
+        return time.perf_counter() - start, moves
 
     def search_rates(self, data: Any, params: np.ndarray, num_positions: int, repeats: int) -> dict[str, float] | None:
         """One core's search rates (``golem bench``); None for a game without a search bot."""
