@@ -22,6 +22,7 @@ from pathlib import Path
 import numpy as np
 from statsmodels.stats.proportion import proportion_confint
 
+from simulate.game import Lineup
 from simulate.lineup import lineup_arrays, parse_lineup
 from simulate.registry import make
 from simulate.rng import game_seeds
@@ -34,12 +35,12 @@ def seat_wins(game, data, bot: str, players: int, games: int, threads: int) -> t
     lineup = parse_lineup(game, [bot], players)
     ids, params = lineup_arrays(game, lineup)
     setup, play = game_seeds(SEED, np.arange(games), np.arange(games))
-    seat_lineup = np.zeros((games, players), np.int64)
+    mirror = Lineup(players, np.zeros((games, players), np.int64), ids, params, setup, play)
     started = time.process_time()
     wins = []
     for lo in range(0, games, 200):
         hi = min(lo + 200, games)
-        tables = game.play_chunk(data, players, seat_lineup[lo:hi], ids, params, setup[lo:hi], play[lo:hi], threads)
+        tables = game.play_chunk(data, mirror.part(lo, hi), threads)
         wins.append(np.asarray(tables.seats["win"], np.float64).reshape(hi - lo, players))
     return np.concatenate(wins), time.process_time() - started
 

@@ -37,6 +37,7 @@ from scipy import stats
 from tqdm import tqdm
 
 from analysis.stats.profile import play_profile
+from simulate.game import Lineup
 from simulate.lineup import lineup_arrays, parse_lineup
 from simulate.orchestration.equilibrium import TaskPool, exploitability, plan_equilibrium
 from simulate.registry import make
@@ -63,7 +64,7 @@ def _play(game, data, lineup: list[str], players: int, games: int, seed: int):
     index = np.arange(games)
     setup, plays = game_seeds(seed, index, index // players)
     seat_bot = (np.arange(players)[None, :] - (index % players)[:, None]) % players
-    tables = game.play_chunk(data, players, seat_bot, ids, params, setup, plays)
+    tables = game.play_chunk(data, Lineup(players, seat_bot, ids, params, setup, plays))
     return tables, seat_bot
 
 

@@ -118,17 +118,16 @@ def log_cost(name: str, repeats: int) -> dict:
     spec = bench_spec(name, 20_000, 20_000)
     data = game.load_data(None, {})
     plan = plan_games(spec, 0, spec.num_games)
-    ids, params = lineup_arrays(game, spec.lineup)
+    lineup = plan.lineup(spec.num_players, *lineup_arrays(game, spec.lineup))
     labels = [e.label for e in spec.lineup]
-    args = (data, spec.num_players, plan.seat_lineup, ids, params, plan.setup_seed, plan.play_seed)
-    game.play_chunk(data, spec.num_players, plan.seat_lineup[:4], ids, params, plan.setup_seed[:4], plan.play_seed[:4])
+    game.play_chunk(data, lineup.part(0, 4))
     play, log = [], []
     with tempfile.TemporaryDirectory() as tmp:
         for table in TABLES:
             (Path(tmp) / table).mkdir()
         for _ in range(repeats):
             t0 = time.process_time()
-            tables = game.play_chunk(*args)
+            tables = game.play_chunk(data, lineup)
             t1 = time.process_time()
             for table_name, table in chunk_tables("bench", spec.num_players, plan, labels, tables).items():
                 write_part(Path(tmp), table_name, 0, table)

@@ -26,6 +26,7 @@ import numpy as np
 from scipy import stats
 from statsmodels.stats.proportion import proportion_confint
 
+from simulate.game import Lineup
 from simulate.lineup import lineup_arrays, parse_lineup
 from simulate.registry import make
 from simulate.rng import game_seeds
@@ -50,7 +51,7 @@ def main() -> None:
     setup, plays = game_seeds(args.seed, index, index // n)  # each setup once per seat order
     seat_bot = (np.arange(n)[None, :] - (index % n)[:, None]) % n  # lineup entry 0 (bot A) moves around
     cpu = time.process_time()
-    tables = game.play_chunk(d, n, seat_bot, ids, params, setup, plays, args.threads, check_moves=True)
+    tables = game.play_chunk(d, Lineup(n, seat_bot, ids, params, setup, plays), args.threads, check_moves=True)
     cpu = time.process_time() - cpu
     win = np.asarray(tables.seats["win"], float).reshape(games, n)
     a_seat = np.argmax(seat_bot == 0, axis=1)

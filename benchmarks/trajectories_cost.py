@@ -29,18 +29,9 @@ SEED = 29
 def play_and_write(game, data, spec: RunSpec, out: Path, trajectories: bool) -> tuple[float, int]:
     """CPU seconds to play a chunk of ``spec`` and write its parts into ``out``, and the parts' bytes."""
     plan = plan_games(spec, 0, spec.num_games)
-    ids, params = lineup_arrays(game, spec.lineup)
+    lineup = plan.lineup(spec.num_players, *lineup_arrays(game, spec.lineup))
     start = time.process_time()
-    tables = game.play_chunk(
-        data,
-        spec.num_players,
-        plan.seat_lineup,
-        ids,
-        params,
-        plan.setup_seed,
-        plan.play_seed,
-        trajectories=trajectories,
-    )
+    tables = game.play_chunk(data, lineup, trajectories=trajectories)
     parts = chunk_tables("bench", spec.num_players, plan, [e.label for e in spec.lineup], tables)
     for name, table in parts.items():
         (out / name).mkdir(parents=True, exist_ok=True)

@@ -37,7 +37,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from simulate.game import AdaptationSpec, Codes, Game, PlantedEdit
+from simulate.game import AdaptationSpec, Codes, Game, Lineup, PlantedEdit
 from simulate.lineup import lineup_arrays, parse_bot, parse_lineup
 from simulate.runner import RunSpec, plan_games
 from simulate.variants import Variant, write_variant
@@ -84,9 +84,7 @@ def showing(
         shown = np.array([card in opening(data, num_players, int(s)) for s in plan.setup_seed])
     else:
         ids, params = lineup_arrays(game, lineup)
-        tables = game.play_chunk(
-            data, num_players, plan.seat_lineup, ids, params, plan.setup_seed, plan.play_seed, threads
-        )
+        tables = game.play_chunk(data, plan.lineup(num_players, ids, params), threads)
         shown = np.zeros(pool, bool)
         for column in game.info.setup_columns:
             codes = tables.games[column]
@@ -135,7 +133,7 @@ def take_shares(
     seat_lineup = np.concatenate([b[1] for b in blocks])
     measured = np.concatenate([b[2] for b in blocks])
     setup, play = np.tile(games.setup_seed, len(blocks)), np.tile(games.play_seed, len(blocks))
-    tables = game.play_chunk(data, n, seat_lineup, ids, params, setup, play, threads)
+    tables = game.play_chunk(data, Lineup(n, seat_lineup, ids, params, setup, play), threads)
     comp = tables.components
     code = comp["component"]
     if not isinstance(code, Codes) or card not in code.categories:

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from simulate import __version__
+from simulate.game import Lineup
 from simulate.jitcache import compiling_notice, is_compiled
 from simulate.lineup import lineup_arrays, parse_lineup
 from simulate.registry import make
@@ -26,12 +27,12 @@ BENCH_SEED = 12345
 def _kernel_rate(game, data, lineup, num_players: int, num_games: int, repeats: int) -> dict[str, float]:
     spec = RunSpec(game.info.name, num_players, num_games, BENCH_SEED, lineup)
     plan = plan_games(spec, 0, num_games)
-    ids, params = lineup_arrays(game, lineup)
-    game.play_chunk(data, num_players, plan.seat_lineup[:4], ids, params, plan.setup_seed[:4], plan.play_seed[:4])
+    games = plan.lineup(num_players, *lineup_arrays(game, lineup))
+    game.play_chunk(data, games.part(0, 4))
     times, cpu, turns = [], [], 0
     for _ in range(repeats):
         t, c = time.perf_counter(), time.process_time()
-        tables = game.play_chunk(data, num_players, plan.seat_lineup, ids, params, plan.setup_seed, plan.play_seed)
+        tables = game.play_chunk(data, games)
         times.append(time.perf_counter() - t)
         cpu.append(time.process_time() - c)
         turns = int(np.asarray(tables.games["turns"]).sum())
@@ -55,16 +56,16 @@ def chunk_rate(game, data, lineup, num_players: int, num_games: int, repeats: in
     """
     spec = RunSpec(game.info.name, num_players, num_games, BENCH_SEED, lineup)
     plan = plan_games(spec, 0, num_games)
-    ids, params = lineup_arrays(game, lineup)
+    games = plan.lineup(num_players, *lineup_arrays(game, lineup))
     labels = [e.label for e in lineup]
-    game.play_chunk(data, num_players, plan.seat_lineup[:4], ids, params, plan.setup_seed[:4], plan.play_seed[:4])
+    game.play_chunk(data, games.part(0, 4))
     times, size = [], 0
     with tempfile.TemporaryDirectory() as tmp:
         for name in TABLES:
             (Path(tmp) / name).mkdir()
         for k in range(repeats):
             t = time.process_time()
-            tables = game.play_chunk(data, num_players, plan.seat_lineup, ids, params, plan.setup_seed, plan.play_seed)
+            tables = game.play_chunk(data, games)
             files = [
                 write_part(Path(tmp), name, k, table)
                 for name, table in chunk_tables("bench", num_players, plan, labels, tables).items()
@@ -82,9 +83,10 @@ def chunk_rate(game, data, lineup, num_players: int, num_games: int, repeats: in
 
 def _reference_rate(game, data, lineup, num_players: int, num_games: int) -> dict[str, float]:
     """The game's plain-Python reference engine replaying kernel-played games, per CPU second (first use excluded)."""
-    ids, params = lineup_arrays(game, lineup)
     setup, play = game_seeds(BENCH_SEED, np.arange(num_games), np.arange(num_games))
-    seconds, turns = game.reference_replay_seconds(data, num_players, ids, params, setup, play)
+    seconds, turns = game.reference_replay_seconds(
+        data, Lineup.in_order(num_players, *lineup_arrays(game, lineup), setup, play)
+    )
     return {
         "games_per_cpu_s": num_games / seconds,
         "turns_per_cpu_s": turns / seconds,
@@ -135,10 +137,9 @@ def run_bench(
             "hidden games per move), against the reference only applying recorded moves: not an engine speedup "
             "(see engine_replay_vs_reference)",
         }
-        ids, params = lineup_arrays(game, lineup)
         count = max(200, n // 50)
         setup, play = game_seeds(BENCH_SEED, np.arange(count), np.arange(count))
-        timed = game.kernel_replay_seconds(data, players, ids, params, setup, play)
+        timed = game.kernel_replay_seconds(data, Lineup.in_order(players, *lineup_arrays(game, lineup), setup, play))
         if timed is not None:
             seconds, turns = timed
             yield {
@@ -219,16 +220,14 @@ def apprentice_speedup(game, data, players: int, repeats: int, num_games: int | 
     plans = {}
     for bot, n in sizes.items():
         lineup = parse_lineup(game, [bot], players)
-        ids, params = lineup_arrays(game, lineup)
         plan = plan_games(RunSpec(game.info.name, players, n, BENCH_SEED, lineup), 0, n)
-        game.play_chunk(data, players, plan.seat_lineup[:2], ids, params, plan.setup_seed[:2], plan.play_seed[:2])
-        plans[bot] = (plan, ids, params)
+        plans[bot] = plan.lineup(players, *lineup_arrays(game, lineup))
+        game.play_chunk(data, plans[bot].part(0, 2))
     cpu: dict[str, list[float]] = {"search": [], "apprentice": []}
     for _ in range(repeats):
         for bot in ("search", "apprentice"):
-            plan, ids, params = plans[bot]
             c = time.process_time()
-            game.play_chunk(data, players, plan.seat_lineup, ids, params, plan.setup_seed, plan.play_seed)
+            game.play_chunk(data, plans[bot])
             cpu[bot].append((time.process_time() - c) / sizes[bot])
     ratios = [s / a for s, a in zip(cpu["search"], cpu["apprentice"], strict=True)]
     return {

@@ -56,7 +56,7 @@ import numpy as np
 
 from simulate.adaptation import check_adaptation
 from simulate.datafiles import PACKAGE_DATA, DataError, default_dir
-from simulate.game import Codes, Game, Lists
+from simulate.game import Codes, Game, Lineup, Lists
 from simulate.lineup import BotEntry, LineupError, lineup_arrays, parse_lineup
 from simulate.registry import make
 from simulate.rng import game_seeds
@@ -199,8 +199,7 @@ def _lineup(game: Game, specs: list[str], n: int) -> list[BotEntry]:
 
 def _play(game: Game, data, n: int, lineup: list[BotEntry], games: int, seed: int, **kw):
     plan = plan_games(RunSpec(game.info.name, n, games, seed, lineup), 0, games)
-    ids, params = lineup_arrays(game, lineup)
-    return game.play_chunk(data, n, plan.seat_lineup, ids, params, plan.setup_seed, plan.play_seed, **kw), plan
+    return game.play_chunk(data, plan.lineup(n, *lineup_arrays(game, lineup)), **kw), plan
 
 
 def _values(column) -> np.ndarray:
@@ -493,15 +492,13 @@ def _replay(game: Game, data, seed: int) -> list[str]:
     n = game.info.bench_players
     lineup = _lineup(game, [game.info.default_bots], n)
     tables, plan = _play(game, data, n, lineup, 2, seed)
-    ids, params = lineup_arrays(game, lineup)
+    games = plan.lineup(n, *lineup_arrays(game, lineup))
     labels = [e.label for e in lineup]
     score = np.asarray(tables.seats["score"]).reshape(2, n)
     rank = np.asarray(tables.seats["rank"]).reshape(2, n)
     win = np.asarray(tables.seats["win"], np.float64).reshape(2, n)
     for g in range(2):
-        events = game.replay(
-            data, n, plan.seat_lineup[g], ids, params, int(plan.setup_seed[g]), int(plan.play_seed[g]), labels
-        )
+        events = game.replay(data, games.replayed(g), labels)
         result = events[-1]
         if result.get("event") != "result":
             problems.append(f"game {g}: the last replay event is not the result")
@@ -520,10 +517,9 @@ def _replay(game: Game, data, seed: int) -> list[str]:
 def _replayed(game: Game, data, n: int, seed: int, states: bool) -> tuple[list[dict[str, Any]], tuple]:
     """The events of one game of the default lineup at ``n`` players, and the arguments of ``replay``."""
     lineup = _lineup(game, [game.info.default_bots], n)
-    ids, params = lineup_arrays(game, lineup)
     plan = plan_games(RunSpec(game.info.name, n, 1, seed, lineup), 0, 1)
     labels = [lineup[k].label for k in plan.seat_lineup[0]]
-    args = (data, n, plan.seat_lineup[0], ids, params, int(plan.setup_seed[0]), int(plan.play_seed[0]), labels)
+    args = (data, plan.lineup(n, *lineup_arrays(game, lineup)).replayed(0), labels)
     return game.replay(*args, states=states), args
 
 
@@ -600,13 +596,13 @@ def _study(game: Game, name: str, games: int, seed: int) -> list[str]:
 def _timing(game: Game, data, seed: int) -> list[str]:
     n = game.info.bench_players
     lineup = _lineup(game, [game.info.default_bots], n)
-    ids, params = lineup_arrays(game, lineup)
     plan = plan_games(RunSpec(game.info.name, n, 2, seed, lineup), 0, 2)
+    games = Lineup.in_order(n, *lineup_arrays(game, lineup), plan.setup_seed, plan.play_seed)
     problems = []
-    seconds, moves = game.reference_replay_seconds(data, n, ids, params, plan.setup_seed, plan.play_seed)
+    seconds, moves = game.reference_replay_seconds(data, games)
     if not (seconds > 0 and moves > 0):
         problems.append(f"reference replay timed {seconds} s for {moves} moves")
-    kernel = game.kernel_replay_seconds(data, n, ids, params, plan.setup_seed, plan.play_seed)
+    kernel = game.kernel_replay_seconds(data, games)
     if kernel is not None and kernel[1] != moves:
         problems.append(f"the kernel replayed {kernel[1]} moves, the reference {moves}")
     return problems

@@ -103,14 +103,17 @@ class GamePlan:
     play_seed: np.ndarray  # uint64
     seat_lineup: np.ndarray  # (G, n) lineup index per seat
 
+    def lineup(self, num_players: int, bot_ids: np.ndarray, bot_params: np.ndarray) -> Lineup:
+        """The planned games as one :class:`Lineup`: their seats and seeds, with the lineup's bots."""
+        return Lineup(num_players, self.seat_lineup, bot_ids, bot_params, self.setup_seed, self.play_seed)
+
 
 class Lineup(NamedTuple):
     """Who plays a batch of games: the seats' bots and each game's seeds, as one record.
 
-    It unpacks into the arguments every game's play functions take after the data, in this order
-    (``play.trace_game(data, *lineup)``); ``GameShell`` builds it once from ``Game.play_chunk``'s and ``Game.replay``'s
-    arguments, so a game's own methods take the record. Seat s of game g holds lineup entry ``seat_bot[g, s]`` (a
-    single game: ``seat_bot[s]`` and one seed of each kind).
+    ``Game.play_chunk``, ``Game.replay`` and the replay page take it; it unpacks into the arguments every game's
+    play functions take after the data, in this order (``play.trace_game(data, *lineup)``). Seat s of game g holds
+    lineup entry ``seat_bot[g, s]`` (a single game: ``seat_bot[s]`` and one seed of each kind).
     """
 
     num_players: int
@@ -124,6 +127,27 @@ class Lineup(NamedTuple):
         """The lineup of game ``g`` alone: its seats' row and its two seeds."""
         seats = np.asarray(self.seat_bot).reshape(len(self.setup_seeds), self.num_players)
         return self._replace(seat_bot=seats[g], setup_seeds=self.setup_seeds[g], play_seeds=self.play_seeds[g])
+
+    def replayed(self, g: int) -> Lineup:
+        """Game ``g`` alone as ``Game.replay`` takes it: its seeds as Python integers."""
+        one = self.game(g)
+        return one._replace(setup_seeds=int(one.setup_seeds), play_seeds=int(one.play_seeds))
+
+    def part(self, start: int, stop: int) -> Lineup:
+        """Games ``start`` to ``stop`` (excluded) of the batch."""
+        seats = np.asarray(self.seat_bot).reshape(len(self.setup_seeds), self.num_players)
+        setup, play = np.asarray(self.setup_seeds), np.asarray(self.play_seeds)
+        return self._replace(seat_bot=seats[start:stop], setup_seeds=setup[start:stop], play_seeds=play[start:stop])
+
+    @classmethod
+    def in_order(
+        cls, num_players: int, bot_ids: np.ndarray, bot_params: np.ndarray, setup_seeds: Any, play_seeds: Any
+    ) -> Lineup:
+        """Seat s of every game holds lineup entry s (one seed of each kind: one game)."""
+        seats = np.arange(num_players)
+        if np.ndim(setup_seeds):
+            seats = np.tile(seats, (len(setup_seeds), 1))
+        return cls(num_players, seats, bot_ids, bot_params, setup_seeds, play_seeds)
 
 
 class Positions(NamedTuple):
@@ -621,19 +645,9 @@ class Game(Protocol):
         ...
 
     def play_chunk(
-        self,
-        data: Any,
-        num_players: int,
-        seat_lineup: np.ndarray,
-        lineup_ids: np.ndarray,
-        lineup_params: np.ndarray,
-        setup_seeds: np.ndarray,
-        play_seeds: np.ndarray,
-        threads: int = 1,
-        check_moves: bool = False,
-        trajectories: bool = False,
+        self, data: Any, lineup: Lineup, threads: int = 1, check_moves: bool = False, trajectories: bool = False
     ) -> ChunkTables:
-        """Play one game per seed pair; seat s of game g is lineup entry ``seat_lineup[g, s]``.
+        """Play one game per seed pair of ``lineup``; seat s of game g is lineup entry ``lineup.seat_bot[g, s]``.
 
         ``check_moves`` (``--strict`` runs) checks every move's legality, ending a game with an illegal
         move as ``illegal_move``, in a game whose runs otherwise trust their bots for speed; a legal
@@ -643,19 +657,9 @@ class Game(Protocol):
         """
         ...
 
-    def replay(
-        self,
-        data: Any,
-        num_players: int,
-        seat_lineup: np.ndarray,
-        lineup_ids: np.ndarray,
-        lineup_params: np.ndarray,
-        setup_seed: int,
-        play_seed: int,
-        labels: list[str],
-        states: bool = False,
-    ) -> list[dict[str, Any]]:
-        """The events of one game, re-simulated: a setup event, one per move, and a result event.
+    def replay(self, data: Any, lineup: Lineup, labels: list[str], states: bool = False) -> list[dict[str, Any]]:
+        """The events of the one game of ``lineup`` (``Lineup.replayed``), re-simulated: a setup event, one per move,
+        and a result event; ``labels`` name the seats' bots.
 
         With ``states`` the setup, move and result events (and a game's own table events) carry ``state``, the
         public position after them from the reference engine's ``public_state`` (docs/replay.md).
@@ -666,18 +670,9 @@ class Game(Protocol):
         """One event as readable text."""
         ...
 
-    def trace_game(
-        self,
-        data: Any,
-        num_players: int,
-        seat_lineup: np.ndarray,
-        lineup_ids: np.ndarray,
-        lineup_params: np.ndarray,
-        setup_seed: int,
-        play_seed: int,
-    ) -> tuple[np.ndarray, np.ndarray]:
-        """One game played by the kernel's bots: its move records and its final record (a batch of one)."""
-        ...
+    trace_game: Callable[..., tuple[np.ndarray, np.ndarray]]
+    """``play.trace_game(data, *lineup)``: the one game of a lineup played by the kernel's bots, its move records and
+    its final record (a batch of one)."""
 
     def new_reference(self, data: Any, num_players: int, setup_seed: int) -> Any:
         """The reference engine's game of ``setup_seed`` in its starting position (``apply_action`` takes the kernel's

@@ -20,21 +20,9 @@ from simulate.game import ChunkTables, Codes, GameInfo, Lineup, Lists, RuleOptio
 from simulate.viewkit import ReplayedGame, build_view, plain_scene
 
 
-def kernel_traces(
-    trace_game: Callable,
-    data: Any,
-    num_players: int,
-    lineup_ids: np.ndarray,
-    lineup_params: np.ndarray,
-    setup_seeds: np.ndarray,
-    play_seeds: np.ndarray,
-) -> list[np.ndarray]:
-    """The move records of games played by the kernel's bots (seat s plays lineup entry s)."""
-    seats = np.arange(num_players)
-    return [
-        trace_game(data, num_players, seats, lineup_ids, lineup_params, s, p)[0]
-        for s, p in zip(setup_seeds, play_seeds, strict=True)
-    ]
+def kernel_traces(trace_game: Callable, data: Any, lineup: Lineup) -> list[np.ndarray]:
+    """The move records of the games of ``lineup`` played by the kernel's bots."""
+    return [trace_game(data, *lineup.game(g))[0] for g in range(len(lineup.setup_seeds))]
 
 
 def time_reference_replay(
@@ -307,9 +295,9 @@ class Twin(ABC):
 
 class GameShell(ABC):
     """The common part of every game's ``GAME`` (``simulate.game.Game``): its declared facts (``info``), its data
-    folder (``seeds/<name>/``) and playing time, ``play_chunk`` and ``replay`` over the game's :meth:`play_lineup` and
-    :meth:`replay_lineup` (which take the lineup as one ``simulate.game.Lineup``), the replay page, and the bench's
-    replay timings written once over three hooks.
+    folder (``seeds/<name>/``) and playing time, the replay page over the game's own :meth:`play_chunk` and
+    :meth:`replay` (which take the lineup as one ``simulate.game.Lineup``), and the bench's replay timings written once
+    over three hooks.
 
     A game sets ``trace_game`` (``play.trace_game``: one game's move records), ``replay_moves`` (``play.replay_moves``:
     the numba engine applying recorded moves; None when the game has none), ``data_module`` (its data module, whose
@@ -328,6 +316,10 @@ class GameShell(ABC):
     """Both engines: ``twin_class(data, num_players, setup_seed, play_seed)`` (:class:`Twin`)."""
     trace_game: Callable | None = None
     replay_moves: Callable | None = None
+    random_move: Callable[[Any, np.random.Generator], Any] | None = None
+    """The reference engine's uniform random player, the Python twin of the kernel's ``random`` bot, a method of the
+    game: ``random_move(ref, rng)`` is the move it plays in reference game ``ref``, drawn from ``rng``, for
+    :meth:`reference_random_seconds`; None: the bench plays no random games on the reference."""
     decide_moves: Callable | None = None
     """``play.decide_moves``: the moves the seats to move pick at given records (``simulate.play.decide``), for the
     no-peeking check at a position (:meth:`Twin.hidden_variant`); None in a game whose hidden order deals no seat
@@ -353,68 +345,24 @@ class GameShell(ABC):
         """``data_module.load``: the data of ``folder`` (None: the shipped data) with ``rules`` on top (``Game``)."""
         return self.data_module.load(folder, rules)
 
+    @abstractmethod
     def play_chunk(
-        self,
-        data: Any,
-        num_players: int,
-        seat_lineup: np.ndarray,
-        lineup_ids: np.ndarray,
-        lineup_params: np.ndarray,
-        setup_seeds: np.ndarray,
-        play_seeds: np.ndarray,
-        threads: int = 1,
-        check_moves: bool = False,
-        trajectories: bool = False,
+        self, data: Any, lineup: Lineup, threads: int = 1, check_moves: bool = False, trajectories: bool = False
     ) -> ChunkTables:
-        """``Game.play_chunk``: the game's :meth:`play_lineup` with the lineup as one record."""
-        lineup = Lineup(num_players, seat_lineup, lineup_ids, lineup_params, setup_seeds, play_seeds)
-        return self.play_lineup(data, lineup, threads, check_moves, trajectories)
+        """``Game.play_chunk``: one game per seed pair of ``lineup``; every game supplies it (a game class without it
+        cannot be made)."""
 
     @abstractmethod
-    def play_lineup(
-        self, data: Any, lineup: Lineup, threads: int, check_moves: bool, trajectories: bool
-    ) -> ChunkTables:
-        """The game's ``play_chunk`` over a :class:`simulate.game.Lineup` (one game per seed pair); every game
-        supplies it (a game class without it cannot be made)."""
+    def replay(self, data: Any, lineup: Lineup, labels: list[str], states: bool = False) -> list[dict[str, Any]]:
+        """``Game.replay``: the events of the one game of ``lineup``; every game supplies it."""
 
-    def replay(
-        self,
-        data: Any,
-        num_players: int,
-        seat_lineup: np.ndarray,
-        lineup_ids: np.ndarray,
-        lineup_params: np.ndarray,
-        setup_seed: int,
-        play_seed: int,
-        labels: list[str],
-        states: bool = False,
-    ) -> list[dict[str, Any]]:
-        """``Game.replay``: the game's :meth:`replay_lineup` with the lineup (of one game) as one record."""
-        lineup = Lineup(num_players, seat_lineup, lineup_ids, lineup_params, setup_seed, play_seed)
-        return self.replay_lineup(data, lineup, labels, states)
-
-    @abstractmethod
-    def replay_lineup(self, data: Any, lineup: Lineup, labels: list[str], states: bool) -> list[dict[str, Any]]:
-        """The game's ``replay`` of the one game of a :class:`simulate.game.Lineup`; every game supplies it."""
-
-    def replay_view(
-        self,
-        data: Any,
-        num_players: int,
-        seat_lineup: np.ndarray,
-        lineup_ids: np.ndarray,
-        lineup_params: np.ndarray,
-        setup_seed: int,
-        play_seed: int,
-        labels: list[str],
-        explain: bool = False,
-    ) -> dict[str, Any]:
+    def replay_view(self, data: Any, lineup: Lineup, labels: list[str], explain: bool = False) -> dict[str, Any]:
         """What a replay page shows of one game (``Game``): the game's own ``page`` package draws it
         (``simulate/games/<game>/page/``, a subfolder, so that editing the picture never recompiles the game's
         kernels, whose cache key covers the package's own files); a game without one shows each position's numbers
         as counters and events without a position as automatic steps."""
-        played = ReplayedGame(data, num_players, seat_lineup, lineup_ids, lineup_params, setup_seed, play_seed, labels)
-        events = self.replay(*played, states=True)
+        played = ReplayedGame(data, lineup, labels)
+        events = self.replay(data, lineup, labels, states=True)
         package = type(self).__module__.rpartition(".")[0]
         if package and importlib.util.find_spec(f"{package}.page") is not None:
             return importlib.import_module(f"{package}.page").replay_view(self, played, events, explain=explain)
@@ -422,7 +370,7 @@ class GameShell(ABC):
             events,
             {},
             plain_scene,
-            [f"seat {k + 1}" for k in range(num_players)],
+            [f"seat {k + 1}" for k in range(lineup.num_players)],
             narrate=lambda e: (e["event"], e.get("text", "")),
         )
 
@@ -435,41 +383,37 @@ class GameShell(ABC):
         """The game of these seeds in both engines at its start (:class:`Twin`), for the move-by-move check."""
         return self.twin_class(data, num_players, setup_seed, play_seed)
 
-    def reference_replay_seconds(
-        self,
-        data: Any,
-        num_players: int,
-        lineup_ids: np.ndarray,
-        lineup_params: np.ndarray,
-        setup_seeds: np.ndarray,
-        play_seeds: np.ndarray,
-    ) -> tuple[float, int]:
-        """Seconds the reference engine takes to replay these kernel-played games, and their moves."""
-        traces = kernel_traces(self.trace_game, data, num_players, lineup_ids, lineup_params, setup_seeds, play_seeds)
-        return time_reference_replay(lambda seed: self.new_reference(data, num_players, seed), setup_seeds, traces)
+    def reference_replay_seconds(self, data: Any, lineup: Lineup) -> tuple[float, int]:
+        """Seconds the reference engine takes to replay the kernel-played games of ``lineup``, and their moves."""
+        traces = kernel_traces(self.trace_game, data, lineup)
+        n = lineup.num_players
+        return time_reference_replay(lambda seed: self.new_reference(data, n, seed), lineup.setup_seeds, traces)
 
-    def kernel_replay_seconds(
-        self,
-        data: Any,
-        num_players: int,
-        lineup_ids: np.ndarray,
-        lineup_params: np.ndarray,
-        setup_seeds: np.ndarray,
-        play_seeds: np.ndarray,
-    ) -> tuple[float, int] | None:
+    def kernel_replay_seconds(self, data: Any, lineup: Lineup) -> tuple[float, int] | None:
         """Seconds the numba engine takes to apply the same recorded moves as the reference, and the moves; None
         for a game without ``replay_moves``."""
         if self.replay_moves is None:
             return None
-        traces = kernel_traces(self.trace_game, data, num_players, lineup_ids, lineup_params, setup_seeds, play_seeds)
-        return time_kernel_replay(self.replay_moves, data, num_players, setup_seeds, play_seeds, traces)
+        traces = kernel_traces(self.trace_game, data, lineup)
+        n, setup, play = lineup.num_players, lineup.setup_seeds, lineup.play_seeds
+        return time_kernel_replay(self.replay_moves, data, n, setup, play, traces)
 
     def reference_random_seconds(
         self, data: Any, num_players: int, setup_seeds: np.ndarray, play_seeds: np.ndarray
     ) -> tuple[float, int] | None:
-        """Seconds and moves of whole games the reference engine plays with a uniform random player; None for a game
-        without this measurement."""
-        return None
+        """Seconds and moves of whole games the reference engine plays with its uniform random player
+        (:attr:`random_move`, game g's draws from ``play_seeds[g]``); None for a game without one."""
+        if self.random_move is None:
+            return None
+        start = time.perf_counter()
+        moves = 0
+        for s, p in zip(setup_seeds, play_seeds, strict=True):
+            rng = np.random.default_rng(int(p))
+            ref = self.new_reference(data, num_players, int(s))
+            while not ref.is_terminal():
+                ref.apply_action(self.random_move(ref, rng))
+                moves += 1
+        return time.perf_counter() - start, moves
 
     def search_rates(self, data: Any, params: np.ndarray, num_positions: int, repeats: int) -> dict[str, float] | None:
         """One core's search rates (``golem bench``); None for a game without a search bot."""

@@ -5,7 +5,7 @@ dispatchers it receives, as in :mod:`simulate.search`, so no game carries a copy
 
     scratch(ctx, st) -> sc                # the loop's buffers (search tree, move lists), made once per block
     start(ctx, st, i, g, sc)              # record i set up as game g, and what its opening shows recorded
-    running(st, i) -> bool                # record i's game is not over
+    running(st, i) -> bool                # record i's game is not over (:func:`not_over`: its field ``over``)
     turn(ctx, st, i, g, sc, w) -> bool    # the seat to move picks its move into w.mv and plays it (its counts,
                                           # features and trajectory points recorded); False: the move was
                                           # illegal, the game ended as such (ILLEGAL_MOVE) and it was not played
@@ -158,6 +158,17 @@ def play_blocks(kernel, ctx, st, keep, num_games, work, no_trace):
             work[b],
             no_trace,
         )
+
+
+RUNNING = 0
+"""The ``over`` code of a game still being played, in a game whose record says how it ended in a field ``over`` (the
+code of its end reason, ``END_REASONS[0] == "running"``)."""
+
+
+@njit(cache=True, inline="always")
+def not_over(st, i):
+    """The ``running`` of a game whose record ``st[i]`` has the field ``over``: :data:`RUNNING` until it ends."""
+    return st[i].over == RUNNING
 
 
 @njit(cache=True, inline="always")

@@ -34,8 +34,7 @@ def _replay_args(run_dir: str | Path, game_index: int) -> tuple[Game, dict[str, 
             f"{store.name('manifest.json')}: its lineup or rules do not fit the game ({e!r})"
         ) from None
     plan = plan_games(spec, game_index, game_index + 1)
-    seat_lineup = plan.seat_lineup[0]
-    labels = [spec.lineup[k].label for k in seat_lineup]
+    labels = [spec.lineup[k].label for k in plan.seat_lineup[0]]
     names = {
         "run_id": manifest["run_id"],
         "game": game_index,
@@ -43,7 +42,7 @@ def _replay_args(run_dir: str | Path, game_index: int) -> tuple[Game, dict[str, 
         "setup_seed": int(plan.setup_seed[0]),
         "play_seed": int(plan.play_seed[0]),
     }
-    args = (data, spec.num_players, seat_lineup, ids, params, int(plan.setup_seed[0]), int(plan.play_seed[0]), labels)
+    args = (data, plan.lineup(spec.num_players, ids, params).replayed(0), labels)
     return game, names, args
 
 

@@ -22,6 +22,8 @@ from typing import Any, NamedTuple
 import numpy as np
 from scipy.special import expit, softmax
 
+from simulate.game import Lineup
+
 Scene = dict[str, Any]
 
 
@@ -181,16 +183,11 @@ def build_view(
 
 
 class ReplayedGame(NamedTuple):
-    """One game a page shows: the arguments of ``Game.replay`` (the game's data, players, lineup and seeds), handed to
-    a game's ``page.replay_view`` with the game's events."""
+    """One game a page shows: the arguments of ``Game.replay`` (the game's data, the lineup of its one game and the
+    seats' labels), handed to a game's ``page.replay_view`` with the game's events."""
 
     data: Any
-    num_players: int
-    seat_lineup: np.ndarray
-    lineup_ids: np.ndarray
-    lineup_params: np.ndarray
-    setup_seed: int
-    play_seed: int
+    lineup: Lineup
     labels: list[str]
 
 
@@ -198,12 +195,12 @@ def gift_twin(game: Any, played: ReplayedGame, gift: bool, deal_gift: Callable, 
     """The twin of a replayed game at its start (``game.new_twin``), with the gift copy (a rule option, when ``gift``)
     dealt as the run dealt it: ``deal_gift(record, tables, seat_bot)`` in the kernel's record, and the reference made
     anew as ``reference_class(data, num_players, setup_seed, seat)``, the seat holding lineup entry 0."""
-    d, n = played.data, played.num_players
-    twin = game.new_twin(d, n, played.setup_seed, played.play_seed)
+    d, one = played.data, played.lineup
+    twin = game.new_twin(d, one.num_players, one.setup_seeds, one.play_seeds)
     if gift:
-        seat_bot = np.asarray(played.seat_lineup, np.int64)
+        seat_bot = np.asarray(one.seat_bot, np.int64)
         deal_gift(twin.record[0], d.kernel[0], seat_bot)
-        twin.reference = reference_class(d, n, played.setup_seed, int(np.flatnonzero(seat_bot == 0)[0]))
+        twin.reference = reference_class(d, one.num_players, one.setup_seeds, int(np.flatnonzero(seat_bot == 0)[0]))
     return twin
 
 
@@ -279,10 +276,10 @@ def explain_moves(
         if e["event"] != "move":
             continue
         move = move_of(e)
-        lineup = int(played.seat_lineup[e["seat"] - 1])
-        explainer = explainers.get(int(played.lineup_ids[lineup]))
+        entry = int(played.lineup.seat_bot[e["seat"] - 1])
+        explainer = explainers.get(int(played.lineup.bot_ids[entry]))
         if explainer is not None:
-            params = played.lineup_params[lineup]
+            params = played.lineup.bot_params[entry]
             options = explainer.options(twin.record.copy(), params)  # the game's own record is left as it was
             if len(options) > 1:
                 chosen = key(move)

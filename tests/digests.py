@@ -21,8 +21,7 @@ def tables_digest(name: str, rules: dict[str, str], lineups: list[tuple[int, lis
     for n, bots, g in lineups:
         lineup = parse_lineup(game, bots, n)
         plan = plan_games(RunSpec(name, n, g, seed, lineup), 0, g)
-        ids, params = lineup_arrays(game, lineup)
-        t = game.play_chunk(d, n, plan.seat_lineup, ids, params, plan.setup_seed, plan.play_seed)
+        t = game.play_chunk(d, plan.lineup(n, *lineup_arrays(game, lineup)))
         for table in (t.games, t.seats, t.components):
             for k in sorted(table):
                 v = table[k].codes if isinstance(table[k], Codes) else table[k]

@@ -10,6 +10,7 @@ import pytest
 
 from simulate.adaptation import asserted_text, check_adaptation, failures, measure, showing, take_shares
 from simulate.conformance import check_game
+from simulate.game import Lineup
 from simulate.games.century import data as D
 from simulate.games.century.engine import game_init
 from simulate.games.century.search_bot import bought_levels
@@ -31,7 +32,7 @@ def test_the_chosen_games_show_the_card_in_their_opening(century) -> None:
     games = showing(century, data, "M08", 2, 12, 43)
     assert len(games.setup_seed) == 12
     ids, params = lineup_arrays(century, parse_lineup(century, ["greedy"], 2))
-    first = century.play_chunk(data, 2, games.seat_lineup, ids, params, games.setup_seed, games.play_seed)
+    first = century.play_chunk(data, Lineup(2, games.seat_lineup, ids, params, games.setup_seed, games.play_seed))
     for g in range(12):
         shown = [first.games[c].categories[first.games[c].codes[g]] for c in century.info.setup_columns]
         assert "M08" in shown

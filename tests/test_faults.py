@@ -382,10 +382,10 @@ def test_engine_failure_names_the_game_and_keeps_the_run_resumable(tmp_path: Pat
     whole = run(small_spec(), tmp_path / "whole", workers=1, progress=False)
     broken_seed = read_table(whole, "games")["play_seed"][457]
 
-    def breaks(data, n, seat_lineup, ids, params, setup_seeds, play_seeds, *rest, **kw):
-        if broken_seed in play_seeds:
+    def breaks(data, lineup, *rest, **kw):
+        if broken_seed in lineup.play_seeds:
             raise ValueError("more legal moves than MAX_MOVES")
-        return real(data, n, seat_lineup, ids, params, setup_seeds, play_seeds, *rest, **kw)
+        return real(data, lineup, *rest, **kw)
 
     monkeypatch.setattr(CENTURY, "play_chunk", breaks)
     out = tmp_path / "broken"

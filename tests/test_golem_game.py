@@ -14,6 +14,7 @@ from numba import njit
 
 from simulate.cli import main
 from simulate.datafiles import default_dir
+from simulate.game import Lineup
 from simulate.games.golem import bots as golem_bots
 from simulate.games.golem import codes, columns, data, direct_values, engine, heuristics, loader, play, valuation
 from simulate.games.golem.codes import STAT_NAMES, Decision
@@ -425,7 +426,7 @@ def test_play_profile_counts_the_moves_played() -> None:
     seat = np.array([[(g + k) % 4 for k in range(4)] for g in range(games)])
     seeds = np.arange(games, dtype=np.uint64) + 40
     final = play.play_batch(d, 4, seat, ids, prm, seeds, seeds + 7)
-    seats = make("golem").play_chunk(d, 4, seat, ids, prm, seeds, seeds + 7).seats
+    seats = make("golem").play_chunk(d, Lineup(4, seat, ids, prm, seeds, seeds + 7)).seats
     totals = np.zeros(3, np.int64)
     for g in range(games):
         moves, _ = play.trace_game(d, 4, seat[g], ids, prm, int(seeds[g]), int(seeds[g]) + 7)

@@ -17,6 +17,7 @@ from test_golem_poker_search import determinise, position
 
 from simulate.cli import main
 from simulate.datafiles import DataError, pack_record
+from simulate.game import Lineup
 from simulate.games.golem_poker import bots as B
 from simulate.games.golem_poker import cfr_game
 from simulate.games.golem_poker import data as D
@@ -218,7 +219,7 @@ def chips_against(field: str, players: int = 3, games: int = 3000, data: D.Poker
     index = np.arange(games)
     setup, plays = game_seeds(SEED, index, index // players)
     seat_bot = (np.arange(players)[None, :] - (index % players)[:, None]) % players
-    tables = GAME.play_chunk(data, players, seat_bot, ids, params, setup, plays, check_moves=True)
+    tables = GAME.play_chunk(data, Lineup(players, seat_bot, ids, params, setup, plays), check_moves=True)
     scores = np.asarray(tables.seats["score"], float).reshape(games, players)
     end = tables.games["end_reason"]
     assert "illegal_move" not in {end.categories[c] for c in np.unique(np.asarray(end.codes))}

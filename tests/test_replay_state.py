@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 
 from analysis.report.render import render_replay
+from simulate.game import Lineup
 from simulate.lineup import lineup_arrays, parse_lineup
 from simulate.registry import make
 from simulate.viewkit import changes, logit_options, root_options, written
@@ -37,10 +38,9 @@ def replay(name: str, states: bool) -> list[dict]:
     n, bots, setup_seed, play_seed = GAMES[name]
     game = make(name)
     lineup = parse_lineup(game, bots, n)
-    ids, params = lineup_arrays(game, lineup)
     data = game.load_data(None, {})
-    labels = [e.label for e in lineup]
-    return game.replay(data, n, np.arange(n), ids, params, setup_seed, play_seed, labels, states=states)
+    one = Lineup.in_order(n, *lineup_arrays(game, lineup), setup_seed, play_seed)
+    return game.replay(data, one, [e.label for e in lineup], states=states)
 
 
 @pytest.fixture(scope="module", params=list(GAMES))
@@ -109,10 +109,9 @@ def view(name: str, bots: list[str] | None = None, explain: bool = False, player
     n = players or n
     game = make(name)
     lineup = parse_lineup(game, bots or golden_bots, n)
-    ids, params = lineup_arrays(game, lineup)
     data = game.load_data(None, {})
-    labels = [e.label for e in lineup]
-    return game.replay_view(data, n, np.arange(n), ids, params, setup_seed, play_seed, labels, explain=explain)
+    one = Lineup.in_order(n, *lineup_arrays(game, lineup), setup_seed, play_seed)
+    return game.replay_view(data, one, [e.label for e in lineup], explain=explain)
 
 
 def _resolved(v: dict) -> list[dict]:
@@ -203,7 +202,7 @@ def test_century_explains_from_the_position_the_run_dealt_with_its_gift(gift: st
     ids, params = lineup_arrays(game, lineup)
     data = game.load_data(None, {"gift": gift})
     for seeds in [(20261130, 7), (11, 12)]:
-        v = game.replay_view(data, 2, np.arange(2), ids, params, *seeds, [e.label for e in lineup], explain=True)
+        v = game.replay_view(data, Lineup.in_order(2, ids, params, *seeds), [e.label for e in lineup], explain=True)
         explained = [s["explain"] for s in v["steps"] if "explain" in s]
         assert len(explained) >= 50
         assert sum(e["played"] == 0 for e in explained) >= 0.95 * len(explained)
@@ -292,9 +291,9 @@ def test_every_golden_game_makes_a_page_of_reasonable_size(name: str) -> None:
     game_name, n, bots, setup_seed, play_seed = GOLDEN[name]
     game = make(game_name)
     lineup = parse_lineup(game, bots, n)
-    ids, params = lineup_arrays(game, lineup)
     data = game.load_data(None, {})
-    v = game.replay_view(data, n, np.arange(n), ids, params, setup_seed, play_seed, [e.label for e in lineup])
+    one = Lineup.in_order(n, *lineup_arrays(game, lineup), setup_seed, play_seed)
+    v = game.replay_view(data, one, [e.label for e in lineup])
     assert len(render_replay(v, name, "test").encode()) < 600_000
     assert len(set(v["seat_names"])) == n and sorted(v.get("seat_order", range(n))) == list(range(n))
     assert all(s["head"] and len(s["scene"]["seats"]) == n for s in v["steps"])
@@ -312,8 +311,8 @@ def test_a_game_without_a_page_package_gets_a_plain_page() -> None:
     n, bots, setup_seed, play_seed = GAMES["century"]
     game = _PlainCentury()
     lineup = parse_lineup(game, bots, n)
-    ids, params = lineup_arrays(game, lineup)
-    v = game.replay_view(game.load_data(None, {}), n, np.arange(n), ids, params, setup_seed, play_seed, ["a", "b"])
+    one = Lineup.in_order(n, *lineup_arrays(game, lineup), setup_seed, play_seed)
+    v = game.replay_view(game.load_data(None, {}), one, ["a", "b"])
     drawn = view("century")
     assert v["cards"] == {} and len(v["steps"]) == len(drawn["steps"])
     assert [s["scores"] for s in v["steps"]] == [s["scores"] for s in drawn["steps"]]

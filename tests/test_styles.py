@@ -16,6 +16,7 @@ from analysis.stats.metagame import META_VERDICTS
 from simulate.apprentice import PLAIN_STYLE, STYLES_FILE, read_styles, read_weights, style_names, style_weights
 from simulate.cli import main
 from simulate.datafiles import DataError, default_dir
+from simulate.game import Lineup
 from simulate.lineup import LineupError, lineup_arrays, parse_bot, parse_lineup
 from simulate.orchestration.styles import APPRENTICE, StylesError, style_bots, style_tables
 from simulate.registry import make
@@ -105,10 +106,8 @@ def test_a_style_is_a_bot_spec_by_name() -> None:
 def _games(game, data, bots: list[str]) -> np.ndarray:
     num_games = PLAYED_GAMES[game.info.name]
     lineup = parse_lineup(game, bots, 2)
-    ids, params = lineup_arrays(game, lineup)
     setup, play = game_seeds(MASTER_SEED, np.arange(num_games), np.arange(num_games))
-    seat = np.tile(np.arange(2), (num_games, 1))
-    tables = game.play_chunk(data, 2, seat, ids, params, setup, play)
+    tables = game.play_chunk(data, Lineup.in_order(2, *lineup_arrays(game, lineup), setup, play))
     return np.stack([np.asarray(tables.seats[c]) for c in ("score", *game.info.profile_columns)])
 
 

@@ -139,13 +139,13 @@ def test_registering_is_checked(pig) -> None:
 
 
 def test_a_game_without_its_play_and_replay_cannot_be_made() -> None:
-    """``play_lineup`` and ``replay_lineup`` are the two things a game must write itself: a class that leaves either
-    out fails when it is made, naming what is missing, not in the middle of a run."""
+    """``play_chunk`` and ``replay`` are the two things a game must write itself: a class that leaves either out fails
+    when it is made, naming what is missing, not in the middle of a run."""
     from simulate.gamekit import GameShell
 
     class Unfinished(GameShell):
-        def play_lineup(self, data, lineup, threads, check_moves, trajectories):
+        def play_chunk(self, data, lineup, threads=1, check_moves=False, trajectories=False):
             return None
 
-    with pytest.raises(TypeError, match="abstract method replay_lineup"):
+    with pytest.raises(TypeError, match="abstract method replay"):
         Unfinished()

@@ -26,10 +26,8 @@ def _chunk(name: str, players: int, bot: str, games: int, threads: int, trajecto
     game = make(name)
     lineup = parse_lineup(game, [bot], players)
     plan = plan_games(RunSpec(name, players, games, MASTER_SEED, lineup), 0, games)
-    ids, params = lineup_arrays(game, lineup)
     data = game.load_data(None, {})
-    seeds = (plan.setup_seed, plan.play_seed)
-    return game.play_chunk(data, players, plan.seat_lineup, ids, params, *seeds, threads, trajectories=trajectories)
+    return game.play_chunk(data, plan.lineup(players, *lineup_arrays(game, lineup)), threads, trajectories=trajectories)
 
 
 @pytest.mark.parametrize(("name", "players", "bot"), CASES)

@@ -65,7 +65,7 @@ from simulate.apprentice import (
     weights_text,
 )
 from simulate.datafiles import DataError, default_dir, sha256
-from simulate.game import ApprenticeSpec
+from simulate.game import ApprenticeSpec, Lineup
 from simulate.lineup import LineupError, lineup_arrays, parse_lineup, seat_assignment
 from simulate.registry import make
 from simulate.rng import derive_seed, game_seeds
@@ -323,7 +323,7 @@ def _play_task(task: dict[str, Any]) -> tuple[Any, ...]:
         return pos.x.astype(np.float32), label, (pos.game + task["lo"]).astype(np.int64), pos.win, seat_lineup
     rotation = index % n
     seat_lineup = seat_assignment(n, rotation) if task["kind"] == "wins" else np.zeros((len(index), n), np.int64)
-    tables = game.play_chunk(data, n, seat_lineup, ids, params, setup, play)
+    tables = game.play_chunk(data, Lineup(n, seat_lineup, ids, params, setup, play))
     if task["kind"] == "mirror":
         reasons = tables.games["end_reason"]
         faults = [k for k, name in enumerate(reasons.categories) if name in FAULT_END_REASONS]

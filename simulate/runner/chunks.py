@@ -54,17 +54,8 @@ def play_chunk_to_parts(
     plan = plan_games(spec, lo, hi)
     ids, params = lineup_arrays(game, spec.lineup)
     try:
-        seeds = (plan.setup_seed, plan.play_seed)
-        tables = game.play_chunk(
-            data,
-            spec.num_players,
-            plan.seat_lineup,
-            ids,
-            params,
-            *seeds,
-            check_moves=check_moves,
-            trajectories=spec.trajectories,
-        )
+        lineup = plan.lineup(spec.num_players, ids, params)
+        tables = game.play_chunk(data, lineup, check_moves=check_moves, trajectories=spec.trajectories)
     except Exception as e:  # an engine failure: name the game, so that it can be replayed
         raise RunError(_engine_failure(game, data, spec, plan, ids, params, e, out)) from None
     labels = [e.label for e in spec.lineup]
@@ -91,12 +82,10 @@ def _engine_failure(
 ) -> str:
     """The message for a chunk whose play raised: the first game that raises alone, with its seeds."""
     what = f"{type(error).__name__}: {error}"
+    lineup = plan.lineup(spec.num_players, ids, params)
     for i in range(len(plan.game)):
-        one = slice(i, i + 1)
         try:
-            game.play_chunk(
-                data, spec.num_players, plan.seat_lineup[one], ids, params, plan.setup_seed[one], plan.play_seed[one]
-            )
+            game.play_chunk(data, lineup.part(i, i + 1))
         except Exception:
             return (
                 f"game {plan.game[i]} (setup seed {plan.setup_seed[i]}, play seed {plan.play_seed[i]}) broke the "
@@ -138,8 +127,7 @@ def play_first_game(payload: dict[str, Any], strict: bool) -> None:
     game, data = validate(spec)
     plan = plan_games(spec, 0, 1)
     ids, params = lineup_arrays(game, spec.lineup)
-    seeds = (plan.setup_seed, plan.play_seed)
-    game.play_chunk(data, spec.num_players, plan.seat_lineup, ids, params, *seeds, check_moves=strict)
+    game.play_chunk(data, plan.lineup(spec.num_players, ids, params), check_moves=strict)
 
 
 def die_with_parent(parent: int) -> None:

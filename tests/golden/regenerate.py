@@ -10,8 +10,7 @@ import json
 import sys
 from pathlib import Path
 
-import numpy as np
-
+from simulate.game import Lineup
 from simulate.lineup import lineup_arrays, parse_lineup
 from simulate.registry import make
 
@@ -42,9 +41,9 @@ def replay_events(name: str) -> list[dict]:
     game_name, n, bots, setup_seed, play_seed = GOLDEN[name]
     game = make(game_name)
     lineup = parse_lineup(game, bots, n)
-    ids, params = lineup_arrays(game, lineup)
     data = game.load_data(None, {})
-    return game.replay(data, n, np.arange(n), ids, params, setup_seed, play_seed, [e.label for e in lineup])
+    one = Lineup.in_order(n, *lineup_arrays(game, lineup), setup_seed, play_seed)
+    return game.replay(data, one, [e.label for e in lineup])
 
 
 if __name__ == "__main__":

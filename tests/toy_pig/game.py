@@ -230,7 +230,7 @@ class Pig(GameShell):
         title = self.info.title if d.provenance["default"] else f"{self.info.title} from {d.provenance['folder']}"
         return {"title": title, "rules": dict(d.rules), "data": dict(d.provenance)}
 
-    def play_lineup(self, d, lineup, threads, check_moves, trajectories) -> ChunkTables:
+    def play_chunk(self, d, lineup, threads=1, check_moves=False, trajectories=False) -> ChunkTables:
         n, g = lineup.num_players, len(lineup.play_seeds)
         points = new_trajectories(g, MAX_POINTS, n) if trajectories else NO_POINTS
         st, _ = LOOP.batch(d, lineup, threads, check_moves, points=points)
@@ -252,7 +252,7 @@ class Pig(GameShell):
         }
         return ChunkTables(games, seats_table, no_components(), trajectory_lists(*points) if trajectories else None)
 
-    def replay_lineup(self, d, lineup, labels, states) -> list[dict[str, Any]]:
+    def replay(self, d, lineup, labels, states=False) -> list[dict[str, Any]]:
         moves, final = LOOP.trace_game(d, *lineup)
         ref = PigReference(d, lineup.num_players)
         state = public_state if states else None

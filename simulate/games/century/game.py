@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import threading
-import time
 from types import MappingProxyType
 from typing import Any
 
@@ -33,6 +32,7 @@ from simulate.gamekit import (
 )
 from simulate.games.century import bots as century_bots
 from simulate.games.century import columns, data, play, search_bot
+from simulate.games.century.data import CenturyData
 from simulate.games.century.engine import game_init, game_step
 from simulate.games.century.reference import CenturyReference, public_state
 from simulate.games.century.state import END_REASONS, IN_HAND, M_DISCARD, M_KIND, MOVE_LEN, MOVE_NAMES, new_state
@@ -172,7 +172,7 @@ class Century(GameShell):
         price_unit="crystal",
     )
 
-    def component_table(self, d: data.CenturyData) -> list[dict[str, Any]]:
+    def component_table(self, d: CenturyData) -> list[dict[str, Any]]:
         """Every merchant and point card: ``id``, ``kind``, ``text`` (what it does), ``same`` (the text its identical
         copies share), ``deck``, crystals paid ``in_Y`` .. ``in_M`` (a trade's input, a point card's cost) and gained
         ``out_Y`` .. ``out_M``, ``upgrades`` and ``vp``, in data order; the gift copy is left out."""
@@ -210,7 +210,7 @@ class Century(GameShell):
     trace_game = staticmethod(play.trace_game)
     replay_moves = staticmethod(play.replay_moves)
 
-    def describe_data(self, d: data.CenturyData) -> dict[str, Any]:
+    def describe_data(self, d: CenturyData) -> dict[str, Any]:
         texts = {c["id"]: c["text"] for c in self.component_table(d)}  # a card value report shows them beside ids
         return {
             "rules": dict(d.rules),
@@ -220,8 +220,8 @@ class Century(GameShell):
             "value_reference": self.info.value_reference,
         }
 
-    def play_lineup(
-        self, d: data.CenturyData, lineup: Lineup, threads: int, check_moves: bool, trajectories: bool
+    def play_chunk(
+        self, d: CenturyData, lineup: Lineup, threads: int = 1, check_moves: bool = False, trajectories: bool = False
     ) -> ChunkTables:
         n, g = lineup.num_players, len(lineup.setup_seeds)
         batch = getattr(_BATCH, "records", None)
@@ -269,9 +269,7 @@ class Century(GameShell):
         }
         return ChunkTables(games, seats, components, trajectory_lists(*points) if trajectories else None)
 
-    def replay_lineup(
-        self, d: data.CenturyData, lineup: Lineup, labels: list[str], states: bool
-    ) -> list[dict[str, Any]]:
+    def replay(self, d: CenturyData, lineup: Lineup, labels: list[str], states: bool = False) -> list[dict[str, Any]]:
         moves, final = play.trace_game(d, *lineup)
         num_players = lineup.num_players
         gifted = int(np.flatnonzero(np.asarray(lineup.seat_bot) == 0)[0])
@@ -284,33 +282,18 @@ class Century(GameShell):
         events.append(result_event(ref, self.info.score_parts, end_reason(ref, END_REASONS, final["over"][0]), state))
         return events
 
-    def reference_random_seconds(
-        self, d: data.CenturyData, num_players: int, setup_seeds: np.ndarray, play_seeds: np.ndarray
-    ) -> tuple[float, int]:
-        """Seconds and turns of whole games played by the reference engine with a uniform random player.
+    def random_move(self, ref: CenturyReference, rng: np.random.Generator) -> np.ndarray:
+        """The reference's uniform random player (``GameShell.random_move``): a legal move picked uniformly, and random
+        crystals over the limit returned."""
+        moves = ref.legal_records()
+        mv = moves[rng.integers(len(moves))]
+        excess = ref.excess_after(mv)
+        if excess:
+            held = np.repeat(np.arange(4), ref.crystals_after(mv))
+            mv[M_DISCARD : M_DISCARD + 4] = np.bincount(rng.choice(held, excess, replace=False), minlength=4)
+        return mv
 
-        The Python twin of the kernel's ``random`` bot: every turn lists the legal moves, picks one
-        uniformly and returns random crystals over the limit.
-        """
-        start = time.perf_counter()
-        turns = 0
-        for s, p in zip(setup_seeds, play_seeds, strict=True):
-            rng = np.random.default_rng(int(p))
-            ref = CenturyReference(d, num_players, int(s))
-            while not ref.is_terminal():
-                moves = ref.legal_records()
-                mv = moves[rng.integers(len(moves))]
-                excess = ref.excess_after(mv)
-                if excess:
-                    held = np.repeat(np.arange(4), ref.crystals_after(mv))
-                    mv[M_DISCARD : M_DISCARD + 4] = np.bincount(rng.choice(held, excess, replace=False), minlength=4)
-                ref.apply_action(mv)
-                turns += 1
-        return time.perf_counter() - start, turns
-
-    def search_rates(
-        self, d: data.CenturyData, params: np.ndarray, num_positions: int, repeats: int
-    ) -> dict[str, float]:
+    def search_rates(self, d: CenturyData, params: np.ndarray, num_positions: int, repeats: int) -> dict[str, float]:
         """One core's search rates from ``num_positions`` positions of greedy 3-player games (every 7th turn).
 
         Searches and bare rollouts (the same iterations without the tree) from the same positions, one
@@ -347,7 +330,7 @@ def _counts(prefix: str, counts: np.ndarray) -> dict[str, int]:
     return {f"{prefix}_{c}": int(counts[k]) for k, c in enumerate(data.COLOURS)}
 
 
-def _board(ref: CenturyReference, d: data.CenturyData, labels: list[str]) -> dict[str, Any]:
+def _board(ref: CenturyReference, d: CenturyData, labels: list[str]) -> dict[str, Any]:
     """The public position after a move: caravans, hands, rows, coins and score so far."""
     seats = []
     for s in range(ref.num_players):

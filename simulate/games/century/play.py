@@ -65,11 +65,6 @@ def _start(ctx, st, i, g, sc):
 
 
 @njit(cache=True, inline="always")
-def _running(st, i):
-    return st[i].over == state.RUNNING
-
-
-@njit(cache=True, inline="always")
 def _turn(ctx, st, i, g, sc, w):
     """The seat to move's action and discard, each checked; its play profile, features and trajectory point."""
     tb = ctx[0][0]
@@ -117,7 +112,7 @@ def _play_games(ctx, st, slot, g0, g1, w, trace):
     seat-major, up to R rows a game) and the trajectory points (every seat's score at a round's end) are recorded
     when their arrays are not empty; ``trace`` takes game ``g0``'s moves.
     """
-    return loop.play_games(_scratch, _start, _running, _turn, no_finish, ctx, st, slot, g0, g1, w, trace)
+    return loop.play_games(_scratch, _start, loop.not_over, _turn, no_finish, ctx, st, slot, g0, g1, w, trace)
 
 
 @njit(cache=True, parallel=True)

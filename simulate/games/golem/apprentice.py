@@ -41,18 +41,13 @@ def _positions(data: GolemData, lineup: Lineup) -> Positions:
     and each seat's final win (the rules' ranking; solo: 1 when the player beats the Automa)."""
     num_players = lineup.num_players
     total = len(lineup.setup_seeds)
-    seat_lineup = np.asarray(lineup.seat_bot).reshape(total, num_players)
-    setup_seeds, play_seeds = np.asarray(lineup.setup_seeds), np.asarray(lineup.play_seeds)
     xs, games, seats = [], [], []
     win = np.zeros((total, num_players), np.float64)
     for g0 in range(0, total, BATCH):
         g1 = min(total, g0 + BATCH)
         rec = np.zeros((g1 - g0, MAX_RECORDED, num_players, NUM_FEATURES), np.float32)
         count = np.zeros(g1 - g0, np.int64)
-        block = lineup._replace(
-            seat_bot=seat_lineup[g0:g1], setup_seeds=setup_seeds[g0:g1], play_seeds=play_seeds[g0:g1]
-        )
-        st = play.play_lineup(data, block, record=rec, record_count=count)
+        st = play.play_lineup(data, lineup.part(g0, g1), record=rec, record_count=count)
         win[g0:g1] = columns.results(data, st)["win"]
         x, game, seat = loop.recorded_rows(rec.reshape(g1 - g0, -1, NUM_FEATURES), count * num_players, num_players, g0)
         xs.append(x)

@@ -13,7 +13,6 @@ seat's ``rank`` is 1 and ``win`` 1 when the player beats it (a tie goes to the u
 from __future__ import annotations
 
 import random
-import statistics
 import time
 from itertools import combinations
 from pathlib import Path
@@ -40,6 +39,7 @@ from simulate.gamekit import (
     result_event,
     rule_options,
     state_field,
+    time_search,
     trajectory_lists,
 )
 from simulate.games.golem import apprentice as golem_apprentice
@@ -337,15 +337,17 @@ class Golem(GameShell):
             "value_reference": self.info.value_reference,
         }
 
-    def play_lineup(
-        self, d: data.GolemData, lineup: Lineup, threads: int, check_moves: bool, trajectories: bool
+    def play_chunk(
+        self, d: data.GolemData, lineup: Lineup, threads: int = 1, check_moves: bool = False, trajectories: bool = False
     ) -> ChunkTables:
         points = new_trajectories(len(lineup.setup_seeds) if trajectories else 0, data.NUM_ROUNDS, lineup.num_players)
         st = play.play_lineup(d, lineup, threads, check_moves, points=points)
         tables = chunk_tables(d, st, lineup.num_players)
         return tables._replace(trajectories=trajectory_lists(*points)) if trajectories else tables
 
-    def replay_lineup(self, d: data.GolemData, lineup: Lineup, labels: list[str], states: bool) -> list[dict[str, Any]]:
+    def replay(
+        self, d: data.GolemData, lineup: Lineup, labels: list[str], states: bool = False
+    ) -> list[dict[str, Any]]:
         moves, final = play.trace_game(d, *lineup)
         num_players = lineup.num_players
         ref = GolemReference(
@@ -443,24 +445,12 @@ class Golem(GameShell):
                 engine.apply_one(st, g, d.kernel, int(a))
         tree = new_tree(int(params[search_bot.S_ITERATIONS]) + 1, search_bot.MOVE_LEN, search_bot.MAX_MOVES)
         scratch = search_bot.new_scratch(st, new_pads(1))
-        seconds: dict[bool, list[float]] = {False: [], True: []}
-        searched = 0
-        for _ in range(repeats + 1):  # the first round compiles and is dropped
-            for bare in (False, True):
-                batch = st.copy()
-                t = time.process_time()
-                searched = search_bot.search_positions(batch, d.kernel[0], params, tree, scratch, bare)
-                seconds[bare].append(time.process_time() - t)
-        search_s = statistics.median(seconds[False][1:])
-        bare_s = statistics.median(seconds[True][1:])
-        iterations = searched * int(params[search_bot.S_ITERATIONS])
-        return {
-            "decisions": searched,
-            "decisions_per_cpu_s": searched / search_s,
-            "iterations_per_cpu_s": iterations / search_s,
-            "bare_rollouts_per_cpu_s": iterations / bare_s,
-            "tree_overhead": search_s / bare_s,
-        }
+        return time_search(_search_positions, st, d.kernel[0], params, tree, scratch, repeats)
+
+
+def _search_positions(st, tables, params, tree, scratch, out, bare) -> int:
+    """``search_bot.search_positions`` as ``simulate.gamekit.time_search`` calls it (Golem's writes no ``out``)."""
+    return search_bot.search_positions(st, tables, params, tree, scratch, bare)
 
 
 class _IntActions:

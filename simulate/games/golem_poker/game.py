@@ -7,7 +7,6 @@ amulet through the lineup, so "position relative to the amulet" is the seat.
 
 from __future__ import annotations
 
-import time
 from functools import partial
 from types import MappingProxyType
 from typing import Any
@@ -184,8 +183,8 @@ class GolemPoker(GameShell):
     def describe_data(self, d: data.PokerData) -> dict[str, Any]:
         return {"rules": dict(d.rules), "data": dict(d.provenance), "table": dict(d.table)}
 
-    def play_lineup(
-        self, d: data.PokerData, lineup: Lineup, threads: int, check_moves: bool, trajectories: bool
+    def play_chunk(
+        self, d: data.PokerData, lineup: Lineup, threads: int = 1, check_moves: bool = False, trajectories: bool = False
     ) -> ChunkTables:
         stages = 3 * int(d.tables.params[data.P_MAX_DEALS])  # two betting rounds and a draw a deal
         g = len(lineup.setup_seeds) if trajectories else 0
@@ -200,7 +199,9 @@ class GolemPoker(GameShell):
         seats["out"] = Codes(seats["out"], OUT_NAMES)
         return ChunkTables(games, seats, no_components(), trajectory_lists(*points) if trajectories else None)
 
-    def replay_lineup(self, d: data.PokerData, lineup: Lineup, labels: list[str], states: bool) -> list[dict[str, Any]]:
+    def replay(
+        self, d: data.PokerData, lineup: Lineup, labels: list[str], states: bool = False
+    ) -> list[dict[str, Any]]:
         moves, final = play.trace_game(d, *lineup)
         ace = d.rules["rank_one"] == "high"
         num_players = lineup.num_players
@@ -271,34 +272,17 @@ class GolemPoker(GameShell):
         events.append(result_event(ref, self.info.score_parts, reason, state, **facts))
         return events
 
-    def reference_random_seconds(
-        self, d: data.PokerData, num_players: int, setup_seeds: np.ndarray, play_seeds: np.ndarray
-    ) -> tuple[float, int]:
-        """Seconds and moves of whole games played by the reference engine with a uniform random player.
-
-        The Python twin of the kernel's ``random`` bot: a uniform legal kind of action, bets and raises
-        of 1-4 antes clipped to the legal range, and 0 to ``max_discards`` random cards thrown.
-        """
-        ante = d.rules["ante"]
-        start = time.perf_counter()
-        turns = 0
-        for s, p in zip(setup_seeds, play_seeds, strict=True):
-            rng = np.random.default_rng(int(p))
-            ref = GolemPokerReference(d, num_players, int(s))
-            while not ref.is_terminal():
-                keys = ref.legal_actions()
-                if keys[0][0] == "discard":
-                    k = int(rng.integers(ref.max_discards + 1))
-                    mask = int(sum(1 << int(i) for i in rng.choice(5, k, replace=False)))
-                    mv = make_record(DISCARD, cards=mask)
-                else:
-                    key = keys[int(rng.integers(len(keys)))]
-                    kind = {"fold": FOLD, "match": MATCH, "bet": BET, "raise": RAISE}[key[0]]
-                    amount = min(max(int(rng.integers(1, 5)) * ante, key[1]), key[2]) if kind in (BET, RAISE) else 0
-                    mv = make_record(kind, amount)
-                ref.apply_action(mv)
-                turns += 1
-        return time.perf_counter() - start, turns
+    def random_move(self, ref: GolemPokerReference, rng: np.random.Generator) -> np.ndarray:
+        """The reference's uniform random player (``GameShell.random_move``): a uniform legal kind of action, bets and
+        raises of 1-4 antes clipped to the legal range, and 0 to ``max_discards`` random cards thrown."""
+        keys = ref.legal_actions()
+        if keys[0][0] == "discard":
+            k = int(rng.integers(ref.max_discards + 1))
+            return make_record(DISCARD, cards=int(sum(1 << int(i) for i in rng.choice(5, k, replace=False))))
+        key = keys[int(rng.integers(len(keys)))]
+        kind = {"fold": FOLD, "match": MATCH, "bet": BET, "raise": RAISE}[key[0]]
+        amount = min(max(int(rng.integers(1, 5)) * ref.ante, key[1]), key[2]) if kind in (BET, RAISE) else 0
+        return make_record(kind, amount)
 
     def search_rates(self, d: data.PokerData, params: np.ndarray, num_positions: int, repeats: int) -> dict[str, float]:
         """One core's search rates from ``num_positions`` positions of threshold games (up to 11 decisions in).

@@ -46,11 +46,6 @@ def _start(ctx, st, i, g, sc):
 
 
 @njit(cache=True, inline="always")
-def _running(st, i):
-    return st[i].over == RUNNING
-
-
-@njit(cache=True, inline="always")
 def _turn(ctx, st, i, g, sc, w):
     """The seat to move's move, checked; a trajectory point at a stage's end."""
     tb = ctx[0][0]
@@ -92,7 +87,7 @@ def _play_games(ctx, st, slot, g0, g1, w, trace):
     to ``points[g, k]``, ``num_points`` (G,) counting them (``simulate.gamekit.new_trajectories``). ``w``: a
     ``PAD`` record; ``trace`` takes game ``g0``'s moves.
     """
-    return loop.play_games(_scratch, _start, _running, _turn, _finish, ctx, st, slot, g0, g1, w, trace)
+    return loop.play_games(_scratch, _start, loop.not_over, _turn, _finish, ctx, st, slot, g0, g1, w, trace)
 
 
 @njit(cache=True, parallel=True)

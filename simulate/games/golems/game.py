@@ -27,6 +27,7 @@ from simulate.gamekit import (
 )
 from simulate.games.golems import bots as golems_bots
 from simulate.games.golems import columns, data, learning, play, search_bot
+from simulate.games.golems.data import GolemsData
 from simulate.games.golems.engine import game_init, game_step
 from simulate.games.golems.reference import GolemsReference, in_hand, public_state
 from simulate.games.golems.state import (
@@ -162,7 +163,7 @@ class Golems(GameShell):
         ),
     )
 
-    def component_table(self, d: data.GolemsData) -> list[dict[str, Any]]:
+    def component_table(self, d: GolemsData) -> list[dict[str, Any]]:
         """Every card: ``id``, ``kind``, ``text`` (both abilities in words), ``same`` (the text identical copies
         share; a starting Rune is not a copy of a deck Rune), ``deck``, the requirement ``in_<type>``, the columns
         it can join ``out_<type>``, ``out_gems`` (a Reward), ``out_dust``, ``upgrades`` (0) and ``vp`` (a summoned
@@ -209,7 +210,7 @@ class Golems(GameShell):
     twin_class = GolemsTwin
     trace_game = staticmethod(play.trace_game)
 
-    def describe_data(self, d: data.GolemsData) -> dict[str, Any]:
+    def describe_data(self, d: GolemsData) -> dict[str, Any]:
         title = f"{self.info.title} [{d.label}]"
         if not d.provenance["default"]:
             title += f" from {d.provenance['folder']}"
@@ -223,8 +224,8 @@ class Golems(GameShell):
             "value_reference": self.info.value_reference,
         }
 
-    def play_lineup(
-        self, d: data.GolemsData, lineup: Lineup, threads: int, check_moves: bool, trajectories: bool
+    def play_chunk(
+        self, d: GolemsData, lineup: Lineup, threads: int = 1, check_moves: bool = False, trajectories: bool = False
     ) -> ChunkTables:
         n = lineup.num_players
         rounds = int(d.tables.params[data.P_MAX_TURNS]) // n + 1  # the turn cap ends a game at a round's end
@@ -233,9 +234,7 @@ class Golems(GameShell):
         tables = chunk_tables(d, st, n, self.info.score_parts)
         return tables._replace(trajectories=trajectory_lists(*points)) if trajectories else tables
 
-    def replay_lineup(
-        self, d: data.GolemsData, lineup: Lineup, labels: list[str], states: bool
-    ) -> list[dict[str, Any]]:
+    def replay(self, d: GolemsData, lineup: Lineup, labels: list[str], states: bool = False) -> list[dict[str, Any]]:
         moves, final = play.trace_game(d, *lineup)
         num_players = lineup.num_players
         gifted = int(np.flatnonzero(np.asarray(lineup.seat_bot) == 0)[0])
@@ -259,9 +258,7 @@ class Golems(GameShell):
         events.append(result)
         return events
 
-    def search_rates(
-        self, d: data.GolemsData, params: np.ndarray, num_positions: int, repeats: int
-    ) -> dict[str, float]:
+    def search_rates(self, d: GolemsData, params: np.ndarray, num_positions: int, repeats: int) -> dict[str, float]:
         """One core's search rates from ``num_positions`` positions of collector 2-player games (every 3rd turn).
 
         Searches and bare rollouts (the same iterations without the tree) from the same positions
@@ -296,7 +293,7 @@ class Golems(GameShell):
         return "\n".join(lines)
 
 
-def chunk_tables(d: data.GolemsData, st: np.ndarray, n: int, score_parts: tuple[str, ...]) -> ChunkTables:
+def chunk_tables(d: GolemsData, st: np.ndarray, n: int, score_parts: tuple[str, ...]) -> ChunkTables:
     """The games, seats and components columns of finished games ``st`` (see ``docs/golems.md``)."""
     games, seats, comps = columns.chunk_columns(d, st)
     turns = games.pop("turns")
@@ -327,7 +324,7 @@ def chunk_tables(d: data.GolemsData, st: np.ndarray, n: int, score_parts: tuple[
     return ChunkTables(out_games, out_seats, components)
 
 
-def _board(ref: GolemsReference, d: data.GolemsData, labels: list[str]) -> dict[str, Any]:
+def _board(ref: GolemsReference, d: GolemsData, labels: list[str]) -> dict[str, Any]:
     """The public position after a move: the display with its gems, every seat's tableau and score."""
     scores = ref.scores()
     seats = []

@@ -15,7 +15,7 @@ from simulate.games.golems.data import GolemsData
 from simulate.games.golems.engine import deal_gift, init_game, is_legal, score_parts, step
 from simulate.games.golems.features import NUM_FEATURES
 from simulate.games.golems.search_bot import S_ITERATIONS, SEARCH_MOVES, new_scratch, search_action
-from simulate.games.golems.state import END_ILLEGAL, MOVE_LEN, RUNNING, new_state
+from simulate.games.golems.state import END_ILLEGAL, MOVE_LEN, new_state
 from simulate.games.golems.value import features
 from simulate.play import no_finish
 from simulate.search import new_tree
@@ -51,11 +51,6 @@ def _scratch(ctx, st):
 def _start(ctx, st, i, g, sc):
     init_game(st[i], ctx[0][0], ctx[1], ctx[5][g], ctx[6][g])
     deal_gift(st[i], ctx[0][0], ctx[2][g])
-
-
-@njit(cache=True, inline="always")
-def _running(st, i):
-    return st[i].over == RUNNING
 
 
 @njit(cache=True, inline="always")
@@ -97,7 +92,7 @@ def _play_games(ctx, st, slot, g0, g1, w, trace):
     solo, every turn is a round) goes to ``points[g, k]``, ``num_points`` (G,) counting them
     (``simulate.gamekit.new_trajectories``). ``trace`` takes game ``g0``'s moves.
     """
-    return loop.play_games(_scratch, _start, _running, _turn, no_finish, ctx, st, slot, g0, g1, w, trace)
+    return loop.play_games(_scratch, _start, loop.not_over, _turn, no_finish, ctx, st, slot, g0, g1, w, trace)
 
 
 @njit(cache=True, parallel=True)

@@ -152,7 +152,7 @@ def _explainers(d: CenturyData, record: np.ndarray) -> dict[int, Explainer]:
 def replay_view(game: Any, played: ReplayedGame, events: list[dict[str, Any]], explain: bool = False) -> dict[str, Any]:
     """The page's data (``simulate.viewkit.build_view``, ``Game.replay_view``); seat k is the k-th to move, as in
     the reports."""
-    d, num_players = played.data, played.num_players
+    d, num_players = played.data, played.lineup.num_players
     if explain:
         twin = gift_twin(game, played, d.tables.params[P_GIFT] >= 0, deal_gift, CenturyReference)
         explain_moves(

@@ -235,18 +235,18 @@ def _explainers(d: GolemData, record: np.ndarray, num_players: int) -> dict[int,
 
 def _twin(game: Any, played: ReplayedGame) -> Any:
     """The game's twin at its start, its gift seat (rule option ``gift``) the run's."""
-    d, n = played.data, played.num_players
-    twin = game.new_twin(d, n, played.setup_seed, played.play_seed)
-    gift = int(engine.gift_seat(np.asarray(played.seat_lineup, np.int64)))
+    d, one = played.data, played.lineup
+    twin = game.new_twin(d, one.num_players, one.setup_seeds, one.play_seeds)
+    gift = int(engine.gift_seat(np.asarray(one.seat_bot, np.int64)))
     twin.record["gift_seat"][0] = gift
-    twin.reference = GolemReference(d, n, played.setup_seed, gift)
+    twin.reference = GolemReference(d, one.num_players, one.setup_seeds, gift)
     return twin
 
 
 def replay_view(game: Any, played: ReplayedGame, events: list[dict[str, Any]], explain: bool = False) -> dict[str, Any]:
     """The page's data (``simulate.viewkit.build_view``, ``Game.replay_view``); with ``explain`` the options of each
     ``search`` and ``apprentice`` move."""
-    d, num_players = played.data, played.num_players
+    d, num_players = played.data, played.lineup.num_players
     if explain:
         twin = _twin(game, played)
         explain_moves(
@@ -260,7 +260,7 @@ def replay_view(game: Any, played: ReplayedGame, events: list[dict[str, Any]], e
         )
     order = list(events[0]["order"])
     names = _names(order)
-    autos = _phases(d, num_players, played.seat_lineup, played.setup_seed, events, names)
+    autos = _phases(d, num_players, played.lineup.seat_bot, played.lineup.setup_seeds, events, names)
     result = events[-1]
     parts = "; ".join(
         f"{names[k]}: " + ", ".join(f"{p.removeprefix('score_')} {v}" for p, v in sp.items() if v)

@@ -94,9 +94,9 @@ def _explainers(d: PokerData, record: np.ndarray) -> dict[int, Explainer]:
 def replay_view(game: Any, played: ReplayedGame, events: list[dict[str, Any]], explain: bool = False) -> dict[str, Any]:
     """The page's data (``simulate.viewkit.build_view``, ``Game.replay_view``); seat 1 holds the amulet. With
     ``explain`` the options of each ``search`` move."""
-    num_players = played.num_players
+    num_players = played.lineup.num_players
     if explain:
-        twin = game.new_twin(played.data, num_players, played.setup_seed, played.play_seed)
+        twin = game.new_twin(played.data, num_players, played.lineup.setup_seeds, played.lineup.play_seeds)
         words = twin.reference.describe
         explainers = _explainers(played.data, twin.record)
         explain_moves(twin, events, played, explainers, words, move_of=lambda e: np.asarray(e["record"], np.int32))

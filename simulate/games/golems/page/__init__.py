@@ -134,7 +134,7 @@ def _explainers(d: GolemsData, record: np.ndarray, num_players: int) -> dict[int
 def replay_view(game: Any, played: ReplayedGame, events: list[dict[str, Any]], explain: bool = False) -> dict[str, Any]:
     """The page's data (``simulate.viewkit.build_view``, ``Game.replay_view``); with ``explain`` the options of each
     ``search`` and ``apprentice`` move."""
-    d, num_players = played.data, played.num_players
+    d, num_players = played.data, played.lineup.num_players
     if explain:
         twin = gift_twin(game, played, d.tables.params[P_GIFT] >= 0, deal_gift, GolemsReference)
         words = twin.reference.describe
