@@ -6,7 +6,9 @@ Three kinds of line (``"kind"``), each with its game counts and seeds:
   simplest exploits: a table that always folds, one that always raises 2 antes at a time, one that always raises the
   minimum), the cfr seat rotated through the table (each deal played once per seat order), and the reverse (the other
   bot alone among cfr bots, ``"alone"``: what that bot gains against the cfr table); net chips per hand (one game is
-  one pot) with a 95% t interval, at 3-6 players;
+  one pot) with a 95% t interval, at 3-6 players; and how often the lone bot folded before the draw by the strength of
+  the hand it was dealt (``folds_before_draw``: hands and share folded in each band of ``OPENING_EDGES``), which shows
+  a table that throws away strong hands against a field that raises;
 * ``profile``: mirror games of every bot: folds, bets, raises, calls and showdowns reached per seat-game and the share
   of seat-games using each (``analysis.stats.profile.play_profile``, the report's play profile), and the share of
   pots reaching a showdown;
@@ -49,6 +51,9 @@ EXPLOITS = {
     "min_raise": "threshold:fold_below=0:raise_above=0:max_raises=20:bet_antes=1",  # the same, the minimum each time
 }
 """The simplest exploits, as threshold players (``tests/test_golem_poker_cfr.py`` plays the first two)."""
+OPENING_EDGES = (0.92, 0.97, 0.99)
+"""Bands of a seat's opening strength (its first five cards' percentile among all hands) for ``folds_before_draw``:
+below the top 8%, the top 8-3%, 3-1% and 1%."""
 SLOW = ("search",)
 """Bots whose games cost a search each decision: they play ``--slow-games``."""
 
@@ -71,9 +76,23 @@ def _play(game, data, lineup: list[str], players: int, games: int, seed: int):
 def gain(game, data, a: str, b: str, players: int, games: int, seed: int) -> dict:
     """Bot ``a`` alone among ``b`` bots: its net chips per hand."""
     tables, seat_bot = _play(game, data, [a] + [b] * (players - 1), players, games, seed)
-    scores = np.asarray(tables.seats["score"], float).reshape(games, players)
-    mine = scores[np.arange(games), np.argmax(seat_bot == 0, axis=1)]
-    return {"chips": round(float(mine.mean()), 1), "chips_ci95": _t(mine)}
+    rows, seat = np.arange(games), np.argmax(seat_bot == 0, axis=1)
+    mine = np.asarray(tables.seats["score"], float).reshape(games, players)[rows, seat]
+    codes, names = tables.seats["out"]
+    folded = (np.asarray(codes) == names.index("first_round")).reshape(games, players)[rows, seat]
+    band = np.digitize(
+        np.asarray(tables.seats["opening_strength"], float).reshape(games, players)[rows, seat], OPENING_EDGES
+    )
+    edges = (0.0, *OPENING_EDGES, 1.0)
+    folds = {
+        f"{edges[k]:g}-{edges[k + 1]:g}": {
+            "hands": int((band == k).sum()),
+            "folded": round(float(folded[band == k].mean()), 3),
+        }
+        for k in range(len(edges) - 1)
+        if (band == k).any()
+    }
+    return {"chips": round(float(mine.mean()), 1), "chips_ci95": _t(mine), "folds_before_draw": folds}
 
 
 def profile(game, data, bot: str, players: int, games: int, seed: int) -> dict:
