@@ -299,3 +299,22 @@ def test_the_kept_iteration_runs_its_games_and_is_within_every_best_interval_whe
         assert within(kept) and mean[kept] == max(mean[k] for k in eligible)
     else:
         assert mean[kept] == max(mean[k] for k in runs)
+
+
+def test_the_fit_runs_on_one_blas_thread(monkeypatch) -> None:
+    """The weights must not depend on the machine's core count: the logistic fit runs with FIT_THREADS BLAS threads."""
+    from sklearn.linear_model import LogisticRegression
+    from threadpoolctl import threadpool_info
+
+    from simulate.orchestration import training
+
+    seen = []
+    fit = LogisticRegression.fit
+    monkeypatch.setattr(
+        LogisticRegression, "fit", lambda self, *a, **k: seen.append(threadpool_info()) or fit(self, *a, **k)
+    )
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(200, 3))
+    training._fit(x, (x[:, 0] + rng.normal(size=200) > 0).astype(float), seed=0)
+    blas = [pool for pool in seen[0] if pool["user_api"] == "blas"]
+    assert blas and all(pool["num_threads"] == training.FIT_THREADS == 1 for pool in blas), seen
