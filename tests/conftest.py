@@ -22,9 +22,9 @@ from pathlib import Path
 import pytest
 
 SLOWEST_FIRST = ("golem-poker", "golem", "century", "golems")
-"""The games by the time their warm-up took in CI, longest first (``.ci/run``'s log: 292, 188, 186 and 124 s on 2
-cores, 7 Dec): started in this order, two at a time, the longest ends first, not last. Package size does not
-predict it (golem-poker's is the smallest: its check compiles the shared CFR trainer). A game not named goes last."""
+"""The games by the time their warm-up takes in CI, longest first (the "compiled ...'s kernels in N s" lines of
+``.ci/run``'s log): started in this order, two at a time, the longest does not end last. Package size does not predict
+it (golem-poker's package is the smallest and compiles longest). A game not named goes last."""
 
 
 def _cold_games() -> list[tuple[str, int, list[str]]]:

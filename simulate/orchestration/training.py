@@ -368,7 +368,7 @@ def _fit(x: np.ndarray, y: np.ndarray, seed: int, c: float = 1.0) -> tuple[np.nd
     """Logistic regression of the win share on the features: (intercept, weights on the raw features), model."""
     from sklearn.linear_model import LogisticRegression
     from sklearn.preprocessing import StandardScaler
-    from threadpoolctl import threadpool_limits  # scikit-learn's own dependency
+    from threadpoolctl import threadpool_limits
 
     with threadpool_limits(limits=FIT_THREADS):
         scaler = StandardScaler().fit(x)
