@@ -541,3 +541,22 @@ def test_a_quantity_no_pair_changed_says_which_quantity_did_not_change() -> None
     assert ".." not in text
     assert text.endswith("; game length +0.0 rounds (no game's length changed)")
     assert "no game changed" not in text
+
+
+@pytest.mark.parametrize(
+    ("component", "text", "named"),
+    [
+        ("M04", "gain 1M", "M04 (gain 1M)"),
+        ("artifact_4", "Artifact 4 of the seat's tile completed", "Artifact 4 of the seat's tile completed"),
+        ("artifact_4", "Artifact 40 of the seat's tile", "artifact_4 (Artifact 40 of the seat's tile)"),
+        ("golem_dev_2", "golem Development 2 (4 Clay)", "golem_dev_2 (golem Development 2 (4 Clay))"),
+    ],
+)
+def test_a_sentence_names_a_card_once(component: str, text: str, named: str) -> None:
+    """A card whose text begins by naming it ("Artifact 4 ...") is not named twice ("artifact_4 (Artifact 4 ...)");
+    any other keeps its id, which is how a designer finds it in the data."""
+    rows = [{"quantity": "holder_win", "diff": 0.2, "se": 0.05, "pvalue": 1e-4}]
+    cell = pd.DataFrame(rows).assign(
+        component=component, text=text, num_players=2, lineup="greedy", design="gift", num_games=100
+    )
+    assert value_sentence(adjust_by_quantity(cell), component, 2, "greedy").startswith(f"{named} is worth +20.0 pp")

@@ -667,3 +667,13 @@ def test_players_are_named_in_peoples_words_wherever_a_spec_stands_as_a_word() -
         "4 and 6 players: equity player: the strongest; quick search beats search (100 iterations); the search "
         "style; equity:k=2"
     )
+
+
+def test_a_component_whose_name_says_its_kind_is_not_named_twice() -> None:
+    from types import SimpleNamespace
+
+    from analysis.report.components import _named
+
+    assert _named(SimpleNamespace(kind="artifact", component="artifact_3")) == "artifact_3"
+    assert _named(SimpleNamespace(kind="book", component="B12")) == "book B12"
+    assert _named(SimpleNamespace(kind="objective", component=71)) == "objective 71"

@@ -159,8 +159,9 @@ def build_component_section(
 
 
 def _named(row: Any) -> str:
-    """A component by kind and name: 'book B12', 'objective O03'."""
-    return f"{row.kind} {row.component}"
+    """A component by kind and name: 'book B12', 'objective O03'; by name alone where the name says its kind
+    ('artifact_3', not 'artifact artifact_3')."""
+    return row.component if str(row.component).startswith(row.kind) else f"{row.kind} {row.component}"
 
 
 def _component_answer(strength: pd.DataFrame) -> str:

@@ -206,6 +206,22 @@ def _who(lineup: str, num_players: int, num_games: int) -> str:
     return f"{num_games:,} paired games, {bots}, {num_players} players"
 
 
+def card_name(component: str, text: str) -> str:
+    """How a sentence names a card: its id with its text, or the text alone where the text begins by naming the card
+    (Golem's ``artifact_4`` is "Artifact 4 of the seat's tile ...").
+
+    Examples
+    --------
+    >>> card_name("M04", "Trade 2 yellow for 2 green")
+    'M04 (Trade 2 yellow for 2 green)'
+    >>> card_name("artifact_4", "Artifact 4 of the seat's tile completed")
+    "Artifact 4 of the seat's tile completed"
+    """
+    if text.lower().startswith(component.replace("_", " ").lower() + " "):
+        return text
+    return f"{component} ({text})"
+
+
 def value_sentence(effects: pd.DataFrame, component: str, num_players: int, lineup: str, design: str = "gift") -> str:
     """One line answering "what is ``component`` worth" from :func:`adjust_by_quantity` rows with the columns of
     ``simulate.orchestration.card_value.ValueResult.effects`` (``component``, ``text``, ``num_players``, ``lineup``,
@@ -220,7 +236,7 @@ def value_sentence(effects: pd.DataFrame, component: str, num_players: int, line
     if "holder_win" not in rows.index:
         raise ValueError(f"no {design} value of {component} at {num_players} players, {lineup}")
     win = value_verdicts(rows.reset_index()).iloc[0]
-    name = f"{component} ({win['text']})"
+    name = card_name(component, win["text"])
     where = _who(lineup, num_players, int(win["num_games"]))
     if win["verdict"] == "worth":
         text = f"{name} is worth {_pp(win['diff'])} pp win share to its holder ({_interval(win)}, {where})"
