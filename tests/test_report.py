@@ -669,6 +669,19 @@ def test_players_are_named_in_peoples_words_wherever_a_spec_stands_as_a_word() -
     )
 
 
+def test_a_bot_named_by_an_adjective_is_renamed_only_where_it_names_a_player() -> None:
+    """Golem's bot ``balanced``: "the seats are not balanced" is a verdict, not a player (it read "not balanced
+    heuristic (all three lines)" in the sample report)."""
+    from simulate.registry import make
+
+    names = make("golem").info.bot_names
+    verdict = "seat 1 wins 36.9%; the seats are not balanced (Wald chi-square 23.3); the seat is balanced"
+    assert people_words(verdict, names) == verdict
+    assert people_words("differs at balanced; balanced > books", names) == (
+        f"differs at {names['balanced']}; {names['balanced']} > {names['books']}"
+    )
+
+
 def test_a_component_whose_name_says_its_kind_is_not_named_twice() -> None:
     from types import SimpleNamespace
 

@@ -16,7 +16,9 @@ def people_words(text: str, names: Mapping[str, str]) -> str:
     """``text`` with every bot spec of ``names`` (``name[:key=value...]``) that stands as a word replaced by what a
     designer calls that player (the longest spec first, so ``search:iterations=50`` is not read as ``search``). A
     spec followed by " style" is the name of a strategy style ("the engine style"), not a player, and stays; one
-    followed by a colon is renamed unless a parameter follows (``equity:`` ends a clause, ``equity:k=2`` is a spec).
+    after "is", "are" or "not" is an adjective (Golem's bot ``balanced`` in "the seats are not balanced") and stays;
+    one followed by a colon is renamed unless a parameter follows (``equity:`` ends a clause, ``equity:k=2`` is a
+    spec).
 
     Examples
     --------
@@ -29,7 +31,8 @@ def people_words(text: str, names: Mapping[str, str]) -> str:
     if not names:
         return text
     specs = sorted(names, key=len, reverse=True)
-    pattern = re.compile("|".join(rf"(?<![\w:=.-]){re.escape(s)}(?![\w=-]|:\w+=| style\b)" for s in specs))
+    adjective = r"(?<!\bis )(?<!\bare )(?<!\bnot )"
+    pattern = re.compile("|".join(rf"(?<![\w:=.-]){adjective}{re.escape(s)}(?![\w=-]|:\w+=| style\b)" for s in specs))
     return pattern.sub(lambda m: names[m.group(0)], text)
 
 
