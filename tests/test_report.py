@@ -516,7 +516,8 @@ def test_rule_variants_are_compared_with_their_baseline_and_never_pooled(tmp_pat
     assert pots[3] == f"{base_pot:.3f}"
     assert any("penalty_antes=6" in f for f in side.findings)
     assert "differ in rules" not in report.caution
-    stands_out = "Rule option that stands out: penalty_antes=6 (4 players) moves "
+    penalty = game.rule_options()["penalty_antes"].help  # the summary says what the option decides
+    stands_out = f"Rule option that stands out: penalty_antes=6 ({penalty}; 4 players) moves "
     assert any(a.startswith(stands_out) for a in report.summary), report.summary
     # the bullets name every measure they compared, not "no measure changed"
     finding = next(f for f in side.findings if "penalty_antes=6" in f)

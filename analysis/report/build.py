@@ -192,7 +192,9 @@ def compute_report(
         round_word=facts.get("round_word", "round"),
     )
     setup_section = build_setup_section(seats, same_rules, offsets, alpha, unit)
-    variant_section = build_variant_section(games, seats, runs, metrics, labels, alpha, outcome_unit)
+    variant_section = build_variant_section(
+        games, seats, runs, metrics, labels, alpha, outcome_unit, facts.get("rule_words")
+    )
     value_section = build_card_value_section(manifests, value_runs, facts.get("skill_ladder", ()), alpha)
     sections = [
         win_rate_section,

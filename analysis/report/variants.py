@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -24,8 +24,10 @@ def build_variant_section(
     labels: dict[str, str],
     alpha: float,
     unit: str | None = None,
+    rule_words: Mapping[str, str] | None = None,
 ) -> Section | None:
-    """Each run under changed rule options against the run with the same players and bots under the base rules."""
+    """Each run under changed rule options against the run with the same players and bots under the base rules; the
+    summary's answer says what a rule option decides (``rule_words``, option -> its help) beside its name."""
     base = base_rules_of(manifests)
     variants = [m for m in manifests if rules_key(m) != base]
     if not variants:
@@ -48,7 +50,9 @@ def build_variant_section(
     standouts: list[tuple[float, str]] = []
     moved = 0
     for m in variants:
-        change = ", ".join(f"{k}={v}" for k, v in m.rules.items() if base_rules.get(k) != v)
+        changed_options = [k for k, v in m.rules.items() if base_rules.get(k) != v]
+        change = ", ".join(f"{k}={m.rules[k]}" for k in changed_options)
+        meaning = "; ".join(rule_words[k] for k in changed_options if rule_words and rule_words.get(k))
         ref = baselines.get(lineup_key(m))
         if ref is None:
             section.items.append(
@@ -87,7 +91,12 @@ def build_variant_section(
                     f"{spec[1]} from {_value(b, share, 1)} to {_value(v, share, 1)} ({_change(diff, share, 1)}, "
                     f"{_change(diff - half, share, 1)} to {_change(diff + half, share, 1)})"
                 )
-                standouts.append((abs(diff) / (half / z), f"{change} ({fmt_players(m.num_players)}) moves {plain}"))
+                named = (
+                    f"{change} ({meaning}; {fmt_players(m.num_players)})"
+                    if meaning
+                    else f"{change} ({fmt_players(m.num_players)})"
+                )
+                standouts.append((abs(diff) / (half / z), f"{named} moves {plain}"))
             rows.append(
                 [
                     m.label,

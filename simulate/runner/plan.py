@@ -120,7 +120,8 @@ def report_facts(game: Game) -> dict[str, Any]:
     the seat and strategy answers measure), ``outcome_precision`` (score units, for ``"score"``),
     ``design_measures`` (the metrics the summary leads with) and ``public_opening``, ``hidden_order`` (what the
     setup seed's two streams draw, in words; an empty opening: none) and ``playing_time`` (the box's minutes and the
-    estimated pace that turn a game's turns into minutes, ``Game.playing_time``; None: no box time)."""
+    estimated pace that turn a game's turns into minutes, ``Game.playing_time``; None: no box time) and
+    ``rule_words`` (rule option -> what it decides, the option's help: the words a rule answer names it with)."""
     return {
         "score_unit": game.info.score_unit,
         "turn_order_column": game.info.turn_order_column,
@@ -135,6 +136,7 @@ def report_facts(game: Game) -> dict[str, Any]:
         "public_opening": game.info.public_opening,
         "hidden_order": game.info.hidden_order,
         "playing_time": game.playing_time(),
+        "rule_words": {name: option.help for name, option in game.rule_options().items()},
     }
 
 
