@@ -405,6 +405,7 @@ def test_a_run_without_what_the_report_needs_of_the_game_is_refused_in_one_line(
         "public_opening": make("century").info.public_opening,
         "hidden_order": make("century").info.hidden_order,
         "playing_time": make("century").playing_time(),
+        "rule_words": {name: option.help for name, option in make("century").rule_options().items()},
     }
     old = _copy(runs["mirror"], tmp_path / "old")
     manifest = json.loads((old / "manifest.json").read_text())
