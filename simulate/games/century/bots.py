@@ -5,20 +5,14 @@ applied it, the crystals it returns over the caravan limit (``choose_discard``).
 dispatches on an integer bot id; parameters come as a float vector named in ``BOTS``.
 """
 
+# ruff: noqa: F403, F405 - the game's declared codes and layouts come whole from their modules
+
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
 
-from simulate.games.century.data import (
-    KIND_CREATE,
-    KIND_TRADE,
-    KIND_UPGRADE,
-    P_CARAVAN_LIMIT,
-    P_COPPER_VP,
-    P_NUM_MERCHANT,
-    P_SILVER_VP,
-)
+from simulate.games.century.data import *
 from simulate.games.century.engine import (
     can_claim,
     can_rest,
@@ -27,22 +21,7 @@ from simulate.games.century.engine import (
     trade_max_times,
     write_acquire,
 )
-from simulate.games.century.state import (
-    ACQUIRE,
-    CLAIM,
-    IN_HAND,
-    M_ARG,
-    M_DISCARD,
-    M_KIND,
-    M_PAY,
-    M_STEPS,
-    M_TIMES,
-    MOVE_LEN,
-    PASS,
-    PLAY,
-    PLAYED,
-    REST,
-)
+from simulate.games.century.state import *
 from simulate.rng import randint, uniform
 
 RANDOM, GREEDY, ENGINE, PLANNER, SEARCH, APPRENTICE = 0, 1, 2, 3, 4, 5

@@ -1,5 +1,7 @@
 """Century: Golem Edition behind the shared game interface (``simulate.game.Game``)."""
 
+# ruff: noqa: F403, F405 - the game's declared codes and layouts come whole from their modules
+
 from __future__ import annotations
 
 import threading
@@ -35,7 +37,7 @@ from simulate.games.century import columns, data, play, search_bot
 from simulate.games.century.data import CenturyData
 from simulate.games.century.engine import game_init, game_step
 from simulate.games.century.reference import CenturyReference, public_state
-from simulate.games.century.state import END_REASONS, IN_HAND, M_DISCARD, M_KIND, MOVE_LEN, MOVE_NAMES, new_state
+from simulate.games.century.state import *
 from simulate.games.century.study import STUDY
 from simulate.games.century.twin import CenturyTwin
 from simulate.rng import game_seeds

@@ -18,6 +18,8 @@ Numpy is used only at the edges: reading the card tables, the setup shuffle (``s
 so both engines deal identical decks) and :meth:`~CenturyReference.to_arrays`.
 """
 
+# ruff: noqa: F403, F405 - the game's declared codes and layouts come whole from their modules
+
 from __future__ import annotations
 
 import copy
@@ -27,50 +29,8 @@ from typing import Any
 import numpy as np
 
 from simulate.datafiles import deck_capacity
-from simulate.games.century.data import (
-    COLOURS,
-    KIND_CREATE,
-    KIND_TRADE,
-    KIND_UPGRADE,
-    MAX_MERCHANT_ROW,
-    MAX_PLAYERS,
-    MAX_POINT_ROW,
-    NUM_COLOURS,
-    P_CARAVAN_LIMIT,
-    P_COINS_PER_PLAYER,
-    P_COPPER_VP,
-    P_GIFT,
-    P_MAX_ROUNDS,
-    P_MERCHANT_ROW,
-    P_POINT_ROW,
-    P_REST_REQUIRES_PLAYED,
-    P_SILVER_VP,
-    P_TIE_SHARED,
-    CenturyData,
-    CenturyTables,
-)
-from simulate.games.century.state import (
-    ACQUIRE,
-    CLAIM,
-    END_REASONS,
-    END_TRIGGER,
-    END_TURN_CAP,
-    IN_HAND,
-    M_ARG,
-    M_DISCARD,
-    M_KIND,
-    M_PAY,
-    M_STEPS,
-    M_TIMES,
-    MOVE_LEN,
-    NOT_OWNED,
-    PASS,
-    PLAY,
-    PLAYED,
-    REST,
-    RUNNING,
-    new_move,
-)
+from simulate.games.century.data import *
+from simulate.games.century.state import *
 from simulate.rng import draw_front, opening_seed, order_seed, shuffle_range
 
 TERMINAL = -4  # current_player() of a finished game (OpenSpiel's PlayerId.TERMINAL)

@@ -16,25 +16,15 @@ Hand strength is the percentile of a made five-card hand among all 2,598,960 han
   otherwise throw at most one card (the lowest one not in a pair, or the odd card of a draw).
 """
 
+# ruff: noqa: F403, F405 - the game's declared codes and layouts come whole from their modules
+
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
 
 from simulate.games.golem_poker.abstraction import abstract_move, choose_action
-from simulate.games.golem_poker.data import (
-    HAND_SIZE,
-    P_ACE_HIGH,
-    P_ANTE,
-    P_GOLEM_FOLDED,
-    P_GOLEM_SHORT,
-    P_GOLEM_TIE_PLAYER,
-    P_MAX_DISCARDS,
-    P_PENALTY,
-    SHORT_DECK,
-    SHORT_NONE,
-    strength,
-)
+from simulate.games.golem_poker.data import *
 from simulate.games.golem_poker.engine import bet_range, can_match, num_active, raise_range, to_match
 from simulate.games.golem_poker.evaluator import (
     CATEGORY_SHIFT,
@@ -45,18 +35,7 @@ from simulate.games.golem_poker.evaluator import (
     eval5,
     eval_packed,
 )
-from simulate.games.golem_poker.state import (
-    BET,
-    BET1,
-    DISCARD,
-    DRAW,
-    FOLD,
-    M_AMOUNT,
-    M_CARDS,
-    M_KIND,
-    MATCH,
-    RAISE,
-)
+from simulate.games.golem_poker.state import *
 from simulate.rng import randint, uniform
 
 RANDOM, THRESHOLD, EQUITY, SEARCH, CFR = 0, 1, 2, 3, 4

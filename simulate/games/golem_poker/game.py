@@ -5,6 +5,8 @@ as the golem forces. Seat 1 holds the amulet (acts first); the runner's seat rot
 amulet through the lineup, so "position relative to the amulet" is the seat.
 """
 
+# ruff: noqa: F403, F405 - the game's declared codes and layouts come whole from their modules
+
 from __future__ import annotations
 
 from functools import partial
@@ -29,21 +31,7 @@ from simulate.games.golem_poker import cfr_game, columns, data, play, policy, se
 from simulate.games.golem_poker.engine import game_init, game_step
 from simulate.games.golem_poker.evaluator import CATEGORY_NAMES, describe
 from simulate.games.golem_poker.reference import GolemPokerReference, card_text, make_record, public_state
-from simulate.games.golem_poker.state import (
-    BET,
-    DISCARD,
-    END_REASONS,
-    FOLD,
-    M_KIND,
-    MATCH,
-    MOVE_LEN,
-    MOVE_NAMES,
-    NO_VALUE,
-    OUT_NAMES,
-    PHASE_NAMES,
-    RAISE,
-    new_state,
-)
+from simulate.games.golem_poker.state import *
 from simulate.games.golem_poker.study import STUDY
 from simulate.games.golem_poker.twin import GolemPokerTwin
 from simulate.rng import game_seeds

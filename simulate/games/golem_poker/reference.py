@@ -15,6 +15,8 @@ Hands are valued with the tested evaluator's public functions (``evaluate5``, ``
 deck is drawn with ``simulate.rng.randint`` so that both engines deal identical cards.
 """
 
+# ruff: noqa: F403, F405 - the game's declared codes and layouts come whole from their modules
+
 from __future__ import annotations
 
 from enum import IntEnum
@@ -24,32 +26,7 @@ import numpy as np
 
 from simulate.games.golem_poker import evaluator as ev
 from simulate.games.golem_poker.data import HAND_SIZE, MAX_DEALS, MAX_PLAYERS, PokerData
-from simulate.games.golem_poker.state import (
-    BET,
-    BET1,
-    BET2,
-    DISCARD,
-    DRAW,
-    END_LAST_PLAYER,
-    END_REASONS,
-    END_SHOWDOWN,
-    END_TURN_CAP,
-    FOLD,
-    M_AMOUNT,
-    M_CARDS,
-    M_KIND,
-    MATCH,
-    MAX_GOLEM,
-    NO_VALUE,
-    OUT_BET1,
-    OUT_BET2,
-    OUT_FORCED,
-    OUT_NONE,
-    PHASE_NAMES,
-    RAISE,
-    RUNNING,
-    new_move,
-)
+from simulate.games.golem_poker.state import *
 from simulate.rng import order_seed, randint
 
 TERMINAL = -4  # current_player() of a finished game (OpenSpiel's PlayerId.TERMINAL)

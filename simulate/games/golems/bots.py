@@ -6,29 +6,14 @@ every seat's cards and gems, the supply and the deck size, never the deck order 
 removed at setup (the look-ahead bot reshuffles those before each rollout).
 """
 
+# ruff: noqa: F403, F405 - the game's declared codes and layouts come whole from their modules
+
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
 
-from simulate.games.golems.data import (
-    GOLEM,
-    MAX_DISPLAY,
-    MAX_TYPES,
-    P_DUST_LEN,
-    P_GOLEM_VP,
-    P_NUM_TYPES,
-    P_RESERVE_COST,
-    P_RUNE_DISCARD,
-    P_TAKE_GEMS,
-    P_TUCK_LIMIT,
-    P_TUCK_MAX,
-    P_TUCK_VP,
-    P_WILD_TUCK,
-    RUNE,
-    TUCK_REQUIRED_TYPES,
-    TUCK_REQUIREMENT,
-)
+from simulate.games.golems.data import *
 from simulate.games.golems.engine import (
     can_take_gems,
     dust_score,
@@ -38,25 +23,7 @@ from simulate.games.golems.engine import (
     step,
 )
 from simulate.games.golems.features import NUM_FEATURES
-from simulate.games.golems.state import (
-    DISCARD,
-    DUST,
-    M_ABILITY,
-    M_COLUMN,
-    M_KIND,
-    M_POS,
-    M_ROW,
-    M_TUCK,
-    MOVE_LEN,
-    PASS,
-    RESERVE,
-    RESOURCE,
-    REWARD,
-    RUNNING,
-    SUMMON,
-    TAKE_CARD,
-    TAKE_GEMS,
-)
+from simulate.games.golems.state import *
 from simulate.rng import next_u64, randint
 
 RANDOM, GREEDY, COLLECTOR, LOOKAHEAD, SEARCH, APPRENTICE = 0, 1, 2, 3, 4, 5

@@ -6,6 +6,8 @@ automaton (after the tie-breaks), ``rank`` 2 and ``win`` 0 when it loses, ``win`
 shared tie; the automaton's score is in the games table (``automa_score``).
 """
 
+# ruff: noqa: F403, F405 - the game's declared codes and layouts come whole from their modules
+
 from __future__ import annotations
 
 from types import MappingProxyType
@@ -30,15 +32,7 @@ from simulate.games.golems import columns, data, learning, play, search_bot
 from simulate.games.golems.data import GolemsData
 from simulate.games.golems.engine import game_init, game_step
 from simulate.games.golems.reference import GolemsReference, in_hand, public_state
-from simulate.games.golems.state import (
-    END_REASONS,
-    M_KIND,
-    MOVE_LEN,
-    MOVE_NAMES,
-    NUM_USES,
-    USE_NAMES,
-    new_state,
-)
+from simulate.games.golems.state import *
 from simulate.games.golems.study import STUDY
 from simulate.games.golems.twin import GolemsTwin
 from simulate.rng import game_seeds

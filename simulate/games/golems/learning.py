@@ -3,6 +3,8 @@
 Apart from the bot (``apprentice.py``), which the play loop imports: the positions are played by that loop.
 """
 
+# ruff: noqa: F403, F405 - the game's declared codes and layouts come whole from their modules
+
 from __future__ import annotations
 
 import numpy as np
@@ -16,7 +18,7 @@ from simulate.games.golems.data import VALUE_FILE, VALUE_PLAYERS, GolemsData
 from simulate.games.golems.engine import game_init, game_step
 from simulate.games.golems.features import FEATURES, NUM_FEATURES, PLAYER_COUNTS
 from simulate.games.golems.search_bot import S_ITERATIONS, SEARCH_MOVES, new_scratch, root_shares
-from simulate.games.golems.state import M_ABILITY, M_COLUMN, M_KIND, M_POS, M_ROW, MOVE_LEN, TAKE_CARD, new_state
+from simulate.games.golems.state import *
 from simulate.rng import derive_seed
 from simulate.search import new_tree
 

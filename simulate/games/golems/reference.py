@@ -19,6 +19,8 @@ Numpy is used only at the edges: reading the tables, the setup shuffle (``simula
 engines deal identical decks) and :meth:`~GolemsReference.to_arrays`.
 """
 
+# ruff: noqa: F403, F405 - the game's declared codes and layouts come whole from their modules
+
 from __future__ import annotations
 
 import copy
@@ -28,83 +30,8 @@ from typing import Any
 import numpy as np
 
 from simulate.datafiles import deck_capacity
-from simulate.games.golems.data import (
-    GEM,
-    GOLEM,
-    MAX_PLAYERS,
-    MAX_ROW_SIZE,
-    MAX_ROWS,
-    MAX_START_PER_PLAYER,
-    MAX_TYPES,
-    P_AUTOMA_GEMS_SCORE,
-    P_AUTOMA_GOLEM_VP,
-    P_GEM_TOKENS,
-    P_GIFT,
-    P_GOLEM_VP,
-    P_MAX_TURNS,
-    P_NUM_START,
-    P_REFILL_EMPTY,
-    P_REMOVED,
-    P_RESERVE_BEFORE,
-    P_RESERVE_COST,
-    P_RESERVE_MIN,
-    P_ROW_SIZE,
-    P_ROWS,
-    P_RUNE_DISCARD,
-    P_SOLO_PARTIAL,
-    P_SOLO_PICKS,
-    P_SOLO_ROW_SIZE,
-    P_SOLO_ROWS,
-    P_SPARE_TO_DECK,
-    P_START_PER_PLAYER,
-    P_STARTING_GEMS,
-    P_TAKE_GEMS,
-    P_TAKE_MAX_HELD,
-    P_TAKE_SHORT_FORBIDDEN,
-    P_TIE_SHARED,
-    P_TUCK_LIMIT,
-    P_TUCK_MAX,
-    P_TUCK_VP,
-    P_WILD_TUCK,
-    TUCK_ANY,
-    TUCK_REQUIREMENT,
-    GolemsData,
-    card_text,
-)
-from simulate.games.golems.state import (
-    ABILITY_NAMES,
-    DISCARD,
-    DUST,
-    END_REASONS,
-    END_STALLED,
-    END_TRIGGER,
-    END_TURN_CAP,
-    M_ABILITY,
-    M_COLUMN,
-    M_KIND,
-    M_POS,
-    M_ROW,
-    M_TUCK,
-    MOVE_LEN,
-    NUM_USES,
-    PASS,
-    RESERVE,
-    RESOURCE,
-    REWARD,
-    RUNNING,
-    SUMMON,
-    TAKE_CARD,
-    TAKE_GEMS,
-    U_DISCARD,
-    U_DUST,
-    U_GOLEM_RESOURCE,
-    U_RESERVE,
-    U_REWARD,
-    U_RUNE_RESOURCE,
-    U_START,
-    U_SUMMON,
-    new_move,
-)
+from simulate.games.golems.data import *
+from simulate.games.golems.state import *
 from simulate.rng import draw_front, opening_seed, order_seed, shuffle, shuffle_range
 
 TERMINAL = -4  # current_player() of a finished game (OpenSpiel's PlayerId.TERMINAL)
