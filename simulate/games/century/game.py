@@ -51,10 +51,6 @@ _BATCH = threading.local()
 several chunks at once in threads of one process)."""
 
 
-WHOLE_PARAMS = frozenset({"horizon", "targets", "iterations", "rollout_turns", "leaf", "endgame"})
-"""Bot parameters that take whole numbers (the planner counts turns and target cards with them)."""
-
-
 class Century(GameShell):
     """Century: Golem Edition, 2-5 players."""
 
@@ -75,7 +71,9 @@ class Century(GameShell):
         min_players=2,
         max_players=5,
         description="Century: Golem Edition (Plan B Games 2017): crystal trading and hand building, 2-5 players",
-        bots=bot_specs(century_bots.BOTS, century_bots.LIMITS, WHOLE_PARAMS, {"style": (PLAIN_STYLE, *data.STYLES)}),
+        bots=bot_specs(
+            century_bots.BOTS, century_bots.LIMITS, century_bots.WHOLE_PARAMS, {"style": (PLAIN_STYLE, *data.STYLES)}
+        ),
         max_bot_params=century_bots.MAX_BOT_PARAMS,
         data_files=data.FILES,
         score_parts=columns.SCORE_PARTS,

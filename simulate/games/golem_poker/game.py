@@ -42,10 +42,6 @@ EQUITY_BENCH_OPPONENTS = "tight_aggressive,loose_aggressive,bluffer"
 BENCH_POSITIONS_SEED = 18
 
 
-WHOLE_PARAMS = frozenset({"max_raises", "samples", "iterations", "rollout_turns"})
-"""Bot parameters that take whole numbers (they count raises, sampled deals, iterations and decisions)."""
-
-
 class GolemPoker(GameShell):
     """Golem, the five-card draw game against the golem hand, 3-6 players."""
 
@@ -60,7 +56,7 @@ class GolemPoker(GameShell):
         min_players=3,
         max_players=data.MAX_PLAYERS,
         description="Golem: five-card draw against the golem hand built from the discards, 3-6 players",
-        bots=bot_specs(poker_bots.BOTS, poker_bots.LIMITS, WHOLE_PARAMS),
+        bots=bot_specs(poker_bots.BOTS, poker_bots.LIMITS, poker_bots.WHOLE_PARAMS),
         max_bot_params=poker_bots.MAX_BOT_PARAMS,
         data_files=data.FILES,
         score_parts=columns.SCORE_PARTS,

@@ -50,10 +50,6 @@ BENCH_POSITIONS_SEED = 17
 STAND_IN_NOTE = "the default deck is a labelled STAND-IN (the printed card list is not public)"
 
 
-WHOLE_PARAMS = frozenset({"candidates", "rollouts", "horizon", "iterations", "rollout_turns"})
-"""Bot parameters that take whole numbers (the look-ahead and search bots count moves, rollouts and turns)."""
-
-
 class Golems(GameShell):
     """Golems: 2 players, or solo (1) against the automaton."""
 
@@ -69,7 +65,9 @@ class Golems(GameShell):
         max_players=2,
         description="Golems (ThunderGryph Games 2020): draft cards paid for with gems, summon golems, collect dust; "
         f"2 players, or 1 = solo against the automaton; {STAND_IN_NOTE}",
-        bots=bot_specs(golems_bots.BOTS, golems_bots.LIMITS, WHOLE_PARAMS, {"style": (PLAIN_STYLE, *data.STYLES)}),
+        bots=bot_specs(
+            golems_bots.BOTS, golems_bots.LIMITS, golems_bots.WHOLE_PARAMS, {"style": (PLAIN_STYLE, *data.STYLES)}
+        ),
         max_bot_params=golems_bots.MAX_BOT_PARAMS,
         data_files=data.FILES,
         score_parts=columns.SCORE_PARTS,
