@@ -27,6 +27,7 @@ from simulate.gamekit import (
     end_reason,
     move_events,
     new_trajectories,
+    read_study,
     result_event,
     state_field,
     time_search,
@@ -38,7 +39,6 @@ from simulate.games.century.data import CenturyData
 from simulate.games.century.engine import game_init, game_step
 from simulate.games.century.reference import CenturyReference, public_state
 from simulate.games.century.state import *
-from simulate.games.century.study import STUDY
 from simulate.games.century.twin import CenturyTwin
 from simulate.rng import game_seeds
 from simulate.search import new_tree
@@ -85,7 +85,7 @@ class Century(GameShell):
         bench_lineups={"greedy": 20_000, "planner": 1_000, "apprentice": 2_000, "search": 40},
         bench_players=3,
         default_bots="greedy",  # --bots when none is given: the recommended lineup (golem games shows it)
-        study=STUDY,
+        study=read_study("century"),
         position=ReplayPosition(
             board=("turn", "merchant_row", "point_row", "merchant_deck", "point_deck", "copper_left", "silver_left"),
             seat=("crystals", "hand", "played", "point_cards", "copper", "silver"),

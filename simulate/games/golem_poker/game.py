@@ -21,6 +21,7 @@ from simulate.gamekit import (
     end_reason,
     new_trajectories,
     no_components,
+    read_study,
     result_event,
     state_field,
     time_search,
@@ -32,7 +33,6 @@ from simulate.games.golem_poker.engine import game_init, game_step
 from simulate.games.golem_poker.evaluator import CATEGORY_NAMES, describe
 from simulate.games.golem_poker.reference import GolemPokerReference, card_text, make_record, public_state
 from simulate.games.golem_poker.state import *
-from simulate.games.golem_poker.study import STUDY
 from simulate.games.golem_poker.twin import GolemPokerTwin
 from simulate.rng import game_seeds
 from simulate.search import new_tree
@@ -71,7 +71,7 @@ class GolemPoker(GameShell):
         },
         bench_players=4,
         default_bots="threshold",  # --bots when none is given: the recommended lineup (golem games shows it)
-        study=STUDY,
+        study=read_study("golem-poker"),
         position=ReplayPosition(
             board=("deal", "phase", "pot", "current_bet", "discard_pile", "deck"),
             seat=("stack", "in", "hand", "bets_paid", "discarded"),

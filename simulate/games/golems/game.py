@@ -22,6 +22,7 @@ from simulate.gamekit import (
     end_reason,
     move_events,
     new_trajectories,
+    read_study,
     result_event,
     state_field,
     time_search,
@@ -33,7 +34,6 @@ from simulate.games.golems.data import GolemsData
 from simulate.games.golems.engine import game_init, game_step
 from simulate.games.golems.reference import GolemsReference, in_hand, public_state
 from simulate.games.golems.state import *
-from simulate.games.golems.study import STUDY
 from simulate.games.golems.twin import GolemsTwin
 from simulate.rng import game_seeds
 from simulate.search import new_tree
@@ -104,7 +104,7 @@ class Golems(GameShell):
         },
         bench_players=2,
         default_bots="collector",  # --bots when none is given: the recommended lineup (golem games shows it)
-        study=STUDY,
+        study=read_study("golems"),
         position=ReplayPosition(
             solo_board=("automa_score",),
             board=("turn", "display", "deck", "gem_supply"),
