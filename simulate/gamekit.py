@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import copy
 import importlib
 import importlib.util
 import statistics
@@ -18,6 +19,37 @@ import numpy as np
 from simulate.datafiles import DataError, default_dir, read_playing_time, read_toml, rule_choices
 from simulate.game import ChunkTables, Codes, GameInfo, Lineup, Lists, RuleOption, Study, StudyRun, rule_runs
 from simulate.viewkit import ReplayedGame, build_view, plain_scene
+
+TERMINAL = -4
+"""``current_player()`` of a finished game (OpenSpiel's ``PlayerId.TERMINAL``)."""
+
+
+class SeatedReference:
+    """OpenSpiel's queries of a reference engine whose position holds ``current`` (the seat to move), ``over`` (how
+    the game ended: 0 while it runs, else an index of the class's ``END_REASONS``) and read-only ``data``."""
+
+    END_REASONS: tuple[str, ...] = ("running",)
+    current: int
+    over: int
+    data: Any
+
+    def current_player(self) -> int:
+        """Seat to move, or ``TERMINAL`` once the game is over."""
+        return TERMINAL if self.is_terminal() else self.current
+
+    def is_terminal(self) -> bool:
+        """Whether the game has ended."""
+        return self.over != 0
+
+    @property
+    def end_reason(self) -> str:
+        """How the game ended, from ``END_REASONS`` (``'running'`` while it runs)."""
+        return self.END_REASONS[self.over]
+
+    def copy(self) -> Any:
+        """An independent copy of this game (shares only the read-only ``data``)."""
+        return copy.deepcopy(self, {id(self.data): self.data})
+
 
 STUDY_FILE = "study.toml"
 """A shipped game's standard study (``seeds/<game>/study.toml``): the fields of ``Study``, each run a ``[[runs]]``

@@ -24,12 +24,12 @@ from typing import Any
 
 import numpy as np
 
+from simulate.gamekit import SeatedReference
 from simulate.games.golem_poker import evaluator as ev
 from simulate.games.golem_poker.data import HAND_SIZE, MAX_DEALS, MAX_PLAYERS, PokerData
 from simulate.games.golem_poker.state import *
 from simulate.rng import order_seed, randint
 
-TERMINAL = -4  # current_player() of a finished game (OpenSpiel's PlayerId.TERMINAL)
 BIG_CHIPS = 1_000_000  # the bound of an uncapped bet or raise (as in the engine)
 MAX_TURNS = 5000
 SUIT_LETTERS = "fcsi"  # flesh, clay, stone, iron
@@ -61,11 +61,13 @@ def card_text(c: int) -> str:
     return "-" if c < 0 else f"{c // 4 + 1}{SUIT_LETTERS[c % 4]}"
 
 
-class GolemPokerReference:
+class GolemPokerReference(SeatedReference):
     """One game of golem: from the antes until the pot is won.
 
     Seats are 0..n-1 in turn order; seat 0 holds the amulet and acts first in every round.
     """
+
+    END_REASONS = END_REASONS
 
     def __init__(self, data: PokerData, num_players: int, setup_seed: int) -> None:
         if not 3 <= num_players <= MAX_PLAYERS:
@@ -118,16 +120,6 @@ class GolemPokerReference:
         self.opening_value = [self.value_of(self.hand[s]) for s in range(n)]
 
     # ------------------------------------------------------------------ OpenSpiel-style API
-
-    def current_player(self) -> int:
-        """Seat to act, or TERMINAL."""
-        return TERMINAL if self.is_terminal() else self.current
-
-    def is_terminal(self) -> bool:
-        return self.over != RUNNING
-
-    def end_reason(self) -> str:
-        return END_REASONS[self.over]
 
     def legal_actions(self) -> list[tuple]:
         """Legal moves of the player to act as keys (see the module docstring)."""
@@ -524,7 +516,7 @@ class GolemPokerReference:
     def __str__(self) -> str:
         lines = [
             f"deal {self.deal}, "
-            + (PHASE_NAMES[self.phase] if not self.is_terminal() else self.end_reason())
+            + (PHASE_NAMES[self.phase] if not self.is_terminal() else self.end_reason)
             + f", pot {self.pot}"
         ]
         for s in range(self.num_players):
@@ -554,7 +546,7 @@ def public_state(g: GolemPokerReference) -> dict[str, Any]:
     ]
     board = {
         "deal": g.deal,
-        "phase": PHASE_NAMES[g.phase] if not g.is_terminal() else g.end_reason(),
+        "phase": PHASE_NAMES[g.phase] if not g.is_terminal() else g.end_reason,
         "pot": g.pot,
         "current_bet": g.current_bet,
         "discard_pile": len(g.pile),

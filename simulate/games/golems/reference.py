@@ -23,18 +23,16 @@ engines deal identical decks) and :meth:`~GolemsReference.to_arrays`.
 
 from __future__ import annotations
 
-import copy
 from enum import IntEnum
 from typing import Any
 
 import numpy as np
 
 from simulate.datafiles import deck_capacity
+from simulate.gamekit import SeatedReference
 from simulate.games.golems.data import *
 from simulate.games.golems.state import *
 from simulate.rng import draw_front, opening_seed, order_seed, shuffle, shuffle_range
-
-TERMINAL = -4  # current_player() of a finished game (OpenSpiel's PlayerId.TERMINAL)
 
 
 class Kind(IntEnum):
@@ -102,7 +100,7 @@ def make_record(key: tuple) -> np.ndarray:
     return rec
 
 
-class GolemsReference:
+class GolemsReference(SeatedReference):
     """One game of Golems (``num_players`` 2, or 1 for solo), set up from ``setup_seed``.
 
     The position is held in plain attributes named like the fields of a game record
@@ -110,6 +108,8 @@ class GolemsReference:
     to script a position; ``slot`` and ``slot_gems`` are lists of rows of ``row_size`` entries
     (-1 for an empty position).
     """
+
+    END_REASONS = END_REASONS
 
     def __init__(self, data: GolemsData, num_players: int, setup_seed: int, gift_seat: int = 0) -> None:
         t = data.tables
@@ -224,21 +224,6 @@ class GolemsReference:
                 self.rune_cards[gift_seat] += 1
 
     # ----------------------------------------------------------------------------- queries
-
-    def current_player(self) -> int:
-        """Seat to move, or ``TERMINAL`` once the game is over."""
-        return TERMINAL if self.is_terminal() else self.current
-
-    def is_terminal(self) -> bool:
-        return self.over != RUNNING
-
-    @property
-    def end_reason(self) -> str:
-        return END_REASONS[self.over]
-
-    def copy(self) -> GolemsReference:
-        """An independent copy (shares only the read-only ``data``)."""
-        return copy.deepcopy(self, {id(self.data): self.data})
 
     def cards_in_row(self, row: int) -> int:
         return sum(1 for c in self.slot[row] if c >= 0)
