@@ -32,6 +32,15 @@ def default_dir(game: str) -> Path:
     return SEEDS_DIR / game
 
 
+def data_folder(folder: str | Path | None, game: str, what: str) -> Path:
+    """The folder a game's data is loaded from: ``folder``, or the game's shipped one when None; a ``DataError``
+    saying it is not a folder of ``what`` when it is none."""
+    path = Path(folder) if folder is not None else default_dir(game)
+    if not path.is_dir():
+        raise DataError(f"{path}: not a folder of {what}")
+    return path
+
+
 def sha256(path: Path) -> str:
     """Hex SHA-256 of a file's bytes."""
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()

@@ -171,9 +171,7 @@ def load(cards_dir: str | Path | None = None, rules: dict[str, Any] | None = Non
 
     ``rules`` overrides rule options of the folder's ``game.toml``.
     """
-    folder = Path(cards_dir) if cards_dir is not None else datafiles.default_dir("century")
-    if not folder.is_dir():
-        raise DataError(f"{folder}: not a folder of Century card tables")
+    folder = datafiles.data_folder(cards_dir, "century", "Century card tables")
     m_ids, m_kind, m_in, m_out, m_up, start, market = _merchant_cards(folder / "merchant_cards.csv")
     p_ids, p_cost, p_vp = _point_cards(folder / "point_cards.csv")
     conf = datafiles.read_toml(folder / "game.toml")

@@ -25,9 +25,7 @@ def load(folder: str | Path | None = None, rules: dict[str, Any] | None = None) 
     ``rules`` overrides the rule options of the folder's ``game.toml``. Every error is a
     ``DataError`` naming the file, line and field.
     """
-    root = Path(folder) if folder is not None else datafiles.default_dir("golem")
-    if not root.is_dir():
-        raise DataError(f"{root}: not a folder of Golem data ({', '.join(FILES)})")
+    root = datafiles.data_folder(folder, "golem", f"Golem data ({', '.join(FILES)})")
     toml_path = root / "game.toml"
     conf = datafiles.read_toml(toml_path)
     params, estimated_params = _table(toml_path, conf)

@@ -111,9 +111,7 @@ def load(folder: str | Path | None = None, rules: dict[str, Any] | None = None, 
     this abstraction (``policy.VERSION``); ``cfr_table=False`` leaves it out (every row ``MISSING``): the data a
     training plays, which refits it.
     """
-    folder = Path(folder) if folder is not None else datafiles.default_dir(GAME_NAME)
-    if not folder.is_dir():
-        raise DataError(f"{folder}: not a folder of golem-poker definition files")
+    folder = datafiles.data_folder(folder, GAME_NAME, "golem-poker definition files")
     path = folder / "game.toml"
     conf = datafiles.read_toml(path)
     table = _table(path, conf)

@@ -222,9 +222,7 @@ def load(cards_dir: str | Path | None = None, rules: dict[str, Any] | None = Non
     ``rules`` overrides rule options of the folder's ``game.toml``. Every error is a
     ``DataError`` naming the file, line and field.
     """
-    folder = Path(cards_dir) if cards_dir is not None else datafiles.default_dir("golems")
-    if not folder.is_dir():
-        raise DataError(f"{folder}: not a folder of Golems data ({', '.join(FILES)})")
+    folder = datafiles.data_folder(cards_dir, "golems", f"Golems data ({', '.join(FILES)})")
     toml_path = folder / "game.toml"
     conf = datafiles.read_toml(toml_path)
     table, solo, label, stand_in, resources = _game_toml(toml_path, conf)
