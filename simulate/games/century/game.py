@@ -127,11 +127,7 @@ class Century(GameShell):
             player_counts=data.APPRENTICE_PLAYERS,
             positions=play.positions,
             rival="planner",
-            teacher="search",
-            expert="search:leaf=1",
             games=400,
-            iterations=3,
-            strength_games=400,
         ),
         # The plain card whose gift every value is also compared with (Create 2 ``YY``, a starting card): a card dealt
         # free at setup is worth a tempo whatever it does, and the comparison leaves what this one does beyond that.
