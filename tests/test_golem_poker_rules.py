@@ -17,6 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from simulate.datafiles import default_dir
 from simulate.games.golem_poker import bots as B
 from simulate.games.golem_poker import data as D
 from simulate.games.golem_poker.engine import game_init, game_step
@@ -535,7 +536,7 @@ def test_game_toml_errors_name_file_and_field(tmp_path: Path) -> None:
 
 def _edited_copy(tmp_path: Path, old: str, new: str) -> Path:
     folder = tmp_path / "golem-poker"
-    shutil.copytree(D.default_dir(D.GAME_NAME), folder)
+    shutil.copytree(default_dir(D.GAME_NAME), folder)
     path = folder / "game.toml"
     text = path.read_text()
     assert old in text
