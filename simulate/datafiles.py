@@ -32,6 +32,15 @@ def default_dir(game: str) -> Path:
     return SEEDS_DIR / game
 
 
+def data_folder(folder: str | Path | None, game: str, what: str) -> Path:
+    """The folder a game's data is loaded from: ``folder``, or the game's shipped one when None; a ``DataError``
+    saying it is not a folder of ``what`` when it is none."""
+    path = Path(folder) if folder is not None else default_dir(game)
+    if not path.is_dir():
+        raise DataError(f"{path}: not a folder of {what}")
+    return path
+
+
 def sha256(path: Path) -> str:
     """Hex SHA-256 of a file's bytes."""
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()
@@ -121,6 +130,50 @@ def read_playing_time(folder: Path) -> dict[str, Any] | None:
         "seconds_per_round": float(per_round),
         "pace_basis": conf["pace_basis"].strip(),
     }
+
+
+BOTS_FILE = "bots.toml"
+"""A game's bots (``seeds/<game>/bots.toml``): each ``[bots.<name>]`` with its ``description``, the ``kernel`` it
+plays (default: its own name) and its ``params`` in the order the kernel reads them, each ``[default, "help"]`` or a
+bare default whose help is the file's ``[help]`` entry of that name; ``[limits]``, each parameter's ``[lowest,
+highest]`` by name, and ``whole``, the parameters that count something."""
+_BOT_KEYS = ("kernel", "description", "params")
+
+
+def read_bots(game: str, kernels: tuple[str, ...]) -> tuple[dict, dict[str, tuple[float, float]], frozenset[str]]:
+    """The bots of a shipped game (``BOTS_FILE``): its table, name -> (kernel id, description, {param: (default,
+    help)}), a bot's kernel id being the index of its kernel's name in ``kernels``; the parameters' limits, name ->
+    (lowest, highest); and the names of those that take whole numbers (``simulate.game.bot_specs`` takes all three)."""
+    path = default_dir(game) / BOTS_FILE
+    conf = read_toml(path)
+    shared = conf.get("help", {})
+    table = {}
+    for name, bot in conf.get("bots", {}).items():
+        where = f"{path}: bots.{name}"
+        unknown = [k for k in bot if k not in _BOT_KEYS]
+        if unknown:
+            raise DataError(f"{where}.{unknown[0]}: unknown key (the keys are {', '.join(_BOT_KEYS)})")
+        kernel = bot.get("kernel", name)
+        if kernel not in kernels:
+            raise DataError(f"{where}.kernel: '{kernel}' is not one of {', '.join(kernels)}")
+        if not isinstance(bot.get("description"), str):
+            raise DataError(f"{where}.description: missing (a line saying how it plays)")
+        params = {}
+        for key, value in bot.get("params", {}).items():
+            pair = value if isinstance(value, list) and len(value) == 2 else (None, None)
+            default, help_text = (value, shared.get(key)) if _number(value) else pair
+            if not (_number(default) and isinstance(help_text, str)):
+                raise DataError(f'{where}.params.{key}: give [default, "help"], or a default with a [help] entry')
+            params[key] = (default, help_text)
+        table[name] = (kernels.index(kernel), bot["description"], params)
+    if not table:
+        raise DataError(f"{path}: no [bots.<name>] table")
+    limits = {}
+    for key, pair in conf.get("limits", {}).items():
+        if not (isinstance(pair, list) and len(pair) == 2 and all(_number(v) for v in pair) and pair[0] <= pair[1]):
+            raise DataError(f"{path}: limits.{key}: give [lowest, highest]")
+        limits[key] = (pair[0], pair[1])
+    return table, limits, frozenset(conf.get("whole", ()))
 
 
 def _number(v: Any) -> bool:

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import copy
 import importlib
 import importlib.util
 import statistics
@@ -15,9 +16,65 @@ from typing import Any
 
 import numpy as np
 
-from simulate.datafiles import default_dir, read_playing_time, rule_choices
-from simulate.game import ChunkTables, Codes, GameInfo, Lineup, Lists, RuleOption
+from simulate.datafiles import DataError, default_dir, read_playing_time, read_toml, rule_choices
+from simulate.game import ChunkTables, Codes, GameInfo, Lineup, Lists, RuleOption, Study, StudyRun, rule_runs
 from simulate.viewkit import ReplayedGame, build_view, plain_scene
+
+TERMINAL = -4
+"""``current_player()`` of a finished game (OpenSpiel's ``PlayerId.TERMINAL``)."""
+
+
+class SeatedReference:
+    """OpenSpiel's queries of a reference engine whose position holds ``current`` (the seat to move), ``over`` (how
+    the game ended: 0 while it runs, else an index of the class's ``END_REASONS``) and read-only ``data``."""
+
+    END_REASONS: tuple[str, ...] = ("running",)
+    current: int
+    over: int
+    data: Any
+
+    def current_player(self) -> int:
+        """Seat to move, or ``TERMINAL`` once the game is over."""
+        return TERMINAL if self.is_terminal() else self.current
+
+    def is_terminal(self) -> bool:
+        """Whether the game has ended."""
+        return self.over != 0
+
+    @property
+    def end_reason(self) -> str:
+        """How the game ended, from ``END_REASONS`` (``'running'`` while it runs)."""
+        return self.END_REASONS[self.over]
+
+    def copy(self) -> Any:
+        """An independent copy of this game (shares only the read-only ``data``)."""
+        return copy.deepcopy(self, {id(self.data): self.data})
+
+
+STUDY_FILE = "study.toml"
+"""A shipped game's standard study (``seeds/<game>/study.toml``): the fields of ``Study``, each run a ``[[runs]]``
+(``StudyRun``'s fields) and the runs under one rule option each a ``[[rule_runs]]`` (``rule_runs``' arguments)."""
+
+
+def _tuples(value: Any) -> Any:
+    """TOML's arrays as the tuples the study records hold."""
+    if isinstance(value, list):
+        return tuple(_tuples(v) for v in value)
+    if isinstance(value, dict):
+        return {k: _tuples(v) for k, v in value.items()}
+    return value
+
+
+def read_study(game: str) -> Study:
+    """The standard study of the shipped game ``game`` (``STUDY_FILE``), its rule-option runs after its other runs."""
+    path = default_dir(game) / STUDY_FILE
+    conf = _tuples(read_toml(path))
+    try:
+        runs = [StudyRun(**run) for run in conf.pop("runs", ())]
+        runs += [run for group in conf.pop("rule_runs", ()) for run in rule_runs(**group)]
+        return Study(game=game, runs=tuple(runs), **conf)
+    except TypeError as e:
+        raise DataError(f"{path}: {e}") from None
 
 
 def kernel_traces(trace_game: Callable, data: Any, lineup: Lineup) -> list[np.ndarray]:

@@ -13,9 +13,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from simulate.gamekit import TERMINAL
 from simulate.games.century.data import COLOURS, P_MAX_ROUNDS, CenturyData, load
 from simulate.games.century.reference import (
-    TERMINAL,
     CenturyReference,
     IllegalMove,
     make_record,

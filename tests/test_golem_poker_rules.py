@@ -17,6 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from simulate.datafiles import default_dir
 from simulate.games.golem_poker import bots as B
 from simulate.games.golem_poker import data as D
 from simulate.games.golem_poker.engine import game_init, game_step
@@ -180,7 +181,7 @@ def test_everyone_checks_then_draw_then_second_round_start_at_the_amulet() -> No
     assert t.ref.phase == BET2 and t.seat == 1
     t.act(FOLD)  # seat 1 folds in the second round
     t.checks()
-    assert t.ref.is_terminal() and t.ref.end_reason() == "showdown"
+    assert t.ref.is_terminal() and t.ref.end_reason == "showdown"
     assert t.ref.fold_phase[0] == OUT_BET2 and t.ref.showdowns == [0, 1, 1, 1]
 
 
@@ -266,7 +267,7 @@ def test_no_cap_by_default_but_table_stakes() -> None:
 def test_lone_player_wins_the_pot_less_the_house_cut() -> None:
     t = Table(3)
     t.act(BET, 2 * ANTE).act(FOLD).act(FOLD)
-    assert t.ref.end_reason() == "last_player" and t.ref.over == END_LAST_PLAYER
+    assert t.ref.end_reason == "last_player" and t.ref.over == END_LAST_PLAYER
     pot = 3 * ANTE + 2 * ANTE
     assert t.ref.house_take == pot * 5 // 100
     assert t.ref.scores() == [pot - pot * 5 // 100 - 3 * ANTE, -ANTE, -ANTE]
@@ -535,7 +536,7 @@ def test_game_toml_errors_name_file_and_field(tmp_path: Path) -> None:
 
 def _edited_copy(tmp_path: Path, old: str, new: str) -> Path:
     folder = tmp_path / "golem-poker"
-    shutil.copytree(D.default_dir(D.GAME_NAME), folder)
+    shutil.copytree(default_dir(D.GAME_NAME), folder)
     path = folder / "game.toml"
     text = path.read_text()
     assert old in text

@@ -18,6 +18,8 @@ claim was taken with too thin a lead: the last seat's final turn overtook it (se
 The features of a position from one seat's view are ``features.features``.
 """
 
+# ruff: noqa: F403, F405 - the game's declared codes and layouts come whole from their modules
+
 from __future__ import annotations
 
 import math
@@ -38,7 +40,7 @@ from simulate.games.century.features import (
     seat_row,
 )
 from simulate.games.century.search_bot import determinise, new_scratch, tree_apply, tree_moves
-from simulate.games.century.state import ACQUIRE, CLAIM, M_ARG, M_KIND, MOVE_LEN, RUNNING
+from simulate.games.century.state import *
 from simulate.rng import next_u64, randint, uniform
 
 A_TEMPERATURE, A_ENDGAME, A_STYLE = 0, 1, 2  # the apprentice's parameter row: their index in ``bots.BOTS``

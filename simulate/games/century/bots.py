@@ -5,20 +5,15 @@ applied it, the crystals it returns over the caravan limit (``choose_discard``).
 dispatches on an integer bot id; parameters come as a float vector named in ``BOTS``.
 """
 
+# ruff: noqa: F403, F405 - the game's declared codes and layouts come whole from their modules
+
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
 
-from simulate.games.century.data import (
-    KIND_CREATE,
-    KIND_TRADE,
-    KIND_UPGRADE,
-    P_CARAVAN_LIMIT,
-    P_COPPER_VP,
-    P_NUM_MERCHANT,
-    P_SILVER_VP,
-)
+from simulate import datafiles
+from simulate.games.century.data import *
 from simulate.games.century.engine import (
     can_claim,
     can_rest,
@@ -27,132 +22,15 @@ from simulate.games.century.engine import (
     trade_max_times,
     write_acquire,
 )
-from simulate.games.century.state import (
-    ACQUIRE,
-    CLAIM,
-    IN_HAND,
-    M_ARG,
-    M_DISCARD,
-    M_KIND,
-    M_PAY,
-    M_STEPS,
-    M_TIMES,
-    MOVE_LEN,
-    PASS,
-    PLAY,
-    PLAYED,
-    REST,
-)
+from simulate.games.century.state import *
 from simulate.rng import randint, uniform
 
-RANDOM, GREEDY, ENGINE, PLANNER, SEARCH, APPRENTICE = 0, 1, 2, 3, 4, 5
+KERNELS = ("random", "greedy", "engine", "planner", "search", "apprentice")  # the bots' kernels by id (``BOTS``)
+RANDOM, GREEDY, ENGINE, PLANNER, SEARCH, APPRENTICE = range(len(KERNELS))
 
-# name -> (id, description, {param: (default, help)})
-BOTS: dict[str, tuple[int, str, dict[str, tuple[float, str]]]] = {
-    "random": (RANDOM, "uniform over the legal moves; returns random crystals over the limit", {}),
-    "greedy": (
-        GREEDY,
-        "claims the best point card it can, else the play that brings it closest to a point card",
-        {
-            "patience": (1.0, "exponent on distance when picking a target: value / (1 + distance)^patience"),
-            "lookahead": (
-                1.0,
-                "buys a row card if playing it next turn beats this turn's best play by this "
-                "distance (0: never looks ahead, so never buys a card without crystals on it)",
-            ),
-            "epsilon": (0.1, "chance per turn to work toward a random point card of the row instead of the best"),
-        },
-    ),
-    "engine": (
-        ENGINE,
-        "buys strong trade and upgrade cards early, then converts and claims like greedy",
-        {
-            "buy_turns": (8.0, "own turns at the start spent building the hand"),
-            "max_hand": (8.0, "stops buying once it holds this many merchant cards"),
-            "min_gain": (3.0, "smallest card value (crystal value per play minus cost) worth buying early"),
-            "late_gain": (7.0, "card value worth buying after the building phase"),
-            "patience": (1.0, "exponent on distance when picking a target"),
-            "epsilon": (0.1, "chance per turn to work toward a random point card of the row instead of the best"),
-        },
-    ),
-    "planner": (
-        PLANNER,
-        "looks ahead over its own next turns: each candidate move is scored by greedy rollouts to the best targets",
-        {
-            "horizon": (4.0, "own turns simulated after the candidate move"),
-            "discount": (0.85, "value kept per turn of delay"),
-            "targets": (3.0, "point cards considered as targets in each rollout"),
-            "patience": (1.0, "exponent on distance when ranking targets"),
-            "noise": (0.05, "each candidate's value is scaled by a random factor in [1 - noise, 1 + noise]"),
-        },
-    ),
-    "search": (
-        SEARCH,
-        "information-set Monte Carlo tree search (simulate.search) with greedy rollouts; decks re-dealt per iteration",
-        {
-            "iterations": (100.0, "determinised iterations per decision"),
-            "uct_c": (0.15, "UCT exploration constant (values are in [0, 1])"),
-            "rollout_turns": (6.0, "turns of greedy rollout after the tree before the position is valued"),
-            "scale": (6.0, "points of margin over the best other seat that make a leaf worth 0.73 (logistic)"),
-            "rollout_lookahead": (0.0, "the rollouts' greedy lookahead"),
-            "rollout_epsilon": (0.1, "the rollouts' greedy epsilon"),
-            "crystal_value": (0.5, "points a leaf credits per crystal level held (Y 1, G 2, T 3, M 4)"),
-            "card_value": (0.0, "points a leaf credits per merchant card bought, whatever it does"),
-            "leaf": (
-                0.0,
-                "1 values an unfinished leaf by the apprentice's weights (each seat's chance to win)",
-            ),
-            "card_levels": (
-                0.25,
-                "points a leaf credits per crystal level one play of a merchant card bought adds over a play of the "
-                "plainest starting card, read from the cards' data (card_value=0.5:card_levels=0: version 4's flat "
-                "credit per card)",
-            ),
-        },
-    ),
-    "apprentice": (
-        APPRENTICE,
-        "plays the move leading to the position it values best, by weights learned from the search bot",
-        {
-            "temperature": (
-                0.0,
-                "softmax temperature over the moves' logits (0 plays the best; 1 draws by their odds)",
-            ),
-            "endgame": (
-                1.0,
-                "1 values a claim that triggers the end by playing out the final round (the later seats' last "
-                "turns, as the apprentice plays them, on re-dealt decks); 0 values it as any other move",
-            ),
-            "style": (0.0, "a strategy style of seeds/century/styles.toml (its weights biased toward a plan), by name"),
-        },
-    ),
-}
-# lowest and highest value a parameter accepts (by name, for every bot that has it)
-LIMITS: dict[str, tuple[float, float]] = {
-    "patience": (0.0, 5.0),
-    "lookahead": (0.0, 20.0),
-    "epsilon": (0.0, 1.0),
-    "buy_turns": (0.0, 60.0),
-    "max_hand": (0.0, 50.0),
-    "min_gain": (-10.0, 40.0),
-    "late_gain": (-10.0, 40.0),
-    "horizon": (1.0, 12.0),
-    "discount": (0.0, 1.0),
-    "targets": (1.0, 6.0),
-    "noise": (0.0, 1.0),
-    "iterations": (1.0, 100_000.0),
-    "uct_c": (0.0, 10.0),
-    "rollout_turns": (0.0, 1000.0),
-    "scale": (0.1, 100.0),
-    "rollout_lookahead": (0.0, 20.0),
-    "rollout_epsilon": (0.0, 1.0),
-    "endgame": (0.0, 1.0),
-    "crystal_value": (0.0, 5.0),
-    "card_value": (0.0, 20.0),
-    "leaf": (0.0, 1.0),
-    "card_levels": (0.0, 5.0),
-    "temperature": (0.0, 100.0),
-}
+# name -> (id, description, {param: (default, help)}), the parameters' (lowest, highest) and those that count
+# something: seeds/century/bots.toml
+BOTS, LIMITS, WHOLE_PARAMS = datafiles.read_bots("century", KERNELS)
 MAX_BOT_PARAMS = 10
 SCRATCH_MOVES = 2048
 

@@ -7,6 +7,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from simulate import datafiles
 from simulate.apprentice import (
     STYLES_FILE,
     WEIGHTS_FILE,
@@ -16,16 +17,7 @@ from simulate.apprentice import (
     style_names,
     style_weights,
 )
-from simulate.datafiles import (
-    DataError,
-    default_dir,
-    pack_record,
-    parse_int,
-    read_csv,
-    read_toml,
-    resolve_rules,
-    sha256,
-)
+from simulate.datafiles import DataError
 
 COLOURS = "YGTM"
 NUM_COLOURS = 4
@@ -99,7 +91,7 @@ APPRENTICE_FEATURES = (
 order of ``apprentice.csv``'s rows."""
 APPRENTICE_PLAYERS = (2, 3, 4, 5)
 """Player counts with a column of the apprentice's weights."""
-STYLES = style_names(default_dir("century"))[1:]
+STYLES = style_names(datafiles.default_dir("century"))[1:]
 """The apprentice's strategy styles (``apprentice:style=NAME``), as the shipped ``styles.toml`` declares them."""
 
 RULE_OPTIONS: dict[str, tuple[type, tuple, str]] = {
@@ -179,12 +171,10 @@ def load(cards_dir: str | Path | None = None, rules: dict[str, Any] | None = Non
 
     ``rules`` overrides rule options of the folder's ``game.toml``.
     """
-    folder = Path(cards_dir) if cards_dir is not None else default_dir("century")
-    if not folder.is_dir():
-        raise DataError(f"{folder}: not a folder of Century card tables")
+    folder = datafiles.data_folder(cards_dir, "century", "Century card tables")
     m_ids, m_kind, m_in, m_out, m_up, start, market = _merchant_cards(folder / "merchant_cards.csv")
     p_ids, p_cost, p_vp = _point_cards(folder / "point_cards.csv")
-    conf = read_toml(folder / "game.toml")
+    conf = datafiles.read_toml(folder / "game.toml")
     table, rule_values = _game_toml(folder / "game.toml", conf, rules or {})
 
     params = np.zeros(NUM_PARAMS, dtype=np.int64)
@@ -236,20 +226,20 @@ def load(cards_dir: str | Path | None = None, rules: dict[str, Any] | None = Non
         apprentice_w=weights,
         style_w=style_weights(weights, styles, APPRENTICE_FEATURES, APPRENTICE_PLAYERS),
     )
-    default = folder.resolve() == default_dir("century").resolve()
+    default = folder.resolve() == datafiles.default_dir("century").resolve()
     provenance = {
         "folder": "seeds/century" if default else str(folder),
         "default": default,
         "estimates": False,
-        "files": {name: sha256(folder / name) for name in FILES},
+        "files": {name: datafiles.sha256(folder / name) for name in FILES},
         "apprentice": read_provenance(folder).get("fit", {}),
     }
-    kernel = pack_record(tables, PER_CARD)
+    kernel = datafiles.pack_record(tables, PER_CARD)
     return CenturyData(tables, kernel, tuple(m_ids), tuple(p_ids), rule_values, table, provenance)
 
 
 def _merchant_cards(path: Path):
-    rows = read_csv(path, ["id", "deck", "kind", "input", "output", "upgrades"])
+    rows = datafiles.read_csv(path, ["id", "deck", "kind", "input", "output", "upgrades"])
     ids, kinds, ins, outs, ups, start, market = [], [], [], [], [], [], []
     for line, r in rows:
         where = f"{path}: line {line}"
@@ -264,7 +254,7 @@ def _merchant_cards(path: Path):
             raise DataError(f"{where}: column 'deck': '{r['deck']}' is not 'start' or 'market'")
         c_in = parse_crystals(r["input"], f"{where}: column 'input'")
         c_out = parse_crystals(r["output"], f"{where}: column 'output'")
-        up = parse_int(path, line, "upgrades", r["upgrades"] or "0", 0, 9)
+        up = datafiles.parse_int(path, line, "upgrades", r["upgrades"] or "0", 0, 9)
         if kind == KIND_CREATE and (c_in.sum() or not c_out.sum() or up):
             raise DataError(f"{where}: a create card needs an output and no input or upgrades")
         if kind == KIND_UPGRADE and (c_in.sum() or c_out.sum() or not up):
@@ -287,7 +277,7 @@ def _merchant_cards(path: Path):
 
 
 def _point_cards(path: Path):
-    rows = read_csv(path, ["id", "cost", "vp"])
+    rows = datafiles.read_csv(path, ["id", "cost", "vp"])
     ids, costs, vps = [], [], []
     for line, r in rows:
         where = f"{path}: line {line}"
@@ -298,7 +288,7 @@ def _point_cards(path: Path):
             raise DataError(f"{where}: column 'cost': a point card costs 1..10 crystals")
         ids.append(r["id"])
         costs.append(cost)
-        vps.append(parse_int(path, line, "vp", r["vp"], 0, 999))
+        vps.append(datafiles.parse_int(path, line, "vp", r["vp"], 0, 999))
     if len(ids) > 255:
         raise DataError(f"{path}: at most 255 point cards")
     return ids, costs, vps
@@ -333,7 +323,7 @@ def _game_toml(path: Path, conf: dict, rule_overrides: dict[str, Any]):
     start = table.get("start")
     if not isinstance(start, list) or len(start) != MAX_PLAYERS or not all(isinstance(s, str) for s in start):
         raise DataError(f"{path}: table.start: needs {MAX_PLAYERS} crystal strings, one per seat")
-    return table, resolve_rules(path, conf, rule_overrides, RULE_OPTIONS)
+    return table, datafiles.resolve_rules(path, conf, rule_overrides, RULE_OPTIONS)
 
 
 def _int_list(path: Path, table: dict, key: str, n: int, lo: int, hi: int) -> None:

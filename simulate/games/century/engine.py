@@ -5,48 +5,14 @@ turn, and scoring. Bots choose moves (``bots.py``); the batch loop lives in ``pl
 The rules page is ``docs/century.md``; the plain-Python twin is ``reference.py``.
 """
 
+# ruff: noqa: F403, F405 - the game's declared codes and layouts come whole from their modules
+
 from __future__ import annotations
 
 from numba import njit
 
-from simulate.games.century.data import (
-    KIND_CREATE,
-    KIND_TRADE,
-    KIND_UPGRADE,
-    P_CARAVAN_LIMIT,
-    P_COINS_PER_PLAYER,
-    P_COPPER_VP,
-    P_GIFT,
-    P_MAX_ROUNDS,
-    P_MERCHANT_ROW,
-    P_NUM_MARKET,
-    P_NUM_MERCHANT,
-    P_NUM_POINT,
-    P_NUM_START,
-    P_POINT_ROW,
-    P_REST_REQUIRES_PLAYED,
-    P_SILVER_VP,
-)
-from simulate.games.century.state import (
-    ACQUIRE,
-    CLAIM,
-    END_TRIGGER,
-    END_TURN_CAP,
-    IN_HAND,
-    M_ARG,
-    M_DISCARD,
-    M_KIND,
-    M_PAY,
-    M_STEPS,
-    M_TIMES,
-    MAX_MOVES,
-    NOT_OWNED,
-    PASS,
-    PLAY,
-    PLAYED,
-    REST,
-    RUNNING,
-)
+from simulate.games.century.data import *
+from simulate.games.century.state import *
 from simulate.rng import draw_front, opening_seed, order_seed, shuffle_range
 
 MAX_PLAYERS = 5

@@ -1,5 +1,7 @@
 """Century: Golem Edition behind the shared game interface (``simulate.game.Game``)."""
 
+# ruff: noqa: F403, F405 - the game's declared codes and layouts come whole from their modules
+
 from __future__ import annotations
 
 import threading
@@ -25,6 +27,7 @@ from simulate.gamekit import (
     end_reason,
     move_events,
     new_trajectories,
+    read_study,
     result_event,
     state_field,
     time_search,
@@ -35,8 +38,7 @@ from simulate.games.century import columns, data, play, search_bot
 from simulate.games.century.data import CenturyData
 from simulate.games.century.engine import game_init, game_step
 from simulate.games.century.reference import CenturyReference, public_state
-from simulate.games.century.state import END_REASONS, IN_HAND, M_DISCARD, M_KIND, MOVE_LEN, MOVE_NAMES, new_state
-from simulate.games.century.study import STUDY
+from simulate.games.century.state import *
 from simulate.games.century.twin import CenturyTwin
 from simulate.rng import game_seeds
 from simulate.search import new_tree
@@ -47,10 +49,6 @@ BENCH_POSITIONS_SEED = 16
 _BATCH = threading.local()
 """``records``: the game records a thread plays its chunks into, one chunk after another (Dask may run
 several chunks at once in threads of one process)."""
-
-
-WHOLE_PARAMS = frozenset({"horizon", "targets", "iterations", "rollout_turns", "leaf", "endgame"})
-"""Bot parameters that take whole numbers (the planner counts turns and target cards with them)."""
 
 
 class Century(GameShell):
@@ -73,7 +71,9 @@ class Century(GameShell):
         min_players=2,
         max_players=5,
         description="Century: Golem Edition (Plan B Games 2017): crystal trading and hand building, 2-5 players",
-        bots=bot_specs(century_bots.BOTS, century_bots.LIMITS, WHOLE_PARAMS, {"style": (PLAIN_STYLE, *data.STYLES)}),
+        bots=bot_specs(
+            century_bots.BOTS, century_bots.LIMITS, century_bots.WHOLE_PARAMS, {"style": (PLAIN_STYLE, *data.STYLES)}
+        ),
         max_bot_params=century_bots.MAX_BOT_PARAMS,
         data_files=data.FILES,
         score_parts=columns.SCORE_PARTS,
@@ -85,7 +85,7 @@ class Century(GameShell):
         bench_lineups={"greedy": 20_000, "planner": 1_000, "apprentice": 2_000, "search": 40},
         bench_players=3,
         default_bots="greedy",  # --bots when none is given: the recommended lineup (golem games shows it)
-        study=STUDY,
+        study=read_study("century"),
         position=ReplayPosition(
             board=("turn", "merchant_row", "point_row", "merchant_deck", "point_deck", "copper_left", "silver_left"),
             seat=("crystals", "hand", "played", "point_cards", "copper", "silver"),
@@ -127,11 +127,7 @@ class Century(GameShell):
             player_counts=data.APPRENTICE_PLAYERS,
             positions=play.positions,
             rival="planner",
-            teacher="search",
-            expert="search:leaf=1",
             games=400,
-            iterations=3,
-            strength_games=400,
         ),
         # The plain card whose gift every value is also compared with (Create 2 ``YY``, a starting card): a card dealt
         # free at setup is worth a tempo whatever it does, and the comparison leaves what this one does beyond that.

@@ -18,62 +18,21 @@ Numpy is used only at the edges: reading the card tables, the setup shuffle (``s
 so both engines deal identical decks) and :meth:`~CenturyReference.to_arrays`.
 """
 
+# ruff: noqa: F403, F405 - the game's declared codes and layouts come whole from their modules
+
 from __future__ import annotations
 
-import copy
 from enum import IntEnum
 from typing import Any
 
 import numpy as np
 
 from simulate.datafiles import deck_capacity
-from simulate.games.century.data import (
-    COLOURS,
-    KIND_CREATE,
-    KIND_TRADE,
-    KIND_UPGRADE,
-    MAX_MERCHANT_ROW,
-    MAX_PLAYERS,
-    MAX_POINT_ROW,
-    NUM_COLOURS,
-    P_CARAVAN_LIMIT,
-    P_COINS_PER_PLAYER,
-    P_COPPER_VP,
-    P_GIFT,
-    P_MAX_ROUNDS,
-    P_MERCHANT_ROW,
-    P_POINT_ROW,
-    P_REST_REQUIRES_PLAYED,
-    P_SILVER_VP,
-    P_TIE_SHARED,
-    CenturyData,
-    CenturyTables,
-)
-from simulate.games.century.state import (
-    ACQUIRE,
-    CLAIM,
-    END_REASONS,
-    END_TRIGGER,
-    END_TURN_CAP,
-    IN_HAND,
-    M_ARG,
-    M_DISCARD,
-    M_KIND,
-    M_PAY,
-    M_STEPS,
-    M_TIMES,
-    MOVE_LEN,
-    NOT_OWNED,
-    PASS,
-    PLAY,
-    PLAYED,
-    REST,
-    RUNNING,
-    new_move,
-)
+from simulate.gamekit import SeatedReference
+from simulate.games.century.data import *
+from simulate.games.century.state import *
 from simulate.rng import draw_front, opening_seed, order_seed, shuffle_range
 
-TERMINAL = -4  # current_player() of a finished game (OpenSpiel's PlayerId.TERMINAL)
 COIN_NONE, COIN_COPPER, COIN_SILVER = 0, 1, 2
 
 
@@ -147,13 +106,15 @@ def make_record(
     return rec
 
 
-class CenturyReference:
+class CenturyReference(SeatedReference):
     """One game of Century: Golem Edition, set up from ``setup_seed`` as in ``docs/century.md``.
 
     The position is held in plain attributes named like the fields of a game record (``state.new_state``) (lists of
     ints, seats ``0..num_players-1``); tests may set them directly to script a position. Rows have
     exactly ``merchant_row`` / ``point_row`` entries, ``-1`` for an empty slot.
     """
+
+    END_REASONS = END_REASONS
 
     def __init__(self, data: CenturyData, num_players: int, setup_seed: int, gift_seat: int = 0) -> None:
         t = data.tables
@@ -226,23 +187,6 @@ class CenturyReference:
         self.over = RUNNING
 
     # ----------------------------------------------------------------------------- queries
-
-    def current_player(self) -> int:
-        """Seat to move, or ``TERMINAL`` once the game is over."""
-        return TERMINAL if self.is_terminal() else self.current
-
-    def is_terminal(self) -> bool:
-        """Whether the game has ended (by the trigger or the round cap)."""
-        return self.over != RUNNING
-
-    @property
-    def end_reason(self) -> str:
-        """``'running'``, ``'trigger'`` or ``'turn_cap'``."""
-        return END_REASONS[self.over]
-
-    def copy(self) -> CenturyReference:
-        """An independent copy of this game (shares only the read-only ``data``)."""
-        return copy.deepcopy(self, {id(self.data): self.data})
 
     def move_key(self, record: Any) -> tuple:
         """:func:`move_key` with this game's card table."""

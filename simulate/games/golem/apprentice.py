@@ -97,10 +97,7 @@ APPRENTICE = ApprenticeSpec(
     player_counts=PLAYER_COUNTS,
     positions=positions,
     rival="balanced",
-    teacher="search",
-    expert="search:leaf=1",
     games=600,
-    iterations=3,
     strength_games=2000,
     student_mirrors=0.0,
     # the value fit ranks a decision's options poorly: refitted to the search's choices, the 2-player apprentice won

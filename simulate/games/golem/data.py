@@ -140,18 +140,7 @@ EFFECTS = (
     "study_track_bonus",
 )
 E = {name: code for code, name in enumerate(EFFECTS)}
-BOOK_EFFECTS = (
-    "none",
-    "gain",
-    "choice",
-    "trade",
-    "study_up",
-    "student_district",
-    "student_any",
-    "golem_track",
-    "kill_golem",
-    "upgrade",
-)
+BOOK_EFFECTS = EFFECTS[: EFFECTS.index("create_golem")]  # the simple effects, which Books carry
 OBJECTIVE_TYPES = (
     "student_red",
     "student_yellow",

@@ -14,6 +14,8 @@ The same function serves the apprentice's decision (``apprentice_bot``), the sea
 (:func:`leaf_values`) and the training positions (``play``), so training and play never disagree.
 """
 
+# ruff: noqa: F403, F405 - the game's declared codes and layouts come whole from their modules
+
 from __future__ import annotations
 
 import math
@@ -23,17 +25,8 @@ from numba import njit
 
 from simulate.apprentice import linear_value
 from simulate.games.golem.bots import BOTS, PARAM_NAMES
-from simulate.games.golem.codes import D_GOLD_PLACE, E_CONTROL_CAP_2, PH_ACTIONS, PH_CONTROL, PH_END, PH_MOVE
-from simulate.games.golem.data import (
-    APPRENTICE_FEATURES,
-    BLUE,
-    KNOWLEDGE,
-    NUM_STUDY_DEVS,
-    P_LEFTOVER_GOLD,
-    P_LEFTOVER_PER_VP,
-    RED,
-    YELLOW,
-)
+from simulate.games.golem.codes import *
+from simulate.games.golem.data import *
 from simulate.games.golem.engine import objectives_met
 from simulate.games.golem.engine.developments import activate_artifact
 from simulate.games.golem.engine.legality import art_need, on_board_space

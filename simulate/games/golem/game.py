@@ -36,6 +36,7 @@ from simulate.game import (
 from simulate.gamekit import (
     GameShell,
     new_trajectories,
+    read_study,
     result_event,
     rule_options,
     state_field,
@@ -48,7 +49,6 @@ from simulate.games.golem import columns, components, data, engine, loader, play
 from simulate.games.golem.codes import ACT_NAMES, STAT_NAMES, Decision
 from simulate.games.golem.engine.state import MAX_OBJECTIVES, new_pads, new_state
 from simulate.games.golem.reference import GolemReference, public_state
-from simulate.games.golem.study import STUDY
 from simulate.games.golem.twin import GolemTwin
 from simulate.play import ILLEGAL_MOVE
 from simulate.rng import game_seeds
@@ -214,7 +214,7 @@ class Golem(GameShell):
         apprentice=golem_apprentice.APPRENTICE,  # the learned player, and how golem train fits it (docs/golem.md)
         bench_players=4,
         default_bots="balanced",  # --bots when none is given: the recommended lineup (golem games shows it)
-        study=STUDY,
+        study=read_study("golem"),
         position=ReplayPosition(
             solo_board=("automa",),
             board=(

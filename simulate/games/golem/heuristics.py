@@ -9,23 +9,15 @@ cost. Options whose position is known without playing them are valued on the rec
 (``direct_values.direct_value``).
 """
 
+# ruff: noqa: F403, F405 - the game's declared codes and layouts come whole from their modules
+
 from __future__ import annotations
 
 from numba import njit
 
 from simulate.games.golem.bots import RANDOM
-from simulate.games.golem.codes import (
-    D_ARTIFACT_ACTION,
-    D_INCOME_UPGRADE,
-    D_TURN,
-    D_UPGRADE,
-    E_REACTIVATE_BLUE_MARBLE,
-    E_REACTIVATE_RED_MARBLE,
-    MARBLE_OPTIONS,
-    SMALL_ART_OPTIONS,
-    UP_ART,
-)
-from simulate.games.golem.data import BLACK, BLUE, MIRROR, RED, WHITE, WORK
+from simulate.games.golem.codes import *
+from simulate.games.golem.data import *
 from simulate.games.golem.direct_values import (
     CURRENT,
     PLAY,

@@ -4,6 +4,8 @@ Every error is a ``DataError`` naming the file, line and field. The tables' layo
 it checks against live in :mod:`simulate.games.golem.data`; this module only reads the files.
 """
 
+# ruff: noqa: F403, F405 - the game's declared codes and layouts come whole from their modules
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -11,106 +13,10 @@ from typing import Any
 
 import numpy as np
 
+from simulate import datafiles
 from simulate.apprentice import read_styles, read_weights, style_weights, value_weights
-from simulate.datafiles import (
-    DataError,
-    default_dir,
-    pack_record,
-    parse_int,
-    read_csv,
-    read_toml,
-    resolve_rules,
-    sha256,
-)
-from simulate.games.golem.data import (
-    APPRENTICE_FEATURES,
-    APPRENTICE_PLAYERS,
-    AUTOMA_CATEGORIES,
-    AUTOMA_TILE_KINDS,
-    BOOK_COLOURS,
-    BOOK_EFFECTS,
-    DISTRICTS,
-    EFFECTS,
-    FILES,
-    GIFT_ARTIFACT,
-    GIFT_BOOK,
-    GIFT_DEV_PREFIXES,
-    GIFT_NONE,
-    GIFT_OBJECTIVE,
-    GIFT_START,
-    LIST_LENGTHS,
-    MARBLES,
-    MAX_CEMETERY,
-    MAX_GOLEM_TRACK,
-    MAX_PLAYERS,
-    MAX_STUDY_TRACK,
-    NUM_ACTION_TILES,
-    NUM_ARTIFACT_DEVS,
-    NUM_ARTIFACT_TILES,
-    NUM_AUTOMA_CARDS,
-    NUM_AUTOMA_SPECIALS,
-    NUM_AUTOMA_STRATEGIES,
-    NUM_AUTOMA_THRESHOLDS,
-    NUM_BOOKS,
-    NUM_CHARACTERS,
-    NUM_DISTRICT_TILES,
-    NUM_GOLEM_DEVS,
-    NUM_OBJECTIVES,
-    NUM_PARAMS,
-    NUM_ROUNDS,
-    NUM_SECTIONS,
-    NUM_START_TILES,
-    NUM_STUDY_DEVS,
-    NUM_TILES,
-    OBJECTIVE_TYPES,
-    P_AUTOMA,
-    P_AUTOMA_RABBI_GAUGE,
-    P_BOOK_COLUMNS,
-    P_CEMETERY_LEN,
-    P_CHARACTER_COINS,
-    P_CONTROL_PENALTY,
-    P_GIFT,
-    P_GIFT_KIND,
-    P_GOLD_PRICE,
-    P_GOLD_SUPPLY,
-    P_GOLEM_COST,
-    P_GOLEM_EXTRA_COST,
-    P_GOLEM_TRACK_LEN,
-    P_INTRO,
-    P_INTRO_START_DEALT,
-    P_LEFTOVER_GOLD,
-    P_LEFTOVER_PER_VP,
-    P_MAX_COLUMN,
-    P_MENORAH_SECTION,
-    P_MIRROR_COST,
-    P_MIRROR_STUDY_COST,
-    P_OBJECTIVES_DEALT,
-    P_OBJECTIVES_KEPT,
-    P_OVERMOVE_ONE,
-    P_OVERMOVE_PENALTY,
-    P_SECOND_PASS,
-    P_SECTION_PAYMENT,
-    P_START_DEALT,
-    P_START_KEPT,
-    P_STARTING_VP,
-    P_STUDY_DEV_INCOME,
-    P_STUDY_DEV_LIMIT,
-    P_STUDY_TRACK_LEN,
-    P_TRACK_CREATE,
-    P_TRACK_KILL,
-    P_TRACK_START,
-    P_VP_FLOOR_ZERO,
-    RESOURCES,
-    ROWS,
-    RULE_OPTIONS,
-    STYLES,
-    TOML_KEYS,
-    VALUE_FILE,
-    VALUE_PLAYERS,
-    E,
-    GolemData,
-    GolemTables,
-)
+from simulate.datafiles import DataError
+from simulate.games.golem.data import *
 
 
 def load(folder: str | Path | None = None, rules: dict[str, Any] | None = None) -> GolemData:
@@ -119,13 +25,11 @@ def load(folder: str | Path | None = None, rules: dict[str, Any] | None = None) 
     ``rules`` overrides the rule options of the folder's ``game.toml``. Every error is a
     ``DataError`` naming the file, line and field.
     """
-    root = Path(folder) if folder is not None else default_dir("golem")
-    if not root.is_dir():
-        raise DataError(f"{root}: not a folder of Golem data ({', '.join(FILES)})")
+    root = datafiles.data_folder(folder, "golem", f"Golem data ({', '.join(FILES)})")
     toml_path = root / "game.toml"
-    conf = read_toml(toml_path)
+    conf = datafiles.read_toml(toml_path)
     params, estimated_params = _table(toml_path, conf)
-    rule_values = resolve_rules(toml_path, conf, rules or {}, RULE_OPTIONS)
+    rule_values = datafiles.resolve_rules(toml_path, conf, rules or {}, RULE_OPTIONS)
     reader = _Reader(root)
     action_ids, action_tiles = _read_action_tiles(reader)
     character_ids, characters = _read_characters(reader, root)
@@ -154,18 +58,18 @@ def load(folder: str | Path | None = None, rules: dict[str, Any] | None = None) 
         *_apprentice_weights(root),
     )
     estimated_rows = dict(reader.estimated)
-    default = root.resolve() == default_dir("golem").resolve()
+    default = root.resolve() == datafiles.default_dir("golem").resolve()
     provenance = {
         "folder": "seeds/golem" if default else str(root),
         "default": default,
-        "files": {name: sha256(root / name) for name in FILES},
+        "files": {name: datafiles.sha256(root / name) for name in FILES},
         "estimates": bool(estimated_params) or any(estimated_rows.values()),
         "estimated_parameters": estimated_params,
         "estimated_rows": estimated_rows,
     }
     return GolemData(
         tables,
-        pack_record(tables),
+        datafiles.pack_record(tables),
         params,
         rule_values,
         intro,
@@ -446,7 +350,7 @@ class _Reader:
     ) -> list[tuple[int, dict[str, str]]]:
         """The table's rows: exactly ``count``, or ``count`` to ``most`` when ``most`` is given."""
         path = self.root / name
-        rows = read_csv(path, [*columns, "estimated", "source"])
+        rows = datafiles.read_csv(path, [*columns, "estimated", "source"])
         if most is None and len(rows) != count:
             raise DataError(f"{path}: expected {count} data rows, found {len(rows)}")
         if most is not None and not count <= len(rows) <= most:
@@ -472,7 +376,7 @@ class _Reader:
         return rows
 
     def int(self, name: str, line: int, row: dict[str, str], col: str, lo: int, hi: int) -> int:
-        return parse_int(self.root / name, line, col, row[col], lo, hi)
+        return datafiles.parse_int(self.root / name, line, col, row[col], lo, hi)
 
     def choice(self, name: str, line: int, row: dict[str, str], col: str, allowed: tuple[str, ...]) -> int:
         if row[col] not in allowed:

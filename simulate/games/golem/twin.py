@@ -19,11 +19,23 @@ AUTOMA_FIELDS = (
     "automa", "au_deck", "au_strategy", "au_pos", "au_actions", "au_slot", "au_eyes", "au_gauge", "au_next",
     "au_laps", "au_vp",
 )  # fmt: skip
+LIST_FIELDS = (
+    "order", "palace", "library", "book_deck", "ob_deck", "at_slots", "at_deck", "at_discard", "vp", "loose_gold",
+    "built", "killed", "track", "study", "art_tile", "art_side", "tokens", "cemetery", "cemetery_count",
+    "marble_actions", "rabbi_done", "actions", "pass_tile", "passes", "rabbi_slot", "perm_queue", "free_control",
+    "drawn",
+)  # fmt: skip
+"""The reference's lists its view copies whole."""
+ROW_FIELDS = (
+    "section_tile", "hands", "drafted", "objectives", "res", "student", "golem_loc", "golem_sec", "standing",
+    "fresh", "gdev", "sdev", "adev_space", "adev_side", "art_gold", "art_done", "col_colour", "eyes", "syn",
+    "act_count",
+)  # fmt: skip
+"""Its lists of rows (by seat, section, tile or column), each row copied."""
 
 
 def reference_view(g: GolemReference) -> dict[str, Any]:
     """The reference state as plain lists, in the record's layout."""
-    n = g.n
     return {
         "phase": g.phase,
         "round": g.round,
@@ -31,59 +43,13 @@ def reference_view(g: GolemReference) -> dict[str, Any]:
         "step_left": g.step_left,
         "pass_stage": g.pass_stage,
         "stack": [list(map(int, t)) for t in g.stack],
-        "order": list(g.order),
-        "palace": list(g.palace),
-        "section_tile": [list(x) for x in g.section_tile],
-        "library": list(g.library),
-        "book_deck": list(g.book_deck),
-        "ob_deck": list(g.ob_deck),
-        "at_slots": list(g.at_slots),
-        "at_deck": list(g.at_deck),
-        "at_discard": list(g.at_discard),
-        "hands": [list(h) for h in g.hands],
-        "drafted": [list(h) for h in g.drafted],
-        "objectives": [list(h) for h in g.objectives],
-        "res": [list(x) for x in g.res],
-        "vp": list(g.vp),
-        "loose_gold": list(g.loose_gold),
-        "student": [list(x) for x in g.student],
-        "golem_loc": [list(x) for x in g.golem_loc],
-        "golem_sec": [list(x) for x in g.golem_sec],
-        "standing": [list(x) for x in g.standing],
-        "fresh": [list(x) for x in g.fresh],
-        "built": list(g.built),
-        "killed": list(g.killed),
-        "track": list(g.track),
-        "study": list(g.study),
-        "gdev": [list(x) for x in g.gdev],
-        "sdev": [list(x) for x in g.sdev],
-        "adev_space": [list(x) for x in g.adev_space],
-        "adev_side": [list(x) for x in g.adev_side],
-        "art_tile": list(g.art_tile),
-        "art_side": list(g.art_side),
-        "art_gold": [list(x) for x in g.art_gold],
-        "art_done": [list(x) for x in g.art_done],
-        "col_colour": [list(x) for x in g.col_colour],
         "col_books": [[list(c) for c in x] for x in g.col_books],
-        "tokens": list(g.tokens),
-        "cemetery": list(g.cemetery),
-        "cemetery_count": list(g.cemetery_count),
         "gold_supply": g.gold_supply,
-        "eyes": [list(x) for x in g.eyes],
-        "syn": [list(x) for x in g.syn],
-        "marble_actions": list(g.marble_actions),
-        "rabbi_done": list(g.rabbi_done),
-        "actions": list(g.actions),
-        "pass_tile": list(g.pass_tile),
-        "passes": list(g.passes),
-        "rabbi_slot": list(g.rabbi_slot),
-        "perm_queue": list(g.perm_queue),
-        "free_control": list(g.free_control),
         "stats": [list(g.stats[k]) for k in STAT_NAMES],
-        "act_count": [list(x) for x in g.act_count],
-        "drawn": list(g.drawn),
         "chance": g.chance.s,
-        "n": n,
+        "n": g.n,
+        **{k: list(getattr(g, k)) for k in LIST_FIELDS},
+        **{k: [list(x) for x in getattr(g, k)] for k in ROW_FIELDS},
         **{k: getattr(g, k) if not isinstance(getattr(g, k), list) else list(getattr(g, k)) for k in AUTOMA_FIELDS},
     }
 

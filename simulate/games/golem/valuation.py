@@ -7,13 +7,15 @@ most, so a Gold bought or gained counts as owned (and a cauldron it fills as a c
 ``save_fields`` and ``restore_fields`` keep and put back the fields a valuation on the record itself changes.
 """
 
+# ruff: noqa: F403, F405 - the game's declared codes and layouts come whole from their modules
+
 from __future__ import annotations
 
 from numba import njit
 
 from simulate.games.golem.codes import D_GOLD_PLACE, MAX_STACK
 from simulate.games.golem.codes import E_CONTROL_CAP_2 as CAP_DEV
-from simulate.games.golem.data import BLUE, KNOWLEDGE, NUM_STUDY_DEVS, P_LEFTOVER_PER_VP, RED, YELLOW
+from simulate.games.golem.data import *
 from simulate.games.golem.engine.developments import activate_artifact
 from simulate.games.golem.engine.legality import art_need, on_board_space
 from simulate.games.golem.engine.resources import has_gdev

@@ -5,6 +5,8 @@ abstract actions it may take (``legal_actions``) and one turns an abstract actio
 the training (``cfr_game``) and the bot (``bots``) call the same three, so they never disagree.
 """
 
+# ruff: noqa: F403, F405 - the game's declared codes and layouts come whole from their modules
+
 from __future__ import annotations
 
 import numpy as np
@@ -26,7 +28,7 @@ from simulate.games.golem_poker.policy import (
     STRENGTH_EDGES,
     WAR_RAISES,
 )
-from simulate.games.golem_poker.state import BET, BET1, FOLD, M_AMOUNT, M_CARDS, M_KIND, MATCH, RAISE
+from simulate.games.golem_poker.state import *
 from simulate.rng import mix64
 
 _EDGES = np.array(STRENGTH_EDGES)

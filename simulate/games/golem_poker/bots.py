@@ -16,25 +16,16 @@ Hand strength is the percentile of a made five-card hand among all 2,598,960 han
   otherwise throw at most one card (the lowest one not in a pair, or the odd card of a draw).
 """
 
+# ruff: noqa: F403, F405 - the game's declared codes and layouts come whole from their modules
+
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
 
+from simulate import datafiles
 from simulate.games.golem_poker.abstraction import abstract_move, choose_action
-from simulate.games.golem_poker.data import (
-    HAND_SIZE,
-    P_ACE_HIGH,
-    P_ANTE,
-    P_GOLEM_FOLDED,
-    P_GOLEM_SHORT,
-    P_GOLEM_TIE_PLAYER,
-    P_MAX_DISCARDS,
-    P_PENALTY,
-    SHORT_DECK,
-    SHORT_NONE,
-    strength,
-)
+from simulate.games.golem_poker.data import *
 from simulate.games.golem_poker.engine import bet_range, can_match, num_active, raise_range, to_match
 from simulate.games.golem_poker.evaluator import (
     CATEGORY_SHIFT,
@@ -45,123 +36,17 @@ from simulate.games.golem_poker.evaluator import (
     eval5,
     eval_packed,
 )
-from simulate.games.golem_poker.state import (
-    BET,
-    BET1,
-    DISCARD,
-    DRAW,
-    FOLD,
-    M_AMOUNT,
-    M_CARDS,
-    M_KIND,
-    MATCH,
-    RAISE,
-)
+from simulate.games.golem_poker.state import *
 from simulate.rng import randint, uniform
 
-RANDOM, THRESHOLD, EQUITY, SEARCH, CFR = 0, 1, 2, 3, 4
+KERNELS = ("random", "threshold", "equity", "search", "cfr")  # the bots' kernels by id (``BOTS``)
+RANDOM, THRESHOLD, EQUITY, SEARCH, CFR = range(len(KERNELS))
 BOT_STREAM = 1  # index of the bots' generator in ``r.rng``
 
+# name -> (id, description, {param: (default, help)}), the parameters' (lowest, highest) and those that count
+# something: seeds/golem-poker/bots.toml
+BOTS, LIMITS, WHOLE_PARAMS = datafiles.read_bots("golem-poker", KERNELS)
 
-def _threshold(fold_below: float, raise_above: float, bet_antes: float, max_raises: float, bluff: float = 0.0):
-    """Parameters of the threshold family, always in this order (the kernel reads them by position)."""
-    return {
-        "fold_below": (fold_below, "hand strength (percentile 0-1) below which it folds to a bet"),
-        "raise_above": (raise_above, "hand strength from which it bets, or raises while raises are below max_raises"),
-        "bet_antes": (bet_antes, "size of its bets and raises, in antes"),
-        "max_raises": (max_raises, "it raises only while the round has seen fewer raises than this"),
-        "discard": (0.0, "discard policy: 0 improve its own hand, 1 weaken the golem (throw at most one card)"),
-        "bluff": (bluff, "chance to bet or raise with a hand below fold_below instead of checking or folding"),
-    }
-
-
-# name -> (id, description, {param: (default, help)})
-BOTS: dict[str, tuple[int, str, dict[str, tuple[float, str]]]] = {
-    "random": (
-        RANDOM,
-        "uniform over the legal kinds of action (fold, match, bet or raise of 1-4 antes); discards 0-2 random cards",
-        {},
-    ),
-    "threshold": (THRESHOLD, "acts on fixed hand-strength thresholds (the family below)", _threshold(0.5, 0.9, 1, 1)),
-    "tight_passive": (
-        THRESHOLD,
-        "tight and passive: folds all but good hands, bets only very strong ones, never raises",
-        _threshold(0.7, 0.97, 1, 0),
-    ),
-    "tight_aggressive": (
-        THRESHOLD,
-        "tight and aggressive: folds all but good hands, bets and raises them big",
-        _threshold(0.7, 0.85, 2, 3),
-    ),
-    "loose_passive": (
-        THRESHOLD,
-        "loose and passive: calls with almost anything, bets only very strong hands",
-        _threshold(0.2, 0.97, 1, 0),
-    ),
-    "loose_aggressive": (
-        THRESHOLD,
-        "loose and aggressive: calls with almost anything, bets and raises often",
-        _threshold(0.2, 0.7, 2, 3),
-    ),
-    "bluffer": (
-        THRESHOLD,
-        "threshold play that bets or raises a weak hand a third of the time",
-        _threshold(0.5, 0.85, 2, 2, bluff=0.33),
-    ),
-    "equity": (
-        EQUITY,
-        "samples opponents' hands, their draws and the golem to estimate its share of the pot; bets on edge",
-        {
-            "samples": (96.0, "samples per estimate"),
-            "call_margin": (0.0, "expected gain in antes a call must promise"),
-            "raise_edge": (1.6, "bets or raises when its estimated pot share exceeds this many fair shares"),
-            "bet_pot": (1.0, "size of its bets and raises as a share of the pot after matching (whole antes)"),
-            "max_raises": (3.0, "it raises only while the round has seen fewer raises than this"),
-            "discard": (-1.0, "-1 picks the discard with the best sampled value; 0 improve; 1 weaken the golem"),
-            "read_bet": (0.6, "an opponent who bet or raised this deal is sampled from hands at least this strong"),
-            "read_call": (0.3, "an opponent who matched a bet this deal is sampled from hands at least this strong"),
-        },
-    ),
-    "search": (
-        SEARCH,
-        "information-set Monte Carlo tree search (simulate.search) with threshold rollouts; the cards it cannot "
-        "see re-dealt per iteration, read from the opponents' bets",
-        {
-            "iterations": (400.0, "determinised iterations per decision"),
-            "uct_c": (0.1, "UCT exploration constant (values are in [0, 1])"),
-            "rollout_turns": (40.0, "decisions of threshold rollout after the tree before the position is valued"),
-            "scale": (20.0, "net chips, in antes, that make a leaf worth 1 (0 for their loss; 0.5 is even)"),
-            "read_bet": (0.85, "an opponent who bet or raised this deal is dealt a hand at least this strong"),
-            "read_call": (0.5, "an opponent who matched a bet this deal is dealt a hand at least this strong"),
-        },
-    ),
-    "cfr": (
-        CFR,
-        "plays the average strategy of Monte Carlo CFR on an abstraction (hand strength, golem outlook, position, "
-        "pot odds, raises, chips committed) from seeds/golem-poker/cfr_policy.csv, one draw per information set and "
-        "deal; draws to improve its hand",
-        {"discard": (0.0, "discard policy: 0 improve its own hand, 1 weaken the golem (throw at most one card)")},
-    ),
-}
-# lowest and highest value a parameter accepts (by name, for every bot that has it)
-LIMITS: dict[str, tuple[float, float]] = {
-    "fold_below": (0.0, 1.0),
-    "raise_above": (0.0, 1.0),
-    "bet_antes": (1.0, 50.0),
-    "max_raises": (0.0, 20.0),
-    "discard": (-1.0, 1.0),
-    "bluff": (0.0, 1.0),
-    "samples": (1.0, 10_000.0),
-    "call_margin": (-50.0, 50.0),
-    "raise_edge": (0.0, 10.0),
-    "bet_pot": (0.0, 10.0),
-    "read_bet": (0.0, 1.0),
-    "read_call": (0.0, 1.0),
-    "iterations": (1.0, 100_000.0),
-    "uct_c": (0.0, 10.0),
-    "rollout_turns": (0.0, 5_000.0),
-    "scale": (1.0, 1_000.0),
-}
 MAX_BOT_PARAMS = 8
 # A bot of a lineup as the kernels take it: one record each (a record crosses calls for free).
 BOT_DTYPE = np.dtype([("id", np.int64), ("params", np.float64, (MAX_BOT_PARAMS,))], align=True)

@@ -11,6 +11,8 @@ a raise war (``explore``), which bounds the tree: a war of minimum raises (up to
 each of the traverser's calls. A path longer than the state stack ends as it stands (never in practice).
 """
 
+# ruff: noqa: F403, F405 - the game's declared codes and layouts come whole from their modules
+
 from __future__ import annotations
 
 import numpy as np
@@ -20,7 +22,7 @@ from simulate.games.golem_poker.abstraction import abstract_move, info_row, lega
 from simulate.games.golem_poker.bots import policy_mask
 from simulate.games.golem_poker.data import P_ACE_HIGH, P_ANTE, P_MAX_DISCARDS
 from simulate.games.golem_poker.engine import apply_move, init_game
-from simulate.games.golem_poker.state import DISCARD, DRAW, M_CARDS, M_KIND, MOVE_LEN, RUNNING, STATE_DTYPE
+from simulate.games.golem_poker.state import *
 
 DEPTH = 400  # states in the traversal's stack: deeper than any path (a deal takes at most about 40 decisions)
 EXPLORED_DEALS = 2  # the traverser tries each action in a pot's first deals, samples them after

@@ -14,7 +14,8 @@ from typing import Any, NamedTuple
 import numpy as np
 from numba import njit
 
-from simulate.datafiles import DataError, default_dir, pack_record, read_toml, resolve_rules, sha256
+from simulate import datafiles
+from simulate.datafiles import DataError
 from simulate.games.golem_poker import policy
 from simulate.games.golem_poker.evaluator import NUM_CARDS, eval5
 
@@ -110,11 +111,9 @@ def load(folder: str | Path | None = None, rules: dict[str, Any] | None = None, 
     this abstraction (``policy.VERSION``); ``cfr_table=False`` leaves it out (every row ``MISSING``): the data a
     training plays, which refits it.
     """
-    folder = Path(folder) if folder is not None else default_dir(GAME_NAME)
-    if not folder.is_dir():
-        raise DataError(f"{folder}: not a folder of golem-poker definition files")
+    folder = datafiles.data_folder(folder, GAME_NAME, "golem-poker definition files")
     path = folder / "game.toml"
-    conf = read_toml(path)
+    conf = datafiles.read_toml(path)
     table = _table(path, conf)
     rule_values = _rules(path, conf, rules or {})
     ante = rule_values["ante"]
@@ -140,7 +139,7 @@ def load(folder: str | Path | None = None, rules: dict[str, Any] | None = None, 
     params[P_MAX_DEALS] = table["max_deals"]
     values, cdf = hand_distribution(bool(params[P_ACE_HIGH]))
     keys, strengths = strength_table(values, cdf)
-    fit = read_toml(folder / policy.PROVENANCE_FILE).get("fit", {})
+    fit = datafiles.read_toml(folder / policy.PROVENANCE_FILE).get("fit", {})
     if cfr_table and fit.get("abstraction_version") != policy.VERSION:
         raise DataError(
             f"{folder / policy.PROVENANCE_FILE}: the cfr table was trained on abstraction version "
@@ -149,15 +148,15 @@ def load(folder: str | Path | None = None, rules: dict[str, Any] | None = None, 
         )
     table_rows = policy.read_policy(folder / policy.FILE) if cfr_table else policy.empty_policy()
     tables = PokerTables(params, values, cdf, keys, strengths, table_rows)
-    default = folder.resolve() == default_dir(GAME_NAME).resolve()
+    default = folder.resolve() == datafiles.default_dir(GAME_NAME).resolve()
     provenance = {
         "folder": f"seeds/{GAME_NAME}" if default else str(folder),
         "default": default,
         "estimates": False,
-        "files": {name: sha256(folder / name) for name in FILES},
+        "files": {name: datafiles.sha256(folder / name) for name in FILES},
         "cfr_policy": fit,  # how the cfr bot's table was fitted
     }
-    return PokerData(tables, pack_record(tables), rule_values, table, provenance)
+    return PokerData(tables, datafiles.pack_record(tables), rule_values, table, provenance)
 
 
 def _table(path: Path, conf: dict) -> dict[str, Any]:
@@ -175,7 +174,7 @@ def _table(path: Path, conf: dict) -> dict[str, Any]:
 
 
 def _rules(path: Path, conf: dict, overrides: dict[str, Any]) -> dict[str, Any]:
-    out = resolve_rules(path, conf, overrides, RULE_OPTIONS)
+    out = datafiles.resolve_rules(path, conf, overrides, RULE_OPTIONS)
     if out["stack_antes"] < 1:
         raise DataError(f"{path}: rules.stack_antes: a player must afford the first ante")
     return out

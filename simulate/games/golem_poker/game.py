@@ -5,6 +5,8 @@ as the golem forces. Seat 1 holds the amulet (acts first); the runner's seat rot
 amulet through the lineup, so "position relative to the amulet" is the seat.
 """
 
+# ruff: noqa: F403, F405 - the game's declared codes and layouts come whole from their modules
+
 from __future__ import annotations
 
 from functools import partial
@@ -19,6 +21,7 @@ from simulate.gamekit import (
     end_reason,
     new_trajectories,
     no_components,
+    read_study,
     result_event,
     state_field,
     time_search,
@@ -29,22 +32,7 @@ from simulate.games.golem_poker import cfr_game, columns, data, play, policy, se
 from simulate.games.golem_poker.engine import game_init, game_step
 from simulate.games.golem_poker.evaluator import CATEGORY_NAMES, describe
 from simulate.games.golem_poker.reference import GolemPokerReference, card_text, make_record, public_state
-from simulate.games.golem_poker.state import (
-    BET,
-    DISCARD,
-    END_REASONS,
-    FOLD,
-    M_KIND,
-    MATCH,
-    MOVE_LEN,
-    MOVE_NAMES,
-    NO_VALUE,
-    OUT_NAMES,
-    PHASE_NAMES,
-    RAISE,
-    new_state,
-)
-from simulate.games.golem_poker.study import STUDY
+from simulate.games.golem_poker.state import *
 from simulate.games.golem_poker.twin import GolemPokerTwin
 from simulate.rng import game_seeds
 from simulate.search import new_tree
@@ -52,10 +40,6 @@ from simulate.search import new_tree
 THRESHOLD_BENCH = "tight_passive,tight_aggressive,loose_passive,loose_aggressive"
 EQUITY_BENCH_OPPONENTS = "tight_aggressive,loose_aggressive,bluffer"
 BENCH_POSITIONS_SEED = 18
-
-
-WHOLE_PARAMS = frozenset({"max_raises", "samples", "iterations", "rollout_turns"})
-"""Bot parameters that take whole numbers (they count raises, sampled deals, iterations and decisions)."""
 
 
 class GolemPoker(GameShell):
@@ -72,7 +56,7 @@ class GolemPoker(GameShell):
         min_players=3,
         max_players=data.MAX_PLAYERS,
         description="Golem: five-card draw against the golem hand built from the discards, 3-6 players",
-        bots=bot_specs(poker_bots.BOTS, poker_bots.LIMITS, WHOLE_PARAMS),
+        bots=bot_specs(poker_bots.BOTS, poker_bots.LIMITS, poker_bots.WHOLE_PARAMS),
         max_bot_params=poker_bots.MAX_BOT_PARAMS,
         data_files=data.FILES,
         score_parts=columns.SCORE_PARTS,
@@ -87,7 +71,7 @@ class GolemPoker(GameShell):
         },
         bench_players=4,
         default_bots="threshold",  # --bots when none is given: the recommended lineup (golem games shows it)
-        study=STUDY,
+        study=read_study("golem-poker"),
         position=ReplayPosition(
             board=("deal", "phase", "pot", "current_bet", "discard_pile", "deck"),
             seat=("stack", "in", "hand", "bets_paid", "discarded"),

@@ -15,6 +15,8 @@ Hands are valued with the tested evaluator's public functions (``evaluate5``, ``
 deck is drawn with ``simulate.rng.randint`` so that both engines deal identical cards.
 """
 
+# ruff: noqa: F403, F405 - the game's declared codes and layouts come whole from their modules
+
 from __future__ import annotations
 
 from enum import IntEnum
@@ -22,37 +24,12 @@ from typing import Any
 
 import numpy as np
 
+from simulate.gamekit import SeatedReference
 from simulate.games.golem_poker import evaluator as ev
 from simulate.games.golem_poker.data import HAND_SIZE, MAX_DEALS, MAX_PLAYERS, PokerData
-from simulate.games.golem_poker.state import (
-    BET,
-    BET1,
-    BET2,
-    DISCARD,
-    DRAW,
-    END_LAST_PLAYER,
-    END_REASONS,
-    END_SHOWDOWN,
-    END_TURN_CAP,
-    FOLD,
-    M_AMOUNT,
-    M_CARDS,
-    M_KIND,
-    MATCH,
-    MAX_GOLEM,
-    NO_VALUE,
-    OUT_BET1,
-    OUT_BET2,
-    OUT_FORCED,
-    OUT_NONE,
-    PHASE_NAMES,
-    RAISE,
-    RUNNING,
-    new_move,
-)
+from simulate.games.golem_poker.state import *
 from simulate.rng import order_seed, randint
 
-TERMINAL = -4  # current_player() of a finished game (OpenSpiel's PlayerId.TERMINAL)
 BIG_CHIPS = 1_000_000  # the bound of an uncapped bet or raise (as in the engine)
 MAX_TURNS = 5000
 SUIT_LETTERS = "fcsi"  # flesh, clay, stone, iron
@@ -84,11 +61,13 @@ def card_text(c: int) -> str:
     return "-" if c < 0 else f"{c // 4 + 1}{SUIT_LETTERS[c % 4]}"
 
 
-class GolemPokerReference:
+class GolemPokerReference(SeatedReference):
     """One game of golem: from the antes until the pot is won.
 
     Seats are 0..n-1 in turn order; seat 0 holds the amulet and acts first in every round.
     """
+
+    END_REASONS = END_REASONS
 
     def __init__(self, data: PokerData, num_players: int, setup_seed: int) -> None:
         if not 3 <= num_players <= MAX_PLAYERS:
@@ -141,16 +120,6 @@ class GolemPokerReference:
         self.opening_value = [self.value_of(self.hand[s]) for s in range(n)]
 
     # ------------------------------------------------------------------ OpenSpiel-style API
-
-    def current_player(self) -> int:
-        """Seat to act, or TERMINAL."""
-        return TERMINAL if self.is_terminal() else self.current
-
-    def is_terminal(self) -> bool:
-        return self.over != RUNNING
-
-    def end_reason(self) -> str:
-        return END_REASONS[self.over]
 
     def legal_actions(self) -> list[tuple]:
         """Legal moves of the player to act as keys (see the module docstring)."""
@@ -547,7 +516,7 @@ class GolemPokerReference:
     def __str__(self) -> str:
         lines = [
             f"deal {self.deal}, "
-            + (PHASE_NAMES[self.phase] if not self.is_terminal() else self.end_reason())
+            + (PHASE_NAMES[self.phase] if not self.is_terminal() else self.end_reason)
             + f", pot {self.pot}"
         ]
         for s in range(self.num_players):
@@ -577,7 +546,7 @@ def public_state(g: GolemPokerReference) -> dict[str, Any]:
     ]
     board = {
         "deal": g.deal,
-        "phase": PHASE_NAMES[g.phase] if not g.is_terminal() else g.end_reason(),
+        "phase": PHASE_NAMES[g.phase] if not g.is_terminal() else g.end_reason,
         "pot": g.pot,
         "current_bet": g.current_bet,
         "discard_pile": len(g.pile),

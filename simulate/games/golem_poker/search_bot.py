@@ -22,6 +22,8 @@ chips (the game's score), ``0.5 + net / (2 * scale antes)`` clipped to [0, 1]; a
 played when the rollout stops counts the pot as shared by the players still in.
 """
 
+# ruff: noqa: F403, F405 - the game's declared codes and layouts come whole from their modules
+
 from __future__ import annotations
 
 import numpy as np
@@ -31,19 +33,7 @@ from simulate.games.golem_poker.bots import BOT_STREAM, BOTS, MAX_TRIES, MEMO, s
 from simulate.games.golem_poker.data import HAND_SIZE, P_ACE_HIGH, P_ANTE, P_MAX_DISCARDS
 from simulate.games.golem_poker.engine import apply_move, bet_range, can_match, raise_range, to_match
 from simulate.games.golem_poker.evaluator import eval5
-from simulate.games.golem_poker.state import (
-    BET,
-    DISCARD,
-    DRAW,
-    FOLD,
-    M_AMOUNT,
-    M_CARDS,
-    M_KIND,
-    MATCH,
-    MOVE_LEN,
-    RAISE,
-    RUNNING,
-)
+from simulate.games.golem_poker.state import *
 from simulate.rng import next_u64, randint
 from simulate.search import decide_at, positions_searched, rollouts_at, seat_to_move
 

@@ -6,29 +6,15 @@ every seat's cards and gems, the supply and the deck size, never the deck order 
 removed at setup (the look-ahead bot reshuffles those before each rollout).
 """
 
+# ruff: noqa: F403, F405 - the game's declared codes and layouts come whole from their modules
+
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
 
-from simulate.games.golems.data import (
-    GOLEM,
-    MAX_DISPLAY,
-    MAX_TYPES,
-    P_DUST_LEN,
-    P_GOLEM_VP,
-    P_NUM_TYPES,
-    P_RESERVE_COST,
-    P_RUNE_DISCARD,
-    P_TAKE_GEMS,
-    P_TUCK_LIMIT,
-    P_TUCK_MAX,
-    P_TUCK_VP,
-    P_WILD_TUCK,
-    RUNE,
-    TUCK_REQUIRED_TYPES,
-    TUCK_REQUIREMENT,
-)
+from simulate import datafiles
+from simulate.games.golems.data import *
 from simulate.games.golems.engine import (
     can_take_gems,
     dust_score,
@@ -38,112 +24,15 @@ from simulate.games.golems.engine import (
     step,
 )
 from simulate.games.golems.features import NUM_FEATURES
-from simulate.games.golems.state import (
-    DISCARD,
-    DUST,
-    M_ABILITY,
-    M_COLUMN,
-    M_KIND,
-    M_POS,
-    M_ROW,
-    M_TUCK,
-    MOVE_LEN,
-    PASS,
-    RESERVE,
-    RESOURCE,
-    REWARD,
-    RUNNING,
-    SUMMON,
-    TAKE_CARD,
-    TAKE_GEMS,
-)
+from simulate.games.golems.state import *
 from simulate.rng import next_u64, randint
 
-RANDOM, GREEDY, COLLECTOR, LOOKAHEAD, SEARCH, APPRENTICE = 0, 1, 2, 3, 4, 5
+KERNELS = ("random", "greedy", "collector", "lookahead", "search", "apprentice")  # the bots' kernels by id (``BOTS``)
+RANDOM, GREEDY, COLLECTOR, LOOKAHEAD, SEARCH, APPRENTICE = range(len(KERNELS))
 
-# name -> (id, description, {param: (default, help)})
-BOTS: dict[str, tuple[int, str, dict[str, tuple[float, str]]]] = {
-    "random": (RANDOM, "uniform over the legal moves", {}),
-    "greedy": (
-        GREEDY,
-        "takes the move worth the most points now (a summon tucks all it may); gems break ties, then chance",
-        {"gem_value": (0.25, "points a held gem is worth when comparing moves")},
-    ),
-    "collector": (
-        COLLECTOR,
-        "plans a dust set, builds columns toward the Golems on display, summons and tucks only cards it can spare",
-        {
-            "gem_value": (0.4, "points a held gem is worth"),
-            "column_value": (0.7, "points a column card is worth while a Golem on display needs it"),
-            "dust_target": (4.0, "dust it aims for (the best entry of the dust table)"),
-            "dust_chase": (0.5, "share of the points still missing to the dust target credited per step toward it"),
-            "endgame": (9.0, "deck size below which column and dust plans lose value, linearly to 0"),
-        },
-    ),
-    "lookahead": (
-        LOOKAHEAD,
-        "flat Monte Carlo: the collector's best candidate moves, each scored by rollouts of the next turns "
-        "(collector policy, unseen cards reshuffled)",
-        {
-            "candidates": (5.0, "candidate moves kept after a one-move collector evaluation"),
-            "rollouts": (8.0, "rollouts per candidate"),
-            "horizon": (8.0, "turns played in each rollout after the candidate (both players)"),
-            "win_bonus": (6.0, "points added to a rollout that ends the game with a win (half for a tie)"),
-        },
-    ),
-    "search": (
-        SEARCH,
-        "information-set Monte Carlo tree search (simulate.search) with collector rollouts; unseen cards re-dealt "
-        "per iteration",
-        {
-            "iterations": (400.0, "determinised iterations per decision"),
-            "uct_c": (0.15, "UCT exploration constant (values are in [0, 1])"),
-            "rollout_turns": (8.0, "turns of collector rollout after the tree before the position is valued"),
-            "scale": (2.0, "points of worth over the other side that make a leaf worth 0.73 (logistic)"),
-            "leaf": (
-                0.0,
-                "share of an unfinished leaf's value given by the apprentice (each seat's logit from its own "
-                "view; at 2 players its value fit, apprentice_value.csv, not the policy it plays by); 0 values it by "
-                "the look-ahead's evaluation alone",
-            ),
-        },
-    ),
-    "apprentice": (
-        APPRENTICE,
-        "learned from the search bot: each move's afterstate (one re-deal of the unseen cards) valued by a "
-        "linear model of the mover's chance to win (seeds/golems/apprentice.csv); at 2 players its closest "
-        "moves compared after the opponent's best reply (seeds/golems/apprentice_value.csv)",
-        {
-            "temperature": (0.0, "softmax temperature over the moves' logits; 0 plays the best"),
-            "lookahead": (
-                2.0,
-                "moves of the highest logits compared after the opponent's best reply (2 players; 0 or 1: none)",
-            ),
-            "margin": (0.3, "logit lead of the best move below which it looks ahead (0: never)"),
-            "style": (0.0, "a strategy style of seeds/golems/styles.toml (its weights biased toward a plan), by name"),
-        },
-    ),
-}
-# lowest and highest value a parameter accepts (by name, for every bot that has it)
-LIMITS: dict[str, tuple[float, float]] = {
-    "gem_value": (0.0, 10.0),
-    "column_value": (0.0, 10.0),
-    "dust_target": (0.0, 4.0),
-    "dust_chase": (0.0, 1.0),
-    "endgame": (0.0, 60.0),
-    "candidates": (1.0, 20.0),
-    "rollouts": (1.0, 200.0),
-    "horizon": (0.0, 60.0),
-    "win_bonus": (0.0, 100.0),
-    "iterations": (1.0, 100_000.0),
-    "uct_c": (0.0, 10.0),
-    "rollout_turns": (0.0, 1000.0),
-    "scale": (0.1, 100.0),
-    "leaf": (0.0, 1.0),
-    "temperature": (0.0, 100.0),
-    "lookahead": (0.0, 8.0),
-    "margin": (0.0, 100.0),
-}
+# name -> (id, description, {param: (default, help)}), the parameters' (lowest, highest) and those that count
+# something: seeds/golems/bots.toml
+BOTS, LIMITS, WHOLE_PARAMS = datafiles.read_bots("golems", KERNELS)
 MAX_BOT_PARAMS = 8
 SCRATCH_MOVES = 16384
 # int64 scratch of a bot decision, (WORK_ROWS, WORK_LEN): rows indexed, never sliced (a view costs refcounts)

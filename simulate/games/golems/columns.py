@@ -1,20 +1,15 @@
 """Golems' output columns from finished game records: the games, seats and components tables of a chunk in one
 numba pass, and the scores, parts, ranks and wins read from them."""
 
+# ruff: noqa: F403, F405 - the game's declared codes and layouts come whole from their modules
+
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
 
 from simulate.games.golems import state
-from simulate.games.golems.data import (
-    MAX_DISPLAY,
-    MAX_PLAYERS,
-    MAX_REMOVED,
-    MAX_START_PER_PLAYER,
-    MAX_TYPES,
-    GolemsData,
-)
+from simulate.games.golems.data import *
 from simulate.games.golems.engine import rank_game, score_parts
 
 NUM_PARTS = 5

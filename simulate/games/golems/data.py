@@ -13,6 +13,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from simulate import datafiles
 from simulate.apprentice import (
     STYLES_FILE,
     read_provenance,
@@ -22,16 +23,7 @@ from simulate.apprentice import (
     style_weights,
     value_weights,
 )
-from simulate.datafiles import (
-    DataError,
-    default_dir,
-    pack_record,
-    parse_int,
-    read_csv,
-    read_toml,
-    resolve_rules,
-    sha256,
-)
+from simulate.datafiles import DataError
 from simulate.games.golems.features import FEATURES, PLAYER_COUNTS
 
 MAX_PLAYERS = 2
@@ -115,7 +107,7 @@ VALUE_PLAYERS = (2,)
 """Player counts with a column in ``VALUE_FILE``: those whose weights the policy stage refits."""
 VALUE_PROVENANCE_FILE = "apprentice_value.toml"
 FILES = ("cards.csv", "game.toml", "apprentice.csv", "apprentice.toml", VALUE_FILE, VALUE_PROVENANCE_FILE, STYLES_FILE)
-STYLES = style_names(default_dir("golems"))[1:]
+STYLES = style_names(datafiles.default_dir("golems"))[1:]
 """The apprentice's strategy styles (``apprentice:style=NAME``), as the shipped ``styles.toml`` declares them."""
 CARD_COLUMNS = ["id", "deck", "type", "resource", "requirement", "vp", "reward", "dust"]
 
@@ -230,11 +222,9 @@ def load(cards_dir: str | Path | None = None, rules: dict[str, Any] | None = Non
     ``rules`` overrides rule options of the folder's ``game.toml``. Every error is a
     ``DataError`` naming the file, line and field.
     """
-    folder = Path(cards_dir) if cards_dir is not None else default_dir("golems")
-    if not folder.is_dir():
-        raise DataError(f"{folder}: not a folder of Golems data ({', '.join(FILES)})")
+    folder = datafiles.data_folder(cards_dir, "golems", f"Golems data ({', '.join(FILES)})")
     toml_path = folder / "game.toml"
-    conf = read_toml(toml_path)
+    conf = datafiles.read_toml(toml_path)
     table, solo, label, stand_in, resources = _game_toml(toml_path, conf)
     rule_values = _rules(toml_path, conf, rules or {})
     cards = _cards(folder / "cards.csv", resources)
@@ -317,17 +307,17 @@ def load(cards_dir: str | Path | None = None, rules: dict[str, Any] | None = Non
         apprentice_v=value,
         style_w=style_weights(play_weights, read_styles(folder, FEATURES, STYLES), FEATURES, PLAYER_COUNTS),
     )
-    default = folder.resolve() == default_dir("golems").resolve()
+    default = folder.resolve() == datafiles.default_dir("golems").resolve()
     provenance = {
         "folder": "seeds/golems" if default else str(folder),
         "default": default,
         "estimates": stand_in,
         "label": label,
-        "files": {name: sha256(folder / name) for name in FILES},
+        "files": {name: datafiles.sha256(folder / name) for name in FILES},
         "apprentice": read_provenance(folder).get("fit", {}),  # how the weights were fitted (none: hand-set)
         "apprentice_value": read_provenance(folder, VALUE_PROVENANCE_FILE).get("fit", {}),
     }
-    kernel = pack_record(tables, PER_CARD)
+    kernel = datafiles.pack_record(tables, PER_CARD)
     return GolemsData(tables, kernel, tuple(ids), resources, rule_values, table, solo, label, provenance)
 
 
@@ -354,7 +344,7 @@ def card_text(data: GolemsData, card: int) -> str:
 
 
 def _cards(path: Path, resources: tuple[str, ...]):
-    rows = read_csv(path, CARD_COLUMNS)
+    rows = datafiles.read_csv(path, CARD_COLUMNS)
     ids: list[str] = []
     c_type, c_res, c_wild, c_req, c_vp, c_reward, c_dust, main, start = [], [], [], [], [], [], [], [], []
     seen: dict[str, int] = {}
@@ -397,12 +387,12 @@ def _cards(path: Path, resources: tuple[str, ...]):
                 wild = 1
             else:
                 res = _resource(where, r["resource"], resources, allow_wild=True)
-            vp = parse_int(path, line, "vp", r["vp"], 0, 99)
+            vp = datafiles.parse_int(path, line, "vp", r["vp"], 0, 99)
             _empty(where, r, ("requirement", "reward", "dust"), "a rune")
         else:
-            vp = parse_int(path, line, "vp", r["vp"], 0, 99)
-            reward = parse_int(path, line, "reward", r["reward"], 0, 99)
-            dust = parse_int(path, line, "dust", r["dust"], 0, 99)
+            vp = datafiles.parse_int(path, line, "vp", r["vp"], 0, 99)
+            reward = datafiles.parse_int(path, line, "reward", r["reward"], 0, 99)
+            dust = datafiles.parse_int(path, line, "dust", r["dust"], 0, 99)
             _empty(where, r, ("resource", "requirement"), "a gem card")
         (main if r["deck"] == "main" else start).append(len(ids))
         ids.append(cid)
@@ -531,4 +521,4 @@ def _game_toml(path: Path, conf: dict):
 
 
 def _rules(path: Path, conf: dict, overrides: dict[str, Any]) -> dict[str, Any]:
-    return resolve_rules(path, conf, overrides, RULE_OPTIONS)
+    return datafiles.resolve_rules(path, conf, overrides, RULE_OPTIONS)

@@ -6,80 +6,14 @@ loop lives in ``play.py``. The rules page is ``docs/golems.md``; the plain-Pytho
 ``reference.py``.
 """
 
+# ruff: noqa: F403, F405 - the game's declared codes and layouts come whole from their modules
+
 from __future__ import annotations
 
 from numba import njit
 
-from simulate.games.golems.data import (
-    GOLEM,
-    MAX_TYPES,
-    P_AUTOMA_GEMS_SCORE,
-    P_AUTOMA_GOLEM_VP,
-    P_DUST_LEN,
-    P_GEM_TOKENS,
-    P_GIFT,
-    P_GOLEM_VP,
-    P_MAX_TURNS,
-    P_NUM_MAIN,
-    P_NUM_START,
-    P_NUM_TYPES,
-    P_REFILL_EMPTY,
-    P_REMOVED,
-    P_RESERVE_BEFORE,
-    P_RESERVE_COST,
-    P_RESERVE_MIN,
-    P_ROW_SIZE,
-    P_ROWS,
-    P_RUNE_DISCARD,
-    P_SOLO_PARTIAL,
-    P_SOLO_PICKS,
-    P_SOLO_ROW_SIZE,
-    P_SOLO_ROWS,
-    P_SPARE_TO_DECK,
-    P_START_PER_PLAYER,
-    P_STARTING_GEMS,
-    P_TAKE_GEMS,
-    P_TAKE_MAX_HELD,
-    P_TAKE_SHORT_FORBIDDEN,
-    P_TIE_SHARED,
-    P_TUCK_LIMIT,
-    P_TUCK_MAX,
-    P_TUCK_VP,
-    P_WILD_TUCK,
-    RUNE,
-    TUCK_ANY,
-    TUCK_REQUIREMENT,
-)
-from simulate.games.golems.state import (
-    DISCARD,
-    DUST,
-    END_STALLED,
-    END_TRIGGER,
-    END_TURN_CAP,
-    M_ABILITY,
-    M_COLUMN,
-    M_KIND,
-    M_POS,
-    M_ROW,
-    M_TUCK,
-    NUM_USES,
-    PASS,
-    RESERVE,
-    RESOURCE,
-    REWARD,
-    RUNNING,
-    SUMMON,
-    TAKE_CARD,
-    TAKE_GEMS,
-    U_DISCARD,
-    U_DUST,
-    U_GOLEM_RESOURCE,
-    U_RESERVE,
-    U_REWARD,
-    U_RUNE_RESOURCE,
-    U_START,
-    U_SUMMON,
-)
+from simulate.games.golems.data import *
+from simulate.games.golems.state import *
 from simulate.rng import draw_front, opening_seed, order_seed, shuffle, shuffle_range
 
 MAX_PLAYERS = 2

@@ -6,6 +6,8 @@ automaton (after the tie-breaks), ``rank`` 2 and ``win`` 0 when it loses, ``win`
 shared tie; the automaton's score is in the games table (``automa_score``).
 """
 
+# ruff: noqa: F403, F405 - the game's declared codes and layouts come whole from their modules
+
 from __future__ import annotations
 
 from types import MappingProxyType
@@ -20,6 +22,7 @@ from simulate.gamekit import (
     end_reason,
     move_events,
     new_trajectories,
+    read_study,
     result_event,
     state_field,
     time_search,
@@ -30,16 +33,7 @@ from simulate.games.golems import columns, data, learning, play, search_bot
 from simulate.games.golems.data import GolemsData
 from simulate.games.golems.engine import game_init, game_step
 from simulate.games.golems.reference import GolemsReference, in_hand, public_state
-from simulate.games.golems.state import (
-    END_REASONS,
-    M_KIND,
-    MOVE_LEN,
-    MOVE_NAMES,
-    NUM_USES,
-    USE_NAMES,
-    new_state,
-)
-from simulate.games.golems.study import STUDY
+from simulate.games.golems.state import *
 from simulate.games.golems.twin import GolemsTwin
 from simulate.rng import game_seeds
 from simulate.search import new_tree
@@ -54,10 +48,6 @@ GOLEMS_SETUP_COLUMNS = (
 )
 BENCH_POSITIONS_SEED = 17
 STAND_IN_NOTE = "the default deck is a labelled STAND-IN (the printed card list is not public)"
-
-
-WHOLE_PARAMS = frozenset({"candidates", "rollouts", "horizon", "iterations", "rollout_turns"})
-"""Bot parameters that take whole numbers (the look-ahead and search bots count moves, rollouts and turns)."""
 
 
 class Golems(GameShell):
@@ -75,7 +65,9 @@ class Golems(GameShell):
         max_players=2,
         description="Golems (ThunderGryph Games 2020): draft cards paid for with gems, summon golems, collect dust; "
         f"2 players, or 1 = solo against the automaton; {STAND_IN_NOTE}",
-        bots=bot_specs(golems_bots.BOTS, golems_bots.LIMITS, WHOLE_PARAMS, {"style": (PLAIN_STYLE, *data.STYLES)}),
+        bots=bot_specs(
+            golems_bots.BOTS, golems_bots.LIMITS, golems_bots.WHOLE_PARAMS, {"style": (PLAIN_STYLE, *data.STYLES)}
+        ),
         max_bot_params=golems_bots.MAX_BOT_PARAMS,
         data_files=data.FILES,
         score_parts=columns.SCORE_PARTS,
@@ -112,7 +104,7 @@ class Golems(GameShell):
         },
         bench_players=2,
         default_bots="collector",  # --bots when none is given: the recommended lineup (golem games shows it)
-        study=STUDY,
+        study=read_study("golems"),
         position=ReplayPosition(
             solo_board=("automa_score",),
             board=("turn", "display", "deck", "gem_supply"),

@@ -3,6 +3,8 @@
 Apart from the bot (``apprentice.py``), which the play loop imports: the positions are played by that loop.
 """
 
+# ruff: noqa: F403, F405 - the game's declared codes and layouts come whole from their modules
+
 from __future__ import annotations
 
 import numpy as np
@@ -16,7 +18,7 @@ from simulate.games.golems.data import VALUE_FILE, VALUE_PLAYERS, GolemsData
 from simulate.games.golems.engine import game_init, game_step
 from simulate.games.golems.features import FEATURES, NUM_FEATURES, PLAYER_COUNTS
 from simulate.games.golems.search_bot import S_ITERATIONS, SEARCH_MOVES, new_scratch, root_shares
-from simulate.games.golems.state import M_ABILITY, M_COLUMN, M_KIND, M_POS, M_ROW, MOVE_LEN, TAKE_CARD, new_state
+from simulate.games.golems.state import *
 from simulate.rng import derive_seed
 from simulate.search import new_tree
 
@@ -104,8 +106,6 @@ APPRENTICE = ApprenticeSpec(
     player_counts=PLAYER_COUNTS,
     positions=positions,
     rival="lookahead",
-    teacher="search",
-    expert="search:leaf=1",
     # logits of a position's moves differ by hundredths to tenths: 0.1 explores (the fitted apprentice still
     # wins about half its games against lookahead there), 0.5 would be near-uniform play
     student="apprentice:temperature=0.1",
@@ -113,8 +113,6 @@ APPRENTICE = ApprenticeSpec(
     # the student's games against lookahead about 4 ms: 3 iterations of 3,000 games per player count take about
     # 19 CPU-minutes, 10-20 minutes on 2 cores with the fits and the strength checks
     games=3000,
-    iterations=3,
-    strength_games=400,
     # the value fit ranks a position's moves poorly (it picks the search's move at 44% of its decisions and won 16.4%
     # of 2,000 games against it); refitted to the search's choices, 51% and 34.1% (docs/golems.md)
     choices=choices,

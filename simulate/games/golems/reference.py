@@ -19,95 +19,20 @@ Numpy is used only at the edges: reading the tables, the setup shuffle (``simula
 engines deal identical decks) and :meth:`~GolemsReference.to_arrays`.
 """
 
+# ruff: noqa: F403, F405 - the game's declared codes and layouts come whole from their modules
+
 from __future__ import annotations
 
-import copy
 from enum import IntEnum
 from typing import Any
 
 import numpy as np
 
 from simulate.datafiles import deck_capacity
-from simulate.games.golems.data import (
-    GEM,
-    GOLEM,
-    MAX_PLAYERS,
-    MAX_ROW_SIZE,
-    MAX_ROWS,
-    MAX_START_PER_PLAYER,
-    MAX_TYPES,
-    P_AUTOMA_GEMS_SCORE,
-    P_AUTOMA_GOLEM_VP,
-    P_GEM_TOKENS,
-    P_GIFT,
-    P_GOLEM_VP,
-    P_MAX_TURNS,
-    P_NUM_START,
-    P_REFILL_EMPTY,
-    P_REMOVED,
-    P_RESERVE_BEFORE,
-    P_RESERVE_COST,
-    P_RESERVE_MIN,
-    P_ROW_SIZE,
-    P_ROWS,
-    P_RUNE_DISCARD,
-    P_SOLO_PARTIAL,
-    P_SOLO_PICKS,
-    P_SOLO_ROW_SIZE,
-    P_SOLO_ROWS,
-    P_SPARE_TO_DECK,
-    P_START_PER_PLAYER,
-    P_STARTING_GEMS,
-    P_TAKE_GEMS,
-    P_TAKE_MAX_HELD,
-    P_TAKE_SHORT_FORBIDDEN,
-    P_TIE_SHARED,
-    P_TUCK_LIMIT,
-    P_TUCK_MAX,
-    P_TUCK_VP,
-    P_WILD_TUCK,
-    TUCK_ANY,
-    TUCK_REQUIREMENT,
-    GolemsData,
-    card_text,
-)
-from simulate.games.golems.state import (
-    ABILITY_NAMES,
-    DISCARD,
-    DUST,
-    END_REASONS,
-    END_STALLED,
-    END_TRIGGER,
-    END_TURN_CAP,
-    M_ABILITY,
-    M_COLUMN,
-    M_KIND,
-    M_POS,
-    M_ROW,
-    M_TUCK,
-    MOVE_LEN,
-    NUM_USES,
-    PASS,
-    RESERVE,
-    RESOURCE,
-    REWARD,
-    RUNNING,
-    SUMMON,
-    TAKE_CARD,
-    TAKE_GEMS,
-    U_DISCARD,
-    U_DUST,
-    U_GOLEM_RESOURCE,
-    U_RESERVE,
-    U_REWARD,
-    U_RUNE_RESOURCE,
-    U_START,
-    U_SUMMON,
-    new_move,
-)
+from simulate.gamekit import SeatedReference
+from simulate.games.golems.data import *
+from simulate.games.golems.state import *
 from simulate.rng import draw_front, opening_seed, order_seed, shuffle, shuffle_range
-
-TERMINAL = -4  # current_player() of a finished game (OpenSpiel's PlayerId.TERMINAL)
 
 
 class Kind(IntEnum):
@@ -175,7 +100,7 @@ def make_record(key: tuple) -> np.ndarray:
     return rec
 
 
-class GolemsReference:
+class GolemsReference(SeatedReference):
     """One game of Golems (``num_players`` 2, or 1 for solo), set up from ``setup_seed``.
 
     The position is held in plain attributes named like the fields of a game record
@@ -183,6 +108,8 @@ class GolemsReference:
     to script a position; ``slot`` and ``slot_gems`` are lists of rows of ``row_size`` entries
     (-1 for an empty position).
     """
+
+    END_REASONS = END_REASONS
 
     def __init__(self, data: GolemsData, num_players: int, setup_seed: int, gift_seat: int = 0) -> None:
         t = data.tables
@@ -297,21 +224,6 @@ class GolemsReference:
                 self.rune_cards[gift_seat] += 1
 
     # ----------------------------------------------------------------------------- queries
-
-    def current_player(self) -> int:
-        """Seat to move, or ``TERMINAL`` once the game is over."""
-        return TERMINAL if self.is_terminal() else self.current
-
-    def is_terminal(self) -> bool:
-        return self.over != RUNNING
-
-    @property
-    def end_reason(self) -> str:
-        return END_REASONS[self.over]
-
-    def copy(self) -> GolemsReference:
-        """An independent copy (shares only the read-only ``data``)."""
-        return copy.deepcopy(self, {id(self.data): self.data})
 
     def cards_in_row(self, row: int) -> int:
         return sum(1 for c in self.slot[row] if c >= 0)

@@ -14,6 +14,8 @@ opponent's or the automaton's), squashed by a logistic; a finished game by its w
 from its own view (``value.leaf_values``), the expert of ``golem train golems``.
 """
 
+# ruff: noqa: F403, F405 - the game's declared codes and layouts come whole from their modules
+
 from __future__ import annotations
 
 import math
@@ -40,7 +42,7 @@ from simulate.games.golems.bots import (
 from simulate.games.golems.data import P_NUM_TYPES
 from simulate.games.golems.engine import moves_by_card, rank_game, score, step
 from simulate.games.golems.features import NUM_FEATURES
-from simulate.games.golems.state import M_ABILITY, M_KIND, M_POS, M_ROW, M_TUCK, MOVE_LEN, RUNNING, SUMMON, TAKE_CARD
+from simulate.games.golems.state import *
 from simulate.games.golems.value import leaf_values
 from simulate.rng import next_u64
 from simulate.search import decide_at, positions_searched, rollouts_at, same_move, seat_to_move

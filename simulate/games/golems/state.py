@@ -6,19 +6,14 @@ game has one seat and the automaton is part of the rules (fields ``automa_*``). 
 ``int16`` record (see ``M_*``).
 """
 
+# ruff: noqa: F403, F405 - the game's declared codes and layouts come whole from their modules
+
 from __future__ import annotations
 
 import numpy as np
 
 from simulate.datafiles import deck_capacity
-from simulate.games.golems.data import (
-    MAX_PLAYERS,
-    MAX_ROW_SIZE,
-    MAX_ROWS,
-    MAX_START_PER_PLAYER,
-    MAX_TYPES,
-    GolemsTables,
-)
+from simulate.games.golems.data import *
 from simulate.play import ILLEGAL_MOVE
 
 # Move kinds.

@@ -1,6 +1,8 @@
 """Golems in both engines at once, for the conformance check's move-by-move comparison
 (``simulate.conformance.compare_moves``)."""
 
+# ruff: noqa: F403, F405 - the game's declared codes and layouts come whole from their modules
+
 from __future__ import annotations
 
 from typing import Any
@@ -11,7 +13,7 @@ from simulate.gamekit import Twin
 from simulate.games.golems.data import P_GEM_TOKENS, GolemsData
 from simulate.games.golems.engine import game_init, game_legal_moves, game_step
 from simulate.games.golems.reference import GolemsReference, move_key, public_state
-from simulate.games.golems.state import MAX_MOVES, MOVE_LEN, U_RESERVE, U_REWARD, U_START, new_state
+from simulate.games.golems.state import *
 
 
 class GolemsTwin(Twin):

@@ -5,6 +5,8 @@ One njit function computes the features, for play (``apprentice.apprentice_actio
 what a seat sees (see ``features``), never ``deck`` beyond the public count of cards left.
 """
 
+# ruff: noqa: F403, F405 - the game's declared codes and layouts come whole from their modules
+
 from __future__ import annotations
 
 import math
@@ -13,16 +15,7 @@ from numba import njit
 
 from simulate.apprentice import win_shares
 from simulate.games.golems.bots import W_NEED, display_needs, potential
-from simulate.games.golems.data import (
-    GOLEM,
-    P_AUTOMA_GEMS_SCORE,
-    P_AUTOMA_GOLEM_VP,
-    P_DUST_LEN,
-    P_GOLEM_VP,
-    P_NUM_TYPES,
-    P_TUCK_MAX,
-    P_TUCK_VP,
-)
+from simulate.games.golems.data import *
 from simulate.games.golems.engine import can_summon, card_gain, row_pay, score, tuckable
 from simulate.games.golems.features import CONTEXT_INDEX, NUM_BASE, NUM_FEATURES
 

@@ -1,6 +1,8 @@
 """Century's replay page (``simulate.viewkit``): the rows and caravans drawn, the cards' texts from the run's
 data, the rows' re-deals as automatic steps."""
 
+# ruff: noqa: F403, F405 - the game's declared codes and layouts come whole from their modules
+
 from __future__ import annotations
 
 import functools
@@ -10,15 +12,7 @@ import numpy as np
 
 from simulate.games.century.apprentice import apprentice_action, new_apprentice_scratch
 from simulate.games.century.bots import APPRENTICE, SCRATCH_MOVES, SEARCH
-from simulate.games.century.data import (
-    COLOURS,
-    KIND_CREATE,
-    KIND_UPGRADE,
-    P_COPPER_VP,
-    P_GIFT,
-    P_SILVER_VP,
-    CenturyData,
-)
+from simulate.games.century.data import *
 from simulate.games.century.engine import deal_gift
 from simulate.games.century.reference import CenturyReference
 from simulate.games.century.search_bot import S_ITERATIONS, new_scratch, search_action

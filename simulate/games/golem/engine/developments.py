@@ -1,50 +1,13 @@
 """Developments, Artifacts and Books: upgrading, activating an Artifact, buying a Book (njit)."""
 
+# ruff: noqa: F403, F405 - the game's declared codes and layouts come whole from their modules
+
 from __future__ import annotations
 
 from numba import njit
 
-from simulate.games.golem.codes import (
-    D_ACTIVATE,
-    D_KILL,
-    D_STUDENT_BACK,
-    E_ACTIVATE_WORK_EXTRA,
-    E_COLUMN_CLAY_COIN,
-    E_COLUMN_DOUBLE,
-    E_COLUMN_GOLD,
-    E_COLUMN_VP,
-    E_EXTRA_CLAY_2,
-    E_EXTRA_CLAY_VP,
-    E_EXTRA_COIN_2,
-    E_EXTRA_COIN_VP,
-    E_EXTRA_KNOWLEDGE_2,
-    E_EXTRA_KNOWLEDGE_VP,
-    E_KILL_DOUBLE_CEMETERY,
-    E_REACTIVATE_FIRST_BOOK,
-    E_TRADE,
-    UP_ART,
-    UP_STUDY,
-    X_ACTIVATE_ART,
-    X_AFTER_BOOK,
-    X_GAIN,
-)
-from simulate.games.golem.data import (
-    BOOK_BLACK,
-    CLAY,
-    COIN,
-    GIFT_ARTIFACT,
-    GIFT_ARTIFACT_DEV,
-    GIFT_BOOK,
-    GIFT_GOLEM_DEV,
-    GIFT_OBJECTIVE,
-    GIFT_START,
-    GIFT_STUDY_DEV,
-    GOLD,
-    KNOWLEDGE,
-    P_GIFT,
-    P_GIFT_KIND,
-    VP,
-)
+from simulate.games.golem.codes import *
+from simulate.games.golem.data import *
 from simulate.games.golem.engine.legality import art_need, book_price, upgrade_cost
 from simulate.games.golem.engine.resources import _pay, _take_start, reactivates_effect, study_up
 from simulate.games.golem.engine.stack import _auto, _bk_pop, _push

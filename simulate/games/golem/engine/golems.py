@@ -1,34 +1,13 @@
 """Golems: steps, overmoving, creating, killing, Income and Golem Control (njit)."""
 
+# ruff: noqa: F403, F405 - the game's declared codes and layouts come whole from their modules
+
 from __future__ import annotations
 
 from numba import njit
 
-from simulate.games.golem.codes import (
-    CEMETERY,
-    D_CONFIRM,
-    E_CONTROL_CAP_2,
-    E_CREATE_STEP_ACTIVATE,
-    E_KILL_DOUBLE_CEMETERY,
-    E_REACTIVATE_CREATE_GOLEM,
-    OFF_BOARD,
-    ST_KNOW_CONTROL,
-    ST_VP_CONTROL,
-    ST_VP_OVERMOVE,
-    ST_VP_SECTIONS,
-    X_ACTIVATE_ART,
-)
-from simulate.games.golem.data import (
-    CLAY,
-    KNOWLEDGE,
-    P_CONTROL_PENALTY,
-    P_GOLEM_TRACK_LEN,
-    P_OVERMOVE_ONE,
-    P_OVERMOVE_PENALTY,
-    P_STUDY_DEV_INCOME,
-    P_TRACK_CREATE,
-    P_TRACK_KILL,
-)
+from simulate.games.golem.codes import *
+from simulate.games.golem.data import *
 from simulate.games.golem.engine.developments import activate_artifact
 from simulate.games.golem.engine.legality import create_cost, on_board_space, study_dev_bonus
 from simulate.games.golem.engine.resources import (

@@ -1,19 +1,13 @@
 """Resources, Gold, tracks and Students of one seat: the small state changes every rule uses (njit)."""
 
+# ruff: noqa: F403, F405 - the game's declared codes and layouts come whole from their modules
+
 from __future__ import annotations
 
 from numba import njit
 
 from simulate.games.golem.codes import D_GOLD_PLACE, D_OBJECTIVE, X_GOLD_PIECE
-from simulate.games.golem.data import (
-    GOLD,
-    NUM_SECTIONS,
-    P_MENORAH_SECTION,
-    P_STUDY_TRACK_LEN,
-    P_VP_FLOOR_ZERO,
-    STUDY,
-    VP,
-)
+from simulate.games.golem.data import *
 from simulate.games.golem.engine.legality import art_need
 from simulate.games.golem.engine.stack import _auto, _ob_pop, _push
 

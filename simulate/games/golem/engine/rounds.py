@@ -1,50 +1,13 @@
 """The round driver: phases, turn order and passing, the Synagogue, the solo Automa's turn (njit)."""
 
+# ruff: noqa: F403, F405 - the game's declared codes and layouts come whole from their modules
+
 from __future__ import annotations
 
 from numba import njit
 
-from simulate.games.golem.codes import (
-    ACT_FORFEIT,
-    AUTOMA,
-    D_ARTIFACT_TILE,
-    D_CHARACTER,
-    D_DRAFT,
-    D_IGNORE_CHAR,
-    D_INCOME_UPGRADE,
-    D_KEEP,
-    D_MOVE_STEP,
-    D_PLACE_GOLEMS,
-    D_REMOVE_MARBLE,
-    D_START_TILES,
-    D_TURN,
-    E_IGNORE_CHARACTER_STEPS,
-    PERM_SLOT,
-    PH_ACTIONS,
-    PH_ARTIFACT,
-    PH_DEV,
-    PH_DRAFT,
-    PH_END,
-    PH_INFLUENCE,
-    PH_KEEP,
-    PH_MOVE,
-    PH_PLACE,
-    PH_START,
-    ST_OBJECTIVES_MET,
-    T_AUTO,
-    X_END_ACTION,
-    X_OVERMOVE,
-    X_REDROP,
-)
-from simulate.games.golem.data import (
-    GIFT_NONE,
-    NUM_ROUNDS,
-    P_AUTOMA_RABBI_GAUGE,
-    P_GIFT_KIND,
-    P_INTRO,
-    P_OBJECTIVES_DEALT,
-    P_START_KEPT,
-)
+from simulate.games.golem.codes import *
+from simulate.games.golem.data import *
 from simulate.games.golem.engine.developments import deal_gift
 from simulate.games.golem.engine.golems import _control, _income
 from simulate.games.golem.engine.legality import _matches, has_legal

@@ -1,11 +1,13 @@
 """Golem scoring over the record: Menorahs, objectives met and the score parts (njit)."""
 
+# ruff: noqa: F403, F405 - the game's declared codes and layouts come whole from their modules
+
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
 
-from simulate.games.golem.data import BLUE, NUM_STUDY_DEVS, P_LEFTOVER_GOLD, P_LEFTOVER_PER_VP, RED, YELLOW
+from simulate.games.golem.data import *
 
 NUM_PARTS = 8
 

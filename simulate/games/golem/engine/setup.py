@@ -1,24 +1,14 @@
 """Setting up one game: deals, drafts and the first decision (njit)."""
 
+# ruff: noqa: F403, F405 - the game's declared codes and layouts come whole from their modules
+
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
 
 from simulate.games.golem.codes import OFF_BOARD, PH_DRAFT
-from simulate.games.golem.data import (
-    MAX_CEMETERY,
-    NUM_ACTION_TILES,
-    NUM_SECTIONS,
-    P_AUTOMA,
-    P_GOLD_SUPPLY,
-    P_INTRO,
-    P_INTRO_START_DEALT,
-    P_OBJECTIVES_DEALT,
-    P_START_DEALT,
-    P_STARTING_VP,
-    P_TRACK_START,
-)
+from simulate.games.golem.data import *
 from simulate.games.golem.engine.decisions import advance
 from simulate.games.golem.engine.rounds import _deal_action_tiles, _drop_all, _push_phase
 from simulate.games.golem.engine.stack import _ob_pop

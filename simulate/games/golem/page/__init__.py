@@ -3,6 +3,8 @@ components' texts from the run's data, each seat's board; Income, Golem Control 
 automatic steps; seats numbered by round 1's turn order (as the reports' ``start_position``), the table seat
 beside it."""
 
+# ruff: noqa: F403, F405 - the game's declared codes and layouts come whole from their modules
+
 from __future__ import annotations
 
 import functools
@@ -13,17 +15,7 @@ import numpy as np
 from simulate.games.golem import engine
 from simulate.games.golem.apprentice_bot import apprentice_action, new_apprentice_scratch
 from simulate.games.golem.bots import APPRENTICE, SEARCH
-from simulate.games.golem.data import (
-    BOOK_COLOURS,
-    EFFECTS,
-    MARBLES,
-    P_GOLEM_TRACK_LEN,
-    P_STUDY_TRACK_LEN,
-    RESOURCES,
-    ROWS,
-    VALUE_PLAYERS,
-    GolemData,
-)
+from simulate.games.golem.data import *
 from simulate.games.golem.engine.state import PAD
 from simulate.games.golem.reference import GolemReference, public_state
 from simulate.games.golem.search_bot import MAX_MOVES, MOVE_LEN, S_ITERATIONS, new_scratch, search_action

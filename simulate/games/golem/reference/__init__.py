@@ -17,69 +17,16 @@ This package's top holds the set-up, the OpenSpiel API, scoring and ``describe``
 ``engine`` modules); the codes (``Decision``, the action encoding, ``X_*``) are in ``codes.py``.
 """
 
+# ruff: noqa: F403, F405 - the game's declared codes and layouts come whole from their modules
+
 from __future__ import annotations
 
 from typing import Any
 
 import numpy as np
 
-from simulate.games.golem.codes import (
-    AA_BUY_GOLD,
-    AA_DONE,
-    ACT_NAMES,
-    ART_ACTIVATE_SKIP,
-    BONUS_STOP,
-    BOOK_SKIP,
-    CEMETERY,
-    CHARACTER_PAY,
-    CONFIRM_YES,
-    GA_CREATE,
-    GA_DONE,
-    MARBLE_OPTIONS,
-    NUM_ACTIONS,
-    NUM_DISTRICT_OPTIONS,
-    NUM_GOLEM_OPTIONS,
-    NUM_ROW_OPTIONS,
-    OFF_BOARD,
-    PAIRS,
-    PASS_ACTION,
-    PERM_SLOT,
-    PH_DRAFT,
-    PH_END,
-    PH_MOVE,
-    PHASE_NAMES,
-    RABBI_BASE,
-    STAT_NAMES,
-    STEP_STOP,
-    STUDY_BUY,
-    STUDY_DONE,
-    UP_ART,
-    UP_STUDY,
-    UPGRADE_SKIP,
-    Decision,
-)
-from simulate.games.golem.data import (
-    BLUE,
-    CLAY,
-    COIN,
-    DISTRICTS,
-    EFFECTS,
-    KNOWLEDGE,
-    MARBLES,
-    MAX_CEMETERY,
-    NUM_ACTION_TILES,
-    NUM_DISTRICT_TILES,
-    NUM_SECTIONS,
-    NUM_STUDY_DEVS,
-    NUM_TILES,
-    P_CEMETERY_LEN,
-    P_GOLEM_TRACK_LEN,
-    P_STUDY_TRACK_LEN,
-    RED,
-    ROWS,
-    YELLOW,
-    GolemData,
-)
+from simulate.games.golem.codes import *
+from simulate.games.golem.data import *
 from simulate.games.golem.reference.decisions import Decisions
 from simulate.games.golem.reference.developments import Developments
 from simulate.games.golem.reference.effects import Effects

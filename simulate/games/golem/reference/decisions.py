@@ -3,65 +3,12 @@
 A mixin of :class:`~simulate.games.golem.reference.GolemReference`: its methods read and change the state's attributes.
 """
 
+# ruff: noqa: F403, F405 - the game's declared codes and layouts come whole from their modules
+
 from __future__ import annotations
 
-from simulate.games.golem.codes import (
-    AA_DONE,
-    ACT_PASS,
-    ACT_RABBI,
-    ACTIVATE_STOP,
-    ART_ACTIVATE_SKIP,
-    ART_OPTIONS,
-    BONUS_STOP,
-    BOOK_SKIP,
-    CHARACTER_PAY,
-    CONFIRM_YES,
-    COPY_SKIP,
-    CREATE_SKIP,
-    GA_CREATE,
-    GA_DONE,
-    IGNORE_CHARACTER,
-    KILL_SKIP,
-    MARBLE_OPTIONS,
-    MIRROR_DONE,
-    MIRROR_STUDY,
-    NUM_DISTRICT_OPTIONS,
-    PAIRS,
-    PASS_ACTION,
-    PERM_SLOT,
-    RABBI_BASE,
-    STEP_STOP,
-    STUDENT_SKIP,
-    STUDY_BUY,
-    STUDY_DONE,
-    T_AUTO,
-    TRACK_SKIP,
-    TRACK_UP,
-    UP_ART,
-    UP_STUDY,
-    UPGRADE_SKIP,
-    X_ACTIVATE_ART,
-    X_END_ACTION,
-    X_ROW_ACTION,
-    Decision,
-)
-from simulate.games.golem.data import (
-    ARTIFACTS,
-    BLACK,
-    BLUE,
-    CLAY,
-    COIN,
-    GOLEM_ROW,
-    KNOWLEDGE,
-    MARBLES,
-    MIRROR,
-    NUM_ACTION_TILES,
-    RED,
-    ROWS,
-    STUDY_ROW,
-    WORK,
-    E,
-)
+from simulate.games.golem.codes import *
+from simulate.games.golem.data import *
 
 
 class Decisions:

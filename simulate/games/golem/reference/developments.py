@@ -3,27 +3,12 @@
 A mixin of :class:`~simulate.games.golem.reference.GolemReference`: its methods read and change the state's attributes.
 """
 
+# ruff: noqa: F403, F405 - the game's declared codes and layouts come whole from their modules
+
 from __future__ import annotations
 
-from simulate.games.golem.codes import T_AUTO, UP_ART, UP_STUDY, X_ACTIVATE_ART, X_AFTER_BOOK, X_GAIN, Decision
-from simulate.games.golem.data import (
-    BOOK_BLACK,
-    CLAY,
-    COIN,
-    GIFT_ARTIFACT,
-    GIFT_ARTIFACT_DEV,
-    GIFT_BOOK,
-    GIFT_GOLEM_DEV,
-    GIFT_OBJECTIVE,
-    GIFT_START,
-    GIFT_STUDY_DEV,
-    GOLD,
-    KNOWLEDGE,
-    P_GIFT,
-    P_GIFT_KIND,
-    VP,
-    E,
-)
+from simulate.games.golem.codes import *
+from simulate.games.golem.data import *
 
 
 class Developments:

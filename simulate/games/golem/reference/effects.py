@@ -3,31 +3,12 @@
 A mixin of :class:`~simulate.games.golem.reference.GolemReference`: its methods read and change the state's attributes.
 """
 
+# ruff: noqa: F403, F405 - the game's declared codes and layouts come whole from their modules
+
 from __future__ import annotations
 
-from simulate.games.golem.codes import (
-    T_AUTO,
-    X_ACTIVATE_ART,
-    X_ACTIVATE_GOLEM,
-    X_AFTER_BOOK,
-    X_BASE,
-    X_END_ACTION,
-    X_GAIN,
-    X_GOLD,
-    X_GOLD_PIECE,
-    X_KNOW_PER_LEVEL,
-    X_OVERMOVE,
-    X_REDROP,
-    X_ROW_ACTION,
-    X_STUDENT,
-    X_TILE,
-    X_VP_CEMETERY,
-    X_VP_LEFTMOST,
-    X_VP_PER_ARTIFACT,
-    X_VP_PER_LEVEL,
-    Decision,
-)
-from simulate.games.golem.data import BLUE, CLAY, COIN, EFFECTS, KNOWLEDGE, RED, YELLOW, E
+from simulate.games.golem.codes import *
+from simulate.games.golem.data import *
 
 
 class Effects:

@@ -3,54 +3,12 @@
 A mixin of :class:`~simulate.games.golem.reference.GolemReference`: its methods read and change the state's attributes.
 """
 
+# ruff: noqa: F403, F405 - the game's declared codes and layouts come whole from their modules
+
 from __future__ import annotations
 
-from simulate.games.golem.codes import (
-    AA_BUY_GOLD,
-    AA_DONE,
-    ACTIVATE_STOP,
-    ART_ACTIVATE_SKIP,
-    ART_OPTIONS,
-    BONUS_STOP,
-    BOOK_SKIP,
-    CHARACTER_COINS,
-    CHARACTER_PAY,
-    CONFIRM_NO,
-    CONFIRM_YES,
-    COPY_SKIP,
-    CREATE_SKIP,
-    GA_CREATE,
-    GA_DONE,
-    IGNORE_CHARACTER,
-    KILL_SKIP,
-    MARBLE_OPTIONS,
-    MAX_WORK,
-    MIRROR_DONE,
-    MIRROR_STUDY,
-    MOVE_STEP_OPTIONS,
-    NUM_ARTIFACT_OPTIONS,
-    NUM_CHOICE_OPTIONS,
-    NUM_DISTRICT_OPTIONS,
-    NUM_DRAWN_OPTIONS,
-    NUM_ROW_OPTIONS,
-    OFF_BOARD,
-    PAIRS,
-    PASS_ACTION,
-    PERM_SLOT,
-    RABBI_BASE,
-    STEP_STOP,
-    STUDENT_SKIP,
-    STUDY_BUY,
-    STUDY_DONE,
-    TRACK_DOWN,
-    TRACK_SKIP,
-    TRACK_UP,
-    UP_ART,
-    UP_STUDY,
-    UPGRADE_SKIP,
-    Decision,
-)
-from simulate.games.golem.data import BOOK_BLACK, CLAY, COIN, KNOWLEDGE, NUM_SECTIONS, NUM_STUDY_DEVS, WHITE, E
+from simulate.games.golem.codes import *
+from simulate.games.golem.data import *
 
 
 class Legality:

@@ -3,28 +3,11 @@
 A mixin of :class:`~simulate.games.golem.reference.GolemReference`: its methods read and change the state's attributes.
 """
 
+# ruff: noqa: F403, F405 - the game's declared codes and layouts come whole from their modules
+
 from __future__ import annotations
 
-from simulate.games.golem.codes import (
-    ACT_FORFEIT,
-    AUTOMA,
-    MAX_STACK,
-    NUM_ACTIONS,
-    PH_ACTIONS,
-    PH_ARTIFACT,
-    PH_DEV,
-    PH_DRAFT,
-    PH_END,
-    PH_INFLUENCE,
-    PH_KEEP,
-    PH_MOVE,
-    PH_PLACE,
-    PH_START,
-    T_AUTO,
-    X_OVERMOVE,
-    X_REDROP,
-    Decision,
-)
+from simulate.games.golem.codes import *
 from simulate.games.golem.data import GIFT_NONE, NUM_ROUNDS, P_GIFT_KIND, E
 
 

@@ -1,6 +1,8 @@
 """Golems' replay page (``simulate.viewkit``): the open display drawn with the cards' texts from the run's data, each
 seat's columns, gems and dust; the display's refills as automatic steps."""
 
+# ruff: noqa: F403, F405 - the game's declared codes and layouts come whole from their modules
+
 from __future__ import annotations
 
 import functools
@@ -10,7 +12,7 @@ import numpy as np
 
 from simulate.games.golems.apprentice import game_apprentice
 from simulate.games.golems.bots import APPRENTICE, SEARCH, new_work
-from simulate.games.golems.data import GEM, GOLEM, P_GIFT, VALUE_PLAYERS, GolemsData, card_text
+from simulate.games.golems.data import *
 from simulate.games.golems.engine import deal_gift
 from simulate.games.golems.reference import GolemsReference, move_key
 from simulate.games.golems.search_bot import S_ITERATIONS, SEARCH_MOVES, new_scratch, search_action
