@@ -23,12 +23,18 @@ from this)::
     python benchmarks/poker_cfr.py --only exploitability --response-iterations 20000 --response-games 20000
 
 A reduced run measures a few rivals only, e.g. ``--only gain --others always_fold,always_raise,min_raise,equity``.
+``--table FOLDER`` measures the table of a ``golem train golem-poker --out FOLDER`` run in place of the shipped one
+(its lines name that training's command), so refits from several seeds compare before one is installed::
+
+    golem train golem-poker --seed 1 --out runs/cfr-seed1
+    python benchmarks/poker_cfr.py --table runs/cfr-seed1 --only gain --others always_raise,min_raise,equity -p 6
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import tempfile
 import time
 from pathlib import Path
@@ -39,6 +45,7 @@ from scipy import stats
 from tqdm import tqdm
 
 from analysis.stats.profile import play_profile
+from simulate.datafiles import DataError
 from simulate.game import Lineup
 from simulate.lineup import lineup_arrays, parse_lineup
 from simulate.orchestration.equilibrium import TaskPool, exploitability, plan_equilibrium
@@ -108,21 +115,45 @@ def profile(game, data, bot: str, players: int, games: int, seed: int) -> dict:
     }
 
 
+def load_data(game, table: Path | None):
+    """The shipped data, or with the policy table and provenance of training folder ``table`` in place of the shipped
+    ones (checked as the shipped ones are); ``DataError`` naming what is missing or refused."""
+    if table is None:
+        return game.load_data(None, {})
+    spec = game.info.equilibrium
+    names = (spec.policy_file, spec.provenance_file)
+    missing = [name for name in names if not (table / name).is_file()]
+    if missing:
+        raise DataError(f"{table}: no {' or '.join(missing)} (the output folder of golem train {game.info.name})")
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp) / "data"
+        shutil.copytree(game.data_dir(), folder)
+        for name in names:
+            shutil.copy2(table / name, folder / name)
+        return game.load_data(folder, {})
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=600, help="games per head-to-head (a multiple of 6)")
     parser.add_argument("--slow-games", type=int, default=120, help="games per head-to-head of a search bot")
     parser.add_argument("--profile-games", type=int, default=400, help="mirror games per profiled bot")
     parser.add_argument("--seed", type=int, default=46)
-    parser.add_argument("--players", default="3,4,5,6")
+    parser.add_argument("-p", "--players", default="3,4,5,6")
     parser.add_argument("--response-iterations", type=int, default=20_000)
     parser.add_argument("--response-games", type=int, default=20_000)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--only", choices=("gain", "profile", "exploitability"))
     parser.add_argument("--others", help="comma-separated bots (and exploits) to measure cfr against; default all")
+    parser.add_argument(
+        "--table", type=Path, help="a golem train output folder whose table cfr plays (default: shipped)"
+    )
     args = parser.parse_args()
     game = make("golem-poker")
-    data = game.load_data(None, {})
+    try:
+        data = load_data(game, args.table)
+    except DataError as e:
+        parser.error(f"--table: {e}")
     others = {name: name for name in game.info.bots if name != "cfr"} | EXPLOITS
     if args.others:
         picked = args.others.split(",")

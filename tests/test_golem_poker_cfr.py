@@ -6,6 +6,7 @@ check at positions are in the conformance check (``tests/test_conformance.py``),
 
 from __future__ import annotations
 
+import importlib.util
 import shutil
 from pathlib import Path
 
@@ -299,6 +300,36 @@ def test_train_writes_a_deterministic_table(tmp_path: Path) -> None:
     for name in (P.FILE, P.PROVENANCE_FILE):
         shutil.copy2(tmp_path / "a" / name, folder / name)
     assert np.array_equal(D.load(folder).tables.policy, table)
+    # and the benchmark measures it in place of the shipped table (--table)
+    measured = benchmark().load_data(GAME, tmp_path / "a")
+    assert np.array_equal(measured.tables.policy, table)
+    assert "--iterations 300" in measured.provenance["cfr_policy"]["command"]
+
+
+def benchmark():
+    """``benchmarks/poker_cfr.py`` as a module."""
+    spec = importlib.util.spec_from_file_location(
+        "poker_cfr", Path(__file__).resolve().parents[1] / "benchmarks" / "poker_cfr.py"
+    )
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_benchmark_refuses_a_folder_without_a_table_or_of_another_version(tmp_path: Path) -> None:
+    bench = benchmark()
+    (tmp_path / P.FILE).write_text("infoset,fold,match,half_pot,pot,min_raise\n", encoding="utf-8")
+    with pytest.raises(DataError, match=f"no {P.PROVENANCE_FILE}"):
+        bench.load_data(GAME, tmp_path)
+    for name in (P.FILE, P.PROVENANCE_FILE):
+        shutil.copy2(GAME.data_dir() / name, tmp_path / name)
+    assert np.array_equal(bench.load_data(GAME, tmp_path).tables.policy, DATA.tables.policy)
+    prov = tmp_path / P.PROVENANCE_FILE
+    prov.write_text(
+        prov.read_text(encoding="utf-8").replace(f"abstraction_version = {P.VERSION}", "abstraction_version = 1")
+    )
+    with pytest.raises(DataError, match="trained on abstraction version 1"):
+        bench.load_data(GAME, tmp_path)
 
 
 @pytest.mark.parametrize(
