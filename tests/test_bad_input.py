@@ -372,3 +372,23 @@ def test_bot_list_columns_stay_aligned(game_name: str) -> None:
     for k, bot in zip(heads, bots.values(), strict=True):
         block = lines[k + 1 : k + 1 + len(bot.params)]
         assert len({re.search(r"\]\s+", line).end() for line in block}) <= 1, block
+
+
+def test_a_broken_table_read_as_a_game_loads_is_one_line_under_any_command() -> None:
+    """A game's bot table and study (``seeds/<game>/bots.toml``, ``study.toml``) are read as its modules load, before
+    any command's own error handling: the entry point turns their ``DataError`` into one line and exit status 1."""
+    import subprocess
+    import sys
+
+    child = (
+        "import simulate.cli as cli\n"
+        "from simulate.datafiles import DataError\n"
+        "def broken():\n"
+        "    raise DataError('seeds/golems/bots.toml: bots.random.descriptio: unknown key')\n"
+        "cli.main = broken\n"
+        "cli.entry()\n"
+    )
+    done = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1
+    assert done.stderr.strip().splitlines() == ["Error: seeds/golems/bots.toml: bots.random.descriptio: unknown key"]
+    assert "Traceback" not in done.stderr

@@ -574,6 +574,13 @@ def entry() -> None:
     except SystemExit as stop:
         _EXIT["code"] = 0 if stop.code is None else stop.code if isinstance(stop.code, int) else 1
         raise
+    except Exception as e:
+        from simulate.datafiles import DataError  # loaded by then: the game's modules read their tables with it
+
+        if not isinstance(e, DataError):
+            raise
+        # a game's own tables (seeds/<game>/bots.toml, study.toml) are read as its modules load, under any command
+        click.echo(f"Error: {e}", err=True)
 
 
 _EXIT = {"code": 1}  # a command that ends by an uncaught exception exits with 1, as Python does
