@@ -520,12 +520,14 @@ def test_rule_variants_are_compared_with_their_baseline_and_never_pooled(tmp_pat
     penalty = game.rule_options()["penalty_antes"].help  # the summary says what the option decides
     stands_out = f"Rule option that stands out: penalty_antes=6 ({penalty}; 4 players) moves "
     assert any(a.startswith(stands_out) for a in report.summary), report.summary
-    # the bullets name every measure they compared, not "no measure changed"
+    # the bullets name every measure they compared, not "no measure changed", in words, not column names
     finding = next(f for f in side.findings if "penalty_antes=6" in f)
     measures = [*game.info.report_metrics, "seat 1 net chips"]  # in the game's own currency
-    assert all(name in finding for name in measures), finding
+    assert all(name.replace("_", " ") in finding for name in measures), finding
     answer = next(a for a in report.summary if a.startswith(stands_out))
     assert f"the {len(measures)} measures compared (" in answer, answer
+    assert not any(name in text for name in game.info.report_metrics for text in (finding, answer) if "_" in name)
+    assert any(r[2].startswith("house_take (") for r in table.rows), "the table keeps the column names"
 
 
 def test_a_game_with_a_drawn_turn_order_reports_seats_by_that_order(tmp_path) -> None:

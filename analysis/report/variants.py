@@ -71,6 +71,7 @@ def build_variant_section(
             if unit is None
             else (f"seat 1 net {unit}", ("score", f"seat 1's net {unit} a game"), 1)
         )
+        # prose names a declared measure in words (house_take -> "house take"); the table keeps its column name
         measures = [(name, spec, 0) for name, spec in metrics.items()] + [seat1]
         changed: list[str] = []
         moved_names: list[str] = []
@@ -79,14 +80,18 @@ def build_variant_section(
             share = len(spec) < 3 and bool(np.isin(xb, (0, 1)).all() and np.isin(xv, (0, 1)).all())
             diff, half = v - b, z * np.hypot(b_se, v_se)
             marked = is_number(half) and abs(diff) > half
-            what = name if table else (f"{name} ({spec[1]})" if "(" not in spec[1] else f"{name} [{spec[1]}]")
+            words = _words(name)
+            what, said = (
+                (n if table else (f"{n} ({spec[1]})" if "(" not in spec[1] else f"{n} [{spec[1]}]"))
+                for n in (name, words)
+            )
             if marked:
                 text = (
-                    f"{what} {_value(b, share)} → {_value(v, share)} ({_change(diff, share)}, "
+                    f"{said} {_value(b, share)} → {_value(v, share)} ({_change(diff, share)}, "
                     f"{_change(diff - half, share)} to {_change(diff + half, share)})"
                 )
                 changed.append(text)
-                moved_names.append(name)
+                moved_names.append(words)
                 plain = (  # the summary's words: the measure's meaning, figures to one decimal
                     f"{spec[1]} from {_value(b, share, 1)} to {_value(v, share, 1)} ({_change(diff, share, 1)}, "
                     f"{_change(diff - half, share, 1)} to {_change(diff + half, share, 1)})"
@@ -110,7 +115,7 @@ def build_variant_section(
                 ]
             )
         moved += bool(changed)
-        compared = [name for name, _, _ in measures]
+        compared = [_words(name) for name, _, _ in measures]
         compared_all.update(dict.fromkeys(compared))
         summary = f"Rule change {change} ({fmt_players(m.num_players)}, against {ref.label}): "
         if changed:
@@ -160,9 +165,14 @@ def _change(x: float, share: bool, digits: int = 3) -> str:
     return f"{fmt_pp(x, 1)} pp" if share else fmt_num(x, digits, True)
 
 
+def _words(name: str) -> str:
+    """A measure's column name as words for prose: "house_take_per_deal" -> "house take per deal"."""
+    return name.replace("_", " ")
+
+
 def _measures_words(names: list[str]) -> str:
     """The measures a comparison looked at, every one named: "seat 1 win rate (the one measure compared)",
-    "the 3 measures compared (house_take, deals, seat 1 win rate)"."""
+    "the 3 measures compared (house take, deals, seat 1 win rate)"."""
     if len(names) == 1:
         return f"{names[0]} (the one measure compared)"
     return f"the {len(names)} measures compared ({', '.join(names)})"
