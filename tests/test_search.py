@@ -198,3 +198,24 @@ def test_search_bots_lead_with_their_budget(name: str) -> None:
     first = list(bots["search"].params)[:3]
     assert first[:2] == list(SEARCH_PARAMS[:2])
     assert first[2] in (SEARCH_PARAMS[2], "horizon")
+
+
+@pytest.mark.parametrize("name", sorted(available_games()))
+def test_every_search_bot_has_a_bench(name: str) -> None:
+    """``golem bench`` times every game's search (``GameShell.search_rates`` over the game's ``search_bench``): its
+    bench bot is one of the game's bots."""
+    game = make(name)
+    if "search" not in game.info.bots:
+        pytest.skip(f"{name} has no search bot")
+    assert game.search_bench is not None and game.search_bench.bot in game.info.bots
+
+
+def test_bench_positions_stand_where_declared() -> None:
+    """Century's bench position g is greedy game g after 7 x (g % 12) turns (none in game 0), in the kernel's record;
+    the search's rates come from searching them."""
+    game = make("century")
+    st = game.bench_positions(DATA, game.search_bench, 3)
+    assert list(st["turn"]) == [0, 7, 14]
+    assert (st["over"] == 0).all() and len(set(st["rng"][:, 0].tolist())) == 3
+    rates = game.search_rates(DATA, search_params(iterations=8), 3, repeats=1)
+    assert rates["decisions"] == 3 and rates["iterations_per_cpu_s"] > 0
