@@ -29,7 +29,7 @@ from simulate.games.century.state import (
 )
 from simulate.registry import available_games, make
 from simulate.rng import game_seeds
-from simulate.search import SEARCH_PARAMS, new_tree
+from simulate.search import SEARCH_PARAMS, lead_chances, new_tree
 
 DATA = D.load()
 TB = DATA.tables
@@ -219,3 +219,11 @@ def test_bench_positions_stand_where_declared() -> None:
     assert (st["over"] == 0).all() and len(set(st["rng"][:, 0].tolist())) == 3
     rates = game.search_rates(DATA, search_params(iterations=8), 3, repeats=1)
     assert rates["decisions"] == 3 and rates["iterations_per_cpu_s"] > 0
+
+
+def test_lead_chances_are_logistic_in_the_lead_over_the_best_rival() -> None:
+    """A leaf's chance of each seat: the logistic of its value less the best other seat's, over the scale."""
+    out = np.zeros(4)
+    lead_chances(np.array([1.0, 3.0, 2.0, 9.0]), 3, 2.0, out)
+    expected = 1.0 / (1.0 + np.exp(-np.array([1.0 - 3.0, 3.0 - 2.0, 2.0 - 3.0]) / 2.0))
+    assert out[:3].tolist() == pytest.approx(expected.tolist(), abs=1e-15) and out[3] == 0.0
