@@ -12,12 +12,13 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from simulate.datafiles import DataError, default_dir, read_playing_time, read_toml, rule_choices
 from simulate.game import ChunkTables, Codes, GameInfo, Lineup, Lists, RuleOption, Study, StudyRun, rule_runs
+from simulate.rng import game_seeds
 from simulate.viewkit import ReplayedGame, build_view, plain_scene
 
 TERMINAL = -4
@@ -284,6 +285,22 @@ def time_search(
     }
 
 
+class SearchBench(NamedTuple):
+    """What ``golem bench`` times a game's search on (:meth:`GameShell.search_rates`).
+
+    Position g is game g of ``bot`` (its defaults) in each of the ``GameInfo.bench_players`` seats, seeded by
+    ``game_seeds(seed, g, g)``, after its first ``depth(g, num_moves)`` moves (of ``num_moves`` traced), in the
+    kernel's record (``Twin.record``). ``search_positions(st, tables, params, tree, scratch, out, bare)`` is the
+    search's benchmark kernel (:func:`time_search`), given the tree and scratch of the game's
+    :meth:`GameShell.new_search`.
+    """
+
+    bot: str
+    seed: int
+    depth: Callable[[int, int], int]
+    search_positions: Callable
+
+
 class Twin(ABC):
     """One game held by both engines at once, the kernel's record and the reference twin, stepped together by the
     conformance check's move-by-move comparison (``simulate.conformance.compare_moves``); a game's
@@ -472,9 +489,42 @@ class GameShell(ABC):
                 moves += 1
         return time.perf_counter() - start, moves
 
+    search_bench: SearchBench | None = None
+    """The positions and kernel :meth:`search_rates` times; None for a game without a search bot."""
+
+    def new_search(self, records: np.ndarray, iterations: int) -> tuple[Any, Any]:
+        """The tree and scratch of :meth:`search_rates`' searches of ``iterations`` from ``records``; a game with a
+        :attr:`search_bench` writes it."""
+        raise NotImplementedError(f"{self.info.name} declares a search_bench without new_search")
+
+    def bench_positions(self, data: Any, bench: SearchBench, num_positions: int) -> np.ndarray:
+        """The kernel's records of ``bench``'s ``num_positions`` positions (:class:`SearchBench`)."""
+        n = self.info.bench_players
+        spec = self.info.bots[bench.bot]
+        row = np.zeros(self.info.max_bot_params)
+        row[: len(spec.params)] = [default for default, _ in spec.params.values()]
+        games = np.arange(num_positions)
+        lineup = Lineup.in_order(n, np.full(n, spec.bot_id), np.stack([row] * n), *game_seeds(bench.seed, games, games))
+        records = []
+        for g in games:
+            one = lineup.game(g)
+            moves, _ = self.trace_game(data, *one)
+            twin = self.new_twin(data, n, int(one.setup_seeds), int(one.play_seeds))
+            for mv in moves[: bench.depth(g, len(moves))]:
+                twin.kernel_step(mv)
+            records.append(twin.record)
+        return np.concatenate(records)
+
     def search_rates(self, data: Any, params: np.ndarray, num_positions: int, repeats: int) -> dict[str, float] | None:
-        """One core's search rates (``golem bench``); None for a game without a search bot."""
-        return None
+        """One core's search rates (``golem bench``) from :attr:`search_bench`'s positions: searches and bare rollouts
+        (the same iterations without the tree) from the same positions (:func:`time_search`); None for a game
+        without a search bot."""
+        bench = self.search_bench
+        if bench is None:
+            return None
+        st = self.bench_positions(data, bench, num_positions)
+        tree, scratch = self.new_search(st, int(params[0]))
+        return time_search(bench.search_positions, st, data.kernel[0], params, tree, scratch, repeats)
 
 
 TRAJECTORY_DTYPE = np.int32

@@ -332,6 +332,14 @@ def recorded_rows(
     return rows[keep], game, (np.nonzero(keep)[1] % num_players).astype(np.int8)
 
 
+@njit(cache=True, inline="always")
+def seat_entry(ctx, g, seat):
+    """Seat ``seat``'s lineup entry in game ``g`` of a ``ctx`` headed by :func:`lineup_context`: its index ``b``, its
+    bot id and the lineup's parameter rows (the entry's is row ``b``)."""
+    b = ctx[2][g, seat]
+    return b, ctx[3][b], ctx[4]
+
+
 def lineup_context(tables: Any, lineup: Lineup, max_bot_params: int) -> tuple:
     """The head of a game's ``ctx``: (tables, num_players, seat_bot (G, n) int64, bot_ids (L,) int64, bot_params
     (L, max_bot_params) float64 padded with zeros (at least a row), setup_seeds, play_seeds (G,) uint64)."""

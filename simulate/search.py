@@ -201,6 +201,18 @@ def seat_to_move(sim):
     return r.current
 
 
+@njit(cache=True)
+def lead_chances(values, n, scale, out):
+    """Each seat's chance at a leaf from its lead: ``out[s]`` = the logistic of (``values[s]`` - the best value of
+    the other seats) / ``scale``, for the seats ``0 .. n - 1`` (at least two)."""
+    for s in range(n):
+        best = -1.0e300
+        for o in range(n):
+            if o != s and values[o] > best:
+                best = values[o]
+        out[s] = 1.0 / (1.0 + math.exp(-(values[s] - best) / scale))
+
+
 @njit(cache=True, inline="always")
 def decide(
     determinise, moves, apply, rollout, current, evaluate, ctx, root, sim, tree, iterations, uct_c, horizon, out

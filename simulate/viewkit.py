@@ -15,6 +15,7 @@ step they happened in: ``{"title": "Income", "text": "seat 1: clay +2"}``.
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, NamedTuple
@@ -231,6 +232,26 @@ def root_options(tree: Any) -> Options:
     if total <= 0:
         return []
     return sorted(((tree.move[c].copy(), float(tree.visits[c]) / total) for c in children), key=lambda o: -o[1])
+
+
+def search_explainer(
+    new_search: Callable[[int], tuple[Any, Any]],
+    search: Callable[[np.ndarray, np.ndarray, Any, Any], bool],
+    shown: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None,
+) -> Explainer:
+    """How a search bot's decision is read back: ``search(record, params, tree, scratch)`` re-runs it in the tree and
+    scratch ``new_search(iterations)`` makes (once for each count; ``params[0]`` is the bot's ``iterations``) and says
+    whether it searched (False: a single move, nothing to explain). Its options are the root's visits
+    (:func:`root_options`), each tree move as ``shown(record, move)`` gives it (default: as the tree holds it)."""
+    made = functools.cache(new_search)
+
+    def options(record: np.ndarray, params: np.ndarray) -> Options:
+        tree, scratch = made(int(params[0]))
+        if not search(record, params, tree, scratch):
+            return []
+        return [(shown(record, m), v) for m, v in root_options(tree)] if shown else root_options(tree)
+
+    return Explainer(options, lambda params: f"share of {int(params[0])} iterations")
 
 
 def logit_options(moves: np.ndarray, logits: np.ndarray, policy: bool) -> Options:

@@ -20,7 +20,7 @@ from analysis.report.render import render_replay
 from simulate.game import Lineup
 from simulate.lineup import lineup_arrays, parse_lineup
 from simulate.registry import make
-from simulate.viewkit import changes, logit_options, root_options, written
+from simulate.viewkit import changes, logit_options, root_options, search_explainer, written
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "golden"))
 from regenerate import GOLDEN  # noqa: E402
@@ -268,6 +268,27 @@ def test_root_options_reads_the_root_visits_as_shares() -> None:
     assert [(m.tolist(), v) for m, v in options] == [([4, 5], 0.5), ([2, 3], 0.25), ([6, 7], 0.25)]
     tree.first_child[0] = -1
     assert root_options(tree) == []
+
+
+def test_search_explainer_reads_the_root_of_the_search_it_reruns() -> None:
+    """``search_explainer``: the tree and scratch made once per iteration count (``params[0]``), the re-run's root
+    visits as options, each tree move as ``shown`` gives it; a re-run that did not search, no options."""
+    made = []
+
+    def new_search(iterations: int) -> tuple[SimpleNamespace, list]:
+        made.append(iterations)
+        return SimpleNamespace(first_child=np.array([-1, -1]), next_sibling=np.array([-1, -1])), []
+
+    def search(record: np.ndarray, params: np.ndarray, tree: SimpleNamespace, scratch: list) -> bool:
+        tree.first_child[0] = 1 if record[0] else -1
+        tree.visits, tree.move = np.array([1.0, 1.0]), np.array([[0], [7]], np.int16)
+        return bool(record[0])
+
+    explainer = search_explainer(new_search, search, lambda record, move: move * 2)
+    options = explainer.options(np.array([1]), np.array([40.0]))
+    assert [(m.tolist(), v) for m, v in options] == [([14], 1.0)]
+    assert explainer.options(np.array([0]), np.array([40.0])) == []
+    assert made == [40] and explainer.unit(np.array([40.0])) == "share of 40 iterations"
 
 
 def test_logit_options_are_shares_or_chances() -> None:

@@ -29,7 +29,7 @@ from simulate.games.century.state import (
 )
 from simulate.registry import available_games, make
 from simulate.rng import game_seeds
-from simulate.search import SEARCH_PARAMS, new_tree
+from simulate.search import SEARCH_PARAMS, lead_chances, new_tree
 
 DATA = D.load()
 TB = DATA.tables
@@ -198,3 +198,32 @@ def test_search_bots_lead_with_their_budget(name: str) -> None:
     first = list(bots["search"].params)[:3]
     assert first[:2] == list(SEARCH_PARAMS[:2])
     assert first[2] in (SEARCH_PARAMS[2], "horizon")
+
+
+@pytest.mark.parametrize("name", sorted(available_games()))
+def test_every_search_bot_has_a_bench(name: str) -> None:
+    """``golem bench`` times every game's search (``GameShell.search_rates`` over the game's ``search_bench``): its
+    bench bot is one of the game's bots."""
+    game = make(name)
+    if "search" not in game.info.bots:
+        pytest.skip(f"{name} has no search bot")
+    assert game.search_bench is not None and game.search_bench.bot in game.info.bots
+
+
+def test_bench_positions_stand_where_declared() -> None:
+    """Century's bench position g is greedy game g after 7 x (g % 12) turns (none in game 0), in the kernel's record;
+    the search's rates come from searching them."""
+    game = make("century")
+    st = game.bench_positions(DATA, game.search_bench, 3)
+    assert list(st["turn"]) == [0, 7, 14]
+    assert (st["over"] == 0).all() and len(set(st["rng"][:, 0].tolist())) == 3
+    rates = game.search_rates(DATA, search_params(iterations=8), 3, repeats=1)
+    assert rates["decisions"] == 3 and rates["iterations_per_cpu_s"] > 0
+
+
+def test_lead_chances_are_logistic_in_the_lead_over_the_best_rival() -> None:
+    """A leaf's chance of each seat: the logistic of its value less the best other seat's, over the scale."""
+    out = np.zeros(4)
+    lead_chances(np.array([1.0, 3.0, 2.0, 9.0]), 3, 2.0, out)
+    expected = 1.0 / (1.0 + np.exp(-np.array([1.0 - 3.0, 3.0 - 2.0, 2.0 - 3.0]) / 2.0))
+    assert out[:3].tolist() == pytest.approx(expected.tolist(), abs=1e-15) and out[3] == 0.0

@@ -24,28 +24,25 @@ from simulate.game import (
 )
 from simulate.gamekit import (
     GameShell,
+    SearchBench,
     end_reason,
     move_events,
     new_trajectories,
     read_study,
     result_event,
     state_field,
-    time_search,
     trajectory_lists,
 )
 from simulate.games.century import bots as century_bots
 from simulate.games.century import columns, data, play, search_bot
 from simulate.games.century.data import CenturyData
-from simulate.games.century.engine import game_init, game_step
 from simulate.games.century.reference import CenturyReference, public_state
 from simulate.games.century.state import *
 from simulate.games.century.twin import CenturyTwin
-from simulate.rng import game_seeds
 from simulate.search import new_tree
 
 MERCHANT_ROW_DESCRIPTORS = 6
 POINT_ROW_DESCRIPTORS = 5
-BENCH_POSITIONS_SEED = 16
 _BATCH = threading.local()
 """``records``: the game records a thread plays its chunks into, one chunk after another (Dask may run
 several chunks at once in threads of one process)."""
@@ -205,6 +202,11 @@ class Century(GameShell):
     twin_class = CenturyTwin
     trace_game = staticmethod(play.trace_game)
     replay_moves = staticmethod(play.replay_moves)
+    # golem bench's search rates: positions of greedy 3-player games, every 7th turn
+    search_bench = SearchBench("greedy", 16, lambda g, _: 7 * (g % 12), search_bot.search_positions)
+
+    def new_search(self, records: np.ndarray, iterations: int) -> tuple[Any, Any]:
+        return new_tree(iterations + 1, MOVE_LEN, century_bots.SCRATCH_MOVES), search_bot.new_scratch(records)
 
     def describe_data(self, d: CenturyData) -> dict[str, Any]:
         texts = {c["id"]: c["text"] for c in self.component_table(d)}  # a card value report shows them beside ids
@@ -288,26 +290,6 @@ class Century(GameShell):
             held = np.repeat(np.arange(4), ref.crystals_after(mv))
             mv[M_DISCARD : M_DISCARD + 4] = np.bincount(rng.choice(held, excess, replace=False), minlength=4)
         return mv
-
-    def search_rates(self, d: CenturyData, params: np.ndarray, num_positions: int, repeats: int) -> dict[str, float]:
-        """One core's search rates from ``num_positions`` positions of greedy 3-player games (every 7th turn).
-
-        Searches and bare rollouts (the same iterations without the tree) from the same positions, one
-        after the other in each repeat; medians of the CPU seconds.
-        """
-        n = self.info.bench_players
-        ids = np.full(n, century_bots.GREEDY)
-        greedy = np.stack([century_bots.default_params("greedy")] * n)
-        setup, plays = game_seeds(BENCH_POSITIONS_SEED, np.arange(num_positions), np.arange(num_positions))
-        st = new_state(num_positions, d.tables)
-        for g in range(num_positions):
-            moves, _ = play.trace_game(d, n, np.arange(n), ids, greedy, setup[g], plays[g], 7 * (g % 12))
-            game_init(st, d.kernel, g, n, setup[g], plays[g])
-            for mv in moves:
-                game_step(st, d.kernel, g, mv)
-        tree = new_tree(int(params[search_bot.S_ITERATIONS]) + 1, MOVE_LEN, century_bots.SCRATCH_MOVES)
-        scratch = search_bot.new_scratch(st)
-        return time_search(search_bot.search_positions, st, d.kernel[0], params, tree, scratch, repeats)
 
     def format_event(self, e: dict[str, Any]) -> str:
         if e["event"] == "setup":

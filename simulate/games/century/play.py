@@ -68,12 +68,10 @@ def _start(ctx, st, i, g, sc):
 def _turn(ctx, st, i, g, sc, w):
     """The seat to move's action and discard, each checked; its play profile, features and trajectory point."""
     tb = ctx[0][0]
-    bot_ids, bot_params = ctx[3], ctx[4]
     r = st[i]
     mv = w.mv
     s = r.current
-    b = ctx[2][g, s]
-    bot = bot_ids[b]
+    b, bot, bot_params = loop.seat_entry(ctx, g, s)
     if bot == bots.GREEDY:  # the cheap common bot without the dispatch call: ~10% of a greedy run
         bots.greedy_action(r, tb, bot_params, b, mv)
     elif bot == bots.SEARCH:

@@ -13,8 +13,6 @@ Rollouts play the ``greedy`` bot with the search's ``rollout_*`` parameters.
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 from numba import njit
 
@@ -35,7 +33,7 @@ from simulate.games.century.engine import (
 from simulate.games.century.features import NUM_FEATURES, leaf_values
 from simulate.games.century.state import ACQUIRE, CLAIM, M_KIND, MOVE_LEN, RUNNING
 from simulate.rng import next_u64, shuffle
-from simulate.search import decide_at, positions_searched, rollouts_at, seat_to_move
+from simulate.search import decide_at, lead_chances, positions_searched, rollouts_at, seat_to_move
 
 # parameters of the search bot, in the order of its entry in ``bots.BOTS``
 (
@@ -208,12 +206,7 @@ def _evaluate(ctx, sim, out):
         levels = x[0] + 2 * x[1] + 3 * x[2] + 4 * x[3]
         bought = r.num_owned[s] - tb.params[P_NUM_START]
         worth[s] = scores[s] + crystal_value * levels + card_value * bought + card_levels * bought_levels(r, tb, s)
-    for s in range(n):
-        best = -1.0e30
-        for o in range(n):
-            if o != s and worth[o] > best:
-                best = worth[o]
-        out[s] = 1.0 / (1.0 + math.exp(-(worth[s] - best) / scale))
+    lead_chances(worth, n, scale, out)
 
 
 @njit(cache=True)

@@ -35,23 +35,22 @@ from simulate.game import (
 )
 from simulate.gamekit import (
     GameShell,
+    SearchBench,
     new_trajectories,
     read_study,
     result_event,
     rule_options,
     state_field,
-    time_search,
     trajectory_lists,
 )
 from simulate.games.golem import apprentice as golem_apprentice
 from simulate.games.golem import bots as golem_bots
 from simulate.games.golem import columns, components, data, engine, loader, play, search_bot
 from simulate.games.golem.codes import ACT_NAMES, STAT_NAMES, Decision
-from simulate.games.golem.engine.state import MAX_OBJECTIVES, new_pads, new_state
+from simulate.games.golem.engine.state import MAX_OBJECTIVES, new_pads
 from simulate.games.golem.reference import GolemReference, public_state
 from simulate.games.golem.twin import GolemTwin
 from simulate.play import ILLEGAL_MOVE
-from simulate.rng import game_seeds
 from simulate.search import new_tree
 
 END_REASONS = ("rules", ILLEGAL_MOVE, "engine_error")
@@ -61,7 +60,6 @@ LAYOUTS = tuple(" ".join(str(t) for t in c) for c in combinations(range(1, 11), 
 LAYOUT_CODE = np.full(1 << 10, -1, np.int32)  # bitmask of a district's seven tiles (0-9) -> its LAYOUTS index
 for _i, _c in enumerate(combinations(range(10), 7)):
     LAYOUT_CODE[sum(1 << t for t in _c)] = _i
-BENCH_POSITIONS_SEED = 16
 ARTIFACT_SIDES = tuple(f"{t}{side}" for t in range(1, 5) for side in "AB")
 COMPONENT_KINDS = ("book", "objective", "development", "artifact")
 DEV_NAMES = (
@@ -85,6 +83,11 @@ SETUP_COLUMNS = (
 def opening_library(d: data.GolemData, num_players: int, setup_seed: int) -> frozenset[str]:
     """The Books of the Library a game of setup seed ``setup_seed`` opens with (the adaptation check's market)."""
     return frozenset(d.book_ids[b] for b in GolemReference(d, num_players, setup_seed).library)
+
+
+def _search_positions(st, tables, params, tree, scratch, out, bare) -> int:
+    """``search_bot.search_positions`` as ``simulate.gamekit.time_search`` calls it (Golem's writes no ``out``)."""
+    return search_bot.search_positions(st, tables, params, tree, scratch, bare)
 
 
 class Golem(GameShell):
@@ -309,6 +312,12 @@ class Golem(GameShell):
     trace_game = staticmethod(play.trace_game)
     replay_moves = staticmethod(play.replay_moves)
     decide_moves = staticmethod(play.decide_moves)
+    # golem bench's search rates: positions of balanced 4-player games, decision 60 and every 9th after it
+    search_bench = SearchBench("balanced", 16, lambda g, _: 60 + 9 * (g % 16), _search_positions)
+
+    def new_search(self, records: np.ndarray, iterations: int) -> tuple[Any, Any]:
+        tree = new_tree(iterations + 1, search_bot.MOVE_LEN, search_bot.MAX_MOVES)
+        return tree, search_bot.new_scratch(records, new_pads(1))
 
     def component_table(self, d: data.GolemData) -> list[dict[str, Any]]:
         """Every Book, Objective, Development tile, Artifact, Starting tile and Character with its text
@@ -425,32 +434,6 @@ class Golem(GameShell):
                 ref.apply_action(legal[rnd.randrange(len(legal))])
                 moves += 1
         return time.perf_counter() - start, moves
-
-    def search_rates(self, d: data.GolemData, params: np.ndarray, num_positions: int, repeats: int) -> dict[str, float]:
-        """One core's search rates from ``num_positions`` positions of ``balanced`` 4-player games (decision 60 and
-        every 9th after it, up to 60 + 9 x 15).
-
-        Searches and bare rollouts (the same iterations without the tree) from the same positions, one after the
-        other in each repeat; medians of the CPU seconds.
-        """
-        n = self.info.bench_players
-        ids = np.full(n, golem_bots.BALANCED)
-        balanced = np.stack([golem_bots.bot_params("balanced")] * n)
-        setup, plays = game_seeds(BENCH_POSITIONS_SEED, np.arange(num_positions), np.arange(num_positions))
-        st = new_state(num_positions)
-        for g in range(num_positions):
-            moves, _ = play.trace_game(d, n, np.arange(n), ids, balanced, int(setup[g]), int(plays[g]))
-            engine.init_one(st, g, d.kernel, n, setup[g], plays[g])
-            for a in moves[: 60 + 9 * (g % 16)]:
-                engine.apply_one(st, g, d.kernel, int(a))
-        tree = new_tree(int(params[search_bot.S_ITERATIONS]) + 1, search_bot.MOVE_LEN, search_bot.MAX_MOVES)
-        scratch = search_bot.new_scratch(st, new_pads(1))
-        return time_search(_search_positions, st, d.kernel[0], params, tree, scratch, repeats)
-
-
-def _search_positions(st, tables, params, tree, scratch, out, bare) -> int:
-    """``search_bot.search_positions`` as ``simulate.gamekit.time_search`` calls it (Golem's writes no ``out``)."""
-    return search_bot.search_positions(st, tables, params, tree, scratch, bare)
 
 
 class _IntActions:

@@ -54,15 +54,14 @@ def _running(st, i):
 def _turn(ctx, st, i, g, sc, w):
     """The seat to move's action (checked with ``check``), then the features and trajectory point to record."""
     tb = ctx[0][0]
-    bot_ids, bot_params = ctx[3], ctx[4]
     r = st[i]
-    b = ctx[2][g, engine.current_player(r)]
-    if bot_ids[b] == SEARCH:
+    b, bot, bot_params = loop.seat_entry(ctx, g, engine.current_player(r))
+    if bot == SEARCH:
         a = search_action(st, i, tb, bot_params[b], sc[0], sc[1])
-    elif bot_ids[b] == APPRENTICE:
+    elif bot == APPRENTICE:
         a = apprentice_action(st, i, tb, bot_params[b], sc[2])
     else:
-        a = choose(r, tb, bot_ids[b], _weights(bot_params, b), sc[5][0])
+        a = choose(r, tb, bot, _weights(bot_params, b), sc[5][0])
     w.mv[0] = a
     if ctx[7] and not engine.is_legal(r, tb, a):
         r.error = 1

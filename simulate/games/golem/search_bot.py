@@ -39,7 +39,7 @@ from simulate.games.golem.features import NUM_FEATURES, leaf_values, sigmoid
 from simulate.games.golem.heuristics import candidates, cheapest_space, choose
 from simulate.games.golem.valuation import value
 from simulate.rng import next_u64, shuffle
-from simulate.search import rollouts_at, search
+from simulate.search import lead_chances, rollouts_at, search
 
 # parameters of the search bot, in the order of its entry in ``bots.BOTS``
 S_ITERATIONS, S_UCT_C, S_HORIZON, S_SCALE, S_LEAF = range(5)
@@ -266,12 +266,7 @@ def _evaluate(ctx, sim, out):
                 best = s
         out[best] = 1.0
         return
-    for s in range(n):
-        top = -1.0e300
-        for o in range(n):
-            if o != s and vals[o] > top:
-                top = vals[o]
-        out[s] = 1.0 / (1.0 + math.exp(-(vals[s] - top) / scale))
+    lead_chances(vals, n, scale, out)
     if leaf > 0.0:
         _mix_apprentice(r, tb, f, logits, out, leaf)
 

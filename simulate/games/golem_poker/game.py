@@ -18,28 +18,25 @@ import numpy as np
 from simulate.game import ChunkTables, Codes, EquilibriumSpec, GameInfo, Lineup, Lists, ReplayPosition, bot_specs
 from simulate.gamekit import (
     GameShell,
+    SearchBench,
     end_reason,
     new_trajectories,
     no_components,
     read_study,
     result_event,
     state_field,
-    time_search,
     trajectory_lists,
 )
 from simulate.games.golem_poker import bots as poker_bots
 from simulate.games.golem_poker import cfr_game, columns, data, play, policy, search_bot
-from simulate.games.golem_poker.engine import game_init, game_step
 from simulate.games.golem_poker.evaluator import CATEGORY_NAMES, describe
 from simulate.games.golem_poker.reference import GolemPokerReference, card_text, make_record, public_state
 from simulate.games.golem_poker.state import *
 from simulate.games.golem_poker.twin import GolemPokerTwin
-from simulate.rng import game_seeds
 from simulate.search import new_tree
 
 THRESHOLD_BENCH = "tight_passive,tight_aggressive,loose_passive,loose_aggressive"
 EQUITY_BENCH_OPPONENTS = "tight_aggressive,loose_aggressive,bluffer"
-BENCH_POSITIONS_SEED = 18
 
 
 class GolemPoker(GameShell):
@@ -163,6 +160,11 @@ class GolemPoker(GameShell):
     trace_game = staticmethod(play.trace_game)
     replay_moves = staticmethod(play.replay_moves)
     decide_moves = staticmethod(play.decide_moves)
+    # golem bench's search rates: positions of threshold games, up to 11 decisions in
+    search_bench = SearchBench("threshold", 18, lambda g, n: min(g % 12, n - 1), search_bot.search_positions)
+
+    def new_search(self, records: np.ndarray, iterations: int) -> tuple[Any, Any]:
+        return new_tree(iterations + 1, MOVE_LEN, search_bot.SEARCH_MOVES), search_bot.new_scratch(records)
 
     def describe_data(self, d: data.PokerData) -> dict[str, Any]:
         return {"rules": dict(d.rules), "data": dict(d.provenance), "table": dict(d.table)}
@@ -267,26 +269,6 @@ class GolemPoker(GameShell):
         kind = {"fold": FOLD, "match": MATCH, "bet": BET, "raise": RAISE}[key[0]]
         amount = min(max(int(rng.integers(1, 5)) * ref.ante, key[1]), key[2]) if kind in (BET, RAISE) else 0
         return make_record(kind, amount)
-
-    def search_rates(self, d: data.PokerData, params: np.ndarray, num_positions: int, repeats: int) -> dict[str, float]:
-        """One core's search rates from ``num_positions`` positions of threshold games (up to 11 decisions in).
-
-        Searches and bare rollouts (the same iterations without the tree) from the same positions
-        (:func:`simulate.gamekit.time_search`).
-        """
-        n = self.info.bench_players
-        ids = np.full(n, poker_bots.THRESHOLD)
-        threshold = np.stack([poker_bots.default_params("threshold")] * n)
-        setup, plays = game_seeds(BENCH_POSITIONS_SEED, np.arange(num_positions), np.arange(num_positions))
-        st = new_state(num_positions)
-        for g in range(num_positions):
-            moves, _ = play.trace_game(d, n, np.arange(n), ids, threshold, setup[g], plays[g])
-            game_init(st, d.kernel, g, n, setup[g], plays[g])
-            for mv in moves[: min(g % 12, len(moves) - 1)]:
-                game_step(st, d.kernel, g, mv)
-        tree = new_tree(int(params[search_bot.S_ITERATIONS]) + 1, MOVE_LEN, search_bot.SEARCH_MOVES)
-        scratch = search_bot.new_scratch(st)
-        return time_search(search_bot.search_positions, st, d.kernel[0], params, tree, scratch, repeats)
 
     def format_event(self, e: dict[str, Any]) -> str:
         if e["event"] in ("setup", "deal"):

@@ -19,23 +19,21 @@ from simulate.apprentice import PLAIN_STYLE
 from simulate.game import AdaptationSpec, ChunkTables, Codes, GameInfo, Lineup, PlantedEdit, ReplayPosition, bot_specs
 from simulate.gamekit import (
     GameShell,
+    SearchBench,
     end_reason,
     move_events,
     new_trajectories,
     read_study,
     result_event,
     state_field,
-    time_search,
     trajectory_lists,
 )
 from simulate.games.golems import bots as golems_bots
 from simulate.games.golems import columns, data, learning, play, search_bot
 from simulate.games.golems.data import GolemsData
-from simulate.games.golems.engine import game_init, game_step
 from simulate.games.golems.reference import GolemsReference, in_hand, public_state
 from simulate.games.golems.state import *
 from simulate.games.golems.twin import GolemsTwin
-from simulate.rng import game_seeds
 from simulate.search import new_tree
 
 DECIDED_BY = ("score", "golems", "tucks", "shared")
@@ -46,7 +44,8 @@ GOLEMS_SETUP_COLUMNS = (
     + tuple(f"setup_removed_{k + 1}" for k in range(data.MAX_REMOVED))
     + tuple(f"setup_start_s{s + 1}_{j + 1}" for s in range(data.MAX_PLAYERS) for j in range(data.MAX_START_PER_PLAYER))
 )
-BENCH_POSITIONS_SEED = 17
+
+
 STAND_IN_NOTE = "the default deck is a labelled STAND-IN (the printed card list is not public)"
 
 
@@ -201,6 +200,11 @@ class Golems(GameShell):
     reference_class = GolemsReference
     twin_class = GolemsTwin
     trace_game = staticmethod(play.trace_game)
+    # golem bench's search rates: positions of collector 2-player games, every 3rd turn
+    search_bench = SearchBench("collector", 17, lambda g, _: 3 * (g % 12), search_bot.search_positions)
+
+    def new_search(self, records: np.ndarray, iterations: int) -> tuple[Any, Any]:
+        return new_tree(iterations + 1, MOVE_LEN, search_bot.SEARCH_MOVES), search_bot.new_scratch(records)
 
     def describe_data(self, d: GolemsData) -> dict[str, Any]:
         title = f"{self.info.title} [{d.label}]"
@@ -249,26 +253,6 @@ class Golems(GameShell):
             result["automa_score"] = ref.automa_vp
         events.append(result)
         return events
-
-    def search_rates(self, d: GolemsData, params: np.ndarray, num_positions: int, repeats: int) -> dict[str, float]:
-        """One core's search rates from ``num_positions`` positions of collector 2-player games (every 3rd turn).
-
-        Searches and bare rollouts (the same iterations without the tree) from the same positions
-        (:func:`simulate.gamekit.time_search`).
-        """
-        n = self.info.bench_players
-        ids = np.full(n, golems_bots.COLLECTOR)
-        collector = np.stack([golems_bots.default_params("collector")] * n)
-        setup, plays = game_seeds(BENCH_POSITIONS_SEED, np.arange(num_positions), np.arange(num_positions))
-        st = new_state(num_positions, d.tables)
-        for g in range(num_positions):
-            moves, _ = play.trace_game(d, n, np.arange(n), ids, collector, setup[g], plays[g], 3 * (g % 12))
-            game_init(st, d.kernel, g, n, setup[g], plays[g])
-            for mv in moves:
-                game_step(st, d.kernel, g, mv)
-        tree = new_tree(int(params[search_bot.S_ITERATIONS]) + 1, MOVE_LEN, search_bot.SEARCH_MOVES)
-        scratch = search_bot.new_scratch(st)
-        return time_search(search_bot.search_positions, st, d.kernel[0], params, tree, scratch, repeats)
 
     def format_event(self, e: dict[str, Any]) -> str:
         if e["event"] == "setup":

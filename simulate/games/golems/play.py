@@ -57,16 +57,15 @@ def _start(ctx, st, i, g, sc):
 def _turn(ctx, st, i, g, sc, w):
     """The seat to move's move (checked with ``check``), then the features and trajectory point to record."""
     tb = ctx[0][0]
-    bot_ids, bot_params = ctx[3], ctx[4]
     r = st[i]
     mv = w.mv
-    b = ctx[2][g, r.current]
-    if bot_ids[b] == SEARCH:
+    b, bot, bot_params = loop.seat_entry(ctx, g, r.current)
+    if bot == SEARCH:
         search_action(st, i, tb, bot_params[b], sc[0], sc[1], mv)
-    elif bot_ids[b] == APPRENTICE:
+    elif bot == APPRENTICE:
         apprentice_action(r, tb, bot_params[b, 0], bot_params[b, 1], bot_params[b, 2], int(bot_params[b, 3]), w)
     else:
-        choose(r, tb, bot_ids[b], bot_params, b, w)
+        choose(r, tb, bot, bot_params, b, w)
     if ctx[7] and not is_legal(r, tb, mv):
         r.over = END_ILLEGAL
         return False

@@ -11,13 +11,12 @@ from typing import Any
 import numpy as np
 
 from simulate.games.century.apprentice import apprentice_action, new_apprentice_scratch
-from simulate.games.century.bots import APPRENTICE, SCRATCH_MOVES, SEARCH
+from simulate.games.century.bots import APPRENTICE, SEARCH
 from simulate.games.century.data import *
 from simulate.games.century.engine import deal_gift
 from simulate.games.century.reference import CenturyReference
-from simulate.games.century.search_bot import S_ITERATIONS, new_scratch, search_action
+from simulate.games.century.search_bot import search_action
 from simulate.games.century.state import MOVE_LEN
-from simulate.search import new_tree
 from simulate.viewkit import (
     Explainer,
     Options,
@@ -30,7 +29,7 @@ from simulate.viewkit import (
     explain_moves,
     gift_twin,
     logit_options,
-    root_options,
+    search_explainer,
 )
 
 
@@ -119,18 +118,13 @@ def _redeals(events: list[dict[str, Any]]) -> dict[int, list[dict[str, str]]]:
     return out
 
 
-def _explainers(d: CenturyData, record: np.ndarray) -> dict[int, Explainer]:
+def _explainers(game: Any, d: CenturyData, record: np.ndarray) -> dict[int, Explainer]:
     """The search's root visits and the apprentice's afterstate values, read back (``viewkit.explain_moves``)."""
     out = np.zeros(MOVE_LEN, np.int16)
-    tree = functools.cache(lambda iterations: new_tree(iterations + 1, MOVE_LEN, SCRATCH_MOVES))
-    scratch = functools.cache(lambda bot: new_scratch(record) if bot == SEARCH else new_apprentice_scratch(record))
-
-    def search(rec: np.ndarray, params: np.ndarray) -> Options:
-        t = tree(int(params[S_ITERATIONS]))
-        return root_options(t) if search_action(rec, 0, d.kernel[0], params, t, scratch(SEARCH), out) else []
+    scratch = functools.cache(lambda: new_apprentice_scratch(record))
 
     def apprentice(rec: np.ndarray, params: np.ndarray) -> Options:
-        sc = scratch(APPRENTICE)
+        sc = scratch()
         moves, values = sc[2], sc[5]
         moves[:, 0] = -1  # the decision writes its moves over these
         apprentice_action(rec, 0, d.kernel[0], params, sc, out)
@@ -138,7 +132,10 @@ def _explainers(d: CenturyData, record: np.ndarray) -> dict[int, Explainer]:
         return logit_options(moves, values[:n], policy=False)
 
     return {
-        SEARCH: Explainer(search, lambda params: f"share of {int(params[S_ITERATIONS])} iterations"),
+        SEARCH: search_explainer(
+            lambda iterations: game.new_search(record, iterations),
+            lambda rec, params, tree, sc: bool(search_action(rec, 0, d.kernel[0], params, tree, sc, out)),
+        ),
         APPRENTICE: Explainer(apprentice, lambda _: "the apprentice's chance to win after the move"),
     }
 
@@ -153,7 +150,7 @@ def replay_view(game: Any, played: ReplayedGame, events: list[dict[str, Any]], e
             twin,
             events,
             played,
-            _explainers(d, twin.record),
+            _explainers(game, d, twin.record),
             words=lambda m: twin.reference.describe(m).split(" ", 2)[2],
             key=twin.reference.move_key,
         )

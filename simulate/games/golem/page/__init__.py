@@ -18,8 +18,7 @@ from simulate.games.golem.bots import APPRENTICE, SEARCH
 from simulate.games.golem.data import *
 from simulate.games.golem.engine.state import PAD
 from simulate.games.golem.reference import GolemReference, public_state
-from simulate.games.golem.search_bot import MAX_MOVES, MOVE_LEN, S_ITERATIONS, new_scratch, search_action
-from simulate.search import new_tree
+from simulate.games.golem.search_bot import new_scratch, search_action
 from simulate.viewkit import (
     Explainer,
     Options,
@@ -31,7 +30,7 @@ from simulate.viewkit import (
     changes,
     explain_moves,
     logit_options,
-    root_options,
+    search_explainer,
     written,
 )
 
@@ -195,20 +194,17 @@ def _phases(
     return out
 
 
-def _explainers(d: GolemData, record: np.ndarray, num_players: int) -> dict[int, Explainer]:
+def _explainers(game: Any, d: GolemData, record: np.ndarray, num_players: int) -> dict[int, Explainer]:
     """The search's root visits and the apprentice's values of its options, read back (``viewkit.explain_moves``); a
     setup decision (``balanced``'s for both) or a single option has none. Where the apprentice's weights are a policy
     (``data.VALUE_PLAYERS``) its logits rank one decision's options and are no chance to win: its options are then the
     policy's shares (a softmax of the logits); elsewhere the chance to win after each option."""
-    sc = new_scratch(record, np.zeros(1, PAD))
-    tree = functools.cache(lambda iterations: new_tree(iterations + 1, MOVE_LEN, MAX_MOVES))
-    apprentice_scratch = functools.cache(lambda: new_apprentice_scratch(record, sc))
+    apprentice_scratch = functools.cache(lambda: new_apprentice_scratch(record, new_scratch(record, np.zeros(1, PAD))))
 
-    def search(rec: np.ndarray, params: np.ndarray) -> Options:
-        t = tree(int(params[S_ITERATIONS]))
-        t.first_child[0] = -1  # a decision the search does not search leaves the root without children
-        search_action(rec, 0, d.kernel[0], params, t, sc)
-        return root_options(t)
+    def search(rec: np.ndarray, params: np.ndarray, tree: Any, sc: Any) -> bool:
+        tree.first_child[0] = -1  # a decision the search does not search leaves the root without children
+        search_action(rec, 0, d.kernel[0], params, tree, sc)
+        return True
 
     def apprentice(rec: np.ndarray, params: np.ndarray) -> Options:
         asc = apprentice_scratch()
@@ -220,7 +216,7 @@ def _explainers(d: GolemData, record: np.ndarray, num_players: int) -> dict[int,
     policy = num_players in VALUE_PLAYERS
     unit = "the apprentice's policy share" if policy else "the apprentice's chance to win after the option"
     return {
-        SEARCH: Explainer(search, lambda params: f"share of {int(params[S_ITERATIONS])} iterations"),
+        SEARCH: search_explainer(lambda iterations: game.new_search(record, iterations), search),
         APPRENTICE: Explainer(apprentice, lambda _: unit),
     }
 
@@ -245,7 +241,7 @@ def replay_view(game: Any, played: ReplayedGame, events: list[dict[str, Any]], e
             twin,
             events,
             played,
-            _explainers(d, twin.record, num_players),
+            _explainers(game, d, twin.record, num_players),
             words=lambda m: twin.reference.describe(int(m[0])),
             key=lambda m: int(np.ravel(m)[0]),
             move_of=lambda e: e["action"],

@@ -4,7 +4,6 @@ showdowns and re-deals as automatic steps."""
 
 from __future__ import annotations
 
-import functools
 from typing import Any
 
 import numpy as np
@@ -13,10 +12,9 @@ from simulate.games.golem_poker.bots import SEARCH
 from simulate.games.golem_poker.data import PokerData
 from simulate.games.golem_poker.evaluator import NUM_CARDS
 from simulate.games.golem_poker.reference import card_text
-from simulate.games.golem_poker.search_bot import S_ITERATIONS, SEARCH_MOVES, engine_move, new_scratch, search_action
+from simulate.games.golem_poker.search_bot import engine_move, search_action
 from simulate.games.golem_poker.state import MOVE_LEN
-from simulate.search import new_tree
-from simulate.viewkit import Explainer, Options, ReplayedGame, area, back, build_view, card, explain_moves, root_options
+from simulate.viewkit import Explainer, ReplayedGame, area, back, build_view, card, explain_moves, search_explainer
 
 _SUITS = {"f": ("flesh", "#f6d5d5"), "c": ("clay", "#eedfcf"), "s": ("stone", "#e4e4e4"), "i": ("iron", "#d6e4f5")}
 
@@ -70,25 +68,23 @@ def _showdown(e: dict[str, Any]) -> tuple[str, str]:
     return f"Showdown, deal {e['deal']}", f"{hands}; golem: {golem} ({e['golem']}); {best} {verdict}"
 
 
-def _explainers(d: PokerData, record: np.ndarray) -> dict[int, Explainer]:
+def _explainers(game: Any, d: PokerData, record: np.ndarray) -> dict[int, Explainer]:
     """The search's root visits, each tree move (a bet size code) as the engine's move in chips
     (``viewkit.explain_moves``); the ``cfr`` and ``equity`` bots weigh no options to show."""
     out = np.zeros(MOVE_LEN, np.int32)
-    tree = functools.cache(lambda iterations: new_tree(iterations + 1, MOVE_LEN, SEARCH_MOVES))
-    sc = new_scratch(record)
 
-    def search(rec: np.ndarray, params: np.ndarray) -> Options:
-        t = tree(int(params[S_ITERATIONS]))
-        if not search_action(rec, 0, d.kernel[0], params, t, sc, out):
-            return []
-        options = []
-        for tmove, share in root_options(t):
-            mv = np.zeros(MOVE_LEN, np.int32)
-            engine_move(rec[0], d.kernel[0], tmove, mv)
-            options.append((mv, share))
-        return options
+    def chips(rec: np.ndarray, tree_move: np.ndarray) -> np.ndarray:
+        mv = np.zeros(MOVE_LEN, np.int32)
+        engine_move(rec[0], d.kernel[0], tree_move, mv)
+        return mv
 
-    return {SEARCH: Explainer(search, lambda params: f"share of {int(params[S_ITERATIONS])} iterations")}
+    return {
+        SEARCH: search_explainer(
+            lambda iterations: game.new_search(record, iterations),
+            lambda rec, params, tree, sc: bool(search_action(rec, 0, d.kernel[0], params, tree, sc, out)),
+            chips,
+        )
+    }
 
 
 def replay_view(game: Any, played: ReplayedGame, events: list[dict[str, Any]], explain: bool = False) -> dict[str, Any]:
@@ -98,7 +94,7 @@ def replay_view(game: Any, played: ReplayedGame, events: list[dict[str, Any]], e
     if explain:
         twin = game.new_twin(played.data, num_players, played.lineup.setup_seeds, played.lineup.play_seeds)
         words = twin.reference.describe
-        explainers = _explainers(played.data, twin.record)
+        explainers = _explainers(game, played.data, twin.record)
         explain_moves(twin, events, played, explainers, words, move_of=lambda e: np.asarray(e["record"], np.int32))
     hands: list[str] = []
     scenes = {}

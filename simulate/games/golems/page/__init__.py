@@ -15,9 +15,8 @@ from simulate.games.golems.bots import APPRENTICE, SEARCH, new_work
 from simulate.games.golems.data import *
 from simulate.games.golems.engine import deal_gift
 from simulate.games.golems.reference import GolemsReference, move_key
-from simulate.games.golems.search_bot import S_ITERATIONS, SEARCH_MOVES, new_scratch, search_action
+from simulate.games.golems.search_bot import search_action
 from simulate.games.golems.state import MOVE_LEN
-from simulate.search import new_tree
 from simulate.viewkit import (
     Explainer,
     Options,
@@ -30,7 +29,7 @@ from simulate.viewkit import (
     explain_moves,
     gift_twin,
     logit_options,
-    root_options,
+    search_explainer,
     written,
 )
 
@@ -103,7 +102,7 @@ def _refills(events: list[dict[str, Any]]) -> dict[int, list[dict[str, str]]]:
     return out
 
 
-def _explainers(d: GolemsData, record: np.ndarray, num_players: int) -> dict[int, Explainer]:
+def _explainers(game: Any, d: GolemsData, record: np.ndarray, num_players: int) -> dict[int, Explainer]:
     """The search's root visits and the apprentice's values of its moves, read back (``viewkit.explain_moves``).
 
     The apprentice is re-run without its 2-player look-ahead, which overwrites the values it compares. Where its
@@ -111,15 +110,10 @@ def _explainers(d: GolemsData, record: np.ndarray, num_players: int) -> dict[int
     moves and are no chance to win: its options are then the policy's shares (a softmax of the logits); solo, the
     chance to win after each move."""
     out = np.zeros(MOVE_LEN, np.int16)
-    tree = functools.cache(lambda iterations: new_tree(iterations + 1, MOVE_LEN, SEARCH_MOVES))
-    scratch = functools.cache(lambda bot: new_scratch(record) if bot == SEARCH else new_work(1, record.dtype))
-
-    def search(rec: np.ndarray, params: np.ndarray) -> Options:
-        t = tree(int(params[S_ITERATIONS]))
-        return root_options(t) if search_action(rec, 0, d.kernel[0], params, t, scratch(SEARCH), out) else []
+    work = functools.cache(lambda: new_work(1, record.dtype))
 
     def apprentice(rec: np.ndarray, params: np.ndarray) -> Options:
-        ws = scratch(APPRENTICE)
+        ws = work()
         values = ws["values"][0]
         values[:] = np.nan  # the decision writes a value for each of its moves, when it has more than one
         game_apprentice(rec, d.kernel, 0, params[0], 0.0, params[2], ws, int(params[3]))
@@ -128,7 +122,10 @@ def _explainers(d: GolemsData, record: np.ndarray, num_players: int) -> dict[int
     policy = num_players in VALUE_PLAYERS
     unit = "the apprentice's policy share" if policy else "the apprentice's chance to win after the move"
     return {
-        SEARCH: Explainer(search, lambda params: f"share of {int(params[S_ITERATIONS])} iterations"),
+        SEARCH: search_explainer(
+            lambda iterations: game.new_search(record, iterations),
+            lambda rec, params, tree, sc: bool(search_action(rec, 0, d.kernel[0], params, tree, sc, out)),
+        ),
         APPRENTICE: Explainer(apprentice, lambda _: unit),
     }
 
@@ -140,7 +137,7 @@ def replay_view(game: Any, played: ReplayedGame, events: list[dict[str, Any]], e
     if explain:
         twin = gift_twin(game, played, d.tables.params[P_GIFT] >= 0, deal_gift, GolemsReference)
         words = twin.reference.describe
-        explain_moves(twin, events, played, _explainers(d, twin.record, num_players), words=words, key=move_key)
+        explain_moves(twin, events, played, _explainers(game, d, twin.record, num_players), words=words, key=move_key)
     return build_view(
         events,
         catalogue(d),
