@@ -71,8 +71,8 @@ from simulate.cli.params import KeyValue, distinct_keys
     "-p",
     type=int,
     multiple=True,
-    help="Refit only this player count's weights (repeat for more), the others kept from the data folder "
-    "[default: every count].",
+    help="Refit only this player count's weights (golem-poker: its CFR table's rows; repeat for more), the others "
+    "kept from the data folder [default: every count].",
 )
 @click.option("--resume", is_flag=True, help="Finish an interrupted training in --out (same options).")
 @click.option("--overwrite", is_flag=True, help="Replace a training already in --out.")
@@ -112,12 +112,14 @@ def train(
 
     A game with an equilibrium player instead (golem-poker) fits its policy table by Monte Carlo CFR on its
     abstraction: --iterations per player count, then each seat's best response against the table plays --games
-    games to measure its exploitability; OUT gets cfr_policy.csv, cfr_policy.toml (provenance) and log.csv.
-    The other options do not apply to it.
+    games to measure its exploitability; OUT gets cfr_policy.csv, cfr_policy.toml (provenance: per player count,
+    the training of its rows) and log.csv. --players trains only those counts' rows and keeps the others' from the
+    data folder's table (--cards, else the shipped one). The other options do not apply to it.
 
     \b
     Examples:
       golem train golem-poker --seed 0
+      golem train golem-poker -p 6 --iterations 1200000 --seed 1
       golem train century
       golem train golems --games 200 --iterations 2 --out runs/train-quick
       golem train century --resume --out runs/train-century
@@ -148,14 +150,13 @@ def train(
                 ("--expert", expert),
                 ("--policy-only", policy_only or None),
                 ("--opponent", opponent),
-                ("--players", players),
                 ("--resume", resume or None),
             )
             if v
         ]
         if extra:
             raise click.ClickException(f"{', '.join(extra)}: not an option of {game_name}'s CFR training")
-        _train_equilibrium(game_name, out, games, iterations, seed, workers, rules, data_dir, overwrite, quiet)
+        _train_equilibrium(game_name, out, games, iterations, seed, workers, rules, data_dir, players, overwrite, quiet)
         return
     try:
         plan = plan_training(
@@ -212,6 +213,7 @@ def _train_equilibrium(
     workers: int | None,
     rules: tuple[tuple[str, str], ...],
     data_dir: Path | None,
+    players: tuple[int, ...],
     overwrite: bool,
     quiet: bool,
 ) -> None:
@@ -231,6 +233,7 @@ def _train_equilibrium(
             seed=seed,
             workers=check_workers(workers),
             overwrite=overwrite,
+            players=players,
         )
         summary = train_equilibrium(plan, progress=not quiet, say=lambda text: click.echo(text, err=True))
     except (EquilibriumError, RunError) as e:
@@ -238,6 +241,9 @@ def _train_equilibrium(
     except OSError as e:
         raise click.ClickException(f"{e.filename or target}: {e.strerror or e}") from None
     for n, fig in summary["figures"].items():
+        if int(n) not in plan.counts:
+            click.echo(f"{n} players: rows kept from {plan.data_dir / plan.spec.policy_file}")
+            continue
         gains = fig.get("best_response_gain")
         tail = f", best response gains {', '.join(f'{g:+.1f}' for g in gains)} chips a game by seat" if gains else ""
         click.echo(f"{n} players: {fig['information_sets']:,} information sets{tail}")
