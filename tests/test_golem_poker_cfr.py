@@ -341,6 +341,18 @@ def test_train_players_refits_those_rows_and_keeps_the_others_with_their_provena
     assert fit_b["counts"]["3"]["seed"] == 4
 
 
+def test_train_takes_one_counts_iterations(tmp_path: Path) -> None:
+    runner = CliRunner()
+    args = ["train", "golem-poker", "--games", "0", "-w", "1", "-q", "-p", "5", "-p", "6"]
+    result = runner.invoke(main, [*args, "--iterations", "200", "--iterations", "6=300", "--out", str(tmp_path / "a")])
+    assert result.exit_code == 0, result.output
+    log = np.loadtxt(tmp_path / "a" / "log.csv", delimiter=",", skiprows=1, usecols=(0, 1))
+    assert {n: log[log[:, 0] == n, 1].max() for n in (5, 6)} == {5: 200, 6: 300}
+    fit = tomllib.loads((tmp_path / "a" / P.PROVENANCE_FILE).read_text(encoding="utf-8"))["fit"]
+    assert fit["command"] == "golem train golem-poker --seed 0 --iterations 200 --games 0 --iterations 6=300 -p 5 -p 6"
+    assert (fit["counts"]["5"]["iterations"], fit["counts"]["6"]["iterations"]) == (200, 300)
+
+
 def benchmark():
     """``benchmarks/poker_cfr.py`` as a module."""
     spec = importlib.util.spec_from_file_location(
@@ -375,6 +387,11 @@ def test_the_benchmark_refuses_a_folder_without_a_table_or_of_another_version(tm
         (["--games", "-1"], "--games must be at least 0"),
         (["-p", "6", "-p", "7"], "--players 7: golem-poker's table is of 3, 4, 5, 6 players"),
         (["-p", "6", "--rule", "penalty_antes=3"], "trained under other rules (penalty_antes): train every count"),
+        (["--iterations", "7=10"], "--iterations 7=10: golem-poker's table is of 3, 4, 5, 6 players"),
+        (["-p", "6", "--iterations", "5=10"], "--iterations 5=10: 5 players are not trained (--players)"),
+        (["--iterations", "6=0"], "--iterations 6=0: must be at least 1"),
+        (["--iterations", "6=x"], "expected N or COUNT=N"),
+        (["--iterations", "6=10", "--iterations", "6=20"], "give one N, and one COUNT=N per player count"),
     ],
 )
 def test_train_refuses_bad_input(tmp_path: Path, args: list[str], message: str) -> None:

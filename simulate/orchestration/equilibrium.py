@@ -24,7 +24,7 @@ import sys
 import time
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -64,6 +64,12 @@ class EquilibriumPlan:
     """With ``--players``: the data folder's table, whose rows of the other counts are kept."""
     base_fit: dict[str, Any] | None = None
     """With ``--players``: the data folder's provenance (``[fit]``), which says how the kept rows were trained."""
+    count_iterations: dict[int, int] = field(default_factory=dict)
+    """Iterations of the counts given their own (``--iterations COUNT=N``); the others train ``iterations``."""
+
+    def iterations_of(self, n: int) -> int:
+        """The iterations of player count ``n``'s table."""
+        return self.count_iterations.get(n, self.iterations)
 
 
 def plan_equilibrium(
@@ -78,6 +84,7 @@ def plan_equilibrium(
     workers: int = 1,
     overwrite: bool = False,
     players: tuple[int, ...] = (),
+    count_iterations: dict[int, int] | None = None,
 ) -> EquilibriumPlan:
     """Check a CFR training's input before anything is written; raise :class:`EquilibriumError` naming the fault."""
     game = make(game_name)
@@ -94,10 +101,18 @@ def plan_equilibrium(
         raise EquilibriumError(f"--seed must be within 0..2**63-1, not {seed}")
     if not 1 <= workers <= 64:
         raise EquilibriumError(f"--workers must be within 1..64, not {workers}")
+    of = f"{game_name}'s table is of {', '.join(str(n) for n in spec.player_counts)} players"
     unknown = sorted(set(players) - set(spec.player_counts))
     if unknown:
-        counts = ", ".join(str(n) for n in spec.player_counts)
-        raise EquilibriumError(f"--players {unknown[0]}: {game_name}'s table is of {counts} players")
+        raise EquilibriumError(f"--players {unknown[0]}: {of}")
+    count_iterations = dict(sorted((count_iterations or {}).items()))
+    for n, its in count_iterations.items():
+        if n not in spec.player_counts:
+            raise EquilibriumError(f"--iterations {n}={its}: {of}")
+        if players and n not in players:
+            raise EquilibriumError(f"--iterations {n}={its}: {n} players are not trained (--players)")
+        if its < 1:
+            raise EquilibriumError(f"--iterations {n}={its}: must be at least 1")
     folder = Path(data_dir) if data_dir is not None else game.data_dir()
     try:
         data = spec.load(folder, rules or {})
@@ -110,6 +125,7 @@ def plan_equilibrium(
         raise EquilibriumError(f"{out} is not empty: --overwrite to replace its training")
     counts = tuple(n for n in spec.player_counts if n in players) or spec.player_counts
     plan = EquilibriumPlan(game_name, spec, folder, dict(data.rules), iterations, games, seed, workers, out, counts)
+    plan = replace(plan, count_iterations=count_iterations)
     if counts == spec.player_counts:
         return plan
     base_policy, base_fit = _base(spec, folder, plan.rules)
@@ -357,7 +373,7 @@ def train_equilibrium(
             },
             "regret": np.zeros((spec.rows, len(spec.actions))),
             "total": np.zeros((spec.rows, len(spec.actions))),
-            "iterations": plan.iterations,
+            "iterations": plan.iterations_of(n),
             "chunk": spec.chunk,
             "done": 0,
             "stream": _STREAM_TRAIN,
@@ -369,12 +385,12 @@ def train_equilibrium(
 
     def log(n: int, done: int, value: float) -> None:
         seconds = time.perf_counter() - start
-        log_rows.append({"players": n, "iterations": min(done, plan.iterations), "seconds": round(seconds, 1)})
+        log_rows.append({"players": n, "iterations": min(done, plan.iterations_of(n)), "seconds": round(seconds, 1)})
         log_rows[-1]["mean_value"] = round(value, 4)
 
     pool = TaskPool(plan.workers)
     try:
-        total_its = plan.iterations * len(plan.counts)
+        total_its = sum(plan.iterations_of(n) for n in plan.counts)
         with tqdm(total=total_its, desc="cfr", unit="it", disable=not progress, file=sys.stderr) as bar:
             _lanes(plan, pool, lanes, bar, log)
         policy = np.stack(
@@ -422,6 +438,7 @@ def train_equilibrium(
     kept = plan.base_fit or {}
     figures = {str(n): figures.get(str(n), kept.get("figures", {}).get(str(n), {})) for n in spec.player_counts}
     command = f"golem train {plan.game} --seed {plan.seed} --iterations {plan.iterations} --games {plan.response_games}"
+    command += "".join(f" --iterations {n}={its}" for n, its in plan.count_iterations.items())
     if plan.base_fit is not None:
         command += "".join(f" -p {n}" for n in plan.counts)
     fit = {
@@ -448,7 +465,12 @@ def train_equilibrium(
     if plan.base_fit is not None:
         fit["trained_counts"] = list(plan.counts)
         fit["base_policy_sha256"] = sha256(plan.data_dir / spec.policy_file)
-    fit["counts"] = {str(n): _count_record(fit if n in plan.counts else kept, n) for n in spec.player_counts}
+    fit["counts"] = {
+        str(n): {**_count_record(fit, n), "iterations": plan.iterations_of(n)}
+        if n in plan.counts
+        else _count_record(kept, n)
+        for n in spec.player_counts
+    }
     fit["figures"] = figures
     provenance = {"fit": fit}
     _write(plan.out / spec.policy_file, spec.policy_text(policy))
