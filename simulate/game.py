@@ -350,6 +350,8 @@ class EquilibriumSpec:
     """The abstraction's version, recorded in the provenance file (``abstraction_version``): a game refuses a table
     trained on another."""
     load: Callable[[Path, dict[str, Any]], Any]
+    read_policy: Callable[[Path], np.ndarray]
+    """The table of a policy file, as ``policy_text`` writes it (``golem train -p`` keeps the other counts' rows)."""
     rivals: tuple[tuple[float, ...], ...] = ()
     """Fixed rivals the training meets (``simulate.cfr.iterate``): each one's action weights, the same everywhere."""
     rival_legal: Callable[..., Any] | None = None

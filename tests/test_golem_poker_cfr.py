@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib.util
 import shutil
+import tomllib
 from pathlib import Path
 
 import numpy as np
@@ -306,6 +307,52 @@ def test_train_writes_a_deterministic_table(tmp_path: Path) -> None:
     assert "--iterations 300" in measured.provenance["cfr_policy"]["command"]
 
 
+def test_train_players_refits_those_rows_and_keeps_the_others_with_their_provenance(tmp_path: Path) -> None:
+    """``-p 6`` changes the 6-player rows alone; a later ``-p 3`` from that table keeps them and says which training
+    produced each count's rows."""
+    runner = CliRunner()
+    args = ["train", "golem-poker", "--iterations", "300", "--games", "0", "-w", "1", "-q"]
+    result = runner.invoke(main, [*args, "--seed", "3", "-p", "6", "--out", str(tmp_path / "a")])
+    assert result.exit_code == 0, result.output
+    shipped = DATA.tables.policy
+    table = P.read_policy(tmp_path / "a" / P.FILE)
+    assert np.array_equal(table[:3], shipped[:3])
+    assert not np.array_equal(table[3], shipped[3])
+    fit = tomllib.loads((tmp_path / "a" / P.PROVENANCE_FILE).read_text(encoding="utf-8"))["fit"]
+    shipped_fit = DATA.provenance["cfr_policy"]
+    assert fit["trained_counts"] == [6] and fit["command"].endswith("--seed 3 --iterations 300 --games 0 -p 6")
+    assert fit["counts"]["6"]["command"] == fit["command"] and fit["counts"]["6"]["iterations"] == 300
+    for n in ("3", "4", "5"):
+        assert fit["counts"][n]["command"] == shipped_fit.get("counts", {}).get(n, shipped_fit)["command"]
+        assert fit["figures"][n] == shipped_fit["figures"][n]
+    # the trained table as a data folder, then -p 3 from it: its 6-player rows and their provenance are kept
+    folder = tmp_path / "data"
+    shutil.copytree(GAME.data_dir(), folder)
+    for name in (P.FILE, P.PROVENANCE_FILE):
+        shutil.copy2(tmp_path / "a" / name, folder / name)
+    result = runner.invoke(
+        main, [*args, "--seed", "4", "-p", "3", "--cards", str(folder), "--out", str(tmp_path / "b")]
+    )
+    assert result.exit_code == 0, result.output
+    again = P.read_policy(tmp_path / "b" / P.FILE)
+    assert np.array_equal(again[1:], table[1:]) and not np.array_equal(again[0], table[0])
+    fit_b = tomllib.loads((tmp_path / "b" / P.PROVENANCE_FILE).read_text(encoding="utf-8"))["fit"]
+    assert fit_b["counts"]["6"] == fit["counts"]["6"] and fit_b["counts"]["4"] == fit["counts"]["4"]
+    assert fit_b["counts"]["3"]["seed"] == 4
+
+
+def test_train_takes_one_counts_iterations(tmp_path: Path) -> None:
+    runner = CliRunner()
+    args = ["train", "golem-poker", "--games", "0", "-w", "1", "-q", "-p", "5", "-p", "6"]
+    result = runner.invoke(main, [*args, "--iterations", "200", "--iterations", "6=300", "--out", str(tmp_path / "a")])
+    assert result.exit_code == 0, result.output
+    log = np.loadtxt(tmp_path / "a" / "log.csv", delimiter=",", skiprows=1, usecols=(0, 1))
+    assert {n: log[log[:, 0] == n, 1].max() for n in (5, 6)} == {5: 200, 6: 300}
+    fit = tomllib.loads((tmp_path / "a" / P.PROVENANCE_FILE).read_text(encoding="utf-8"))["fit"]
+    assert fit["command"] == "golem train golem-poker --seed 0 --iterations 200 --games 0 --iterations 6=300 -p 5 -p 6"
+    assert (fit["counts"]["5"]["iterations"], fit["counts"]["6"]["iterations"]) == (200, 300)
+
+
 def benchmark():
     """``benchmarks/poker_cfr.py`` as a module."""
     spec = importlib.util.spec_from_file_location(
@@ -338,6 +385,13 @@ def test_the_benchmark_refuses_a_folder_without_a_table_or_of_another_version(tm
         (["--iterations", "0"], "--iterations must be at least 1"),
         (["--teacher", "search"], "--teacher: not an option"),
         (["--games", "-1"], "--games must be at least 0"),
+        (["-p", "6", "-p", "7"], "--players 7: golem-poker's table is of 3, 4, 5, 6 players"),
+        (["-p", "6", "--rule", "penalty_antes=3"], "trained under other rules (penalty_antes): train every count"),
+        (["--iterations", "7=10"], "--iterations 7=10: golem-poker's table is of 3, 4, 5, 6 players"),
+        (["-p", "6", "--iterations", "5=10"], "--iterations 5=10: 5 players are not trained (--players)"),
+        (["--iterations", "6=0"], "--iterations 6=0: must be at least 1"),
+        (["--iterations", "6=x"], "expected N or COUNT=N"),
+        (["--iterations", "6=10", "--iterations", "6=20"], "give one N, and one COUNT=N per player count"),
     ],
 )
 def test_train_refuses_bad_input(tmp_path: Path, args: list[str], message: str) -> None:

@@ -127,6 +127,7 @@ def test_bad_input_is_refused_before_anything_is_written(tmp_path: Path) -> None
         (["train", "chess"], "unknown game"),
         (["train", "century", "--games", "3"], "--games must be at least 10"),
         (["train", "century", "--iterations", "0"], "--iterations must be within 1..20"),
+        (["train", "century", "--iterations", "2=3"], "only a CFR training (golem-poker) takes a count's iterations"),
         (["train", "century", "--workers", "0"], "--workers must be within 1.."),
         (["train", "century", "--rule", "tie_break=never"], "tie_break"),
         (["train", "century", "--resume", "--overwrite"], "contradict"),

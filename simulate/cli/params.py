@@ -21,6 +21,21 @@ class KeyValue(click.ParamType):
         return key.strip(), _scalar(val.strip())
 
 
+class CountValue(click.ParamType):
+    """An ``N`` or ``COUNT=N`` option value (a number for every player count, or for one): ``(None or COUNT, N)``."""
+
+    name = "[COUNT=]N"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, tuple):
+            return value
+        count, sep, number = str(value).rpartition("=")
+        try:
+            return (int(count) if sep else None), int(number)
+        except ValueError:
+            self.fail(f"expected N or COUNT=N (whole numbers), got '{value}'", param, ctx)
+
+
 def distinct_keys(ctx: click.Context, param: click.Parameter, value: tuple) -> tuple:
     """Callback of a repeatable ``KEY=VALUE`` option: a key given twice with two values is refused (one line)."""
     seen: dict[str, object] = {}

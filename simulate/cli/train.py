@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from simulate.cli.params import KeyValue, distinct_keys
+from simulate.cli.params import CountValue, KeyValue, distinct_keys
 
 
 @click.command()
@@ -21,7 +21,13 @@ from simulate.cli.params import KeyValue, distinct_keys
 @click.option(
     "--games", "-n", type=int, default=None, help="Teacher games per player count and iteration [default: the game's]."
 )
-@click.option("--iterations", type=int, default=None, help="Expert iterations [default: the game's].")
+@click.option(
+    "--iterations",
+    type=CountValue(),
+    multiple=True,
+    help="Expert iterations [default: the game's]; golem-poker: CFR iterations per player count, and COUNT=N for "
+    "one count's (repeatable, e.g. --iterations 300000 --iterations 6=1200000).",
+)
 @click.option(
     "--strength-games",
     type=int,
@@ -71,8 +77,8 @@ from simulate.cli.params import KeyValue, distinct_keys
     "-p",
     type=int,
     multiple=True,
-    help="Refit only this player count's weights (repeat for more), the others kept from the data folder "
-    "[default: every count].",
+    help="Refit only this player count's weights (golem-poker: its CFR table's rows; repeat for more), the others "
+    "kept from the data folder [default: every count].",
 )
 @click.option("--resume", is_flag=True, help="Finish an interrupted training in --out (same options).")
 @click.option("--overwrite", is_flag=True, help="Replace a training already in --out.")
@@ -81,7 +87,7 @@ def train(
     game_name: str,
     out: Path | None,
     games: int | None,
-    iterations: int | None,
+    iterations: tuple[tuple[int | None, int], ...],
     strength_games: int | None,
     seed: int,
     workers: int | None,
@@ -111,13 +117,16 @@ def train(
     best response to the training pool (docs/apprentice.md, "Refitted against a best response").
 
     A game with an equilibrium player instead (golem-poker) fits its policy table by Monte Carlo CFR on its
-    abstraction: --iterations per player count, then each seat's best response against the table plays --games
-    games to measure its exploitability; OUT gets cfr_policy.csv, cfr_policy.toml (provenance) and log.csv.
-    The other options do not apply to it.
+    abstraction: --iterations per player count (COUNT=N for one), then each seat's best response against the table
+    plays --games games to measure its exploitability; OUT gets cfr_policy.csv, cfr_policy.toml (provenance: per
+    player count, the training of its rows) and log.csv. --players trains only those counts' rows and keeps the
+    others' from the data folder's table (--cards, else the shipped one). The other options do not apply to it.
 
     \b
     Examples:
       golem train golem-poker --seed 0
+      golem train golem-poker -p 6 --iterations 1200000 --seed 1
+      golem train golem-poker --iterations 300000 --iterations 6=1200000
       golem train century
       golem train golems --games 200 --iterations 2 --out runs/train-quick
       golem train century --resume --out runs/train-century
@@ -134,6 +143,10 @@ def train(
     from simulate.runner import RunError, check_workers
 
     folder = out if out is not None else Path("runs") / f"train-{game_name}"
+    plain = [n for count, n in iterations if count is None]
+    per_count = {count: n for count, n in iterations if count is not None}
+    if len(plain) > 1 or len(per_count) < len(iterations) - len(plain):
+        raise click.ClickException("--iterations: give one N, and one COUNT=N per player count")
     try:
         game = make(game_name)
         check_outputs([Output("--out", folder, "training")], overwrite=overwrite, resume=resume)
@@ -148,15 +161,17 @@ def train(
                 ("--expert", expert),
                 ("--policy-only", policy_only or None),
                 ("--opponent", opponent),
-                ("--players", players),
                 ("--resume", resume or None),
             )
             if v
         ]
         if extra:
             raise click.ClickException(f"{', '.join(extra)}: not an option of {game_name}'s CFR training")
-        _train_equilibrium(game_name, out, games, iterations, seed, workers, rules, data_dir, overwrite, quiet)
+        iters = (plain[0] if plain else None, per_count)
+        _train_equilibrium(game_name, out, games, iters, seed, workers, rules, data_dir, players, overwrite, quiet)
         return
+    if per_count:
+        raise click.ClickException("--iterations COUNT=N: only a CFR training (golem-poker) takes a count's iterations")
     try:
         plan = plan_training(
             game_name,
@@ -164,7 +179,7 @@ def train(
             data_dir=data_dir,
             rules=dict(rules),
             games=games,
-            iterations=iterations,
+            iterations=plain[0] if plain else None,
             strength_games=strength_games,
             seed=seed,
             workers=check_workers(workers),
@@ -207,11 +222,12 @@ def _train_equilibrium(
     game_name: str,
     out: Path | None,
     games: int | None,
-    iterations: int | None,
+    iterations: tuple[int | None, dict[int, int]],
     seed: int,
     workers: int | None,
     rules: tuple[tuple[str, str], ...],
     data_dir: Path | None,
+    players: tuple[int, ...],
     overwrite: bool,
     quiet: bool,
 ) -> None:
@@ -226,11 +242,13 @@ def _train_equilibrium(
             target,
             data_dir=data_dir,
             rules=dict(rules),
-            iterations=iterations,
+            iterations=iterations[0],
+            count_iterations=iterations[1],
             games=games,
             seed=seed,
             workers=check_workers(workers),
             overwrite=overwrite,
+            players=players,
         )
         summary = train_equilibrium(plan, progress=not quiet, say=lambda text: click.echo(text, err=True))
     except (EquilibriumError, RunError) as e:
@@ -238,6 +256,9 @@ def _train_equilibrium(
     except OSError as e:
         raise click.ClickException(f"{e.filename or target}: {e.strerror or e}") from None
     for n, fig in summary["figures"].items():
+        if int(n) not in plan.counts:
+            click.echo(f"{n} players: rows kept from {plan.data_dir / plan.spec.policy_file}")
+            continue
         gains = fig.get("best_response_gain")
         tail = f", best response gains {', '.join(f'{g:+.1f}' for g in gains)} chips a game by seat" if gains else ""
         click.echo(f"{n} players: {fig['information_sets']:,} information sets{tail}")

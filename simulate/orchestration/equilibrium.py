@@ -8,9 +8,11 @@ the same MCCFR against the table in every other seat (its average strategy appro
 ``response_games`` games against it, and again the table plays those seats itself; the learner's gain in the
 game's score per game, with a t interval, is what a best response wins from the table (0 at an equilibrium).
 
-The output folder gets the policy file and its provenance (the game's ``policy_file`` and ``provenance_file``:
-command, seed, iterations, engine version, figures) and ``log.csv`` (one line per chunk); copy the first two into
-``seeds/<game>/`` to ship them.
+``--players`` (``-p``) trains only some counts' tables and keeps the others' rows from the data folder's table
+(trained on the same abstraction version and rules). The output folder gets the policy file and its provenance (the
+game's ``policy_file`` and ``provenance_file``: command, seed, iterations, engine version, figures, and under
+``counts`` the training that produced each count's rows, a kept count's as the data folder's provenance says) and
+``log.csv`` (one line per chunk); copy the first two into ``seeds/<game>/`` to ship them.
 """
 
 from __future__ import annotations
@@ -22,14 +24,14 @@ import sys
 import time
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from simulate import __version__, cfr
-from simulate.datafiles import DataError, sha256
+from simulate.datafiles import DataError, read_toml, sha256
 from simulate.game import EquilibriumSpec
 from simulate.registry import make
 from simulate.rng import derive_seed
@@ -56,6 +58,18 @@ class EquilibriumPlan:
     seed: int
     workers: int
     out: Path
+    counts: tuple[int, ...]
+    """The player counts this training fits (every count of the spec unless ``--players``)."""
+    base_policy: np.ndarray | None = None
+    """With ``--players``: the data folder's table, whose rows of the other counts are kept."""
+    base_fit: dict[str, Any] | None = None
+    """With ``--players``: the data folder's provenance (``[fit]``), which says how the kept rows were trained."""
+    count_iterations: dict[int, int] = field(default_factory=dict)
+    """Iterations of the counts given their own (``--iterations COUNT=N``); the others train ``iterations``."""
+
+    def iterations_of(self, n: int) -> int:
+        """The iterations of player count ``n``'s table."""
+        return self.count_iterations.get(n, self.iterations)
 
 
 def plan_equilibrium(
@@ -69,6 +83,8 @@ def plan_equilibrium(
     seed: int = 0,
     workers: int = 1,
     overwrite: bool = False,
+    players: tuple[int, ...] = (),
+    count_iterations: dict[int, int] | None = None,
 ) -> EquilibriumPlan:
     """Check a CFR training's input before anything is written; raise :class:`EquilibriumError` naming the fault."""
     game = make(game_name)
@@ -85,6 +101,18 @@ def plan_equilibrium(
         raise EquilibriumError(f"--seed must be within 0..2**63-1, not {seed}")
     if not 1 <= workers <= 64:
         raise EquilibriumError(f"--workers must be within 1..64, not {workers}")
+    of = f"{game_name}'s table is of {', '.join(str(n) for n in spec.player_counts)} players"
+    unknown = sorted(set(players) - set(spec.player_counts))
+    if unknown:
+        raise EquilibriumError(f"--players {unknown[0]}: {of}")
+    count_iterations = dict(sorted((count_iterations or {}).items()))
+    for n, its in count_iterations.items():
+        if n not in spec.player_counts:
+            raise EquilibriumError(f"--iterations {n}={its}: {of}")
+        if players and n not in players:
+            raise EquilibriumError(f"--iterations {n}={its}: {n} players are not trained (--players)")
+        if its < 1:
+            raise EquilibriumError(f"--iterations {n}={its}: must be at least 1")
     folder = Path(data_dir) if data_dir is not None else game.data_dir()
     try:
         data = spec.load(folder, rules or {})
@@ -95,7 +123,37 @@ def plan_equilibrium(
         raise EquilibriumError(f"{out} is a file, not a folder for the training")
     if out.is_dir() and any(out.iterdir()) and not overwrite:
         raise EquilibriumError(f"{out} is not empty: --overwrite to replace its training")
-    return EquilibriumPlan(game_name, spec, folder, dict(data.rules), iterations, games, seed, workers, out)
+    counts = tuple(n for n in spec.player_counts if n in players) or spec.player_counts
+    plan = EquilibriumPlan(game_name, spec, folder, dict(data.rules), iterations, games, seed, workers, out, counts)
+    plan = replace(plan, count_iterations=count_iterations)
+    if counts == spec.player_counts:
+        return plan
+    base_policy, base_fit = _base(spec, folder, plan.rules)
+    return replace(plan, base_policy=base_policy, base_fit=base_fit)
+
+
+def _base(spec: EquilibriumSpec, folder: Path, rules: dict[str, Any]) -> tuple[np.ndarray, dict[str, Any]]:
+    """The data folder's table and provenance, whose other counts' rows a ``--players`` training keeps."""
+    missing = [name for name in (spec.policy_file, spec.provenance_file) if not (folder / name).is_file()]
+    if missing:
+        raise EquilibriumError(f"--players keeps the other counts' rows, but {folder} has no {' or '.join(missing)}")
+    try:
+        fit = read_toml(folder / spec.provenance_file).get("fit", {})
+        policy = spec.read_policy(folder / spec.policy_file)
+    except DataError as e:
+        raise EquilibriumError(str(e)) from None
+    if fit.get("abstraction_version") != spec.version:
+        raise EquilibriumError(
+            f"--players keeps the other counts' rows, but {folder / spec.provenance_file} is of abstraction version "
+            f"{fit.get('abstraction_version')}, not {spec.version}: train every count"
+        )
+    other = sorted(k for k in set(rules) | set(fit.get("rules", {})) if rules.get(k) != fit.get("rules", {}).get(k))
+    if other:
+        raise EquilibriumError(
+            f"--players keeps the other counts' rows, but they were trained under other rules ({', '.join(other)}): "
+            "train every count"
+        )
+    return policy, fit
 
 
 def _seed(seed: int, stream: int, index: int) -> int:
@@ -207,9 +265,16 @@ def _lanes(
 
 
 def exploitability(
-    plan: EquilibriumPlan, policy: np.ndarray, pool: TaskPool, bar: Any, iterations: int, games: int
+    plan: EquilibriumPlan,
+    policy: np.ndarray,
+    pool: TaskPool,
+    bar: Any,
+    iterations: int,
+    games: int,
+    counts: tuple[int, ...] | None = None,
 ) -> list[dict[str, Any]]:
-    """Each seat's best-response gain against ``policy`` (counts, rows, actions), in the game's score per game.
+    """Each seat's best-response gain against ``policy`` (counts, rows, actions), in the game's score per game, at
+    the player counts ``counts`` (default: all).
 
     Rows: ``players``, ``seat``, ``games``, ``gain`` (mean of the paired differences: the learner's payoff less the
     table's own in that seat, same seeds), ``gain_lo``, ``gain_hi`` (95% t interval), ``table_value`` (the table's
@@ -221,8 +286,9 @@ def exploitability(
     _, data, _ = _context(plan.game, str(plan.data_dir), plan.rules)
     unit = spec.unit(data)
     base = {"game": plan.game, "data": str(plan.data_dir), "rules": plan.rules}
+    measured = [(k, n) for k, n in enumerate(spec.player_counts) if counts is None or n in counts]
     lanes = {}
-    for k, n in enumerate(spec.player_counts):
+    for k, n in measured:
         for seat in range(n):
             learn = np.zeros(n, np.int8)
             learn[seat] = 1
@@ -245,7 +311,7 @@ def exploitability(
             }
     _lanes(plan, pool, lanes, bar, lambda *_: None)
     rows = []
-    for k, n in enumerate(spec.player_counts):
+    for k, n in measured:
         for seat in range(n):
             response = average(lanes[(n, seat)]["total"])
             policies = np.stack([playable(spec, policy[k]), playable(spec, response)])
@@ -272,10 +338,21 @@ def exploitability(
     return rows
 
 
+_COUNT_KEYS = ("command", "seed", "iterations", "response_iterations", "response_games", "rivals", "rival_share")
+"""What a provenance's ``counts`` says of the training that produced a count's rows."""
+
+
+def _count_record(fit: dict[str, Any], n: int) -> dict[str, Any]:
+    """The training of count ``n``'s rows in provenance ``fit``: its own ``counts`` entry, or (a provenance written
+    before ``counts``) its training's."""
+    return fit.get("counts", {}).get(str(n)) or {key: fit[key] for key in _COUNT_KEYS if key in fit}
+
+
 def train_equilibrium(
     plan: EquilibriumPlan, progress: bool = True, say: Callable[[str], None] | None = None
 ) -> dict[str, Any]:
-    """Fit every player count's table, measure its exploitability, write the files; return the figures."""
+    """Fit the plan's player counts' tables (the others kept from the data folder's), measure their exploitability,
+    write the files; return the figures."""
     import tomli_w
     from tqdm import tqdm
 
@@ -296,32 +373,37 @@ def train_equilibrium(
             },
             "regret": np.zeros((spec.rows, len(spec.actions))),
             "total": np.zeros((spec.rows, len(spec.actions))),
-            "iterations": plan.iterations,
+            "iterations": plan.iterations_of(n),
             "chunk": spec.chunk,
             "done": 0,
             "stream": _STREAM_TRAIN,
             "index": n,
         }
-        for n in spec.player_counts
+        for n in plan.counts
     }
     log_rows: list[dict[str, Any]] = []
 
     def log(n: int, done: int, value: float) -> None:
         seconds = time.perf_counter() - start
-        log_rows.append({"players": n, "iterations": min(done, plan.iterations), "seconds": round(seconds, 1)})
+        log_rows.append({"players": n, "iterations": min(done, plan.iterations_of(n)), "seconds": round(seconds, 1)})
         log_rows[-1]["mean_value"] = round(value, 4)
 
     pool = TaskPool(plan.workers)
     try:
-        total_its = plan.iterations * len(spec.player_counts)
+        total_its = sum(plan.iterations_of(n) for n in plan.counts)
         with tqdm(total=total_its, desc="cfr", unit="it", disable=not progress, file=sys.stderr) as bar:
             _lanes(plan, pool, lanes, bar, log)
-        policy = np.stack([average(lanes[n]["total"]) for n in spec.player_counts])
+        policy = np.stack(
+            [
+                average(lanes[n]["total"]) if n in lanes else plan.base_policy[k]
+                for k, n in enumerate(spec.player_counts)
+            ]
+        )
         train_seconds = time.perf_counter() - start
         say(f"tables fitted in {train_seconds:.0f} s; measuring their exploitability")
         rows: list[dict[str, Any]] = []
         if plan.response_games > 0:
-            seats = sum(spec.player_counts)
+            seats = sum(plan.counts)
             with tqdm(
                 total=seats * spec.response_iterations,
                 desc="best responses",
@@ -329,7 +411,9 @@ def train_equilibrium(
                 disable=not progress,
                 file=sys.stderr,
             ) as bar:
-                rows = exploitability(plan, policy, pool, bar, spec.response_iterations, plan.response_games)
+                rows = exploitability(
+                    plan, policy, pool, bar, spec.response_iterations, plan.response_games, plan.counts
+                )
     finally:
         pool.close()
     seconds = time.perf_counter() - start
@@ -349,32 +433,46 @@ def train_equilibrium(
             ),
         }
         for k, n in enumerate(spec.player_counts)
+        if n in plan.counts
     }
+    kept = plan.base_fit or {}
+    figures = {str(n): figures.get(str(n), kept.get("figures", {}).get(str(n), {})) for n in spec.player_counts}
     command = f"golem train {plan.game} --seed {plan.seed} --iterations {plan.iterations} --games {plan.response_games}"
-    provenance = {
-        "fit": {
-            "method": "external-sampling Monte Carlo CFR (simulate.cfr), average strategy",
-            "command": command,
-            "refit": f"{command} --out runs/train-{plan.game} && cp runs/train-{plan.game}/{spec.policy_file} "
-            f"runs/train-{plan.game}/{spec.provenance_file} seeds/{plan.game}/",
-            "seed": plan.seed,
-            "iterations": plan.iterations,
-            "response_iterations": spec.response_iterations,
-            "response_games": plan.response_games,
-            "engine_version": game.info.version,
-            "play_version": game.info.play_version,
-            "abstraction_version": spec.version,
-            "rivals": [list(w) for w in spec.rivals],
-            "rival_share": spec.rival_share,
-            "simulate_version": __version__,
-            "rules": plan.rules,
-            "data": {name: sha256(plan.data_dir / name) for name in ("game.toml",) if (plan.data_dir / name).is_file()},
-            "seconds": round(seconds, 1),
-            "training_seconds": round(train_seconds, 1),
-            "score_unit": "chips per game, best response's gain over the table in one seat (95% t interval)",
-            "figures": figures,
-        }
+    command += "".join(f" --iterations {n}={its}" for n, its in plan.count_iterations.items())
+    if plan.base_fit is not None:
+        command += "".join(f" -p {n}" for n in plan.counts)
+    fit = {
+        "method": "external-sampling Monte Carlo CFR (simulate.cfr), average strategy",
+        "command": command,
+        "refit": f"{command} --out runs/train-{plan.game} && cp runs/train-{plan.game}/{spec.policy_file} "
+        f"runs/train-{plan.game}/{spec.provenance_file} seeds/{plan.game}/",
+        "seed": plan.seed,
+        "iterations": plan.iterations,
+        "response_iterations": spec.response_iterations,
+        "response_games": plan.response_games,
+        "engine_version": game.info.version,
+        "play_version": game.info.play_version,
+        "abstraction_version": spec.version,
+        "rivals": [list(w) for w in spec.rivals],
+        "rival_share": spec.rival_share,
+        "simulate_version": __version__,
+        "rules": plan.rules,
+        "data": {name: sha256(plan.data_dir / name) for name in ("game.toml",) if (plan.data_dir / name).is_file()},
+        "seconds": round(seconds, 1),
+        "training_seconds": round(train_seconds, 1),
+        "score_unit": "chips per game, best response's gain over the table in one seat (95% t interval)",
     }
+    if plan.base_fit is not None:
+        fit["trained_counts"] = list(plan.counts)
+        fit["base_policy_sha256"] = sha256(plan.data_dir / spec.policy_file)
+    fit["counts"] = {
+        str(n): {**_count_record(fit, n), "iterations": plan.iterations_of(n)}
+        if n in plan.counts
+        else _count_record(kept, n)
+        for n in spec.player_counts
+    }
+    fit["figures"] = figures
+    provenance = {"fit": fit}
     _write(plan.out / spec.policy_file, spec.policy_text(policy))
     _write(plan.out / spec.provenance_file, tomli_w.dumps(provenance))
     text = io.StringIO()

@@ -142,6 +142,7 @@ class GolemPoker(GameShell):
             missing=(1.0, 1e-9, 0.0, 0.0, 0.0),  # as abstraction.choose_action: fold to a bet, else check
             version=policy.VERSION,
             load=partial(data.load, cfr_table=False),
+            read_policy=policy.read_policy,
             # the simple exploits self-play never plays, a whole table of one in 30% of traversals: a maniac who raises
             # half the pot or the pot whenever it may, then carries the raise war on by minimum raises (else calls; its
             # tiny weights rank the minimum raise, which rival_legal allows from the first bet, below the half-pot and
