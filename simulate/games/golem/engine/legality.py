@@ -9,6 +9,7 @@ from numba import njit
 
 from simulate.games.golem.codes import *
 from simulate.games.golem.data import *
+from simulate.games.golem.engine.stack import pending
 
 # Actions that can be legal in each decision (an upper bound on its option numbers + 1).
 OPTIONS = np.zeros(64, np.int64)
@@ -79,12 +80,7 @@ PAIR_B = np.array([1, 2, 3, 2, 3, 3], np.int64)
 @njit(cache=True)
 def legal_mask(r, tb, out):
     """Fill ``out[a]`` (NUM_ACTIONS) with 1 for each legal action; return their count."""
-    k = r.sp - 1
-    kind = r.stack[k, 0]
-    s = r.stack[k, 1]
-    pa = r.stack[k, 3]
-    pb = r.stack[k, 4]
-    pc = r.stack[k, 5]
+    kind, s, e, pa, pb, pc, px = pending(r)
     last = OPTIONS[kind]
     for a in range(last, NUM_ACTIONS):
         out[a] = 0
@@ -115,8 +111,6 @@ def legal_mask(r, tb, out):
             out[a] = 1 if r.step_left > 0 and _step_legal(r, tb, s, a // 2, a % 2, False, True) else 0
             count += out[a]
     else:
-        e = r.stack[k, 2]
-        px = r.stack[k, 6]
         for a in range(last):
             out[a] = 1 if _legal(r, tb, kind, s, e, pa, pb, pc, px, a) else 0
             count += out[a]
@@ -127,19 +121,8 @@ def legal_mask(r, tb, out):
 def is_legal(r, tb, a):
     if r.phase == PH_END or a < 0 or a >= NUM_ACTIONS:
         return False
-    k = r.sp - 1
-    return _legal(
-        r,
-        tb,
-        r.stack[k, 0],
-        r.stack[k, 1],
-        r.stack[k, 2],
-        r.stack[k, 3],
-        r.stack[k, 4],
-        r.stack[k, 5],
-        r.stack[k, 6],
-        a,
-    )
+    kind, s, e, pa, pb, pc, px = pending(r)
+    return _legal(r, tb, kind, s, e, pa, pb, pc, px, a)
 
 
 @njit(cache=True)
