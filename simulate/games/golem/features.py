@@ -71,7 +71,7 @@ def seat_value(r, tb, s, own):
 @njit(cache=True)
 def _seat_block(r, tb, s, own, out, k0):
     """The seat block of seat ``s`` into ``out[k0:k0 + SEAT_BLOCK]`` (its Objectives only when ``own``)."""
-    red, yellow, blue = menorah_lines(r, tb, s)
+    red, yellow, blue, _ = menorah_lines(r, tb, s)
     cols, books = columns_and_books(r, s)
     arts = 0
     gold = r.loose_gold[s]

@@ -19,7 +19,7 @@ from simulate.games.golem.data import *
 from simulate.games.golem.engine.developments import activate_artifact
 from simulate.games.golem.engine.legality import art_need, on_board_space
 from simulate.games.golem.engine.resources import has_gdev
-from simulate.games.golem.engine.scoring import columns_and_books, devs_flipped, menorah_lines, objectives_of
+from simulate.games.golem.engine.scoring import columns_and_books, menorah_lines, objectives_of
 
 
 @njit(cache=True)
@@ -59,8 +59,7 @@ def placed_value(r, tb, s, w):
 @njit(cache=True)
 def position_value(r, tb, s, w):
     """``value`` of a position with no Gold piece of seat ``s`` waiting to be placed."""
-    red, yellow, blue = menorah_lines(r, tb, s)
-    devs = devs_flipped(r, s)
+    red, yellow, blue, devs = menorah_lines(r, tb, s)
     cols, books = columns_and_books(r, s)
     arts = 0
     gold = 0  # in the cauldrons (a completed Artifact keeps its Gold's worth: completing one loses nothing)

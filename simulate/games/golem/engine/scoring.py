@@ -15,7 +15,7 @@ NUM_PARTS = 8
 @njit(cache=True)
 def menorahs(r, tb, s, out):
     """Red, yellow and blue Menorahs of seat ``s`` into ``out[0:3]``."""
-    red, yellow, blue = menorah_lines(r, tb, s)
+    red, yellow, blue, _ = menorah_lines(r, tb, s)
     out[0] = red
     out[1] = yellow
     out[2] = blue
@@ -23,19 +23,24 @@ def menorahs(r, tb, s, out):
 
 @njit(cache=True, inline="always")
 def menorah_lines(r, tb, s):
-    """Seat ``s``'s red, yellow and blue Menorahs: its upgraded Developments' and the tokens it holds."""
+    """Seat ``s``'s red, yellow and blue Menorahs (its upgraded Developments' and the tokens it holds), and how many
+    Developments it has upgraded (``devs_flipped``)."""
     red = 1 if r.tokens[RED] == s else 0
     yellow = 1 if r.tokens[YELLOW] == s else 0
     blue = 1 if r.tokens[BLUE] == s else 0
+    devs = 0
     for k in range(6):
         if r.gdev[s, k]:
             red += tb.gdev_menorah[k]
+            devs += 1
         if r.adev_space[s, k] >= 0:
             yellow += tb.adev_menorah[k]
+            devs += 1
     for k in range(NUM_STUDY_DEVS):
         if r.sdev[s, k]:
             blue += tb.sdev_menorah[k]
-    return red, yellow, blue
+            devs += 1
+    return red, yellow, blue, devs
 
 
 @njit(cache=True, inline="always")
