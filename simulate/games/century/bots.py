@@ -123,38 +123,28 @@ def distance(x0, x1, x2, x3, c0, c1, c2, c3):
     n1 = max(c1 - x1, 0)
     n2 = max(c2 - x2, 0)
     n3 = max(c3 - x3, 0)
-    cost = 0
     # magenta from T, G, Y
-    t = min(n3, s2)
-    cost += t
-    n3 -= t
-    s2 -= t
-    t = min(n3, s1)
-    cost += 2 * t
-    n3 -= t
-    s1 -= t
-    t = min(n3, s0)
-    cost += 3 * t
-    n3 -= t
-    s0 -= t
+    n3, s2, cost = _upgrade(n3, s2, 1, 0)
+    n3, s1, cost = _upgrade(n3, s1, 2, cost)
+    n3, s0, cost = _upgrade(n3, s0, 3, cost)
     cost += 5 * n3
     # turquoise from G, Y
-    t = min(n2, s1)
-    cost += t
-    n2 -= t
-    s1 -= t
-    t = min(n2, s0)
-    cost += 2 * t
-    n2 -= t
-    s0 -= t
+    n2, s1, cost = _upgrade(n2, s1, 1, cost)
+    n2, s0, cost = _upgrade(n2, s0, 2, cost)
     cost += 4 * n2
     # green from Y
-    t = min(n1, s0)
-    cost += t
-    n1 -= t
+    n1, _, cost = _upgrade(n1, s0, 1, cost)
     cost += 3 * n1
     cost += 2 * max(c0 - x0, 0)
     return cost
+
+
+@njit(cache=True, inline="always")
+def _upgrade(need, spare, steps, cost):
+    """:func:`distance`'s step: ``need`` missing crystals filled from ``spare`` ones ``steps`` levels below, one step
+    per level each; returns the need and spare left and ``cost`` plus the steps."""
+    t = min(need, spare)
+    return need - t, spare - t, cost + steps * t
 
 
 @njit(cache=True)
@@ -209,27 +199,9 @@ def _claim_and_target(r, tb, s, x0, x1, x2, x3, patience, skip):
     best = -1
     claim = -1
     claim_val = -1
-    if patience == 1.0:
-        # the usual case, in integers: a/(1+d) > b/(1+e)  <=>  a*(1+e) > b*(1+d)
-        best_val = -1
-        best_eff = 1
-        for p in range(r.p_row.shape[0]):
-            pc = r.p_row[p]
-            if pc < 0:
-                break
-            if p == skip:
-                continue
-            eff = 1 + distance(x0, x1, x2, x3, tb.p_cost[pc, 0], tb.p_cost[pc, 1], tb.p_cost[pc, 2], tb.p_cost[pc, 3])
-            val = tb.p_vp[pc] + coin_value(r, tb, p)
-            if eff == 1 and val > claim_val:
-                claim_val = val
-                claim = p
-            if val * best_eff > best_val * eff:
-                best_val = val
-                best_eff = eff
-                best = p
-        return claim, best
-    best_v = -1.0
+    best_val = -1  # the usual patience of 1, in integers: a/(1+d) > b/(1+e)  <=>  a*(1+e) > b*(1+d)
+    best_eff = 1
+    best_v = -1.0  # any other patience
     for p in range(r.p_row.shape[0]):
         pc = r.p_row[p]
         if pc < 0:
@@ -241,10 +213,16 @@ def _claim_and_target(r, tb, s, x0, x1, x2, x3, patience, skip):
         if d == 0 and val > claim_val:
             claim_val = val
             claim = p
-        v = val / _effort(d, patience)
-        if v > best_v:
-            best_v = v
-            best = p
+        if patience == 1.0:
+            if val * best_eff > best_val * (1 + d):
+                best_val = val
+                best_eff = 1 + d
+                best = p
+        else:
+            v = val / _effort(d, patience)
+            if v > best_v:
+                best_v = v
+                best = p
     return claim, best
 
 
@@ -272,17 +250,21 @@ def spare(x0, x1, x2, x3, c0, c1, c2, c3, k):
     return d0, d1, d2, d3
 
 
-@njit(cache=True)
-def _trimmed_distance(x0, x1, x2, x3, c0, c1, c2, c3, limit):
-    """Distance after returning the least-needed crystals above ``limit``."""
+@njit(cache=True, inline="always")
+def _trimmed(x0, x1, x2, x3, c0, c1, c2, c3, limit):
+    """Caravan x after returning the crystals above ``limit`` least needed for cost c (:func:`spare`)."""
     e = x0 + x1 + x2 + x3 - limit
     if e > 0:
         d0, d1, d2, d3 = spare(x0, x1, x2, x3, c0, c1, c2, c3, e)
-        x0 -= d0
-        x1 -= d1
-        x2 -= d2
-        x3 -= d3
-    return distance(x0, x1, x2, x3, c0, c1, c2, c3)
+        return x0 - d0, x1 - d1, x2 - d2, x3 - d3
+    return x0, x1, x2, x3
+
+
+@njit(cache=True)
+def _trimmed_distance(x0, x1, x2, x3, c0, c1, c2, c3, limit):
+    """Distance after returning the least-needed crystals above ``limit``."""
+    y0, y1, y2, y3 = _trimmed(x0, x1, x2, x3, c0, c1, c2, c3, limit)
+    return distance(y0, y1, y2, y3, c0, c1, c2, c3)
 
 
 @njit(cache=True)
@@ -492,18 +474,8 @@ def _toward(r, tb, s, j, lookahead, epsilon, mv):
         on_card = r.m_row_crystals[p, 0] + r.m_row_crystals[p, 1] + r.m_row_crystals[p, 2] + r.m_row_crystals[p, 3]
         if on_card == 0:
             continue  # paying crystals alone never brings a target closer
-        a, b, c, e = spare(x0, x1, x2, x3, c0, c1, c2, c3, p)
-        da = _trimmed_distance(
-            x0 - a + r.m_row_crystals[p, 0],
-            x1 - b + r.m_row_crystals[p, 1],
-            x2 - c + r.m_row_crystals[p, 2],
-            x3 - e + r.m_row_crystals[p, 3],
-            c0,
-            c1,
-            c2,
-            c3,
-            limit,
-        )
+        y0, y1, y2, y3 = _acquired(r, p, x0, x1, x2, x3, c0, c1, c2, c3)
+        da = _trimmed_distance(y0, y1, y2, y3, c0, c1, c2, c3, limit)
         if da < d:
             d = da
             best_p = p
@@ -515,20 +487,8 @@ def _toward(r, tb, s, j, lookahead, epsilon, mv):
             m2 = r.m_row[p]
             if m2 < 0 or p > total:
                 break
-            a, b, c, e = spare(x0, x1, x2, x3, c0, c1, c2, c3, p)
-            dn = _card_best(
-                tb,
-                m2,
-                x0 - a + r.m_row_crystals[p, 0],
-                x1 - b + r.m_row_crystals[p, 1],
-                x2 - c + r.m_row_crystals[p, 2],
-                x3 - e + r.m_row_crystals[p, 3],
-                c0,
-                c1,
-                c2,
-                c3,
-                limit,
-            )[0]
+            y0, y1, y2, y3 = _acquired(r, p, x0, x1, x2, x3, c0, c1, c2, c3)
+            dn = _card_best(tb, m2, y0, y1, y2, y3, c0, c1, c2, c3, limit)[0]
             if dn < buy_d:
                 buy_d = dn
                 buy_p = p
@@ -554,6 +514,32 @@ def _toward(r, tb, s, j, lookahead, epsilon, mv):
         mv[M_ARG] = 0
         return
     mv[M_KIND] = PASS
+
+
+@njit(cache=True, inline="always")
+def _played(tb, m, t, sy, sg, stq, x0, x1, x2, x3):
+    """Caravan x after a play of merchant card ``m``: its crystals created, ``t`` trades, or the upgrade steps
+    ``sy``, ``sg``, ``stq`` (from yellow, green, turquoise)."""
+    kind = tb.m_kind[m]
+    if kind == KIND_CREATE:
+        return x0 + tb.m_out[m, 0], x1 + tb.m_out[m, 1], x2 + tb.m_out[m, 2], x3 + tb.m_out[m, 3]
+    if kind == KIND_UPGRADE:
+        return x0 - sy, x1 + sy - sg, x2 + sg - stq, x3 + stq
+    return (
+        x0 + t * (tb.m_out[m, 0] - tb.m_in[m, 0]),
+        x1 + t * (tb.m_out[m, 1] - tb.m_in[m, 1]),
+        x2 + t * (tb.m_out[m, 2] - tb.m_in[m, 2]),
+        x3 + t * (tb.m_out[m, 3] - tb.m_in[m, 3]),
+    )
+
+
+@njit(cache=True, inline="always")
+def _acquired(r, p, x0, x1, x2, x3, c0, c1, c2, c3):
+    """Caravan x after acquiring the merchant row's card at position ``p``, paying the crystals :func:`spare` keeps
+    from target cost c and taking the crystals on the card."""
+    a, b, c, e = spare(x0, x1, x2, x3, c0, c1, c2, c3, p)
+    on = r.m_row_crystals
+    return x0 - a + on[p, 0], x1 - b + on[p, 1], x2 - c + on[p, 2], x3 - e + on[p, 3]
 
 
 @njit(cache=True)
@@ -644,29 +630,8 @@ def _rollout(r, tb, hand, owned, num_owned, x0, x1, x2, x3, j, horizon, discount
         here = distance(x0, x1, x2, x3, c0, c1, c2, c3)
         d, m, t, sy, sg, stq = _best_play(tb, hand, owned, num_owned, x0, x1, x2, x3, c0, c1, c2, c3, limit)
         if m >= 0 and d < here:
-            kind = tb.m_kind[m]
-            if kind == KIND_CREATE:
-                x0 += tb.m_out[m, 0]
-                x1 += tb.m_out[m, 1]
-                x2 += tb.m_out[m, 2]
-                x3 += tb.m_out[m, 3]
-            elif kind == KIND_UPGRADE:
-                x0 -= sy
-                x1 += sy - sg
-                x2 += sg - stq
-                x3 += stq
-            else:
-                x0 += t * (tb.m_out[m, 0] - tb.m_in[m, 0])
-                x1 += t * (tb.m_out[m, 1] - tb.m_in[m, 1])
-                x2 += t * (tb.m_out[m, 2] - tb.m_in[m, 2])
-                x3 += t * (tb.m_out[m, 3] - tb.m_in[m, 3])
-            e = x0 + x1 + x2 + x3 - limit
-            if e > 0:
-                d0, d1, d2, d3 = spare(x0, x1, x2, x3, c0, c1, c2, c3, e)
-                x0 -= d0
-                x1 -= d1
-                x2 -= d2
-                x3 -= d3
+            x0, x1, x2, x3 = _played(tb, m, t, sy, sg, stq, x0, x1, x2, x3)
+            x0, x1, x2, x3 = _trimmed(x0, x1, x2, x3, c0, c1, c2, c3, limit)
             hand[m] = PLAYED
         else:
             played = False
@@ -781,36 +746,20 @@ def _planner(r, tb, params, mv, hand):
         elif kind == KIND_UPGRADE:
             variants = r.p_row.shape[0]
         for k in range(variants):
-            y0 = x0
-            y1 = x1
-            y2 = x2
-            y3 = x3
             t = 0
             sy = 0
             sg = 0
             stq = 0
-            if kind == KIND_CREATE:
-                y0 += tb.m_out[m, 0]
-                y1 += tb.m_out[m, 1]
-                y2 += tb.m_out[m, 2]
-                y3 += tb.m_out[m, 3]
-            elif kind == KIND_TRADE:
+            if kind == KIND_TRADE:
                 t = k + 1
-                y0 += t * (tb.m_out[m, 0] - tb.m_in[m, 0])
-                y1 += t * (tb.m_out[m, 1] - tb.m_in[m, 1])
-                y2 += t * (tb.m_out[m, 2] - tb.m_in[m, 2])
-                y3 += t * (tb.m_out[m, 3] - tb.m_in[m, 3])
-            else:
+            elif kind == KIND_UPGRADE:
                 if r.p_row[k] < 0:
                     break
                 c0, c1, c2, c3 = row_cost(r, tb, k)
                 sy, sg, stq, _ = _upgrade_toward(x0, x1, x2, x3, c0, c1, c2, c3, tb.m_up[m], limit)
                 if sy + sg + stq == 0:
                     continue
-                y0 -= sy
-                y1 += sy - sg
-                y2 += sg - stq
-                y3 += stq
+            y0, y1, y2, y3 = _played(tb, m, t, sy, sg, stq, x0, x1, x2, x3)
             y0, y1, y2, y3 = _trim(r, tb, s, y0, y1, y2, y3, params)
             _copy_hand(r, s, base)
             base[m] = PLAYED

@@ -26,12 +26,49 @@ ROW_SHAPE = (MAX_POINT_ROW + 1, 7)  # :func:`seat_row`'s table: a row per point 
 @njit(cache=True)
 def seat_block(r, tb, s, out, k0, parts):
     """The seventeen features of seat ``s`` into ``out[k0:k0 + 17]``; returns its score as it stands."""
+    score, x0, x1, x2, x3 = _seat_now(r, tb, s, parts)
+    in_hand, played, power = _hand(r, tb, s)
+    aims = _NO_AIMS
+    for p in range(r.p_row.shape[0]):
+        pc = r.p_row[p]
+        if pc < 0:
+            break
+        c0, c1, c2, c3 = tb.p_cost[pc, 0], tb.p_cost[pc, 1], tb.p_cost[pc, 2], tb.p_cost[pc, 3]
+        val = tb.p_vp[pc] + coin_value(r, tb, p)
+        aims = _aim(x0, x1, x2, x3, c0, c1, c2, c3, val, c0 + c1 + c2 + c3, aims)
+    _put_block(r, s, out, k0, score, x0, x1, x2, x3, in_hand, played, power, _wants(r, tb), aims)
+    return score
+
+
+@njit(cache=True, inline="always")
+def _wants(r, tb):
+    """The most of each colour (yellow, green, turquoise, magenta) a card of the point row asks."""
+    want0 = 0
+    want1 = 0
+    want2 = 0
+    want3 = 0
+    for p in range(r.p_row.shape[0]):
+        pc = r.p_row[p]
+        if pc < 0:
+            break
+        want0 = max(want0, tb.p_cost[pc, 0])
+        want1 = max(want1, tb.p_cost[pc, 1])
+        want2 = max(want2, tb.p_cost[pc, 2])
+        want3 = max(want3, tb.p_cost[pc, 3])
+    return want0, want1, want2, want3
+
+
+@njit(cache=True, inline="always")
+def _seat_now(r, tb, s, parts):
+    """Seat ``s``'s score as it stands and its caravan (yellow, green, turquoise, magenta)."""
     score_parts(r, tb, s, parts)
     score = parts[0] + parts[1] + parts[2] + parts[3]
-    x0 = r.crystals[s, 0]
-    x1 = r.crystals[s, 1]
-    x2 = r.crystals[s, 2]
-    x3 = r.crystals[s, 3]
+    return score, r.crystals[s, 0], r.crystals[s, 1], r.crystals[s, 2], r.crystals[s, 3]
+
+
+@njit(cache=True, inline="always")
+def _hand(r, tb, s):
+    """Seat ``s``'s merchant cards in hand and played, and their production (the engine power before its root)."""
     limit = tb.params[P_CARAVAN_LIMIT]
     in_hand = 0
     played = 0
@@ -43,42 +80,39 @@ def seat_block(r, tb, s, out, k0, parts):
         elif r.cards[s, m] == PLAYED:
             played += 1
         power += card_value(tb, m, limit)
-    claim_vp = 0.0
-    near = 0
-    best_target = 0.0
-    cover = 0.0
-    reach = 0.0
-    min_d = 30
-    want0 = 0
-    want1 = 0
-    want2 = 0
-    want3 = 0
-    for p in range(r.p_row.shape[0]):
-        pc = r.p_row[p]
-        if pc < 0:
-            break
-        d = distance(x0, x1, x2, x3, tb.p_cost[pc, 0], tb.p_cost[pc, 1], tb.p_cost[pc, 2], tb.p_cost[pc, 3])
-        val = tb.p_vp[pc] + coin_value(r, tb, p)
-        if d == 0 and val > claim_vp:
-            claim_vp = val
-        if d <= 2:
-            near += 1
-        reach += val / ((1.0 + d) * (1.0 + d))
-        want0 = max(want0, tb.p_cost[pc, 0])
-        want1 = max(want1, tb.p_cost[pc, 1])
-        want2 = max(want2, tb.p_cost[pc, 2])
-        want3 = max(want3, tb.p_cost[pc, 3])
-        if val / (1.0 + d) > best_target:
-            best_target = val / (1.0 + d)
-            held = 0
-            need = 0
-            for c in range(4):
-                held += min(r.crystals[s, c], tb.p_cost[pc, c])
-                need += tb.p_cost[pc, c]
-            cover = held / max(need, 1)
-        if d < min_d:
-            min_d = d
-    useful = min(x0, want0) + 2 * min(x1, want1) + 3 * min(x2, want2) + 4 * min(x3, want3)
+    return in_hand, played, power
+
+
+_NO_AIMS = (0.0, 0, 0.0, 0.0, 0.0, 30)
+"""A seat block's aims before any point card: claim VP, near cards, reach, best target, its cover, least distance."""
+
+
+@njit(cache=True, inline="always")
+def _aim(x0, x1, x2, x3, c0, c1, c2, c3, val, need, aims):
+    """``aims`` (as ``_NO_AIMS``) with the point card of cost c (``need`` crystals in all) and value ``val`` added,
+    for caravan x."""
+    claim_vp, near, reach, best_target, cover, min_d = aims
+    d = distance(x0, x1, x2, x3, c0, c1, c2, c3)
+    if d == 0 and val > claim_vp:
+        claim_vp = val
+    if d <= 2:
+        near += 1
+    reach += val / ((1.0 + d) * (1.0 + d))
+    if val / (1.0 + d) > best_target:
+        best_target = val / (1.0 + d)
+        held = min(x0, c0) + min(x1, c1) + min(x2, c2) + min(x3, c3)
+        cover = held / max(need, 1)
+    if d < min_d:
+        min_d = d
+    return claim_vp, near, reach, best_target, cover, min_d
+
+
+@njit(cache=True, inline="always")
+def _put_block(r, s, out, k0, score, x0, x1, x2, x3, in_hand, played, power, wants, aims):
+    """Seat ``s``'s seventeen features into ``out[k0:k0 + 17]``; ``wants``: the most of each colour the point row
+    asks; ``aims``: :func:`_aim`'s."""
+    want0, want1, want2, want3 = wants
+    claim_vp, near, reach, best_target, cover, min_d = aims
     out[k0] = score
     out[k0 + 1] = r.point_vp[s]
     out[k0 + 2] = r.num_points[s]
@@ -86,7 +120,7 @@ def seat_block(r, tb, s, out, k0, parts):
     out[k0 + 4] = x1
     out[k0 + 5] = x2
     out[k0 + 6] = x3
-    out[k0 + 7] = useful
+    out[k0 + 7] = min(x0, want0) + 2 * min(x1, want1) + 3 * min(x2, want2) + 4 * min(x3, want3)
     out[k0 + 8] = cover
     out[k0 + 9] = reach
     out[k0 + 10] = in_hand
@@ -96,7 +130,6 @@ def seat_block(r, tb, s, out, k0, parts):
     out[k0 + 14] = near
     out[k0 + 15] = best_target
     out[k0 + 16] = min(min_d, 12)
-    return score
 
 
 @njit(cache=True)
@@ -124,10 +157,6 @@ def seat_row(r, tb, s, row):
     :func:`~simulate.games.century.bots.card_value`.
     """
     last = row.shape[0] - 1
-    want0 = 0
-    want1 = 0
-    want2 = 0
-    want3 = 0
     cards = 0
     for p in range(r.p_row.shape[0]):
         pc = r.p_row[p]
@@ -139,27 +168,12 @@ def seat_row(r, tb, s, row):
             need += tb.p_cost[pc, c]
         row[p, 4] = tb.p_vp[pc] + coin_value(r, tb, p)
         row[p, 5] = need
-        want0 = max(want0, tb.p_cost[pc, 0])
-        want1 = max(want1, tb.p_cost[pc, 1])
-        want2 = max(want2, tb.p_cost[pc, 2])
-        want3 = max(want3, tb.p_cost[pc, 3])
         cards += 1
-    row[last, 0] = want0
-    row[last, 1] = want1
-    row[last, 2] = want2
-    row[last, 3] = want3
+    wants = _wants(r, tb)
+    for c in range(4):
+        row[last, c] = wants[c]
     row[last, 4] = cards
-    limit = tb.params[P_CARAVAN_LIMIT]
-    power = 0.0
-    in_hand = 0
-    played = 0
-    for k in range(r.num_owned[s]):
-        m = r.owned[s, k]
-        power += card_value(tb, m, limit)
-        if r.cards[s, m] == IN_HAND:
-            in_hand += 1
-        elif r.cards[s, m] == PLAYED:
-            played += 1
+    in_hand, played, power = _hand(r, tb, s)
     row[last, 5] = in_hand
     row[last, 6] = played
     return power
@@ -205,55 +219,13 @@ def features_same_row(r, tb, seat, out, parts, row, kind, power, best_score):
 def _seat_block_same_row(r, tb, s, out, parts, row, power, in_hand, played):
     """:func:`seat_block` of seat ``s`` into ``out[0:17]`` from the point row in ``row``, the production ``power``
     and the merchant cards in hand and played; returns its score as it stands."""
-    score_parts(r, tb, s, parts)
-    score = parts[0] + parts[1] + parts[2] + parts[3]
-    x0 = r.crystals[s, 0]
-    x1 = r.crystals[s, 1]
-    x2 = r.crystals[s, 2]
-    x3 = r.crystals[s, 3]
-    claim_vp = 0.0
-    near = 0
-    best_target = 0.0
-    cover = 0.0
-    reach = 0.0
-    min_d = 30
+    score, x0, x1, x2, x3 = _seat_now(r, tb, s, parts)
+    aims = _NO_AIMS
     last = row.shape[0] - 1
     for p in range(row[last, 4]):
-        c0 = row[p, 0]
-        c1 = row[p, 1]
-        c2 = row[p, 2]
-        c3 = row[p, 3]
-        val = row[p, 4]
-        d = distance(x0, x1, x2, x3, c0, c1, c2, c3)
-        if d == 0 and val > claim_vp:
-            claim_vp = val
-        if d <= 2:
-            near += 1
-        reach += val / ((1.0 + d) * (1.0 + d))
-        if val / (1.0 + d) > best_target:
-            best_target = val / (1.0 + d)
-            held = min(x0, c0) + min(x1, c1) + min(x2, c2) + min(x3, c3)
-            cover = held / max(row[p, 5], 1)
-        if d < min_d:
-            min_d = d
-    useful = min(x0, row[last, 0]) + 2 * min(x1, row[last, 1]) + 3 * min(x2, row[last, 2]) + 4 * min(x3, row[last, 3])
-    out[0] = score
-    out[1] = r.point_vp[s]
-    out[2] = r.num_points[s]
-    out[3] = x0
-    out[4] = x1
-    out[5] = x2
-    out[6] = x3
-    out[7] = useful
-    out[8] = cover
-    out[9] = reach
-    out[10] = in_hand
-    out[11] = played
-    out[12] = math.sqrt(max(power, 0.0))
-    out[13] = claim_vp
-    out[14] = near
-    out[15] = best_target
-    out[16] = min(min_d, 12)
+        aims = _aim(x0, x1, x2, x3, row[p, 0], row[p, 1], row[p, 2], row[p, 3], row[p, 4], row[p, 5], aims)
+    wants = (row[last, 0], row[last, 1], row[last, 2], row[last, 3])
+    _put_block(r, s, out, 0, score, x0, x1, x2, x3, in_hand, played, power, wants, aims)
     return score
 
 

@@ -48,27 +48,31 @@ OBJECTIVE_TEXT = {
 }
 
 
+BOOK_TEXT = {
+    "gain": "gain {a} {res}",
+    "trade": "pay {a} {res} for {a2} {res2}",
+    "choice": "{a} of any resource",
+    "study_up": "Study track +{a}",
+    "student_district": "{district} Student +{a}",
+    "student_any": "any Student +{a}",
+    "golem_track": "Golem track ±{a}",
+    "kill_golem": "kill 1 Golem",
+    "upgrade": "upgrade a Development, discount {a}",
+}
+"""A Book effect in words: ``a``, ``a2`` its amounts, ``res``, ``res2`` its resources, ``district`` its Student's."""
+
+
+def _name(names: tuple[str, ...], k: int) -> str:
+    return names[k] if 0 <= k < len(names) else ""
+
+
 def _book_effect(e: str, a: int, res: int, a2: int, res2: int) -> str:
-    """One Book effect in words (``gain 3 Clay``, ``pay 2 Coin for 4 Clay``, ...)."""
-    if e == "gain":
-        return f"gain {a} {RES_NAMES[res]}"
-    if e == "trade":
-        return f"pay {a} {RES_NAMES[res]} for {a2} {RES_NAMES[res2]}"
-    if e == "choice":
-        return f"{a} of any resource"
-    if e == "study_up":
-        return f"Study track +{a}"
-    if e == "student_district":
-        return f"{data.DISTRICTS[res]} Student +{a}"
-    if e == "student_any":
-        return f"any Student +{a}"
-    if e == "golem_track":
-        return f"Golem track ±{a}"
-    if e == "kill_golem":
-        return "kill 1 Golem"
-    if e == "upgrade":
-        return f"upgrade a Development, discount {a}"
-    return e
+    """One Book effect in words (``gain 3 Clay``, ``pay 2 Coin for 4 Clay``, ...); an effect not in ``BOOK_TEXT``
+    by its name."""
+    if e not in BOOK_TEXT:
+        return e
+    names = {"res": _name(RES_NAMES, res), "res2": _name(RES_NAMES, res2), "district": _name(data.DISTRICTS, res)}
+    return BOOK_TEXT[e].format(a=a, a2=a2, **names)
 
 
 def component_table(d: data.GolemData) -> list[dict[str, Any]]:

@@ -20,7 +20,7 @@ from simulate.games.golem.codes import *
 from simulate.games.golem.data import *
 from simulate.games.golem.data import ARTIFACTS as ARTIFACTS_ROW
 from simulate.games.golem.engine.developments import activate_artifact
-from simulate.games.golem.engine.golems import control_seat, step_golem
+from simulate.games.golem.engine.golems import control_seat, free_golem, stand_golem, step_golem
 from simulate.games.golem.engine.legality import NOOP, art_need, book_price, create_cost, has_legal, upgrade_cost
 from simulate.games.golem.engine.resources import has_gdev, move_student, reactivates_effect, study_up, track_level
 from simulate.games.golem.engine.rounds import settles
@@ -207,18 +207,11 @@ def create_value(r, tb, s, w, dist, discount, below):
     Artifacts it reactivates) up to the first decision (the step the Development offers comes first); when none
     comes, a Golem action (``below`` = -1) stops at its own decision again, a Create decision at what lies ``below``
     it (``settles``)."""
-    g = 2
-    while r.golem_loc[s, g] != OFF_BOARD:
-        g += 1
+    g = free_golem(r, s)
     was = (r.golem_loc[s, g], r.golem_sec[s, g], r.standing[s, g], r.fresh[s, g], r.built[s], r.track[s])
     saved = save_fields(r, s)
     r.res[s, CLAY] -= create_cost(r, tb, s, dist, discount)
-    r.golem_loc[s, g] = dist
-    r.golem_sec[s, g] = 1
-    r.standing[s, g] = 1
-    r.fresh[s, g] = 1
-    r.built[s] += 1
-    r.track[s] = min(tb.prm[P_GOLEM_TRACK_LEN] - 1, r.track[s] + tb.prm[P_TRACK_CREATE])
+    stand_golem(r, tb, s, g, dist)
     # the Development that steps the new Golem asks first (its "may" is a decision), before the reactivations
     status = STOP if has_gdev(r, tb, s, E_CREATE_STEP_ACTIVATE) else GO_ON
     if status == GO_ON:

@@ -31,7 +31,14 @@ from simulate.games.golem.engine import objectives_met
 from simulate.games.golem.engine.developments import activate_artifact
 from simulate.games.golem.engine.legality import art_need, on_board_space
 from simulate.games.golem.engine.resources import has_gdev
-from simulate.games.golem.engine.scoring import books_owned, devs_flipped, gold_owned, objective_count
+from simulate.games.golem.engine.scoring import (
+    books_owned,
+    columns_and_books,
+    devs_flipped,
+    gold_owned,
+    menorah_lines,
+    objective_count,
+)
 from simulate.games.golem.valuation import position_value, restore_fields, save_fields
 
 NUM_FEATURES = len(APPRENTICE_FEATURES)
@@ -64,23 +71,8 @@ def seat_value(r, tb, s, own):
 @njit(cache=True)
 def _seat_block(r, tb, s, own, out, k0):
     """The seat block of seat ``s`` into ``out[k0:k0 + SEAT_BLOCK]`` (its Objectives only when ``own``)."""
-    red = 1 if r.tokens[RED] == s else 0
-    yellow = 1 if r.tokens[YELLOW] == s else 0
-    blue = 1 if r.tokens[BLUE] == s else 0
-    for k in range(6):
-        if r.gdev[s, k]:
-            red += tb.gdev_menorah[k]
-        if r.adev_space[s, k] >= 0:
-            yellow += tb.adev_menorah[k]
-    for k in range(NUM_STUDY_DEVS):
-        if r.sdev[s, k]:
-            blue += tb.sdev_menorah[k]
-    cols = 0
-    books = 0
-    for c in range(4):
-        if r.col_len[s, c] > 0:
-            cols += 1
-        books += r.col_len[s, c]
+    red, yellow, blue, _ = menorah_lines(r, tb, s)
+    cols, books = columns_and_books(r, s)
     arts = 0
     gold = r.loose_gold[s]
     progress = 0.0

@@ -19,7 +19,7 @@ from simulate.games.golem.data import *
 from simulate.games.golem.engine.developments import activate_artifact
 from simulate.games.golem.engine.legality import art_need, on_board_space
 from simulate.games.golem.engine.resources import has_gdev
-from simulate.games.golem.engine.scoring import objectives_of
+from simulate.games.golem.engine.scoring import columns_and_books, menorah_lines, objectives_of
 
 
 @njit(cache=True)
@@ -59,27 +59,8 @@ def placed_value(r, tb, s, w):
 @njit(cache=True)
 def position_value(r, tb, s, w):
     """``value`` of a position with no Gold piece of seat ``s`` waiting to be placed."""
-    red = 1 if r.tokens[RED] == s else 0
-    yellow = 1 if r.tokens[YELLOW] == s else 0
-    blue = 1 if r.tokens[BLUE] == s else 0
-    devs = 0
-    for k in range(6):
-        if r.gdev[s, k]:
-            red += tb.gdev_menorah[k]
-            devs += 1
-        if r.adev_space[s, k] >= 0:
-            yellow += tb.adev_menorah[k]
-            devs += 1
-    for k in range(NUM_STUDY_DEVS):
-        if r.sdev[s, k]:
-            blue += tb.sdev_menorah[k]
-            devs += 1
-    cols = 0
-    books = 0
-    for c in range(4):
-        if r.col_len[s, c] > 0:
-            cols += 1
-        books += r.col_len[s, c]
+    red, yellow, blue, devs = menorah_lines(r, tb, s)
+    cols, books = columns_and_books(r, s)
     arts = 0
     gold = 0  # in the cauldrons (a completed Artifact keeps its Gold's worth: completing one loses nothing)
     progress = 0.0  # the unfinished Artifacts' share of their Gold placed: part of an Artifact

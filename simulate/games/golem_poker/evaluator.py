@@ -239,19 +239,8 @@ def eval5(c0: int, c1: int, c2: int, c3: int, c4: int, ace_high: bool) -> int:
     x = _CARD_BITS[base + (c0 & 63)] | _CARD_BITS[base + (c1 & 63)] | _CARD_BITS[base + (c2 & 63)]
     x |= _CARD_BITS[base + (c3 & 63)] | _CARD_BITS[base + (c4 & 63)]
     flush = (((c0 ^ c1) | (c0 ^ c2) | (c0 ^ c3) | (c0 ^ c4)) & 3) == 0
-
-    s0 = x & _RANK_MASK
-    s1 = (x >> 16) & _RANK_MASK
-    s2 = (x >> 32) & _RANK_MASK
-    s3 = (x >> 48) & _RANK_MASK
-    anyr = s0 | s1 | s2 | s3
-    a01 = s0 & s1
-    o01 = s0 | s1
-    a23 = s2 & s3
-    o23 = s2 | s3
-    two = a01 | a23 | (o01 & o23)  # ranks held at least twice
-    three = (a01 & o23) | (a23 & o01)  # ... at least three times
-    four = a01 & a23
+    s0, s1, s2, s3 = _suit_ranks(x)
+    anyr, two, three, four = _multiples(s0, s1, s2, s3)
 
     # Five distinct ranks: straight / high card, or straight flush / flush.
     k = m * _NUM_MASKS + anyr
@@ -263,6 +252,24 @@ def eval5(c0: int, c1: int, c2: int, c3: int, c4: int, ace_high: bool) -> int:
     cat = _PAIR_CAT[4 * nd + 2 * (three != 0) + (four != 0)]
     paired_value = cat | _TOP5[lead] | (_TOP5[anyr & ~lead] >> (4 * np.int64(_POPCOUNT[lead])))
     return distinct_value if nd == 5 else paired_value
+
+
+@njit(cache=True, inline="always")
+def _suit_ranks(x):
+    """The rank masks of each suit's cards in the card set ``x`` (suits 0..3)."""
+    return x & _RANK_MASK, (x >> 16) & _RANK_MASK, (x >> 32) & _RANK_MASK, (x >> 48) & _RANK_MASK
+
+
+@njit(cache=True, inline="always")
+def _multiples(s0, s1, s2, s3):
+    """The rank masks held at least once, twice, three and four times across the suits' rank masks."""
+    a01 = s0 & s1
+    o01 = s0 | s1
+    a23 = s2 & s3
+    o23 = s2 | s3
+    two = a01 | a23 | (o01 & o23)
+    three = (a01 & o23) | (a23 & o01)
+    return s0 | s1 | s2 | s3, two, three, a01 & a23
 
 
 @njit(cache=True, inline="always")
@@ -283,18 +290,8 @@ def eval_packed(x: int, ace_high: bool) -> int:
     """
     m = int(ace_high)
     off = m * _NUM_MASKS
-    s0 = x & _RANK_MASK
-    s1 = (x >> 16) & _RANK_MASK
-    s2 = (x >> 32) & _RANK_MASK
-    s3 = (x >> 48) & _RANK_MASK
-    anyr = s0 | s1 | s2 | s3
-    a01 = s0 & s1
-    o01 = s0 | s1
-    a23 = s2 & s3
-    o23 = s2 | s3
-    two = a01 | a23 | (o01 & o23)
-    three = (a01 & o23) | (a23 & o01)
-    four = a01 & a23
+    s0, s1, s2, s3 = _suit_ranks(x)
+    anyr, two, three, four = _multiples(s0, s1, s2, s3)
 
     # Every category's candidate value comes from unconditional table loads and the best
     # present one is kept by selects, lowest category first: no unpredictable branches.

@@ -227,91 +227,7 @@ def _decode(r, tb, code, mv):
     return c
 
 
-# ---------------------------------------------------------------------------------------- greedy
-
-
-@njit(cache=True)
-def _greedy(r, tb, gem_value, w):
-    """Best immediate points; a held gem counts ``gem_value``; equal values are broken at random.
-
-    A summon tucks all it may (lowest column first); a wild Rune joins the longest column. Writes
-    the move into ``w.mv`` (``w`` a work record: a record passes without reference counting).
-    """
-    mv = w.mv
-    work = w.work
-    s = r.current
-    pm = tb.params
-    golem_vp = pm[P_GOLEM_VP]
-    tuck_vp = pm[P_TUCK_VP]
-    tuck_max = pm[P_TUCK_MAX]
-    best = _NEG
-    nt = 0
-    if can_take_gems(r, tb, s):
-        nt, best = _offer(work, nt, best, gem_value * min(pm[P_TAKE_GEMS], r.supply), -1)
-    opp = r.gems[1 - s] if r.num_players == 2 else 0
-    d0 = dust_score(tb, r.dust[s])
-    columns = _packed_columns(r, tb, s)
-    has_column = columns != 0
-    simple = _simple_tucks(tb)
-    for row in range(r.rows):
-        k = r.row_count[row]
-        if k == 0:
-            continue
-        pay = k - 1 if k >= 3 else 0
-        if r.gems[s] < pay:
-            continue
-        for pos in range(r.row_size):
-            c = r.slot[row, pos]
-            if c < 0:
-                continue
-            gain = 0 if k == 2 else r.slot_gems[row, pos]
-            base = gem_value * (gain - pay)
-            ct = tb.c_type[c]
-            v = _NEG
-            ab = RESOURCE
-            if ct == GOLEM:
-                v = base
-                if _meets(columns, tb.c_req_packed[c]):
-                    tucks = tb.c_req_total[c] if simple else _tuck_bounds(r, tb, s, c, work)
-                    vs = base + golem_vp + tuck_vp * min(tucks, tuck_max)
-                    if vs > v:
-                        v = vs
-                        ab = SUMMON
-            elif ct == RUNE:
-                if has_column if tb.c_wild[c] else r.col[s, tb.c_res[c]] > 0:
-                    v = base
-                if reserve_ok(r, tb, s, r.gems[s] - pay + gain):
-                    vr = base + tb.c_vp[c] - gem_value * pm[P_RESERVE_COST]
-                    if vr > v:
-                        v = vr
-                        ab = RESERVE
-                if v == _NEG:
-                    if pm[P_RUNE_DISCARD] == 0:
-                        continue
-                    v = base
-                    ab = DISCARD
-            else:
-                v = base + tb.c_vp[c] + gem_value * min(tb.c_reward[c], r.supply + opp)
-                ab = REWARD
-                vd = base + dust_score(tb, r.dust[s] + tb.c_dust[c]) - d0
-                if vd > v:
-                    v = vd
-                    ab = DUST
-            nt, best = _offer(work, nt, best, v, row * 64 + pos * 8 + ab)
-    c = _decode(r, tb, _pick(r, work, nt) if nt > 0 else -2, mv)
-    if mv[M_KIND] == TAKE_CARD:
-        if mv[M_ABILITY] == SUMMON:
-            left = tuck_max
-            _tuck_bounds(r, tb, s, c, work)
-            for t in range(pm[P_NUM_TYPES]):
-                x = min(work[W_BOUND, t], left)
-                mv[M_TUCK + t] = x
-                left -= x
-        elif mv[M_ABILITY] == RESOURCE and tb.c_wild[c]:
-            mv[M_COLUMN] = _most_column(r, tb, s)
-
-
-# ------------------------------------------------------------------------------------- collector
+# --------------------------------------------------------------------------- greedy and collector
 
 
 @njit(cache=True)
@@ -365,6 +281,17 @@ def _dust_target(tb, target):
 
 
 @njit(cache=True)
+def _lowest_tucks(tb, work):
+    """``work[W_TUCK]``: the tucks ``work[W_BOUND]`` allows, lowest column first, up to tuck_max; returns how many."""
+    left = tb.params[P_TUCK_MAX]
+    for t in range(tb.params[P_NUM_TYPES]):
+        x = min(work[W_BOUND, t], left)
+        work[W_TUCK, t] = x
+        left -= x
+    return tb.params[P_TUCK_MAX] - left
+
+
+@njit(cache=True)
 def plan_tucks(r, tb, s, c, column_value, w, work):
     """Tucks under Golem ``c`` that pay: each tucked card scores tuck_vp and costs its column worth.
 
@@ -384,11 +311,7 @@ def plan_tucks(r, tb, s, c, column_value, w, work):
     if spare <= 0.0:
         return gained
     if full == spare:  # every card costs the same: columns in order
-        for t in range(k_types):
-            x = min(work[W_BOUND, t], left)
-            work[W_TUCK, t] = x
-            left -= x
-        return (tb.params[P_TUCK_MAX] - left) * spare
+        return _lowest_tucks(tb, work) * spare
     for t in range(k_types):
         x = min(work[W_BOUND, t], max(r.col[s, t] - work[W_NEED, t], 0), left)
         work[W_TUCK, t] = x
@@ -417,22 +340,48 @@ def _wild_column(r, tb, s, column_value, work):
     return best
 
 
-@njit(cache=True)
-def collector_move(r, tb, gem_value, column_value, dust_target, dust_chase, endgame, mv, work):
-    """One-move planner: points now plus the change in column, dust and gem plans; ties at random.
+@njit(cache=True, inline="always")
+def _column_worth(r, s, t, plan, column_value, w, work):
+    """A card to seat ``s``'s column t beyond its take: its plan share (collector), or nothing (greedy)."""
+    return w * _column_card(work[W_NEED, t], r.col[s, t], column_value) if plan else 0.0
 
-    ``work`` (WORK_LEN,) is scratch space.
+
+@njit(cache=True, inline="always")
+def _tucks_worth(r, tb, s, c, plan, column_value, w, simple, work):
+    """What a summon of Golem ``c``'s tucks add: those that pay (collector), or tuck_vp for each it may (greedy)."""
+    if plan:
+        return plan_tucks(r, tb, s, c, column_value, w, work)
+    tucks = tb.c_req_total[c] if simple else _tuck_bounds(r, tb, s, c, work)
+    return float(tb.params[P_TUCK_VP] * min(tucks, tb.params[P_TUCK_MAX]))
+
+
+@njit(cache=True, inline="always")
+def _dust_worth(tb, d, plan, target, chase, w):
+    """Dust ``d``'s worth: its points plus its plan share (collector), or its points (greedy)."""
+    return _dust_plan(tb, d, target, chase, w) if plan else float(dust_score(tb, d))
+
+
+@njit(cache=True, inline="always")
+def _best_take(r, tb, gem_value, plan, column_value, target, chase, w, mv, work):
+    """The greedy (``plan`` False) and collector (``plan`` True) bots' move into ``mv``: every take valued, the best
+    played, ties at random; a held gem counts ``gem_value``.
+
+    A card is worth its points and gems now, and with ``plan`` also its share of the column, tuck and dust plans
+    (:func:`_column_worth`, :func:`_tucks_worth`, :func:`_dust_worth`, weighed by ``w``; ``column_value``,
+    ``target`` and ``chase`` as in ``BOTS``). A wild Rune joins the column it is worth most in (greedy: the longest).
     """
     s = r.current
     pm = tb.params
     golem_vp = pm[P_GOLEM_VP]
-    w = plan_weight(r, endgame)
-    display_needs(r, tb, work)
-    target = _dust_target(tb, dust_target)
-    d_now = _dust_plan(tb, r.dust[s], target, dust_chase, w)
+    if plan:
+        display_needs(r, tb, work)
+        wild_col = _wild_column(r, tb, s, column_value, work)
+    else:
+        wild_col = _most_column(r, tb, s)
+    d_now = _dust_worth(tb, r.dust[s], plan, target, chase, w)
     opp = r.gems[1 - s] if r.num_players == 2 else 0
-    wild_col = _wild_column(r, tb, s, column_value, work)
     columns = _packed_columns(r, tb, s)
+    simple = _simple_tucks(tb)
     best = _NEG
     nt = 0
     if can_take_gems(r, tb, s):
@@ -454,17 +403,16 @@ def collector_move(r, tb, gem_value, column_value, dust_target, dust_chase, endg
             v = _NEG
             ab = RESOURCE
             if ct == GOLEM:
-                t = tb.c_res[c]
-                v = base + w * _column_card(work[W_NEED, t], r.col[s, t], column_value)
+                v = base + _column_worth(r, s, tb.c_res[c], plan, column_value, w, work)
                 if _meets(columns, tb.c_req_packed[c]):
-                    vs = base + golem_vp + plan_tucks(r, tb, s, c, column_value, w, work)
+                    vs = base + golem_vp + _tucks_worth(r, tb, s, c, plan, column_value, w, simple, work)
                     if vs > v:
                         v = vs
                         ab = SUMMON
             elif ct == RUNE:
                 t = wild_col if tb.c_wild[c] else (tb.c_res[c] if r.col[s, tb.c_res[c]] > 0 else -1)
                 if t >= 0:
-                    v = base + w * _column_card(work[W_NEED, t], r.col[s, t], column_value)
+                    v = base + _column_worth(r, s, t, plan, column_value, w, work)
                 if reserve_ok(r, tb, s, r.gems[s] - pay + gain):
                     vr = base + tb.c_vp[c] - gem_value * pm[P_RESERVE_COST]
                     if vr > v:
@@ -478,7 +426,7 @@ def collector_move(r, tb, gem_value, column_value, dust_target, dust_chase, endg
             else:
                 v = base + tb.c_vp[c] + gem_value * min(tb.c_reward[c], r.supply + opp)
                 ab = REWARD
-                vd = base + _dust_plan(tb, r.dust[s] + tb.c_dust[c], target, dust_chase, w) - d_now
+                vd = base + _dust_worth(tb, r.dust[s] + tb.c_dust[c], plan, target, chase, w) - d_now
                 if vd > v:
                     v = vd
                     ab = DUST
@@ -486,11 +434,35 @@ def collector_move(r, tb, gem_value, column_value, dust_target, dust_chase, endg
     c = _decode(r, tb, _pick(r, work, nt) if nt > 0 else -2, mv)
     if mv[M_KIND] == TAKE_CARD:
         if mv[M_ABILITY] == SUMMON:
-            plan_tucks(r, tb, s, c, column_value, w, work)
+            if plan:
+                plan_tucks(r, tb, s, c, column_value, w, work)
+            else:
+                _tuck_bounds(r, tb, s, c, work)
+                _lowest_tucks(tb, work)
             for t in range(pm[P_NUM_TYPES]):
                 mv[M_TUCK + t] = work[W_TUCK, t]
         elif mv[M_ABILITY] == RESOURCE and tb.c_wild[c]:
             mv[M_COLUMN] = wild_col
+
+
+@njit(cache=True)
+def _greedy(r, tb, gem_value, w):
+    """Best immediate points; a held gem counts ``gem_value``; equal values are broken at random.
+
+    A summon tucks all it may (lowest column first); a wild Rune joins the longest column. Writes
+    the move into ``w.mv`` (``w`` a work record: a record passes without reference counting).
+    """
+    _best_take(r, tb, gem_value, False, 0.0, 1, 0.0, 1.0, w.mv, w.work)
+
+
+@njit(cache=True)
+def collector_move(r, tb, gem_value, column_value, dust_target, dust_chase, endgame, mv, work):
+    """One-move planner: points now plus the change in column, dust and gem plans; ties at random.
+
+    ``work`` (WORK_LEN,) is scratch space.
+    """
+    target = _dust_target(tb, dust_target)
+    _best_take(r, tb, gem_value, True, column_value, target, dust_chase, plan_weight(r, endgame), mv, work)
 
 
 # ------------------------------------------------------------------------------------- lookahead
@@ -565,6 +537,16 @@ def determinize(r):
 
 
 @njit(cache=True)
+def _sampled_step(r, tb, scratch, k, mv):
+    """``scratch[k]``: ``r`` with its unseen cards dealt anew (a seed drawn from ``r.rng``), then move ``mv`` played."""
+    scratch[k] = r
+    sc = scratch[k]
+    sc.rng[0] = next_u64(r.rng, 0)
+    determinize(sc)
+    step(sc, tb, mv)
+
+
+@njit(cache=True)
 def _lookahead(r, tb, candidates, rollouts, horizon, win_bonus, mv, moves, scratch, work):
     """Flat Monte Carlo over the collector's best ``candidates`` moves (see ``BOTS``)."""
     s = r.current
@@ -581,12 +563,8 @@ def _lookahead(r, tb, candidates, rollouts, horizon, win_bonus, mv, moves, scrat
     # 1. every legal move, one step deep, by the collector's evaluation (unseen cards reshuffled:
     #    a refill must not reveal the real deck)
     for i in range(n):
-        scratch[0] = r
-        sc = scratch[0]
-        sc.rng[0] = next_u64(r.rng, 0)
-        determinize(sc)
-        step(sc, tb, moves[i])
-        first[i] = _evaluate(sc, tb, s, own, win_bonus)
+        _sampled_step(r, tb, scratch, 0, moves[i])
+        first[i] = _evaluate(scratch[0], tb, s, own, win_bonus)
     order = np.argsort(-first)
     num_cand = min(num_cand, n)
     # 2. the best candidates, each by rollouts of the next turns
@@ -597,11 +575,8 @@ def _lookahead(r, tb, candidates, rollouts, horizon, win_bonus, mv, moves, scrat
         i = order[ci]
         total = 0.0
         for _ in range(rollouts):
-            scratch[1] = r
+            _sampled_step(r, tb, scratch, 1, moves[i])
             sc = scratch[1]
-            sc.rng[0] = next_u64(r.rng, 0)
-            determinize(sc)
-            step(sc, tb, moves[i])
             for _h in range(horizon):
                 if sc.over != RUNNING:
                     break

@@ -191,6 +191,15 @@ def row_pay(r, row):
     return k - 1 if k >= 3 else 0
 
 
+@njit(cache=True, inline="always")
+def takeable(r, s, row, pos):
+    """The card at (row, pos) if seat ``s`` may take it (its row holds cards and ``s`` can pay ``row_pay``), else -1
+    (an empty position too)."""
+    if r.row_count[row] == 0 or r.gems[s] < row_pay(r, row):
+        return -1
+    return r.slot[row, pos]
+
+
 @njit(cache=True)
 def card_gain(r, row, pos):
     """Gems the taker receives with the card at (row, pos): the gems on it, unless two cards are left."""
@@ -281,14 +290,11 @@ def moves_by_card(r, tb, out, every_tuck):
     k_types = tb.params[P_NUM_TYPES]
     n = 0
     for row in range(r.rows):
-        pay = row_pay(r, row)
-        if r.row_count[row] == 0 or r.gems[s] < pay:
-            continue
         for pos in range(r.row_size):
-            c = r.slot[row, pos]
+            c = takeable(r, s, row, pos)
             if c < 0:
                 continue
-            after = r.gems[s] - pay + card_gain(r, row, pos)
+            after = r.gems[s] - row_pay(r, row) + card_gain(r, row, pos)
             kind = tb.c_type[c]
             if kind == GOLEM:
                 n = _emit(out, n, TAKE_CARD, row, pos, RESOURCE, tb.c_res[c])
@@ -375,13 +381,10 @@ def is_legal(r, tb, mv):
     pos = mv[M_POS]
     if row < 0 or row >= r.rows or pos < 0 or pos >= r.row_size:
         return False
-    c = r.slot[row, pos]
+    c = takeable(r, s, row, pos)
     if c < 0:
         return False
-    pay = row_pay(r, row)
-    if r.gems[s] < pay:
-        return False
-    after = r.gems[s] - pay + card_gain(r, row, pos)
+    after = r.gems[s] - row_pay(r, row) + card_gain(r, row, pos)
     ab = mv[M_ABILITY]
     ct = tb.c_type[c]
     if ct == GOLEM:
@@ -425,16 +428,13 @@ def _any_move(r, tb, s):
     if can_take_gems(r, tb, s):
         return True
     for row in range(r.rows):
-        pay = row_pay(r, row)
-        if r.row_count[row] == 0 or r.gems[s] < pay:
-            continue
         for pos in range(r.row_size):
-            c = r.slot[row, pos]
+            c = takeable(r, s, row, pos)
             if c < 0:
                 continue
             if tb.c_type[c] != RUNE or tb.params[P_RUNE_DISCARD]:
                 return True
-            if rune_any_use(r, tb, s, c, r.gems[s] - pay + card_gain(r, row, pos)):
+            if rune_any_use(r, tb, s, c, r.gems[s] - row_pay(r, row) + card_gain(r, row, pos)):
                 return True
     return False
 

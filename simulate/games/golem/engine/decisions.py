@@ -23,20 +23,13 @@ from simulate.games.golem.engine.resources import (
     study_up,
 )
 from simulate.games.golem.engine.rounds import _next_phase
-from simulate.games.golem.engine.stack import _auto, _ob_append, _push
+from simulate.games.golem.engine.stack import _auto, _ob_append, _push, pending
 
 
 @njit(cache=True)
 def apply_action(r, tb, a):
     """Resolve the pending decision with legal action ``a`` and advance to the next decision."""
-    k = r.sp - 1
-    kind = r.stack[k, 0]
-    s = r.stack[k, 1]
-    e = r.stack[k, 2]
-    pa = r.stack[k, 3]
-    pb = r.stack[k, 4]
-    pc = r.stack[k, 5]
-    px = r.stack[k, 6]
+    kind, s, e, pa, pb, pc, px = pending(r)
     r.sp -= 1
     r.moves += 1
     students = _students_packed(r)
@@ -50,31 +43,12 @@ def advance(r, tb):
     """Run automatic steps and phase changes until a decision is pending or the game is over."""
     while True:
         if r.sp > 0:
-            k = r.sp - 1
-            kind = r.stack[k, 0]
-            if kind != T_AUTO:
-                if has_legal(
-                    r,
-                    tb,
-                    kind,
-                    r.stack[k, 1],
-                    r.stack[k, 2],
-                    r.stack[k, 3],
-                    r.stack[k, 4],
-                    r.stack[k, 5],
-                    r.stack[k, 6],
-                ):
-                    return
-                r.sp -= 1
-                continue
-            s = r.stack[k, 1]
-            e = r.stack[k, 2]
-            a = r.stack[k, 3]
-            b = r.stack[k, 4]
-            c = r.stack[k, 5]
-            x = r.stack[k, 6]
+            kind, s, e, a, b, c, x = pending(r)
+            if kind != T_AUTO and has_legal(r, tb, kind, s, e, a, b, c, x):
+                return
             r.sp -= 1
-            _effect(r, tb, s, e, a, b, c, x)
+            if kind == T_AUTO:
+                _effect(r, tb, s, e, a, b, c, x)
             continue
         if r.phase == PH_END:
             return

@@ -52,18 +52,31 @@ def _overmove(r, tb, s):
     r.stats[ST_VP_OVERMOVE, s] += _lose_vp(r, tb, s, loss)
 
 
-@njit(cache=True)
-def _create(r, tb, s, dist, discount):
-    _pay(r, s, CLAY, create_cost(r, tb, s, dist, discount))
+@njit(cache=True, inline="always")
+def free_golem(r, s):
+    """The first of seat ``s``'s Golems from 2 on still off the board: the next one it creates."""
     g = 2
     while r.golem_loc[s, g] != OFF_BOARD:
         g += 1
+    return g
+
+
+@njit(cache=True, inline="always")
+def stand_golem(r, tb, s, g, dist):
+    """Golem ``g`` of seat ``s`` created: standing, fresh, at section 1 of district ``dist``; the Golem track moves."""
     r.golem_loc[s, g] = dist
     r.golem_sec[s, g] = 1
     r.standing[s, g] = 1
     r.fresh[s, g] = 1
     r.built[s] += 1
     r.track[s] = min(tb.prm[P_GOLEM_TRACK_LEN] - 1, r.track[s] + tb.prm[P_TRACK_CREATE])
+
+
+@njit(cache=True)
+def _create(r, tb, s, dist, discount):
+    _pay(r, s, CLAY, create_cost(r, tb, s, dist, discount))
+    g = free_golem(r, s)
+    stand_golem(r, tb, s, g, dist)
     for k in range(4):
         if reactivates_effect(r, tb, s, k, E_REACTIVATE_CREATE_GOLEM):
             _auto(r, s, X_ACTIVATE_ART, k, 0, 0, 0)

@@ -9,48 +9,9 @@ from numba import njit
 
 from simulate.games.golem.codes import *
 from simulate.games.golem.data import *
+from simulate.games.golem.engine.stack import pending
 
-# Actions that can be legal in each decision (an upper bound on its option numbers + 1).
-OPTIONS = np.zeros(64, np.int64)
-for _kind, _count in (
-    (D_DRAFT, 4),
-    (D_KEEP, 4),
-    (D_ARTIFACT_TILE, NUM_ARTIFACT_TILES),
-    (D_START_TILES, NUM_PAIRS),
-    (D_PLACE_GOLEMS, NUM_DISTRICT_OPTIONS),
-    (D_IGNORE_CHAR, IGNORE_CHARACTER + 1),
-    (D_MOVE_STEP, MOVE_STEP_OPTIONS),
-    (D_TURN, PASS_ACTION + 1),
-    (D_BLACK_MARBLE, NUM_DISTRICT_OPTIONS),
-    (D_WORK_COUNT, MAX_WORK + 1),
-    (D_ACTIVATE, ACTIVATE_STOP + 1),
-    (D_GOLEM_ACTION, GA_DONE + 1),
-    (D_ARTIFACT_ACTION, AA_DONE + 1),
-    (D_STUDY_ACTION, STUDY_DONE + 1),
-    (D_MIRROR, MIRROR_DONE + 1),
-    (D_CHARACTER, CHARACTER_COINS + 1),
-    (D_UPGRADE, UPGRADE_SKIP + 1),
-    (D_CREATE, CREATE_SKIP + 1),
-    (D_KILL, KILL_SKIP + 1),
-    (D_CEMETERY_SPACE, MAX_CEMETERY),
-    (D_STUDENT, STUDENT_SKIP + 1),
-    (D_GOLEM_STEP, STEP_STOP + 1),
-    (D_BOOK, BOOK_SKIP + 1),
-    (D_STUDENT_BACK, NUM_DISTRICT_OPTIONS),
-    (D_BOOK_BONUS, BONUS_STOP + 1),
-    (D_OBJECTIVE, NUM_DRAWN_OPTIONS),
-    (D_TRACK, TRACK_SKIP + 1),
-    (D_ARTIFACT_ACTIVATE, ART_ACTIVATE_SKIP + 1),
-    (D_GOLD_PLACE, NUM_ARTIFACT_OPTIONS),
-    (D_CHOICE, NUM_CHOICE_OPTIONS),
-    (D_CONFIRM, CONFIRM_NO + 1),
-    (D_COPY_TILE, COPY_SKIP + 1),
-    (D_ANY_ACTION, NUM_ROW_OPTIONS),
-    (D_REMOVE_MARBLE, MARBLE_OPTIONS),
-    (D_INCOME_UPGRADE, UPGRADE_SKIP + 1),
-):
-    OPTIONS[_kind] = _count
-# The option of each decision that resolves nothing (its skip or "done"), -1 where there is none.
+# The option of each decision that resolves nothing (its skip or "done", its last option), -1 where there is none.
 NOOP = np.full(64, -1, np.int64)
 for _kind, _option in (
     (D_ACTIVATE, ACTIVATE_STOP),
@@ -72,6 +33,30 @@ for _kind, _option in (
     (D_INCOME_UPGRADE, UPGRADE_SKIP),
 ):
     NOOP[_kind] = _option
+# Actions that can be legal in each decision (an upper bound on its option numbers + 1): up to its no-op where it has
+# one, else as listed.
+OPTIONS = NOOP + 1
+for _kind, _count in (
+    (D_DRAFT, 4),
+    (D_KEEP, 4),
+    (D_ARTIFACT_TILE, NUM_ARTIFACT_TILES),
+    (D_START_TILES, NUM_PAIRS),
+    (D_PLACE_GOLEMS, NUM_DISTRICT_OPTIONS),
+    (D_IGNORE_CHAR, IGNORE_CHARACTER + 1),
+    (D_MOVE_STEP, MOVE_STEP_OPTIONS),
+    (D_TURN, PASS_ACTION + 1),
+    (D_BLACK_MARBLE, NUM_DISTRICT_OPTIONS),
+    (D_WORK_COUNT, MAX_WORK + 1),
+    (D_CHARACTER, CHARACTER_COINS + 1),
+    (D_CEMETERY_SPACE, MAX_CEMETERY),
+    (D_STUDENT_BACK, NUM_DISTRICT_OPTIONS),
+    (D_OBJECTIVE, NUM_DRAWN_OPTIONS),
+    (D_GOLD_PLACE, NUM_ARTIFACT_OPTIONS),
+    (D_CHOICE, NUM_CHOICE_OPTIONS),
+    (D_ANY_ACTION, NUM_ROW_OPTIONS),
+    (D_REMOVE_MARBLE, MARBLE_OPTIONS),
+):
+    OPTIONS[_kind] = _count
 PAIR_A = np.array([0, 0, 0, 1, 1, 2], np.int64)
 PAIR_B = np.array([1, 2, 3, 2, 3, 3], np.int64)
 
@@ -79,12 +64,7 @@ PAIR_B = np.array([1, 2, 3, 2, 3, 3], np.int64)
 @njit(cache=True)
 def legal_mask(r, tb, out):
     """Fill ``out[a]`` (NUM_ACTIONS) with 1 for each legal action; return their count."""
-    k = r.sp - 1
-    kind = r.stack[k, 0]
-    s = r.stack[k, 1]
-    pa = r.stack[k, 3]
-    pb = r.stack[k, 4]
-    pc = r.stack[k, 5]
+    kind, s, e, pa, pb, pc, px = pending(r)
     last = OPTIONS[kind]
     for a in range(last, NUM_ACTIONS):
         out[a] = 0
@@ -99,27 +79,31 @@ def legal_mask(r, tb, out):
             out[a] = 1 if upgrade_option_legal(r, tb, s, pa, pb, pc, a) else 0
             count += out[a]
     elif kind == D_ARTIFACT_ACTION:
-        for a in range(last):
-            out[a] = 1 if artifact_action_legal(r, tb, s, pb, a) else 0
-            count += out[a]
+        count = _menu_mask(artifact_action_legal, r, tb, s, pb, last, out)
     elif kind == D_STUDY_ACTION:
-        for a in range(last):
-            out[a] = 1 if _study_action_legal(r, tb, s, pb, a) else 0
-            count += out[a]
+        count = _menu_mask(_study_action_legal, r, tb, s, pb, last, out)
     elif kind == D_GOLEM_ACTION:
-        for a in range(last):
-            out[a] = 1 if _golem_action_legal(r, tb, s, pb, a) else 0
-            count += out[a]
+        count = _menu_mask(_golem_action_legal, r, tb, s, pb, last, out)
     elif kind == D_MOVE_STEP:
         for a in range(last):
             out[a] = 1 if r.step_left > 0 and _step_legal(r, tb, s, a // 2, a % 2, False, True) else 0
             count += out[a]
     else:
-        e = r.stack[k, 2]
-        px = r.stack[k, 6]
         for a in range(last):
             out[a] = 1 if _legal(r, tb, kind, s, e, pa, pb, pc, px, a) else 0
             count += out[a]
+    return count
+
+
+@njit(cache=True, inline="always")
+def _menu_mask(rule, r, tb, s, used, last, out):
+    """``legal_mask`` of an action menu (Golem, Artifact or Study actions) whose options ``rule(r, tb, s, used, a)``
+    judges (``used``: the parts of the menu used so far); returns the count. Inlined where ``legal_mask`` names the
+    rule, so the rule is a direct call (as :mod:`simulate.play`'s plug-ins)."""
+    count = 0
+    for a in range(last):
+        out[a] = 1 if rule(r, tb, s, used, a) else 0
+        count += out[a]
     return count
 
 
@@ -127,19 +111,8 @@ def legal_mask(r, tb, out):
 def is_legal(r, tb, a):
     if r.phase == PH_END or a < 0 or a >= NUM_ACTIONS:
         return False
-    k = r.sp - 1
-    return _legal(
-        r,
-        tb,
-        r.stack[k, 0],
-        r.stack[k, 1],
-        r.stack[k, 2],
-        r.stack[k, 3],
-        r.stack[k, 4],
-        r.stack[k, 5],
-        r.stack[k, 6],
-        a,
-    )
+    kind, s, e, pa, pb, pc, px = pending(r)
+    return _legal(r, tb, kind, s, e, pa, pb, pc, px, a)
 
 
 @njit(cache=True)

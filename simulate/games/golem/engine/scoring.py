@@ -15,21 +15,44 @@ NUM_PARTS = 8
 @njit(cache=True)
 def menorahs(r, tb, s, out):
     """Red, yellow and blue Menorahs of seat ``s`` into ``out[0:3]``."""
-    red = 0
+    red, yellow, blue, _ = menorah_lines(r, tb, s)
+    out[0] = red
+    out[1] = yellow
+    out[2] = blue
+
+
+@njit(cache=True, inline="always")
+def menorah_lines(r, tb, s):
+    """Seat ``s``'s red, yellow and blue Menorahs (its upgraded Developments' and the tokens it holds), and how many
+    Developments it has upgraded (``devs_flipped``)."""
+    red = 1 if r.tokens[RED] == s else 0
+    yellow = 1 if r.tokens[YELLOW] == s else 0
+    blue = 1 if r.tokens[BLUE] == s else 0
+    devs = 0
     for k in range(6):
         if r.gdev[s, k]:
             red += tb.gdev_menorah[k]
-    yellow = 0
-    for k in range(6):
+            devs += 1
         if r.adev_space[s, k] >= 0:
             yellow += tb.adev_menorah[k]
-    blue = 0
+            devs += 1
     for k in range(NUM_STUDY_DEVS):
         if r.sdev[s, k]:
             blue += tb.sdev_menorah[k]
-    out[0] = red + (1 if r.tokens[RED] == s else 0)
-    out[1] = yellow + (1 if r.tokens[YELLOW] == s else 0)
-    out[2] = blue + (1 if r.tokens[BLUE] == s else 0)
+            devs += 1
+    return red, yellow, blue, devs
+
+
+@njit(cache=True, inline="always")
+def columns_and_books(r, s):
+    """Seat ``s``'s Book columns holding a Book, and its Books."""
+    cols = 0
+    books = 0
+    for c in range(4):
+        if r.col_len[s, c] > 0:
+            cols += 1
+        books += r.col_len[s, c]
+    return cols, books
 
 
 @njit(cache=True)
@@ -54,10 +77,7 @@ def devs_flipped(r, s):
 
 @njit(cache=True)
 def books_owned(r, s):
-    t = 0
-    for c in range(4):
-        t += r.col_len[s, c]
-    return t
+    return columns_and_books(r, s)[1]
 
 
 @njit(cache=True)

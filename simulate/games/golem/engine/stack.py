@@ -22,6 +22,13 @@ def decision(r):
     return r.stack[r.sp - 1, 0]
 
 
+@njit(cache=True, inline="always")
+def pending(r):
+    """The task on top of the stack: (kind, seat, effect, a, b, c, x), as ``_push`` wrote it."""
+    k = r.sp - 1
+    return r.stack[k, 0], r.stack[k, 1], r.stack[k, 2], r.stack[k, 3], r.stack[k, 4], r.stack[k, 5], r.stack[k, 6]
+
+
 @njit(cache=True)
 def _push(r, kind, s, e, a, b, c, x):
     if r.sp >= MAX_STACK:
