@@ -291,14 +291,15 @@ class SearchBench(NamedTuple):
     Position g is game g of ``bot`` (its defaults) in each of the ``GameInfo.bench_players`` seats, seeded by
     ``game_seeds(seed, g, g)``, after its first ``depth(g, num_moves)`` moves (of ``num_moves`` traced), in the
     kernel's record (``Twin.record``). ``search_positions(st, tables, params, tree, scratch, out, bare)`` is the
-    search's benchmark kernel (:func:`time_search`), given the tree and scratch of the game's
-    :meth:`GameShell.new_search`.
+    search's benchmark kernel (:func:`time_search`), given the tree and scratch ``new_search(records, iterations)``
+    makes for searches of ``iterations`` from ``records`` (the replay pages' search explainers use it too).
     """
 
     bot: str
     seed: int
     depth: Callable[[int, int], int]
     search_positions: Callable
+    new_search: Callable[[np.ndarray, int], tuple[Any, Any]]
 
 
 class Twin(ABC):
@@ -492,11 +493,6 @@ class GameShell(ABC):
     search_bench: SearchBench | None = None
     """The positions and kernel :meth:`search_rates` times; None for a game without a search bot."""
 
-    def new_search(self, records: np.ndarray, iterations: int) -> tuple[Any, Any]:
-        """The tree and scratch of :meth:`search_rates`' searches of ``iterations`` from ``records``; a game with a
-        :attr:`search_bench` writes it."""
-        raise NotImplementedError(f"{self.info.name} declares a search_bench without new_search")
-
     def bench_positions(self, data: Any, bench: SearchBench, num_positions: int) -> np.ndarray:
         """The kernel's records of ``bench``'s ``num_positions`` positions (:class:`SearchBench`)."""
         n = self.info.bench_players
@@ -523,7 +519,7 @@ class GameShell(ABC):
         if bench is None:
             return None
         st = self.bench_positions(data, bench, num_positions)
-        tree, scratch = self.new_search(st, int(params[0]))
+        tree, scratch = bench.new_search(st, int(params[0]))
         return time_search(bench.search_positions, st, data.kernel[0], params, tree, scratch, repeats)
 
 

@@ -48,6 +48,11 @@ _BATCH = threading.local()
 several chunks at once in threads of one process)."""
 
 
+def _new_search(records: np.ndarray, iterations: int) -> tuple[Any, Any]:
+    """The tree and scratch of searches of ``iterations`` from ``records`` (``SearchBench.new_search``)."""
+    return new_tree(iterations + 1, MOVE_LEN, century_bots.SCRATCH_MOVES), search_bot.new_scratch(records)
+
+
 class Century(GameShell):
     """Century: Golem Edition, 2-5 players."""
 
@@ -204,10 +209,7 @@ class Century(GameShell):
     trace_game = staticmethod(play.trace_game)
     replay_moves = staticmethod(play.replay_moves)
     # golem bench's search rates: positions of greedy 3-player games, every 7th turn
-    search_bench = SearchBench("greedy", 16, lambda g, _: 7 * (g % 12), search_bot.search_positions)
-
-    def new_search(self, records: np.ndarray, iterations: int) -> tuple[Any, Any]:
-        return new_tree(iterations + 1, MOVE_LEN, century_bots.SCRATCH_MOVES), search_bot.new_scratch(records)
+    search_bench = SearchBench("greedy", 16, lambda g, _: 7 * (g % 12), search_bot.search_positions, _new_search)
 
     def describe_data(self, d: CenturyData) -> dict[str, Any]:
         texts = {c["id"]: c["text"] for c in self.component_table(d)}  # a card value report shows them beside ids

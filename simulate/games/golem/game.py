@@ -90,6 +90,12 @@ def _search_positions(st, tables, params, tree, scratch, out, bare) -> int:
     return search_bot.search_positions(st, tables, params, tree, scratch, bare)
 
 
+def _new_search(records: np.ndarray, iterations: int) -> tuple[Any, Any]:
+    """The tree and scratch of searches of ``iterations`` from ``records`` (``SearchBench.new_search``)."""
+    tree = new_tree(iterations + 1, search_bot.MOVE_LEN, search_bot.MAX_MOVES)
+    return tree, search_bot.new_scratch(records, new_pads(1))
+
+
 class Golem(GameShell):
     """Golem: 1-4 players, four rounds of seven phases."""
 
@@ -313,11 +319,7 @@ class Golem(GameShell):
     replay_moves = staticmethod(play.replay_moves)
     decide_moves = staticmethod(play.decide_moves)
     # golem bench's search rates: positions of balanced 4-player games, decision 60 and every 9th after it
-    search_bench = SearchBench("balanced", 16, lambda g, _: 60 + 9 * (g % 16), _search_positions)
-
-    def new_search(self, records: np.ndarray, iterations: int) -> tuple[Any, Any]:
-        tree = new_tree(iterations + 1, search_bot.MOVE_LEN, search_bot.MAX_MOVES)
-        return tree, search_bot.new_scratch(records, new_pads(1))
+    search_bench = SearchBench("balanced", 16, lambda g, _: 60 + 9 * (g % 16), _search_positions, _new_search)
 
     def component_table(self, d: data.GolemData) -> list[dict[str, Any]]:
         """Every Book, Objective, Development tile, Artifact, Starting tile and Character with its text

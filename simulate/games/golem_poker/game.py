@@ -39,6 +39,11 @@ THRESHOLD_BENCH = "tight_passive,tight_aggressive,loose_passive,loose_aggressive
 EQUITY_BENCH_OPPONENTS = "tight_aggressive,loose_aggressive,bluffer"
 
 
+def _new_search(records: np.ndarray, iterations: int) -> tuple[Any, Any]:
+    """The tree and scratch of searches of ``iterations`` from ``records`` (``SearchBench.new_search``)."""
+    return new_tree(iterations + 1, MOVE_LEN, search_bot.SEARCH_MOVES), search_bot.new_scratch(records)
+
+
 class GolemPoker(GameShell):
     """Golem, the five-card draw game against the golem hand, 3-6 players."""
 
@@ -162,10 +167,9 @@ class GolemPoker(GameShell):
     replay_moves = staticmethod(play.replay_moves)
     decide_moves = staticmethod(play.decide_moves)
     # golem bench's search rates: positions of threshold games, up to 11 decisions in
-    search_bench = SearchBench("threshold", 18, lambda g, n: min(g % 12, n - 1), search_bot.search_positions)
-
-    def new_search(self, records: np.ndarray, iterations: int) -> tuple[Any, Any]:
-        return new_tree(iterations + 1, MOVE_LEN, search_bot.SEARCH_MOVES), search_bot.new_scratch(records)
+    search_bench = SearchBench(
+        "threshold", 18, lambda g, n: min(g % 12, n - 1), search_bot.search_positions, _new_search
+    )
 
     def describe_data(self, d: data.PokerData) -> dict[str, Any]:
         return {"rules": dict(d.rules), "data": dict(d.provenance), "table": dict(d.table)}

@@ -133,7 +133,7 @@ def _explainers(game: Any, d: CenturyData, record: np.ndarray) -> dict[int, Expl
 
     return {
         SEARCH: search_explainer(
-            lambda iterations: game.new_search(record, iterations),
+            lambda iterations: game.search_bench.new_search(record, iterations),
             lambda rec, params, tree, sc: bool(search_action(rec, 0, d.kernel[0], params, tree, sc, out)),
         ),
         APPRENTICE: Explainer(apprentice, lambda _: "the apprentice's chance to win after the move"),

@@ -216,7 +216,7 @@ def _explainers(game: Any, d: GolemData, record: np.ndarray, num_players: int) -
     policy = num_players in VALUE_PLAYERS
     unit = "the apprentice's policy share" if policy else "the apprentice's chance to win after the option"
     return {
-        SEARCH: search_explainer(lambda iterations: game.new_search(record, iterations), search),
+        SEARCH: search_explainer(lambda iterations: game.search_bench.new_search(record, iterations), search),
         APPRENTICE: Explainer(apprentice, lambda _: unit),
     }
 

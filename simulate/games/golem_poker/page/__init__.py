@@ -80,7 +80,7 @@ def _explainers(game: Any, d: PokerData, record: np.ndarray) -> dict[int, Explai
 
     return {
         SEARCH: search_explainer(
-            lambda iterations: game.new_search(record, iterations),
+            lambda iterations: game.search_bench.new_search(record, iterations),
             lambda rec, params, tree, sc: bool(search_action(rec, 0, d.kernel[0], params, tree, sc, out)),
             chips,
         )

@@ -123,7 +123,7 @@ def _explainers(game: Any, d: GolemsData, record: np.ndarray, num_players: int) 
     unit = "the apprentice's policy share" if policy else "the apprentice's chance to win after the move"
     return {
         SEARCH: search_explainer(
-            lambda iterations: game.new_search(record, iterations),
+            lambda iterations: game.search_bench.new_search(record, iterations),
             lambda rec, params, tree, sc: bool(search_action(rec, 0, d.kernel[0], params, tree, sc, out)),
         ),
         APPRENTICE: Explainer(apprentice, lambda _: unit),
