@@ -213,6 +213,14 @@ def test_the_report_section_answers_with_the_dominant_style():
     assert build_styles_section(one_pair_missing, 0.05) is None
 
 
+def test_a_small_change_prints_two_different_counts():
+    """0.12 against 0.14 a game is a change of -14%: printed to one decimal both would read 0.1."""
+    profile = pd.DataFrame(
+        {"bot": ["apprentice:style=rush", "apprentice"], "mechanism": ["bonuses", "bonuses"], "mean": [0.12, 0.14]}
+    )
+    assert profile_difference(profile, "apprentice:style=rush") == "fewer bonuses (0.12 a game against 0.14, -14%)"
+
+
 def _best(win_share: float, low: float, high: float, page: GamePage | None) -> BestResponse:
     """A best response (played as the rush style) that claims 30% more point cards and rests as often."""
     carrier = "apprentice:style=rush"

@@ -13,6 +13,7 @@ import pandas as pd
 from analysis import plots
 from analysis.report.format import fmt_int, fmt_pct, fmt_pct_ci, fmt_pp
 from analysis.report.model import GamePage, Section, Table, Text, Watch, make_figure
+from analysis.stats._util import interval_digits
 from analysis.stats.convergence import more_games_text
 from analysis.stats.metagame import UNRESOLVED, MetaGame, meta_game, pair_scores, table_scores
 
@@ -69,16 +70,17 @@ class BestResponse:
 def profile_difference(profile: pd.DataFrame, bot: str, base: str = APPRENTICE, count: int = 3) -> str:
     """In words, the ``count`` mechanisms of ``profile`` (``play_profile``'s ``bot``, ``mechanism``, ``mean``) whose
     use per game by ``bot`` differs most (relatively) from ``base``'s: "more merchants bought (5.1 a game against
-    4.2, +21%)"; "" when no mechanism differs."""
+    4.2, +21%)", with more decimals where the two would print alike; "" when no mechanism differs."""
     mean = profile.pivot(index="bot", columns="mechanism", values="mean")
     own, other = mean.loc[bot], mean.loc[base]
     change = (own - other) / other.where(other > 0)
     top = change[change != 0].abs().dropna().sort_values(ascending=False).index[:count]
-    return "; ".join(
-        f"{'more' if change[c] > 0 else 'fewer'} {c.replace('_', ' ')} ({own[c]:.1f} a game against {other[c]:.1f}, "
-        f"{change[c]:+.0%})"
-        for c in top
-    )
+    out = []
+    for c in top:
+        d = interval_digits(own[c], other[c])
+        word = "more" if change[c] > 0 else "fewer"
+        out.append(f"{word} {c.replace('_', ' ')} ({own[c]:.{d}f} a game against {other[c]:.{d}f}, {change[c]:+.0%})")
+    return "; ".join(out)
 
 
 def best_response_items(best: BestResponse) -> tuple[list[Text | Watch], str]:

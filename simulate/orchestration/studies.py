@@ -279,8 +279,10 @@ def best_response(result: ExploitResult, out: Path) -> BestResponse:
         page = GamePage(
             f"{GAMES_DIR}/best-response-win-{d.num_players}p.html",
             f"a game the searched best response won ({d.num_players} players)",
-            f"The best response the exploit search found (offsets on the apprentice's weights, played as "
-            f"{result.carrier}) against the plain apprentice: the first game of its measuring run that it won.",
+            f"The best response the exploit search found (offsets on the apprentice's weights) against the plain "
+            f"apprentice: the first game of its measuring run that it won. On the page its seat is named "
+            f"{result.carrier}, the bot it plays as, with that style's offsets replaced by the best response's: it is "
+            "not that style.",
             str(out / "confirm"),
             read_manifest(out / "confirm")["run_id"],
             result.watch,
