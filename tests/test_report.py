@@ -244,8 +244,14 @@ def test_study_runs_and_reports_at_a_tiny_scale(tmp_path) -> None:
     _best_response_page_is_written_and_linked(tmp_path / "rep", tmp_path / "runs" / "century-2p-exploit", md)
     for n in exploit_counts("century")[1:]:  # and at the ladder's other player counts, each on the first screen
         assert (tmp_path / "runs" / f"century-{n}p-exploit" / "exploit.json").is_file()
-        assert f"; at {n} players, a searched best response wins " in md or f"; at {n} players, a short hunt" in md
-    assert "games a pair): " in md and "; at 3 players (" in md and "; at 4 players (" in md  # the styles' answers
+        assert re.search(rf"\n  - {n} players [^\n]*; (a searched best response wins |a short hunt)", md)
+    assert "games a pair): " in md and "\n  - 3 players (" in md and "\n  - 4 players (" in md  # the styles' answers
+    # a style is named as a designer would in the summary and the findings (the tables keep the bot specs)
+    words = (
+        md.split("## Findings, section by section")[0]
+        + md.split("## Findings, section by section")[1].split("\n## ")[0]
+    )
+    assert "apprentice:style=" not in words and "the engine style" in words
     played = len(list((tmp_path / "runs").iterdir()))
     assert played >= len(plan_study("century", 700)), "the planned runs, then the precision top-ups"
     args = ["study", "century", "--games", "700", "--runs-dir", tmp_path / "runs", "--out", tmp_path / "rep"]

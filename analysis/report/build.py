@@ -46,7 +46,7 @@ from analysis.report.seats import (
 )
 from analysis.report.setups import build_setup_section
 from analysis.report.strategies import build_strategy_section
-from analysis.report.styles import BestResponse, build_styles_section
+from analysis.report.styles import STYLE_PREFIX, BestResponse, build_styles_section, style_words
 from analysis.report.variants import build_variant_section
 from analysis.run import check_runs, default_offsets, read_tables
 from analysis.stats._util import mirror_mask
@@ -268,6 +268,7 @@ def compute_report(
     # the first screen names players as a designer would; the appendix keeps the bot specs the runs played
     names = dict(facts.get("bot_names") or {})
     played = set(seats["bot"].astype(str).unique())
+    names |= {spec: style_words(spec) for spec in sorted(played) if spec.startswith(STYLE_PREFIX) and spec not in names}
     named = {spec: name for spec, name in names.items() if spec in played}
     if named:
         appendix.append(Text("Players named in the summary and the findings, with the bot each one is in the runs:"))

@@ -15,7 +15,7 @@ from analysis.report.format import fmt_int, fmt_pct, fmt_pct_ci, fmt_pp
 from analysis.report.model import GamePage, Section, Table, Text, Watch, make_figure
 from analysis.stats._util import interval_digits
 from analysis.stats.convergence import more_games_text
-from analysis.stats.metagame import UNRESOLVED, MetaGame, meta_game, pair_scores, table_scores
+from analysis.stats.metagame import META_VERDICTS, UNRESOLVED, MetaGame, meta_game, pair_scores, table_scores
 
 APPRENTICE = "apprentice"
 """The learned player whose styles (``apprentice:style=NAME``) the section compares."""
@@ -85,7 +85,7 @@ def profile_difference(profile: pd.DataFrame, bot: str, base: str = APPRENTICE, 
 
 def best_response_items(best: BestResponse) -> tuple[list[Text | Watch], str]:
     """The paragraphs of a best response (its exploitability with interval and games, what it does differently, the
-    game to watch) and the clause the first-screen line adds (naming the player count beyond 2)."""
+    game to watch) and the clause its player count's line on the first screen adds."""
     n = best.num_players
     gain = best.exploitability
     low, high = best.ci_low - 1 / n, best.ci_high - 1 / n
@@ -122,22 +122,18 @@ def best_response_items(best: BestResponse) -> tuple[list[Text | Watch], str]:
             "verdict",
         )
         clause = (
-            f"{_at(n)}a short hunt for a best response found none that beats it (its best candidate won "
+            f"a short hunt for a best response found none that beats it (its best candidate won "
             f"{fmt_pct(best.win_share)}, "
             f"{fmt_pct_ci(best.ci_low, best.ci_high)}, of {fmt_int(best.games)} fresh games)"
         )
         return items, clause
     against = "the plain apprentice" if n == 2 else f"{n - 1} plain apprentices (fair share {fmt_pct(1 / n)})"
     clause = (
-        f"{_at(n)}a searched best response wins {fmt_pct(best.win_share)} ({fmt_pct_ci(best.ci_low, best.ci_high)}) "
+        f"a searched best response wins {fmt_pct(best.win_share)} ({fmt_pct_ci(best.ci_low, best.ci_high)}) "
         f"against {against}: exploitability {fmt_pp(gain)} pp ({fmt_pp(low)} to {fmt_pp(high)}, "
         f"{fmt_int(best.games)} games)"
     )
     return items, clause
-
-
-def _at(num_players: int) -> str:
-    return "" if num_players == 2 else f"at {num_players} players, "
 
 
 def _rate(row: pd.Series) -> str:
@@ -224,7 +220,7 @@ def build_styles_section(
     )
     verdict = _verdict(meta, bots, 2)
     section.items.append(Text(f"Is there a dominant strategy? {verdict}.", "verdict"))
-    larger = []
+    lines = {2: f"2 players ({fmt_int(per_pair)} games a pair): {verdict}"}
     for n in sorted(c for c in seats["num_players"].unique() if c > 2):
         found = _meta_at(seats, int(n), alpha, random_state)
         if found is None:
@@ -248,18 +244,27 @@ def build_styles_section(
         )
         at_n = _verdict(table_meta, table_bots, int(n))
         section.items.append(Text(f"At {n} players: {at_n}. Equilibrium weights: {weights}.", "verdict"))
-        larger.append(f"at {n} players ({fmt_int(tables)} games a pair): {at_n}")
-    exploited = ""
+        lines[int(n)] = f"{n} players ({fmt_int(tables)} games a pair): {at_n}"
     for response in sorted(best, key=lambda b: b.num_players):
         items, clause = best_response_items(response)
         section.items += items
-        exploited += f"; {clause}"
-    counts = "".join(f"; {line}" for line in larger)
+        n = response.num_players
+        lines[n] = f"{lines[n]}; {clause}" if n in lines else f"{n} players: {clause}"
     section.answers.append(
-        f"Dominant strategy at the learned player's skill ({len(bots) - 1} styles of it and the plain apprentice, "
-        f"{fmt_int(per_pair)} 2-player games a pair): {verdict}{counts}{exploited}."
+        "\n".join(
+            [
+                f"Is there a dominant strategy at the learned player's skill? ({' / '.join(META_VERDICTS)}; "
+                f"{len(bots) - 1} styles of it and the plain apprentice, seats rotated"
+                f"{', and a searched best response' if best else ''})",
+                *(lines[n] + "." for n in sorted(lines)),
+            ]
+        )
     )
     return section
+
+
+STYLE_PREFIX = f"{APPRENTICE}:style="
+"""A style's bot spec: this, then the style's name."""
 
 
 def style_words(text: str) -> str:
