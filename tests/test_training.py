@@ -121,6 +121,37 @@ def test_policy_only_refits_the_policy_counts_and_keeps_the_others(tmp_path: Pat
     assert not (tmp_path / "c").exists()
 
 
+def test_players_without_the_policy_counts_keep_their_policy_and_value(tmp_path: Path) -> None:
+    """``--players 1`` of Golems (whose policy stage refits 2 players): no policy stage; the 2-player play weights
+    (a policy) and value rows stay the data folder's, in the result and in every data copy the training plays."""
+    from simulate.games.golems import data as GF_DATA
+    from simulate.games.golems import features as GF
+
+    shipped = default_dir("golems")
+    plan = plan_training(
+        "golems",
+        tmp_path / "s",
+        games=10,
+        iterations=1,
+        strength_games=0,
+        seed=3,
+        teacher="search:iterations=5",
+        players=(1,),
+    )
+    assert plan.policy_refitted == ()
+    summary = train(plan, progress=False, say=lambda _: None)
+    assert [row["iteration"] for row in summary["log"]] == [0], "no policy stage"
+    before = read_weights(shipped, GF.FEATURES, GF.PLAYER_COUNTS, 2)
+    after = read_weights(tmp_path / "s", GF.FEATURES, GF.PLAYER_COUNTS, 2)
+    assert (after[2] == before[2]).all() and (after[1] != before[1]).any()
+    value = (GF_DATA.VALUE_FILE,)
+    for folder in (tmp_path / "s", tmp_path / "s" / "data-1"):
+        kept = read_weights(folder, GF.FEATURES, GF_DATA.VALUE_PLAYERS, 2, *value)
+        assert (kept[2] == read_weights(shipped, GF.FEATURES, GF_DATA.VALUE_PLAYERS, 2, *value)[2]).all(), folder
+    source = (tmp_path / "s" / GF_DATA.VALUE_PROVENANCE_FILE).read_text(encoding="utf-8")
+    assert "the rows of 2 players kept from the data folder's value file" in source
+
+
 def test_bad_input_is_refused_before_anything_is_written(tmp_path: Path) -> None:
     runner = CliRunner()
     for args, message in [

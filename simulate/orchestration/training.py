@@ -126,6 +126,11 @@ class TrainPlan:
         return self.counts or self.spec.player_counts
 
     @property
+    def policy_refitted(self) -> tuple[int, ...]:
+        """The counts the policy stage refits: the game's ``policy_counts`` among those refitted."""
+        return tuple(n for n in self.spec.policy_counts if not self.counts or n in self.counts)
+
+    @property
     def opponent_players(self) -> int:
         """The player count of the games against the opponent: the smallest refitted (2 or more)."""
         return min((n for n in self.refitted if n >= 2), default=min(self.refitted))
@@ -209,9 +214,6 @@ def plan_training(
         wrong = next(n for n in players if n not in spec.player_counts)
         counts = ", ".join(map(str, spec.player_counts))
         raise TrainError(f"--players {wrong}: the {game_name} apprentice has weights for {counts} players")
-    if players and spec.choices is not None and not set(spec.policy_counts) <= set(players):
-        counts = ", ".join(map(str, spec.policy_counts))
-        raise TrainError(f"--players: the {game_name} apprentice's policy stage refits {counts} players; include them")
     if players and policy_only:
         raise TrainError("--players and --policy-only contradict each other: the policy stage refits its own counts")
     if policy_only and (spec.choices is None or not spec.policy_counts):
@@ -422,12 +424,25 @@ def _data_copy(plan: TrainPlan, folder: Path, weights: np.ndarray | None, value:
     if weights is not None:
         (folder / WEIGHTS_FILE).write_text(weights_text(weights, spec.features, spec.player_counts), encoding="utf-8")
         if spec.value_file:
-            v = weights if value is None else value
+            v = _kept_value_rows(plan, weights if value is None else value)
             (folder / spec.value_file).write_text(weights_text(v, spec.features, spec.policy_counts), encoding="utf-8")
     if plan.opponent is not None:
         played = read_weights(folder, spec.features, spec.player_counts, make(plan.game).info.max_players)
         (folder / STYLES_FILE).write_text(_pinned_styles(plan, played), encoding="utf-8")
     return folder
+
+
+def _kept_value_rows(plan: TrainPlan, value: np.ndarray) -> np.ndarray:
+    """``value`` with the value rows of the policy counts not refitted (``--players`` without them) read from the
+    data folder's value file: their play weights are a policy, so the rows a training carries for them are not a
+    value fit."""
+    spec = plan.spec
+    kept = [n for n in spec.policy_counts if n not in plan.policy_refitted]
+    if not kept or plan.policy_only or not (plan.data_dir / spec.value_file).is_file():
+        return value
+    value = value.copy()
+    value[kept] = read_weights(plan.data_dir, spec.features, spec.policy_counts, len(value) - 1, spec.value_file)[kept]
+    return value
 
 
 def _write_atomic(path: Path, text: str) -> None:
@@ -522,7 +537,7 @@ def train(plan: TrainPlan, progress: bool = True, say: Callable[[str], None] | N
     assert best is not None
     kept, final = best
     strengths = {} if kept is None else log_rows[kept]
-    if spec.choices is not None and spec.policy_counts:
+    if spec.choices is not None and plan.policy_refitted:
         with ProcessPoolExecutor(max_workers=plan.workers, mp_context=context) as pool:
             final, row = _policy_stage(plan, pool, final, progress, say)
         if row.get("mirror_abnormal", 0.0) <= MAX_ABNORMAL:
@@ -540,7 +555,9 @@ def train(plan: TrainPlan, progress: bool = True, say: Callable[[str], None] | N
     _write_atomic(out / WEIGHTS_FILE, weights_text(final, spec.features, spec.player_counts))
     read_weights(out, spec.features, spec.player_counts, max_players)  # what a data folder will read
     if spec.value_file:  # the value fit the policy was refitted from (or the kept weights themselves)
-        _write_atomic(out / spec.value_file, weights_text(best[1], spec.features, spec.policy_counts))
+        _write_atomic(
+            out / spec.value_file, weights_text(_kept_value_rows(plan, best[1]), spec.features, spec.policy_counts)
+        )
         _write_atomic(out / _value_toml(spec.value_file), _value_provenance(plan, game, best[0]))
     summary = {
         "kept_iteration": kept,
@@ -566,7 +583,7 @@ def _policy_stage(
     value = weights
     weights = weights.copy()
     row: dict[str, Any] = {"iteration": "policy", "teacher": spec.teacher}
-    for n in spec.policy_counts:
+    for n in plan.policy_refitted:
         path = out / "positions" / f"policy-{n}p.npz"
         if not path.is_file():
             master = _master(plan.seed, _STREAM_POLICY, n)
@@ -599,7 +616,7 @@ def _policy_stage(
     folder = _data_copy(plan, out / "data-policy", weights, value)
     if plan.strength_games:
         for key, opponent in _strength_opponents(spec):
-            _strength_check(plan, pool, "policy", min(spec.policy_counts), opponent, key, folder, row, progress, say)
+            _strength_check(plan, pool, "policy", min(plan.policy_refitted), opponent, key, folder, row, progress, say)
     row["mirror_abnormal"] = _mirror_check(plan, pool, "policy", folder, row, progress)
     return weights, row
 
@@ -912,6 +929,9 @@ def _value_provenance(plan: TrainPlan, game: Any, iteration: int | None) -> str:
         if iteration is None
         else f"the value fit of iteration {iteration}, whose weights the policy stage refitted"
     )
+    kept = [n for n in plan.spec.policy_counts if n not in plan.policy_refitted]
+    if kept and (plan.data_dir / value_file).is_file():
+        source += f"; the rows of {', '.join(f'{n} players' for n in kept)} kept from the data folder's value file"
     fit = {"command": _command(plan, game), "lab_version": __version__, "engine_version": game.info.version}
     fit["source"] = source
     header = f"# Provenance of {value_file}: the {plan.game} apprentice's value, by golem train ({PROVENANCE_FILE}).\n"
