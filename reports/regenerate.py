@@ -88,7 +88,8 @@ class Refused(Exception):
 
 
 def _git(*args: str) -> str:
-    return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True, check=True).stdout.strip()
+    """git's output without its last newline (not stripped: a status line starts with a space)."""
+    return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True, check=True).stdout.rstrip("\n")
 
 
 def check_tree() -> str:

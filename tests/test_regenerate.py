@@ -61,12 +61,19 @@ def test_a_tree_with_uncommitted_changes_is_refused(tmp_path: Path, change: str)
     assert "Traceback" not in done.stderr
 
 
-def test_a_clean_tree_whose_package_is_not_the_one_installed_is_refused(tmp_path: Path) -> None:
+@pytest.mark.parametrize("change", ["new report", "changed report"])
+def test_a_clean_tree_whose_package_is_not_the_one_installed_is_refused(tmp_path: Path, change: str) -> None:
     tree = _tree(tmp_path)
-    (tree / "reports" / "century").mkdir()
-    (tree / "reports" / "century" / "report.md").write_text("an earlier report\n")  # changes under reports/ are fine
+    if change == "new report":
+        (tree / "reports" / "century").mkdir()
+        (tree / "reports" / "century" / "report.md").write_text(
+            "an earlier report\n"
+        )  # changes under reports/ are fine
+    else:  # git status's line " M reports/..." starts with a space (a regenerated report, then another one)
+        with (tree / "reports" / "regenerate.py").open("a") as script:
+            script.write("# a changed file under reports/\n")
     done = _regenerate(tree, "century")
-    assert done.returncode == 1 and "pip install -e" in done.stderr
+    assert done.returncode == 1 and "pip install -e" in done.stderr, done.stderr
 
 
 def test_list_prints_the_commands_without_running_them(tmp_path: Path) -> None:
