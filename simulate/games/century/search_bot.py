@@ -22,6 +22,7 @@ from simulate.games.century.data import P_CARAVAN_LIMIT, P_NUM_MARKET, P_NUM_POI
 from simulate.games.century.engine import (
     apply_action,
     apply_discard,
+    caravan,
     emit,
     end_turn,
     play_moves,
@@ -130,11 +131,7 @@ def tree_moves(ctx, sim, out):
     tb = ctx[0]
     s = r.current
     n = play_moves(r, tb, s, out, 0)
-    x0 = r.crystals[s, 0]
-    x1 = r.crystals[s, 1]
-    x2 = r.crystals[s, 2]
-    x3 = r.crystals[s, 3]
-    total = x0 + x1 + x2 + x3
+    x0, x1, x2, x3, total = caravan(r, s)
     j = target(r, tb, s, x0, x1, x2, x3, 1.0, -1)
     c0, c1, c2, c3 = row_cost(r, tb, j)
     for p in range(r.m_row.shape[0]):
