@@ -31,7 +31,7 @@ from numba import njit
 
 from simulate.games.golem_poker.bots import BOT_STREAM, BOTS, MAX_TRIES, MEMO, strength, threshold_bot
 from simulate.games.golem_poker.data import HAND_SIZE, P_ACE_HIGH, P_ANTE, P_MAX_DISCARDS
-from simulate.games.golem_poker.engine import apply_move, bet_range, can_match, raise_range, to_match
+from simulate.games.golem_poker.engine import apply_move, bet_range, can_match, raise_range, to_match, wager_range
 from simulate.games.golem_poker.evaluator import eval5
 from simulate.games.golem_poker.state import *
 from simulate.rng import next_u64, randint
@@ -196,12 +196,7 @@ def _moves(ctx, sim, out):
         out[n, T_SIZE] = 0
         out[n, T_CARDS] = 0
         n += 1
-    if r.current_bet == 0:
-        lo, hi = bet_range(r, tb)
-        kind = BET
-    else:
-        lo, hi = raise_range(r, tb)
-        kind = RAISE
+    kind, lo, hi = wager_range(r, tb)
     if lo <= hi:
         last = np.int64(-1)
         for code in range(SIZES):
