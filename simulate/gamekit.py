@@ -9,7 +9,7 @@ import importlib.util
 import statistics
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import ModuleType
 from typing import Any, NamedTuple
@@ -18,7 +18,7 @@ import numpy as np
 
 from simulate.datafiles import DataError, default_dir, read_playing_time, read_toml, rule_choices
 from simulate.game import ChunkTables, Codes, GameInfo, Lineup, Lists, RuleOption, Study, StudyRun, rule_runs
-from simulate.rng import game_seeds
+from simulate.rng import derive_seed, game_seeds
 from simulate.viewkit import ReplayedGame, build_view, plain_scene
 
 TERMINAL = -4
@@ -81,6 +81,22 @@ def read_study(game: str) -> Study:
 def kernel_traces(trace_game: Callable, data: Any, lineup: Lineup) -> list[np.ndarray]:
     """The move records of the games of ``lineup`` played by the kernel's bots."""
     return [trace_game(data, *lineup.game(g))[0] for g in range(len(lineup.setup_seeds))]
+
+
+def replayed_decisions(
+    trace_game: Callable, data: Any, lineup: Lineup, start: Callable, play: Callable, stream: int
+) -> Iterator[tuple[int, Lineup, np.ndarray, int, np.ndarray, np.uint64]]:
+    """The decisions of the games of ``lineup`` as the kernel's bots play them (``trace_game``), replayed in a record
+    of one game: yields (g, game g's lineup, the record before decision t, t, the move played, a seed of decision t
+    derived from the game's play seed and ``stream``). ``start(one)`` returns the record set up for a game's lineup
+    ``one``, ``play(st, move)`` plays a move in it (after the caller has read the decision)."""
+    for g in range(len(lineup.setup_seeds)):
+        one = lineup.game(g)
+        moves, _ = trace_game(data, *one)
+        st = start(one)
+        for t, mv in enumerate(moves):
+            yield g, one, st, t, mv, np.uint64(derive_seed(np.uint64(one.play_seeds), np.uint64(stream), np.uint64(t)))
+            play(st, mv)
 
 
 def time_reference_replay(

@@ -32,7 +32,8 @@ game's play stream, so a game stays a pure function of (master seed, game index)
 from __future__ import annotations
 
 import math
-from typing import NamedTuple
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
 import numpy as np
 from numba import njit
@@ -81,6 +82,19 @@ def new_tree(max_nodes: int, move_len: int, max_moves: int) -> Tree:
         np.zeros(8),
         np.zeros(1, np.uint64),
     )
+
+
+def search_maker(
+    move_len: int, max_moves: int, new_scratch: Callable[[np.ndarray], Any]
+) -> Callable[[np.ndarray, int], tuple[Tree, Any]]:
+    """A game's ``new_search(records, iterations)`` (``simulate.gamekit.SearchBench``): the tree of searches of
+    ``iterations`` (:func:`new_tree`, moves of ``move_len`` fields, ``max_moves`` of them at a node) and the game's
+    scratch ``new_scratch(records)``."""
+
+    def new_search(records: np.ndarray, iterations: int) -> tuple[Tree, Any]:
+        return new_tree(iterations + 1, move_len, max_moves), new_scratch(records)
+
+    return new_search
 
 
 @njit(cache=True)

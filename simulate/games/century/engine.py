@@ -153,11 +153,7 @@ def legal_moves(r, tb, out):
     """
     s = r.current
     n = play_moves(r, tb, s, out, 0)
-    x0 = r.crystals[s, 0]
-    x1 = r.crystals[s, 1]
-    x2 = r.crystals[s, 2]
-    x3 = r.crystals[s, 3]
-    total = x0 + x1 + x2 + x3
+    x0, x1, x2, x3, total = caravan(r, s)
     for p in range(r.m_row.shape[0]):
         if r.m_row[p] < 0 or p > total:
             break
@@ -191,6 +187,13 @@ def write_acquire(mv, p, a, b, c, d):
     for _ in range(d):
         mv[M_PAY + k] = 3
         k += 1
+
+
+@njit(cache=True)
+def caravan(r, s):
+    """Seat ``s``'s crystals by colour (``COLOURS``: yellow, green, turquoise, magenta) and their total."""
+    x0, x1, x2, x3 = r.crystals[s, 0], r.crystals[s, 1], r.crystals[s, 2], r.crystals[s, 3]
+    return x0, x1, x2, x3, x0 + x1 + x2 + x3
 
 
 @njit(cache=True, inline="always")

@@ -39,18 +39,12 @@ from simulate.games.century.data import CenturyData
 from simulate.games.century.reference import CenturyReference, public_state
 from simulate.games.century.state import *
 from simulate.games.century.twin import CenturyTwin
-from simulate.search import new_tree
 
 MERCHANT_ROW_DESCRIPTORS = 6
 POINT_ROW_DESCRIPTORS = 5
 _BATCH = threading.local()
 """``records``: the game records a thread plays its chunks into, one chunk after another (Dask may run
 several chunks at once in threads of one process)."""
-
-
-def _new_search(records: np.ndarray, iterations: int) -> tuple[Any, Any]:
-    """The tree and scratch of searches of ``iterations`` from ``records`` (``SearchBench.new_search``)."""
-    return new_tree(iterations + 1, MOVE_LEN, century_bots.SCRATCH_MOVES), search_bot.new_scratch(records)
 
 
 class Century(GameShell):
@@ -209,7 +203,9 @@ class Century(GameShell):
     trace_game = staticmethod(play.trace_game)
     replay_moves = staticmethod(play.replay_moves)
     # golem bench's search rates: positions of greedy 3-player games, every 7th turn
-    search_bench = SearchBench("greedy", 16, lambda g, _: 7 * (g % 12), search_bot.search_positions, _new_search)
+    search_bench = SearchBench(
+        "greedy", 16, lambda g, _: 7 * (g % 12), search_bot.search_positions, search_bot.new_search
+    )
 
     def describe_data(self, d: CenturyData) -> dict[str, Any]:
         texts = {c["id"]: c["text"] for c in self.component_table(d)}  # a card value report shows them beside ids

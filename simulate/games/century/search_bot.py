@@ -17,11 +17,21 @@ import numpy as np
 from numba import njit
 
 from simulate.apprentice import win_shares
-from simulate.games.century.bots import GREEDY, card_value, choose_discard, greedy_action, row_cost, spare, target
+from simulate.games.century.bots import (
+    GREEDY,
+    SCRATCH_MOVES,
+    card_value,
+    choose_discard,
+    greedy_action,
+    row_cost,
+    spare,
+    target,
+)
 from simulate.games.century.data import P_CARAVAN_LIMIT, P_NUM_MARKET, P_NUM_POINT, P_NUM_START, P_TIE_SHARED
 from simulate.games.century.engine import (
     apply_action,
     apply_discard,
+    caravan,
     emit,
     end_turn,
     play_moves,
@@ -33,7 +43,7 @@ from simulate.games.century.engine import (
 from simulate.games.century.features import NUM_FEATURES, leaf_values
 from simulate.games.century.state import ACQUIRE, CLAIM, M_KIND, MOVE_LEN, RUNNING
 from simulate.rng import next_u64, shuffle
-from simulate.search import decide_at, lead_chances, positions_searched, rollouts_at, seat_to_move
+from simulate.search import decide_at, lead_chances, positions_searched, rollouts_at, search_maker, seat_to_move
 
 # parameters of the search bot, in the order of its entry in ``bots.BOTS``
 (
@@ -64,6 +74,10 @@ def new_scratch(st):
     f = np.zeros(NUM_FEATURES)
     logits = np.zeros(MAX_SEATS)
     return sim, rollout_params, mv, scores, parts, rank, win, f, logits
+
+
+new_search = search_maker(MOVE_LEN, SCRATCH_MOVES, new_scratch)
+"""The tree and scratch of searches of ``iterations`` from ``records`` (``simulate.gamekit.SearchBench``)."""
 
 
 @njit(cache=True)
@@ -130,11 +144,7 @@ def tree_moves(ctx, sim, out):
     tb = ctx[0]
     s = r.current
     n = play_moves(r, tb, s, out, 0)
-    x0 = r.crystals[s, 0]
-    x1 = r.crystals[s, 1]
-    x2 = r.crystals[s, 2]
-    x3 = r.crystals[s, 3]
-    total = x0 + x1 + x2 + x3
+    x0, x1, x2, x3, total = caravan(r, s)
     j = target(r, tb, s, x0, x1, x2, x3, 1.0, -1)
     c0, c1, c2, c3 = row_cost(r, tb, j)
     for p in range(r.m_row.shape[0]):

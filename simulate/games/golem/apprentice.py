@@ -18,13 +18,13 @@ import numpy as np
 
 import simulate.play as loop
 from simulate.game import ApprenticeSpec, ChoiceLog, Choices, Lineup, Positions
+from simulate.gamekit import replayed_decisions
 from simulate.games.golem import columns, engine, play
 from simulate.games.golem.apprentice_bot import choice_features, new_apprentice_scratch
 from simulate.games.golem.data import APPRENTICE_FEATURES, APPRENTICE_PLAYERS, VALUE_FILE, VALUE_PLAYERS, GolemData
 from simulate.games.golem.engine.state import new_pads, new_state
 from simulate.games.golem.features import NUM_FEATURES, features
 from simulate.games.golem.search_bot import MAX_MOVES, new_scratch
-from simulate.rng import derive_seed
 
 FEATURES = APPRENTICE_FEATURES
 PLAYER_COUNTS = APPRENTICE_PLAYERS
@@ -71,20 +71,22 @@ def _choices(data: GolemData, lineup: Lineup) -> Choices:
     scratch = new_apprentice_scratch(blank, new_scratch(blank, new_pads(1)))
     feats = np.zeros((MAX_MOVES, NUM_FEATURES))
     options = scratch[3]
-    st = new_state(1)  # each game's record, set up anew for every game
+    rec = new_state(1)  # each game's record, set up anew for every game
+
+    def start(one: Lineup) -> np.ndarray:
+        engine.init_one(rec, 0, data.kernel, one.num_players, one.setup_seeds, one.play_seeds)
+        return rec
+
     log = ChoiceLog(NUM_FEATURES)
-    for g in range(len(lineup.setup_seeds)):
-        one = lineup.game(g)
-        actions, _ = play.trace_game(data, *one)
-        engine.init_one(st, 0, data.kernel, one.num_players, one.setup_seeds, one.play_seeds)
-        for t, a in enumerate(actions):
-            seed = derive_seed(np.uint64(one.play_seeds), np.uint64(_STREAM_CHOICE), np.uint64(t))
-            n = choice_features(st, 0, data.kernel, np.uint64(seed), scratch, feats)
-            if n > 1:
-                picked = options[:n, 0] == a
-                if picked.sum() == 1:  # a bot other than search may play an option search does not try
-                    log.add(feats[:n], picked, g)
-            engine.apply_one(st, 0, data.kernel, int(a))
+    decisions = replayed_decisions(
+        play.trace_game, data, lineup, start, lambda st, a: engine.apply_one(st, 0, data.kernel, int(a)), _STREAM_CHOICE
+    )
+    for g, _, st, _, a, seed in decisions:
+        n = choice_features(st, 0, data.kernel, seed, scratch, feats)
+        if n > 1:
+            picked = options[:n, 0] == a
+            if picked.sum() == 1:  # a bot other than search may play an option search does not try
+                log.add(feats[:n], picked, g)
     return log.choices()
 
 

@@ -47,11 +47,10 @@ from simulate.games.golem import apprentice as golem_apprentice
 from simulate.games.golem import bots as golem_bots
 from simulate.games.golem import columns, components, data, engine, loader, play, search_bot
 from simulate.games.golem.codes import ACT_NAMES, STAT_NAMES, Decision
-from simulate.games.golem.engine.state import MAX_OBJECTIVES, new_pads
+from simulate.games.golem.engine.state import MAX_OBJECTIVES
 from simulate.games.golem.reference import GolemReference, public_state
 from simulate.games.golem.twin import GolemTwin
 from simulate.play import ILLEGAL_MOVE
-from simulate.search import new_tree
 
 END_REASONS = ("rules", ILLEGAL_MOVE, "engine_error")
 DECIDED_BY = ("score", "rabbi")
@@ -88,12 +87,6 @@ def opening_library(d: data.GolemData, num_players: int, setup_seed: int) -> fro
 def _search_positions(st, tables, params, tree, scratch, out, bare) -> int:
     """``search_bot.search_positions`` as ``simulate.gamekit.time_search`` calls it (Golem's writes no ``out``)."""
     return search_bot.search_positions(st, tables, params, tree, scratch, bare)
-
-
-def _new_search(records: np.ndarray, iterations: int) -> tuple[Any, Any]:
-    """The tree and scratch of searches of ``iterations`` from ``records`` (``SearchBench.new_search``)."""
-    tree = new_tree(iterations + 1, search_bot.MOVE_LEN, search_bot.MAX_MOVES)
-    return tree, search_bot.new_scratch(records, new_pads(1))
 
 
 class Golem(GameShell):
@@ -319,7 +312,7 @@ class Golem(GameShell):
     replay_moves = staticmethod(play.replay_moves)
     decide_moves = staticmethod(play.decide_moves)
     # golem bench's search rates: positions of balanced 4-player games, decision 60 and every 9th after it
-    search_bench = SearchBench("balanced", 16, lambda g, _: 60 + 9 * (g % 16), _search_positions, _new_search)
+    search_bench = SearchBench("balanced", 16, lambda g, _: 60 + 9 * (g % 16), _search_positions, search_bot.new_search)
 
     def component_table(self, d: data.GolemData) -> list[dict[str, Any]]:
         """Every Book, Objective, Development tile, Artifact, Starting tile and Character with its text

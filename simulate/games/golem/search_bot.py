@@ -34,12 +34,12 @@ from simulate.games.golem.codes import NUM_ACTIONS, PH_END, PH_MOVE, UP_ART, Dec
 from simulate.games.golem.data import NUM_AUTOMA_CARDS
 from simulate.games.golem.engine import NUM_PARTS, apply_action, automa_parts, current_player, legal_mask, score_parts
 from simulate.games.golem.engine.legality import OPTIONS
-from simulate.games.golem.engine.state import P
+from simulate.games.golem.engine.state import P, new_pads
 from simulate.games.golem.features import NUM_FEATURES, leaf_values, sigmoid
 from simulate.games.golem.heuristics import candidates, cheapest_space, choose
 from simulate.games.golem.valuation import value
 from simulate.rng import next_u64, shuffle
-from simulate.search import lead_chances, rollouts_at, search
+from simulate.search import lead_chances, rollouts_at, search, search_maker
 
 # parameters of the search bot, in the order of its entry in ``bots.BOTS``
 S_ITERATIONS, S_UCT_C, S_HORIZON, S_SCALE, S_LEAF = range(5)
@@ -65,6 +65,10 @@ def new_scratch(st, pads):
     f = np.zeros(NUM_FEATURES, np.float64)
     logits = np.zeros(P, np.float64)
     return sim, pads, pool, vals, parts, mv, f, logits
+
+
+new_search = search_maker(MOVE_LEN, MAX_MOVES, lambda records: new_scratch(records, new_pads(1)))
+"""The tree and scratch of searches of ``iterations`` from ``records`` (``simulate.gamekit.SearchBench``)."""
 
 
 # The plug-in functions' context ``ctx``: (tables, bot pad, card pool, seat values, score parts, the rollouts'

@@ -26,7 +26,7 @@ from numba import njit
 from simulate import datafiles
 from simulate.games.golem_poker.abstraction import abstract_move, choose_action
 from simulate.games.golem_poker.data import *
-from simulate.games.golem_poker.engine import bet_range, can_match, num_active, raise_range, to_match
+from simulate.games.golem_poker.engine import can_match, num_active, to_match, wager_range
 from simulate.games.golem_poker.evaluator import (
     CATEGORY_SHIFT,
     HIGH_CARD,
@@ -199,12 +199,7 @@ def _clip(x, lo, hi):
 @njit(cache=True, inline="always")
 def _bet_or_raise(r, tb, chips, mv):
     """Bet or raise about ``chips`` if legal (clipped into the legal range); False if neither is legal."""
-    if r.current_bet == 0:
-        lo, hi = bet_range(r, tb)
-        kind = BET
-    else:
-        lo, hi = raise_range(r, tb)
-        kind = RAISE
+    kind, lo, hi = wager_range(r, tb)
     if lo > hi:
         return False
     mv[M_KIND] = kind
@@ -235,10 +230,7 @@ def _random(r, tb, mv):
         mv[M_CARDS] = mask
         return
     matchable = can_match(r, tb)
-    if r.current_bet == 0:
-        lo, hi = bet_range(r, tb)
-    else:
-        lo, hi = raise_range(r, tb)
+    _, lo, hi = wager_range(r, tb)
     can_bet = lo <= hi
     kinds = 1 + int(matchable) + int(can_bet)
     k = randint(r.rng, BOT_STREAM, kinds)
@@ -356,6 +348,23 @@ def _take(unseen, pos, u, rng):
     return c
 
 
+@njit(cache=True, inline="always")
+def _drawn(cards, mask, gx, gn, unseen, pos, u, rng, ace):
+    """Hand ``cards`` (5) after the draw: those in ``mask`` discarded to the golem's cards ``gx`` (``gn`` of them) and
+    replaced by the next cards of the partial shuffle from ``pos`` (:func:`_take`). Returns the final hand packed,
+    ``gx``, ``gn`` and ``pos`` after the draw."""
+    x = np.int64(0)
+    for k in range(HAND_SIZE):
+        if (mask >> k) & 1:
+            gx |= card_bits(cards[k], ace)
+            gn += 1
+            x |= card_bits(_take(unseen, pos, u, rng), ace)
+            pos += 1
+        else:
+            x |= card_bits(cards[k], ace)
+    return x, gx, gn, pos
+
+
 @njit(cache=True)
 def equity(r, tb, s, mask_me, samples, read_bet, read_call, unseen):
     """Estimated share of the pot for seat ``s`` and chance it pays the golem penalty, by sampling.
@@ -395,7 +404,7 @@ def equity(r, tb, s, mask_me, samples, read_bet, read_call, unseen):
         if not (seen >> c) & 1:
             unseen[u] = c
             u += 1
-    my_draw = r.drawn[s] < 0
+    my_mask = mask_me if r.drawn[s] < 0 else 0  # seat s discards mask_me only if it has not drawn yet
     m = num_active(r)
     h = r.hand[s]
     win = 0.0
@@ -406,15 +415,7 @@ def equity(r, tb, s, mask_me, samples, read_bet, read_call, unseen):
         gx = known_golem
         gn = known_n
         # own final hand
-        mx = np.int64(0)
-        for k in range(HAND_SIZE):
-            if my_draw and (mask_me >> k) & 1:
-                gx |= card_bits(h[k], ace)
-                gn += 1
-                mx |= card_bits(_take(unseen, pos, u, r.rng), ace)
-                pos += 1
-            else:
-                mx |= card_bits(h[k], ace)
+        mx, gx, gn, pos = _drawn((h[0], h[1], h[2], h[3], h[4]), my_mask, gx, gn, unseen, pos, u, r.rng, ace)
         mine = eval_packed(mx, ace)
         best_opp = np.int64(-1)
         ties = 0
@@ -438,16 +439,7 @@ def equity(r, tb, s, mask_me, samples, read_bet, read_call, unseen):
                 pos += 5
                 if r.drawn[o] < 0:
                     om = policy_mask(c0, c1, c2, c3, c4, ace, maxd, False)
-                    ox = np.int64(0)
-                    oc = (c0, c1, c2, c3, c4)
-                    for k in range(HAND_SIZE):
-                        if (om >> k) & 1:
-                            gx |= card_bits(oc[k], ace)
-                            gn += 1
-                            ox |= card_bits(_take(unseen, pos, u, r.rng), ace)
-                            pos += 1
-                        else:
-                            ox |= card_bits(oc[k], ace)
+                    ox, gx, gn, pos = _drawn((c0, c1, c2, c3, c4), om, gx, gn, unseen, pos, u, r.rng, ace)
                     v = np.int64(eval_packed(ox, ace))
                 else:
                     v = np.int64(eval5(c0, c1, c2, c3, c4, ace))

@@ -204,6 +204,17 @@ def raise_range(r, tb):
 
 
 @njit(cache=True, inline="always")
+def wager_range(r, tb):
+    """(kind, lo, hi) of the wager open to the player to act: BET with :func:`bet_range` while no bet stands, else
+    RAISE with :func:`raise_range`."""
+    if r.current_bet == 0:
+        lo, hi = bet_range(r, tb)
+        return BET, lo, hi
+    lo, hi = raise_range(r, tb)
+    return RAISE, lo, hi
+
+
+@njit(cache=True, inline="always")
 def to_match(r):
     """Chips the player to act must add to match the current bet."""
     return r.current_bet - r.bet_in[r.current]

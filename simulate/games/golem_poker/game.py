@@ -33,15 +33,9 @@ from simulate.games.golem_poker.evaluator import CATEGORY_NAMES, describe
 from simulate.games.golem_poker.reference import GolemPokerReference, card_text, make_record, public_state
 from simulate.games.golem_poker.state import *
 from simulate.games.golem_poker.twin import GolemPokerTwin
-from simulate.search import new_tree
 
 THRESHOLD_BENCH = "tight_passive,tight_aggressive,loose_passive,loose_aggressive"
 EQUITY_BENCH_OPPONENTS = "tight_aggressive,loose_aggressive,bluffer"
-
-
-def _new_search(records: np.ndarray, iterations: int) -> tuple[Any, Any]:
-    """The tree and scratch of searches of ``iterations`` from ``records`` (``SearchBench.new_search``)."""
-    return new_tree(iterations + 1, MOVE_LEN, search_bot.SEARCH_MOVES), search_bot.new_scratch(records)
 
 
 class GolemPoker(GameShell):
@@ -168,7 +162,7 @@ class GolemPoker(GameShell):
     decide_moves = staticmethod(play.decide_moves)
     # golem bench's search rates: positions of threshold games, up to 11 decisions in
     search_bench = SearchBench(
-        "threshold", 18, lambda g, n: min(g % 12, n - 1), search_bot.search_positions, _new_search
+        "threshold", 18, lambda g, n: min(g % 12, n - 1), search_bot.search_positions, search_bot.new_search
     )
 
     def describe_data(self, d: data.PokerData) -> dict[str, Any]:

@@ -31,11 +31,11 @@ from numba import njit
 
 from simulate.games.golem_poker.bots import BOT_STREAM, BOTS, MAX_TRIES, MEMO, strength, threshold_bot
 from simulate.games.golem_poker.data import HAND_SIZE, P_ACE_HIGH, P_ANTE, P_MAX_DISCARDS
-from simulate.games.golem_poker.engine import apply_move, bet_range, can_match, raise_range, to_match
+from simulate.games.golem_poker.engine import apply_move, bet_range, can_match, raise_range, to_match, wager_range
 from simulate.games.golem_poker.evaluator import eval5
 from simulate.games.golem_poker.state import *
 from simulate.rng import next_u64, randint
-from simulate.search import decide_at, positions_searched, rollouts_at, seat_to_move
+from simulate.search import decide_at, positions_searched, rollouts_at, search_maker, seat_to_move
 
 # parameters of the search bot, in the order of its entry in ``bots.BOTS``
 S_ITERATIONS, S_UCT_C, S_ROLLOUT_TURNS, S_SCALE, S_READ_BET, S_READ_CALL = range(6)
@@ -56,6 +56,10 @@ def new_scratch(st):
     memo = np.full(MEMO, -1.0)
     rollout = np.array(ROLLOUT_PARAMS)
     return sim, mv, chosen, unseen, memo, rollout
+
+
+new_search = search_maker(MOVE_LEN, SEARCH_MOVES, new_scratch)
+"""The tree and scratch of searches of ``iterations`` from ``records`` (``simulate.gamekit.SearchBench``)."""
 
 
 @njit(cache=True, inline="always")
@@ -192,12 +196,7 @@ def _moves(ctx, sim, out):
         out[n, T_SIZE] = 0
         out[n, T_CARDS] = 0
         n += 1
-    if r.current_bet == 0:
-        lo, hi = bet_range(r, tb)
-        kind = BET
-    else:
-        lo, hi = raise_range(r, tb)
-        kind = RAISE
+    kind, lo, hi = wager_range(r, tb)
     if lo <= hi:
         last = np.int64(-1)
         for code in range(SIZES):

@@ -373,14 +373,14 @@ def _best_take(r, tb, gem_value, plan, column_value, target, chase, w, mv, work)
     s = r.current
     pm = tb.params
     golem_vp = pm[P_GOLEM_VP]
+    columns = _packed_columns(r, tb, s)
     if plan:
         display_needs(r, tb, work)
         wild_col = _wild_column(r, tb, s, column_value, work)
-    else:
-        wild_col = _most_column(r, tb, s)
+    else:  # any column will do here (a greedy column is worth nothing); the longest is found once the Rune is taken
+        wild_col = 0 if columns != 0 else -1
     d_now = _dust_worth(tb, r.dust[s], plan, target, chase, w)
     opp = r.gems[1 - s] if r.num_players == 2 else 0
-    columns = _packed_columns(r, tb, s)
     simple = _simple_tucks(tb)
     best = _NEG
     nt = 0
@@ -442,7 +442,7 @@ def _best_take(r, tb, gem_value, plan, column_value, target, chase, w, mv, work)
             for t in range(pm[P_NUM_TYPES]):
                 mv[M_TUCK + t] = work[W_TUCK, t]
         elif mv[M_ABILITY] == RESOURCE and tb.c_wild[c]:
-            mv[M_COLUMN] = wild_col
+            mv[M_COLUMN] = wild_col if plan else _most_column(r, tb, s)
 
 
 @njit(cache=True)

@@ -34,7 +34,6 @@ from simulate.games.golems.data import GolemsData
 from simulate.games.golems.reference import GolemsReference, in_hand, public_state
 from simulate.games.golems.state import *
 from simulate.games.golems.twin import GolemsTwin
-from simulate.search import new_tree
 
 DECIDED_BY = ("score", "golems", "tucks", "shared")
 EMPTY = "-"  # setup descriptor of a display position, removed card or starting Rune the table does not use
@@ -47,11 +46,6 @@ GOLEMS_SETUP_COLUMNS = (
 
 
 STAND_IN_NOTE = "the default deck is a labelled STAND-IN (the printed card list is not public)"
-
-
-def _new_search(records: np.ndarray, iterations: int) -> tuple[Any, Any]:
-    """The tree and scratch of searches of ``iterations`` from ``records`` (``SearchBench.new_search``)."""
-    return new_tree(iterations + 1, MOVE_LEN, search_bot.SEARCH_MOVES), search_bot.new_scratch(records)
 
 
 class Golems(GameShell):
@@ -206,7 +200,9 @@ class Golems(GameShell):
     twin_class = GolemsTwin
     trace_game = staticmethod(play.trace_game)
     # golem bench's search rates: positions of collector 2-player games, every 3rd turn
-    search_bench = SearchBench("collector", 17, lambda g, _: 3 * (g % 12), search_bot.search_positions, _new_search)
+    search_bench = SearchBench(
+        "collector", 17, lambda g, _: 3 * (g % 12), search_bot.search_positions, search_bot.new_search
+    )
 
     def describe_data(self, d: GolemsData) -> dict[str, Any]:
         title = f"{self.info.title} [{d.label}]"

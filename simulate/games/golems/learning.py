@@ -11,6 +11,7 @@ import numpy as np
 
 import simulate.play as loop
 from simulate.game import ApprenticeSpec, ChoiceLog, Choices, Lineup, Positions
+from simulate.gamekit import replayed_decisions
 from simulate.games.golems import columns, play
 from simulate.games.golems.apprentice import RECORD_DECISIONS, SOLO_MARGIN_SCALE, choice_features
 from simulate.games.golems.bots import SEARCH, new_work
@@ -74,26 +75,28 @@ def _choices(data: GolemsData, lineup: Lineup) -> Choices:
     tree = new_tree(budget + 1, MOVE_LEN, SEARCH_MOVES)
     shares = np.zeros(SEARCH_MOVES)
     log = ChoiceLog(NUM_FEATURES, shares=True)
-    for g in range(len(lineup.setup_seeds)):
-        one = lineup.game(g)
-        moves, _ = play.trace_game(data, *one)
+
+    def start(one: Lineup) -> np.ndarray:
         st = new_state(1, data.tables)
         game_init(st, data.kernel, 0, one.num_players, one.setup_seeds, one.play_seeds)
-        for t, mv in enumerate(moves):
-            seed = derive_seed(np.uint64(one.play_seeds), np.uint64(_STREAM_CHOICE), np.uint64(t))
-            n = choice_features(st, data.kernel, np.uint64(seed), ws, feats)
-            if n > 1:
-                keys = [_key(ws[0]["moves"][k]) for k in range(n)]
-                chosen = np.arange(n) == keys.index(_key(mv))
-                b = one.seat_bot[st[0]["current"]]
-                if lineup_ids[b] == SEARCH:
-                    sim = st.copy()
-                    sim["rng"][0, 0] = derive_seed(np.uint64(one.play_seeds), np.uint64(_STREAM_SHARES), np.uint64(t))
-                    root_shares(sim, data.kernel, lineup_params[b], tree, scratch, ws[0]["moves"], n, shares)
-                    log.add(feats[:n], chosen, g, shares[:n])
-                else:
-                    log.add(feats[:n], chosen, g, chosen)
-            game_step(st, data.kernel, 0, mv)
+        return st
+
+    decisions = replayed_decisions(
+        play.trace_game, data, lineup, start, lambda st, mv: game_step(st, data.kernel, 0, mv), _STREAM_CHOICE
+    )
+    for g, one, st, t, mv, seed in decisions:
+        n = choice_features(st, data.kernel, seed, ws, feats)
+        if n > 1:
+            keys = [_key(ws[0]["moves"][k]) for k in range(n)]
+            chosen = np.arange(n) == keys.index(_key(mv))
+            b = one.seat_bot[st[0]["current"]]
+            if lineup_ids[b] == SEARCH:
+                sim = st.copy()
+                sim["rng"][0, 0] = derive_seed(np.uint64(one.play_seeds), np.uint64(_STREAM_SHARES), np.uint64(t))
+                root_shares(sim, data.kernel, lineup_params[b], tree, scratch, ws[0]["moves"], n, shares)
+                log.add(feats[:n], chosen, g, shares[:n])
+            else:
+                log.add(feats[:n], chosen, g, chosen)
     return log.choices()
 
 

@@ -583,12 +583,7 @@ class GolemsReference(SeatedReference):
             "rune_vp",
             "gem_cards",
             "rune_cards",
-            "gems_taken",
-            "gems_gained",
-            "gems_reward",
-            "gems_stolen",
-            "gems_paid",
-            "gems_reserve",
+            *GEM_COUNTS,
             "gem_turns",
             "passes",
         ):

@@ -45,7 +45,7 @@ from simulate.games.golems.features import NUM_FEATURES
 from simulate.games.golems.state import *
 from simulate.games.golems.value import leaf_values
 from simulate.rng import next_u64
-from simulate.search import decide_at, positions_searched, rollouts_at, same_move, seat_to_move
+from simulate.search import decide_at, positions_searched, rollouts_at, same_move, search_maker, seat_to_move
 
 # parameters of the search bot, in the order of its entry in ``bots.BOTS``
 S_ITERATIONS, S_UCT_C, S_ROLLOUT_TURNS, S_SCALE, S_LEAF = range(5)
@@ -66,6 +66,10 @@ def new_scratch(st):
     logits = np.zeros(2, np.float64)
     shares = np.zeros(2, np.float64)
     return sim, mv, work, own, scores, rank, win, feat, logits, shares
+
+
+new_search = search_maker(MOVE_LEN, SEARCH_MOVES, new_scratch)
+"""The tree and scratch of searches of ``iterations`` from ``records`` (``simulate.gamekit.SearchBench``)."""
 
 
 @njit(cache=True, inline="always")

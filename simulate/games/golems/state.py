@@ -44,6 +44,8 @@ END_ILLEGAL = END_REASONS.index(ILLEGAL_MOVE)
 U_GOLEM_RESOURCE, U_SUMMON, U_RUNE_RESOURCE, U_RESERVE, U_REWARD, U_DUST, U_DISCARD, U_START = range(8)
 USE_NAMES = ("golem_resource", "summon", "rune_resource", "reserve", "reward", "dust", "discard", "start")
 NUM_USES = 7  # uses counted per seat (all but U_START)
+GEM_COUNTS = ("gems_taken", "gems_gained", "gems_reward", "gems_stolen", "gems_paid", "gems_reserve")
+"""The record's per-seat gem counters (fields of :func:`state_fields`), each also a seats column of that name."""
 
 
 def state_fields(num_cards: int) -> list[tuple]:

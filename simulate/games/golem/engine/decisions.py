@@ -39,6 +39,16 @@ def apply_action(r, tb, a):
 
 
 @njit(cache=True)
+def _menu_again(r, kind, s, pa, pb, a, done, second):
+    """Option ``a`` of a two-part action's menu ``kind``: False when it is ``done``; else the menu is asked again after
+    it, its ``pb`` marking the part taken (1: an option below ``second``, 2: one from ``second`` on)."""
+    if a == done:
+        return False
+    _push(r, kind, s, 0, pa, pb | (1 if a < second else 2), 0, 0)
+    return True
+
+
+@njit(cache=True)
 def advance(r, tb):
     """Run automatic steps and phase changes until a decision is pending or the game is over."""
     while True:
@@ -114,40 +124,32 @@ def _resolve(r, tb, kind, s, e, pa, pb, pc, px, a):  # noqa: C901 - one branch p
                 _push(r, D_ACTIVATE, s, 0, pa - 1, pb, pc, px)
             _activate(r, tb, s, a, True)
     elif kind == D_GOLEM_ACTION:
-        if a == GA_DONE:
-            return
-        _push(r, D_GOLEM_ACTION, s, 0, 0, pb | (1 if a < GA_CREATE else 2), 0, 0)
-        if a < GA_CREATE:
-            _upgrade(r, tb, s, a, 0, 0)
-        else:
-            _create(r, tb, s, a - GA_CREATE, 0)
+        if _menu_again(r, D_GOLEM_ACTION, s, 0, pb, a, GA_DONE, GA_CREATE):
+            if a < GA_CREATE:
+                _upgrade(r, tb, s, a, 0, 0)
+            else:
+                _create(r, tb, s, a - GA_CREATE, 0)
     elif kind == D_ARTIFACT_ACTION:
-        if a == AA_DONE:
-            return
-        _push(r, D_ARTIFACT_ACTION, s, 0, 0, pb | (1 if a < ART_OPTIONS else 2), 0, 0)
-        if a < ART_OPTIONS:
-            _upgrade(r, tb, s, UP_ART + a, 0, 0)
-        else:
-            _pay(r, s, COIN, tb.prm[P_GOLD_PRICE])
-            _gain_gold(r, s, 1)
+        if _menu_again(r, D_ARTIFACT_ACTION, s, 0, pb, a, AA_DONE, ART_OPTIONS):
+            if a < ART_OPTIONS:
+                _upgrade(r, tb, s, UP_ART + a, 0, 0)
+            else:
+                _pay(r, s, COIN, tb.prm[P_GOLD_PRICE])
+                _gain_gold(r, s, 1)
     elif kind == D_STUDY_ACTION:
-        if a == STUDY_DONE:
-            return
-        _push(r, D_STUDY_ACTION, s, 0, 0, pb | (1 if a < STUDY_BUY else 2), 0, 0)
-        if a < STUDY_BUY:
-            _upgrade(r, tb, s, UP_STUDY + a, 0, 0)
-        else:
-            _buy_book(r, tb, s, (a - STUDY_BUY) // 4, (a - STUDY_BUY) % 4, 0, 0)
+        if _menu_again(r, D_STUDY_ACTION, s, 0, pb, a, STUDY_DONE, STUDY_BUY):
+            if a < STUDY_BUY:
+                _upgrade(r, tb, s, UP_STUDY + a, 0, 0)
+            else:
+                _buy_book(r, tb, s, (a - STUDY_BUY) // 4, (a - STUDY_BUY) % 4, 0, 0)
     elif kind == D_MIRROR:
-        if a == MIRROR_DONE:
-            return
-        _push(r, D_MIRROR, s, 0, pa, pb | (1 if a < MIRROR_STUDY else 2), 0, 0)
-        if a < MIRROR_STUDY:
-            _pay(r, s, COIN, tb.prm[P_MIRROR_COST])
-            _row_action(r, s, a, pa)
-        else:
-            _pay(r, s, COIN, tb.prm[P_MIRROR_STUDY_COST])
-            study_up(r, tb, s, 1)
+        if _menu_again(r, D_MIRROR, s, pa, pb, a, MIRROR_DONE, MIRROR_STUDY):
+            if a < MIRROR_STUDY:
+                _pay(r, s, COIN, tb.prm[P_MIRROR_COST])
+                _row_action(r, s, a, pa)
+            else:
+                _pay(r, s, COIN, tb.prm[P_MIRROR_STUDY_COST])
+                study_up(r, tb, s, 1)
     elif kind == D_CHARACTER:
         c = r.palace[r.round]
         if a == CHARACTER_PAY:

@@ -14,6 +14,14 @@ from simulate.games.golem.data import *
 class Decisions:
     """Resolving a decision: one branch per decision, a main action, the Automa's turn."""
 
+    def _menu_again(self, kind: int, s: int, pa: int, pb: int, a: int, done: int, second: int) -> bool:
+        """Option ``a`` of a two-part action's menu ``kind``: False when it is ``done``; else the menu is asked again
+        after it, its ``pb`` marking the part taken (1: an option below ``second``, 2: one from ``second`` on)."""
+        if a == done:
+            return False
+        self._push(kind, s, 0, pa, pb | (1 if a < second else 2))
+        return True
+
     def _resolve(self, task: list[int], a: int) -> None:  # noqa: C901 - one branch per decision
         kind, s, e, pa, pb, pc, px = task
         D = Decision
@@ -61,40 +69,32 @@ class Decisions:
                     self._push(D.ACTIVATE, s, 0, pa - 1, pb, pc, px)
                 self._activate(s, a, True)
         elif kind == D.GOLEM_ACTION:
-            if a == GA_DONE:
-                return
-            self._push(D.GOLEM_ACTION, s, 0, 0, pb | (1 if a < GA_CREATE else 2))
-            if a < GA_CREATE:
-                self._upgrade(s, a, 0, 0)
-            else:
-                self._create(s, a - GA_CREATE, 0)
+            if self._menu_again(D.GOLEM_ACTION, s, 0, pb, a, GA_DONE, GA_CREATE):
+                if a < GA_CREATE:
+                    self._upgrade(s, a, 0, 0)
+                else:
+                    self._create(s, a - GA_CREATE, 0)
         elif kind == D.ARTIFACT_ACTION:
-            if a == AA_DONE:
-                return
-            self._push(D.ARTIFACT_ACTION, s, 0, 0, pb | (1 if a < ART_OPTIONS else 2))
-            if a < ART_OPTIONS:
-                self._upgrade(s, UP_ART + a, 0, 0)
-            else:
-                self._pay(s, COIN, self.p["gold_price"])
-                self._gain_gold(s, 1)
+            if self._menu_again(D.ARTIFACT_ACTION, s, 0, pb, a, AA_DONE, ART_OPTIONS):
+                if a < ART_OPTIONS:
+                    self._upgrade(s, UP_ART + a, 0, 0)
+                else:
+                    self._pay(s, COIN, self.p["gold_price"])
+                    self._gain_gold(s, 1)
         elif kind == D.STUDY_ACTION:
-            if a == STUDY_DONE:
-                return
-            self._push(D.STUDY_ACTION, s, 0, 0, pb | (1 if a < STUDY_BUY else 2))
-            if a < STUDY_BUY:
-                self._upgrade(s, UP_STUDY + a, 0, 0)
-            else:
-                self._buy_book(s, (a - STUDY_BUY) // 4, (a - STUDY_BUY) % 4, 0, 0)
+            if self._menu_again(D.STUDY_ACTION, s, 0, pb, a, STUDY_DONE, STUDY_BUY):
+                if a < STUDY_BUY:
+                    self._upgrade(s, UP_STUDY + a, 0, 0)
+                else:
+                    self._buy_book(s, (a - STUDY_BUY) // 4, (a - STUDY_BUY) % 4, 0, 0)
         elif kind == D.MIRROR:
-            if a == MIRROR_DONE:
-                return
-            self._push(D.MIRROR, s, 0, pa, pb | (1 if a < MIRROR_STUDY else 2))
-            if a < MIRROR_STUDY:
-                self._pay(s, COIN, self.p["mirror_cost"])
-                self._row_action(s, a, pa)
-            else:
-                self._pay(s, COIN, self.p["mirror_study_cost"])
-                self._study_up(s, 1)
+            if self._menu_again(D.MIRROR, s, pa, pb, a, MIRROR_DONE, MIRROR_STUDY):
+                if a < MIRROR_STUDY:
+                    self._pay(s, COIN, self.p["mirror_cost"])
+                    self._row_action(s, a, pa)
+                else:
+                    self._pay(s, COIN, self.p["mirror_study_cost"])
+                    self._study_up(s, 1)
         elif kind == D.CHARACTER:
             c = self.palace[self.round]
             if a == CHARACTER_PAY:
