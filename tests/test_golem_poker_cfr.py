@@ -10,6 +10,7 @@ import hashlib
 import importlib.util
 import shutil
 import tomllib
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -29,7 +30,7 @@ from simulate.games.golem_poker.abstraction import abstract_move, info_row, lega
 from simulate.games.golem_poker.engine import game_step
 from simulate.games.golem_poker.state import BET, BET1, FOLD, M_AMOUNT, M_KIND, MATCH, MOVE_LEN, RAISE
 from simulate.lineup import lineup_arrays, parse_lineup
-from simulate.orchestration.equilibrium import rival_weights
+from simulate.orchestration.equilibrium import rival_weights, table_rival_record
 from simulate.registry import make
 from simulate.rng import game_seeds
 
@@ -191,36 +192,25 @@ def test_a_training_rival_bets_and_raises_the_minimum_from_the_first_bet() -> No
     assert seen == {"bet", "raise"}
 
 
-def _fields(row: int) -> dict[str, int]:
-    return dict(zip((f for f, _ in P.FIELDS), (int(x) for x in P.row_name(6, row).split("-")[1:]), strict=True))
+def _checks_or_folds() -> np.ndarray:
+    """A rival by information set for the test: folds to a bet in the first betting round, matches in the second."""
+    phase = np.indices([size for _, size in P.FIELDS]).reshape(len(P.FIELDS), P.ROWS)[1]
+    return np.where(phase[:, None] == 0, [1.0, 1e-12, 0, 0, 0], [0, 1.0, 0, 0, 0])
 
 
-def test_the_strength_rival_raises_the_top_bucket_and_folds_the_bottom_one_to_a_bet() -> None:
-    """The training's rival by hand strength (``policy.strength_rival``), read where the kernel reads it: the top hand
-    bucket bets or raises whatever the price (a minimum raise in a war), the bottom bucket folds to any bet and checks
-    when nothing is to match, a middling hand matches a fair price and folds to a dear one."""
-    table = P.strength_rival()
-    assert table.shape == (P.ROWS, P.NUM_ACTIONS)
+def test_a_rival_by_information_set_reaches_the_training_after_the_constant_ones() -> None:
+    """``rival_weights``: one row a constant rival while none plays by row; with one, the constant rivals repeated at
+    every row and the table rival last, row for row; the provenance names it and the digest of its table."""
     spec = GAME.info.equilibrium
-    rivals = rival_weights(spec)  # as the training passes them: the constant rivals broadcast, then this one
+    assert rival_weights(spec).shape == (len(spec.rivals), 1, P.NUM_ACTIONS)
+    spec = replace(spec, table_rivals=(("checks_or_folds", _checks_or_folds),))
+    rivals = rival_weights(spec)
     assert rivals.shape == (len(spec.rivals) + 1, P.ROWS, P.NUM_ACTIONS)
-    assert np.array_equal(rivals[-1], table) and np.array_equal(rivals[0, 123], spec.rivals[0])
-    rng = np.random.default_rng(SEED)
-    top, bottom = len(P.STRENGTH_EDGES), 0
-    checked = set()
-    for row in rng.choice(P.ROWS, 4000, replace=False):
-        f = _fields(int(row))
-        w = table[row]
-        if f["hand"] == top:
-            assert w[P.A_HALF] + w[P.A_POT] == pytest.approx(1.0) and w[P.A_MIN] > w[P.A_MATCH] > 0
-            checked.add("top")
-        elif f["hand"] == bottom:
-            assert w[P.A_FOLD] == 1.0 if f["price"] > 0 else w[P.A_MATCH] == 1.0
-            checked.add(f"bottom-{min(f['price'], 1)}")
-        elif f["hand"] == 3:  # 0.7 - 0.85: matches a cheap or middling price, folds a dear one
-            assert w[P.A_MATCH if f["price"] <= 2 else P.A_FOLD] == 1.0
-            checked.add(f"middle-{f['price'] <= 2}")
-    assert checked == {"top", "bottom-0", "bottom-1", "middle-True", "middle-False"}
+    assert all(np.array_equal(rivals[k], np.tile(w, (P.ROWS, 1))) for k, w in enumerate(spec.rivals))
+    assert np.array_equal(rivals[-1], _checks_or_folds())
+    (record,) = table_rival_record(spec)
+    assert record["name"] == "checks_or_folds" and record["builder"].endswith("._checks_or_folds")
+    assert record["sha256"] == hashlib.sha256(_checks_or_folds().tobytes()).hexdigest()
 
 
 def test_the_traverser_tries_each_action_only_early_in_a_pot_and_a_war() -> None:
@@ -329,11 +319,8 @@ def test_train_writes_a_deterministic_table(tmp_path: Path) -> None:
     keys = ("command", "seed = 3", "iterations = 300", f"engine_version = {GAME.info.version}", "information_sets")
     for key in (*keys, f"abstraction_version = {P.VERSION}", f"rival_share = {GAME.info.equilibrium.rival_share}"):
         assert key in prov
-    rivals = tomllib.loads(prov)["fit"]["table_rivals"]  # the rivals by information set: name, builder, digest
-    assert [(r["name"], r["builder"]) for r in rivals] == [
-        ("strength", "simulate.games.golem_poker.policy.strength_rival")
-    ]
-    assert rivals[0]["sha256"] == hashlib.sha256(P.strength_rival().tobytes()).hexdigest()
+    fit = tomllib.loads(prov)["fit"]  # the rivals as the spec holds them: constant weights, none by information set
+    assert fit["rivals"] == [list(w) for w in GAME.info.equilibrium.rivals] and fit["table_rivals"] == []
     # the trained folder plays: a data copy with the new table loads
     folder = tmp_path / "data"
     shutil.copytree(GAME.data_dir(), folder)

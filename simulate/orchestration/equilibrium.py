@@ -37,7 +37,15 @@ from simulate.game import EquilibriumSpec
 from simulate.registry import make
 from simulate.rng import derive_seed
 
-__all__ = ["EquilibriumPlan", "TaskPool", "exploitability", "plan_equilibrium", "rival_weights", "train_equilibrium"]
+__all__ = [
+    "EquilibriumPlan",
+    "TaskPool",
+    "exploitability",
+    "plan_equilibrium",
+    "rival_weights",
+    "table_rival_record",
+    "train_equilibrium",
+]
 
 _STREAM_TRAIN, _STREAM_RESPONSE, _STREAM_PLAY = 0xCF12, 0xB357, 0x91A7
 
@@ -219,7 +227,7 @@ def rival_weights(spec: EquilibriumSpec) -> np.ndarray:
     return np.concatenate(tables)
 
 
-def _table_rival_record(spec: EquilibriumSpec) -> list[dict[str, str]]:
+def table_rival_record(spec: EquilibriumSpec) -> list[dict[str, str]]:
     """Provenance of the spec's ``table_rivals``: name, builder and the digest of the weights it built."""
     return [
         {
@@ -489,7 +497,7 @@ def train_equilibrium(
         "play_version": game.info.play_version,
         "abstraction_version": spec.version,
         "rivals": [list(w) for w in spec.rivals],
-        "table_rivals": _table_rival_record(spec),
+        "table_rivals": table_rival_record(spec),
         "rival_share": spec.rival_share,
         "simulate_version": __version__,
         "rules": plan.rules,

@@ -153,10 +153,8 @@ class GolemPoker(GameShell):
             # tiny weights rank the minimum raise, which rival_legal allows from the first bet, below the half-pot and
             # pot raises and above the call), a calling station who always matches, and a min-raiser who bets and
             # raises the minimum from the round's first bet until the war's WAR_RAISES raises: the cheap war the
-            # maniac never wages; and a player by hand strength (policy.strength_rival), which none of the constant
-            # ones is: the table meets bets that mean a strong hand and folds that mean a weak one
+            # maniac never wages
             rivals=((0.0, 1e-12, 0.5, 0.5, 1e-9), (0.0, 1.0, 0.0, 0.0, 0.0), (0.0, 1e-9, 0.0, 0.0, 1.0)),
-            table_rivals=(("strength", policy.strength_rival),),
             rival_legal=cfr_game.rival_legal,
             rival_share=0.3,
         ),

@@ -74,41 +74,6 @@ PLAYER_COUNTS = tuple(range(MIN_PLAYERS, MAX_PLAYERS + 1))
 MISSING = -1.0  # a row the training never reached: the bot checks, or folds to a bet
 
 
-STRENGTH_RIVAL_CALLS = (0, 0, 1, 2, 2, 3, 3, 3)
-"""The strength rival's dearest ``price`` it matches, by ``hand`` bucket (0: it checks, and folds to any bet; 1 cheap,
-2 middling, 3 dear): the bottom half of hands folds to a bet, the next fifth calls a cheap one, the top 30% a fair
-one."""
-STRENGTH_RIVAL_RAISES = 5
-"""``hand`` buckets from this one (the top 8% of hands) bet or raise half the pot or the pot whenever they may, else
-match."""
-STRENGTH_RIVAL_WARS = 6
-"""Buckets from this one (the top 3%) also carry a raise war on by minimum raises."""
-
-
-def strength_rival() -> np.ndarray:
-    """A training rival that plays by hand strength (``STRENGTH_RIVAL_*``): its (ROWS, NUM_ACTIONS) weights, an
-    ``equity``-like player of the abstraction read from each row's ``hand`` and ``price`` fields alone.
-
-    It raises with strong hands, matches middling ones while the price is fair, and folds weak ones to a bet (checks
-    them when nothing is to match); the rows of one hand and price are the same whatever the other fields say.
-    """
-    names = [name for name, _ in FIELDS]
-    fields = np.indices([size for _, size in FIELDS]).reshape(len(FIELDS), ROWS)
-    hand, price = fields[names.index("hand")], fields[names.index("price")]
-    out = np.zeros((ROWS, NUM_ACTIONS))
-    raising = hand >= STRENGTH_RIVAL_RAISES
-    calling = ~raising & (price <= np.array(STRENGTH_RIVAL_CALLS)[hand])
-    out[~raising & ~calling, A_FOLD] = 1.0  # price >= 1 there: a bet is faced, so folding is legal
-    out[calling, A_MATCH] = 1.0
-    # tiny weights rank the minimum raise (legal in a war, and for a rival from the first bet) below the half-pot and
-    # pot raises and the match below both, so the rival matches where it may not raise
-    out[raising, A_MATCH] = 1e-12
-    out[raising, A_HALF] = 0.5
-    out[raising, A_POT] = 0.5
-    out[hand >= STRENGTH_RIVAL_WARS, A_MIN] = 1e-9
-    return out
-
-
 def row_name(num_players: int, row: int) -> str:
     """The file's name of information set ``row`` of the ``num_players`` table."""
     parts = []
