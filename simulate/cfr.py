@@ -23,9 +23,11 @@ state at depth d and ``step`` writes ``st[d + 1]``), with ``tb`` the game's tabl
   learners' (a rival plays a move of the real game the abstraction does not offer the learners)
 
 Robust training (``rivals``, ``rival_share``): a share of the traversals is played against a table of one fixed
-rival whose weights are the same at every information set (always raise, always call), so the table meets the
-simple exploits self-play never plays, where it would otherwise never learn to answer them (in the spirit of
-Johanson, Zinkevich and Bowling's restricted Nash response, 2008).
+rival, so the table meets the simple exploits self-play never plays, where it would otherwise never learn to answer
+them (in the spirit of Johanson, Zinkevich and Bowling's restricted Nash response, 2008). A rival is a table of
+weights like the learners' (``rivals[k, row]``): one row for all (always raise, always call) broadcasts over every
+information set, so the (K, rows, A) array is needed only when some rival plays by information set (e.g. by hand
+strength); the game supplies the tables.
 
 A player whose ``learn`` flag is 0 plays the ``fixed`` table and learns nothing: with one learner against fixed
 players (its average strategy then adds up at its own nodes, weighted by its own reach) the learner's average
@@ -197,7 +199,7 @@ def _traverse(
     elif role[q] == FIXED:
         normalised(fixed[r], mask, sigma)
     else:
-        normalised(rivals[role[q]], mask, sigma)
+        normalised(rivals[role[q], r if rivals.shape[1] > 1 else 0], mask, sigma)
     a = sample(sigma, mask)
     step(st, d, tb, a)
     return _traverse(
@@ -259,8 +261,9 @@ def iterate(
         (R, A) the strategy of players that do not learn (rows normalised over the legal actions when read).
     learn : ndarray(int8, ndim=1)
         (num_players,) 1 for a player that learns (and traverses), 0 for one that plays ``fixed``.
-    rivals : ndarray(float, ndim=2)
-        (K, A) weights of fixed rivals, the same at every information set (e.g. always raise); (0, A) for none.
+    rivals : ndarray(float, ndim=3)
+        (K, 1, A) weights of fixed rivals, the same at every information set (e.g. always raise), or (K, R, A) when
+        one plays by information set (row ``r`` of rival k is ``rivals[k, r]``); (0, 1, A) for none.
     rival_share : float
         The chance that a traversal is played against a table of one of the ``rivals`` (drawn uniformly): every
         learning seat other than the traverser plays it instead of its current strategy; the traverser's average

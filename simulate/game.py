@@ -354,6 +354,9 @@ class EquilibriumSpec:
     """The table of a policy file, as ``policy_text`` writes it (``golem train -p`` keeps the other counts' rows)."""
     rivals: tuple[tuple[float, ...], ...] = ()
     """Fixed rivals the training meets (``simulate.cfr.iterate``): each one's action weights, the same everywhere."""
+    table_rivals: tuple[tuple[str, Callable[[], np.ndarray]], ...] = ()
+    """Fixed rivals that play by information set, each (name, builder of its (rows, actions) weights): met like
+    ``rivals`` (the rival of a traversal is drawn uniformly from both)."""
     rival_legal: Callable[..., Any] | None = None
     """The rivals' legal actions, as ``legal`` of ``functions`` (which they are when None): wider where a rival plays a
     move the learners' abstraction does not offer."""

@@ -95,7 +95,7 @@ def _explore(st, d, tb):
     return True
 
 
-NO_RIVALS = np.zeros((0, 2))
+NO_RIVALS = np.zeros((0, 1, 2))
 
 
 def _train(iterations: int, seed: int = SEED) -> np.ndarray:
@@ -219,7 +219,20 @@ def test_learners_meeting_a_rival_every_time_learn_its_best_response() -> None:
     fns = (_deal, _to_act, _row, _legal, _step, _utility)
     always_bet = np.tile([0.0, 1.0], (ROWS, 1))
     cfr.iterate(
-        st, TB, 2, 30_000, SEED, regret, total, total, np.ones(2, np.int8), always_bet[:1], 1.0, *fns, _explore, _legal
+        st,
+        TB,
+        2,
+        30_000,
+        SEED,
+        regret,
+        total,
+        total,
+        np.ones(2, np.int8),
+        always_bet[None, :1],
+        1.0,
+        *fns,
+        _explore,
+        _legal,
     )
     facing_bet = [c * 4 + 2 for c in range(3)]  # player 2 after player 1's bet, cards J, Q, K
     call = total[facing_bet, 1] / total[facing_bet].sum(axis=1)
@@ -237,7 +250,7 @@ def test_no_rival_share_is_plain_self_play() -> None:
     total = np.zeros((ROWS, 2))
     st = np.zeros(4, KUHN)
     fns = (_deal, _to_act, _row, _legal, _step, _utility)
-    rivals = np.array([[0.0, 1.0]])
+    rivals = np.array([[[0.0, 1.0]]])
     cfr.iterate(st, TB, 2, 2_000, SEED, regret, total, total, np.ones(2, np.int8), rivals, 0.0, *fns, _explore, _legal)
     assert np.allclose(total / total.sum(axis=1, keepdims=True), _train(2_000))
 
@@ -253,7 +266,7 @@ def test_a_rival_plays_within_its_own_legal_actions() -> None:
     then only meets a bet, never a check; with the learners' legal actions the same rival also checks, and the rows
     after a check are met. Facing a bet of any card, either way, it folds the jack and calls with the queen and king."""
     fns = (_deal, _to_act, _row, _legal, _step, _utility)
-    even = np.array([[0.5, 0.5]])
+    even = np.array([[[0.5, 0.5]]])
     checked = [c * 4 + 1 for c in range(3)]
     facing_bet = [c * 4 + 2 for c in range(3)]
     learn = np.ones(2, np.int8)
@@ -265,3 +278,39 @@ def test_a_rival_plays_within_its_own_legal_actions() -> None:
         assert bool(total[checked].any()) == meets_a_check
         call = total[facing_bet, 1] / total[facing_bet].sum(axis=1)
         assert call[0] < 0.05 and call[1] > 0.95 and call[2] > 0.95  # the best response to a bet of any card
+
+
+def test_a_rival_of_one_row_plays_as_the_same_row_repeated_at_every_information_set() -> None:
+    """(K, 1, A) weights broadcast: the table of that row repeated at every row gives the very same traversals."""
+    fns = (_deal, _to_act, _row, _legal, _step, _utility)
+    learn = np.ones(2, np.int8)
+    one_row = np.array([[[0.3, 0.7]], [[0.9, 0.1]]])
+    totals = []
+    for rivals in (one_row, np.repeat(one_row, ROWS, axis=1)):
+        regret = np.zeros((ROWS, 2))
+        total = np.zeros((ROWS, 2))
+        st = np.zeros(4, KUHN)
+        cfr.iterate(st, TB, 2, 5_000, SEED, regret, total, total, learn, rivals, 0.5, *fns, _explore, _legal)
+        totals.append(total)
+    assert np.array_equal(totals[0], totals[1])
+
+
+def test_a_rival_plays_its_table_row_by_row() -> None:
+    """A rival that bets (or calls) with the king alone and checks (or folds) otherwise, read row by row: facing its
+    bet the second player meets only the jack's and queen's rows and folds both (the bet means a king); the king's row
+    facing a bet is never met. The always-bet rival (one row for all) makes the queen call instead."""
+    fns = (_deal, _to_act, _row, _legal, _step, _utility)
+    learn = np.ones(2, np.int8)
+    king_only = np.array([[0.0, 1.0] if r // 4 == 2 else [1.0, 0.0] for r in range(ROWS)])[None]
+    facing_bet = [c * 4 + 2 for c in range(3)]
+    calls = {}
+    for name, rivals in (("king_only", king_only), ("always_bet", np.array([[[0.0, 1.0]]]))):
+        regret = np.zeros((ROWS, 2))
+        total = np.zeros((ROWS, 2))
+        st = np.zeros(4, KUHN)
+        cfr.iterate(st, TB, 2, 20_000, SEED, regret, total, total, learn, rivals, 1.0, *fns, _explore, _legal)
+        met = total[facing_bet].sum(axis=1) > 0
+        calls[name] = np.where(met, total[facing_bet, 1] / np.maximum(total[facing_bet].sum(axis=1), 1e-300), -1.0)
+    assert calls["king_only"][2] == -1.0  # the king facing a bet: never met, the rival bets only with the king
+    assert 0.0 <= calls["king_only"][0] < 0.05 and 0.0 <= calls["king_only"][1] < 0.05  # met, and folded
+    assert calls["always_bet"][1] > 0.95 and calls["always_bet"][2] > 0.95

@@ -6,9 +6,11 @@ check at positions are in the conformance check (``tests/test_conformance.py``),
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import shutil
 import tomllib
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -28,6 +30,7 @@ from simulate.games.golem_poker.abstraction import abstract_move, info_row, lega
 from simulate.games.golem_poker.engine import game_step
 from simulate.games.golem_poker.state import BET, BET1, FOLD, M_AMOUNT, M_KIND, MATCH, MOVE_LEN, RAISE
 from simulate.lineup import lineup_arrays, parse_lineup
+from simulate.orchestration.equilibrium import rival_weights, table_rival_record
 from simulate.registry import make
 from simulate.rng import game_seeds
 
@@ -189,6 +192,27 @@ def test_a_training_rival_bets_and_raises_the_minimum_from_the_first_bet() -> No
     assert seen == {"bet", "raise"}
 
 
+def _checks_or_folds() -> np.ndarray:
+    """A rival by information set for the test: folds to a bet in the first betting round, matches in the second."""
+    phase = np.indices([size for _, size in P.FIELDS]).reshape(len(P.FIELDS), P.ROWS)[1]
+    return np.where(phase[:, None] == 0, [1.0, 1e-12, 0, 0, 0], [0, 1.0, 0, 0, 0])
+
+
+def test_a_rival_by_information_set_reaches_the_training_after_the_constant_ones() -> None:
+    """``rival_weights``: one row a constant rival while none plays by row; with one, the constant rivals repeated at
+    every row and the table rival last, row for row; the provenance names it and the digest of its table."""
+    spec = GAME.info.equilibrium
+    assert rival_weights(spec).shape == (len(spec.rivals), 1, P.NUM_ACTIONS)
+    spec = replace(spec, table_rivals=(("checks_or_folds", _checks_or_folds),))
+    rivals = rival_weights(spec)
+    assert rivals.shape == (len(spec.rivals) + 1, P.ROWS, P.NUM_ACTIONS)
+    assert all(np.array_equal(rivals[k], np.tile(w, (P.ROWS, 1))) for k, w in enumerate(spec.rivals))
+    assert np.array_equal(rivals[-1], _checks_or_folds())
+    (record,) = table_rival_record(spec)
+    assert record["name"] == "checks_or_folds" and record["builder"].endswith("._checks_or_folds")
+    assert record["sha256"] == hashlib.sha256(_checks_or_folds().tobytes()).hexdigest()
+
+
 def test_the_traverser_tries_each_action_only_early_in_a_pot_and_a_war() -> None:
     """The training's bound on its tree: every action tried in a pot's first two deals while the round has seen fewer
     than EXPLORED_RAISES raises, one sampled after (a war of minimum raises would otherwise branch at every call)."""
@@ -295,6 +319,8 @@ def test_train_writes_a_deterministic_table(tmp_path: Path) -> None:
     keys = ("command", "seed = 3", "iterations = 300", f"engine_version = {GAME.info.version}", "information_sets")
     for key in (*keys, f"abstraction_version = {P.VERSION}", f"rival_share = {GAME.info.equilibrium.rival_share}"):
         assert key in prov
+    fit = tomllib.loads(prov)["fit"]  # the rivals as the spec holds them: constant weights, none by information set
+    assert fit["rivals"] == [list(w) for w in GAME.info.equilibrium.rivals] and fit["table_rivals"] == []
     # the trained folder plays: a data copy with the new table loads
     folder = tmp_path / "data"
     shutil.copytree(GAME.data_dir(), folder)

@@ -1,7 +1,7 @@
 """``golem train GAME`` for a game with an equilibrium player: Monte Carlo CFR on its abstraction (``simulate.cfr``).
 
 Each player count's table learns by external-sampling MCCFR in chunks of iterations (a share ``rival_share`` of the
-traversals against a table of one of the spec's fixed ``rivals``), each chunk seeded from
+traversals against a table of one of the spec's fixed rivals, ``rival_weights``), each chunk seeded from
 (``--seed``, player count, chunk), so a seed gives the same table whatever the number of workers. The average
 strategy is the policy. Its exploitability in the abstraction is then measured seat by seat: a learner trained by
 the same MCCFR against the table in every other seat (its average strategy approaches a best response) plays
@@ -18,6 +18,7 @@ game's ``policy_file`` and ``provenance_file``: command, seed, iterations, engin
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 import os
 import sys
@@ -36,7 +37,15 @@ from simulate.game import EquilibriumSpec
 from simulate.registry import make
 from simulate.rng import derive_seed
 
-__all__ = ["EquilibriumPlan", "TaskPool", "exploitability", "plan_equilibrium", "train_equilibrium"]
+__all__ = [
+    "EquilibriumPlan",
+    "TaskPool",
+    "exploitability",
+    "plan_equilibrium",
+    "rival_weights",
+    "table_rival_record",
+    "train_equilibrium",
+]
 
 _STREAM_TRAIN, _STREAM_RESPONSE, _STREAM_PLAY = 0xCF12, 0xB357, 0x91A7
 
@@ -206,6 +215,30 @@ def _play(task: dict[str, Any]) -> np.ndarray:
     )
 
 
+def rival_weights(spec: EquilibriumSpec) -> np.ndarray:
+    """The spec's fixed rivals as ``simulate.cfr.iterate`` takes them: (K, 1, actions) when each is the same at every
+    information set, else (K, rows, actions), the constant ones broadcast and the ``table_rivals`` built."""
+    actions = len(spec.actions)
+    constant = np.array(spec.rivals, np.float64).reshape(-1, 1, actions)
+    if not spec.table_rivals:
+        return constant
+    tables = [np.broadcast_to(constant, (len(constant), spec.rows, actions))]
+    tables += [build()[None] for _, build in spec.table_rivals]
+    return np.concatenate(tables)
+
+
+def table_rival_record(spec: EquilibriumSpec) -> list[dict[str, str]]:
+    """Provenance of the spec's ``table_rivals``: name, builder and the digest of the weights it built."""
+    return [
+        {
+            "name": name,
+            "builder": f"{build.__module__}.{build.__qualname__}",
+            "sha256": hashlib.sha256(np.ascontiguousarray(build(), np.float64).tobytes()).hexdigest(),
+        }
+        for name, build in spec.table_rivals
+    ]
+
+
 def playable(spec: EquilibriumSpec, policy: np.ndarray) -> np.ndarray:
     """A table as ``simulate.cfr.play`` reads it: a row never reached (-1) plays the spec's ``missing`` weights."""
     return np.where(policy[..., :1] < 0, np.asarray(spec.missing, np.float64), policy)
@@ -298,7 +331,7 @@ def exploitability(
                     "players": n,
                     "fixed": playable(spec, policy[k]),
                     "learn": learn,
-                    "rivals": np.zeros((0, len(spec.actions))),
+                    "rivals": np.zeros((0, 1, len(spec.actions))),
                     "rival_share": 0.0,
                 },
                 "regret": np.zeros_like(policy[k]),
@@ -338,7 +371,16 @@ def exploitability(
     return rows
 
 
-_COUNT_KEYS = ("command", "seed", "iterations", "response_iterations", "response_games", "rivals", "rival_share")
+_COUNT_KEYS = (
+    "command",
+    "seed",
+    "iterations",
+    "response_iterations",
+    "response_games",
+    "rivals",
+    "table_rivals",
+    "rival_share",
+)
 """What a provenance's ``counts`` says of the training that produced a count's rows."""
 
 
@@ -361,6 +403,7 @@ def train_equilibrium(
     start = time.perf_counter()
     plan.out.mkdir(parents=True, exist_ok=True)
     base = {"game": plan.game, "data": str(plan.data_dir), "rules": plan.rules}
+    rivals = rival_weights(spec)
     lanes = {
         n: {
             "task": {
@@ -368,7 +411,7 @@ def train_equilibrium(
                 "players": n,
                 "fixed": np.zeros((spec.rows, len(spec.actions))),
                 "learn": np.ones(n, np.int8),
-                "rivals": np.array(spec.rivals, np.float64).reshape(-1, len(spec.actions)),
+                "rivals": rivals,
                 "rival_share": spec.rival_share,
             },
             "regret": np.zeros((spec.rows, len(spec.actions))),
@@ -454,6 +497,7 @@ def train_equilibrium(
         "play_version": game.info.play_version,
         "abstraction_version": spec.version,
         "rivals": [list(w) for w in spec.rivals],
+        "table_rivals": table_rival_record(spec),
         "rival_share": spec.rival_share,
         "simulate_version": __version__,
         "rules": plan.rules,
