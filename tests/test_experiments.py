@@ -741,12 +741,13 @@ def test_cli_balance_confirms_the_fix_at_other_skill_levels(tmp_path):
     result = _invoke([*args, "--levels", "engine,greedy"])
     assert result.exit_code == 0, result.output
     report = (out / "report" / "report.md").read_text()
-    section = report[report.index("## 3. The fix at every skill level") :]
+    section = report[report.index("## 3. The fix at every skill level") :].split("\n## ")[0]
     rows = [line for line in section.splitlines() if line.startswith(("| greedy", "| engine"))]
     assert [r.split(" | ")[0] for r in rows] == ["| greedy", "| engine"]  # the search's own lineup first
     assert (out / "levels" / "engine" / "experiment.json").is_file() and not (out / "levels" / "greedy").exists()
     summary = report[report.index("## Summary") : report.index("## Findings")]
     assert "The fix (" in summary or "Whether the fix (" in summary
+    assert "greedy heuristic" in summary or "engine-building heuristic" in summary  # players in words
 
 
 def test_fix_levels_verdicts_and_the_games_that_would_settle_them():

@@ -679,6 +679,30 @@ def test_players_are_named_in_peoples_words_wherever_a_spec_stands_as_a_word() -
     )
 
 
+def test_a_what_if_report_names_its_players_as_the_study_does() -> None:
+    """An experiment's first screen (a balance search's "changes with skill" line) names its players in words; the
+    appendix lists each one with its bot spec; a table keeps the specs."""
+    from analysis.report.experiment import _players_named
+
+    names = {"greedy": "greedy heuristic", "search:leaf=1:iterations=80": "expert search", "planner": "planner"}
+    line = "The fix changes with skill: apprentice -2.70 pp; greedy -0.45 pp; search:leaf=1:iterations=80 -3.34 pp"
+    table = Table(["bot", "effect"], [["greedy", "-0.45"]])
+    report = Report("x", [], [Section("Search", [table], findings=[line])], summary=[line])
+    played = _players_named(report, names)
+    assert played == {"greedy", "search:leaf=1:iterations=80"}
+    report.name_players(names, played)
+    assert (
+        report.summary[0]
+        == report.sections[0].findings[0]
+        == ("The fix changes with skill: apprentice -2.70 pp; greedy heuristic -0.45 pp; expert search -3.34 pp")
+    )
+    assert table.rows == [["greedy", "-0.45"]]
+    assert report.appendix[-1].rows == [
+        ["greedy heuristic", "greedy"],
+        ["expert search", "search:leaf=1:iterations=80"],
+    ]
+
+
 def test_a_bot_named_by_an_adjective_is_renamed_only_where_it_names_a_player() -> None:
     """Golem's bot ``balanced``: "the seats are not balanced" is a verdict, not a player (it read "not balanced
     heuristic (all three lines)" in the sample report)."""

@@ -11,9 +11,8 @@ from analysis.report.card_value import build_card_value_section, is_value_run
 from analysis.report.components import build_component_section
 from analysis.report.convergence import build_convergence_section
 from analysis.report.feel import build_feel_section
-from analysis.report.format import people_words
 from analysis.report.metrics import build_metrics_section, design_answer, metric_columns
-from analysis.report.model import MAX_ANSWERS, Figure, Report, Table, Text
+from analysis.report.model import MAX_ANSWERS, Figure, Report, Text
 from analysis.report.outcomes import build_outcome_section
 from analysis.report.profile import (
     build_ladder_section,
@@ -269,22 +268,17 @@ def compute_report(
     names = dict(facts.get("bot_names") or {})
     played = set(seats["bot"].astype(str).unique())
     names |= {spec: style_words(spec) for spec in sorted(played) if spec.startswith(STYLE_PREFIX) and spec not in names}
-    named = {spec: name for spec, name in names.items() if spec in played}
-    if named:
-        appendix.append(Text("Players named in the summary and the findings, with the bot each one is in the runs:"))
-        appendix.append(Table(["player", "bot"], [[name, spec] for spec, name in named.items()]))
-    for section in sections:
-        if section is not None:
-            section.findings[:] = [people_words(line, names) for line in section.findings]
-    return Report(
+    report = Report(
         title or f"{game}: balance report",
         appendix,
         [s for s in sections if s is not None],
-        summary=[people_words(line, names) for line in summary[:MAX_ANSWERS]],
+        summary=summary[:MAX_ANSWERS],
         overview=overview,
         caution=" ".join(c for c in cautions if c),
         evidence=evidence_record(checked_runs, command),
     )
+    report.name_players(names, played)
+    return report
 
 
 def build_report(

@@ -28,7 +28,7 @@ from analysis.experiment import (
     variant_run_dirs,
 )
 from analysis.plots.experiments import plot_effect_forest, plot_sweep, plot_variant_effects
-from analysis.report.format import fmt_ci, fmt_level, fmt_num, fmt_p, fmt_pct, fmt_pct_ci
+from analysis.report.format import fmt_ci, fmt_level, fmt_num, fmt_p, fmt_pct, fmt_pct_ci, people_words
 from analysis.report.model import MAX_ANSWERS, Figure, Report, Section, Table, Text, make_figure
 from analysis.report.provenance import evidence_record, source_revision
 from analysis.report.render import write_report
@@ -679,5 +679,15 @@ def build_experiment_report(
     report.summary[:0] = [s.findings[0] for s in extra if s.findings]
     report.summary = report.summary[:MAX_ANSWERS]
     dirs = variant_run_dirs(exp)
-    report.evidence = evidence_record([RunManifest.read(d) for v in dirs.values() for d in v], command)
+    manifests = [RunManifest.read(d) for v in dirs.values() for d in v]
+    report.evidence = evidence_record(manifests, command)
+    names = dict((manifests[0].report or {}).get("bot_names") or {}) if manifests else {}
+    report.name_players(names, {e.label for m in manifests for e in m.lineup} | _players_named(report, names))
     return write_report(report, out_dir)
+
+
+def _players_named(report: Report, names: dict[str, str]) -> set[str]:
+    """The bot specs of ``names`` that the summary or the findings name: the players of an extra section's runs (a
+    balance search's skill ladder) beside the experiment's own."""
+    text = "\n".join([*report.summary, *(line for s in report.sections for line in s.findings)])
+    return {spec for spec, name in names.items() if people_words(text, {spec: name}) != text}

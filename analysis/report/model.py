@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import io
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure as MplFigure
 
+from analysis.report.format import people_words
 from simulate.manifest import RunManifest
 
 DPI = 80
@@ -128,6 +129,20 @@ class Report:
         """The games the sections name to watch, each page once, in the order they appear."""
         found = [item.page for s in self.sections for item in s.items if isinstance(item, Watch)]
         return list({p.href: p for p in found}.values())
+
+    def name_players(self, names: Mapping[str, str], played: Collection[str]) -> None:
+        """Name the players of the summary and the findings as a designer would (``names``: bot spec -> words,
+        :func:`analysis.report.format.people_words`); the appendix lists the ``played`` ones with their bot specs,
+        which the tables and the appendix keep."""
+        named = {spec: name for spec, name in names.items() if spec in played}
+        if named:
+            self.appendix.append(
+                Text("Players named in the summary and the findings, with the bot each one is in the runs:")
+            )
+            self.appendix.append(Table(["player", "bot"], [[name, spec] for spec, name in named.items()]))
+        for section in self.sections:
+            section.findings[:] = [people_words(line, names) for line in section.findings]
+        self.summary[:] = [people_words(line, names) for line in self.summary]
 
     @property
     def first_figure(self) -> Figure | None:
