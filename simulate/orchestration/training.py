@@ -915,15 +915,15 @@ def _provenance(plan: TrainPlan, game: Any, log_rows: list[dict[str, Any]], summ
 
 
 def _value_provenance(plan: TrainPlan, game: Any, iteration: int | None) -> str:
-    """The value file's provenance: --policy-only keeps the data folder's value fit, and so its provenance; else the
-    value iteration the training kept."""
+    """The value file's provenance: --policy-only, or --players without a policy count, keeps the data folder's value
+    fit, and so its provenance; else the value iteration the training kept (and the rows of the counts kept)."""
     import tomli_w
 
     value_file = plan.spec.value_file
     assert value_file
     prior = plan.data_dir / _value_toml(value_file)
-    if plan.policy_only and (plan.data_dir / value_file).is_file() and prior.is_file():
-        return prior.read_text(encoding="utf-8")
+    if (plan.policy_only or not plan.policy_refitted) and (plan.data_dir / value_file).is_file() and prior.is_file():
+        return prior.read_text(encoding="utf-8")  # no value row refitted: the data folder's value fit, as it was
     source = (
         "the data folder's play weights of these counts (it had no value file)"
         if iteration is None
