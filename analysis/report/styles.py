@@ -19,6 +19,8 @@ from analysis.stats.metagame import META_VERDICTS, UNRESOLVED, MetaGame, meta_ga
 
 APPRENTICE = "apprentice"
 """The learned player whose styles (``apprentice:style=NAME``) the section compares."""
+STYLE_PREFIX = f"{APPRENTICE}:style="
+"""A style's bot spec: this, then the style's name."""
 
 
 def style_seats(seats: pd.DataFrame, num_players: int = 2) -> pd.DataFrame:
@@ -261,10 +263,6 @@ def build_styles_section(
         )
     )
     return section
-
-
-STYLE_PREFIX = f"{APPRENTICE}:style="
-"""A style's bot spec: this, then the style's name."""
 
 
 def style_words(text: str) -> str:
