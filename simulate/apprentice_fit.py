@@ -55,8 +55,8 @@ def fit_record(
 ) -> dict[str, Any]:
     """The fit's coverage of a run's data: ``fit`` (``apprentice.toml``'s ``[fit]``), ``files`` (the run's data files
     -> SHA-256), ``rules`` (in force; None: not compared), the rule options to leave aside (``design_options``) and
-    ``base`` (the ``[base]`` fit whose weights a ``--policy-only`` fit kept for the other player counts: it must
-    cover the data too).
+    ``base`` (the ``[base]`` fit whose weights a ``--policy-only`` or ``--players`` fit kept for the other player
+    counts, with its own ``base`` nested where it was partial too: each must cover the data).
 
     Returns ``covers`` (bool), ``fitted`` (whether the weights have a provenance), ``command`` (the fit's),
     ``files_differ`` (files whose SHA-256 differs from the fit's), ``files_unrecorded`` (files the fit recorded no
@@ -66,7 +66,11 @@ def fit_record(
     differ: list[str] = []
     unrecorded: list[str] = []
     rules_differ: dict[str, list[Any]] = {}
-    for part in [p for p in (fit, base) if p] if fit else []:
+    parts = [fit] if fit else []
+    while fit and base:  # a partial fit's base may have a base of its own (simulate.orchestration.training.base_record)
+        parts.append(base)
+        base = base.get("base")
+    for part in parts:
         fitted_files = part.get("data_files", {}) or {}
         differ += [n for n in played if n in fitted_files and fitted_files[n] != files[n] and n not in differ]
         unrecorded += [n for n in played if n not in fitted_files and n not in unrecorded]

@@ -98,6 +98,8 @@ def test_what_the_fit_covers_is_decided_by_the_played_files_and_rules() -> None:
     assert not none["covers"] and not none["fitted"] and "no provenance" in fit_words(none, "century")
     base = {**fit, "data_files": {**fit["data_files"], "game.toml": "1" * 64}}  # a policy-only fit's other counts
     assert fit_record(fit, files, rules, base=base)["files_differ"] == ["game.toml"]
+    nested = {**fit, "base": base}  # a --players fit on a policy-only one: the base's own base must cover too
+    assert fit_record(fit, files, rules, base=nested)["files_differ"] == ["game.toml"]
 
 
 def test_old_manifests_still_give_a_record_or_none() -> None:

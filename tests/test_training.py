@@ -152,6 +152,25 @@ def test_players_without_the_policy_counts_keep_their_policy_and_value(tmp_path:
     assert (tmp_path / "s" / name).read_bytes() == (shipped / name).read_bytes()
 
 
+def test_a_partial_fit_records_where_every_kept_count_came_from() -> None:
+    """[base]: a full prior fit; a partial prior fit with its own base nested where it keeps counts (a --players 3
+    fit on a policy-only fit of 2 and 4 keeps that policy for 2 and 4); the prior's base where all its counts are
+    refitted again."""
+    from simulate.orchestration.training import base_record
+
+    full = {"command": "golem train golem"}
+    policy = {"command": "golem train golem --policy-only", "policy_counts": [2, 4]}
+    assert base_record({"fit": full}, (3,)) == full
+    assert base_record({}, (3,)) is None
+    assert base_record({"fit": policy, "base": full}, (3,)) == {**policy, "base": full}
+    assert base_record({"fit": policy, "base": full}, (2, 4)) == full  # a --policy-only fit on a policy-only fit
+    players = {"command": "golem train golem --players 3", "refitted_counts": [3]}
+    assert base_record({"fit": players, "base": {**policy, "base": full}}, (2,)) == {
+        **players,
+        "base": {**policy, "base": full},
+    }
+
+
 def test_bad_input_is_refused_before_anything_is_written(tmp_path: Path) -> None:
     runner = CliRunner()
     for args, message in [

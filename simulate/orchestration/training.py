@@ -905,13 +905,27 @@ def _provenance(plan: TrainPlan, game: Any, log_rows: list[dict[str, Any]], summ
     fit["base_weights_sha256"] = sha256(plan.data_dir / WEIGHTS_FILE)
     base_toml = plan.data_dir / PROVENANCE_FILE
     prior = tomllib.loads(base_toml.read_text(encoding="utf-8")) if base_toml.is_file() else {}
-    base = prior.get("base") or prior.get("fit")  # a policy-only fit's own base holds the other counts' fit
+    base = base_record(prior, refitted)
     header += (
         f"# {'--policy-only' if plan.policy_only else '--players'}: the weights of "
         f"{', '.join(f'{n} players' for n in refitted)} refitted; "
         "the others are those of [base], the fit of the data folder it started from.\n"
     )
     return header + tomli_w.dumps({"fit": fit, **({"base": base} if base else {})})
+
+
+def base_record(prior: dict[str, Any], refitted: tuple[int, ...]) -> dict[str, Any] | None:
+    """The ``[base]`` of a fit that refits the counts ``refitted`` alone, on a data folder whose provenance is
+    ``prior``: where the other counts' weights came from. A full prior fit is the base; a partial one (``--players``
+    or ``--policy-only``) is too, with its own base nested, unless this fit refits all its counts again (then its own
+    base is the base)."""
+    fit, base = prior.get("fit"), prior.get("base")
+    if not fit:
+        return base
+    partial = fit.get("policy_counts") or fit.get("refitted_counts")
+    if not partial or not base:
+        return fit
+    return base if set(partial) <= set(refitted) else {**fit, "base": base}
 
 
 def _value_provenance(plan: TrainPlan, game: Any, iteration: int | None) -> str:
