@@ -230,12 +230,26 @@ def learned_fit_caution(exp: Experiment) -> str:
     return fit_caution([m for _, m in named], lambda m: names.get(m.get("run_id"), "?"), noun="variant")
 
 
+def _listed(parts: Sequence[str]) -> str:
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
 def skill_head(ladder: Sequence[str], names: Mapping[str, str], bots: Sequence[str]) -> str:
-    """ "Measured at the skill of" ``bots`` (named by ``names``), with their rungs on the game's skill ``ladder``."""
-    bots = list(dict.fromkeys(bots))
-    who = ", ".join(f"{names[b]} ({b})" if b in names and not names[b].startswith(b) else names.get(b, b) for b in bots)
-    places = [f"rung {list(ladder).index(b) + 1} of {len(ladder)}" for b in bots if b in ladder]
-    return f"Measured at the skill of {who}" + (f" ({', '.join(places)} of the game's skill ladder)" if places else "")
+    """ "Measured at the skill of" ``bots`` named for people (by ``names``; their specs are in the appendix), each
+    with its rung on the game's skill ``ladder``, and those of a lineup that are off the ladder said to be."""
+    bots, ladder = list(dict.fromkeys(bots)), list(ladder)
+    on = [b for b in bots if b in ladder]
+    off = [names.get(b, b) for b in bots if b not in ladder]
+    where = " of the game's skill ladder"
+    parts = []
+    for b in on:
+        parts.append(f"{names.get(b, b)} (rung {ladder.index(b) + 1} of {len(ladder)}{where})")
+        where = ""
+    if not parts:
+        return f"Measured at the skill of {_listed(off)}"
+    if off:
+        return f"Measured at the skill of {_listed(parts)}, with {_listed(off)} (not on the ladder)"
+    return f"Measured at the skill of {_listed(parts)}"
 
 
 def measured_skill(exp: Experiment) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import json
+from types import SimpleNamespace
 
 import matplotlib
 
@@ -19,7 +20,7 @@ from click.testing import CliRunner
 from scipy.stats import binom
 from statsmodels.stats.multitest import multipletests
 
-from analysis.experiment import SEAT_COLUMNS, load_experiment, read_quantities
+from analysis.experiment import SEAT_COLUMNS, load_experiment, read_quantities, skill_head
 from analysis.plots.experiments import (
     plot_effect_forest,
     plot_search_history,
@@ -27,7 +28,7 @@ from analysis.plots.experiments import (
     plot_tradeoff,
     plot_variant_effects,
 )
-from analysis.report.experiment import build_experiment_report, effects_with_values, ranking
+from analysis.report.experiment import _fairness_answer, build_experiment_report, effects_with_values, ranking
 from analysis.run import check_runs, read_tables
 from analysis.stats.paired import Moments, PairedRounds, compare_variants, game_quantities, holm, paired_effects
 from analysis.stats.sequential import (
@@ -841,3 +842,52 @@ def test_length_effects_find_a_planted_change_and_adjust_over_the_variants():
     # Holm over the four tests: the adjusted interval is wider than the plain one
     row = out.loc[("same", "turns")]
     assert row["adj_high"] - row["adj_low"] > row["ci_high"] - row["ci_low"]
+
+
+def test_a_sweep_measures_length_in_the_games_own_word(tmp_path):
+    result = _invoke(
+        ["sweep", "golem-poker", "--set", "max_discards=1", "-p", "3", "--bots", "threshold", "-n", "300", "-w", "1",
+         "-q", "-o", str(tmp_path / "sweep"), "--report", str(tmp_path / "report")]
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    md = (tmp_path / "report" / "report.md").read_text()
+    assert "| max_discards=1 | deals a game |" in md and "rounds a game" not in md  # poker's rounds are its deals
+    assert "shortens the game: -0.20 (-0.26 to -0.14) deals." in md  # a discard fewer ends pots sooner
+
+
+def test_skill_head_names_people_and_says_which_of_a_lineup_are_off_the_ladder():
+    ladder, names = ["random", "threshold", "equity"], {"threshold": "hand-strength threshold player", "tag": "TAG"}
+    assert skill_head(ladder, names, ["threshold"]) == (
+        "Measured at the skill of hand-strength threshold player (rung 2 of 3 of the game's skill ladder)"
+    )
+    assert skill_head(ladder, names, ["threshold", "tag", "bluffer"]) == (
+        "Measured at the skill of hand-strength threshold player (rung 2 of 3 of the game's skill ladder), "
+        "with TAG and bluffer (not on the ladder)"
+    )
+    both = skill_head(ladder, names, ["equity", "threshold"])
+    assert both.endswith("(rung 3 of 3 of the game's skill ladder) and hand-strength threshold player (rung 2 of 3)")
+
+
+def _judged(name: str, significant: bool) -> tuple[str, SimpleNamespace]:
+    table = pd.DataFrame({"seat": [1, 2], "win_rate": [0.56, 0.44], "fair": [0.5, 0.5], "excess": [0.06, -0.06],
+                          "ci_low": [0.52, 0.40], "ci_high": [0.60, 0.48]})  # fmt: skip
+    return name, SimpleNamespace(table=table, tests=pd.DataFrame({"significant": [significant]}))
+
+
+@pytest.mark.parametrize(
+    ("flags", "expected"),
+    [
+        ((False, False), "No seat advantage is detected in the baseline (the farthest from even: seat 1 wins "
+                         "56.0% (52.0–60.0%), fair 50.0%); nor in 1 of 1 variants: v1"),
+        ((False, True), "No seat advantage is detected in the baseline (the farthest from even: seat 1 wins "
+                        "56.0% (52.0–60.0%), fair 50.0%); v1 leaves a seat advantage"),
+        ((True, True), "Not the baseline: seat 1 wins 56.0% (52.0–60.0%) where a fair share is 50.0%; nor is v1"),
+        ((True, False), "Not the baseline: seat 1 wins 56.0% (52.0–60.0%) where a fair share is 50.0%; no seat "
+                        "advantage is detected in 1 of 1 variants: v1"),
+        ((True, True, True), "where a fair share is 50.0%; every one of the 2 variants leaves a seat advantage"),
+    ],
+)  # fmt: skip
+def test_fairness_answer_reads_right_whichever_side_the_baseline_is_on(flags, expected):
+    judged = [_judged("baseline" if i == 0 else f"v{i}", flag) for i, flag in enumerate(flags)]
+    answer = _fairness_answer(judged)
+    assert answer.startswith("Fair to every seat? ") and expected in answer, answer

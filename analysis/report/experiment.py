@@ -37,7 +37,7 @@ from analysis.stats._util import mirror_mask
 from analysis.stats.paired import length_effects, play_effects
 from analysis.stats.seats import seat_advantage
 from simulate.manifest import RunManifest
-from simulate.runformat import RunFormatError
+from simulate.runformat import RunFormatError, read_manifest
 
 __all__ = ["build_experiment_report", "compute_experiment_report", "effects_with_values", "ranking"]
 
@@ -319,19 +319,24 @@ def _fairness_answer(judged: list[tuple[str, Any]]) -> str:
     fair = [name for name, adv in judged if not bool(adv.tests["significant"].iloc[0])]
     base_name, base = judged[0]
     far = base.table.loc[base.table["excess"].abs().idxmax()]
+    widest = f"seat {int(far.seat)} wins {fmt_pct(far.win_rate)} ({fmt_pct_ci(far.ci_low, far.ci_high)})"
     if base_name in fair:
-        text = f"Fair to every seat? The {base_name} is (no seat advantage detected)"
-    else:
         text = (
-            f"Fair to every seat? Not the {base_name}: seat {int(far.seat)} wins {fmt_pct(far.win_rate)} "
-            f"({fmt_pct_ci(far.ci_low, far.ci_high)}) where a fair share is {fmt_pct(far.fair)}"
+            f"Fair to every seat? No seat advantage is detected in the {base_name} (the farthest from even: "
+            f"{widest}, fair {fmt_pct(far.fair)})"
         )
+    else:
+        text = f"Fair to every seat? Not the {base_name}: {widest} where a fair share is {fmt_pct(far.fair)}"
     others = [n for n in fair if n != base_name]
     if others:
         shown = ", ".join(others[:4]) + (f" and {len(others) - 4} more" if len(others) > 4 else "")
-        text += f"; no seat advantage is detected in {len(others)} of {len(judged) - 1} variants: {shown}"
+        text += (
+            f"; nor in {len(others)} of {len(judged) - 1} variants: {shown}"
+            if base_name in fair
+            else (f"; no seat advantage is detected in {len(others)} of {len(judged) - 1} variants: {shown}")
+        )
     elif len(judged) == 2:
-        text += f"; nor is {judged[1][0]}"
+        text += f"; nor is {judged[1][0]}" if base_name not in fair else f"; {judged[1][0]} leaves a seat advantage"
     else:
         text += f"; every one of the {len(judged) - 1} variants leaves a seat advantage"
     return text + " (each variant on its own games, Wald test)."
@@ -504,13 +509,23 @@ def compute_experiment_report(exp: Experiment, title: str | None = None, command
     )
 
 
+def _round_word(exp: Experiment) -> str:
+    """What the runs' ``rounds`` count, in the game's words (its manifest's ``report.round_word``: poker's deals)."""
+    for dirs in variant_run_dirs(exp).values():
+        if dirs:
+            return str(RunManifest.from_json(read_manifest(dirs[0])).report.get("round_word", "round"))
+    return "round"
+
+
 def _length_section(exp: Experiment, alpha: float) -> Section:
-    """Effects on the game's length: rounds and turns a game, paired, Holm-adjusted over the variants."""
+    """Effects on the game's length: rounds (in the game's word) and turns a game, paired, Holm-adjusted over the
+    variants."""
     effects = length_effects(read_lengths(exp), "baseline", alpha)
+    word = _round_word(exp)
     rows = [
         [
             r.variant_name,
-            r.subject,
+            r.subject.replace("rounds", f"{word}s"),
             f"{fmt_num(r.baseline, 1)} → {fmt_num(r.variant, 1)}",
             _signed(r.diff, r.adj_low, r.adj_high),
             "yes" if r.significant else "no",
@@ -522,7 +537,7 @@ def _length_section(exp: Experiment, alpha: float) -> Section:
         finding = (
             "; ".join(
                 f"{r.variant_name} {'lengthens' if r.diff > 0 else 'shortens'} the game: "
-                f"{_signed(r.diff, r.adj_low, r.adj_high)} rounds"
+                f"{_signed(r.diff, r.adj_low, r.adj_high)} {word}s"
                 for r in moved.itertuples()
             )
             + "."
@@ -531,8 +546,8 @@ def _length_section(exp: Experiment, alpha: float) -> Section:
         rounds = effects[(effects["quantity"] == "rounds").to_numpy()]
         reach = float(np.nanmax(np.abs(rounds[["adj_low", "adj_high"]].to_numpy()))) if len(rounds) else np.nan
         finding = (
-            "No change moves the game's length in rounds detectably (after correction over the variants); every "
-            f"change's interval lies within ±{reach:.2f} rounds of 0."
+            f"No change moves the game's length in {word}s detectably (after correction over the variants); every "
+            f"change's interval lies within ±{reach:.2f} {word}s of 0."
         )
     return Section(
         "Effects on game length",
@@ -541,9 +556,9 @@ def _length_section(exp: Experiment, alpha: float) -> Section:
             Table(
                 ["variant", "measure", "baseline → variant (mean)", "change (adjusted interval)", "significant"],
                 rows,
-                "Rounds and turns a game (as the runs count them), each variant against the baseline on the same "
-                "games: t intervals of the per-game differences, Holm-adjusted over every variant's rounds and turns "
-                "(a family apart from the win rates').",
+                f"{word.capitalize()}s and turns a game (as the runs count them), each variant against the baseline on "
+                "the same games: t intervals of the per-game differences, Holm-adjusted over every variant's "
+                f"{word}s and turns (a family apart from the win rates').",
             ),
         ],
         findings=[finding] if len(moved) else [],
