@@ -679,6 +679,19 @@ def test_players_are_named_in_peoples_words_wherever_a_spec_stands_as_a_word() -
     )
 
 
+@pytest.mark.parametrize("game", ["century", "golem", "golems", "golem-poker"])
+def test_naming_players_twice_names_them_once(game: str) -> None:
+    """A line already in people's words stays as it is (the what-if skill line, which names its players, read
+    "hand-strength hand-strength threshold player player" once the report named them again)."""
+    from simulate.registry import make
+
+    names = make(game).info.bot_names
+    text = "; ".join(f"{spec} and {name}" for spec, name in names.items())
+    once = people_words(text, names)
+    assert people_words(once, names) == once
+    assert once == "; ".join(f"{name} and {name}" for name in names.values())
+
+
 def test_a_what_if_report_names_its_players_as_the_study_does() -> None:
     """An experiment's first screen (a balance search's "changes with skill" line) names its players in words; the
     appendix lists each one with its bot spec; a table keeps the specs."""

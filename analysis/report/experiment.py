@@ -94,14 +94,15 @@ def _aliases(exp: Experiment) -> dict[str, str]:
     return {k: v for rec in exp.manifest["variants"] for k, v in rec.get("aliases", {}).items()}
 
 
-def ranking(effects: pd.DataFrame) -> pd.DataFrame:
-    """Variants ranked by their largest effect on a win rate (absolute, in rate units).
+def ranking(effects: pd.DataFrame, unit: str = "rate") -> pd.DataFrame:
+    """Variants ranked by their largest effect (absolute) on a quantity of ``unit``: ``"rate"``, the win rates, or
+    ``"points"``, the seats' score margins (for a game played for its score, such as golem-poker's chips).
 
     Returns one row per variant: ``variant_name``, ``quantity`` (the most affected), ``diff``,
-    ``ci_low``, ``ci_high``, ``adj_low``, ``adj_high``, ``significant``, ``num_significant`` (rate
-    effects significant).
+    ``ci_low``, ``ci_high``, ``adj_low``, ``adj_high``, ``significant``, ``num_significant`` (effects of that unit
+    significant).
     """
-    rates = effects[effects["unit"] == "rate"]
+    rates = effects[effects["unit"] == unit]
     idx = rates.assign(size=rates["diff"].abs()).groupby("variant_name", sort=False)["size"].idxmax()
     out = rates.loc[
         idx, ["variant_name", "quantity", "diff", "ci_low", "ci_high", "adj_low", "adj_high", "significant"]
@@ -130,8 +131,8 @@ def _subject(quantity: str) -> str:
     return f"{quantity}'s win rate"
 
 
-def _effect_sentence(row: Any) -> str:
-    scale, unit = (100.0, "pp") if row.unit == "rate" else (1.0, "points")
+def _effect_sentence(row: Any, score_unit: str) -> str:
+    scale, unit = (100.0, "pp") if row.unit == "rate" else (1.0, score_unit)
     direction = "raises" if row.diff > 0 else "lowers"
     size = fmt_num(abs(row.diff) * scale, _digits(row, scale))
     return (
@@ -140,7 +141,7 @@ def _effect_sentence(row: Any) -> str:
     )
 
 
-def _effects_table(effects: pd.DataFrame, unit: str, alpha: float) -> Table:
+def _effects_table(effects: pd.DataFrame, unit: str, alpha: float, score_unit: str) -> Table:
     scale = 100.0 if unit == "rate" else 1.0
     rows = []
     for r in effects[effects["unit"] == unit].itertuples(index=False):
@@ -159,7 +160,7 @@ def _effects_table(effects: pd.DataFrame, unit: str, alpha: float) -> Table:
                 _removed(r.variance_removed) if np.isfinite(r.variance_removed) else "n/a",
             ]
         )
-    what = "percentage points" if unit == "rate" else "points"
+    what = "percentage points" if unit == "rate" else score_unit
     return Table(
         [
             "variant",
@@ -431,9 +432,14 @@ def compute_experiment_report(exp: Experiment, title: str | None = None, command
     )
     design = _design_section(exp)
     design.items.insert(0, method)
-    rates = Section("Effects on win rates", [_effects_table(exp.effects, "rate", alpha)])
+    facts = _facts(exp)
+    score_unit = str(facts.get("score_unit", "points"))
+    lead = "points" if facts.get("outcome") == "score" else "rate"
+    rates = Section("Effects on win rates", [_effects_table(exp.effects, "rate", alpha, score_unit)])
     significant = exp.effects[exp.effects["significant"]]
-    rates.findings = [_effect_sentence(r) for r in significant[significant["unit"] == "rate"].itertuples()][:_TOP]
+    rates.findings = [_effect_sentence(r, score_unit) for r in significant[significant["unit"] == "rate"].itertuples()][
+        :_TOP
+    ]
     if not rates.findings:
         compared = dict.fromkeys(exp.effects.loc[exp.effects["unit"] == "rate", "quantity"])
         rates.findings = [
@@ -441,27 +447,39 @@ def compute_experiment_report(exp: Experiment, title: str | None = None, command
             f"{', '.join(_subject(str(q)) for q in compared)})."
         ]
     rates.items.insert(0, Text(" ".join(rates.findings), "verdict"))
-    margins = Section("Effects on score margins", [_effects_table(exp.effects, "points", alpha)])
+    margins = Section("Effects on score margins", [_effects_table(exp.effects, "points", alpha, score_unit)])
+    margins.findings = [
+        _effect_sentence(r, score_unit) for r in significant[significant["unit"] == "points"].itertuples()
+    ][:_TOP]
     length = _length_section(exp, alpha)
     play = _play_section(exp, alpha)
-    ranked = ranking(exp.effects)
+    ranked = ranking(exp.effects, lead)
+    scale, word = (100.0, "pp") if lead == "rate" else (1.0, score_unit)
     rank_rows = [
         [
             str(i + 1),
             r.variant_name,
             _subject(r.quantity),
-            fmt_num(100 * r.diff, _digits(r, 100.0), True),
-            _pp_ci(r, 100.0),
+            fmt_num(scale * r.diff, _digits(r, scale), True),
+            _pp_ci(r, scale),
             f"{r.num_significant}",
         ]
         for i, r in enumerate(ranked.head(_TOP).itertuples())
     ]
+    what = "any win rate (percentage points)" if lead == "rate" else f"any seat's score margin ({score_unit})"
     rank = Section(
         "Most influential changes",
         [
-            Text("Variants ranked by their largest effect on any win rate (percentage points)."),
+            Text(f"Variants ranked by their largest effect on {what}."),
             Table(
-                ["rank", "variant", "largest effect on", "change (pp)", "adjusted interval", "significant effects"],
+                [
+                    "rank",
+                    "variant",
+                    "largest effect on",
+                    f"change ({word})",
+                    "adjusted interval",
+                    "significant effects",
+                ],
                 rank_rows,
             ),
         ],
@@ -481,13 +499,13 @@ def compute_experiment_report(exp: Experiment, title: str | None = None, command
         stopping,
     ]
     skill = [s for s in [measured_skill(exp)] if s]  # the skill level the answers hold at, as fairness says it
-    summary = [*_effect_answers(exp, ranked), *skill, *verdicts.answers, stopping.items[0].text]
-    top = str(ranked["quantity"].iloc[0]) if len(ranked) else "seat1"
+    summary = [*_effect_answers(exp, ranked, score_unit), *skill, *verdicts.answers, stopping.items[0].text]
+    top = str(ranked["quantity"].iloc[0]) if len(ranked) else ("seat1" if lead == "rate" else "margin1")
     overview = make_figure(
         "overview-effects.png",
         f"Each variant's change in {_subject(top)} against the baseline, with intervals adjusted to the family of "
         "tests (red: significant).",
-        [lambda ax: _overview_forest(exp.effects, top, ax)],
+        [lambda ax: _overview_forest(exp.effects, top, ax, word)],
         size=(6.5, min(4.2, 1.2 + 0.35 * exp.effects["variant_name"].nunique())),
     )
     return Report(
@@ -509,12 +527,17 @@ def compute_experiment_report(exp: Experiment, title: str | None = None, command
     )
 
 
-def _round_word(exp: Experiment) -> str:
-    """What the runs' ``rounds`` count, in the game's words (its manifest's ``report.round_word``: poker's deals)."""
+def _facts(exp: Experiment) -> dict[str, Any]:
+    """The game's report facts its runs recorded (``simulate.runner.plan.report_facts``; {} without a run)."""
     for dirs in variant_run_dirs(exp).values():
         if dirs:
-            return str(RunManifest.from_json(read_manifest(dirs[0])).report.get("round_word", "round"))
-    return "round"
+            return dict(RunManifest.from_json(read_manifest(dirs[0])).report or {})
+    return {}
+
+
+def _round_word(exp: Experiment) -> str:
+    """What the runs' ``rounds`` count, in the game's words (its manifest's ``report.round_word``: poker's deals)."""
+    return str(_facts(exp).get("round_word", "round"))
 
 
 def _length_section(exp: Experiment, alpha: float) -> Section:
@@ -625,31 +648,39 @@ def _signed(diff: float, low: float, high: float) -> str:
     return f"{diff:+.{d}f} ({low:+.{d}f} to {high:+.{d}f})"
 
 
-def _overview_forest(effects: pd.DataFrame, quantity: str, ax: Any) -> None:
-    """The overview: each variant's change in a win rate (``quantity``) with its adjusted interval."""
+def _overview_forest(effects: pd.DataFrame, quantity: str, ax: Any, unit: str) -> None:
+    """The overview: each variant's change in the leading ``quantity`` (in ``unit``) with its adjusted interval."""
     plot_effect_forest(effects, quantity, ax=ax, title=f"Change in {_subject(quantity)}")
-    ax.set_xlabel("change (pp); red: significant after correction")
+    ax.set_xlabel(f"change ({unit}); red: significant after correction")
 
 
-def _effect_answers(exp: Experiment, ranked: pd.DataFrame) -> list[str]:
-    """What the changes do, in plain words: the most influential change, and which changes do nothing detectable."""
+def _effect_answers(exp: Experiment, ranked: pd.DataFrame, score_unit: str) -> list[str]:
+    """What the changes do, in plain words and in the unit of the ranking's quantities (``pp`` for a win rate, the
+    game's ``score_unit`` for a score margin): the most influential change, and which changes do nothing
+    detectable."""
     if ranked.empty:
         return []
     out = []
     top = next(ranked.itertuples())
     row = exp.effects[(exp.effects["variant_name"] == top.variant_name) & (exp.effects["quantity"] == top.quantity)]
     r = row.iloc[0]
+    rate = r.unit == "rate"
+    scale, word = (100.0, "pp") if rate else (1.0, score_unit)
+    size = f"{fmt_num(scale * top.diff, _digits(top, scale), True)} {word}"
     if top.significant:
+        before, after = (
+            (fmt_pct(r.baseline), fmt_pct(r.variant))
+            if rate
+            else (fmt_num(r.baseline, 1, True), fmt_num(r.variant, 1, True) + f" {score_unit}")
+        )
         out.append(
             f"Most influential change: {top.variant_name} {'raises' if top.diff > 0 else 'lowers'} "
-            f"{_subject(top.quantity)} from {fmt_pct(r.baseline)} to {fmt_pct(r.variant)} "
-            f"({fmt_num(100 * top.diff, _digits(top, 100.0), True)} pp, {_pp_ci(top, 100.0)})."
+            f"{_subject(top.quantity)} from {before} to {after} ({size}, {_pp_ci(top, scale)})."
         )
     else:
         out.append(
             f"No change moves any of {_compared(exp.effects)} detectably: the largest, {top.variant_name} on "
-            f"{_subject(top.quantity)}, is {fmt_num(100 * top.diff, _digits(top, 100.0), True)} pp "
-            f"({_pp_ci(top, 100.0)})."
+            f"{_subject(top.quantity)}, is {size} ({_pp_ci(top, scale)})."
         )
     quiet = list(ranked.loc[ranked["num_significant"] == 0, "variant_name"])
     moving = len(ranked) - len(quiet)

@@ -18,7 +18,7 @@ def people_words(text: str, names: Mapping[str, str]) -> str:
     spec followed by " style" is the name of a strategy style ("the engine style"), not a player, and stays; one
     after "is", "are" or "not" is an adjective (Golem's bot ``balanced`` in "the seats are not balanced") and stays;
     one followed by a colon is renamed unless a parameter follows (``equity:`` ends a clause, ``equity:k=2`` is a
-    spec).
+    spec); one that is already part of a player's name stays, so naming twice names once.
 
     Examples
     --------
@@ -27,13 +27,26 @@ def people_words(text: str, names: Mapping[str, str]) -> str:
     'under search (50 iterations) and search (100 iterations)'
     >>> people_words("4 players: equity: the strongest", {"equity": "equity player"})
     '4 players: equity player: the strongest'
+    >>> people_words("under greedy heuristic and greedy", {"greedy": "greedy heuristic"})
+    'under greedy heuristic and greedy heuristic'
     """
     if not names:
         return text
     specs = sorted(names, key=len, reverse=True)
     adjective = r"(?<!\bis )(?<!\bare )(?<!\bnot )"
     pattern = re.compile("|".join(rf"(?<![\w:=.-]){adjective}{re.escape(s)}(?![\w=-]|:\w+=| style\b)" for s in specs))
-    return pattern.sub(lambda m: names[m.group(0)], text)
+
+    def named(m: re.Match[str]) -> str:
+        spec = m.group(0)
+        for name in names.values():
+            at = name.find(spec)
+            while at >= 0:
+                if text.startswith(name, m.start() - at):
+                    return spec
+                at = name.find(spec, at + 1)
+        return names[spec]
+
+    return pattern.sub(named, text)
 
 
 def fmt_players(n: int) -> str:
