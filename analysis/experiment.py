@@ -21,6 +21,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from analysis.run import check_runs, read_tables
+from analysis.stats._util import and_list
 from analysis.stats.paired import Moments, PairedRounds, game_quantities
 from analysis.stats.sequential import SequentialTest
 from simulate.apprentice_fit import SEARCH_SKILL, fit_caution, manifest_fit
@@ -230,10 +231,6 @@ def learned_fit_caution(exp: Experiment) -> str:
     return fit_caution([m for _, m in named], lambda m: names.get(m.get("run_id"), "?"), noun="variant")
 
 
-def _listed(parts: Sequence[str]) -> str:
-    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
-
-
 def skill_head(ladder: Sequence[str], names: Mapping[str, str], bots: Sequence[str]) -> str:
     """ "Measured at the skill of" ``bots`` named for people (by ``names``; their specs are in the appendix), each
     with its rung on the game's skill ``ladder``, and those of a lineup that are off the ladder said to be."""
@@ -246,10 +243,10 @@ def skill_head(ladder: Sequence[str], names: Mapping[str, str], bots: Sequence[s
         parts.append(f"{names.get(b, b)} (rung {ladder.index(b) + 1} of {len(ladder)}{where})")
         where = ""
     if not parts:
-        return f"Measured at the skill of {_listed(off)}"
+        return f"Measured at the skill of {and_list(off)}"
     if off:
-        return f"Measured at the skill of {_listed(parts)}, with {_listed(off)} (not on the ladder)"
-    return f"Measured at the skill of {_listed(parts)}"
+        return f"Measured at the skill of {and_list(parts)}, with {and_list(off)} (not on the ladder)"
+    return f"Measured at the skill of {and_list(parts)}"
 
 
 def measured_skill(exp: Experiment) -> str:

@@ -116,6 +116,7 @@ def test_even_styles_need_games_before_a_verdict():
     rates = {("a", "b"): 0.5, ("a", "c"): 0.5, ("b", "c"): 0.5}
     few = meta_game(_scores(rates, 100, exact=True), num_resamples=100)
     assert few.verdict == UNRESOLVED
+    assert few.reason == "a, b and c are beaten by no strategy, and their pairs are not settled yet"
     assert 0 < few.more_games < np.inf
     many = meta_game(_scores(rates, int(1.1 * few.more_games) + 100, exact=True), num_resamples=100)  # about
     assert many.verdict == SEVERAL_VIABLE

@@ -11,6 +11,7 @@ import pandas as pd
 from analysis import plots
 from analysis.report.format import fmt_ci, fmt_int, fmt_num, fmt_pct, fmt_pct_ci, fmt_players, fmt_pp
 from analysis.report.model import Figure, Section, Table, Text, make_figure
+from analysis.stats._util import and_list
 from analysis.stats.convergence import MAX_PLANNABLE_GAMES, more_games_text
 from analysis.stats.ladder import (
     CHANGES,
@@ -154,11 +155,6 @@ def _answer_line(a, unit: str | None = None, short: bool = False) -> str:
     return line + "."
 
 
-def _and(words: list[str]) -> str:
-    """'2', '2 and 3', '2, 3 and 4'."""
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
-
-
 def _split_words(a, unit: str | None) -> str:
     """Strong rungs whose seat-1 figures disagree, each with its figure, and what would settle which is stronger."""
     if unit is None:
@@ -209,7 +205,7 @@ def fair_at_strong_play(answers: pd.DataFrame, order: pd.DataFrame, unit: str | 
     if len(counts) == 1:
         who = next(iter(counts))
     else:
-        who = "; ".join(f"{_and(ns)} players: {bots}" for bots, ns in counts.items())
+        who = "; ".join(f"{and_list(ns)} players: {bots}" for bots, ns in counts.items())
     rated = (order["basis"] == "measured").any()
     why = (
         "the strongest by ratings from games between the players, with any not measurably weaker (the whole order: "

@@ -6,7 +6,7 @@ Everything here is vectorised over rows; the only Python loops run over a handfu
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 import pandas as pd
@@ -257,3 +257,9 @@ def format_pvalue(p: float) -> str:
     if not np.isfinite(p):
         return "p = n/a"
     return "p < 0.001" if p < 0.001 else f"p = {p:.3f}"
+
+
+def and_list(words: Sequence[str]) -> str:
+    """Words listed as a sentence lists them: 'a', 'a and b', 'a, b and c'."""
+    words = list(words)
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]

@@ -35,7 +35,7 @@ import numpy as np
 import pandas as pd
 from scipy.optimize import linprog
 
-from analysis.stats._util import check_alpha, ensure_rng, require_columns, wilson_confint
+from analysis.stats._util import and_list, check_alpha, ensure_rng, require_columns, wilson_confint
 from analysis.stats.convergence import games_to_settle
 
 __all__ = [
@@ -331,14 +331,14 @@ def _verdict(
             return DOMINATES, f"{name} beats every other strategy with its interval clear of even", 0.0
     steady = [n for n, share in zip(names, played, strict=True) if share >= 1 - alpha]
     if len(steady) >= 2:
-        return SEVERAL_VIABLE, f"the equilibrium plays {', '.join(steady)} in nearly every resample", 0.0
+        return SEVERAL_VIABLE, f"the equilibrium plays {and_list(steady)} in nearly every resample", 0.0
     unbeaten = [n for n in names if not (beats["opponent"] == n).any()]
     among = matrix[matrix["strategy"].isin(unbeaten) & matrix["opponent"].isin(unbeaten)]
     half = (among["ci_high"] - among["ci_low"]).to_numpy() / 2
     diff = among["win_rate"].to_numpy() - 0.5
     if len(unbeaten) >= 2 and np.all(np.abs(diff) + half <= precision):
-        return SEVERAL_VIABLE, f"{', '.join(unbeaten)} are even within ±{precision:.0%} and beaten by no strategy", 0.0
+        return SEVERAL_VIABLE, f"{and_list(unbeaten)} are even within ±{precision:.0%} and beaten by no strategy", 0.0
     if len(unbeaten) < 2:
         return UNRESOLVED, "no strategy is beaten by none and none beats every other", np.inf
     more = float(np.max(games_to_settle(diff, half, among["num_games"].to_numpy(), precision)))
-    return UNRESOLVED, f"{', '.join(unbeaten)} are beaten by no strategy, and their pairs are not settled yet", more
+    return UNRESOLVED, f"{and_list(unbeaten)} are beaten by no strategy, and their pairs are not settled yet", more
