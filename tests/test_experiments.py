@@ -28,7 +28,13 @@ from analysis.plots.experiments import (
     plot_tradeoff,
     plot_variant_effects,
 )
-from analysis.report.experiment import _fairness_answer, build_experiment_report, effects_with_values, ranking
+from analysis.report.experiment import (
+    _effect_answers,
+    _fairness_answer,
+    build_experiment_report,
+    effects_with_values,
+    ranking,
+)
 from analysis.run import check_runs, read_tables
 from analysis.stats.paired import Moments, PairedRounds, compare_variants, game_quantities, holm, paired_effects
 from analysis.stats.sequential import (
@@ -896,3 +902,42 @@ def test_fairness_answer_reads_right_whichever_side_the_baseline_is_on(flags, ex
     judged = [_judged("baseline" if i == 0 else f"v{i}", flag) for i, flag in enumerate(flags)]
     answer = _fairness_answer(judged)
     assert answer.startswith("Fair to every seat? ") and expected in answer, answer
+
+
+def _effects(rows: list[tuple[str, str, str, float, bool]]) -> pd.DataFrame:
+    """Effects of (variant, quantity, unit, diff, significant) rows, with intervals that agree with significance."""
+    out = []
+    for variant, quantity, unit, diff, significant in rows:
+        half = abs(diff) / 2 if significant else abs(diff) * 2
+        low, high = diff - half, diff + half
+        out.append({"variant_name": variant, "quantity": quantity, "unit": unit, "diff": diff,
+                    "significant": significant, "ci_low": low, "ci_high": high, "adj_low": low, "adj_high": high,
+                    "baseline": 0.25 if unit == "rate" else 1.0,
+                    "pvalue_adj": 0.01 if significant else 0.5})  # fmt: skip
+    frame = pd.DataFrame(out)
+    frame["variant"] = frame["baseline"] + frame["diff"]
+    return frame
+
+
+def test_a_game_played_for_chips_answers_in_chips_and_never_denies_a_win_rate_that_moved():
+    """The poker sweep read 'No change moves any of the 12 measures compared detectably' (its margins did not
+    move) while a variant moved a win rate by 2.7 pp; a margin that moves leads in the game's unit."""
+    effects = _effects([("v1", "margin1", "points", 3.0, False), ("v2", "margin1", "points", -1.0, False),
+                        ("v1", "tag", "rate", 0.004, False), ("v2", "tag", "rate", -0.027, True)])  # fmt: skip
+    answers = _effect_answers(SimpleNamespace(effects=effects), "points", "chips")
+    assert answers[0] == (
+        "No change moves a seat's score margin detectably: the largest, v1 on seat 1's score margin, is +3.00 chips "
+        "(-3.00 to +9.00)."
+    )
+    assert answers[1].startswith("Most influential change on a win rate: v2 lowers tag's win rate from 25.0% to 22.3%")
+    assert answers[2].startswith("1 of 2 variants move at least one of the 2 measures compared") and "v1." in answers[2]
+    moved = _effects([("v1", "margin1", "points", 3.0, True), ("v1", "tag", "rate", 0.004, False)])
+    assert _effect_answers(SimpleNamespace(effects=moved), "points", "chips")[0] == (
+        "Most influential change: v1 raises seat 1's score margin from +1.0 to +4.0 chips (+3.00 chips, +1.50 to "
+        "+4.50)."
+    )
+    still = _effects([("v1", "seat1", "rate", 0.01, False), ("v1", "margin1", "points", 2.0, False)])
+    assert _effect_answers(SimpleNamespace(effects=still), "rate", "points")[0].startswith(
+        "No change moves any of the 2 measures compared (seat 1's win rate, seat 1's score margin) detectably: the "
+        "largest, v1 on seat 1's win rate, is +1.0 pp"
+    )

@@ -499,7 +499,7 @@ def compute_experiment_report(exp: Experiment, title: str | None = None, command
         stopping,
     ]
     skill = [s for s in [measured_skill(exp)] if s]  # the skill level the answers hold at, as fairness says it
-    summary = [*_effect_answers(exp, ranked, score_unit), *skill, *verdicts.answers, stopping.items[0].text]
+    summary = [*_effect_answers(exp, lead, score_unit), *skill, *verdicts.answers, stopping.items[0].text]
     top = str(ranked["quantity"].iloc[0]) if len(ranked) else ("seat1" if lead == "rate" else "margin1")
     overview = make_figure(
         "overview-effects.png",
@@ -654,46 +654,57 @@ def _overview_forest(effects: pd.DataFrame, quantity: str, ax: Any, unit: str) -
     ax.set_xlabel(f"change ({unit}); red: significant after correction")
 
 
-def _effect_answers(exp: Experiment, ranked: pd.DataFrame, score_unit: str) -> list[str]:
-    """What the changes do, in plain words and in the unit of the ranking's quantities (``pp`` for a win rate, the
-    game's ``score_unit`` for a score margin): the most influential change, and which changes do nothing
-    detectable."""
-    if ranked.empty:
+def _effect_answers(exp: Experiment, lead: str, score_unit: str) -> list[str]:
+    """What the changes do, in plain words, led by the quantities of unit ``lead`` (``"rate"``: win rates, in pp;
+    ``"points"``: the seats' score margins, in the game's ``score_unit``): the most influential change (of the other
+    unit where none of ``lead`` is detectable), and which changes do nothing detectable on any measure."""
+    effects = exp.effects
+    if effects.empty:
         return []
-    out = []
-    top = next(ranked.itertuples())
-    row = exp.effects[(exp.effects["variant_name"] == top.variant_name) & (exp.effects["quantity"] == top.quantity)]
-    r = row.iloc[0]
-    rate = r.unit == "rate"
-    scale, word = (100.0, "pp") if rate else (1.0, score_unit)
-    size = f"{fmt_num(scale * top.diff, _digits(top, scale), True)} {word}"
-    if top.significant:
-        before, after = (
-            (fmt_pct(r.baseline), fmt_pct(r.variant))
-            if rate
-            else (fmt_num(r.baseline, 1, True), fmt_num(r.variant, 1, True) + f" {score_unit}")
-        )
+    out: list[str] = []
+    anything = bool(effects["significant"].any())
+    for unit in [lead, "points" if lead == "rate" else "rate"]:
+        ranked = ranking(effects, unit)
+        if ranked.empty:
+            continue
+        top = next(ranked.itertuples())
+        r = effects[(effects["variant_name"] == top.variant_name) & (effects["quantity"] == top.quantity)].iloc[0]
+        rate = unit == "rate"
+        scale, word = (100.0, "pp") if rate else (1.0, score_unit)
+        size = f"{fmt_num(scale * top.diff, _digits(top, scale), True)} {word}"
+        if top.significant:
+            before, after = (
+                (fmt_pct(r.baseline), fmt_pct(r.variant))
+                if rate
+                else (fmt_num(r.baseline, 1, True), fmt_num(r.variant, 1, True) + f" {score_unit}")
+            )
+            which = "" if not out else (" on a win rate" if rate else " on a score margin")
+            out.append(
+                f"Most influential change{which}: {top.variant_name} {'raises' if top.diff > 0 else 'lowers'} "
+                f"{_subject(top.quantity)} from {before} to {after} ({size}, {_pp_ci(top, scale)})."
+            )
+            break
+        if unit != lead:
+            continue
+        measures = _compared(effects) if not anything else ("a win rate" if rate else "a seat's score margin")
         out.append(
-            f"Most influential change: {top.variant_name} {'raises' if top.diff > 0 else 'lowers'} "
-            f"{_subject(top.quantity)} from {before} to {after} ({size}, {_pp_ci(top, scale)})."
+            f"No change moves {'any of ' if not anything else ''}{measures} detectably: the largest, "
+            f"{top.variant_name} on {_subject(top.quantity)}, is {size} ({_pp_ci(top, scale)})."
         )
-    else:
-        out.append(
-            f"No change moves any of {_compared(exp.effects)} detectably: the largest, {top.variant_name} on "
-            f"{_subject(top.quantity)}, is {size} ({_pp_ci(top, scale)})."
-        )
-    quiet = list(ranked.loc[ranked["num_significant"] == 0, "variant_name"])
-    moving = len(ranked) - len(quiet)
+        if not anything:
+            break
+    variants = list(dict.fromkeys(effects["variant_name"]))
+    moved = set(effects.loc[effects["significant"].to_numpy(bool), "variant_name"])
+    quiet = [v for v in variants if v not in moved]
+    moving = len(variants) - len(quiet)
     if quiet and moving:
         shown = ", ".join(quiet[:4]) + (f" and {len(quiet) - 4} more" if len(quiet) > 4 else "")
         out.append(
-            f"{moving} of {len(ranked)} variants move at least one of {_compared(exp.effects)}; no detectable "
+            f"{moving} of {len(variants)} variants move at least one of {_compared(effects)}; no detectable "
             f"effect on any of them: {shown}."
         )
     elif moving > 1:
-        out.append(
-            f"Every one of the {len(ranked)} variants moves at least one of {_compared(exp.effects)} detectably."
-        )
+        out.append(f"Every one of the {len(variants)} variants moves at least one of {_compared(effects)} detectably.")
     return out
 
 
