@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 from types import SimpleNamespace
 
 import matplotlib
@@ -731,7 +732,13 @@ def test_cli_balance_and_tune_small(tmp_path):
     tuned = tmp_path / "tune" / "tuned.bot"
     entry = parse_bot(make("century"), f"@{tuned}")
     assert entry.bot == "greedy" and "patience" in entry.label
-    assert "skill levels" in (tmp_path / "tune" / "report" / "report.md").read_text()
+    md = (tmp_path / "tune" / "report" / "report.md").read_text()
+    assert "skill levels" in md
+    summary = md[md.index("## Summary") : md.index("## Contents")]
+    # the first screen names the players for people; the spec is in the appendix and the section's code line
+    assert re.search(r"Tuned greedy heuristic \(patience=[\d.]+\) wins [\d.]+% of its seats against greedy "
+                     r"heuristic in the other seat instead of", summary), summary  # fmt: skip
+    assert "| greedy heuristic | greedy |" in md
     assert read_manifest(tmp_path / "tune" / "confirm" / "mirror-tuned")["lineup"][0]["label"] == entry.label
 
 
@@ -941,3 +948,11 @@ def test_a_game_played_for_chips_answers_in_chips_and_never_denies_a_win_rate_th
         "No change moves any of the 2 measures compared (seat 1's win rate, seat 1's score margin) detectably: the "
         "largest, v1 on seat 1's win rate, is +1.0 pp"
     )
+
+
+def test_the_strongest_seat_is_named_only_when_it_is_ahead_as_printed():
+    from analysis.report.search import _strongest
+
+    assert _strongest(pd.DataFrame({"seat": [1, 2], "win_rate": [0.5, 0.5]})) == "no seat ahead"
+    assert _strongest(pd.DataFrame({"seat": [1, 2], "win_rate": [0.50001, 0.49999]})) == "no seat ahead"
+    assert _strongest(pd.DataFrame({"seat": [1, 2, 3], "win_rate": [0.3, 0.37, 0.33]})) == "seat 2 strongest"

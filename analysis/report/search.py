@@ -145,12 +145,27 @@ def tuned_field_items(
         Text("Use it with: --bot @" + bot_file),
         Text(tuned, "code"),
     ]
+    name, *params = tuned.split(":")
+    others = list(dict.fromkeys(opponents))
+    field = (
+        f"{others[0]} in the other {'seat' if len(opponents) == 1 else f'{len(opponents)} seats'}"
+        if len(others) == 1
+        else ", ".join(opponents)
+    )
+    how = f" ({', '.join(params)})" if params else ""
     gain = (
-        f"Tuned {tuned} wins {fmt_pct(effect.variant)} of its seats against {', '.join(opponents)} instead of "
+        f"Tuned {name}{how} wins {fmt_pct(effect.variant)} of its seats against {field} instead of "
         f"{fmt_pct(effect.baseline)} with the defaults ({100 * effect.diff:+.1f} pp, {100 * effect.ci_low:+.1f} to "
         f"{100 * effect.ci_high:+.1f}; {confirm_games:,} fresh games)."
     )
     return items, gain
+
+
+def _strongest(table: pd.DataFrame) -> str:
+    """'seat 2 strongest', or 'no seat ahead' where the highest win rate is shared (as printed)."""
+    shown = [fmt_pct(x) for x in table["win_rate"]]
+    top = max(range(len(shown)), key=lambda k: table["win_rate"].iloc[k])
+    return "no seat ahead" if shown.count(shown[top]) > 1 else f"seat {int(table['seat'].iloc[top])} strongest"
 
 
 def skill_balance_items(levels: Sequence[tuple[str, SeatAdvantage]], num_players: int, confirm_games: int) -> list:
@@ -167,7 +182,7 @@ def skill_balance_items(levels: Sequence[tuple[str, SeatAdvantage]], num_players
     ]
     seats = " and ".join(
         f"{' / '.join(fmt_pct(x) for x in a.table['win_rate'])} {'with the defaults' if name == 'defaults' else name} "
-        f"(seat {int(a.table['seat'].iloc[int(np.argmax(a.table['win_rate']))])} strongest)"
+        f"({_strongest(a.table)})"
         for name, a in levels
     )
     if holds:

@@ -765,13 +765,13 @@ def run_tune(
                 rows.append(_gain_row(spec, games, next(level[level["quantity"] == "bot"].itertuples())))
             level_items, level_finding = gain_levels_items(pd.DataFrame(rows), tuned, 0.05)
             extra.append(Section("The tuned bot at every skill level", level_items, findings=[level_finding]))
-        levels = []
+        balance = []
         for name, spec in (("defaults", default), ("tuned", tuned)):
             run_dir = play([spec], confirm / f"mirror-{name}", confirm_games, fresh)
             seats = read_tables(check_runs([run_dir], checksums=False), "seats", SEAT_COLUMNS)
             adv = seat_advantage(seats, lineup="mirror" if mirror_mask(seats).all() else "all", num_resamples=500)
-            levels.append((name, adv))
-        skill_items = skill_balance_items(levels, num_players, confirm_games)
+            balance.append((name, adv))
+        skill_items = skill_balance_items(balance, num_players, confirm_games)
         report = Report(
             f"{game.info.name}: tuning {bot} ({num_players} players)",
             [Text("Reproduce with:"), Text(command or "(command not recorded)", "code")],
@@ -794,4 +794,5 @@ def run_tune(
             ],
             evidence=_evidence(out, command),
         )
+        report.name_players(game.info.bot_names, {default, tuned, *opponents, *levels})
         return write_report(report, Path(report_dir) if report_dir is not None else out / "report")
