@@ -36,7 +36,7 @@ LEARNED_PREFIX = "apprentice"
 """Data files named so are the learned player's own (weights, value fit, their provenance), not data it plays on."""
 STYLES_FILE = "styles.toml"
 """The learned player's own too: its strategy styles, offsets on its weights (docs/apprentice.md)."""
-SEARCH_SKILL = "holds at search's skill only"
+SEARCH_SKILL = "holds at the skill of search only"
 """The words an answer measured with an apprentice fitted on other data carries (a report's "holds at" answers)."""
 
 

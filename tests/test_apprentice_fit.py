@@ -137,7 +137,7 @@ def test_an_edited_card_file_is_recorded_and_said_and_the_shipped_data_is_not(tm
 
     report = compute_report([edited_run, shipped_run])
     assert "The apprentice playing run edited was fitted on other data (merchant_cards.csv differs)" in report.caution
-    assert "hold at search's skill only" in report.caution
+    assert "hold at the skill of search only" in report.caution
     rows = {
         row[0]: row
         for item in report.appendix
@@ -246,7 +246,7 @@ def test_a_sweep_of_an_edited_card_says_its_variant_was_played_by_an_apprentice_
     assert caution.startswith("The apprentice playing variant M08 stronger was fitted on other data")
     assert (
         "merchant_cards.csv differs" in caution
-        and "hold at search's skill only" in caution
+        and "hold at the skill of search only" in caution
         and "baseline" not in caution
     )
     skill = measured_skill(exp)

@@ -118,7 +118,7 @@ class ValueResult(NamedTuple):
     skill: tuple[str, ...] = ()
     """Sentences on the skill the answers were measured at: each lineup's bots and their rungs, and for a lineup
     with a learned player, which apprentice played each data folder (fitted or refitted on it, or on other data:
-    then the answer holds at search's skill only)."""
+    then the answer holds at the skill of search only)."""
 
 
 def component_groups(game_name: str, cards: str | None = None) -> pd.DataFrame:
@@ -355,7 +355,7 @@ def _refit(
 
 def _skill_sentence(data_name: str, lineup: str, record: dict[str, Any], refit: RefitResult | None = None) -> str:
     """Which apprentice played an arm (``record``: its runs' fit record; ``refit``: the arm's refit, if any) and what
-    its answer is worth: at the apprentice's skill when its fit covers the data, else at search's skill only."""
+    its answer is worth: at the apprentice's skill when its fit covers the data, else at the skill of search only."""
     arm = "what-if" if data_name == "edited" else "value as printed"
     if record["covers"]:
         how = (
