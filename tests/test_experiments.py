@@ -30,8 +30,10 @@ from analysis.plots.experiments import (
     plot_variant_effects,
 )
 from analysis.report.experiment import (
+    _compared,
     _effect_answers,
     _fairness_answer,
+    _overview_quantity,
     build_experiment_report,
     effects_with_values,
     ranking,
@@ -943,6 +945,12 @@ def test_a_game_played_for_chips_answers_in_chips_and_never_denies_a_win_rate_th
         "Most influential change: v1 raises seat 1's score margin from +1.0 to +4.0 chips (+3.00 chips, +1.50 to "
         "+4.50)."
     )
+    # the overview plots what moved: the win rate, in pp, where the chips did not move
+    assert _overview_quantity(effects, "points", ranking(effects, "points"), "chips") == ("tag", "pp")
+    assert _overview_quantity(moved, "points", ranking(moved, "points"), "chips") == ("margin1", "chips")
+    many = pd.concat([effects.assign(quantity=f"{q}{k}", metric=m) for k in range(4)
+                      for q, m in (("seat", "seat win rate"), ("margin", "seat score margin"))])  # fmt: skip
+    assert _compared(many) == "the 8 measures compared (every seat's win rate and every seat's score margin)"
     still = _effects([("v1", "seat1", "rate", 0.01, False), ("v1", "margin1", "points", 2.0, False)])
     assert _effect_answers(SimpleNamespace(effects=still), "rate", "points")[0].startswith(
         "No change moves any of the 2 measures compared (seat 1's win rate, seat 1's score margin) detectably: the "

@@ -33,7 +33,7 @@ from analysis.report.model import MAX_ANSWERS, Figure, Report, Section, Table, T
 from analysis.report.provenance import evidence_record, source_revision
 from analysis.report.render import write_report
 from analysis.run import check_runs, read_tables
-from analysis.stats._util import mirror_mask
+from analysis.stats._util import and_list, mirror_mask
 from analysis.stats.paired import length_effects, play_effects
 from analysis.stats.seats import seat_advantage
 from simulate.manifest import RunManifest
@@ -500,12 +500,12 @@ def compute_experiment_report(exp: Experiment, title: str | None = None, command
     ]
     skill = [s for s in [measured_skill(exp)] if s]  # the skill level the answers hold at, as fairness says it
     summary = [*_effect_answers(exp, lead, score_unit), *skill, *verdicts.answers, stopping.items[0].text]
-    top = str(ranked["quantity"].iloc[0]) if len(ranked) else ("seat1" if lead == "rate" else "margin1")
+    top, shown = _overview_quantity(exp.effects, lead, ranked, score_unit)
     overview = make_figure(
         "overview-effects.png",
         f"Each variant's change in {_subject(top)} against the baseline, with intervals adjusted to the family of "
         "tests (red: significant).",
-        [lambda ax: _overview_forest(exp.effects, top, ax, word)],
+        [lambda ax: _overview_forest(exp.effects, top, ax, shown)],
         size=(6.5, min(4.2, 1.2 + 0.35 * exp.effects["variant_name"].nunique())),
     )
     return Report(
@@ -648,6 +648,19 @@ def _signed(diff: float, low: float, high: float) -> str:
     return f"{diff:+.{d}f} ({low:+.{d}f} to {high:+.{d}f})"
 
 
+def _overview_quantity(effects: pd.DataFrame, lead: str, ranked: pd.DataFrame, score_unit: str) -> tuple[str, str]:
+    """The quantity the overview plots, with its unit's word: the lead ranking's top (``ranked``), or the other
+    unit's top where only that one moved detectably (a poker sweep whose chips did not move but a win rate did)."""
+    words = {"rate": "pp", "points": score_unit}
+    other = "points" if lead == "rate" else "rate"
+    if len(ranked) and bool(ranked["significant"].iloc[0]):
+        return str(ranked["quantity"].iloc[0]), words[lead]
+    moved = ranking(effects, other)
+    if len(moved) and bool(moved["significant"].iloc[0]):
+        return str(moved["quantity"].iloc[0]), words[other]
+    return (str(ranked["quantity"].iloc[0]) if len(ranked) else ("seat1" if lead == "rate" else "margin1")), words[lead]
+
+
 def _overview_forest(effects: pd.DataFrame, quantity: str, ax: Any, unit: str) -> None:
     """The overview: each variant's change in the leading ``quantity`` (in ``unit``) with its adjusted interval."""
     plot_effect_forest(effects, quantity, ax=ax, title=f"Change in {_subject(quantity)}")
@@ -708,12 +721,23 @@ def _effect_answers(exp: Experiment, lead: str, score_unit: str) -> list[str]:
     return out
 
 
+_KINDS_OF_MEASURE = {
+    "seat win rate": "every seat's win rate",
+    "seat score margin": "every seat's score margin",
+    "bot win rate": "every player's win rate",
+}
+"""A kind of measure (``metric`` of :func:`analysis.stats.paired.game_quantities`) in the words that sum it up."""
+
+
 def _compared(effects: pd.DataFrame) -> str:
     """Every measure a what-if compared, named: "the 6 measures compared (seat 1's win rate, ..., seat 3's score
-    margin)"."""
+    margin)", or by kind where there are more than 6 ("the 12 measures compared (every seat's win rate, ...)")."""
     names = [_subject(str(q)) for q in dict.fromkeys(effects["quantity"])]
     if len(names) == 1:
         return f"{names[0]} (the one measure compared)"
+    if len(names) > 6 and "metric" in effects:
+        kinds = [_KINDS_OF_MEASURE.get(str(m), str(m)) for m in dict.fromkeys(effects["metric"])]
+        return f"the {len(names)} measures compared ({and_list(kinds)})"
     return f"the {len(names)} measures compared ({', '.join(names)})"
 
 
