@@ -14,7 +14,17 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from analysis.report import Report, Section, Table, Text, build_report, compute_report, render_html, render_markdown
+from analysis.report import (
+    Figure,
+    Report,
+    Section,
+    Table,
+    Text,
+    build_report,
+    compute_report,
+    render_html,
+    render_markdown,
+)
 from analysis.report.format import people_words
 from analysis.report.provenance import caution_lines, source_revision
 from analysis.report.seats import fairness_answer
@@ -701,6 +711,7 @@ def test_a_what_if_report_names_its_players_as_the_study_does() -> None:
     line = "The fix changes with skill: apprentice -2.70 pp; greedy -0.45 pp; search:leaf=1:iterations=80 -3.34 pp"
     table = Table(["bot", "effect"], [["greedy", "-0.45"]])
     report = Report("x", [], [Section("Search", [table], findings=[line])], summary=[line])
+    report.overview = Figure("o.png", b"", "Each variant's change in greedy's win rate")
     played = _players_named(report, names)
     assert played == {"greedy", "search:leaf=1:iterations=80"}
     report.name_players(names, played)
@@ -710,6 +721,7 @@ def test_a_what_if_report_names_its_players_as_the_study_does() -> None:
         == ("The fix changes with skill: apprentice -2.70 pp; greedy heuristic -0.45 pp; expert search -3.34 pp")
     )
     assert table.rows == [["greedy", "-0.45"]]
+    assert report.overview.caption == "Each variant's change in greedy heuristic's win rate"
     assert report.appendix[-1].rows == [
         ["greedy heuristic", "greedy"],
         ["expert search", "search:leaf=1:iterations=80"],

@@ -131,9 +131,9 @@ class Report:
         return list({p.href: p for p in found}.values())
 
     def name_players(self, names: Mapping[str, str], played: Collection[str]) -> None:
-        """Name the players of the summary and the findings as a designer would (``names``: bot spec -> words,
-        :func:`analysis.report.format.people_words`); the appendix lists the ``played`` ones with their bot specs,
-        which the tables and the appendix keep."""
+        """Name the players of the summary, the overview's caption and the findings as a designer would (``names``:
+        bot spec -> words, :func:`analysis.report.format.people_words`); the appendix lists the ``played`` ones with
+        their bot specs, which the tables and the appendix keep."""
         named = {spec: name for spec, name in names.items() if spec in played}
         if named:
             self.appendix.append(
@@ -143,6 +143,8 @@ class Report:
         for section in self.sections:
             section.findings[:] = [people_words(line, names) for line in section.findings]
         self.summary[:] = [people_words(line, names) for line in self.summary]
+        if self.overview is not None:
+            self.overview.caption = people_words(self.overview.caption, names)
 
     @property
     def first_figure(self) -> Figure | None:
