@@ -409,3 +409,9 @@ def test_the_section_answers_at_each_larger_table_the_runs_hold():
     assert any(c.startswith("3 players: the share of the row's seats finishing ahead") for c in captions)
     # without finishing places the larger tables are left out, not misread
     assert "\n3 players" not in build_styles_section(pd.concat([even, tables.drop(columns="rank")]), 0.05).answers[0]
+
+
+def test_and_list_lists_as_a_sentence_does():
+    from analysis.stats._util import and_list
+
+    assert [and_list(w) for w in ([], ["a"], ["a", "b"], ["a", "b", "c"])] == ["", "a", "a and b", "a, b and c"]

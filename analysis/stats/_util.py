@@ -260,6 +260,6 @@ def format_pvalue(p: float) -> str:
 
 
 def and_list(words: Sequence[str]) -> str:
-    """Words listed as a sentence lists them: 'a', 'a and b', 'a, b and c'."""
+    """Words listed as a sentence lists them: '', 'a', 'a and b', 'a, b and c'."""
     words = list(words)
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+    return ", ".join(words[:-1]) + " and " + words[-1] if len(words) > 1 else "".join(words)
