@@ -964,3 +964,14 @@ def test_the_strongest_seat_is_named_only_when_it_is_ahead_as_printed():
     assert _strongest(pd.DataFrame({"seat": [1, 2], "win_rate": [0.5, 0.5]})) == "no seat ahead"
     assert _strongest(pd.DataFrame({"seat": [1, 2], "win_rate": [0.50001, 0.49999]})) == "no seat ahead"
     assert _strongest(pd.DataFrame({"seat": [1, 2, 3], "win_rate": [0.3, 0.37, 0.33]})) == "seat 2 strongest"
+
+
+def test_the_overview_title_names_a_player_as_the_summary_does():
+    from analysis.report.experiment import _overview_forest
+
+    effects = _effects([("v1", "tight_aggressive", "rate", 0.02, True)]).assign(subject="tight_aggressive")
+    fig, ax = plt.subplots()
+    _overview_forest(effects, "tight_aggressive", ax, "pp", {"tight_aggressive": "tight aggressive player"})
+    assert ax.get_title() == "Change in tight aggressive player's win rate"
+    assert ax.get_xlabel().startswith("change (pp)")
+    plt.close(fig)

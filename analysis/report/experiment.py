@@ -9,7 +9,7 @@ experiment stopped, and timing.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -505,7 +505,7 @@ def compute_experiment_report(exp: Experiment, title: str | None = None, command
         "overview-effects.png",
         f"Each variant's change in {_subject(top)} against the baseline, with intervals adjusted to the family of "
         "tests (red: significant).",
-        [lambda ax: _overview_forest(exp.effects, top, ax, shown)],
+        [lambda ax: _overview_forest(exp.effects, top, ax, shown, facts.get("bot_names") or {})],
         size=(6.5, min(4.2, 1.2 + 0.35 * exp.effects["variant_name"].nunique())),
     )
     return Report(
@@ -661,9 +661,10 @@ def _overview_quantity(effects: pd.DataFrame, lead: str, ranked: pd.DataFrame, s
     return (str(ranked["quantity"].iloc[0]) if len(ranked) else ("seat1" if lead == "rate" else "margin1")), words[lead]
 
 
-def _overview_forest(effects: pd.DataFrame, quantity: str, ax: Any, unit: str) -> None:
-    """The overview: each variant's change in the leading ``quantity`` (in ``unit``) with its adjusted interval."""
-    plot_effect_forest(effects, quantity, ax=ax, title=f"Change in {_subject(quantity)}")
+def _overview_forest(effects: pd.DataFrame, quantity: str, ax: Any, unit: str, names: Mapping[str, str]) -> None:
+    """The overview: each variant's change in the leading ``quantity`` (in ``unit``) with its adjusted interval, its
+    title naming a player as the summary does (``names``: bot spec -> words)."""
+    plot_effect_forest(effects, quantity, ax=ax, title=f"Change in {people_words(_subject(quantity), names)}")
     ax.set_xlabel(f"change ({unit}); red: significant after correction")
 
 
