@@ -33,11 +33,13 @@ from analysis.report.experiment import (
     _compared,
     _effect_answers,
     _fairness_answer,
+    _overview_forest,
     _overview_quantity,
     build_experiment_report,
     effects_with_values,
     ranking,
 )
+from analysis.report.search import _strongest
 from analysis.run import check_runs, read_tables
 from analysis.stats.paired import Moments, PairedRounds, compare_variants, game_quantities, holm, paired_effects
 from analysis.stats.sequential import (
@@ -959,16 +961,12 @@ def test_a_game_played_for_chips_answers_in_chips_and_never_denies_a_win_rate_th
 
 
 def test_the_strongest_seat_is_named_only_when_it_is_ahead_as_printed():
-    from analysis.report.search import _strongest
-
     assert _strongest(pd.DataFrame({"seat": [1, 2], "win_rate": [0.5, 0.5]})) == "no seat ahead"
     assert _strongest(pd.DataFrame({"seat": [1, 2], "win_rate": [0.50001, 0.49999]})) == "no seat ahead"
     assert _strongest(pd.DataFrame({"seat": [1, 2, 3], "win_rate": [0.3, 0.37, 0.33]})) == "seat 2 strongest"
 
 
 def test_the_overview_title_names_a_player_as_the_summary_does():
-    from analysis.report.experiment import _overview_forest
-
     effects = _effects([("v1", "tight_aggressive", "rate", 0.02, True)]).assign(subject="tight_aggressive")
     fig, ax = plt.subplots()
     _overview_forest(effects, "tight_aggressive", ax, "pp", {"tight_aggressive": "tight aggressive player"})

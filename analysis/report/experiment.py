@@ -451,7 +451,7 @@ def compute_experiment_report(exp: Experiment, title: str | None = None, command
     margins.findings = [
         _effect_sentence(r, score_unit) for r in significant[significant["unit"] == "points"].itertuples()
     ][:_TOP]
-    length = _length_section(exp, alpha)
+    length = _length_section(exp, alpha, str(facts.get("round_word", "round")))
     play = _play_section(exp, alpha)
     ranked = ranking(exp.effects, lead)
     scale, word = (100.0, "pp") if lead == "rate" else (1.0, score_unit)
@@ -535,16 +535,10 @@ def _facts(exp: Experiment) -> dict[str, Any]:
     return {}
 
 
-def _round_word(exp: Experiment) -> str:
-    """What the runs' ``rounds`` count, in the game's words (its manifest's ``report.round_word``: poker's deals)."""
-    return str(_facts(exp).get("round_word", "round"))
-
-
-def _length_section(exp: Experiment, alpha: float) -> Section:
-    """Effects on the game's length: rounds (in the game's word) and turns a game, paired, Holm-adjusted over the
-    variants."""
+def _length_section(exp: Experiment, alpha: float, word: str) -> Section:
+    """Effects on the game's length: rounds (``word``: what the runs' rounds count, poker's deals) and turns a game,
+    paired, Holm-adjusted over the variants."""
     effects = length_effects(read_lengths(exp), "baseline", alpha)
-    word = _round_word(exp)
     rows = [
         [
             r.variant_name,
